@@ -1,0 +1,3 @@
+from geniusbot.cli import main
+
+raise SystemExit(main())

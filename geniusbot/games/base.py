@@ -1,0 +1,350 @@
+"""The rules API that every game of geniusbot implements.
+
+The contract, in the words of the rule texts:
+
+* A **game** is a rich, mutable state object (a subclass of :class:`Game`). It is created by
+  :meth:`Game.new` from a seed and string options (the same strings a match record carries in
+  its headers), and it knows nothing of Discord, pictures, databases, clocks or asyncio.
+* Seats are ``"p1"`` and ``"p2"``. ``p1`` is the seat that makes the first move of the game
+  proper, unless the game's own rules decide the order in play (a draft, a DMO's choice); the
+  record then says who is who.
+* A **move** is a small frozen value (a subclass of :class:`Move`) that carries the seat that
+  submits it. :meth:`Game.parse_move` turns the text a player typed into a legal move, or raises
+  a :class:`GameError` whose message tells the player what to do next. It never changes the state.
+* :meth:`Game.play` applies a legal move and returns the :class:`Event` list that a host
+  announces: public events to the room, private ones to the seats named.
+* :meth:`Game.to_move` names the seats that may submit now: one seat in a turn-based phase,
+  several in a simultaneous phase (sealed submissions that the game keeps hidden until every
+  seat has submitted), none once the game is over or while a timed :class:`Window` runs.
+* :meth:`Game.outcome` is ``None`` while the game runs, then an :class:`Outcome`.
+* :meth:`Game.view` is what one seat (or, with ``None``, a spectator) may see: a plain,
+  JSON-ready dict. Hidden information (memory grids, mines, sealed plays) appears only in the
+  view of the seat that may see it, and only until the rules reveal it to everyone.
+* :meth:`Game.timeout` applies what the rule text says happens to a seat whose time runs out
+  (it loses, or it submits nothing). The clock itself lives in the host.
+* :meth:`Game.window` names a timed phase that no seat's move ends (the 30 s in which a memory
+  grid is shown, a 30 s landmine window); the host closes it with :meth:`Game.close_window`.
+* Randomness comes only from the match seed: a game draws what it needs in :meth:`new` (or
+  from ``random.Random(f"{seed}:{purpose}")`` later) and stores the result in its state.
+* :meth:`Game.to_dict` gives plain JSON-ready data; :func:`geniusbot.games.load` (or
+  :meth:`Game.from_dict`) rebuilds an equal game. Two games are equal when their dicts are.
+
+A record (seed, options, and the submissions in order) therefore replays to the same state.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+SEATS: tuple[str, str] = ("p1", "p2")
+
+
+def other_seat(seat: str) -> str:
+    """The opponent of ``seat`` in a two-player game."""
+    return "p2" if seat == "p1" else "p1"
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class GameError(ValueError):
+    """Any submission or option the rules refuse. ``str(error)`` is a sentence for the player.
+
+    A refused submission changes nothing.
+    """
+
+
+class MalformedMoveError(GameError):
+    """The text is not a move of this game at all ("write a point such as H8")."""
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that the rules forbid here and now ("H8 is taken")."""
+
+
+class AmbiguousMoveError(GameError):
+    """The text could mean more than one legal move; the message lists the readings."""
+
+
+class NotYourTurnError(GameError):
+    """The seat may not submit now (the opponent is to move, or the game is over)."""
+
+
+class OptionError(GameError):
+    """A game option (variant, seed, setup, colour...) that the game cannot take."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Move:
+    """A submission, frozen. Subclasses add their fields; ``seat`` is who submits it."""
+
+    seat: str
+
+    def text(self) -> str:
+        """The canonical notation of the move, as a record writes it."""
+        raise NotImplementedError(f"{type(self).__name__} must define text()")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` is a seat, or ``None`` for a draw."""
+
+    winner: str | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Outcome | None:
+        return None if data is None else cls(data["winner"], data["reason"])
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something a host announces after a move, a timeout or a closed window.
+
+    ``seats`` is ``None`` for a public announcement, or the seats that alone may read it.
+    ``kind`` lets a host treat some events specially (``"reveal"``, ``"hide"``, ``"capture"``,
+    ``"phase"``, ``"end"``...); ``data`` carries plain values for it.
+    """
+
+    text: str
+    seats: frozenset[str] | None = None
+    kind: str = "info"
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return self.seats is None
+
+
+@dataclass(frozen=True)
+class Window:
+    """A timed phase that no move ends: the host closes it after ``seconds``.
+
+    ``kind`` names it (``"memorize"``, ``"landmines"``); seats in :meth:`Game.to_move` may still
+    submit during a window (the landmine window takes private submissions).
+    """
+
+    kind: str
+    seconds: float
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class Game(ABC):
+    """One game of one rule set. Subclasses set the class attributes and the hooks below.
+
+    Class attributes:
+        name: the registry key (``"tictacfive"``), also the record's ``Game`` header.
+        title: the human name ("Tic-Tac-Five").
+        variants: rule-set names; the first is the default.
+        options: option name -> one-line help; option names are lower-case record header names
+            (``setup``, ``p1_color``, ``board``, ``dmo``...). ``seed`` and ``variant`` are always taken.
+        summary: the short rules text a ``/rules`` command shows, with the notation.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    variants: ClassVar[tuple[str, ...]] = ("standard",)
+    options: ClassVar[Mapping[str, str]] = {}
+    summary: ClassVar[str] = ""
+    seats: ClassVar[tuple[str, ...]] = SEATS
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        variant = (variant or self.variants[0]).strip().lower()
+        if variant not in self.variants:
+            raise OptionError(
+                f"{self.title} has no rule set {variant!r}; choose one of: {', '.join(self.variants)}."
+            )
+        self.seed = int(seed)
+        self.variant = variant
+        self.option_values: dict[str, str] = {}
+        self._outcome: Outcome | None = None
+
+    # ---- construction -----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, *, seed: int = 0, variant: str | None = None, **options: str) -> Self:
+        """A game at its start. Unknown or malformed options raise :class:`OptionError`."""
+        unknown = sorted(set(options) - set(cls.options))
+        if unknown:
+            known = ", ".join(sorted(cls.options)) or "none"
+            raise OptionError(f"{cls.title} takes no option {unknown[0]!r} (it takes: {known}).")
+        game = cls(seed=seed, variant=variant)
+        game.option_values = {k: str(v) for k, v in options.items() if v is not None}
+        game.setup(**game.option_values)
+        return game
+
+    @abstractmethod
+    def setup(self, **options: str) -> None:
+        """Lay out the start position from ``self.seed`` and the options; validate them."""
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    @abstractmethod
+    def to_move(self) -> tuple[str, ...]:
+        """The seats that may submit now (empty once the game is over)."""
+
+    @abstractmethod
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        """The legal move that ``text`` names for ``seat``, or a :class:`GameError`.
+
+        ``private`` is true for a submission sent privately (a DM). Order of checks: game over
+        / not this seat's turn (:class:`NotYourTurnError`), then syntax
+        (:class:`MalformedMoveError`), then legality (:class:`IllegalMoveError`,
+        :class:`AmbiguousMoveError`). Never changes the state.
+        """
+
+    @abstractmethod
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        """Every legal move of ``seat`` (default: every seat in :meth:`to_move`)."""
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` may be played now."""
+        try:
+            return self.parse_move(move.text(), move.seat, private=self.is_private(move)) == move
+        except GameError:
+            return False
+
+    def is_private(self, move: Move) -> bool:
+        """Whether ``move`` is submitted privately (by DM). Most games have none."""
+        return False
+
+    @abstractmethod
+    def play(self, move: Move) -> list[Event]:
+        """Apply a legal move (as :meth:`parse_move` returns) and say what happened."""
+
+    def submit(self, text: str, seat: str, *, private: bool = False) -> tuple[Move, list[Event]]:
+        """Parse and play in one step: what a host does with a typed submission."""
+        move = self.parse_move(text, seat, private=private)
+        return move, self.play(move)
+
+    # ---- the end -------------------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game runs; the result once it has ended."""
+        return self._outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    def end(self, winner: str | None, reason: str) -> list[Event]:
+        """Set the outcome (once) and return the public announcement of it."""
+        if self._outcome is None:
+            self._outcome = Outcome(winner, reason)
+        return [Event(reason, kind="end", data=self._outcome.to_dict())]
+
+    def timeout(self, seat: str) -> list[Event]:
+        """What a seat's exhausted clock does. Default: that seat loses."""
+        self.require_seat(seat)
+        if self.is_over:
+            return []
+        return self.end(other_seat(seat), f"{seat} ran out of time; {other_seat(seat)} wins.")
+
+    def resign(self, seat: str) -> list[Event]:
+        """The seat concedes the game."""
+        self.require_seat(seat)
+        if self.is_over:
+            return []
+        return self.end(other_seat(seat), f"{seat} resigned; {other_seat(seat)} wins.")
+
+    # ---- timed windows ---------------------------------------------------------------------
+
+    def window(self) -> Window | None:
+        """The timed phase running now, if any. Most games have none."""
+        return None
+
+    def close_window(self) -> list[Event]:
+        """The host's timer for :meth:`window` ran out."""
+        raise GameError("There is no timed phase to close.")
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    @abstractmethod
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """What ``seat`` may see now (``None``: a spectator or the public room). JSON-ready.
+
+        Every view has at least ``game``, ``variant``, ``to_move``, ``outcome`` and
+        ``last_move`` (canonical text or ``None``).
+        """
+
+    def base_view(self) -> dict[str, Any]:
+        """The keys every view shares."""
+        return {
+            "game": self.name,
+            "variant": self.variant,
+            "to_move": list(self.to_move()),
+            "outcome": self._outcome.to_dict() if self._outcome else None,
+        }
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    @abstractmethod
+    def state_dict(self) -> dict[str, Any]:
+        """The game-specific part of the state, as plain JSON-ready data."""
+
+    @abstractmethod
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore what :meth:`state_dict` gave (after ``__init__``, without :meth:`setup`)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole game as plain data; :func:`geniusbot.games.load` rebuilds it."""
+        return {
+            "game": self.name,
+            "variant": self.variant,
+            "seed": self.seed,
+            "options": dict(self.option_values),
+            "outcome": self._outcome.to_dict() if self._outcome else None,
+            "state": self.state_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a game of this class from :meth:`to_dict`."""
+        if data.get("game") != cls.name:
+            raise OptionError(f"That saved game is {data.get('game')!r}, not {cls.name!r}.")
+        game = cls(seed=data["seed"], variant=data["variant"])
+        game.option_values = dict(data.get("options", {}))
+        game._outcome = Outcome.from_dict(data.get("outcome"))
+        game.load_state(data["state"])
+        return game
+
+    def copy(self) -> Self:
+        """An independent copy."""
+        return copy.deepcopy(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    # ---- helpers for subclasses --------------------------------------------------------------
+
+    def require_seat(self, seat: str) -> None:
+        if seat not in self.seats:
+            raise NotYourTurnError(f"{seat!r} is not a seat in this game; seats are {', '.join(self.seats)}.")
+
+    def require_turn(self, seat: str) -> None:
+        """Raise :class:`NotYourTurnError` unless ``seat`` may submit now."""
+        self.require_seat(seat)
+        if self._outcome is not None:
+            raise NotYourTurnError("The game is over; no more moves are taken.")
+        movers = self.to_move()
+        if seat not in movers:
+            if movers:
+                raise NotYourTurnError(f"It is not your turn; waiting for {' and '.join(movers)}.")
+            raise NotYourTurnError("No move is taken right now; wait for the next phase.")
+
