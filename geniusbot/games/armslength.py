@@ -1,0 +1,505 @@
+"""Arm's Length (seed 003, DM7A by penzo): four in a row on an 8 x 8 board, where every stone
+placed pushes its neighbours one square away and off the edge.
+
+The readings are fixed in ``RULINGS.md`` (Arm's Length) and ``docs/rules/armslength.md``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import register
+from .base import (
+    Event,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    OptionError,
+    other_seat,
+)
+from .grid import LINE_DIRECTIONS, NEIGHBOURS, Point, on_board, parse_point
+
+SIZE = 8
+COLORS: tuple[str, str] = ("red", "blue")
+ORDERS: tuple[str, str] = ("first", "second")
+FOUR = 4
+KNOCKOUT_LIMIT = 10
+PRESET_PER_COLOR = 4
+
+_ORDER_WORDS = {"first": "first", "1st": "first", "second": "second", "2nd": "second"}
+_CHOICE_HELP = "write your colour and turn order, such as red first, red second, blue first or blue second"
+
+ALL_SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
+
+
+def other_color(color: str) -> str:
+    """The other stone colour."""
+    return "blue" if color == "red" else "red"
+
+
+def mirror(point: Point) -> Point:
+    """``point`` rotated 180 degrees about the centre of the board (A1 <-> H8, C3 <-> F6)."""
+    return Point(SIZE - 1 - point.col, SIZE - 1 - point.row)
+
+
+def fours(stones: Mapping[Point, str], color: str | None = None) -> list[list[str]]:
+    """Every maximal straight run of four or more stones of one colour (of ``color`` if given).
+
+    A run of five is one line of five squares, not two fours, so a renderer draws it once.
+    """
+    lines: list[list[str]] = []
+    for point in ALL_SQUARES:
+        owner = stones.get(point)
+        if owner is None or (color is not None and owner != color):
+            continue
+        for dc, dr in LINE_DIRECTIONS:
+            # Only the first stone of a run starts it, so a run is listed once.
+            if stones.get(point.offset(-dc, -dr)) == owner:
+                continue
+            run = [point]
+            while stones.get(run[-1].offset(dc, dr)) == owner:
+                run.append(run[-1].offset(dc, dr))
+            if len(run) >= FOUR:
+                lines.append([str(p) for p in run])
+    return lines
+
+
+def parse_layout(text: str) -> dict[Point, str]:
+    """The stones a ``setup`` option names (``"red C3 F6; blue F3 C6"``), or :class:`OptionError`.
+
+    ``"none"`` (or ``"empty"``) is an empty board. Squares are separated by spaces or commas; a
+    colour may be given in more than one part. The layout must be playable: every square on the
+    board and named once, no four in a row already, at least one empty square.
+    """
+    cleaned = text.strip()
+    if cleaned.lower() in ("none", "empty"):
+        return {}
+    stones: dict[Point, str] = {}
+    for part in (p.strip() for p in cleaned.split(";")):
+        if not part:
+            continue
+        words = [w for w in re.split(r"[\s,]+", part) if w]
+        color = words[0].lower()
+        if color not in COLORS:
+            raise OptionError(
+                f"The setup part {part!r} must start with a colour, red or blue; "
+                "write a layout such as 'red C3 F6; blue F3 C6'."
+            )
+        for word in words[1:]:
+            try:
+                point = parse_point(word, SIZE, SIZE)
+            except GameError as error:
+                raise OptionError(f"In the setup layout, {error}") from None
+            if point in stones:
+                raise OptionError(f"The setup layout names {point} twice; give each square once.")
+            stones[point] = color
+    if not stones and cleaned:
+        raise OptionError(
+            "The setup layout names no stones; write one such as 'red C3 F6; blue F3 C6', "
+            "or 'none' for an empty board."
+        )
+    check_layout(stones)
+    return stones
+
+
+def check_layout(stones: Mapping[Point, str]) -> None:
+    """Refuse a start position that is decided or dead before the first move."""
+    lines = fours(stones)
+    if lines:
+        raise OptionError(
+            f"The setup layout already has four in a row ({' '.join(lines[0])}); "
+            "move one of those stones so that no one starts with a four."
+        )
+    if len(stones) >= SIZE * SIZE:
+        raise OptionError("The setup layout fills the board; leave at least one square empty.")
+
+
+def generate_layout(seed: int) -> dict[Point, str]:
+    """Four stones a colour at random from ``seed``, point-symmetric, with no four in a row.
+
+    Each red stone has a blue twin at its mirror square. The 64 squares fall into 32 mirror
+    pairs (one square of each pair lies in rows 1-4); four pairs are drawn, and a coin decides
+    which square of each pair is red.
+    """
+    rng = random.Random(f"{seed}:layout")
+    lower_half = [p for p in ALL_SQUARES if p.row < SIZE // 2]
+    while True:
+        stones: dict[Point, str] = {}
+        for point in rng.sample(lower_half, PRESET_PER_COLOR):
+            red = point if rng.random() < 0.5 else mirror(point)
+            stones[red] = "red"
+            stones[mirror(red)] = "blue"
+        # Four red stones in a line (their blue twins then too) is rare; draw again.
+        if not fours(stones):
+            return dict(sorted(stones.items(), key=lambda item: (item[0].row, item[0].col)))
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Place(Move):
+    """Place a stone of the seat's colour on an empty square (``square`` is canonical: ``"E4"``)."""
+
+    square: str
+
+    def text(self) -> str:
+        """The square, as a record writes it: ``E4``."""
+        return self.square
+
+
+@dataclass(frozen=True)
+class Choose(Move):
+    """The DMO's choice of colour (``"red"``/``"blue"``) and turn order (``"first"``/``"second"``)."""
+
+    color: str
+    order: str
+
+    def text(self) -> str:
+        """The choice, as a record writes it: ``red first``."""
+        return f"{self.color} {self.order}"
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register("dm7a")
+class ArmsLength(Game):
+    """Arm's Length: place stones, push neighbours away, make four in a row."""
+
+    name = "armslength"
+    title = "Arm's Length"
+    options = {
+        "setup": "pre-placed stones, such as 'red C3 F6; blue F3 C6' ('none': empty board); "
+        "default: 4 a colour at random from the seed, point-symmetric",
+        "p1_color": "red or blue: p1's colour when there is no DMO choice (default red); p1 moves first",
+        "dmo": "p1 or p2: that seat chooses its colour and whether it moves first or second",
+    }
+    summary = (
+        "8 x 8 board, columns A-H, rows 1-8, some stones pre-placed. On your turn write one empty "
+        "square (E4). The new stone pushes each of the (up to 8) stones around it one square straight "
+        "away, if the square behind is empty; a stone pushed over the edge is knocked off. At the end "
+        "of the turn: both players with four in a row: the mover loses; otherwise four in a row wins; "
+        "then both players with a 10th stone knocked off: the mover loses; otherwise whoever has lost "
+        "10 stones loses. A full board is a draw. With a DMO, the DMO first writes a colour and an "
+        "order, such as 'red first'."
+    )
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant)
+        self.phase = "play"
+        self.stones: dict[Point, str] = {}
+        self.colors: dict[str, str | None] = {"p1": None, "p2": None}
+        self.first: str | None = None
+        self.dmo: str | None = None
+        self.turn: str | None = None
+        self.knocked_off: dict[str, int] = {"red": 0, "blue": 0}
+        self.last_move: str | None = None
+        self.pushes: list[dict[str, str | None]] = []
+        self.move_number = 0
+
+    # ---- construction -----------------------------------------------------------------
+
+    def setup(self, *, setup: str = "", p1_color: str = "", dmo: str = "") -> None:
+        """Lay the pre-placed stones and settle colours and order, or open the DMO's choice."""
+        dmo = dmo.strip().lower()
+        p1_color = p1_color.strip().lower()
+        if dmo and dmo not in self.seats:
+            raise OptionError(f"The DMO must be p1 or p2, not {dmo!r}.")
+        if p1_color and p1_color not in COLORS:
+            raise OptionError(f"p1's colour must be red or blue, not {p1_color!r}.")
+        if dmo and p1_color:
+            raise OptionError("With a DMO, the DMO chooses the colours; leave out p1_color.")
+        self.stones = parse_layout(setup) if setup.strip() else generate_layout(self.seed)
+        if dmo:
+            self.dmo = dmo
+            self.phase = "choice"
+        else:
+            color = p1_color or "red"
+            self.colors = {"p1": color, "p2": other_color(color)}
+            self.first = self.turn = "p1"
+            self.phase = "play"
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    def to_move(self) -> tuple[str, ...]:
+        """The DMO in the choice phase, the seat to place in play, nobody once the game is over."""
+        if self.is_over:
+            return ()
+        if self.phase == "choice":
+            return (self.dmo,) if self.dmo else ()
+        return (self.turn,) if self.turn else ()
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        """A :class:`Choose` (choice phase) or a :class:`Place` (play) for ``seat``, or a GameError."""
+        self.require_turn(seat)
+        if not isinstance(text, str):
+            raise MalformedMoveError("Write your move as text, such as E4.")
+        if self.phase == "choice":
+            return self._parse_choice(text, seat)
+        if not text.strip():
+            raise MalformedMoveError("Write one empty square, such as E4.")
+        try:
+            point = parse_point(text, SIZE, SIZE)
+        except MalformedMoveError:
+            if _choice_words(text) is not None:
+                raise MalformedMoveError(
+                    "Colours and order are settled; write one empty square, such as E4."
+                ) from None
+            raise
+        if point in self.stones:
+            raise IllegalMoveError(f"{point} is taken; choose an empty square.")
+        return Place(seat, str(point))
+
+    def _parse_choice(self, text: str, seat: str) -> Choose:
+        words = _choice_words(text)
+        if words is None:
+            raise MalformedMoveError(f"First choose: {_CHOICE_HELP}.")
+        color, order = words
+        return Choose(seat, color, order)
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        """The four choices of the DMO, or a placement on every empty square."""
+        movers = self.to_move()
+        for mover in movers if seat is None else [seat]:
+            if mover not in movers:
+                continue
+            if self.phase == "choice":
+                for color in COLORS:
+                    for order in ORDERS:
+                        yield Choose(mover, color, order)
+            else:
+                for point in ALL_SQUARES:
+                    if point not in self.stones:
+                        yield Place(mover, str(point))
+
+    # ---- playing ---------------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Apply a choice or a placement (its pushes, then the end-of-turn checks)."""
+        # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
+        if self.parse_move(move.text(), move.seat) != move:
+            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
+        if isinstance(move, Choose):
+            return self._apply_choice(move.seat, move.color, move.order, by_lot=False)
+        assert isinstance(move, Place)
+        return self._apply_place(move)
+
+    def _apply_choice(self, dmo: str, color: str, order: str, *, by_lot: bool) -> list[Event]:
+        other = other_seat(dmo)
+        chosen = {dmo: color, other: other_color(color)}
+        self.colors = {seat: chosen[seat] for seat in self.seats}
+        self.first = dmo if order == "first" else other
+        self.turn = self.first
+        self.phase = "play"
+        how = (
+            f"{dmo} (the DMO) ran out of time to choose, so the choice was drawn by lot: "
+            if by_lot
+            else f"{dmo} (the DMO) chose: "
+        )
+        text = (
+            f"{how}{dmo} plays {color} and moves {order}; {other} plays {other_color(color)}. "
+            f"{self.first} ({self.colors[self.first]}) to move."
+        )
+        data = {"dmo": dmo, "color": color, "order": order, "first": self.first, "by_lot": by_lot}
+        return [Event(text, kind="phase", data=data)]
+
+    def _apply_place(self, move: Place) -> list[Event]:
+        mover = move.seat
+        color = self.colors[mover]
+        assert color is not None
+        placed = parse_point(move.square, SIZE, SIZE)
+        pushes = push_results(self.stones, placed)
+        # Every push is decided on the position before any stone moves: lift them all, then set.
+        for push in pushes:
+            del self.stones[parse_point(push["from"], SIZE, SIZE)]
+        for push in pushes:
+            if push["to"] is None:
+                self.knocked_off[push["color"]] += 1
+            else:
+                self.stones[parse_point(push["to"], SIZE, SIZE)] = push["color"]
+        self.stones[placed] = color
+        self.move_number += 1
+        self.last_move = move.square
+        self.pushes = pushes
+        moved = [f"{p['from']} to {p['to']}" for p in pushes if p["to"] is not None]
+        off = [f"{p['from']} ({p['color']})" for p in pushes if p["to"] is None]
+        text = f"{mover} ({color}) placed {move.square}."
+        if moved:
+            text += f" Pushed: {', '.join(moved)}."
+        if off:
+            text += f" Knocked off: {', '.join(off)}."
+        if off:
+            text += f" Knocked off so far: red {self.knocked_off['red']}, blue {self.knocked_off['blue']}."
+        events = [
+            Event(
+                text,
+                kind="move",
+                data={
+                    "seat": mover,
+                    "square": move.square,
+                    "pushes": [dict(p) for p in pushes],
+                    "knocked_off": dict(self.knocked_off),
+                },
+            )
+        ]
+        events += self._end_of_turn(mover)
+        if not self.is_over:
+            self.turn = other_seat(mover)
+        return events
+
+    def _end_of_turn(self, mover: str) -> list[Event]:
+        """The six checks of the rule text, in order, then the full board."""
+        opponent = other_seat(mover)
+        mc, oc = self.colors[mover], self.colors[opponent]
+        assert mc is not None and oc is not None
+        m_four, o_four = fours(self.stones, mc), fours(self.stones, oc)
+        m_off = self.knocked_off[mc] >= KNOCKOUT_LIMIT
+        o_off = self.knocked_off[oc] >= KNOCKOUT_LIMIT
+        if m_four and o_four:
+            return self.end(
+                opponent,
+                f"Both players have four in a row after {mover}'s move; the mover loses, so {opponent} "
+                f"({oc}) wins.",
+            )
+        if m_four:
+            return self.end(mover, f"{mover} ({mc}) has four in a row ({' '.join(m_four[0])}); {mover} wins.")
+        if o_four:
+            return self.end(
+                opponent, f"{opponent} ({oc}) has four in a row ({' '.join(o_four[0])}); {opponent} wins."
+            )
+        if m_off and o_off:
+            return self.end(
+                opponent,
+                f"Both players had their 10th stone knocked off on {mover}'s move; the mover loses, so "
+                f"{opponent} ({oc}) wins.",
+            )
+        if o_off:
+            return self.end(mover, f"{opponent} ({oc}) has had 10 stones knocked off; {mover} ({mc}) wins.")
+        if m_off:
+            return self.end(opponent, f"{mover} ({mc}) has had 10 stones knocked off; {opponent} ({oc}) wins.")
+        if len(self.stones) >= SIZE * SIZE:
+            return self.end(None, "The board is full and nobody has four in a row; the game is a draw.")
+        return []
+
+    # ---- the clock ---------------------------------------------------------------------------
+
+    def timeout(self, seat: str) -> list[Event]:
+        """In play the seat loses. The DMO out of time in the choice phase: the choice is drawn by
+        lot from the seed and play goes on (the other seat's clock does not run then)."""
+        self.require_seat(seat)
+        if self.is_over:
+            return []
+        if self.phase == "choice":
+            if seat != self.dmo:
+                return []
+            rng = random.Random(f"{self.seed}:dmo-choice")
+            color = rng.choice(COLORS)
+            order = rng.choice(ORDERS)
+            return self._apply_choice(seat, color, order, by_lot=True)
+        return super().timeout(seat)
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """The whole position: Arm's Length has no hidden information, so every seat sees the same."""
+        return {
+            **self.base_view(),
+            "size": SIZE,
+            "phase": "over" if self.is_over else self.phase,
+            "stones": {str(p): c for p, c in _sorted_stones(self.stones)},
+            "colors": dict(self.colors),
+            "first": self.first,
+            "dmo": self.dmo,
+            "knocked_off": dict(self.knocked_off),
+            "last_move": self.last_move,
+            "pushes": [dict(p) for p in self.pushes],
+            "fours": fours(self.stones),
+            "move_number": self.move_number,
+        }
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Stones, colours, order, whose turn, knock-off counts and the last move's pushes."""
+        return {
+            "phase": self.phase,
+            "stones": {str(p): c for p, c in _sorted_stones(self.stones)},
+            "colors": dict(self.colors),
+            "first": self.first,
+            "dmo": self.dmo,
+            "turn": self.turn,
+            "knocked_off": dict(self.knocked_off),
+            "last_move": self.last_move,
+            "pushes": [dict(p) for p in self.pushes],
+            "move_number": self.move_number,
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`state_dict`."""
+        self.phase = data["phase"]
+        self.stones = {parse_point(sq, SIZE, SIZE): c for sq, c in data["stones"].items()}
+        self.colors = {"p1": data["colors"]["p1"], "p2": data["colors"]["p2"]}
+        self.first = data["first"]
+        self.dmo = data["dmo"]
+        self.turn = data["turn"]
+        self.knocked_off = {"red": int(data["knocked_off"]["red"]), "blue": int(data["knocked_off"]["blue"])}
+        self.last_move = data["last_move"]
+        self.pushes = [dict(p) for p in data["pushes"]]
+        self.move_number = int(data["move_number"])
+
+
+def push_results(stones: Mapping[Point, str], placed: Point) -> list[dict[str, str | None]]:
+    """What a stone placed on ``placed`` does to its neighbours, all read from ``stones`` as it is.
+
+    Each neighbour goes one square straight away from ``placed``: off the board if the edge is
+    behind it (``"to": None``), onto the square behind if that is empty, nowhere if it is taken.
+    The squares behind lie two steps from ``placed``, never among the neighbours, so no two
+    pushes can meet and no pushed stone pushes another.
+    """
+    pushes: list[dict[str, str | None]] = []
+    for dc, dr in NEIGHBOURS:
+        neighbour = placed.offset(dc, dr)
+        color = stones.get(neighbour)
+        if color is None:
+            continue
+        behind = neighbour.offset(dc, dr)
+        if not on_board(behind, SIZE, SIZE):
+            pushes.append({"from": str(neighbour), "to": None, "color": color})
+        elif behind not in stones:
+            pushes.append({"from": str(neighbour), "to": str(behind), "color": color})
+    return pushes
+
+
+def _choice_words(text: str) -> tuple[str, str] | None:
+    """``(colour, order)`` if ``text`` is exactly a colour and first/second, in either order."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    if len(words) != 2:
+        return None
+    colors = [w for w in words if w in COLORS]
+    orders = [_ORDER_WORDS[w] for w in words if w in _ORDER_WORDS]
+    if len(colors) != 1 or len(orders) != 1:
+        return None
+    return colors[0], orders[0]
+
+
+def _sorted_stones(stones: Mapping[Point, str]) -> list[tuple[Point, str]]:
+    return sorted(stones.items(), key=lambda item: (item[0].row, item[0].col))
+
+
+__all__ = [
+    "ArmsLength",
+    "Choose",
+    "Place",
+    "fours",
+    "generate_layout",
+    "mirror",
+    "parse_layout",
+    "push_results",
+]
