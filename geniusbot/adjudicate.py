@@ -1,0 +1,211 @@
+"""Adjudication: replay a match record the way a careful host rules a transcript.
+
+Every submission line is accepted or rejected, and a rejected line changes nothing:
+
+* ``p1: text`` / ``p2: text`` go to the game as typed (``p1 (dm): text`` as a private submission);
+  a refusal is rejected with the game's own sentence for the player.
+* ``host: timeout p1``, ``host: resign p2`` and ``host: close window`` apply what the host did.
+* Any line once the game has ended is rejected: "The game is over; no more moves are taken."
+* A line with another seat, with no colon, or with nothing after the colon is rejected with a
+  reason that says how to write it; the rest of the record is still ruled on.
+
+A ``Result`` header that disagrees with the replay gives a note in :attr:`Adjudication.notes`
+(the human report prints it), never an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from geniusbot.games import SEATS, Game, GameError, Outcome
+from geniusbot.storage.record import Record, RecordError, RecordLine, game_from_record, parse_record, read_result
+
+GAME_OVER = "The game is over; no more moves are taken."
+
+
+@dataclass(frozen=True)
+class Action:
+    """The ruling on one record line: ``line`` is its 1-based line number in the file."""
+
+    line: int
+    seat: str
+    text: str
+    accepted: bool
+    error: str | None = None
+    private: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of one action."""
+        return {"line": self.line, "seat": self.seat, "text": self.text, "accepted": self.accepted, "error": self.error}
+
+
+@dataclass
+class Adjudication:
+    """What the replay of a record gave: the rulings in order, the final game and its outcome."""
+
+    game: Game
+    actions: list[Action] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The result of the replay, or ``None`` if the record stops before the game ends."""
+        return self.game.outcome()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly ``{"game", "actions", "outcome"}``, the ``--json`` output."""
+        outcome = self.outcome
+        return {
+            "game": self.game.name,
+            "actions": [action.to_dict() for action in self.actions],
+            "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
+        }
+
+
+def adjudicate(record: Record) -> Adjudication:
+    """Replay ``record`` from the start its headers describe and rule on every line.
+
+    Raises :class:`~geniusbot.storage.record.RecordError` when the headers describe no game.
+    """
+    result = Adjudication(game_from_record(record))
+    for line in record.lines:
+        error = rule_on(result.game, line)
+        result.actions.append(Action(line.line_no, line.seat or "", line.text, error is None, error, line.private))
+    result.notes.extend(_result_notes(record, result.game))
+    return result
+
+
+def adjudicate_text(text: str) -> Adjudication:
+    """Parse a record's text and adjudicate it (raises :class:`RecordError` for a bad record)."""
+    return adjudicate(parse_record(text))
+
+
+def rule_on(game: Game, line: RecordLine) -> str | None:
+    """Apply one line to ``game``: ``None`` when accepted, else the reason it was rejected.
+
+    A rejected line leaves ``game`` unchanged.
+    """
+    if game.is_over:
+        return GAME_OVER
+    if line.seat is None:
+        return _no_seat_reason(line.text)
+    if line.seat == "host":
+        return _host_action(game, line.text)
+    if line.seat not in SEATS:
+        return (
+            f"{line.seat!r} is not a seat; start the line with p1 or p2 and a colon "
+            "(p1 (dm): for a private submission)."
+        )
+    if not line.text:
+        return f"Nothing follows '{line.seat}:'; write the move after the colon."
+    try:
+        game.submit(line.text, line.seat, private=line.private)
+    except GameError as error:
+        return str(error)
+    return None
+
+
+def _no_seat_reason(text: str) -> str:
+    first, _, rest = text.partition(" ")
+    if first.lower() in SEATS and rest.strip():
+        example = f"{first.lower()}: {rest.strip()}"
+    else:
+        example = f"p1: {text}" if text else "p1: H8"
+    return f"A line needs the seat and a colon before the move; write it as '{example}'."
+
+
+def _host_action(game: Game, text: str) -> str | None:
+    words = text.lower().split()
+    try:
+        if words == ["close", "window"]:
+            game.close_window()
+            return None
+        if len(words) == 2 and words[0] in ("timeout", "resign") and words[1] in SEATS:
+            if words[0] == "timeout":
+                game.timeout(words[1])
+            else:
+                game.resign(words[1])
+            return None
+    except GameError as error:
+        return str(error)
+    return "A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."
+
+
+def _seat_label(action: Action) -> str:
+    return (action.seat or "-") + (" (dm)" if action.private else "")
+
+
+def _result_notes(record: Record, game: Game) -> list[str]:
+    written = record.header("Result").strip()
+    if not written:
+        return []
+    claimed = read_result(written)
+    if claimed is None:
+        return [f"The Result header {written!r} is not a result this bot reads (p1, p2, draw or *); it was ignored."]
+    replayed = "running" if game.outcome() is None else (game.outcome().winner or "draw")
+    if claimed == replayed:
+        return []
+    return [f"The record's Result header says {_describe(claimed)}, but the replay gives {_describe(replayed)}."]
+
+
+def _describe(result: str) -> str:
+    return {"p1": "p1 wins", "p2": "p2 wins", "draw": "a draw", "running": "a game still running"}[result]
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def format_report(result: Adjudication) -> str:
+    """The human report: a table of every line's ruling, then the result and any notes."""
+    game = result.game
+    rows = [("line", "seat", "submission", "ruling")]
+    rows += [
+        (str(a.line), _seat_label(a), a.text or "-", "OK" if a.accepted else f"rejected: {a.error}")
+        for a in result.actions
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    out = [f"{game.title} ({game.name}), rule set {game.variant}, seed {game.seed}", ""]
+    for row in rows:
+        out.append(
+            f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}".rstrip()
+        )
+    accepted = sum(a.accepted for a in result.actions)
+    out.append("")
+    out.append(f"{accepted} of {len(result.actions)} lines accepted.")
+    outcome = result.outcome
+    if outcome is None:
+        waiting = " and ".join(game.to_move()) or "the host"
+        out.append(f"Result: the game has not ended; waiting for {waiting}.")
+    elif outcome.winner is None:
+        out.append(f"Result: a draw. {outcome.reason}")
+    else:
+        out.append(f"Result: {outcome.winner} wins. {outcome.reason}")
+    out.extend(f"Note: {note}" for note in result.notes)
+    return "\n".join(out) + "\n"
+
+
+def command(args: argparse.Namespace) -> int:
+    """``geniusbot adjudicate FILE [--json]``: exit 0 once the file is read, 2 if it cannot be."""
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else "it is not UTF-8 text"
+        print(f"geniusbot adjudicate: cannot read {str(path)!r}: {reason}.", file=sys.stderr)
+        return 2
+    try:
+        result = adjudicate_text(text)
+    except RecordError as error:
+        message = " ".join(str(error).split())  # one line, whatever a game's message holds
+        print(f"geniusbot adjudicate: {path}: {message}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        sys.stdout.write(format_report(result))
+    return 0

@@ -1,0 +1,132 @@
+"""The ``geniusbot`` launcher: settings, logging, and the sub-commands.
+
+Adding a sub-command is one small edit: write a ``_add_<name>(commands)`` function below that
+adds its parser and sets ``handler`` to ``"module:function"`` (imported only when the command
+runs, so ``geniusbot adjudicate`` never loads discord.py or SQLAlchemy), then list it in
+:data:`COMMANDS`. A handler takes the parsed ``argparse.Namespace`` (with ``args.settings``, the
+:class:`~geniusbot.config.Settings`) and returns the exit code, or a coroutine that does (the
+launcher runs it with :func:`asyncio.run`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import inspect
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+from geniusbot import __version__
+
+log = logging.getLogger("geniusbot")
+
+#: Exit code for a command that could not do its work because of its input (bad file, bad settings).
+EXIT_USAGE = 2
+
+
+# --------------------------------------------------------------------------- sub-commands
+
+
+def _add_adjudicate(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "adjudicate",
+        help="replay a match record and rule on every line",
+        description=(
+            "Replay a match record the way a careful host rules a transcript: every line is "
+            "accepted or rejected with the reason a player would be given, and the result follows. "
+            "Exit 0 when the file was read, 2 when it could not be (unreadable file, unknown game, "
+            "malformed header)."
+        ),
+    )
+    parser.add_argument("file", help="the record file (see README.md, 'The match record')")
+    parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    parser.set_defaults(handler="geniusbot.adjudicate:command")
+
+
+# Later sub-commands go here, each as one _add_<name> function listed in COMMANDS:
+#   play        the local console match (geniusbot/host/)
+#   run         the Discord bot (geniusbot/bot.py or the cogs)
+#   db upgrade  the database migrations (geniusbot/storage/db.py); a nested command adds its own
+#               sub-parsers: db = commands.add_parser("db"); db.add_subparsers(...).add_parser("upgrade")
+
+#: The sub-commands, in the order ``geniusbot --help`` lists them.
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_adjudicate,
+]
+
+
+# --------------------------------------------------------------------------- the launcher
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command of :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog="geniusbot",
+        description="geniusbot: a Discord game master for Genius-style death matches and final matches.",
+    )
+    parser.add_argument("--version", action="version", version=f"geniusbot {__version__}")
+    parser.add_argument(
+        "--log-level",
+        metavar="LEVEL",
+        help="DEBUG, INFO, WARNING, ERROR or CRITICAL (default: the LOG_LEVEL setting, else INFO)",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for add in COMMANDS:
+        add(commands)
+    return parser
+
+
+def configure_logging(level: str) -> None:
+    """Log to standard error at ``level``; called once per process by :func:`main`."""
+    root = logging.getLogger()
+    if getattr(configure_logging, "done", False):
+        root.setLevel(level)
+        return
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    configure_logging.done = True  # type: ignore[attr-defined]
+
+
+def _resolve(handler: str) -> Callable[[argparse.Namespace], object]:
+    module_name, _, function = handler.partition(":")
+    return getattr(importlib.import_module(module_name), function)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the launcher with ``argv`` (default: the command line); return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+
+    from pydantic import ValidationError
+
+    from geniusbot.config import LOG_LEVELS, Settings
+
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in error.errors())
+        print(f"geniusbot: the settings cannot be read ({problems}); fix the environment or .env.", file=sys.stderr)
+        return EXIT_USAGE
+    level = (args.log_level or settings.log_level).upper()
+    if level not in LOG_LEVELS:
+        print(f"geniusbot: --log-level must be one of {', '.join(LOG_LEVELS)}.", file=sys.stderr)
+        return EXIT_USAGE
+    configure_logging(level)
+    args.settings = settings
+
+    result = _resolve(args.handler)(args)
+    if inspect.iscoroutine(result):
+        result = asyncio.run(result)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,97 @@
+"""The bot's settings, read from the environment and from a ``.env`` file.
+
+Every setting and its environment variable (``.env.example`` lists them with comments):
+
+==========================  ================================================================
+``DISCORD_TOKEN``           the bot account's token (optional until the bot runs)
+``DATABASE_URL``            SQLAlchemy URL; default ``sqlite+aiosqlite:///<data dir>/geniusbot.sqlite3``
+``GENIUSBOT_DATA_DIR``      where the bot keeps its files; default ``./data``
+``LOG_LEVEL``               DEBUG, INFO (default), WARNING, ERROR or CRITICAL
+``DISCORD_API_BASE_URL``    REST base of a Discord proxy, e.g. ``https://proxy.example/api/v10``
+``DISCORD_GATEWAY_URL``     gateway of a Discord proxy, e.g. ``wss://proxy.example/``
+==========================  ================================================================
+
+The environment wins over ``.env``; an empty value counts as unset.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class Settings(BaseSettings):
+    """Settings of one bot process. ``Settings()`` reads the environment and ``./.env``."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        env_ignore_empty=True,
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    discord_token: SecretStr | None = Field(
+        default=None, description="The bot account's token, from the Discord Developer Portal."
+    )
+    data_dir: Path = Field(
+        default=Path("data"),
+        validation_alias=AliasChoices("GENIUSBOT_DATA_DIR", "data_dir"),
+        description="Where the bot keeps its files (the default SQLite database among them).",
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy async URL; default: a SQLite file in the data directory.",
+    )
+    log_level: str = Field(default="INFO", description="The level of the log on standard error.")
+    discord_api_base_url: str | None = Field(
+        default=None, description="The REST base URL of a Discord proxy; None = discord.py's default."
+    )
+    discord_gateway_url: str | None = Field(
+        default=None, description="The gateway URL of a Discord proxy; None = discord.py's default."
+    )
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
+        return level
+
+    @field_validator("discord_api_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip()
+        if not value.startswith(("http://", "https://")):
+            raise ValueError(f"DISCORD_API_BASE_URL must start with http:// or https://, not {value!r}")
+        # discord.py appends paths such as "/users/@me" to the base, so a trailing slash would double.
+        return value.rstrip("/")
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _ws_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip()
+        if not value.startswith(("ws://", "wss://")):
+            raise ValueError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _default_database(self) -> Settings:
+        if not self.database_url:
+            self.database_url = f"sqlite+aiosqlite:///{self.data_dir.as_posix()}/geniusbot.sqlite3"
+        return self
+
+    @property
+    def log_level_number(self) -> int:
+        """The log level as the ``logging`` module's number."""
+        return logging.getLevelNamesMapping()[self.log_level]
