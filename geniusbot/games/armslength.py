@@ -32,6 +32,7 @@ FOUR = 4
 KNOCKOUT_LIMIT = 10
 PRESET_PER_COLOR = 4
 
+_SQUARE = re.compile(r"^\s*[A-Za-z]\s*\d{1,2}\s*$")
 _ORDER_WORDS = {"first": "first", "1st": "first", "second": "second", "2nd": "second"}
 _CHOICE_HELP = "write your colour and turn order, such as red first, red second, blue first or blue second"
 
@@ -243,16 +244,14 @@ class ArmsLength(Game):
             raise MalformedMoveError("Write your move as text, such as E4.")
         if self.phase == "choice":
             return self._parse_choice(text, seat)
-        if not text.strip():
-            raise MalformedMoveError("Write one empty square, such as E4.")
-        try:
-            point = parse_point(text, SIZE, SIZE)
-        except MalformedMoveError:
+        if not _SQUARE.match(text):
             if _choice_words(text) is not None:
-                raise MalformedMoveError(
-                    "Colours and order are settled; write one empty square, such as E4."
-                ) from None
-            raise
+                raise MalformedMoveError("Colours and order are settled; write one empty square, such as E4.")
+            shown = f"{text.strip()!r} is not a square; write" if text.strip() else "Write"
+            raise MalformedMoveError(
+                f"{shown} one empty square as a column letter A-H and a row number 1-8, such as E4."
+            )
+        point = parse_point(text, SIZE, SIZE)  # says so if the square is off the board
         if point in self.stones:
             raise IllegalMoveError(f"{point} is taken; choose an empty square.")
         return Place(seat, str(point))
