@@ -1,0 +1,505 @@
+"""Shared drawing for every renderer: the palette, fonts, text and sprite caches, frames, PNG.
+
+Every picture is a palette ("P") image with one fixed palette for the whole package. A palette
+image encodes several times faster than RGB and a fixed palette keeps the output byte-for-byte
+deterministic. Palette images have no anti-aliasing of their own, so what must look smooth
+(stones, text) is drawn once, super-sampled, onto a known background colour, mapped onto the
+palette (which holds blend ramps for those colour pairs) and cached as a sprite; a render then only
+pastes sprites onto a cached background.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+# ----------------------------------------------------------------------------- colours
+
+# Named colours of every renderer. High contrast on a dark card, which reads well in Discord's
+# dark theme and still stands out as a card in the light one.
+COLOURS: dict[str, RGB] = {
+    "page": (30, 33, 40),  # the card behind everything
+    "band": (52, 58, 72),  # the row of the player to move
+    "text": (238, 240, 244),
+    "muted": (160, 168, 182),  # coordinates, secondary text
+    "accent": (255, 196, 0),  # to-move marker, winning lines, banners
+    "banner_text": (28, 24, 10),
+    "draw_banner": (150, 160, 178),
+    # Tic-Tac-Five: a wooden go board
+    "wood": (222, 178, 104),
+    "grid": (70, 48, 20),
+    "black_stone": (20, 20, 22),
+    "white_stone": (250, 250, 246),
+    "last": (230, 30, 60),  # the last-move marker, used by nothing else
+    # Arm's Length: a stone-grey board of squares
+    "cell": (214, 210, 200),
+    "cell_line": (120, 114, 104),
+    "red_stone": (214, 40, 52),
+    "blue_stone": (30, 100, 210),
+    "symbol": (255, 255, 255),
+    "ghost": (150, 142, 128),
+    "frame": (16, 16, 16),
+    # Tightwire: dots on a dark slate
+    "slate": (44, 50, 62),
+    "dot": (196, 202, 214),
+    "wire": (232, 232, 236),
+    "slack": (120, 200, 255),
+    "orange_piece": (250, 140, 30),
+    "blue_piece": (60, 140, 255),
+    "path": (255, 230, 120),
+}
+
+# Colour pairs (foreground, background) that get a blend ramp in the palette, for smooth text
+# and smooth sprite edges. Add a pair here when something new is drawn onto a new background.
+_RAMP_PAIRS: tuple[tuple[str, str], ...] = (
+    ("text", "page"),
+    ("text", "band"),
+    ("muted", "page"),
+    ("muted", "band"),
+    ("accent", "page"),
+    ("accent", "band"),
+    ("banner_text", "accent"),
+    ("banner_text", "draw_banner"),
+    ("black_stone", "wood"),
+    ("white_stone", "wood"),
+    ("black_stone", "white_stone"),
+    ("black_stone", "page"),
+    ("black_stone", "band"),
+    ("white_stone", "page"),
+    ("white_stone", "band"),
+    ("last", "black_stone"),
+    ("last", "wood"),
+    ("accent", "wood"),
+    ("accent", "black_stone"),
+    ("accent", "white_stone"),
+    ("red_stone", "cell"),
+    ("blue_stone", "cell"),
+    ("symbol", "red_stone"),
+    ("symbol", "blue_stone"),
+    ("red_stone", "page"),
+    ("red_stone", "band"),
+    ("blue_stone", "page"),
+    ("blue_stone", "band"),
+    ("frame", "cell"),
+    ("accent", "cell"),
+    ("accent", "red_stone"),
+    ("accent", "blue_stone"),
+    ("orange_piece", "slate"),
+    ("blue_piece", "slate"),
+    ("orange_piece", "page"),
+    ("orange_piece", "band"),
+    ("blue_piece", "page"),
+    ("blue_piece", "band"),
+    ("frame", "orange_piece"),
+    ("frame", "blue_piece"),
+    ("frame", "slate"),
+    ("dot", "slate"),
+    ("muted", "slate"),
+)
+RAMP_STEPS = 5  # intermediate shades between the two ends of a pair
+
+
+def _build_palette() -> tuple[list[RGB], dict[str, int], dict[tuple[str, str], list[int]]]:
+    entries: list[RGB] = []
+    index: dict[str, int] = {}
+    for name, rgb in COLOURS.items():
+        index[name] = len(entries)
+        entries.append(rgb)
+    ramps: dict[tuple[str, str], list[int]] = {}
+    for fg, bg in _RAMP_PAIRS:
+        a, b = COLOURS[fg], COLOURS[bg]
+        steps = [index[bg]]
+        for k in range(1, RAMP_STEPS + 1):
+            t = k / (RAMP_STEPS + 1)
+            steps.append(len(entries))
+            entries.append(tuple(round(b[i] + (a[i] - b[i]) * t) for i in range(3)))  # type: ignore[misc]
+        steps.append(index[fg])
+        ramps[(fg, bg)] = steps
+    if len(entries) > 256:
+        raise RuntimeError(f"the render palette needs {len(entries)} entries; a PNG palette holds 256")
+    return entries, index, ramps
+
+
+PALETTE_ENTRIES, _INDEX, _RAMPS = _build_palette()
+# Unused entries repeat the page colour, so nearest-colour mapping never lands on them.
+PALETTE: list[int] = [c for rgb in PALETTE_ENTRIES for c in rgb] + list(COLOURS["page"]) * (
+    256 - len(PALETTE_ENTRIES)
+)
+
+
+def ink(name: str) -> int:
+    """The palette index of a named colour."""
+    return _INDEX[name]
+
+
+def rgb(name: str) -> RGB:
+    """The RGB value of a named colour (what a test reads back from the PNG)."""
+    return COLOURS[name]
+
+
+def ramp(fg: str, bg: str) -> list[int]:
+    """Palette indices from ``bg`` (coverage 0) to ``fg`` (full coverage)."""
+    try:
+        return _RAMPS[(fg, bg)]
+    except KeyError:
+        # No ramp declared: fall back to a hard edge rather than fail a render.
+        return [_INDEX[bg]] * (RAMP_STEPS + 1) + [_INDEX[fg]]
+
+
+@lru_cache(maxsize=1)
+def _palette_image() -> Image.Image:
+    image = Image.new("P", (1, 1))
+    image.putpalette(PALETTE)
+    return image
+
+
+def new_canvas(size: tuple[int, int], background: str = "page") -> Image.Image:
+    """A blank palette image of ``size`` filled with a named colour, with the house palette."""
+    image = Image.new("P", size, ink(background))
+    image.putpalette(PALETTE)
+    return image
+
+
+# ----------------------------------------------------------------------------- PNG
+
+# zlib level 1: the cards are large flat areas, which level 1 already packs to a few tens of
+# kilobytes, while higher levels cost several times the CPU for a few kilobytes less.
+PNG_SETTINGS: Mapping[str, object] = {"format": "PNG", "compress_level": 1, "optimize": False}
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """The PNG bytes of ``image`` with the house encoder settings."""
+    buffer = io.BytesIO()
+    image.save(buffer, **PNG_SETTINGS)
+    return buffer.getvalue()
+
+
+# ----------------------------------------------------------------------------- fonts and text
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's built-in scalable font (Aileron) at ``size`` pixels."""
+    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+
+
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    """The advance width of ``text`` in pixels."""
+    return int(round(font(size).getlength(text))) + (2 if bold else 0)
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A cached piece of picture: palette pixels and, if its shape is not a full box, a mask."""
+
+    image: Image.Image
+    mask: Image.Image | None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image.size
+
+
+def _coverage_to_sprite(coverage: Image.Image, fg: str, bg: str) -> Image.Image:
+    steps = ramp(fg, bg)
+    n = len(steps) - 1
+    lut = [steps[(value * n + 127) // 255] for value in range(256)]
+    indices = coverage.point(lut)
+    sprite = Image.frombytes("P", indices.size, indices.tobytes())
+    sprite.putpalette(PALETTE)
+    return sprite
+
+
+@lru_cache(maxsize=4096)
+def text_sprite(text: str, size: int, fg: str = "text", bg: str = "page", bold: bool = False) -> Sprite:
+    """``text`` drawn smoothly in ``fg`` on a solid ``bg`` box as tall as the font's line."""
+    face = font(size)
+    ascent, descent = face.getmetrics()
+    width = max(1, text_width(text, size, bold))
+    coverage = Image.new("L", (width + 2, ascent + descent), 0)
+    stroke = 1 if bold else 0
+    ImageDraw.Draw(coverage).text(
+        (1, 0), text, font=face, fill=255, stroke_width=stroke, stroke_fill=255
+    )
+    return Sprite(_coverage_to_sprite(coverage, fg, bg), None)
+
+
+def paste(canvas: Image.Image, sprite: Sprite, xy: tuple[int, int]) -> None:
+    """Paste ``sprite`` with its top-left corner at ``xy``."""
+    x, y = xy
+    w, h = sprite.size
+    if sprite.mask is None:
+        canvas.paste(sprite.image, (x, y))
+    else:
+        canvas.paste(sprite.image, (x, y, x + w, y + h), sprite.mask)
+
+
+def paste_centred(canvas: Image.Image, sprite: Sprite, centre: tuple[float, float]) -> None:
+    """Paste ``sprite`` centred on ``centre``."""
+    w, h = sprite.size
+    paste(canvas, sprite, (int(round(centre[0] - w / 2)), int(round(centre[1] - h / 2))))
+
+
+def draw_text(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    *,
+    fg: str = "text",
+    bg: str = "page",
+    bold: bool = False,
+    anchor: str = "l",
+) -> int:
+    """Draw one line of text vertically centred on ``xy[1]``; ``anchor`` l/m/r places ``xy[0]``.
+
+    Returns the width drawn. Text is drawn on a solid box of ``bg``, so it must sit on that colour.
+    """
+    if not text:
+        return 0
+    sprite = text_sprite(text, size, fg, bg, bold)
+    w, h = sprite.size
+    x = xy[0] - {"l": 0, "m": w / 2, "r": w}[anchor]
+    # Centre on the cap height, not on the full line box, so digits and capitals look centred.
+    ascent = font(size).getmetrics()[0]
+    y = xy[1] - ascent * 0.62
+    paste(canvas, sprite, (int(round(x)), int(round(y))))
+    return w
+
+
+@lru_cache(maxsize=1024)
+def fit_text(text: str, size: int, max_width: int, bold: bool = False) -> str:
+    """``text``, cut with an ellipsis so that it fits ``max_width`` pixels."""
+    if text_width(text, size, bold) <= max_width:
+        return text
+    cut = text
+    while cut and text_width(cut + "…", size, bold) > max_width:
+        cut = cut[:-1]
+    return (cut.rstrip() + "…") if cut else ""
+
+
+# ----------------------------------------------------------------------------- smooth sprites
+
+SUPERSAMPLE = 4
+
+
+def smooth_sprite(
+    size: int,
+    background: str,
+    paint: Callable[[ImageDraw.ImageDraw, float], None],
+    *,
+    masked: bool = True,
+) -> Sprite:
+    """A ``size`` x ``size`` sprite painted by ``paint(draw, scale)`` on an RGBA canvas drawn
+    ``SUPERSAMPLE`` times larger, shrunk, laid on ``background`` and mapped onto the palette.
+
+    With ``masked``, pixels that ``paint`` left transparent are left out when pasting, so the
+    board under the sprite (grid lines) shows through.
+    """
+    big = size * SUPERSAMPLE
+    layer = Image.new("RGBA", (big, big), (*COLOURS[background], 0))
+    paint(ImageDraw.Draw(layer), SUPERSAMPLE)
+    small = layer.resize((size, size), Image.Resampling.BOX)
+    flat = Image.new("RGB", (size, size), COLOURS[background])
+    flat.paste(small, (0, 0), small)
+    mapped = flat.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    mapped.putpalette(PALETTE)
+    mask = None
+    if masked:
+        mask = small.getchannel("A").point(lambda a: 255 if a >= 40 else 0).convert("1")
+    return Sprite(mapped, mask)
+
+
+# ----------------------------------------------------------------------------- shapes
+
+
+def arrow(
+    draw: ImageDraw.ImageDraw,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    fill: int,
+    width: int = 4,
+    head: float = 14,
+) -> None:
+    """A straight arrow from ``start`` to ``end`` with a filled triangular head at ``end``."""
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    length = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / length, dy / length
+    bx, by = x1 - ux * head, y1 - uy * head
+    draw.line([(x0, y0), (bx, by)], fill=fill, width=width)
+    px, py = -uy * head * 0.55, ux * head * 0.55
+    draw.polygon([(x1, y1), (bx + px, by + py), (bx - px, by - py)], fill=fill)
+
+
+def dashed_circle(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, fill: int, width: int = 3, dashes: int = 12
+) -> None:
+    """A dashed circle outline: a ghost of where a stone was."""
+    x, y = centre
+    box = [x - radius, y - radius, x + radius, y + radius]
+    step = 360 / dashes
+    for k in range(dashes):
+        draw.arc(box, k * step, k * step + step * 0.55, fill=fill, width=width)
+
+
+def dashed_rect(
+    draw: ImageDraw.ImageDraw, box: Sequence[float], fill: int, width: int = 3, dash: float = 9
+) -> None:
+    """A dashed rectangle outline."""
+    x0, y0, x1, y1 = box
+    for a, b, horizontal, fixed in ((x0, x1, True, y0), (x0, x1, True, y1), (y0, y1, False, x0), (y0, y1, False, x1)):
+        pos = a
+        while pos < b:
+            end = min(pos + dash, b)
+            if horizontal:
+                draw.line([(pos, fixed), (end, fixed)], fill=fill, width=width)
+            else:
+                draw.line([(fixed, pos), (fixed, end)], fill=fill, width=width)
+            pos += dash * 2
+
+
+def triangle_right(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, fill: int) -> None:
+    """A right-pointing filled triangle: the mark of the player to move."""
+    x, y = centre
+    draw.polygon([(x - size * 0.45, y - size * 0.55), (x - size * 0.45, y + size * 0.55), (x + size * 0.6, y)], fill=fill)
+
+
+# ----------------------------------------------------------------------------- cards
+
+
+def seat_name(seat: str | None, players: Mapping[str, str] | None) -> str:
+    """The display name of ``seat``: the host's name for it, else "Player 1" / "Player 2"."""
+    if seat is None:
+        return "nobody"
+    if players and players.get(seat):
+        return str(players[seat])
+    return {"p1": "Player 1", "p2": "Player 2"}.get(seat, seat)
+
+
+_SEAT_WORD = re.compile(r"\b(p1|p2)\b")
+
+
+def with_names(text: str, players: Mapping[str, str] | None) -> str:
+    """``text`` (an outcome reason from the rules) with the seat ids replaced by display names."""
+    return _SEAT_WORD.sub(lambda m: seat_name(m.group(1), players), text)
+
+
+def outcome_line(outcome: Mapping[str, object] | None, players: Mapping[str, str] | None) -> str | None:
+    """The banner text for an outcome, or ``None`` while the game runs."""
+    if not outcome:
+        return None
+    winner = outcome.get("winner")
+    reason = with_names(str(outcome.get("reason") or ""), players).strip().rstrip(".")
+    head = f"{seat_name(str(winner), players)} wins" if winner else "Draw"
+    if not reason:
+        return head
+    # Reasons from the rules often already name the winner ("...; p2 wins"): say it once.
+    if winner and head.lower() in reason.lower():
+        return reason
+    return f"{head}: {reason}"
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """What one player's row of the card shows."""
+
+    seat: str
+    name: str
+    symbol: Sprite | None  # the player's stone, if they have a colour yet
+    detail: str  # e.g. "black", "red · first", "knocked off 3/10"
+    clock: str | None
+    to_move: bool
+
+
+ROW_HEIGHT = 54
+TITLE_HEIGHT = 46
+FOOTER_HEIGHT = 62
+HEADER_HEIGHT = TITLE_HEIGHT + 2 * ROW_HEIGHT + 8
+NAME_SIZE = 30
+DETAIL_SIZE = 25
+TITLE_SIZE = 25
+STATUS_SIZE = 27
+
+
+def draw_header(canvas: Image.Image, title: str, rows: Sequence[PlayerRow]) -> None:
+    """The title line and the two player rows at the top of the card."""
+    width = canvas.width
+    draw = ImageDraw.Draw(canvas)
+    draw_text(canvas, (22, TITLE_HEIGHT / 2 + 2), fit_text(title, TITLE_SIZE, width - 44), TITLE_SIZE, fg="muted")
+    for k, row in enumerate(rows):
+        top = TITLE_HEIGHT + k * ROW_HEIGHT
+        mid = top + ROW_HEIGHT / 2
+        bg = "band" if row.to_move else "page"
+        if row.to_move:
+            draw.rectangle([0, top + 2, width - 1, top + ROW_HEIGHT - 3], fill=ink("band"))
+            triangle_right(draw, (24, mid), 22, ink("accent"))
+        x = 48
+        if row.symbol is not None:
+            paste_centred(canvas, row.symbol, (x + 18, mid))
+        x += 46
+        right = width - 22
+        if row.clock:
+            right -= draw_text(canvas, (right, mid), row.clock, NAME_SIZE, fg="text", bg=bg, bold=True, anchor="r")
+            right -= 22
+        if row.detail:
+            detail = fit_text(row.detail, DETAIL_SIZE, max(0, (right - x) // 2))
+            right -= draw_text(canvas, (right, mid), detail, DETAIL_SIZE, fg="muted", bg=bg, anchor="r")
+            right -= 18
+        name = fit_text(row.name, NAME_SIZE, max(0, right - x), True)
+        draw_text(canvas, (x, mid), name, NAME_SIZE, fg="text", bg=bg, bold=True)
+
+
+def draw_footer(canvas: Image.Image, status: str, banner: str | None) -> None:
+    """The bottom line: the outcome as a banner once the game is over, else the status."""
+    width, height = canvas.size
+    top = height - FOOTER_HEIGHT
+    mid = top + FOOTER_HEIGHT / 2
+    if banner is not None:
+        bg = "accent" if not banner.startswith("Draw") else "draw_banner"
+        ImageDraw.Draw(canvas).rectangle([0, top + 4, width - 1, height - 1], fill=ink(bg))
+        size = NAME_SIZE
+        if text_width(banner, size, True) > width - 40:
+            size = STATUS_SIZE
+        text = fit_text(banner, size, width - 40, True)
+        draw_text(canvas, (width / 2, mid + 2), text, size, fg="banner_text", bg=bg, bold=True, anchor="m")
+    elif status:
+        text = fit_text(status, STATUS_SIZE, width - 44)
+        draw_text(canvas, (22, mid), text, STATUS_SIZE, fg="text")
+
+
+def player_rows(
+    view: Mapping[str, object],
+    players: Mapping[str, str] | None,
+    clocks: Mapping[str, str] | None,
+    symbol: Callable[[str, str], Sprite | None],
+    detail: Callable[[str], str],
+    *,
+    order: Sequence[str] = ("p1", "p2"),
+) -> list[PlayerRow]:
+    """The two player rows, built from the view with the renderer's symbol and detail.
+
+    ``symbol(seat, background)`` gives the seat's stone drawn on the row's background colour.
+    """
+    movers = set(view.get("to_move") or ())  # type: ignore[arg-type]
+    rows = []
+    for seat in order:
+        to_move = seat in movers and not view.get("outcome")
+        rows.append(
+            PlayerRow(
+                seat=seat,
+                name=seat_name(seat, players),
+                symbol=symbol(seat, "band" if to_move else "page"),
+                detail=detail(seat),
+                clock=(clocks or {}).get(seat),
+                to_move=to_move,
+            )
+        )
+    return rows

@@ -1,0 +1,198 @@
+"""Tic-Tac-Five: a go board of points, black stones as filled discs, white stones as rings.
+
+The shapes differ as well as the colours (a disc against a ring with a hole), so the board reads
+in grey scale and for colour-blind players. The last stone carries a small red square; a winning
+line is a dark-edged gold bar through its stones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import common
+from .common import Sprite, ink
+
+WIDTH = 900
+MARGIN = 46  # the coordinate band on each side of the board
+INSET = 26  # from the edge of the wood to the outer grid lines
+SPAN = WIDTH - 2 * (MARGIN + INSET)
+COORD_SIZE = 24
+
+
+def letters(size: int) -> list[str]:
+    """Column letters of a board of ``size`` points (the letter I is used, as RULINGS say)."""
+    return [chr(ord("A") + k) for k in range(size)]
+
+
+def spacing(size: int) -> int:
+    """Pixels between neighbouring points."""
+    return SPAN // max(1, size - 1)
+
+
+def canvas_size(size: int = 15) -> tuple[int, int]:
+    """The picture's width and height for a board of ``size`` points."""
+    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+
+
+def _origin(size: int) -> tuple[int, int]:
+    # Centre the grid in the wood when SPAN does not divide evenly.
+    extra = SPAN - spacing(size) * (size - 1)
+    left = MARGIN + INSET + extra // 2
+    top = common.HEADER_HEIGHT + MARGIN + INSET + extra // 2
+    return left, top
+
+
+def point_xy(point: str, size: int = 15) -> tuple[int, int]:
+    """The pixel centre of ``point`` ("H8"): column A on the left, row 1 at the bottom."""
+    col = ord(point[0].upper()) - ord("A")
+    row = int(point[1:]) - 1
+    left, top = _origin(size)
+    step = spacing(size)
+    return left + col * step, top + (size - 1 - row) * step
+
+
+def stone_radius(size: int = 15) -> int:
+    """The radius of a stone in pixels."""
+    return max(6, spacing(size) * 23 // 50)
+
+
+def _star_points(size: int) -> list[str]:
+    if size < 9:
+        return []
+    edge = 3 if size >= 13 else 2
+    cols = letters(size)
+    far = size - 1 - edge
+    mid = size // 2
+    points = [(edge, edge), (far, edge), (edge, far), (far, far)]
+    if size % 2:
+        points.append((mid, mid))
+    return [f"{cols[c]}{r + 1}" for c, r in points]
+
+
+@lru_cache(maxsize=4)
+def background(size: int) -> Image.Image:
+    """The static part of the card for a board of ``size`` points: wood, grid, coordinates."""
+    canvas = common.new_canvas(canvas_size(size))
+    draw = ImageDraw.Draw(canvas)
+    board_top = common.HEADER_HEIGHT + MARGIN
+    draw.rectangle([MARGIN, board_top, WIDTH - MARGIN - 1, board_top + WIDTH - 2 * MARGIN - 1], fill=ink("wood"))
+    first, last = point_xy("A1", size), point_xy(f"{letters(size)[-1]}{size}", size)
+    for k in range(size):
+        x = first[0] + k * spacing(size)
+        y = last[1] + k * spacing(size)
+        width = 3 if k in (0, size - 1) else 2
+        draw.line([(x, last[1]), (x, first[1])], fill=ink("grid"), width=width)
+        draw.line([(first[0], y), (last[0], y)], fill=ink("grid"), width=width)
+    for point in _star_points(size):
+        x, y = point_xy(point, size)
+        draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=ink("grid"))
+    for k, letter in enumerate(letters(size)):
+        x = point_xy(f"{letter}1", size)[0]
+        common.draw_text(canvas, (x, board_top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(
+            canvas, (x, board_top + WIDTH - 2 * MARGIN + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m"
+        )
+    for row in range(1, size + 1):
+        y = point_xy(f"A{row}", size)[1]
+        common.draw_text(canvas, (MARGIN / 2, y), str(row), COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, (WIDTH - MARGIN / 2, y), str(row), COORD_SIZE, fg="muted", anchor="m")
+    return canvas
+
+
+@lru_cache(maxsize=32)
+def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
+    """A smooth stone: ``black`` a filled disc, ``white`` a ring whose hole shows ``background``."""
+    side = 2 * radius + 4
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c = side * scale / 2
+        r = radius * scale
+        dark = common.rgb("black_stone")
+        if colour == "black":
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)
+        else:
+            hole = r * 0.42
+            edge = max(2.0, radius / 11) * scale
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)
+            draw.ellipse([c - r + edge, c - r + edge, c + r - edge, c + r - edge], fill=common.rgb("white_stone"))
+            draw.ellipse([c - hole - edge, c - hole - edge, c + hole + edge, c + hole + edge], fill=dark)
+            draw.ellipse([c - hole, c - hole, c + hole, c + hole], fill=common.rgb(background))
+
+    return common.smooth_sprite(side, background, paint)
+
+
+def _opening_colour(index: int) -> str:
+    return ("black", "white", "black")[index] if index < 3 else "black"
+
+
+def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+    """What the card says under the board while the game runs."""
+    movers = list(view.get("to_move") or [])
+    mover = common.seat_name(movers[0], players) if movers else None
+    phase = view.get("phase")
+    last = view.get("last_move")
+    tail = f" · last {last}" if last else ""
+    if phase == "opening":
+        placed = len(view.get("stones") or {})
+        colour = view.get("next_color") or _opening_colour(placed)
+        return f"Opening: {mover or 'the first player'} places stone {min(placed + 1, 3)} of 3 ({colour}){tail}"
+    if phase == "choice":
+        return f"{mover or 'The second player'} chooses a colour: black or white{tail}"
+    if phase == "play" and mover:
+        colour = view.get("next_color")
+        return f"{mover} to play{' ' + colour if colour else ''}{tail}"
+    return tail.lstrip(" ·")
+
+
+def render(
+    view: Mapping[str, Any],
+    *,
+    players: Mapping[str, str] | None = None,
+    clocks: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Image.Image:
+    """The card of a Tic-Tac-Five view as a palette image."""
+    size = int(view.get("size") or 15)
+    canvas = background(size).copy()
+    draw = ImageDraw.Draw(canvas)
+    radius = stone_radius(size)
+    stones: Mapping[str, str] = view.get("stones") or {}
+    colours: Mapping[str, str | None] = view.get("colors") or {}
+
+    winning = [p for p in (view.get("winning_line") or []) if p]
+    for point, colour in sorted(stones.items()):
+        common.paste_centred(canvas, stone_sprite(colour, radius), point_xy(point, size))
+    if len(winning) >= 2:
+        ends = sorted(winning, key=lambda p: (ord(p[0].upper()), int(p[1:])))
+        a, b = point_xy(ends[0], size), point_xy(ends[-1], size)
+        draw.line([a, b], fill=ink("frame"), width=max(6, radius // 2 + 4))
+        draw.line([a, b], fill=ink("accent"), width=max(3, radius // 2 - 2))
+    for point in winning:
+        x, y = point_xy(point, size)
+        ring = radius + 2
+        draw.ellipse([x - ring, y - ring, x + ring, y + ring], outline=ink("accent"), width=3)
+    last = view.get("last_move")
+    if last and last in stones:
+        x, y = point_xy(last, size)
+        half = max(3, radius // 4)
+        draw.rectangle([x - half, y - half, x + half, y + half], fill=ink("last"))
+
+    def symbol(seat: str, row_background: str) -> Sprite | None:
+        colour = colours.get(seat)
+        return stone_sprite(colour, 15, row_background) if colour in ("black", "white") else None
+
+    def detail(seat: str) -> str:
+        return colours.get(seat) or ""
+
+    rows = common.player_rows(view, players, clocks, symbol, detail)
+    move_number = view.get("move_number")
+    head = title or "Tic-Tac-Five"
+    if move_number:
+        head = f"{head} · move {move_number}"
+    common.draw_header(canvas, head, rows)
+    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    return canvas
