@@ -1,0 +1,285 @@
+"""Durable timers: every deadline of every match is a database row, fired by one dispatcher task.
+
+A clock's expiry, a low-time warning, a memory grid's deletion 30 s after it was posted, the end
+of a submission window: each is a :class:`~geniusbot.storage.repository.TimerRecord` in the
+store, so a restart loses none of them. One :class:`TimerDispatcher` task sleeps until the
+earliest; adding an earlier one through :meth:`TimerDispatcher.add` wakes it. A due timer is
+handed to the callback (``async def on_timer(timer)``) and deleted only once the callback has
+returned: delivery is at-least-once, so a callback must tolerate a timer it has already handled
+(for instance by checking the match version or the clock it carries in ``payload``). A callback
+that raises is logged and retried later with a growing delay; it never stops the dispatcher or
+the other timers.
+
+Time is injected: :class:`SystemTime` for the bot, :class:`ManualTime` for tests (which never
+wait for real time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from geniusbot.storage.repository import Store, TimerRecord
+
+log = logging.getLogger(__name__)
+
+OnTimer = Callable[[TimerRecord], Awaitable[None]]
+
+
+class TimeSource(Protocol):
+    """Where the dispatcher (and the host's clocks) get the time, and how they wait for it."""
+
+    def now(self) -> datetime:
+        """The current time, timezone-aware UTC."""
+        ...
+
+    async def sleep_until(self, when: datetime) -> None:
+        """Return at ``when`` (at once if it has passed). Cancellable."""
+        ...
+
+
+class SystemTime:
+    """The real clock."""
+
+    def now(self) -> datetime:
+        """The current time, timezone-aware UTC."""
+        return datetime.now(UTC)
+
+    async def sleep_until(self, when: datetime) -> None:
+        """Sleep until ``when`` by the system clock."""
+        delay = (when - self.now()).total_seconds()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+class ManualTime:
+    """A clock that moves only when told to: :meth:`advance` or :meth:`set`.
+
+    ``sleep_until`` returns as soon as the clock has been moved to (or past) the time asked for,
+    so a test runs a two-hour match in milliseconds.
+    """
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+        if self._now.tzinfo is None:
+            raise ValueError("ManualTime needs a timezone-aware start time")
+        self._moved = asyncio.Event()
+        self.sleepers: list[datetime] = []
+        """The times ``sleep_until`` is being awaited for right now (for tests to inspect)."""
+
+    def now(self) -> datetime:
+        """The current (manual) time."""
+        return self._now
+
+    async def sleep_until(self, when: datetime) -> None:
+        """Wait until the clock has been moved to ``when`` or later."""
+        self.sleepers.append(when)
+        try:
+            while self._now < when:
+                moved = self._moved
+                await moved.wait()
+        finally:
+            self.sleepers.remove(when)
+
+    def set(self, when: datetime) -> None:
+        """Move the clock to ``when`` (never backwards) and wake the sleepers that are due."""
+        if when < self._now:
+            raise ValueError("ManualTime does not run backwards")
+        self._now = when
+        moved, self._moved = self._moved, asyncio.Event()
+        moved.set()
+
+    def advance(self, seconds: float) -> datetime:
+        """Move the clock ``seconds`` forward; return the new time."""
+        self.set(self._now + timedelta(seconds=seconds))
+        return self._now
+
+
+class TimerDispatcher:
+    """Delivers the store's timers to ``on_timer`` when they fall due, one at a time, in order.
+
+    ``retry_delay`` is the pause before a timer whose callback failed is tried again (doubled
+    with each failure, up to ``max_retry_delay``). ``max_sleep`` bounds one sleep, so timers
+    that another process wrote straight into the store are still found.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        on_timer: OnTimer,
+        *,
+        time: TimeSource | None = None,
+        retry_delay: float = 5.0,
+        max_retry_delay: float = 300.0,
+        max_sleep: float = 300.0,
+        batch: int = 100,
+    ) -> None:
+        self.store = store
+        self.on_timer = on_timer
+        self.time: TimeSource = time or SystemTime()
+        self.retry_delay = retry_delay
+        self.max_retry_delay = max_retry_delay
+        self.max_sleep = max_sleep
+        self.batch = batch
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._sleeping_until: datetime | None = None
+        # Pass accounting for settle(): a pass that starts after a request covers it.
+        self._requested = 0
+        self._completed = 0
+        self._pass_done = asyncio.Event()
+
+    # ---- life ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the dispatcher task; it first delivers whatever fell due while the bot was down."""
+        if self._task is not None and not self._task.done():
+            return
+        self._task = asyncio.create_task(self._run(), name="geniusbot-timers")
+
+    async def stop(self) -> None:
+        """Stop the task (a callback in progress is cancelled; its timer stays for next time)."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    @property
+    def running(self) -> bool:
+        """Whether the dispatcher task is alive."""
+        return self._task is not None and not self._task.done()
+
+    # ---- timers ------------------------------------------------------------------------------
+
+    async def add(
+        self,
+        kind: str,
+        due_at: datetime,
+        *,
+        match_id: int | None = None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> TimerRecord:
+        """Store a timer and, if it is earlier than the one being waited for, wake the task."""
+        timer = await self.store.add_timer(kind, due_at, match_id=match_id, payload=payload)
+        if self._sleeping_until is None or timer.due_at < self._sleeping_until:
+            self._wake.set()
+        return timer
+
+    async def add_in(
+        self,
+        kind: str,
+        seconds: float,
+        *,
+        match_id: int | None = None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> TimerRecord:
+        """:meth:`add` a timer due ``seconds`` from now."""
+        due = self.time.now() + timedelta(seconds=seconds)
+        return await self.add(kind, due, match_id=match_id, payload=payload)
+
+    async def cancel(self, timer_id: int) -> bool:
+        """Delete one timer; ``False`` if it was gone (fired or cancelled already)."""
+        return await self.store.delete_timer(timer_id)
+
+    async def cancel_match(self, match_id: int, kind: str | None = None) -> int:
+        """Delete a match's timers (only those of ``kind`` if given); return how many."""
+        return await self.store.delete_timers(match_id, kind)
+
+    def wake(self) -> None:
+        """Make the task look at the store again now (after timers were written behind its back)."""
+        self._wake.set()
+
+    async def settle(self) -> None:
+        """Return once the task has made a full pass that began after this call.
+
+        After ``settle()``, every timer due at the time source's present has been delivered (or
+        has failed and been postponed). Tests use it to wait without sleeping.
+        """
+        if not self.running:
+            raise RuntimeError("the timer dispatcher is not running; call start() first")
+        self._requested += 1
+        target = self._requested
+        self._wake.set()
+        while self._completed < target:
+            done = self._pass_done
+            waiter = asyncio.ensure_future(done.wait())
+            assert self._task is not None
+            finished, _ = await asyncio.wait({waiter, self._task}, return_when=asyncio.FIRST_COMPLETED)
+            if waiter not in finished:
+                waiter.cancel()
+                raise RuntimeError("the timer dispatcher stopped") from self._task.exception()
+
+    async def run_due(self) -> int:
+        """Deliver every timer due now, earliest first; return how many callbacks succeeded."""
+        delivered = 0
+        while True:
+            now = self.time.now()
+            due = await self.store.due_timers(now, limit=self.batch)
+            for timer in due:
+                if await self._deliver(timer):
+                    delivered += 1
+            if len(due) < self.batch:
+                return delivered
+
+    # ---- the task ------------------------------------------------------------------------------
+
+    async def _deliver(self, timer: TimerRecord) -> bool:
+        try:
+            await self.on_timer(timer)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            delay = min(self.retry_delay * (2**timer.attempts), self.max_retry_delay)
+            log.exception(
+                "timer %s (%s, match %s) failed; retrying in %.0f s", timer.id, timer.kind, timer.match_id, delay
+            )
+            await self.store.postpone_timer(timer.id, self.time.now() + timedelta(seconds=delay))
+            return False
+        await self.store.delete_timer(timer.id)
+        return True
+
+    async def _run(self) -> None:
+        while True:
+            started = self._requested
+            self._wake.clear()
+            try:
+                await self.run_due()
+                upcoming = await self.store.next_timer()
+            except Exception:
+                # A dead dispatcher would silently stop every clock; log, wait, and try again.
+                log.exception("timers: a pass failed; trying again in %.0f s", self.retry_delay)
+                upcoming = None
+                until = self.time.now() + timedelta(seconds=self.retry_delay)
+            else:
+                until = self.time.now() + timedelta(seconds=self.max_sleep)
+                if upcoming is not None and upcoming.due_at < until:
+                    until = upcoming.due_at
+            self._completed = started
+            done, self._pass_done = self._pass_done, asyncio.Event()
+            done.set()
+            if self._wake.is_set():
+                continue
+            await self._sleep(until)
+
+    async def _sleep(self, until: datetime) -> None:
+        self._sleeping_until = until
+        sleeper = asyncio.ensure_future(self.time.sleep_until(until))
+        waker = asyncio.ensure_future(self._wake.wait())
+        try:
+            await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._sleeping_until = None
+            for task in (sleeper, waker):
+                if not task.done():
+                    task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.gather(sleeper, waker, return_exceptions=True)
+
+
+__all__ = ["OnTimer", "TimeSource", "SystemTime", "ManualTime", "TimerDispatcher"]

@@ -1,0 +1,159 @@
+"""Engines and migrations: one SQLAlchemy async engine per database URL, upgraded by Alembic.
+
+``DATABASE_URL`` is any SQLAlchemy async URL: ``sqlite+aiosqlite:///path/to/geniusbot.db`` or
+``postgresql+asyncpg://user@host/db``. Plain ``sqlite://`` and ``postgresql://`` URLs are given
+their async driver. SQLite connections run in WAL mode with foreign keys on and a busy timeout,
+and a write transaction takes the write lock at its start (``BEGIN IMMEDIATE``) so that two
+writers queue on the busy timeout instead of one of them failing half-way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine.url import URL
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+"""Where the Alembic environment and revisions live (inside the package, so an install can upgrade)."""
+
+DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+# The execution option that marks a connection's next transaction as a writer.
+WRITE_OPTION = "geniusbot_write"
+
+
+def default_sqlite_url(data_dir: str | Path) -> str:
+    """The SQLite URL of the default database file in ``data_dir``."""
+    return f"sqlite+aiosqlite:///{Path(data_dir).expanduser().resolve() / 'geniusbot.db'}"
+
+
+def normalize_url(url: str | URL) -> URL:
+    """``url`` with an async driver: ``sqlite`` -> ``sqlite+aiosqlite``, ``postgresql`` -> ``+asyncpg``."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite" and parsed.get_driver_name() in ("pysqlite", ""):
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    elif backend == "postgresql" and parsed.get_driver_name() in ("psycopg2", ""):
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    elif backend == "postgres":
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    return parsed
+
+
+def create_engine(
+    url: str | URL,
+    *,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    echo: bool = False,
+    **engine_options: Any,
+) -> AsyncEngine:
+    """An async engine for ``url``, with the SQLite pragmas set on every new connection.
+
+    ``busy_timeout_ms`` is how long a SQLite connection waits for another writer's lock before
+    it reports "database is locked" (the repository then retries a few times).
+    """
+    parsed = normalize_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(parsed, echo=echo, **engine_options)
+        _install_sqlite_hooks(engine, busy_timeout_ms)
+        return engine
+    engine_options.setdefault("pool_pre_ping", True)
+    return create_async_engine(parsed, echo=echo, **engine_options)
+
+
+def _install_sqlite_hooks(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+    sync_engine = engine.sync_engine
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # The sqlite3 module's own transaction handling would BEGIN lazily (deferred) behind our
+        # back; switching it off lets the "begin" hook below choose the kind of transaction.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            # WAL makes NORMAL durable against application crashes; only an OS crash may lose
+            # the last transactions, which a game bot can afford for its speed.
+            cursor.execute("PRAGMA synchronous = NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        if conn.get_execution_options().get(WRITE_OPTION):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+
+
+def alembic_config(url: str | URL | None = None) -> Any:
+    """The Alembic :class:`~alembic.config.Config` of the packaged migrations, for ``url``."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if url is not None:
+        # ConfigParser interpolation would choke on a '%' in a password.
+        rendered = normalize_url(url).render_as_string(hide_password=False)
+        config.set_main_option("sqlalchemy.url", rendered.replace("%", "%%"))
+    return config
+
+
+async def upgrade(target: str | URL | AsyncEngine, revision: str = "head") -> None:
+    """Run the Alembic migrations on ``target`` (a URL or an engine) up to ``revision``.
+
+    The bot calls this on start; ``geniusbot db upgrade`` calls it from the command line. It is
+    idempotent: an up-to-date database is left as it is.
+    """
+    from alembic import command
+
+    if isinstance(target, AsyncEngine):
+        engine, owned = target, False
+    else:
+        engine, owned = create_engine(target), True
+    try:
+        config = alembic_config()
+
+        def _run(connection: Connection) -> None:
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+
+        async with engine.connect() as connection:
+            await connection.run_sync(_run)
+            await connection.commit()
+    finally:
+        if owned:
+            await engine.dispose()
+
+
+def upgrade_sync(url: str | URL, revision: str = "head") -> None:
+    """:func:`upgrade` for callers without an event loop (the ``db upgrade`` sub-command)."""
+    asyncio.run(upgrade(url, revision))
+
+
+async def current_revision(target: str | URL | AsyncEngine) -> str | None:
+    """The Alembic revision the database is at, or ``None`` for an empty database."""
+    from alembic.runtime.migration import MigrationContext
+
+    if isinstance(target, AsyncEngine):
+        engine, owned = target, False
+    else:
+        engine, owned = create_engine(target), True
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
+    finally:
+        if owned:
+            await engine.dispose()

@@ -1,0 +1,255 @@
+"""The tables geniusbot keeps: matches, their seats and action log, timers, posted messages, guilds.
+
+SQLAlchemy 2 declarative models with typed ``Mapped[...]`` columns. They run unchanged on SQLite
+(``sqlite+aiosqlite``) and PostgreSQL (``postgresql+asyncpg``); the Alembic migrations in
+``geniusbot/migrations`` create exactly this schema (a test compares them).
+
+Only :mod:`geniusbot.storage.repository` touches these classes; the rest of the bot sees the
+frozen dataclasses the repository returns.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+MATCH_STATUSES: tuple[str, ...] = ("live", "paused", "finished", "aborted")
+"""Every value ``matches.status`` may take."""
+
+UNFINISHED_STATUSES: tuple[str, ...] = ("live", "paused")
+"""A match in one of these is still running (or may resume); it holds its game room."""
+
+ENDED_STATUSES: tuple[str, ...] = ("finished", "aborted")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC in Python, on every database.
+
+    PostgreSQL keeps ``timestamptz`` and asyncpg already returns aware values; SQLite has no
+    time type, so the value is stored as naive UTC text and the zone is put back on reading.
+    A naive datetime handed in is refused rather than guessed at.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value!r} given to the database; pass an aware UTC time")
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+# JSON 'null' and SQL NULL are kept apart nowhere in the bot; SQL NULL is the one we mean.
+JSONValue = JSON(none_as_null=True)
+
+# Stable constraint names make migrations reproducible on both databases.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every geniusbot table."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSONValue}
+
+
+def _status_list(statuses: tuple[str, ...]) -> str:
+    return ", ".join(f"'{s}'" for s in statuses)
+
+
+class Match(Base):
+    """One match: its setup, its latest snapshot (game state, clocks, host data) and its result.
+
+    ``version`` rises by one with every committed action, so two writers of the same match
+    cannot both commit from the same snapshot. ``last_seq`` is the seq of the newest row of the
+    action log (accepted or refused); it is kept here so that numbering the log needs no scan.
+    """
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger)
+    channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(64))
+    variant: Mapped[str] = mapped_column(String(64))
+    # Text, not BIGINT: a seed is any Python int and may not fit 64 signed bits.
+    seed: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, Any]] = mapped_column(JSONValue)
+    status: Mapped[str] = mapped_column(String(16), default="live")
+    state: Mapped[dict[str, Any]] = mapped_column(JSONValue)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
+    host: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    last_seq: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    winner: Mapped[str | None] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        CheckConstraint(f"status IN ({_status_list(MATCH_STATUSES)})", name="status"),
+        Index("ix_matches_status", "status"),
+        Index("ix_matches_guild_id_status_finished_at", "guild_id", "status", "finished_at"),
+        # A game room holds at most one unfinished match; the database settles two hosts racing
+        # to start one in the same room.
+        Index(
+            "uq_matches_channel_id_unfinished",
+            "channel_id",
+            unique=True,
+            sqlite_where=text(f"status IN ({_status_list(UNFINISHED_STATUSES)})"),
+            postgresql_where=text(f"status IN ({_status_list(UNFINISHED_STATUSES)})"),
+        ),
+    )
+
+
+class Seat(Base):
+    """Who sits in a seat of a match. ``user_id`` is a Discord user id, ``None`` on the console."""
+
+    __tablename__ = "seats"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(16), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    display_name: Mapped[str] = mapped_column(String(100))
+
+    __table_args__ = (Index("ix_seats_user_id", "user_id"),)
+
+
+class Action(Base):
+    """One row of a match's append-only log: a submission, a command, a timeout, a window.
+
+    ``seq`` counts from 1 within the match. ``seat`` is ``None`` for what the host itself did.
+    Refused submissions are logged too (``accepted`` false, ``error`` the reason the player was
+    given); they never changed the snapshot.
+    """
+
+    __tablename__ = "actions"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str | None] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    accepted: Mapped[bool] = mapped_column(Boolean, default=True)
+    error: Mapped[str | None] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    clocks: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
+
+
+class Timer(Base):
+    """A deadline that must survive a restart (a clock expiry, a warning, a deletion, a window).
+
+    ``attempts`` counts deliveries whose callback failed; the dispatcher backs off with it.
+    """
+
+    __tablename__ = "timers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(32))
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    payload: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (
+        Index("ix_timers_due_at", "due_at"),
+        Index("ix_timers_match_id", "match_id"),
+    )
+
+
+class Message(Base):
+    """A message the bot posted, kept so that a scheduled deletion still happens after a restart.
+
+    Message ids are not unique on their own (the console numbers its messages from 1 every run),
+    so a message is named by its channel and id.
+    """
+
+    __tablename__ = "messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+    channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    message_id: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(32))
+    delete_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (
+        Index("ix_messages_channel_id_message_id", "channel_id", "message_id"),
+        Index("ix_messages_deleted_delete_at", "deleted", "delete_at"),
+        Index("ix_messages_match_id", "match_id"),
+    )
+
+
+class GuildSettings(Base):
+    """What a server's admins set: the role that may host matches."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    host_role_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class GameRoom(Base):
+    """A channel of a guild where matches may be played (a guild may have several)."""
+
+    __tablename__ = "game_rooms"
+
+    guild_id: Mapped[int] = mapped_column(
+        ForeignKey("guild_settings.guild_id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+
+
+__all__ = [
+    "MATCH_STATUSES",
+    "UNFINISHED_STATUSES",
+    "ENDED_STATUSES",
+    "UTCDateTime",
+    "Base",
+    "Match",
+    "Seat",
+    "Action",
+    "Timer",
+    "Message",
+    "GuildSettings",
+    "GameRoom",
+]

@@ -1,0 +1,1057 @@
+"""The match repository: everything the host keeps, behind a small async API.
+
+The host calls a :class:`Store` and gets back plain frozen dataclasses (never ORM objects, which
+would tie a caller to a session). One call is one transaction.
+
+Optimistic concurrency: every match has a ``version``. :meth:`Store.commit_action` appends an
+action to the log *and* replaces the snapshot (game state, clocks, host data, status, result) in
+one transaction, and only if the version is still the one the caller read; otherwise it raises
+:class:`StaleVersion` and changes nothing. Refused submissions are logged with
+:meth:`Store.append_rejected`; they never touch the snapshot or the version.
+
+Transient failures (SQLite "database is locked", a dropped PostgreSQL connection) are retried a
+few times with a growing pause; if they persist, :class:`StorageUnavailable` is raised. A write
+whose commit was cut off mid-way is checked on the retry, so an acknowledged write is never
+doubled, and a lost one is never reported as done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from . import models as m
+from .db import WRITE_OPTION, create_engine, upgrade
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# --------------------------------------------------------------------------- errors
+
+
+class StorageError(Exception):
+    """Base of the repository's errors."""
+
+
+class MatchNotFound(StorageError, LookupError):
+    """No match has that id."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(f"There is no match #{match_id}; check the match number and try again.")
+        self.match_id = match_id
+
+
+class StaleVersion(StorageError):
+    """Another writer committed to the match since the caller read it; nothing was written.
+
+    The caller reloads the match (:meth:`Store.get_match`) and decides again.
+    """
+
+    def __init__(self, match_id: int, expected: int, actual: int) -> None:
+        super().__init__(
+            f"Match #{match_id} changed while this action was being decided "
+            f"(expected version {expected}, found {actual}); reload it and try again."
+        )
+        self.match_id = match_id
+        self.expected = expected
+        self.actual = actual
+
+
+class RoomBusy(StorageError):
+    """The game room already holds an unfinished (live or paused) match."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(
+            "A match is already running in this room; finish or abort it first, or use another game room."
+        )
+        self.channel_id = channel_id
+
+
+class StorageUnavailable(StorageError):
+    """The database could not be reached (or stayed locked) after several tries."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who sits in a seat: ``user_id`` is a Discord user id, ``None`` for a console player."""
+
+    seat: str
+    display_name: str
+    user_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a match ended: ``winner`` is a seat or ``None`` (a draw, or an aborted match)."""
+
+    winner: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One match as last committed: its setup, its snapshot, its seats and its result."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    game: str
+    variant: str
+    seed: int
+    options: Mapping[str, Any]
+    status: str
+    state: Mapping[str, Any]
+    clock: Mapping[str, Any] | None
+    host: Mapping[str, Any] | None
+    version: int
+    last_seq: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    result: Result | None
+    seats: tuple[SeatInfo, ...] = ()
+
+    @property
+    def is_unfinished(self) -> bool:
+        """Whether the match is live or paused (it still holds its game room)."""
+        return self.status in m.UNFINISHED_STATUSES
+
+    def seat_of(self, user_id: int) -> str | None:
+        """The seat ``user_id`` holds in this match, if any."""
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """An action the host is about to log. ``at`` defaults to the store's clock."""
+
+    kind: str
+    text: str
+    seat: str | None = None
+    private: bool = False
+    clocks: Mapping[str, Any] | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One logged action: ``seq`` counts from 1 within the match."""
+
+    match_id: int
+    seq: int
+    seat: str | None
+    kind: str
+    text: str
+    private: bool
+    accepted: bool
+    error: str | None
+    at: datetime
+    clocks: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What :meth:`Store.commit_action` wrote: the action's ``seq`` (``None`` if no action was
+    given) and the match's new ``version``."""
+
+    seq: int | None
+    version: int
+
+
+@dataclass(frozen=True)
+class TimerRecord:
+    """A durable deadline. ``attempts`` counts deliveries whose callback failed."""
+
+    id: int
+    match_id: int | None
+    kind: str
+    due_at: datetime
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    attempts: int = 0
+
+
+@dataclass(frozen=True)
+class PostedMessage:
+    """A message the bot posted; ``delete_at`` is when it must go, if ever."""
+
+    id: int
+    match_id: int | None
+    channel_id: int | None
+    message_id: int
+    kind: str
+    delete_at: datetime | None
+    deleted: bool
+
+
+@dataclass(frozen=True)
+class GuildConfig:
+    """A guild's settings: the host role and the game rooms (defaults when never set)."""
+
+    guild_id: int
+    host_role_id: int | None = None
+    game_room_ids: tuple[int, ...] = ()
+
+
+# --------------------------------------------------------------------------- helpers
+
+_UNSET: Any = object()
+"""Leave this field of the snapshot as it is."""
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime {value!r}; pass a timezone-aware time")
+    return value.astimezone(UTC)
+
+
+_TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "57P01", "57P02", "57P03", "53300"})
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` is worth a retry: a lock, a dropped connection, a restarting server."""
+    if isinstance(error, IntegrityError):
+        return False
+    if isinstance(error, DBAPIError):
+        if error.connection_invalidated:
+            return True
+        text = str(error.orig if error.orig is not None else error).lower()
+        if "database is locked" in text or "database table is locked" in text or "busy" in text:
+            return True
+        orig = error.orig
+        sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+        if sqlstate is None and orig is not None:
+            cause = getattr(orig, "__cause__", None)
+            sqlstate = getattr(cause, "sqlstate", None)
+        if sqlstate and (sqlstate.startswith("08") or sqlstate in _TRANSIENT_SQLSTATES):
+            return True
+        for name in ("connection", "closed", "terminat", "reset by peer", "broken pipe"):
+            if name in text:
+                return True
+        return isinstance(orig, OSError | ConnectionError)
+    return isinstance(error, OSError | ConnectionError | asyncio.TimeoutError)
+
+
+def _json(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if value is None else dict(value)
+
+
+_MATCH_COLUMNS = m.Match.__table__.c
+
+
+def _match_from_row(row: Any, seats: Iterable[Any]) -> MatchRecord:
+    result = None
+    if row.status in m.ENDED_STATUSES or row.reason is not None:
+        result = Result(row.winner, row.reason or "")
+    return MatchRecord(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game=row.game,
+        variant=row.variant,
+        seed=int(row.seed),
+        options=row.options or {},
+        status=row.status,
+        state=row.state,
+        clock=row.clock,
+        host=row.host,
+        version=row.version,
+        last_seq=row.last_seq,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
+        result=result,
+        seats=tuple(
+            SeatInfo(seat=s.seat, display_name=s.display_name, user_id=s.user_id)
+            for s in sorted(seats, key=lambda s: s.seat)
+        ),
+    )
+
+
+def _action_from_row(row: Any) -> ActionRecord:
+    return ActionRecord(
+        match_id=row.match_id,
+        seq=row.seq,
+        seat=row.seat,
+        kind=row.kind,
+        text=row.text,
+        private=bool(row.private),
+        accepted=bool(row.accepted),
+        error=row.error,
+        at=row.at,
+        clocks=row.clocks,
+    )
+
+
+def _timer_from_row(row: Any) -> TimerRecord:
+    return TimerRecord(
+        id=row.id,
+        match_id=row.match_id,
+        kind=row.kind,
+        due_at=row.due_at,
+        payload=row.payload or {},
+        attempts=row.attempts,
+    )
+
+
+def _message_from_row(row: Any) -> PostedMessage:
+    return PostedMessage(
+        id=row.id,
+        match_id=row.match_id,
+        channel_id=row.channel_id,
+        message_id=row.message_id,
+        kind=row.kind,
+        delete_at=row.delete_at,
+        deleted=bool(row.deleted),
+    )
+
+
+class _Ambiguous(Exception):
+    """A write's commit failed in a way that leaves unknown whether it landed."""
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class Store:
+    """The repository of matches, actions, timers, posted messages and guild settings.
+
+    Build one with :meth:`open` (from a URL; it upgrades the schema by default) or from an
+    engine. ``now`` is the clock used for timestamps the caller does not give; ``sleep`` is the
+    pause between retries (tests inject both, so nothing waits for real time).
+    """
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        now: Callable[[], datetime] = _utcnow,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        retries: int = 5,
+        backoff: float = 0.05,
+        max_backoff: float = 2.0,
+    ) -> None:
+        self.engine = engine
+        self._now = now
+        self._sleep = sleep
+        self.retries = retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+
+    @classmethod
+    async def open(
+        cls,
+        url: str | URL,
+        *,
+        migrate: bool = True,
+        busy_timeout_ms: int | None = None,
+        **options: Any,
+    ) -> Store:
+        """A store on the database at ``url``, upgraded to the newest schema unless ``migrate`` is false.
+
+        ``options`` go to :class:`Store` (``now``, ``sleep``, ``retries``...).
+        """
+        engine_options: dict[str, Any] = {}
+        if busy_timeout_ms is not None:
+            engine_options["busy_timeout_ms"] = busy_timeout_ms
+        engine = create_engine(url, **engine_options)
+        try:
+            if migrate:
+                await upgrade(engine)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(engine, **options)
+
+    async def close(self) -> None:
+        """Close every pooled connection. The store is unusable afterwards."""
+        await self.engine.dispose()
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.engine.dialect.name
+
+    def now(self) -> datetime:
+        """The store's idea of the current time (aware UTC)."""
+        return _aware(self._now())
+
+    # ---- transactions with retries ---------------------------------------------------------
+
+    async def _transaction(
+        self,
+        work: Callable[[AsyncConnection], Awaitable[T]],
+        *,
+        write: bool,
+        what: str,
+        verify: Callable[[AsyncConnection], Awaitable[T | None]] | None = None,
+    ) -> T:
+        """Run ``work`` in one transaction, retrying transient failures.
+
+        ``verify`` is asked, before a retry that follows a failed COMMIT, whether the first try
+        landed after all; if it returns a value, that is the result and nothing is redone.
+        """
+        delay = self.backoff
+        last_error: BaseException | None = None
+        ambiguous = False
+        for attempt in range(self.retries + 1):
+            if attempt:
+                await self._sleep(delay)
+                delay = min(delay * 2, self.max_backoff)
+            try:
+                async with self.engine.connect() as conn:
+                    if write:
+                        conn = await conn.execution_options(**{WRITE_OPTION: True})
+                    if ambiguous and verify is not None:
+                        async with conn.begin():
+                            found = await verify(conn)
+                        if found is not None:
+                            return found
+                    ambiguous = False
+                    trans = await conn.begin()
+                    try:
+                        result = await work(conn)
+                    except BaseException:
+                        await trans.rollback()
+                        raise
+                    try:
+                        await trans.commit()
+                    except DBAPIError as error:
+                        if write and is_transient(error):
+                            raise _Ambiguous() from error
+                        raise
+                    return result
+            except _Ambiguous as error:
+                ambiguous = True
+                last_error = error.__cause__
+                log.warning("storage: commit of %s failed (%s); checking and retrying", what, last_error)
+            except StorageError:
+                raise
+            except Exception as error:
+                if not is_transient(error):
+                    raise
+                last_error = error
+                log.warning("storage: %s failed on try %d (%s); retrying", what, attempt + 1, error)
+        raise StorageUnavailable(
+            f"The database is unavailable ({what} failed {self.retries + 1} times: {last_error}); "
+            "check that it is running and not locked by another program, then try again."
+        ) from last_error
+
+    # ---- matches ---------------------------------------------------------------------------
+
+    async def create_match(
+        self,
+        *,
+        game: str,
+        seats: Sequence[SeatInfo],
+        state: Mapping[str, Any],
+        variant: str = "standard",
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        clock: Mapping[str, Any] | None = None,
+        host: Mapping[str, Any] | None = None,
+        status: str = "live",
+    ) -> MatchRecord:
+        """Start a match (version 0, an empty log) and return it.
+
+        Raises :class:`RoomBusy` if ``channel_id`` already holds a live or paused match.
+        """
+        if status not in m.MATCH_STATUSES:
+            raise ValueError(f"unknown match status {status!r}")
+        now = self.now()
+
+        async def work(conn: AsyncConnection) -> int:
+            try:
+                match_id = (
+                    await conn.execute(
+                        insert(m.Match)
+                        .values(
+                            guild_id=guild_id,
+                            channel_id=channel_id,
+                            game=game,
+                            variant=variant,
+                            seed=str(int(seed)),
+                            options=dict(options or {}),
+                            status=status,
+                            state=dict(state),
+                            clock=_json(clock),
+                            host=_json(host),
+                            version=0,
+                            last_seq=0,
+                            created_at=now,
+                            updated_at=now,
+                            finished_at=now if status in m.ENDED_STATUSES else None,
+                        )
+                        .returning(m.Match.id)
+                    )
+                ).scalar_one()
+            except IntegrityError as error:
+                if channel_id is not None and _unique_violation(error):
+                    raise RoomBusy(channel_id) from error
+                raise
+            if seats:
+                await conn.execute(
+                    insert(m.Seat),
+                    [
+                        {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "display_name": s.display_name}
+                        for s in seats
+                    ],
+                )
+            return match_id
+
+        match_id = await self._transaction(work, write=True, what="starting a match")
+        return await self.get_match(match_id)
+
+    async def get_match(self, match_id: int) -> MatchRecord:
+        """The match as last committed; raises :class:`MatchNotFound`."""
+
+        async def work(conn: AsyncConnection) -> MatchRecord:
+            found = await self._load_matches(conn, m.Match.id == match_id)
+            if not found:
+                raise MatchNotFound(match_id)
+            return found[0]
+
+        return await self._transaction(work, write=False, what="reading a match")
+
+    async def live_matches(self, *, include_paused: bool = True) -> list[MatchRecord]:
+        """Every unfinished match (live, and paused unless ``include_paused`` is false), oldest first."""
+        statuses = m.UNFINISHED_STATUSES if include_paused else ("live",)
+
+        async def work(conn: AsyncConnection) -> list[MatchRecord]:
+            return await self._load_matches(conn, m.Match.status.in_(statuses))
+
+        return await self._transaction(work, write=False, what="listing live matches")
+
+    async def live_match_in_channel(self, channel_id: int) -> MatchRecord | None:
+        """The live or paused match in the game room ``channel_id``, if any."""
+
+        async def work(conn: AsyncConnection) -> MatchRecord | None:
+            found = await self._load_matches(
+                conn, and_(m.Match.channel_id == channel_id, m.Match.status.in_(m.UNFINISHED_STATUSES))
+            )
+            return found[0] if found else None
+
+        return await self._transaction(work, write=False, what="finding the match of a room")
+
+    async def live_matches_of_user(self, user_id: int) -> list[MatchRecord]:
+        """The live or paused matches in which ``user_id`` holds a seat, oldest first."""
+
+        async def work(conn: AsyncConnection) -> list[MatchRecord]:
+            return await self._load_matches(
+                conn,
+                and_(
+                    m.Match.status.in_(m.UNFINISHED_STATUSES),
+                    m.Match.id.in_(select(m.Seat.match_id).where(m.Seat.user_id == user_id)),
+                ),
+            )
+
+        return await self._transaction(work, write=False, what="finding a player's matches")
+
+    async def finished_matches(
+        self,
+        guild_id: int | None,
+        *,
+        player: int | None = None,
+        game: str | None = None,
+        limit: int = 20,
+        include_aborted: bool = False,
+    ) -> list[MatchRecord]:
+        """Ended matches of a guild (``None``: console matches), newest first.
+
+        ``player`` keeps those in which that user held a seat; ``game`` those of that game.
+        """
+        statuses = m.ENDED_STATUSES if include_aborted else ("finished",)
+        conditions = [m.Match.status.in_(statuses)]
+        conditions.append(m.Match.guild_id.is_(None) if guild_id is None else m.Match.guild_id == guild_id)
+        if player is not None:
+            conditions.append(m.Match.id.in_(select(m.Seat.match_id).where(m.Seat.user_id == player)))
+        if game is not None:
+            conditions.append(m.Match.game == game)
+
+        async def work(conn: AsyncConnection) -> list[MatchRecord]:
+            return await self._load_matches(
+                conn, and_(*conditions), order=(m.Match.finished_at.desc(), m.Match.id.desc()), limit=limit
+            )
+
+        return await self._transaction(work, write=False, what="listing finished matches")
+
+    async def _load_matches(
+        self,
+        conn: AsyncConnection,
+        where: Any,
+        *,
+        order: Sequence[Any] = (),
+        limit: int | None = None,
+    ) -> list[MatchRecord]:
+        query = select(m.Match.__table__).where(where).order_by(*(order or (m.Match.id,)))
+        if limit is not None:
+            query = query.limit(limit)
+        rows = (await conn.execute(query)).all()
+        if not rows:
+            return []
+        ids = [row.id for row in rows]
+        seats: dict[int, list[Any]] = {i: [] for i in ids}
+        # Chunked, since SQLite caps the number of bound parameters of one statement.
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            for seat in (await conn.execute(select(m.Seat.__table__).where(m.Seat.match_id.in_(chunk)))).all():
+                seats[seat.match_id].append(seat)
+        return [_match_from_row(row, seats[row.id]) for row in rows]
+
+    async def commit_action(
+        self,
+        match_id: int,
+        expected_version: int,
+        action: NewAction | None,
+        *,
+        state: Mapping[str, Any] = _UNSET,
+        clock: Mapping[str, Any] | None = _UNSET,
+        host: Mapping[str, Any] | None = _UNSET,
+        status: str = _UNSET,
+        result: Result | None = _UNSET,
+    ) -> Committed:
+        """Append ``action`` (accepted) and replace the snapshot, in one transaction.
+
+        Only the snapshot fields given are replaced; the others stay. Moving ``status`` to
+        ``finished`` or ``aborted`` stamps ``finished_at``. ``action`` may be ``None`` to save
+        the snapshot alone. Raises :class:`StaleVersion` (and writes nothing) unless the match
+        is still at ``expected_version``; :class:`MatchNotFound` if there is no such match.
+        """
+        if status is not _UNSET and status not in m.MATCH_STATUSES:
+            raise ValueError(f"unknown match status {status!r}")
+        now = self.now()
+        at = _aware(action.at) if action is not None and action.at is not None else now
+        values: dict[str, Any] = {"version": m.Match.version + 1, "updated_at": now}
+        if state is not _UNSET:
+            values["state"] = dict(state)
+        if clock is not _UNSET:
+            values["clock"] = _json(clock)
+        if host is not _UNSET:
+            values["host"] = _json(host)
+        if status is not _UNSET:
+            values["status"] = status
+            values["finished_at"] = now if status in m.ENDED_STATUSES else None
+        if result is not _UNSET:
+            values["winner"] = None if result is None else result.winner
+            values["reason"] = None if result is None else result.reason
+        if action is not None:
+            values["last_seq"] = m.Match.last_seq + 1
+
+        async def work(conn: AsyncConnection) -> Committed:
+            row = (
+                await conn.execute(
+                    update(m.Match)
+                    .where(m.Match.id == match_id, m.Match.version == expected_version)
+                    .values(**values)
+                    .returning(m.Match.version, m.Match.last_seq)
+                )
+            ).first()
+            if row is None:
+                actual = (
+                    await conn.execute(select(m.Match.version).where(m.Match.id == match_id))
+                ).scalar_one_or_none()
+                if actual is None:
+                    raise MatchNotFound(match_id)
+                raise StaleVersion(match_id, expected_version, actual)
+            if action is None:
+                return Committed(None, row.version)
+            await conn.execute(
+                insert(m.Action).values(
+                    match_id=match_id,
+                    seq=row.last_seq,
+                    seat=action.seat,
+                    kind=action.kind,
+                    text=action.text,
+                    private=action.private,
+                    accepted=True,
+                    error=None,
+                    at=at,
+                    clocks=_json(action.clocks),
+                )
+            )
+            return Committed(row.last_seq, row.version)
+
+        async def verify(conn: AsyncConnection) -> Committed | None:
+            # Did the try whose COMMIT broke land after all? Then the match is one version on and
+            # (with an action) its newest log row is ours, to the microsecond.
+            row = (
+                await conn.execute(
+                    select(m.Match.version, m.Match.last_seq, m.Match.updated_at).where(m.Match.id == match_id)
+                )
+            ).first()
+            if row is None or row.version != expected_version + 1 or row.updated_at != now:
+                return None
+            if action is None:
+                return Committed(None, row.version)
+            last = (
+                await conn.execute(
+                    select(m.Action.__table__).where(m.Action.match_id == match_id, m.Action.seq == row.last_seq)
+                )
+            ).first()
+            if last is None or last.at != at or last.text != action.text or last.kind != action.kind:
+                return None
+            return Committed(row.last_seq, row.version)
+
+        return await self._transaction(work, write=True, what="committing an action", verify=verify)
+
+    async def append_rejected(self, match_id: int, action: NewAction, error: str) -> int:
+        """Log a refused submission with the reason the player was given; return its seq.
+
+        The snapshot and the version stay as they are.
+        """
+        now = self.now()
+        at = _aware(action.at) if action.at is not None else now
+
+        async def work(conn: AsyncConnection) -> int:
+            seq = (
+                await conn.execute(
+                    update(m.Match)
+                    .where(m.Match.id == match_id)
+                    .values(last_seq=m.Match.last_seq + 1)
+                    .returning(m.Match.last_seq)
+                )
+            ).scalar_one_or_none()
+            if seq is None:
+                raise MatchNotFound(match_id)
+            await conn.execute(
+                insert(m.Action).values(
+                    match_id=match_id,
+                    seq=seq,
+                    seat=action.seat,
+                    kind=action.kind,
+                    text=action.text,
+                    private=action.private,
+                    accepted=False,
+                    error=error,
+                    at=at,
+                    clocks=_json(action.clocks),
+                )
+            )
+            return seq
+
+        async def verify(conn: AsyncConnection) -> int | None:
+            last = (
+                await conn.execute(
+                    select(m.Action.__table__)
+                    .where(m.Action.match_id == match_id)
+                    .order_by(m.Action.seq.desc())
+                    .limit(1)
+                )
+            ).first()
+            if last is not None and not last.accepted and last.at == at and last.text == action.text:
+                return last.seq
+            return None
+
+        return await self._transaction(work, write=True, what="logging a refused submission", verify=verify)
+
+    async def actions(
+        self, match_id: int, *, after_seq: int = 0, accepted_only: bool = False
+    ) -> list[ActionRecord]:
+        """The match's log in order (those with ``seq`` above ``after_seq``).
+
+        Raises :class:`MatchNotFound` if there is no such match.
+        """
+
+        async def work(conn: AsyncConnection) -> list[ActionRecord]:
+            exists = (await conn.execute(select(m.Match.id).where(m.Match.id == match_id))).first()
+            if exists is None:
+                raise MatchNotFound(match_id)
+            query = (
+                select(m.Action.__table__)
+                .where(m.Action.match_id == match_id, m.Action.seq > after_seq)
+                .order_by(m.Action.seq)
+            )
+            if accepted_only:
+                query = query.where(m.Action.accepted.is_(True))
+            return [_action_from_row(row) for row in (await conn.execute(query)).all()]
+
+        return await self._transaction(work, write=False, what="reading a match log")
+
+    # ---- timers ----------------------------------------------------------------------------
+
+    async def add_timer(
+        self,
+        kind: str,
+        due_at: datetime,
+        *,
+        match_id: int | None = None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> TimerRecord:
+        """Store a deadline and return it (with its id)."""
+        due_at = _aware(due_at)
+        data = dict(payload or {})
+
+        async def work(conn: AsyncConnection) -> TimerRecord:
+            timer_id = (
+                await conn.execute(
+                    insert(m.Timer)
+                    .values(match_id=match_id, kind=kind, due_at=due_at, payload=data, attempts=0)
+                    .returning(m.Timer.id)
+                )
+            ).scalar_one()
+            return TimerRecord(timer_id, match_id, kind, due_at, data, 0)
+
+        return await self._transaction(work, write=True, what="adding a timer")
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        """Remove one timer; ``False`` if it was already gone."""
+
+        async def work(conn: AsyncConnection) -> bool:
+            return (await conn.execute(delete(m.Timer).where(m.Timer.id == timer_id))).rowcount > 0
+
+        return await self._transaction(work, write=True, what="deleting a timer")
+
+    async def delete_timers(self, match_id: int, kind: str | None = None) -> int:
+        """Remove the timers of a match (only those of ``kind`` if given); return how many."""
+
+        async def work(conn: AsyncConnection) -> int:
+            query = delete(m.Timer).where(m.Timer.match_id == match_id)
+            if kind is not None:
+                query = query.where(m.Timer.kind == kind)
+            return (await conn.execute(query)).rowcount
+
+        return await self._transaction(work, write=True, what="deleting timers")
+
+    async def postpone_timer(self, timer_id: int, due_at: datetime) -> bool:
+        """Move a timer to ``due_at`` and count one failed delivery; ``False`` if it is gone."""
+        due_at = _aware(due_at)
+
+        async def work(conn: AsyncConnection) -> bool:
+            return (
+                await conn.execute(
+                    update(m.Timer)
+                    .where(m.Timer.id == timer_id)
+                    .values(due_at=due_at, attempts=m.Timer.attempts + 1)
+                )
+            ).rowcount > 0
+
+        return await self._transaction(work, write=True, what="postponing a timer")
+
+    async def next_timer(self) -> TimerRecord | None:
+        """The earliest timer (ties: the oldest), or ``None``."""
+
+        async def work(conn: AsyncConnection) -> TimerRecord | None:
+            row = (
+                await conn.execute(select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(1))
+            ).first()
+            return None if row is None else _timer_from_row(row)
+
+        return await self._transaction(work, write=False, what="reading the next timer")
+
+    async def due_timers(self, now: datetime, *, limit: int | None = None) -> list[TimerRecord]:
+        """The timers due at or before ``now``, earliest first."""
+        now = _aware(now)
+
+        async def work(conn: AsyncConnection) -> list[TimerRecord]:
+            query = select(m.Timer.__table__).where(m.Timer.due_at <= now).order_by(m.Timer.due_at, m.Timer.id)
+            if limit is not None:
+                query = query.limit(limit)
+            return [_timer_from_row(row) for row in (await conn.execute(query)).all()]
+
+        return await self._transaction(work, write=False, what="reading due timers")
+
+    async def timers(self, match_id: int | None = _UNSET) -> list[TimerRecord]:
+        """Every timer, earliest first; with ``match_id``, only that match's (``None``: no match's)."""
+
+        async def work(conn: AsyncConnection) -> list[TimerRecord]:
+            query = select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id)
+            if match_id is None:
+                query = query.where(m.Timer.match_id.is_(None))
+            elif match_id is not _UNSET:
+                query = query.where(m.Timer.match_id == match_id)
+            return [_timer_from_row(row) for row in (await conn.execute(query)).all()]
+
+        return await self._transaction(work, write=False, what="reading timers")
+
+    # ---- posted messages ---------------------------------------------------------------------
+
+    async def add_message(
+        self,
+        channel_id: int | None,
+        message_id: int,
+        kind: str,
+        *,
+        match_id: int | None = None,
+        delete_at: datetime | None = None,
+    ) -> PostedMessage:
+        """Remember a message the bot posted (and when it must be deleted, if ever)."""
+        delete_at = None if delete_at is None else _aware(delete_at)
+
+        async def work(conn: AsyncConnection) -> PostedMessage:
+            row_id = (
+                await conn.execute(
+                    insert(m.Message)
+                    .values(
+                        match_id=match_id,
+                        channel_id=channel_id,
+                        message_id=message_id,
+                        kind=kind,
+                        delete_at=delete_at,
+                        deleted=False,
+                    )
+                    .returning(m.Message.id)
+                )
+            ).scalar_one()
+            return PostedMessage(row_id, match_id, channel_id, message_id, kind, delete_at, False)
+
+        return await self._transaction(work, write=True, what="remembering a posted message")
+
+    async def mark_message_deleted(self, channel_id: int | None, message_id: int) -> bool:
+        """Record that a posted message is gone; ``False`` if it was unknown or already marked."""
+        channel = m.Message.channel_id.is_(None) if channel_id is None else m.Message.channel_id == channel_id
+
+        async def work(conn: AsyncConnection) -> bool:
+            return (
+                await conn.execute(
+                    update(m.Message)
+                    .where(channel, m.Message.message_id == message_id, m.Message.deleted.is_(False))
+                    .values(deleted=True)
+                )
+            ).rowcount > 0
+
+        return await self._transaction(work, write=True, what="marking a message deleted")
+
+    async def messages_to_delete(self, before: datetime | None = None) -> list[PostedMessage]:
+        """Messages still to be deleted (only those due by ``before`` if given), earliest first."""
+        conditions = [m.Message.deleted.is_(False), m.Message.delete_at.is_not(None)]
+        if before is not None:
+            conditions.append(m.Message.delete_at <= _aware(before))
+
+        async def work(conn: AsyncConnection) -> list[PostedMessage]:
+            rows = (
+                await conn.execute(
+                    select(m.Message.__table__).where(*conditions).order_by(m.Message.delete_at, m.Message.id)
+                )
+            ).all()
+            return [_message_from_row(row) for row in rows]
+
+        return await self._transaction(work, write=False, what="reading messages to delete")
+
+    async def messages(self, match_id: int) -> list[PostedMessage]:
+        """Every message posted for a match, in the order posted."""
+
+        async def work(conn: AsyncConnection) -> list[PostedMessage]:
+            rows = (
+                await conn.execute(
+                    select(m.Message.__table__).where(m.Message.match_id == match_id).order_by(m.Message.id)
+                )
+            ).all()
+            return [_message_from_row(row) for row in rows]
+
+        return await self._transaction(work, write=False, what="reading posted messages")
+
+    # ---- guild settings ------------------------------------------------------------------------
+
+    async def get_guild_settings(self, guild_id: int) -> GuildConfig:
+        """A guild's settings; a guild never configured gets the defaults (no role, no rooms)."""
+
+        async def work(conn: AsyncConnection) -> GuildConfig:
+            return await self._load_guild(conn, guild_id)
+
+        return await self._transaction(work, write=False, what="reading guild settings")
+
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        host_role_id: int | None = _UNSET,
+        game_room_ids: Iterable[int] = _UNSET,
+    ) -> GuildConfig:
+        """Change a guild's settings (only the fields given) and return them as now stored."""
+        rooms = None if game_room_ids is _UNSET else sorted(set(int(c) for c in game_room_ids))
+
+        async def work(conn: AsyncConnection) -> GuildConfig:
+            exists = (
+                await conn.execute(select(m.GuildSettings.guild_id).where(m.GuildSettings.guild_id == guild_id))
+            ).first()
+            if exists is None:
+                await conn.execute(
+                    insert(m.GuildSettings).values(
+                        guild_id=guild_id, host_role_id=None if host_role_id is _UNSET else host_role_id
+                    )
+                )
+            elif host_role_id is not _UNSET:
+                await conn.execute(
+                    update(m.GuildSettings)
+                    .where(m.GuildSettings.guild_id == guild_id)
+                    .values(host_role_id=host_role_id)
+                )
+            if rooms is not None:
+                await conn.execute(delete(m.GameRoom).where(m.GameRoom.guild_id == guild_id))
+                if rooms:
+                    await conn.execute(
+                        insert(m.GameRoom), [{"guild_id": guild_id, "channel_id": c} for c in rooms]
+                    )
+            return await self._load_guild(conn, guild_id)
+
+        return await self._transaction(work, write=True, what="saving guild settings")
+
+    async def _load_guild(self, conn: AsyncConnection, guild_id: int) -> GuildConfig:
+        role = (
+            await conn.execute(select(m.GuildSettings.host_role_id).where(m.GuildSettings.guild_id == guild_id))
+        ).first()
+        rooms = (
+            await conn.execute(
+                select(m.GameRoom.channel_id).where(m.GameRoom.guild_id == guild_id).order_by(m.GameRoom.channel_id)
+            )
+        ).scalars()
+        return GuildConfig(guild_id, None if role is None else role[0], tuple(rooms))
+
+    # ---- maintenance ---------------------------------------------------------------------------
+
+    async def counts(self) -> dict[str, int]:
+        """How many rows each table holds (for ``/status`` and the benchmark)."""
+
+        async def work(conn: AsyncConnection) -> dict[str, int]:
+            out = {}
+            for table in m.Base.metadata.sorted_tables:
+                out[table.name] = (await conn.execute(select(func.count()).select_from(table))).scalar_one()
+            return out
+
+        return await self._transaction(work, write=False, what="counting rows")
+
+
+def _unique_violation(error: IntegrityError) -> bool:
+    text = str(error.orig).lower()
+    return "uq_matches_channel_id_unfinished" in text or "unique constraint failed: matches.channel_id" in text
+
+
+__all__ = [
+    "StorageError",
+    "MatchNotFound",
+    "StaleVersion",
+    "RoomBusy",
+    "StorageUnavailable",
+    "SeatInfo",
+    "Result",
+    "MatchRecord",
+    "NewAction",
+    "ActionRecord",
+    "Committed",
+    "TimerRecord",
+    "PostedMessage",
+    "GuildConfig",
+    "Store",
+    "is_transient",
+]
