@@ -134,7 +134,9 @@ def parse_record(text: str) -> Record:
     """
     record = Record()
     seen: dict[str, str] = {}
-    for line_no, raw in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" only (not at the other breaks str.splitlines knows), so that a value
+    # may hold any character but a line break and still read back the same.
+    for line_no, raw in enumerate(text.split("\n"), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -292,7 +294,12 @@ def format_record(record: Record) -> str:
         written = format_line(line)
         # Formatting a line and reading it back must give the same line; anything else means the
         # line holds text the format cannot carry, and a record that lies is worse than an error.
-        again = _parse_submission(written, line.line_no) if written.strip() else None
+        try:
+            again = _parse_submission(written, line.line_no) if written.strip() else None
+        except RecordError:
+            again = None
+        if "\n" in written or "\r" in written:
+            again = None
         if again != line:
             raise RecordError(f"the line {written!r} cannot be written so that it reads back the same.")
         out.append(written)
