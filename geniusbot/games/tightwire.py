@@ -1,0 +1,907 @@
+"""Tightwire: draw lines between dots, move pieces along them, trap enemy pieces between two of yours.
+
+One engine for three rule sets of the seed's game (see ``docs/rules/tightwire.md``):
+
+* ``classic`` (DM4 Tightwire): captures are immediate after every action; the opponent's
+  surrounded pieces go first, then the mover's own pieces that are still surrounded (the
+  aggressor's advantage). A piece is *surrounded* when single lines join it to two or more
+  enemy pieces.
+* ``influx`` (Genius Online: Deadly Influx): captures only at the end of the mover's turn, and
+  only of the opponent's pieces joined by single lines to two or more of the mover's pieces.
+  An action that recreates an earlier position (the start included) is illegal.
+* ``fate`` (Threads of Fate): captures as ``classic``; first a draft of three items (Turn Order,
+  Extra Slack Thread, Woven Revive) in the order p1, p2, p1; the Turn Order holder then says
+  ``first`` or ``second``.
+
+Notation (case-insensitive; ``-`` or a space between two dots): ``draw B5-C3``, ``slack B5-C3``,
+``extra slack B5-C3`` (each may end in ``and move``: the drawer's piece on one end moves along the
+new line to the empty other end), ``move B5-C3`` (along a line, from the end holding your piece),
+``revive C3``, ``woven revive C3``; a bare ``B5-C3`` is a move when a line joins the two dots and a
+draw otherwise. Draft: ``pick turn order``, ``pick extra slack``, ``pick woven revive``; then the
+Turn Order holder writes ``first`` or ``second``.
+
+The view (``view(seat)``; there is no hidden information, every seat sees the same) holds:
+
+* ``game``, ``variant``, ``to_move`` (list of seats), ``outcome`` (``None`` or
+  ``{"winner", "reason"}``): the keys every game's view has.
+* ``board`` (preset name), ``cols``, ``rows``: the grid is ``cols`` x ``rows`` dots named A1
+  (bottom left) to e.g. E5 (top right).
+* ``phase``: ``"draft"``, ``"order"`` (the Turn Order holder chooses), ``"play"`` or ``"over"``.
+* ``pieces``: ``{"B5": "orange", ...}`` for every occupied dot.
+* ``colors``: ``{"p1": "orange", "p2": "blue"}``.
+* ``lines``: ``[{"a": "B5", "b": "C3", "slack": bool, "by": "p1" | "p2" | None}, ...]`` in the
+  order drawn (``by`` is ``None`` for lines laid by the setup).
+* ``captured``: ``{"orange": n, "blue": n}``, pieces waiting off the board to be revived.
+* ``slack_left``: ``{"p1": n, "p2": n}``, the basic slack lines not yet used (0 or 1); the Extra
+  Slack Thread is listed under ``items`` instead.
+* ``items``: ``{"p1": [...], "p2": [...]}``, unused items as ids ``"turn_order"``,
+  ``"extra_slack"``, ``"woven_revive"`` (titles in :data:`ITEM_TITLES`); empty lists outside ``fate``.
+* ``draft``: ``{"order": ["p1", "p2", "p1"], "picks": [{"seat", "item"}, ...], "available": [...]}``
+  (``fate`` only, otherwise ``None``).
+* ``last_move``: canonical text of the last action (draft picks and the order choice included),
+  or ``None``.
+* ``last_path``: the dots the last action touched, in order (a line's two ends, a move's origin
+  then destination, a revived dot); ``[]`` after a draft action.
+* ``captured_last``: the dots emptied by captures in the last action.
+* ``first``: the seat that makes the first move of play (``None`` until Turn Order decides).
+* ``move_number``: how many actions of play have been made (draft and order not counted).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import register
+from .base import (
+    AmbiguousMoveError,
+    Event,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    OptionError,
+    other_seat,
+)
+from .grid import parse_point
+from .tightwire_geometry import BoardGeometry, geometry
+
+ORANGE, BLUE = "orange", "blue"
+COLORS: tuple[str, str] = (ORANGE, BLUE)
+
+TURN_ORDER, EXTRA_SLACK, WOVEN_REVIVE = "turn_order", "extra_slack", "woven_revive"
+ITEMS: tuple[str, ...] = (TURN_ORDER, EXTRA_SLACK, WOVEN_REVIVE)
+ITEM_TITLES: dict[str, str] = {
+    TURN_ORDER: "Turn Order",
+    EXTRA_SLACK: "Extra Slack Thread",
+    WOVEN_REVIVE: "Woven Revive",
+}
+ITEM_WORDS: dict[str, str] = {TURN_ORDER: "turn order", EXTRA_SLACK: "extra slack", WOVEN_REVIVE: "woven revive"}
+# Draft order from the seed ("Violet, Jamie, Violet"): player A is p1.
+DRAFT_ORDER: tuple[str, str, str] = ("p1", "p2", "p1")
+
+DRAW_ACTIONS: tuple[str, ...] = ("draw", "slack", "extra_slack")
+_VERBS = {
+    "draw": "draw",
+    "slack": "slack",
+    "extra_slack": "extra slack",
+    "move": "move",
+    "revive": "revive",
+    "woven_revive": "woven revive",
+}
+
+
+@dataclass(frozen=True)
+class BoardPreset:
+    """A named board: its grid and where each colour's pieces start."""
+
+    cols: int
+    rows: int
+    orange: tuple[str, ...]
+    blue: tuple[str, ...]
+
+
+PRESETS: dict[str, BoardPreset] = {
+    # RULINGS.md: the seed's picture is lost; this layout fits its worked example.
+    "classic5": BoardPreset(5, 5, ("A5", "B5", "D5", "E5"), ("A1", "B1", "D1", "E1")),
+    # A roomier house board with the same four pieces a side, for longer games.
+    "large7": BoardPreset(7, 7, ("A7", "B7", "F7", "G7"), ("A1", "B1", "F1", "G1")),
+}
+
+
+@dataclass(frozen=True)
+class TightwireMove(Move):
+    """One submission of Tightwire.
+
+    ``action`` is ``draw``, ``slack``, ``extra_slack`` (a line from ``a`` to ``b``; with
+    ``and_move`` the drawer's piece goes from ``a`` to ``b`` along it), ``move`` (from ``a`` to
+    ``b``), ``revive`` or ``woven_revive`` (onto ``a``), ``pick`` (``choice`` is an item id) or
+    ``order`` (``choice`` is ``"first"`` or ``"second"``). A line drawn without a move names its
+    dots in alphabetical order, so every action has one canonical form.
+    """
+
+    action: str
+    a: str | None = None
+    b: str | None = None
+    and_move: bool = False
+    choice: str | None = None
+
+    def text(self) -> str:
+        """The canonical notation: ``draw B5-C3 and move``, ``move B5-C3``, ``pick turn order``."""
+        if self.action == "pick":
+            return f"pick {ITEM_WORDS[self.choice or '']}"
+        if self.action == "order":
+            return str(self.choice)
+        verb = _VERBS[self.action]
+        if self.action in ("revive", "woven_revive"):
+            return f"{verb} {self.a}"
+        return f"{verb} {self.a}-{self.b}" + (" and move" if self.and_move else "")
+
+
+# ------------------------------------------------------------------------------- notation
+
+_DOT = r"([a-z]\d{1,2})"
+_PAIR = rf"{_DOT}\s*(?:-|\s|\bto\b)?\s*{_DOT}"
+_RE_DRAW = re.compile(rf"^(?:(draw|slack|extra slack(?: thread)?)\s+)?{_PAIR}(\s+and\s+move)?$")
+_RE_MOVE = re.compile(rf"^move\s+{_PAIR}$")
+_RE_REVIVE = re.compile(rf"^(revive|woven revive)\s+{_DOT}$")
+_RE_PICK = re.compile(r"^(?:pick\s+)?(turn order|extra slack(?: thread)?|woven revive)$")
+_RE_ORDER = re.compile(r"^(first|second)$")
+
+
+def _normalize(text: str) -> str:
+    """Lower case, single spaces, no code quotes or final full stop: how players really type."""
+    text = text.replace("`", " ").replace("\u2013", "-").replace("\u2014", "-").lower()
+    text = re.sub(r"\s+", " ", text).strip().rstrip(".!").strip()
+    # "b 5" -> "b5": a dot split by a space is still one dot.
+    return re.sub(r"\b([a-z]) (\d)", r"\1\2", text)
+
+
+def _item_from_words(words: str) -> str:
+    if words.startswith("turn"):
+        return TURN_ORDER
+    if words.startswith("extra"):
+        return EXTRA_SLACK
+    return WOVEN_REVIVE
+
+
+def _cap(color: str) -> str:
+    return color.capitalize()
+
+
+# ------------------------------------------------------------------------------- the game
+
+
+@register("threadsoffate", "deadlyinflux")
+class Tightwire(Game):
+    """Tightwire and its rule sets ``classic``, ``influx`` and ``fate`` (see the module docstring)."""
+
+    name = "tightwire"
+    title = "Tightwire"
+    variants = ("classic", "influx", "fate")
+    options = {
+        "board": f"board preset: {', '.join(PRESETS)} (default classic5, 5 x 5 dots)",
+        "setup": 'explicit layout on the preset\'s grid: "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
+        '(optionally "; lines B5-C3 C3-C2")',
+        "p1_color": "colour of p1: orange or blue (default orange)",
+    }
+    summary = (
+        "Tightwire: on your turn draw a line between two dots (it may not cross a line or pass "
+        "over a dot), move one of your pieces along a line to an empty dot, or revive a captured "
+        "piece onto an empty dot with no line. Once per game a slack line may cross lines. After "
+        "drawing you may move your piece along the new line. A piece joined by single lines to two "
+        "enemy pieces is captured. A player left with one piece or none loses.\n"
+        "Write: `draw B5-C3`, `slack B5-C3`, `draw B5-C3 and move`, `move B5-C3`, `revive C3`; "
+        "Threads of Fate adds `extra slack B5-C3`, `woven revive C3`, `pick turn order` and "
+        "`first`/`second`."
+    )
+
+    # ---- construction -------------------------------------------------------------------
+
+    def setup(self, **options: str) -> None:
+        """Lay out the preset or the explicit ``setup`` layout; validate every option."""
+        board = options.get("board", "classic5").strip().lower()
+        if board not in PRESETS:
+            raise OptionError(f"There is no Tightwire board {board!r}; choose one of: {', '.join(PRESETS)}.")
+        preset = PRESETS[board]
+        p1_color = options.get("p1_color", ORANGE).strip().lower()
+        if p1_color not in COLORS:
+            raise OptionError(f"p1_color must be orange or blue, not {p1_color!r}.")
+        self.board_name = board
+        self.cols, self.rows = preset.cols, preset.rows
+        self.geo: BoardGeometry = geometry(self.cols, self.rows)
+        self.colors = {"p1": p1_color, "p2": BLUE if p1_color == ORANGE else ORANGE}
+        if options.get("setup"):
+            layout, setup_lines = self._parse_layout(options["setup"])
+        else:
+            layout = {ORANGE: list(preset.orange), BLUE: list(preset.blue)}
+            setup_lines = []
+        self.pieces: list[str | None] = [None] * self.geo.dot_count
+        for color in COLORS:
+            for name in layout[color]:
+                self.pieces[self._dot(name)] = color
+        self.lines: list[tuple[int, bool, str | None]] = []
+        self.line_mask = 0
+        self.neighbours: list[set[int]] = [set() for _ in range(self.geo.dot_count)]
+        for pid in setup_lines:
+            self._add_line(pid, False, None)
+        self.captured = {ORANGE: 0, BLUE: 0}
+        self.slack_left = {"p1": 1, "p2": 1}
+        self.items: dict[str, list[str]] = {"p1": [], "p2": []}
+        self.draft_picks: list[tuple[str, str]] = []
+        self._phase = "draft" if self.variant == "fate" else "play"
+        self.first: str | None = None if self.variant == "fate" else "p1"
+        self.turn = "p1"
+        self.last_move: str | None = None
+        self.last_path: list[str] = []
+        self.captured_last: list[str] = []
+        self.move_number = 0
+        self.history: list[str] = []
+        if self.variant == "influx":
+            # Ruling: the start is an earlier position too (see docs/rules/tightwire.md).
+            self.history.append(self._position_key(self.pieces, self.line_mask, self.slack_left, self.captured, "p1"))
+        self._seen = set(self.history)
+
+    def _parse_layout(self, text: str) -> tuple[dict[str, list[str]], list[int]]:
+        layout: dict[str, list[str]] = {}
+        lines: list[int] = []
+        seen: dict[str, str] = {}
+        for part in text.split(";"):
+            words = part.split()
+            if not words:
+                continue
+            key, rest = words[0].lower(), words[1:]
+            if key in COLORS:
+                if key in layout:
+                    raise OptionError(f"The setup names {key} twice; list each colour once.")
+                layout[key] = []
+                for word in rest:
+                    name = self._option_dot(word)
+                    if name in seen:
+                        raise OptionError(f"The setup puts two pieces on {name}; give each piece its own dot.")
+                    seen[name] = key
+                    layout[key].append(name)
+            elif key == "lines":
+                for word in rest:
+                    match = re.fullmatch(r"([A-Za-z]\d{1,2})-([A-Za-z]\d{1,2})", word)
+                    if not match:
+                        raise OptionError(f"{word!r} is not a line; write lines as B5-C3, separated by spaces.")
+                    a = self._dot(self._option_dot(match.group(1)))
+                    b = self._dot(self._option_dot(match.group(2)))
+                    pid = self._setup_line(a, b, lines)
+                    lines.append(pid)
+            else:
+                raise OptionError(
+                    f"The setup has a part {key!r}; write it as \"orange A5 B5 D5 E5; blue A1 B1 D1 E1\" "
+                    f"with an optional \"; lines B5-C3 C3-C2\"."
+                )
+        for color in COLORS:
+            if color not in layout:
+                raise OptionError(f"The setup places no {color} pieces; list them as \"{color} A1 B1\".")
+            if len(layout[color]) < 2:
+                raise OptionError(
+                    f"The setup gives {color} fewer than two pieces, and a player with one piece or none "
+                    f"has already lost; give each colour at least two."
+                )
+        return layout, lines
+
+    def _option_dot(self, word: str) -> str:
+        try:
+            point = parse_point(word, self.cols, self.rows)
+        except GameError as error:
+            raise OptionError(f"In the setup: {error}") from None
+        return str(point)
+
+    def _setup_line(self, a: int, b: int, earlier: list[int]) -> int:
+        names = self.geo.names
+        if a == b:
+            raise OptionError(f"The setup line {names[a]}-{names[b]} joins a dot to itself; name two dots.")
+        pid = self.geo.pair_id.get((a, b))
+        if pid is None:
+            over = names[self.geo.dots_between(a, b)[0]]
+            raise OptionError(f"The setup line {names[a]}-{names[b]} passes over {over}; lines join dots without passing over one.")
+        if pid in earlier:
+            raise OptionError(f"The setup lists the line {names[a]}-{names[b]} twice; list it once.")
+        for other in earlier:
+            if self.geo.crossing[pid] >> other & 1:
+                raise OptionError(f"The setup lines {self._line_name(pid)} and {self._line_name(other)} cross; lines may not cross.")
+        return pid
+
+    # ---- small helpers ------------------------------------------------------------------
+
+    def _dot(self, name: str) -> int:
+        point = parse_point(name, self.cols, self.rows)
+        return self.geo.index(point.col, point.row)
+
+    def _line_name(self, pid: int) -> str:
+        i, j = self.geo.pairs[pid]
+        return f"{self.geo.names[i]}-{self.geo.names[j]}"
+
+    def _add_line(self, pid: int, slack: bool, by: str | None) -> None:
+        self.lines.append((pid, slack, by))
+        self.line_mask |= 1 << pid
+        i, j = self.geo.pairs[pid]
+        self.neighbours[i].add(j)
+        self.neighbours[j].add(i)
+
+    def _lines_at(self, dot: int) -> int:
+        return (self.line_mask & self.geo.at_dot[dot]).bit_count()
+
+    def _every_dot_has_a_line(self) -> bool:
+        return all(self.line_mask & at for at in self.geo.at_dot)
+
+    def _count(self, color: str) -> int:
+        return sum(1 for piece in self.pieces if piece == color)
+
+    def _holder_of(self, item: str) -> str | None:
+        for seat, picked in self.draft_picks:
+            if picked == item:
+                return seat
+        return None
+
+    @property
+    def phase(self) -> str:
+        """``draft``, ``order``, ``play`` or ``over``."""
+        return "over" if self.is_over else self._phase
+
+    @staticmethod
+    def _position_key(
+        pieces: list[str | None], line_mask: int, slack_left: Mapping[str, int], captured: Mapping[str, int], to_move: str
+    ) -> str:
+        board = "".join("." if p is None else p[0] for p in pieces)
+        return f"{board}|{line_mask:x}|{slack_left['p1']}{slack_left['p2']}|{captured[ORANGE]}{captured[BLUE]}|{to_move}"
+
+    # ---- whose turn -------------------------------------------------------------------
+
+    def to_move(self) -> tuple[str, ...]:
+        """The one seat that may act: the drafting seat, the Turn Order holder, or the player to move."""
+        if self.is_over:
+            return ()
+        if self._phase == "draft":
+            return (DRAFT_ORDER[len(self.draft_picks)],)
+        if self._phase == "order":
+            return (self._holder_of(TURN_ORDER) or "p1",)
+        return (self.turn,)
+
+    # ---- captures -----------------------------------------------------------------------
+
+    def _captures(self, pieces: list[str | None], mover: str) -> list[int]:
+        """Remove (in ``pieces``) what the rules capture after ``mover``'s action; return the dots."""
+        enemy = BLUE if mover == ORANGE else ORANGE
+        neighbours = self.neighbours
+
+        def surrounded(color: str, by: str) -> list[int]:
+            return [
+                dot
+                for dot, piece in enumerate(pieces)
+                if piece == color and sum(1 for n in neighbours[dot] if pieces[n] == by) >= 2
+            ]
+
+        taken = surrounded(enemy, mover)
+        for dot in taken:
+            pieces[dot] = None
+        if self.variant != "influx":
+            # The aggressor's advantage: the opponent's pieces go first, then the mover's own
+            # pieces only if still surrounded by what is left.
+            own = surrounded(mover, enemy)
+            for dot in own:
+                pieces[dot] = None
+            taken += own
+        return taken
+
+    # ---- legality -----------------------------------------------------------------------
+
+    def _free_move(self, pid: int, color: str, pieces: list[str | None]) -> tuple[int, int] | None:
+        """The (from, to) of the free move along line ``pid``, if one end holds ``color`` and the other is empty."""
+        i, j = self.geo.pairs[pid]
+        if pieces[i] == color and pieces[j] is None:
+            return i, j
+        if pieces[j] == color and pieces[i] is None:
+            return j, i
+        return None
+
+    def _result_key(self, seat: str, frm: int | None, to: int) -> str:
+        """The position after ``seat`` moves ``frm`` -> ``to`` (or revives onto ``to`` when ``frm`` is None)."""
+        color = self.colors[seat]
+        pieces = list(self.pieces)
+        captured = dict(self.captured)
+        if frm is None:
+            captured[color] -= 1
+        else:
+            pieces[frm] = None
+        pieces[to] = color
+        before = list(pieces)
+        for dot in self._captures(pieces, color):
+            captured[before[dot] or color] += 1
+        return self._position_key(pieces, self.line_mask, self.slack_left, captured, other_seat(seat))
+
+    def _repeats(self, seat: str, frm: int | None, to: int) -> bool:
+        # Lines only ever accumulate, so a draw always makes a new position; only moves and
+        # revives can come back to an old one.
+        return self.variant == "influx" and self._result_key(seat, frm, to) in self._seen
+
+    def _play_actions(self, seat: str) -> Iterator[TightwireMove]:
+        """Every legal action of ``seat`` in the play phase (the fast path of the legality rules)."""
+        geo, mask, pieces = self.geo, self.line_mask, self.pieces
+        names = geo.names
+        color = self.colors[seat]
+        kinds_all: list[str] = []
+        if self.slack_left[seat]:
+            kinds_all.append("slack")
+        if self.variant == "fate" and EXTRA_SLACK in self.items[seat] and not self.slack_left[seat]:
+            kinds_all.append("extra_slack")
+        crossing = geo.crossing
+        for pid, (i, j) in enumerate(geo.pairs):
+            if mask >> pid & 1:
+                continue
+            kinds = kinds_all if crossing[pid] & mask else ["draw", *kinds_all]
+            if not kinds:
+                continue
+            free = self._free_move(pid, color, pieces)
+            for kind in kinds:
+                yield TightwireMove(seat, kind, names[i], names[j])
+                if free:
+                    yield TightwireMove(seat, kind, names[free[0]], names[free[1]], True)
+        for pid, _slack, _by in self.lines:
+            free = self._free_move(pid, color, pieces)
+            if free and not self._repeats(seat, free[0], free[1]):
+                yield TightwireMove(seat, "move", names[free[0]], names[free[1]])
+        if self.captured[color]:
+            woven = (
+                self.variant == "fate" and WOVEN_REVIVE in self.items[seat] and not self._every_dot_has_a_line()
+            )
+            for dot in range(geo.dot_count):
+                if pieces[dot] is not None:
+                    continue
+                count = (mask & geo.at_dot[dot]).bit_count()
+                if count == 0 and not self._repeats(seat, None, dot):
+                    yield TightwireMove(seat, "revive", names[dot])
+                elif count == 1 and woven and not self._repeats(seat, None, dot):
+                    yield TightwireMove(seat, "woven_revive", names[dot])
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        """Every legal action of ``seat`` (default: the seat to move), in canonical form."""
+        movers = self.to_move()
+        seats = movers if seat is None else [s for s in movers if s == seat]
+        for s in seats:
+            if self._phase == "draft":
+                taken = {item for _, item in self.draft_picks}
+                for item in ITEMS:
+                    if item not in taken:
+                        yield TightwireMove(s, "pick", choice=item)
+            elif self._phase == "order":
+                yield TightwireMove(s, "order", choice="first")
+                yield TightwireMove(s, "order", choice="second")
+            else:
+                yield from self._play_actions(s)
+
+    def has_legal_action(self, seat: str) -> bool:
+        """Whether ``seat`` could act if it were to move now (in the play phase)."""
+        return next(self._play_actions(seat), None) is not None
+
+    def _check(self, move: TightwireMove) -> TightwireMove:
+        """Return ``move`` if it is legal now, else raise the error that tells the player why."""
+        seat = move.seat
+        if self._phase == "draft":
+            if move.action != "pick" or move.choice not in ITEMS:
+                raise self._draft_help()
+            if self._holder_of(move.choice) is not None:
+                raise IllegalMoveError(
+                    f"{ITEM_TITLES[move.choice]} has already been picked; pick one of: {self._available_words()}."
+                )
+            return move
+        if self._phase == "order":
+            if move.action != "order" or move.choice not in ("first", "second"):
+                raise self._order_help(seat)
+            return move
+        if move.action in ("pick", "order"):
+            raise IllegalMoveError("The draft and the turn order are settled; make a move of play, such as `draw B5-C3`.")
+        if move.action in DRAW_ACTIONS:
+            return self._check_draw(move)
+        if move.action == "move":
+            return self._check_move(move)
+        if move.action in ("revive", "woven_revive"):
+            return self._check_revive(move)
+        raise MalformedMoveError(self._play_help())
+
+    def _check_draw(self, move: TightwireMove) -> TightwireMove:
+        seat, kind = move.seat, move.action
+        a, b = self._dot(move.a or ""), self._dot(move.b or "")
+        names = self.geo.names
+        text = f"{names[a]}-{names[b]}"
+        if a == b:
+            raise IllegalMoveError("A line joins two different dots; name two dots, such as B5-C3.")
+        pid = self.geo.pair_id.get((a, b))
+        if pid is None:
+            over = names[self.geo.dots_between(a, b)[0]]
+            raise IllegalMoveError(f"{text} would pass over the dot {over}; a line may not pass over a dot. Choose another line.")
+        if self.line_mask >> pid & 1:
+            raise IllegalMoveError(
+                f"There is already a line between {names[a]} and {names[b]}; to move along it write `move {text}`, "
+                f"or choose another line."
+            )
+        if kind == "draw":
+            crossed = self.geo.crossed_lines(pid, self.line_mask)
+            if crossed:
+                hint = ""
+                if self.slack_left[seat]:
+                    hint = f", or write `slack {text}` to use your slack line"
+                elif self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
+                    hint = f", or write `extra slack {text}` to weave your Extra Slack Thread"
+                raise IllegalMoveError(f"{text} crosses the line {self._line_name(crossed[0])}; choose another line{hint}.")
+        elif kind == "slack":
+            if not self.slack_left[seat]:
+                hint = "draw a line that crosses no other, move a piece or revive one"
+                if self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
+                    hint = f"write `extra slack {text}` to weave your Extra Slack Thread"
+                raise IllegalMoveError(f"You have used your slack line; {hint}.")
+        else:
+            if self.variant != "fate":
+                raise IllegalMoveError("There are no items in this rule set; write `slack " + text + "` for your slack line.")
+            if EXTRA_SLACK not in self.items[seat]:
+                raise IllegalMoveError("You do not hold the Extra Slack Thread; draw a normal line or use your slack line.")
+            if self.slack_left[seat]:
+                raise IllegalMoveError(
+                    f"The Extra Slack Thread is woven only after your first slack line; write `slack {text}` first."
+                )
+        free = self._free_move(pid, self.colors[seat], self.pieces)
+        if move.and_move:
+            if free is None:
+                raise IllegalMoveError(
+                    f"You can move along the new line only if one end holds your piece and the other end is empty; "
+                    f"write `{_VERBS[kind]} {text}` to draw the line alone."
+                )
+            return TightwireMove(seat, kind, names[free[0]], names[free[1]], True)
+        lo, hi = sorted((a, b))
+        return TightwireMove(seat, kind, names[lo], names[hi])
+
+    def _check_move(self, move: TightwireMove) -> TightwireMove:
+        seat = move.seat
+        a, b = self._dot(move.a or ""), self._dot(move.b or "")
+        names = self.geo.names
+        text = f"{names[a]}-{names[b]}"
+        if a == b:
+            raise IllegalMoveError("A move goes from one dot to another along a line; name two dots, such as B5-C3.")
+        pid = self.geo.pair_id.get((a, b))
+        if pid is None or not self.line_mask >> pid & 1:
+            if pid is None:
+                over = names[self.geo.dots_between(a, b)[0]]
+                raise IllegalMoveError(f"There is no line between {names[a]} and {names[b]}, and none can pass over {over}; choose another move.")
+            raise IllegalMoveError(f"There is no line between {names[a]} and {names[b]}; to draw one write `draw {text}`.")
+        color = self.colors[seat]
+        free = self._free_move(pid, color, self.pieces)
+        if free is None:
+            ends = (self.pieces[a], self.pieces[b])
+            if color not in ends:
+                raise IllegalMoveError(f"Neither {names[a]} nor {names[b]} holds one of your pieces; move one of your own pieces.")
+            if ends == (color, color):
+                raise IllegalMoveError(f"Both {names[a]} and {names[b]} hold your pieces; a piece moves only to an empty dot.")
+            target = b if self.pieces[a] == color else a
+            raise IllegalMoveError(
+                f"{names[target]} holds a {self.pieces[target]} piece; a piece moves only to an empty dot."
+            )
+        if self._repeats(seat, free[0], free[1]):
+            raise IllegalMoveError("That move would repeat an earlier position, which Deadly Influx forbids; choose another action.")
+        return TightwireMove(seat, "move", names[free[0]], names[free[1]])
+
+    def _check_revive(self, move: TightwireMove) -> TightwireMove:
+        seat, kind = move.seat, move.action
+        dot = self._dot(move.a or "")
+        name = self.geo.names[dot]
+        color = self.colors[seat]
+        holds_woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat]
+        if kind == "woven_revive":
+            if self.variant != "fate":
+                raise IllegalMoveError(f"There are no items in this rule set; write `revive {name}` to revive a piece.")
+            if not holds_woven:
+                raise IllegalMoveError("You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C3`.")
+        if not self.captured[color]:
+            raise IllegalMoveError("You have no captured piece to revive; draw a line or move a piece.")
+        if self.pieces[dot] is not None:
+            where = "an empty dot with exactly one line" if kind == "woven_revive" else "an empty dot with no line at it"
+            raise IllegalMoveError(f"{name} is taken; revive onto {where}.")
+        count = self._lines_at(dot)
+        if kind == "revive" and count:
+            hint = ""
+            if holds_woven and count == 1 and not self._every_dot_has_a_line():
+                hint = f", or write `woven revive {name}` to use your Woven Revive"
+            raise IllegalMoveError(f"{name} has a line at it; revive onto an empty dot with no line at it{hint}.")
+        if kind == "woven_revive":
+            if self._every_dot_has_a_line():
+                raise IllegalMoveError("Every dot has a line now, so the Woven Revive can no longer be used.")
+            if count != 1:
+                raise IllegalMoveError(
+                    f"{name} has {count} lines at it; the Woven Revive places a piece on an empty dot with exactly one line."
+                )
+        if self._repeats(seat, None, dot):
+            raise IllegalMoveError("That revive would repeat an earlier position, which Deadly Influx forbids; choose another action.")
+        return TightwireMove(seat, kind, name)
+
+    def _available_words(self) -> str:
+        taken = {item for _, item in self.draft_picks}
+        return ", ".join(f"`pick {ITEM_WORDS[i]}`" for i in ITEMS if i not in taken)
+
+    def _draft_help(self) -> GameError:
+        return MalformedMoveError(f"The items are being drafted; write one of {self._available_words()}.")
+
+    def _order_help(self, seat: str) -> GameError:
+        return MalformedMoveError(
+            f"You hold Turn Order: write `first` to move first or `second` to let {other_seat(seat)} move first."
+        )
+
+    @staticmethod
+    def _play_help() -> str:
+        return (
+            "Write a line such as `draw B5-C3` (or `slack B5-C3`, optionally followed by `and move`), "
+            "a move such as `move B5-C3`, or `revive C3`."
+        )
+
+    # ---- parsing ------------------------------------------------------------------------
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        """The legal action ``text`` names for ``seat``, or a :class:`GameError` that says what to write."""
+        self.require_turn(seat)
+        words = _normalize(text)
+        if self._phase == "draft":
+            match = _RE_PICK.match(words)
+            if not match:
+                raise self._draft_help()
+            return self._check(TightwireMove(seat, "pick", choice=_item_from_words(match.group(1))))
+        if self._phase == "order":
+            match = _RE_ORDER.match(words)
+            if not match:
+                raise self._order_help(seat)
+            return self._check(TightwireMove(seat, "order", choice=match.group(1)))
+        if match := _RE_MOVE.match(words):
+            self._dot(match.group(1)), self._dot(match.group(2))
+            return self._check(TightwireMove(seat, "move", match.group(1).upper(), match.group(2).upper()))
+        if match := _RE_REVIVE.match(words):
+            self._dot(match.group(2))
+            kind = "revive" if match.group(1) == "revive" else "woven_revive"
+            return self._check(TightwireMove(seat, kind, match.group(2).upper()))
+        if match := _RE_DRAW.match(words):
+            verb, a, b, and_move = match.groups()
+            self._dot(a), self._dot(b)
+            a, b, and_move = a.upper(), b.upper(), bool(and_move)
+            if verb is not None:
+                kind = "draw" if verb == "draw" else "slack" if verb == "slack" else "extra_slack"
+                return self._check(TightwireMove(seat, kind, a, b, and_move))
+            return self._parse_bare(seat, a, b, and_move)
+        if _RE_PICK.match(words) or _RE_ORDER.match(words):
+            raise IllegalMoveError("The draft and the turn order are settled; make a move of play, such as `draw B5-C3`.")
+        raise MalformedMoveError(self._play_help())
+
+    def _parse_bare(self, seat: str, a: str, b: str, and_move: bool) -> TightwireMove:
+        """A bare ``B5-C3``: a move along an existing line, otherwise a draw."""
+        i, j = self._dot(a), self._dot(b)
+        pid = self.geo.pair_id.get((i, j))
+        if pid is not None and self.line_mask >> pid & 1:
+            if and_move:
+                raise IllegalMoveError(
+                    f"There is already a line between {a} and {b}; to move along it write `move {a}-{b}`."
+                )
+            return self._check(TightwireMove(seat, "move", a, b))
+        draw = self._check(TightwireMove(seat, "draw", a, b, and_move))
+        if not and_move and pid is not None and self._free_move(pid, self.colors[seat], self.pieces):
+            raise AmbiguousMoveError(
+                f"{a}-{b} could mean drawing the line alone or drawing it and moving your piece along it; "
+                f"write `draw {a}-{b}` or `draw {a}-{b} and move`."
+            )
+        return draw
+
+    # ---- playing ------------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Apply a legal action and return what the room is told (captures and the end included)."""
+        if not isinstance(move, TightwireMove):
+            raise MalformedMoveError("That is not a Tightwire move.")
+        self.require_turn(move.seat)
+        move = self._check(move)
+        if self._phase == "draft":
+            return self._play_pick(move)
+        if self._phase == "order":
+            return self._play_order(move)
+        return self._play_action(move)
+
+    def _play_pick(self, move: TightwireMove) -> list[Event]:
+        seat, item = move.seat, str(move.choice)
+        self.draft_picks.append((seat, item))
+        self.items[seat].append(item)
+        self.last_move, self.last_path, self.captured_last = move.text(), [], []
+        events = [Event(f"{seat} picks {ITEM_TITLES[item]}.", kind="phase", data={"seat": seat, "item": item})]
+        if len(self.draft_picks) == len(DRAFT_ORDER) - 1:
+            # Ruling: the last pick is forced, so the host makes it at once.
+            last_seat = DRAFT_ORDER[-1]
+            (last,) = [i for i in ITEMS if self._holder_of(i) is None]
+            self.draft_picks.append((last_seat, last))
+            self.items[last_seat].append(last)
+            events.append(
+                Event(f"{last_seat} receives the last item, {ITEM_TITLES[last]}.", kind="phase", data={"seat": last_seat, "item": last})
+            )
+            self._phase = "order"
+            holder = self._holder_of(TURN_ORDER)
+            events.append(
+                Event(f"{holder} holds Turn Order and chooses: `first` or `second`.", kind="phase", data={"seat": holder})
+            )
+        return events
+
+    def _play_order(self, move: TightwireMove) -> list[Event]:
+        seat = move.seat
+        self.items[seat].remove(TURN_ORDER)
+        self.first = seat if move.choice == "first" else other_seat(seat)
+        self.turn = self.first
+        self._phase = "play"
+        self.last_move, self.last_path, self.captured_last = move.text(), [], []
+        color = self.colors[self.first]
+        events = [
+            Event(
+                f"{seat} uses Turn Order: {self.first} ({_cap(color)}) moves first.",
+                kind="phase",
+                data={"seat": seat, "first": self.first},
+            )
+        ]
+        if not self.has_legal_action(self.first):
+            events += self.end(other_seat(self.first), f"{self.first} has no legal action and loses.")
+        return events
+
+    def _play_action(self, move: TightwireMove) -> list[Event]:
+        seat, kind = move.seat, move.action
+        color = self.colors[seat]
+        name = _cap(color)
+        a = self._dot(move.a or "")
+        path = [move.a or ""]
+        if kind in DRAW_ACTIONS:
+            b = self._dot(move.b or "")
+            self._add_line(self.geo.pair_id[(a, b)], kind != "draw", seat)
+            if kind == "slack":
+                self.slack_left[seat] -= 1
+            elif kind == "extra_slack":
+                self.items[seat].remove(EXTRA_SLACK)
+            what = {"draw": "draws", "slack": "draws the slack line", "extra_slack": "weaves the Extra Slack Thread"}[kind]
+            text = f"{name} {what} {move.a}-{move.b}"
+            if move.and_move:
+                self.pieces[a], self.pieces[b] = None, color
+                text += f" and moves {move.a} to {move.b}"
+            path.append(move.b or "")
+        elif kind == "move":
+            b = self._dot(move.b or "")
+            self.pieces[a], self.pieces[b] = None, color
+            text = f"{name} moves {move.a} to {move.b}"
+            path.append(move.b or "")
+        else:
+            self.pieces[a] = color
+            self.captured[color] -= 1
+            if kind == "woven_revive":
+                self.items[seat].remove(WOVEN_REVIVE)
+                text = f"{name} uses the Woven Revive on {move.a}"
+            else:
+                text = f"{name} revives a piece on {move.a}"
+        before = list(self.pieces)
+        taken = self._captures(self.pieces, color)
+        for dot in taken:
+            self.captured[before[dot] or color] += 1
+        self.move_number += 1
+        self.last_move, self.last_path = move.text(), path
+        self.captured_last = [self.geo.names[d] for d in taken]
+        events = [Event(f"{text}.", kind="move", data={"seat": seat, "move": move.text(), "path": path})]
+        for loser_color in COLORS:
+            dots = [self.geo.names[d] for d in taken if before[d] == loser_color]
+            if dots:
+                events.append(
+                    Event(
+                        f"{_cap(loser_color)} loses {'the piece' if len(dots) == 1 else 'the pieces'} on {', '.join(dots)}.",
+                        kind="capture",
+                        data={"color": loser_color, "dots": dots},
+                    )
+                )
+        opponent = other_seat(seat)
+        # The end is checked after the captures, the opponent first.
+        for loser in (opponent, seat):
+            left = self._count(self.colors[loser])
+            if left <= 1:
+                return events + self.end(
+                    other_seat(loser),
+                    f"{_cap(self.colors[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board; "
+                    f"{other_seat(loser)} wins.",
+                )
+        self.turn = opponent
+        if self.variant == "influx":
+            key = self._position_key(self.pieces, self.line_mask, self.slack_left, self.captured, opponent)
+            self.history.append(key)
+            self._seen.add(key)
+        if not self.has_legal_action(opponent):
+            events += self.end(seat, f"{_cap(self.colors[opponent])} ({opponent}) has no legal action; {seat} wins.")
+        return events
+
+    # ---- what a seat sees ---------------------------------------------------------------
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """The whole position (Tightwire hides nothing); the keys are listed in the module docstring."""
+        view = self.base_view()
+        names = self.geo.names
+        view.update(
+            board=self.board_name,
+            cols=self.cols,
+            rows=self.rows,
+            phase=self.phase,
+            pieces={names[d]: p for d, p in enumerate(self.pieces) if p is not None},
+            colors=dict(self.colors),
+            lines=[
+                {"a": names[self.geo.pairs[pid][0]], "b": names[self.geo.pairs[pid][1]], "slack": slack, "by": by}
+                for pid, slack, by in self.lines
+            ],
+            captured=dict(self.captured),
+            slack_left=dict(self.slack_left),
+            items={s: list(v) for s, v in self.items.items()},
+            draft=(
+                {
+                    "order": list(DRAFT_ORDER),
+                    "picks": [{"seat": s, "item": i} for s, i in self.draft_picks],
+                    "available": [i for i in ITEMS if self._holder_of(i) is None],
+                }
+                if self.variant == "fate"
+                else None
+            ),
+            last_move=self.last_move,
+            last_path=list(self.last_path),
+            captured_last=list(self.captured_last),
+            first=self.first,
+            move_number=self.move_number,
+        )
+        return view
+
+    # ---- serialisation ------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Everything needed to rebuild the game, the influx position history included."""
+        return {
+            "board": self.board_name,
+            "cols": self.cols,
+            "rows": self.rows,
+            "colors": dict(self.colors),
+            "pieces": {self.geo.names[d]: p for d, p in enumerate(self.pieces) if p is not None},
+            "lines": [[self._line_name(pid), slack, by] for pid, slack, by in self.lines],
+            "captured": dict(self.captured),
+            "slack_left": dict(self.slack_left),
+            "items": {s: list(v) for s, v in self.items.items()},
+            "draft_picks": [[s, i] for s, i in self.draft_picks],
+            "phase": self._phase,
+            "turn": self.turn,
+            "first": self.first,
+            "last_move": self.last_move,
+            "last_path": list(self.last_path),
+            "captured_last": list(self.captured_last),
+            "move_number": self.move_number,
+            "history": list(self.history),
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore what :meth:`state_dict` gave."""
+        self.board_name = data["board"]
+        self.cols, self.rows = int(data["cols"]), int(data["rows"])
+        self.geo = geometry(self.cols, self.rows)
+        self.colors = dict(data["colors"])
+        self.pieces = [None] * self.geo.dot_count
+        for name, color in data["pieces"].items():
+            self.pieces[self._dot(name)] = color
+        self.lines, self.line_mask = [], 0
+        self.neighbours = [set() for _ in range(self.geo.dot_count)]
+        for line, slack, by in data["lines"]:
+            a, b = line.split("-")
+            self._add_line(self.geo.pair_id[(self._dot(a), self._dot(b))], bool(slack), by)
+        self.captured = dict(data["captured"])
+        self.slack_left = dict(data["slack_left"])
+        self.items = {s: list(v) for s, v in data["items"].items()}
+        self.draft_picks = [(s, i) for s, i in data["draft_picks"]]
+        self._phase = data["phase"]
+        self.turn = data["turn"]
+        self.first = data["first"]
+        self.last_move = data["last_move"]
+        self.last_path = list(data["last_path"])
+        self.captured_last = list(data["captured_last"])
+        self.move_number = int(data["move_number"])
+        self.history = list(data["history"])
+        self._seen = set(self.history)
