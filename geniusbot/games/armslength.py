@@ -282,6 +282,8 @@ class ArmsLength(Game):
 
     def play(self, move: Move) -> list[Event]:
         """Apply a choice or a placement (its pushes, then the end-of-turn checks)."""
+        if not isinstance(move, (Place, Choose)):
+            raise IllegalMoveError("That is not a move of Arm's Length; write a square such as E4.")
         # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
         if self.parse_move(move.text(), move.seat) != move:
             raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")

@@ -12,6 +12,7 @@ import pytest
 from geniusbot.games import (
     GameError,
     IllegalMoveError,
+    Move,
     MalformedMoveError,
     NotYourTurnError,
     OptionError,
@@ -73,6 +74,7 @@ def game_from(picture: list[str], *, p1_color: str = "red", knocked_off: dict | 
 def test_the_game_is_registered_under_its_name_and_title():
     assert get_game("armslength") is ArmsLength
     assert get_game("Arm's Length") is ArmsLength
+    assert get_game("DM7A") is ArmsLength
     assert ArmsLength.title == "Arm's Length"
 
 
@@ -644,6 +646,10 @@ def test_a_refused_submission_changes_nothing():
         game.play(Place("p2", "D4"))
     with pytest.raises(GameError):
         game.play(Place("p1", "d4"))  # not canonical: refused rather than misread
+    with pytest.raises(GameError):
+        game.play(Choose("p1", "red", "first"))  # no choice phase in this game
+    with pytest.raises(GameError):
+        game.play(Move("p1"))
     assert game.to_dict() == before
 
 
