@@ -45,7 +45,8 @@ COLOURS: dict[str, RGB] = {
     "blue_stone": (30, 100, 210),
     "symbol": (255, 255, 255),
     "ghost": (150, 142, 128),
-    "frame": (16, 16, 16),
+    "frame": (16, 16, 16),  # Arm's Length last-move corners, used by nothing else there
+    "outline": (48, 40, 30),  # the dark edge of a winning bar
     # Tightwire: dots on a dark slate
     "slate": (44, 50, 62),
     "dot": (196, 202, 214),
@@ -88,6 +89,8 @@ _RAMP_PAIRS: tuple[tuple[str, str], ...] = (
     ("blue_stone", "page"),
     ("blue_stone", "band"),
     ("frame", "cell"),
+    ("ghost", "cell"),
+    ("outline", "cell"),
     ("accent", "cell"),
     ("accent", "red_stone"),
     ("accent", "blue_stone"),
@@ -103,7 +106,7 @@ _RAMP_PAIRS: tuple[tuple[str, str], ...] = (
     ("dot", "slate"),
     ("muted", "slate"),
 )
-RAMP_STEPS = 5  # intermediate shades between the two ends of a pair
+RAMP_STEPS = 4  # intermediate shades between the two ends of a pair
 
 
 def _build_palette() -> tuple[list[RGB], dict[str, int], dict[tuple[str, str], list[int]]]:

@@ -169,8 +169,8 @@ def render(
     if len(winning) >= 2:
         ends = sorted(winning, key=lambda p: (ord(p[0].upper()), int(p[1:])))
         a, b = point_xy(ends[0], size), point_xy(ends[-1], size)
-        draw.line([a, b], fill=ink("frame"), width=max(6, radius // 2 + 4))
-        draw.line([a, b], fill=ink("accent"), width=max(3, radius // 2 - 2))
+        draw.line([a, b], fill=ink("frame"), width=max(6, radius // 2 + 2))
+        draw.line([a, b], fill=ink("accent"), width=max(3, radius // 2 - 4))
     for point in winning:
         x, y = point_xy(point, size)
         ring = radius + 2

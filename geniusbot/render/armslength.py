@@ -1,0 +1,262 @@
+"""Arm's Length: an 8 x 8 board of squares; red stones are discs with a white cross, blue stones
+are squares with a white frame, so shape alone tells them apart.
+
+The last placed stone sits in a square with black corner brackets. The pushes of that move are
+shown subtly: a dashed ghost where a pushed stone was and a grey arrow to where it went; a
+stone knocked off the board leaves a crossed-out ghost and an arrow to the edge. Fours are
+dark-edged gold bars through their stones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import common
+from .common import Sprite, ink
+
+WIDTH = 900
+MARGIN = 46  # the coordinate band on each side of the board
+COORD_SIZE = 26
+KNOCKOUT_LIMIT = 10
+
+
+def cell_size(size: int) -> int:
+    """The side of one square in pixels."""
+    return (WIDTH - 2 * MARGIN) // max(1, size)
+
+
+def canvas_size(size: int = 8) -> tuple[int, int]:
+    """The picture's width and height for a board of ``size`` x ``size`` squares."""
+    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+
+
+def _board_box(size: int) -> tuple[int, int, int, int]:
+    side = cell_size(size) * size
+    left = (WIDTH - side) // 2
+    top = common.HEADER_HEIGHT + (WIDTH - side) // 2
+    return left, top, left + side, top + side
+
+
+def square_xy(square: str, size: int = 8) -> tuple[int, int]:
+    """The pixel centre of ``square`` ("E4"): column A on the left, row 1 at the bottom."""
+    col = ord(square[0].upper()) - ord("A")
+    row = int(square[1:]) - 1
+    left, top, _, _ = _board_box(size)
+    cell = cell_size(size)
+    return left + col * cell + cell // 2, top + (size - 1 - row) * cell + cell // 2
+
+
+def stone_radius(size: int = 8) -> int:
+    """Half the width of a stone in pixels."""
+    return cell_size(size) * 37 // 100
+
+
+@lru_cache(maxsize=4)
+def background(size: int) -> Image.Image:
+    """The static part of the card: the squares, their lines and the coordinates."""
+    canvas = common.new_canvas(canvas_size(size))
+    draw = ImageDraw.Draw(canvas)
+    left, top, right, bottom = _board_box(size)
+    cell = cell_size(size)
+    draw.rectangle([left, top, right, bottom], fill=ink("cell"))
+    for k in range(size + 1):
+        width = 3 if k in (0, size) else 2
+        draw.line([(left + k * cell, top), (left + k * cell, bottom)], fill=ink("cell_line"), width=width)
+        draw.line([(left, top + k * cell), (right, top + k * cell)], fill=ink("cell_line"), width=width)
+    for k in range(size):
+        letter = chr(ord("A") + k)
+        x = square_xy(f"{letter}1", size)[0]
+        common.draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+        y = square_xy(f"A{k + 1}", size)[1]
+        common.draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+    return canvas
+
+
+@lru_cache(maxsize=32)
+def stone_sprite(colour: str, radius: int, background: str = "cell") -> Sprite:
+    """A smooth stone: ``red`` a disc with a white cross, ``blue`` a rounded square with a white frame."""
+    side = 2 * radius + 4
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c = side * scale / 2
+        r = radius * scale
+        white = common.rgb("symbol")
+        bar = max(2.0, radius * 0.16) * scale
+        if colour == "red":
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("red_stone"))
+            arm = r * 0.58
+            draw.rectangle([c - arm, c - bar, c + arm, c + bar], fill=white)
+            draw.rectangle([c - bar, c - arm, c + bar, c + arm], fill=white)
+        else:
+            s = r * 0.9  # a square looks larger than a disc of the same width
+            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=common.rgb("blue_stone"))
+            inner = s * 0.52
+            draw.rectangle([c - inner, c - inner, c + inner, c + inner], fill=white)
+            hole = inner - bar * 1.2
+            draw.rectangle([c - hole, c - hole, c + hole, c + hole], fill=common.rgb("blue_stone"))
+
+    return common.smooth_sprite(side, background, paint)
+
+
+def _ghost(draw: ImageDraw.ImageDraw, colour: str, centre: tuple[int, int], radius: int, crossed: bool) -> None:
+    fill = ink("ghost")
+    x, y = centre
+    if colour == "red":
+        common.dashed_circle(draw, centre, radius - 2, fill, width=3, dashes=14)
+    else:
+        s = int(radius * 0.9) - 2
+        common.dashed_rect(draw, [x - s, y - s, x + s, y + s], fill, width=3, dash=8)
+    if crossed:
+        arm = radius * 0.5
+        draw.line([(x - arm, y - arm), (x + arm, y + arm)], fill=fill, width=4)
+        draw.line([(x - arm, y + arm), (x + arm, y - arm)], fill=fill, width=4)
+
+
+def _push_direction(origin: str | None, square: str) -> tuple[int, int] | None:
+    if not origin:
+        return None
+    dc = (ord(square[0].upper()) - ord(origin[0].upper()))
+    dr = int(square[1:]) - int(origin[1:])
+    sign = lambda v: (v > 0) - (v < 0)  # noqa: E731
+    return sign(dc), -sign(dr)  # rows grow upwards, pixels downwards
+
+
+def draw_pushes(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], size: int) -> None:
+    """Ghosts and arrows for the stones the last placement pushed (drawn under the stones)."""
+    radius = stone_radius(size)
+    cell = cell_size(size)
+    left, top, right, bottom = _board_box(size)
+    for push in view.get("pushes") or []:
+        source = push.get("from")
+        if not source:
+            continue
+        start = square_xy(source, size)
+        _ghost(draw, push.get("color", "red"), start, radius, crossed=push.get("to") is None)
+        if push.get("to"):
+            end = square_xy(push["to"], size)
+            dx, dy = end[0] - start[0], end[1] - start[1]
+            length = (dx * dx + dy * dy) ** 0.5 or 1.0
+            stop = radius + 6
+            tip = (end[0] - dx / length * stop, end[1] - dy / length * stop)
+            common.arrow(draw, start, tip, ink("ghost"), width=4, head=16)
+        else:
+            direction = _push_direction(view.get("last_move"), source)
+            if direction is None:
+                continue
+            # To the board's edge in the push direction: the stone left the board there.
+            tip = (
+                min(max(start[0] + direction[0] * cell * 0.5, left + 2), right - 2),
+                min(max(start[1] + direction[1] * cell * 0.5, top + 2), bottom - 2),
+            )
+            tail = (start[0] + direction[0] * radius * 0.55, start[1] + direction[1] * radius * 0.55)
+            if tip != tail:
+                common.arrow(draw, tail, tip, ink("ghost"), width=4, head=14)
+
+
+def draw_fours(draw: ImageDraw.ImageDraw, fours: list[list[str]], size: int) -> None:
+    """A dark-edged gold bar through each four (or longer line)."""
+    radius = stone_radius(size)
+    for line in fours:
+        if len(line) < 2:
+            continue
+        ends = sorted(line, key=lambda sq: (ord(sq[0].upper()), int(sq[1:])))
+        a, b = square_xy(ends[0], size), square_xy(ends[-1], size)
+        # Narrow enough that the stones' own symbols stay readable under it.
+        draw.line([a, b], fill=ink("outline"), width=radius // 3 + 4)
+        draw.line([a, b], fill=ink("accent"), width=radius // 3 - 4)
+        for sq in (ends[0], ends[-1]):
+            x, y = square_xy(sq, size)
+            r = radius // 4 + 3
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=ink("outline"))
+            r -= 4
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=ink("accent"))
+
+
+def draw_last_move(draw: ImageDraw.ImageDraw, square: str, size: int) -> None:
+    """Black corner brackets inside the square of the last placement."""
+    x, y = square_xy(square, size)
+    half = cell_size(size) // 2 - 5
+    arm = cell_size(size) // 4
+    fill = ink("frame")
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            cx, cy = x + sx * half, y + sy * half
+            draw.line([(cx, cy), (cx - sx * arm, cy)], fill=fill, width=6)
+            draw.line([(cx, cy), (cx, cy - sy * arm)], fill=fill, width=6)
+
+
+def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+    """What the card says under the board while the game runs."""
+    movers = list(view.get("to_move") or [])
+    mover = common.seat_name(movers[0], players) if movers else None
+    phase = view.get("phase")
+    if phase == "choice":
+        who = mover or common.seat_name(view.get("dmo"), players)
+        return f"{who} chooses a colour and to go first or second (e.g. red first)"
+    parts = []
+    colours: Mapping[str, str | None] = view.get("colors") or {}
+    if mover:
+        colour = colours.get(movers[0])
+        parts.append(f"{mover} to play{' ' + colour if colour else ''}")
+    if view.get("last_move"):
+        parts.append(f"last {view['last_move']}")
+    off = [p for p in view.get("pushes") or [] if p.get("to") is None and p.get("from")]
+    if off:
+        parts.append("knocked off " + ", ".join(f"{p['from']} {p.get('color', '')}".strip() for p in off))
+    return " · ".join(parts)
+
+
+def render(
+    view: Mapping[str, Any],
+    *,
+    players: Mapping[str, str] | None = None,
+    clocks: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Image.Image:
+    """The card of an Arm's Length view as a palette image."""
+    size = int(view.get("size") or 8)
+    canvas = background(size).copy()
+    draw = ImageDraw.Draw(canvas)
+    radius = stone_radius(size)
+    stones: Mapping[str, str] = view.get("stones") or {}
+    colours: Mapping[str, str | None] = view.get("colors") or {}
+    knocked: Mapping[str, int] = view.get("knocked_off") or {}
+
+    draw_pushes(draw, view, size)
+    for square, colour in sorted(stones.items()):
+        common.paste_centred(canvas, stone_sprite(colour, radius), square_xy(square, size))
+    draw_fours(draw, [list(line) for line in view.get("fours") or []], size)
+    last = view.get("last_move")
+    if last:
+        draw_last_move(draw, last, size)
+
+    def symbol(seat: str, row_background: str) -> Sprite | None:
+        colour = colours.get(seat)
+        return stone_sprite(colour, 16, row_background) if colour in ("red", "blue") else None
+
+    def detail(seat: str) -> str:
+        colour = colours.get(seat)
+        bits = []
+        if colour:
+            bits.append(colour)
+            if view.get("first") == seat:
+                bits.append("first")
+            bits.append(f"{int(knocked.get(colour, 0))}/{KNOCKOUT_LIMIT} knocked off")
+        elif view.get("dmo") == seat:
+            bits.append("DMO")
+        return " · ".join(bits)
+
+    rows = common.player_rows(view, players, clocks, symbol, detail)
+    move_number = view.get("move_number")
+    head = title or "Arm's Length"
+    if move_number:
+        head = f"{head} · move {move_number}"
+    common.draw_header(canvas, head, rows)
+    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    return canvas
