@@ -1,0 +1,268 @@
+"""Adjudication: a record replayed the way a careful host rules a typed transcript."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from geniusbot.adjudicate import (
+    GAME_OVER,
+    Adjudication,
+    adjudicate,
+    adjudicate_text,
+    format_report,
+    rule_on,
+)
+from geniusbot.games import Game, IllegalMoveError, MalformedMoveError, Move, new_game
+from geniusbot.storage.record import RecordError, RecordLine, parse_record
+
+# Red holds A1 B1 C1: red D1 makes four (C1 cannot be pushed, B1 stands behind it).
+ARMS = """\
+[Game "armslength"]
+[Seed "3"]
+[Setup "red A1 B1 C1; blue A8 B8 C8"]
+[P1 "Alice"]
+[P2 "Bob"]
+[Result "p1"]
+
+p1: E5
+p2: E5        # taken
+p2: Z9        # off the board
+p1: A2        # not p1's turn
+p2: H1
+p1: D1        # four in a row: A1 B1 C1 D1
+p2: H2        # after the end
+"""
+
+
+def test_each_line_is_accepted_or_rejected_with_the_players_reason():
+    result = adjudicate_text(ARMS)
+    assert [(a.line, a.seat, a.text, a.accepted) for a in result.actions] == [
+        (8, "p1", "E5", True),
+        (9, "p2", "E5", False),
+        (10, "p2", "Z9", False),
+        (11, "p1", "A2", False),
+        (12, "p2", "H1", True),
+        (13, "p1", "D1", True),
+        (14, "p2", "H2", False),
+    ]
+    errors = [a.error for a in result.actions]
+    assert errors[0] is None
+    assert errors[1] == "E5 is taken; choose an empty square."
+    assert "Z9 is off the board" in errors[2]
+    assert errors[3] == "It is not your turn; waiting for p2."
+    assert errors[6] == GAME_OVER
+    assert result.outcome is not None and result.outcome.winner == "p1"
+    assert "four in a row" in result.outcome.reason
+    assert result.notes == []
+
+
+def test_the_replay_equals_the_accepted_moves_played_directly():
+    result = adjudicate_text(ARMS)
+    game = new_game("armslength", seed=3, setup="red A1 B1 C1; blue A8 B8 C8")
+    for seat, square in [("p1", "E5"), ("p2", "H1"), ("p1", "D1")]:
+        game.submit(square, seat)
+    assert result.game == game
+
+
+def test_a_rejected_line_changes_nothing():
+    record = parse_record(ARMS)
+    game = new_game("armslength", seed=3, setup="red A1 B1 C1; blue A8 B8 C8")
+    for line in record.lines:
+        before = game.to_dict()
+        if rule_on(game, line) is not None:
+            assert game.to_dict() == before
+
+
+def test_json_shape_is_exactly_the_documented_one():
+    data = json.loads(json.dumps(adjudicate_text(ARMS).to_dict()))
+    assert set(data) == {"game", "actions", "outcome"}
+    assert data["game"] == "armslength"
+    for action in data["actions"]:
+        assert set(action) == {"line", "seat", "text", "accepted", "error"}
+        assert isinstance(action["line"], int) and isinstance(action["seat"], str)
+        assert isinstance(action["text"], str) and isinstance(action["accepted"], bool)
+        assert (action["error"] is None) == action["accepted"]
+        assert action["error"] is None or isinstance(action["error"], str)
+    assert data["actions"][1] == {
+        "line": 9, "seat": "p2", "text": "E5", "accepted": False, "error": "E5 is taken; choose an empty square.",
+    }
+    assert set(data["outcome"]) == {"winner", "reason"} and data["outcome"]["winner"] == "p1"
+
+
+def test_a_record_that_stops_before_the_end_has_no_outcome():
+    data = adjudicate_text('[Game "armslength"]\np1: E5\n').to_dict()
+    assert data["outcome"] is None
+    assert data["actions"] == [{"line": 2, "seat": "p1", "text": "E5", "accepted": True, "error": None}]
+
+
+def test_a_draw_is_an_outcome_with_no_winner():
+    result = adjudicate_text('[Game "armslength"]\np1: E5\n')
+    result.game.end(None, "Agreed drawn.")
+    assert result.to_dict()["outcome"] == {"winner": None, "reason": "Agreed drawn."}
+
+
+# --------------------------------------------------------------------------- lines a host must rule on
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("E5", "A line needs the seat and a colon before the move; write it as 'p1: E5'."),
+        ("p2 E5", "A line needs the seat and a colon before the move; write it as 'p2: E5'."),
+        ("p3: E5", "'p3' is not a seat; start the line with p1 or p2 and a colon (p1 (dm): for a private submission)."),
+        ("Alice: E5", "'Alice' is not a seat; start the line with p1 or p2 and a colon (p1 (dm): for a private submission)."),
+        ("p1:", "Nothing follows 'p1:'; write the move after the colon."),
+        ("host: dance", "A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."),
+        ("host: close window", "There is no timed phase to close."),
+    ],
+)
+def test_lines_without_a_known_seat_or_a_move_are_rejected_with_how_to_write_them(line, reason):
+    result = adjudicate_text(f'[Game "armslength"]\n{line}\np1: E5\n')
+    assert (result.actions[0].accepted, result.actions[0].error) == (False, reason)
+    # The rest of the record is still ruled on.
+    assert result.actions[1].accepted
+
+
+def test_a_line_after_the_end_is_rejected_whatever_it_is():
+    record = '[Game "armslength"]\nhost: resign p2\nE5\np3: x\nhost: timeout p1\np1: E5\n'
+    result = adjudicate_text(record)
+    assert result.outcome is not None and result.outcome.winner == "p1"
+    assert [a.error for a in result.actions[1:]] == [GAME_OVER] * 4
+
+
+def test_host_lines_apply_timeouts_and_resignations():
+    result = adjudicate_text('[Game "armslength"]\np1: E5\nHOST: Timeout P2\n')
+    assert result.actions[1].accepted and result.actions[1].seat == "host"
+    assert result.outcome is not None and result.outcome.winner == "p1"
+    assert "p2 ran out of time" in result.outcome.reason
+    result = adjudicate_text('[Game "armslength"]\nhost: resign p1\n')
+    assert result.outcome is not None and result.outcome.winner == "p2"
+
+
+def test_a_dmo_choice_then_play():
+    result = adjudicate_text('[Game "armslength"]\n[DMO "p2"]\n[Setup "red A1; blue H8"]\np1: E4\np2: blue first\np2: E4\n')
+    assert [a.accepted for a in result.actions] == [False, True, True]
+    assert result.game.view()["colors"] == {"p1": "red", "p2": "blue"}
+
+
+# --------------------------------------------------------------------------- the Result header
+
+
+def test_a_result_header_that_disagrees_is_a_note_not_an_error():
+    result = adjudicate_text(ARMS.replace('[Result "p1"]', '[Result "0-1"]'))
+    assert result.notes == ["The record's Result header says p2 wins, but the replay gives p1 wins."]
+    assert "Note: The record's Result header says p2 wins, but the replay gives p1 wins." in format_report(result)
+    assert "notes" not in result.to_dict()
+
+
+def test_a_result_header_for_a_game_that_has_not_ended_is_noted():
+    result = adjudicate_text('[Game "armslength"]\n[Result "draw"]\np1: E5\n')
+    assert result.notes == ["The record's Result header says a draw, but the replay gives a game still running."]
+
+
+def test_an_unreadable_result_header_is_noted_and_an_empty_or_agreeing_one_is_not():
+    assert "not a result this bot reads" in adjudicate_text('[Game "armslength"]\n[Result "??"]\n').notes[0]
+    assert adjudicate_text('[Game "armslength"]\n[Result ""]\n').notes == []
+    assert adjudicate_text('[Game "armslength"]\n[Result "*"]\n').notes == []
+
+
+# --------------------------------------------------------------------------- the human report
+
+
+def test_the_report_is_a_table_of_every_line_then_the_result():
+    report = format_report(adjudicate_text(ARMS))
+    lines = report.splitlines()
+    assert lines[0] == "Arm's Length (armslength), rule set standard, seed 3"
+    assert lines[2].split() == ["line", "seat", "submission", "ruling"]
+    assert lines[3].split() == ["8", "p1", "E5", "OK"]
+    assert lines[4].split(maxsplit=3) == ["9", "p2", "E5", "rejected: E5 is taken; choose an empty square."]
+    assert "3 of 7 lines accepted." in lines
+    assert lines[-1].startswith("Result: p1 wins. p1 (red) has four in a row")
+    # The ruling column starts at one place on every row.
+    columns = {line.index("OK") if line.endswith("OK") else line.index("rejected") for line in lines[3:10]}
+    assert len(columns) == 1
+
+
+def test_the_report_of_an_unfinished_game_says_who_is_to_move_and_marks_private_lines():
+    report = format_report(adjudicate_text('[Game "armslength"]\np1 (dm): E5\nE6\n'))
+    assert "Result: the game has not ended; waiting for p2." in report
+    assert any(line.split()[:2] == ["2", "p1"] and "(dm)" in line for line in report.splitlines())
+    assert any(line.split()[:2] == ["3", "-"] for line in report.splitlines())
+
+
+def test_headers_that_describe_no_game_raise_record_error():
+    with pytest.raises(RecordError):
+        adjudicate_text('[Game "chess"]\np1: e4\n')
+
+
+# --------------------------------------------------------------------------- privacy reaches the game
+
+
+@dataclass(frozen=True)
+class Say(Move):
+    word: str
+    private: bool
+
+    def text(self) -> str:
+        return self.word
+
+
+class Whisper(Game):
+    """A tiny game (not registered) that keeps whether each word was sent privately."""
+
+    name = "whisper"
+    title = "Whisper"
+
+    def setup(self, **options: str) -> None:
+        self.said: list[list[Any]] = []
+
+    def to_move(self) -> tuple[str, ...]:
+        return () if self.is_over else ("p1", "p2")
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        self.require_turn(seat)
+        if not text.isalpha():
+            raise MalformedMoveError("Write one word.")
+        if text == "shout" and private:
+            raise IllegalMoveError("You cannot shout in a DM; say it in the room.")
+        return Say(seat, text, private)
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        return iter(())
+
+    def play(self, move: Move) -> list:
+        assert isinstance(move, Say)
+        self.said.append([move.seat, move.word, move.private])
+        return []
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        return self.base_view()
+
+    def state_dict(self) -> dict[str, Any]:
+        return {"said": self.said}
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        self.said = [list(x) for x in data["said"]]
+
+
+def test_a_dm_line_is_submitted_privately_and_a_room_line_is_not():
+    game = Whisper.new()
+    assert rule_on(game, RecordLine(1, "p1", True, "hello")) is None
+    assert rule_on(game, RecordLine(2, "p2", False, "hi")) is None
+    assert rule_on(game, RecordLine(3, "p2", True, "shout")) == "You cannot shout in a DM; say it in the room."
+    assert game.said == [["p1", "hello", True], ["p2", "hi", False]]
+
+
+def test_adjudication_json_of_any_game_uses_its_registry_name():
+    game = Whisper.new()
+    assert Adjudication(game).to_dict() == {"game": "whisper", "actions": [], "outcome": None}
+
+
+def test_adjudicate_takes_a_parsed_record():
+    record = parse_record('[Game "armslength"]\n[Setup "red A1; blue H8"]\np1: E5\n')
+    assert adjudicate(record).game.view()["stones"] == {"A1": "red", "E5": "red", "H8": "blue"}
