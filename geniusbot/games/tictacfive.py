@@ -1,0 +1,399 @@
+"""Tic-Tac-Five (seed 002): gomoku on a 15 x 15 board with a swap opening and no double three.
+
+The readings of the rule text are fixed in ``RULINGS.md`` (Tic-Tac-Five) and, where that is
+silent, in ``docs/rules/tictacfive.md``. In short:
+
+* ``p1`` places three stones, black, white, black; ``p2`` then chooses a colour; whoever holds
+  white places the fourth stone and play alternates.
+* Five or more in a row wins (an overline wins too); a full board with no five is a draw.
+* A placement that makes two or more open threes in different directions at once is forbidden,
+  for both colours and for the opening stones, unless it makes five.
+
+The board is a flat list with a one-point wall around the 15 x 15 points, so the line walks of
+the double-three check need no bounds tests: every walk stops at a wall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import register
+from .base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move
+from .grid import Point, parse_point
+
+SIZE = 15
+COLOURS: tuple[str, str] = ("black", "white")
+OPENING_COLOURS: tuple[str, str, str] = ("black", "white", "black")
+
+_EMPTY, _BLACK, _WHITE, _WALL = 0, 1, 2, 3
+_CODE = {"black": _BLACK, "white": _WHITE}
+_STRIDE = SIZE + 2
+
+# One step along each line direction on the flat board, with the name a player reads.
+# Row 1 is at the bottom, so (+1 column, +1 row) rises to the right.
+_DIRECTIONS: tuple[tuple[int, str], ...] = (
+    (1, "row"),
+    (_STRIDE, "column"),
+    (_STRIDE + 1, "rising diagonal"),
+    (1 - _STRIDE, "falling diagonal"),
+)
+
+_NONE, _THREE, _FOUR, _FIVE = 0, 1, 2, 3
+
+
+def _index(point: Point) -> int:
+    return (point.row + 1) * _STRIDE + point.col + 1
+
+
+_POINTS: tuple[tuple[int, Point], ...] = tuple(
+    (_index(Point(col, row)), Point(col, row)) for row in range(SIZE) for col in range(SIZE)
+)
+_POINT_AT: dict[int, Point] = dict(_POINTS)
+_EMPTY_BOARD: list[int] = [_WALL] * (_STRIDE * _STRIDE)
+for _i, _ in _POINTS:
+    _EMPTY_BOARD[_i] = _EMPTY
+
+
+def _line_shape(board: list[int], at: int, step: int, own: int) -> int:
+    """What a stone of ``own`` placed on the empty point ``at`` makes along one line.
+
+    ``_FIVE``: five or more in a row through it. ``_FOUR``: one more stone (next to the run
+    through it) makes five or more. ``_THREE``: not a four, and one more stone makes a run of
+    exactly four through it with both ends empty points of the board (an open four). Only
+    the two points at the ends of the run through the new stone can join anything to it, so
+    those are the only ones tried.
+    """
+    i = at - step
+    while board[i] == own:
+        i -= step
+    left_end = i
+    i = at + step
+    while board[i] == own:
+        i += step
+    right_end = i
+    length = (right_end - left_end) // step - 1
+    if length >= 5:
+        return _FIVE
+    three = False
+    if board[left_end] == _EMPTY:
+        i = left_end - step
+        while board[i] == own:
+            i -= step
+        joined = (right_end - i) // step - 1
+        if joined >= 5:
+            return _FOUR
+        if joined == 4 and board[i] == _EMPTY and board[right_end] == _EMPTY:
+            three = True
+    if board[right_end] == _EMPTY:
+        i = right_end + step
+        while board[i] == own:
+            i += step
+        joined = (i - left_end) // step - 1
+        if joined >= 5:
+            return _FOUR
+        if joined == 4 and board[i] == _EMPTY and board[left_end] == _EMPTY:
+            three = True
+    return _THREE if three else _NONE
+
+
+def _open_threes(board: list[int], at: int, own: int) -> list[str] | None:
+    """The directions in which a stone of ``own`` on ``at`` makes an open three, or ``None`` if it makes five."""
+    threes: list[str] = []
+    for step, direction in _DIRECTIONS:
+        shape = _line_shape(board, at, step, own)
+        if shape == _FIVE:
+            return None
+        if shape == _THREE:
+            threes.append(direction)
+    return threes
+
+
+def _allowed(board: list[int], at: int, own: int) -> bool:
+    """Whether ``own`` may place on the empty point ``at``: no double three, unless it makes five."""
+    threes = _open_threes(board, at, own)
+    return threes is None or len(threes) < 2
+
+
+def _and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Place(Move):
+    """Put the stone of the colour to move on an empty point."""
+
+    point: Point
+
+    def text(self) -> str:
+        """The point, such as ``H8``."""
+        return str(self.point)
+
+
+@dataclass(frozen=True)
+class ChooseColour(Move):
+    """``p2``'s choice of colour after the three opening stones."""
+
+    colour: str
+
+    def text(self) -> str:
+        """``black`` or ``white``."""
+        return self.colour
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register("gomoku")
+class TicTacFive(Game):
+    """Tic-Tac-Five: five in a row on 15 x 15, three-stone opening, colour choice, no double three."""
+
+    name = "tictacfive"
+    title = "Tic-Tac-Five"
+    summary = (
+        "Make five (or more) of your stones in a row, across, up or diagonally, on a 15 x 15 board "
+        "(columns A-O, rows 1-15). Opening: p1 places three stones, black, white, black; p2 then "
+        "chooses a colour; whoever holds white places the fourth stone and play alternates. You may "
+        "not place a stone that makes two open threes at once (a double three) unless it makes five. "
+        "A full board with no five is a draw. Type a point such as H8, or black / white when "
+        "choosing a colour."
+    )
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant)
+        self._board: list[int] = list(_EMPTY_BOARD)
+        self._stones: list[tuple[Point, str]] = []
+        self._phase = "opening"
+        self._colours: dict[str, str | None] = {"p1": None, "p2": None}
+        self._next_colour: str | None = "black"
+        self._winning_line: list[str] | None = None
+
+    def setup(self, **options: str) -> None:
+        """Nothing to lay out: the board starts empty and the game takes no options."""
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """``opening``, ``choice``, ``play`` or ``over`` (a timeout or resignation also ends it)."""
+        return "over" if self.is_over else self._phase
+
+    def seat_of(self, colour: str) -> str:
+        """The seat that places the stones of ``colour`` now (``p1`` throughout the opening)."""
+        if self._phase == "opening":
+            return "p1"
+        return "p1" if self._colours["p1"] == colour else "p2"
+
+    def to_move(self) -> tuple[str, ...]:
+        """``p1`` in the opening, ``p2`` at the choice, then the holder of the colour to move."""
+        if self.is_over:
+            return ()
+        if self._phase == "choice":
+            return ("p2",)
+        return (self.seat_of(self._next_colour or "black"),)
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        """A point (``H8``) while stones are placed, ``black``/``white`` at the choice."""
+        self.require_turn(seat)
+        word = text.strip().lower()
+        if self._phase == "choice":
+            if word in COLOURS:
+                return ChooseColour(seat, word)
+            try:
+                parse_point(text, SIZE, SIZE)
+            except MalformedMoveError:
+                raise MalformedMoveError(f"{text.strip()!r} is not a colour; type black or white.") from None
+            raise IllegalMoveError("Choose a colour first: type black or white.")
+        if word in COLOURS:
+            raise IllegalMoveError(
+                f"The colours are chosen after the opening stones; now place the {self._next_colour} "
+                "stone: type a point such as H8."
+            )
+        point = parse_point(text, SIZE, SIZE)
+        self._check_place(point)
+        return Place(seat, point)
+
+    def _check_place(self, point: Point) -> None:
+        at = _index(point)
+        if self._board[at] != _EMPTY:
+            raise IllegalMoveError(f"{point} is taken; choose an empty point.")
+        threes = _open_threes(self._board, at, _CODE[self._next_colour or "black"])
+        if threes is not None and len(threes) >= 2:
+            raise IllegalMoveError(
+                f"{point} would make {_COUNT_WORDS[len(threes)]} open threes at once "
+                f"({point}: {_and_list(threes)}), a forbidden double three; choose another point."
+            )
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        """Every legal move of ``seat`` (default: the seat to move), points in row order from A1."""
+        movers = self.to_move()
+        if seat is not None and seat not in movers:
+            return
+        for mover in movers:
+            if self._phase == "choice":
+                for colour in COLOURS:
+                    yield ChooseColour(mover, colour)
+                continue
+            board, own = self._board, _CODE[self._next_colour or "black"]
+            for at, point in _POINTS:
+                if board[at] == _EMPTY and _allowed(board, at, own):
+                    yield Place(mover, point)
+
+    # ---- play -----------------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Place a stone or take a colour; a move that :meth:`parse_move` would refuse is refused the same way."""
+        self.require_turn(move.seat)
+        if isinstance(move, ChooseColour):
+            if self._phase != "choice":
+                raise IllegalMoveError("No colour is chosen now; place a stone: type a point such as H8.")
+            if move.colour not in COLOURS:
+                raise MalformedMoveError(f"{move.colour!r} is not a colour; type black or white.")
+            return self._choose(move.seat, move.colour)
+        if isinstance(move, Place):
+            if self._phase == "choice":
+                raise IllegalMoveError("Choose a colour first: type black or white.")
+            self._check_place(move.point)
+            return self._place(move.seat, move.point)
+        raise MalformedMoveError(f"{move.text()!r} is not a Tic-Tac-Five move; type a point such as H8.")
+
+    def _choose(self, seat: str, colour: str) -> list[Event]:
+        other = "p1" if seat == "p2" else "p2"
+        chosen = {seat: colour, other: "white" if colour == "black" else "black"}
+        self._colours = {"p1": chosen["p1"], "p2": chosen["p2"]}
+        self._phase = "play"
+        self._next_colour = "white"
+        white = self.seat_of("white")
+        events = [
+            Event(
+                f"{seat} takes {colour}; {other} plays {self._colours[other]}. "
+                f"White places the fourth stone: {white} to move.",
+                kind="phase",
+                data={"phase": "play", "colors": dict(self._colours)},
+            )
+        ]
+        return events + self._hand_over()
+
+    def _place(self, seat: str, point: Point) -> list[Event]:
+        colour = self._next_colour or "black"
+        own = _CODE[colour]
+        at = _index(point)
+        five_step = next(
+            (step for step, _ in _DIRECTIONS if _line_shape(self._board, at, step, own) == _FIVE), None
+        )
+        self._board[at] = own
+        self._stones.append((point, colour))
+        events = [
+            Event(
+                f"{seat} places {colour} on {point}.",
+                kind="move",
+                data={"seat": seat, "point": str(point), "color": colour},
+            )
+        ]
+        if five_step is not None:
+            self._winning_line = self._run_through(at, five_step, own)
+            self._next_colour = None
+            return events + self.end(
+                seat,
+                f"{seat} ({colour}) makes {len(self._winning_line)} in a row, "
+                f"{self._winning_line[0]} to {self._winning_line[-1]}, and wins.",
+            )
+        if self._phase == "opening":
+            if len(self._stones) < len(OPENING_COLOURS):
+                self._next_colour = OPENING_COLOURS[len(self._stones)]
+                return events
+            self._phase = "choice"
+            self._next_colour = None
+            return events + [
+                Event(
+                    "The three opening stones are down. p2, choose your colour: type black or white. "
+                    "Whoever takes white places the fourth stone.",
+                    kind="phase",
+                    data={"phase": "choice"},
+                )
+            ]
+        self._next_colour = "white" if colour == "black" else "black"
+        return events + self._hand_over()
+
+    def _run_through(self, at: int, step: int, own: int) -> list[str]:
+        start = at
+        while self._board[start - step] == own:
+            start -= step
+        # Every step moves one column right (or, in a column, one row up), so the line reads from
+        # its left (or bottom) end whichever of its stones was the last one placed.
+        line = []
+        while self._board[start] == own:
+            line.append(str(_POINT_AT[start]))
+            start += step
+        return line
+
+    def _hand_over(self) -> list[Event]:
+        """End the game as a draw once the board is full.
+
+        No colour is ever left without a legal point while one is empty: the empty point that
+        comes first in reading order (A1, B1, ..., O1, A2, ...) has no empty point before it,
+        and every open three needs an empty point on both sides of the new stone along its
+        line, so that point never makes an open three. Hence no pass rule is needed.
+        """
+        if len(self._stones) < SIZE * SIZE:
+            return []
+        self._next_colour = None
+        return self.end(None, "The board is full with no five in a row; the game is a draw.")
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """The whole board; every seat and the room see the same. ``last_move`` is the last stone placed."""
+        over = self.is_over
+        return {
+            **self.base_view(),
+            "size": SIZE,
+            "phase": self.phase,
+            "stones": {str(point): colour for point, colour in self._stones},
+            "last_move": str(self._stones[-1][0]) if self._stones else None,
+            "colors": dict(self._colours),
+            "next_color": None if over else self._next_colour,
+            "move_number": len(self._stones),
+            "winning_line": list(self._winning_line) if self._winning_line else None,
+        }
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Stones in the order placed, the phase, the seats' colours, the colour to move, the winning line."""
+        return {
+            "phase": self._phase,
+            "stones": [[str(point), colour] for point, colour in self._stones],
+            "colors": dict(self._colours),
+            "next_color": self._next_colour,
+            "winning_line": list(self._winning_line) if self._winning_line else None,
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`state_dict`; a malformed state raises :class:`GameError` and loads nothing."""
+        phase = data["phase"]
+        if phase not in ("opening", "choice", "play"):
+            raise GameError(f"A saved Tic-Tac-Five game cannot be in phase {phase!r}.")
+        board = list(_EMPTY_BOARD)
+        stones: list[tuple[Point, str]] = []
+        for text, colour in data["stones"]:
+            point = parse_point(text, SIZE, SIZE)
+            if colour not in COLOURS or board[_index(point)] != _EMPTY:
+                raise GameError(f"A saved Tic-Tac-Five game has a bad stone {text} {colour}.")
+            board[_index(point)] = _CODE[colour]
+            stones.append((point, colour))
+        colours = {"p1": data["colors"].get("p1"), "p2": data["colors"].get("p2")}
+        next_colour = data["next_color"]
+        if next_colour not in (*COLOURS, None):
+            raise GameError(f"A saved Tic-Tac-Five game has {next_colour!r} to move.")
+        line = data.get("winning_line")
+        self._board, self._stones, self._phase = board, stones, phase
+        self._colours, self._next_colour = colours, next_colour
+        self._winning_line = list(line) if line else None
