@@ -251,6 +251,12 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, OSError | ConnectionError | asyncio.TimeoutError)
 
 
+def _text(value: str | None) -> str | None:
+    # PostgreSQL text cannot hold NUL; both databases get the same visible stand-in so that a log
+    # reads the same wherever it is kept.
+    return None if value is None else value.replace("\x00", "\ufffd")
+
+
 def _json(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return None if value is None else dict(value)
 
@@ -514,7 +520,7 @@ class Store:
                 await conn.execute(
                     insert(m.Seat),
                     [
-                        {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "display_name": s.display_name}
+                        {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "display_name": _text(s.display_name)}
                         for s in seats
                     ],
                 )
@@ -654,7 +660,7 @@ class Store:
             values["finished_at"] = now if status in m.ENDED_STATUSES else None
         if result is not _UNSET:
             values["winner"] = None if result is None else result.winner
-            values["reason"] = None if result is None else result.reason
+            values["reason"] = None if result is None else _text(result.reason)
         if action is not None:
             values["last_seq"] = m.Match.last_seq + 1
 
@@ -682,7 +688,7 @@ class Store:
                     seq=row.last_seq,
                     seat=action.seat,
                     kind=action.kind,
-                    text=action.text,
+                    text=_text(action.text),
                     private=action.private,
                     accepted=True,
                     error=None,
@@ -709,7 +715,7 @@ class Store:
                     select(m.Action.__table__).where(m.Action.match_id == match_id, m.Action.seq == row.last_seq)
                 )
             ).first()
-            if last is None or last.at != at or last.text != action.text or last.kind != action.kind:
+            if last is None or last.at != at or last.text != _text(action.text) or last.kind != action.kind:
                 return None
             return Committed(row.last_seq, row.version)
 
@@ -740,10 +746,10 @@ class Store:
                     seq=seq,
                     seat=action.seat,
                     kind=action.kind,
-                    text=action.text,
+                    text=_text(action.text),
                     private=action.private,
                     accepted=False,
-                    error=error,
+                    error=_text(error),
                     at=at,
                     clocks=_json(action.clocks),
                 )
@@ -759,7 +765,7 @@ class Store:
                     .limit(1)
                 )
             ).first()
-            if last is not None and not last.accepted and last.at == at and last.text == action.text:
+            if last is not None and not last.accepted and last.at == at and last.text == _text(action.text):
                 return last.seq
             return None
 

@@ -1,0 +1,179 @@
+"""Database fixtures shared by every test that needs storage.
+
+* ``db_url``: the async URL of a migrated database with empty tables, once on SQLite (a file of
+  the test's own) and once on PostgreSQL (marked ``postgres``; skipped, with the reason, when no
+  server answers at ``GENIUSBOT_TEST_POSTGRES_URL``).
+* ``empty_db_url``: the same two databases with no schema at all (for migration tests).
+* ``store``: an open :class:`~geniusbot.storage.repository.Store` on ``db_url``.
+
+Several engineers run the PostgreSQL tests at once on one server, so each test session creates a
+database of its own (``geniusbot_test_<pid>_<random>``) from the ``test`` database and drops it
+at the end; each test gets clean tables (TRUNCATE) in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+POSTGRES_URL_ENV = "GENIUSBOT_TEST_POSTGRES_URL"
+DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def _blocking(coroutine):
+    """Run ``coroutine`` to its end on a loop of its own, even if a loop already runs here."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def postgres_base_url() -> str:
+    """The URL of the PostgreSQL database that test databases are created from."""
+    return os.environ.get(POSTGRES_URL_ENV, DEFAULT_POSTGRES_URL)
+
+
+def _asyncpg_kwargs(url: str, database: str | None = None) -> dict:
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    return {
+        "user": parsed.username,
+        "password": parsed.password,
+        "host": parsed.host or "127.0.0.1",
+        "port": parsed.port or 5432,
+        "database": database or parsed.database,
+    }
+
+
+def _with_database(url: str, database: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(database=database).render_as_string(hide_password=False)
+
+
+class _Postgres:
+    """One test session's private databases on the shared server."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.prefix = f"geniusbot_test_{os.getpid()}_{secrets.token_hex(3)}"
+        self.created: list[str] = []
+        self.error: str | None = None
+        self._migrated: str | None = None
+
+    async def _admin(self, statement: str) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(**_asyncpg_kwargs(self.base_url), timeout=5)
+        try:
+            await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    def create(self, suffix: str) -> str:
+        """A new empty database; its URL."""
+        name = f"{self.prefix}_{suffix}"
+        _blocking(self._admin(f'CREATE DATABASE "{name}"'))
+        self.created.append(name)
+        return _with_database(self.base_url, name)
+
+    def migrated(self) -> str:
+        """The session's migrated database (created and upgraded on first use)."""
+        if self._migrated is None:
+            from geniusbot.storage.db import upgrade
+
+            url = self.create("main")
+            _blocking(upgrade(url))
+            self._migrated = url
+        return self._migrated
+
+    def drop_all(self) -> None:
+        for name in self.created:
+            try:
+                _blocking(self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            except Exception:  # pragma: no cover - best effort at teardown
+                pass
+
+
+@pytest.fixture(scope="session")
+def _postgres() -> Iterator[_Postgres]:
+    server = _Postgres(postgres_base_url())
+    try:
+        _blocking(server._admin("SELECT 1"))
+    except Exception as error:  # no server, no driver, refused auth: all mean "skip"
+        server.error = f"no PostgreSQL answers at {server.base_url} ({type(error).__name__}: {error})"
+    yield server
+    server.drop_all()
+
+
+def _require_postgres(server: _Postgres) -> None:
+    if server.error:
+        pytest.skip(server.error)
+
+
+@pytest.fixture(scope="session")
+def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite file; each test copies it rather than migrating again."""
+    from geniusbot.storage.db import upgrade
+
+    path = tmp_path_factory.mktemp("sqlite-template") / "geniusbot.db"
+    _blocking(upgrade(f"sqlite+aiosqlite:///{path}"))
+    return path
+
+
+async def _truncate_all(url: str) -> None:
+    import asyncpg
+
+    from geniusbot.storage.models import Base
+
+    names = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
+    conn = await asyncpg.connect(**_asyncpg_kwargs(url), timeout=5)
+    try:
+        await conn.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated database with empty tables: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        template = request.getfixturevalue("_sqlite_template")
+        path = tmp_path / "geniusbot.db"
+        shutil.copyfile(template, path)
+        return f"sqlite+aiosqlite:///{path}"
+    server = request.getfixturevalue("_postgres")
+    _require_postgres(server)
+    url = server.migrated()
+    _blocking(_truncate_all(url))
+    return url
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database with no tables at all: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+    server = request.getfixturevalue("_postgres")
+    _require_postgres(server)
+    return server.create(f"e{len(server.created)}")
+
+
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator:
+    """An open, migrated :class:`~geniusbot.storage.repository.Store` on each database."""
+    from geniusbot.storage.repository import Store
+
+    opened = await Store.open(db_url, migrate=False)
+    try:
+        yield opened
+    finally:
+        await opened.close()
