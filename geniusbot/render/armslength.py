@@ -212,6 +212,21 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     return " · ".join(parts)
 
 
+def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+    """The small text beside a player's name: colour, who moves first, stones knocked off."""
+    colour = (view.get("colors") or {}).get(seat)
+    knocked: Mapping[str, int] = view.get("knocked_off") or {}
+    bits = []
+    if colour:
+        bits.append(colour)
+        if view.get("first") == seat:
+            bits.append("first")
+        bits.append(f"{int(knocked.get(colour, 0))}/{KNOCKOUT_LIMIT} knocked off")
+    elif view.get("dmo") == seat:
+        bits.append("DMO")
+    return " · ".join(bits)
+
+
 def render(
     view: Mapping[str, Any],
     *,
@@ -226,7 +241,6 @@ def render(
     radius = stone_radius(size)
     stones: Mapping[str, str] = view.get("stones") or {}
     colours: Mapping[str, str | None] = view.get("colors") or {}
-    knocked: Mapping[str, int] = view.get("knocked_off") or {}
 
     draw_pushes(draw, view, size)
     for square, colour in sorted(stones.items()):
@@ -241,16 +255,7 @@ def render(
         return stone_sprite(colour, 16, row_background) if colour in ("red", "blue") else None
 
     def detail(seat: str) -> str:
-        colour = colours.get(seat)
-        bits = []
-        if colour:
-            bits.append(colour)
-            if view.get("first") == seat:
-                bits.append("first")
-            bits.append(f"{int(knocked.get(colour, 0))}/{KNOCKOUT_LIMIT} knocked off")
-        elif view.get("dmo") == seat:
-            bits.append("DMO")
-        return " · ".join(bits)
+        return seat_detail(view, seat)
 
     rows = common.player_rows(view, players, clocks, symbol, detail)
     move_number = view.get("move_number")

@@ -186,7 +186,7 @@ def render(
         return stone_sprite(colour, 15, row_background) if colour in ("black", "white") else None
 
     def detail(seat: str) -> str:
-        return colours.get(seat) or ""
+        return colours.get(seat) or ""  # the colour word, so the row reads without colour too
 
     rows = common.player_rows(view, players, clocks, symbol, detail)
     move_number = view.get("move_number")

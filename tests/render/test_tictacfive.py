@@ -1,0 +1,178 @@
+"""The Tic-Tac-Five card: stones, the last move, the winning line, every phase."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from geniusbot.games import new_game
+from geniusbot.render import common, render_view, tictacfive
+from geniusbot.render.tictacfive import point_xy, stone_radius
+
+from .support import colour_at, decode, pixels_of
+
+NAMES = {"p1": "Ann", "p2": "Ben"}
+SIZE = tictacfive.canvas_size(15)
+R = stone_radius(15)
+
+
+def played(*moves: tuple[str, str]):
+    """A real game after the given (text, seat) submissions."""
+    game = new_game("tictacfive", seed=1)
+    for text, seat in moves:
+        game.submit(text, seat)
+    return game
+
+
+OPENING = [("H8", "p1"), ("H9", "p1"), ("I8", "p1")]
+# p2 takes black, so p1 holds white and places the fourth stone.
+IN_PLAY = OPENING + [("black", "p2"), ("G9", "p1"), ("J8", "p2")]
+# Black (p2) fills row 8 from G to K: G8 H8 I8 J8 K8.
+BLACK_WINS = IN_PLAY + [("A1", "p1"), ("K8", "p2"), ("A2", "p1"), ("G8", "p2")]
+
+
+def board_box():
+    top_left = point_xy("A15")
+    bottom_right = point_xy("O1")
+    return top_left[0] - R - 4, top_left[1] - R - 4, bottom_right[0] + R + 5, bottom_right[1] + R + 5
+
+
+def picture(game, **kwargs):
+    return decode(render_view(game.view(), players=NAMES, **kwargs))
+
+
+@pytest.mark.parametrize(
+    "moves, phase",
+    [([], "opening"), (OPENING, "choice"), (IN_PLAY, "play"), (BLACK_WINS, "over")],
+)
+def test_every_phase_renders_a_png_of_the_card_size(moves, phase):
+    game = played(*moves)
+    assert game.view()["phase"] == phase or (phase == "over" and game.is_over)
+    assert picture(game).size == SIZE
+
+
+def test_black_is_a_filled_disc_and_white_a_hollow_ring():
+    image = picture(played(*IN_PLAY))  # last move J8; H8 black, H9 white are older stones
+    black, white = point_xy("H8"), point_xy("H9")
+    assert colour_at(image, black) == common.rgb("black_stone")
+    assert colour_at(image, (black[0] + R * 0.7, black[1])) == common.rgb("black_stone")
+    assert colour_at(image, (white[0] + R * 0.7, white[1])) == common.rgb("white_stone")
+    assert colour_at(image, (white[0], white[1] + R * 0.7)) == common.rgb("white_stone")
+    # The hole: the board shows through the centre of a white stone.
+    assert colour_at(image, white) == common.rgb("wood")
+
+
+def test_an_empty_point_shows_the_board():
+    image = picture(played(*IN_PLAY))
+    x, y = point_xy("C3")
+    assert colour_at(image, (x + R * 0.5, y + R * 0.5)) == common.rgb("wood")
+
+
+def test_the_last_move_is_marked_there_and_nowhere_else():
+    image = picture(played(*IN_PLAY))
+    x, y = point_xy("J8")
+    assert colour_at(image, (x, y)) == common.rgb("last")
+    marked = pixels_of(image, "last")
+    assert marked
+    assert all(abs(px - x) <= R and abs(py - y) <= R for px, py in marked)
+
+
+def test_a_board_with_no_stone_has_no_last_move_marker():
+    image = picture(played())
+    assert pixels_of(image, "last") == []
+
+
+def test_a_stone_changes_the_picture():
+    empty = render_view(played().view(), players=NAMES)
+    one = render_view(played(("H8", "p1")).view(), players=NAMES)
+    assert empty != one
+    assert colour_at(decode(one), point_xy("H8")) != colour_at(decode(empty), point_xy("H8"))
+
+
+def test_the_winning_line_is_highlighted():
+    game = played(*BLACK_WINS)
+    assert game.outcome() is not None and game.outcome().winner == "p2"
+    assert sorted(game.view()["winning_line"]) == ["G8", "H8", "I8", "J8", "K8"]
+    image = picture(game)
+    # Between two stones of the line the gold bar crosses the bare board.
+    (ax, ay), (bx, by) = point_xy("H8"), point_xy("I8")
+    assert colour_at(image, ((ax + bx) / 2, (ay + by) / 2)) == common.rgb("accent")
+    running = picture(played(*IN_PLAY))
+    assert pixels_of(running, "accent", board_box()) == []
+
+
+def test_the_outcome_is_a_banner_and_nobody_is_to_move():
+    image = picture(played(*BLACK_WINS))
+    width, height = image.size
+    assert colour_at(image, (4, height - 4)) == common.rgb("accent")
+    # No to-move band once the game is over.
+    assert colour_at(image, (4, common.TITLE_HEIGHT + common.ROW_HEIGHT / 2)) == common.rgb("page")
+    assert colour_at(image, (4, common.TITLE_HEIGHT + 1.5 * common.ROW_HEIGHT)) == common.rgb("page")
+
+
+def test_the_player_to_move_is_marked():
+    game = played(*IN_PLAY)  # p1 (white) to move
+    assert game.to_move() == ("p1",)
+    image = picture(game)
+    p1_row = common.TITLE_HEIGHT + common.ROW_HEIGHT / 2
+    p2_row = p1_row + common.ROW_HEIGHT
+    assert colour_at(image, (24, p1_row)) == common.rgb("accent")
+    assert colour_at(image, (4, p1_row)) == common.rgb("band")
+    assert colour_at(image, (4, p2_row)) == common.rgb("page")
+
+
+def test_clocks_and_names_appear_in_their_own_rows():
+    game = played(*IN_PLAY)
+    plain = picture(game)
+    timed = picture(game, clocks={"p2": "0:42 +4:10"})
+    renamed = decode(render_view(game.view(), players={"p1": "Ann", "p2": "Someone Else"}))
+    p2_rows = (0, common.TITLE_HEIGHT + common.ROW_HEIGHT, SIZE[0], common.TITLE_HEIGHT + 2 * common.ROW_HEIGHT)
+    rest = (0, common.TITLE_HEIGHT + 2 * common.ROW_HEIGHT, SIZE[0], SIZE[1])
+    assert plain.crop(p2_rows).tobytes() != timed.crop(p2_rows).tobytes()
+    assert plain.crop(rest).tobytes() == timed.crop(rest).tobytes()
+    assert plain.crop(p2_rows).tobytes() != renamed.crop(p2_rows).tobytes()
+
+
+def test_status_lines_say_what_happens_next():
+    assert tictacfive.status_line(played().view(), NAMES).startswith("Opening: Ann places stone 1 of 3 (black)")
+    assert tictacfive.status_line(played(*OPENING).view(), NAMES).startswith("Ben chooses a colour")
+    assert tictacfive.status_line(played(*IN_PLAY).view(), NAMES) == "Ann to play white · last J8"
+
+
+def test_the_same_view_gives_the_same_bytes():
+    view = played(*BLACK_WINS).view()
+    first = render_view(view, players=NAMES, clocks={"p1": "0:01"}, title="Death Match")
+    for cache in (tictacfive.background, tictacfive.stone_sprite, common.text_sprite):
+        cache.cache_clear()
+    assert render_view(view, players=NAMES, clocks={"p1": "0:01"}, title="Death Match") == first
+
+
+def test_a_drawn_game_shows_the_draw_banner():
+    view = dict(played(*IN_PLAY).view(), outcome={"winner": None, "reason": "The board is full."}, phase="over")
+    view["to_move"] = []
+    image = decode(render_view(view))
+    assert colour_at(image, (4, SIZE[1] - 4)) == common.rgb("draw_banner")
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), length=st.integers(0, 40))
+def test_any_reachable_position_renders(seed, length):
+    game = new_game("tictacfive", seed=seed)
+    rng = random.Random(seed)
+    for _ in range(length):
+        if game.is_over:
+            break
+        seat = game.to_move()[0]
+        game.play(rng.choice(list(game.legal_moves(seat))))
+    image = decode(render_view(game.view(), players=NAMES))
+    assert image.size == SIZE
+    view = game.view()
+    skip = {view["last_move"], *(view["winning_line"] or [])}  # marked stones carry extra ink
+    for point, colour in view["stones"].items():
+        if point in skip:
+            continue
+        x, y = point_xy(point)
+        assert colour_at(image, (x + R * 0.7, y)) == common.rgb(f"{colour}_stone")
