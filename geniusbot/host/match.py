@@ -1,0 +1,808 @@
+"""The match host: one match's life, from its start to its result, through anything.
+
+The host receives what happens in the outside world (a seat typed something in the room, a seat
+sent something privately, a host command, a timer fell due) and answers through a
+:class:`~geniusbot.host.transport.Transport`. Its promises:
+
+* One match's inputs are handled one at a time (an :class:`asyncio.Lock` per match).
+* The first legal submission of a seat to move is taken; an illegal one is answered with the
+  game's reason, logged with it, and the turn stands. A refused submission changes nothing.
+* An action is committed to the store BEFORE anything about it is announced, so nothing
+  acknowledged is ever lost; if the commit fails, the in-memory match goes back to the last
+  committed snapshot and the player is told to send the move again.
+* Public events go to the room; private events and views go only to the seats they name.
+* Every deadline (the next clock alert, a timed window, a scheduled deletion) is a timer row in
+  the store, re-armed after each action, so it survives a restart.
+* Clocks stop while the bot is down: :meth:`Host.recover` gives the outage back.
+* No input, however bad, raises out of the public entry points: each returns a :class:`Reply`.
+
+See ``docs/host.md`` for the contract with transports and the rulings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from geniusbot.games import Event, Game, GameError, get_game, load
+from geniusbot.storage.repository import (
+    MatchNotFound,
+    MatchRecord,
+    NewAction,
+    Result,
+    RoomBusy,
+    SeatInfo,
+    StaleVersion,
+    StorageError,
+    StorageUnavailable,
+    Store,
+    TimerRecord,
+)
+
+from . import board
+from .clock import Clock, ClockSpecError, TimeControl, format_duration, preset
+from .transport import Player, Transport, TransportError
+
+log = logging.getLogger(__name__)
+
+#: Room messages that start with one of these are table talk, never a submission.
+CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
+#: Timer kinds the host arms.
+CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER = "clock", "window", "delete"
+
+
+def utc(seconds: float) -> datetime:
+    """Epoch seconds as an aware UTC datetime."""
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+def epoch(moment: datetime) -> float:
+    """An aware datetime as epoch seconds."""
+    return moment.timestamp()
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the host did with an input.
+
+    ``status``: ``accepted``, ``rejected`` (answered with ``message``), ``ignored`` (table talk,
+    a non-player, a finished match), ``unavailable`` (the store failed; nothing changed, try
+    again), ``error`` (bad input such as an unknown match; ``message`` says what to do).
+    """
+
+    status: str
+    message: str = ""
+    match_id: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "accepted"
+
+
+@dataclass
+class LiveMatch:
+    """A match the host holds in memory, with the snapshot it last committed."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    game: Game
+    clock: Clock
+    players: dict[str, Player]
+    version: int
+    status: str
+    host: dict[str, Any]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    saved: tuple[dict[str, Any], dict[str, Any], dict[str, Any], str] | None = None
+    # What timer rows the host believes exist: kind -> (due, payload, row id) or None.
+    armed: dict[str, Any] = field(default_factory=dict)
+    private_views: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def room(self) -> int | None:
+        return self.channel_id
+
+    def label(self, seat: str) -> str:
+        player = self.players.get(seat)
+        return player.label if player else seat
+
+    def snapshot(self) -> None:
+        """Remember the current state as the committed one."""
+        self.saved = (self.game.to_dict(), self.clock.to_dict(), dict(self.host), self.status)
+
+    def restore(self) -> None:
+        """Go back to the last committed state (a commit failed)."""
+        if self.saved is None:
+            return
+        game, clock, host, status = self.saved
+        self.game = load(game)
+        self.clock = Clock.from_dict(clock)
+        self.host = dict(host)
+        self.status = status
+
+
+Renderer = Callable[..., bytes | None]
+
+
+class Host:
+    """Hosts every match of one store, speaking through one transport.
+
+    ``now`` is the time source (epoch seconds); tests and the console inject their own.
+    ``wake`` is called after a timer row is added (the dispatcher re-reads its next timer).
+    ``pictures``: post a rendered board when a renderer exists (the text board otherwise).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        transport: Transport,
+        *,
+        now: Callable[[], float] = time.time,
+        wake: Callable[[], Any] | None = None,
+        pictures: bool = True,
+        boards: bool = True,
+        on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
+    ) -> None:
+        self.store = store
+        self.transport = transport
+        self.now = now
+        self.wake = wake
+        self.pictures = pictures
+        self.boards = boards
+        self.on_picture = on_picture
+        self.matches: dict[int, LiveMatch] = {}
+        self._loading: dict[int, asyncio.Lock] = {}
+
+    # ==================================================================== starting
+
+    async def start_match(
+        self,
+        game: str,
+        *,
+        players: Sequence[Player] = (Player("p1"), Player("p2")),
+        seed: int | None = None,
+        variant: str | None = None,
+        options: Mapping[str, str] | None = None,
+        clock: str | TimeControl | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+    ) -> Reply:
+        """Start a match: validate everything, commit it, announce it. Never raises."""
+        try:
+            cls = get_game(game)
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**31)
+            instance = cls.new(seed=int(seed), variant=variant, **dict(options or {}))
+            if isinstance(clock, TimeControl):
+                control = clock
+            elif clock:
+                control = TimeControl.parse(clock)
+            else:
+                control = preset(instance.name, instance.variant)
+        except (GameError, ClockSpecError) as error:
+            return Reply("error", str(error))
+        except ValueError as error:
+            return Reply("error", f"That option is not valid ({error}); check it and start again.")
+        seats = {p.seat: p for p in players}
+        missing = [s for s in instance.seats if s not in seats]
+        if missing:
+            return Reply("error", f"Name a player for {', '.join(missing)} and start again.")
+        now = self.now()
+        match_clock = Clock.new(control, instance.seats)
+        host_data: dict[str, Any] = {"saved_at": now, "window": None}
+        try:
+            record = await self.store.create_match(
+                game=instance.name,
+                seats=[SeatInfo(s, seats[s].name or s, seats[s].user_id) for s in instance.seats],
+                state=instance.to_dict(),
+                variant=instance.variant,
+                seed=instance.seed,
+                options=instance.option_values,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                clock=match_clock.to_dict(),
+                host=host_data,
+            )
+        except RoomBusy as error:
+            return Reply("error", str(error))
+        except StorageError as error:
+            log.warning("starting a match failed: %s", error)
+            return Reply("unavailable", "The match could not be saved, so it has not started; try again in a moment.")
+        live = LiveMatch(
+            record.id, guild_id, channel_id, instance, match_clock,
+            {s: Player(s, seats[s].user_id, seats[s].name or s) for s in instance.seats},
+            record.version, "live", host_data,
+        )
+        live.snapshot()
+        self.matches[live.id] = live
+        async with live.lock:
+            self._after_change(live, now)
+            try:
+                await self._commit(live, NewAction("command", f"start {control.spec()}", None), now)
+            except StorageError:
+                # The match row exists; its start action did not land. Recovery will pick it up.
+                return Reply("unavailable", "The match was created but could not be started; try again in a moment.", live.id)
+            await self._arm(live, now)
+            names = " vs ".join(live.label(s) for s in instance.seats)
+            await self._post(
+                live,
+                f"Match #{live.id}: {instance.title} ({instance.variant}), {names}. "
+                f"Clock: {control.describe()}.",
+            )
+            await self._show_board(live, now)
+        return Reply("accepted", "", live.id)
+
+    # ==================================================================== inputs
+
+    async def room_message(self, channel_id: int, user_id: int, text: str) -> Reply:
+        """Someone typed ``text`` in a room: a submission if they hold a seat of its match."""
+        try:
+            record = await self.store.live_match_in_channel(channel_id)
+        except StorageUnavailable as error:
+            log.warning("room message lost to storage: %s", error)
+            return Reply("unavailable", "The bot cannot read its matches right now; send that again in a moment.")
+        if record is None:
+            return Reply("ignored")
+        seat = record.seat_of(user_id)
+        if seat is None:
+            return Reply("ignored", match_id=record.id)
+        return await self.submit(record.id, seat, text)
+
+    async def private_message(self, user_id: int, text: str, match_id: int | None = None) -> Reply:
+        """A player sent ``text`` privately; with several live matches, ``match_id`` picks one."""
+        try:
+            records = await self.store.live_matches_of_user(user_id)
+        except StorageUnavailable:
+            return Reply("unavailable", "The bot cannot read its matches right now; send that again in a moment.")
+        if match_id is not None:
+            records = [r for r in records if r.id == match_id]
+        if not records:
+            return Reply("ignored", "You have no running match; private moves go to a match you play in.")
+        if len(records) > 1:
+            listing = ", ".join(f"#{r.id} ({r.game})" for r in records)
+            return Reply("error", f"You play in several matches ({listing}); start your message with the match number.")
+        record = records[0]
+        seat = record.seat_of(user_id)
+        assert seat is not None
+        return await self.submit(record.id, seat, text, private=True)
+
+    async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False) -> Reply:
+        """Seat ``seat`` of match ``match_id`` typed ``text`` (privately if ``private``)."""
+        live, reply = await self._get(match_id)
+        if live is None:
+            return reply
+        async with live.lock:
+            try:
+                return await self._submit(live, seat, text.strip(), private)
+            except StorageUnavailable as error:
+                log.warning("match %s: %s", match_id, error)
+                live.restore()
+                message = "The bot could not save that move, so it was not taken; send it again in a moment."
+                await self._answer(live, seat, private, message)
+                return Reply("unavailable", message, match_id)
+            except StaleVersion:
+                # Another process moved this match on; take its state and let the player retry.
+                self.matches.pop(match_id, None)
+                message = "The match changed while your move was being taken; look at the board and send it again."
+                await self._answer(live, seat, private, message)
+                return Reply("unavailable", message, match_id)
+            except Exception:
+                log.exception("match %s: submission %r by %s failed", match_id, text, seat)
+                live.restore()
+                message = "Something went wrong on the bot's side and that move was not taken; send it again."
+                await self._answer(live, seat, private, message)
+                return Reply("error", message, match_id)
+
+    async def _submit(self, live: LiveMatch, seat: str, text: str, private: bool) -> Reply:
+        if seat not in live.players:
+            return Reply("ignored", match_id=live.id)
+        if not text or (not private and text.startswith(CHAT_PREFIXES)):
+            return Reply("ignored", match_id=live.id)
+        if live.status in ("finished", "aborted"):
+            if private:
+                await self._answer(live, seat, True, "This match is over; no more moves are taken.")
+                return Reply("rejected", "This match is over; no more moves are taken.", live.id)
+            return Reply("ignored", match_id=live.id)
+        now = self.now()
+        kind = "private" if private else "move"
+        if live.status == "paused":
+            message = "The match is paused; wait for the host to resume it, then send your move again."
+            await self._log_rejected(live, seat, kind, text, private, message, now)
+            await self._answer(live, seat, private, message)
+            return Reply("rejected", message, live.id)
+        # A clock that ran out before this message arrived decides first, even if its timer is late.
+        await self._expire(live, now)
+        if live.game.is_over:
+            message = "Time ran out before that move arrived; the game is over."
+            await self._log_rejected(live, seat, kind, text, private, message, now)
+            await self._answer(live, seat, private, message)
+            return Reply("rejected", message, live.id)
+        try:
+            move = live.game.parse_move(text, seat, private=private)
+        except GameError as error:
+            message = str(error)
+            await self._log_rejected(live, seat, kind, text, private, message, now)
+            await self._answer(live, seat, private, message)
+            return Reply("rejected", message, live.id)
+        events = live.game.play(move)
+        live.clock.stop(seat, now)
+        self._after_change(live, now, events)
+        await self._commit(live, NewAction(kind, move.text() if not private else text, seat, private), now)
+        await self._arm(live, now)
+        if private:
+            await self._private(live, seat, f"Taken: {move.text()}.")
+        await self._announce(live, events)
+        await self._show_board(live, now, moved=True)
+        return Reply("accepted", move.text(), live.id)
+
+    # ==================================================================== commands
+
+    async def command(self, match_id: int, name: str, *, seat: str | None = None) -> Reply:
+        """A host command: ``pause``, ``resume``, ``abort``, ``resign`` (with ``seat``), ``status``."""
+        live, reply = await self._get(match_id)
+        if live is None:
+            return reply
+        name = name.strip().lower()
+        handlers = {"pause": self._pause, "resume": self._resume, "abort": self._abort, "resign": self._resign}
+        if name == "status":
+            return Reply("accepted", self.status_text(live), match_id)
+        handler = handlers.get(name)
+        if handler is None:
+            return Reply("error", f"There is no command {name!r}; use pause, resume, abort, resign or status.", match_id)
+        async with live.lock:
+            try:
+                return await handler(live, seat)
+            except StorageUnavailable as error:
+                log.warning("match %s: %s", match_id, error)
+                live.restore()
+                return Reply("unavailable", f"The bot could not save that, so nothing changed; try {name} again in a moment.", match_id)
+            except StaleVersion:
+                self.matches.pop(match_id, None)
+                return Reply("unavailable", f"The match changed meanwhile; try {name} again.", match_id)
+            except Exception:
+                log.exception("match %s: command %s failed", match_id, name)
+                live.restore()
+                return Reply("error", f"Something went wrong on the bot's side; nothing changed. Try {name} again.", match_id)
+
+    def _ended(self, live: LiveMatch) -> Reply | None:
+        if live.status in ("finished", "aborted"):
+            return Reply("error", f"Match #{live.id} is over already.", live.id)
+        return None
+
+    async def _pause(self, live: LiveMatch, seat: str | None) -> Reply:
+        if ended := self._ended(live):
+            return ended
+        if live.status == "paused":
+            return Reply("error", "The match is paused already; use resume to go on.", live.id)
+        now = self.now()
+        live.clock.pause(now)
+        live.status = "paused"
+        live.host["paused_at"] = now
+        await self._commit(live, NewAction("command", "pause", None), now)
+        await self._arm(live, now)
+        await self._post(live, "The host paused the match; the clocks are stopped.")
+        return Reply("accepted", "paused", live.id)
+
+    async def _resume(self, live: LiveMatch, seat: str | None) -> Reply:
+        if ended := self._ended(live):
+            return ended
+        if live.status != "paused":
+            return Reply("error", "The match is not paused.", live.id)
+        now = self.now()
+        paused_for = max(0.0, now - float(live.host.pop("paused_at", now)))
+        live.clock.resume(now)
+        if live.host.get("window"):
+            live.host["window"]["due"] += paused_for
+        live.status = "live"
+        await self._commit(live, NewAction("command", "resume", None), now)
+        await self._arm(live, now)
+        await self._post(live, f"The match goes on. {self.clock_line(live, now)}".strip())
+        return Reply("accepted", "resumed", live.id)
+
+    async def _abort(self, live: LiveMatch, seat: str | None) -> Reply:
+        if ended := self._ended(live):
+            return ended
+        now = self.now()
+        live.clock.sync((), now)
+        live.status = "aborted"
+        live.host["window"] = None
+        await self._commit(live, NewAction("command", "abort", None), now, result=Result(None, "aborted by the host"))
+        await self._arm(live, now)
+        await self._post(live, f"The host aborted match #{live.id}; it has no result.")
+        return Reply("accepted", "aborted", live.id)
+
+    async def _resign(self, live: LiveMatch, seat: str | None) -> Reply:
+        if ended := self._ended(live):
+            return ended
+        if seat not in live.players:
+            return Reply("error", f"Name the seat that resigns: one of {', '.join(live.players)}.", live.id)
+        now = self.now()
+        events = live.game.resign(seat)
+        self._after_change(live, now, events)
+        await self._commit(live, NewAction("resign", "resign", seat), now)
+        await self._arm(live, now)
+        await self._announce(live, events)
+        await self._show_board(live, now)
+        return Reply("accepted", "resigned", live.id)
+
+    # ==================================================================== timers
+
+    async def on_timer(self, timer: TimerRecord) -> None:
+        """A durable timer fell due (the dispatcher calls this; raising means "deliver again")."""
+        if timer.kind == DELETE_TIMER:
+            await self._delete_message(timer)
+            return
+        if timer.match_id is None:
+            return
+        live, _ = await self._get(timer.match_id)
+        if live is None:
+            return
+        async with live.lock:
+            if live.status != "live":
+                return
+            now = self.now()
+            try:
+                if timer.kind == CLOCK_TIMER:
+                    await self._clock_alert(live, timer.payload, now)
+                elif timer.kind == WINDOW_TIMER:
+                    await self._window_due(live, timer.payload, now)
+            except (StorageUnavailable, StaleVersion):
+                live.restore()
+                self.matches.pop(live.id, None)
+                raise  # the dispatcher keeps the row and delivers it again
+            except Exception:
+                log.exception("match %s: timer %s failed", live.id, timer.kind)
+                live.restore()
+                raise
+
+    async def _clock_alert(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
+        seat = str(payload.get("seat"))
+        deadline = live.clock.deadline(seat) if seat in live.clock.seats else None
+        current = deadline is not None and abs(deadline - float(payload.get("deadline", -1))) < 0.001
+        if current and payload.get("alert") == "warning":
+            await self._post(live, f"{live.label(seat)}: {payload.get('seconds')} s left.")
+        elif current and payload.get("alert") == "overtime":
+            await self._post(
+                live, f"{live.label(seat)}: the move time is up; now on reserve ({live.clock.display(seat, now)})."
+            )
+        await self._expire(live, now)
+        await self._arm(live, now)
+
+    async def _expire(self, live: LiveMatch, now: float) -> None:
+        """Apply every running clock that has run out, earliest first."""
+        while live.status == "live" and not live.game.is_over:
+            nxt = live.clock.next_deadline()
+            if nxt is None or not live.clock.expired(nxt[1], now):
+                return
+            deadline, seat = nxt
+            # Charged at the deadline itself: a late timer must not cost the seat extra.
+            live.clock.stop(seat, deadline)
+            events = live.game.timeout(seat)
+            self._after_change(live, deadline, events)
+            await self._commit(live, NewAction("timeout", f"timeout {seat}", None), deadline)
+            await self._arm(live, now)
+            await self._post(live, f"{live.label(seat)} ran out of time.")
+            await self._announce(live, events)
+            await self._show_board(live, now)
+
+    async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
+        window = live.host.get("window")
+        if not window or window.get("kind") != payload.get("kind") or now + 0.0005 < float(window["due"]):
+            await self._arm(live, now)  # stale or early: the live window (if any) re-arms
+            return
+        if live.game.window() is None:
+            live.host["window"] = None
+            await self._arm(live, now)
+            return
+        events = live.game.close_window()
+        self._after_change(live, now, events)
+        await self._commit(live, NewAction("window", "close window", None), now)
+        await self._arm(live, now)
+        await self._announce(live, events)
+        await self._show_board(live, now)
+
+    async def _delete_message(self, timer: TimerRecord) -> None:
+        channel = timer.payload.get("channel_id")
+        message_id = int(timer.payload["message_id"])
+        try:
+            await self.transport.delete(channel, message_id)
+        except TransportError as error:
+            log.info("deleting message %s: %s (already gone?)", message_id, error)
+        await self.store.mark_message_deleted(channel, message_id)
+
+    # ==================================================================== recovery
+
+    async def recover(self) -> list[int]:
+        """Reload every unfinished match after a start: give back the outage, say so, re-arm.
+
+        Returns the ids of the matches resumed. A match that fails to load is logged and
+        skipped (the others still resume).
+        """
+        now = self.now()
+        records = await self.store.live_matches()
+        resumed: list[int] = []
+        semaphore = asyncio.Semaphore(8 if self.store.dialect == "postgresql" else 1)
+
+        async def one(record: MatchRecord) -> None:
+            async with semaphore:
+                try:
+                    await self._recover_one(record, now)
+                    resumed.append(record.id)
+                except Exception:
+                    log.exception("match %s could not be resumed", record.id)
+
+        await asyncio.gather(*(one(r) for r in records))
+        resumed.sort()
+        return resumed
+
+    async def _recover_one(self, record: MatchRecord, now: float) -> None:
+        live = self._from_record(record)
+        self.matches[live.id] = live
+        async with live.lock:
+            if live.status != "live":
+                return  # paused: its clocks are stopped already
+            saved_at = float(live.host.get("saved_at", now))
+            outage = max(0.0, now - saved_at)
+            live.clock.give_back(outage)
+            if live.host.get("window"):
+                live.host["window"]["due"] += outage
+            live.host["outages"] = int(live.host.get("outages", 0)) + 1
+            await self._commit(live, None, now)
+            await self._arm(live, now)
+            await self._post(
+                live,
+                f"The bot is back after {format_duration(int(outage * 1000))}; the clocks were stopped "
+                f"meanwhile. {self.clock_line(live, now)}".strip(),
+            )
+            # A clock that had already run out before the outage still decides.
+            await self._expire(live, now)
+
+    # ==================================================================== helpers
+
+    async def _get(self, match_id: int) -> tuple[LiveMatch | None, Reply]:
+        live = self.matches.get(match_id)
+        if live is not None:
+            return live, Reply("accepted")
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            live = self.matches.get(match_id)
+            if live is not None:
+                return live, Reply("accepted")
+            try:
+                record = await self.store.get_match(match_id)
+            except MatchNotFound as error:
+                return None, Reply("error", str(error), match_id)
+            except StorageUnavailable:
+                return None, Reply("unavailable", "The bot cannot read its matches right now; try again in a moment.", match_id)
+            live = self._from_record(record)
+            self.matches[match_id] = live
+            return live, Reply("accepted")
+
+    def _from_record(self, record: MatchRecord) -> LiveMatch:
+        game = load(record.state)
+        clock = Clock.from_dict(record.clock) if record.clock else Clock.new(preset(record.game, record.variant), game.seats)
+        players = {s.seat: Player(s.seat, s.user_id, s.display_name) for s in record.seats}
+        live = LiveMatch(
+            record.id, record.guild_id, record.channel_id, game, clock, players,
+            record.version, record.status, dict(record.host or {}),
+        )
+        live.snapshot()
+        return live
+
+    def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
+        """Bring clocks, window and status in line with the game after it changed."""
+        if any(e.kind == "bout" for e in events):
+            live.clock.reset_reserves()
+        window = live.game.window() if not live.game.is_over else None
+        if window is not None:
+            current = live.host.get("window")
+            if not current or current.get("kind") != window.kind:
+                live.host["window"] = {"kind": window.kind, "due": now + window.seconds}
+            # While a timed window runs, the window's timer is the only clock.
+            live.clock.sync((), now)
+        else:
+            live.host["window"] = None
+            live.clock.sync(() if live.game.is_over else live.game.to_move(), now)
+        if live.game.is_over:
+            live.status = "finished"
+
+    async def _commit(
+        self, live: LiveMatch, action: NewAction | None, now: float, *, result: Result | None = None
+    ) -> None:
+        """Commit the in-memory state (and ``action``); on any failure, go back to the last commit."""
+        live.host["saved_at"] = now
+        if action is not None:
+            action = NewAction(action.kind, action.text, action.seat, action.private, live.clock.to_dict(), utc(now))
+        outcome = live.game.outcome()
+        if result is None and outcome is not None:
+            result = Result(outcome.winner, outcome.reason)
+        extra: dict[str, Any] = {}
+        if result is not None:
+            extra["result"] = result
+        try:
+            committed = await self.store.commit_action(
+                live.id,
+                live.version,
+                action,
+                state=live.game.to_dict(),
+                clock=live.clock.to_dict(),
+                host=live.host,
+                status=live.status,
+                **extra,
+            )
+        except BaseException:
+            live.restore()
+            raise
+        live.version = committed.version
+        live.snapshot()
+
+    async def _log_rejected(
+        self, live: LiveMatch, seat: str, kind: str, text: str, private: bool, reason: str, now: float
+    ) -> None:
+        try:
+            await self.store.append_rejected(
+                live.id, NewAction(kind, text, seat, private, live.clock.to_dict(), utc(now)), reason
+            )
+        except StorageError as error:
+            # The answer still goes out; a refused submission changed nothing worth keeping.
+            log.warning("match %s: could not log a refused submission: %s", live.id, error)
+
+    async def _arm(self, live: LiveMatch, now: float) -> None:
+        """Make the timer rows match what is due next: one clock alert and the window, if any."""
+        wanted: dict[str, tuple[float, dict[str, Any]] | None] = {CLOCK_TIMER: None, WINDOW_TIMER: None}
+        if live.status == "live":
+            alerts = live.clock.alerts(now)
+            if alerts:
+                a = alerts[0]
+                deadline = live.clock.deadline(a.seat)
+                wanted[CLOCK_TIMER] = (
+                    a.at,
+                    {"seat": a.seat, "alert": a.kind, "seconds": a.seconds, "deadline": deadline},
+                )
+            window = live.host.get("window")
+            if window:
+                wanted[WINDOW_TIMER] = (float(window["due"]), {"kind": window["kind"]})
+        added = False
+        for kind, want in wanted.items():
+            armed = live.armed.get(kind, "unknown")
+            if armed != "unknown" and (armed and armed[:2]) == want:
+                continue
+            # Add the new row before deleting the old: SQLite may reuse the highest row id, and
+            # the dispatcher deletes the row it delivered by id once the callback returns.
+            if armed == "unknown":
+                old_ids = [t.id for t in await self.store.timers(live.id) if t.kind == kind]
+            else:
+                old_ids = [armed[2]] if armed else []
+            new = None
+            if want is not None:
+                timer = await self.store.add_timer(kind, utc(want[0]), match_id=live.id, payload=want[1])
+                new = (want[0], want[1], timer.id)
+                added = True
+            for old_id in old_ids:
+                await self.store.delete_timer(old_id)
+            live.armed[kind] = new
+        if added and self.wake is not None:
+            result = self.wake()
+            if asyncio.iscoroutine(result):
+                await result
+
+    # ---- speaking -----------------------------------------------------------------------------
+
+    async def _post(self, live: LiveMatch, text: str) -> int | None:
+        try:
+            return await self.transport.post(live.room, text)
+        except TransportError as error:
+            log.warning("match %s: could not post: %s", live.id, error)
+            return None
+
+    async def _private(self, live: LiveMatch, seat: str, text: str) -> bool:
+        player = live.players.get(seat)
+        if player is None:
+            return False
+        try:
+            await self.transport.send_private(player, text)
+            return True
+        except TransportError as error:
+            log.info("match %s: private message to %s failed: %s", live.id, seat, error)
+            # Say that it failed, never what it said: the room must not learn a secret.
+            await self._post(live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot.")
+            return False
+
+    async def _answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None:
+        if private:
+            await self._private(live, seat, text)
+        else:
+            await self._post(live, f"{live.label(seat)}: {text}")
+
+    async def _announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
+        for event in events:
+            if event.public:
+                message_id = await self._post(live, event.text)
+                delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
+                if message_id is not None and delete_after:
+                    await self._schedule_delete(live, message_id, float(delete_after))
+            else:
+                for seat in sorted(event.seats or ()):
+                    await self._private(live, seat, event.text)
+
+    async def _schedule_delete(self, live: LiveMatch, message_id: int, seconds: float) -> None:
+        due = utc(self.now() + seconds)
+        await self.store.add_message(live.room, message_id, "timed", match_id=live.id, delete_at=due)
+        await self.store.add_timer(
+            DELETE_TIMER, due, match_id=live.id, payload={"channel_id": live.room, "message_id": message_id}
+        )
+        if self.wake is not None:
+            result = self.wake()
+            if asyncio.iscoroutine(result):
+                await result
+
+    def clocks(self, live: LiveMatch, now: float) -> dict[str, str]:
+        """Each seat's clock as a short string for a board."""
+        return {seat: live.clock.display(seat, now) for seat in live.clock.seats}
+
+    def clock_line(self, live: LiveMatch, now: float) -> str:
+        """"p1 to move: 0:52 +5:00." or "" for an untimed or finished match."""
+        if live.clock.control.untimed or live.game.is_over:
+            return ""
+        movers = live.game.to_move()
+        if not movers:
+            return ""
+        parts = [f"{live.label(s)} {live.clock.display(s, now)}" for s in movers]
+        return f"To move: {', '.join(parts)}."
+
+    async def _show_board(self, live: LiveMatch, now: float, *, moved: bool = False) -> None:
+        """Post the public board (a picture when a renderer exists) and private views by DM."""
+        if not self.boards:
+            return
+        view = live.game.view(None)
+        clocks = self.clocks(live, now)
+        png = None
+        if self.pictures and board.has_picture(live.game.name):
+            players = {s: p.name or s for s, p in live.players.items()}
+            png = await asyncio.to_thread(board.picture, view, players=players, clocks=clocks, title=f"Match #{live.id}")
+        caption = self._caption(live, now)
+        if png is not None:
+            try:
+                await self.transport.post_picture(live.room, png, filename=f"match{live.id}.png", text=caption)
+                if self.on_picture is not None:
+                    result = self.on_picture(live.id, png)
+                    if asyncio.iscoroutine(result):
+                        await result
+            except TransportError as error:
+                log.warning("match %s: could not post the board: %s", live.id, error)
+        else:
+            await self._post(live, board.text_board(view, clocks=clocks) + ("\n" + caption if caption else ""))
+        for seat in live.players:
+            own = live.game.view(seat)
+            if own != view and live.private_views.get(seat) != own:
+                live.private_views[seat] = own
+                await self._private(live, seat, "Your view:\n" + board.text_board(own))
+
+    def _caption(self, live: LiveMatch, now: float) -> str:
+        outcome = live.game.outcome()
+        if outcome is not None:
+            who = live.label(outcome.winner) + " wins" if outcome.winner else "a draw"
+            return f"Result: {who}. {outcome.reason}"
+        return self.clock_line(live, now)
+
+    def status_text(self, live: LiveMatch) -> str:
+        """A status line for the ``status`` command."""
+        now = self.now()
+        game = live.game
+        head = f"Match #{live.id}: {game.title} ({game.variant}), {live.status}."
+        clocks = ", ".join(f"{live.label(s)} {t}" for s, t in self.clocks(live, now).items() if t)
+        movers = game.to_move()
+        parts = [head]
+        if movers and live.status != "finished":
+            parts.append(f"To move: {' and '.join(live.label(s) for s in movers)}.")
+        if clocks:
+            parts.append(f"Clocks: {clocks}.")
+        if game.outcome():
+            parts.append(self._caption(live, now))
+        return " ".join(parts)

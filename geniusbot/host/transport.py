@@ -1,0 +1,129 @@
+"""The host's only way to speak: a small transport protocol.
+
+A transport knows how to post into a match's room (a Discord channel, the terminal, a test's
+list) and how to reach one player privately. The host never imports Discord: the cog implements
+this protocol with discord.py, the console prints, and the tests record.
+
+Addresses are the ones the store keeps: a room is the match's ``channel_id`` (``None`` for a
+console match), a player is a :class:`Player` (seat, Discord user id or ``None``, display name).
+Every method may raise :class:`TransportError`; the host logs it and goes on (a lost
+announcement never undoes a committed action).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+
+class TransportError(RuntimeError):
+    """The outside world refused a message (a closed DM, a deleted channel, a network error)."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat and who holds it."""
+
+    seat: str
+    user_id: int | None = None
+    name: str = ""
+
+    @property
+    def label(self) -> int:
+        """How the host names the player in the room: ``Alice (p1)`` or ``p1``."""
+        return f"{self.name} ({self.seat})" if self.name and self.name != self.seat else self.seat
+
+
+@runtime_checkable
+class Transport(Protocol):
+    """What the host may do in the outside world. Message ids are integers (Discord snowflakes; the console counts from 1)."""
+
+    async def post(self, room: int | None, text: str) -> int:
+        """Post ``text`` in the room; return the new message's id."""
+        ...
+
+    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
+        """Post a PNG picture (with an optional caption) in the room; return its id."""
+        ...
+
+    async def edit(self, room: int | None, message_id: int, text: str) -> None:
+        """Replace the text of a message the host posted."""
+        ...
+
+    async def delete(self, room: int | None, message_id: int) -> None:
+        """Delete a message the host posted."""
+        ...
+
+    async def send_private(self, player: Player, text: str) -> int | None:
+        """Send ``text`` to one player only (a DM); return its id if the medium has one."""
+        ...
+
+
+@dataclass
+class Sent:
+    """One thing a :class:`RecordingTransport` was asked to do."""
+
+    op: str  # "post" | "picture" | "edit" | "delete" | "private"
+    room: int | None
+    text: str = ""
+    message_id: int = 0
+    to: str | None = None  # the seat, for private messages
+    png: bytes | None = None
+
+
+@dataclass
+class RecordingTransport:
+    """A transport that keeps everything in a list: for tests and benchmarks.
+
+    ``fail_private`` names seats whose private messages fail (a closed DM).
+    """
+
+    sent: list[Sent] = field(default_factory=list)
+    fail_private: set[str] = field(default_factory=set)
+    _next_id: int = 0
+
+    def _id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    async def post(self, room: int | None, text: str) -> int:
+        """Record a room post."""
+        mid = self._id()
+        self.sent.append(Sent("post", room, text, mid))
+        return mid
+
+    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
+        """Record a picture."""
+        mid = self._id()
+        self.sent.append(Sent("picture", room, text, mid, png=png))
+        return mid
+
+    async def edit(self, room: int | None, message_id: int, text: str) -> None:
+        """Record an edit."""
+        self.sent.append(Sent("edit", room, text, message_id))
+
+    async def delete(self, room: int | None, message_id: int) -> None:
+        """Record a deletion."""
+        self.sent.append(Sent("delete", room, "", message_id))
+
+    async def send_private(self, player: Player, text: str) -> int | None:
+        """Record a private message, or fail for seats in ``fail_private``."""
+        if player.seat in self.fail_private:
+            raise TransportError(f"{player.label} does not accept private messages.")
+        mid = self._id()
+        self.sent.append(Sent("private", None, text, mid, to=player.seat))
+        return mid
+
+    # ---- reading, for tests --------------------------------------------------------------
+
+    def room_texts(self) -> list[str]:
+        """Every text posted in a room (posts and picture captions), in order."""
+        return [s.text for s in self.sent if s.op in ("post", "picture")]
+
+    def private_texts(self, seat: str) -> list[str]:
+        """Every private text sent to ``seat``."""
+        return [s.text for s in self.sent if s.op == "private" and s.to == seat]
+
+    def clear(self) -> None:
+        """Forget what was sent so far."""
+        self.sent.clear()

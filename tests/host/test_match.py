@@ -1,0 +1,390 @@
+"""The match host against real databases (SQLite and PostgreSQL), with an injected clock.
+
+The transport is a recording fake: it is the outside world, not the thing under test.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+
+from geniusbot.host.match import CLOCK_TIMER, DELETE_TIMER, WINDOW_TIMER, Host
+from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.storage.repository import Store
+
+from .sealedbid import registered
+
+T0 = 1_800_000_000.0
+
+
+class FakeTime:
+    """Epoch seconds that move only when a test says so."""
+
+    def __init__(self, start: float = T0) -> None:
+        self.t = start
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> float:
+        self.t += seconds
+        return self.t
+
+
+@pytest.fixture
+def clock() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def transport() -> RecordingTransport:
+    return RecordingTransport()
+
+
+@pytest.fixture
+def host(store: Store, transport: RecordingTransport, clock: FakeTime) -> Host:
+    return Host(store, transport, now=clock, pictures=False)
+
+
+async def fire_due(host: Host, clock: FakeTime) -> int:
+    """Deliver due timers the way the dispatcher does: callback, then delete the row."""
+    fired = 0
+    for timer in await host.store.due_timers(datetime.fromtimestamp(clock.t, UTC)):
+        await host.on_timer(timer)
+        await host.store.delete_timer(timer.id)
+        fired += 1
+    return fired
+
+
+async def start(host: Host, game: str = "tictacfive", **kw) -> int:
+    reply = await host.start_match(game, players=[Player("p1", 11, "Alice"), Player("p2", 22, "Bob")], seed=5, **kw)
+    assert reply.ok, reply.message
+    return reply.match_id
+
+
+# ---- starting ------------------------------------------------------------------------------
+
+
+async def test_start_commits_announces_and_shows_the_board(host, transport):
+    match_id = await start(host, clock="60s+5m", channel_id=700)
+    record = await host.store.get_match(match_id)
+    assert record.status == "live" and record.channel_id == 700
+    log = await host.store.actions(match_id)
+    assert [(a.kind, a.text) for a in log] == [("command", "start 60s+5m")]
+    texts = transport.room_texts()
+    assert "Alice (p1) vs Bob (p2)" in texts[0] and "60 s a move, then a 5:00 reserve" in texts[0]
+    assert " A B C" in texts[1].replace("  ", " ")  # the text board
+    timers = await host.store.timers(match_id)
+    assert [(t.kind, t.payload["alert"]) for t in timers] == [(CLOCK_TIMER, "overtime")]
+
+
+@pytest.mark.parametrize(
+    "game, kw, fragment",
+    [
+        ("nosuchgame", {}, "There is no game called"),
+        ("tictacfive", {"clock": "fast"}, "not a duration"),
+        ("tictacfive", {"variant": "blitz"}, "has no rule set"),
+        ("armslength", {"options": {"colour": "red"}}, "takes no option"),
+    ],
+)
+async def test_bad_start_options_get_a_clear_message(host, game, kw, fragment):
+    reply = await host.start_match(game, **kw)
+    assert reply.status == "error" and fragment in reply.message
+    assert await host.store.live_matches() == []
+
+
+async def test_one_match_per_room(host):
+    await start(host, channel_id=5)
+    reply = await host.start_match("tictacfive", channel_id=5)
+    assert reply.status == "error" and "already running in this room" in reply.message
+
+
+# ---- submissions ---------------------------------------------------------------------------
+
+
+async def test_a_legal_move_is_committed_before_it_is_announced(store, clock):
+    seen: list[list[str]] = []
+
+    class Checking(RecordingTransport):
+        async def post(self, room, text):
+            # Whatever the room hears about has reached the database already.
+            seen.append([a.text for a in await store.actions(1)])
+            return await super().post(room, text)
+
+    host = Host(store, Checking(), now=clock, pictures=False)
+    match_id = await start(host)
+    assert match_id == 1
+    clock.advance(5)
+    reply = await host.submit(match_id, "p1", " h8 ")
+    assert reply.ok and reply.message == "H8"
+    assert "H8" in seen[-1]
+    actions = await store.actions(match_id)
+    assert actions[-1].kind == "move" and actions[-1].seat == "p1" and actions[-1].accepted
+    assert actions[-1].clocks["seats"]["p1"]["on_turn"]  # p1 places the next opening stone too
+
+
+async def test_an_illegal_move_is_answered_logged_and_changes_nothing(host, transport):
+    match_id = await start(host)
+    await host.submit(match_id, "p1", "H8")
+    before = (await host.store.get_match(match_id)).state
+    transport.clear()
+    reply = await host.submit(match_id, "p1", "H8")
+    assert reply.status == "rejected" and "taken" in reply.message
+    assert transport.room_texts() == [f"Alice (p1): {reply.message}"]
+    record = await host.store.get_match(match_id)
+    assert record.state == before
+    last = (await host.store.actions(match_id))[-1]
+    assert (last.accepted, last.error, last.text) == (False, reply.message, "H8")
+    assert (await host.submit(match_id, "p1", "H9")).ok  # the turn stood
+
+
+async def test_out_of_turn_is_answered_non_players_and_chat_are_ignored(host, transport):
+    match_id = await start(host, channel_id=9)
+    transport.clear()
+    reply = await host.submit(match_id, "p2", "H8")
+    assert reply.status == "rejected" and "not your turn" in reply.message.lower()
+    assert (await host.room_message(9, 999, "H8")).status == "ignored"  # a spectator
+    assert (await host.room_message(9, 11, "# nice opening")).status == "ignored"
+    assert (await host.room_message(9, 11, "H8")).ok  # Alice is p1
+    assert (await host.room_message(10, 11, "H9")).status == "ignored"  # no match in that room
+
+
+async def test_unknown_match_gets_a_clear_answer(host):
+    reply = await host.submit(424242, "p1", "H8")
+    assert reply.status == "error" and "no match #424242" in reply.message
+    reply = await host.command(424242, "pause")
+    assert reply.status == "error"
+
+
+async def test_after_the_end_room_talk_is_ignored_and_dms_are_answered(host, transport):
+    match_id = await start(host)
+    assert (await host.command(match_id, "resign", seat="p2")).ok
+    record = await host.store.get_match(match_id)
+    assert record.status == "finished" and record.result.winner == "p1"
+    transport.clear()
+    assert (await host.submit(match_id, "p1", "H8")).status == "ignored"
+    reply = await host.submit(match_id, "p1", "H8", private=True)
+    assert reply.status == "rejected" and transport.private_texts("p1") == ["This match is over; no more moves are taken."]
+    assert (await host.command(match_id, "resign", seat="p1")).status == "error"
+    assert await host.store.timers(match_id) == []
+
+
+# ---- clocks and timers ---------------------------------------------------------------------
+
+
+async def test_warnings_then_timeout_through_the_timers(host, transport, clock):
+    match_id = await start(host, clock="60s")
+    transport.clear()
+    clock.advance(30)
+    assert await fire_due(host, clock) == 1
+    assert transport.room_texts() == ["Alice (p1): 30 s left."]
+    clock.advance(20)
+    await fire_due(host, clock)
+    assert transport.room_texts()[-1] == "Alice (p1): 10 s left."
+    clock.advance(10)
+    await fire_due(host, clock)
+    record = await host.store.get_match(match_id)
+    assert record.status == "finished" and record.result.winner == "p2"
+    last = (await host.store.actions(match_id))[-1]
+    assert (last.kind, last.text, last.seat) == ("timeout", "timeout p1", None)
+    assert any("ran out of time" in t for t in transport.room_texts())
+    assert await host.store.timers(match_id) == []
+
+
+async def test_a_move_after_the_deadline_loses_even_if_the_timer_is_late(host, clock):
+    match_id = await start(host, clock="60s")
+    clock.advance(61)
+    reply = await host.submit(match_id, "p1", "H8")
+    assert reply.status == "rejected" and "Time ran out" in reply.message
+    record = await host.store.get_match(match_id)
+    assert record.result.winner == "p2"
+    # Charged at the deadline, not when the host noticed.
+    timeout = [a for a in await host.store.actions(match_id) if a.kind == "timeout"][0]
+    assert timeout.at.timestamp() == T0 + 60
+
+
+async def test_reserve_is_spent_and_the_timer_follows_the_new_deadline(host, clock):
+    match_id = await start(host, clock="60s+5m")
+    clock.advance(75)
+    assert (await host.submit(match_id, "p1", "H8")).ok
+    record = await host.store.get_match(match_id)
+    assert record.clock["seats"]["p1"]["reserve_ms"] == 285_000
+    clock.advance(1)
+    assert (await host.submit(match_id, "p1", "H9")).ok
+    timers = await host.store.timers(match_id)
+    assert len(timers) == 1 and timers[0].due_at.timestamp() == clock.t + 60  # the next overtime
+
+
+async def test_pause_stops_the_clocks_and_resume_restarts_them(host, transport, clock):
+    match_id = await start(host, clock="60s")
+    clock.advance(20)
+    assert (await host.command(match_id, "pause")).ok
+    assert await host.store.timers(match_id) == []
+    transport.clear()
+    reply = await host.submit(match_id, "p1", "H8")
+    assert reply.status == "rejected" and "paused" in reply.message
+    assert (await host.command(match_id, "pause")).status == "error"
+    clock.advance(1000)
+    assert (await host.command(match_id, "resume")).ok
+    assert "Alice (p1) 0:40" in transport.room_texts()[-1]
+    (timer,) = await host.store.timers(match_id)
+    assert timer.due_at.timestamp() == clock.t + 10  # the 30 s warning
+    assert (await host.command(match_id, "status")).message.startswith("Match #")
+
+
+async def test_abort_ends_without_result(host):
+    match_id = await start(host)
+    assert (await host.command(match_id, "abort")).ok
+    record = await host.store.get_match(match_id)
+    assert record.status == "aborted" and record.result.winner is None
+    assert (await host.command(match_id, "fly")).status == "error"
+
+
+# ---- hidden information, simultaneous phases, windows --------------------------------------
+
+
+async def test_sealed_bids_stay_private_until_both_are_in(host, transport, clock):
+    with registered():
+        match_id = await start(host, "sealedbid", clock="30s+1m@bout")
+        record = await host.store.get_match(match_id)
+        assert record.clock["seats"]["p1"]["on_turn"] and record.clock["seats"]["p2"]["on_turn"]
+        transport.clear()
+        reply = await host.submit(match_id, "p1", "bid 7")
+        assert reply.status == "rejected" and "privately" in reply.message
+        assert (await host.submit(match_id, "p1", "bid 7", private=True)).ok
+        assert all("7" not in t for t in transport.room_texts())
+        assert "Your bid of 7 is in." in transport.private_texts("p1")
+        assert any("my_bid" in t for t in transport.private_texts("p1"))  # its own view, by DM
+        assert transport.private_texts("p2") == []
+        clock.advance(40)  # p2 thinks into the reserve
+        assert (await host.submit(match_id, "p2", "bid 3", private=True)).ok
+        assert any("Bids revealed: p1 7, p2 3." == t for t in transport.room_texts())
+        record = await host.store.get_match(match_id)
+        assert record.clock["seats"]["p2"]["reserve_ms"] == 60_000  # a new bout resets it
+
+
+async def test_a_timed_out_bid_is_nothing_and_the_game_goes_on(host, clock):
+    with registered():
+        match_id = await start(host, "sealedbid", clock="30s")
+        assert (await host.submit(match_id, "p1", "bid 1", private=True)).ok
+        clock.advance(31)
+        await fire_due(host, clock)
+        record = await host.store.get_match(match_id)
+        assert record.status == "live" and record.state["state"]["round"] == 2
+        assert record.state["state"]["scores"] == {"p1": 1, "p2": 0}
+
+
+async def test_a_window_closes_by_its_timer_and_clocks_wait_for_it(host, transport, clock):
+    with registered():
+        match_id = await start(host, "sealedbid", clock="30s", options={"memorize": "1"})
+        kinds = sorted(t.kind for t in await host.store.timers(match_id))
+        assert kinds == [WINDOW_TIMER]  # no clock runs during the window
+        clock.advance(29)
+        await fire_due(host, clock)
+        assert (await host.store.get_match(match_id)).state["state"]["window_open"]
+        clock.advance(1)
+        await fire_due(host, clock)
+        record = await host.store.get_match(match_id)
+        assert not record.state["state"]["window_open"]
+        assert (await host.store.actions(match_id))[-1].text == "close window"
+        assert "The number is hidden; bid now." in transport.room_texts()
+        assert {t.kind for t in await host.store.timers(match_id)} == {CLOCK_TIMER}
+
+
+async def test_a_message_marked_for_deletion_is_deleted_by_a_durable_timer(host, transport, clock):
+    with registered():
+        match_id = await start(host, "sealedbid", clock="none")
+        await host.submit(match_id, "p1", "bid 1", private=True)
+        await host.submit(match_id, "p2", "bid 2", private=True)
+        (timer,) = [t for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER]
+        assert timer.due_at.timestamp() == T0 + 60
+        clock.advance(60)
+        await fire_due(host, clock)
+        deleted = [s for s in transport.sent if s.op == "delete"]
+        assert [d.message_id for d in deleted] == [timer.payload["message_id"]]
+        assert await host.store.messages_to_delete() == []
+
+
+async def test_a_closed_dm_is_reported_without_the_secret(host, transport):
+    with registered():
+        match_id = await start(host, "sealedbid", clock="none")
+        transport.fail_private.add("p1")
+        assert (await host.submit(match_id, "p1", "bid 8", private=True)).ok
+        room = " ".join(transport.room_texts())
+        assert "could not send you a private message" in room and "8" not in room.replace("p1", "")
+
+
+# ---- restarts and failures -----------------------------------------------------------------
+
+
+async def test_recover_gives_back_the_outage_and_rearms(store, clock):
+    first = Host(store, RecordingTransport(), now=clock, pictures=False)
+    match_id = await start(first, clock="60s")
+    clock.advance(20)
+    assert (await first.submit(match_id, "p1", "H8")).ok
+    clock.advance(15)  # p1 thinks 15 s on its second stone, then the bot dies
+    clock.advance(3600)
+    transport = RecordingTransport()
+    second = Host(store, transport, now=clock, pictures=False)
+    assert await second.recover() == [match_id]
+    assert "back after 1:00:15" in transport.room_texts()[0]
+    live = second.matches[match_id]
+    assert live.clock.deadline("p1") == clock.t + 60
+    (timer,) = await store.timers(match_id)
+    assert timer.due_at.timestamp() == clock.t + 30
+    assert (await second.submit(match_id, "p1", "H9")).ok
+
+
+async def test_recover_skips_paused_and_finished_matches(store, clock):
+    first = Host(store, RecordingTransport(), now=clock, pictures=False)
+    paused = await start(first)
+    await first.command(paused, "pause")
+    done = (await first.start_match("tictacfive")).match_id
+    await first.command(done, "abort")
+    clock.advance(100)
+    transport = RecordingTransport()
+    second = Host(store, transport, now=clock, pictures=False)
+    assert await second.recover() == [paused]
+    assert transport.room_texts() == []
+    assert (await second.command(paused, "resume")).ok
+    assert second.matches[paused].clock.deadline("p1") == clock.t + 360  # 60 s + 5:00, untouched
+
+
+async def test_a_locked_database_refuses_the_move_and_a_retry_succeeds(db_url, clock, tmp_path):
+    if not db_url.startswith("sqlite"):
+        pytest.skip("the lock is a SQLite lock")
+
+    async def no_sleep(_):
+        return None
+
+    store = await Store.open(db_url, migrate=False, busy_timeout_ms=20, retries=1, sleep=no_sleep)
+    try:
+        transport = RecordingTransport()
+        host = Host(store, transport, now=clock, pictures=False)
+        match_id = await start(host)
+        locker = sqlite3.connect(db_url.split("///", 1)[1], isolation_level=None)
+        locker.execute("BEGIN EXCLUSIVE")
+        reply = await host.submit(match_id, "p1", "H8")
+        assert reply.status == "unavailable" and "send it again" in reply.message
+        locker.execute("ROLLBACK")
+        locker.close()
+        assert host.matches[match_id].game.view()["stones"] == {}
+        assert (await host.submit(match_id, "p1", "H8")).ok
+        record = await store.get_match(match_id)
+        assert record.state["state"] != {} and [a.text for a in await store.actions(match_id)][-1] == "H8"
+    finally:
+        await store.close()
+
+
+async def test_a_second_host_process_sees_a_stale_version_and_reloads(store, clock):
+    a = Host(store, RecordingTransport(), now=clock, pictures=False)
+    match_id = await start(a)
+    b = Host(store, RecordingTransport(), now=clock, pictures=False)
+    assert (await b.submit(match_id, "p1", "H8")).ok
+    reply = await a.submit(match_id, "p1", "H9")  # a still holds version 1
+    assert reply.status == "unavailable"
+    assert (await a.submit(match_id, "p1", "H9")).ok  # reloaded: H8 is there, H9 goes on
+    stones = (await store.get_match(match_id)).state["state"]
+    assert "H8" in str(stones) and "H9" in str(stones)
