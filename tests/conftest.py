@@ -4,6 +4,7 @@
   the test's own) and once on PostgreSQL (marked ``postgres``; skipped, with the reason, when no
   server answers at ``GENIUSBOT_TEST_POSTGRES_URL``).
 * ``empty_db_url``: the same two databases with no schema at all (for migration tests).
+* ``sqlite_db_url`` / ``postgres_db_url``: one of the two alone, for what only one of them does.
 * ``store``: an open :class:`~geniusbot.storage.repository.Store` on ``db_url``.
 
 Several engineers run the PostgreSQL tests at once on one server, so each test session creates a
@@ -142,19 +143,39 @@ async def _truncate_all(url: str) -> None:
         await conn.close()
 
 
-@pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A migrated database with empty tables: SQLite, then PostgreSQL."""
-    if request.param == "sqlite":
-        template = request.getfixturevalue("_sqlite_template")
-        path = tmp_path / "geniusbot.db"
-        shutil.copyfile(template, path)
-        return f"sqlite+aiosqlite:///{path}"
+def _sqlite_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    template = request.getfixturevalue("_sqlite_template")
+    path = tmp_path / "geniusbot.db"
+    shutil.copyfile(template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def _postgres_url(request: pytest.FixtureRequest) -> str:
     server = request.getfixturevalue("_postgres")
     _require_postgres(server)
     url = server.migrated()
     _blocking(_truncate_all(url))
     return url
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated database with empty tables: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        return _sqlite_url(request, tmp_path)
+    return _postgres_url(request)
+
+
+@pytest.fixture
+def sqlite_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated SQLite database file of the test's own (for SQLite-only behaviour)."""
+    return _sqlite_url(request, tmp_path)
+
+
+@pytest.fixture
+def postgres_db_url(request: pytest.FixtureRequest) -> str:
+    """The session's migrated PostgreSQL database with empty tables; mark the test ``postgres``."""
+    return _postgres_url(request)
 
 
 @pytest.fixture(params=BACKENDS)

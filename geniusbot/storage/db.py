@@ -35,13 +35,10 @@ def default_sqlite_url(data_dir: str | Path) -> str:
 def normalize_url(url: str | URL) -> URL:
     """``url`` with an async driver: ``sqlite`` -> ``sqlite+aiosqlite``, ``postgresql`` -> ``+asyncpg``."""
     parsed = make_url(url)
-    backend = parsed.get_backend_name()
-    if backend == "sqlite" and parsed.get_driver_name() in ("pysqlite", ""):
-        parsed = parsed.set(drivername="sqlite+aiosqlite")
-    elif backend == "postgresql" and parsed.get_driver_name() in ("psycopg2", ""):
-        parsed = parsed.set(drivername="postgresql+asyncpg")
-    elif backend == "postgres":
-        parsed = parsed.set(drivername="postgresql+asyncpg")
+    if "+" not in parsed.drivername:
+        driver = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
+        if parsed.drivername in driver:
+            parsed = parsed.set(drivername=driver[parsed.drivername])
     return parsed
 
 

@@ -1,0 +1,263 @@
+"""Engines, migrations and failure handling on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
+
+from geniusbot.storage.db import (
+    alembic_config,
+    create_engine,
+    current_revision,
+    default_sqlite_url,
+    normalize_url,
+    upgrade,
+)
+from geniusbot.storage.models import Base
+from geniusbot.storage.repository import NewAction, SeatInfo, StorageUnavailable, Store
+
+HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
+TABLES = {t.name for t in Base.metadata.sorted_tables}
+
+
+class RecordingSleep:
+    """The retry pause, injected: it records the delays and may act after the n-th one."""
+
+    def __init__(self, after: int | None = None, action=None) -> None:
+        self.delays: list[float] = []
+        self.after = after
+        self.action = action
+
+    async def __call__(self, delay: float) -> None:
+        self.delays.append(delay)
+        if self.after is not None and len(self.delays) == self.after and self.action:
+            self.action()
+
+
+# --------------------------------------------------------------------------- URLs
+
+
+def test_plain_urls_get_their_async_driver(tmp_path: Path):
+    assert normalize_url("sqlite:///x.db").drivername == "sqlite+aiosqlite"
+    assert normalize_url("postgresql://u@h/db").drivername == "postgresql+asyncpg"
+    assert normalize_url("postgres://u@h/db").drivername == "postgresql+asyncpg"
+    assert normalize_url("postgresql+asyncpg://u@h/db").drivername == "postgresql+asyncpg"
+    url = default_sqlite_url(tmp_path / "data")
+    assert url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'geniusbot.db'}"
+
+
+async def test_the_sqlite_data_directory_is_created(tmp_path: Path):
+    url = default_sqlite_url(tmp_path / "new" / "dir")
+    store = await Store.open(url)
+    try:
+        assert (tmp_path / "new" / "dir" / "geniusbot.db").exists()
+        assert await store.live_matches() == []
+    finally:
+        await store.close()
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+async def _schema_diff(url: str) -> list:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(
+                lambda sync: compare_metadata(
+                    MigrationContext.configure(sync, opts={"compare_type": True}), Base.metadata
+                )
+            )
+    finally:
+        await engine.dispose()
+
+
+async def _tables(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return set(await conn.run_sync(lambda sync: inspect(sync).get_table_names()))
+    finally:
+        await engine.dispose()
+
+
+async def test_migrations_build_exactly_the_models(empty_db_url: str):
+    assert await current_revision(empty_db_url) is None
+    await upgrade(empty_db_url)
+    assert await current_revision(empty_db_url) == HEAD
+    assert await _tables(empty_db_url) == TABLES | {"alembic_version"}
+    assert await _schema_diff(empty_db_url) == []
+
+
+async def test_upgrade_is_idempotent_and_keeps_data(empty_db_url: str):
+    store = await Store.open(empty_db_url)
+    try:
+        match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={"k": 1})
+    finally:
+        await store.close()
+    await upgrade(empty_db_url)
+    store = await Store.open(empty_db_url)
+    try:
+        assert (await store.get_match(match.id)).state == {"k": 1}
+    finally:
+        await store.close()
+
+
+async def test_downgrade_to_base_removes_everything(empty_db_url: str):
+    await upgrade(empty_db_url)
+    engine = create_engine(empty_db_url)
+    try:
+        config = alembic_config()
+
+        def down(sync):
+            config.attributes["connection"] = sync
+            command.downgrade(config, "base")
+
+        async with engine.connect() as conn:
+            await conn.run_sync(down)
+            await conn.commit()
+    finally:
+        await engine.dispose()
+    assert await _tables(empty_db_url) <= {"alembic_version"}
+    await upgrade(empty_db_url)
+    assert await _schema_diff(empty_db_url) == []
+
+
+def test_every_revision_sits_in_the_package():
+    script = ScriptDirectory.from_config(alembic_config())
+    revisions = list(script.walk_revisions())
+    assert revisions and all(Path(r.path).parent.parent.name == "migrations" for r in revisions)
+    assert script.get_bases() == ["0001"]
+
+
+# --------------------------------------------------------------------------- SQLite specifics
+
+
+async def test_sqlite_runs_in_wal_with_foreign_keys_and_a_busy_timeout(tmp_path: Path):
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}", busy_timeout_ms=1234)
+    try:
+        async with engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
+            assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+            assert (await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 1234
+    finally:
+        await engine.dispose()
+
+
+async def test_foreign_keys_are_enforced(db_url: str):
+    store = await Store.open(db_url, migrate=False)
+    try:
+        with pytest.raises(IntegrityError):
+            async with store.engine.begin() as conn:
+                await conn.execute(
+                    text("INSERT INTO seats (match_id, seat, user_id, display_name) VALUES (4242, 'p1', 1, 'x')")
+                )
+        # Deleting a match takes its seats, log and timers with it.
+        match = await store.create_match(game="g", seats=[SeatInfo("p1", "a", 1)], state={})
+        await store.commit_action(match.id, 0, NewAction("move", "m"))
+        await store.add_timer("clock", store.now(), match_id=match.id)
+        async with store.engine.begin() as conn:
+            await conn.execute(text("DELETE FROM matches WHERE id = :id"), {"id": match.id})
+        counts = await store.counts()
+        assert counts["seats"] == counts["actions"] == counts["timers"] == 0
+    finally:
+        await store.close()
+
+
+def _sqlite_path(url: str) -> str:
+    return url.split("///", 1)[1]
+
+
+async def test_a_locked_sqlite_database_is_retried(sqlite_db_url: str):
+    db_url = sqlite_db_url
+    setup = await Store.open(db_url, migrate=False)
+    match = await setup.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
+    await setup.close()
+
+    blocker = sqlite3.connect(_sqlite_path(db_url), isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    sleep = RecordingSleep(after=2, action=blocker.rollback)
+    store = Store(create_engine(db_url, busy_timeout_ms=0), sleep=sleep, backoff=0.05)
+    try:
+        committed = await store.commit_action(match.id, 0, NewAction("move", "H8"), state={"n": 1})
+        assert committed.version == 1
+        assert sleep.delays == [0.05, 0.1]  # failed twice, waited longer each time, then got through
+        assert (await store.get_match(match.id)).state == {"n": 1}
+    finally:
+        blocker.close()
+        await store.close()
+
+
+async def test_a_database_that_stays_locked_is_reported_and_nothing_is_written(sqlite_db_url: str):
+    db_url = sqlite_db_url
+    setup = await Store.open(db_url, migrate=False)
+    match = await setup.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
+    await setup.close()
+
+    blocker = sqlite3.connect(_sqlite_path(db_url), isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    sleep = RecordingSleep()
+    store = Store(create_engine(db_url, busy_timeout_ms=0), sleep=sleep, retries=3, backoff=1.0, max_backoff=3.0)
+    try:
+        with pytest.raises(StorageUnavailable, match="database is unavailable.*locked") as caught:
+            await store.commit_action(match.id, 0, NewAction("move", "H8"), state={"n": 1})
+        assert "try again" in str(caught.value)
+        assert sleep.delays == [1.0, 2.0, 3.0]
+        blocker.rollback()
+        got = await store.get_match(match.id)  # readers never waited on the lock
+        assert got.version == 0 and await store.actions(match.id) == []
+    finally:
+        blocker.close()
+        await store.close()
+
+
+# --------------------------------------------------------------------------- PostgreSQL specifics
+
+
+@pytest.mark.postgres
+async def test_a_dropped_postgres_connection_is_retried(postgres_db_url: str):
+    db_url = postgres_db_url
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    sleep = RecordingSleep()
+    # No pre-ping: the dead pooled connection is handed out and the retry has to cope.
+    store = Store(create_engine(db_url, pool_pre_ping=False), sleep=sleep)
+    try:
+        match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
+        parsed = make_url(db_url)
+        admin = await asyncpg.connect(user=parsed.username, host=parsed.host, port=parsed.port, database=parsed.database)
+        try:
+            killed = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = $1 AND pid <> pg_backend_pid()",
+                parsed.database,
+            )
+        finally:
+            await admin.close()
+        assert killed >= 1
+        committed = await store.commit_action(match.id, 0, NewAction("move", "H8"), state={"n": 1})
+        assert committed.version == 1 and len(sleep.delays) >= 1
+        assert [a.text for a in await store.actions(match.id)] == ["H8"]
+    finally:
+        await store.close()
+
+
+async def test_an_unreachable_server_is_reported():
+    sleep = RecordingSleep()
+    # Port 1 on the loopback: nothing listens there, the refusal is immediate.
+    store = Store(create_engine("postgresql+asyncpg://postgres@127.0.0.1:1/none"), sleep=sleep, retries=2)
+    try:
+        with pytest.raises(StorageUnavailable, match="database is unavailable"):
+            await store.live_matches()
+        assert len(sleep.delays) == 2
+    finally:
+        await store.close()
