@@ -120,7 +120,7 @@ def _and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
 
 # --------------------------------------------------------------------------- moves
@@ -302,7 +302,7 @@ class TicTacFive(Game):
             self._next_colour = None
             return events + self.end(
                 seat,
-                f"{seat} ({colour}) makes {len(self._winning_line)} in a row, "
+                f"{seat} ({colour}) makes {_COUNT_WORDS.get(len(self._winning_line), len(self._winning_line))} in a row, "
                 f"{self._winning_line[0]} to {self._winning_line[-1]}, and wins.",
             )
         if self._phase == "opening":
