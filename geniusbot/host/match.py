@@ -333,7 +333,7 @@ class Host:
         events = live.game.play(move)
         live.clock.stop(seat, now)
         self._after_change(live, now, events)
-        await self._commit(live, NewAction(kind, move.text() if not private else text, seat, private), now)
+        await self._commit(live, NewAction(kind, move.text(), seat, private), now)
         await self._arm(live, now)
         if private:
             await self._private(live, seat, f"Taken: {move.text()}.")
