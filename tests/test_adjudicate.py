@@ -266,3 +266,38 @@ def test_adjudication_json_of_any_game_uses_its_registry_name():
 def test_adjudicate_takes_a_parsed_record():
     record = parse_record('[Game "armslength"]\n[Setup "red A1; blue H8"]\np1: E5\n')
     assert adjudicate(record).game.view()["stones"] == {"A1": "red", "E5": "red", "H8": "blue"}
+
+
+# --------------------------------------------------------------------------- the shipped examples
+
+EXAMPLES = __import__("pathlib").Path(__import__("geniusbot").__file__).parent / "examples"
+
+
+def test_the_tictacfive_example_is_a_whole_game_with_a_taken_point_and_a_double_three():
+    result = adjudicate_text((EXAMPLES / "tictacfive.txt").read_text(encoding="utf-8"))
+    rejected = [a.error for a in result.actions if not a.accepted]
+    assert len(rejected) == 4
+    assert "a forbidden double three" in rejected[0]
+    assert rejected[1] == "I9 is taken; choose an empty point."
+    assert rejected[2].startswith("It is not your turn")
+    assert rejected[3] == GAME_OVER
+    assert result.outcome is not None and result.outcome.winner == "p1"
+    assert "five" in result.outcome.reason.lower() or "5 in a row" in result.outcome.reason
+    assert result.notes == []
+
+
+def test_the_armslength_example_is_a_whole_game_with_a_dmo_choice_and_knock_offs():
+    result = adjudicate_text((EXAMPLES / "armslength.txt").read_text(encoding="utf-8"))
+    rejected = [(a.text, a.error) for a in result.actions if not a.accepted]
+    assert rejected == [
+        ("E5", "It is not your turn; waiting for p2."),
+        ("D1", "D1 is taken; choose an empty square."),
+        ("I4", "I4 is off the board; columns run A-H and rows 1-8."),
+        ("B1", GAME_OVER),
+    ]
+    view = result.game.view()
+    assert view["dmo"] == "p2" and view["colors"] == {"p1": "red", "p2": "blue"}
+    assert view["knocked_off"] == {"red": 1, "blue": 5}
+    assert result.outcome is not None and result.outcome.winner == "p1"
+    assert view["fours"] == [["E3", "F3", "G3", "H3"]]
+    assert result.notes == []
