@@ -336,6 +336,7 @@ def test_five_wins_even_when_it_also_makes_a_double_three():
     # Row D8-G8 plus H8 makes five; column H6 H7 and rising diagonal F6 G7 make two open threes.
     game = position("D8 E8 F8 G8 H6 H7 F6 G7", "A1 A3 A5 A7 A9 A11 A13 A15", to_move="black")
     assert game.is_legal(Place("p1", pt("H8")))
+    assert Place("p1", pt("H8")) in game.legal_moves()
     game.submit("H8", "p1")
     assert game.outcome().winner == "p1"
     assert game.view()["winning_line"] == ["D8", "E8", "F8", "G8", "H8"]
