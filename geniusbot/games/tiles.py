@@ -1,0 +1,785 @@
+"""Tile Decklaration (seed 001, task 1 of the final match All Hands On Deck): a memory duel on a
+7 x 7 grid of coloured tiles that is shown for 30 seconds and then hidden.
+
+The readings are fixed in ``RULINGS.md`` (All Hands On Deck) and ``docs/rules/tiles.md``. In short:
+
+* 48 tiles, 16 each of red, blue and green (Rainbow: 8 each of six colours), and the black centre
+  D4. The grid is shown for 30 s (the ``memorize`` window), then hidden from everyone.
+* The ``starter`` calls a colour for the opponent (``call red``). From then on the seat to move
+  declares a tile of the colour called for it and calls a colour for the opponent (``D5 blue``).
+* A seat loses at once if it declares a tile that is not of the called colour or was named
+  before, calls a colour with no valid tile left, or runs out of time.
+* Anomalies (option ``anomalies``): chain, implode, landmine, rainbow, rectangle-adverse, in any
+  combination.
+
+Phases: ``memorize`` (a :class:`Window`, nobody moves), ``landmines`` (Landmine only: a
+:class:`Window` in which both seats send ``mines A1 B2 C3 E6 G7`` by DM), ``call`` (the
+starter's first call), ``declare`` (alternate turns), ``over``.
+
+View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
+
+``phase``
+    ``memorize``, ``landmines``, ``call``, ``declare`` or ``over``.
+``size``, ``centre``
+    7, and ``"D4"`` (the black centre tile).
+``anomalies``, ``palette``
+    The active anomalies (canonical names, in the text's order) and the colours of the board.
+``starter``
+    The seat that makes the first call.
+``grid``
+    Square -> colour of all 49 squares while the grid may be seen (the memorize window: the
+    grid as generated; once the task is over: the colours in force, after any implosion), else
+    ``None``. Never present in any view between the two.
+``original_grid``
+    Once the task is over and Implode was active: the grid before the implosion; else ``None``.
+``marks``
+    Implode: the squares marked ``!`` (public from the moment the grid is hidden), else ``[]``.
+``declared``
+    The successfully declared tiles in order: ``{"tile", "color", "seat"}``; ``color`` is the
+    tile's true colour (after any implosion).
+``called``, ``caller``
+    The colour the seat to move must declare and the seat that called it (``None`` before the
+    first call and once the task is over).
+``chain_from``
+    Chain: the square the next declaration must touch (D4 for the first declaration), else ``None``.
+``must_move_again``
+    Landmine: the seat to move declared a mined tile and moves again, declaring a tile of the
+    colour it had just called.
+``mines``
+    Landmine, the owner's view only: the owner's mine squares (``[]`` if it placed none, ``None``
+    while not yet sent); ``None`` in the public view and the opponent's view.
+``mines_sent``
+    Landmine: seat -> whether it has sent its mines (public; never which squares).
+``exploded``
+    Landmine: the mines that went off, in order: ``{"tile", "owners"}`` (public).
+``last_move``
+    The canonical text of the last public move (a call or a declaration), else ``None``.
+``move_number``
+    How many declarations have succeeded.
+``loss``
+    Once the task is over by a rule of the text: ``{"seat", "rule", "tile"}`` (``tile`` the
+    square the loser declared, if the loss was about a tile), else ``None``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import register
+from .base import (
+    Event,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    NotYourTurnError,
+    OptionError,
+    Window,
+    other_seat,
+)
+from .grid import NEIGHBOURS, Point, on_board, parse_point
+
+SIZE = 7
+CENTRE = Point(3, 3)
+BLACK = "black"
+BASE_COLORS: tuple[str, ...] = ("red", "blue", "green")
+RAINBOW_COLORS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
+MEMORIZE_SECONDS = 30
+LANDMINE_SECONDS = 30
+MINES_PER_SEAT = 5
+IMPLODE_MARKS = 15
+
+#: The anomalies of Task 1, in the order the rule text lists them.
+ANOMALIES: tuple[str, ...] = ("chain", "implode", "landmine", "rainbow", "rectangle-adverse")
+#: Anomalies of the other two tasks: named here only to say where they belong.
+OTHER_TASK_ANOMALIES: frozenset[str] = frozenset(
+    {"backup", "darkness", "overshadow", "pickyourprize", "revolution", "hook", "linear", "pyramid", "snipe", "unique"}
+)
+
+ALL_SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
+TILES: tuple[Point, ...] = tuple(p for p in ALL_SQUARES if p != CENTRE)
+ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+_TOKEN = re.compile(r"[a-z]+\s*\d+|[a-z]+|\d+")
+_POINT_TOKEN = re.compile(r"^[a-z]+\s*\d+$|^\d+$")
+_FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_\-']", "", name.lower())
+
+
+def parse_anomalies(text: str) -> tuple[str, ...]:
+    """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
+
+    Names are Task 1's five (``chain, implode, landmine, rainbow, rectangle-adverse``), separated
+    by commas (or spaces); case, hyphens and spaces inside a name are ignored
+    (``Rectangle Adverse``), and ``none`` or nothing means no anomaly.
+    """
+    known = {_key(name): name for name in ANOMALIES}
+    chosen: set[str] = set()
+    for part in re.split(r"[,;]+", text or ""):
+        part = part.strip()
+        if not part or part.lower() == "none":
+            continue
+        words = [_key(part)] if _key(part) in known else [_key(w) for w in part.split()]
+        for word in words:
+            if word in known:
+                chosen.add(known[word])
+            elif word in OTHER_TASK_ANOMALIES:
+                raise OptionError(
+                    f"{part!r} is an anomaly of another task; Tile Decklaration takes: {', '.join(ANOMALIES)}."
+                )
+            else:
+                raise OptionError(
+                    f"Tile Decklaration has no anomaly {part!r}; choose from: {', '.join(ANOMALIES)} "
+                    "(or none)."
+                )
+    return tuple(name for name in ANOMALIES if name in chosen)
+
+
+def palette_for(anomalies: Iterable[str]) -> tuple[str, ...]:
+    """The tile colours of a board: six with Rainbow, else red, blue and green."""
+    return RAINBOW_COLORS if "rainbow" in anomalies else BASE_COLORS
+
+
+def generate_grid(seed: int, palette: tuple[str, ...]) -> dict[Point, str]:
+    """A shuffled grid from ``seed``: the 48 tiles share the palette equally, D4 is black."""
+    per_color = len(TILES) // len(palette)
+    colors = [color for color in palette for _ in range(per_color)]
+    random.Random(f"{seed}:tiles:grid").shuffle(colors)
+    grid = dict(zip(TILES, colors, strict=True))
+    grid[CENTRE] = BLACK
+    return dict(sorted(grid.items(), key=lambda item: (item[0].row, item[0].col)))
+
+
+def draw_marks(seed: int) -> list[Point]:
+    """Implode: the 15 tiles (never the black centre) marked ``!``, drawn from ``seed``."""
+    marks = random.Random(f"{seed}:tiles:implode").sample(list(TILES), IMPLODE_MARKS)
+    return sorted(marks, key=lambda p: (p.row, p.col))
+
+
+def implode(original: Mapping[Point, str], marks: Iterable[Point]) -> dict[Point, str]:
+    """The grid after the implosion: each marked tile takes the most frequent colour among its 2-4
+    orthogonal neighbours, all read from ``original``; a tie keeps its colour.
+
+    The black centre is not counted: it is one neighbour among four, so it could only ever
+    tie, and a tie keeps the colour anyway (see the rules doc).
+    """
+    result = dict(original)
+    for mark in marks:
+        counts = Counter(
+            original[n]
+            for n in (mark.offset(dc, dr) for dc, dr in ORTHOGONAL)
+            if on_board(n, SIZE, SIZE) and original[n] != BLACK
+        )
+        ranked = counts.most_common()
+        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+            result[mark] = ranked[0][0]
+    return result
+
+
+def forms_rectangle(tile: Point, declared: Iterable[Point]) -> list[Point] | None:
+    """Three declared tiles that make an axis-parallel rectangle with ``tile``, or ``None``."""
+    taken = set(declared)
+    for other in taken:
+        if other.col != tile.col and other.row != tile.row:
+            corner_a, corner_b = Point(tile.col, other.row), Point(other.col, tile.row)
+            if corner_a in taken and corner_b in taken:
+                return sorted([other, corner_a, corner_b], key=lambda p: (p.row, p.col))
+    return None
+
+
+def adjacent(a: Point, b: Point) -> bool:
+    """Whether two squares touch orthogonally or diagonally (Chain's 8-neighbourhood)."""
+    return a != b and abs(a.col - b.col) <= 1 and abs(a.row - b.row) <= 1
+
+
+def grid_text(grid: Mapping[Point, str], marks: Iterable[Point] = ()) -> str:
+    """The grid as text, row 7 at the top, for a room with no pictures: ``7 R B G ...``.
+
+    Each colour is its initial (the six Rainbow initials differ); the black centre is ``*``, a
+    hidden square ``?``, an Implode mark a trailing ``!``.
+    """
+    marked = set(marks)
+    lines = []
+    for row in reversed(range(SIZE)):
+        cells = []
+        for col in range(SIZE):
+            point = Point(col, row)
+            color = grid.get(point)
+            cell = "?" if color is None else ("*" if color == BLACK else color[0].upper())
+            cells.append(cell + ("!" if point in marked else ""))
+        lines.append(f"{row + 1} " + " ".join(f"{c:<2}" for c in cells).rstrip())
+    lines.append("  " + " ".join(f"{chr(65 + c):<2}" for c in range(SIZE)).rstrip())
+    return "\n".join(lines)
+
+
+def _sq(point: Point) -> str:
+    return str(point)
+
+
+def _pt(text: str) -> Point:
+    return parse_point(text, SIZE, SIZE)
+
+
+def _sort(points: Iterable[Point]) -> list[Point]:
+    return sorted(points, key=lambda p: (p.col, p.row))
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Call(Move):
+    """The starter's first call: the colour the opponent must declare first."""
+
+    color: str
+
+    def text(self) -> str:
+        """As a record writes it: ``call red``."""
+        return f"call {self.color}"
+
+
+@dataclass(frozen=True)
+class Declare(Move):
+    """Declare ``tile`` as the colour called for the seat, and call ``color`` for the opponent."""
+
+    tile: str
+    color: str
+
+    def text(self) -> str:
+        """As a record writes it: ``D5 blue``."""
+        return f"{self.tile} {self.color}"
+
+
+@dataclass(frozen=True)
+class Mines(Move):
+    """Landmine: the seat's five mine squares, sorted (sent by direct message)."""
+
+    tiles: tuple[str, ...]
+
+    def text(self) -> str:
+        """As a record writes it: ``mines A1 B2 C3 E6 G7``."""
+        return "mines " + " ".join(self.tiles)
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register("tiledecklaration", "tile")
+class TileDecklaration(Game):
+    """Tile Decklaration: memorize the grid, then declare tiles of the colour called for you."""
+
+    name = "tiles"
+    title = "Tile Decklaration"
+    options = {
+        "anomalies": "comma-separated: chain, implode, landmine, rainbow, rectangle-adverse (default none)",
+        "starter": "p1 or p2: the seat that makes the first call (the winner of the last task; default p1)",
+        "tiebreak": "p1 or p2: taken for the final match's sake; Tile Decklaration cannot end in a tie",
+    }
+    summary = (
+        "A 7 x 7 grid (columns A-G, rows 1-7, black centre D4) of 16 red, 16 blue and 16 green tiles is "
+        "shown for 30 seconds, then hidden. The starter calls a colour for the opponent: 'call red'. "
+        "Then, in turn, declare a tile of the colour called for you and call a colour for your opponent: "
+        "'D5 blue'. You lose if your tile is not of the called colour or was named before, if you call a "
+        "colour with no valid tile left, or if your 30 seconds run out. Anomalies: Chain (declare next to "
+        "the last declared tile), Implode (15 marked tiles take their neighbours' colour), Landmine (5 "
+        "private mines each, 'mines A1 B2 C3 E6 G7' by DM; a mined tile makes you move again), Rainbow "
+        "(six colours), Rectangle-Adverse (completing a rectangle of declared tiles loses)."
+    )
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant)
+        self.anomalies: tuple[str, ...] = ()
+        self.palette: tuple[str, ...] = BASE_COLORS
+        self.starter = "p1"
+        self.tiebreak = "p2"
+        self.phase = "memorize"
+        self.original: dict[Point, str] = {}
+        self.grid: dict[Point, str] = {}
+        self.marks: list[Point] = []
+        self.mines: dict[str, list[Point] | None] = {"p1": None, "p2": None}
+        self.declared: list[dict[str, str]] = []
+        self.turn: str | None = None
+        self.called: str | None = None
+        self.caller: str | None = None
+        self.must_move_again = False
+        self.exploded: list[dict[str, Any]] = []
+        self.last_move: str | None = None
+        self.loss: dict[str, str | None] | None = None
+
+    # ---- construction -----------------------------------------------------------------
+
+    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+        """Draw the grid (and Implode's marks) from the seed and open the memorize window."""
+        self.anomalies = parse_anomalies(anomalies)
+        self.palette = palette_for(self.anomalies)
+        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
+            if value.strip() and value.strip().lower() not in self.seats:
+                raise OptionError(f"The {option} must be p1 or p2, not {value.strip()!r}.")
+        self.starter = starter.strip().lower() or "p1"
+        self.tiebreak = tiebreak.strip().lower() or "p2"
+        self.original = generate_grid(self.seed, self.palette)
+        self.grid = dict(self.original)
+        self.marks = draw_marks(self.seed) if self.has("implode") else []
+        self.phase = "memorize"
+
+    def has(self, anomaly: str) -> bool:
+        """Whether ``anomaly`` is active in this play of the task."""
+        return anomaly in self.anomalies
+
+    def opening_events(self) -> list[Event]:
+        """The events that open the task: the grid, shown to everyone for 30 seconds.
+
+        The host posts it (the ``grid`` data is for a picture) and deletes it after
+        ``delete_after`` seconds; the memorize window closes at the same moment.
+        """
+        if self.phase != "memorize" or self.is_over:
+            return []
+        text = (
+            f"Memorize the grid: it is shown for {MEMORIZE_SECONDS} seconds, then hidden for good. "
+            "No notes!\n" + grid_text(self.original)
+        )
+        data = {"grid": {_sq(p): c for p, c in self.original.items()}, "delete_after": MEMORIZE_SECONDS}
+        return [Event(text, kind="reveal", data=data)]
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    def to_move(self) -> tuple[str, ...]:
+        """Nobody while the grid is shown; the seats yet to send mines; then the seat to move."""
+        if self.is_over or self.phase == "memorize":
+            return ()
+        if self.phase == "landmines":
+            return tuple(seat for seat in self.seats if self.mines[seat] is None)
+        return (self.turn,) if self.turn else ()
+
+    def window(self) -> Window | None:
+        """The memorize window, then (Landmine) the landmine window."""
+        if self.is_over:
+            return None
+        if self.phase == "memorize":
+            return Window("memorize", MEMORIZE_SECONDS)
+        if self.phase == "landmines":
+            return Window("landmines", LANDMINE_SECONDS)
+        return None
+
+    def is_private(self, move: Move) -> bool:
+        """Mines are sent by direct message; everything else is typed in the room."""
+        return isinstance(move, Mines)
+
+    def chain_from(self) -> Point | None:
+        """Chain: the square the next declaration must touch (the black centre before the first)."""
+        if not self.has("chain"):
+            return None
+        return _pt(self.declared[-1]["tile"]) if self.declared else CENTRE
+
+    def declared_points(self) -> list[Point]:
+        """The successfully declared tiles, in order."""
+        return [_pt(d["tile"]) for d in self.declared]
+
+    def valid_tiles(self, color: str, anchor: Point | None = None) -> list[Point]:
+        """The tiles the next declarer may still truthfully declare as ``color``: of that colour (as
+        played, after any implosion), never named, and with Chain touching ``anchor``."""
+        named = set(self.declared_points())
+        return [
+            tile
+            for tile in TILES
+            if self.grid[tile] == color
+            and tile not in named
+            and (anchor is None or adjacent(tile, anchor))
+        ]
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        """A :class:`Mines`, :class:`Call` or :class:`Declare` for ``seat``, or a GameError.
+
+        A declaration is refused only for what everyone can see (syntax, a colour not on this
+        board, Chain's adjacency); a wrong colour or a named tile is a legal move that loses.
+        """
+        self.require_seat(seat)
+        if self.is_over:
+            raise NotYourTurnError("The task is over; no more moves are taken.")
+        if self.phase == "memorize":
+            raise NotYourTurnError("The grid is on show: memorize it. Moves are taken once it is hidden.")
+        if self.phase == "landmines" and self.mines[seat] is not None:
+            raise NotYourTurnError("You have already sent your mines; the first submission stands.")
+        self.require_turn(seat)
+        if not isinstance(text, str):
+            raise MalformedMoveError("Write your move as text, such as D5 blue.")
+        points, words = _tokens(text)
+        if self.phase == "landmines":
+            return self._parse_mines(points, words, seat, private)
+        if private:
+            raise IllegalMoveError("Type this in the game room, not by direct message.")
+        if words and words[0] in ("mines", "mine"):
+            raise IllegalMoveError("The landmine window is over; declare a tile and call a colour, such as D5 blue.")
+        words = [w for w in words if w not in ("call", "declare", "and")]
+        if self.phase == "call":
+            if points:
+                raise MalformedMoveError(
+                    f"You call first: name only a colour for {other_seat(seat)}, such as call red."
+                )
+            if len(words) != 1:
+                raise MalformedMoveError(f"Name one colour for {other_seat(seat)}, such as call red.")
+            return Call(seat, self._color(words[0]))
+        if len(points) != 1 or len(words) != 1:
+            raise MalformedMoveError(
+                f"Write one tile and one colour: the {self.called} tile you declare, then the colour you "
+                "call for your opponent, such as D5 blue."
+            )
+        tile = _pt(points[0])
+        color = self._color(words[0])
+        anchor = self.chain_from()
+        if anchor is not None and not adjacent(tile, anchor):
+            where = "the black centre D4" if not self.declared else f"{anchor}, the last declared tile"
+            raise IllegalMoveError(
+                f"Chain: you may only declare a tile next to {where} (orthogonally or diagonally); "
+                "choose one of those."
+            )
+        return Declare(seat, _sq(tile), color)
+
+    def _parse_mines(self, points: list[str], words: list[str], seat: str, private: bool) -> Mines:
+        other_words = [w for w in words if w not in ("mines", "mine")]
+        if not private:
+            if points and not other_words:
+                raise IllegalMoveError("Send this to me by direct message, not in the game room.")
+            raise IllegalMoveError(
+                "It is the landmine window: send your five mine tiles to me by direct message, such as "
+                "mines A1 B2 C3 E6 G7. The calls start after it."
+            )
+        if other_words:
+            raise MalformedMoveError("Send five different tiles for your mines, such as mines A1 B2 C3 E6 G7.")
+        tiles = [_pt(p) for p in points]
+        if len(set(tiles)) != len(tiles):
+            raise IllegalMoveError("Your mines must be on five different tiles; send them again without repeats.")
+        if CENTRE in tiles:
+            raise IllegalMoveError("D4 is the black centre, which no one can declare; choose other tiles.")
+        if len(tiles) != MINES_PER_SEAT:
+            raise MalformedMoveError(
+                f"Send exactly five different tiles (you sent {len(tiles)}), such as mines A1 B2 C3 E6 G7."
+            )
+        return Mines(seat, tuple(_sq(p) for p in _sort(tiles)))
+
+    def _color(self, word: str) -> str:
+        names = {c: c for c in self.palette} | {c[0]: c for c in self.palette}
+        if word in names:
+            return names[word]
+        choices = ", ".join(self.palette)
+        if word == BLACK or word in RAINBOW_COLORS:
+            what = "Black is never called" if word == BLACK else f"There is no {word} on this board"
+            raise IllegalMoveError(f"{what}; call one of: {choices}.")
+        raise MalformedMoveError(f"{word!r} is not a colour here; use one of: {choices}.")
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        """Every legal submission: five-tile mine sets, calls, or (tile, colour) declarations.
+
+        Declarations include the ones that lose (a wrong colour, a named tile): the rules take
+        them, and only the grid, which no one may consult, tells them apart.
+        """
+        movers = self.to_move()
+        for mover in movers if seat is None else [seat]:
+            if mover not in movers:
+                continue
+            if self.phase == "landmines":
+                for combo in itertools.combinations(_sort(TILES), MINES_PER_SEAT):
+                    yield Mines(mover, tuple(_sq(p) for p in combo))
+            elif self.phase == "call":
+                for color in self.palette:
+                    yield Call(mover, color)
+            else:
+                anchor = self.chain_from()
+                for tile in ALL_SQUARES:
+                    if anchor is None or adjacent(tile, anchor):
+                        for color in self.palette:
+                            yield Declare(mover, _sq(tile), color)
+
+    # ---- playing ---------------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Apply mines, a first call or a declaration with its call."""
+        if not isinstance(move, (Mines, Call, Declare)):
+            raise IllegalMoveError("That is not a move of Tile Decklaration; write a tile and a colour, such as D5 blue.")
+        # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
+        if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
+            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
+        if isinstance(move, Mines):
+            return self._apply_mines(move.seat, [_pt(t) for t in move.tiles])
+        if isinstance(move, Call):
+            self.last_move = move.text()
+            events = [Event(f"{move.seat} calls {move.color} for {other_seat(move.seat)}.", kind="call",
+                            data={"seat": move.seat, "color": move.color})]
+            return events + self._after_call(move.seat, move.color, self.chain_from(), hit_mine=False)
+        return self._apply_declare(move)
+
+    def _apply_mines(self, seat: str, tiles: list[Point]) -> list[Event]:
+        self.mines[seat] = tiles
+        listed = " ".join(_sq(p) for p in tiles)
+        events = [
+            Event(f"Your mines are on {listed}.", seats=frozenset({seat}), kind="mines",
+                  data={"seat": seat, "tiles": [_sq(p) for p in tiles]}),
+            Event(f"{seat} has placed their mines.", kind="mines-sent", data={"seat": seat}),
+        ]
+        if all(self.mines[s] is not None for s in self.seats):
+            events += self._start_calls()
+        return events
+
+    def _apply_declare(self, move: Declare) -> list[Event]:
+        seat, tile = move.seat, _pt(move.tile)
+        needed = self.called
+        assert needed is not None
+        self.last_move = move.text()
+        named = self.declared_points()
+        # The text's order: a repeated tile, then the wrong colour; then the anomaly's rectangle.
+        if tile in named:
+            return self._lose(seat, "named-before", tile, f"{seat} declared {tile}, which was named before.")
+        true_color = self.grid[tile]
+        if true_color != needed:
+            return self._lose(
+                seat, "wrong-color", tile, f"{seat} declared {tile} as {needed}, but it is {true_color}."
+            )
+        if self.has("rectangle-adverse"):
+            corners = forms_rectangle(tile, named)
+            if corners:
+                return self._lose(
+                    seat, "rectangle", tile,
+                    f"{seat} declared {tile} ({true_color}), which makes a rectangle with "
+                    f"{', '.join(map(str, corners))} (Rectangle-Adverse).",
+                )
+        self.declared.append({"tile": _sq(tile), "color": true_color, "seat": seat})
+        events = [
+            Event(f"{seat} declared {tile}: {true_color}. {seat} calls {move.color}.", kind="declare",
+                  data={"seat": seat, "tile": _sq(tile), "color": true_color, "call": move.color})
+        ]
+        owners = [s for s in self.seats if self.mines[s] and tile in self.mines[s]]
+        if owners:
+            self.exploded.append({"tile": _sq(tile), "owners": owners})
+        return events + self._after_call(seat, move.color, self.chain_from(), hit_mine=bool(owners))
+
+    def _after_call(self, caller: str, color: str, anchor: Point | None, *, hit_mine: bool) -> list[Event]:
+        """Judge a call against the position the next declarer faces, then pass the turn (or, on a
+        mine, keep it: the caller declares its own colour next)."""
+        valid = self.valid_tiles(color, anchor)
+        if not valid:
+            where = f" next to {anchor}" if anchor is not None else ""
+            return self._lose(caller, "no-valid-tile", None,
+                              f"{caller} called {color}, but no {color} tile{where} is left to declare.")
+        if self.has("rectangle-adverse") and all(forms_rectangle(t, self.declared_points()) for t in valid):
+            return self._lose(caller, "forced-rectangle", None,
+                              f"{caller} called {color}, and every {color} tile left would make a rectangle "
+                              "(Rectangle-Adverse).")
+        self.phase = "declare"
+        self.called = color
+        self.caller = caller
+        self.must_move_again = hit_mine
+        events: list[Event] = []
+        if hit_mine:
+            last = self.exploded[-1]
+            whose = " and ".join(f"{s}'s" for s in last["owners"])
+            events.append(Event(
+                f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare a {color} "
+                "tile and call a colour.",
+                kind="landmine", data=dict(last, seat=caller, color=color)))
+            self.turn = caller
+        else:
+            self.turn = other_seat(caller)
+            where = f" next to {anchor}" if anchor is not None else ""
+            events.append(Event(f"{self.turn}: declare a {color} tile{where} and call a colour.", kind="turn",
+                                data={"seat": self.turn, "color": color}))
+        return events
+
+    def _lose(self, loser: str, rule: str, tile: Point | None, text: str) -> list[Event]:
+        self.loss = {"seat": loser, "rule": rule, "tile": _sq(tile) if tile else None}
+        return self._finish(other_seat(loser), f"{text} {other_seat(loser)} wins the task.")
+
+    def _finish(self, winner: str, reason: str) -> list[Event]:
+        self.phase = "over"
+        self.called = self.caller = None
+        self.must_move_again = False
+        events = self.end(winner, reason)
+        events.append(Event("The grid as it was:\n" + grid_text(self.grid, self.marks), kind="reveal",
+                            data={"grid": {_sq(p): c for p, c in self.grid.items()}}))
+        return events
+
+    # ---- windows and clocks ------------------------------------------------------------------
+
+    def close_window(self) -> list[Event]:
+        """End the memorize window (hide the grid, implode, open the landmines) or the landmine
+        window (a seat that sent nothing places no mine)."""
+        if self.is_over or self.phase not in ("memorize", "landmines"):
+            raise GameError("There is no timed phase to close.")
+        if self.phase == "landmines":
+            events: list[Event] = []
+            for seat in self.seats:
+                if self.mines[seat] is None:
+                    self.mines[seat] = []
+                    events.append(Event(f"{seat} sent no mines in time, so places none.", kind="mines-sent",
+                                        data={"seat": seat, "none": True}))
+            return events + self._start_calls()
+        events = [Event("Time is up: the grid is hidden.", kind="hide")]
+        if self.has("implode"):
+            self.grid = implode(self.original, self.marks)
+            listed = " ".join(_sq(p) for p in self.marks)
+            events.append(Event(
+                f"Implode: {listed} are marked '!'. Each has taken the most frequent colour among its "
+                "orthogonal neighbours as they were (a tie keeps its colour).",
+                kind="implode", data={"marks": [_sq(p) for p in self.marks]}))
+        if self.has("landmine"):
+            self.phase = "landmines"
+            events.append(Event(
+                f"Landmine: you have {LANDMINE_SECONDS} seconds to send me five different tiles by direct "
+                "message, such as mines A1 B2 C3 E6 G7.", kind="phase", data={"phase": "landmines"}))
+            return events
+        return events + self._start_calls()
+
+    def _start_calls(self) -> list[Event]:
+        self.phase = "call"
+        self.turn = self.starter
+        return [Event(f"{self.starter}: call a colour for {other_seat(self.starter)}, such as call red.",
+                      kind="phase", data={"phase": "call", "seat": self.starter})]
+
+    def timeout(self, seat: str) -> list[Event]:
+        """A seat to move that runs out of time loses. In the landmine window it places no mine."""
+        self.require_seat(seat)
+        if self.is_over or seat not in self.to_move():
+            return []
+        if self.phase == "landmines":
+            self.mines[seat] = []
+            events = [Event(f"{seat} sent no mines in time, so places none.", kind="mines-sent",
+                            data={"seat": seat, "none": True})]
+            if all(self.mines[s] is not None for s in self.seats):
+                events += self._start_calls()
+            return events
+        self.loss = {"seat": seat, "rule": "timeout", "tile": None}
+        return self._finish(other_seat(seat), f"{seat} ran out of time; {other_seat(seat)} wins the task.")
+
+    def resign(self, seat: str) -> list[Event]:
+        """The seat concedes the task; the grid is revealed."""
+        self.require_seat(seat)
+        if self.is_over:
+            return []
+        self.loss = {"seat": seat, "rule": "resign", "tile": None}
+        return self._finish(other_seat(seat), f"{seat} resigned; {other_seat(seat)} wins the task.")
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """What ``seat`` may see: the grid only in the memorize window and after the end, mines
+        only in their owner's view until they go off."""
+        over = self.is_over
+        phase = "over" if over else self.phase
+        if phase == "memorize":
+            grid: dict[str, str] | None = {_sq(p): c for p, c in self.original.items()}
+        elif over:
+            grid = {_sq(p): c for p, c in self.grid.items()}
+        else:
+            grid = None
+        own_mines = None
+        if seat in self.seats and self.mines[seat] is not None:
+            own_mines = [_sq(p) for p in self.mines[seat]]
+        anchor = None if over or phase in ("memorize", "landmines") else self.chain_from()
+        return {
+            **self.base_view(),
+            "phase": phase,
+            "size": SIZE,
+            "centre": _sq(CENTRE),
+            "anomalies": list(self.anomalies),
+            "palette": list(self.palette),
+            "starter": self.starter,
+            "grid": grid,
+            "original_grid": {_sq(p): c for p, c in self.original.items()} if over and self.marks else None,
+            "marks": [] if phase == "memorize" else [_sq(p) for p in self.marks],
+            "declared": [dict(d) for d in self.declared],
+            "called": self.called,
+            "caller": self.caller,
+            "chain_from": _sq(anchor) if anchor else None,
+            "must_move_again": self.must_move_again,
+            "mines": own_mines if self.has("landmine") else None,
+            "mines_sent": {s: self.mines[s] is not None for s in self.seats} if self.has("landmine") else None,
+            "exploded": [dict(e, owners=list(e["owners"])) for e in self.exploded],
+            "last_move": self.last_move,
+            "move_number": len(self.declared),
+            "loss": dict(self.loss) if self.loss else None,
+        }
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Everything, hidden parts included (the store is not a view)."""
+        return {
+            "anomalies": list(self.anomalies),
+            "starter": self.starter,
+            "tiebreak": self.tiebreak,
+            "phase": self.phase,
+            "original": {_sq(p): c for p, c in self.original.items()},
+            "grid": {_sq(p): c for p, c in self.grid.items()},
+            "marks": [_sq(p) for p in self.marks],
+            "mines": {s: None if m is None else [_sq(p) for p in m] for s, m in self.mines.items()},
+            "declared": [dict(d) for d in self.declared],
+            "turn": self.turn,
+            "called": self.called,
+            "caller": self.caller,
+            "must_move_again": self.must_move_again,
+            "exploded": [dict(e, owners=list(e["owners"])) for e in self.exploded],
+            "last_move": self.last_move,
+            "loss": dict(self.loss) if self.loss else None,
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`state_dict`."""
+        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
+        self.palette = palette_for(self.anomalies)
+        self.starter = data["starter"]
+        self.tiebreak = data["tiebreak"]
+        self.phase = data["phase"]
+        self.original = {_pt(s): c for s, c in data["original"].items()}
+        self.grid = {_pt(s): c for s, c in data["grid"].items()}
+        self.marks = [_pt(s) for s in data["marks"]]
+        self.mines = {s: None if m is None else [_pt(t) for t in m] for s, m in data["mines"].items()}
+        self.declared = [dict(d) for d in data["declared"]]
+        self.turn = data["turn"]
+        self.called = data["called"]
+        self.caller = data["caller"]
+        self.must_move_again = bool(data["must_move_again"])
+        self.exploded = [dict(e, owners=list(e["owners"])) for e in data["exploded"]]
+        self.last_move = data["last_move"]
+        self.loss = dict(data["loss"]) if data["loss"] else None
+
+
+def _tokens(text: str) -> tuple[list[str], list[str]]:
+    """Split a submission into squares (``d5``) and words (``blue``); anything else is refused."""
+    lowered = text.lower()
+    tokens = _TOKEN.findall(lowered)
+    if not tokens or not _FILLER.match(_TOKEN.sub(" ", lowered)):
+        shown = text.strip()[:40]
+        raise MalformedMoveError(
+            (f"{shown!r} is not a move; " if shown else "")
+            + "write a tile and a colour (D5 blue), a first call (call red) or, by direct message, "
+            "your mines (mines A1 B2 C3 E6 G7)."
+        )
+    points = [t.replace(" ", "") for t in tokens if _POINT_TOKEN.match(t)]
+    words = [t for t in tokens if not _POINT_TOKEN.match(t)]
+    return points, words
+
+
+__all__ = [
+    "ANOMALIES",
+    "Call",
+    "Declare",
+    "Mines",
+    "TileDecklaration",
+    "adjacent",
+    "draw_marks",
+    "forms_rectangle",
+    "generate_grid",
+    "grid_text",
+    "implode",
+    "parse_anomalies",
+    "palette_for",
+]
