@@ -1,0 +1,188 @@
+"""Conformance, OpenSpiel-style: every registered game, every rule set, random games to the end.
+
+Each game is played by seeded random choice from ``legal_moves()`` (half the moves go through
+``parse_move(move.text())`` as a player would type them) to its end or a cap, and at every step
+the invariants of the rules API are checked. The written record of each game then replays
+through the adjudicator to the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+
+import pytest
+
+from geniusbot.adjudicate import adjudicate
+from geniusbot.games import SEATS, Game, GameError, NotYourTurnError, load, registry
+from geniusbot.storage.record import format_record, parse_record, record_from_game
+
+BASE_VIEW_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
+MOVE_CAP = 250
+SEEDS = (1, 2, 3)
+
+CASES = [
+    pytest.param(name, variant, id=f"{name}-{variant}")
+    for name, cls in registry().items()
+    for variant in cls.variants
+]
+
+
+def json_round_trip(data):
+    return json.loads(json.dumps(data))
+
+
+def garbled(rng: random.Random, texts: list[str]) -> str:
+    """Text a player might type: a legal text bent out of shape, or noise."""
+    choice = rng.randrange(6)
+    if choice == 0 or not texts:
+        alphabet = string.ascii_letters + string.digits + " -:;,.!?#{}\"'\\\t" + "éß漢😀"
+        return "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 14)))
+    text = rng.choice(texts)
+    if choice == 1:
+        return text.upper() if rng.random() < 0.5 else f"  {text.lower()}  "
+    if choice == 2:
+        return text[: rng.randrange(len(text) + 1)]
+    if choice == 3:
+        return text + rng.choice(["0", "9", "99", " x", "-", " and move", " and"])
+    if choice == 4:
+        cut = rng.randrange(len(text) + 1)
+        return text[:cut] + rng.choice(string.printable) + text[cut:]
+    return " ".join(reversed(text.split()))
+
+
+def check_invariants(game: Game) -> None:
+    # Only the seats to move have legal moves; a running game always lets someone act.
+    movers = game.to_move()
+    assert set(movers) <= set(SEATS)
+    for seat in SEATS:
+        if seat not in movers:
+            assert list(game.legal_moves(seat)) == [], f"{seat} has moves but is not to move"
+    if game.is_over:
+        assert movers == ()
+    elif game.window() is None:
+        assert movers, "a running game with no timed window names nobody to move"
+        assert any(True for _ in game.legal_moves()), "the seats to move have no legal move"
+    # Serialisation: plain JSON data that rebuilds an equal game.
+    data = game.to_dict()
+    assert json_round_trip(data) == data
+    assert load(data) == game
+    assert load(json_round_trip(data)) == game
+    # Views: JSON-ready, with the base keys, for the room and for each seat.
+    for seat in (None, *SEATS):
+        view = game.view(seat)
+        assert BASE_VIEW_KEYS <= set(view)
+        assert json_round_trip(view) == view
+        assert view["game"] == game.name and view["to_move"] == list(movers)
+
+
+def check_garbage_is_refused_cleanly(game: Game, rng: random.Random, texts: list[str]) -> None:
+    before = game.to_dict()
+    for _ in range(6):
+        text = garbled(rng, texts)
+        seat = rng.choice(SEATS)
+        try:
+            move = game.parse_move(text, seat, private=rng.random() < 0.3)
+        except GameError:
+            continue
+        assert move.seat == seat and game.is_legal(move)
+    assert game.to_dict() == before, "parse_move changed the state"
+
+
+def play_random_game(cls: type[Game], variant: str, seed: int):
+    rng = random.Random(f"conformance:{cls.name}:{variant}:{seed}")
+    game = cls.new(seed=seed, variant=variant)
+    start = game.copy()
+    lines: list[tuple[str, str, bool]] = []
+    texts: list[str] = []
+    for step in range(MOVE_CAP):
+        check_invariants(game)
+        if game.is_over:
+            break
+        if not game.to_move():
+            assert game.window() is not None
+            game.close_window()
+            lines.append(("host", "close window", False))
+            continue
+        moves = list(game.legal_moves())
+        texts = [m.text() for m in moves[:40]]
+        if step % 3 == 0:
+            check_garbage_is_refused_cleanly(game, rng, texts)
+        if step % 7 == 0:
+            # Ending a copy early is always possible and leaves a consistent, finished game.
+            ended = game.copy()
+            loser = rng.choice(SEATS)
+            ended.resign(loser)
+            assert ended.outcome() is not None and ended.outcome().winner != loser
+            assert ended.to_move() == () and load(ended.to_dict()) == ended
+        move = rng.choice(moves)
+        private = game.is_private(move)
+        assert move.seat in game.to_move()
+        if rng.random() < 0.5:
+            typed = game.parse_move(move.text(), move.seat, private=private)
+            assert typed == move, f"{move.text()!r} reads back as {typed!r}"
+        game.play(move)
+        lines.append((move.seat, move.text(), private))
+    return start, game, lines, texts
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES)
+def test_random_games_keep_every_invariant_and_replay_from_their_record(name, variant):
+    cls = registry()[name]
+    for seed in SEEDS:
+        start, game, lines, texts = play_random_game(cls, variant, seed)
+        if game.is_over:
+            # A finished game has no legal moves and refuses every submission as out of turn.
+            assert list(game.legal_moves()) == []
+            for seat in SEATS:
+                assert list(game.legal_moves(seat)) == []
+                for text in [*texts[:5], lines[-1][1] if lines else "x", "", "resign"]:
+                    with pytest.raises(NotYourTurnError):
+                        game.parse_move(text, seat)
+        # The record of the game replays through the adjudicator to the same state.
+        record = record_from_game(start, lines)
+        result = adjudicate(parse_record(format_record(record)))
+        refused = [(a.line, a.text, a.error) for a in result.actions if not a.accepted]
+        assert refused == []
+        assert result.game == game
+        assert result.game.name == name
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES)
+def test_a_new_game_needs_no_options_and_is_deterministic_per_seed(name, variant):
+    cls = registry()[name]
+    assert cls.new(seed=7, variant=variant) == cls.new(seed=7, variant=variant)
+    assert cls.name == name and cls.title and variant in cls.variants
+    for option, help_text in cls.options.items():
+        assert option == option.lower() and " " not in option and help_text
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES)
+def test_timeouts_end_or_advance_the_game_consistently(name, variant):
+    cls = registry()[name]
+    game = cls.new(seed=3, variant=variant)
+    for seat in game.to_move() or SEATS:
+        copy = game.copy()
+        events = copy.timeout(seat)
+        assert isinstance(events, list)
+        check_invariants(copy)
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES)
+def test_any_option_text_makes_a_game_or_an_option_error(name, variant):
+    cls = registry()[name]
+    rng = random.Random(f"options:{name}:{variant}")
+    for option in cls.options:
+        for _ in range(25):
+            text = garbled(rng, [cls.options[option], "red C3 F6; blue F3 C6", "p1", "blue", "classic5"])
+            try:
+                game = cls.new(seed=rng.randrange(1000), variant=variant, **{option: text})
+            except GameError:
+                continue
+            check_invariants(game)
+    for text in ("", "no such rule set", variant.upper(), f" {variant} "):
+        try:
+            cls.new(variant=text)
+        except GameError:
+            pass
