@@ -45,6 +45,12 @@ def _add_adjudicate(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler="geniusbot.adjudicate:command")
 
 
+def _add_play(commands: argparse._SubParsersAction) -> None:
+    from geniusbot.host.console import add_parser  # standard library only at import
+
+    add_parser(commands)
+
+
 # Later sub-commands go here, each as one _add_<name> function listed in COMMANDS:
 #   play        the local console match (geniusbot/host/)
 #   run         the Discord bot (geniusbot/bot.py or the cogs)
@@ -54,6 +60,7 @@ def _add_adjudicate(commands: argparse._SubParsersAction) -> None:
 #: The sub-commands, in the order ``geniusbot --help`` lists them.
 COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_adjudicate,
+    _add_play,
 ]
 
 

@@ -135,7 +135,10 @@ class Host:
 
     ``now`` is the time source (epoch seconds); tests and the console inject their own.
     ``wake`` is called after a timer row is added (the dispatcher re-reads its next timer).
-    ``pictures``: post a rendered board when a renderer exists (the text board otherwise).
+    ``pictures``: post a rendered board when a renderer exists (the text board otherwise);
+    ``text_boards``: post the text board as well (the console). ``adopt``: a timer of a match
+    this host has not loaded loads it (the bot); false: such timers are left alone (a console
+    that resumes one match of a shared file).
     """
 
     def __init__(
@@ -147,6 +150,8 @@ class Host:
         wake: Callable[[], Any] | None = None,
         pictures: bool = True,
         boards: bool = True,
+        text_boards: bool = False,
+        adopt: bool = True,
         on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
     ) -> None:
         self.store = store
@@ -155,6 +160,8 @@ class Host:
         self.wake = wake
         self.pictures = pictures
         self.boards = boards
+        self.text_boards = text_boards
+        self.adopt = adopt
         self.on_picture = on_picture
         self.matches: dict[int, LiveMatch] = {}
         self._loading: dict[int, asyncio.Lock] = {}
@@ -440,6 +447,8 @@ class Host:
             return
         if timer.match_id is None:
             return
+        if not self.adopt and timer.match_id not in self.matches:
+            return
         live, _ = await self._get(timer.match_id)
         if live is None:
             return
@@ -518,14 +527,14 @@ class Host:
 
     # ==================================================================== recovery
 
-    async def recover(self) -> list[int]:
+    async def recover(self, only: Callable[[MatchRecord], bool] | None = None) -> list[int]:
         """Reload every unfinished match after a start: give back the outage, say so, re-arm.
 
-        Returns the ids of the matches resumed. A match that fails to load is logged and
-        skipped (the others still resume).
+        ``only`` picks the matches to resume (default: all). Returns the ids of the matches
+        resumed. A match that fails to load is logged and skipped (the others still resume).
         """
         now = self.now()
-        records = await self.store.live_matches()
+        records = [r for r in await self.store.live_matches() if only is None or only(r)]
         resumed: list[int] = []
         semaphore = asyncio.Semaphore(8 if self.store.dialect == "postgresql" else 1)
 
@@ -776,8 +785,9 @@ class Host:
                         await result
             except TransportError as error:
                 log.warning("match %s: could not post the board: %s", live.id, error)
-        else:
-            await self._post(live, board.text_board(view, clocks=clocks) + ("\n" + caption if caption else ""))
+        if png is None or self.text_boards:
+            text = board.text_board(view, clocks=clocks)
+            await self._post(live, text + ("\n" + caption if caption and png is None else ""))
         for seat in live.players:
             own = live.game.view(seat)
             if own != view and live.private_views.get(seat) != own:

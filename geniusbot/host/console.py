@@ -1,0 +1,292 @@
+"""``geniusbot play``: a match in the terminal, through the same host, clocks and all.
+
+Both seats type at one keyboard, one line at a time (so a game can be piped in)::
+
+    p1: H8              a move typed in the room
+    p2 (dm): bid 4      a private submission
+    status | pause | resume | resign p1 | abort | export | help | quit
+
+Boards are printed as text; when a renderer exists for the game, each board is also saved as a
+PNG in ``--boards`` (default ``<data dir>/boards``). Every accepted submission is acknowledged
+with a line ``ok p1: H8`` printed only after it was committed to the database.
+
+The console keeps its matches in ``--db`` (default: ``<data dir>/console.sqlite3``, apart from the
+bot's database). ``play GAME`` resumes the newest unfinished console match of that game in it (the
+clocks stopped while it was away), unless ``--new`` is given.
+
+Time: the system clock, or, for tests only, the epoch seconds written in the file named by the
+environment variable ``GENIUSBOT_TEST_TIME_FILE`` (read at every look at the clock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from .transport import Player
+
+TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
+
+HELP = (
+    "Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: "
+    "status, pause, resume, resign p1, abort, export, help, quit."
+)
+
+_SUBMISSION = re.compile(r"^\s*(p\d)\s*(\(\s*dm\s*\))?\s*:\s*(.*)$", re.IGNORECASE)
+
+
+class FileTime:
+    """Test-only time source: the epoch seconds written in a file, re-read at every call."""
+
+    def __init__(self, path: str | Path, poll: float = 0.01) -> None:
+        self.path = Path(path)
+        self.poll = poll
+
+    def seconds(self) -> float:
+        """The time in the file, as epoch seconds."""
+        for _ in range(100):
+            text = self.path.read_text().strip()
+            if text:  # a writer may be half-way through replacing it
+                return float(text)
+        raise RuntimeError(f"the time file {self.path} is empty")
+
+    def now(self) -> datetime:
+        """The time in the file, as an aware datetime."""
+        return datetime.fromtimestamp(self.seconds(), UTC)
+
+    async def sleep_until(self, when: datetime) -> None:
+        """Wait until the file says ``when`` has come."""
+        while self.now() < when:
+            await asyncio.sleep(self.poll)
+
+
+class ConsoleTransport:
+    """Prints the room to ``out``; private messages are marked; pictures are saved as files."""
+
+    def __init__(self, out: IO[str], boards_dir: Path | None) -> None:
+        self.out = out
+        self.boards_dir = boards_dir
+        self._next = 0
+
+    def _id(self) -> int:
+        self._next += 1
+        return self._next
+
+    def _print(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    async def post(self, room: int | None, text: str) -> int:
+        """Print a room message."""
+        self._print(text)
+        return self._id()
+
+    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
+        """Save the picture (if a folder is set) and print where it went."""
+        mid = self._id()
+        if self.boards_dir is not None:
+            self.boards_dir.mkdir(parents=True, exist_ok=True)
+            path = self.boards_dir / f"{Path(filename).stem}-{mid}.png"
+            path.write_bytes(png)
+            self._print(f"(board saved to {path})")
+        if text:
+            self._print(text)
+        return mid
+
+    async def edit(self, room: int | None, message_id: int, text: str) -> None:
+        """Print the new text of an edited message."""
+        self._print(f"(message {message_id} now reads) {text}")
+
+    async def delete(self, room: int | None, message_id: int) -> None:
+        """Say that a message is gone (a terminal cannot take it back)."""
+        self._print(f"(message {message_id} deleted)")
+
+    async def send_private(self, player: Player, text: str) -> int:
+        """Print a private message, marked with its addressee."""
+        self._print(f"[to {player.seat} only] {text}")
+        return self._id()
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, str]:
+    """``["k=v", ...]`` as a dict; :class:`ValueError` with a sentence for a pair without ``=``."""
+    options: dict[str, str] = {}
+    for pair in pairs or ():
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"--option {pair!r} needs the form name=value, such as p1_color=blue.")
+        options[key.strip().lower()] = value.strip()
+    return options
+
+
+async def run_console(
+    game: str,
+    *,
+    db_url: str,
+    seed: int | None = None,
+    variant: str | None = None,
+    options: dict[str, str] | None = None,
+    clock: str | None = None,
+    new: bool = False,
+    boards_dir: Path | None = None,
+    stdin: IO[str] | None = None,
+    out: IO[str] | None = None,
+    time_source: Any = None,
+) -> int:
+    """Play one match in the terminal; return the exit code (0, or 2 for bad options)."""
+    from geniusbot.games import GameError, get_game
+    from geniusbot.storage.repository import StorageError, Store
+
+    from .match import Host
+    from .replay import export_record
+    from .timers import SystemTime, TimerDispatcher
+
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+
+    def say(text: str) -> None:
+        print(text, file=out, flush=True)
+
+    try:
+        name = get_game(game).name
+    except GameError as error:
+        say(str(error))
+        return 2
+    if time_source is None:
+        time_file = os.environ.get(TIME_FILE_ENV)
+        time_source = FileTime(time_file) if time_file else SystemTime()
+    now: Callable[[], float] = lambda: time_source.now().timestamp()  # noqa: E731
+    try:
+        store = await Store.open(db_url, now=time_source.now)
+    except Exception as error:  # a bad URL or an unreachable server: say so, do not trace
+        say(f"The database {db_url!r} cannot be opened ({error}); check --db.")
+        return 2
+    transport = ConsoleTransport(out, boards_dir)
+    host = Host(store, transport, now=now, text_boards=True, adopt=False)
+    dispatcher = TimerDispatcher(store, host.on_timer, time=time_source, retry_delay=1.0, max_sleep=1.0)
+    host.wake = dispatcher.wake
+    try:
+        match_id = None
+        if not new:
+            mine = [
+                r for r in await store.live_matches()
+                if r.game == name and r.channel_id is None and r.guild_id is None
+            ]
+            if mine:
+                match_id = mine[-1].id
+                say(f"Resuming match #{match_id} ({name}); 'quit' leaves it for later, 'abort' ends it.")
+                await host.recover(only=lambda r: r.id == match_id)
+                if match_id not in host.matches:
+                    say(f"Match #{match_id} could not be resumed; start a new one with --new.")
+                    return 2
+        if match_id is None:
+            reply = await host.start_match(
+                name, seed=seed, variant=variant, options=options or {}, clock=clock,
+                players=[Player("p1", None, "p1"), Player("p2", None, "p2")],
+            )
+            if not reply.ok:
+                say(reply.message)
+                return 2
+            match_id = reply.match_id
+        dispatcher.start()
+        say(HELP)
+        while True:
+            line = await asyncio.to_thread(stdin.readline)
+            if not line:
+                break
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                if not await _handle(line, host, store, match_id, say, export_record):
+                    break
+            except StorageError as error:
+                say(f"The database failed ({error}); nothing changed, try again.")
+        return 0
+    finally:
+        await dispatcher.stop()
+        await store.close()
+
+
+async def _handle(line: str, host: Any, store: Any, match_id: int, say: Callable[[str], None], export: Any) -> bool:
+    """Handle one console line; ``False`` to quit."""
+    words = line.lower().split()
+    submission = _SUBMISSION.match(line)
+    if submission:
+        seat, private, text = submission.group(1).lower(), bool(submission.group(2)), submission.group(3)
+        reply = await host.submit(match_id, seat, text, private=private)
+        if reply.ok:
+            say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
+        elif reply.status == "ignored":
+            say(f"(not taken: {seat} is not a seat of this match)" if seat not in ("p1", "p2") else "(ignored)")
+        elif reply.status == "unavailable":
+            pass  # the host has said so in the room already
+        return True
+    if words in (["quit"], ["exit"], ["q"]):
+        say(f"Leaving match #{match_id}; 'geniusbot play' with the same --db resumes it.")
+        return False
+    if words == ["help"]:
+        say(HELP)
+    elif words == ["export"]:
+        say((await export(store, match_id)).rstrip("\n"))
+    elif words and words[0] in ("status", "pause", "resume", "abort") and len(words) == 1:
+        reply = await host.command(match_id, words[0])
+        if reply.message and (words[0] == "status" or not reply.ok):
+            say(reply.message)
+    elif words and words[0] == "resign":
+        if len(words) != 2:
+            say("Say who resigns: resign p1 or resign p2.")
+        else:
+            reply = await host.command(match_id, "resign", seat=words[1])
+            if not reply.ok:
+                say(reply.message)
+    else:
+        say(f"I did not understand {line!r}. {HELP}")
+    return True
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Add ``play`` to the launcher's sub-commands."""
+    parser = commands.add_parser(
+        "play",
+        help="play a match in the terminal through the match host",
+        description=(
+            "Play a match in the terminal: both seats type at one keyboard ('p1: H8', "
+            "'p2 (dm): ...' for a private submission). Commands: status, pause, resume, "
+            "resign p1, abort, export, help, quit. Reads standard input line by line, so a game "
+            "can be piped in."
+        ),
+    )
+    parser.add_argument("game", help="the game: tictacfive, armslength, tightwire")
+    parser.add_argument("--seed", type=int, help="the match seed (default: random)")
+    parser.add_argument("--variant", help="the rule set (tightwire: classic, influx, fate)")
+    parser.add_argument("--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)")
+    parser.add_argument("--clock", metavar="SPEC", help="time control: 60s, 60s+5m, 90s+5m/10s, 5x60s, none")
+    parser.add_argument("--db", metavar="URL", help="database URL (default: <data dir>/console.sqlite3)")
+    parser.add_argument("--boards", metavar="DIR", help="where to save board pictures (default: <data dir>/boards)")
+    parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
+    parser.set_defaults(handler="geniusbot.host.console:command")
+
+
+async def command(args: argparse.Namespace) -> int:
+    """The ``play`` sub-command's handler."""
+    try:
+        options = parse_options(args.option)
+    except ValueError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    data_dir = Path(getattr(getattr(args, "settings", None), "data_dir", "data"))
+    db_url = args.db
+    if not db_url:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        db_url = f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
+    boards = Path(args.boards) if args.boards else data_dir / "boards"
+    return await run_console(
+        args.game, db_url=db_url, seed=args.seed, variant=args.variant, options=options,
+        clock=args.clock, new=args.new, boards_dir=boards,
+    )
