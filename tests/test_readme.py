@@ -1,0 +1,35 @@
+"""README.md stays true: its commands are the ones CI runs, and it names every game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from geniusbot.games import registry
+
+REPO = Path(__file__).resolve().parent.parent
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+MAIN_JOB = (
+    "python3 -m venv .venv && .venv/bin/pip install -e . && "
+    ".venv/bin/geniusbot adjudicate geniusbot/examples/tictacfive.txt"
+)
+TESTS = 'python3 -m venv .venv && .venv/bin/pip install -q -e ".[dev]" && .venv/bin/python -m pytest -q'
+
+
+def test_the_two_commands_are_single_lines_of_the_readme():
+    lines = README.splitlines()
+    assert MAIN_JOB in lines and TESTS in lines
+
+
+def test_the_test_command_is_the_one_ci_runs_word_for_word():
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert TESTS in ci
+
+
+def test_the_example_the_main_job_adjudicates_exists():
+    assert (REPO / "geniusbot" / "examples" / "tictacfive.txt").is_file()
+
+
+def test_the_readme_names_every_registered_game():
+    missing = [name for name, cls in registry().items() if f"`{name}`" not in README or cls.title not in README]
+    assert missing == []
