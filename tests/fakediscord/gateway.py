@@ -82,9 +82,10 @@ class GatewaySession:
 class GatewayConnection:
     """One websocket; frames are written by a single writer task, compressed if asked."""
 
-    def __init__(self, ws: web.WebSocketResponse, *, compress: bool, url: str) -> None:
+    def __init__(self, ws: web.WebSocketResponse, *, compress: bool, path: str, query: str) -> None:
         self.ws = ws
-        self.url = url
+        self.path = path  # "/gateway", or "/resume-gateway" when the client used resume_gateway_url
+        self.query = query
         self.compress = compress
         self._zlib = zlib.compressobj() if compress else None
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
@@ -203,7 +204,7 @@ class Gateway:
             fake._protocol_error(f"gateway connect with unsupported query {request.query_string!r}")
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
-        connection = GatewayConnection(ws, compress=compress == "zlib-stream", url=str(request.url))
+        connection = GatewayConnection(ws, compress=compress == "zlib-stream", path=request.path, query=request.query_string)
         self.connections.append(connection)
         fake._record("gateway_connect", connection)
         connection.enqueue({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})

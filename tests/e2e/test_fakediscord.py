@@ -1,0 +1,387 @@
+"""The fake Discord against the real discord.py 2.7: a bare bot connects, talks, is rate limited,
+loses its socket, and every answer lands where a player would see it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import struct
+import zlib
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.fakediscord import FakeDiscord, FakeTimeout, UnknownRouteError, png_size
+from tests.fakediscord.model import SEND_MESSAGES
+from tests.fakediscord.running import running
+
+
+def make_png(width: int, height: int, seed: int = 0) -> bytes:
+    """A real RGB PNG of the given size (standard library only), distinct per seed."""
+    row = bytes([0]) + bytes((x * 7 + seed) % 256 for x in range(width * 3))
+    raw = row * height
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+BOARD_PNG = make_png(96, 64, seed=3)
+
+
+def intents(*, content: bool = True) -> discord.Intents:
+    value = discord.Intents.default()
+    value.message_content = content
+    value.members = True
+    return value
+
+
+class BareBot(commands.Bot):
+    """A small bot: replies with a PNG, opens DMs, shows a button and a select, has slash commands."""
+
+    def __init__(self, *, content_intent: bool = True, sync_to: discord.abc.Snowflake | None = None) -> None:
+        super().__init__(command_prefix="!", intents=intents(content=content_intent), guild_ready_timeout=0.01)
+        self.sync_to = sync_to
+        self.seen: list[discord.Message] = []
+        self.sent: list[discord.Message] = []
+        self.errors: list[Exception] = []
+        self.resumed = asyncio.Event()
+        self._changed = asyncio.Event()
+
+        @self.tree.command(description="Answer at once")
+        async def ping(interaction: discord.Interaction, times: int = 1) -> None:
+            await interaction.response.send_message("pong " * times + interaction.user.name, ephemeral=True)
+
+        @self.tree.command(description="Think, then answer")
+        async def slow(interaction: discord.Interaction, word: str) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.followup.send(f"thought about {word}")
+            await interaction.followup.send("and one more thing")
+
+        @self.tree.command(description="Start a match against someone")
+        @app_commands.describe(opponent="who to play")
+        @app_commands.choices(game=[app_commands.Choice(name="Mines", value="mines"), app_commands.Choice(name="Tightwire", value="tightwire")])
+        async def start(interaction: discord.Interaction, opponent: discord.Member, game: app_commands.Choice[str]) -> None:
+            await interaction.response.send_message(f"{game.value}: {interaction.user.name} vs {opponent.name}")
+
+    def note(self, bucket: list, item: object) -> None:
+        """Keep ``item`` and wake ``until``: the test waits on the bot's side without sleeping."""
+        bucket.append(item)
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def until(self, condition, timeout: float = 5.0) -> None:
+        """Wait until ``condition()`` holds, re-checked each time the bot notes something."""
+        async with asyncio.timeout(timeout):
+            while not condition():
+                await self._changed.wait()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py waits 5 s before every IDENTIFY but the first (Discord's identify limit);
+        the fake has no such limit, so the test bot re-identifies at once."""
+
+    async def setup_hook(self) -> None:
+        if self.sync_to is not None:
+            self.tree.copy_global_to(guild=self.sync_to)
+            await self.tree.sync(guild=self.sync_to)
+        else:
+            await self.tree.sync()
+
+    async def on_resumed(self) -> None:
+        self.resumed.set()
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot:
+            return
+        self.note(self.seen, message)
+        text = message.content
+        if text == "H8" or text.startswith("mines"):
+            sent = await message.reply(f"board after {text}", file=discord.File(io.BytesIO(BOARD_PNG), "board.png"))
+            self.note(self.sent, sent)
+        elif text == "dm me":
+            try:
+                await message.author.send("your secret card: 7")
+            except discord.Forbidden as error:
+                self.note(self.errors, error)
+                await message.channel.send(f"{message.author.mention}, open your DMs and try again.")
+        elif text == "menu":
+            view = Menu()
+            await message.channel.send("pick", view=view)
+        elif text == "lifecycle":
+            sent = await message.channel.send("counting: 1")
+            await sent.edit(content="counting: 2")
+            await sent.add_reaction("\N{WHITE HEAVY CHECK MARK}")
+            history = [m async for m in message.channel.history(limit=5)]
+            await message.channel.send(f"history {len(history)}: {history[0].content}")
+            await sent.delete()
+        elif text == "say" and message.guild is not None:
+            try:
+                await message.channel.send("hello")
+            except discord.Forbidden as error:
+                self.note(self.errors, error)
+
+
+class Menu(discord.ui.View):
+    """A button and a select; the button edits the message, the select answers ephemerally."""
+
+    @discord.ui.button(label="Press", custom_id="press", style=discord.ButtonStyle.primary)
+    async def press(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.edit_message(content=f"pressed by {interaction.user.name}", view=None)
+
+    @discord.ui.select(custom_id="card", options=[discord.SelectOption(label=str(n), value=str(n)) for n in range(1, 4)])
+    async def card(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.send_message(f"you chose {select.values[0]}", ephemeral=True)
+
+
+@pytest.fixture
+async def fake():
+    async with FakeDiscord() as server:
+        yield server
+
+
+@pytest.fixture
+def world(fake: FakeDiscord):
+    guild = fake.create_guild("The Genius")
+    general = fake.create_channel(guild, "general")
+    alice = fake.create_user("alice")
+    bob = fake.create_user("bob")
+    player = fake.create_role(guild, "Player")
+    fake.add_member(guild, alice, roles=[player])
+    fake.add_member(guild, bob)
+    return guild, general, alice, bob
+
+
+async def test_connect_and_ready(fake: FakeDiscord, world) -> None:
+    guild, general, alice, _ = world
+    async with running(fake, BareBot()) as bot:
+        assert bot.user is not None and bot.user.id == fake.bot_user.id
+        assert bot.application_id == fake.application_id
+        [seen] = bot.guilds
+        assert seen.id == guild.id and seen.name == "The Genius"
+        assert seen.get_channel(general.id).name == "general"
+        assert {r.name for r in seen.roles} >= {"@everyone", "Player", "geniusbot"}
+        assert seen.get_member(alice.id).roles[-1].name == "Player"
+        assert seen.chunked
+    [connection] = fake.gateway.connections
+    assert connection.compress, "discord.py asks for zlib-stream and the fake must speak it"
+    assert fake.gateway.identify_count == 1
+    assert connection.ws.closed
+
+
+async def test_message_in_png_reply_out(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()) as bot:
+        said = await fake.user_says(general, alice, "H8")
+        reply = await fake.wait_for_message(general)
+        assert reply.content == "board after H8"
+        assert reply.message_reference["message_id"] == str(said.id)
+        assert fake.attachments(reply) == [BOARD_PNG]
+        assert png_size(fake.attachments(reply)[0]) == (96, 64)
+        # The bot sees what the player typed (message content intent) and can read its own file back.
+        assert bot.seen[-1].content == "H8"
+        await bot.until(lambda: bot.sent)
+        [sent] = bot.sent
+        assert sent.attachments[0].width == 96 and sent.attachments[0].content_type == "image/png"
+        assert await sent.attachments[0].read() == BOARD_PNG
+
+
+async def test_without_the_content_intent_the_bot_sees_no_text(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot(content_intent=False)) as bot:
+        await fake.user_says(general, alice, "H8")
+        await bot.until(lambda: bot.seen)
+        assert bot.seen[-1].content == ""
+        with pytest.raises(FakeTimeout):
+            await fake.wait_for_message(general, timeout=0.2)
+
+
+async def test_slash_commands_sync_answer_and_defer(fake: FakeDiscord, world) -> None:
+    guild, general, alice, bob = world
+    async with running(fake, BareBot()):
+        assert {c.name for c in fake.commands.values()} == {"ping", "slow", "start"}
+        assert all(c.guild_id is None for c in fake.commands.values())
+
+        ping = await fake.slash(alice, guild, general, "ping", {"times": 2})
+        response = await fake.wait_for_response(ping)
+        assert response.type == 4
+        assert response.message.content == "pong pong alice" and response.message.ephemeral
+        assert ping.payload["member"]["permissions"] and ping.payload["app_permissions"]
+
+        slow = await fake.slash(alice, guild, general, "slow", {"word": "tightwire"})
+        assert (await fake.wait_for_response(slow)).type == 5
+        first = await fake.wait_for_followup(slow)
+        assert first is slow.original and first.content == "thought about tightwire"
+        second = await fake.wait_for_followup(slow, 2)
+        assert second.content == "and one more thing" and second is not first
+
+        match = await fake.slash(bob, guild, general, "start", {"opponent": alice, "game": "mines"})
+        answer = await fake.wait_for_message(general)
+        assert answer.content == "mines: bob vs alice" and answer.interaction_metadata["id"] == str(match.id)
+    assert [r.type for _, r in fake.interaction_responses] == [4, 5, 4]
+
+
+async def test_guild_sync_and_what_discord_would_refuse(fake: FakeDiscord, world) -> None:
+    guild, general, alice, _ = world
+    async with running(fake, BareBot(sync_to=discord.Object(guild.id))):
+        assert {c.guild_id for c in fake.commands.values()} == {guild.id}
+        with pytest.raises(ValueError, match="required"):
+            await fake.slash(alice, guild, general, "start", {"game": "mines"})
+        with pytest.raises(ValueError, match="choices"):
+            await fake.slash(alice, guild, general, "start", {"opponent": alice, "game": "chess"})
+        with pytest.raises(LookupError):
+            await fake.slash(alice, guild, general, "resign")
+        ping = await fake.slash(alice, guild, general, "ping")
+        assert (await fake.wait_for_response(ping)).message.content == "pong alice"
+
+
+async def test_button_click_and_select(fake: FakeDiscord, world) -> None:
+    _, general, alice, bob = world
+    async with running(fake, BareBot()):
+        await fake.user_says(general, alice, "menu")
+        menu = await fake.wait_for_message(general, predicate=lambda m: m.content == "pick")
+        chosen = await fake.select(bob, menu, "card", ["2"])
+        answer = await fake.wait_for_response(chosen)
+        assert answer.message.content == "you chose 2" and answer.message.ephemeral
+        with pytest.raises(ValueError):
+            await fake.select(bob, menu, "card", ["9"])
+
+        click = await fake.click(alice, menu, "press")
+        assert (await fake.wait_for_response(click)).type == 7
+        edited = await fake.wait_for_edit(menu)
+        assert edited.content == "pressed by alice" and edited.components == []
+        with pytest.raises(LookupError):
+            await fake.click(alice, menu, "press")
+
+
+async def test_dm_opened_and_sent(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()) as bot:
+        await fake.user_says(general, alice, "dm me")
+        secret = await fake.wait_for_message(fake.dm_channel(alice))
+        assert secret.content == "your secret card: 7" and secret.guild_id is None
+        # A player writing to the bot in private gets a private answer.
+        await fake.dm(alice, "mines A1 B2")
+        answer = await fake.wait_for_message(fake.dm_channel(alice))
+        assert answer.content == "board after mines A1 B2" and fake.attachments(answer) == [BOARD_PNG]
+        assert isinstance(bot.seen[-1].channel, discord.DMChannel)
+        assert fake.messages(general)[-1].content == "dm me"
+
+
+async def test_closed_dms_raise_forbidden_50007(fake: FakeDiscord, world) -> None:
+    _, general, _, bob = world
+    bob.dms_open = False
+    async with running(fake, BareBot()) as bot:
+        await fake.user_says(general, bob, "dm me")
+        notice = await fake.wait_for_message(general)
+        assert notice.content == f"{bob.mention}, open your DMs and try again."
+        [error] = bot.errors
+        assert isinstance(error, discord.Forbidden) and error.code == 50007
+        assert fake.messages(fake.dm_channel(bob)) == []
+
+
+async def test_missing_permission_raises_forbidden_50013(fake: FakeDiscord, world) -> None:
+    guild, _, alice, _ = world
+    muted = fake.create_channel(guild, "announcements", overwrites={fake.bot_role(guild): (0, SEND_MESSAGES)})
+    async with running(fake, BareBot()) as bot:
+        await fake.user_says(muted, alice, "say")
+        await bot.until(lambda: bot.errors)
+        assert bot.errors[0].code == 50013
+        assert [m.author.id for m in fake.messages(muted)] == [alice.id]
+
+
+async def test_rate_limited_route_is_retried(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()):
+        fake.rate_limit("POST", "/channels/{channel_id}/messages", times=2, retry_after=0.02)
+        await fake.user_says(general, alice, "H8")
+        reply = await fake.wait_for_message(general)
+        assert fake.attachments(reply) == [BOARD_PNG], "the retried upload must carry the file again"
+    posts = [r for r in fake.requests if r.method == "POST" and r.route == "/channels/{}/messages"]
+    assert [r.status for r in posts] == [429, 429, 200]
+    assert len(fake.messages(general)) == 2
+
+
+async def test_gateway_drop_is_resumed_and_missed_events_replayed(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()) as bot:
+        mark = fake.mark()
+        assert await fake.drop_gateway() == 1
+        # Said while the bot has no socket: Discord keeps it for the RESUME.
+        await fake.user_says(general, alice, "H8")
+        session = await fake.wait_for_gateway("resume", since=mark)
+        assert session.connection.path == "/resume-gateway"
+        reply = await fake.wait_for_message(general)
+        assert reply.content == "board after H8"
+        await asyncio.wait_for(bot.resumed.wait(), 5)
+    assert fake.gateway.identify_count == 1 and fake.gateway.resume_count == 1
+
+
+async def test_invalidated_session_identifies_again(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()):
+        mark = fake.mark()
+        await fake.drop_gateway(invalidate=True)
+        await fake.wait_for_gateway("resume_refused", since=mark)
+        await fake.wait_for_gateway("identify", since=mark)
+        await fake.user_says(general, alice, "H8")
+        assert (await fake.wait_for_message(general)).content == "board after H8"
+    assert fake.gateway.identify_count == 2
+
+
+async def test_reconnect_opcode_resumes(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()):
+        mark = fake.mark()
+        await fake.request_reconnect()
+        await fake.wait_for_gateway("resume", since=mark)
+        await fake.user_says(general, alice, "H8")
+        await fake.wait_for_message(general)
+
+
+async def test_second_client_after_the_first_closed(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()):
+        pass
+    first = next(iter(fake.gateway.sessions.values()))
+    assert first.connection is None
+    async with running(fake, BareBot()) as second:
+        await fake.user_says(general, alice, "H8")
+        await fake.wait_for_message(general)
+        assert second.seen[-1].content == "H8"
+        assert len(fake.gateway.sessions) == 2 and first.connection is None
+    replies = [m for m in fake.messages(general) if m.author.id == fake.bot_user.id]
+    assert len(replies) == 1
+    assert fake.gateway.identify_count == 2
+
+
+async def test_message_edit_reaction_history_delete(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()):
+        await fake.user_says(general, alice, "lifecycle")
+        counting = await fake.wait_for_message(general, predicate=lambda m: m.content.startswith("counting"))
+        summary = await fake.wait_for_message(general, predicate=lambda m: m.content.startswith("history"))
+        assert summary.content == "history 2: counting: 2"
+        await fake.wait_for_delete(counting)
+        assert counting.edits == 1 and counting.reactions == {"\N{WHITE HEAVY CHECK MARK}": {fake.bot_user.id}}
+        assert [m.content for m in fake.messages(general)] == ["lifecycle", "history 2: counting: 2"]
+
+
+async def test_unknown_route_fails_the_test() -> None:
+    with pytest.raises(UnknownRouteError, match="audit-logs"):
+        async with FakeDiscord() as fake:
+            guild = fake.create_guild()
+            async with running(fake, BareBot()) as bot:
+                with pytest.raises(discord.NotFound) as caught:
+                    await bot.get_guild(guild.id).audit_logs(limit=1).__anext__()
+                assert caught.value.status == 404 and caught.value.code == 0
+
+
+async def test_urls_are_restored_after_the_fake_stops() -> None:
+    before = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    async with FakeDiscord() as fake:
+        assert discord.http.Route.BASE == fake.api_base
+    assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before
