@@ -301,3 +301,58 @@ def test_the_armslength_example_is_a_whole_game_with_a_dmo_choice_and_knock_offs
     assert result.outcome is not None and result.outcome.winner == "p1"
     assert view["fours"] == [["E3", "F3", "G3", "H3"]]
     assert result.notes == []
+
+
+# --------------------------------------------------------------------------- Tic-Tac-Five, crafted
+
+TTF = """\
+[Game "gomoku"]
+p1: black          # a colour before the opening stones are down
+p1: H8
+p1: H8             # taken
+p1: J9
+p2: H10            # p1 places all three opening stones
+p1: K8
+p2: I9             # a point at the colour choice
+p2: purple
+p2: Black          # p2 takes black: p1 is white and places the fourth stone
+p2: A1             # not p2's turn: white places the fourth stone
+p1: A1
+"""
+
+
+def test_tictacfive_opening_and_colour_choice_rulings():
+    result = adjudicate_text(TTF)
+    assert result.game.name == "tictacfive"
+    verdicts = [(a.text, a.error) for a in result.actions]
+    assert verdicts[0][1] is not None and "type a point such as H8" in verdicts[0][1]
+    assert verdicts[1] == ("H8", None)
+    assert verdicts[2] == ("H8", "H8 is taken; choose an empty point.")
+    assert verdicts[4][1] == "It is not your turn; waiting for p1."
+    assert verdicts[6] == ("I9", "Choose a colour first: type black or white.")
+    assert verdicts[7] == ("purple", "'purple' is not a colour; type black or white.")
+    assert verdicts[8] == ("Black", None)
+    assert verdicts[9][1] == "It is not your turn; waiting for p1."
+    assert verdicts[10] == ("A1", None)
+    assert result.game.view()["colors"] == {"p1": "white", "p2": "black"}
+    assert result.game.to_move() == ("p2",)
+
+
+def test_tictacfive_double_three_is_refused_and_five_ends_the_game():
+    # p2 takes white, so p1 is black and builds H8 I8 and J9 J10; J8 would be a double three.
+    record = "\n".join([
+        '[Game "tictacfive"]',
+        "p1: H8", "p1: A15", "p1: I8", "p2: white", "p2: O15",
+        "p1: J10", "p2: O1", "p1: J9", "p2: A1",
+        "p1: J8",                      # row H8 I8 J8 and column J8 J9 J10: two open threes
+        "p1: G8", "p2: N1", "p1: F8", "p2: M1", "p1: E8",   # E8 F8 G8 H8 I8: five
+        "p2: L1",
+        "",
+    ])
+    result = adjudicate_text(record)
+    refused = {a.text: a.error for a in result.actions if not a.accepted}
+    assert set(refused) == {"J8", "L1"}
+    assert "J8 would make two open threes at once" in refused["J8"]
+    assert refused["L1"] == GAME_OVER
+    assert result.outcome is not None and result.outcome.winner == "p1"
+    assert result.game.view()["winning_line"] == ["E8", "F8", "G8", "H8", "I8"]
