@@ -1,0 +1,87 @@
+"""The console: a match typed (or piped) line by line through the real host and database."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+
+import pytest
+
+from geniusbot.cli import main
+from geniusbot.host.console import parse_options, run_console
+from geniusbot.host.timers import ManualTime
+
+
+async def play(tmp_path, lines: str, game: str = "tictacfive", **kw) -> tuple[int, str]:
+    out = io.StringIO()
+    code = await run_console(
+        game,
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+        seed=1,
+        stdin=io.StringIO(lines),
+        out=out,
+        time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
+        **kw,
+    )
+    return code, out.getvalue()
+
+
+async def test_a_piped_game_is_played_and_acknowledged(tmp_path):
+    code, out = await play(tmp_path, "p1: H8\np1: h8\np2: H9\np1: H9\np1: H10\np2: black\nstatus\nresign p2\nexport\nquit\n")
+    assert code == 0
+    assert out.count("ok p1:") == 3 and "ok p2: black" in out
+    assert "p1: H8 is taken; choose an empty point." in out
+    assert "p2: It is not your turn; waiting for p1." in out
+    assert "Match #1: Tic-Tac-Five (standard), live." in out
+    assert "Result: p2 wins." in out or "Result: p1 wins." in out
+    assert "host: resign p2" in out
+    assert " 8  . . . . . . . X" in out  # the text board, row 8 with H8 (last move marked otherwise)
+
+
+async def test_unknown_lines_and_commands_get_help(tmp_path):
+    code, out = await play(tmp_path, "hello\nresign\np3: H8\np1: # just chatting\nhelp\n")
+    assert code == 0
+    assert "I did not understand 'hello'" in out
+    assert "Say who resigns: resign p1 or resign p2." in out
+    assert "(not taken: p3 is not a seat of this match)" in out
+    assert "(ignored)" in out
+
+
+async def test_private_lines_and_pause(tmp_path):
+    code, out = await play(tmp_path, "pause\np1: H8\nresume\np1 (dm): H8\nquit\n")
+    assert "The host paused the match; the clocks are stopped." in out
+    assert "p1: The match is paused" in out
+    assert "ok p1 (dm): H8" in out  # Tic-Tac-Five takes a DM'd move as any other
+
+
+async def test_the_next_run_resumes_the_match_unless_new(tmp_path):
+    await play(tmp_path, "p1: H8\nquit\n")
+    _, out = await play(tmp_path, "p1: H9\nquit\n")
+    assert "Resuming match #1" in out and "ok p1: H9" in out
+    _, out = await play(tmp_path, "p1: H8\nquit\n", new=True)
+    assert "Match #2" in out and "ok p1: H8" in out
+
+
+@pytest.mark.parametrize(
+    "game, kw, message",
+    [
+        ("chess", {}, "There is no game called 'chess'"),
+        ("tictacfive", {"clock": "soon"}, "not a duration"),
+        ("armslength", {"options": {"p1_color": "green"}}, "green"),
+    ],
+)
+async def test_bad_options_exit_2_with_a_sentence(tmp_path, game, kw, message):
+    code, out = await play(tmp_path, "", game, **kw)
+    assert code == 2 and message in out
+
+
+def test_option_pairs():
+    assert parse_options(["p1_color=blue", "Setup = red A1"]) == {"p1_color": "blue", "setup": "red A1"}
+    with pytest.raises(ValueError, match="name=value"):
+        parse_options(["blue"])
+
+
+def test_the_launcher_lists_play(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "--clock SPEC" in capsys.readouterr().out
