@@ -388,3 +388,31 @@ async def test_a_second_host_process_sees_a_stale_version_and_reloads(store, clo
     assert (await a.submit(match_id, "p1", "H9")).ok  # reloaded: H8 is there, H9 goes on
     stones = (await store.get_match(match_id)).state["state"]
     assert "H8" in str(stones) and "H9" in str(stones)
+
+
+# ---- with the real timer dispatcher ----------------------------------------------------------
+
+
+async def test_the_dispatcher_drives_warnings_and_the_timeout(store, transport):
+    from geniusbot.host.timers import ManualTime, TimerDispatcher
+
+    manual = ManualTime(datetime.fromtimestamp(T0, UTC))
+    host = Host(store, transport, now=lambda: manual.now().timestamp(), pictures=False)
+    dispatcher = TimerDispatcher(store, host.on_timer, time=manual)
+    host.wake = dispatcher.wake
+    dispatcher.start()
+    try:
+        match_id = await start(host, clock="60s+1m")
+        manual.advance(30)
+        assert (await host.submit(match_id, "p1", "H8")).ok
+        for step in (60, 30, 20, 10):
+            manual.advance(step)
+            await dispatcher.settle()
+        texts = transport.room_texts()
+        assert "Alice (p1): the move time is up; now on reserve (0:00 +1:00)." in texts
+        assert "Alice (p1): 30 s left." in texts and "Alice (p1): 10 s left." in texts
+        record = await store.get_match(match_id)
+        assert record.status == "finished" and record.result.winner == "p2"
+        assert await store.timers(match_id) == []
+    finally:
+        await dispatcher.stop()
