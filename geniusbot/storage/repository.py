@@ -18,6 +18,7 @@ doubled, and a lost one is never reported as done.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -362,6 +363,10 @@ class Store:
         self.retries = retries
         self.backoff = backoff
         self.max_backoff = max_backoff
+        # SQLite has one writer at a time. Queuing this process's writers here costs nothing,
+        # whereas letting them collide on the file lock puts them in SQLite's busy handler,
+        # which polls with sleeps of up to 100 ms.
+        self._write_lock: asyncio.Lock | None = asyncio.Lock() if engine.dialect.name == "sqlite" else None
 
     @classmethod
     async def open(
@@ -424,7 +429,7 @@ class Store:
                 await self._sleep(delay)
                 delay = min(delay * 2, self.max_backoff)
             try:
-                async with self.engine.connect() as conn:
+                async with self._writer(write), self.engine.connect() as conn:
                     if write:
                         conn = await conn.execution_options(**{WRITE_OPTION: True})
                     if ambiguous and verify is not None:
@@ -461,6 +466,11 @@ class Store:
             f"The database is unavailable ({what} failed {self.retries + 1} times: {last_error}); "
             "check that it is running and not locked by another program, then try again."
         ) from last_error
+
+    def _writer(self, write: bool) -> contextlib.AbstractAsyncContextManager[Any]:
+        if write and self._write_lock is not None:
+            return self._write_lock
+        return contextlib.nullcontext()
 
     # ---- matches ---------------------------------------------------------------------------
 
