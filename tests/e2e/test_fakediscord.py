@@ -51,6 +51,7 @@ class BareBot(commands.Bot):
         self.errors: list[Exception] = []
         self.resumed = asyncio.Event()
         self._changed = asyncio.Event()
+        self.gate = asyncio.Event()
 
         @self.tree.command(description="Answer at once")
         async def ping(interaction: discord.Interaction, times: int = 1) -> None:
@@ -61,6 +62,14 @@ class BareBot(commands.Bot):
             await interaction.response.defer(thinking=True)
             await interaction.followup.send(f"thought about {word}")
             await interaction.followup.send("and one more thing")
+
+        @self.tree.command(description="Answer only when the test opens the gate")
+        async def late(interaction: discord.Interaction) -> None:
+            await self.gate.wait()
+            try:
+                await interaction.response.send_message("sorry I am late")
+            except discord.NotFound as error:
+                self.note(self.errors, error)
 
         @self.tree.command(description="Start a match against someone")
         @app_commands.describe(opponent="who to play")
@@ -189,20 +198,22 @@ async def test_message_in_png_reply_out(fake: FakeDiscord, world) -> None:
         assert await sent.attachments[0].read() == BOARD_PNG
 
 
-async def test_without_the_content_intent_the_bot_sees_no_text(fake: FakeDiscord, world) -> None:
+async def test_without_the_content_intent_the_bot_sees_text_only_when_mentioned(fake: FakeDiscord, world) -> None:
     _, general, alice, _ = world
     async with running(fake, BareBot(content_intent=False)) as bot:
         await fake.user_says(general, alice, "H8")
-        await bot.until(lambda: bot.seen)
-        assert bot.seen[-1].content == ""
-        with pytest.raises(FakeTimeout):
-            await fake.wait_for_message(general, timeout=0.2)
+        await fake.user_says(general, alice, f"{fake.bot_user.mention} H8")
+        await bot.until(lambda: len(bot.seen) == 2)
+        assert [m.content for m in bot.seen] == ["", f"<@{fake.bot_user.id}> H8"]
+        # Direct messages carry their text without the intent.
+        await fake.dm(alice, "mines A1")
+        assert (await fake.wait_for_message(fake.dm_channel(alice))).content == "board after mines A1"
 
 
 async def test_slash_commands_sync_answer_and_defer(fake: FakeDiscord, world) -> None:
     guild, general, alice, bob = world
     async with running(fake, BareBot()):
-        assert {c.name for c in fake.commands.values()} == {"ping", "slow", "start"}
+        assert {c.name for c in fake.commands.values()} == {"ping", "slow", "late", "start"}
         assert all(c.guild_id is None for c in fake.commands.values())
 
         ping = await fake.slash(alice, guild, general, "ping", {"times": 2})
@@ -236,6 +247,32 @@ async def test_guild_sync_and_what_discord_would_refuse(fake: FakeDiscord, world
             await fake.slash(alice, guild, general, "resign")
         ping = await fake.slash(alice, guild, general, "ping")
         assert (await fake.wait_for_response(ping)).message.content == "pong alice"
+
+
+class ManualClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_an_interaction_answered_after_three_seconds_is_unknown() -> None:
+    clock = ManualClock()
+    async with FakeDiscord(clock=clock) as fake:
+        guild = fake.create_guild()
+        general = fake.create_channel(guild, "general")
+        alice = fake.create_user("alice")
+        fake.add_member(guild, alice)
+        async with running(fake, BareBot()) as bot:
+            late = await fake.slash(alice, guild, general, "late")
+            clock.now += 3.5
+            bot.gate.set()
+            await bot.until(lambda: bot.errors)
+            assert bot.errors[0].code == 10062
+            assert late.response is None and fake.interaction_responses == []
 
 
 async def test_button_click_and_select(fake: FakeDiscord, world) -> None:

@@ -73,6 +73,7 @@ class Driver:
         commands: dict[int, FakeCommand]
         interactions: dict[int, FakeInteraction]
         gateway: Gateway
+        clock: Callable[[], float]
 
         def _guild_create_payload(self, guild: FakeGuild, session: GatewaySession) -> dict[str, Any]: ...
         def _dispatch_message(self, event: str, message: FakeMessage) -> None: ...
@@ -485,6 +486,7 @@ class Driver:
             guild_id=guild.id if guild else None,
             payload=payload,
             message=message,
+            created_at=self.clock(),
         )
         self.interactions[interaction.id] = interaction
         self._begin_action()

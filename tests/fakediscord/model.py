@@ -596,6 +596,7 @@ class FakeInteraction:
     original: FakeMessage | None = None
     followups: list[FakeMessage] = field(default_factory=list)
     original_edited: bool = False
+    created_at: float = 0.0
 
     @property
     def acknowledged(self) -> bool:

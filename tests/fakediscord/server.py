@@ -15,6 +15,7 @@ import asyncio
 import json
 import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,9 @@ from .model import (
 API = "/api/v10"
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
+# Discord forgets an interaction not answered within 3 s; its token then lives 15 minutes.
+INTERACTION_ANSWER_SECONDS = 3.0
+INTERACTION_TOKEN_SECONDS = 15 * 60.0
 # SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2: the flags a sender may set.
 SENDABLE_FLAGS = (1 << 2) | (1 << 12) | (1 << 15)
 
@@ -123,9 +127,18 @@ class FakeDiscord(Driver):
     ``interaction_responses``, ``attachments``.
     """
 
-    def __init__(self, *, token: str = "fake-bot-token", bot_name: str = "geniusbot", patch_discord: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        token: str = "fake-bot-token",
+        bot_name: str = "geniusbot",
+        patch_discord: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``clock`` (seconds) times the interaction deadlines; inject one to test them."""
         super().__init__()
         self.token = token
+        self.clock = clock
         self.patch_discord = patch_discord
         self.ids = model.Snowflakes()
         self.application_id = self.ids.next()
@@ -1191,6 +1204,8 @@ class FakeDiscord(Driver):
             raise unknown("Webhook", 10015)
         for interaction in self.interactions.values():
             if interaction.token == token:
+                if self.clock() - interaction.created_at > INTERACTION_TOKEN_SECONDS:
+                    raise ApiError(401, 50027, "Invalid Webhook Token")
                 return interaction
         raise unknown("Webhook", 10015)
 
@@ -1223,6 +1238,8 @@ class FakeDiscord(Driver):
         payload, files = await self._body(request)
         if interaction.response is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if self.clock() - interaction.created_at > INTERACTION_ANSWER_SECONDS:
+            raise unknown("interaction", 10062)
         kind = int(payload.get("type", 0))
         data = payload.get("data")
         message: FakeMessage | None = None
