@@ -15,6 +15,7 @@ from geniusbot.games.base import (
     OptionError,
 )
 from geniusbot.games.tightwire import Tightwire, TightwireMove
+from geniusbot.games.tightwire_geometry import geometry
 
 
 def game(variant="classic", setup=None, **options):
@@ -670,3 +671,70 @@ def test_round_trip_mid_game():
     play(h, "draw E2-E3")
     play(g, "draw E2-E3")
     assert h == g
+
+
+# ------------------------------------------------------------------------------ no legal action
+
+
+def filled_lines(*slack_lines):
+    """Every line that fits beside ``slack_lines``, shortest first: once those slack lines are drawn
+    too, no normal line can be added anywhere."""
+    geo = geometry(5, 5)
+    index = {name: dot for dot, name in enumerate(geo.names)}
+
+    def pid(text):
+        a, b = text.split("-")
+        return geo.pair_id[(index[a], index[b])]
+
+    def length(p):
+        (x1, y1), (x2, y2) = (geo.coords[d] for d in geo.pairs[p])
+        return (x1 - x2) ** 2 + (y1 - y2) ** 2
+
+    mask = sum(1 << pid(s) for s in slack_lines)
+    chosen = []
+    for p in sorted(range(len(geo.pairs)), key=lambda p: (length(p), p)):
+        if not (mask >> p & 1 or geo.crossing[p] & mask):
+            mask |= 1 << p
+            chosen.append("-".join(geo.names[d] for d in geo.pairs[p]))
+    return " ".join(chosen)
+
+
+# The slack lines D1-E5 and B3-E1 cut the E column off: E2, E3 and E4 then have lines only to
+# their neighbours in the column.
+CUT_OFF = filled_lines("D1-E5", "B3-E1")
+
+
+def test_the_e_column_is_cut_off():
+    g = game(setup=f"orange A5 E1 E5; blue E2 E3 E4; lines {CUT_OFF}")
+    play(g, "slack D1-E5", "slack B3-E1")
+    joined = {line["b"] for line in g.view()["lines"] if line["a"] == "E3"} | {
+        line["a"] for line in g.view()["lines"] if line["b"] == "E3"
+    }
+    assert joined == {"E2", "E4"}
+    assert not any(m.action == "draw" for m in g.legal_moves())
+
+
+def test_a_player_to_move_with_no_legal_action_loses():
+    # E1 orange, E2 E3 E4 blue, E5 orange: no blue piece can move, no line can be drawn, both
+    # slack lines are used, and Blue has nothing to revive.
+    g = game(setup=f"orange A5 E1 E5; blue E2 E3 E4; lines {CUT_OFF}")
+    play(g, "slack D1-E5", "slack B3-E1")
+    events = play(g, "move A5-A4")
+    assert g.outcome().winner == "p1"
+    assert events[-1].text == "Blue (p2) has no legal action; p1 wins."
+
+
+def test_influx_no_legal_action_because_of_repetition_loses():
+    # E1 orange, E2 blue, E3 empty, E4 blue, E5 orange. Blue steps E2-E3 while Orange steps
+    # A5-A4 and back; Blue's only way out, E3-E2, would bring back the position after Blue's slack.
+    g = game("influx", f"orange A5 E1 E5; blue E2 E4; lines {CUT_OFF}")
+    play(g, "slack D1-E5", "slack B3-E1", "move A5-A4", "move E2-E3")
+    events = play(g, "move A4-A5")
+    assert g.outcome().winner == "p1"
+    assert events[-1].text == "Blue (p2) has no legal action; p1 wins."
+
+
+def test_the_same_shuffle_is_fine_in_classic():
+    g = game("classic", f"orange A5 E1 E5; blue E2 E4; lines {CUT_OFF}")
+    play(g, "slack D1-E5", "slack B3-E1", "move A5-A4", "move E2-E3", "move A4-A5", "move E3-E2")
+    assert not g.is_over
