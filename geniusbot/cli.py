@@ -51,6 +51,23 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
     add_parser(commands)
 
 
+def _add_db(commands: argparse._SubParsersAction) -> None:
+    db = commands.add_parser("db", help="manage the database", description="Manage the bot's database.")
+    db_commands = db.add_subparsers(dest="db_command", metavar="DB_COMMAND", title="database commands", required=True)
+    upgrade = db_commands.add_parser(
+        "upgrade",
+        help="migrate the database to the newest schema",
+        description=(
+            "Run the database migrations on DATABASE_URL (default: a SQLite file in the data "
+            "directory). Safe to repeat: an up-to-date database is left as it is. Exit 0 when the "
+            "database is up to date, 1 when it could not be reached or migrated."
+        ),
+    )
+    upgrade.add_argument("--url", help="the database URL to migrate instead of the DATABASE_URL setting")
+    upgrade.add_argument("--revision", default="head", help="the revision to migrate to (default: head)")
+    upgrade.set_defaults(handler="geniusbot.storage.db:command_upgrade")
+
+
 # Later sub-commands go here, each as one _add_<name> function listed in COMMANDS:
 #   play        the local console match (geniusbot/host/)
 #   run         the Discord bot (geniusbot/bot.py or the cogs)
@@ -61,6 +78,7 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
 COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_adjudicate,
     _add_play,
+    _add_db,
 ]
 
 

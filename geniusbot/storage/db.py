@@ -10,6 +10,8 @@ writers queue on the busy timeout instead of one of them failing half-way.
 from __future__ import annotations
 
 import asyncio
+import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ WRITE_OPTION = "geniusbot_write"
 
 def default_sqlite_url(data_dir: str | Path) -> str:
     """The SQLite URL of the default database file in ``data_dir``."""
-    return f"sqlite+aiosqlite:///{Path(data_dir).expanduser().resolve() / 'geniusbot.db'}"
+    return f"sqlite+aiosqlite:///{Path(data_dir).expanduser().resolve() / 'geniusbot.sqlite3'}"
 
 
 def normalize_url(url: str | URL) -> URL:
@@ -114,6 +116,8 @@ async def upgrade(target: str | URL | AsyncEngine, revision: str = "head") -> No
     """
     from alembic import command
 
+    # Alembic announces each of its plugins at INFO on every run; the bot's log needs none of it.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     if isinstance(target, AsyncEngine):
         engine, owned = target, False
     else:
@@ -131,6 +135,35 @@ async def upgrade(target: str | URL | AsyncEngine, revision: str = "head") -> No
     finally:
         if owned:
             await engine.dispose()
+
+
+def _safe_url(url: str | URL) -> str:
+    return normalize_url(url).render_as_string(hide_password=True)
+
+
+async def command_upgrade(args: Any) -> int:
+    """``geniusbot db upgrade``: migrate the database of ``DATABASE_URL`` to the newest schema.
+
+    Exit 0 when the database is up to date, 1 when it could not be reached or migrated.
+    """
+    url = getattr(args, "url", None) or args.settings.database_url
+    revision = getattr(args, "revision", None) or "head"
+    try:
+        before = await current_revision(url)
+        await upgrade(url, revision)
+        after = await current_revision(url)
+    except Exception as error:  # the message is for whoever runs the command
+        print(
+            f"geniusbot: could not upgrade the database at {_safe_url(url)} ({type(error).__name__}: {error}); "
+            "check DATABASE_URL and that the database server is running, then try again.",
+            file=sys.stderr,
+        )
+        return 1
+    if before == after:
+        print(f"The database at {_safe_url(url)} is up to date (revision {after}).")
+    else:
+        print(f"Upgraded the database at {_safe_url(url)} from revision {before or 'empty'} to {after}.")
+    return 0
 
 
 def upgrade_sync(url: str | URL, revision: str = "head") -> None:

@@ -51,14 +51,14 @@ def test_plain_urls_get_their_async_driver(tmp_path: Path):
     assert normalize_url("postgres://u@h/db").drivername == "postgresql+asyncpg"
     assert normalize_url("postgresql+asyncpg://u@h/db").drivername == "postgresql+asyncpg"
     url = default_sqlite_url(tmp_path / "data")
-    assert url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'geniusbot.db'}"
+    assert url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'geniusbot.sqlite3'}"
 
 
 async def test_the_sqlite_data_directory_is_created(tmp_path: Path):
     url = default_sqlite_url(tmp_path / "new" / "dir")
     store = await Store.open(url)
     try:
-        assert (tmp_path / "new" / "dir" / "geniusbot.db").exists()
+        assert (tmp_path / "new" / "dir" / "geniusbot.sqlite3").exists()
         assert await store.live_matches() == []
     finally:
         await store.close()
