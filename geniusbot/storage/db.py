@@ -25,6 +25,9 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
 DEFAULT_BUSY_TIMEOUT_MS = 5000
 
+# Alembic announces each of its plugins at INFO when it loads; the bot's log needs none of it.
+logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+
 # The execution option that marks a connection's next transaction as a writer.
 WRITE_OPTION = "geniusbot_write"
 
@@ -116,8 +119,6 @@ async def upgrade(target: str | URL | AsyncEngine, revision: str = "head") -> No
     """
     from alembic import command
 
-    # Alembic announces each of its plugins at INFO on every run; the bot's log needs none of it.
-    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     if isinstance(target, AsyncEngine):
         engine, owned = target, False
     else:
