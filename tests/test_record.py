@@ -93,6 +93,11 @@ def test_crlf_line_ends_are_read():
     assert record.headers == {"Game": "x"} and record.lines[0].text == "H8"
 
 
+def test_a_byte_order_mark_at_the_start_is_not_text():
+    record = parse_record('\ufeff[Game "x"]\np1: H8\n')
+    assert record.headers == {"Game": "x"} and record.header_line("Game") == 1
+
+
 def test_host_and_seat_names_are_lower_cased_but_unknown_seats_are_kept_as_typed():
     record = parse_record("HOST: timeout p1\nAlice: H8\nP1(dm): x\n")
     assert [(ln.seat, ln.private) for ln in record.lines] == [("host", False), ("Alice", False), ("p1", True)]

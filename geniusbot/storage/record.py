@@ -134,6 +134,8 @@ def parse_record(text: str) -> Record:
     """
     record = Record()
     seen: dict[str, str] = {}
+    # Some editors (Windows Notepad) start a UTF-8 file with a byte-order mark; it is not text.
+    text = text.removeprefix("\ufeff")
     # Lines end at "\n" only (not at the other breaks str.splitlines knows), so that a value
     # may hold any character but a line break and still read back the same.
     for line_no, raw in enumerate(text.split("\n"), start=1):
