@@ -582,10 +582,10 @@ def test_chain_and_landmine_a_call_is_judged_from_the_tile_just_declared():
 def test_chain_and_rectangle_only_the_tiles_next_to_the_last_one_count_for_a_forced_rectangle():
     game = make(anomalies="chain,rectangle-adverse")
     play(game, "call blue", "D3 green", "D2 green")
-    # p1 declares E2 and calls blue: the one blue tile next to E2 is E3, which closes D2 D3 E2
+    # p2 declares E2 and calls blue: the one blue tile next to E2 is E3, which closes D2 D3 E2
     # E3. Blue tiles far away (A3, C5...) would be safe, but Chain rules them out.
     play(game, "E2 blue")
-    assert game.view()["loss"] == {"seat": "p1", "rule": "forced-rectangle", "tile": None}
+    assert game.view()["loss"] == {"seat": "p2", "rule": "forced-rectangle", "tile": None}
 
 
 def test_chain_and_rectangle_a_safe_tile_next_to_the_last_one_keeps_the_call_valid():
