@@ -738,3 +738,47 @@ def test_the_same_shuffle_is_fine_in_classic():
     g = game("classic", f"orange A5 E1 E5; blue E2 E4; lines {CUT_OFF}")
     play(g, "slack D1-E5", "slack B3-E1", "move A5-A4", "move E2-E3", "move A4-A5", "move E3-E2")
     assert not g.is_over
+
+
+# ------------------------------------------------------------------------------ more rulings
+
+
+def test_draw_and_move_is_one_action_captures_come_after_the_move():
+    # C3 will be joined to the blue piece on C2, which B3 already touches.
+    g = game(setup="orange A5 B5 B3 E5; blue A1 C2 D1 E1; lines B3-C2 C3-C2")
+    play(g, "draw B5-C3 and move")
+    v = g.view()
+    assert v["pieces"]["C3"] == "orange" and "C2" not in v["pieces"]
+    assert v["captured_last"] == ["C2"] and v["last_path"] == ["B5", "C3"]
+
+
+def test_a_draw_that_joins_your_piece_to_a_second_enemy_loses_it():
+    # B3 (orange) touches C2 (blue); drawing B3-C4 joins it to the blue piece on C4 too.
+    g = game(setup="orange A5 B3 D5 E5; blue A1 C2 C4 E1; lines B3-C2")
+    play(g, "draw B3-C4")
+    assert "B3" not in g.view()["pieces"] and g.view()["captured"] == {"orange": 1, "blue": 0}
+
+
+def test_timeout_in_the_turn_order_choice_loses():
+    g = game("fate")
+    play(g, "pick extra slack", "pick turn order")
+    g.timeout("p2")
+    assert g.outcome().winner == "p1" and g.view()["phase"] == "over"
+
+
+def test_play_refuses_an_illegal_move_object_and_changes_nothing():
+    g = game()
+    before = g.to_dict()
+    with pytest.raises(IllegalMoveError):
+        g.play(TightwireMove("p1", "draw", "A1", "C3"))
+    with pytest.raises(NotYourTurnError):
+        g.play(TightwireMove("p2", "draw", "A1", "A2"))
+    assert g.to_dict() == before
+
+
+def test_every_legal_move_is_legal_and_round_trips_through_its_text():
+    g = fate(WOVEN)
+    play(g, "draw C3-D4", "slack A2-B3")
+    for move in g.legal_moves():
+        assert g.is_legal(move)
+        assert g.parse_move(move.text(), move.seat) == move
