@@ -454,7 +454,7 @@ class Store:
             except _Ambiguous as error:
                 ambiguous = True
                 last_error = error.__cause__
-                log.warning("storage: commit of %s failed (%s); checking and retrying", what, last_error)
+                log.warning("storage: %s: the commit failed (%s); checking whether it landed", what, last_error)
             except StorageError:
                 raise
             except Exception as error:

@@ -10,8 +10,8 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import event, inspect, text
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from geniusbot.storage.db import (
     alembic_config,
@@ -216,6 +216,50 @@ async def test_a_database_that_stays_locked_is_reported_and_nothing_is_written(s
         assert got.version == 0 and await store.actions(match.id) == []
     finally:
         blocker.close()
+        await store.close()
+
+
+# --------------------------------------------------------------------------- lost acknowledgements
+
+
+def _break_commit_once(store: Store, *, lands: bool) -> list[int]:
+    """Make the next COMMIT fail as a dropped connection would, after landing or not.
+
+    A dropped connection cannot be timed to fall between the server's commit and its answer, so
+    this hook stands in for it: it commits for real (or rolls back) and then reports the error.
+    """
+    fired: list[int] = []
+
+    @event.listens_for(store.engine.sync_engine, "commit")
+    def _lost_answer(conn) -> None:
+        if fired:
+            return
+        fired.append(1)
+        dbapi = conn.connection.dbapi_connection
+        dbapi.commit() if lands else dbapi.rollback()
+        raise OperationalError(
+            "COMMIT", {}, Exception("server closed the connection unexpectedly"), connection_invalidated=True
+        )
+
+    return fired
+
+
+@pytest.mark.parametrize("lands", [True, False], ids=["landed", "lost"])
+async def test_a_commit_whose_answer_was_lost_is_neither_doubled_nor_dropped(db_url: str, lands: bool):
+    store = await Store.open(db_url, migrate=False, sleep=RecordingSleep())
+    try:
+        match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
+        await store.append_rejected(match.id, NewAction("move", "zz", seat="p1"), "no")
+        fired = _break_commit_once(store, lands=lands)
+        committed = await store.commit_action(match.id, 0, NewAction("move", "H8", seat="p1"), state={"n": 1})
+        assert fired and (committed.seq, committed.version) == (2, 1)
+        fired = _break_commit_once(store, lands=lands)
+        seq = await store.append_rejected(match.id, NewAction("move", "Z0", seat="p2"), "not a point")
+        assert fired and seq == 3
+        got = await store.get_match(match.id)
+        assert got.version == 1 and got.state == {"n": 1} and got.last_seq == 3
+        assert [(a.seq, a.text) for a in await store.actions(match.id)] == [(1, "zz"), (2, "H8"), (3, "Z0")]
+    finally:
         await store.close()
 
 
