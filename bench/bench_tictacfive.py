@@ -63,28 +63,18 @@ def drawn_record() -> list[str]:
     """A legal game that fills the whole board and ends in a draw: 225 stones, the longest game.
 
     Colours follow the no-five fill BBWWBB... with the colours swapped row to row; each colour
-    in turn takes its first point in reading order that it may legally take.
+    fills its points in reading order (every one of those stones is legal).
     """
-    todo = {"black": [], "white": []}
+    todo: dict[str, list[str]] = {"black": [], "white": []}
     for text in POINTS:
         col, row = "ABCDEFGHIJKLMNO".index(text[0]), int(text[1:]) - 1
         todo["black" if (col // 2 + row) % 2 == 0 else "white"].append(text)
     game = TicTacFive.new()
     record: list[str] = []
     while not game.is_over:
-        seat = game.to_move()[0]
-        if game.phase == "choice":
-            game.submit("white", seat)
-            record.append("white")
-            continue
-        waiting = todo[game.view()["next_color"]]
-        for i, text in enumerate(waiting):
-            try:
-                game.submit(text, seat)
-            except GameError:
-                continue
-            record.append(waiting.pop(i))
-            break
+        text = "white" if game.phase == "choice" else todo[game.view()["next_color"]].pop(0)
+        game.submit(text, game.to_move()[0])
+        record.append(text)
     return record
 
 

@@ -178,6 +178,12 @@ def test_five_in_a_row_in_each_direction_wins(four, fifth, line):
     assert events[-1].kind == "end" and "five in a row" in events[-1].text
 
 
+def test_five_in_two_lines_at_once_shows_the_row():
+    game = position("D8 E8 F8 G8 H4 H5 H6 H7", "A1 A3 A5 A7 A9 A11 A13 A15", to_move="black")
+    game.submit("H8", "p1")
+    assert game.view()["winning_line"] == ["D8", "E8", "F8", "G8", "H8"]
+
+
 def test_white_wins_with_five_too():
     game = position("A1 A3 A5 A7 C9", "K2 K3 K4 K5", to_move="white")
     game.submit("K6", "p2")
@@ -222,6 +228,7 @@ def test_four_in_a_row_does_not_win():
         ".XX.?.",  # split .XX.X., the new stone alone
         ".X?.X.",  # split .XX.X.
         ".?X.X.",  # split .XX.X., the new stone at the end
+        "X..XX?..",  # an own stone beyond an end still leaves .XXXX. open (ruling 2)
     ],
 )
 def test_every_open_three_shape_with_another_three_is_a_forbidden_double_three(pattern):
@@ -269,6 +276,12 @@ def test_an_open_four_with_an_open_three_is_allowed():
     game, target = row_position(".XX?X..")
     game.submit(str(target), mover(game))
     assert game.outcome() is None
+
+
+def test_a_four_four_is_allowed():
+    game = position("E8 F8 G8 H5 H6 H7", "A1 A3 A5 A7 A9 A11", to_move="black")
+    game.submit("H8", "p1")
+    assert game.outcome() is None and game.view()["stones"]["H8"] == "black"
 
 
 def test_three_open_threes_are_named_in_the_refusal():
@@ -379,6 +392,22 @@ def test_a_full_board_with_no_five_is_a_draw():
     view = game.view()
     assert (view["phase"], view["to_move"], view["next_color"], view["move_number"]) == ("over", [], None, 225)
     assert view["winning_line"] is None
+
+
+def test_a_game_played_legally_from_the_empty_board_can_fill_it_and_draw():
+    """Each colour fills its points of the no-five fill in reading order, every stone legal."""
+    todo = {"black": [], "white": []}
+    for row in range(15):
+        for col in range(15):
+            todo["black" if (col // 2 + row) % 2 == 0 else "white"].append(f"{COLUMNS[col]}{row + 1}")
+    game = new_game("tictacfive")
+    while not game.is_over:
+        if game.phase == "choice":
+            game.submit("white", "p2")
+        else:
+            game.submit(todo[game.view()["next_color"]].pop(0), mover(game))
+    assert game.outcome().winner is None and game.view()["move_number"] == 225
+    assert todo == {"black": [], "white": []}
 
 
 def test_the_last_point_making_five_wins_rather_than_draws():
