@@ -536,7 +536,19 @@ class Store:
                 )
             return match_id
 
-        match_id = await self._transaction(work, write=True, what="starting a match")
+        async def verify(conn: AsyncConnection) -> int | None:
+            # A retry after a lost answer must not start the match twice (nor find its own room
+            # busy): a match of this game and seed stamped with this very microsecond is ours.
+            channel = m.Match.channel_id.is_(None) if channel_id is None else m.Match.channel_id == channel_id
+            return (
+                await conn.execute(
+                    select(m.Match.id).where(
+                        channel, m.Match.created_at == now, m.Match.game == game, m.Match.seed == str(int(seed))
+                    )
+                )
+            ).scalar_one_or_none()
+
+        match_id = await self._transaction(work, write=True, what="starting a match", verify=verify)
         return await self.get_match(match_id)
 
     async def get_match(self, match_id: int) -> MatchRecord:

@@ -248,7 +248,10 @@ def _break_commit_once(store: Store, *, lands: bool) -> list[int]:
 async def test_a_commit_whose_answer_was_lost_is_neither_doubled_nor_dropped(db_url: str, lands: bool):
     store = await Store.open(db_url, migrate=False, sleep=RecordingSleep())
     try:
-        match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
+        fired = _break_commit_once(store, lands=lands)
+        match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={}, channel_id=7)
+        assert fired and (await store.counts())["matches"] == 1
+        assert (await store.live_match_in_channel(7)).id == match.id
         await store.append_rejected(match.id, NewAction("move", "zz", seat="p1"), "no")
         fired = _break_commit_once(store, lands=lands)
         committed = await store.commit_action(match.id, 0, NewAction("move", "H8", seat="p1"), state={"n": 1})
