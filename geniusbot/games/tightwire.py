@@ -261,14 +261,20 @@ class Tightwire(Game):
                 for word in rest:
                     name = self._option_dot(word)
                     if name in seen:
-                        raise OptionError(f"The setup puts two pieces on {name}; give each piece its own dot.")
+                        raise OptionError(
+                            f"The setup puts two pieces on {name}; "
+                            "give each piece its own dot."
+                        )
                     seen[name] = key
                     layout[key].append(name)
             elif key == "lines":
                 for word in rest:
                     match = re.fullmatch(r"([A-Za-z]\d{1,2})-([A-Za-z]\d{1,2})", word)
                     if not match:
-                        raise OptionError(f"{word!r} is not a line; write lines as B5-C3, separated by spaces.")
+                        raise OptionError(
+                            f"{word!r} is not a line; "
+                            "write lines as B5-C3, separated by spaces."
+                        )
                     a = self._dot(self._option_dot(match.group(1)))
                     b = self._dot(self._option_dot(match.group(2)))
                     pid = self._setup_line(a, b, lines)
@@ -302,12 +308,18 @@ class Tightwire(Game):
         pid = self.geo.pair_id.get((a, b))
         if pid is None:
             over = names[self.geo.dots_between(a, b)[0]]
-            raise OptionError(f"The setup line {names[a]}-{names[b]} passes over {over}; lines join dots without passing over one.")
+            raise OptionError(
+                f"The setup line {names[a]}-{names[b]} passes over {over}; "
+                "lines join dots without passing over one."
+            )
         if pid in earlier:
             raise OptionError(f"The setup lists the line {names[a]}-{names[b]} twice; list it once.")
         for other in earlier:
             if self.geo.crossing[pid] >> other & 1:
-                raise OptionError(f"The setup lines {self._line_name(pid)} and {self._line_name(other)} cross; lines may not cross.")
+                raise OptionError(
+                    f"The setup lines {self._line_name(pid)} and {self._line_name(other)} cross; "
+                    "lines may not cross."
+                )
         return pid
 
     # ---- small helpers ------------------------------------------------------------------
@@ -349,10 +361,15 @@ class Tightwire(Game):
 
     @staticmethod
     def _position_key(
-        pieces: list[str | None], line_mask: int, slack_left: Mapping[str, int], captured: Mapping[str, int], to_move: str
+        pieces: list[str | None],
+        line_mask: int,
+        slack_left: Mapping[str, int],
+        captured: Mapping[str, int],
+        to_move: str,
     ) -> str:
         board = "".join("." if p is None else p[0] for p in pieces)
-        return f"{board}|{line_mask:x}|{slack_left['p1']}{slack_left['p2']}|{captured[ORANGE]}{captured[BLUE]}|{to_move}"
+        slack = f"{slack_left['p1']}{slack_left['p2']}"
+        return f"{board}|{line_mask:x}|{slack}|{captured[ORANGE]}{captured[BLUE]}|{to_move}"
 
     # ---- whose turn -------------------------------------------------------------------
 
@@ -498,7 +515,10 @@ class Tightwire(Game):
                 raise self._order_help(seat)
             return move
         if move.action in ("pick", "order"):
-            raise IllegalMoveError("The draft and the turn order are settled; make a move of play, such as `draw B5-C3`.")
+            raise IllegalMoveError(
+                "The draft and the turn order are settled; "
+                "make a move of play, such as `draw B5-C3`."
+            )
         if move.action in DRAW_ACTIONS:
             return self._check_draw(move)
         if move.action == "move":
@@ -517,7 +537,10 @@ class Tightwire(Game):
         pid = self.geo.pair_id.get((a, b))
         if pid is None:
             over = names[self.geo.dots_between(a, b)[0]]
-            raise IllegalMoveError(f"{text} would pass over the dot {over}; a line may not pass over a dot. Choose another line.")
+            raise IllegalMoveError(
+                f"{text} would pass over the dot {over}; "
+                "a line may not pass over a dot. Choose another line."
+            )
         if self.line_mask >> pid & 1:
             raise IllegalMoveError(
                 f"There is already a line between {names[a]} and {names[b]}; to move along it write `move {text}`, "
@@ -531,7 +554,10 @@ class Tightwire(Game):
                     hint = f", or write `slack {text}` to use your slack line"
                 elif self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
                     hint = f", or write `extra slack {text}` to weave your Extra Slack Thread"
-                raise IllegalMoveError(f"{text} crosses the line {self._line_name(crossed[0])}; choose another line{hint}.")
+                raise IllegalMoveError(
+                    f"{text} crosses the line {self._line_name(crossed[0])}; "
+                    f"choose another line{hint}."
+                )
         elif kind == "slack":
             if not self.slack_left[seat]:
                 hint = "draw a line that crosses no other, move a piece or revive one"
@@ -540,9 +566,15 @@ class Tightwire(Game):
                 raise IllegalMoveError(f"You have used your slack line; {hint}.")
         else:
             if self.variant != "fate":
-                raise IllegalMoveError("There are no items in this rule set; write `slack " + text + "` for your slack line.")
+                raise IllegalMoveError(
+                    "There are no items in this rule set; "
+                    "write `slack " + text + "` for your slack line."
+                )
             if EXTRA_SLACK not in self.items[seat]:
-                raise IllegalMoveError("You do not hold the Extra Slack Thread; draw a normal line or use your slack line.")
+                raise IllegalMoveError(
+                    "You do not hold the Extra Slack Thread; "
+                    "draw a normal line or use your slack line."
+                )
             if self.slack_left[seat]:
                 raise IllegalMoveError(
                     f"The Extra Slack Thread is woven only after your first slack line; write `slack {text}` first."
@@ -564,27 +596,45 @@ class Tightwire(Game):
         names = self.geo.names
         text = f"{names[a]}-{names[b]}"
         if a == b:
-            raise IllegalMoveError("A move goes from one dot to another along a line; name two dots, such as B5-C3.")
+            raise IllegalMoveError(
+                "A move goes from one dot to another along a line; "
+                "name two dots, such as B5-C3."
+            )
         pid = self.geo.pair_id.get((a, b))
         if pid is None or not self.line_mask >> pid & 1:
             if pid is None:
                 over = names[self.geo.dots_between(a, b)[0]]
-                raise IllegalMoveError(f"There is no line between {names[a]} and {names[b]}, and none can pass over {over}; choose another move.")
-            raise IllegalMoveError(f"There is no line between {names[a]} and {names[b]}; to draw one write `draw {text}`.")
+                raise IllegalMoveError(
+                    f"There is no line between {names[a]} and {names[b]}, "
+                    f"and there can be none: it would pass over {over}. Choose another move."
+                )
+            raise IllegalMoveError(
+                f"There is no line between {names[a]} and {names[b]}; "
+                f"to draw one write `draw {text}`."
+            )
         color = self.colors[seat]
         free = self._free_move(pid, color, self.pieces)
         if free is None:
             ends = (self.pieces[a], self.pieces[b])
             if color not in ends:
-                raise IllegalMoveError(f"Neither {names[a]} nor {names[b]} holds one of your pieces; move one of your own pieces.")
+                raise IllegalMoveError(
+                    f"Neither {names[a]} nor {names[b]} holds one of your pieces; "
+                    "move one of your own pieces."
+                )
             if ends == (color, color):
-                raise IllegalMoveError(f"Both {names[a]} and {names[b]} hold your pieces; a piece moves only to an empty dot.")
+                raise IllegalMoveError(
+                    f"Both {names[a]} and {names[b]} hold your pieces; "
+                    "a piece moves only to an empty dot."
+                )
             target = b if self.pieces[a] == color else a
             raise IllegalMoveError(
                 f"{names[target]} holds a {self.pieces[target]} piece; a piece moves only to an empty dot."
             )
         if self._repeats(seat, free[0], free[1]):
-            raise IllegalMoveError("That move would repeat an earlier position, which Deadly Influx forbids; choose another action.")
+            raise IllegalMoveError(
+                "That move would repeat an earlier position, which Deadly Influx forbids; "
+                "choose another action."
+            )
         return TightwireMove(seat, "move", names[free[0]], names[free[1]])
 
     def _check_revive(self, move: TightwireMove) -> TightwireMove:
@@ -595,9 +645,15 @@ class Tightwire(Game):
         holds_woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat]
         if kind == "woven_revive":
             if self.variant != "fate":
-                raise IllegalMoveError(f"There are no items in this rule set; write `revive {name}` to revive a piece.")
+                raise IllegalMoveError(
+                    "There are no items in this rule set; "
+                    f"write `revive {name}` to revive a piece."
+                )
             if not holds_woven:
-                raise IllegalMoveError("You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C3`.")
+                raise IllegalMoveError(
+                    "You do not hold the Woven Revive; "
+                    "revive onto an empty dot with no line with `revive C3`."
+                )
         if not self.captured[color]:
             raise IllegalMoveError("You have no captured piece to revive; draw a line or move a piece.")
         if self.pieces[dot] is not None:
@@ -608,7 +664,10 @@ class Tightwire(Game):
             hint = ""
             if holds_woven and count == 1 and not self._every_dot_has_a_line():
                 hint = f", or write `woven revive {name}` to use your Woven Revive"
-            raise IllegalMoveError(f"{name} has a line at it; revive onto an empty dot with no line at it{hint}.")
+            raise IllegalMoveError(
+                f"{name} has a line at it; "
+                f"revive onto an empty dot with no line at it{hint}."
+            )
         if kind == "woven_revive":
             if self._every_dot_has_a_line():
                 raise IllegalMoveError("Every dot has a line now, so the Woven Revive can no longer be used.")
@@ -617,7 +676,10 @@ class Tightwire(Game):
                     f"{name} has {count} lines at it; the Woven Revive places a piece on an empty dot with exactly one line."
                 )
         if self._repeats(seat, None, dot):
-            raise IllegalMoveError("That revive would repeat an earlier position, which Deadly Influx forbids; choose another action.")
+            raise IllegalMoveError(
+                "That revive would repeat an earlier position, which Deadly Influx forbids; "
+                "choose another action."
+            )
         return TightwireMove(seat, kind, name)
 
     def _available_words(self) -> str:
@@ -671,7 +733,10 @@ class Tightwire(Game):
                 return self._check(TightwireMove(seat, kind, a, b, and_move))
             return self._parse_bare(seat, a, b, and_move)
         if _RE_PICK.match(words) or _RE_ORDER.match(words):
-            raise IllegalMoveError("The draft and the turn order are settled; make a move of play, such as `draw B5-C3`.")
+            raise IllegalMoveError(
+                "The draft and the turn order are settled; "
+                "make a move of play, such as `draw B5-C3`."
+            )
         raise MalformedMoveError(self._play_help())
 
     def _parse_bare(self, seat: str, a: str, b: str, and_move: bool) -> TightwireMove:
@@ -719,12 +784,20 @@ class Tightwire(Game):
             self.draft_picks.append((last_seat, last))
             self.items[last_seat].append(last)
             events.append(
-                Event(f"{last_seat} receives the last item, {ITEM_TITLES[last]}.", kind="phase", data={"seat": last_seat, "item": last})
+                Event(
+                    f"{last_seat} receives the last item, {ITEM_TITLES[last]}.",
+                    kind="phase",
+                    data={"seat": last_seat, "item": last},
+                )
             )
             self._phase = "order"
             holder = self._holder_of(TURN_ORDER)
             events.append(
-                Event(f"{holder} holds Turn Order and chooses: `first` or `second`.", kind="phase", data={"seat": holder})
+                Event(
+                    f"{holder} holds Turn Order and chooses: `first` or `second`.",
+                    kind="phase",
+                    data={"seat": holder},
+                )
             )
         return events
 
@@ -760,7 +833,11 @@ class Tightwire(Game):
                 self.slack_left[seat] -= 1
             elif kind == "extra_slack":
                 self.items[seat].remove(EXTRA_SLACK)
-            what = {"draw": "draws", "slack": "draws the slack line", "extra_slack": "weaves the Extra Slack Thread"}[kind]
+            what = {
+                "draw": "draws",
+                "slack": "draws the slack line",
+                "extra_slack": "weaves the Extra Slack Thread",
+            }[kind]
             text = f"{name} {what} {move.a}-{move.b}"
             if move.and_move:
                 self.pieces[a], self.pieces[b] = None, color
