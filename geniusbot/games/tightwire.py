@@ -542,10 +542,10 @@ class Tightwire(Game):
                 "a line may not pass over a dot. Choose another line."
             )
         if self.line_mask >> pid & 1:
-            raise IllegalMoveError(
-                f"There is already a line between {names[a]} and {names[b]}; to move along it write `move {text}`, "
-                f"or choose another line."
-            )
+            hint = "choose another line"
+            if self._free_move(pid, self.colors[seat], self.pieces):
+                hint = f"to move along it write `move {text}`, or choose another line"
+            raise IllegalMoveError(f"There is already a line between {names[a]} and {names[b]}; {hint}.")
         if kind == "draw":
             crossed = self.geo.crossed_lines(pid, self.line_mask)
             if crossed:
@@ -566,10 +566,7 @@ class Tightwire(Game):
                 raise IllegalMoveError(f"You have used your slack line; {hint}.")
         else:
             if self.variant != "fate":
-                raise IllegalMoveError(
-                    "There are no items in this rule set; "
-                    "write `slack " + text + "` for your slack line."
-                )
+                raise IllegalMoveError("There are no items in this rule set, so there is no Extra Slack Thread to weave.")
             if EXTRA_SLACK not in self.items[seat]:
                 raise IllegalMoveError(
                     "You do not hold the Extra Slack Thread; "

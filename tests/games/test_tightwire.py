@@ -782,3 +782,12 @@ def test_every_legal_move_is_legal_and_round_trips_through_its_text():
     for move in g.legal_moves():
         assert g.is_legal(move)
         assert g.parse_move(move.text(), move.seat) == move
+
+
+def test_a_line_drawn_twice_points_to_move_only_when_a_move_is_possible():
+    g = game()
+    play(g, "draw B5-C3", "draw A1-A2")
+    assert refused(g, "draw B5-C3") == (
+        "There is already a line between B5 and C3; to move along it write `move B5-C3`, or choose another line."
+    )
+    assert refused(g, "draw A1-A2") == "There is already a line between A1 and A2; choose another line."
