@@ -135,10 +135,12 @@ def main() -> None:
                 forbidden += 1
         parse_samples += per_point_micros(game, lambda text, seat, g=game: parse(text, seat, g))
         legal_samples += per_point_micros(game, lambda text, seat, g=game: text in places and g.is_legal(places[text]))
-        start = time.perf_counter()
+        best = float("inf")
         for _ in range(20):
+            start = time.perf_counter()
             list(game.legal_moves())
-        legal_moves_ms.append((time.perf_counter() - start) / 20 * 1000)
+            best = min(best, time.perf_counter() - start)
+        legal_moves_ms.append(best * 1000)
     print(f"mid-game boards of {STONES} stones, {len(boards)} boards, {len(parse_samples)} empty points ({forbidden} forbidden):")
     print(
         f"  parse_move (syntax + taken + double three): mean {statistics.mean(parse_samples):.1f} us, "
@@ -148,7 +150,7 @@ def main() -> None:
         f"  is_legal of a Place: mean {statistics.mean(legal_samples):.1f} us, "
         f"p99 {p99(legal_samples):.1f} us per point"
     )
-    print(f"  legal_moves(), every empty point: median {statistics.median(legal_moves_ms):.2f} ms")
+    print(f"  legal_moves(), every empty point: median over boards {statistics.median(legal_moves_ms):.2f} ms")
     data = TicTacFive.new().to_dict()
     data["state"] = {
         "phase": "play",
