@@ -11,7 +11,6 @@ launcher runs it with :func:`asyncio.run`).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import inspect
 import logging
@@ -149,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     result = _resolve(args.handler)(args)
     if inspect.iscoroutine(result):
+        import asyncio  # only the commands that need an event loop pay for importing it
+
         result = asyncio.run(result)
     return int(result or 0)
 

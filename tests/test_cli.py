@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from geniusbot import cli
 from geniusbot.cli import build_parser, main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -22,6 +24,20 @@ p2: E5   # taken: rejected, and still exit 0
 p2: H1
 p1: D1
 """
+
+
+@pytest.fixture(autouse=True)
+def restore_logging():
+    # main() sets up logging for the process; give the next test the logging it had before.
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    done = getattr(cli.configure_logging, "done", False)
+    yield
+    for handler in root.handlers:
+        if handler not in handlers:
+            root.removeHandler(handler)
+    root.setLevel(level)
+    cli.configure_logging.done = done
 
 
 @pytest.fixture(autouse=True)
@@ -133,3 +149,15 @@ def test_python_dash_m_geniusbot_adjudicate_json_in_a_real_subprocess(tmp_path):
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
     )
     assert missing.returncode == 2 and missing.stdout == "" and missing.stderr.count("\n") == 1
+
+
+def test_logging_is_set_up_once_at_the_level_asked(tmp_path, monkeypatch):
+    root = logging.getLogger()
+    cli.configure_logging.done = False
+    monkeypatch.setattr(root, "handlers", [])  # start from a process with no logging set up
+    path = write(tmp_path, GOOD)
+    assert main(["--log-level", "warning", "adjudicate", path]) == 0
+    assert root.level == logging.WARNING and len(root.handlers) == 1
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")
+    assert main(["adjudicate", path]) == 0
+    assert root.level == logging.DEBUG and len(root.handlers) == 1
