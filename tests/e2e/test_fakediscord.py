@@ -31,6 +31,7 @@ def make_png(width: int, height: int, seed: int = 0) -> bytes:
 
 
 BOARD_PNG = make_png(96, 64, seed=3)
+SECRET_PNG = make_png(32, 32, seed=5)
 
 
 def intents(*, content: bool = True) -> discord.Intents:
@@ -71,6 +72,27 @@ class BareBot(commands.Bot):
             except discord.NotFound as error:
                 self.note(self.errors, error)
 
+        @self.tree.command(description="Show the board")
+        async def board(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("board v1", file=discord.File(io.BytesIO(BOARD_PNG), "board.png"))
+            await interaction.edit_original_response(content="board v2")
+            original = await interaction.original_response()
+            await interaction.followup.send(f"your hand under {original.content}", file=discord.File(io.BytesIO(SECRET_PNG), "hand.png"), ephemeral=True)
+
+        @commands.command()
+        async def give(ctx: commands.Context, member: discord.Member, *, role_name: str) -> None:
+            role = discord.utils.get(ctx.guild.roles, name=role_name) or await ctx.guild.create_role(name=role_name)
+            fetched = await ctx.guild.fetch_member(member.id)
+            try:
+                await fetched.add_roles(role)
+            except discord.Forbidden as error:
+                self.note(self.errors, error)
+                await ctx.send(f"I cannot give {role_name}; move my role above it.")
+            else:
+                await ctx.send(f"{fetched.name} is now {role_name}")
+
+        self.add_command(give)
+
         @self.tree.command(description="Start a match against someone")
         @app_commands.describe(opponent="who to play")
         @app_commands.choices(game=[app_commands.Choice(name="Mines", value="mines"), app_commands.Choice(name="Tightwire", value="tightwire")])
@@ -103,8 +125,16 @@ class BareBot(commands.Bot):
     async def on_resumed(self) -> None:
         self.resumed.set()
 
+    async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
+        if payload.user_id != self.user.id and str(payload.emoji) == "\N{WHITE HEAVY CHECK MARK}":
+            channel = self.get_channel(payload.channel_id)
+            await channel.send(f"{payload.member.name} agreed to message {payload.message_id}")
+
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot:
+            return
+        if message.content.startswith("!"):
+            await self.process_commands(message)
             return
         self.note(self.seen, message)
         text = message.content
@@ -125,7 +155,8 @@ class BareBot(commands.Bot):
             await sent.edit(content="counting: 2")
             await sent.add_reaction("\N{WHITE HEAVY CHECK MARK}")
             history = [m async for m in message.channel.history(limit=5)]
-            await message.channel.send(f"history {len(history)}: {history[0].content}")
+            again = await message.channel.fetch_message(sent.id)
+            await message.channel.send(f"history {len(history)}: {history[0].content}; {len(again.reactions)} reaction")
             await sent.delete()
         elif text == "say" and message.guild is not None:
             try:
@@ -213,7 +244,7 @@ async def test_without_the_content_intent_the_bot_sees_text_only_when_mentioned(
 async def test_slash_commands_sync_answer_and_defer(fake: FakeDiscord, world) -> None:
     guild, general, alice, bob = world
     async with running(fake, BareBot()):
-        assert {c.name for c in fake.commands.values()} == {"ping", "slow", "late", "start"}
+        assert {c.name for c in fake.commands.values()} == {"ping", "slow", "late", "board", "start"}
         assert all(c.guild_id is None for c in fake.commands.values())
 
         ping = await fake.slash(alice, guild, general, "ping", {"times": 2})
@@ -395,16 +426,52 @@ async def test_second_client_after_the_first_closed(fake: FakeDiscord, world) ->
     assert fake.gateway.identify_count == 2
 
 
+async def test_interaction_answer_with_a_file_edited_and_an_ephemeral_followup(fake: FakeDiscord, world) -> None:
+    guild, general, alice, _ = world
+    async with running(fake, BareBot()):
+        board = await fake.slash(alice, guild, general, "board")
+        response = await fake.wait_for_response(board)
+        assert response.type == 4 and fake.attachments(response.message) == [BOARD_PNG]
+        hand = await fake.wait_for_followup(board)
+        assert hand.ephemeral and fake.attachments(hand) == [SECRET_PNG]
+        assert hand.content == "your hand under board v2"
+        assert board.original.content == "board v2" and board.original.edits == 1
+        # The ephemeral hand is not in the channel's history that other members can read.
+        assert [m.content for m in fake.messages(general) if not m.ephemeral] == ["board v2"]
+
+
+async def test_prefix_command_fetches_a_member_and_gives_a_role(fake: FakeDiscord, world) -> None:
+    guild, general, alice, bob = world
+    host = fake.create_role(guild, "Host", position=50)  # above the bot's role
+    async with running(fake, BareBot()) as bot:
+        await fake.user_says(general, alice, f"!give {bob.mention} Finalist")
+        assert (await fake.wait_for_message(general)).content == "bob is now Finalist"
+        finalist = next(r for r in guild.roles.values() if r.name == "Finalist")
+        assert finalist.id in guild.members[bob.id].role_ids
+        await fake.user_says(general, alice, f"!give {bob.mention} Host")
+        assert (await fake.wait_for_message(general)).content == "I cannot give Host; move my role above it."
+        assert bot.errors[0].code == 50013 and host.id not in guild.members[bob.id].role_ids
+
+
+async def test_a_player_reaction_reaches_the_bot(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()):
+        await fake.user_says(general, alice, "menu")
+        menu = await fake.wait_for_message(general)
+        await fake.react(alice, menu, "\N{WHITE HEAVY CHECK MARK}")
+        assert (await fake.wait_for_message(general)).content == f"alice agreed to message {menu.id}"
+
+
 async def test_message_edit_reaction_history_delete(fake: FakeDiscord, world) -> None:
     _, general, alice, _ = world
     async with running(fake, BareBot()):
         await fake.user_says(general, alice, "lifecycle")
         counting = await fake.wait_for_message(general, predicate=lambda m: m.content.startswith("counting"))
         summary = await fake.wait_for_message(general, predicate=lambda m: m.content.startswith("history"))
-        assert summary.content == "history 2: counting: 2"
+        assert summary.content == "history 2: counting: 2; 1 reaction"
         await fake.wait_for_delete(counting)
         assert counting.edits == 1 and counting.reactions == {"\N{WHITE HEAVY CHECK MARK}": {fake.bot_user.id}}
-        assert [m.content for m in fake.messages(general)] == ["lifecycle", "history 2: counting: 2"]
+        assert [m.content for m in fake.messages(general)] == ["lifecycle", summary.content]
 
 
 async def test_unknown_route_fails_the_test() -> None:

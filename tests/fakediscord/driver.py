@@ -301,19 +301,17 @@ class Driver:
         return channel
 
     def create_role(self, guild: FakeGuild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False, mentionable: bool = False, position: int | None = None) -> FakeRole:
-        """A role, placed above @everyone and below the bot's role unless ``position`` says."""
-        if position is None:
-            position = 1
-            for role in guild.roles.values():
-                if role.id != guild.id and not role.managed:
-                    position = max(position, role.position + 1)
-            # Keep the bot's role on top, as a server admin inviting a game bot would.
-            for role in guild.roles.values():
-                if role.managed and role.position <= position:
-                    role.position = position + 1
+        """A role at ``position`` (default 1, just above @everyone, as Discord creates roles);
+        roles at or above it move up one, so the bot's role stays above roles created later."""
+        position = 1 if position is None else max(1, position)
+        shifted = [r for r in guild.roles.values() if r.id != guild.id and r.position >= position]
+        for role in shifted:
+            role.position += 1
         role = FakeRole(self.ids.next(), guild.id, name, permissions=permissions, position=position, color=color, hoist=hoist, mentionable=mentionable)
         guild.roles[role.id] = role
         if self.bot_user.id in guild.members:
+            for moved in shifted:
+                self.gateway.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": moved.payload()})
             self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()})
         self._record("role_create", role)
         return role
