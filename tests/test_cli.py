@@ -161,3 +161,24 @@ def test_logging_is_set_up_once_at_the_level_asked(tmp_path, monkeypatch):
     monkeypatch.setenv("LOG_LEVEL", "DEBUG")
     assert main(["adjudicate", path]) == 0
     assert root.level == logging.DEBUG and len(root.handlers) == 1
+
+
+async def ping_command(args) -> int:
+    """A coroutine handler, as the bot's own commands will be."""
+    print(f"pong {args.times} {args.settings.log_level}")
+    return 3
+
+
+def _add_ping(commands) -> None:
+    parser = commands.add_parser("ping", help="answer pong")
+    parser.add_argument("--times", type=int, default=1)
+    parser.set_defaults(handler="tests.test_cli:ping_command")
+
+
+def test_a_new_sub_command_is_one_function_in_commands_and_a_coroutine_handler_is_run(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, _add_ping])
+    assert main(["ping", "--times", "2"]) == 3
+    assert capsys.readouterr().out == "pong 2 INFO\n"
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "answer pong" in capsys.readouterr().out
