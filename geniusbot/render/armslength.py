@@ -50,6 +50,12 @@ def square_xy(square: str, size: int = 8) -> tuple[int, int]:
     return left + col * cell + cell // 2, top + (size - 1 - row) * cell + cell // 2
 
 
+@lru_cache(maxsize=4)
+def _centres(size: int) -> dict[str, tuple[int, int]]:
+    letters = [chr(ord("A") + k) for k in range(size)]
+    return {f"{c}{r}": square_xy(f"{c}{r}", size) for c in letters for r in range(1, size + 1)}
+
+
 def stone_radius(size: int = 8) -> int:
     """Half the width of a stone in pixels."""
     return cell_size(size) * 37 // 100
@@ -243,8 +249,9 @@ def render(
     colours: Mapping[str, str | None] = view.get("colors") or {}
 
     draw_pushes(draw, view, size)
-    for square, colour in sorted(stones.items()):
-        common.paste_centred(canvas, stone_sprite(colour, radius), square_xy(square, size))
+    centres = _centres(size)
+    for colour in ("red", "blue"):
+        common.stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])
     draw_fours(draw, [list(line) for line in view.get("fours") or []], size)
     last = view.get("last_move")
     if last:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -174,7 +174,7 @@ def new_canvas(size: tuple[int, int], background: str = "page") -> Image.Image:
 
 # zlib level 1: the cards are large flat areas, which level 1 already packs to a few tens of
 # kilobytes, while higher levels cost several times the CPU for a few kilobytes less.
-PNG_SETTINGS: Mapping[str, object] = {"format": "PNG", "compress_level": 1, "optimize": False}
+PNG_SETTINGS: Mapping[str, object] = {"format": "PNG", "compress_level": 2, "optimize": False}
 
 
 def encode_png(image: Image.Image) -> bytes:
@@ -193,9 +193,14 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)  # type: ignore[return-value]
 
 
+@lru_cache(maxsize=4096)
+def _advance(char: str, size: int) -> float:
+    return font(size).getlength(char)
+
+
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """The advance width of ``text`` in pixels."""
-    return int(round(font(size).getlength(text))) + (2 if bold else 0)
+    """The advance width of ``text`` in pixels, as :func:`draw_text` lays it out."""
+    return int(round(sum(_advance(ch, size) for ch in text))) + (2 if bold else 0)
 
 
 @dataclass(frozen=True)
@@ -220,34 +225,78 @@ def _coverage_to_sprite(coverage: Image.Image, fg: str, bg: str) -> Image.Image:
     return sprite
 
 
-@lru_cache(maxsize=4096)
-def text_sprite(text: str, size: int, fg: str = "text", bg: str = "page", bold: bool = False) -> Sprite:
-    """``text`` drawn smoothly in ``fg`` on a solid ``bg`` box as tall as the font's line."""
+_GLYPH_PAD = 3  # room for side bearings and the bold stroke on either side of the advance box
+
+
+@lru_cache(maxsize=8192)
+def glyph_sprite(char: str, size: int, fg: str = "text", bg: str = "page", bold: bool = False) -> Sprite:
+    """One character drawn smoothly in ``fg`` over ``bg``, ``_GLYPH_PAD`` pixels in from the left.
+
+    Text is laid out glyph by glyph from these: a clock or a status line changes with every
+    picture, and drawing whole strings afresh with FreeType would cost more than the rest of the
+    picture together.
+    """
     face = font(size)
     ascent, descent = face.getmetrics()
-    width = max(1, text_width(text, size, bold))
-    coverage = Image.new("L", (width + 2, ascent + descent), 0)
+    width = int(_advance(char, size)) + 2 * _GLYPH_PAD + 2
+    coverage = Image.new("L", (width, ascent + descent + 2), 0)
     stroke = 1 if bold else 0
     ImageDraw.Draw(coverage).text(
-        (1, 0), text, font=face, fill=255, stroke_width=stroke, stroke_fill=255
+        (_GLYPH_PAD, 0), char, font=face, fill=255, stroke_width=stroke, stroke_fill=255
     )
-    return Sprite(_coverage_to_sprite(coverage, fg, bg), None)
+    mask = coverage.point([0] + [255] * 255).convert("1")
+    return Sprite(_coverage_to_sprite(coverage, fg, bg), mask)
 
 
 def paste(canvas: Image.Image, sprite: Sprite, xy: tuple[int, int]) -> None:
-    """Paste ``sprite`` with its top-left corner at ``xy``."""
+    """Paste ``sprite`` with its top-left corner at ``xy`` (it must lie inside the canvas)."""
     x, y = xy
     w, h = sprite.size
+    # The core paste skips Image.paste's argument juggling, which costs more than the copy itself
+    # for sprites this small; both images share the house palette, so no conversion is needed.
+    box = (x, y, x + w, y + h)
     if sprite.mask is None:
-        canvas.paste(sprite.image, (x, y))
+        canvas.im.paste(sprite.image.im, box)
     else:
-        canvas.paste(sprite.image, (x, y, x + w, y + h), sprite.mask)
+        canvas.im.paste(sprite.image.im, box, sprite.mask.im)
 
 
 def paste_centred(canvas: Image.Image, sprite: Sprite, centre: tuple[float, float]) -> None:
     """Paste ``sprite`` centred on ``centre``."""
     w, h = sprite.size
     paste(canvas, sprite, (int(round(centre[0] - w / 2)), int(round(centre[1] - h / 2))))
+
+
+def stamp(canvas: Image.Image, sprite: Sprite, centres: Iterable[tuple[float, float]]) -> None:
+    """Paste ``sprite`` centred on each of ``centres``: the stones of a board, in one loop."""
+    w, h = sprite.size
+    core, image = canvas.im, sprite.image.im
+    mask = sprite.mask.im if sprite.mask is not None else None
+    for cx, cy in centres:
+        x, y = int(round(cx - w / 2)), int(round(cy - h / 2))
+        if mask is None:
+            core.paste(image, (x, y, x + w, y + h))
+        else:
+            core.paste(image, (x, y, x + w, y + h), mask)
+
+
+@lru_cache(maxsize=2048)
+def text_sprite(text: str, size: int, fg: str = "text", bg: str = "page", bold: bool = False) -> Sprite:
+    """One line of ``text`` on a solid ``bg`` box, laid out glyph by glyph from cached glyphs.
+
+    A clock or a status line changes with every picture; composing it from cached glyphs costs a
+    small fraction of drawing it with FreeType, which would cost more than the rest of the picture.
+    """
+    width = text_width(text, size, bold)
+    ascent, descent = font(size).getmetrics()
+    line = Image.new("P", (width + 2 * _GLYPH_PAD, ascent + descent + 2), ink(bg))
+    pen = _GLYPH_PAD + (1 if bold else 0)
+    for char in text:
+        if char != " ":
+            paste(line, glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - _GLYPH_PAD, 0))
+        pen += _advance(char, size)
+    line.putpalette(PALETTE)
+    return Sprite(line, None)
 
 
 def draw_text(
@@ -263,18 +312,17 @@ def draw_text(
 ) -> int:
     """Draw one line of text vertically centred on ``xy[1]``; ``anchor`` l/m/r places ``xy[0]``.
 
-    Returns the width drawn. Text is drawn on a solid box of ``bg``, so it must sit on that colour.
+    Returns the width drawn. The text sits on a solid box of ``bg``, so it must go on that colour.
     """
     if not text:
         return 0
     sprite = text_sprite(text, size, fg, bg, bold)
-    w, h = sprite.size
-    x = xy[0] - {"l": 0, "m": w / 2, "r": w}[anchor]
+    width = sprite.size[0] - 2 * _GLYPH_PAD
+    x = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor]
     # Centre on the cap height, not on the full line box, so digits and capitals look centred.
-    ascent = font(size).getmetrics()[0]
-    y = xy[1] - ascent * 0.62
-    paste(canvas, sprite, (int(round(x)), int(round(y))))
-    return w
+    top = xy[1] - font(size).getmetrics()[0] * 0.62
+    paste(canvas, sprite, (int(round(x)) - _GLYPH_PAD, int(round(top))))
+    return width
 
 
 @lru_cache(maxsize=1024)

@@ -55,6 +55,11 @@ def point_xy(point: str, size: int = 15) -> tuple[int, int]:
     return left + col * step, top + (size - 1 - row) * step
 
 
+@lru_cache(maxsize=4)
+def _centres(size: int) -> dict[str, tuple[int, int]]:
+    return {f"{letter}{row}": point_xy(f"{letter}{row}", size) for letter in letters(size) for row in range(1, size + 1)}
+
+
 def stone_radius(size: int = 15) -> int:
     """The radius of a stone in pixels."""
     return max(6, spacing(size) * 23 // 50)
@@ -164,8 +169,9 @@ def render(
     colours: Mapping[str, str | None] = view.get("colors") or {}
 
     winning = [p for p in (view.get("winning_line") or []) if p]
-    for point, colour in sorted(stones.items()):
-        common.paste_centred(canvas, stone_sprite(colour, radius), point_xy(point, size))
+    centres = _centres(size)
+    for colour in ("black", "white"):
+        common.stamp(canvas, stone_sprite(colour, radius), [centres[p] for p, c in stones.items() if c == colour])
     if len(winning) >= 2:
         ends = sorted(winning, key=lambda p: (ord(p[0].upper()), int(p[1:])))
         a, b = point_xy(ends[0], size), point_xy(ends[-1], size)

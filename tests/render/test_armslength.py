@@ -136,7 +136,7 @@ def test_an_empty_board_differs_from_one_with_a_stone():
 def test_the_same_view_gives_the_same_bytes():
     view = game_after(*PUSHING).view()
     first = render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="DM 7A")
-    for cache in (armslength.background, armslength.stone_sprite, common.text_sprite):
+    for cache in (armslength.background, armslength.stone_sprite, common.glyph_sprite, common.text_sprite):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="DM 7A") == first
 

@@ -145,7 +145,7 @@ def test_status_lines_say_what_happens_next():
 def test_the_same_view_gives_the_same_bytes():
     view = played(*BLACK_WINS).view()
     first = render_view(view, players=NAMES, clocks={"p1": "0:01"}, title="Death Match")
-    for cache in (tictacfive.background, tictacfive.stone_sprite, common.text_sprite):
+    for cache in (tictacfive.background, tictacfive.stone_sprite, common.glyph_sprite, common.text_sprite):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:01"}, title="Death Match") == first
 
