@@ -110,13 +110,22 @@ def background(size: int) -> Image.Image:
 
 @lru_cache(maxsize=32)
 def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
-    """A smooth stone: ``black`` a filled disc, ``white`` a ring whose hole shows ``background``."""
+    """A smooth stone: ``black`` a filled disc, ``white`` a ring whose hole shows the wood.
+
+    Off the board (``background`` not ``"wood"``) the stone comes on a small square of wood.
+    """
     side = 2 * radius + 4
 
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c = side * scale / 2
         r = radius * scale
         dark = common.rgb("black_stone")
+        if background != "wood":
+            # Off the board (beside a name) the stone sits on a small square of wood, as on the
+            # board: a black disc on the dark card would vanish, and outlining it would make
+            # it look like the white ring.
+            draw.rounded_rectangle([0, 0, side * scale - 1, side * scale - 1], radius=side * scale / 5, fill=common.rgb("wood"))
+            r = (radius - 2) * scale
         if colour == "black":
             draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)
         else:
@@ -125,7 +134,7 @@ def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
             draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)
             draw.ellipse([c - r + edge, c - r + edge, c + r - edge, c + r - edge], fill=common.rgb("white_stone"))
             draw.ellipse([c - hole - edge, c - hole - edge, c + hole + edge, c + hole + edge], fill=dark)
-            draw.ellipse([c - hole, c - hole, c + hole, c + hole], fill=common.rgb(background))
+            draw.ellipse([c - hole, c - hole, c + hole, c + hole], fill=common.rgb("wood"))
 
     return common.smooth_sprite(side, background, paint)
 
@@ -184,12 +193,12 @@ def render(
     last = view.get("last_move")
     if last and last in stones:
         x, y = point_xy(last, size)
-        half = max(3, radius // 4)
+        half = max(3, radius // 3)
         draw.rectangle([x - half, y - half, x + half, y + half], fill=ink("last"))
 
     def symbol(seat: str, row_background: str) -> Sprite | None:
         colour = colours.get(seat)
-        return stone_sprite(colour, 15, row_background) if colour in ("black", "white") else None
+        return stone_sprite(colour, 16, row_background) if colour in ("black", "white") else None
 
     def detail(seat: str) -> str:
         return colours.get(seat) or ""  # the colour word, so the row reads without colour too
