@@ -13,7 +13,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import FakeDiscord, FakeTimeout, UnknownRouteError, png_size
+from tests.fakediscord import FakeDiscord, UnknownRouteError, png_size
 from tests.fakediscord.model import SEND_MESSAGES
 from tests.fakediscord.running import running
 
@@ -158,6 +158,8 @@ class BareBot(commands.Bot):
             again = await message.channel.fetch_message(sent.id)
             await message.channel.send(f"history {len(history)}: {history[0].content}; {len(again.reactions)} reaction")
             await sent.delete()
+        elif text == "boom":
+            raise RuntimeError("the bot tripped over its own feet")
         elif text == "say" and message.guild is not None:
             try:
                 await message.channel.send("hello")
@@ -482,6 +484,15 @@ async def test_unknown_route_fails_the_test() -> None:
                 with pytest.raises(discord.NotFound) as caught:
                     await bot.get_guild(guild.id).audit_logs(limit=1).__anext__()
                 assert caught.value.status == 404 and caught.value.code == 0
+
+
+async def test_an_error_the_bot_only_logs_fails_the_block(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    with pytest.raises(AssertionError, match="tripped over its own feet"):
+        async with running(fake, BareBot()):
+            await fake.user_says(general, alice, "boom")
+            record = await fake.wait_for("bot_error")
+            assert "on_message" in record.getMessage()
 
 
 async def test_urls_are_restored_after_the_fake_stops() -> None:

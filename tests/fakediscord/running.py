@@ -17,14 +17,17 @@ ClientT = TypeVar("ClientT", bound="discord.Client")
 
 
 class _ErrorCollector(logging.Handler):
-    """Keeps the ERROR records discord.py logs (exceptions in event handlers, views, commands)."""
+    """Keeps the ERROR records discord.py logs (exceptions in event handlers, views, commands)
+    and records each on the fake as ``bot_error``, so a test can ``wait_for("bot_error")``."""
 
-    def __init__(self) -> None:
+    def __init__(self, fake: FakeDiscord) -> None:
         super().__init__(logging.ERROR)
+        self.fake = fake
         self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+        self.fake._record("bot_error", record)
 
 
 @asynccontextmanager
@@ -46,7 +49,7 @@ async def running(fake: FakeDiscord, client: ClientT, *, timeout: float = 5.0, f
         if previous is not None:
             await previous()
 
-    collector = _ErrorCollector()
+    collector = _ErrorCollector(fake)
     logger = logging.getLogger("discord")
     logger.addHandler(collector)
     client.on_ready = on_ready  # type: ignore[method-assign]

@@ -11,10 +11,8 @@ waiting helpers) is :class:`~tests.fakediscord.driver.Driver`, which FakeDiscord
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -308,7 +306,7 @@ class FakeDiscord(Driver):
 
     def _route_table(self) -> list[tuple[str, str, Handler]]:
         """Every REST route: (method, template, handler). Templates use ``{}`` for each slot."""
-        r = [
+        return [
             ("GET", "/gateway", self._get_gateway),
             ("GET", "/gateway/bot", self._get_gateway_bot),
             ("GET", "/users/@me", self._get_me),
@@ -367,12 +365,12 @@ class FakeDiscord(Driver):
             ("PATCH", "/webhooks/{}/{}/messages/{}", self._edit_webhook_message),
             ("DELETE", "/webhooks/{}/{}/messages/{}", self._delete_webhook_message),
         ]
-        return r
 
     def _add_routes(self, app: web.Application) -> None:
         for method, template, handler in self._route_table():
-            count = iter(range(10))
-            path = re.sub(r"\{\}", lambda _: f"{{p{next(count)}}}", template)
+            # aiohttp needs named slots: {p0}, {p1}, ... in order; handlers read them by position.
+            slots = iter(range(10))
+            path = re.sub(r"\{\}", lambda _: f"{{p{next(slots)}}}", template)
             app.router.add_route(method, API + path, handler)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/resume-gateway", self.gateway.handle)
@@ -387,7 +385,8 @@ class FakeDiscord(Driver):
         return [info[f"p{i}"] for i in range(len(info))]
 
     @staticmethod
-    def _snowflake(value: str, what: str, code: int) -> int:
+    def _snowflake(value: str, what: str) -> int:
+        """A path or body id as an int; a malformed one is a 400, as on Discord."""
         try:
             return int(value)
         except ValueError:
@@ -425,7 +424,7 @@ class FakeDiscord(Driver):
     # ------------------------------------------------------------------ lookups
 
     def _channel(self, channel_id: str) -> FakeChannel:
-        channel = self.channels.get(self._snowflake(channel_id, "channel_id", 10003))
+        channel = self.channels.get(self._snowflake(channel_id, "channel_id"))
         if channel is None:
             raise unknown("Channel", 10003)
         if channel.guild_id is not None and channel.guild_id not in self.guilds:
@@ -433,13 +432,13 @@ class FakeDiscord(Driver):
         return channel
 
     def _guild(self, guild_id: str) -> FakeGuild:
-        guild = self.guilds.get(self._snowflake(guild_id, "guild_id", 10004))
+        guild = self.guilds.get(self._snowflake(guild_id, "guild_id"))
         if guild is None or self.bot_user.id not in guild.members:
             raise unknown("Guild", 10004)
         return guild
 
     def _message(self, channel: FakeChannel, message_id: str) -> FakeMessage:
-        message = self.message_store.get(self._snowflake(message_id, "message_id", 10008))
+        message = self.message_store.get(self._snowflake(message_id, "message_id"))
         if message is None or message.channel_id != channel.id or message.deleted or message.ephemeral:
             raise unknown("Message", 10008)
         return message
@@ -524,7 +523,7 @@ class FakeDiscord(Driver):
 
     async def _get_user(self, request: web.Request) -> web.Response:
         (user_id,) = self._params(request)
-        user = self.users.get(self._snowflake(user_id, "user_id", 10013))
+        user = self.users.get(self._snowflake(user_id, "user_id"))
         if user is None:
             raise unknown("User", 10013)
         return json_response(user.payload())
@@ -557,7 +556,7 @@ class FakeDiscord(Driver):
 
     async def _create_dm(self, request: web.Request) -> web.Response:
         payload, _ = await self._body(request)
-        user = self.users.get(self._snowflake(str(payload.get("recipient_id")), "recipient_id", 10013))
+        user = self.users.get(self._snowflake(str(payload.get("recipient_id")), "recipient_id"))
         if user is None:
             raise unknown("User", 10013)
         # Opening the channel always works; sending into it is where closed DMs refuse (50007).
@@ -567,7 +566,7 @@ class FakeDiscord(Driver):
 
     def _command_scope(self, request: web.Request) -> tuple[int | None, list[str]]:
         params = self._params(request)
-        if self._snowflake(params[0], "application_id", 10002) != self.application_id:
+        if self._snowflake(params[0], "application_id") != self.application_id:
             raise ApiError(403, 50001, "Missing Access")
         if "/guilds/" in self._template_of(request):
             return self._guild(params[1]).id, params[2:]
@@ -622,7 +621,7 @@ class FakeDiscord(Driver):
 
     def _command_from(self, request: web.Request) -> FakeCommand:
         guild_id, rest = self._command_scope(request)
-        command = self.commands.get(self._snowflake(rest[0], "command_id", 10063))
+        command = self.commands.get(self._snowflake(rest[0], "command_id"))
         if command is None or command.guild_id != guild_id:
             raise unknown("application command", 10063)
         return command
@@ -989,7 +988,7 @@ class FakeDiscord(Driver):
         channel_id, message_id, emoji, who = self._params(request)
         channel = self._channel(channel_id)
         message = self._message(channel, message_id)
-        user_id = self.bot_user.id if who == "@me" else self._snowflake(who, "user_id", 10013)
+        user_id = self.bot_user.id if who == "@me" else self._snowflake(who, "user_id")
         if user_id != self.bot_user.id:
             self._require(channel, model.MANAGE_MESSAGES)
         users = message.reactions.get(emoji, set())
@@ -1055,7 +1054,7 @@ class FakeDiscord(Driver):
         return json_response(channel.payload(), status=201)
 
     def _member(self, guild: FakeGuild, user_id: str) -> FakeMember:
-        member = guild.members.get(self._snowflake(user_id, "user_id", 10007))
+        member = guild.members.get(self._snowflake(user_id, "user_id"))
         if member is None:
             raise unknown("Member", 10007)
         return member
@@ -1118,7 +1117,7 @@ class FakeDiscord(Driver):
         guild_id, user_id, role_id = self._params(request)
         guild = self._guild(guild_id)
         member = self._member(guild, user_id)
-        role = guild.roles.get(self._snowflake(role_id, "role_id", 10011))
+        role = guild.roles.get(self._snowflake(role_id, "role_id"))
         if role is None:
             raise unknown("Role", 10011)
         self._check_role_change(guild, role)
@@ -1131,7 +1130,7 @@ class FakeDiscord(Driver):
         guild_id, user_id, role_id = self._params(request)
         guild = self._guild(guild_id)
         member = self._member(guild, user_id)
-        role = guild.roles.get(self._snowflake(role_id, "role_id", 10011))
+        role = guild.roles.get(self._snowflake(role_id, "role_id"))
         if role is None:
             raise unknown("Role", 10011)
         self._check_role_change(guild, role)
@@ -1162,7 +1161,7 @@ class FakeDiscord(Driver):
     async def _edit_role(self, request: web.Request) -> web.Response:
         guild_id, role_id = self._params(request)
         guild = self._guild(guild_id)
-        role = guild.roles.get(self._snowflake(role_id, "role_id", 10011))
+        role = guild.roles.get(self._snowflake(role_id, "role_id"))
         if role is None:
             raise unknown("Role", 10011)
         self._check_role_change(guild, role)
@@ -1179,7 +1178,7 @@ class FakeDiscord(Driver):
     async def _delete_role(self, request: web.Request) -> web.Response:
         guild_id, role_id = self._params(request)
         guild = self._guild(guild_id)
-        role = guild.roles.get(self._snowflake(role_id, "role_id", 10011))
+        role = guild.roles.get(self._snowflake(role_id, "role_id"))
         if role is None or role.id == guild.id:
             raise unknown("Role", 10011)
         self._check_role_change(guild, role)
@@ -1194,7 +1193,7 @@ class FakeDiscord(Driver):
     # ------------------------------------------------------------------ interactions and webhooks
 
     def _interaction(self, interaction_id: str, token: str) -> FakeInteraction:
-        interaction = self.interactions.get(self._snowflake(interaction_id, "interaction_id", 10062))
+        interaction = self.interactions.get(self._snowflake(interaction_id, "interaction_id"))
         if interaction is None or interaction.token != token:
             raise unknown("interaction", 10062)
         return interaction
@@ -1312,7 +1311,7 @@ class FakeDiscord(Driver):
             if interaction.original is None or interaction.original.deleted:
                 raise unknown("Message", 10008)
             return interaction, interaction.original
-        wanted = self._snowflake(message_id, "message_id", 10008)
+        wanted = self._snowflake(message_id, "message_id")
         for message in [interaction.original, *interaction.followups]:
             if message is not None and message.id == wanted and not message.deleted:
                 return interaction, message
