@@ -100,7 +100,7 @@ class LiveMatch:
     host: dict[str, Any]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     saved: tuple[dict[str, Any], dict[str, Any], dict[str, Any], str] | None = None
-    # What timer rows the host believes exist: kind -> (due, payload, row id) or None.
+    # The timer rows the host knows of: kind -> [(due, payload, row id)]; absent = not read yet.
     armed: dict[str, Any] = field(default_factory=dict)
     private_views: dict[str, Any] = field(default_factory=dict)
 
@@ -227,6 +227,7 @@ class Host:
             record.version, "live", host_data,
         )
         live.snapshot()
+        live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
         self.matches[live.id] = live
         async with live.lock:
             self._after_change(live, now)
@@ -453,6 +454,9 @@ class Host:
         if live is None:
             return
         async with live.lock:
+            if timer.kind in live.armed:
+                # The dispatcher deletes this row once we return.
+                live.armed[timer.kind] = [r for r in live.armed[timer.kind] if r[2] != timer.id]
             if live.status != "live":
                 return
             now = self.now()
@@ -535,13 +539,16 @@ class Host:
         """
         now = self.now()
         records = [r for r in await self.store.live_matches() if only is None or only(r)]
+        rows: dict[int | None, list[TimerRecord]] = {}
+        for row in await self.store.timers():
+            rows.setdefault(row.match_id, []).append(row)
         resumed: list[int] = []
         semaphore = asyncio.Semaphore(8 if self.store.dialect == "postgresql" else 1)
 
         async def one(record: MatchRecord) -> None:
             async with semaphore:
                 try:
-                    await self._recover_one(record, now)
+                    await self._recover_one(record, now, rows.get(record.id, []))
                     resumed.append(record.id)
                 except Exception:
                     log.exception("match %s could not be resumed", record.id)
@@ -550,8 +557,9 @@ class Host:
         resumed.sort()
         return resumed
 
-    async def _recover_one(self, record: MatchRecord, now: float) -> None:
+    async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord]) -> None:
         live = self._from_record(record)
+        self._know_rows(live, rows)
         self.matches[live.id] = live
         async with live.lock:
             if live.status != "live":
@@ -662,8 +670,19 @@ class Host:
             # The answer still goes out; a refused submission changed nothing worth keeping.
             log.warning("match %s: could not log a refused submission: %s", live.id, error)
 
+    @staticmethod
+    def _know_rows(live: LiveMatch, rows: Iterable[TimerRecord]) -> None:
+        """Learn which clock and window rows exist for the match (after a load)."""
+        live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
+        for row in rows:
+            if row.kind in live.armed and row.match_id == live.id:
+                live.armed[row.kind].append((epoch(row.due_at), dict(row.payload), row.id))
+
     async def _arm(self, live: LiveMatch, now: float) -> None:
-        """Make the timer rows match what is due next: one clock alert and the window, if any."""
+        """Make sure a timer row is due no later than the next clock alert (and the window).
+
+        The exact alert rides in the payload; a row that fires early is re-checked and re-armed.
+        """
         wanted: dict[str, tuple[float, dict[str, Any]] | None] = {CLOCK_TIMER: None, WINDOW_TIMER: None}
         if live.status == "live":
             alerts = live.clock.alerts(now)
@@ -677,25 +696,27 @@ class Host:
             window = live.host.get("window")
             if window:
                 wanted[WINDOW_TIMER] = (float(window["due"]), {"kind": window["kind"]})
+        if any(kind not in live.armed for kind in wanted):
+            self._know_rows(live, await self.store.timers(live.id))
         added = False
         for kind, want in wanted.items():
-            armed = live.armed.get(kind, "unknown")
-            if armed != "unknown" and (armed and armed[:2]) == want:
+            rows = live.armed[kind]
+            if want is None:
+                for _, _, row_id in rows:
+                    await self.store.delete_timer(row_id)
+                live.armed[kind] = []
+                continue
+            # A row due no later than wanted may stay: if it fires early, the callback finds
+            # nothing due and re-arms. That saves two writes on most moves.
+            if rows and min(due for due, _, _ in rows) <= want[0] + 0.0005:
                 continue
             # Add the new row before deleting the old: SQLite may reuse the highest row id, and
             # the dispatcher deletes the row it delivered by id once the callback returns.
-            if armed == "unknown":
-                old_ids = [t.id for t in await self.store.timers(live.id) if t.kind == kind]
-            else:
-                old_ids = [armed[2]] if armed else []
-            new = None
-            if want is not None:
-                timer = await self.store.add_timer(kind, utc(want[0]), match_id=live.id, payload=want[1])
-                new = (want[0], want[1], timer.id)
-                added = True
-            for old_id in old_ids:
-                await self.store.delete_timer(old_id)
-            live.armed[kind] = new
+            timer = await self.store.add_timer(kind, utc(want[0]), match_id=live.id, payload=want[1])
+            added = True
+            for _, _, row_id in rows:
+                await self.store.delete_timer(row_id)
+            live.armed[kind] = [(want[0], want[1], timer.id)]
         if added and self.wake is not None:
             result = self.wake()
             if asyncio.iscoroutine(result):

@@ -213,8 +213,12 @@ async def test_reserve_is_spent_and_the_timer_follows_the_new_deadline(host, clo
     assert record.clock["seats"]["p1"]["reserve_ms"] == 285_000
     clock.advance(1)
     assert (await host.submit(match_id, "p1", "H9")).ok
-    timers = await host.store.timers(match_id)
-    assert len(timers) == 1 and timers[0].due_at.timestamp() == clock.t + 60  # the next overtime
+    (timer,) = await host.store.timers(match_id)
+    assert timer.due_at.timestamp() == T0 + 60  # the first turn's row stays: it is earlier
+    assert await fire_due(host, clock) == 1  # fires early, finds nothing due, re-arms
+    (timer,) = await host.store.timers(match_id)
+    assert timer.due_at.timestamp() == clock.t + 60  # the next overtime
+    assert "reserve" not in " ".join(host.transport.room_texts()[-1:])
 
 
 async def test_pause_stops_the_clocks_and_resume_restarts_them(host, transport, clock):
@@ -332,6 +336,8 @@ async def test_recover_gives_back_the_outage_and_rearms(store, clock):
     assert "back after 1:00:15" in transport.room_texts()[0]
     live = second.matches[match_id]
     assert live.clock.deadline("p1") == clock.t + 60
+    assert await fire_due(second, clock) == 1  # the row from before the outage, now early
+    assert not any("left" in t for t in transport.room_texts())
     (timer,) = await store.timers(match_id)
     assert timer.due_at.timestamp() == clock.t + 30
     assert (await second.submit(match_id, "p1", "H9")).ok
@@ -405,7 +411,7 @@ async def test_the_dispatcher_drives_warnings_and_the_timeout(store, transport):
         match_id = await start(host, clock="60s+1m")
         manual.advance(30)
         assert (await host.submit(match_id, "p1", "H8")).ok
-        for step in (60, 30, 20, 10):
+        for step in (30, 30, 30, 20, 10):  # the first row (T+60) fires early and re-arms
             manual.advance(step)
             await dispatcher.settle()
         texts = transport.room_texts()

@@ -1,0 +1,231 @@
+"""Match host speed on SQLite and PostgreSQL (rendering and Discord excluded).
+
+1. **Submissions**: 500 live Tic-Tac-Five matches with running clocks in one process; one
+   submission at a time, round-robin over the matches, each a legal move typed as text. Measured
+   per ``Host.submit``: parse, apply, clocks, commit, timer re-arm, announcements to a recording
+   transport. Target p99 <= 5 ms. Also the same with 20 submissions in flight at once.
+2. **Timers**: 500 live matches whose clocks run out at spread moments over a few seconds, with
+   the real :class:`TimerDispatcher` on the system clock; lateness = when the host's callback
+   began minus the timer's due time. Target p99 <= 50 ms.
+3. **Restart**: 1,000 live matches in the store; a new host's ``recover()`` (reload, give back
+   the outage, commit, re-arm, announce). Target <= 2 s.
+
+Run: ``python bench/bench_host.py [--only sqlite|postgres] [--matches 500] [--restart 1000]``.
+PostgreSQL uses a temporary database created from ``GENIUSBOT_TEST_POSTGRES_URL`` (default
+``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and dropped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from geniusbot.host.match import Host  # noqa: E402
+from geniusbot.host.timers import SystemTime, TimerDispatcher  # noqa: E402
+from geniusbot.host.transport import Player, RecordingTransport  # noqa: E402
+from geniusbot.storage.repository import Store  # noqa: E402
+
+BASE_PG = os.environ.get("GENIUSBOT_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def summary(samples_ms: list[float]) -> str:
+    return (
+        f"p50 {percentile(samples_ms, 0.5):.2f} ms, p99 {percentile(samples_ms, 0.99):.2f} ms, "
+        f"max {max(samples_ms):.2f} ms (n={len(samples_ms)})"
+    )
+
+
+class Quiet(RecordingTransport):
+    """A recording transport that forgets, so memory stays flat over thousands of posts."""
+
+    async def post(self, room, text):
+        self._next_id += 1
+        return self._next_id
+
+    async def send_private(self, player, text):
+        return None
+
+
+async def start_matches(
+    host: Host, count: int, clock: str, rng: random.Random, spread: tuple[float, float] | None = None, first: int = 0
+) -> list[int]:
+    ids = []
+    for n in range(first, first + count):
+        spec = clock if spread is None else f"{rng.uniform(*spread):.2f}s"
+        reply = await host.start_match(
+            "tictacfive", players=[Player("p1", 10 * n + 1, "A"), Player("p2", 10 * n + 2, "B")],
+            seed=n, clock=spec, channel_id=100_000 + n,
+        )
+        assert reply.ok, reply.message
+        ids.append(reply.match_id)
+    return ids
+
+
+def next_move(host: Host, match_id: int, rng: random.Random) -> tuple[str, str] | None:
+    game = host.matches[match_id].game
+    if game.is_over:
+        return None
+    seat = game.to_move()[0]
+    moves = list(game.legal_moves(seat))
+    return (seat, rng.choice(moves).text()) if moves else None
+
+
+async def bench_submissions(url: str, matches: int, rounds: int) -> dict[str, str]:
+    store = await Store.open(url)
+    host = Host(store, Quiet(), boards=False)
+    rng = random.Random(1)
+    ids = await start_matches(host, matches, "10m+10m", rng)
+    out: dict[str, str] = {}
+    # One at a time.
+    samples: list[float] = []
+    for _ in range(rounds):
+        for match_id in ids:
+            move = next_move(host, match_id, rng)
+            if move is None:
+                continue
+            t = time.perf_counter()
+            reply = await host.submit(match_id, move[0], move[1])
+            samples.append((time.perf_counter() - t) * 1000)
+            assert reply.ok, reply
+    out["one at a time"] = summary(samples)
+    # Twenty in flight (different matches): what a busy server sees.
+    samples = []
+    queue = list(ids) * rounds
+    rng.shuffle(queue)
+
+    async def worker() -> None:
+        while queue:
+            match_id = queue.pop()
+            move = next_move(host, match_id, rng)
+            if move is None:
+                continue
+            t = time.perf_counter()
+            await host.submit(match_id, move[0], move[1])
+            samples.append((time.perf_counter() - t) * 1000)
+
+    await asyncio.gather(*(worker() for _ in range(20)))
+    out["20 in flight"] = summary(samples)
+    await store.close()
+    return out
+
+
+async def bench_timers(url: str, matches: int) -> dict[str, str]:
+    store = await Store.open(url)
+    system = SystemTime()
+    lateness: list[float] = []
+    host = Host(store, Quiet(), boards=False)
+
+    async def on_timer(timer):
+        lateness.append((system.now() - timer.due_at).total_seconds() * 1000)
+        await host.on_timer(timer)
+
+    dispatcher = TimerDispatcher(store, on_timer, time=system)
+    host.wake = dispatcher.wake
+    rng = random.Random(2)
+    # Starting 500 matches takes a while; give each clock room so every expiry is in the future.
+    t0 = time.perf_counter()
+    await start_matches(host, 1, "60s", rng)
+    per_start = time.perf_counter() - t0
+    lead = per_start * matches * 1.5 + 1.0
+    dispatcher.start()
+    await start_matches(host, matches - 1, "", rng, spread=(lead, lead + 5.0), first=1)
+    deadline = time.perf_counter() + lead + 15
+    while len([x for x in lateness]) < matches - 1 and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
+    await dispatcher.stop()
+    await store.close()
+    return {"timer lateness": summary(lateness)}
+
+
+async def bench_restart(url: str, matches: int) -> dict[str, str]:
+    store = await Store.open(url)
+    host = Host(store, Quiet(), boards=False)
+    rng = random.Random(3)
+    ids = await start_matches(host, matches, "60s+5m", rng)
+    for match_id in ids[: matches // 2]:
+        move = next_move(host, match_id, rng)
+        await host.submit(match_id, *move)
+    await store.close()
+    t = time.perf_counter()
+    store = await Store.open(url)
+    fresh = Host(store, Quiet(), boards=False, now=lambda: time.time() + 600)  # down for 10 min
+    resumed = await fresh.recover()
+    elapsed = time.perf_counter() - t
+    assert len(resumed) == matches, len(resumed)
+    await store.close()
+    return {f"restart, {matches} live matches (open + recover)": f"{elapsed:.2f} s"}
+
+
+async def pg_database() -> tuple[str, str] | None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    base = make_url(BASE_PG)
+    name = f"geniusbot_bench_host_{os.getpid()}_{secrets.token_hex(2)}"
+    try:
+        conn = await asyncpg.connect(user=base.username, host=base.host, port=base.port or 5432, database=base.database, timeout=5)
+    except Exception as error:
+        print(f"PostgreSQL left out: {error}")
+        return None
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    return base.set(database=name).render_as_string(hide_password=False), name
+
+
+async def pg_drop(name: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    base = make_url(BASE_PG)
+    conn = await asyncpg.connect(user=base.username, host=base.host, port=base.port or 5432, database=base.database)
+    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await conn.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", choices=["sqlite", "postgres"])
+    parser.add_argument("--matches", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--restart", type=int, default=1000)
+    args = parser.parse_args()
+    for backend in ("sqlite", "postgres"):
+        if args.only and backend != args.only:
+            continue
+        for label, run in (
+            ("submissions", lambda url: bench_submissions(url, args.matches, args.rounds)),
+            ("timers", lambda url: bench_timers(url, args.matches)),
+            ("restart", lambda url: bench_restart(url, args.restart)),
+        ):
+            if backend == "sqlite":
+                tmp = tempfile.mkdtemp()
+                url, name = f"sqlite+aiosqlite:///{tmp}/bench.db", None
+            else:
+                made = await pg_database()
+                if made is None:
+                    break
+                url, name = made
+            try:
+                for key, value in (await run(url)).items():
+                    print(f"{backend:9} {label:12} {key}: {value}", flush=True)
+            finally:
+                if name:
+                    await pg_drop(name)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
