@@ -46,23 +46,32 @@ __all__ = [
     "registry",
     "get_game",
     "new_game",
+    "default_variant",
     "load",
 ]
 
 _REGISTRY: dict[str, type[Game]] = {}
 _ALIASES: dict[str, str] = {}
+_VARIANT_ALIASES: dict[str, str] = {}
 _discovered = False
 
 G = TypeVar("G", bound=type[Game])
 
 
-def register(*aliases: str):
-    """Class decorator: make a game known by its ``name`` (and any aliases)."""
+def register(*aliases: str, variant_aliases: Mapping[str, str] | None = None):
+    """Class decorator: make a game known by its ``name`` (and any aliases).
+
+    ``variant_aliases`` names a rule set by a name of its own (``"threadsoffate"`` -> ``"fate"``):
+    :func:`new_game` called with such a name and no variant plays that rule set.
+    """
 
     def decorate(cls: G) -> G:
         _REGISTRY[cls.name] = cls
         for alias in aliases:
-            _ALIASES[alias.lower()] = cls.name
+            _ALIASES[_key(alias)] = cls.name
+        for alias, variant in (variant_aliases or {}).items():
+            _ALIASES[_key(alias)] = cls.name
+            _VARIANT_ALIASES[_key(alias)] = variant
         return cls
 
     return decorate
@@ -87,7 +96,7 @@ def registry() -> dict[str, type[Game]]:
 def get_game(name: str) -> type[Game]:
     """The game class called ``name`` (case and spaces, hyphens ignored), or :class:`OptionError`."""
     _discover()
-    key = name.strip().lower().replace(" ", "").replace("-", "").replace("'", "")
+    key = _key(name)
     key = _ALIASES.get(key, key)
     try:
         return _REGISTRY[key]
@@ -97,9 +106,19 @@ def get_game(name: str) -> type[Game]:
         ) from None
 
 
+def _key(name: str) -> str:
+    return name.strip().lower().replace(" ", "").replace("-", "").replace("_", "").replace("'", "")
+
+
+def default_variant(name: str) -> str | None:
+    """The rule set a name implies (``"threadsoffate"`` -> ``"fate"``), or ``None``."""
+    _discover()
+    return _VARIANT_ALIASES.get(_key(name))
+
+
 def new_game(name: str, *, seed: int = 0, variant: str | None = None, **options: str) -> Game:
-    """A new game of the named kind."""
-    return get_game(name).new(seed=seed, variant=variant, **options)
+    """A new game of the named kind (a rule set's own name picks that rule set)."""
+    return get_game(name).new(seed=seed, variant=variant or default_variant(name), **options)
 
 
 def load(data: Mapping[str, Any]) -> Game:

@@ -175,7 +175,7 @@ def _cap(color: str) -> str:
 # ------------------------------------------------------------------------------- the game
 
 
-@register("threadsoffate", "deadlyinflux")
+@register(variant_aliases={"threadsoffate": "fate", "deadlyinflux": "influx"})
 class Tightwire(Game):
     """Tightwire and its rule sets ``classic``, ``influx`` and ``fate`` (see the module docstring)."""
 
