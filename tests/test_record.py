@@ -355,3 +355,10 @@ def test_record_from_game_writes_the_standard_headers_then_options_then_extras()
     again = parse_record(format_record(record))
     assert again == record
     assert game_from_record(again) == new_game("armslength", seed=9, setup="red C3; blue F6", dmo="p1")
+
+
+def test_a_record_of_threads_of_fate_by_name_plays_the_fate_rule_set():
+    from geniusbot.storage.record import game_from_record, parse_record
+
+    record = parse_record('[Game "Threads of Fate"]\n[Seed "3"]\n')
+    assert game_from_record(record).variant == "fate"

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.games import Event, Game, GameError, get_game, load
+from geniusbot.games import Event, Game, GameError, default_variant, get_game, load
 from geniusbot.storage.repository import (
     MatchNotFound,
     MatchRecord,
@@ -185,7 +185,7 @@ class Host:
             cls = get_game(game)
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
-            instance = cls.new(seed=int(seed), variant=variant, **dict(options or {}))
+            instance = cls.new(seed=int(seed), variant=variant or default_variant(game), **dict(options or {}))
             if isinstance(clock, TimeControl):
                 control = clock
             elif clock:

@@ -40,7 +40,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from geniusbot.games import Game, GameError, Outcome, get_game
+from geniusbot.games import Game, GameError, Outcome, default_variant, get_game
 
 #: The headers every record written by :func:`record_from_game` carries, in this order.
 STANDARD_HEADERS: tuple[str, ...] = ("Game", "Variant", "Seed", "Setup", "P1", "P2", "P1Color", "Result")
@@ -392,7 +392,7 @@ def game_options(record: Record) -> tuple[type[Game], dict[str, object]]:
             f"the header [Seed] must be a whole number such as 12345, not {seed_text!r}.",
             record.header_line("Seed"),
         ) from None
-    kwargs: dict[str, object] = {"seed": seed, "variant": record.header("Variant").strip() or None}
+    kwargs: dict[str, object] = {"seed": seed, "variant": record.header("Variant").strip() or default_variant(name)}
     for header, value in record.headers.items():
         if header.lower() in ("game", "seed", "variant"):
             continue
