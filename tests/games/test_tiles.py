@@ -602,3 +602,50 @@ def test_all_five_anomalies_together_play_to_the_end():
     play(game, "call red")
     game.timeout("p2")
     assert game.outcome().winner == "p1"
+
+
+# --------------------------------------------------------------------------- a record
+
+
+RECORD = """
+[Game "tiles"]
+[Seed "7"]
+[Anomalies "landmine"]
+[Starter "p2"]
+[Result "p1"]
+
+# Seed 7 deals:
+# 7 G G R R B B G
+# 6 G R G B B R B
+# 5 B B G B B G R
+# 4 R R B * G R G
+# 3 B R B B R R G
+# 2 R R R G G B G
+# 1 G R G B G B R
+host: close window           # the grid is hidden; the landmine window opens
+p1: call red                 # refused: mines first, and by direct message
+p1 (dm): mines A1 B1 C1 D1 E1
+p2 (dm): mines C4 A7 B7 F4 G5
+p2: call red
+p1: A4 blue
+p2: C4 green                 # p2's own mine: p2 again, green
+p2: C6 red
+p1: B1 green                 # p1's own mine: again, green
+p1: A1 blue                  # and again, blue
+p1: D1 blue                  # and again
+p1: F1 red
+p2: A4 green                 # named before: p2 loses
+p1: G7 red                   # refused: the task is over
+"""
+
+
+def test_a_record_replays_through_the_adjudicator():
+    from geniusbot.adjudicate import adjudicate_text
+
+    result = adjudicate_text(RECORD)
+    accepted = [a.accepted for a in result.actions]
+    assert accepted == [True, False] + [True] * 11 + [False]
+    assert "direct message" in result.actions[1].error
+    assert result.outcome.winner == "p1" and result.game.loss["rule"] == "named-before"
+    assert [e["tile"] for e in result.game.view()["exploded"]] == ["C4", "B1", "A1", "D1"]
+    assert result.notes == []
