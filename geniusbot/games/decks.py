@@ -1,0 +1,918 @@
+"""Dueling Decks (seed 001, task 2 of the final match All Hands On Deck): sealed card duels for
+seven prize cards.
+
+The readings are fixed in ``RULINGS.md`` (All Hands On Deck) and ``docs/rules/decks.md``. In short:
+
+* Each seat starts the task with 50 power and 0 points. Seven prize cards 4..10, shuffled from the
+  seed, are revealed in order at the start; one is played for in each round.
+* Create phase (both seats at once, by DM): ``create 20 15`` makes cards of those values (each
+  value is subtracted from power, which never goes below 0) as long as the hand stays within the
+  deck size (2; Overshadow or Revolution: 3); ``create none`` makes nothing. Hands are public.
+* Play phase (both seats at once, by DM): ``play 20 15``, ``play none`` (Backup: ``play 20
+  backup 3``). The higher sum scores the prize; equal sums split it (halves allowed). Played cards
+  are discarded. A create phase comes before every round.
+* First to 25 points wins; both at once, or all seven prizes used with equal scores: the
+  ``tiebreak`` seat wins (default: the seat that won the most recent round of this task outright;
+  no such round: p2). All prizes used, nobody at 25: the higher score wins.
+* A seat whose time runs out submits nothing for that phase.
+* Anomalies (option ``anomalies``): backup, darkness, overshadow, pick-your-prize, revolution, in
+  any combination.
+
+Sums are kept in tenths (Revolution's 0.1) and points in halves (a split prize), as integers, so
+every comparison is exact.
+
+Phases: ``create``, ``play``, ``over``.
+
+View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
+
+``phase``
+    ``create``, ``play`` or ``over``.
+``round``, ``rounds``
+    The number (1-7) of the round being prepared or played (the last one once the task is over),
+    and 7.
+``anomalies``, ``deck_size``
+    The active anomalies (canonical names, in the text's order) and the hand limit (2 or 3).
+``tiebreak``
+    The seat the ``tiebreak`` option names, else ``None`` (the task's own rule then applies).
+``prizes``
+    The seven prize values in the order they are played (public from the start); with Pick Your
+    Prize they have no set value: seven ``None``.
+``prize``
+    The value of this round's prize card (``None`` with Pick Your Prize, or once over).
+``power``
+    Seat -> power left (public: it follows from the public creations).
+``hands``
+    Seat -> the cards in hand, highest first. Darkness: only the viewer's own hand (the
+    opponent's is ``None``, since its plays are unknown) until the task is over.
+``points``
+    Seat -> points (a number; halves from split prizes). Darkness with Pick Your Prize: ``None``
+    for both seats until the task is over (no one learns a prize's value).
+``backups_left``
+    Backup: seat -> uses left (Darkness: the opponent's is ``None`` until the end); else ``None``.
+``submitted``
+    Seat -> whether its sealed submission for this phase is in (never what it is).
+``sealed``
+    The viewer's own sealed submission this phase, ``{"cards", "backup"}`` (``cards`` are the
+    cards created, or played), else ``None``. Never in the public view or the opponent's.
+``created``
+    Every finished create phase: ``{"round", "cards": {seat: [values]}}`` (public, Darkness too).
+``history``
+    Every resolved round: ``{"round", "prize", "plays", "counted", "sums", "winner", "points"}``:
+    ``prize`` the value played for; ``plays`` seat -> ``{"cards", "backup"}``; ``counted`` seat ->
+    what each played card added to the sum (0 when overshadowed, 0.1 under Revolution); ``sums``
+    seat -> the round-end sum; ``winner`` a seat, or ``None`` for a tie (a split); ``points`` seat
+    -> points scored. Under Darkness ``plays``, ``counted`` and ``sums`` are ``None`` (the viewer's
+    own play still shows under ``plays``), and with Pick Your Prize so are ``prize`` and ``points``,
+    until the task is over; then everything shows.
+``last_move``
+    The viewer's own last submission (every move here is sealed), ``None`` in the public view.
+``result``
+    Once over: ``{"reason", "tiebreak"}``: ``reason`` one of ``reached-25``, ``both-25``,
+    ``prizes-used``, ``resign``; ``tiebreak`` the seat a tie-break chose, else ``None``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import register
+from .base import (
+    Event,
+    Game,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    NotYourTurnError,
+    OptionError,
+    other_seat,
+)
+
+START_POWER = 50
+DECK_SIZE = 2
+BIG_DECK_SIZE = 3
+PRIZES: tuple[int, ...] = tuple(range(4, 11))
+WINNING_POINTS = 25
+PHASE_SECONDS = 30
+BACKUP_USES = 2
+BACKUP_MAX = 3
+
+#: The anomalies of Task 2, in the order the rule text lists them.
+ANOMALIES: tuple[str, ...] = ("backup", "darkness", "overshadow", "pick-your-prize", "revolution")
+#: Anomalies of the other two tasks: named here only to say where they belong.
+OTHER_TASK_ANOMALIES: frozenset[str] = frozenset(
+    {"chain", "implode", "landmine", "rainbow", "rectangleadverse", "hook", "linear", "pyramid", "snipe", "unique"}
+)
+
+_TOKEN = re.compile(r"[a-z]+|[0-9]+")
+_FILLER = re.compile(r"^[\s,;:+&()]*$")
+#: More digits than this is more power than anyone has; int() is never asked to read a huge number.
+_MAX_DIGITS = 6
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_\-']", "", name.lower())
+
+
+def parse_anomalies(text: str) -> tuple[str, ...]:
+    """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
+
+    Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``),
+    separated by commas (or spaces); case, hyphens and spaces inside a name are ignored
+    (``Pick Your Prize``), and ``none`` or nothing means no anomaly.
+    """
+    known = {_key(name): name for name in ANOMALIES}
+    chosen: set[str] = set()
+    for part in re.split(r"[,;]+", text or ""):
+        part = part.strip()
+        if not part or part.lower() == "none":
+            continue
+        words = [_key(part)] if _key(part) in known else [_key(w) for w in part.split()]
+        for word in words:
+            if word in known:
+                chosen.add(known[word])
+            elif word in OTHER_TASK_ANOMALIES:
+                raise OptionError(
+                    f"{part!r} is an anomaly of another task; Dueling Decks takes: {', '.join(ANOMALIES)}."
+                )
+            else:
+                raise OptionError(
+                    f"Dueling Decks has no anomaly {part!r}; choose from: {', '.join(ANOMALIES)} (or none)."
+                )
+    return tuple(name for name in ANOMALIES if name in chosen)
+
+
+def deal_prizes(seed: int) -> list[int]:
+    """The seven prize cards 4..10 in the order they are played, shuffled from ``seed``."""
+    prizes = list(PRIZES)
+    random.Random(f"{seed}:decks:prizes").shuffle(prizes)
+    return prizes
+
+
+def deck_size_for(anomalies: Iterable[str]) -> int:
+    """The hand limit: 3 with Overshadow or Revolution (both together: still 3), else 2."""
+    chosen = set(anomalies)
+    return BIG_DECK_SIZE if chosen & {"overshadow", "revolution"} else DECK_SIZE
+
+
+def card_contributions(
+    cards: Mapping[str, Sequence[int]], anomalies: Iterable[str]
+) -> dict[str, list[int]]:
+    """What each played card adds to its owner's round-end sum, in tenths, card by card.
+
+    Overshadow: a card x-1 adds nothing when any x was played by either seat (a card that adds
+    nothing is still played, so it overshadows x-2 in turn). Revolution: every copy of the highest
+    value played by either seat adds 0.1. The highest card can never be overshadowed (nothing
+    higher was played), so the two never compete for one card.
+    """
+    chosen = set(anomalies)
+    played = [v for seat_cards in cards.values() for v in seat_cards]
+    values = set(played)
+    highest = max(played) if played else None
+    result: dict[str, list[int]] = {}
+    for seat, seat_cards in cards.items():
+        counted = []
+        for value in seat_cards:
+            if "overshadow" in chosen and value + 1 in values:
+                counted.append(0)
+            elif "revolution" in chosen and value == highest:
+                counted.append(1)
+            else:
+                counted.append(10 * value)
+        result[seat] = counted
+    return result
+
+
+def pick_your_prize_value(cards: Iterable[int]) -> int:
+    """Pick Your Prize: the average face value of every card played this round (both seats,
+    overshadowed and Revolution's highest at full value), rounded up; no card played: 0."""
+    played = list(cards)
+    if not played:
+        return 0
+    return -(-sum(played) // len(played))
+
+
+def resolve_round(
+    plays: Mapping[str, tuple[Sequence[int], int]], prize: int, anomalies: Iterable[str]
+) -> dict[str, Any]:
+    """Score one round: ``plays`` is seat -> (cards, backup). Sums in tenths, points in halves.
+
+    Returns ``{"value", "counted", "sums", "winner", "award"}``: ``value`` is the prize played for
+    (Pick Your Prize: the rounded-up average of the cards), ``winner`` a seat or ``None`` (a
+    split), ``award`` seat -> halves of a point.
+    """
+    chosen = tuple(anomalies)
+    cards = {seat: list(play[0]) for seat, play in plays.items()}
+    counted = card_contributions(cards, chosen)
+    sums = {seat: sum(counted[seat]) + 10 * plays[seat][1] for seat in plays}
+    if "pick-your-prize" in chosen:
+        value = pick_your_prize_value(v for seat_cards in cards.values() for v in seat_cards)
+    else:
+        value = prize
+    p1, p2 = sums["p1"], sums["p2"]
+    if p1 == p2:
+        winner, award = None, {"p1": value, "p2": value}
+    else:
+        winner = "p1" if p1 > p2 else "p2"
+        award = {seat: 2 * value if seat == winner else 0 for seat in ("p1", "p2")}
+    return {"value": value, "counted": counted, "sums": sums, "winner": winner, "award": award}
+
+
+def tenths(amount: int) -> int | float:
+    """An amount kept in tenths, as a plain number (``203`` -> ``20.3``, ``200`` -> ``20``)."""
+    return amount // 10 if amount % 10 == 0 else round(amount / 10, 1)
+
+
+def halves(amount: int) -> int | float:
+    """An amount kept in halves, as a plain number (``25`` -> ``12.5``, ``24`` -> ``12``)."""
+    return amount // 2 if amount % 2 == 0 else amount / 2
+
+
+def _cards_text(cards: Sequence[int]) -> str:
+    return " ".join(str(v) for v in cards) if cards else "none"
+
+
+def _listing(cards: Sequence[int]) -> str:
+    return ", ".join(str(v) for v in cards) if cards else "no cards"
+
+
+def _descending(cards: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(cards, reverse=True))
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Create(Move):
+    """The seat's sealed creations for this create phase (highest first; empty: none)."""
+
+    cards: tuple[int, ...]
+
+    def text(self) -> str:
+        """As a record writes it: ``create 20 15`` or ``create none``."""
+        return f"create {_cards_text(self.cards)}"
+
+
+@dataclass(frozen=True)
+class Play(Move):
+    """The seat's sealed play for this round: cards from its hand (highest first) and Backup."""
+
+    cards: tuple[int, ...]
+    backup: int = 0
+
+    def text(self) -> str:
+        """As a record writes it: ``play 20 15``, ``play none``, ``play 20 backup 3``, ``play backup 3``."""
+        if self.backup:
+            return f"play {' '.join(str(v) for v in self.cards) + ' ' if self.cards else ''}backup {self.backup}"
+        return f"play {_cards_text(self.cards)}"
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register("duelingdecks", "dueling")
+class DuelingDecks(Game):
+    """Dueling Decks: create cards from 50 power, then play them sealed for seven prize cards."""
+
+    name = "decks"
+    title = "Dueling Decks"
+    options = {
+        "anomalies": "comma-separated: backup, darkness, overshadow, pick-your-prize, revolution (default none)",
+        "starter": "p1 or p2: taken for the final match's sake; both seats act at once in Dueling Decks",
+        "tiebreak": (
+            "p1 or p2: the seat that wins when both reach 25 at once or the scores end equal "
+            "(default: the winner of the task's most recent round won outright, else p2)"
+        ),
+    }
+    summary = (
+        "Each player starts with 50 power. Seven prize cards (4 to 10) are shuffled and shown in order. "
+        "Before each round both players secretly create cards by direct message, 'create 20 15' or "
+        "'create none': each card's value comes out of your power, and a hand holds at most 2 cards. "
+        "Then both secretly play cards from their hands, 'play 20', 'play 20 15' or 'play none': the "
+        "higher sum scores the prize card, equal sums split it, and played cards are discarded. Hands "
+        "are public. First to 25 points wins; after seven prizes, the higher score. Time out: you "
+        "submit nothing. Anomalies: Backup (add up to 3 to a round's sum twice a task: 'play 20 "
+        "backup 3'), Darkness (only creations and round winners are shown), Overshadow (a played x "
+        "cancels every played x-1; 3 cards a hand), Pick Your Prize (a prize is worth the rounded-up "
+        "average of the cards played on it), Revolution (the highest card played adds only 0.1; 3 "
+        "cards a hand)."
+    )
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant)
+        self.anomalies: tuple[str, ...] = ()
+        self.deck_size = DECK_SIZE
+        self.starter = "p1"
+        self.tiebreak: str | None = None
+        self.prizes: list[int] = []
+        self.phase = "create"
+        self.round = 0
+        self.power: dict[str, int] = {s: START_POWER for s in self.seats}
+        self.hands: dict[str, list[int]] = {s: [] for s in self.seats}
+        self.points: dict[str, int] = {s: 0 for s in self.seats}  # in halves
+        self.backups_left: dict[str, int] = {s: 0 for s in self.seats}
+        # seat -> {"cards", "backup", "how"} once in: "how" is sent, timeout or auto.
+        self.sealed: dict[str, dict[str, Any] | None] = {s: None for s in self.seats}
+        self.created: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []
+        self.last_moves: dict[str, str | None] = {s: None for s in self.seats}
+        self.result: dict[str, Any] | None = None
+
+    # ---- construction -----------------------------------------------------------------
+
+    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+        """Deal the prize cards from the seed and open the first create phase."""
+        self.anomalies = parse_anomalies(anomalies)
+        self.deck_size = deck_size_for(self.anomalies)
+        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
+            if value.strip() and value.strip().lower() not in self.seats:
+                raise OptionError(f"The {option} must be p1 or p2, not {value.strip()!r}.")
+        self.starter = starter.strip().lower() or "p1"
+        self.tiebreak = tiebreak.strip().lower() or None
+        self.prizes = deal_prizes(self.seed)
+        self.backups_left = {s: BACKUP_USES if self.has("backup") else 0 for s in self.seats}
+        self.phase, self.round = "create", 0
+        # A seat with no choice at all is skipped at once (see _advance); at the start, none is.
+        self._advance()
+
+    def has(self, anomaly: str) -> bool:
+        """Whether ``anomaly`` is active in this play of the task."""
+        return anomaly in self.anomalies
+
+    def opening_events(self) -> list[Event]:
+        """The events that open the task: the prize order and the first create phase."""
+        if self.is_over:
+            return []
+        if self.has("pick-your-prize"):
+            prizes = "Pick Your Prize: the seven prize cards have no set value; each is worth the " \
+                     "rounded-up average of the cards played on it."
+        else:
+            prizes = "The prize cards, in order: " + ", ".join(str(p) for p in self.prizes) + "."
+        return [
+            Event(prizes, kind="prizes", data={"prizes": self._prize_list()}),
+            *self._phase_prompt(),
+        ]
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    def to_move(self) -> tuple[str, ...]:
+        """The seats whose sealed submission for this phase is not in yet."""
+        if self.is_over:
+            return ()
+        return tuple(seat for seat in self.seats if self.sealed[seat] is None)
+
+    def is_private(self, move: Move) -> bool:
+        """Every creation and play is sealed: sent by direct message."""
+        return True
+
+    def can_create(self, seat: str) -> bool:
+        """Whether ``seat`` could make any card now: power left and room in the hand."""
+        return self.power[seat] > 0 and len(self.hands[seat]) < self.deck_size
+
+    def can_play(self, seat: str) -> bool:
+        """Whether ``seat`` has anything to play this round: a card, or a Backup use left."""
+        return bool(self.hands[seat]) or self.backups_left[seat] > 0
+
+    def _no_choice(self, seat: str) -> bool:
+        """Whether ``seat`` may be skipped: it can only submit nothing, and everyone can see that.
+
+        Under Darkness the opponent does not know a hand (the plays are hidden), so only the
+        power, which the public creations give away, may skip a seat there.
+        """
+        if self.phase == "create":
+            if self.power[seat] == 0:
+                return True
+            return not self.has("darkness") and len(self.hands[seat]) >= self.deck_size
+        return not self.has("darkness") and not self.can_play(seat)
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        """A :class:`Create` or :class:`Play` for ``seat``, or a GameError saying what to send."""
+        self.require_seat(seat)
+        if self.is_over:
+            raise NotYourTurnError("The task is over; no more moves are taken.")
+        if self.sealed[seat] is not None:
+            what = "creations" if self.phase == "create" else "play"
+            raise NotYourTurnError(
+                f"You have already sent your {what} for this phase; the first one stands. Wait for "
+                f"{other_seat(seat)}."
+            )
+        self.require_turn(seat)
+        if not isinstance(text, str):
+            raise MalformedMoveError("Write your move as text, such as create 20 15 or play 20.")
+        verb, numbers, backup = _read(text)
+        if not private:
+            raise IllegalMoveError(
+                "Send this to me by direct message, not in the game room: creations and plays are sealed."
+            )
+        if self.phase == "create":
+            if verb != "create":
+                raise IllegalMoveError(
+                    "It is the create phase: send create and your new cards' values, such as create "
+                    "20 15, or create none. You play in the next phase."
+                )
+            if backup is not None:
+                raise MalformedMoveError("Backup is used when you play, not when you create; send create 20 15.")
+            return Create(seat, self._check_creation(seat, numbers))
+        if verb != "play":
+            raise IllegalMoveError(
+                "It is the play phase: send play and the cards from your hand, such as play 20, or "
+                "play none. You create again after this round."
+            )
+        cards = self._check_play(seat, numbers)
+        return Play(seat, cards, self._check_backup(seat, backup))
+
+    def _check_creation(self, seat: str, numbers: list[str] | None) -> tuple[int, ...]:
+        if numbers is None:
+            return ()
+        room = self.deck_size - len(self.hands[seat])
+        if len(numbers) > room:
+            held = len(self.hands[seat])
+            raise IllegalMoveError(
+                f"A hand holds at most {self.deck_size} cards and you hold {held}: create at most "
+                f"{room} card{'s' if room != 1 else ''} (or create none)."
+                if room else
+                f"Your hand is full ({self.deck_size} cards): play cards to make room; for now send create none."
+            )
+        power = self.power[seat]
+        if any(len(n) > _MAX_DIGITS for n in numbers):
+            raise IllegalMoveError(
+                f"You have {power} power left; create cards worth at most {power} in all."
+            )
+        cards = _descending(int(n) for n in numbers)
+        if any(v < 1 for v in cards):
+            raise IllegalMoveError("Every card is worth at least 1 power; send whole numbers from 1 up.")
+        if sum(cards) > power:
+            raise IllegalMoveError(
+                f"You have {power} power left and {' + '.join(map(str, cards))} = {sum(cards)} would take "
+                f"you below 0; create cards worth at most {power} in all."
+            )
+        return cards
+
+    def _check_play(self, seat: str, numbers: list[str] | None) -> tuple[int, ...]:
+        if numbers is None:
+            return ()
+        hand = Counter(self.hands[seat])
+        wanted = Counter(int(n) if len(n) <= _MAX_DIGITS else -1 for n in numbers)
+        missing = wanted - hand
+        if missing:
+            value = next(iter(missing))
+            if value in hand:
+                problem = f"You hold only {hand[value]} card{'s' if hand[value] != 1 else ''} of {value}"
+            else:
+                problem = f"You have no {numbers[0] if value == -1 else value} in your hand"
+            raise IllegalMoveError(
+                f"{problem} (your hand: {_listing(self.hands[seat])}); play cards from your hand, or play none."
+            )
+        return _descending(wanted.elements())
+
+    def _check_backup(self, seat: str, backup: str | None) -> int:
+        if backup is None:
+            return 0
+        if not self.has("backup"):
+            raise IllegalMoveError("Backup is not active in this task; send your play without it, such as play 20.")
+        if self.backups_left[seat] == 0:
+            raise IllegalMoveError(
+                f"You have used Backup {BACKUP_USES} times already; send your play without it, such as play 20."
+            )
+        amount = int(backup) if len(backup) <= _MAX_DIGITS else BACKUP_MAX + 1
+        if not 1 <= amount <= BACKUP_MAX:
+            raise IllegalMoveError(f"Backup adds 1 to {BACKUP_MAX} power; send, for example, play 20 backup 3.")
+        return amount
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        """Every legal submission: each multiset of new cards within power and hand room, or each
+        sub-multiset of the hand (with each Backup amount, if a use is left)."""
+        movers = self.to_move()
+        for mover in movers if seat is None else [seat]:
+            if mover not in movers:
+                continue
+            if self.phase == "create":
+                room = self.deck_size - len(self.hands[mover])
+                for cards in _multisets_within(room, self.power[mover]):
+                    yield Create(mover, cards)
+            else:
+                backups = [0]
+                if self.has("backup") and self.backups_left[mover] > 0:
+                    backups += list(range(1, BACKUP_MAX + 1))
+                for cards in _sub_multisets(self.hands[mover]):
+                    for backup in backups:
+                        yield Play(mover, cards, backup)
+
+    # ---- playing ---------------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Seal a creation or a play; once both seats are in, resolve the phase."""
+        if not isinstance(move, (Create, Play)):
+            raise IllegalMoveError("That is not a move of Dueling Decks; send create 20 15 or play 20 by direct message.")
+        # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
+        if self.parse_move(move.text(), move.seat, private=True) != move:
+            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; send it again as text.")
+        seat = move.seat
+        backup = move.backup if isinstance(move, Play) else 0
+        self.sealed[seat] = {"cards": list(move.cards), "backup": backup, "how": "sent"}
+        self.last_moves[seat] = move.text()
+        what = "creations" if isinstance(move, Create) else "play"
+        events = [
+            Event(f"Sealed: {move.text()}.", seats=frozenset({seat}), kind="sealed",
+                  data={"seat": seat, "move": move.text()}),
+            Event(f"{seat} has sent their {what}.", kind="submitted", data={"seat": seat, "phase": self.phase}),
+        ]
+        return events + self._advance()
+
+    def timeout(self, seat: str) -> list[Event]:
+        """A seat whose time (and reserve) runs out submits nothing for this phase."""
+        self.require_seat(seat)
+        if self.is_over or seat not in self.to_move():
+            return []
+        self.sealed[seat] = {"cards": [], "backup": 0, "how": "timeout"}
+        what = "creates nothing" if self.phase == "create" else "plays nothing"
+        events = [Event(f"{seat} ran out of time and {what} this phase.", kind="timeout",
+                        data={"seat": seat, "phase": self.phase})]
+        return events + self._advance()
+
+    def _advance(self) -> list[Event]:
+        """Skip the seats with no choice, resolve the phase once every seat is in, and repeat
+        while phases resolve on their own (two seats with nothing left to do)."""
+        events: list[Event] = []
+        while not self.is_over:
+            for seat in self.seats:
+                if self.sealed[seat] is None and self._no_choice(seat):
+                    self.sealed[seat] = {"cards": [], "backup": 0, "how": "auto"}
+                    events.append(Event(self._skip_text(seat), kind="skipped",
+                                        data={"seat": seat, "phase": self.phase}))
+            if any(self.sealed[s] is None for s in self.seats):
+                return events
+            if self.phase == "create":
+                events += self._resolve_create()
+            else:
+                events += self._resolve_round()
+            if not self.is_over:
+                events += self._phase_prompt()
+        return events
+
+    def _skip_text(self, seat: str) -> str:
+        if self.phase == "create":
+            why = "no power left" if self.power[seat] == 0 else "a full hand"
+            return f"{seat} has {why}, so creates nothing this phase."
+        return f"{seat} has no card to play{' and no Backup left' if self.has('backup') else ''}, so plays nothing."
+
+    def _phase_prompt(self) -> list[Event]:
+        waiting = self.to_move()
+        if not waiting:
+            return []
+        number = self.round + 1
+        if self.phase == "create":
+            text = (f"Round {number}: create phase. Send your new cards by direct message within "
+                    f"{PHASE_SECONDS} seconds, such as create 20 15, or create none.")
+        else:
+            prize = "" if self.has("pick-your-prize") else f" for the prize card {self.prizes[self.round]}"
+            text = (f"Round {number}: play phase{prize}. Send your play by direct message within "
+                    f"{PHASE_SECONDS} seconds, such as play 20, play 20 15 or play none.")
+        return [Event(text, kind="phase", data={"phase": self.phase, "round": number, "seats": list(waiting)})]
+
+    def _resolve_create(self) -> list[Event]:
+        cards: dict[str, list[int]] = {}
+        for seat in self.seats:
+            sealed = self.sealed[seat]
+            assert sealed is not None
+            cards[seat] = list(sealed["cards"])
+            self.power[seat] -= sum(sealed["cards"])
+            self.hands[seat] = list(_descending(self.hands[seat] + sealed["cards"]))
+        self.created.append({"round": self.round + 1, "cards": cards})
+        self.sealed = {s: None for s in self.seats}
+        self.phase = "play"
+        made = "; ".join(f"{s} creates {_listing(cards[s])}" for s in self.seats)
+        return [Event(f"Round {self.round + 1}, cards created: {made}.", kind="created",
+                      data={"round": self.round + 1, "cards": {s: list(c) for s, c in cards.items()}})]
+
+    def _resolve_round(self) -> list[Event]:
+        plays = {}
+        for seat in self.seats:
+            sealed = self.sealed[seat]
+            assert sealed is not None
+            plays[seat] = (list(sealed["cards"]), int(sealed["backup"]))
+        scored = resolve_round(plays, self.prizes[self.round], self.anomalies)
+        for seat, (cards, backup) in plays.items():
+            hand = Counter(self.hands[seat])
+            hand.subtract(cards)
+            self.hands[seat] = list(_descending(hand.elements()))
+            self.backups_left[seat] -= 1 if backup else 0
+            self.points[seat] += scored["award"][seat]
+        entry = {
+            "round": self.round + 1,
+            "prize": scored["value"],
+            "plays": {s: {"cards": list(plays[s][0]), "backup": plays[s][1], "how": self.sealed[s]["how"]}
+                      for s in self.seats},
+            "counted": scored["counted"],
+            "sums": scored["sums"],
+            "winner": scored["winner"],
+            "award": scored["award"],
+        }
+        self.history.append(entry)
+        self.sealed = {s: None for s in self.seats}
+        events = self._round_events(entry)
+        return events + self._after_round()
+
+    def _round_events(self, entry: Mapping[str, Any]) -> list[Event]:
+        number, winner = entry["round"], entry["winner"]
+        outcome = f"{winner} wins the round" if winner else "a tie: the prize is split"
+        if self.has("darkness"):
+            # Only the winner is told: never the cards, the sums or (Pick Your Prize) the value.
+            if self.has("pick-your-prize"):
+                return [Event(f"Round {number}: {outcome}.", kind="round", data={"round": number, "winner": winner})]
+            return [Event(
+                f"Round {number} (prize {entry['prize']}): {outcome}. Points: {self._score_text()}.",
+                kind="round",
+                data={"round": number, "winner": winner, "prize": entry["prize"],
+                      "points": self._points_view(full=True)},
+            )]
+        parts = []
+        for seat in self.seats:
+            play = entry["plays"][seat]
+            backup = f" + backup {play['backup']}" if play["backup"] else ""
+            parts.append(f"{seat} played {_listing(play['cards'])}{backup} = {tenths(entry['sums'][seat])}")
+        prize = f"prize {entry['prize']}"
+        if self.has("pick-your-prize"):
+            prize = f"prize worth {entry['prize']} (Pick Your Prize)"
+        text = f"Round {number}, {prize}: {'; '.join(parts)}. {outcome.capitalize()}. Points: {self._score_text()}."
+        return [Event(text, kind="round", data=self._entry_view(entry, None, full=True))]
+
+    def _after_round(self) -> list[Event]:
+        goal = 2 * WINNING_POINTS
+        reached = [s for s in self.seats if self.points[s] >= goal]
+        if len(reached) == 2:
+            winner, rule = self._tiebreak_seat()
+            return self._finish(winner, "both-25", rule,
+                                f"Both reached {WINNING_POINTS} points at once ({self._score_text()}); {rule}: "
+                                f"{winner} wins the task.")
+        if reached:
+            winner = reached[0]
+            return self._finish(winner, "reached-25", None,
+                                f"{winner} reached {WINNING_POINTS} points ({self._score_text()}) and wins the task.")
+        if self.round + 1 >= len(self.prizes):
+            p1, p2 = self.points["p1"], self.points["p2"]
+            if p1 != p2:
+                winner = "p1" if p1 > p2 else "p2"
+                return self._finish(winner, "prizes-used", None,
+                                    f"All seven prizes are used ({self._score_text()}): {winner} has the "
+                                    "higher score and wins the task.")
+            winner, rule = self._tiebreak_seat()
+            return self._finish(winner, "prizes-used", rule,
+                                f"All seven prizes are used and the scores are equal ({self._score_text()}); "
+                                f"{rule}: {winner} wins the task.")
+        self.round += 1
+        self.phase = "create"
+        return []
+
+    def _tiebreak_seat(self) -> tuple[str, str]:
+        """The seat a tie goes to, and the rule that chose it, in words."""
+        if self.tiebreak:
+            return self.tiebreak, "the tie-break goes to the seat the match names"
+        for entry in reversed(self.history):
+            if entry["winner"]:
+                return entry["winner"], f"the tie-break goes to the winner of the most recent round won (round {entry['round']})"
+        return "p2", "no round was won outright, so the tie-break goes to p2"
+
+    def _finish(self, winner: str, reason: str, rule: str | None, text: str) -> list[Event]:
+        self.phase = "over"
+        self.result = {"reason": reason, "tiebreak": winner if rule else None}
+        self.sealed = {s: None for s in self.seats}
+        events = self.end(winner, text)
+        if self.has("darkness"):
+            events.append(self._reveal_event())
+        return events
+
+    def _reveal_event(self) -> Event:
+        lines = ["Darkness lifts: every round as it was played."]
+        for entry in self.history:
+            parts = []
+            for seat in self.seats:
+                play = entry["plays"][seat]
+                backup = f" + backup {play['backup']}" if play["backup"] else ""
+                parts.append(f"{seat} {_listing(play['cards'])}{backup} = {tenths(entry['sums'][seat])}")
+            won = entry["winner"] or "tie"
+            lines.append(f"Round {entry['round']} (prize {entry['prize']}): {'; '.join(parts)}; {won}.")
+        lines.append(f"Points: {self._score_text()}.")
+        return Event("\n".join(lines), kind="reveal",
+                     data={"history": [self._entry_view(e, None, full=True) for e in self.history],
+                           "points": self._points_view(full=True)})
+
+    def resign(self, seat: str) -> list[Event]:
+        """The seat concedes the task; under Darkness everything is then revealed."""
+        self.require_seat(seat)
+        if self.is_over:
+            return []
+        return self._finish(other_seat(seat), "resign", None, f"{seat} resigned; {other_seat(seat)} wins the task.")
+
+    def _score_text(self) -> str:
+        return f"p1 {halves(self.points['p1'])}, p2 {halves(self.points['p2'])}"
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    def _prize_list(self) -> list[int | None]:
+        return [None] * len(self.prizes) if self.has("pick-your-prize") else list(self.prizes)
+
+    def _points_view(self, *, full: bool) -> dict[str, int | float | None]:
+        if not full and self.has("darkness") and self.has("pick-your-prize"):
+            return {s: None for s in self.seats}
+        return {s: halves(self.points[s]) for s in self.seats}
+
+    def _entry_view(self, entry: Mapping[str, Any], seat: str | None, *, full: bool) -> dict[str, Any]:
+        """One resolved round as ``seat`` may see it (``full``: as it was, for everyone)."""
+        hidden = not full and self.has("darkness")
+        value_hidden = hidden and self.has("pick-your-prize")
+        plays: dict[str, Any] | None = {
+            s: {"cards": list(p["cards"]), "backup": p["backup"]} for s, p in entry["plays"].items()
+        }
+        if hidden:
+            plays = {s: (plays[s] if s == seat else None) for s in self.seats}  # type: ignore[index]
+        return {
+            "round": entry["round"],
+            "prize": None if value_hidden else entry["prize"],
+            "plays": plays,
+            "counted": None if hidden else {s: [tenths(c) for c in v] for s, v in entry["counted"].items()},
+            "sums": None if hidden else {s: tenths(v) for s, v in entry["sums"].items()},
+            "winner": entry["winner"],
+            "points": None if value_hidden else {s: halves(v) for s, v in entry["award"].items()},
+        }
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """What ``seat`` may see: sealed submissions only their owner's until the phase resolves;
+        under Darkness only creations and round winners of the opponent, until the task is over."""
+        over = self.is_over
+        dark = self.has("darkness") and not over
+        own = seat if seat in self.seats else None
+        hands = {s: (list(self.hands[s]) if not dark or s == own else None) for s in self.seats}
+        backups = None
+        if self.has("backup"):
+            backups = {s: (self.backups_left[s] if not dark or s == own else None) for s in self.seats}
+        sealed = None
+        if own is not None and self.sealed[own] is not None and self.sealed[own]["how"] == "sent":
+            sealed = {"cards": list(self.sealed[own]["cards"]), "backup": self.sealed[own]["backup"]}
+        return {
+            **self.base_view(),
+            "phase": "over" if over else self.phase,
+            "round": self.round + 1,
+            "rounds": len(self.prizes),
+            "anomalies": list(self.anomalies),
+            "deck_size": self.deck_size,
+            "tiebreak": self.tiebreak,
+            "prizes": self._prize_list(),
+            "prize": None if over or self.has("pick-your-prize") else self.prizes[self.round],
+            "power": dict(self.power),
+            "hands": hands,
+            "points": self._points_view(full=over),
+            "backups_left": backups,
+            "submitted": {s: self.sealed[s] is not None for s in self.seats},
+            "sealed": sealed,
+            "created": [{"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}}
+                        for c in self.created],
+            "history": [self._entry_view(e, own, full=over) for e in self.history],
+            "last_move": self.last_moves[own] if own else None,
+            "result": dict(self.result) if self.result else None,
+        }
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Everything, sealed submissions included (the store is not a view)."""
+        return {
+            "anomalies": list(self.anomalies),
+            "starter": self.starter,
+            "tiebreak": self.tiebreak,
+            "prizes": list(self.prizes),
+            "phase": self.phase,
+            "round": self.round,
+            "power": dict(self.power),
+            "hands": {s: list(h) for s, h in self.hands.items()},
+            "points": dict(self.points),
+            "backups_left": dict(self.backups_left),
+            "sealed": {s: None if v is None else dict(v, cards=list(v["cards"])) for s, v in self.sealed.items()},
+            "created": [{"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}}
+                        for c in self.created],
+            "history": [_copy_entry(e) for e in self.history],
+            "last_moves": dict(self.last_moves),
+            "result": dict(self.result) if self.result else None,
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`state_dict`."""
+        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
+        self.deck_size = deck_size_for(self.anomalies)
+        self.starter = data["starter"]
+        self.tiebreak = data["tiebreak"]
+        self.prizes = [int(p) for p in data["prizes"]]
+        self.phase = data["phase"]
+        self.round = int(data["round"])
+        self.power = {s: int(v) for s, v in data["power"].items()}
+        self.hands = {s: [int(v) for v in h] for s, h in data["hands"].items()}
+        self.points = {s: int(v) for s, v in data["points"].items()}
+        self.backups_left = {s: int(v) for s, v in data["backups_left"].items()}
+        self.sealed = {s: None if v is None else dict(v, cards=list(v["cards"])) for s, v in data["sealed"].items()}
+        self.created = [{"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}}
+                        for c in data["created"]]
+        self.history = [_copy_entry(e) for e in data["history"]]
+        self.last_moves = dict(data["last_moves"])
+        self.result = dict(data["result"]) if data["result"] else None
+
+
+def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "round": entry["round"],
+        "prize": entry["prize"],
+        "plays": {s: dict(p, cards=list(p["cards"])) for s, p in entry["plays"].items()},
+        "counted": {s: list(v) for s, v in entry["counted"].items()},
+        "sums": dict(entry["sums"]),
+        "winner": entry["winner"],
+        "award": dict(entry["award"]),
+    }
+
+
+def _read(text: str) -> tuple[str, list[str] | None, str | None]:
+    """Split a submission into its verb, its card values (``None`` for ``none``) and its Backup
+    amount (``None`` without one); anything else is refused with the forms to send."""
+    lowered = text.lower().strip().rstrip(".!")
+    if re.search(r"[0-9]\s*\.\s*[0-9]", lowered):
+        raise MalformedMoveError("Card values are whole numbers; send, for example, create 20 15.")
+    tokens = _TOKEN.findall(lowered)
+    help_text = ("send create 20 15 or create none in a create phase, and play 20, play 20 15 or play none "
+                 "in a play phase")
+    if not tokens or not _FILLER.match(_TOKEN.sub(" ", lowered)):
+        shown = text.strip()[:40]
+        raise MalformedMoveError((f"{shown!r} is not a move; " if shown else "") + help_text + ".")
+    tokens = [t for t in tokens if t != "and"]
+    if not tokens or tokens[0] not in ("create", "play"):
+        raise MalformedMoveError(f"Start with create or play: {help_text}.")
+    verb, rest = tokens[0], tokens[1:]
+    backup = None
+    if "backup" in rest:
+        at = rest.index("backup")
+        after = rest[at + 1:]
+        if len(after) != 1 or not after[0].isdigit():
+            raise MalformedMoveError("Put Backup last, with one amount from 1 to 3: play 20 backup 3.")
+        backup, rest = after[0], rest[:at]
+    if rest == ["none"] or (not rest and backup is not None):
+        return verb, None, backup
+    if not rest:
+        raise MalformedMoveError(
+            f"Name the cards: {verb} 20 15, or {verb} none."
+        )
+    if any(not t.isdigit() for t in rest):
+        word = next(t for t in rest if not t.isdigit())
+        raise MalformedMoveError(
+            f"{word!r} is not a card value; write whole numbers, such as {verb} 20 15, or {verb} none."
+        )
+    return verb, rest, backup
+
+
+def _multisets_within(count: int, total: int) -> Iterator[tuple[int, ...]]:
+    """Every multiset of at most ``count`` positive values summing to at most ``total``, highest
+    first (the empty one first)."""
+
+    def grow(prefix: tuple[int, ...], cap: int, left: int) -> Iterator[tuple[int, ...]]:
+        yield prefix
+        if len(prefix) == count:
+            return
+        for value in range(min(cap, left), 0, -1):
+            yield from grow(prefix + (value,), value, left - value)
+
+    if count <= 0:
+        yield ()
+        return
+    yield from grow((), total, total)
+
+
+def _sub_multisets(hand: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every sub-multiset of ``hand``, highest first, each once."""
+    counts = sorted(Counter(hand).items(), reverse=True)
+
+    def grow(index: int, prefix: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if index == len(counts):
+            yield prefix
+            return
+        value, available = counts[index]
+        for n in range(available + 1):
+            yield from grow(index + 1, prefix + (value,) * n)
+
+    yield from grow(0, ())
+
+
+__all__ = [
+    "ANOMALIES",
+    "Create",
+    "DuelingDecks",
+    "Play",
+    "card_contributions",
+    "deal_prizes",
+    "deck_size_for",
+    "halves",
+    "parse_anomalies",
+    "pick_your_prize_value",
+    "resolve_round",
+    "tenths",
+]
