@@ -1,0 +1,272 @@
+"""Tightwire: a grid of dots on dark slate, the lines drawn between them, and the pieces.
+
+Normal lines are single solid wires; slack lines are double wires (two thin parallel lines) in a
+different colour, so the two kinds differ in shape as well as colour. Orange pieces are discs,
+blue pieces squares. The last action is drawn in gold: the new line, or the path a piece moved
+along (with a dashed ghost where it was), or a ring round a revived piece. Dots emptied by
+captures in that action carry a grey cross.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import common
+from .common import Sprite, ink
+
+WIDTH = 900
+MARGIN = 46  # the coordinate band on each side of the board
+INSET = 64  # from the edge of the slate to the outer dots
+SPAN = WIDTH - 2 * (MARGIN + INSET)
+COORD_SIZE = 26
+WIRE_WIDTH = 6
+DOT_RADIUS = 9
+ITEM_WORDS = {"turn_order": "turn order", "extra_slack": "extra slack", "woven_revive": "woven revive"}
+
+
+def canvas_size(cols: int = 5, rows: int = 5) -> tuple[int, int]:
+    """The picture's width and height for a grid of ``cols`` x ``rows`` dots."""
+    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+
+
+def spacing(cols: int, rows: int) -> int:
+    """Pixels between neighbouring dots (the same across and up)."""
+    return SPAN // max(1, cols - 1, rows - 1)
+
+
+def _origin(cols: int, rows: int) -> tuple[int, int]:
+    step = spacing(cols, rows)
+    # Centre a grid that is not square (or not a divisor of SPAN) on the slate.
+    left = MARGIN + INSET + (SPAN - step * (cols - 1)) // 2
+    top = common.HEADER_HEIGHT + MARGIN + INSET + (SPAN - step * (rows - 1)) // 2
+    return left, top
+
+
+def dot_xy(dot: str, cols: int = 5, rows: int = 5) -> tuple[int, int]:
+    """The pixel centre of ``dot`` ("B5"): column A on the left, row 1 at the bottom."""
+    col = ord(dot[0].upper()) - ord("A")
+    row = int(dot[1:]) - 1
+    left, top = _origin(cols, rows)
+    step = spacing(cols, rows)
+    return left + col * step, top + (rows - 1 - row) * step
+
+
+def piece_radius(cols: int = 5, rows: int = 5) -> int:
+    """Half the width of a piece in pixels."""
+    return min(36, spacing(cols, rows) * 30 // 100)
+
+
+def dot_names(cols: int, rows: int) -> list[str]:
+    """Every dot of the grid, A1 first."""
+    return [f"{chr(ord('A') + c)}{r + 1}" for r in range(rows) for c in range(cols)]
+
+
+@lru_cache(maxsize=4)
+def _centres(cols: int, rows: int) -> dict[str, tuple[int, int]]:
+    return {name: dot_xy(name, cols, rows) for name in dot_names(cols, rows)}
+
+
+@lru_cache(maxsize=4)
+def background(cols: int, rows: int) -> Image.Image:
+    """The static part of the card: the slate, the coordinates (the dots go on after the lines)."""
+    canvas = common.new_canvas(canvas_size(cols, rows))
+    draw = ImageDraw.Draw(canvas)
+    top = common.HEADER_HEIGHT + MARGIN
+    draw.rounded_rectangle([MARGIN, top, WIDTH - MARGIN - 1, top + WIDTH - 2 * MARGIN - 1], radius=18, fill=ink("slate"))
+    bottom = top + WIDTH - 2 * MARGIN
+    for c in range(cols):
+        letter = chr(ord("A") + c)
+        x = dot_xy(f"{letter}1", cols, rows)[0]
+        common.draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+    for r in range(1, rows + 1):
+        y = dot_xy(f"A{r}", cols, rows)[1]
+        common.draw_text(canvas, (MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, (WIDTH - MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
+    return canvas
+
+
+@lru_cache(maxsize=8)
+def dot_sprite(radius: int = DOT_RADIUS) -> Sprite:
+    """A smooth dot of the grid."""
+    side = 2 * radius + 4
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c, r = side * scale / 2, radius * scale
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("dot"))
+
+    return common.smooth_sprite(side, "slate", paint)
+
+
+@lru_cache(maxsize=32)
+def piece_sprite(colour: str, radius: int, background: str = "slate") -> Sprite:
+    """A smooth piece with a dark rim: ``orange`` a disc, ``blue`` a rounded square."""
+    side = 2 * radius + 4
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c, r = side * scale / 2, radius * scale
+        rim = max(2.0, radius / 10) * scale
+        dark = common.rgb("frame")
+        if colour == "orange":
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)
+            r -= rim
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("orange_piece"))
+        else:
+            s = r * 0.9  # a square looks larger than a disc of the same width
+            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.25, fill=dark)
+            s -= rim
+            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=common.rgb("blue_piece"))
+
+    return common.smooth_sprite(side, background, paint)
+
+
+def _offset_segment(a: tuple[int, int], b: tuple[int, int], shift: float) -> list[tuple[float, float]]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = (dx * dx + dy * dy) ** 0.5 or 1.0
+    nx, ny = -dy / length * shift, dx / length * shift
+    return [(a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)]
+
+
+def draw_line(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], slack: bool, colour: str | None = None) -> None:
+    """A normal line as one solid wire, a slack line as two thin parallel wires."""
+    if slack:
+        fill = ink(colour or "slack")
+        for shift in (-4, 4):
+            draw.line(_offset_segment(a, b, shift), fill=fill, width=3)
+    else:
+        # The newest line is drawn a little wider as well as in gold.
+        draw.line([a, b], fill=ink(colour or "wire"), width=WIRE_WIDTH + (3 if colour else 0))
+
+
+def _action_kind(last_move: str | None) -> str:
+    text = (last_move or "").strip().lower()
+    if text.startswith("move"):
+        return "move"
+    if text.endswith("and move"):
+        return "draw_move"
+    if "revive" in text:
+        return "revive"
+    if text.startswith(("draw", "slack", "extra slack")):
+        return "draw"
+    return "other"
+
+
+def _ghost(draw: ImageDraw.ImageDraw, centre: tuple[int, int], radius: int, crossed: bool) -> None:
+    common.dashed_circle(draw, centre, radius - 2, ink("ghost"), width=3, dashes=14)
+    if crossed:
+        x, y = centre
+        arm = radius * 0.55
+        draw.line([(x - arm, y - arm), (x + arm, y + arm)], fill=ink("ghost"), width=5)
+        draw.line([(x - arm, y + arm), (x + arm, y - arm)], fill=ink("ghost"), width=5)
+
+
+def _shortened(a: tuple[int, int], b: tuple[int, int], by: float) -> tuple[float, float]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = (dx * dx + dy * dy) ** 0.5 or 1.0
+    return b[0] - dx / length * by, b[1] - dy / length * by
+
+
+def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+    """The small text beside a player's name: colour, slack lines left, pieces to revive, items."""
+    colour = (view.get("colors") or {}).get(seat)
+    bits = [colour] if colour else []
+    slack = int((view.get("slack_left") or {}).get(seat, 0))
+    items = list((view.get("items") or {}).get(seat) or [])
+    if slack:
+        bits.append(f"{slack} slack")
+    off = int((view.get("captured") or {}).get(colour, 0)) if colour else 0
+    if off:
+        bits.append(f"{off} to revive")
+    bits.extend(ITEM_WORDS.get(item, item) for item in items)
+    return " · ".join(bits)
+
+
+def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+    """What the card says under the board while the game runs."""
+    movers = list(view.get("to_move") or [])
+    mover = common.seat_name(movers[0], players) if movers else None
+    phase = view.get("phase")
+    if phase == "draft":
+        available = (view.get("draft") or {}).get("available") or []
+        words = [ITEM_WORDS.get(item, item) for item in available]
+        listed = " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+        return f"{mover or 'A player'} picks an item: {listed}"
+    if phase == "order":
+        return f"{mover or 'The Turn Order holder'} chooses to move first or second"
+    parts = []
+    if mover:
+        parts.append(f"{mover} to move")
+    if view.get("last_move"):
+        parts.append(f"last {view['last_move']}")
+    if view.get("captured_last"):
+        parts.append("captured " + ", ".join(view["captured_last"]))
+    return " · ".join(parts)
+
+
+def render(
+    view: Mapping[str, Any],
+    *,
+    players: Mapping[str, str] | None = None,
+    clocks: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Image.Image:
+    """The card of a Tightwire view as a palette image."""
+    cols, rows = int(view.get("cols") or 5), int(view.get("rows") or 5)
+    canvas = background(cols, rows).copy()
+    draw = ImageDraw.Draw(canvas)
+    centres = _centres(cols, rows)
+    radius = piece_radius(cols, rows)
+    pieces: Mapping[str, str] = view.get("pieces") or {}
+    colours: Mapping[str, str | None] = view.get("colors") or {}
+    lines = list(view.get("lines") or [])
+    path = [dot for dot in view.get("last_path") or [] if dot in centres]
+    kind = _action_kind(view.get("last_move"))
+    new_line = (
+        tuple(sorted(path[:2])) if kind in ("draw", "draw_move") and len(path) >= 2 and lines else None
+    )
+
+    # Normal wires first, slack ones on top of them: a slack line may cross normal lines.
+    for line in sorted(lines, key=lambda ln: bool(ln.get("slack"))):
+        if tuple(sorted((line["a"], line["b"]))) == new_line:
+            continue
+        draw_line(draw, centres[line["a"]], centres[line["b"]], bool(line.get("slack")))
+    if new_line is not None:
+        newest = next(ln for ln in reversed(lines) if tuple(sorted((ln["a"], ln["b"]))) == new_line)
+        draw_line(draw, centres[newest["a"]], centres[newest["b"]], bool(newest.get("slack")), "path")
+    common.stamp(canvas, dot_sprite(), [xy for name, xy in centres.items() if name not in pieces])
+
+    if kind in ("move", "draw_move") and len(path) >= 2:
+        start, end = centres[path[0]], centres[path[1]]
+        _ghost(draw, start, radius, crossed=False)
+        common.arrow(draw, _shortened(end, start, radius * 0.6), _shortened(start, end, radius + 6), ink("path"), width=5, head=20)
+    for dot in view.get("captured_last") or []:
+        if dot in centres:
+            _ghost(draw, centres[dot], radius, crossed=True)
+    for colour in ("orange", "blue"):
+        common.stamp(canvas, piece_sprite(colour, radius), [centres[d] for d, c in pieces.items() if c == colour and d in centres])
+    if kind == "revive" and path:
+        x, y = centres[path[0]]
+        ring = radius + 9
+        draw.ellipse([x - ring, y - ring, x + ring, y + ring], outline=ink("path"), width=5)
+
+    def symbol(seat: str, row_background: str) -> Sprite | None:
+        colour = colours.get(seat)
+        return piece_sprite(colour, 16, row_background) if colour in ("orange", "blue") else None
+
+    def detail(seat: str) -> str:
+        return seat_detail(view, seat)
+
+    rows_ = common.player_rows(view, players, clocks, symbol, detail)
+    head = title or "Tightwire"
+    variant = view.get("variant")
+    if variant and variant != "classic":
+        head = f"{head} ({variant})"
+    if view.get("move_number"):
+        head = f"{head} · move {view['move_number']}"
+    common.draw_header(canvas, head, rows_)
+    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    return canvas
