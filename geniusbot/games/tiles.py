@@ -416,10 +416,12 @@ class TileDecklaration(Game):
         points, words = _tokens(text)
         if self.phase == "landmines":
             return self._parse_mines(points, words, seat, private)
+        if words and words[0] in ("mines", "mine"):
+            if not self.has("landmine"):
+                raise IllegalMoveError("There are no landmines in this task; declare a tile and call a colour.")
+            raise IllegalMoveError("The landmine window is over; declare a tile and call a colour, such as D5 blue.")
         if private:
             raise IllegalMoveError("Type this in the game room, not by direct message.")
-        if words and words[0] in ("mines", "mine"):
-            raise IllegalMoveError("The landmine window is over; declare a tile and call a colour, such as D5 blue.")
         words = [w for w in words if w not in ("call", "declare", "and")]
         if self.phase == "call":
             if points:
@@ -603,7 +605,8 @@ class TileDecklaration(Game):
         self.called = self.caller = None
         self.must_move_again = False
         events = self.end(winner, reason)
-        events.append(Event("The grid as it was:\n" + grid_text(self.grid, self.marks), kind="reveal",
+        # Not kind "reveal": that one is the memory picture, which the host deletes after 30 s.
+        events.append(Event("The grid as it was:\n" + grid_text(self.grid, self.marks), kind="final-grid",
                             data={"grid": {_sq(p): c for p, c in self.grid.items()}}))
         return events
 

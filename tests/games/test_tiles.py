@@ -182,7 +182,7 @@ def test_declaring_a_space_not_of_the_called_colour_loses_at_once():
     assert game.to_move() == () and game.view()["called"] is None
     # The task is over: the grid is revealed in full.
     assert game.view()["grid"] == {str(k): v for k, v in parse_grid(BANDS).items()}
-    assert events[-1].kind == "reveal"
+    assert events[-1].kind == "final-grid"
 
 
 def test_declaring_a_space_named_before_loses_even_if_of_the_called_colour():
@@ -235,7 +235,7 @@ def test_a_player_who_runs_out_of_time_loses_the_task():
     assert game.timeout("p1") == []  # not p1's turn: its clock is not running
     events = game.timeout("p2")
     assert game.outcome().winner == "p1" and "ran out of time" in game.outcome().reason
-    assert game.view()["loss"]["rule"] == "timeout" and events[-1].kind == "reveal"
+    assert game.view()["loss"]["rule"] == "timeout" and events[-1].kind == "final-grid"
 
 
 def test_the_first_caller_out_of_time_loses_too():
@@ -374,6 +374,24 @@ def test_implode_takes_the_most_frequent_orthogonal_neighbour_colour_of_the_orig
     assert at("B2") == "green" and at("C1") == "green"
 
 
+def test_implode_marks_are_fifteen_coloured_tiles_for_any_seed():
+    from geniusbot.games.tiles import draw_marks
+
+    for seed in range(200):
+        marks = draw_marks(seed)
+        assert len(set(marks)) == 15 and all(str(p) != "D4" for p in marks)
+    assert draw_marks(5) == draw_marks(5) and draw_marks(5) != draw_marks(6)
+
+
+def test_implode_next_to_the_black_centre_only_the_coloured_neighbours_decide():
+    # D5 (blue in STRIPES): C5 red, E5 green, D6 green, and D4 black -> green.
+    # C4 (green): B4 blue, C5 red, C3 blue, D4 black -> blue.
+    game = make(STRIPES, marks="D5 C4", anomalies="implode")
+    from geniusbot.games.grid import Point
+
+    assert game.grid[Point(3, 4)] == "green" and game.grid[Point(2, 3)] == "blue"
+
+
 def test_implode_a_marked_tile_must_be_declared_in_its_new_colour():
     game = make(STRIPES, marks=STRIPES_MARKS, anomalies="implode")
     play(game, "call blue", "A1 red")  # A1 was red, now blue
@@ -492,6 +510,23 @@ def test_landmine_the_move_again_can_still_lose():
     game = mined()
     play(game, "call red", "A7 green", "A6 red")  # A6 is red, green was called
     assert game.view()["loss"] == {"seat": "p2", "rule": "wrong-color", "tile": "A6"}
+
+
+def test_landmine_the_call_made_on_a_mined_tile_is_judged_like_any_call():
+    game = mined(anomalies="landmine,chain", p1="D6 B7 C7 D7 E7")
+    play(game, "call blue", "D5 red")
+    play(game, "D6 green")  # a mine on D6, but no green touches D6: p1 loses on its call
+    assert game.view()["loss"] == {"seat": "p1", "rule": "no-valid-tile", "tile": None}
+    assert game.view()["exploded"] == [{"tile": "D6", "owners": ["p1"]}]
+
+
+def test_landmine_mines_are_sent_only_in_the_window():
+    game = mined()
+    play(game, "call red")
+    assert "window is over" in refused(game, "mines A2 B2 C2 D2 E2", "p2", error=IllegalMoveError)
+    assert "window is over" in refused(game, "mines A2 B2 C2 D2 E2", "p2", private=True, error=IllegalMoveError)
+    plain = make()
+    assert "no landmines" in refused(plain, "mines A2 B2 C2 D2 E2", "p1", private=True, error=IllegalMoveError)
 
 
 # --------------------------------------------------------------------------- Rainbow

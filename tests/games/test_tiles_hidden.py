@@ -138,7 +138,7 @@ def test_events_carry_the_grid_only_when_it_is_shown_and_mines_only_to_their_own
         new = game.play(move)
         if game.is_over:
             *running, end, reveal = new
-            assert end.kind == "end" and reveal.kind == "reveal" and reveal.public
+            assert end.kind == "end" and reveal.kind == "final-grid" and reveal.public
             assert reveal.data["grid"] == game.view()["grid"]
             new = running
         events += new
