@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -268,13 +269,20 @@ class Host:
             records = await self.store.live_matches_of_user(user_id)
         except StorageUnavailable:
             return Reply("unavailable", "The bot cannot read its matches right now; send that again in a moment.")
+        numbered = re.match(r"^\s*#?(\d+)\s*[:,]?\s+(.+)$", text) if len(records) > 1 and match_id is None else None
+        if numbered and any(r.id == int(numbered.group(1)) for r in records):
+            match_id, text = int(numbered.group(1)), numbered.group(2)
         if match_id is not None:
             records = [r for r in records if r.id == match_id]
         if not records:
             return Reply("ignored", "You have no running match; private moves go to a match you play in.")
         if len(records) > 1:
             listing = ", ".join(f"#{r.id} ({r.game})" for r in records)
-            return Reply("error", f"You play in several matches ({listing}); start your message with the match number.")
+            return Reply(
+                "error",
+                f"You play in several matches ({listing}); start your message with the match number, "
+                f"such as #{records[0].id} {text}.",
+            )
         record = records[0]
         seat = record.seat_of(user_id)
         assert seat is not None

@@ -422,3 +422,16 @@ async def test_the_dispatcher_drives_warnings_and_the_timeout(store, transport):
         assert await store.timers(match_id) == []
     finally:
         await dispatcher.stop()
+
+
+async def test_private_messages_find_the_players_match(host, transport):
+    with registered():
+        first = await start(host, "sealedbid", clock="none", channel_id=1)
+        assert (await host.private_message(11, "bid 3")).ok
+        assert (await host.private_message(99, "bid 3")).status == "ignored"
+        second = await start(host, "sealedbid", clock="none", channel_id=2)
+        reply = await host.private_message(11, "bid 4")
+        assert reply.status == "error" and f"such as #{first} bid 4" in reply.message
+        assert (await host.private_message(11, f"#{second} bid 4")).ok
+        record = await host.store.get_match(second)
+        assert record.state["state"]["bids"] == {"p1": 4}
