@@ -54,6 +54,11 @@ def positions() -> list[tuple[str, dict]]:
     game = new_game("armslength", seed=3, setup="red F5 A1 B2 C3; blue H5 H8 G8")
     game.submit("G5", "p1")
     result.append(("armslength pushes + knock-off", game.view()))
+    for moves in (12, 40):
+        game = random_game("tightwire", 2, moves)
+        result.append((f"tightwire {len(game.view()['lines'])} lines", game.view()))
+    game = random_game("tightwire", 3, 30, board="large7")
+    result.append((f"tightwire large7 {len(game.view()['lines'])} lines", game.view()))
     return result
 
 

@@ -110,20 +110,6 @@ def stone_sprite(colour: str, radius: int, background: str = "cell") -> Sprite:
     return common.smooth_sprite(side, background, paint)
 
 
-def _ghost(draw: ImageDraw.ImageDraw, colour: str, centre: tuple[int, int], radius: int, crossed: bool) -> None:
-    fill = ink("ghost")
-    x, y = centre
-    if colour == "red":
-        common.dashed_circle(draw, centre, radius - 2, fill, width=3, dashes=14)
-    else:
-        s = int(radius * 0.9) - 2
-        common.dashed_rect(draw, [x - s, y - s, x + s, y + s], fill, width=3, dash=8)
-    if crossed:
-        arm = radius * 0.5
-        draw.line([(x - arm, y - arm), (x + arm, y + arm)], fill=fill, width=4)
-        draw.line([(x - arm, y + arm), (x + arm, y - arm)], fill=fill, width=4)
-
-
 def _push_direction(origin: str | None, square: str) -> tuple[int, int] | None:
     if not origin:
         return None
@@ -133,8 +119,9 @@ def _push_direction(origin: str | None, square: str) -> tuple[int, int] | None:
     return sign(dc), -sign(dr)  # rows grow upwards, pixels downwards
 
 
-def draw_pushes(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], size: int) -> None:
+def draw_pushes(canvas: Image.Image, view: Mapping[str, Any], size: int) -> None:
     """Ghosts and arrows for the stones the last placement pushed (drawn under the stones)."""
+    draw = ImageDraw.Draw(canvas)
     radius = stone_radius(size)
     cell = cell_size(size)
     left, top, right, bottom = _board_box(size)
@@ -143,7 +130,8 @@ def draw_pushes(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], size: int) -
         if not source:
             continue
         start = square_xy(source, size)
-        _ghost(draw, push.get("color", "red"), start, radius, crossed=push.get("to") is None)
+        shape = "square" if push.get("color") == "blue" else "disc"
+        common.paste_centred(canvas, common.ghost_sprite(shape, radius, push.get("to") is None, "cell"), start)
         if push.get("to"):
             end = square_xy(push["to"], size)
             dx, dy = end[0] - start[0], end[1] - start[1]
@@ -248,7 +236,7 @@ def render(
     stones: Mapping[str, str] = view.get("stones") or {}
     colours: Mapping[str, str | None] = view.get("colors") or {}
 
-    draw_pushes(draw, view, size)
+    draw_pushes(canvas, view, size)
     centres = _centres(size)
     for colour in ("red", "blue"):
         common.stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])

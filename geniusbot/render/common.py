@@ -90,6 +90,7 @@ _RAMP_PAIRS: tuple[tuple[str, str], ...] = (
     ("blue_stone", "band"),
     ("frame", "cell"),
     ("ghost", "cell"),
+    ("ghost", "slate"),
     ("outline", "cell"),
     ("accent", "cell"),
     ("accent", "red_stone"),
@@ -390,31 +391,44 @@ def arrow(
     draw.polygon([(x1, y1), (bx + px, by + py), (bx - px, by - py)], fill=fill)
 
 
-def dashed_circle(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, fill: int, width: int = 3, dashes: int = 12
-) -> None:
-    """A dashed circle outline: a ghost of where a stone was."""
-    x, y = centre
-    box = [x - radius, y - radius, x + radius, y + radius]
-    step = 360 / dashes
-    for k in range(dashes):
-        draw.arc(box, k * step, k * step + step * 0.55, fill=fill, width=width)
+@lru_cache(maxsize=32)
+def ghost_sprite(shape: str, radius: int, crossed: bool, background: str) -> Sprite:
+    """A dashed outline (``"disc"`` or ``"square"``) where a piece was, crossed out if ``crossed``.
 
+    Cached: dashes are many small strokes, too slow to draw afresh for every picture.
+    """
+    side = 2 * radius + 4
+    colour = COLOURS["ghost"]
 
-def dashed_rect(
-    draw: ImageDraw.ImageDraw, box: Sequence[float], fill: int, width: int = 3, dash: float = 9
-) -> None:
-    """A dashed rectangle outline."""
-    x0, y0, x1, y1 = box
-    for a, b, horizontal, fixed in ((x0, x1, True, y0), (x0, x1, True, y1), (y0, y1, False, x0), (y0, y1, False, x1)):
-        pos = a
-        while pos < b:
-            end = min(pos + dash, b)
-            if horizontal:
-                draw.line([(pos, fixed), (end, fixed)], fill=fill, width=width)
-            else:
-                draw.line([(fixed, pos), (fixed, end)], fill=fill, width=width)
-            pos += dash * 2
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c = side * scale / 2
+        r = (radius - 2) * scale
+        width = max(2, round(3 * scale))
+        if shape == "square":
+            s = r * 0.9
+            dash = 8 * scale
+            for a, b, horizontal, fixed in ((c - s, c + s, True, c - s), (c - s, c + s, True, c + s),
+                                            (c - s, c + s, False, c - s), (c - s, c + s, False, c + s)):
+                pos = a
+                while pos < b:
+                    end = min(pos + dash, b)
+                    if horizontal:
+                        draw.rectangle([pos, fixed - width / 2, end, fixed + width / 2], fill=colour)
+                    else:
+                        draw.rectangle([fixed - width / 2, pos, fixed + width / 2, end], fill=colour)
+                    pos += dash * 2
+        else:
+            dashes = 14
+            step = 360 / dashes
+            for k in range(dashes):
+                draw.arc([c - r, c - r, c + r, c + r], k * step, k * step + step * 0.55, fill=colour, width=width)
+        if crossed:
+            arm = radius * 0.5 * scale
+            stroke = round(4.5 * scale)
+            draw.line([(c - arm, c - arm), (c + arm, c + arm)], fill=colour, width=stroke)
+            draw.line([(c - arm, c + arm), (c + arm, c - arm)], fill=colour, width=stroke)
+
+    return smooth_sprite(side, background, paint)
 
 
 def triangle_right(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, fill: int) -> None:

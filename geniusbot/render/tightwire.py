@@ -155,15 +155,6 @@ def _action_kind(last_move: str | None) -> str:
     return "other"
 
 
-def _ghost(draw: ImageDraw.ImageDraw, centre: tuple[int, int], radius: int, crossed: bool) -> None:
-    common.dashed_circle(draw, centre, radius - 2, ink("ghost"), width=3, dashes=14)
-    if crossed:
-        x, y = centre
-        arm = radius * 0.55
-        draw.line([(x - arm, y - arm), (x + arm, y + arm)], fill=ink("ghost"), width=5)
-        draw.line([(x - arm, y + arm), (x + arm, y - arm)], fill=ink("ghost"), width=5)
-
-
 def _shortened(a: tuple[int, int], b: tuple[int, int], by: float) -> tuple[float, float]:
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = (dx * dx + dy * dy) ** 0.5 or 1.0
@@ -241,11 +232,12 @@ def render(
 
     if kind in ("move", "draw_move") and len(path) >= 2:
         start, end = centres[path[0]], centres[path[1]]
-        _ghost(draw, start, radius, crossed=False)
+        shape = "square" if pieces.get(path[1]) == "blue" else "disc"
+        common.paste_centred(canvas, common.ghost_sprite(shape, radius, False, "slate"), start)
         common.arrow(draw, _shortened(end, start, radius * 0.6), _shortened(start, end, radius + 6), ink("path"), width=5, head=20)
     for dot in view.get("captured_last") or []:
         if dot in centres:
-            _ghost(draw, centres[dot], radius, crossed=True)
+            common.paste_centred(canvas, common.ghost_sprite("disc", radius, True, "slate"), centres[dot])
     for colour in ("orange", "blue"):
         common.stamp(canvas, piece_sprite(colour, radius), [centres[d] for d, c in pieces.items() if c == colour and d in centres])
     if kind == "revive" and path:

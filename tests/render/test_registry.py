@@ -16,7 +16,7 @@ from .support import decode
 RENDER_DIR = Path(geniusbot.render.__file__).parent
 
 
-@pytest.mark.parametrize("name", ["tictacfive", "armslength"])
+@pytest.mark.parametrize("name", ["tictacfive", "armslength", "tightwire"])
 def test_games_with_a_renderer_are_known(name):
     assert has_renderer(name)
 
@@ -27,7 +27,7 @@ def test_a_game_without_a_renderer_is_not_known():
         render_view({"game": "no-such-game"})
 
 
-@pytest.mark.parametrize("name", ["tictacfive", "armslength"])
+@pytest.mark.parametrize("name", ["tictacfive", "armslength", "tightwire"])
 def test_render_view_is_the_png_of_render_image(name):
     view = new_game(name, seed=7).view()
     data = render_view(view, players={"p1": "Ann", "p2": "Ben"}, title="Match 1")
