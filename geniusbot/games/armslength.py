@@ -86,6 +86,8 @@ def parse_layout(text: str) -> dict[Point, str]:
         if not part:
             continue
         words = [w for w in re.split(r"[\s,]+", part) if w]
+        if not words:
+            continue
         color = words[0].lower()
         if color not in COLORS:
             raise OptionError(

@@ -695,3 +695,12 @@ def test_state_round_trips_through_json_in_every_phase():
         assert copy.to_dict() == data
     again = load(game.to_dict())
     assert again == game and again.view() == game.view()
+
+
+def test_a_setup_of_only_separators_names_no_stones_and_says_how_to_write_one():
+    import pytest
+
+    from geniusbot.games import OptionError, new_game
+
+    with pytest.raises(OptionError, match="names no stones"):
+        new_game("armslength", setup=", ;")
