@@ -67,6 +67,20 @@ def _add_db(commands: argparse._SubParsersAction) -> None:
     upgrade.set_defaults(handler="geniusbot.storage.db:command_upgrade")
 
 
+def _add_run(commands: argparse._SubParsersAction) -> None:
+    commands.add_parser(
+        "run",
+        help="run the Discord bot",
+        description=(
+            "Connect to Discord and host matches: reads DISCORD_TOKEN, DATABASE_URL, the data "
+            "directory, LOG_LEVEL and the optional DISCORD_API_BASE_URL / DISCORD_GATEWAY_URL from "
+            "the environment or .env, upgrades the database, resumes every unfinished match (each "
+            "room is told) and runs until stopped. Exit 2 without a token (the message says how "
+            "to get one) or with a token Discord refuses."
+        ),
+    ).set_defaults(handler="geniusbot.bot:command")
+
+
 # Later sub-commands go here, each as one _add_<name> function listed in COMMANDS:
 #   play        the local console match (geniusbot/host/)
 #   run         the Discord bot (geniusbot/bot.py or the cogs)
@@ -78,6 +92,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_adjudicate,
     _add_play,
     _add_db,
+    _add_run,
 ]
 
 

@@ -1,0 +1,216 @@
+"""The Discord bot: one :class:`GeniusBot` wires the store, the match host, the durable timers and
+the cogs (``geniusbot run`` starts it; see ``docs/bot.md``).
+
+``setup_hook`` (after login, before the gateway connects) opens and upgrades the database, loads
+the cogs, registers the persistent buttons, syncs the slash commands, resumes every unfinished
+match (each room is told) and starts the timer dispatcher. One global ``tree.on_error`` answers
+a :class:`~geniusbot.games.GameError` or a :class:`Refusal` with its message, ephemerally, and
+logs anything else with its traceback while the user gets a short apology.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from geniusbot.config import Settings
+from geniusbot.discord_transport import DiscordTransport
+from geniusbot.games import GameError
+from geniusbot.host.match import Host
+from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
+from geniusbot.storage.repository import StorageError, Store
+
+log = logging.getLogger(__name__)
+
+#: The cog modules ``setup_hook`` loads, in order.
+COGS: tuple[str, ...] = (
+    "geniusbot.cogs.matches",
+    "geniusbot.cogs.admin",
+    "geniusbot.cogs.archive",
+)
+
+APOLOGY = "Sorry, something went wrong on the bot's side, and nothing changed. Try again in a moment."
+
+
+class Refusal(Exception):
+    """A command the bot will not carry out; ``str(refusal)`` tells the user why and what to do."""
+
+
+def apply_discord_urls(api_base_url: str | None, gateway_url: str | None) -> None:
+    """Point discord.py at a Discord proxy (REST base and gateway), for deployments behind one."""
+    if api_base_url:
+        discord.http.Route.BASE = api_base_url.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def intents() -> discord.Intents:
+    """The gateway intents: the defaults plus message content (moves are plain messages)."""
+    value = discord.Intents.default()
+    value.message_content = True
+    return value
+
+
+class GeniusBot(commands.Bot):
+    """The geniusbot Discord client.
+
+    ``database_url`` names the store (default: the settings' ``DATABASE_URL``); ``time`` is the
+    time source of the host, the store and the timers (tests inject a manual one).
+    ``sync_commands``: push the slash commands to Discord on start.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        database_url: str | None = None,
+        time: TimeSource | None = None,
+        sync_commands: bool = True,
+        cogs: Sequence[str] = COGS,
+        **options: Any,
+    ) -> None:
+        options.setdefault("intents", intents())
+        options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        self.settings = settings
+        self.database_url = database_url or (settings.database_url if settings else None)
+        if not self.database_url:
+            raise ValueError("GeniusBot needs a database URL (DATABASE_URL).")
+        self.time: TimeSource = time or SystemTime()
+        self.sync_commands = sync_commands
+        self.cog_modules = tuple(cogs)
+        self.store: Store | None = None
+        self.host: Host | None = None
+        self.transport = DiscordTransport(self)
+        self.dispatcher: TimerDispatcher | None = None
+        self.resumed: list[int] = []
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    def now(self) -> float:
+        """The time of the host's clocks, as epoch seconds."""
+        return self.time.now().timestamp()
+
+    async def setup_hook(self) -> None:
+        """Open the store, load the cogs, sync commands, resume live matches, start the timers."""
+        self.store = await Store.open(self.database_url, now=self.time.now)
+        self.host = Host(self.store, self.transport, now=self.now)
+        self.dispatcher = TimerDispatcher(self.store, self.host.on_timer, time=self.time)
+        self.host.wake = self.dispatcher.wake
+        for module in self.cog_modules:
+            await self.load_extension(module)
+        if self.sync_commands:
+            await self.tree.sync()
+        self.resumed = await self.host.recover()
+        if self.resumed:
+            log.info("resumed %d match(es): %s", len(self.resumed), ", ".join(f"#{i}" for i in self.resumed))
+        for match_id in self.resumed:
+            self.dispatch("match_resumed", match_id)
+        self.dispatcher.start()
+
+    async def close(self) -> None:
+        """Stop the timers and close the database, then disconnect."""
+        if self.dispatcher is not None:
+            await self.dispatcher.stop()
+        try:
+            await super().close()
+        finally:
+            if self.store is not None:
+                store, self.store = self.store, None
+                await store.close()
+
+    # ---- errors ----------------------------------------------------------------------------
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError | Exception
+    ) -> None:
+        """The one error handler of every slash command (and of the buttons, which call it too)."""
+        original = getattr(error, "original", error)
+        if isinstance(original, (Refusal, GameError)):
+            text = str(original)
+        elif isinstance(original, app_commands.MissingPermissions):
+            text = "You need the Manage Server permission for that."
+        elif isinstance(original, app_commands.NoPrivateMessage):
+            text = "That command works only in a server, not in direct messages."
+        elif isinstance(original, app_commands.CheckFailure):
+            text = str(original) or "You may not use that command here."
+        elif isinstance(original, StorageError):
+            log.warning("a command failed on the database: %s", original)
+            text = "The bot cannot reach its database right now, so nothing changed; try again in a moment."
+        else:
+            command = interaction.command.qualified_name if interaction.command else "a component"
+            log.error("/%s failed", command, exc_info=(type(original), original, original.__traceback__))
+            text = APOLOGY
+        await reply(interaction, text)
+
+
+async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **extra: Any) -> None:
+    """Answer an interaction whether or not it was answered (or deferred) already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral, **extra)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral, **extra)
+    except discord.HTTPException as error:
+        log.info("could not answer interaction %s: %s", interaction.id, error)
+
+
+TOKEN_HELP = """\
+geniusbot: no Discord token is set, so the bot cannot connect.
+
+To get one: open https://discord.com/developers/applications, choose "New Application", then
+"Bot" in the menu; press "Reset Token" and copy it. On the same page turn on the "Message
+Content Intent" (players type their moves as plain messages). Invite the bot with "OAuth2" ->
+"URL Generator": scopes "bot" and "applications.commands"; permissions View Channels, Send
+Messages, Attach Files, Read Message History. Then put the token in the environment or in .env:
+
+    DISCORD_TOKEN=your-token-here
+
+To try the games without Discord, play in the terminal: geniusbot play tictacfive
+"""
+
+
+async def run_bot(settings: Settings, *, time: TimeSource | None = None, out: Callable[[str], Any] | None = None) -> int:
+    """Run the bot until it is stopped; return the exit code (2 without a token or a database)."""
+    say = out or (lambda text: print(text, file=sys.stderr, end=""))
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        say(TOKEN_HELP)
+        return 2
+    apply_discord_urls(settings.discord_api_base_url, settings.discord_gateway_url)
+    if str(settings.database_url).startswith("sqlite"):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    bot = GeniusBot(settings, time=time)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.get_secret_value().strip())
+    except discord.LoginFailure:
+        say("geniusbot: Discord refused the token (DISCORD_TOKEN); copy it again from the Developer Portal.\n")
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        say(
+            "geniusbot: Discord refused the Message Content Intent; turn it on in the Developer Portal "
+            "(your application -> Bot -> Privileged Gateway Intents).\n"
+        )
+        return 2
+    except StorageError as error:
+        say(f"geniusbot: the database cannot be used ({error}); check DATABASE_URL.\n")
+        return 2
+    return 0
+
+
+async def command(args: Any) -> int:
+    """The ``run`` sub-command's handler."""
+    from geniusbot.host.console import TIME_FILE_ENV, FileTime
+
+    # Tests only: the same injected clock as the console's (never set in a deployment).
+    time_file = os.environ.get(TIME_FILE_ENV)
+    return await run_bot(args.settings, time=FileTime(time_file) if time_file else None)

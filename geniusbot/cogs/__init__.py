@@ -1,0 +1,139 @@
+"""The bot's cogs: thin adapters from Discord events to the match host.
+
+Each cog module ends in ``async def setup(bot)``. This package module holds what several cogs
+share and what the tests check on its own: who may host, the option syntax of ``/start``, the
+chatter test for room messages, and the choices a game offers by buttons. None of it holds
+rules: choices come from the game's own ``legal_moves``, chatter from its own parser.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from geniusbot.games import Game, GameError, MalformedMoveError, NotYourTurnError
+
+if TYPE_CHECKING:
+    from geniusbot.bot import GeniusBot
+
+#: View phases in which the seat to move picks one of a few named options (not a board point).
+CHOICE_PHASES = frozenset({"choice", "draft", "order"})
+#: Discord shows at most 25 buttons on a message (5 rows of 5).
+MAX_BUTTONS = 25
+#: A message with more words than this and no coordinate is chatter, if the game refuses it.
+CHATTER_WORDS = 3
+
+# A token such as H8, e4, B5-C3, a12: a column letter (or two) and a row number.
+_COORDINATE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,2}\d{1,2}(?![A-Za-z0-9])")
+# "key=" starts a new option in /start's options text; values may hold spaces, commas, semicolons.
+_OPTION_START = re.compile(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)\s*=")
+
+
+def bot_of(interaction_or_client: Any) -> GeniusBot:
+    """The :class:`~geniusbot.bot.GeniusBot` behind an interaction (or a client)."""
+    return getattr(interaction_or_client, "client", interaction_or_client)
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"setup=red C3 F6; blue F3 C6 dmo=p1"`` as ``{"setup": "red C3 F6; blue F3 C6", "dmo": "p1"}``.
+
+    Each ``name=`` starts a new option, so a value may contain spaces, commas and semicolons.
+    Raises :class:`ValueError` with a sentence for text that names no option.
+    """
+    text = (text or "").strip()
+    if not text:
+        return {}
+    starts = list(_OPTION_START.finditer(text))
+    if not starts or text[: starts[0].start()].strip():
+        raise ValueError(
+            f"Write the options as name=value pairs, such as 'setup=red C3 F6; blue F3 C6', not {text!r}."
+        )
+    options: dict[str, str] = {}
+    for i, match in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+        options[match.group(1).lower()] = text[match.end():end].strip()
+    return options
+
+
+def needs_dms(game_class: type[Game]) -> bool:
+    """Whether a game takes private submissions (it says which moves are private), so its
+    players must be reachable by direct message before a match starts."""
+    return game_class.is_private is not Game.is_private
+
+
+def looks_like_notation(text: str) -> bool:
+    """A coordinate-like token (H8, B5-C3) or a few words at most: it may be a move attempt."""
+    return bool(_COORDINATE.search(text)) or len(text.split()) <= CHATTER_WORDS
+
+
+def is_chatter(game: Game, seat: str, text: str) -> bool:
+    """Whether a seated player's room message is clearly not a move attempt (ignored, no reply).
+
+    Chatter: the game's parser refuses the text as malformed (or as out of turn, since a waiting
+    player talks too), AND it does not look like notation (no coordinate-like token, and more
+    than three words). Everything else goes to the host, which takes it or answers why not.
+    """
+    if looks_like_notation(text):
+        return False
+    try:
+        game.parse_move(text, seat)
+    except (MalformedMoveError, NotYourTurnError):
+        return True
+    except GameError:
+        return False
+    return False
+
+
+def choice_offer(game: Game) -> tuple[str, list[str]] | None:
+    """``(seat, texts)`` when the seat to move picks one of a few named options now, else ``None``.
+
+    The texts are the game's own legal moves, exactly as a player could type them.
+    """
+    if game.is_over:
+        return None
+    movers = game.to_move()
+    if len(movers) != 1:
+        return None
+    phase = game.view(None).get("phase")
+    if phase not in CHOICE_PHASES:
+        return None
+    texts: list[str] = []
+    for move in game.legal_moves(movers[0]):
+        text = move.text()
+        if text not in texts:
+            texts.append(text)
+        if len(texts) > MAX_BUTTONS:
+            return None
+    return (movers[0], texts) if len(texts) >= 2 else None
+
+
+def button_label(text: str) -> str:
+    """A button's label for a choice text: ``red first`` -> ``Red first``."""
+    return (text[:1].upper() + text[1:])[:80]
+
+
+async def host_refusal(interaction: discord.Interaction, what: str) -> str | None:
+    """Why the user may not ``what`` (start, pause...) a match here, or ``None`` if they may.
+
+    Members with Manage Server may always; otherwise the guild's host role (``/setup``) is needed.
+    """
+    bot = bot_of(interaction)
+    member = interaction.user
+    if interaction.guild is None or not isinstance(member, discord.Member):
+        return "Matches are hosted in a server; use this command there."
+    if interaction.permissions.manage_guild or member.guild_permissions.manage_guild:
+        return None
+    assert bot.store is not None
+    config = await bot.store.get_guild_settings(interaction.guild.id)
+    if config.host_role_id is None:
+        return (
+            f"Only members with the Manage Server permission can {what} a match here until an admin "
+            "names a host role with /setup."
+        )
+    if any(role.id == config.host_role_id for role in member.roles):
+        return None
+    role = interaction.guild.get_role(config.host_role_id)
+    name = f"the {role.name} role" if role else "the host role"
+    return f"Only members with {name} (or Manage Server) can {what} a match; ask one of them."

@@ -1,0 +1,104 @@
+"""Server set-up (``/setup``: the host role and the game rooms) and ``/rules``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from geniusbot.bot import GeniusBot, Refusal, reply
+from geniusbot.games import get_game
+from geniusbot.storage.repository import GuildConfig
+
+from .matches import GAME_CHOICES
+
+
+def describe_config(config: GuildConfig, guild: discord.Guild) -> str:
+    """The guild's settings in a sentence or two."""
+    role = guild.get_role(config.host_role_id) if config.host_role_id else None
+    hosts = (
+        f"Members with the {role.name} role (or Manage Server) may host matches."
+        if config.host_role_id
+        else "Only members with Manage Server may host matches (no host role is set)."
+    )
+    if role is None and config.host_role_id:
+        hosts = "The host role was deleted; only members with Manage Server may host until /setup names another."
+    rooms = (
+        "Game rooms: " + ", ".join(f"<#{c}>" for c in config.game_room_ids) + "."
+        if config.game_room_ids
+        else "Any text channel may be a game room."
+    )
+    return f"{hosts} {rooms}"
+
+
+class Admin(commands.Cog):
+    """Per-server settings and the rules of each game."""
+
+    def __init__(self, bot: GeniusBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="setup", description="Choose who may host matches and which channels are game rooms")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(
+        host_role="members with this role may start, pause, resume and abort matches",
+        add_room="make this channel a game room",
+        remove_room="this channel is no longer a game room",
+        any_room="let every text channel be a game room (forgets the list)",
+        clear_host_role="forget the host role (then only Manage Server may host)",
+    )
+    async def setup_command(
+        self,
+        interaction: discord.Interaction,
+        host_role: discord.Role | None = None,
+        add_room: discord.TextChannel | None = None,
+        remove_room: discord.TextChannel | None = None,
+        any_room: bool = False,
+        clear_host_role: bool = False,
+    ) -> None:
+        """Change the settings given (Manage Server only) and show them all."""
+        if interaction.guild is None:
+            raise Refusal("Use /setup in the server you want to set up.")
+        if not interaction.permissions.manage_guild:
+            raise Refusal("Only members with the Manage Server permission can change the bot's settings.")
+        if host_role is not None and clear_host_role:
+            raise Refusal("Either name a host role or clear it, not both.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        store = self.bot.store
+        assert store is not None
+        config = await store.get_guild_settings(interaction.guild.id)
+        rooms = set(config.game_room_ids)
+        if any_room:
+            rooms.clear()
+        if add_room is not None:
+            rooms.add(add_room.id)
+        if remove_room is not None:
+            rooms.discard(remove_room.id)
+        changes: dict[str, object] = {}
+        if rooms != set(config.game_room_ids):
+            changes["game_room_ids"] = rooms
+        if host_role is not None:
+            changes["host_role_id"] = host_role.id
+        elif clear_host_role:
+            changes["host_role_id"] = None
+        if changes:
+            config = await store.set_guild_settings(interaction.guild.id, **changes)  # type: ignore[arg-type]
+        await reply(interaction, ("Saved. " if changes else "") + describe_config(config, interaction.guild))
+
+    @app_commands.command(name="rules", description="The rules of a game, with its notation")
+    @app_commands.describe(game="the game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        """The game's summary, rule sets and options, only to the one who asks."""
+        cls = get_game(game)
+        parts = [f"**{cls.title}**", cls.summary]
+        if len(cls.variants) > 1:
+            parts.append("Rule sets: " + ", ".join(cls.variants) + f" (default {cls.variants[0]}).")
+        if cls.options:
+            parts.append("Options for /start: " + "; ".join(f"{k}: {v}" for k, v in cls.options.items()) + ".")
+        await reply(interaction, "\n".join(parts)[:2000])
+
+
+async def setup(bot: GeniusBot) -> None:
+    """Add the cog."""
+    await bot.add_cog(Admin(bot))

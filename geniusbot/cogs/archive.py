@@ -1,0 +1,211 @@
+"""The archive: ``/replay`` steps through a finished match, ``/record`` sends its record file.
+
+Only ended matches (finished or aborted) are shown: a live match may still hide information
+that the rules reveal only at its end. Steps are rebuilt from the match log by the host's replay
+module and cached (an ended match never changes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections import OrderedDict
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from geniusbot.bot import GeniusBot, Refusal, reply
+from geniusbot.games import get_game
+from geniusbot.host import board
+from geniusbot.host.replay import Step, export_record, replay_match
+from geniusbot.storage.repository import MatchNotFound, MatchRecord
+
+from .matches import GAME_CHOICES
+
+log = logging.getLogger(__name__)
+
+ENDED = ("finished", "aborted")
+CACHE_SIZE = 32
+NAVIGATION = (("first", "\u23ee First"), ("prev", "\u25c0 Previous"), ("next", "Next \u25b6"), ("last", "Last \u23ed"))
+
+
+def target_step(tag: str, current: int, last: int) -> int:
+    """The step a navigation button leads to from ``current`` (0..``last``)."""
+    return {"first": 0, "prev": max(0, current - 1), "next": min(last, current + 1), "last": last}[tag]
+
+
+def result_text(record: MatchRecord) -> str:
+    """"alice wins", "a draw" or "aborted"."""
+    if record.status == "aborted":
+        return "aborted"
+    if record.result is None or record.result.winner is None:
+        return "a draw"
+    names = {s.seat: s.display_name for s in record.seats}
+    return f"{names.get(record.result.winner, record.result.winner)} wins"
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:replay:(?P<match>\d+):(?P<step>\d+):(?P<tag>[a-z]+)"):
+    """First / previous / next / last of a replay; the custom_id holds the match and current step,
+    so anyone can press it, also after a restart."""
+
+    def __init__(self, match_id: int, step: int, tag: str, label: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"gb:replay:{match_id}:{step}:{tag}",
+                disabled=disabled,
+            )
+        )
+        self.match_id, self.step, self.tag = match_id, step, tag
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> ReplayButton:
+        return cls(int(match["match"]), int(match["step"]), match["tag"], item.label or match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GeniusBot = interaction.client  # type: ignore[assignment]
+        cog: Archive = bot.get_cog("Archive")  # type: ignore[assignment]
+        try:
+            await interaction.response.defer()
+            record, steps = await cog.steps(interaction, self.match_id)
+            step = target_step(self.tag, self.step, len(steps) - 1)
+            content, file, view = await cog.page(record, steps, step)
+            await interaction.edit_original_response(content=content, attachments=[file] if file else [], view=view)
+        except Exception as error:
+            await bot.on_app_command_error(interaction, error)
+
+
+class Archive(commands.Cog):
+    """Replays and records of ended matches."""
+
+    def __init__(self, bot: GeniusBot) -> None:
+        self.bot = bot
+        self._cache: OrderedDict[int, tuple[MatchRecord, list[Step]]] = OrderedDict()
+
+    async def ended_match(self, interaction: discord.Interaction, match_id: int) -> MatchRecord:
+        """The ended match ``match_id`` of this server (or of this DM's player), or a refusal."""
+        assert self.bot.store is not None
+        try:
+            record = await self.bot.store.get_match(match_id)
+        except MatchNotFound:
+            record = None
+        if record is None or (interaction.guild_id is not None and record.guild_id != interaction.guild_id) or (
+            interaction.guild_id is None and record.seat_of(interaction.user.id) is None
+        ):
+            raise Refusal(f"There is no match #{match_id} here; /replay without a match lists the finished ones.")
+        if record.status not in ENDED:
+            raise Refusal(
+                f"Match #{match_id} is still being played; it can be replayed once it is over "
+                "(until then it may hide what its players may not yet see)."
+            )
+        return record
+
+    async def steps(self, interaction: discord.Interaction, match_id: int) -> tuple[MatchRecord, list[Step]]:
+        """Every step of an ended match, from the cache or rebuilt from its log."""
+        cached = self._cache.get(match_id)
+        if cached is not None and (interaction.guild_id is None or cached[0].guild_id == interaction.guild_id):
+            self._cache.move_to_end(match_id)
+            return cached
+        record = await self.ended_match(interaction, match_id)
+        assert self.bot.store is not None
+        steps = await replay_match(self.bot.store, match_id)
+        self._cache[match_id] = (record, steps)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return record, steps
+
+    async def page(self, record: MatchRecord, steps: list[Step], index: int) -> tuple[str, discord.File | None, discord.ui.View]:
+        """The content, the board picture and the buttons of one step."""
+        step = steps[index]
+        last = len(steps) - 1
+        names = {s.seat: s.display_name for s in record.seats}
+        title = get_game(record.game).title
+        if step.action is None:
+            what = "the start"
+        else:
+            who = names.get(step.action.seat or "", step.action.seat or "host")
+            what = f"{who} ({step.action.seat}): {step.action.text}" if step.action.seat else f"host: {step.action.text}"
+        clocks = ", ".join(f"{names.get(s, s)} {t}" for s, t in step.clocks.items() if t)
+        lines = [
+            f"Replay of match #{record.id}, {title}: {' vs '.join(names.values())} ({result_text(record)}).",
+            f"Step {index} of {last}: {what}." + (f" Clocks: {clocks}." if clocks else ""),
+        ]
+        if index == last and record.result is not None:
+            lines.append(f"Result: {record.result.reason}")
+        view_data = step.game.view(None)
+        png = None
+        if board.has_picture(record.game):
+            png = await asyncio.to_thread(
+                board.picture, view_data, players=names, clocks=dict(step.clocks), title=f"Match #{record.id}, step {index}"
+            )
+        file = discord.File(io.BytesIO(png), filename=f"match{record.id}-step{index}.png") if png else None
+        content = "\n".join(lines)
+        if file is None:
+            content += "\n```\n" + board.text_board(view_data, clocks=dict(step.clocks)) + "\n```"
+        view = discord.ui.View(timeout=None)
+        for tag, label in NAVIGATION:
+            goes_to = target_step(tag, index, last)
+            view.add_item(ReplayButton(record.id, index, tag, label, disabled=goes_to == index))
+        return content[:2000], file, view
+
+    @app_commands.command(name="replay", description="List this server's finished matches, or step through one")
+    @app_commands.describe(
+        match="the match to step through (leave out to list the finished matches)",
+        player="list only the matches of this player",
+        game="list only the matches of this game",
+        step="the step to show first (default: the start)",
+        public="show the replay to the whole channel (default: only to you)",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        match: int | None = None,
+        player: discord.User | None = None,
+        game: str | None = None,
+        step: app_commands.Range[int, 0] = 0,
+        public: bool = False,
+    ) -> None:
+        """A list of ended matches, or a step-through message of one."""
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        assert self.bot.store is not None
+        if match is None:
+            if interaction.guild_id is None:
+                raise Refusal("Use /replay in a server to list its matches, or give a match number.")
+            records = await self.bot.store.finished_matches(
+                interaction.guild_id, player=player.id if player else None, game=game, limit=15, include_aborted=True
+            )
+            if not records:
+                raise Refusal("No finished match matches that; play one first, or change the filters.")
+            lines = [
+                f"#{r.id} {get_game(r.game).title}: {' vs '.join(s.display_name for s in r.seats)}, "
+                f"{result_text(r)} ({(r.finished_at or r.updated_at):%Y-%m-%d})"
+                for r in records
+            ]
+            await reply(interaction, "Finished matches:\n" + "\n".join(lines) + "\nStep through one with /replay match:<number>.", ephemeral=not public)
+            return
+        record, steps = await self.steps(interaction, match)
+        content, file, view = await self.page(record, steps, min(step, len(steps) - 1))
+        extra = {"file": file} if file else {}
+        await interaction.followup.send(content, view=view, ephemeral=not public, **extra)
+
+    @app_commands.command(name="record", description="Get a finished match's record file (the adjudicate format)")
+    @app_commands.describe(match="the match number")
+    async def record(self, interaction: discord.Interaction, match: int) -> None:
+        """The record text of an ended match, as a file."""
+        await interaction.response.defer(thinking=True)
+        record = await self.ended_match(interaction, match)
+        assert self.bot.store is not None
+        text = await export_record(self.bot.store, record.id)
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"geniusbot-match-{record.id}.txt")
+        await interaction.followup.send(f"The record of match #{record.id} ({get_game(record.game).title}).", file=file)
+
+
+async def setup(bot: GeniusBot) -> None:
+    """Add the cog and its persistent buttons."""
+    bot.add_dynamic_items(ReplayButton)
+    await bot.add_cog(Archive(bot))

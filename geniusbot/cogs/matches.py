@@ -1,0 +1,406 @@
+"""Matches: ``/start``, ``/status``, ``/pause``, ``/resume``, ``/abort``, ``/resign``; moves typed in
+game rooms; private submissions by DM; choices by buttons. Every decision is the host's."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from dataclasses import dataclass
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from geniusbot.bot import GeniusBot, Refusal, reply
+from geniusbot.games import GameError, get_game, registry
+from geniusbot.host.match import Host, LiveMatch, Reply
+from geniusbot.host.transport import Player, TransportError
+from geniusbot.storage.repository import MatchNotFound, MatchRecord
+
+from . import button_label, choice_offer, host_refusal, is_chatter, needs_dms, parse_options
+
+log = logging.getLogger(__name__)
+
+GAME_CHOICES = [app_commands.Choice(name=cls.title, value=name) for name, cls in registry().items()][:25]
+SEAT_CHOICES = [
+    app_commands.Choice(name="the first player", value="p1"),
+    app_commands.Choice(name="the second player", value="p2"),
+]
+# "#12 mines A1 B2": a private submission for match 12 (needed only by players of several matches).
+_MATCH_PREFIX = re.compile(r"^#(\d+)\s+(.+)$", re.DOTALL)
+
+
+@dataclass
+class Offer:
+    """A message with choice buttons the bot posted: which match, where, for whom, what."""
+
+    channel_id: int
+    message_id: int
+    seat: str
+    texts: tuple[str, ...]
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:choice:(?P<match>\d+):(?P<seat>p\d+):(?P<text>.+)"):
+    """One option of a choice. The custom_id carries the match, the seat and the text to submit,
+    so the button works after a restart (registered with ``add_dynamic_items``)."""
+
+    def __init__(self, match_id: int, seat: str, text: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=button_label(text),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"gb:choice:{match_id}:{seat}:{text}"[:100],
+            )
+        )
+        self.match_id = match_id
+        self.seat = seat
+        self.text = text
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> ChoiceButton:
+        return cls(int(match["match"]), match["seat"], match["text"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GeniusBot = interaction.client  # type: ignore[assignment]
+        cog: Matches = bot.get_cog("Matches")  # type: ignore[assignment]
+        try:
+            await cog.press_choice(interaction, self.match_id, self.seat, self.text)
+        except Exception as error:  # the tree's handler answers, as for a slash command
+            await bot.on_app_command_error(interaction, error)
+
+
+def choice_view(match_id: int, seat: str, texts: list[str] | tuple[str, ...]) -> discord.ui.View:
+    """The buttons of one choice (no timeout: they live as long as the message)."""
+    view = discord.ui.View(timeout=None)
+    for text in texts:
+        view.add_item(ChoiceButton(match_id, seat, text))
+    return view
+
+
+class Matches(commands.Cog):
+    """Starting and running matches through the host."""
+
+    def __init__(self, bot: GeniusBot) -> None:
+        self.bot = bot
+        self.offers: dict[int, Offer] = {}
+        self._offer_lock = asyncio.Lock()
+
+    @property
+    def host(self) -> Host:
+        assert self.bot.host is not None
+        return self.bot.host
+
+    # ==================================================================== finding a match
+
+    def live_in(self, channel_id: int) -> LiveMatch | None:
+        """The unfinished match the host holds in memory for ``channel_id``."""
+        for live in self.host.matches.values():
+            if live.channel_id == channel_id and live.status in ("live", "paused"):
+                return live
+        return None
+
+    async def match_for(self, interaction: discord.Interaction, match_id: int | None) -> MatchRecord:
+        """The match a command names (``match`` option) or the unfinished one in this channel."""
+        store = self.bot.store
+        assert store is not None
+        if match_id is not None:
+            try:
+                record = await store.get_match(match_id)
+            except MatchNotFound:
+                record = None
+            if record is None or record.guild_id != interaction.guild_id:
+                raise Refusal(f"There is no match #{match_id} in this server; /status lists the running ones.")
+            return record
+        record = await store.live_match_in_channel(interaction.channel_id or 0)
+        if record is None:
+            raise Refusal("No match is running in this channel; give the match number, or see /status for the running ones.")
+        return record
+
+    # ==================================================================== /start
+
+    @app_commands.command(name="start", description="Start a death match in a game room")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="the game to play",
+        first="the first player (p1: moves first; in Tic-Tac-Five places the three opening stones)",
+        second="the second player (p2)",
+        dmo="Arm's Length: which player is the DMO and chooses colour and order",
+        variant="the rule set (Tightwire: classic, influx, fate)",
+        seed="the match seed (default: random); the same seed gives the same pre-placed stones",
+        clock="time control, such as 60s, 60s+5m, 90s+5m/10s, 5x60s or none (default: the game's)",
+        room="the game room (default: this channel)",
+        options="more game options as name=value, such as setup=red C3 F6; blue F3 C6",
+    )
+    @app_commands.choices(game=GAME_CHOICES, dmo=SEAT_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        first: discord.Member,
+        second: discord.Member,
+        dmo: str | None = None,
+        variant: str | None = None,
+        seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+        clock: str | None = None,
+        room: discord.TextChannel | None = None,
+        options: str | None = None,
+    ) -> None:
+        """Check who asks, where, and whom; check DMs if the game needs them; start the match."""
+        # Database reads, DMs and the first board can take longer than Discord's 3 s.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if why := await host_refusal(interaction, "start"):
+            raise Refusal(why)
+        assert interaction.guild is not None and self.bot.store is not None
+        channel = room or interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise Refusal("Start the match in a text channel, or name one with the room option.")
+        config = await self.bot.store.get_guild_settings(interaction.guild.id)
+        if config.game_room_ids and channel.id not in config.game_room_ids:
+            rooms = ", ".join(f"<#{c}>" for c in config.game_room_ids)
+            raise Refusal(f"{channel.mention} is not a game room; use one of {rooms} (an admin sets them with /setup).")
+        if first.id == second.id:
+            raise Refusal("A match needs two different players; name someone else as the second player.")
+        if first.bot or second.bot:
+            raise Refusal("Bots cannot play; name two members as the players.")
+        try:
+            game_class = get_game(game)
+            game_options = parse_options(options)
+        except ValueError as error:  # GameError is a ValueError too
+            raise Refusal(str(error)) from None
+        if dmo:
+            game_options["dmo"] = dmo
+        players = [Player("p1", first.id, first.display_name), Player("p2", second.id, second.display_name)]
+        if needs_dms(game_class):
+            await self.check_dms(interaction, game_class.title, channel, players)
+        result = await self.host.start_match(
+            game_class.name,
+            players=players,
+            seed=seed,
+            variant=variant,
+            options=game_options,
+            clock=clock,
+            channel_id=channel.id,
+            guild_id=interaction.guild.id,
+        )
+        if not result.ok:
+            raise Refusal(result.message or "The match could not start; try again in a moment.")
+        await self.refresh_choices(result.match_id)
+        await reply(interaction, f"Match #{result.match_id} has started in {channel.mention}.")
+
+    @start.autocomplete("variant")
+    async def variant_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The rule sets of the game chosen so far (of every game if none yet)."""
+        chosen = getattr(interaction.namespace, "game", None)
+        classes = [get_game(chosen)] if chosen else list(registry().values())
+        names = sorted({v for cls in classes for v in cls.variants})
+        return [app_commands.Choice(name=v, value=v) for v in names if current.lower() in v][:25]
+
+    async def check_dms(self, interaction: discord.Interaction, title: str, channel: discord.TextChannel, players: list[Player]) -> None:
+        """Open a DM with each player before a match that needs them; refuse to start if one is closed."""
+        closed = []
+        for player in players:
+            try:
+                await self.bot.transport.send_private(
+                    player,
+                    f"{interaction.user.display_name} is starting a match of {title} in #{channel.name} with you "
+                    f"as {player.seat}. Private moves of that match go here, in this direct message.",
+                )
+            except TransportError as error:
+                log.info("DM check for %s failed: %s", player.label, error)
+                closed.append(f"<@{player.user_id}>")
+        if closed:
+            who = " and ".join(closed)
+            raise Refusal(
+                f"I cannot send a direct message to {who}, and {title} needs private moves by DM, so the match "
+                "has not started. Ask them to allow direct messages from server members (Privacy Settings), then start again."
+            )
+
+    # ==================================================================== host commands
+
+    @app_commands.command(name="status", description="Show the match in this channel (or all running ones)")
+    @app_commands.guild_only()
+    @app_commands.describe(match="the match number (default: the match in this channel)")
+    async def status(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        """A match's status line, or the list of this server's running matches."""
+        store = self.bot.store
+        assert store is not None
+        if match is None and await store.live_match_in_channel(interaction.channel_id or 0) is None:
+            running = [r for r in await store.live_matches() if r.guild_id == interaction.guild_id]
+            if not running:
+                await reply(interaction, "No match is running in this server. A host starts one with /start.")
+                return
+            lines = [f"#{r.id} {get_game(r.game).title} in <#{r.channel_id}>: "
+                     f"{' vs '.join(s.display_name for s in r.seats)} ({r.status})" for r in running]
+            await reply(interaction, "Running matches:\n" + "\n".join(lines))
+            return
+        record = await self.match_for(interaction, match)
+        result = await self.host.command(record.id, "status")
+        await reply(interaction, result.message)
+
+    async def _host_command(self, interaction: discord.Interaction, name: str, match: int | None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if why := await host_refusal(interaction, name):
+            raise Refusal(why)
+        record = await self.match_for(interaction, match)
+        result = await self.host.command(record.id, name)
+        if not result.ok:
+            raise Refusal(result.message)
+        await self.refresh_choices(record.id)
+        await reply(interaction, f"Match #{record.id}: {result.message}.")
+
+    @app_commands.command(name="pause", description="Pause a match (host): the clocks stop")
+    @app_commands.guild_only()
+    @app_commands.describe(match="the match number (default: the match in this channel)")
+    async def pause(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        """Pause a match; only hosts may."""
+        await self._host_command(interaction, "pause", match)
+
+    @app_commands.command(name="resume", description="Resume a paused match (host)")
+    @app_commands.guild_only()
+    @app_commands.describe(match="the match number (default: the match in this channel)")
+    async def resume(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        """Resume a paused match; only hosts may."""
+        await self._host_command(interaction, "resume", match)
+
+    @app_commands.command(name="abort", description="Abort a match (host): it ends with no result")
+    @app_commands.guild_only()
+    @app_commands.describe(match="the match number (default: the match in this channel)")
+    async def abort(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        """Abort a match; only hosts may."""
+        await self._host_command(interaction, "abort", match)
+
+    @app_commands.command(name="resign", description="Resign your match (a player)")
+    @app_commands.guild_only()
+    @app_commands.describe(match="the match number (default: the match in this channel)")
+    async def resign(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        """The invoking player concedes."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.match_for(interaction, match)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal(f"You do not play in match #{record.id}; only its players can resign.")
+        result = await self.host.command(record.id, "resign", seat=seat)
+        if not result.ok:
+            raise Refusal(result.message)
+        await self.refresh_choices(record.id)
+        await reply(interaction, f"You resigned match #{record.id}.")
+
+    # ==================================================================== messages
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A seated player's move in a game room, or a private submission by DM."""
+        if message.author.bot:
+            return
+        text = message.content.strip()
+        if not text:
+            return
+        if message.guild is None:
+            await self.private_message(message, text)
+            return
+        live = self.live_in(message.channel.id)
+        if live is not None:
+            seat = next((s for s, p in live.players.items() if p.user_id == message.author.id), None)
+            if seat is None or is_chatter(live.game, seat, text):
+                return
+            result = await self.host.submit(live.id, seat, text)
+        else:
+            # Not in memory (a match another process started, or one dropped after a conflict).
+            result = await self.host.room_message(message.channel.id, message.author.id, text)
+        if result.ok and result.match_id is not None:
+            await self.refresh_choices(result.match_id)
+
+    async def private_message(self, message: discord.Message, text: str) -> None:
+        """Route a DM to the sender's live match; answer it if the host did not."""
+        match_id = None
+        prefixed = _MATCH_PREFIX.match(text)
+        if prefixed:
+            match_id, text = int(prefixed.group(1)), prefixed.group(2).strip()
+        result = await self.host.private_message(message.author.id, text, match_id)
+        if result.ok and result.match_id is not None:
+            await self.refresh_choices(result.match_id)
+        elif result.match_id is None and result.message:
+            # The host answers what reaches a match; "no match" and "which match?" are ours to say.
+            try:
+                await message.channel.send(result.message)
+            except discord.HTTPException as error:
+                log.info("could not answer a DM: %s", error)
+
+    # ==================================================================== choices
+
+    async def refresh_choices(self, match_id: int | None) -> None:
+        """Post buttons for the choice the match waits for (if any); close buttons gone stale."""
+        if match_id is None:
+            return
+        async with self._offer_lock:
+            live = self.host.matches.get(match_id)
+            if live is None or live.channel_id is None:
+                return
+            offer = choice_offer(live.game) if live.status == "live" else None
+            old = self.offers.get(match_id)
+            if old is not None and offer is not None and (old.seat, old.texts) == (offer[0], tuple(offer[1])):
+                return
+            if old is not None:
+                self.offers.pop(match_id, None)
+                try:
+                    await self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(view=None)
+                except discord.HTTPException as error:
+                    log.info("match %s: could not close old choice buttons: %s", match_id, error)
+            if offer is None:
+                return
+            seat, texts = offer
+            text = (
+                f"{live.label(seat)}, choose: " + " / ".join(texts) + ". Press a button or type your choice."
+            )
+            try:
+                sent = await self.bot.get_partial_messageable(live.channel_id).send(
+                    text, view=choice_view(match_id, seat, texts), allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException as error:
+                log.warning("match %s: could not post the choice buttons: %s", match_id, error)
+                return
+            self.offers[match_id] = Offer(live.channel_id, sent.id, seat, tuple(texts))
+
+    async def seat_in(self, match_id: int, user_id: int) -> tuple[str | None, dict[str, str]]:
+        """The seat ``user_id`` holds in the match, and every seat's label."""
+        live = self.host.matches.get(match_id)
+        if live is not None:
+            labels = {s: live.label(s) for s in live.players}
+            return next((s for s, p in live.players.items() if p.user_id == user_id), None), labels
+        assert self.bot.store is not None
+        try:
+            record = await self.bot.store.get_match(match_id)
+        except MatchNotFound:
+            raise Refusal(f"Match #{match_id} no longer exists.") from None
+        labels = {s.seat: Player(s.seat, s.user_id, s.display_name).label for s in record.seats}
+        return record.seat_of(user_id), labels
+
+    async def press_choice(self, interaction: discord.Interaction, match_id: int, seat: str, text: str) -> None:
+        """A choice button was pressed: only the seat it is for may; submit its text through the host."""
+        holder, labels = await self.seat_in(match_id, interaction.user.id)
+        if holder != seat:
+            raise Refusal(f"This choice is for {labels.get(seat, seat)} alone; wait for your own turn.")
+        await interaction.response.defer()
+        result: Reply = await self.host.submit(match_id, seat, text)
+        if not result.ok:
+            raise Refusal(result.message or "That choice was not taken; look at the board and try again.")
+        old = self.offers.get(match_id)
+        if old is not None and interaction.message is not None and old.message_id == interaction.message.id:
+            self.offers.pop(match_id, None)
+        try:
+            await interaction.edit_original_response(content=f"{labels.get(seat, seat)} chose {text}.", view=None)
+        except discord.HTTPException as error:
+            log.info("match %s: could not close the pressed choice: %s", match_id, error)
+        await self.refresh_choices(match_id)
+
+    @commands.Cog.listener()
+    async def on_match_resumed(self, match_id: int) -> None:
+        """After a restart the old buttons still work; remember none as current, offer afresh."""
+        await self.refresh_choices(match_id)
+
+
+async def setup(bot: GeniusBot) -> None:
+    """Add the cog and its persistent buttons."""
+    bot.add_dynamic_items(ChoiceButton)
+    await bot.add_cog(Matches(bot))

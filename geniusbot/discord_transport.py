@@ -1,0 +1,139 @@
+"""The match host's :class:`~geniusbot.host.transport.Transport`, spoken with discord.py.
+
+Rooms are channel ids; the transport reaches them through
+:meth:`discord.Client.get_partial_messageable`, so it works before the gateway has filled the
+cache (the host tells each room that the bot is back from ``setup_hook``, before connecting).
+Every Discord refusal becomes the host's :class:`TransportError`: a closed DM (403, code 50007),
+a deleted channel, missing permissions, a network error. A call that takes longer than
+``timeout`` seconds is given up with a :class:`TransportError` too, so a match never hangs on
+Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Awaitable
+from typing import TypeVar
+
+import discord
+
+from geniusbot.host.transport import Player, TransportError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Discord's limit on a message's text.
+MESSAGE_LIMIT = 2000
+#: Error code of "Cannot send messages to this user" (the user's DMs are closed to the bot).
+CANNOT_DM = 50007
+NO_MENTIONS = discord.AllowedMentions.none()
+
+# A text board has lines indented to line up columns; Discord drops leading spaces outside code.
+_INDENTED = re.compile(r"^ {2,}\S", re.MULTILINE)
+
+
+def fence(text: str) -> str:
+    """``text`` in a code block when it holds a text board (indented columns), else unchanged."""
+    if text.count("\n") >= 2 and _INDENTED.search(text) and "```" not in text:
+        return f"```\n{text}\n```"
+    return text
+
+
+def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` cut into messages of at most ``limit`` characters, at line ends where possible."""
+    text = fence(text)
+    if len(text) <= limit:
+        return [text or "\u200b"]
+    fenced = text.startswith("```\n") and text.endswith("\n```")
+    body = text[4:-4] if fenced else text
+    room = limit - (8 if fenced else 0)
+    parts: list[str] = []
+    while body:
+        if len(body) <= room:
+            cut = len(body)
+        else:
+            cut = body.rfind("\n", 0, room)
+            cut = room if cut <= 0 else cut
+        parts.append(body[:cut])
+        body = body[cut:].lstrip("\n")
+    return [f"```\n{p}\n```" if fenced else p for p in parts]
+
+
+class DiscordTransport:
+    """Posts, pictures, edits, deletions and DMs for the host, through one discord.py client."""
+
+    def __init__(self, client: discord.Client, *, timeout: float = 30.0) -> None:
+        self.client = client
+        self.timeout = timeout
+
+    def _room(self, room: int | None) -> discord.PartialMessageable:
+        if room is None:
+            raise TransportError("This match has no Discord channel.")
+        return self.client.get_partial_messageable(room)
+
+    async def _call(self, what: str, call: Awaitable[T]) -> T:
+        try:
+            return await asyncio.wait_for(call, self.timeout)
+        except TimeoutError:
+            raise TransportError(f"Discord did not answer within {self.timeout:.0f} s ({what}).") from None
+        except discord.Forbidden as error:
+            raise TransportError(f"Discord refused to {what}: {error.text or error} (code {error.code}).") from error
+        except discord.HTTPException as error:
+            raise TransportError(f"Discord failed to {what}: {error.text or error} (HTTP {error.status}).") from error
+        except (OSError, discord.ClientException) as error:
+            raise TransportError(f"could not {what}: {error}") from error
+
+    async def post(self, room: int | None, text: str) -> int:
+        """Post ``text`` in the room (split over several messages if it is long); the first id."""
+        channel = self._room(room)
+        first: int | None = None
+        for part in split_text(text):
+            message = await self._call("post a message", channel.send(part, allowed_mentions=NO_MENTIONS))
+            first = first or message.id
+        assert first is not None
+        return first
+
+    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
+        """Post the PNG as a file attachment, with ``text`` as its caption."""
+        channel = self._room(room)
+        caption = text[:MESSAGE_LIMIT] or None
+        file = discord.File(io.BytesIO(png), filename=filename)
+        message = await self._call(
+            "post a picture", channel.send(caption, file=file, allowed_mentions=NO_MENTIONS)
+        )
+        return message.id
+
+    async def edit(self, room: int | None, message_id: int, text: str) -> None:
+        """Replace the text of a message the bot posted."""
+        partial = self._room(room).get_partial_message(message_id)
+        await self._call("edit a message", partial.edit(content=split_text(text)[0], allowed_mentions=NO_MENTIONS))
+
+    async def delete(self, room: int | None, message_id: int) -> None:
+        """Delete a message the bot posted."""
+        await self._call("delete a message", self._room(room).get_partial_message(message_id).delete())
+
+    async def send_private(self, player: Player, text: str) -> int | None:
+        """DM the player; a closed DM raises :class:`TransportError` at once."""
+        if player.user_id is None:
+            raise TransportError(f"{player.label} has no Discord account to write to.")
+        try:
+            user = self.client.get_user(player.user_id) or await asyncio.wait_for(
+                self.client.fetch_user(player.user_id), self.timeout
+            )
+        except (discord.HTTPException, TimeoutError) as error:
+            raise TransportError(f"cannot find the Discord user of {player.label}: {error}") from error
+        first: int | None = None
+        for part in split_text(text):
+            try:
+                message = await self._call("send a direct message", user.send(part, allowed_mentions=NO_MENTIONS))
+            except TransportError as error:
+                cause = error.__cause__
+                if isinstance(cause, discord.Forbidden) and cause.code == CANNOT_DM:
+                    raise TransportError(f"{player.label} does not accept direct messages from this bot.") from cause
+                raise
+            first = first or message.id
+        return first
