@@ -1,0 +1,149 @@
+"""A Tic-Tac-Five death match on the fake Discord, through the real bot: started by slash command,
+the colour chosen by button, played to a five, a PNG board after every move; illegal moves get
+their reason, bystanders and chatter are ignored, a 429 is survived."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.botworld import PNG_MAGIC, World, make_world
+from tests.fakediscord import FakeDiscord, FakeMessage, png_size
+
+
+@pytest.fixture
+async def world(tmp_path: Path):
+    async with FakeDiscord() as fake:
+        yield make_world(fake, tmp_path)
+
+
+def is_png_board(message: FakeMessage) -> bool:
+    files = [a.data for a in message.attachments]
+    return len(files) == 1 and files[0].startswith(PNG_MAGIC) and message.attachments[0].filename.endswith(".png")
+
+
+async def open_match(world: World) -> FakeMessage:
+    """Start a match by slash command; the first board (empty) is posted in the room."""
+    mark = world.fake.mark()
+    answer = await world.start("tictacfive", seed=7)
+    assert answer == "Match #1 has started in <#%d>." % world.room.id
+    board = await world.fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments), since=mark)
+    assert is_png_board(board)
+    return board
+
+
+async def play_opening(world: World) -> FakeMessage:
+    """alice places the three opening stones; returns the message with bob's colour buttons."""
+    for point in ("H8", "H9", "I8"):
+        board = await world.say(world.alice, point)
+        assert is_png_board(board)
+    return await world.fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None)
+
+
+async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: World) -> None:
+    fake = world.fake
+    async with world.running():
+        first = await open_match(world)
+        assert "Match #1: Tic-Tac-Five" in " ".join(m.content for m in fake.messages(world.room))
+        choice = await play_opening(world)
+        assert choice.content.startswith("bob (p2), choose: black / white")
+        assert choice.component("gb:choice:1:p2:black")["label"] == "Black"
+
+        # bob takes white by button: the message closes, and the board says who moves.
+        pressed = await fake.click(world.bob, choice, "gb:choice:1:p2:white")
+        await fake.wait_for_response(pressed)
+        closed = await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
+        assert closed.content == "bob (p2) chose white."
+        board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
+        assert is_png_board(board) and "To move: bob (p2)" in board.content
+
+        boards = [first]
+        for user, point in [(world.bob, "A1"), (world.alice, "J8"), (world.bob, "A2"), (world.alice, "K8"), (world.bob, "A3")]:
+            boards.append(await world.say(user, point))
+            assert is_png_board(boards[-1])
+        final = await world.say(world.alice, "G8")
+        assert is_png_board(final)
+        assert final.content.startswith("Result: alice (p1) wins.")
+        assert "G8 to K8" in final.content
+        # Each board is a fresh picture of the same size (readable on a phone: not tiny).
+        pictures = [fake.attachments(b)[0] for b in boards + [final]]
+        assert len(set(pictures)) == len(pictures)
+        width, height = png_size(pictures[-1])
+        assert width >= 400 and height >= 400
+        # After the result, moves are no longer taken and get no answer.
+        mark = fake.mark()
+        await fake.user_says(world.room, world.bob, "B5")
+        await fake.user_says(world.room, world.alice, "status check")
+        await world.fake.slash(world.owner, world.guild, world.room, "status", {})
+        await fake.wait_for("interaction_response", since=mark)
+        assert not [m for m in fake.messages(world.room)[-4:] if m.author.id == fake.bot_user.id and "B5" in m.content]
+        assert world.bob.id not in {m.author.id for m in fake.messages(world.room) if m.id > final.id and m.author.bot}
+
+
+async def test_an_illegal_move_gets_its_reason_and_the_turn_stands(world: World) -> None:
+    fake = world.fake
+    async with world.running():
+        await open_match(world)
+        await world.say(world.alice, "H8")
+        await fake.user_says(world.room, world.alice, "H8")
+        answer = await fake.wait_for_message(world.room)
+        assert answer.content == "alice (p1): H8 is taken; choose an empty point."
+        await fake.user_says(world.room, world.alice, "Z99")
+        answer = await fake.wait_for_message(world.room)
+        assert answer.content.startswith("alice (p1): ") and "Z99" in answer.content
+        # Out of turn: bob is told so, and alice's turn stands.
+        await fake.user_says(world.room, world.bob, "A1")
+        answer = await fake.wait_for_message(world.room)
+        assert answer.content.startswith("bob (p2): It is not your turn")
+        board = await world.say(world.alice, "H9")
+        assert is_png_board(board)
+
+
+async def test_bystanders_and_chatter_are_ignored_without_a_reply(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        await open_match(world)
+        before = len(fake.messages(world.room))
+        await fake.user_says(world.room, world.carol, "H8")  # not a player
+        await fake.user_says(world.room, world.alice, "good luck and have fun everyone")  # chatter
+        await fake.user_says(world.room, world.bob, "you will never make five against me")  # chatter, off turn
+        await fake.user_says(world.room, world.alice, "# thinking about H8")  # table talk by prefix
+        board = await world.say(world.alice, "H8")
+        assert is_png_board(board)
+        bot_messages = [m for m in fake.messages(world.room)[before:] if m.author.id == fake.bot_user.id]
+        # Only the move's own announcement and its board: nothing answered the others.
+        assert [m.content for m in bot_messages] == ["p1 places black on H8.", board.content]
+        [live] = bot.host.matches.values()
+        assert live.game.view()["last_move"] == "H8"
+
+
+async def test_only_the_chooser_may_press_and_typing_the_choice_works_too(world: World) -> None:
+    fake = world.fake
+    async with world.running():
+        await open_match(world)
+        choice = await play_opening(world)
+        refused = await fake.click(world.alice, choice, "gb:choice:1:p2:black")
+        response = await fake.wait_for_response(refused)
+        assert response.type == 4 and response.data["flags"] & 64  # ephemeral
+        assert response.data["content"] == "This choice is for bob (p2) alone; wait for your own turn."
+        refused = await fake.click(world.carol, choice, "gb:choice:1:p2:black")
+        assert (await fake.wait_for_response(refused)).data["content"].startswith("This choice is for bob (p2)")
+        # bob types his choice instead: the buttons close.
+        await fake.user_says(world.room, world.bob, "black")
+        await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
+        board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
+        assert "To move: alice (p1)" in board.content
+
+
+async def test_a_rate_limit_in_mid_match_is_survived(world: World) -> None:
+    fake = world.fake
+    async with world.running():
+        await open_match(world)
+        await world.say(world.alice, "H8")
+        fake.rate_limit("POST", "/channels/{channel_id}/messages", times=2, retry_after=0.02)
+        board = await world.say(world.alice, "H9")
+        assert is_png_board(board)
+        assert len(fake.rate_limited) >= 2
+        board = await world.say(world.alice, "I8")
+        assert is_png_board(board)
