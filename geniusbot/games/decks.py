@@ -395,12 +395,16 @@ class DuelingDecks(Game):
         self.require_seat(seat)
         if self.is_over:
             raise NotYourTurnError("The task is over; no more moves are taken.")
-        if self.sealed[seat] is not None:
-            what = "creations" if self.phase == "create" else "play"
-            raise NotYourTurnError(
-                f"You have already sent your {what} for this phase; the first one stands. Wait for "
-                f"{other_seat(seat)}."
-            )
+        sealed = self.sealed[seat]
+        if sealed is not None:
+            verb = "create" if self.phase == "create" else "play"
+            reason = {
+                "sent": f"You have already sent your {'creations' if verb == 'create' else 'play'} for this "
+                        "phase; the first one stands.",
+                "timeout": f"Your time ran out this phase, so you {verb} nothing.",
+                "auto": f"You have nothing to {verb} this phase.",
+            }[sealed["how"]]
+            raise NotYourTurnError(f"{reason} Wait for {other_seat(seat)}.")
         self.require_turn(seat)
         if not isinstance(text, str):
             raise MalformedMoveError("Write your move as text, such as create 20 15 or play 20.")
