@@ -79,6 +79,8 @@ def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = No
     marks = {str(last)} if last else set()
     if "stones" in view and "size" in view:
         lines += _grid(int(view["size"]), int(view["size"]), view["stones"], marks)
+    elif isinstance(view.get("grid"), Mapping) and "size" in view:
+        lines += _grid(int(view["size"]), int(view["size"]), view["grid"], marks)
     elif "pieces" in view and "cols" in view:
         lines += _grid(int(view["cols"]), int(view["rows"]), view["pieces"], set(view.get("last_path") or ()))
         drawn = [f"{ln['a']}-{ln['b']}{' (slack)' if ln.get('slack') else ''}" for ln in view.get("lines", [])]

@@ -183,9 +183,11 @@ PRESETS: dict[tuple[str, str | None], str] = {
     ("tightwire", "influx"): "5x60s",
     ("tightwire", "fate"): "90s+5m/10s",
     ("tightwire", None): "60s",
-    # All Hands On Deck: 30 s a move; Dueling Decks adds 60 s a bout.
-    ("allhandsondeck", None): "30s",
-    ("duelingdecks", None): "30s+1m@bout",
+    # All Hands On Deck: 30 s to act. Dueling Decks: 30 s a phase and a 1 min reserve for the
+    # whole bout; one play of the task is one match, so the reserve starts full in each.
+    ("tiles", None): "30s",
+    ("decks", None): "30s+1m",
+    ("swabbing", None): "30s",
 }
 DEFAULT_PRESET = "60s+5m"
 #: The Clock item of All Hands On Deck: 3 min of extra reserve for the whole final match.

@@ -244,6 +244,10 @@ class Host:
                 f"Match #{live.id}: {instance.title} ({instance.variant}), {names}. "
                 f"Clock: {control.describe()}.",
             )
+            # Some games open with an announcement of their own (a memory grid, the prize cards).
+            opening = getattr(instance, "opening_events", None)
+            if callable(opening):
+                await self._announce(live, opening())
             await self._show_board(live, now)
         return Reply("accepted", "", live.id)
 
@@ -805,9 +809,12 @@ class Host:
             players = {s: p.name or s for s, p in live.players.items()}
             png = await asyncio.to_thread(board.picture, view, players=players, clocks=clocks, title=f"Match #{live.id}")
         caption = self._caption(live, now)
+        posted: list[int | None] = []
         if png is not None:
             try:
-                await self.transport.post_picture(live.room, png, filename=f"match{live.id}.png", text=caption)
+                posted.append(
+                    await self.transport.post_picture(live.room, png, filename=f"match{live.id}.png", text=caption)
+                )
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -816,7 +823,14 @@ class Host:
                 log.warning("match %s: could not post the board: %s", live.id, error)
         if png is None or self.text_boards:
             text = board.text_board(view, clocks=clocks)
-            await self._post(live, text + ("\n" + caption if caption and png is None else ""))
+            posted.append(await self._post(live, text + ("\n" + caption if caption and png is None else "")))
+        window = live.host.get("window")
+        if window:
+            # A window may show what the rules hide when it closes (a memory grid): a board
+            # posted during it goes when it closes, even across a restart.
+            for message_id in posted:
+                if message_id is not None:
+                    await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - now))
         for seat in live.players:
             own = live.game.view(seat)
             if own != view and live.private_views.get(seat) != own:

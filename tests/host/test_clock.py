@@ -62,7 +62,8 @@ def test_presets_follow_the_rule_texts():
     assert preset("tightwire", "fate").spec() == "90s+5m/10s"
     assert preset("armslength").spec() == "60s+5m"
     assert preset("tictacfive").spec() == "60s+5m"
-    assert preset("duelingdecks").reset_each_bout
+    assert preset("decks").spec() == "30s+60s"
+    assert preset("tiles").spec() == "30s"
 
 
 # ---- per move ------------------------------------------------------------------------------

@@ -284,7 +284,7 @@ async def test_a_window_closes_by_its_timer_and_clocks_wait_for_it(host, transpo
     with registered():
         match_id = await start(host, "sealedbid", clock="30s", options={"memorize": "1"})
         kinds = sorted(t.kind for t in await host.store.timers(match_id))
-        assert kinds == [WINDOW_TIMER]  # no clock runs during the window
+        assert kinds == [DELETE_TIMER, WINDOW_TIMER]  # no clock runs; the board goes with the window
         clock.advance(29)
         await fire_due(host, clock)
         assert (await host.store.get_match(match_id)).state["state"]["window_open"]
@@ -295,6 +295,7 @@ async def test_a_window_closes_by_its_timer_and_clocks_wait_for_it(host, transpo
         assert (await host.store.actions(match_id))[-1].text == "close window"
         assert "The number is hidden; bid now." in transport.room_texts()
         assert {t.kind for t in await host.store.timers(match_id)} == {CLOCK_TIMER}
+        assert len([s for s in transport.sent if s.op == "delete"]) == 1
 
 
 async def test_a_message_marked_for_deletion_is_deleted_by_a_durable_timer(host, transport, clock):
@@ -435,3 +436,21 @@ async def test_private_messages_find_the_players_match(host, transport):
         assert (await host.private_message(11, f"#{second} bid 4")).ok
         record = await host.store.get_match(second)
         assert record.state["state"]["bids"] == {"p1": 4}
+
+
+async def test_a_memory_grid_and_every_board_showing_it_are_deleted_when_the_window_closes(host, transport, clock):
+    match_id = await start(host, "tiles", clock="30s")
+    posted = [s for s in transport.sent if s.op in ("post", "picture")]
+    reveal = next(s for s in posted if s.text.startswith("Memorize the grid"))
+    board = posted[-1]
+    deletions = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
+    assert deletions == {reveal.message_id: T0 + 30, board.message_id: T0 + 30}
+    assert (await host.submit(match_id, "p1", "call red")).status == "rejected"  # nobody moves yet
+    clock.advance(30)
+    await fire_due(host, clock)
+    assert {s.message_id for s in transport.sent if s.op == "delete"} == {reveal.message_id, board.message_id}
+    record = await host.store.get_match(match_id)
+    assert record.state["state"]["phase"] != "memorize"
+    assert (await host.submit(match_id, "p1", "call red")).ok
+    later = [s.text for s in transport.sent if s.op == "post"][-1]
+    assert "D4 black" not in later and '"grid": {' not in later  # the board after the window shows no colours
