@@ -84,7 +84,7 @@ from .base import (
     Window,
     other_seat,
 )
-from .grid import NEIGHBOURS, Point, on_board, parse_point
+from .grid import Point, on_board, parse_point
 
 SIZE = 7
 CENTRE = Point(3, 3)
