@@ -1,0 +1,146 @@
+"""Who may host, /setup, /rules, /status, pause / resume / abort, /resign, and Arm's Length with
+its DMO's choice by button, played to a result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from geniusbot.games import get_game
+from tests.e2e.botworld import PNG_MAGIC, World, make_world
+from tests.fakediscord import FakeDiscord
+
+EPHEMERAL = 64
+
+
+@pytest.fixture
+async def world(tmp_path: Path):
+    async with FakeDiscord() as fake:
+        yield make_world(fake, tmp_path)
+
+
+async def ephemeral_answer(world: World, interaction) -> str:
+    """The answer, checked to be seen only by the one who asked."""
+    response = await world.fake.wait_for_response(interaction)
+    if response.type == 5:
+        assert response.data["flags"] & EPHEMERAL
+        return (await world.fake.wait_for_followup(interaction)).content
+    assert response.data["flags"] & EPHEMERAL
+    return response.data["content"]
+
+
+async def test_a_member_without_the_host_role_cannot_start_a_match(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        answer = await world.start("tictacfive", by=world.carol)
+        assert answer == (
+            "Only members with the Manage Server permission can start a match here until an admin names "
+            "a host role with /setup."
+        )
+        # The admin names a host role; carol still lacks it, then gets it.
+        interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"host_role": world.host_role})
+        assert (await ephemeral_answer(world, interaction)).startswith("Saved. Members with the Dealer role")
+        answer = await world.start("tictacfive", by=world.carol)
+        assert answer == "Only members with the Dealer role (or Manage Server) can start a match; ask one of them."
+        assert not bot.host.matches
+        assert not [m for m in fake.messages(world.room) if m.attachments]
+        fake.set_roles(world.guild, world.carol, [world.host_role])
+        # The interaction carries carol's roles: no member cache (and no privileged intent) needed.
+        answer = await world.start("tictacfive", by=world.carol)
+        assert answer.startswith("Match #1 has started")
+        # A player without the role cannot pause, and sees why; the host role can.
+        interaction = await fake.slash(world.alice, world.guild, world.room, "pause", {})
+        assert (await ephemeral_answer(world, interaction)).startswith("Only members with the Dealer role")
+        assert list(bot.host.matches.values())[0].status == "live"
+
+
+async def test_setup_needs_manage_server_and_limits_the_game_rooms(world: World) -> None:
+    fake = world.fake
+    lobby = fake.create_channel(world.guild, "lobby")
+    async with world.running():
+        with pytest.raises(PermissionError):
+            await fake.slash(world.alice, world.guild, world.room, "setup", {"add_room": world.room})
+        interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"add_room": world.room})
+        assert (await ephemeral_answer(world, interaction)).endswith(f"Game rooms: <#{world.room.id}>.")
+        interaction = await fake.slash(world.owner, world.guild, lobby, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob})
+        assert await ephemeral_answer(world, interaction) == (
+            f"<#{lobby.id}> is not a game room; use one of <#{world.room.id}> (an admin sets them with /setup)."
+        )
+        interaction = await fake.slash(
+            world.owner, world.guild, lobby, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob, "room": world.room}
+        )
+        assert (await ephemeral_answer(world, interaction)).startswith("Match #1 has started in")
+        # One match per room.
+        answer = await world.start("armslength")
+        assert answer == "A match is already running in this room; finish or abort it first, or use another game room."
+        interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"any_room": True})
+        assert (await ephemeral_answer(world, interaction)).endswith("Any text channel may be a game room.")
+
+
+async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        interaction = await fake.slash(world.carol, world.guild, world.room, "rules", {"game": "armslength"})
+        text = await ephemeral_answer(world, interaction)
+        assert text.startswith("**Arm's Length**\n" + get_game("armslength").summary)
+        assert "dmo:" in text
+        interaction = await fake.slash(world.carol, world.guild, world.room, "status", {})
+        assert await ephemeral_answer(world, interaction) == "No match is running in this server. A host starts one with /start."
+        assert await world.start("tictacfive", world.alice, world.alice) == (
+            "A match needs two different players; name someone else as the second player."
+        )
+        assert await world.start("armslength", options="colour=red") == (
+            "Arm's Length takes no option 'colour' (it takes: dmo, p1_color, setup)."
+        )
+        assert await world.start("tictacfive", clock="forever") != ""
+        assert not bot.host.matches
+        assert (await world.start("tictacfive", seed=3, clock="60s")).startswith("Match #1 has started")
+        interaction = await fake.slash(world.carol, world.guild, world.room, "status", {})
+        status = await ephemeral_answer(world, interaction)
+        assert status.startswith("Match #1: Tic-Tac-Five (standard), live. To move: alice (p1).")
+        for command, said in (("pause", "The host paused the match"), ("resume", "The match goes on")):
+            interaction = await fake.slash(world.owner, world.guild, world.room, command, {})
+            assert (await ephemeral_answer(world, interaction)).startswith("Match #1: ")
+            assert (await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith(said)))
+        interaction = await fake.slash(world.owner, world.guild, world.room, "abort", {})
+        assert await ephemeral_answer(world, interaction) == "Match #1: aborted."
+        interaction = await fake.slash(world.owner, world.guild, world.room, "abort", {"match": 1})
+        assert await ephemeral_answer(world, interaction) == "Match #1 is over already."
+        interaction = await fake.slash(world.owner, world.guild, world.room, "pause", {"match": 99})
+        assert (await ephemeral_answer(world, interaction)).startswith("There is no match #99 in this server")
+
+
+async def test_resign_by_a_player_ends_the_match(world: World) -> None:
+    fake = world.fake
+    async with world.running():
+        await world.start("tictacfive")
+        interaction = await fake.slash(world.carol, world.guild, world.room, "resign", {})
+        assert await ephemeral_answer(world, interaction) == "You do not play in match #1; only its players can resign."
+        interaction = await fake.slash(world.bob, world.guild, world.room, "resign", {})
+        assert await ephemeral_answer(world, interaction) == "You resigned match #1."
+        board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
+        assert board.content.startswith("Result: alice (p1) wins.")
+
+
+async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        answer = await world.start("armslength", dmo="p2", options="setup=none")
+        assert answer.startswith("Match #1 has started")
+        choice = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None)
+        labels = [c["label"] for row in choice.components for c in row["components"]]
+        assert labels == ["Red first", "Red second", "Blue first", "Blue second"]
+        await fake.click(world.bob, choice, "gb:choice:1:p2:blue second")
+        await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
+        board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
+        assert "To move: alice (p1)" in board.content
+        live = bot.host.matches[1]
+        assert live.game.view()["colors"] == {"p1": "red", "p2": "blue"}
+        # A short game found by random play from this position: red ends with E5 E6 E7 E8.
+        squares = ["E8", "B3", "D6", "C5", "E6", "H3", "B2", "D4", "A1", "E4", "E5"]
+        for i, square in enumerate(squares):
+            board = await world.say(world.alice if i % 2 == 0 else world.bob, square)
+            assert fake.attachments(board)[0].startswith(PNG_MAGIC)
+        assert board.content == "Result: alice (p1) wins. p1 (red) has four in a row (E5 E6 E7 E8); p1 wins."
+        assert live.status == "finished"
