@@ -1,0 +1,841 @@
+"""Deck Swabbing (seed 001, task 3 of the final match All Hands On Deck): colour white tiles black
+and claim the regions you close off.
+
+The readings are fixed in ``RULINGS.md`` (All Hands On Deck) and ``docs/rules/swabbing.md``. In
+short:
+
+* A 7 x 7 grid, all white at the start. The seats alternate, the ``starter`` first (in the final
+  match, the loser of the previous task). A move colours two orthogonally adjacent white tiles
+  black: ``C3 C4``.
+* After each move, every orthogonally connected region of 5 or fewer white tiles is coloured in
+  the mover's colour. When the seat to move has no legal move, the task ends.
+* Most tiles of your colour wins; a tie goes to the ``tiebreak`` seat (default: the seat that
+  most recently coloured tiles in this task; if nobody ever did, p2). Running out of time on your
+  move loses the task.
+* Anomalies (option ``anomalies``, any combination): Hook (after the first move, a move must touch
+  a tile placed last turn, unless no move can), Linear (one or more white tiles in one row or one
+  column: ``C3 C4 C6``), Pyramid (tiles are worth 4 at D4, then 3, 2 and 1 ring by ring; most
+  points wins), Snipe (on the opponent's turn, a sealed ``snipe D4`` or ``snipe none`` by direct
+  message, played with the opponent's sealed move), Unique (each square carries a number 1-7; a
+  region is coloured when no number repeats in it, instead of the 5-or-fewer rule).
+
+Snipe makes every turn a simultaneous phase: the mover (move by direct message, so that it stays
+sealed) and the sniper are both in :meth:`DeckSwabbing.to_move`; whoever answers first waits,
+sealed, for the other; a sniper whose time runs out snipes nothing (it does not lose).
+
+Phases: ``move`` (a turn, with Snipe a sealed pair of submissions), ``over``.
+
+View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
+
+``phase``
+    ``move`` or ``over``.
+``size``, ``centre``
+    7 and ``"D4"``.
+``anomalies``
+    The active anomalies (canonical names, in the text's order).
+``starter``
+    The seat that made the first move.
+``tiebreak``
+    The seat that wins a tie now: the ``tiebreak`` option, else the seat that most recently
+    coloured tiles, else ``"p2"``.
+``turn``, ``sniper``
+    The seat whose move it is (``None`` once over); Snipe: the other seat, which may snipe this
+    turn (``None`` without Snipe or once over).
+``board``
+    Square -> ``"white"``, ``"black"``, ``"p1"`` or ``"p2"`` (the seat whose colour the tile has),
+    all 49 squares. A sealed move or snipe is never on it before it is played.
+``numbers``
+    Unique: square -> its number 1-7 (public from the start); else ``None``.
+``values``
+    Pyramid: square -> the points a tile of your colour there is worth (4, 3, 2, 1); else ``None``.
+``tiles``
+    Seat -> how many tiles have its colour.
+``scores``
+    Seat -> the score that decides the task: the tile count, or with Pyramid the points.
+``hook``
+    Hook: ``{"from": [squares placed last turn], "lifted": bool}``: the next move must colour a
+    tile orthogonally next to one of ``from``, unless ``lifted`` (no legal move can); ``from`` is
+    empty before the first move. ``None`` without Hook or once over.
+``submitted``
+    Snipe: seat -> whether its sealed submission for this turn is in (never what it is); else
+    ``None``.
+``sealed``
+    The viewer's own sealed submission this turn (``"C3 C4"``, ``"snipe D4"``, ``"snipe none"``),
+    else ``None``. Never in the public view or the opponent's.
+``history``
+    Every played turn: ``{"seat", "tiles", "snipe", "snipe_ignored", "filled"}``: ``tiles`` the
+    squares the mover coloured black; ``snipe`` the sniper's square (Snipe: ``None`` if it sent
+    ``snipe none`` or nothing); ``snipe_ignored`` whether that square was one of the mover's (then
+    it changed nothing); ``filled`` the squares coloured in the mover's colour.
+``last_move``
+    The canonical text of the last played move (never a sealed one), else ``None``.
+``move_number``
+    How many moves have been played.
+``result``
+    Once over: ``{"reason", "scores", "tiebreak"}``: ``reason`` one of ``no-move`` (the board is
+    swabbed), ``timeout``, ``resign``; ``scores`` seat -> final score; ``tiebreak`` the seat a tie
+    gave the task to, else ``None``. ``None`` while the task runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import register
+from .base import (
+    Event,
+    Game,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    NotYourTurnError,
+    OptionError,
+    other_seat,
+)
+from .grid import Point, on_board, parse_point
+
+SIZE = 7
+CENTRE = Point(3, 3)
+WHITE = "white"
+BLACK = "black"
+FILL_LIMIT = 5
+MOVE_SECONDS = 30
+NUMBERS: tuple[int, ...] = tuple(range(1, SIZE + 1))
+
+#: The anomalies of Task 3, in the order the rule text lists them.
+ANOMALIES: tuple[str, ...] = ("hook", "linear", "pyramid", "snipe", "unique")
+#: Anomalies of the other two tasks: named here only to say where they belong.
+OTHER_TASK_ANOMALIES: frozenset[str] = frozenset(
+    {"chain", "implode", "landmine", "rainbow", "rectangleadverse",
+     "backup", "darkness", "overshadow", "pickyourprize", "revolution"}
+)
+
+SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
+ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+_TOKEN = re.compile(r"[a-z]\s*\d+|[a-z]+|\d+")
+_POINT_TOKEN = re.compile(r"^[a-z]\s*\d+$|^\d+$")
+_FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
+_JOINING_WORDS = frozenset({"and", "swab", "colour", "color", "move"})
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_\-']", "", name.lower())
+
+
+def parse_anomalies(text: str) -> tuple[str, ...]:
+    """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
+
+    Names are Task 3's five (``hook, linear, pyramid, snipe, unique``), separated by commas (or
+    spaces); case is ignored, and ``none`` or nothing means no anomaly.
+    """
+    known = {_key(name): name for name in ANOMALIES}
+    chosen: set[str] = set()
+    for part in re.split(r"[,;]+", text or ""):
+        part = part.strip()
+        if not part or part.lower() == "none":
+            continue
+        words = [_key(part)] if _key(part) in known else [_key(w) for w in part.split()]
+        for word in words:
+            if word in known:
+                chosen.add(known[word])
+            elif word in OTHER_TASK_ANOMALIES:
+                raise OptionError(
+                    f"{part!r} is an anomaly of another task; Deck Swabbing takes: {', '.join(ANOMALIES)}."
+                )
+            else:
+                raise OptionError(
+                    f"Deck Swabbing has no anomaly {part!r}; choose from: {', '.join(ANOMALIES)} (or none)."
+                )
+    return tuple(name for name in ANOMALIES if name in chosen)
+
+
+def neighbours(point: Point) -> Iterator[Point]:
+    """The 2-4 squares orthogonally next to ``point`` on the board."""
+    for dc, dr in ORTHOGONAL:
+        other = point.offset(dc, dr)
+        if on_board(other, SIZE, SIZE):
+            yield other
+
+
+def pyramid_value(point: Point) -> int:
+    """Pyramid: 4 for D4, 3 for the 8 around it, 2 for the next ring of 16, 1 for the outer 24."""
+    return 4 - max(abs(point.col - CENTRE.col), abs(point.row - CENTRE.row))
+
+
+def is_permutation_line(numbers: Mapping[Point, int]) -> bool:
+    """Whether some row or column of ``numbers`` holds each of 1-7 exactly once."""
+    for index in range(SIZE):
+        row = sorted(numbers[Point(c, index)] for c in range(SIZE))
+        column = sorted(numbers[Point(index, r)] for r in range(SIZE))
+        if row == list(NUMBERS) or column == list(NUMBERS):
+            return True
+    return False
+
+
+def generate_numbers(seed: int) -> dict[Point, int]:
+    """Unique: each of 1-7 seven times, shuffled from ``seed``, no row or column a full 1-7 set.
+
+    Shuffles again (from the same generator) until the text's condition holds; about one
+    shuffle in twelve is refused, so this ends at once.
+    """
+    rng = random.Random(f"{seed}:swabbing:numbers")
+    values = [n for n in NUMBERS for _ in range(SIZE)]
+    while True:
+        rng.shuffle(values)
+        numbers = dict(zip(SQUARES, values, strict=True))
+        if not is_permutation_line(numbers):
+            return numbers
+
+
+def white_regions(board: Mapping[Point, str]) -> list[list[Point]]:
+    """The orthogonally connected regions of white squares, each sorted, in board order."""
+    seen: set[Point] = set()
+    regions: list[list[Point]] = []
+    for start in SQUARES:
+        if board[start] != WHITE or start in seen:
+            continue
+        seen.add(start)
+        stack, region = [start], []
+        while stack:
+            point = stack.pop()
+            region.append(point)
+            for other in neighbours(point):
+                if board[other] == WHITE and other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        regions.append(_sort(region))
+    return regions
+
+
+def region_fills(region: Iterable[Point], numbers: Mapping[Point, int] | None) -> bool:
+    """Whether a white region is coloured in: 5 tiles or fewer, or (Unique, ``numbers`` given)
+    no number appearing twice in it, whatever its size."""
+    region = list(region)
+    if numbers is None:
+        return len(region) <= FILL_LIMIT
+    found = [numbers[p] for p in region]
+    return len(found) == len(set(found))
+
+
+def board_text(board: Mapping[Point, str], numbers: Mapping[Point, int] | None = None) -> str:
+    """The board as text, row 7 at the top, for a room with no pictures.
+
+    A white tile is ``.`` (Unique: its number), black ``#``, p1's colour ``X``, p2's ``O``.
+    """
+    marks = {BLACK: "#", "p1": "X", "p2": "O"}
+    lines = []
+    for row in reversed(range(SIZE)):
+        cells = []
+        for col in range(SIZE):
+            point = Point(col, row)
+            state = board[point]
+            if state == WHITE:
+                cells.append(str(numbers[point]) if numbers else ".")
+            else:
+                cells.append(marks[state])
+        lines.append(f"{row + 1} " + " ".join(cells))
+    lines.append("  " + " ".join(chr(65 + c) for c in range(SIZE)))
+    return "\n".join(lines)
+
+
+def _sq(point: Point) -> str:
+    return str(point)
+
+
+def _pt(text: str) -> Point:
+    return parse_point(text, SIZE, SIZE)
+
+
+def _sort(points: Iterable[Point]) -> list[Point]:
+    return sorted(points, key=lambda p: (p.col, p.row))
+
+
+def _listing(points: Iterable[Point | str]) -> str:
+    return " ".join(str(p) for p in points)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Swab(Move):
+    """Colour ``tiles`` black: a pair of adjacent white tiles (Linear: white tiles in one row or
+    column), sorted by column, then row."""
+
+    tiles: tuple[str, ...]
+
+    def text(self) -> str:
+        """As a record writes it: ``C3 C4`` (Linear: ``C3 C4 C6``)."""
+        return " ".join(self.tiles)
+
+
+@dataclass(frozen=True)
+class Snipe(Move):
+    """Snipe: colour ``tile`` black along with the opponent's move (``None``: no snipe)."""
+
+    tile: str | None
+
+    def text(self) -> str:
+        """As a record writes it: ``snipe D4`` or ``snipe none``."""
+        return f"snipe {self.tile or 'none'}"
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register("deckswabbing", "swab")
+class DeckSwabbing(Game):
+    """Deck Swabbing: colour white tiles black; the regions you close off take your colour."""
+
+    name = "swabbing"
+    title = "Deck Swabbing"
+    options = {
+        "anomalies": "comma-separated: hook, linear, pyramid, snipe, unique (default none)",
+        "starter": "p1 or p2: the seat that moves first (the loser of the previous task; default p1)",
+        "tiebreak": "p1 or p2: the seat that wins a tie (default: the seat that last coloured tiles, else p2)",
+    }
+    summary = (
+        "A 7 x 7 grid (columns A-G, rows 1-7), all white. In turn, colour two side-by-side white tiles "
+        "black: 'C3 C4'. After your move, every connected region of 5 or fewer white tiles takes your "
+        "colour. When the player to move has no move, the task ends: most tiles of your colour wins. "
+        "30 seconds a move; running out of time loses. Anomalies: Hook (touch a tile placed last turn "
+        "if you can), Linear (any white tiles in one row or column: 'C3 C4 C6'), Pyramid (tiles worth "
+        "4 at D4, then 3, 2, 1 outwards; most points wins), Snipe (on your opponent's turn, send 'snipe "
+        "D4' or 'snipe none' by DM; moves are sent by DM too, sealed), Unique (numbered squares; a "
+        "region with no repeated number takes your colour, whatever its size)."
+    )
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant)
+        self.anomalies: tuple[str, ...] = ()
+        self.starter = "p1"
+        self.tiebreak_option: str | None = None
+        self.numbers: dict[Point, int] | None = None
+        self.board: dict[Point, str] = dict.fromkeys(SQUARES, WHITE)
+        self.phase = "move"
+        self.turn = "p1"
+        self.recent: list[Point] = []
+        self.sealed_move: tuple[str, ...] | None = None
+        self.sealed_snipe: str | None = None
+        self.snipe_answered = False
+        self.history: list[dict[str, Any]] = []
+        self.last_move: str | None = None
+        self.last_scorer: str | None = None
+        self.result: dict[str, Any] | None = None
+
+    # ---- construction -----------------------------------------------------------------
+
+    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+        """An all-white board (Unique: numbered from the seed); the starter moves first."""
+        self.anomalies = parse_anomalies(anomalies)
+        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
+            if value.strip() and value.strip().lower() not in self.seats:
+                raise OptionError(f"The {option} must be p1 or p2, not {value.strip()!r}.")
+        self.starter = starter.strip().lower() or "p1"
+        self.tiebreak_option = tiebreak.strip().lower() or None
+        self.numbers = generate_numbers(self.seed) if self.has("unique") else None
+        self.board = dict.fromkeys(SQUARES, WHITE)
+        self.phase = "move"
+        self.turn = self.starter
+
+    def has(self, anomaly: str) -> bool:
+        """Whether ``anomaly`` is active in this play of the task."""
+        return anomaly in self.anomalies
+
+    def opening_events(self) -> list[Event]:
+        """The events that open the task: the board (with Unique's numbers) and the first prompt."""
+        if self.is_over or self.history:
+            return []
+        text = "Deck Swabbing: the board is all white.\n" + board_text(self.board, self.numbers)
+        data = {"numbers": self._numbers_view()} if self.numbers else {}
+        return [Event(text, kind="board", data=data), *self._prompt()]
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    @property
+    def sniper(self) -> str | None:
+        """Snipe: the seat that may snipe this turn (the one not moving); else ``None``."""
+        return other_seat(self.turn) if self.has("snipe") and not self.is_over else None
+
+    def to_move(self) -> tuple[str, ...]:
+        """The mover; with Snipe also the sniper, each until its sealed submission is in."""
+        if self.is_over:
+            return ()
+        if not self.has("snipe"):
+            return (self.turn,)
+        seats = []
+        if self.sealed_move is None:
+            seats.append(self.turn)
+        if not self.snipe_answered:
+            seats.append(other_seat(self.turn))
+        return tuple(seats)
+
+    def is_private(self, move: Move) -> bool:
+        """Snipes are sent by direct message, and with Snipe so are moves (they are sealed)."""
+        return isinstance(move, Snipe) or (isinstance(move, Swab) and self.has("snipe"))
+
+    def hook_from(self) -> list[Point]:
+        """Hook: the tiles placed last turn, which the next move must touch; ``[]`` before the
+        first move or without Hook."""
+        return list(self.recent) if self.has("hook") else []
+
+    def hook_zone(self) -> set[Point]:
+        """Hook: the white tiles orthogonally next to a tile placed last turn."""
+        return {n for p in self.hook_from() for n in neighbours(p) if self.board[n] == WHITE}
+
+    def hook_binds(self) -> bool:
+        """Whether Hook restricts the move now: after the first move, while some legal move can
+        touch a tile placed last turn (if none can, the restriction is lifted for this move)."""
+        zone = self.hook_zone()
+        if not self.hook_from():
+            return False
+        if self.has("linear"):
+            return bool(zone)
+        return any(self.board[n] == WHITE for p in zone for n in neighbours(p))
+
+    def _candidate_moves(self) -> Iterator[tuple[Point, ...]]:
+        """Every set of tiles a move may colour, before Hook: adjacent white pairs, or (Linear)
+        non-empty sets of white tiles in one row or one column."""
+        board = self.board
+        if not self.has("linear"):
+            for p in SQUARES:
+                if board[p] != WHITE:
+                    continue
+                for q in (p.offset(1, 0), p.offset(0, 1)):
+                    if on_board(q, SIZE, SIZE) and board[q] == WHITE:
+                        yield tuple(_sort((p, q)))
+            return
+        lines = [[Point(c, r) for c in range(SIZE)] for r in range(SIZE)]
+        columns = [[Point(c, r) for r in range(SIZE)] for c in range(SIZE)]
+        for line, smallest in [(x, 1) for x in lines] + [(x, 2) for x in columns]:
+            whites = [p for p in line if board[p] == WHITE]
+            # A single tile lies in a row and a column: count it once, with its row.
+            for size in range(smallest, len(whites) + 1):
+                for combo in itertools.combinations(whites, size):
+                    yield tuple(_sort(combo))
+
+    def has_legal_move(self) -> bool:
+        """Whether the seat to move can colour anything (Hook never takes every move away)."""
+        return next(self._candidate_moves(), None) is not None
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        """Every legal submission: the mover's moves (Hook applied), the sniper's snipes."""
+        movers = self.to_move()
+        for mover in movers if seat is None else [seat]:
+            if mover not in movers:
+                continue
+            if mover == self.turn:
+                zone = self.hook_zone() if self.hook_binds() else None
+                for tiles in self._candidate_moves():
+                    if zone is None or any(t in zone for t in tiles):
+                        yield Swab(mover, tuple(_sq(t) for t in tiles))
+            else:
+                yield Snipe(mover, None)
+                for point in _sort(SQUARES):
+                    if self.board[point] == WHITE:
+                        yield Snipe(mover, _sq(point))
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        """A :class:`Swab` or :class:`Snipe` for ``seat``, or a GameError saying what to send."""
+        self.require_seat(seat)
+        if self.is_over:
+            raise NotYourTurnError("The task is over; no more moves are taken.")
+        if self.has("snipe"):
+            if seat == self.turn and self.sealed_move is not None:
+                raise NotYourTurnError(
+                    f"You have already sent your move this turn, and the first one stands; it is played "
+                    f"once {other_seat(seat)} has answered."
+                )
+            if seat != self.turn and self.snipe_answered:
+                raise NotYourTurnError(
+                    f"You have already answered this turn, and the first answer stands; wait for "
+                    f"{self.turn}'s move."
+                )
+        self.require_turn(seat)
+        if not isinstance(text, str):
+            raise MalformedMoveError("Write your move as text, such as C3 C4.")
+        points, words = _tokens(text)
+        if "snipe" in words:
+            return self._parse_snipe(points, [w for w in words if w != "snipe"], seat, private)
+        if words == ["none"] and not points and seat != self.turn:
+            return self._parse_snipe(points, words, seat, private)
+        if seat != self.turn:
+            raise IllegalMoveError(
+                f"It is {self.turn}'s move; on their turn you may only snipe: send me snipe D4 (a white "
+                "tile) or snipe none by direct message."
+            )
+        unknown = [w for w in words if w not in _JOINING_WORDS]
+        if unknown or not points:
+            raise MalformedMoveError(self._how_to_move(f"{unknown[0]!r} is not a tile; " if unknown else ""))
+        tiles = [_pt(p) for p in points]
+        if self.has("snipe") and not private:
+            raise IllegalMoveError(
+                "Send your move to me by direct message, not in the game room: with Snipe, moves stay "
+                "sealed until your opponent has answered."
+            )
+        if not self.has("snipe") and private:
+            raise IllegalMoveError("Type your move in the game room, not by direct message.")
+        return Swab(seat, tuple(_sq(t) for t in self._check_tiles(tiles)))
+
+    def _how_to_move(self, prefix: str = "") -> str:
+        if self.has("linear"):
+            return prefix + "name one or more white tiles in one row or one column, such as C3 C4 C6."
+        return prefix + "name two side-by-side white tiles, such as C3 C4."
+
+    def _check_tiles(self, tiles: list[Point]) -> list[Point]:
+        repeated = [p for p in tiles if tiles.count(p) > 1]
+        if repeated:
+            raise IllegalMoveError(f"You named {repeated[0]} twice; name each tile once.")
+        if not self.has("linear") and len(tiles) != 2:
+            raise MalformedMoveError(
+                f"A move colours exactly two tiles (you named {len(tiles)}); "
+                "name two side-by-side white tiles, such as C3 C4."
+            )
+        taken = [p for p in tiles if self.board[p] != WHITE]
+        if taken:
+            state = self.board[taken[0]]
+            what = "black" if state == BLACK else f"{state}'s colour"
+            raise IllegalMoveError(f"{taken[0]} is already {what}; choose white tiles.")
+        if self.has("linear"):
+            if len({p.row for p in tiles}) > 1 and len({p.col for p in tiles}) > 1:
+                raise IllegalMoveError(
+                    "Linear: your tiles must all lie in one row or one column, such as C3 C4 C6 or A5 C5 G5."
+                )
+        else:
+            a, b = tiles
+            if abs(a.col - b.col) + abs(a.row - b.row) != 1:
+                raise IllegalMoveError(
+                    f"{a} and {b} are not side by side; choose two tiles next to each other in a row or a "
+                    "column, such as C3 C4."
+                )
+        if self.hook_binds():
+            zone = self.hook_zone()
+            if not any(p in zone for p in tiles):
+                raise IllegalMoveError(
+                    f"Hook: at least one of your tiles must be next to (not diagonal to) a tile placed last "
+                    f"turn ({_listing(self.recent)}); white tiles you may start from: "
+                    f"{_listing(_sort(zone))}."
+                )
+        return _sort(tiles)
+
+    def _parse_snipe(self, points: list[str], words: list[str], seat: str, private: bool) -> Snipe:
+        if not self.has("snipe"):
+            raise IllegalMoveError("There is no Snipe in this task; " + self._how_to_move())
+        if seat == self.turn:
+            raise IllegalMoveError(
+                "It is your own move: you snipe only on your opponent's turn. " + self._how_to_move().capitalize()
+            )
+        extra = [w for w in words if w != "none"]
+        if extra or len(points) + words.count("none") != 1:
+            raise MalformedMoveError("Name one white tile to snipe, such as snipe D4, or send snipe none.")
+        if not private:
+            raise IllegalMoveError("Send your snipe to me by direct message, not in the game room: it is sealed.")
+        if not points:
+            return Snipe(seat, None)
+        tile = _pt(points[0])
+        if self.board[tile] != WHITE:
+            raise IllegalMoveError(f"{tile} is not white; snipe a white tile, or send snipe none.")
+        return Snipe(seat, _sq(tile))
+
+    # ---- playing ---------------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Play a move (with Snipe: seal it, or a snipe, and play the turn once both are in)."""
+        if not isinstance(move, (Swab, Snipe)):
+            raise IllegalMoveError("That is not a move of Deck Swabbing; " + self._how_to_move())
+        # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
+        if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
+            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
+        if not self.has("snipe"):
+            assert isinstance(move, Swab)
+            return self._resolve(move.seat, [_pt(t) for t in move.tiles], None)
+        events: list[Event]
+        if isinstance(move, Swab):
+            self.sealed_move = move.tiles
+            events = [
+                Event(f"Your move {move.text()} is sealed.", seats=frozenset({move.seat}), kind="sealed",
+                      data={"seat": move.seat, "move": move.text()}),
+                Event(f"{move.seat} has sent their move.", kind="submitted", data={"seat": move.seat}),
+            ]
+        else:
+            self.sealed_snipe = move.tile
+            self.snipe_answered = True
+            events = [
+                Event(f"Your answer {move.text()} is sealed.", seats=frozenset({move.seat}), kind="sealed",
+                      data={"seat": move.seat, "snipe": move.tile}),
+                Event(f"{move.seat} has answered.", kind="submitted", data={"seat": move.seat}),
+            ]
+        return events + self._resolve_if_ready()
+
+    def _resolve_if_ready(self) -> list[Event]:
+        if self.sealed_move is None or not self.snipe_answered:
+            return []
+        tiles = [_pt(t) for t in self.sealed_move]
+        snipe = _pt(self.sealed_snipe) if self.sealed_snipe else None
+        return self._resolve(self.turn, tiles, snipe)
+
+    def _resolve(self, seat: str, tiles: list[Point], snipe: Point | None) -> list[Event]:
+        """Colour the move (and the snipe) black, fill the regions for the mover, pass the turn."""
+        for point in tiles:
+            self.board[point] = BLACK
+        ignored = snipe is not None and snipe in tiles
+        placed = list(tiles)
+        if snipe is not None and not ignored:
+            self.board[snipe] = BLACK
+            placed.append(snipe)
+        filled: list[Point] = []
+        for region in white_regions(self.board):
+            if region_fills(region, self.numbers):
+                filled += region
+        for point in filled:
+            self.board[point] = seat
+        if filled:
+            self.last_scorer = seat
+        filled = _sort(filled)
+        self.recent = _sort(placed)
+        move_text = _listing(tiles)
+        self.history.append({
+            "seat": seat,
+            "tiles": [_sq(p) for p in tiles],
+            "snipe": _sq(snipe) if snipe else None,
+            "snipe_ignored": ignored,
+            "filled": [_sq(p) for p in filled],
+        })
+        self.last_move = move_text
+        self.sealed_move = None
+        self.sealed_snipe = None
+        self.snipe_answered = False
+        text = f"{seat} colours {move_text} black."
+        if self.has("snipe"):
+            sniper = other_seat(seat)
+            if snipe is None:
+                text += f" {sniper} sniped nothing."
+            elif ignored:
+                text += f" {sniper} sniped {snipe}, one of the same tiles, so the snipe changes nothing."
+            else:
+                text += f" {sniper} sniped {snipe}: it is black too."
+        if filled:
+            text += f" {len(filled)} tile{'s' if len(filled) != 1 else ''} take{'' if len(filled) != 1 else 's'} " \
+                    f"{seat}'s colour: {_listing(filled)}."
+        text += " " + self._score_text() + "\n" + board_text(self.board, self.numbers)
+        events = [Event(text, kind="move", data=dict(self.history[-1], board=self._board_view()))]
+        self.turn = other_seat(seat)
+        if not self.has_legal_move():
+            return events + self._finish_by_score()
+        return events + self._prompt()
+
+    def _prompt(self) -> list[Event]:
+        text = f"{self.turn}: your move; " + self._how_to_move()
+        if self.has("hook") and self.recent:
+            if self.hook_binds():
+                text += f" Hook: touch one of {_listing(self.recent)}."
+            else:
+                text += " Hook: no move can touch the tiles placed last turn, so any move will do."
+        if self.has("snipe"):
+            text += (f" Send it to me by direct message. {other_seat(self.turn)}: you may snipe a white tile by "
+                     "direct message (snipe D4, or snipe none).")
+        return [Event(text, kind="turn", data={"seat": self.turn, "sniper": self.sniper})]
+
+    # ---- the end ---------------------------------------------------------------------------
+
+    def tile_counts(self) -> dict[str, int]:
+        """Seat -> how many tiles have its colour."""
+        return {s: sum(1 for v in self.board.values() if v == s) for s in self.seats}
+
+    def scores(self) -> dict[str, int]:
+        """Seat -> the score that decides the task: tiles, or with Pyramid their points."""
+        if not self.has("pyramid"):
+            return self.tile_counts()
+        return {s: sum(pyramid_value(p) for p, v in self.board.items() if v == s) for s in self.seats}
+
+    def tiebreak_seat(self) -> str:
+        """The seat a tie goes to: the option, else the seat that most recently coloured tiles
+        (the task's own "most recently scored"), else p2."""
+        return self.tiebreak_option or self.last_scorer or "p2"
+
+    def _score_text(self) -> str:
+        unit = "points" if self.has("pyramid") else "tiles"
+        scores = self.scores()
+        return f"Score: p1 {scores['p1']}, p2 {scores['p2']} {unit}."
+
+    def _finish_by_score(self) -> list[Event]:
+        scores = self.scores()
+        unit = "points" if self.has("pyramid") else "tiles"
+        tied = scores["p1"] == scores["p2"]
+        if tied:
+            winner = self.tiebreak_seat()
+            reason = (f"No white pair is left to colour: the board is swabbed. A tie at {scores['p1']} {unit} "
+                      f"each goes to {winner}; {winner} wins the task.")
+        else:
+            winner = max(self.seats, key=lambda s: scores[s])
+            reason = (f"No white pair is left to colour: the board is swabbed. {winner} wins the task, "
+                      f"{scores[winner]} {unit} to {scores[other_seat(winner)]}.")
+        if self.has("linear"):
+            reason = reason.replace("No white pair is left to colour", "No white tile is left to colour")
+        self.result = {"reason": "no-move", "scores": dict(scores), "tiebreak": winner if tied else None}
+        return self._finish(winner, reason)
+
+    def _finish(self, winner: str, reason: str) -> list[Event]:
+        self.phase = "over"
+        self.sealed_move = None
+        self.sealed_snipe = None
+        self.snipe_answered = False
+        return self.end(winner, reason)
+
+    def timeout(self, seat: str) -> list[Event]:
+        """The mover who runs out of time loses the task; a sniper who does snipes nothing."""
+        self.require_seat(seat)
+        if self.is_over or seat not in self.to_move():
+            return []
+        if seat != self.turn:
+            self.sealed_snipe = None
+            self.snipe_answered = True
+            events = [Event(f"{seat} sent no snipe in time, so snipes nothing this turn.", kind="submitted",
+                            data={"seat": seat, "none": True})]
+            return events + self._resolve_if_ready()
+        self.result = {"reason": "timeout", "scores": self.scores(), "tiebreak": None}
+        return self._finish(other_seat(seat), f"{seat} ran out of time; {other_seat(seat)} wins the task.")
+
+    def resign(self, seat: str) -> list[Event]:
+        """The seat concedes the task."""
+        self.require_seat(seat)
+        if self.is_over:
+            return []
+        self.result = {"reason": "resign", "scores": self.scores(), "tiebreak": None}
+        return self._finish(other_seat(seat), f"{seat} resigned; {other_seat(seat)} wins the task.")
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    def _board_view(self) -> dict[str, str]:
+        return {_sq(p): self.board[p] for p in SQUARES}
+
+    def _numbers_view(self) -> dict[str, int] | None:
+        return {_sq(p): n for p, n in self.numbers.items()} if self.numbers else None
+
+    def _sealed_for(self, seat: str | None) -> str | None:
+        if seat is None or self.is_over or not self.has("snipe"):
+            return None
+        if seat == self.turn and self.sealed_move is not None:
+            return " ".join(self.sealed_move)
+        if seat != self.turn and self.snipe_answered:
+            return Snipe(seat, self.sealed_snipe).text()
+        return None
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """What ``seat`` may see: everything but the other seat's sealed submission."""
+        over = self.is_over
+        hook = None
+        if self.has("hook") and not over:
+            hook = {"from": [_sq(p) for p in self.recent], "lifted": bool(self.recent) and not self.hook_binds()}
+        return {
+            **self.base_view(),
+            "phase": "over" if over else self.phase,
+            "size": SIZE,
+            "centre": _sq(CENTRE),
+            "anomalies": list(self.anomalies),
+            "starter": self.starter,
+            "tiebreak": self.tiebreak_seat(),
+            "turn": None if over else self.turn,
+            "sniper": self.sniper,
+            "board": self._board_view(),
+            "numbers": self._numbers_view(),
+            "values": {_sq(p): pyramid_value(p) for p in SQUARES} if self.has("pyramid") else None,
+            "tiles": self.tile_counts(),
+            "scores": self.scores(),
+            "hook": hook,
+            "submitted": (
+                {self.turn: self.sealed_move is not None, other_seat(self.turn): self.snipe_answered}
+                if self.has("snipe") and not over else None
+            ),
+            "sealed": self._sealed_for(seat),
+            "history": [_copy_entry(e) for e in self.history],
+            "last_move": self.last_move,
+            "move_number": len(self.history),
+            "result": _copy_result(self.result),
+        }
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Everything, sealed submissions included (the store is not a view)."""
+        return {
+            "anomalies": list(self.anomalies),
+            "starter": self.starter,
+            "tiebreak": self.tiebreak_option,
+            "numbers": self._numbers_view(),
+            "board": self._board_view(),
+            "phase": self.phase,
+            "turn": self.turn,
+            "recent": [_sq(p) for p in self.recent],
+            "sealed_move": list(self.sealed_move) if self.sealed_move is not None else None,
+            "sealed_snipe": self.sealed_snipe,
+            "snipe_answered": self.snipe_answered,
+            "history": [_copy_entry(e) for e in self.history],
+            "last_move": self.last_move,
+            "last_scorer": self.last_scorer,
+            "result": _copy_result(self.result),
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`state_dict`."""
+        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
+        self.starter = data["starter"]
+        self.tiebreak_option = data["tiebreak"]
+        self.numbers = {_pt(s): int(n) for s, n in data["numbers"].items()} if data["numbers"] else None
+        self.board = {_pt(s): v for s, v in data["board"].items()}
+        self.phase = data["phase"]
+        self.turn = data["turn"]
+        self.recent = [_pt(s) for s in data["recent"]]
+        self.sealed_move = tuple(data["sealed_move"]) if data["sealed_move"] is not None else None
+        self.sealed_snipe = data["sealed_snipe"]
+        self.snipe_answered = bool(data["snipe_answered"])
+        self.history = [_copy_entry(e) for e in data["history"]]
+        self.last_move = data["last_move"]
+        self.last_scorer = data["last_scorer"]
+        self.result = _copy_result(data["result"])
+
+
+def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(entry, tiles=list(entry["tiles"]), filled=list(entry["filled"]))
+
+
+def _copy_result(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if result is None else dict(result, scores=dict(result["scores"]))
+
+
+def _tokens(text: str) -> tuple[list[str], list[str]]:
+    """Split a submission into squares (``c3``) and words (``snipe``); anything else is refused."""
+    lowered = text.lower()
+    tokens = _TOKEN.findall(lowered)
+    if not tokens or not _FILLER.match(_TOKEN.sub(" ", lowered)):
+        shown = text.strip()[:40]
+        raise MalformedMoveError(
+            (f"{shown!r} is not a move; " if shown else "")
+            + "write the white tiles you colour (C3 C4) or, on your opponent's turn with Snipe, "
+            "snipe D4 or snipe none by direct message."
+        )
+    points = [t.replace(" ", "") for t in tokens if _POINT_TOKEN.match(t)]
+    words = [t for t in tokens if not _POINT_TOKEN.match(t)]
+    return points, words
+
+
+__all__ = [
+    "ANOMALIES",
+    "DeckSwabbing",
+    "Snipe",
+    "Swab",
+    "board_text",
+    "generate_numbers",
+    "is_permutation_line",
+    "neighbours",
+    "parse_anomalies",
+    "pyramid_value",
+    "region_fills",
+    "white_regions",
+]
