@@ -573,8 +573,9 @@ class TileDecklaration(Game):
             return self._lose(caller, "no-valid-tile", None,
                               f"{caller} called {color}, but no {color} tile{where} is left to declare.")
         if self.has("rectangle-adverse") and all(forms_rectangle(t, self.declared_points()) for t in valid):
+            where = f" next to {anchor}" if anchor is not None else " left"
             return self._lose(caller, "forced-rectangle", None,
-                              f"{caller} called {color}, and every {color} tile left would make a rectangle "
+                              f"{caller} called {color}, and every {color} tile{where} would make a rectangle "
                               "(Rectangle-Adverse).")
         self.phase = "declare"
         self.called = color

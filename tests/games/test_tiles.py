@@ -621,6 +621,7 @@ def test_chain_and_rectangle_only_the_tiles_next_to_the_last_one_count_for_a_for
     # E3. Blue tiles far away (A3, C5...) would be safe, but Chain rules them out.
     play(game, "E2 blue")
     assert game.view()["loss"] == {"seat": "p2", "rule": "forced-rectangle", "tile": None}
+    assert "every blue tile next to E2 would make a rectangle" in game.outcome().reason
 
 
 def test_chain_and_rectangle_a_safe_tile_next_to_the_last_one_keeps_the_call_valid():
