@@ -454,3 +454,33 @@ async def test_a_memory_grid_and_every_board_showing_it_are_deleted_when_the_win
     assert (await host.submit(match_id, "p1", "call red")).ok
     later = [s.text for s in transport.sent if s.op == "post"][-1]
     assert "D4 black" not in later and '"grid": {' not in later  # the board after the window shows no colours
+
+
+@pytest.mark.parametrize("talk", ["// brb", "(thinking)", "# gg"])
+async def test_table_talk_is_never_a_submission(host, transport, talk):
+    match_id = await start(host, channel_id=3)
+    transport.clear()
+    assert (await host.room_message(3, 11, talk)).status == "ignored"
+    assert transport.sent == [] and len(await host.store.actions(match_id)) == 1
+
+
+async def test_a_move_at_the_deadline_itself_is_too_late(host, clock):
+    match_id = await start(host, clock="60s")
+    clock.advance(60)
+    assert (await host.submit(match_id, "p1", "H8")).status == "rejected"
+    assert (await host.store.get_match(match_id)).result.winner == "p2"
+
+
+async def test_a_pause_moves_the_end_of_a_window(host, clock):
+    with registered():
+        match_id = await start(host, "sealedbid", clock="30s", options={"memorize": "1"})
+        clock.advance(10)
+        await host.command(match_id, "pause")
+        clock.advance(500)
+        await host.command(match_id, "resume")
+        clock.advance(19)
+        await fire_due(host, clock)
+        assert (await host.store.get_match(match_id)).state["state"]["window_open"]
+        clock.advance(1)
+        await fire_due(host, clock)
+        assert not (await host.store.get_match(match_id)).state["state"]["window_open"]
