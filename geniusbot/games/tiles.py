@@ -125,7 +125,9 @@ def parse_anomalies(text: str) -> tuple[str, ...]:
     """
     known = {_key(name): name for name in ANOMALIES}
     chosen: set[str] = set()
-    for part in re.split(r"[,;]+", text or ""):
+    # The one two-word name, written with a space, must survive a list separated by spaces.
+    text = re.sub(r"(?i)rectangle[\s_\-]*adverse", "rectangle-adverse", text or "")
+    for part in re.split(r"[,;]+", text):
         part = part.strip()
         if not part or part.lower() == "none":
             continue

@@ -75,6 +75,8 @@ def test_anomalies_are_read_from_the_option_in_any_spelling():
     assert parse_anomalies("Rectangle Adverse, chain") == ("chain", "rectangle-adverse")
     assert parse_anomalies("landmine,implode,rainbow") == ("implode", "landmine", "rainbow")
     assert parse_anomalies(",".join(ANOMALIES)) == ANOMALIES
+    assert parse_anomalies("rainbow rectangle adverse chain") == ("chain", "rainbow", "rectangle-adverse")
+    assert parse_anomalies("chain, chain") == ("chain",)
 
 
 @pytest.mark.parametrize(
@@ -326,6 +328,12 @@ def test_chain_calling_a_colour_the_opponent_cannot_say_next_to_the_tile_loses_t
     play(game, "C5 green")  # green exists, but none touches C5 (B6 C6 D6 red, B4 D4.., B5 red)
     assert game.outcome().winner == "p1"
     assert "no green tile next to C5" in game.outcome().reason
+
+
+def test_chain_the_last_declared_tile_is_not_next_to_itself_so_it_is_refused():
+    game = make(anomalies="chain")
+    play(game, "call blue", "C3 blue")
+    assert "next to C3" in refused(game, "C3 blue", "p1", error=IllegalMoveError)
 
 
 def test_chain_a_named_tile_next_to_the_last_one_still_loses_as_named_before():
