@@ -84,7 +84,8 @@ class DiscordTransport:
             raise TransportError(f"Discord refused to {what}: {error.text or error} (code {error.code}).") from error
         except discord.HTTPException as error:
             raise TransportError(f"Discord failed to {what}: {error.text or error} (HTTP {error.status}).") from error
-        except (OSError, discord.ClientException) as error:
+        except (OSError, RuntimeError, discord.DiscordException) as error:
+            # A closed session while shutting down, a dropped connection: the host goes on.
             raise TransportError(f"could not {what}: {error}") from error
 
     async def post(self, room: int | None, text: str) -> int:
@@ -120,12 +121,9 @@ class DiscordTransport:
         """DM the player; a closed DM raises :class:`TransportError` at once."""
         if player.user_id is None:
             raise TransportError(f"{player.label} has no Discord account to write to.")
-        try:
-            user = self.client.get_user(player.user_id) or await asyncio.wait_for(
-                self.client.fetch_user(player.user_id), self.timeout
-            )
-        except (discord.HTTPException, TimeoutError) as error:
-            raise TransportError(f"cannot find the Discord user of {player.label}: {error}") from error
+        user = self.client.get_user(player.user_id) or await self._call(
+            f"find the Discord user of {player.label}", self.client.fetch_user(player.user_id)
+        )
         first: int | None = None
         for part in split_text(text):
             try:

@@ -1,0 +1,80 @@
+"""Private submissions by DM on the fake Discord: a DM reaches the sender's match and is
+acknowledged privately; a DM with no match waiting is refused with the reason; a player whose
+DMs are closed is reported to the host before the match starts, and nothing hangs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.botworld import World, make_world
+from tests.fakediscord import FakeDiscord
+
+
+@pytest.fixture
+async def world(tmp_path: Path):
+    async with FakeDiscord() as fake:
+        yield make_world(fake, tmp_path)
+
+
+async def test_a_dm_reaches_the_match_and_is_acknowledged_privately(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        answer = await world.start("tiles", seed=5, options="anomalies=landmine")
+        assert answer.startswith("Match #1 has started")
+        # Before the start each player was told, by DM, where the match's private moves go.
+        for user in (world.alice, world.bob):
+            [hello] = fake.messages(fake.dm_channel(user))
+            assert "Private moves of that match go here" in hello.content
+        # The grid is shown for 30 s; then the landmine window opens (the clock is the test's).
+        mark = fake.mark()
+        world.time.advance(30)
+        await bot.dispatcher.settle()
+        await fake.wait_for_message(world.room, since=mark)
+        assert bot.host.matches[1].game.view()["phase"] == "landmines"
+
+        await fake.dm(world.alice, "mines A7 B6 C5 E2 F1")
+        ack = await fake.wait_for_message(fake.dm_channel(world.alice))
+        assert ack.content == "Taken: mines A7 B6 C5 E2 F1."
+        view = bot.host.matches[1].game.view()
+        assert view["mines_sent"] == {"p1": True, "p2": False}
+        # The room learns that alice sent her mines, never which.
+        assert not [m.content for m in fake.messages(world.room) if "B6" in m.content or "E2" in m.content]
+
+        # A refused private move is answered privately with the reason.
+        await fake.dm(world.bob, "mines A1 A1")
+        refusal = await fake.wait_for_message(fake.dm_channel(world.bob))
+        assert refusal.content and not refusal.content.startswith("Taken")
+        assert bot.host.matches[1].game.view()["mines_sent"]["p2"] is False
+
+        # carol plays in no match: her DM is refused with the reason.
+        await fake.dm(world.carol, "mines A1 B2 C3 E6 G7")
+        refusal = await fake.wait_for_message(fake.dm_channel(world.carol))
+        assert refusal.content == "You have no running match; private moves go to a match you play in."
+
+
+async def test_a_player_with_closed_dms_is_reported_to_the_host_and_no_match_starts(world: World) -> None:
+    fake = world.fake
+    world.bob.dms_open = False
+    async with world.running() as bot:
+        answer = await world.start("tiles", options="anomalies=landmine")
+        assert answer == (
+            f"I cannot send a direct message to <@{world.bob.id}>, and Tile Decklaration needs private moves by DM, "
+            "so the match has not started. Ask them to allow direct messages from server members (Privacy Settings), "
+            "then start again."
+        )
+        assert not bot.host.matches
+        assert await bot.store.live_matches() == []
+        assert not [m for m in fake.messages(world.room) if m.author.id == fake.bot_user.id and not m.ephemeral]
+        # Once bob opens his DMs the same command starts the match.
+        world.bob.dms_open = True
+        assert (await world.start("tiles", options="anomalies=landmine")).startswith("Match #1 has started")
+
+
+async def test_a_game_without_private_moves_starts_without_a_dm(world: World) -> None:
+    fake = world.fake
+    world.bob.dms_open = False
+    async with world.running():
+        assert (await world.start("tictacfive")).startswith("Match #1 has started")
+        assert fake.messages(fake.dm_channel(world.alice)) == []
