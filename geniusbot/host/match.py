@@ -22,6 +22,7 @@ See ``docs/host.md`` for the contract with transports and the rulings.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import re
@@ -66,6 +67,22 @@ def utc(seconds: float) -> datetime:
 def epoch(moment: datetime) -> float:
     """An aware datetime as epoch seconds."""
     return moment.timestamp()
+
+
+def _never_raises(method: Callable[..., Awaitable[Reply]]) -> Callable[..., Awaitable[Reply]]:
+    """A public entry point answers every input; a bug is logged, never raised into the loop."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Host, *args: Any, **kwargs: Any) -> Reply:
+        try:
+            return await method(self, *args, **kwargs)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("host: %s%r failed", method.__name__, args)
+            return Reply("error", "Something went wrong on the bot's side; nothing changed. Try again in a moment.")
+
+    return wrapper
 
 
 @dataclass(frozen=True)
@@ -169,6 +186,7 @@ class Host:
 
     # ==================================================================== starting
 
+    @_never_raises
     async def start_match(
         self,
         game: str,
@@ -253,6 +271,7 @@ class Host:
 
     # ==================================================================== inputs
 
+    @_never_raises
     async def room_message(self, channel_id: int, user_id: int, text: str) -> Reply:
         """Someone typed ``text`` in a room: a submission if they hold a seat of its match."""
         try:
@@ -267,6 +286,7 @@ class Host:
             return Reply("ignored", match_id=record.id)
         return await self.submit(record.id, seat, text)
 
+    @_never_raises
     async def private_message(self, user_id: int, text: str, match_id: int | None = None) -> Reply:
         """A player sent ``text`` privately; with several live matches, ``match_id`` picks one."""
         try:
@@ -292,6 +312,7 @@ class Host:
         assert seat is not None
         return await self.submit(record.id, seat, text, private=True)
 
+    @_never_raises
     async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False) -> Reply:
         """Seat ``seat`` of match ``match_id`` typed ``text`` (privately if ``private``)."""
         live, reply = await self._get(match_id)
@@ -363,6 +384,7 @@ class Host:
 
     # ==================================================================== commands
 
+    @_never_raises
     async def command(self, match_id: int, name: str, *, seat: str | None = None) -> Reply:
         """A host command: ``pause``, ``resume``, ``abort``, ``resign`` (with ``seat``), ``status``."""
         live, reply = await self._get(match_id)
@@ -609,7 +631,11 @@ class Host:
                 return None, Reply("error", str(error), match_id)
             except StorageUnavailable:
                 return None, Reply("unavailable", "The bot cannot read its matches right now; try again in a moment.", match_id)
-            live = self._from_record(record)
+            try:
+                live = self._from_record(record)
+            except Exception:
+                log.exception("match %s cannot be loaded", match_id)
+                return None, Reply("error", f"Match #{match_id} cannot be loaded; ask the bot's owner to look at the log.", match_id)
             self.matches[match_id] = live
             return live, Reply("accepted")
 

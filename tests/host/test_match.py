@@ -484,3 +484,10 @@ async def test_a_pause_moves_the_end_of_a_window(host, clock):
         clock.advance(1)
         await fire_due(host, clock)
         assert not (await host.store.get_match(match_id)).state["state"]["window_open"]
+
+
+async def test_a_corrupt_match_is_answered_not_raised(host, store):
+    record = await store.create_match(game="tictacfive", seats=[], state={"game": "tictacfive", "broken": True})
+    reply = await host.submit(record.id, "p1", "H8")
+    assert reply.status == "error" and "cannot be loaded" in reply.message
+    assert (await host.command(record.id, "pause")).status == "error"
