@@ -72,6 +72,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import register
+from .allhands_common import parse_anomalies as _parse_anomalies
 from .base import (
     Event,
     Game,
@@ -98,10 +99,6 @@ IMPLODE_MARKS = 15
 
 #: The anomalies of Task 1, in the order the rule text lists them.
 ANOMALIES: tuple[str, ...] = ("chain", "implode", "landmine", "rainbow", "rectangle-adverse")
-#: Anomalies of the other two tasks: named here only to say where they belong.
-OTHER_TASK_ANOMALIES: frozenset[str] = frozenset(
-    {"backup", "darkness", "overshadow", "pickyourprize", "revolution", "hook", "linear", "pyramid", "snipe", "unique"}
-)
 
 ALL_SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
 TILES: tuple[Point, ...] = tuple(p for p in ALL_SQUARES if p != CENTRE)
@@ -112,39 +109,13 @@ _POINT_TOKEN = re.compile(r"^[a-z]+\s*\d+$|^\d+$")
 _FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
 
 
-def _key(name: str) -> str:
-    return re.sub(r"[\s_\-']", "", name.lower())
-
-
 def parse_anomalies(text: str) -> tuple[str, ...]:
     """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
 
-    Names are Task 1's five (``chain, implode, landmine, rainbow, rectangle-adverse``), separated
-    by commas (or spaces); case, hyphens and spaces inside a name are ignored
-    (``Rectangle Adverse``), and ``none`` or nothing means no anomaly.
+    Names are Task 1's five (``chain, implode, landmine, rainbow, rectangle-adverse``), read by
+    the family's shared reader (:func:`geniusbot.games.allhands_common.parse_anomalies`).
     """
-    known = {_key(name): name for name in ANOMALIES}
-    chosen: set[str] = set()
-    # The one two-word name, written with a space, must survive a list separated by spaces.
-    text = re.sub(r"(?i)rectangle[\s_\-]*adverse", "rectangle-adverse", text or "")
-    for part in re.split(r"[,;]+", text):
-        part = part.strip()
-        if not part or part.lower() == "none":
-            continue
-        words = [_key(part)] if _key(part) in known else [_key(w) for w in part.split()]
-        for word in words:
-            if word in known:
-                chosen.add(known[word])
-            elif word in OTHER_TASK_ANOMALIES:
-                raise OptionError(
-                    f"{part!r} is an anomaly of another task; Tile Decklaration takes: {', '.join(ANOMALIES)}."
-                )
-            else:
-                raise OptionError(
-                    f"Tile Decklaration has no anomaly {part!r}; choose from: {', '.join(ANOMALIES)} "
-                    "(or none)."
-                )
-    return tuple(name for name in ANOMALIES if name in chosen)
+    return _parse_anomalies(text, "tiles")
 
 
 def palette_for(anomalies: Iterable[str]) -> tuple[str, ...]:
