@@ -389,6 +389,9 @@ def test_equal_scores_after_seven_prizes_go_to_the_last_round_won():
     assert game.is_over and points(game) == {"p1": 24.5, "p2": 24.5}
     assert game.outcome().winner == "p1"
     assert game.view()["result"] == {"reason": "prizes-used", "tiebreak": "p1"}
+    # A create phase came before each of the seven rounds, and none after the last.
+    assert [c["round"] for c in game.view()["created"]] == [1, 2, 3, 4, 5, 6, 7]
+    assert len(game.view()["history"]) == 7
 
 
 # --------------------------------------------------------------------------- timeouts and skips
@@ -436,6 +439,24 @@ def test_a_seat_with_no_card_is_not_asked_to_play():
     assert any(e.kind == "skipped" and "p2 has no card to play" in e.text for e in events)
     send(game, "p1", "play 20")
     assert points(game) == {"p1": 10, "p2": 0}
+
+
+def test_under_darkness_a_full_or_empty_hand_does_not_skip_a_seat():
+    game = make("darkness")
+    both(game, "create 20 10", "create none")
+    assert game.to_move() == ("p1", "p2")  # p2 has no card, but the room must not learn it
+    both(game, "play none", "play none")
+    assert game.to_move() == ("p1", "p2")  # p1's hand is full, but nobody else knows that
+    assert "full" in refused(game, "create 1", "p1", error=IllegalMoveError)
+    both(game, "create none", "create none")
+
+
+def test_a_timeout_is_public_even_under_darkness():
+    game = make("darkness")
+    both(game, "create 20", "create 20")
+    events = game.timeout("p1")
+    assert [e.public for e in events if e.kind == "timeout"] == [True]
+    assert "p1 ran out of time and plays nothing" in events[0].text
 
 
 def test_with_no_power_and_no_cards_left_the_remaining_rounds_split_on_their_own():

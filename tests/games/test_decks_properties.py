@@ -80,6 +80,8 @@ def check_result(game: DuelingDecks) -> None:
     else:
         assert result["reason"] == "prizes-used" and len(game.history) == 7
         assert max(game.points.values()) < goal
+        if not game.has("pick-your-prize"):
+            assert game.points == {"p1": 49, "p2": 49}  # 49 points go out: 24.5 each (ruling 8)
         assert game.points[winner] > game.points[loser] or (
             game.points[winner] == game.points[loser] and result["tiebreak"] == winner
         )
