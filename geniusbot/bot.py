@@ -10,8 +10,11 @@ logs anything else with its traceback while the user gets a short apology.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -189,6 +192,11 @@ async def run_bot(settings: Settings, *, time: TimeSource | None = None, out: Ca
     if str(settings.database_url).startswith("sqlite"):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     bot = GeniusBot(settings, time=time)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        # A service manager stops the bot with SIGTERM: close cleanly (timers, database, socket).
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value().strip())
