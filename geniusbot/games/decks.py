@@ -385,9 +385,7 @@ class DuelingDecks(Game):
         power, which the public creations give away, may skip a seat there.
         """
         if self.phase == "create":
-            if self.power[seat] == 0:
-                return True
-            return not self.has("darkness") and len(self.hands[seat]) >= self.deck_size
+            return self.power[seat] == 0 or (not self.has("darkness") and not self.can_create(seat))
         return not self.has("darkness") and not self.can_play(seat)
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
