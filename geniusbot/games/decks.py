@@ -823,6 +823,60 @@ class DuelingDecks(Game):
         self.result = dict(data["result"]) if data["result"] else None
 
 
+def board_text(view: Mapping[str, Any]) -> str:
+    """A view as plain text for a room with no pictures; it shows only what ``view`` holds, so a
+    public view gives a public board and a seat's view that seat's board.
+
+    ``Round 2 of 7: play phase, prize 9.`` / ``Prizes: 10 [9] 8 7 6 5 4`` / one line a seat
+    (points, power, hand, Backup left; ``?`` where hidden) / one line a resolved round.
+    """
+
+    def shown(value: Any) -> str:
+        return "?" if value is None else str(value)
+
+    phase, number = view["phase"], view["round"]
+    if phase == "over":
+        head = "The task is over."
+    else:
+        prize = "" if view.get("prize") is None else f", prize {view['prize']}"
+        head = f"Round {number} of {view['rounds']}: {phase} phase{prize}."
+    lines = [head + (f" Anomalies: {', '.join(view['anomalies'])}." if view["anomalies"] else "")]
+    if any(p is not None for p in view["prizes"]):
+        cells = [f"[{p}]" if i + 1 == number and phase != "over" else str(p) for i, p in enumerate(view["prizes"])]
+        lines.append("Prizes: " + " ".join(cells))
+    for seat in ("p1", "p2"):
+        hand = view["hands"][seat]
+        parts = [
+            f"{shown(view['points'][seat])} points",
+            f"{view['power'][seat]} power",
+            "hand " + ("?" if hand is None else (" ".join(map(str, hand)) or "empty")),
+        ]
+        if view.get("backups_left"):
+            parts.append(f"Backup {shown(view['backups_left'][seat])} left")
+        if phase != "over" and view["submitted"][seat]:
+            parts.append("sent")
+        lines.append(f"{seat}: " + ", ".join(parts))
+    if view.get("sealed"):
+        sealed = view["sealed"]
+        cards = " ".join(map(str, sealed["cards"])) or "none"
+        lines.append(f"Your sealed {'creations' if phase == 'create' else 'play'}: {cards}"
+                     + (f" backup {sealed['backup']}" if sealed["backup"] else ""))
+    for entry in view["history"]:
+        plays = entry["plays"] or {}
+        parts = []
+        for seat in ("p1", "p2"):
+            play = plays.get(seat)
+            if play is None:
+                parts.append(f"{seat} ?")
+                continue
+            backup = f" + backup {play['backup']}" if play["backup"] else ""
+            total = "" if entry["sums"] is None else f" = {entry['sums'][seat]}"
+            parts.append(f"{seat} {' '.join(map(str, play['cards'])) or 'none'}{backup}{total}")
+        won = f"{entry['winner']} wins" if entry["winner"] else "split"
+        lines.append(f"Round {entry['round']} (prize {shown(entry['prize'])}): {'; '.join(parts)}; {won}.")
+    return "\n".join(lines)
+
+
 def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "round": entry["round"],
@@ -909,6 +963,7 @@ __all__ = [
     "Create",
     "DuelingDecks",
     "Play",
+    "board_text",
     "card_contributions",
     "deal_prizes",
     "deck_size_for",

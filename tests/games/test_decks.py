@@ -18,6 +18,7 @@ from geniusbot.games.decks import (
     Create,
     DuelingDecks,
     Play,
+    board_text,
     deal_prizes,
     parse_anomalies,
     pick_your_prize_value,
@@ -679,3 +680,31 @@ def test_a_game_round_trips_through_its_dict_mid_phase():
     send(copy, "p2", "play 30")
     send(game, "p2", "play 30")
     assert copy == game
+
+
+# --------------------------------------------------------------------------- the text board
+
+
+def test_the_text_board_shows_what_the_view_holds():
+    game = make("backup")
+    both(game, "create 20 15", "create 30")
+    both(game, "play 20 backup 3", "play 30")
+    both(game, "create 5", "create none")
+    send(game, "p1", "play 15")
+    public = board_text(game.view(None))
+    assert public.splitlines()[:2] == ["Round 2 of 7: play phase, prize 9. Anomalies: backup.", "Prizes: 10 [9] 8 7 6 5 4"]
+    assert "p1: 0 points, 10 power, hand 15 5, Backup 1 left, sent" in public
+    assert "Round 1 (prize 10): p1 20 + backup 3 = 23; p2 30 = 30; p2 wins." in public
+    assert "sealed" not in public and "Your sealed play: 15" in board_text(game.view("p1"))
+    assert "sealed" not in board_text(game.view("p2"))
+
+
+def test_the_text_board_under_darkness_marks_what_is_hidden():
+    game = make("darkness, pick-your-prize")
+    both(game, "create 20 15", "create 10")
+    both(game, "play 20", "play 10")
+    public = board_text(game.view(None))
+    assert "Prizes" not in public
+    assert "p1: ? points, 15 power, hand ?" in public
+    assert "Round 1 (prize ?): p1 ?; p2 ?; p1 wins." in public
+    assert "Round 1 (prize ?): p1 20; p2 ?; p1 wins." in board_text(game.view("p1"))
