@@ -138,6 +138,13 @@ async def _truncate_all(url: str) -> None:
     names = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
     conn = await asyncpg.connect(**_asyncpg_kwargs(url), timeout=5)
     try:
+        # Tests of one session run one after another, so any other connection to this database
+        # now is one an earlier test leaked; it could hold a lock that TRUNCATE would wait on.
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        await conn.execute("SET lock_timeout = '10s'")
         await conn.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
     finally:
         await conn.close()
