@@ -315,6 +315,7 @@ def draw_text(
 
     Returns the width drawn. The text sits on a solid box of ``bg``, so it must go on that colour.
     """
+    text = _CONTROL.sub(" ", text)  # a newline or tab in a display name is not a glyph
     if not text:
         return 0
     sprite = text_sprite(text, size, fg, bg, bold)
@@ -449,6 +450,7 @@ def seat_name(seat: str | None, players: Mapping[str, str] | None) -> str:
     return {"p1": "Player 1", "p2": "Player 2"}.get(seat, seat)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SEAT_WORD = re.compile(r"\b(p1|p2)\b")
 
 
