@@ -81,6 +81,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import register
+from .allhands_common import TASK_ANOMALIES
+from .allhands_common import parse_anomalies as parse_family_anomalies
 from .base import (
     Event,
     Game,
@@ -102,11 +104,7 @@ BACKUP_USES = 2
 BACKUP_MAX = 3
 
 #: The anomalies of Task 2, in the order the rule text lists them.
-ANOMALIES: tuple[str, ...] = ("backup", "darkness", "overshadow", "pick-your-prize", "revolution")
-#: Anomalies of the other two tasks: named here only to say where they belong.
-OTHER_TASK_ANOMALIES: frozenset[str] = frozenset(
-    {"chain", "implode", "landmine", "rainbow", "rectangleadverse", "hook", "linear", "pyramid", "snipe", "unique"}
-)
+ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["decks"]
 
 _TOKEN = re.compile(r"[a-z]+|[0-9]+")
 _FILLER = re.compile(r"^[\s,;:+&()]*$")
@@ -114,36 +112,14 @@ _FILLER = re.compile(r"^[\s,;:+&()]*$")
 _MAX_DIGITS = 6
 
 
-def _key(name: str) -> str:
-    return re.sub(r"[\s_\-']", "", name.lower())
-
-
 def parse_anomalies(text: str) -> tuple[str, ...]:
     """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
 
-    Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``),
-    separated by commas (or spaces); case, hyphens and spaces inside a name are ignored
-    (``Pick Your Prize``), and ``none`` or nothing means no anomaly.
+    Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``) in
+    any spelling the family's reader takes (:mod:`geniusbot.games.allhands_common`); ``none`` or
+    nothing means no anomaly.
     """
-    known = {_key(name): name for name in ANOMALIES}
-    chosen: set[str] = set()
-    for part in re.split(r"[,;]+", text or ""):
-        part = part.strip()
-        if not part or part.lower() == "none":
-            continue
-        words = [_key(part)] if _key(part) in known else [_key(w) for w in part.split()]
-        for word in words:
-            if word in known:
-                chosen.add(known[word])
-            elif word in OTHER_TASK_ANOMALIES:
-                raise OptionError(
-                    f"{part!r} is an anomaly of another task; Dueling Decks takes: {', '.join(ANOMALIES)}."
-                )
-            else:
-                raise OptionError(
-                    f"Dueling Decks has no anomaly {part!r}; choose from: {', '.join(ANOMALIES)} (or none)."
-                )
-    return tuple(name for name in ANOMALIES if name in chosen)
+    return parse_family_anomalies(text, "decks")
 
 
 def deal_prizes(seed: int) -> list[int]:
