@@ -193,10 +193,11 @@ async def run_bot(settings: Settings, *, time: TimeSource | None = None, out: Ca
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     bot = GeniusBot(settings, time=time)
     loop = asyncio.get_running_loop()
+    closing: list[asyncio.Future[None]] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         # A service manager stops the bot with SIGTERM: close cleanly (timers, database, socket).
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+            loop.add_signal_handler(signum, lambda: closing.append(asyncio.ensure_future(bot.close())))
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value().strip())
@@ -212,6 +213,9 @@ async def run_bot(settings: Settings, *, time: TimeSource | None = None, out: Ca
     except StorageError as error:
         say(f"geniusbot: the database cannot be used ({error}); check DATABASE_URL.\n")
         return 2
+    finally:
+        # Let a close begun by a signal finish (asyncio.run would cancel it half-way).
+        await asyncio.gather(*closing, return_exceptions=True)
     return 0
 
 
