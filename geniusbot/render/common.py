@@ -468,8 +468,10 @@ def outcome_line(outcome: Mapping[str, object] | None, players: Mapping[str, str
     head = f"{seat_name(str(winner), players)} wins" if winner else "Draw"
     if not reason:
         return head
-    # Reasons from the rules often already name the winner ("...; p2 wins"): say it once.
-    if winner and head.lower() in reason.lower():
+    # Reasons from the rules often already name the winner ("...; p2 wins", "p2 makes five
+    # and wins"): say it once.
+    name = seat_name(str(winner), players).lower() if winner else ""
+    if winner and name in reason.lower() and "win" in reason.lower():
         return reason
     return f"{head}: {reason}"
 

@@ -10,6 +10,11 @@ def test_outcome_line_names_the_winner_once():
     assert common.outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ben made four in a row; Ben wins"
 
 
+def test_outcome_line_takes_a_reason_that_already_says_who_won():
+    outcome = {"winner": "p2", "reason": "p2 (white) makes five in a row, A4 to E8, and wins."}
+    assert common.outcome_line(outcome, {"p2": "Ben"}) == "Ben (white) makes five in a row, A4 to E8, and wins"
+
+
 def test_outcome_line_adds_the_winner_when_the_reason_does_not_say():
     outcome = {"winner": "p1", "reason": "p2 ran out of time."}
     assert common.outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ann wins: Ben ran out of time"
