@@ -260,3 +260,34 @@ async def test_system_time_does_not_sleep_for_the_past():
     now = system.now()
     assert now.tzinfo is not None
     await asyncio.wait_for(system.sleep_until(now - timedelta(hours=1)), 1)
+
+
+async def test_a_database_outage_does_not_stop_the_dispatcher(sqlite_db_url: str, clock: ManualTime, caplog):
+    import sqlite3
+
+    from geniusbot.storage.db import create_engine
+
+    async def no_wait(_delay: float) -> None:
+        return None
+
+    store = Store(create_engine(sqlite_db_url, busy_timeout_ms=0), sleep=no_wait, retries=1)
+    recorder = Recorder()
+    dispatcher = await running(store, recorder, clock, retry_delay=5)
+    blocker = sqlite3.connect(sqlite_db_url.split("///", 1)[1], isolation_level=None)
+    try:
+        await dispatcher.add_in("clock", 1)
+        blocker.execute("BEGIN IMMEDIATE")  # the database is locked from now on
+        with caplog.at_level(logging.ERROR, logger="geniusbot.host.timers"):
+            clock.advance(1)
+            await dispatcher.settle()
+        assert recorder.kinds == ["clock"]  # delivered, but its row could not be deleted
+        assert "database is unavailable" in caplog.text and dispatcher.running
+        blocker.rollback()
+        clock.advance(5)
+        await dispatcher.settle()
+        assert recorder.kinds == ["clock", "clock"]  # at-least-once: delivered again, then deleted
+        assert await store.timers() == []
+    finally:
+        blocker.close()
+        await dispatcher.stop()
+        await store.close()
