@@ -617,7 +617,7 @@ class DuelingDecks(Game):
         prize = f"prize {entry['prize']}"
         if self.has("pick-your-prize"):
             prize = f"prize worth {entry['prize']} (Pick Your Prize)"
-        text = f"Round {number}, {prize}: {'; '.join(parts)}. {outcome.capitalize()}. Points: {self._score_text()}."
+        text = f"Round {number}, {prize}: {'; '.join(parts)}; {outcome}. Points: {self._score_text()}."
         return [Event(text, kind="round", data=self._entry_view(entry, None, full=True))]
 
     def _after_round(self) -> list[Event]:

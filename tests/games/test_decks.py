@@ -213,7 +213,9 @@ def test_the_higher_sum_scores_the_prize_and_played_cards_are_discarded():
     assert last["sums"] == {"p1": 35, "p2": 30} and last["winner"] == "p1" and last["prize"] == 8
     assert last["plays"]["p1"] == {"cards": [20, 15], "backup": 0}
     round_event = next(e for e in events if e.kind == "round")
-    assert round_event.public and "p1 played 20, 15 = 35" in round_event.text and "p2 played 30 = 30" in round_event.text
+    assert round_event.public and round_event.text == (
+        "Round 1, prize 8: p1 played 20, 15 = 35; p2 played 30 = 30; p1 wins the round. Points: p1 8, p2 0."
+    )
     assert game.view()["phase"] == "create" and game.view()["round"] == 2 and game.view()["prize"] == 9
 
 
