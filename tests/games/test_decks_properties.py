@@ -201,3 +201,42 @@ def test_the_random_moves_are_legal_and_cover_both_kinds():
             kinds.add(type(move))
             game.play(move)
         assert kinds == {Create, Play}
+
+
+DARK_COMBINATIONS = [c for c in COMBINATIONS if "darkness" in c]
+
+
+@SETTINGS
+@given(combo=st.sampled_from(DARK_COMBINATIONS), choices=st.randoms(use_true_random=False))
+def test_under_darkness_no_play_reaches_the_room_or_the_opponent_before_the_end(combo, choices):
+    game = DuelingDecks.new(seed=17, anomalies=combo)
+    pyp = game.has("pick-your-prize")
+    while not game.is_over:
+        seat = choices.choice(game.to_move())
+        events = game.timeout(seat) if choices.random() < 0.1 else game.play(random_move(game, seat, choices))
+        ended = game.is_over
+        for event in events:
+            if event.public and not (ended and event.kind in ("reveal", "end")):
+                assert not {"plays", "sums", "counted", "cards"} & set(event.data) or event.kind == "created"
+                assert not pyp or not {"prize", "points"} & set(event.data)
+            if not event.public:
+                assert len(event.seats) == 1
+        if ended:
+            break
+        for viewer in (None, "p1", "p2"):
+            view = game.view(viewer)
+            for other in ("p1", "p2"):
+                if other == viewer:
+                    continue
+                assert view["hands"][other] is None
+                assert all(entry["plays"][other] is None for entry in view["history"])
+                if view["backups_left"] is not None:
+                    assert view["backups_left"][other] is None
+            assert all(entry["sums"] is None and entry["counted"] is None for entry in view["history"])
+            if pyp:
+                assert view["points"] == {"p1": None, "p2": None}
+                assert all(entry["prize"] is None and entry["points"] is None for entry in view["history"])
+    # Then everything shows.
+    view = game.view(None)
+    assert all(entry["plays"]["p1"] is not None and entry["sums"] is not None for entry in view["history"])
+    assert None not in view["points"].values()
