@@ -403,3 +403,26 @@ async def test_counts(store: Store):
     await store.commit_action(match.id, 0, NewAction("move", "H8", seat="p1"))
     counts = await store.counts()
     assert counts["matches"] == 1 and counts["seats"] == 2 and counts["actions"] == 1 and counts["timers"] == 0
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(state=st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=5), host=JSON_VALUES)
+async def test_snapshots_come_back_exactly(store: Store, state, host):
+    # A game's to_dict() must survive the database unchanged, whatever it holds.
+    match = await new_match(store, channel_id=None, state=state, host={"h": host})
+    assert (await store.get_match(match.id)).state == state
+    await store.commit_action(match.id, 0, NewAction("move", "x", clocks={"c": host}), state={"s": state})
+    got = await store.get_match(match.id)
+    assert got.state == {"s": state} and got.host == {"h": host}
+    assert (await store.actions(match.id))[-1].clocks == {"c": host}
