@@ -87,6 +87,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import register
+from .allhands_common import TASK_ANOMALIES
+from .allhands_common import parse_anomalies as parse_family_anomalies
 from .base import (
     Event,
     Game,
@@ -108,12 +110,7 @@ MOVE_SECONDS = 30
 NUMBERS: tuple[int, ...] = tuple(range(1, SIZE + 1))
 
 #: The anomalies of Task 3, in the order the rule text lists them.
-ANOMALIES: tuple[str, ...] = ("hook", "linear", "pyramid", "snipe", "unique")
-#: Anomalies of the other two tasks: named here only to say where they belong.
-OTHER_TASK_ANOMALIES: frozenset[str] = frozenset(
-    {"chain", "implode", "landmine", "rainbow", "rectangleadverse",
-     "backup", "darkness", "overshadow", "pickyourprize", "revolution"}
-)
+ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["swabbing"]
 
 SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
 ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -124,35 +121,13 @@ _FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
 _JOINING_WORDS = frozenset({"and", "swab", "colour", "color", "move"})
 
 
-def _key(name: str) -> str:
-    return re.sub(r"[\s_\-']", "", name.lower())
-
-
 def parse_anomalies(text: str) -> tuple[str, ...]:
     """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
 
-    Names are Task 3's five (``hook, linear, pyramid, snipe, unique``), separated by commas (or
-    spaces); case is ignored, and ``none`` or nothing means no anomaly.
+    Names are Task 3's five (``hook, linear, pyramid, snipe, unique``), read as the whole family
+    reads them (:mod:`geniusbot.games.allhands_common`); ``none`` or nothing means no anomaly.
     """
-    known = {_key(name): name for name in ANOMALIES}
-    chosen: set[str] = set()
-    for part in re.split(r"[,;]+", text or ""):
-        part = part.strip()
-        if not part or part.lower() == "none":
-            continue
-        words = [_key(part)] if _key(part) in known else [_key(w) for w in part.split()]
-        for word in words:
-            if word in known:
-                chosen.add(known[word])
-            elif word in OTHER_TASK_ANOMALIES:
-                raise OptionError(
-                    f"{part!r} is an anomaly of another task; Deck Swabbing takes: {', '.join(ANOMALIES)}."
-                )
-            else:
-                raise OptionError(
-                    f"Deck Swabbing has no anomaly {part!r}; choose from: {', '.join(ANOMALIES)} (or none)."
-                )
-    return tuple(name for name in ANOMALIES if name in chosen)
+    return parse_family_anomalies(text, "swabbing")
 
 
 def neighbours(point: Point) -> Iterator[Point]:
