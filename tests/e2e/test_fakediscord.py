@@ -93,6 +93,18 @@ class BareBot(commands.Bot):
 
         self.add_command(give)
 
+        @self.tree.command(description="Play a cell")
+        async def move(interaction: discord.Interaction, cell: str) -> None:
+            await interaction.response.send_message(f"played {cell}")
+
+        @move.autocomplete("cell")
+        async def cells(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=c, value=c) for c in ("A1", "A2", "B1") if c.startswith(current.upper())]
+
+        @self.tree.command(description="Leave a note for the host")
+        async def note(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NoteModal())
+
         @self.tree.command(description="Start a match against someone")
         @app_commands.describe(opponent="who to play")
         @app_commands.choices(game=[app_commands.Choice(name="Mines", value="mines"), app_commands.Choice(name="Tightwire", value="tightwire")])
@@ -165,6 +177,13 @@ class BareBot(commands.Bot):
                 await message.channel.send("hello")
             except discord.Forbidden as error:
                 self.note(self.errors, error)
+
+
+class NoteModal(discord.ui.Modal, title="A note for the host"):
+    text = discord.ui.TextInput(label="Your note", custom_id="note_text", max_length=100)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"noted: {self.text.value}", ephemeral=True)
 
 
 class Menu(discord.ui.View):
@@ -246,7 +265,7 @@ async def test_without_the_content_intent_the_bot_sees_text_only_when_mentioned(
 async def test_slash_commands_sync_answer_and_defer(fake: FakeDiscord, world) -> None:
     guild, general, alice, bob = world
     async with running(fake, BareBot()):
-        assert {c.name for c in fake.commands.values()} == {"ping", "slow", "late", "board", "start"}
+        assert {c.name for c in fake.commands.values()} == {"ping", "slow", "late", "board", "move", "note", "start"}
         assert all(c.guild_id is None for c in fake.commands.values())
 
         ping = await fake.slash(alice, guild, general, "ping", {"times": 2})
@@ -440,6 +459,23 @@ async def test_interaction_answer_with_a_file_edited_and_an_ephemeral_followup(f
         assert board.original.content == "board v2" and board.original.edits == 1
         # The ephemeral hand is not in the channel's history that other members can read.
         assert [m.content for m in fake.messages(general) if not m.ephemeral] == ["board v2"]
+
+
+async def test_autocomplete_and_modal(fake: FakeDiscord, world) -> None:
+    guild, general, alice, _ = world
+    async with running(fake, BareBot()):
+        typing = await fake.autocomplete(alice, guild, general, "move", {"cell": "a"}, focused="cell")
+        response = await fake.wait_for_response(typing)
+        assert response.type == 8 and [c["value"] for c in response.data["choices"]] == ["A1", "A2"]
+
+        note = await fake.slash(alice, guild, general, "note")
+        shown = await fake.wait_for_response(note)
+        assert shown.type == 9 and shown.data["title"] == "A note for the host"
+        with pytest.raises(ValueError, match="characters"):
+            await fake.submit_modal(note, {"note_text": "x" * 101})
+        submitted = await fake.submit_modal(note, {"note_text": "bob stalls"})
+        answer = await fake.wait_for_response(submitted)
+        assert answer.message.content == "noted: bob stalls" and answer.message.ephemeral
 
 
 async def test_prefix_command_fetches_a_member_and_gives_a_role(fake: FakeDiscord, world) -> None:

@@ -509,6 +509,16 @@ class Driver:
         Raises if Discord's client would not let the user send it: unknown command, unknown or
         missing required option, a value outside the choices, no permission, not in DMs.
         """
+        data = self._command_data(user, guild, channel, name, options, focused=None)
+        return await self._interact(2, user, channel, data, locale=locale)
+
+    async def autocomplete(self, user: FakeUser, guild: FakeGuild | None, channel: FakeChannel, name: str, options: Mapping[str, Any], focused: str, *, locale: str = "en-US") -> FakeInteraction:
+        """``user`` is typing option ``focused`` of ``/name`` (the partial text is its value in
+        ``options``): INTERACTION_CREATE type 4; the bot's choices are in ``response.data``."""
+        data = self._command_data(user, guild, channel, name, options, focused=focused)
+        return await self._interact(4, user, channel, data, locale=locale)
+
+    def _command_data(self, user: FakeUser, guild: FakeGuild | None, channel: FakeChannel, name: str, options: Mapping[str, Any] | None, *, focused: str | None) -> dict[str, Any]:
         path = name.split()
         command = self.find_command(path[0], guild)
         if command is None:
@@ -543,25 +553,34 @@ class Driver:
             schema = option.get("options") or []
         if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in schema):
             raise LookupError(f"/{name} needs a subcommand: {[o['name'] for o in schema]}")
-        target.extend(self._build_options(schema, dict(options or {}), resolved, guild, channel))
+        target.extend(self._build_options(schema, dict(options or {}), resolved, guild, channel, focused=focused))
         data: dict[str, Any] = {"id": str(command.id), "name": command.name, "type": command.type, "options": built}
         if command.guild_id is not None:
             data["guild_id"] = str(command.guild_id)
         if resolved:
             data["resolved"] = resolved
-        return await self._interact(2, user, channel, data, locale=locale)
+        return data
 
-    def _build_options(self, schema: list[dict[str, Any]], given: dict[str, Any], resolved: dict[str, dict[str, Any]], guild: FakeGuild | None, channel: FakeChannel) -> list[dict[str, Any]]:
+    def _build_options(self, schema: list[dict[str, Any]], given: dict[str, Any], resolved: dict[str, dict[str, Any]], guild: FakeGuild | None, channel: FakeChannel, *, focused: str | None = None) -> list[dict[str, Any]]:
         by_name = {o["name"]: o for o in schema}
         for name in given:
             if name not in by_name:
                 raise LookupError(f"unknown option {name!r}; the command has {sorted(by_name)}")
-        missing = [o["name"] for o in schema if o.get("required") and o["name"] not in given]
-        if missing:
-            raise ValueError(f"required option(s) missing: {missing}")
+        if focused is not None:
+            option = by_name.get(focused)
+            if option is None or not option.get("autocomplete"):
+                raise ValueError(f"option {focused!r} does not autocomplete")
+        else:
+            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in given]
+            if missing:
+                raise ValueError(f"required option(s) missing: {missing}")
         out = []
         for option in schema:
             if option["name"] not in given:
+                continue
+            if option["name"] == focused:
+                # What the user has typed so far: any text, checked against nothing yet.
+                out.append({"type": option["type"], "name": focused, "value": str(given[focused]), "focused": True})
                 continue
             value = self._option_value(option, given[option["name"]], resolved, guild, channel)
             out.append({"type": option["type"], "name": option["name"], "value": value})
@@ -611,6 +630,45 @@ class Driver:
             resolved.setdefault("channels", {})[str(value.id)] = data
             return str(value.id)
         raise TypeError(f"pass a fake user, member, role or channel for this option, not {value!r}")
+
+    async def submit_modal(self, interaction: FakeInteraction, values: Mapping[str, Any], *, locale: str = "en-US") -> FakeInteraction:
+        """The user fills in and submits the modal the bot showed in answer to ``interaction``:
+        ``values`` maps each input's custom id to its text (or a list of values for a select)."""
+        response = interaction.response
+        if response is None or response.type != 9 or not response.data:
+            raise LookupError(f"the bot has not answered interaction {interaction.id} with a modal")
+        spec = response.data
+        unknown_ids = set(values)
+
+        def fill(component: dict[str, Any]) -> dict[str, Any] | None:
+            kind = component.get("type")
+            if kind == 1:
+                children = [c for c in (fill(x) for x in component.get("components", [])) if c is not None]
+                return {"type": 1, "components": children}
+            if kind == 18:
+                inner = fill(component["component"])
+                return {"type": 18, "component": inner} if inner is not None else None
+            custom_id = component.get("custom_id")
+            if custom_id is None:
+                return None
+            unknown_ids.discard(custom_id)
+            if kind == 4:
+                text = str(values.get(custom_id, component.get("value") or ""))
+                if component.get("required", True) and not text:
+                    raise ValueError(f"the modal's input {custom_id!r} is required")
+                low, high = component.get("min_length", 0), component.get("max_length", 4000)
+                if text and not low <= len(text) <= high:
+                    raise ValueError(f"input {custom_id!r} takes {low}..{high} characters, not {len(text)}")
+                return {"type": 4, "custom_id": custom_id, "value": text}
+            chosen = list(values.get(custom_id, []))
+            return {"type": kind, "custom_id": custom_id, "values": [str(v) for v in chosen]}
+
+        components = [c for c in (fill(x) for x in spec.get("components", [])) if c is not None]
+        if unknown_ids:
+            raise LookupError(f"the modal has no inputs {sorted(unknown_ids)}")
+        data = {"custom_id": spec["custom_id"], "components": components}
+        channel = self.channels[interaction.channel_id]
+        return await self._interact(5, interaction.user, channel, data, message=interaction.message, locale=locale)
 
     def _component_for(self, user: FakeUser, message: FakeMessage, custom_id: str) -> dict[str, Any]:
         if message.deleted:

@@ -1241,6 +1241,10 @@ class FakeDiscord(Driver):
             raise unknown("interaction", 10062)
         kind = int(payload.get("type", 0))
         data = payload.get("data")
+        # Which answers fit which interaction: autocomplete takes only choices; a modal
+        # cannot answer a modal; updates need a message with the component.
+        if (interaction.type == 4) != (kind == 8) or (kind == 9 and interaction.type == 5):
+            raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": f"Response type {kind} is not valid for interaction type {interaction.type}."}]}})
         message: FakeMessage | None = None
         channel = self.channels[interaction.channel_id]
         if kind == 4:
@@ -1253,7 +1257,7 @@ class FakeDiscord(Driver):
             interaction.original = message
         elif kind in (6, 7):
             if interaction.message is None:
-                raise ApiError(400, 40004, "Interaction response type is only valid for component interactions")
+                raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": "Updating a message needs a message component interaction."}]}})
             interaction.original = interaction.message
             if kind == 7:
                 self._apply_edit(interaction.message, data or {}, files)
