@@ -710,3 +710,47 @@ def test_the_text_board_under_darkness_marks_what_is_hidden():
     assert "p1: ? points, 15 power, hand ?" in public
     assert "Round 1 (prize ?): p1 ?; p2 ?; p1 wins." in public
     assert "Round 1 (prize ?): p1 20; p2 ?; p1 wins." in board_text(game.view("p1"))
+
+
+# --------------------------------------------------------------------------- a record
+
+
+RECORD = """
+[Game "decks"]
+[Seed "7"]
+[Anomalies "backup, overshadow"]
+[Result "p1"]
+
+# Seed 7 deals the prizes 6, 10, 5, 9, 7, 8, 4. Overshadow: hands of 3.
+p1: create 20 15             # refused: creations go by direct message
+p1 (dm): create 20 15 10
+p1 (dm): create 1            # refused: the first creation of the phase stands
+p2 (dm): create 21 9
+p1 (dm): play 20 backup 3    # the 20 is shadowed by p2's 21: 3
+p2 (dm): play 21             # 21: p2 scores 6
+p1 (dm): create 5            # p1's power is spent
+p2 (dm): create none
+p1 (dm): play 15 10          # 25
+p2 (dm): play 9 backup 3     # the 9 is shadowed by p1's 10: 3; p1 scores 10
+p2 (dm): create 20           # p1 has no power: not asked
+host: timeout p1             # p1 plays nothing
+p2 (dm): play 20             # p2 scores 5
+p1 (dm): play 5 backup 3     # nobody has power: no create phase is asked for
+p2 (dm): play backup 3       # p1 scores 9; nothing is left, the 7 and the 8 are split: 26.5
+p2 (dm): create 5            # refused: the task is over
+"""
+
+
+def test_a_record_replays_through_the_adjudicator():
+    from geniusbot.adjudicate import adjudicate_text
+
+    result = adjudicate_text(RECORD)
+    accepted = [a.accepted for a in result.actions]
+    assert accepted == [False, True, False] + [True] * 12 + [False]
+    assert "direct message" in result.actions[0].error
+    assert "first one stands" in result.actions[2].error
+    assert result.outcome.winner == "p1"
+    view = result.game.view()
+    assert view["points"] == {"p1": 26.5, "p2": 18.5}
+    assert [h["winner"] for h in view["history"]] == ["p2", "p1", "p2", "p1", None, None]
+    assert result.notes == []
