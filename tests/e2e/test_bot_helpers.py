@@ -1,0 +1,147 @@
+"""The bot's small parts: /start's options text, the chatter test, the choices a game offers,
+long texts and text boards on Discord, the proxy URLs, 'geniusbot run' without a token, and the
+one error handler of the command tree."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import discord
+import discord.gateway
+import discord.http
+import pytest
+
+from geniusbot.bot import APOLOGY, TOKEN_HELP, apply_discord_urls
+from geniusbot.cli import main
+from geniusbot.cogs import choice_offer, is_chatter, looks_like_notation, needs_dms, parse_options
+from geniusbot.discord_transport import MESSAGE_LIMIT, fence, split_text
+from geniusbot.games import get_game, new_game
+from geniusbot.host import board
+from tests.e2e.botworld import World, make_world
+from tests.fakediscord import FakeDiscord
+
+
+def test_options_text_splits_at_each_name() -> None:
+    assert parse_options("setup=red C3 F6; blue F3 C6 dmo=p1") == {"setup": "red C3 F6; blue F3 C6", "dmo": "p1"}
+    assert parse_options("anomalies=chain, landmine starter=p2") == {"anomalies": "chain, landmine", "starter": "p2"}
+    assert parse_options("  ") == {} and parse_options(None) == {}
+    with pytest.raises(ValueError, match="name=value"):
+        parse_options("red C3 F6")
+    with pytest.raises(ValueError, match="name=value"):
+        parse_options("red setup=none")
+
+
+def test_chatter_is_long_unparseable_and_coordinate_free() -> None:
+    game = new_game("tictacfive")
+    assert is_chatter(game, "p1", "good luck and have fun everyone")
+    assert is_chatter(game, "p2", "you will never make five against me")  # off turn
+    assert not is_chatter(game, "p1", "H8")
+    assert not is_chatter(game, "p1", "hmm")  # short: may be an attempt, so it is answered
+    assert not is_chatter(game, "p1", "I will play H8 now I think")  # a coordinate
+    assert not is_chatter(game, "p2", "let me put a stone at j10 please")
+    assert looks_like_notation("B5-C3") and looks_like_notation("red first") and not looks_like_notation("what a lovely day today")
+    tight = new_game("tightwire", variant="fate")
+    assert not is_chatter(tight, "p1", "pick turn order")
+    assert is_chatter(tight, "p2", "I would like to pick something nice")
+
+
+def test_choices_come_from_the_games_own_legal_moves() -> None:
+    game = new_game("tictacfive")
+    assert choice_offer(game) is None
+    for point in ("H8", "H9", "I8"):
+        game.submit(point, "p1")
+    assert choice_offer(game) == ("p2", ["black", "white"])
+    game.submit("white", "p2")
+    assert choice_offer(game) is None
+    arms = new_game("armslength", setup="none", dmo="p1")
+    assert choice_offer(arms) == ("p1", ["red first", "red second", "blue first", "blue second"])
+    assert choice_offer(new_game("armslength", setup="none")) is None
+    fate = new_game("tightwire", variant="fate")
+    seat, texts = choice_offer(fate)
+    assert seat == "p1" and len(texts) == 3 and all(t.startswith("pick ") for t in texts)
+    fate.submit(texts[0], "p1")
+    assert choice_offer(fate)[0] == "p2" and len(choice_offer(fate)[1]) == 2
+
+
+def test_games_with_private_moves_need_dms() -> None:
+    assert needs_dms(get_game("tiles"))
+    assert not needs_dms(get_game("tictacfive")) and not needs_dms(get_game("armslength"))
+
+
+def test_long_texts_are_split_and_text_boards_fenced() -> None:
+    text_board = board.text_board(new_game("tightwire").view())
+    assert fence(text_board).startswith("```\n") and fence("Match #1 started.") == "Match #1 started."
+    parts = split_text("\n".join(f"line {i} " + "x" * 50 for i in range(100)))
+    assert len(parts) > 1 and all(len(p) <= MESSAGE_LIMIT for p in parts)
+    assert "".join(p.replace("\n", "") for p in parts) == "".join(f"line {i} " + "x" * 50 for i in range(100))
+    fenced = split_text("   A B\n" + "\n".join(" 1 " + "x" * 60 for _ in range(60)))
+    assert len(fenced) > 1 and all(p.startswith("```\n") and p.endswith("\n```") and len(p) <= MESSAGE_LIMIT for p in fenced)
+    assert split_text("") == ["\u200b"]
+
+
+def test_proxy_urls_are_applied_to_discord_py() -> None:
+    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    try:
+        apply_discord_urls("https://proxy.example/api/v10/", "wss://proxy.example/gw")
+        assert discord.http.Route.BASE == "https://proxy.example/api/v10"
+        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "wss://proxy.example/gw"
+        apply_discord_urls(None, None)
+        assert discord.http.Route.BASE == "https://proxy.example/api/v10"
+    finally:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+def test_run_without_a_token_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err == TOKEN_HELP
+    assert "Developer Portal" in err or "developers/applications" in err
+    assert "geniusbot play" in err
+
+
+@pytest.fixture
+async def world(tmp_path: Path):
+    async with FakeDiscord() as fake:
+        yield make_world(fake, tmp_path)
+
+
+async def test_an_unexpected_error_is_logged_and_the_user_gets_an_apology(world: World, caplog: pytest.LogCaptureFixture) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+
+        @bot.tree.command(name="explode", description="A command that fails unexpectedly")
+        async def explode(interaction: discord.Interaction) -> None:
+            raise KeyError("a bug")
+
+        @bot.tree.command(name="refuse", description="A command that a rule refuses")
+        async def refuse(interaction: discord.Interaction) -> None:
+            get_game("chess")
+
+        await bot.tree.sync()
+        with caplog.at_level(logging.ERROR, logger="geniusbot.bot"):
+            interaction = await fake.slash(world.carol, world.guild, world.room, "explode", {})
+            response = await fake.wait_for_response(interaction)
+        assert response.data["content"] == APOLOGY and response.data["flags"] & 64
+        [record] = [r for r in caplog.records if r.name == "geniusbot.bot"]
+        assert record.getMessage() == "/explode failed" and record.exc_info[0] is KeyError
+        interaction = await fake.slash(world.carol, world.guild, world.room, "refuse", {})
+        response = await fake.wait_for_response(interaction)
+        assert response.data["content"].startswith("There is no game called 'chess'")
+        assert response.data["flags"] & 64
+
+
+async def test_start_offers_the_rule_sets_of_the_chosen_game(world: World) -> None:
+    fake = world.fake
+    async with world.running():
+        interaction = await fake.autocomplete(
+            world.owner, world.guild, world.room, "start", {"game": "tightwire", "variant": "fa"}, "variant"
+        )
+        response = await fake.wait_for_response(interaction)
+        assert response.type == 8
+        assert [c["value"] for c in response.data["choices"]] == ["fate"]
+        command = fake.find_command("start", world.guild)
+        game_option = next(o for o in command.data["options"] if o["name"] == "game")
+        assert {c["value"] for c in game_option["choices"]} >= {"tictacfive", "armslength", "tightwire"}
