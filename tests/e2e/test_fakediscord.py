@@ -128,6 +128,7 @@ class BareBot(commands.Bot):
         the fake has no such limit, so the test bot re-identifies at once."""
 
     async def setup_hook(self) -> None:
+        self.add_view(Seats())
         if self.sync_to is not None:
             self.tree.copy_global_to(guild=self.sync_to)
             await self.tree.sync(guild=self.sync_to)
@@ -159,6 +160,8 @@ class BareBot(commands.Bot):
             except discord.Forbidden as error:
                 self.note(self.errors, error)
                 await message.channel.send(f"{message.author.mention}, open your DMs and try again.")
+        elif text == "seats":
+            await message.channel.send("the table is open", view=Seats())
         elif text == "menu":
             view = Menu()
             await message.channel.send("pick", view=view)
@@ -184,6 +187,17 @@ class NoteModal(discord.ui.Modal, title="A note for the host"):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"noted: {self.text.value}", ephemeral=True)
+
+
+class Seats(discord.ui.View):
+    """A persistent view: any client that registers it answers its button, even after a restart."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Take a seat", custom_id="seats:take")
+    async def take(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_message(f"{interaction.user.name} took a seat")
 
 
 class Menu(discord.ui.View):
@@ -498,6 +512,16 @@ async def test_a_player_reaction_reaches_the_bot(fake: FakeDiscord, world) -> No
         menu = await fake.wait_for_message(general)
         await fake.react(alice, menu, "\N{WHITE HEAVY CHECK MARK}")
         assert (await fake.wait_for_message(general)).content == f"alice agreed to message {menu.id}"
+
+
+async def test_a_persistent_button_answers_in_the_next_client(fake: FakeDiscord, world) -> None:
+    _, general, alice, bob = world
+    async with running(fake, BareBot()):
+        await fake.user_says(general, alice, "seats")
+        table = await fake.wait_for_message(general)
+    async with running(fake, BareBot()):
+        click = await fake.click(bob, table, "seats:take")
+        assert (await fake.wait_for_response(click)).message.content == "bob took a seat"
 
 
 async def test_message_edit_reaction_history_delete(fake: FakeDiscord, world) -> None:
