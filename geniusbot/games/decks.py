@@ -517,6 +517,7 @@ class DuelingDecks(Game):
         """Skip the seats with no choice, resolve the phase once every seat is in, and repeat
         while phases resolve on their own (two seats with nothing left to do)."""
         events: list[Event] = []
+        new_phase = False
         while not self.is_over:
             for seat in self.seats:
                 if self.sealed[seat] is None and self._no_choice(seat):
@@ -524,13 +525,13 @@ class DuelingDecks(Game):
                     events.append(Event(self._skip_text(seat), kind="skipped",
                                         data={"seat": seat, "phase": self.phase}))
             if any(self.sealed[s] is None for s in self.seats):
-                return events
+                # Prompt only for a phase that waits for someone, never for one that resolves itself.
+                return events + (self._phase_prompt() if new_phase else [])
             if self.phase == "create":
                 events += self._resolve_create()
             else:
                 events += self._resolve_round()
-            if not self.is_over:
-                events += self._phase_prompt()
+            new_phase = True
         return events
 
     def _skip_text(self, seat: str) -> str:

@@ -754,3 +754,17 @@ def test_a_record_replays_through_the_adjudicator():
     assert view["points"] == {"p1": 26.5, "p2": 18.5}
     assert [h["winner"] for h in view["history"]] == ["p2", "p1", "p2", "p1", None, None]
     assert result.notes == []
+
+
+def test_a_phase_that_resolves_itself_is_not_announced_as_waiting():
+    game = make()
+    both(game, "create 30 20", "create 10")
+    events = both(game, "play 30", "play none")
+    # p1 has no power: skipped, and the next create phase asks only p2.
+    kinds = [e.kind for e in events]
+    assert kinds[-2:] == ["skipped", "phase"] and events[-1].data["seats"] == ["p2"]
+    game = make()
+    both(game, "create 25 25", "create 25 25")
+    events = both(game, "play 25 25", "play 25 25")
+    assert [e for e in events if e.kind == "phase"] == []  # everything after resolves itself
+    assert game.is_over
