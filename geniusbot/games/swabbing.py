@@ -595,9 +595,10 @@ class DeckSwabbing(Game):
                 text += f" {sniper} sniped {snipe}, one of the same tiles, so the snipe changes nothing."
             else:
                 text += f" {sniper} sniped {snipe}: it is black too."
-        if filled:
-            text += f" {len(filled)} tile{'s' if len(filled) != 1 else ''} take{'' if len(filled) != 1 else 's'} " \
-                    f"{seat}'s colour: {_listing(filled)}."
+        if len(filled) == 1:
+            text += f" 1 tile takes {seat}'s colour: {filled[0]}."
+        elif filled:
+            text += f" {len(filled)} tiles take {seat}'s colour: {_listing(filled)}."
         text += " " + self._score_text() + "\n" + board_text(self.board, self.numbers)
         events = [Event(text, kind="move", data=dict(self.history[-1], board=self._board_view()))]
         self.turn = other_seat(seat)

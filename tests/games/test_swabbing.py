@@ -675,3 +675,34 @@ def test_every_game_round_trips_with_its_numbers_and_sealed_parts():
     game.submit("snipe D4", "p2", private=True)
     copy = load(game.to_dict())
     assert copy == game and copy.numbers == game.numbers and copy.sealed_snipe == "D4"
+
+
+# --------------------------------------------------------------------------- announcements
+
+
+def test_the_opening_shows_the_board_and_prompts_the_starter():
+    events = make(starter="p2").opening_events()
+    assert [e.kind for e in events] == ["board", "turn"] and all(e.public for e in events)
+    assert "all white" in events[0].text and events[1].data == {"seat": "p2", "sniper": None}
+    unique = DeckSwabbing.new(seed=4, anomalies="unique, snipe")
+    board, turn = unique.opening_events()
+    assert board.data["numbers"] == unique.view()["numbers"]
+    assert "direct message" in turn.text and turn.data == {"seat": "p1", "sniper": "p2"}
+    game = make()
+    play(game, "C3 C4")
+    assert game.opening_events() == []
+
+
+def test_a_single_filled_tile_is_announced_in_the_singular():
+    game = make("""
+7 . # . . . . .
+6 . . . . . . .
+5 . . . . . . .
+4 . . . . . . .
+3 . . . . . . .
+2 . . . . . . .
+1 . . . . . . .
+""")
+    events = play(game, "A6 B6")
+    assert "1 tile takes p1's colour: A7." in events[0].text
+    assert colours(game, "p1") == ["A7"]
