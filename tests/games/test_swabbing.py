@@ -21,6 +21,7 @@ from geniusbot.games.swabbing import (
     Swab,
     generate_numbers,
     is_permutation_line,
+    neighbours,
     parse_anomalies,
     pyramid_value,
     region_fills,
@@ -153,7 +154,7 @@ def test_a_region_of_six_white_tiles_stays_white():
     assert {"A6", "A7", "B6", "B7", "C6", "C7"} <= set(colours(game, "white"))
 
 
-def test_every_small_region_is_filled_at_once_whoever_made_it():
+def test_every_small_region_is_filled_at_once():
     # D1 E1 splits row 1 into A1-C1 and F1-G1, both small: p2 moves and takes both.
     game = make("""
 7 . . . . . . .
@@ -299,7 +300,7 @@ def test_hook_counts_only_the_previous_move_not_the_tiles_it_filled():
     play(game, "C5 C6")
     assert game.view()["hook"]["from"] == ["C5", "C6"]
     filled = [pt(s) for s in colours(game, "p1")]
-    assert all(game.board[n] != "white" for p in filled for n in _neighbours(p))
+    assert all(game.board[n] != "white" for p in filled for n in neighbours(p))
     moves = list(game.legal_moves("p2"))
     assert moves and all("C4" in m.tiles for m in moves)
     assert "Hook" in refuses(game, "F2 G2", "p2")
@@ -331,11 +332,6 @@ def test_hook_under_linear_needs_one_tile_next_to_the_last_placement():
     assert game.view()["hook"]["from"] == ["D5", "D7"]
     assert "Hook" in refuses(game, "A1 B1 C1", "p2")
     play(game, "C7 E7")  # touches D7 only
-
-
-def _neighbours(point):
-    from geniusbot.games.swabbing import neighbours
-    return list(neighbours(point))
 
 
 # --------------------------------------------------------------------------- Linear
