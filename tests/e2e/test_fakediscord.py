@@ -173,6 +173,11 @@ class BareBot(commands.Bot):
             again = await message.channel.fetch_message(sent.id)
             await message.channel.send(f"history {len(history)}: {history[0].content}; {len(again.reactions)} reaction")
             await sent.delete()
+        elif text == "big":
+            try:
+                await message.channel.send(file=discord.File(io.BytesIO(bytes(10 * 1024 * 1024 + 1)), "huge.png"))
+            except discord.HTTPException as error:
+                self.note(self.errors, error)
         elif text == "boom":
             raise RuntimeError("the bot tripped over its own feet")
         elif text == "say" and message.guild is not None:
@@ -394,6 +399,15 @@ async def test_missing_permission_raises_forbidden_50013(fake: FakeDiscord, worl
         await bot.until(lambda: bot.errors)
         assert bot.errors[0].code == 50013
         assert [m.author.id for m in fake.messages(muted)] == [alice.id]
+
+
+async def test_an_upload_over_10_mib_is_refused(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()) as bot:
+        await fake.user_says(general, alice, "big")
+        await bot.until(lambda: bot.errors)
+        assert (bot.errors[0].status, bot.errors[0].code) == (413, 40005)
+        assert [m.author.id for m in fake.messages(general)] == [alice.id]
 
 
 async def test_rate_limited_route_is_retried(fake: FakeDiscord, world) -> None:

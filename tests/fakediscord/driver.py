@@ -43,7 +43,6 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT =
 # Component types.
 BUTTON, STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT = 2, 3, 5, 6, 7, 8
 LINK_STYLE, PREMIUM_STYLE = 5, 6
-ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
 
 
 class FakeTimeout(AssertionError):
@@ -457,7 +456,7 @@ class Driver:
             "locale": locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "attachment_size_limit": model.ATTACHMENT_SIZE_LIMIT,
         }
         if guild is not None:
             member = guild.members[user.id]

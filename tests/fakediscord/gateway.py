@@ -111,7 +111,8 @@ class GatewayConnection:
                     await self.ws.send_bytes(data)
                 else:
                     await self.ws.send_str(text)
-            except ConnectionError:
+            except (ConnectionError, RuntimeError):
+                # The socket went away under us (closing transport): the session keeps the frames.
                 return
             finally:
                 self.queue.task_done()

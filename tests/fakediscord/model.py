@@ -72,6 +72,9 @@ DM = 1
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 
+# Uploads per message on a guild without boosts (10 MiB since 2024).
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
 # Message flags.
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7

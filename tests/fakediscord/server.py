@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -301,6 +302,13 @@ class FakeDiscord(Driver):
             if error.errors:
                 body["errors"] = error.errors
             response = json_response(body, status=error.status)
+        except web.HTTPException:
+            raise
+        except Exception:
+            # A request the fake cannot digest fails the test at teardown; a 400 (not a 500,
+            # which discord.py retries for seconds) tells the bot at once.
+            self._protocol_error(f"the fake failed on {request.method} {request.path_qs}:\n{traceback.format_exc()}")
+            response = json_response({"message": "The fake Discord could not handle this request", "code": 0}, status=400)
         record.status = response.status
         return response
 
@@ -751,6 +759,11 @@ class FakeDiscord(Driver):
         if creating and not (content or embeds or files or payload.get("components") or payload.get("sticker_ids") or payload.get("poll")):
             raise ApiError(400, 50006, "Cannot send an empty message")
 
+    @staticmethod
+    def _check_upload_size(files: list[tuple[int, str, bytes]]) -> None:
+        if sum(len(data) for _, _, data in files) > model.ATTACHMENT_SIZE_LIMIT:
+            raise ApiError(413, 40005, "Request entity too large")
+
     def _attachments_from(self, channel_id: int, payload: dict[str, Any], files: list[tuple[int, str, bytes]], keep: list[FakeAttachment]) -> list[FakeAttachment]:
         described = {}
         for item in payload.get("attachments") or []:
@@ -827,6 +840,7 @@ class FakeDiscord(Driver):
                 bits.append(model.ATTACH_FILES)
             self._require(channel, *bits)
         self._check_message_payload(payload, files, creating=True)
+        self._check_upload_size(files)
         reference = payload.get("message_reference")
         if reference:
             ref_id = reference.get("message_id")
@@ -876,6 +890,7 @@ class FakeDiscord(Driver):
 
         Returns whether the edit filled a deferral's "thinking" message."""
         self._check_message_payload(payload, files, creating=False)
+        self._check_upload_size(files)
         content = str(payload["content"] or "") if "content" in payload else message.content
         embeds = list(payload["embeds"] or []) if "embeds" in payload else message.embeds
         components = list(payload["components"] or []) if "components" in payload else message.components
@@ -1249,6 +1264,7 @@ class FakeDiscord(Driver):
         channel = self.channels[interaction.channel_id]
         if kind == 4:
             self._check_message_payload(data or {}, files, creating=True)
+            self._check_upload_size(files)
             message = self._interaction_message(interaction, data or {}, files, flags=int((data or {}).get("flags") or 0) & (EPHEMERAL | SENDABLE_FLAGS))
             interaction.original = message
         elif kind == 5:
@@ -1294,6 +1310,7 @@ class FakeDiscord(Driver):
             raise unknown("Webhook", 10015)
         payload, files = await self._body(request)
         self._check_message_payload(payload, files, creating=True)
+        self._check_upload_size(files)
         original = interaction.original
         if original is not None and original.flags & LOADING and not interaction.original_edited:
             # After a deferral, Discord turns the first follow-up into the "thinking" message.
