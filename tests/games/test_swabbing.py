@@ -650,6 +650,23 @@ def test_unique_fills_six_distinct_tiles_that_the_plain_rule_would_leave():
     assert colours(plain, "p1") == []
 
 
+def test_unique_with_snipe_the_mover_takes_the_unique_regions_the_snipe_makes():
+    board = """
+7 . . . . . . .
+6 # # # # # # .
+5 # # # # # # #
+4 . . . . . . .
+3 . . . . . . .
+2 . . . . . . .
+1 . . . . . . .
+"""
+    game = make(board, numbers=NUMBERS, anomalies="unique, snipe, pyramid")
+    play(game, "snipe G7", "A1 A2")
+    # G7 splits off G6 (alone) and A7-F7 (1-6, no repeat): all seven go to the mover, p1.
+    assert colours(game, "p1") == ["A7", "B7", "C7", "D7", "E7", "F7", "G6"]
+    assert game.view()["scores"] == {"p1": 7, "p2": 0}  # seven outer-ring tiles, 1 point each
+
+
 def test_unique_with_pyramid_scores_points():
     board = """
 7 . . . . . . .
