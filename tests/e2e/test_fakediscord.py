@@ -151,7 +151,7 @@ class BareBot(commands.Bot):
             return
         self.note(self.seen, message)
         text = message.content
-        if text == "H8" or text.startswith("mines"):
+        if text in ("H8", "H9") or text.startswith("mines"):
             sent = await message.reply(f"board after {text}", file=discord.File(io.BytesIO(BOARD_PNG), "board.png"))
             self.note(self.sent, sent)
         elif text == "dm me":
@@ -417,9 +417,13 @@ async def test_rate_limited_route_is_retried(fake: FakeDiscord, world) -> None:
         await fake.user_says(general, alice, "H8")
         reply = await fake.wait_for_message(general)
         assert fake.attachments(reply) == [BOARD_PNG], "the retried upload must carry the file again"
+        # A global limit holds every route back until it passes.
+        fake.rate_limit("POST", "/channels/{channel_id}/messages", retry_after=0.02, is_global=True)
+        await fake.user_says(general, alice, "H9")
+        assert (await fake.wait_for_message(general)).content == "board after H9"
     posts = [r for r in fake.requests if r.method == "POST" and r.route == "/channels/{}/messages"]
-    assert [r.status for r in posts] == [429, 429, 200]
-    assert len(fake.messages(general)) == 2
+    assert [r.status for r in posts] == [429, 429, 200, 429, 200]
+    assert len(fake.messages(general)) == 4
 
 
 async def test_gateway_drop_is_resumed_and_missed_events_replayed(fake: FakeDiscord, world) -> None:

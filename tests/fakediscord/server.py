@@ -1291,6 +1291,8 @@ class FakeDiscord(Driver):
         shown = interaction.original if kind in (4, 5, 7) else None
         if shown is not None:
             resource["message"] = shown.payload(bot_id=self.bot_user.id)
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return no_content()
         body = {
             "interaction": {
                 "id": str(interaction.id),
@@ -1318,11 +1320,15 @@ class FakeDiscord(Driver):
             interaction.original_edited = True
             interaction.followups.append(original)
             self._after_edit(original, filled=filled)
+            if request.query.get("wait", "").lower() not in ("1", "true"):
+                return no_content()
             return self._message_response(original)
         flags = int(payload.get("flags") or 0) & (EPHEMERAL | SENDABLE_FLAGS)
         message = self._interaction_message(interaction, payload, files, flags=flags)
         interaction.followups.append(message)
         self._store_message(self.channels[interaction.channel_id], message)
+        if request.query.get("wait", "").lower() not in ("1", "true"):
+            return no_content()
         return self._message_response(message)
 
     def _webhook_target(self, request: web.Request) -> tuple[FakeInteraction, FakeMessage]:
