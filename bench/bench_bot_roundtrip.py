@@ -1,0 +1,166 @@
+"""A move's round trip through the geniusbot bot on the fake Discord, side by side with a bare
+discord.py bot that answers each message with a pre-rendered PNG of the same size.
+
+    python bench/bench_bot_roundtrip.py [--iterations 200] [--warmup 20] [--rounds 3]
+
+Round trip: from just before the player's MESSAGE_CREATE is written to the bot's gateway socket
+to the moment the bot's message with the board picture has landed on the fake. The geniusbot
+side is the whole product path: on_message, the chatter test, the host (parse, play, commit to
+SQLite, re-arm the clock's timer), rendering the board, and the uploads (the move's
+announcement, then the board). The moves are random legal Tic-Tac-Five moves of the seat to move
+(chosen before the clock starts); a match that ends is replaced by a new one, untimed. The bare
+bot answers each message with one PNG of the geniusbot board's byte size (a rendered
+Tic-Tac-Five board of 40 stones). The two bots alternate in rounds so that load from other
+processes hits both alike; the ratio is of the medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import discord  # noqa: E402
+
+from bench.bench_discord_roundtrip import bare_bot_scenario, percentile  # noqa: E402
+from bench.bench_storage import drop_postgres, postgres_database  # noqa: E402
+from geniusbot.bot import GeniusBot  # noqa: E402
+from geniusbot.games import new_game  # noqa: E402
+from geniusbot.host import board  # noqa: E402
+from geniusbot.host.timers import ManualTime  # noqa: E402
+from tests.fakediscord import FakeDiscord  # noqa: E402
+from tests.fakediscord.running import running  # noqa: E402
+
+
+def board_png(stones: int = 40, seed: int = 4) -> bytes:
+    """A rendered Tic-Tac-Five board with ``stones`` stones: the size the bot uploads mid-game."""
+    rng = random.Random(seed)
+    game = new_game("tictacfive", seed=seed)
+    game.submit("H8", "p1"), game.submit("H9", "p1"), game.submit("I8", "p1"), game.submit("white", "p2")
+    while len(game.view()["stones"]) < stones and not game.is_over:
+        seat = game.to_move()[0]
+        game.play(rng.choice(list(game.legal_moves(seat))))
+    png = board.picture(game.view(), players={"p1": "alice", "p2": "bob"}, clocks={"p1": "1:00", "p2": "0:52"}, title="Match #1")
+    assert png is not None
+    return png
+
+
+async def bare_bot(png: bytes, iterations: int, warmup: int) -> list[float]:
+    """The bare bot of bench_discord_roundtrip, answering with ``png``."""
+    from bench.bench_discord_roundtrip import measure
+
+    return await measure(bare_bot_scenario(png), iterations=iterations, warmup=warmup)
+
+
+async def geniusbot_bot(iterations: int, warmup: int, seed: int = 1, *, postgres: bool = False) -> tuple[list[float], int] | str:
+    """Round trips of random legal moves through the real bot; also the board's byte size seen.
+
+    ``postgres``: the store is a new database on the test server (dropped afterwards), else a
+    SQLite file in a temporary folder. Returns the reason instead when there is no server.
+    """
+    if postgres:
+        made = await postgres_database("bot")
+        if isinstance(made, str):
+            return made
+        url, name = made
+        try:
+            return await _geniusbot_bot(url, iterations, warmup, seed)
+        finally:
+            await drop_postgres(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        return await _geniusbot_bot(f"sqlite+aiosqlite:///{Path(tmp, 'bench.sqlite3').as_posix()}", iterations, warmup, seed)
+
+
+async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> tuple[list[float], int]:
+    rng = random.Random(seed)
+    async with FakeDiscord() as fake:
+        guild = fake.create_guild("Bench")
+        room = fake.create_channel(guild, "match")
+        alice, bob = fake.create_user("alice"), fake.create_user("bob")
+        for user in (alice, bob):
+            fake.add_member(guild, user)
+        owner = fake.users[guild.owner_id]
+        users = {"p1": alice, "p2": bob}
+        bot = GeniusBot(database_url=url, time=ManualTime(), guild_ready_timeout=0.01)
+        sizes: list[int] = []
+        async with running(fake, bot, timeout=30):
+            assert bot.host is not None
+            match_id = 0
+
+            async def new_match() -> int:
+                if match_id:
+                    await bot.host.command(match_id, "abort")
+                interaction = await fake.slash(owner, guild, room, "start", {"game": "tictacfive", "first": alice, "second": bob, "clock": "60s"})
+                await fake.wait_for_followup(interaction)
+                return max(bot.host.matches)
+
+            times: list[float] = []
+            match_id = await new_match()
+            for i in range(warmup + iterations):
+                game = bot.host.matches[match_id].game
+                if game.is_over:
+                    match_id = await new_match()
+                    game = bot.host.matches[match_id].game
+                seat = game.to_move()[0]
+                text = rng.choice(list(game.legal_moves(seat))).text()
+                start = time.perf_counter()
+                await fake.user_says(room, users[seat], text)
+                answer = await fake.wait_for_message(room, predicate=lambda m: bool(m.attachments), timeout=30)
+                elapsed = time.perf_counter() - start
+                if i >= warmup:
+                    times.append(elapsed)
+                    sizes.append(len(answer.attachments[0].data))
+                answer.attachments[0].data = b""
+        return times, int(statistics.median(sizes))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    png = board_png()
+    print(
+        f"Python {sys.version.split()[0]}, discord.py {discord.__version__}, {os.cpu_count()} cpu(s), "
+        f"load {os.getloadavg()[0]:.1f}; {args.rounds} rounds of {args.iterations} timed round trips each"
+    )
+    print(f"{'bot':<34} {'png bytes':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
+    bare_all: list[float] = []
+    ours: dict[str, list[float]] = {"SQLite": [], "PostgreSQL": []}
+    sizes: dict[str, int] = {}
+    skipped: dict[str, str] = {}
+    for _ in range(args.rounds):
+        for backend in ours:
+            if backend in skipped:
+                continue
+            result = asyncio.run(geniusbot_bot(args.iterations, args.warmup, postgres=backend == "PostgreSQL"))
+            if isinstance(result, str):
+                skipped[backend] = result
+                continue
+            ours[backend] += result[0]
+            sizes[backend] = result[1]
+        bare_all += asyncio.run(bare_bot(png, args.iterations, args.warmup))
+    rows = [("bare discord.py bot", bare_all, len(png))]
+    rows += [(f"geniusbot ({backend})", times, sizes[backend]) for backend, times in ours.items() if times]
+    for name, times, nbytes in rows:
+        ms = [t * 1000 for t in times]
+        print(f"{name:<34} {nbytes:>9} {statistics.median(ms):>8.2f} {percentile(ms, 90):>8.2f} {percentile(ms, 99):>8.2f} {statistics.fmean(ms):>8.2f}")
+    for backend, times in ours.items():
+        if times:
+            ratio = statistics.median(times) / statistics.median(bare_all)
+            print(f"geniusbot ({backend}) / bare, medians: {ratio:.2f} x (target: at most 1.25 x)")
+        else:
+            print(f"geniusbot ({backend}): not measured, {skipped.get(backend)}")
+
+
+if __name__ == "__main__":
+    main()
