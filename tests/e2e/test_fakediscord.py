@@ -178,6 +178,9 @@ class BareBot(commands.Bot):
                 await message.channel.send(file=discord.File(io.BytesIO(bytes(10 * 1024 * 1024 + 1)), "huge.png"))
             except discord.HTTPException as error:
                 self.note(self.errors, error)
+        elif text == "new match":
+            thread = await message.create_thread(name="match 1")
+            await thread.send("welcome to match 1")
         elif text == "boom":
             raise RuntimeError("the bot tripped over its own feet")
         elif text == "say" and message.guild is not None:
@@ -530,6 +533,18 @@ async def test_a_player_reaction_reaches_the_bot(fake: FakeDiscord, world) -> No
         menu = await fake.wait_for_message(general)
         await fake.react(alice, menu, "\N{WHITE HEAVY CHECK MARK}")
         assert (await fake.wait_for_message(general)).content == f"alice agreed to message {menu.id}"
+
+
+async def test_a_match_thread_from_a_message(fake: FakeDiscord, world) -> None:
+    _, general, alice, _ = world
+    async with running(fake, BareBot()) as bot:
+        said = await fake.user_says(general, alice, "new match")
+        thread = await fake.wait_for("channel_create")
+        assert thread.is_thread and thread.id == said.id and thread.parent_id == general.id
+        assert (await fake.wait_for_message(thread)).content == "welcome to match 1"
+        await fake.user_says(thread, alice, "H8")
+        assert (await fake.wait_for_message(thread)).content == "board after H8"
+        assert isinstance(bot.seen[-1].channel, discord.Thread)
 
 
 async def test_a_persistent_button_answers_in_the_next_client(fake: FakeDiscord, world) -> None:

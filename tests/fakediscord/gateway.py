@@ -201,7 +201,9 @@ class Gateway:
         fake = self.fake
         query = request.query
         compress = query.get("compress")
-        if query.get("v") != "10" or query.get("encoding", "json") != "json" or compress not in (None, "zlib-stream"):
+        # zstd-stream (asked for when zstandard is installed) is answered with plain text frames,
+        # which discord.py reads as they are; zlib-stream is spoken for real.
+        if query.get("v") != "10" or query.get("encoding", "json") != "json" or compress not in (None, "zlib-stream", "zstd-stream"):
             fake._protocol_error(f"gateway connect with unsupported query {request.query_string!r}")
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
