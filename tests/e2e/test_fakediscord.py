@@ -483,7 +483,7 @@ async def test_second_client_after_the_first_closed(fake: FakeDiscord, world) ->
 
 
 async def test_interaction_answer_with_a_file_edited_and_an_ephemeral_followup(fake: FakeDiscord, world) -> None:
-    guild, general, alice, _ = world
+    guild, general, alice, bob = world
     async with running(fake, BareBot()):
         board = await fake.slash(alice, guild, general, "board")
         response = await fake.wait_for_response(board)
@@ -492,8 +492,10 @@ async def test_interaction_answer_with_a_file_edited_and_an_ephemeral_followup(f
         assert hand.ephemeral and fake.attachments(hand) == [SECRET_PNG]
         assert hand.content == "your hand under board v2"
         assert board.original.content == "board v2" and board.original.edits == 1
-        # The ephemeral hand is not in the channel's history that other members can read.
-        assert [m.content for m in fake.messages(general) if not m.ephemeral] == ["board v2"]
+        # The ephemeral hand is alice's alone.
+        assert [m.content for m in fake.visible_to(bob, general)] == ["board v2"]
+        assert [m.content for m in fake.visible_to(alice, general)] == ["board v2", hand.content]
+        assert fake.visible_to(bob, fake.dm_channel(alice)) == []
 
 
 async def test_autocomplete_and_modal(fake: FakeDiscord, world) -> None:
@@ -593,3 +595,39 @@ async def test_urls_are_restored_after_the_fake_stops() -> None:
     async with FakeDiscord() as fake:
         assert discord.http.Route.BASE == fake.api_base
     assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before
+
+
+async def test_gateway_protocol_by_hand() -> None:
+    import aiohttp
+
+    async with FakeDiscord() as fake:
+        fake.create_guild()
+        async with aiohttp.ClientSession() as http:
+            async with http.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
+                hello = await ws.receive_json()
+                assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+                await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0, "properties": {}}})
+                closing = await ws.receive()
+                assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
+            async with http.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
+                await ws.receive_json()
+                await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1 << 9, "properties": {}}})
+                ready = await ws.receive_json()
+                assert (ready["t"], ready["s"]) == ("READY", 1) and ready["d"]["resume_gateway_url"] == fake.resume_gateway_url
+                assert [g["unavailable"] for g in ready["d"]["guilds"]] == [True]
+                guild = await ws.receive_json()
+                assert (guild["t"], guild["s"]) == ("GUILD_CREATE", 2)
+                # Without the members intent only the bot's own member comes along.
+                assert [m["user"]["id"] for m in guild["d"]["members"]] == [str(fake.bot_user.id)]
+                await ws.send_json({"op": 1, "d": 2})
+                assert (await ws.receive_json())["op"] == 11
+                await ws.send_json({"op": 99, "d": None})
+                closing = await ws.receive()
+                assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4001
+            async with http.get(fake.api_base + "/users/@me", headers={"Authorization": "Bot " + fake.token}) as response:
+                assert response.headers["Content-Type"] == "application/json"
+                assert (await response.json())["id"] == str(fake.bot_user.id)
+            async with http.get(fake.api_base + "/users/@me", headers={"Authorization": "Bot nope"}) as response:
+                assert response.status == 401
+        assert any("opcode 99" in problem for problem in fake.protocol_errors)
+        fake.protocol_errors.clear()

@@ -216,6 +216,22 @@ class Driver:
             if m.channel_id == channel.id and (include_deleted or not m.deleted) and not m.flags & model.LOADING
         ]
 
+    def visible_to(self, user: FakeUser, channel: FakeChannel) -> list[FakeMessage]:
+        """What ``user`` can read in ``channel``: nothing if they cannot view it; else every
+        message but other people's ephemeral ones. For checking hidden information stays hidden."""
+        if channel.type == DM:
+            if channel.recipient is None or channel.recipient.id != user.id:
+                return []
+        else:
+            guild = self.guilds[channel.guild_id]  # type: ignore[index]
+            if user.id not in guild.members or not guild.permissions_in(channel, user.id) & model.VIEW_CHANNEL:
+                return []
+        return [
+            m
+            for m in self.messages(channel)
+            if not m.ephemeral or (m.interaction_metadata is not None and m.interaction_metadata["user"]["id"] == str(user.id))
+        ]
+
     @property
     def interaction_responses(self) -> list[tuple[FakeInteraction, InteractionResponse]]:
         """Every interaction callback the bot posted, in order."""
