@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,9 @@ DEFAULT_BUSY_TIMEOUT_MS = 5000
 
 # Alembic announces each of its plugins at INFO when it loads; the bot's log needs none of it.
 logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+
+# An arbitrary constant: the PostgreSQL advisory lock that serialises migrations.
+MIGRATION_LOCK_KEY = 0x67656E6975
 
 # The execution option that marks a connection's next transaction as a writer.
 WRITE_OPTION = "geniusbot_write"
@@ -117,25 +121,49 @@ async def upgrade(target: str | URL | AsyncEngine, revision: str = "head") -> No
     The bot calls this on start; ``geniusbot db upgrade`` calls it from the command line. It is
     idempotent: an up-to-date database is left as it is.
     """
-    from alembic import command
-
     if isinstance(target, AsyncEngine):
         engine, owned = target, False
     else:
         engine, owned = create_engine(target), True
     try:
-        config = alembic_config()
-
-        def _run(connection: Connection) -> None:
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
-
-        async with engine.connect() as connection:
-            await connection.run_sync(_run)
-            await connection.commit()
+        async with _alembic_lock():
+            await _upgrade_on(engine, revision)
     finally:
         if owned:
             await engine.dispose()
+
+
+_ALEMBIC_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _alembic_lock() -> asyncio.Lock:
+    # Alembic keeps the running migration in module globals (alembic.context), so two upgrades
+    # in one process must take turns even on different databases.
+    loop = asyncio.get_running_loop()
+    lock = _ALEMBIC_LOCKS.get(loop)
+    if lock is None:
+        lock = _ALEMBIC_LOCKS[loop] = asyncio.Lock()
+    return lock
+
+
+async def _upgrade_on(engine: AsyncEngine, revision: str) -> None:
+    from alembic import command
+
+    config = alembic_config()
+
+    def _run(connection: Connection) -> None:
+        # Two processes starting at once must not both migrate: the second waits for the
+        # first to commit, then finds the schema current. SQLite's write lock does that
+        # (BEGIN IMMEDIATE); PostgreSQL needs an advisory lock held to the commit.
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    async with engine.connect() as connection:
+        connection = await connection.execution_options(**{WRITE_OPTION: True})
+        await connection.run_sync(_run)
+        await connection.commit()
 
 
 def _safe_url(url: str | URL) -> str:

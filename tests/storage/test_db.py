@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,7 @@ from geniusbot.storage.db import (
 from geniusbot.storage.models import Base
 from geniusbot.storage.repository import NewAction, SeatInfo, StorageUnavailable, Store
 
+REPO = Path(__file__).resolve().parents[2]
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 TABLES = {t.name for t in Base.metadata.sorted_tables}
 
@@ -94,6 +98,34 @@ async def test_migrations_build_exactly_the_models(empty_db_url: str):
     await upgrade(empty_db_url)
     assert await current_revision(empty_db_url) == HEAD
     assert await _tables(empty_db_url) == TABLES | {"alembic_version"}
+    assert await _schema_diff(empty_db_url) == []
+
+
+async def test_two_upgrades_at_once_in_one_process_take_turns(empty_db_url: str):
+    engines = [create_engine(empty_db_url), create_engine(empty_db_url)]
+    try:
+        await asyncio.gather(*(upgrade(engine) for engine in engines))
+    finally:
+        for engine in engines:
+            await engine.dispose()
+    assert await current_revision(empty_db_url) == HEAD
+
+
+async def test_two_processes_upgrading_at_once_both_succeed(empty_db_url: str, tmp_path: Path):
+    # Two bots (or a bot and 'geniusbot db upgrade') starting together on an empty database.
+    env = {**os.environ, "PYTHONPATH": str(REPO), "GENIUSBOT_DATA_DIR": str(tmp_path)}
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "geniusbot", "--log-level", "WARNING", "db", "upgrade", "--url", empty_db_url,
+            cwd=tmp_path, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
+    outputs = [await asyncio.wait_for(p.communicate(), 60) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], outputs
+    assert all(out.decode().strip().endswith(f"{HEAD}).") or out.decode().strip().endswith(f"to {HEAD}.")
+               for out, _ in outputs), outputs
+    assert await current_revision(empty_db_url) == HEAD
     assert await _schema_diff(empty_db_url) == []
 
 
