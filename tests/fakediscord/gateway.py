@@ -11,6 +11,7 @@ import asyncio
 import json
 import secrets
 import zlib
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -50,6 +51,9 @@ DECODE_ERROR = 4002
 AUTHENTICATION_FAILED = 4004
 DISALLOWED_INTENTS = 4014
 
+# How many dispatched frames a session keeps for a RESUME; older ones are gone, as on Discord.
+REPLAY_LIMIT = 5000
+
 DataFor = Callable[["GatewaySession"], "dict[str, Any] | None"]
 
 
@@ -61,7 +65,7 @@ class GatewaySession:
     intents: int
     shard: list[int] | None
     seq: int = 0
-    frames: list[dict[str, Any]] = field(default_factory=list)
+    frames: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=REPLAY_LIMIT))
     connection: GatewayConnection | None = None
     ended: bool = False
 
@@ -268,6 +272,11 @@ class Gateway:
             await connection.ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
             return
         self.identify_count += 1
+        for stale in self.sessions.values():
+            # A new IDENTIFY means a new client: sessions nobody is connected to are let go
+            # (Discord times them out), so they stop collecting frames.
+            if stale.connection is None:
+                stale.ended = True
         session = GatewaySession(id=secrets.token_hex(16), intents=intents, shard=data.get("shard"))
         self.sessions[session.id] = session
         connection.session = session
@@ -303,13 +312,18 @@ class Gateway:
             fake._record("gateway_resume_refused", data)
             connection.enqueue({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
+        last_seen = int(data.get("seq") or 0)
+        if session.frames and last_seen < session.frames[0]["s"] - 1:
+            # The frames the client missed have left the buffer: it must start over.
+            fake._record("gateway_resume_refused", data)
+            connection.enqueue({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return
         self.resume_count += 1
         if session.connection is not None and session.connection is not connection:
             # A RESUME steals the session from a socket the client has given up on.
             session.connection.session = None
         session.connection = connection
         connection.session = session
-        last_seen = int(data.get("seq") or 0)
         for frame in session.frames:
             if frame["s"] > last_seen:
                 connection.enqueue(frame)
