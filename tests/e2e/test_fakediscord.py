@@ -306,7 +306,11 @@ async def test_slash_commands_sync_answer_and_defer(fake: FakeDiscord, world) ->
         match = await fake.slash(bob, guild, general, "start", {"opponent": alice, "game": "mines"})
         answer = await fake.wait_for_message(general)
         assert answer.content == "mines: bob vs alice" and answer.interaction_metadata["id"] == str(match.id)
-    assert [r.type for _, r in fake.interaction_responses] == [4, 5, 4]
+
+        private = await fake.slash(bob, None, fake.dm_channel(bob), "ping")
+        reply = (await fake.wait_for_response(private)).message
+        assert reply.content == "pong bob" and reply.channel_id == fake.dm_channel(bob).id
+    assert [r.type for _, r in fake.interaction_responses] == [4, 5, 4, 4]
 
 
 async def test_guild_sync_and_what_discord_would_refuse(fake: FakeDiscord, world) -> None:
