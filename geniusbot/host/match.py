@@ -56,7 +56,9 @@ log = logging.getLogger(__name__)
 #: Room messages that start with one of these are table talk, never a submission.
 CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
 #: Timer kinds the host arms.
-CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER = "clock", "window", "delete"
+CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "delete", "heartbeat"
+#: How often a running host notes that it is alive (bounds the time an outage may give back).
+HEARTBEAT_SECONDS = 5.0
 
 
 def utc(seconds: float) -> datetime:
@@ -171,6 +173,7 @@ class Host:
         text_boards: bool = False,
         adopt: bool = True,
         on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
+        heartbeat: float = HEARTBEAT_SECONDS,
     ) -> None:
         self.store = store
         self.transport = transport
@@ -181,6 +184,7 @@ class Host:
         self.text_boards = text_boards
         self.adopt = adopt
         self.on_picture = on_picture
+        self.heartbeat = heartbeat
         self.matches: dict[int, LiveMatch] = {}
         self._loading: dict[int, asyncio.Lock] = {}
 
@@ -480,6 +484,9 @@ class Host:
         if timer.kind == DELETE_TIMER:
             await self._delete_message(timer)
             return
+        if timer.kind == HEARTBEAT_TIMER:
+            await self._beat()
+            return
         if timer.match_id is None:
             return
         if not self.adopt and timer.match_id not in self.matches:
@@ -576,13 +583,18 @@ class Host:
         rows: dict[int | None, list[TimerRecord]] = {}
         for row in await self.store.timers():
             rows.setdefault(row.match_id, []).append(row)
+        # The last heartbeat of the process that went down: it was alive then, so the outage
+        # began no earlier (and the clocks ran until then).
+        beats = [r for r in rows.get(None, []) if r.kind == HEARTBEAT_TIMER]
+        alive_at = max((float(r.payload.get("alive_at", 0)) for r in beats), default=None)
+        await self._beat(replacing=[r.id for r in beats])
         resumed: list[int] = []
         semaphore = asyncio.Semaphore(8 if self.store.dialect == "postgresql" else 1)
 
         async def one(record: MatchRecord) -> None:
             async with semaphore:
                 try:
-                    await self._recover_one(record, now, rows.get(record.id, []))
+                    await self._recover_one(record, now, rows.get(record.id, []), alive_at)
                     resumed.append(record.id)
                 except Exception:
                     log.exception("match %s could not be resumed", record.id)
@@ -591,15 +603,32 @@ class Host:
         resumed.sort()
         return resumed
 
-    async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord]) -> None:
+    async def _beat(self, replacing: Sequence[int] = ()) -> None:
+        """Note that this host is alive now: a heartbeat row, due again in ``heartbeat`` seconds."""
+        if self.heartbeat <= 0:
+            return
+        now = self.now()
+        await self.store.add_timer(HEARTBEAT_TIMER, utc(now + self.heartbeat), payload={"alive_at": now})
+        for row_id in replacing:
+            await self.store.delete_timer(row_id)
+        if self.wake is not None:
+            result = self.wake()
+            if asyncio.iscoroutine(result):
+                await result
+
+    async def _recover_one(
+        self, record: MatchRecord, now: float, rows: list[TimerRecord], alive_at: float | None = None
+    ) -> None:
         live = self._from_record(record)
         self._know_rows(live, rows)
         self.matches[live.id] = live
         async with live.lock:
             if live.status != "live":
                 return  # paused: its clocks are stopped already
-            saved_at = float(live.host.get("saved_at", now))
-            outage = max(0.0, now - saved_at)
+            down_from = float(live.host.get("saved_at", now))
+            if alive_at is not None:
+                down_from = max(down_from, alive_at)
+            outage = max(0.0, now - down_from)
             live.clock.give_back(outage)
             if live.host.get("window"):
                 live.host["window"]["due"] += outage

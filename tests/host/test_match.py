@@ -344,6 +344,24 @@ async def test_recover_gives_back_the_outage_and_rearms(store, clock):
     assert (await second.submit(match_id, "p1", "H9")).ok
 
 
+async def test_the_heartbeat_bounds_what_an_outage_gives_back(store, clock):
+    first = Host(store, RecordingTransport(), now=clock, pictures=False)
+    await first.recover()  # a host's start: nothing to resume, the heartbeat begins
+    match_id = await start(first, clock="60s+5m")
+    for _ in range(8):  # p1 thinks 40 s while the host beats every 5 s
+        clock.advance(5)
+        await fire_due(first, clock)
+    clock.advance(3)  # the host dies 3 s after its last heartbeat
+    clock.advance(1000)
+    transport = RecordingTransport()
+    second = Host(store, transport, now=clock, pictures=False)
+    assert await second.recover() == [match_id]
+    assert "back after 16:43" in transport.room_texts()[0]  # 1003 s: from the last heartbeat
+    assert second.matches[match_id].clock.remaining("p1", clock.t).total_ms == 360_000 - 40_000
+    beats = [t for t in await store.timers(None) if t.kind == "heartbeat"]
+    assert [b.payload["alive_at"] for b in beats] == [clock.t]
+
+
 async def test_recover_skips_paused_and_finished_matches(store, clock):
     first = Host(store, RecordingTransport(), now=clock, pictures=False)
     paused = await start(first)
