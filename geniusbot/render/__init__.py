@@ -22,6 +22,10 @@ _MODULES: dict[str, str] = {
     "tictacfive": "tictacfive",
     "armslength": "armslength",
     "tightwire": "tightwire",
+    "tiles": "tiles",
+    "decks": "decks",
+    "swabbing": "swabbing",
+    "allhands": "allhands",
 }
 
 Renderer = Callable[..., Image.Image]

@@ -55,6 +55,12 @@ COLOURS: dict[str, RGB] = {
     "orange_piece": (250, 140, 30),
     "blue_piece": (60, 140, 255),
     "path": (255, 230, 120),
+    # All Hands On Deck: tiles of six colours (red, orange and blue are the colours above), the
+    # empty tile of a hidden grid; every coloured tile also carries its letter
+    "green_tile": (40, 150, 76),
+    "yellow_tile": (240, 222, 60),
+    "purple_tile": (142, 72, 196),
+    "empty_tile": (84, 92, 110),
 }
 
 # Colour pairs (foreground, background) that get a blend ramp in the palette, for smooth text
@@ -106,6 +112,12 @@ _RAMP_PAIRS: tuple[tuple[str, str], ...] = (
     ("frame", "slate"),
     ("dot", "slate"),
     ("muted", "slate"),
+    ("symbol", "green_tile"),
+    ("symbol", "purple_tile"),
+    ("banner_text", "orange_piece"),
+    ("banner_text", "yellow_tile"),
+    ("text", "empty_tile"),
+    ("text", "slate"),
 )
 RAMP_STEPS = 4  # intermediate shades between the two ends of a pair
 
@@ -153,8 +165,12 @@ def ramp(fg: str, bg: str) -> list[int]:
     try:
         return _RAMPS[(fg, bg)]
     except KeyError:
-        # No ramp declared: fall back to a hard edge rather than fail a render.
-        return [_INDEX[bg]] * (RAMP_STEPS + 1) + [_INDEX[fg]]
+        pass
+    if (bg, fg) in _RAMPS:
+        # The same two colours the other way round: the same shades, read backwards.
+        return _RAMPS[(bg, fg)][::-1]
+    # No ramp declared: fall back to a hard edge rather than fail a render.
+    return [_INDEX[bg]] * (RAMP_STEPS + 1) + [_INDEX[fg]]
 
 
 @lru_cache(maxsize=1)

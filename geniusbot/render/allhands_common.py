@@ -1,0 +1,112 @@
+"""What the All Hands On Deck pictures share: the tile colours with their letters, the seats'
+marks (p1 a red disc, p2 a blue square, as in every picture of the family) and anomaly words.
+
+Colour is never the only sign: a coloured tile carries its colour's initial (R O Y G B P) and a
+seat's mark has its own shape, so a colour-blind player reads the picture by letters and shapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+from PIL import ImageDraw
+
+from . import common
+from .common import Sprite, ink
+
+# tile colour -> (fill, letter ink)
+TILE_INKS: dict[str, tuple[str, str]] = {
+    "red": ("red_stone", "symbol"),
+    "orange": ("orange_piece", "banner_text"),
+    "yellow": ("yellow_tile", "banner_text"),
+    "green": ("green_tile", "symbol"),
+    "blue": ("blue_stone", "symbol"),
+    "purple": ("purple_tile", "symbol"),
+    "black": ("black_stone", "white_stone"),
+}
+SEAT_FILL = {"p1": "red_stone", "p2": "blue_stone"}
+SEAT_SHAPE = {"p1": "disc", "p2": "square"}
+
+
+def letter(colour: str) -> str:
+    """The letter a tile of ``colour`` carries: its initial (none on the black centre)."""
+    return "" if colour == "black" else colour[:1].upper()
+
+
+def tile_inks(colour: str) -> tuple[str, str]:
+    """The named fill and letter ink of a tile colour (an unknown colour draws as an empty tile)."""
+    return TILE_INKS.get(colour, ("empty_tile", "text"))
+
+
+@lru_cache(maxsize=256)
+def tile_sprite(colour: str, side: int, letter_size: int) -> Sprite:
+    """A square tile of ``colour`` with its letter in the middle (``letter_size`` 0: no letter)."""
+    fill, fg = tile_inks(colour)
+    image = common.new_canvas((side, side), fill)
+    text = letter(colour)
+    if text and letter_size:
+        common.draw_text(image, (side / 2, side / 2), text, letter_size, fg=fg, bg=fill, bold=True, anchor="m")
+    return Sprite(image, None)
+
+
+@lru_cache(maxsize=64)
+def seat_sprite(seat: str, radius: int, background: str = "page") -> Sprite:
+    """A seat's mark: p1 a red disc with a white ring, p2 a blue square with a white frame."""
+    side = 2 * radius + 4
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c = side * scale / 2
+        r = radius * scale
+        white = common.rgb("symbol")
+        fill = common.rgb(SEAT_FILL.get(seat, "ghost"))
+        bar = max(2.0, radius * 0.16) * scale
+        if SEAT_SHAPE.get(seat) == "disc":
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=fill)
+            inner = r * 0.55
+            draw.ellipse([c - inner, c - inner, c + inner, c + inner], fill=white)
+            hole = inner - bar
+            draw.ellipse([c - hole, c - hole, c + hole, c + hole], fill=fill)
+        else:
+            s = r * 0.9  # a square looks larger than a disc of the same width
+            draw.rectangle([c - s, c - s, c + s, c + s], fill=fill)
+            inner = s * 0.52
+            draw.rectangle([c - inner, c - inner, c + inner, c + inner], fill=white)
+            hole = inner - bar
+            draw.rectangle([c - hole, c - hole, c + hole, c + hole], fill=fill)
+
+    return common.smooth_sprite(side, background, paint)
+
+
+def seat_symbol(seat: str, background: str) -> Sprite | None:
+    """The seat's mark for a player row (drawn on the row's background)."""
+    return seat_sprite(seat, 16, background) if seat in SEAT_FILL else None
+
+
+ANOMALY_WORDS = {
+    "rectangle-adverse": "rect.-adverse",
+    "pick-your-prize": "pick prize",
+}
+
+
+def anomaly_word(name: str, short: bool = False) -> str:
+    """An anomaly's name as a player reads it (``short``: abbreviated for a narrow cell)."""
+    if short:
+        return ANOMALY_WORDS.get(name, name)
+    return name.replace("-", " ")
+
+
+def anomalies_text(anomalies: object) -> str:
+    """"chain, implode" or "no anomalies"."""
+    names = [str(a) for a in anomalies or []]  # type: ignore[attr-defined]
+    return ", ".join(anomaly_word(n) for n in names) if names else "no anomalies"
+
+
+def named(text: str, players: Mapping[str, str] | None) -> str:
+    """``text`` with seat ids replaced by display names."""
+    return common.with_names(text, players)
+
+
+def hline(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, name: str = "band", width: int = 2) -> None:
+    """A thin horizontal rule across the card."""
+    draw.line([(x0, y), (x1, y)], fill=ink(name), width=width)

@@ -1,0 +1,342 @@
+"""Tile Decklaration: the 7 x 7 grid of coloured tiles on dark slate.
+
+While the grid may be seen (the memorize window) every tile shows its colour and its initial
+(R B G; Rainbow R O Y G B P), so colour-blind players read it by the letters. Once hidden, the
+grid is empty grey tiles (the black centre stays black); declared tiles come back in their colour
+with their letter, the last one framed in white. Implode's marked tiles carry a gold ``!`` badge;
+mines show only in the view that holds them (the owner's), and a mine that went off shows a gold
+burst. Chain's allowed neighbourhood is outlined in gold. Once the task is over the whole grid is
+revealed: undeclared tiles as a smaller inset of their colour, a tile that imploded shows its
+old colour in a corner, and the tile that lost the task is crossed out.
+
+The renderer draws only what the view holds: with ``grid`` ``None`` no undeclared tile has a
+colour in the picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import common
+from .allhands_common import letter, tile_inks, tile_sprite
+from .common import Sprite, ink
+
+WIDTH = 900
+MARGIN = 46  # the coordinate band on each side of the board
+COORD_SIZE = 26
+SIZE = 7
+GAP = 5  # slate between a tile and its cell's edge
+LETTER_SIZE = 46
+INSET_LETTER_SIZE = 30
+BADGE_RADIUS = 15
+
+
+def cell_size() -> int:
+    """The side of one cell (tile plus its share of the gaps) in pixels."""
+    return (WIDTH - 2 * MARGIN) // SIZE
+
+
+def tile_side() -> int:
+    """The side of a tile in pixels."""
+    return cell_size() - 2 * GAP
+
+
+def canvas_size() -> tuple[int, int]:
+    """The picture's width and height."""
+    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+
+
+def _board_box() -> tuple[int, int, int, int]:
+    side = cell_size() * SIZE
+    left = (WIDTH - side) // 2
+    top = common.HEADER_HEIGHT + (WIDTH - side) // 2
+    return left, top, left + side, top + side
+
+
+def square_xy(square: str) -> tuple[int, int]:
+    """The pixel centre of ``square`` ("D5"): column A on the left, row 1 at the bottom."""
+    col = ord(square[0].upper()) - ord("A")
+    row = int(square[1:]) - 1
+    left, top, _, _ = _board_box()
+    cell = cell_size()
+    return left + col * cell + cell // 2, top + (SIZE - 1 - row) * cell + cell // 2
+
+
+def squares() -> list[str]:
+    """All 49 squares, A1 ... G7."""
+    return [f"{chr(ord('A') + c)}{r}" for r in range(1, SIZE + 1) for c in range(SIZE)]
+
+
+def _corner(square: str) -> tuple[int, int]:
+    x, y = square_xy(square)
+    half = tile_side() // 2
+    return x - half, y - half
+
+
+@lru_cache(maxsize=2)
+def background(centre: str = "D4") -> Image.Image:
+    """The static part: the slate, every tile empty, the black centre and the coordinates."""
+    canvas = common.new_canvas(canvas_size())
+    draw = ImageDraw.Draw(canvas)
+    left, top, right, bottom = _board_box()
+    draw.rectangle([left, top, right - 1, bottom - 1], fill=ink("slate"))
+    empty = tile_sprite("empty", tile_side(), 0)
+    for square in squares():
+        common.paste(canvas, empty if square != centre else tile_sprite("black", tile_side(), 0), _corner(square))
+    for k in range(SIZE):
+        col = chr(ord("A") + k)
+        x = square_xy(f"{col}1")[0]
+        common.draw_text(canvas, (x, top - MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, (x, bottom + MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
+        y = square_xy(f"A{k + 1}")[1]
+        common.draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+    return canvas
+
+
+@lru_cache(maxsize=32)
+def badge_sprite(background_name: str) -> Sprite:
+    """Implode's mark: a gold disc with a dark ``!``, drawn over a tile of ``background_name``."""
+    side = 2 * BADGE_RADIUS + 4
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c = side * scale / 2
+        r = BADGE_RADIUS * scale
+        # A dark rim keeps the gold disc apart from a yellow or orange tile.
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("banner_text"))
+        r -= 2.5 * scale
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("accent"))
+        bar = 2.6 * scale
+        draw.rounded_rectangle([c - bar, c - r * 0.62, c + bar, c + r * 0.18], radius=bar, fill=common.rgb("banner_text"))
+        dot = 2.9 * scale
+        draw.ellipse([c - dot, c + r * 0.42 - dot, c + dot, c + r * 0.42 + dot], fill=common.rgb("banner_text"))
+
+    return common.smooth_sprite(side, background_name, paint)
+
+
+@lru_cache(maxsize=32)
+def mine_sprite(background_name: str, exploded: bool) -> Sprite:
+    """A landmine: a dark ball with spikes; one that went off sits on a gold burst."""
+    side = 44
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        import math
+
+        c = side * scale / 2
+        if exploded:
+            points = []
+            for k in range(16):
+                radius = (side / 2 - 1 if k % 2 == 0 else side / 4) * scale
+                angle = math.pi * k / 8
+                points.append((c + radius * math.cos(angle), c + radius * math.sin(angle)))
+            draw.polygon(points, fill=common.rgb("accent"))
+        r = side * 0.2 * scale
+        for k in range(8):
+            angle = math.pi * k / 4
+            draw.line([(c, c), (c + r * 1.55 * math.cos(angle), c + r * 1.55 * math.sin(angle))],
+                      fill=common.rgb("black_stone"), width=round(3.2 * scale))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("black_stone"))
+        h = r * 0.32
+        draw.ellipse([c - r * 0.45 - h, c - r * 0.45 - h, c - r * 0.45 + h, c - r * 0.45 + h], fill=common.rgb("white_stone"))
+
+    return common.smooth_sprite(side, background_name, paint)
+
+
+def _frame(draw: ImageDraw.ImageDraw, square: str, fill: int, width: int, reach: int = GAP + 1) -> None:
+    """A square outline just outside a tile, in the slate gap."""
+    x0, y0 = _corner(square)
+    side = tile_side()
+    draw.rectangle([x0 - reach, y0 - reach, x0 + side + reach - 1, y0 + side + reach - 1], outline=fill, width=width)
+
+
+def _chain_outline(draw: ImageDraw.ImageDraw, square: str) -> None:
+    """Gold outline round the 3 x 3 neighbourhood the next declaration must lie in (inside the board)."""
+    col = ord(square[0].upper()) - ord("A")
+    row = int(square[1:]) - 1
+    c0, c1 = max(0, col - 1), min(SIZE - 1, col + 1)
+    r0, r1 = max(0, row - 1), min(SIZE - 1, row + 1)
+    x0, _ = _corner(f"{chr(ord('A') + c0)}{r1 + 1}")
+    _, y0 = _corner(f"{chr(ord('A') + c0)}{r1 + 1}")
+    x1, y1 = _corner(f"{chr(ord('A') + c1)}{r0 + 1}")
+    side = tile_side()
+    draw.rectangle([x0 - GAP + 1, y0 - GAP + 1, x1 + side + GAP - 2, y1 + side + GAP - 2], outline=ink("accent"), width=4)
+
+
+def _cross(draw: ImageDraw.ImageDraw, square: str) -> None:
+    """A white-edged black X over the tile that lost the task (readable on every colour)."""
+    x, y = square_xy(square)
+    arm = tile_side() * 0.36
+    for width, fill in ((16, ink("white_stone")), (7, ink("black_stone"))):
+        draw.line([(x - arm, y - arm), (x + arm, y + arm)], fill=fill, width=width)
+        draw.line([(x - arm, y + arm), (x + arm, y - arm)], fill=fill, width=width)
+
+
+def colour_word(colour: str | None) -> str:
+    """The called colour as the status line says it, with its letter: "red (R)"."""
+    if not colour:
+        return ""
+    return f"{colour} ({letter(colour)})" if letter(colour) else colour
+
+
+def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None, seat_view: bool = False) -> str:
+    """What the card says under the grid while the task runs."""
+    phase = view.get("phase")
+    name = lambda seat: common.seat_name(seat, players)  # noqa: E731
+    if phase == "memorize":
+        letters = ", ".join(f"{letter(c)} {c}" for c in view.get("palette") or [])
+        return f"Memorize! Hidden in 30 s · {letters}"
+    if phase == "landmines":
+        sent = view.get("mines_sent") or {}
+        waiting = [name(s) for s in ("p1", "p2") if not sent.get(s)]
+        head = "Landmine: send 5 tiles by DM (mines A1 B2 C3 E6 G7)"
+        return f"{head} · waiting for {' and '.join(waiting)}" if waiting else head
+    movers = list(view.get("to_move") or [])
+    mover = name(movers[0]) if movers else None
+    if phase == "call" and mover:
+        return f"{mover} calls a colour for {name(_other(movers[0]))} (e.g. call red)"
+    if phase == "declare" and mover:
+        parts = [f"{mover}: declare a {colour_word(view.get('called'))} tile"]
+        if view.get("chain_from"):
+            parts[0] += f" next to {view['chain_from']}"
+        parts.append("then call a colour" if not view.get("must_move_again") else "mine! move again")
+        if view.get("last_move"):
+            parts.append(f"last {view['last_move']}")
+        return " · ".join(parts)
+    return ""
+
+
+def _other(seat: str) -> str:
+    return "p2" if seat == "p1" else "p1"
+
+
+def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+    """The small text beside a player's name: the colour to declare, declarations, mines."""
+    bits = []
+    movers = set(view.get("to_move") or ())
+    if view.get("phase") == "declare" and seat in movers and view.get("called"):
+        bits.append(f"declare {view['called']}")
+    elif view.get("phase") in ("call", "memorize", "landmines") and view.get("starter") == seat:
+        bits.append("calls first")
+    count = sum(1 for d in view.get("declared") or [] if d.get("seat") == seat)
+    if count:
+        bits.append(f"{count} declared")
+    sent = view.get("mines_sent")
+    if sent is not None and view.get("phase") == "landmines":
+        bits.append("mines sent" if sent.get(seat) else "mines: waiting")
+    return " · ".join(bits)
+
+
+def _called_symbol(colour: str) -> Sprite:
+    # A small tile of the called colour, letter included, for the mover's row.
+    return tile_sprite(colour, 34, 24)
+
+
+def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
+    draw = ImageDraw.Draw(canvas)
+    side = tile_side()
+    grid: Mapping[str, str] | None = view.get("grid")
+    original: Mapping[str, str] | None = view.get("original_grid")
+    declared = {d["tile"]: d for d in view.get("declared") or [] if d.get("tile")}
+    centre = view.get("centre") or "D4"
+    over = view.get("phase") == "over"
+
+    # Colours known: the whole grid (memorize window, end of task), else only declared tiles.
+    colours: dict[str, str] = {t: str(d.get("color")) for t, d in declared.items()}
+    if grid:
+        for square, colour in grid.items():
+            if square == centre:
+                continue
+            if over and square not in declared:
+                # Revealed, never declared: a smaller inset on the empty tile, so the declared
+                # tiles stand out as the game's own moves.
+                inset = side * 62 // 100
+                x, y = square_xy(square)
+                common.paste(canvas, tile_sprite(colour, inset, INSET_LETTER_SIZE), (x - inset // 2, y - inset // 2))
+            else:
+                colours[square] = colour
+    for square, colour in colours.items():
+        if square != centre:
+            common.paste(canvas, tile_sprite(colour, side, LETTER_SIZE), _corner(square))
+
+    if original and grid:
+        # Implode changed these tiles: the old colour in the bottom-left corner.
+        small = 30
+        for square, old in original.items():
+            if grid.get(square) != old and square != centre:
+                x0, y0 = _corner(square)
+                draw.rectangle([x0, y0 + side - small - 4, x0 + small + 3, y0 + side - 1], fill=ink("page"))
+                common.paste(canvas, tile_sprite(old, small, 20), (x0, y0 + side - small))
+
+    for square in view.get("marks") or []:
+        fill = _fill_at(square, colours, grid, over, centre)
+        x0, y0 = _corner(square)
+        common.paste(canvas, badge_sprite(fill), (x0 + side - 2 * BADGE_RADIUS - 8, y0 + 4))
+
+    exploded = {e.get("tile") for e in view.get("exploded") or []}
+    for square in view.get("mines") or []:
+        if square in exploded:
+            continue
+        x0, y0 = _corner(square)
+        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 4, y0 + 4))
+    for square in exploded:
+        if not square:
+            continue
+        x0, y0 = _corner(square)
+        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0 + 3, y0 + 3))
+
+    if view.get("chain_from") and view.get("phase") == "declare":
+        _chain_outline(draw, view["chain_from"])
+    order = [d.get("tile") for d in view.get("declared") or [] if d.get("tile")]
+    if order:
+        _frame(draw, order[-1], ink("text"), 5)
+    loss = view.get("loss") or {}
+    if loss.get("tile"):
+        _cross(draw, loss["tile"])
+
+
+def _fill_at(square: str, colours: Mapping[str, str], grid: Mapping[str, str] | None, over: bool, centre: str) -> str:
+    """The named colour under a badge at the top corner of ``square``."""
+    if square == centre:
+        return "black_stone"
+    if square in colours:
+        return tile_inks(colours[square])[0]
+    return "empty_tile"
+
+
+def render(
+    view: Mapping[str, Any],
+    *,
+    players: Mapping[str, str] | None = None,
+    clocks: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Image.Image:
+    """The card of a Tile Decklaration view as a palette image."""
+    canvas = background(str(view.get("centre") or "D4")).copy()
+    _draw_board(canvas, view)
+
+    called = view.get("called")
+    movers = set(view.get("to_move") or ())
+
+    def symbol(seat: str, row_background: str) -> Sprite | None:
+        if called and seat in movers and view.get("phase") == "declare":
+            return _called_symbol(str(called))
+        # No seat mark here: a red disc or blue square would read as a tile colour.
+        return None
+
+    rows = common.player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
+    head = title or "Tile Decklaration"
+    anomalies = view.get("anomalies") or []
+    if anomalies:
+        head = f"{head} · {', '.join(str(a) for a in anomalies)}"
+    phase = view.get("phase")
+    if phase == "memorize":
+        head = f"{head} · MEMORIZE"
+    elif view.get("move_number"):
+        head = f"{head} · {view['move_number']} declared"
+    common.draw_header(canvas, head, rows)
+    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    return canvas
