@@ -567,8 +567,10 @@ async def test_message_edit_reaction_history_delete(fake: FakeDiscord, world) ->
     _, general, alice, _ = world
     async with running(fake, BareBot()):
         await fake.user_says(general, alice, "lifecycle")
-        counting = await fake.wait_for_message(general, predicate=lambda m: m.content.startswith("counting"))
         summary = await fake.wait_for_message(general, predicate=lambda m: m.content.startswith("history"))
+        # Waits judge a message as it was posted: "counting: 1" is found though it was edited since.
+        counting = await fake.wait_for_message(general, predicate=lambda m: m.content == "counting: 1")
+        assert counting.content == "counting: 2"
         assert summary.content == "history 2: counting: 2; 1 reaction"
         await fake.wait_for_delete(counting)
         assert counting.edits == 1 and counting.reactions == {"\N{WHITE HEAVY CHECK MARK}": {fake.bot_user.id}}

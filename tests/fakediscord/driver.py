@@ -10,6 +10,7 @@ driver action (``user_says``, ``dm``, ``slash``, ``click``, ``select``, ``react`
 from __future__ import annotations
 
 import asyncio
+import copy
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -51,10 +52,12 @@ class FakeTimeout(AssertionError):
 
 @dataclass
 class LogEntry:
-    """One thing that happened on the fake: ``kind`` names it, ``subject`` is the object."""
+    """One thing that happened on the fake: ``kind`` names it, ``subject`` is the (live) object,
+    ``snapshot`` a copy of a message as it was at that moment (what predicates look at)."""
 
     kind: str
     subject: Any
+    snapshot: Any = None
 
 
 class Driver:
@@ -85,7 +88,13 @@ class Driver:
     # ------------------------------------------------------------------ the event log
 
     def _record(self, kind: str, subject: Any) -> None:
-        self.log.append(LogEntry(kind, subject))
+        snapshot = None
+        if isinstance(subject, FakeMessage):
+            # Predicates judge a message as it was when posted or edited, not as it is when the
+            # waiter gets round to scanning, so a later edit cannot change what a wait finds.
+            snapshot = copy.copy(subject)
+            snapshot.reactions = {k: set(v) for k, v in subject.reactions.items()}
+        self.log.append(LogEntry(kind, subject, snapshot))
         # Wake every waiter; each re-scans the log from its own cursor.
         tick, self._tick = self._tick, asyncio.Event()
         tick.set()
@@ -116,7 +125,8 @@ class Driver:
 
     async def wait_for(self, kind: str | Sequence[str], predicate: Callable[[Any], bool] | None = None, *, since: int | None = None, timeout: float = 5.0) -> Any:
         """The subject of the first log entry of ``kind`` from ``since`` (default: the last
-        driver action) for which ``predicate`` holds."""
+        driver action) for which ``predicate`` holds; for messages the predicate sees the
+        message as it was at that entry, and the live message is returned."""
         kinds = {kind} if isinstance(kind, str) else set(kind)
         start = self._action_mark if since is None else since
         position = start
@@ -126,7 +136,8 @@ class Driver:
             while position < len(self.log):
                 entry = self.log[position]
                 position += 1
-                if entry.kind in kinds and (predicate is None or predicate(entry.subject)):
+                judged = entry.snapshot if entry.snapshot is not None else entry.subject
+                if entry.kind in kinds and (predicate is None or predicate(judged)):
                     return (entry.subject,)
             return None
 
@@ -166,12 +177,12 @@ class Driver:
     async def wait_for_edit(self, message: FakeMessage, *, predicate: Callable[[FakeMessage], bool] | None = None, since: int | None = None, timeout: float = 5.0) -> FakeMessage:
         """The message after its first edit (since the last driver action) satisfying ``predicate``."""
         return await self.wait_for(
-            "message_update", lambda m: m is message and (predicate is None or predicate(m)), since=since, timeout=timeout
+            "message_update", lambda m: m.id == message.id and (predicate is None or predicate(m)), since=since, timeout=timeout
         )
 
     async def wait_for_delete(self, message: FakeMessage, *, since: int | None = None, timeout: float = 5.0) -> FakeMessage:
         """Wait until the bot deletes ``message``."""
-        return await self.wait_for("message_delete", lambda m: m is message, since=since, timeout=timeout)
+        return await self.wait_for("message_delete", lambda m: m.id == message.id, since=since, timeout=timeout)
 
     async def wait_for_response(self, interaction: FakeInteraction, *, timeout: float = 5.0) -> InteractionResponse:
         """The bot's callback to ``interaction`` (immediately if it has already answered)."""
