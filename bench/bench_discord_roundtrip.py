@@ -14,7 +14,20 @@ A bot is benchmarked through a :class:`Scenario`: how to build the client, how t
 world (e.g. start a match), what the player says on iteration ``i``, and which message is the
 answer. ``--scenario pkg.module:function`` adds scenarios from a function ``(png: bytes) ->
 Scenario | list[Scenario]``, so the geniusbot bot can be measured side by side with the bare bot
-in the same run.
+in the same run, e.g. (names on the geniusbot side are placeholders)::
+
+    def geniusbot_scenario(png: bytes) -> Scenario:
+        async def start_match(fake, world, client):
+            await fake.slash(world.players[0], world.guild, world.channel, "start", {...})
+            await fake.wait_for_message(world.channel)
+
+        return Scenario(
+            name="geniusbot",
+            make_client=lambda fake, world: build_bot(settings_for_tests()),
+            prepare=start_match,
+            say=lambda i: next_legal_move(i),
+            is_answer=lambda m: bool(m.attachments),
+        )
 """
 
 from __future__ import annotations
