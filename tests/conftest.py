@@ -69,6 +69,7 @@ class _Postgres:
         self.created: list[str] = []
         self.error: str | None = None
         self._migrated: str | None = None
+        self._scratch: str | None = None
 
     async def _admin(self, statement: str) -> None:
         import asyncpg
@@ -85,6 +86,18 @@ class _Postgres:
         _blocking(self._admin(f'CREATE DATABASE "{name}"'))
         self.created.append(name)
         return _with_database(self.base_url, name)
+
+    def emptied(self) -> str:
+        """The session's scratch database, emptied of every table (created on first use).
+
+        Emptying a schema is far cheaper than a new database per test: PostgreSQL checkpoints
+        on every DROP DATABASE.
+        """
+        if self._scratch is None:
+            self._scratch = self.create("scratch")
+        else:
+            _blocking(_empty_schema(self._scratch))
+        return self._scratch
 
     def migrated(self) -> str:
         """The session's migrated database (created and upgraded on first use)."""
@@ -130,6 +143,23 @@ def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+_END_OTHER_CONNECTIONS = (
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+)
+
+
+async def _empty_schema(url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(**_asyncpg_kwargs(url), timeout=5)
+    try:
+        await conn.execute(_END_OTHER_CONNECTIONS)
+        await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    finally:
+        await conn.close()
+
+
 async def _truncate_all(url: str) -> None:
     import asyncpg
 
@@ -140,10 +170,7 @@ async def _truncate_all(url: str) -> None:
     try:
         # Tests of one session run one after another, so any other connection to this database
         # now is one an earlier test leaked; it could hold a lock that TRUNCATE would wait on.
-        await conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+        await conn.execute(_END_OTHER_CONNECTIONS)
         await conn.execute("SET lock_timeout = '10s'")
         await conn.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
     finally:
@@ -192,7 +219,7 @@ def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
     server = request.getfixturevalue("_postgres")
     _require_postgres(server)
-    return server.create(f"e{len(server.created)}")
+    return server.emptied()
 
 
 @pytest.fixture
