@@ -124,8 +124,49 @@ def _postgres() -> Iterator[_Postgres]:
         _blocking(server._admin("SELECT 1"))
     except Exception as error:  # no server, no driver, refused auth: all mean "skip"
         server.error = f"no PostgreSQL answers at {server.base_url} ({type(error).__name__}: {error})"
+    else:
+        _blocking(_drop_abandoned(server.base_url))
     yield server
     server.drop_all()
+
+
+async def _drop_abandoned(base_url: str) -> None:
+    """Drop the test databases of sessions that were killed before their teardown.
+
+    A database is abandoned when the process named in it is gone from this machine and nobody is
+    connected to it; anything else is left alone.
+    """
+    import asyncpg
+
+    conn = await asyncpg.connect(**_asyncpg_kwargs(base_url), timeout=5)
+    try:
+        rows = await conn.fetch(
+            "SELECT datname FROM pg_database d WHERE datname LIKE 'geniusbot\\_test\\_%' "
+            "AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)"
+        )
+        for (name,) in rows:
+            try:
+                pid = int(name.split("_")[2])
+            except (IndexError, ValueError):
+                continue
+            if _process_alive(pid):
+                continue
+            try:
+                await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            except asyncpg.PostgresError:
+                pass  # someone connected meanwhile: not abandoned after all
+    finally:
+        await conn.close()
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _require_postgres(server: _Postgres) -> None:
