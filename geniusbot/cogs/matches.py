@@ -317,15 +317,28 @@ class Matches(commands.Cog):
         prefixed = _MATCH_PREFIX.match(text)
         if prefixed:
             match_id, text = int(prefixed.group(1)), prefixed.group(2).strip()
+        mine = [
+            live for live in self.host.matches.values()
+            if live.status in ("live", "paused") and any(p.user_id == message.author.id for p in live.players.values())
+        ]
+        if mine and match_id is None and not any(needs_dms(type(live.game)) for live in mine):
+            # A move sent here would be public anyway; the room is where the match is played.
+            rooms = ", ".join(f"<#{live.channel_id}>" for live in mine)
+            await self._answer_dm(message, f"Your match takes no private moves; type your move in {rooms}.")
+            return
         result = await self.host.private_message(message.author.id, text, match_id)
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
         elif result.match_id is None and result.message:
             # The host answers what reaches a match; "no match" and "which match?" are ours to say.
-            try:
-                await message.channel.send(result.message)
-            except discord.HTTPException as error:
-                log.info("could not answer a DM: %s", error)
+            await self._answer_dm(message, result.message)
+
+    @staticmethod
+    async def _answer_dm(message: discord.Message, text: str) -> None:
+        try:
+            await message.channel.send(text)
+        except discord.HTTPException as error:
+            log.info("could not answer a DM: %s", error)
 
     # ==================================================================== choices
 

@@ -72,9 +72,13 @@ async def test_a_player_with_closed_dms_is_reported_to_the_host_and_no_match_sta
         assert (await world.start("tiles", options="anomalies=landmine")).startswith("Match #1 has started")
 
 
-async def test_a_game_without_private_moves_starts_without_a_dm(world: World) -> None:
+async def test_a_game_without_private_moves_starts_without_a_dm_and_refuses_one(world: World) -> None:
     fake = world.fake
     world.bob.dms_open = False
-    async with world.running():
+    async with world.running() as bot:
         assert (await world.start("tictacfive")).startswith("Match #1 has started")
         assert fake.messages(fake.dm_channel(world.alice)) == []
+        await fake.dm(world.alice, "H8")
+        refusal = await fake.wait_for_message(fake.dm_channel(world.alice))
+        assert refusal.content == f"Your match takes no private moves; type your move in <#{world.room.id}>."
+        assert bot.host.matches[1].game.view()["last_move"] is None
