@@ -110,3 +110,20 @@ def named(text: str, players: Mapping[str, str] | None) -> str:
 def hline(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, name: str = "band", width: int = 2) -> None:
     """A thin horizontal rule across the card."""
     draw.line([(x0, y), (x1, y)], fill=ink(name), width=width)
+
+
+def draw_text_over(
+    canvas, xy: tuple[float, float], text: str, size: int, *, fg: str, bg: str, bold: bool = False
+) -> None:
+    """One line of text centred on ``xy``, glyph by glyph through each glyph's mask, so that what
+    lies under the text box (a ring, a frame) shows between the letters.
+
+    :func:`common.draw_text` lays a solid box of ``bg`` under the text, which would cut a pattern.
+    """
+    width = common.text_width(text, size, bold)
+    pen = xy[0] - width / 2 + (1 if bold else 0)
+    top = int(round(xy[1] - common.font(size).getmetrics()[0] * 0.62))
+    for char in text:
+        if char != " ":
+            common.paste(canvas, common.glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - common._GLYPH_PAD, top))
+        pen += common._advance(char, size)

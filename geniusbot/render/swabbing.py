@@ -1,0 +1,257 @@
+"""Deck Swabbing: the 7 x 7 grid of white, black and claimed tiles.
+
+White tiles are white, swabbed tiles black. A tile in a seat's colour carries that seat's mark
+as a pattern, as in every picture of the family: p1 red with a white ring, p2 blue with a white
+square frame, so the two differ in shape as well as colour. Unique's numbers sit in the middle
+of every tile (inside the ring or frame on a claimed one); Pyramid's ring values sit small in
+the top-left corner of every tile. The tiles of the last move carry gold corner brackets; a
+snipe that was played shows as a gold cross-hair on its tile. In its sender's view only, a sealed
+move or snipe shows as a dashed frame on the tiles it names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import common
+from .allhands_common import SEAT_FILL, draw_text_over, seat_symbol
+from .common import Sprite, ink
+from .tiles import _board_box, _corner, square_xy, squares, tile_side
+
+WIDTH = 900
+MARGIN = 46
+COORD_SIZE = 26
+NUMBER_SIZE = 44
+VALUE_SIZE = 22
+INK_ON = {"white": ("white_stone", "black_stone"), "black": ("black_stone", "white_stone"),
+          "p1": ("red_stone", "symbol"), "p2": ("blue_stone", "symbol")}
+
+
+def canvas_size() -> tuple[int, int]:
+    """The picture's width and height."""
+    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+
+
+@lru_cache(maxsize=1)
+def background() -> Image.Image:
+    """The static part: the slate, all tiles white, the coordinates."""
+    canvas = common.new_canvas(canvas_size())
+    draw = ImageDraw.Draw(canvas)
+    left, top, right, bottom = _board_box()
+    draw.rectangle([left, top, right - 1, bottom - 1], fill=ink("slate"))
+    white = tile_sprite("white", None, None)
+    for square in squares():
+        common.paste(canvas, white, _corner(square))
+    for k in range(7):
+        col = chr(ord("A") + k)
+        x = square_xy(f"{col}1")[0]
+        common.draw_text(canvas, (x, top - MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, (x, bottom + MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
+        y = square_xy(f"A{k + 1}")[1]
+        common.draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        common.draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+    return canvas
+
+
+@lru_cache(maxsize=1024)
+def tile_sprite(state: str, number: int | None, value: int | None) -> Sprite:
+    """One tile: ``state`` white, black, p1 or p2, with its Unique ``number`` and Pyramid ``value``."""
+    side = tile_side()
+    fill, fg = INK_ON.get(state, INK_ON["white"])
+    if state in SEAT_FILL:
+        image = _pattern(state, side).image.copy()
+    else:
+        image = common.new_canvas((side, side), fill)
+    if number is not None:
+        draw_text_over(image, (side / 2, side / 2), str(number), NUMBER_SIZE, fg=fg, bg=fill, bold=True)
+    if value is not None:
+        _value_text(image, (0, 0), value, fg, fill)
+    image.putpalette(common.PALETTE)
+    return Sprite(image, None)
+
+
+@lru_cache(maxsize=4)
+def _pattern(seat: str, side: int) -> Sprite:
+    """A claimed tile's fill with the seat's mark: p1 a white ring, p2 a white square frame."""
+    fill = common.rgb(SEAT_FILL[seat])
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        s = side * scale
+        c = s / 2
+        draw.rectangle([0, 0, s, s], fill=fill)
+        r = s * 0.36
+        bar = s * 0.065
+        white = common.rgb("symbol")
+        if seat == "p1":
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=white)
+            draw.ellipse([c - r + bar, c - r + bar, c + r - bar, c + r - bar], fill=fill)
+        else:
+            r *= 0.82  # clear of the Pyramid value in the corner
+            draw.rectangle([c - r, c - r, c + r, c + r], fill=white)
+            draw.rectangle([c - r + bar, c - r + bar, c + r - bar, c + r - bar], fill=fill)
+
+    return common.smooth_sprite(side, SEAT_FILL[seat], paint, masked=False)
+
+
+def _brackets(draw: ImageDraw.ImageDraw, square: str) -> None:
+    """Gold corner brackets just inside a tile: a tile of the last move."""
+    x0, y0 = _corner(square)
+    side = tile_side()
+    arm, width, pad = side // 4, 7, 5
+    fill = ink("accent")
+    for cx, sx in ((x0 + pad, 1), (x0 + side - 1 - pad, -1)):
+        for cy, sy in ((y0 + pad, 1), (y0 + side - 1 - pad, -1)):
+            draw.line([(cx, cy), (cx + sx * arm, cy)], fill=fill, width=width)
+            draw.line([(cx, cy), (cx, cy + sy * arm)], fill=fill, width=width)
+
+
+@lru_cache(maxsize=8)
+def crosshair_sprite(background_name: str) -> Sprite:
+    """Snipe's mark: a gold ring with four ticks, on a tile of ``background_name``."""
+    side = tile_side()
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c = side * scale / 2
+        r = side * 0.34 * scale
+        width = round(5 * scale)
+        gold = common.rgb("accent")
+        draw.ellipse([c - r, c - r, c + r, c + r], outline=gold, width=width)
+        # Ticks across the ring but short of the middle, where Unique's number stays readable.
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            draw.line([(c + dx * r * 0.72, c + dy * r * 0.72), (c + dx * r * 1.35, c + dy * r * 1.35)], fill=gold, width=width)
+
+    return common.smooth_sprite(side, background_name, paint)
+
+
+def _dashed_frame(draw: ImageDraw.ImageDraw, square: str) -> None:
+    """A dashed dark frame inside a white tile: a sealed move or snipe, in its sender's view."""
+    x0, y0 = _corner(square)
+    side = tile_side()
+    pad, dash, width = 9, 12, 5
+    fill = ink("frame")
+    a, b = pad, side - pad
+    pos = a
+    while pos < b:
+        end = min(pos + dash, b)
+        for x, y, horizontal in ((pos, a, True), (pos, b - width, True), (a, pos, False), (b - width, pos, False)):
+            if x < 30 and y < 30:
+                continue  # Pyramid's value sits in that corner
+            if horizontal:
+                draw.rectangle([x0 + x, y0 + y, x0 + end, y0 + y + width - 1], fill=fill)
+            else:
+                draw.rectangle([x0 + x, y0 + y, x0 + x + width - 1, y0 + end], fill=fill)
+        pos += 2 * dash
+
+
+def _value_on_top(canvas: Image.Image, square: str, board: Mapping[str, str], values: Mapping[str, int]) -> None:
+    # A mark drawn over a tile crosses the corner where Pyramid's value sits: put the value back.
+    if values.get(square) is None:
+        return
+    x0, y0 = _corner(square)
+    fill, fg = INK_ON.get(board.get(square, "white"), INK_ON["white"])
+    _value_text(canvas, (x0, y0), values[square], fg, fill)
+
+
+def _value_text(canvas: Image.Image, origin: tuple[int, int], value: int, fg: str, fill: str) -> None:
+    text = str(value)
+    centre = (origin[0] + 11 + common.text_width(text, VALUE_SIZE, True) / 2, origin[1] + 15)
+    draw_text_over(canvas, centre, text, VALUE_SIZE, fg=fg, bg=fill, bold=True)
+
+
+def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+    """What the card says under the grid while the task runs."""
+    if view.get("phase") != "move":
+        return ""
+    name = lambda seat: common.seat_name(seat, players)  # noqa: E731
+    anomalies = set(view.get("anomalies") or [])
+    turn = view.get("turn")
+    how = "a line of white tiles, e.g. C3 C4 C6" if "linear" in anomalies else "two adjacent white tiles, e.g. C3 C4"
+    parts = []
+    if "snipe" in anomalies and view.get("sniper"):
+        # Who has sent what shows in the player rows; the line says what each may do.
+        parts.append(f"{name(turn)} moves, {name(view['sniper'])} may snipe")
+    else:
+        parts.append(f"{name(turn)} to swab {how}")
+    hook = view.get("hook") or {}
+    if hook.get("from") and not hook.get("lifted"):
+        parts.append(f"touch {' or '.join(hook['from'])} (Hook)")
+    if view.get("sealed"):
+        parts.insert(0, f"You sent {view['sealed']}")
+    history = view.get("history") or []
+    if history and not view.get("sealed"):
+        last = history[-1]
+        text = f"last {' '.join(last.get('tiles') or [])}"
+        if last.get("snipe"):
+            text += f", snipe {last['snipe']}{' ignored' if last.get('snipe_ignored') else ''}"
+        parts.append(text)
+    return " · ".join(parts)
+
+
+def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+    """The small text beside a player's name: tiles (and Pyramid points), who moved first."""
+    tiles_count = (view.get("tiles") or {}).get(seat, 0)
+    bits = [f"{tiles_count} tile{'s' if tiles_count != 1 else ''}"]
+    if "pyramid" in (view.get("anomalies") or []):
+        bits.append(f"{(view.get('scores') or {}).get(seat, 0)} pts")
+    if view.get("phase") == "move" and view.get("sniper") == seat:
+        submitted = (view.get("submitted") or {}).get(seat)
+        bits.insert(0, "snipe sent" if submitted else "may snipe")
+    elif view.get("phase") == "move" and view.get("sniper") and view.get("turn") == seat:
+        if (view.get("submitted") or {}).get(seat):
+            bits.insert(0, "move sent")
+    return " · ".join(bits)
+
+
+def render(
+    view: Mapping[str, Any],
+    *,
+    players: Mapping[str, str] | None = None,
+    clocks: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Image.Image:
+    """The card of a Deck Swabbing view as a palette image."""
+    canvas = background().copy()
+    draw = ImageDraw.Draw(canvas)
+    board: Mapping[str, str] = view.get("board") or {}
+    numbers: Mapping[str, int] = view.get("numbers") or {}
+    values: Mapping[str, int] = view.get("values") or {}
+    for square in squares():
+        state = board.get(square, "white")
+        number, value = numbers.get(square), values.get(square)
+        if state == "white" and number is None and value is None:
+            continue  # the background already has it
+        common.paste(canvas, tile_sprite(state, number, value), _corner(square))
+
+    history = view.get("history") or []
+    if history:
+        last = history[-1]
+        for square in last.get("tiles") or []:
+            _brackets(draw, square)
+            _value_on_top(canvas, square, board, values)
+        snipe = last.get("snipe")
+        if snipe:
+            fill = INK_ON.get(board.get(snipe, "black"), INK_ON["black"])[0]
+            common.paste_centred(canvas, crosshair_sprite(fill), square_xy(snipe))
+    sealed = str(view.get("sealed") or "")
+    for word in sealed.split():
+        word = word.upper()
+        if len(word) >= 2 and word[0] in "ABCDEFG" and word[1:].isdigit() and board.get(word) == "white":
+            _dashed_frame(draw, word)
+
+    def symbol(seat: str, row_background: str) -> Sprite | None:
+        return seat_symbol(seat, row_background)
+
+    rows = common.player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
+    head = title or "Deck Swabbing"
+    anomalies = view.get("anomalies") or []
+    if anomalies:
+        head = f"{head} · {', '.join(str(a) for a in anomalies)}"
+    if view.get("move_number"):
+        head = f"{head} · move {view['move_number']}"
+    common.draw_header(canvas, head, rows)
+    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    return canvas
