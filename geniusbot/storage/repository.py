@@ -462,8 +462,11 @@ class Store:
                     raise
                 last_error = error
                 log.warning("storage: %s failed on try %d (%s); retrying", what, attempt + 1, error)
+        # Said plainly when the last try's commit broke: it may have landed, and the caller must
+        # reload rather than assume either way.
+        landed = " (the last try may have been saved; reload before retrying)" if ambiguous else ""
         raise StorageUnavailable(
-            f"The database is unavailable ({what} failed {self.retries + 1} times: {last_error}); "
+            f"The database is unavailable ({what} failed {self.retries + 1} times: {last_error}){landed}; "
             "check that it is running and not locked by another program, then try again."
         ) from last_error
 

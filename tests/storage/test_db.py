@@ -254,46 +254,67 @@ async def test_a_database_that_stays_locked_is_reported_and_nothing_is_written(s
 # --------------------------------------------------------------------------- lost acknowledgements
 
 
-def _break_commit_once(store: Store, *, lands: bool) -> list[int]:
-    """Make the next COMMIT fail as a dropped connection would, after landing or not.
+class BrokenCommits:
+    """Make the next COMMITs fail as a dropped connection would, after landing or not.
 
     A dropped connection cannot be timed to fall between the server's commit and its answer, so
     this hook stands in for it: it commits for real (or rolls back) and then reports the error.
     """
-    fired: list[int] = []
 
-    @event.listens_for(store.engine.sync_engine, "commit")
-    def _lost_answer(conn) -> None:
-        if fired:
+    def __init__(self, store: Store, *, lands: bool, times: int = 1) -> None:
+        self.engine = store.engine.sync_engine
+        self.lands = lands
+        self.left = times
+        self.count = 0
+        event.listen(self.engine, "commit", self._lost_answer)
+
+    def _lost_answer(self, conn) -> None:
+        if self.left <= 0:
             return
-        fired.append(1)
+        self.left -= 1
+        self.count += 1
         dbapi = conn.connection.dbapi_connection
-        dbapi.commit() if lands else dbapi.rollback()
+        dbapi.commit() if self.lands else dbapi.rollback()
         raise OperationalError(
             "COMMIT", {}, Exception("server closed the connection unexpectedly"), connection_invalidated=True
         )
 
-    return fired
+    def remove(self) -> None:
+        event.remove(self.engine, "commit", self._lost_answer)
 
 
 @pytest.mark.parametrize("lands", [True, False], ids=["landed", "lost"])
 async def test_a_commit_whose_answer_was_lost_is_neither_doubled_nor_dropped(db_url: str, lands: bool):
     store = await Store.open(db_url, migrate=False, sleep=RecordingSleep())
     try:
-        fired = _break_commit_once(store, lands=lands)
+        broken = BrokenCommits(store, lands=lands)
         match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={}, channel_id=7)
-        assert fired and (await store.counts())["matches"] == 1
+        assert broken.count == 1 and (await store.counts())["matches"] == 1
         assert (await store.live_match_in_channel(7)).id == match.id
         await store.append_rejected(match.id, NewAction("move", "zz", seat="p1"), "no")
-        fired = _break_commit_once(store, lands=lands)
+        broken = BrokenCommits(store, lands=lands)
         committed = await store.commit_action(match.id, 0, NewAction("move", "H8", seat="p1"), state={"n": 1})
-        assert fired and (committed.seq, committed.version) == (2, 1)
-        fired = _break_commit_once(store, lands=lands)
+        assert broken.count == 1 and (committed.seq, committed.version) == (2, 1)
+        broken = BrokenCommits(store, lands=lands)
         seq = await store.append_rejected(match.id, NewAction("move", "Z0", seat="p2"), "not a point")
-        assert fired and seq == 3
+        assert broken.count == 1 and seq == 3
         got = await store.get_match(match.id)
         assert got.version == 1 and got.state == {"n": 1} and got.last_seq == 3
         assert [(a.seq, a.text) for a in await store.actions(match.id)] == [(1, "zz"), (2, "H8"), (3, "Z0")]
+    finally:
+        await store.close()
+
+
+async def test_when_every_commit_breaks_the_caller_is_told_to_reload(sqlite_db_url: str):
+    store = await Store.open(sqlite_db_url, migrate=False, sleep=RecordingSleep(), retries=2)
+    try:
+        match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
+        broken = BrokenCommits(store, lands=False, times=99)
+        with pytest.raises(StorageUnavailable, match="may have been saved; reload"):
+            await store.commit_action(match.id, 0, NewAction("move", "H8"), state={"n": 1})
+        assert broken.count == 3
+        broken.remove()
+        assert (await store.get_match(match.id)).version == 0
     finally:
         await store.close()
 
