@@ -122,12 +122,51 @@ async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> t
         return times, int(statistics.median(sizes))
 
 
+STAGES: dict[str, list[float]] = {}
+
+
+def time_stages() -> None:
+    """Time the stages of a move inside the bot (commit, render, uploads) for ``--stages``."""
+    import functools
+
+    from geniusbot.discord_transport import DiscordTransport
+    from geniusbot.storage.repository import Store
+
+    def timed(owner: object, name: str, label: str) -> None:
+        function = getattr(owner, name)
+        if asyncio.iscoroutinefunction(function):
+            @functools.wraps(function)
+            async def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+                start = time.perf_counter()
+                try:
+                    return await function(*args, **kwargs)
+                finally:
+                    STAGES.setdefault(label, []).append(time.perf_counter() - start)
+        else:
+            @functools.wraps(function)
+            def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+                start = time.perf_counter()
+                try:
+                    return function(*args, **kwargs)
+                finally:
+                    STAGES.setdefault(label, []).append(time.perf_counter() - start)
+        setattr(owner, name, wrapper)
+
+    timed(Store, "commit_action", "commit (Store.commit_action)")
+    timed(board, "picture", "render (board.picture, in a thread)")
+    timed(DiscordTransport, "post", "post the move's announcement")
+    timed(DiscordTransport, "post_picture", "post the board (multipart)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--stages", action="store_true", help="also time the stages inside the bot")
     args = parser.parse_args()
+    if args.stages:
+        time_stages()
     png = board_png()
     print(
         f"Python {sys.version.split()[0]}, discord.py {discord.__version__}, {os.cpu_count()} cpu(s), "
@@ -160,6 +199,9 @@ def main() -> None:
             print(f"geniusbot ({backend}) / bare, medians: {ratio:.2f} x (target: at most 1.25 x)")
         else:
             print(f"geniusbot ({backend}): not measured, {skipped.get(backend)}")
+    for label, times in STAGES.items():
+        ms = [t * 1000 for t in times]
+        print(f"  stage, both backends: {label:<38} p50 {statistics.median(ms):6.2f} ms, p90 {percentile(ms, 90):6.2f} ms (n={len(ms)})")
 
 
 if __name__ == "__main__":
