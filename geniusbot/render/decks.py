@@ -1,0 +1,331 @@
+"""Dueling Decks: the card table.
+
+Under the two player rows: the seven prize cards in their order (the current one raised in a
+gold frame, each played one with the mark of the seat that won it, or "split"), then a panel
+for each seat: points toward 25 and power left as bars, the hand as white cards with empty slots
+up to the deck size, Backup's uses, and whether the sealed submission is in. The last round's
+result closes the card.
+
+Darkness-aware by construction: the renderer draws only what the view holds. A hand that is
+``None`` (the opponent's under Darkness) shows as "hidden"; a round whose sums are ``None`` shows
+only its winner; a prize value that is ``None`` shows as "?". The viewer's own sealed submission
+(``sealed``, in no other view) is marked on its own panel only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import common
+from .allhands_common import SEAT_FILL, seat_sprite, seat_symbol
+from .common import Sprite, ink
+
+WIDTH = 900
+TARGET = 25
+START_POWER = 50
+PRIZE_TOP = common.HEADER_HEIGHT + 10
+PRIZE_W, PRIZE_H, PRIZE_GAP = 92, 118, 18
+PRIZE_BAND = 44 + PRIZE_H + 56
+PANEL_TOP = PRIZE_TOP + PRIZE_BAND
+PANEL_H = 232
+CARD_W, CARD_H, CARD_GAP = 96, 128, 16
+LAST_H = 84
+HEIGHT = PANEL_TOP + 2 * PANEL_H + LAST_H + common.FOOTER_HEIGHT
+LABEL_SIZE = 24
+VALUE_SIZE = 48
+BAR_W = 430
+
+
+def canvas_size() -> tuple[int, int]:
+    """The picture's width and height (the same for every view)."""
+    return WIDTH, HEIGHT
+
+
+def number(value: Any) -> str:
+    """A sum or a score as a player reads it: 12, 12.5, 0.1."""
+    if value is None:
+        return "?"
+    value = float(value)
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def prize_xy(index: int) -> tuple[int, int]:
+    """The top-left corner of prize card ``index`` (0-6)."""
+    total = 7 * PRIZE_W + 6 * PRIZE_GAP
+    left = (WIDTH - total) // 2
+    return left + index * (PRIZE_W + PRIZE_GAP), PRIZE_TOP + 44
+
+
+def panel_top(seat: str) -> int:
+    """The top of ``seat``'s panel."""
+    return PANEL_TOP + (0 if seat == "p1" else PANEL_H)
+
+
+def card_xy(seat: str, index: int) -> tuple[int, int]:
+    """The top-left corner of the ``index``-th card slot of ``seat``'s hand."""
+    return 22 + index * (CARD_W + CARD_GAP), panel_top(seat) + 88
+
+
+@lru_cache(maxsize=1)
+def background() -> Image.Image:
+    """The static part: the labels and the rules between the parts of the card."""
+    canvas = common.new_canvas(canvas_size())
+    draw = ImageDraw.Draw(canvas)
+    common.draw_text(canvas, (22, PRIZE_TOP + 20), "Prizes, in order", LABEL_SIZE, fg="muted")
+    for top in (PANEL_TOP, PANEL_TOP + PANEL_H, PANEL_TOP + 2 * PANEL_H):
+        draw.line([(0, top - 4), (WIDTH, top - 4)], fill=ink("band"), width=2)
+    return canvas
+
+
+@lru_cache(maxsize=256)
+def card_sprite(value: str, kind: str) -> Sprite:
+    """A card: ``kind`` ``hand`` (white), ``prize`` (wood), ``empty`` (a dashed slot) or
+    ``pending`` (a dashed gold slot with the value of a sealed creation)."""
+    width, height = (PRIZE_W, PRIZE_H) if kind == "prize" else (CARD_W, CARD_H)
+    if kind in ("empty", "pending"):
+        image = common.new_canvas((width, height), "page")
+        draw = ImageDraw.Draw(image)
+        dash = 10
+        edge = ink("ghost" if kind == "empty" else "accent")
+        for x in range(0, width, 2 * dash):
+            draw.rectangle([x, 0, min(x + dash, width) - 1, 2], fill=edge)
+            draw.rectangle([x, height - 3, min(x + dash, width) - 1, height - 1], fill=edge)
+        for y in range(0, height, 2 * dash):
+            draw.rectangle([0, y, 2, min(y + dash, height) - 1], fill=edge)
+            draw.rectangle([width - 3, y, width - 1, min(y + dash, height) - 1], fill=edge)
+        if kind == "pending" and value:
+            size = VALUE_SIZE if len(value) <= 2 else VALUE_SIZE * 2 // 3
+            common.draw_text(image, (width / 2, height / 2), value, size, fg="accent", bold=True, anchor="m")
+        return Sprite(image, None)
+    face = "wood" if kind == "prize" else "white_stone"
+    image = common.new_canvas((width, height), face)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle([0, 0, width - 1, height - 1], outline=ink("black_stone"), width=2)
+    size = VALUE_SIZE if len(value) <= 2 else VALUE_SIZE * 2 // 3
+    common.draw_text(image, (width / 2, height / 2), value, size, fg="black_stone", bg=face, bold=True, anchor="m")
+    return Sprite(image, None)
+
+
+def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, fraction: float, fill: str, ticks: int = 0) -> None:
+    """A bar of ``BAR_W`` pixels, filled to ``fraction``."""
+    h = 16
+    draw.rectangle([x, y, x + BAR_W, y + h], fill=ink("band"))
+    filled = int(round(BAR_W * max(0.0, min(1.0, fraction))))
+    if filled:
+        draw.rectangle([x, y, x + filled, y + h], fill=ink(fill))
+    for k in range(1, ticks):
+        tx = x + BAR_W * k // ticks
+        draw.line([(tx, y), (tx, y + h)], fill=ink("page"), width=2)
+
+
+def _prizes(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None) -> None:
+    draw = ImageDraw.Draw(canvas)
+    prizes: Sequence[Any] = view.get("prizes") or [None] * 7
+    history = {int(h.get("round", 0)): h for h in view.get("history") or []}
+    current = int(view.get("round") or 0) if view.get("phase") != "over" else 0
+    for index in range(7):
+        x, y = prize_xy(index)
+        rnd = index + 1
+        value = prizes[index] if index < len(prizes) else None
+        played = history.get(rnd)
+        if value is None and played is not None:
+            value = played.get("prize")  # Pick Your Prize: a value once the round gave it one
+        if rnd == current:
+            draw.rectangle([x - 7, y - 7, x + PRIZE_W + 6, y + PRIZE_H + 6], fill=ink("accent"))
+        common.paste(canvas, card_sprite(number(value), "prize"), (x, y))
+        below = y + PRIZE_H + 26
+        if played is not None:
+            winner = played.get("winner")
+            if winner in SEAT_FILL:
+                common.paste_centred(canvas, seat_sprite(str(winner), 14, "page"), (x + PRIZE_W / 2, below))
+            else:
+                common.draw_text(canvas, (x + PRIZE_W / 2, below), "split", 22, fg="muted", anchor="m")
+        elif rnd == current:
+            common.draw_text(canvas, (x + PRIZE_W / 2, below), "now", 22, fg="accent", bold=True, anchor="m")
+
+
+def _sealed_cards(view: Mapping[str, Any]) -> tuple[list[Any], int]:
+    sealed = view.get("sealed") or {}
+    if not isinstance(sealed, Mapping):
+        return [], 0
+    return list(sealed.get("cards") or []), int(sealed.get("backup") or 0)
+
+
+def _panel(canvas: Image.Image, view: Mapping[str, Any], seat: str, players: Mapping[str, str] | None,
+           own: bool) -> None:
+    draw = ImageDraw.Draw(canvas)
+    top = panel_top(seat)
+    name = common.fit_text(common.seat_name(seat, players), 28, 300, True)
+    common.paste_centred(canvas, seat_sprite(seat, 14, "page"), (36, top + 26))
+    common.draw_text(canvas, (60, top + 26), name, 28, bold=True)
+    points = (view.get("points") or {}).get(seat)
+    power = (view.get("power") or {}).get(seat)
+    right = WIDTH - 22
+    bar_x = right - BAR_W
+    common.draw_text(canvas, (bar_x - 14, top + 20), f"{number(points)} / {TARGET} pts", LABEL_SIZE, anchor="r")
+    _bar(draw, bar_x, top + 12, (float(points) / TARGET) if points is not None else 0.0, SEAT_FILL[seat], 5)
+    common.draw_text(canvas, (bar_x - 14, top + 56), f"power {number(power)}", LABEL_SIZE, fg="muted", anchor="r")
+    _bar(draw, bar_x, top + 48, (float(power) / START_POWER) if power is not None else 0.0, "muted")
+
+    hands = view.get("hands") or {}
+    hand = hands.get(seat) if isinstance(hands, Mapping) else None
+    deck_size = int(view.get("deck_size") or 2)
+    sealed_cards, sealed_backup = _sealed_cards(view) if own else ([], 0)
+    phase = view.get("phase")
+    if hand is None:
+        # Darkness: the hand is unknown, but every creation is public.
+        x, y = card_xy(seat, 0)
+        common.draw_text(canvas, (x, y + 18), "hand hidden (Darkness)", LABEL_SIZE, fg="muted")
+        made = [
+            " ".join(number(v) for v in (entry.get("cards") or {}).get(seat) or [])
+            for entry in view.get("created") or []
+            if isinstance(entry.get("cards"), Mapping)
+        ]
+        made = [m for m in made if m]
+        if made:
+            text = common.fit_text("created: " + " | ".join(made), LABEL_SIZE, 330)
+            common.draw_text(canvas, (x, y + 54), text, LABEL_SIZE, fg="muted")
+    else:
+        marked = Counter(sealed_cards) if phase == "play" else Counter()
+        pending = list(sealed_cards) if phase == "create" else []
+        for index in range(deck_size):
+            x, y = card_xy(seat, index)
+            if index < len(hand):
+                value = hand[index]
+                if marked[value] > 0:
+                    # The viewer's own sealed play: those cards framed in gold.
+                    marked[value] -= 1
+                    draw.rectangle([x - 6, y - 6, x + CARD_W + 5, y + CARD_H + 5], fill=ink("accent"))
+                common.paste(canvas, card_sprite(number(value), "hand"), (x, y))
+            elif pending:
+                # The viewer's own sealed creation, in the slots it will fill.
+                common.paste(canvas, card_sprite(number(pending.pop(0)), "pending"), (x, y))
+            else:
+                common.paste(canvas, card_sprite("", "empty"), (x, y))
+    # The side column: Backup's uses, what was sent.
+    col = card_xy(seat, 3)[0] + 20 if deck_size <= 3 else WIDTH - 260
+    lines = []
+    backups = view.get("backups_left")
+    if isinstance(backups, Mapping):
+        left = backups.get(seat)
+        lines.append(("backup: hidden" if left is None else f"backup uses left: {left}", "muted"))
+    submitted = (view.get("submitted") or {}).get(seat)
+    if phase in ("create", "play") and seat in (view.get("to_move") or []):
+        lines.append(("waiting for " + ("cards" if phase == "create" else "a play"), "text"))
+    elif phase in ("create", "play") and submitted:
+        lines.append(("sent, sealed", "text"))
+    if own and view.get("sealed"):
+        lines.append((_sealed_text(phase, sealed_cards, sealed_backup), "accent"))
+    y = card_xy(seat, 0)[1] + 18
+    for text, fg in lines:
+        common.draw_text(canvas, (col, y), common.fit_text(text, LABEL_SIZE, WIDTH - col - 20), LABEL_SIZE, fg=fg)
+        y += 36
+
+
+def _sealed_text(phase: Any, cards: list[Any], backup: int) -> str:
+    shown = " + ".join(number(c) for c in cards) or "none"
+    if phase == "create":
+        return f"you create: {shown}"
+    return f"you play: {shown}" + (f" + backup {backup}" if backup else "")
+
+
+def _play_text(play: Mapping[str, Any] | None, counted: Sequence[Any] | None, total: Any) -> str:
+    if play is None:
+        return "?"
+    cards = list(play.get("cards") or [])
+    parts = []
+    for k, card in enumerate(cards):
+        worth = counted[k] if counted is not None and k < len(counted) else card
+        parts.append(number(card) if float(worth) == float(card) else f"{number(card)} (as {number(worth)})")
+    if play.get("backup"):
+        parts.append(f"b{play['backup']}")
+    shown = " + ".join(parts) or "nothing"
+    return shown if total is None else f"{shown} = {number(total)}"
+
+
+def last_round_text(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+    """The last resolved round, as much of it as the view shows."""
+    history = view.get("history") or []
+    if not history:
+        return "No round played yet"
+    last = history[-1]
+    winner = last.get("winner")
+    head = f"Round {last.get('round')}, prize {number(last.get('prize'))}: "
+    plays = last.get("plays") or {}
+    sums = last.get("sums")
+    counted = last.get("counted") or {}
+    seen = []
+    for seat in ("p1", "p2"):
+        play = plays.get(seat) if isinstance(plays, Mapping) else None
+        if play is None and sums is None:
+            continue
+        total = sums.get(seat) if isinstance(sums, Mapping) else None
+        seen.append(f"{common.seat_name(seat, players)} {_play_text(play, counted.get(seat) if counted else None, total)}")
+    result = f"{common.seat_name(str(winner), players)} wins it" if winner else "split"
+    points = last.get("points")
+    if winner and isinstance(points, Mapping) and points.get(winner) is not None:
+        result += f" (+{number(points[winner])})"
+    return head + (" vs ".join(seen) + " · " if seen else "") + result
+
+
+def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+    """What the card says at the bottom while the task runs."""
+    phase = view.get("phase")
+    if phase == "create":
+        head = f"Round {view.get('round')}: create cards by DM (create 20 15, or create none)"
+    elif phase == "play":
+        how = "play 20 15, play 20 backup 3, or play none" if "backup" in (view.get("anomalies") or []) else "play 20 15, or play none"
+        head = f"Round {view.get('round')}: play by DM ({how})"
+    else:
+        return ""
+    # Who is still awaited shows in the player rows and the panels.
+    return head
+
+
+def render(
+    view: Mapping[str, Any],
+    *,
+    players: Mapping[str, str] | None = None,
+    clocks: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Image.Image:
+    """The card table of a Dueling Decks view as a palette image."""
+    canvas = background().copy()
+    _prizes(canvas, view, players)
+    # The viewer's seat is the one whose sealed submission or hand alone the view holds; a seat
+    # view with nothing sealed marks nothing, so guessing it wrong draws nothing extra.
+    own = _viewer(view)
+    for seat in ("p1", "p2"):
+        _panel(canvas, view, seat, players, own == seat)
+    text = common.fit_text(last_round_text(view, players), LABEL_SIZE, WIDTH - 44)
+    common.draw_text(canvas, (22, PANEL_TOP + 2 * PANEL_H + LAST_H / 2 - 6), text, LABEL_SIZE)
+
+    def detail(seat: str) -> str:
+        points = (view.get("points") or {}).get(seat)
+        return f"{number(points)} pts · power {number((view.get('power') or {}).get(seat))}"
+
+    rows = common.player_rows(view, players, clocks, seat_symbol, detail)
+    head = title or "Dueling Decks"
+    anomalies = view.get("anomalies") or []
+    if anomalies:
+        head = f"{head} · {', '.join(str(a) for a in anomalies)}"
+    head = f"{head} · round {view.get('round')}/{view.get('rounds') or 7}"
+    common.draw_header(canvas, head, rows)
+    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    return canvas
+
+
+def _viewer(view: Mapping[str, Any]) -> str | None:
+    """The seat whose view this is, as far as the view tells. ``sealed`` is only ever the
+    viewer's own, sent while the other seat is still awaited: the viewer is the seat that is
+    no longer to move. Anything else marks nothing, so a wrong guess can draw nothing extra."""
+    if not view.get("sealed"):
+        return None
+    waiting = set(view.get("to_move") or ())
+    done = [s for s in ("p1", "p2") if s not in waiting]
+    return done[0] if len(done) == 1 else None
