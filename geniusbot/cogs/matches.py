@@ -155,6 +155,15 @@ class Matches(commands.Cog):
         channel = room or interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise Refusal("Start the match in a text channel, or name one with the room option.")
+        me = interaction.guild.me
+        if me is not None:
+            perms = channel.permissions_for(me)
+            needed = (("View Channel", perms.view_channel), ("Send Messages", perms.send_messages), ("Attach Files", perms.attach_files))
+            if missing := [name for name, ok in needed if not ok]:
+                raise Refusal(
+                    f"I cannot run a match in {channel.mention}: I need {' and '.join(missing)} there. "
+                    "Give me that, or choose another room."
+                )
         config = await self.bot.store.get_guild_settings(interaction.guild.id)
         if config.game_room_ids and channel.id not in config.game_room_ids:
             rooms = ", ".join(f"<#{c}>" for c in config.game_room_ids)
@@ -402,7 +411,7 @@ class Matches(commands.Cog):
         if old is not None and interaction.message is not None and old.message_id == interaction.message.id:
             self.offers.pop(match_id, None)
         try:
-            await interaction.edit_original_response(content=f"{labels.get(seat, seat)} chose {text}.", view=None)
+            await interaction.edit_original_response(content=f"{labels.get(seat, seat)} chose: {text}.", view=None)
         except discord.HTTPException as error:
             log.info("match %s: could not close the pressed choice: %s", match_id, error)
         await self.refresh_choices(match_id)

@@ -10,6 +10,7 @@ import pytest
 from geniusbot.games import get_game
 from tests.e2e.botworld import PNG_MAGIC, World, make_world
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.model import ATTACH_FILES
 
 EPHEMERAL = 64
 
@@ -144,3 +145,37 @@ async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(worl
             assert fake.attachments(board)[0].startswith(PNG_MAGIC)
         assert board.content == "Result: alice (p1) wins. p1 (red) has four in a row (E5 E6 E7 E8); p1 wins."
         assert live.status == "finished"
+
+
+async def test_a_room_where_the_bot_cannot_attach_boards_is_refused(world: World) -> None:
+    fake = world.fake
+    quiet = fake.create_channel(world.guild, "no-files", overwrites={fake.bot_role(world.guild): (0, ATTACH_FILES)})
+    async with world.running() as bot:
+        answer = await world.start("tictacfive", room=quiet)
+        assert answer == (
+            f"I cannot run a match in <#{quiet.id}>: I need Attach Files there. Give me that, or choose another room."
+        )
+        assert not bot.host.matches
+
+
+async def test_tightwire_fate_draft_and_turn_order_by_buttons(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        assert (await world.start("tightwire", variant="fate")).startswith("Match #1 has started")
+        # p1 and p2 pick; the last item goes to p1 without a choice.
+        picks = [(world.alice, "p1"), (world.bob, "p2")]
+        for user, seat in picks:
+            choice = await fake.wait_for_message(world.room, predicate=lambda m: any(
+                c["custom_id"].startswith(f"gb:choice:1:{seat}:pick ") for row in m.components for c in row["components"]))
+            ids = [c["custom_id"] for row in choice.components for c in row["components"]]
+            wanted = next((i for i in ids if i.endswith("turn order")), ids[0]) if seat == "p2" else ids[-1]
+            await fake.click(user, choice, wanted)
+            await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
+        game = bot.host.matches[1].game
+        assert game.view()["phase"] == "order"
+        assert game.view()["items"] == {"p1": ["woven_revive", "extra_slack"], "p2": ["turn_order"]}
+        holder = game.to_move()[0]
+        order = await fake.wait_for_message(world.room, predicate=lambda m: m.component(f"gb:choice:1:{holder}:second") is not None)
+        await fake.click(world.alice if holder == "p1" else world.bob, order, f"gb:choice:1:{holder}:second")
+        await fake.wait_for_edit(order, predicate=lambda m: not m.components)
+        assert game.view()["phase"] == "play" and game.view()["first"] != holder

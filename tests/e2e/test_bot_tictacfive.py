@@ -54,7 +54,7 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         pressed = await fake.click(world.bob, choice, "gb:choice:1:p2:white")
         await fake.wait_for_response(pressed)
         closed = await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
-        assert closed.content == "bob (p2) chose white."
+        assert closed.content == "bob (p2) chose: white."
         board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
         assert is_png_board(board) and "To move: bob (p2)" in board.content
 
