@@ -55,6 +55,7 @@ def create_engine(
     url: str | URL,
     *,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    sqlite_synchronous: str = "FULL",
     echo: bool = False,
     **engine_options: Any,
 ) -> AsyncEngine:
@@ -62,20 +63,26 @@ def create_engine(
 
     ``busy_timeout_ms`` is how long a SQLite connection waits for another writer's lock before
     it reports "database is locked" (the repository then retries a few times).
+    ``sqlite_synchronous`` is SQLite's ``synchronous`` pragma: ``FULL`` (the default) syncs the
+    log at every commit, so an acknowledged move survives even a power cut; ``NORMAL`` is
+    faster on slow disks and survives a crash of the bot, though not of the machine.
     """
+    if sqlite_synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"sqlite_synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
+    sqlite_synchronous = sqlite_synchronous.upper()
     parsed = normalize_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(parsed, echo=echo, **engine_options)
-        _install_sqlite_hooks(engine, busy_timeout_ms)
+        _install_sqlite_hooks(engine, busy_timeout_ms, sqlite_synchronous)
         return engine
     engine_options.setdefault("pool_pre_ping", True)
     return create_async_engine(parsed, echo=echo, **engine_options)
 
 
-def _install_sqlite_hooks(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+def _install_sqlite_hooks(engine: AsyncEngine, busy_timeout_ms: int, synchronous: str) -> None:
     sync_engine = engine.sync_engine
 
     @event.listens_for(sync_engine, "connect")
@@ -88,9 +95,7 @@ def _install_sqlite_hooks(engine: AsyncEngine, busy_timeout_ms: int) -> None:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA foreign_keys = ON")
-            # WAL makes NORMAL durable against application crashes; only an OS crash may lose
-            # the last transactions, which a game bot can afford for its speed.
-            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute(f"PRAGMA synchronous = {synchronous}")
         finally:
             cursor.close()
 

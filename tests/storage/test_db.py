@@ -180,6 +180,7 @@ async def test_sqlite_runs_in_wal_with_foreign_keys_and_a_busy_timeout(tmp_path:
             assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
             assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
             assert (await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 1234
+            assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar() == 2  # FULL: a commit is on disk
     finally:
         await engine.dispose()
 
