@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import GeniusBot, Refusal, reply
-from geniusbot.games import GameError, get_game, registry
+from geniusbot.games import get_game, registry
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage.repository import MatchNotFound, MatchRecord

@@ -50,6 +50,10 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         assert "#2" not in listing
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"game": "armslength"})
         assert await world.answer(interaction) == "No finished match matches that; play one first, or change the filters."
+        interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"player": world.carol})
+        assert await world.answer(interaction) == "No finished match matches that; play one first, or change the filters."
+        interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"player": world.bob, "game": "tictacfive"})
+        assert (await world.answer(interaction)).splitlines()[1].startswith("#1 Tic-Tac-Five")
 
         # The live match is not replayable.
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"match": 2})

@@ -10,9 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from tests.e2e.botworld import PNG_MAGIC, World, make_world
+from tests.e2e.botworld import PNG_MAGIC, make_world
 from tests.fakediscord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
