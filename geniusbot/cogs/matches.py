@@ -232,6 +232,7 @@ class Matches(commands.Cog):
     @app_commands.describe(match="the match number (default: the match in this channel)")
     async def status(self, interaction: discord.Interaction, match: int | None = None) -> None:
         """A match's status line, or the list of this server's running matches."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.bot.store
         assert store is not None
         if match is None and await store.live_match_in_channel(interaction.channel_id or 0) is None:
