@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from geniusbot.host.match import Host  # noqa: E402
 from geniusbot.host.timers import SystemTime, TimerDispatcher  # noqa: E402
 from geniusbot.host.transport import Player, RecordingTransport  # noqa: E402
-from geniusbot.storage.repository import Store  # noqa: E402
+from geniusbot.storage.repository import NewAction, Store  # noqa: E402
 
 BASE_PG = os.environ.get("GENIUSBOT_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
@@ -91,8 +91,13 @@ async def bench_submissions(url: str, matches: int, rounds: int) -> dict[str, st
     rng = random.Random(1)
     ids = await start_matches(host, matches, "10m+10m", rng)
     out: dict[str, str] = {}
+    # A control match, committed to directly after each submission: the store's own cost in the
+    # same moment, so the host's share can be told from the database's (and the machine's).
+    control = host.matches[ids[-1]]
+    ids = ids[:-1]
     # One at a time.
     samples: list[float] = []
+    bare: list[float] = []
     for _ in range(rounds):
         for match_id in ids:
             move = next_move(host, match_id, rng)
@@ -102,7 +107,15 @@ async def bench_submissions(url: str, matches: int, rounds: int) -> dict[str, st
             reply = await host.submit(match_id, move[0], move[1])
             samples.append((time.perf_counter() - t) * 1000)
             assert reply.ok, reply
+            t = time.perf_counter()
+            done = await store.commit_action(
+                control.id, control.version, NewAction("move", move[1], move[0], clocks=control.clock.to_dict()),
+                state=control.game.to_dict(), clock=control.clock.to_dict(), host=control.host, status="live",
+            )
+            bare.append((time.perf_counter() - t) * 1000)
+            control.version = done.version
     out["one at a time"] = summary(samples)
+    out["bare Store.commit_action, same run"] = summary(bare)
     # Twenty in flight (different matches): what a busy server sees.
     samples = []
     queue = list(ids) * rounds
