@@ -31,7 +31,7 @@ from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
-from geniusbot.storage.repository import StorageError, Store
+from geniusbot.storage.repository import StorageError, Store, TimerRecord
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ class GeniusBot(commands.Bot):
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""
         self.store = await Store.open(self.database_url, now=self.time.now)
         self.host = Host(self.store, self.transport, now=self.now)
-        self.dispatcher = TimerDispatcher(self.store, self.host.on_timer, time=self.time)
+        self.dispatcher = TimerDispatcher(self.store, self.on_timer, time=self.time)
         self.host.wake = self.dispatcher.wake
         for module in self.cog_modules:
             await self.load_extension(module)
@@ -117,8 +117,16 @@ class GeniusBot(commands.Bot):
         if self.resumed:
             log.info("resumed %d match(es): %s", len(self.resumed), ", ".join(f"#{i}" for i in self.resumed))
         for match_id in self.resumed:
-            self.dispatch("match_resumed", match_id)
+            self.dispatch("match_changed", match_id)
         self.dispatcher.start()
+
+    async def on_timer(self, timer: TimerRecord) -> None:
+        """A durable timer fell due: the host handles it, then the cogs hear that the match changed
+        (a clock may have settled a choice whose buttons are still up)."""
+        assert self.host is not None
+        await self.host.on_timer(timer)
+        if timer.match_id is not None:
+            self.dispatch("match_changed", timer.match_id)
 
     async def close(self) -> None:
         """Stop the timers and close the database, then disconnect."""

@@ -418,8 +418,9 @@ class Matches(commands.Cog):
         await self.refresh_choices(match_id)
 
     @commands.Cog.listener()
-    async def on_match_resumed(self, match_id: int) -> None:
-        """After a restart the old buttons still work; remember none as current, offer afresh."""
+    async def on_match_changed(self, match_id: int) -> None:
+        """A restart resumed the match, or a timer moved it on: bring its choice buttons up to date
+        (after a restart the old buttons still work; a fresh set is offered)."""
         await self.refresh_choices(match_id)
 
 

@@ -179,3 +179,17 @@ async def test_tightwire_fate_draft_and_turn_order_by_buttons(world: World) -> N
         await fake.click(world.alice if holder == "p1" else world.bob, order, f"gb:choice:1:{holder}:second")
         await fake.wait_for_edit(order, predicate=lambda m: not m.components)
         assert game.view()["phase"] == "play" and game.view()["first"] != holder
+
+
+async def test_a_choice_settled_by_the_clock_closes_its_buttons(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        await world.start("armslength", dmo="p2", clock="30s", options="setup=none")
+        choice = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None)
+        mark = fake.mark()
+        world.time.advance(31)
+        await bot.dispatcher.settle()
+        await fake.wait_for_edit(choice, predicate=lambda m: not m.components, since=mark)
+        game = bot.host.matches[1].game
+        assert game.view()["phase"] == "play" and game.view()["colors"]["p2"] in ("red", "blue")
+        assert any("ran out of time" in m.content for m in fake.messages(world.room))
