@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
@@ -105,7 +106,12 @@ class GeniusBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""
-        self.store = await Store.open(self.database_url, now=self.time.now)
+        try:
+            self.store = await Store.open(self.database_url, now=self.time.now)
+        except StorageError:
+            raise
+        except Exception as error:  # a bad URL, an unreachable server, a failed migration
+            raise StorageError(f"{type(error).__name__}: {error}") from error
         self.host = Host(self.store, self.transport, now=self.now)
         self.dispatcher = TimerDispatcher(self.store, self.on_timer, time=self.time)
         self.host.wake = self.dispatcher.wake
@@ -220,6 +226,12 @@ async def run_bot(settings: Settings, *, time: TimeSource | None = None, out: Ca
         return 2
     except StorageError as error:
         say(f"geniusbot: the database cannot be used ({error}); check DATABASE_URL.\n")
+        return 2
+    except aiohttp.ClientConnectionError as error:
+        say(
+            f"geniusbot: Discord cannot be reached at {discord.http.Route.BASE} ({error}); check the network, "
+            "or DISCORD_API_BASE_URL if the bot runs behind a proxy.\n"
+        )
         return 2
     finally:
         # Let a close begun by a signal finish (asyncio.run would cancel it half-way).

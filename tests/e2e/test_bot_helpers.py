@@ -18,8 +18,10 @@ from geniusbot.cogs import choice_offer, is_chatter, looks_like_notation, needs_
 from geniusbot.discord_transport import MESSAGE_LIMIT, fence, split_text
 from geniusbot.games import get_game, new_game
 from geniusbot.host import board
-from tests.e2e.botworld import World, make_world
+from geniusbot.storage.repository import StorageError
+from tests.e2e.botworld import TestBot, World, make_world
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.running import running
 
 
 def test_options_text_splits_at_each_name() -> None:
@@ -100,6 +102,30 @@ def test_run_without_a_token_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch
     assert err == TOKEN_HELP
     assert "Developer Portal" in err or "developers/applications" in err
     assert "geniusbot play" in err
+
+
+def test_run_says_when_discord_cannot_be_reached(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # apply_discord_urls changes discord.py's globals; monkeypatch puts them back afterwards.
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DISCORD_API_BASE_URL", "http://127.0.0.1:9/api/v10")  # the discard port: refused
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("geniusbot: Discord cannot be reached at http://127.0.0.1:9/api/v10 (")
+    assert "DISCORD_API_BASE_URL" in err
+
+
+async def test_a_database_that_cannot_be_opened_stops_the_start(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    async with FakeDiscord() as fake:
+        bot = TestBot(database_url=f"sqlite+aiosqlite:///{blocker.as_posix()}/sub/bot.sqlite3", guild_ready_timeout=0.01)
+        with pytest.raises(StorageError):
+            async with running(fake, bot):
+                pass
+        await bot.close()
 
 
 @pytest.fixture
