@@ -79,6 +79,36 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:repl
             await bot.on_app_command_error(interaction, error)
 
 
+class ReplayPick(discord.ui.DynamicItem[discord.ui.Select], template=r"gb:replay-pick"):
+    """The select menu under a list of finished matches: picking one opens its replay."""
+
+    def __init__(self, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="gb:replay-pick",
+                placeholder="Replay a match",
+                options=options or [discord.SelectOption(label="-", value="0")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]) -> ReplayPick:
+        return cls(list(item.options))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GeniusBot = interaction.client  # type: ignore[assignment]
+        cog: Archive = bot.get_cog("Archive")  # type: ignore[assignment]
+        try:
+            values = (interaction.data or {}).get("values") or ["0"]
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record, steps = await cog.steps(interaction, int(values[0]))
+            content, file, view = await cog.page(record, steps, 0)
+            extra = {"file": file} if file else {}
+            await interaction.followup.send(content, view=view, ephemeral=True, **extra)
+        except Exception as error:
+            await bot.on_app_command_error(interaction, error)
+
+
 class Archive(commands.Cog):
     """Replays and records of ended matches."""
 
@@ -186,7 +216,13 @@ class Archive(commands.Cog):
                 f"{result_text(r)} ({(r.finished_at or r.updated_at):%Y-%m-%d})"
                 for r in records
             ]
-            await reply(interaction, "Finished matches:\n" + "\n".join(lines) + "\nStep through one with /replay match:<number>.", ephemeral=not public)
+            options = [
+                discord.SelectOption(label=line[:100], value=str(r.id)) for r, line in zip(records, lines, strict=True)
+            ]
+            view = discord.ui.View(timeout=None)
+            view.add_item(ReplayPick(options))
+            text = "Finished matches:\n" + "\n".join(lines) + "\nPick one below, or step through one with /replay match:<number>."
+            await reply(interaction, text, ephemeral=not public, view=view)
             return
         record, steps = await self.steps(interaction, match)
         content, file, view = await self.page(record, steps, min(step, len(steps) - 1))
@@ -207,5 +243,5 @@ class Archive(commands.Cog):
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog and its persistent buttons."""
-    bot.add_dynamic_items(ReplayButton)
+    bot.add_dynamic_items(ReplayButton, ReplayPick)
     await bot.add_cog(Archive(bot))

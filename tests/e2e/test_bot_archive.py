@@ -48,6 +48,12 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         assert listing.splitlines()[:2] == ["Finished matches:", listing.splitlines()[1]]
         assert listing.splitlines()[1].startswith("#1 Tic-Tac-Five: alice vs bob, alice wins (")
         assert "#2" not in listing
+        # Picking the match in the list's menu opens its replay too.
+        listed = await fake.wait_for_followup(interaction)
+        picked = await fake.select(world.carol, listed, "gb:replay-pick", ["1"])
+        await fake.wait_for_response(picked)
+        opened = await fake.wait_for_followup(picked)
+        assert opened.content.splitlines()[1].startswith("Step 0 of 10: the start.") and opened.ephemeral
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"game": "armslength"})
         assert await world.answer(interaction) == "No finished match matches that; play one first, or change the filters."
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"player": world.carol})
