@@ -59,6 +59,8 @@ CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
 CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "delete", "heartbeat"
 #: How often a running host notes that it is alive (bounds the time an outage may give back).
 HEARTBEAT_SECONDS = 5.0
+#: Outages the heartbeat ledger keeps for matches that have not committed since (the newest).
+MAX_OUTAGES = 50
 
 
 def utc(seconds: float) -> datetime:
@@ -185,6 +187,8 @@ class Host:
         self.adopt = adopt
         self.on_picture = on_picture
         self.heartbeat = heartbeat
+        # (down, up) of each outage not yet in every live match's row; see recover().
+        self.outages: list[tuple[float, float]] = []
         self.matches: dict[int, LiveMatch] = {}
         self._loading: dict[int, asyncio.Lock] = {}
 
@@ -577,16 +581,27 @@ class Host:
 
         ``only`` picks the matches to resume (default: all). Returns the ids of the matches
         resumed. A match that fails to load is logged and skipped (the others still resume).
+
+        The outage is written once, into the heartbeat row's ledger of outages, before anything
+        is announced; a match's shifted clock reaches its own row with its next commit. Until
+        then the ledger says what to give back, so a second crash loses nothing.
         """
         now = self.now()
-        records = [r for r in await self.store.live_matches() if only is None or only(r)]
+        unfinished = await self.store.live_matches()
+        records = [r for r in unfinished if only is None or only(r)]
         rows: dict[int | None, list[TimerRecord]] = {}
         for row in await self.store.timers():
             rows.setdefault(row.match_id, []).append(row)
-        # The last heartbeat of the process that went down: it was alive then, so the outage
-        # began no earlier (and the clocks ran until then).
         beats = [r for r in rows.get(None, []) if r.kind == HEARTBEAT_TIMER]
+        # The last heartbeat of the process that went down: it was alive then, so the outage
+        # began no earlier. Without one (the first start), a match's own last commit stands in.
         alive_at = max((float(r.payload.get("alive_at", 0)) for r in beats), default=None)
+        ledger = {(float(d), float(u)) for r in beats for d, u in r.payload.get("outages", ())}
+        saved = [float((r.host or {}).get("saved_at", now)) for r in unfinished if r.status == "live"]
+        oldest = min(saved, default=now)
+        ledger.add((alive_at if alive_at is not None else oldest, now))
+        # An outage that ended before every live match's last commit is in their rows already.
+        self.outages = sorted((d, u) for d, u in ledger if u > oldest and u > d)[-MAX_OUTAGES:]
         await self._beat(replacing=[r.id for r in beats])
         resumed: list[int] = []
         semaphore = asyncio.Semaphore(8 if self.store.dialect == "postgresql" else 1)
@@ -594,7 +609,7 @@ class Host:
         async def one(record: MatchRecord) -> None:
             async with semaphore:
                 try:
-                    await self._recover_one(record, now, rows.get(record.id, []), alive_at)
+                    await self._recover_one(record, now, rows.get(record.id, []))
                     resumed.append(record.id)
                 except Exception:
                     log.exception("match %s could not be resumed", record.id)
@@ -604,11 +619,13 @@ class Host:
         return resumed
 
     async def _beat(self, replacing: Sequence[int] = ()) -> None:
-        """Note that this host is alive now: a heartbeat row, due again in ``heartbeat`` seconds."""
+        """Note that this host is alive now: a heartbeat row (carrying the ledger of outages not
+        yet in every match's row), due again in ``heartbeat`` seconds."""
         if self.heartbeat <= 0:
             return
         now = self.now()
-        await self.store.add_timer(HEARTBEAT_TIMER, utc(now + self.heartbeat), payload={"alive_at": now})
+        payload = {"alive_at": now, "outages": [list(o) for o in self.outages]}
+        await self.store.add_timer(HEARTBEAT_TIMER, utc(now + self.heartbeat), payload=payload)
         for row_id in replacing:
             await self.store.delete_timer(row_id)
         if self.wake is not None:
@@ -616,28 +633,35 @@ class Host:
             if asyncio.iscoroutine(result):
                 await result
 
-    async def _recover_one(
-        self, record: MatchRecord, now: float, rows: list[TimerRecord], alive_at: float | None = None
-    ) -> None:
+    def _give_back(self, saved_at: float) -> tuple[float, float]:
+        """What the ledger gives back to a match last committed at ``saved_at``, and how long
+        the latest outage it saw lasted."""
+        total = last = 0.0
+        for down, up in self.outages:
+            if up > saved_at:
+                last = up - max(down, saved_at)
+                total += last
+        return total, last
+
+    async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord]) -> None:
         live = self._from_record(record)
         self._know_rows(live, rows)
         self.matches[live.id] = live
         async with live.lock:
             if live.status != "live":
                 return  # paused: its clocks are stopped already
-            down_from = float(live.host.get("saved_at", now))
-            if alive_at is not None:
-                down_from = max(down_from, alive_at)
-            outage = max(0.0, now - down_from)
+            outage, latest = self._give_back(float(live.host.get("saved_at", now)))
             live.clock.give_back(outage)
             if live.host.get("window"):
                 live.host["window"]["due"] += outage
-            live.host["outages"] = int(live.host.get("outages", 0)) + 1
-            await self._commit(live, None, now)
+            if self.heartbeat > 0:
+                live.snapshot()  # what the row and the ledger together say
+            else:
+                await self._commit(live, None, now)  # no ledger: the row must say it alone
             await self._arm(live, now)
             await self._post(
                 live,
-                f"The bot is back after {format_duration(int(outage * 1000))}; the clocks were stopped "
+                f"The bot is back after {format_duration(int(latest * 1000))}; the clocks were stopped "
                 f"meanwhile. {self.clock_line(live, now)}".strip(),
             )
             # A clock that had already run out before the outage still decides.

@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,24 @@ def stored(tmp: Path) -> tuple[list[tuple[str, str]], dict]:
     return [tuple(a) for a in actions], json.loads(clock)
 
 
+def clocks_now(console: Console) -> str:
+    console.send("status")
+    line = console.expect(lambda line: "Clocks: " in line)
+    return line.split("Clocks: ", 1)[1].rstrip(".")
+
+
+def wait_for_heartbeat(tmp: Path, alive_at: float) -> None:
+    """Wait (bounded) until the child has noted that it was alive at ``alive_at``."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        with sqlite3.connect(tmp / "console.db") as db:
+            beats = db.execute("SELECT payload FROM timers WHERE kind = 'heartbeat'").fetchall()
+        if any(json.loads(p)["alive_at"] >= alive_at for (p,) in beats):
+            return
+        time.sleep(0.02)  # waiting on the child process, not on game time
+    raise AssertionError("the console wrote no heartbeat")
+
+
 @pytest.mark.slow
 def test_sigkill_at_several_moments_loses_nothing_acknowledged(tmp_path):
     t = T0
@@ -126,11 +145,24 @@ def test_sigkill_at_several_moments_loses_nothing_acknowledged(tmp_path):
     console.expect(lambda line: "back after 1:00:00" in line)
     actions, clock = stored(tmp_path)
     assert actions == acked
-    # p2's turn began at its last commit; the outage is given back, so it starts again now.
-    assert clock["seats"]["p2"]["on_turn"] and clock["seats"]["p2"]["since_ms"] == int(t * 1000)
+    # p2's turn began at the last commit; the hour down is given back, so it has all its time.
+    assert clocks_now(console) == "p1 1:00 +4:45, p2 1:00 +5:00"
+    # p2 thinks 30 s, then the bot dies again before anything was committed.
+    t += 30
+    set_time(tmp_path, t)
+    wait_for_heartbeat(tmp_path, t)
+    console.kill()
+
+    t += 500
+    set_time(tmp_path, t)
+    console = Console(tmp_path)
+    console.expect(lambda line: "back after 8:20" in line)
+    assert clocks_now(console) == "p1 1:00 +4:45, p2 0:30 +5:00"  # both outages given back
     t += 20
     set_time(tmp_path, t)
     console.move("p2", "white")
+    _, clock = stored(tmp_path)
+    assert clock["seats"]["p2"]["reserve_ms"] == 300_000  # 50 s of thinking: inside the minute
     acked.append(("p2", "white"))
     # Killed with a move sent but its answer not read: it may or may not have landed.
     t += 3

@@ -362,6 +362,32 @@ async def test_the_heartbeat_bounds_what_an_outage_gives_back(store, clock):
     assert [b.payload["alive_at"] for b in beats] == [clock.t]
 
 
+async def test_a_second_crash_before_any_commit_loses_no_outage(store, clock):
+    a = Host(store, RecordingTransport(), now=clock, pictures=False)
+    await a.recover()
+    match_id = await start(a, clock="60s")
+    clock.advance(5)  # a dies 5 s into p1's turn, right after a heartbeat
+    assert await fire_due(a, clock) == 1
+    clock.advance(100)
+    b = Host(store, RecordingTransport(), now=clock, pictures=False)
+    version = (await store.get_match(match_id)).version
+    await b.recover()
+    assert (await store.get_match(match_id)).version == version  # one heartbeat write, no match writes
+    for _ in range(4):  # p1 thinks 20 s more under b
+        clock.advance(5)
+        await fire_due(b, clock)
+    clock.advance(1000)
+    c = Host(store, RecordingTransport(), now=clock, pictures=False)
+    await c.recover()
+    assert c.matches[match_id].clock.remaining("p1", clock.t).total_ms == 60_000 - 25_000
+    assert (await c.submit(match_id, "p1", "H8")).ok
+    clock.advance(10)
+    d = Host(store, RecordingTransport(), now=clock, pictures=False)
+    await d.recover()
+    assert d.outages == [(clock.t - 10, clock.t)]  # the older outages are in the match's row now
+    assert d.matches[match_id].clock.remaining("p1", clock.t).total_ms == 60_000
+
+
 async def test_recover_skips_paused_and_finished_matches(store, clock):
     first = Host(store, RecordingTransport(), now=clock, pictures=False)
     paused = await start(first)
