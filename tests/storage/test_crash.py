@@ -1,0 +1,66 @@
+"""A writer killed mid-stream (SIGKILL) loses nothing it had acknowledged, on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from geniusbot.storage.repository import Store
+
+REPO = Path(__file__).resolve().parents[2]
+
+WRITER = """
+import asyncio, sys
+from geniusbot.storage.repository import NewAction, SeatInfo, Store
+
+async def main(url):
+    store = await Store.open(url, migrate=False)
+    match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={"n": 0}, channel_id=None)
+    print("match", match.id, flush=True)
+    version = 0
+    while True:
+        committed = await store.commit_action(
+            match.id, version, NewAction("move", f"m{version + 1}", seat="p1"), state={"n": version + 1}
+        )
+        version = committed.version
+        # Acknowledged only now, after commit_action returned.
+        print("ack", committed.seq, committed.version, flush=True)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_a_killed_writer_loses_no_acknowledged_action(db_url: str):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", WRITER, db_url, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    match_id = None
+    acked: list[tuple[int, int]] = []
+    try:
+        while len(acked) < 40:
+            line = (await asyncio.wait_for(child.stdout.readline(), 60)).decode().split()
+            assert line, (await child.stderr.read()).decode()
+            if line[0] == "match":
+                match_id = int(line[1])
+            else:
+                acked.append((int(line[1]), int(line[2])))
+    finally:
+        child.send_signal(signal.SIGKILL)  # no cleanup, no rollback, mid-transaction or not
+        await child.wait()
+
+    store = await Store.open(db_url, migrate=False)
+    try:
+        match = await store.get_match(match_id)
+        log = await store.actions(match_id)
+    finally:
+        await store.close()
+    last_seq, last_version = acked[-1]
+    assert match.version >= last_version  # at most one unacknowledged commit more
+    assert match.version - last_version <= 1
+    assert [a.seq for a in log] == list(range(1, match.version + 1))  # contiguous, nothing half-written
+    assert [a.text for a in log] == [f"m{n}" for n in range(1, match.version + 1)]
+    assert match.state == {"n": match.version}  # the snapshot matches the log
