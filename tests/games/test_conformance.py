@@ -8,6 +8,7 @@ through the adjudicator to the same state.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import string
@@ -20,6 +21,9 @@ from geniusbot.storage.record import format_record, parse_record, record_from_ga
 
 BASE_VIEW_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
 MOVE_CAP = 250
+# Some phases have millions of legal moves (Tile Decklaration's five landmines: C(48, 5) per seat,
+# which All Hands On Deck reaches); a random move is drawn from the first ones.
+LEGAL_CAP = 5000
 SEEDS = (1, 2, 3)
 
 CASES = [
@@ -105,7 +109,7 @@ def play_random_game(cls: type[Game], variant: str, seed: int):
             game.close_window()
             lines.append(("host", "close window", False))
             continue
-        moves = list(game.legal_moves())
+        moves = list(itertools.islice(game.legal_moves(), LEGAL_CAP))
         texts = [m.text() for m in moves[:40]]
         if step % 3 == 0:
             check_garbage_is_refused_cleanly(game, rng, texts)
