@@ -1,0 +1,939 @@
+"""All Hands On Deck (seed 001, FM2): the final match that plays the three tasks of the family,
+five times each, for points.
+
+The readings are fixed in ``RULINGS.md`` (All Hands On Deck) and ``docs/rules/allhands.md``. In
+short:
+
+* The tasks run Tile Decklaration, Dueling Decks, Deck Swabbing, Tile Decklaration, ... (15 plays
+  at most). The k-th play of a task is worth k points to its winner; the first seat to 23 points
+  wins the match. 3 x (1+2+3+4+5) = 45 > 2 x 22, so someone always gets there by the 15th play.
+* Anomalies of the k-th play of a task: k=1 none; k=2 the seats ban alternately from the five
+  until one remains; k=3 they ban alternately from the four unplayed until two remain; k=4 the
+  two unplayed, no bans (three unplayed, after an Override: one ban, down to two); k=5 each bans
+  one of all five, the other three are active. The winner of the previous play bans first.
+* Items (option ``items``, given by the host at the start): All-In (``use all-in`` by DM once
+  the anomalies are chosen: +2 points to the winner of that play; once a match), Override (``use
+  override chain rainbow`` when asked, before the first ban of a task's 2nd, 3rd or 4th play:
+  hand-pick that many anomalies, a combination not played before; twice a match), Clock (3 min
+  of reserve for the whole match: the host's clock spends it; the game only records it).
+* While a play runs, the match holds the task's own game, built with ``new_game(task,
+  seed=..., anomalies=..., starter=..., tiebreak=...)`` from the match's history, and passes
+  moves, timeouts, windows and views through to it; its events come out unchanged but for a
+  ``task`` and ``play`` in their data (its ``end`` becomes ``task-end``: the match goes on).
+
+Phases: ``override`` (a holder is asked whether to use the Override), ``ban``, ``items`` (the
+sealed All-In answers), ``task``, ``over``.
+
+View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
+
+``phase``
+    ``override``, ``ban``, ``items``, ``task`` or ``over``.
+``target``, ``plays_total``, ``order``
+    23, 15 and the three task names in the order they are played.
+``points``
+    Seat -> points.
+``play``
+    The number (1-15) of the play under way (the last one once the match is over).
+``current``
+    The play under way: ``{"play", "task", "title", "time", "worth", "first", "pool", "bans",
+    "bans_left", "banner", "override", "anomalies", "all_in"}``: ``time`` is k (this is the
+    task's k-th play), ``worth`` the points it is worth before All-In; ``first`` the seat that
+    bans first (the previous play's winner); ``pool`` the anomalies still open to a ban (``[]``
+    where no ban is made); ``bans`` the bans so far, ``{"seat", "anomaly", "timeout"}``;
+    ``bans_left`` how many bans are still to come; ``banner`` the seat to ban now, else
+    ``None``; ``override`` ``{"asked", "by"}``: the seat being asked now and the seat that used
+    it this play (else ``None``); ``anomalies`` the chosen anomalies, ``None`` until chosen;
+    ``all_in`` ``{"answered": seat -> bool, "used": [seats]}``: who has sent an All-In answer
+    (never which) and, once both answers are in, who used it. ``None`` once the match is over.
+``plays``
+    Every finished play: ``{"play", "task", "time", "anomalies", "bans", "override", "all_in",
+    "winner", "points", "reason"}``: ``override`` the seat that hand-picked the anomalies, else
+    ``None``; ``all_in`` the seats that used All-In; ``points`` what the winner scored.
+``items``
+    Seat -> ``{"all_in", "override", "clock"}``: All-In uses left (0 or 1), Override uses left
+    (0-2), and whether the seat holds the Clock (3 min of match-wide reserve for the host's clock).
+``sealed``
+    The viewer's own All-In answer this play (``"use all-in"`` or ``"pass"``) while the other is
+    awaited, else ``None``. Never in the public view or the opponent's.
+``task``
+    The running task's own view for this viewer (``None`` between plays and once over); it is
+    exactly what the task shows that seat, so the task's hidden information stays hidden.
+``last_move``
+    The canonical text of the last public move of the match or its task, else ``None``.
+``result``
+    Once over: ``{"winner", "points", "reason"}``: ``reason`` ``target`` (23 reached),
+    ``resign`` or ``plays-used`` (unreachable, see the rules doc). ``None`` while it runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import load, new_game, register
+from .allhands_common import (
+    TASK_ANOMALIES,
+    TASK_TITLES,
+    TASKS,
+    anomaly_key,
+    canonical_order,
+    split_anomaly_words,
+    task_of,
+)
+from .base import (
+    Event,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    NotYourTurnError,
+    OptionError,
+    Window,
+    other_seat,
+)
+
+TARGET = 23
+TIMES_PER_TASK = 5
+PLAYS_TOTAL = TIMES_PER_TASK * len(TASKS)
+ALL_IN_POINTS = 2
+OVERRIDE_USES = 2
+CLOCK_SECONDS = 180
+ITEMS: tuple[str, ...] = ("all-in", "clock", "override")
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
+
+
+def task_for(play: int) -> str:
+    """The task of play ``play`` (1-15): tiles, decks, swabbing, tiles, ..."""
+    return TASKS[(play - 1) % len(TASKS)]
+
+
+def time_of(play: int) -> int:
+    """Which time (k, 1-5) its task is played in play ``play``: the points it is worth."""
+    return (play - 1) // len(TASKS) + 1
+
+
+def points_for(time: int, all_ins: int = 0) -> int:
+    """What the winner of a task's ``time``-th play scores, with ``all_ins`` All-In uses on it."""
+    return time + ALL_IN_POINTS * all_ins
+
+
+def active_count(time: int) -> int:
+    """How many anomalies are active in a task's ``time``-th play: 0, 1, 2, 2, 3."""
+    return (0, 1, 2, 2, 3)[time - 1]
+
+
+def override_allowed(time: int) -> bool:
+    """The Override may replace the selection of a task's 2nd, 3rd or 4th play, never its 1st or 5th."""
+    return 2 <= time <= 4
+
+
+def parse_items(text: str) -> dict[str, tuple[str, ...]]:
+    """The items an ``items`` option gives: ``"p1 all-in clock; p2 override"`` -> seat -> items,
+    or :class:`OptionError`.
+
+    Each player's items follow its seat (``p1`` or ``p1:``); groups are separated by ``;`` or a
+    new line (or simply by the next seat); names are ``all-in`` (``allin``, ``all in``),
+    ``clock`` and ``override``, in any case, separated by spaces or commas. ``none`` or nothing
+    gives no items. A player holds each item at most once.
+    """
+    given: dict[str, list[str]] = {"p1": [], "p2": []}
+    text = re.sub(r"(?i)all[\s_\-]*in", "all-in", text or "")
+    seat: str | None = None
+    for word in re.split(r"[\s,;]+", text):
+        key = word.strip().lower().rstrip(":")
+        if not key or key == "none":
+            continue
+        if key in given:
+            seat = key
+            continue
+        if key not in ITEMS:
+            raise OptionError(
+                f"There is no item {word.strip()!r}; the items are all-in, clock and override, given as "
+                "'p1 all-in clock; p2 override'."
+            )
+        if seat is None:
+            raise OptionError(
+                f"Say whose item {key} is: write each player's items after their seat, such as "
+                "'p1 all-in clock; p2 override'."
+            )
+        if key in given[seat]:
+            raise OptionError(f"{seat} is given {key} twice; each player holds each item at most once.")
+        given[seat].append(key)
+    return {s: tuple(i for i in ITEMS if i in items) for s, items in given.items()}
+
+
+def derived_seed(seed: int, play: int) -> int:
+    """The seed of play ``play``'s task game, drawn from the match seed."""
+    return random.Random(f"{seed}:allhands:play:{play}").randrange(2**31)
+
+
+def _listing(names: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Ban(Move):
+    """Ban ``anomaly`` from the pool of the coming play (typed in the game room)."""
+
+    anomaly: str
+
+    def text(self) -> str:
+        """As a record writes it: ``ban chain``."""
+        return f"ban {self.anomaly}"
+
+
+@dataclass(frozen=True)
+class UseOverride(Move):
+    """Override: hand-pick the anomalies of the coming play (typed in the game room)."""
+
+    anomalies: tuple[str, ...]
+
+    def text(self) -> str:
+        """As a record writes it: ``use override chain rainbow``."""
+        return "use override " + " ".join(self.anomalies)
+
+
+@dataclass(frozen=True)
+class Pass(Move):
+    """Asked about the Override: leave the selection to the bans (typed in the game room)."""
+
+    def text(self) -> str:
+        """As a record writes it: ``pass``."""
+        return "pass"
+
+
+@dataclass(frozen=True)
+class AllInAnswer(Move):
+    """The sealed All-In answer of this play, by direct message: use it, or not."""
+
+    use: bool
+
+    def text(self) -> str:
+        """As a record writes it: ``use all-in`` or ``pass``."""
+        return "use all-in" if self.use else "pass"
+
+
+_OWN_MOVES = (Ban, UseOverride, Pass, AllInAnswer)
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register("allhandsondeck", "allhandsdeck")
+class AllHandsOnDeck(Game):
+    """All Hands On Deck: three tasks, five times each, for points; first to 23 wins."""
+
+    name = "allhands"
+    title = "All Hands On Deck"
+    options = {
+        "first": "p1 or p2: the seat that acts first where no previous task exists (the first caller of "
+                 "the first Tile Decklaration; default p1)",
+        "items": "the items the host gives, such as 'p1 all-in clock; p2 override' (all-in, clock, "
+                 "override; default none)",
+    }
+    summary = (
+        "Three tasks are played in turn, five times each: Tile Decklaration, Dueling Decks, Deck Swabbing, "
+        "Tile Decklaration... The k-th play of a task is worth k points; the first to 23 points wins. "
+        "Anomalies: none the 1st time; the 2nd time ban alternately from the five until one remains "
+        "('ban chain'); the 3rd time ban alternately from the four unplayed until two remain; the 4th time "
+        "the two unplayed are active; the 5th time each bans one of the five and the other three are "
+        "active. The winner of the previous task bans first. Items: All-In ('use all-in' by direct message "
+        "once the anomalies are chosen: +2 points to that task's winner), Override ('use override chain "
+        "rainbow' when asked, in the 2nd-4th play of a task, at most twice), Clock (3 minutes of reserve "
+        "for the whole match). Each task is played by its own rules; see /rules for each."
+    )
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant)
+        self.first = "p1"
+        self.given: dict[str, tuple[str, ...]] = {s: () for s in self.seats}
+        self.all_in_left: dict[str, int] = {s: 0 for s in self.seats}
+        self.override_left: dict[str, int] = {s: 0 for s in self.seats}
+        self.points: dict[str, int] = {s: 0 for s in self.seats}
+        self.plays: list[dict[str, Any]] = []
+        self.play_no = 1
+        self.phase = "task"
+        self.pool: list[str] = []
+        self.bans: list[dict[str, Any]] = []
+        self.bans_left = 0
+        self.override_queue: list[str] = []
+        self.override_by: str | None = None
+        self.chosen: tuple[str, ...] | None = None
+        # seat -> None (awaited) or True/False, for the seats asked about All-In this play.
+        self.all_in_answers: dict[str, bool | None] = {}
+        self.all_in_used: list[str] = []
+        self.task: Game | None = None
+        self.last_move: str | None = None
+        self.result: dict[str, Any] | None = None
+
+    # ---- construction -----------------------------------------------------------------
+
+    def setup(self, *, first: str = "", items: str = "") -> None:
+        """Give the items and open the first play (Tile Decklaration, no anomalies)."""
+        first = first.strip().lower()
+        if first and first not in self.seats:
+            raise OptionError(f"The first option must be p1 or p2, not {first!r}.")
+        self.first = first or "p1"
+        self.given = parse_items(items)
+        self.all_in_left = {s: int("all-in" in self.given[s]) for s in self.seats}
+        self.override_left = {s: OVERRIDE_USES if "override" in self.given[s] else 0 for s in self.seats}
+        self._open_play()
+
+    def opening_events(self) -> list[Event]:
+        """The events that open the match: the items, then what the first play asks for (the
+        memory grid of the first Tile Decklaration, or the All-In question)."""
+        if self.plays or self.is_over or self.last_move is not None:
+            return []
+        held = [f"{s}: {', '.join(self.given[s])}" for s in self.seats if self.given[s]]
+        text = (
+            f"All Hands On Deck: three tasks, five times each; the k-th play of a task is worth k points "
+            f"and the first to {TARGET} wins. Items: {'; '.join(held) if held else 'none'}."
+        )
+        events = [Event(text, kind="match", data={"items": {s: list(self.given[s]) for s in self.seats}})]
+        events.append(self._play_announcement())
+        if self.phase == "items":
+            return events + self._items_prompt()
+        assert self.task is not None
+        opening = getattr(self.task, "opening_events", None)
+        return events + (self._wrap(opening()) if callable(opening) else [])
+
+    # ---- the history a play is built from ----------------------------------------------------
+
+    @property
+    def time(self) -> int:
+        """k: this is the k-th play of the current task."""
+        return time_of(self.play_no)
+
+    @property
+    def current_task(self) -> str:
+        """The task of the play under way."""
+        return task_for(self.play_no)
+
+    def previous_winner(self) -> str:
+        """The winner of the previous play (the ``first`` option where there is none)."""
+        if self.plays and self.plays[-1]["winner"] in self.seats:
+            return self.plays[-1]["winner"]
+        return self.first
+
+    def previous_loser(self) -> str:
+        """The loser of the previous play (the seat other than ``first`` where there is none)."""
+        return other_seat(self.previous_winner())
+
+    def task_plays(self, task: str | None = None) -> list[dict[str, Any]]:
+        """The finished plays of ``task`` (default: the current task), in order."""
+        task = task or self.current_task
+        return [p for p in self.plays if p["task"] == task]
+
+    def played_anomalies(self) -> set[str]:
+        """Every anomaly of the current task that has been active in one of its plays."""
+        return {a for p in self.task_plays() for a in p["anomalies"]}
+
+    def played_combinations(self) -> set[frozenset[str]]:
+        """The anomaly combinations the current task has been played with (Override may not repeat one)."""
+        return {frozenset(p["anomalies"]) for p in self.task_plays()}
+
+    def task_options(self) -> dict[str, str]:
+        """The options the current play's task game is built with, from the match's history.
+
+        Tile Decklaration: the first caller is the previous play's winner. Deck Swabbing: the first
+        mover is the previous play's loser. Dueling Decks and Deck Swabbing break a tie for the
+        loser of this task's previous play; in a task's first play they keep their own rule.
+        """
+        task = self.current_task
+        options = {"anomalies": ",".join(self.chosen or ())}
+        if task == "tiles":
+            options["starter"] = self.previous_winner()
+        elif task == "swabbing":
+            options["starter"] = self.previous_loser()
+        if task in ("decks", "swabbing"):
+            before = self.task_plays(task)
+            if before and before[-1]["winner"] in self.seats:
+                options["tiebreak"] = other_seat(before[-1]["winner"])
+        return options
+
+    # ---- opening a play ----------------------------------------------------------------------
+
+    def _open_play(self) -> list[Event]:
+        """Reset the per-play state and start the selection of the play ``self.play_no``."""
+        self.task = None
+        self.bans = []
+        self.override_by = None
+        self.override_queue = []
+        self.chosen = None
+        self.all_in_answers = {}
+        self.all_in_used = []
+        time, task = self.time, self.current_task
+        names = TASK_ANOMALIES[task]
+        if time == 1:
+            self.pool, self.bans_left = [], 0
+        elif time in (2, 5):
+            self.pool = list(names)
+            self.bans_left = len(names) - active_count(time)
+        else:
+            played = self.played_anomalies()
+            self.pool = [a for a in names if a not in played]
+            self.bans_left = max(0, len(self.pool) - active_count(time))
+        if override_allowed(time):
+            first = self.previous_winner()
+            self.override_queue = [s for s in (first, other_seat(first)) if self.override_left[s] > 0]
+        if self.override_queue:
+            self.phase = "override"
+            return self._override_prompt()
+        return self._start_bans()
+
+    def _play_announcement(self) -> Event:
+        time, task = self.time, self.current_task
+        text = (
+            f"Play {self.play_no} of {PLAYS_TOTAL}: {TASK_TITLES[task]}, its {_ORDINALS[time]} play, worth "
+            f"{time} point{'s' if time > 1 else ''}. Score: p1 {self.points['p1']}, p2 {self.points['p2']}."
+        )
+        # Kind "bout": a host whose clock resets a reserve each bout does it at each play.
+        return Event(text, kind="bout", data={"play": self.play_no, "task": task, "time": time})
+
+    def _override_prompt(self) -> list[Event]:
+        seat = self.override_queue[0]
+        count = active_count(self.time)
+        return [Event(
+            f"{seat}: use your Override for this play ({self.override_left[seat]} use"
+            f"{'s' if self.override_left[seat] > 1 else ''} left)? Hand-pick {count} anomal"
+            f"{'y' if count == 1 else 'ies'} not played together before, such as use override "
+            f"{' '.join(self._example_override())}, or pass.",
+            kind="prompt", data={"seat": seat, "phase": "override", "count": count})]
+
+    def _example_override(self) -> tuple[str, ...]:
+        return next(iter(self._override_choices()))
+
+    def _override_choices(self) -> Iterator[tuple[str, ...]]:
+        played = self.played_combinations()
+        for combo in itertools.combinations(TASK_ANOMALIES[self.current_task], active_count(self.time)):
+            if frozenset(combo) not in played:
+                yield combo
+
+    def _start_bans(self) -> list[Event]:
+        if self.time == 1:
+            return self._choose((), "The first play of a task is played exactly as written: no anomaly.")
+        if self.bans_left == 0:
+            return self._choose(tuple(self.pool), f"The unplayed anomalies are active: {_listing(self.pool)}.")
+        self.phase = "ban"
+        return self._ban_prompt()
+
+    @property
+    def banner(self) -> str | None:
+        """The seat to ban now: the previous winner first, then alternately."""
+        if self.phase != "ban" or self.is_over:
+            return None
+        first = self.previous_winner()
+        return first if len(self.bans) % 2 == 0 else other_seat(first)
+
+    def _ban_prompt(self) -> list[Event]:
+        seat = self.banner
+        return [Event(
+            f"{seat}: ban an anomaly of {TASK_TITLES[self.current_task]} ({self.bans_left} ban"
+            f"{'s' if self.bans_left > 1 else ''} to go), such as ban {self.pool[0]}. Open: {_listing(self.pool)}.",
+            kind="prompt", data={"seat": seat, "phase": "ban", "pool": list(self.pool)})]
+
+    def _choose(self, anomalies: tuple[str, ...], text: str) -> list[Event]:
+        self.chosen = canonical_order(anomalies, self.current_task)
+        events = [Event(text, kind="anomalies", data={"play": self.play_no, "anomalies": list(self.chosen)})]
+        holders = [s for s in self.seats if self.all_in_left[s] > 0]
+        if holders:
+            self.phase = "items"
+            self.all_in_answers = {s: None for s in holders}
+            return events + self._items_prompt()
+        return events + self._start_task()
+
+    def _items_prompt(self) -> list[Event]:
+        holders = " and ".join(self.all_in_answers)
+        return [Event(
+            f"{holders}: use your All-In on this play (+{ALL_IN_POINTS} points to its winner)? Send use all-in "
+            "or pass to me by direct message; the answers are shown together.",
+            kind="prompt", data={"seats": list(self.all_in_answers), "phase": "items"})]
+
+    def _start_task(self) -> list[Event]:
+        self.phase = "task"
+        self.task = new_game(self.current_task, seed=derived_seed(self.seed, self.play_no), **self.task_options())
+        opening = getattr(self.task, "opening_events", None)
+        return self._wrap(opening()) if callable(opening) else []
+
+    # ---- whose turn, what is legal ---------------------------------------------------------
+
+    def to_move(self) -> tuple[str, ...]:
+        """The seat asked about the Override, the seat to ban, the All-In holders still to answer,
+        or whoever the running task names."""
+        if self.is_over:
+            return ()
+        if self.phase == "override":
+            return (self.override_queue[0],)
+        if self.phase == "ban":
+            return (self.banner,)
+        if self.phase == "items":
+            return tuple(s for s in self.seats if s in self.all_in_answers and self.all_in_answers[s] is None)
+        assert self.task is not None
+        return self.task.to_move()
+
+    def is_private(self, move: Move) -> bool:
+        """All-In answers are sealed (by direct message); a task's moves are as the task says."""
+        if isinstance(move, AllInAnswer):
+            return True
+        if isinstance(move, _OWN_MOVES):
+            return False
+        return self.task.is_private(move) if self.task is not None else False
+
+    def window(self) -> Window | None:
+        """The running task's timed window, if any."""
+        if self.is_over or self.phase != "task" or self.task is None:
+            return None
+        return self.task.window()
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        """A ban, an Override answer, an All-In answer, or the running task's own move."""
+        self.require_seat(seat)
+        if self.is_over:
+            raise NotYourTurnError("The match is over; no more moves are taken.")
+        if self.phase == "task":
+            assert self.task is not None
+            return self.task.parse_move(text, seat, private=private)
+        if self.phase == "items":
+            return self._parse_all_in(text, seat, private)
+        self.require_turn(seat)
+        if not isinstance(text, str):
+            raise MalformedMoveError("Write your move as text, such as ban chain.")
+        words = [w for w in re.split(r"[\s,;:.!]+", text.strip().lower()) if w]
+        if self.phase == "override":
+            return self._parse_override(text, words, seat, private)
+        return self._parse_ban(text, words, seat, private)
+
+    def _room_only(self, private: bool) -> None:
+        if private:
+            raise IllegalMoveError("Type this in the game room, not by direct message: bans and the Override are public.")
+
+    def _parse_ban(self, text: str, words: list[str], seat: str, private: bool) -> Ban:
+        if words and words[0] in ("ban", "bans"):
+            words = words[1:]
+        if words[:2] == ["use", "override"] or words[:1] == ["override"]:
+            raise IllegalMoveError(
+                "The Override is used only before the first ban of a play, when I ask you; now ban an "
+                f"anomaly, such as ban {self.pool[0]}."
+            )
+        task = self.current_task
+        name = "-".join(words)
+        owner = task_of(name) if name else None
+        if owner is None:
+            shown = text.strip()[:40]
+            raise MalformedMoveError(
+                (f"{shown!r} is not a ban; " if shown else "") + f"write ban and an anomaly, such as ban "
+                f"{self.pool[0]}. Open: {_listing(self.pool)}."
+            )
+        anomaly = next(a for a in TASK_ANOMALIES[owner] if anomaly_key(a) == anomaly_key(name))
+        if owner != task:
+            raise IllegalMoveError(
+                f"{anomaly} is an anomaly of {TASK_TITLES[owner]}; ban one of {TASK_TITLES[task]}'s: "
+                f"{_listing(self.pool)}."
+            )
+        if anomaly not in self.pool:
+            why = "is already banned" if any(b["anomaly"] == anomaly for b in self.bans) else "is not in the pool"
+            if self.time in (3, 4) and anomaly in self.played_anomalies():
+                why = "was played before, so it is not in this pool"
+            raise IllegalMoveError(f"{anomaly} {why}; ban one of: {_listing(self.pool)}.")
+        self._room_only(private)
+        return Ban(seat, anomaly)
+
+    def _parse_override(self, text: str, words: list[str], seat: str, private: bool) -> Move:
+        if words in (["pass"], ["no"], ["skip"], ["pass", "override"]):
+            self._room_only(private)
+            return Pass(seat)
+        if words[:2] == ["use", "override"]:
+            names = words[2:]
+        elif words[:1] == ["override"]:
+            names = words[1:]
+        else:
+            shown = text.strip()[:40]
+            raise MalformedMoveError(
+                (f"{shown!r} is not an answer; " if shown else "") + "write use override and the anomalies, such "
+                f"as use override {' '.join(self._example_override())}, or pass."
+            )
+        task, count = self.current_task, active_count(self.time)
+        chosen: list[str] = []
+        for word in split_anomaly_words(" ".join(names)):
+            owner = task_of(word)
+            if owner is None:
+                raise MalformedMoveError(
+                    f"{word!r} is not an anomaly; {TASK_TITLES[task]}'s are: {_listing(TASK_ANOMALIES[task])}."
+                )
+            anomaly = next(a for a in TASK_ANOMALIES[owner] if anomaly_key(a) == anomaly_key(word))
+            if owner != task:
+                raise IllegalMoveError(
+                    f"{anomaly} is an anomaly of {TASK_TITLES[owner]}; pick from {TASK_TITLES[task]}'s: "
+                    f"{_listing(TASK_ANOMALIES[task])}."
+                )
+            if anomaly in chosen:
+                raise IllegalMoveError(f"{anomaly} is named twice; pick {count} different anomalies.")
+            chosen.append(anomaly)
+        if len(chosen) != count:
+            raise IllegalMoveError(
+                f"This play has {count} active anomal{'y' if count == 1 else 'ies'}, so pick exactly {count}, "
+                f"such as use override {' '.join(self._example_override())}."
+            )
+        if frozenset(chosen) in self.played_combinations():
+            raise IllegalMoveError(
+                f"{TASK_TITLES[task]} has been played with {_listing(canonical_order(chosen, task))} before; "
+                "pick a combination not played before."
+            )
+        self._room_only(private)
+        return UseOverride(seat, canonical_order(chosen, task))
+
+    def _parse_all_in(self, text: str, seat: str, private: bool) -> AllInAnswer:
+        if seat not in self.all_in_answers:
+            raise NotYourTurnError(
+                "You hold no All-In to use; wait while the All-In answers come in."
+                if self.all_in_left[seat] == 0 else "It is not your turn."
+            )
+        if self.all_in_answers[seat] is not None:
+            raise NotYourTurnError(f"You have already answered about your All-In; the first answer stands. Wait for {other_seat(seat)}.")
+        if not isinstance(text, str):
+            raise MalformedMoveError("Write use all-in or pass.")
+        key = re.sub(r"[\s_\-]+", "", text.strip().lower())
+        if key in ("useallin", "allin", "use", "yes"):
+            use = True
+        elif key in ("pass", "no", "keep", "passallin"):
+            use = False
+        else:
+            shown = text.strip()[:40]
+            raise MalformedMoveError(
+                (f"{shown!r} is not an answer; " if shown else "") + "send use all-in or pass by direct message."
+            )
+        if not private:
+            raise IllegalMoveError(
+                "Send this to me by direct message, not in the game room: the All-In answers are sealed "
+                "until both are in."
+            )
+        return AllInAnswer(seat, use)
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        """Every legal submission of ``seat`` (default: every seat to move)."""
+        movers = self.to_move()
+        for mover in movers if seat is None else [seat]:
+            if mover not in movers:
+                continue
+            if self.phase == "task":
+                assert self.task is not None
+                yield from self.task.legal_moves(mover)
+            elif self.phase == "items":
+                yield AllInAnswer(mover, True)
+                yield AllInAnswer(mover, False)
+            elif self.phase == "override":
+                yield Pass(mover)
+                for combo in self._override_choices():
+                    yield UseOverride(mover, combo)
+            else:
+                for anomaly in self.pool:
+                    yield Ban(mover, anomaly)
+
+    # ---- playing ---------------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Apply a ban, an Override answer, an All-In answer or a task move, and say what happened."""
+        if isinstance(move, _OWN_MOVES):
+            if self.phase == "task" or self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
+                raise IllegalMoveError(f"{move.text()!r} cannot be played now; submit it again as text.")
+            if isinstance(move, Ban):
+                return self._apply_ban(move.seat, move.anomaly, timeout=False)
+            if isinstance(move, Pass):
+                return self._apply_pass(move.seat, "passes")
+            if isinstance(move, UseOverride):
+                return self._apply_override(move)
+            return self._apply_all_in(move.seat, move.use, timeout=False)
+        if self.phase != "task" or self.task is None or self.is_over:
+            raise IllegalMoveError("That move belongs to a task, and no task is running; wait for the next phase.")
+        if not self.task.is_legal(move):
+            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
+        events = self._wrap(self.task.play(move))
+        if not self.task.is_private(move):
+            self.last_move = move.text()
+        return events + self._after_task_step()
+
+    def _apply_ban(self, seat: str, anomaly: str, *, timeout: bool) -> list[Event]:
+        self.pool.remove(anomaly)
+        self.bans.append({"seat": seat, "anomaly": anomaly, "timeout": timeout})
+        self.bans_left -= 1
+        if not timeout:
+            self.last_move = f"ban {anomaly}"
+        how = f"{seat} ran out of time, so {anomaly} is banned for them at random" if timeout else f"{seat} bans {anomaly}"
+        events = [Event(f"{how}.", kind="ban", data={"seat": seat, "anomaly": anomaly, "timeout": timeout})]
+        if self.bans_left > 0:
+            return events + self._ban_prompt()
+        return events + self._choose(tuple(self.pool), f"The active anomal{'y is' if len(self.pool) == 1 else 'ies are'}: {_listing(self.pool)}.")
+
+    def _apply_pass(self, seat: str, how: str) -> list[Event]:
+        self.override_queue.pop(0)
+        if how == "passes":
+            self.last_move = "pass"
+        events = [Event(f"{seat} {how} on the Override.", kind="override", data={"seat": seat, "used": False})]
+        if self.override_queue:
+            return events + self._override_prompt()
+        return events + self._start_bans()
+
+    def _apply_override(self, move: UseOverride) -> list[Event]:
+        self.override_left[move.seat] -= 1
+        self.override_by = move.seat
+        self.override_queue = []
+        self.pool, self.bans_left = [], 0
+        self.last_move = move.text()
+        left = self.override_left[move.seat]
+        return self._choose(
+            move.anomalies,
+            f"{move.seat} uses the Override ({left} use{'' if left == 1 else 's'} left): the active anomal"
+            f"{'y is' if len(move.anomalies) == 1 else 'ies are'} {_listing(move.anomalies)}.",
+        )
+
+    def _apply_all_in(self, seat: str, use: bool, *, timeout: bool) -> list[Event]:
+        self.all_in_answers[seat] = use
+        if timeout:
+            events = [Event(f"{seat} sent no All-In answer in time, so keeps it.", kind="submitted",
+                            data={"seat": seat, "timeout": True})]
+        else:
+            events = [
+                Event(f"Your answer is in: {'use all-in' if use else 'pass'}.", seats=frozenset({seat}),
+                      kind="sealed", data={"seat": seat, "use": use}),
+                Event(f"{seat} has sent an All-In answer.", kind="submitted", data={"seat": seat}),
+            ]
+        if any(answer is None for answer in self.all_in_answers.values()):
+            return events
+        self.all_in_used = [s for s in self.seats if self.all_in_answers.get(s)]
+        for s in self.all_in_used:
+            self.all_in_left[s] -= 1
+        if self.all_in_used:
+            text = (f"{' and '.join(self.all_in_used)} use{'s' if len(self.all_in_used) == 1 else ''} All-In: this "
+                    f"play is worth {points_for(self.time, len(self.all_in_used))} points to its winner.")
+        else:
+            text = "Nobody uses All-In on this play."
+        events.append(Event(text, kind="all-in", data={"used": list(self.all_in_used)}))
+        return events + self._start_task()
+
+    # ---- the running task ------------------------------------------------------------------
+
+    def _wrap(self, events: list[Event]) -> list[Event]:
+        """The task's events, unchanged but for the play they belong to (its end is not the match's)."""
+        return [
+            Event(e.text, seats=e.seats, kind="task-end" if e.kind == "end" else e.kind,
+                  data={**e.data, "task": self.current_task, "play": self.play_no})
+            for e in events
+        ]
+
+    def _after_task_step(self) -> list[Event]:
+        assert self.task is not None
+        if not self.task.is_over:
+            return []
+        return self._score()
+
+    def _score(self) -> list[Event]:
+        assert self.task is not None
+        outcome = self.task.outcome()
+        assert outcome is not None
+        winner = outcome.winner if outcome.winner in self.seats else None
+        gained = points_for(self.time, len(self.all_in_used)) if winner else 0
+        if winner:
+            self.points[winner] += gained
+        self.plays.append({
+            "play": self.play_no,
+            "task": self.current_task,
+            "time": self.time,
+            "anomalies": list(self.chosen or ()),
+            "bans": [dict(b) for b in self.bans],
+            "override": self.override_by,
+            "all_in": list(self.all_in_used),
+            "winner": winner,
+            "points": gained,
+            "reason": outcome.reason,
+        })
+        title = TASK_TITLES[self.current_task]
+        if winner:
+            bonus = f" ({self.time} + {ALL_IN_POINTS * len(self.all_in_used)} All-In)" if self.all_in_used else ""
+            text = f"{winner} wins play {self.play_no} ({title}) and scores {gained}{bonus}."
+        else:
+            text = f"Play {self.play_no} ({title}) has no winner; nobody scores."
+        text += f" Score: p1 {self.points['p1']}, p2 {self.points['p2']}."
+        events = [Event(text, kind="score", data={"play": self.play_no, "winner": winner, "points": gained,
+                                                  "score": dict(self.points)})]
+        if winner and self.points[winner] >= TARGET:
+            return events + self._finish(winner, "target", f"{winner} reaches {self.points[winner]} points and wins "
+                                         f"All Hands On Deck, {self.points[winner]} to {self.points[other_seat(winner)]}.")
+        if self.play_no >= PLAYS_TOTAL:
+            # Unreachable (45 points are shared out, so someone has 23), kept so the match always ends.
+            best = max(self.seats, key=lambda s: (self.points[s], s == self.previous_winner()))
+            return events + self._finish(best, "plays-used", f"All {PLAYS_TOTAL} plays are over; {best} has the most "
+                                         "points and wins.")
+        self.play_no += 1
+        return events + [self._play_announcement()] + self._open_play()
+
+    def _finish(self, winner: str, reason: str, text: str) -> list[Event]:
+        self.phase = "over"
+        self.result = {"winner": winner, "points": dict(self.points), "reason": reason}
+        return self.end(winner, text)
+
+    # ---- windows and clocks ------------------------------------------------------------------
+
+    def close_window(self) -> list[Event]:
+        """Close the running task's timed window."""
+        if self.is_over or self.phase != "task" or self.task is None or self.task.window() is None:
+            raise GameError("There is no timed phase to close.")
+        return self._wrap(self.task.close_window()) + self._after_task_step()
+
+    def timeout(self, seat: str) -> list[Event]:
+        """A seat's clock ran out: in a task, what the task says; asked about the Override, it
+        passes; to ban, a random open anomaly (from the seed) is banned for it; about All-In, it
+        keeps the item."""
+        self.require_seat(seat)
+        if self.is_over or seat not in self.to_move():
+            return []
+        if self.phase == "task":
+            assert self.task is not None
+            return self._wrap(self.task.timeout(seat)) + self._after_task_step()
+        if self.phase == "override":
+            return self._apply_pass(seat, "ran out of time, so passes")
+        if self.phase == "items":
+            return self._apply_all_in(seat, False, timeout=True)
+        rng = random.Random(f"{self.seed}:allhands:ban:{self.play_no}:{len(self.bans)}")
+        return self._apply_ban(seat, rng.choice(self.pool), timeout=True)
+
+    def resign(self, seat: str) -> list[Event]:
+        """The seat concedes the whole match (a running task ends with it, revealing what it hid)."""
+        self.require_seat(seat)
+        if self.is_over:
+            return []
+        events: list[Event] = []
+        if self.phase == "task" and self.task is not None and not self.task.is_over:
+            events = self._wrap(self.task.resign(seat))
+        return events + self._finish(other_seat(seat), "resign", f"{seat} resigned the match; {other_seat(seat)} wins "
+                                     "All Hands On Deck.")
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """The scoreboard for ``seat`` plus the running task's own view for ``seat``."""
+        over = self.is_over
+        current = None
+        if not over:
+            current = {
+                "play": self.play_no,
+                "task": self.current_task,
+                "title": TASK_TITLES[self.current_task],
+                "time": self.time,
+                "worth": self.time,
+                "first": self.previous_winner(),
+                "pool": list(self.pool) if self.phase in ("override", "ban") else [],
+                "bans": [dict(b) for b in self.bans],
+                "bans_left": self.bans_left if self.phase in ("override", "ban") else 0,
+                "banner": self.banner,
+                "override": {"asked": self.override_queue[0] if self.phase == "override" else None,
+                             "by": self.override_by},
+                "anomalies": list(self.chosen) if self.chosen is not None else None,
+                "all_in": {
+                    "answered": {s: a is not None for s, a in self.all_in_answers.items()},
+                    "used": list(self.all_in_used),
+                },
+            }
+        sealed = None
+        if self.phase == "items" and seat in self.all_in_answers and self.all_in_answers[seat] is not None:
+            sealed = "use all-in" if self.all_in_answers[seat] else "pass"
+        return {
+            **self.base_view(),
+            "phase": "over" if over else self.phase,
+            "target": TARGET,
+            "plays_total": PLAYS_TOTAL,
+            "order": list(TASKS),
+            "points": dict(self.points),
+            "play": self.play_no,
+            "current": current,
+            "plays": [_copy_play(p) for p in self.plays],
+            "items": {s: {"all_in": self.all_in_left[s], "override": self.override_left[s],
+                          "clock": "clock" in self.given[s]} for s in self.seats},
+            "sealed": sealed,
+            "task": self.task.view(seat) if self.task is not None and self.phase == "task" else None,
+            "last_move": self.last_move,
+            "result": dict(self.result, points=dict(self.result["points"])) if self.result else None,
+        }
+
+    def clock_holders(self) -> tuple[str, ...]:
+        """The seats that hold the Clock item (3 min of reserve for the whole match)."""
+        return tuple(s for s in self.seats if "clock" in self.given[s])
+
+    # ---- serialisation ---------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        """Everything, the running task's whole state (hidden parts included) among it."""
+        return {
+            "first": self.first,
+            "given": {s: list(i) for s, i in self.given.items()},
+            "all_in_left": dict(self.all_in_left),
+            "override_left": dict(self.override_left),
+            "points": dict(self.points),
+            "plays": [_copy_play(p) for p in self.plays],
+            "play_no": self.play_no,
+            "phase": self.phase,
+            "pool": list(self.pool),
+            "bans": [dict(b) for b in self.bans],
+            "bans_left": self.bans_left,
+            "override_queue": list(self.override_queue),
+            "override_by": self.override_by,
+            "chosen": list(self.chosen) if self.chosen is not None else None,
+            "all_in_answers": dict(self.all_in_answers),
+            "all_in_used": list(self.all_in_used),
+            "task": self.task.to_dict() if self.task is not None else None,
+            "last_move": self.last_move,
+            "result": dict(self.result, points=dict(self.result["points"])) if self.result else None,
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`state_dict`."""
+        self.first = data["first"]
+        self.given = {s: tuple(i) for s, i in data["given"].items()}
+        self.all_in_left = {s: int(n) for s, n in data["all_in_left"].items()}
+        self.override_left = {s: int(n) for s, n in data["override_left"].items()}
+        self.points = {s: int(n) for s, n in data["points"].items()}
+        self.plays = [_copy_play(p) for p in data["plays"]]
+        self.play_no = int(data["play_no"])
+        self.phase = data["phase"]
+        self.pool = list(data["pool"])
+        self.bans = [dict(b) for b in data["bans"]]
+        self.bans_left = int(data["bans_left"])
+        self.override_queue = list(data["override_queue"])
+        self.override_by = data["override_by"]
+        self.chosen = tuple(data["chosen"]) if data["chosen"] is not None else None
+        self.all_in_answers = dict(data["all_in_answers"])
+        self.all_in_used = list(data["all_in_used"])
+        self.task = load(data["task"]) if data["task"] is not None else None
+        self.last_move = data["last_move"]
+        self.result = dict(data["result"], points=dict(data["result"]["points"])) if data["result"] else None
+
+
+def _copy_play(play: Mapping[str, Any]) -> dict[str, Any]:
+    return {**play, "anomalies": list(play["anomalies"]), "bans": [dict(b) for b in play["bans"]],
+            "all_in": list(play["all_in"])}
+
+
+__all__ = [
+    "PLAYS_TOTAL",
+    "TARGET",
+    "AllHandsOnDeck",
+    "AllInAnswer",
+    "Ban",
+    "Pass",
+    "UseOverride",
+    "active_count",
+    "derived_seed",
+    "override_allowed",
+    "parse_items",
+    "points_for",
+    "task_for",
+    "time_of",
+]
