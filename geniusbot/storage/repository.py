@@ -258,6 +258,26 @@ def _text(value: str | None) -> str | None:
     return None if value is None else value.replace("\x00", "\ufffd")
 
 
+DISPLAY_NAME_LENGTH = 100
+"""The longest display name kept; longer ones (a console player's, say) are cut, on every database."""
+
+
+def _name(value: str) -> str:
+    return _text(value)[:DISPLAY_NAME_LENGTH]
+
+
+def _check_length(what: str, value: str | None, limit: int) -> None:
+    # SQLite would keep an over-long value and PostgreSQL refuse it; refuse it on both, early.
+    if value is not None and len(value) > limit:
+        raise ValueError(f"{what} {value[:20]!r}... is longer than {limit} characters")
+
+
+def _check_action(action: NewAction | None) -> None:
+    if action is not None:
+        _check_length("action kind", action.kind, 32)
+        _check_length("seat", action.seat, 16)
+
+
 def _json(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return None if value is None else dict(value)
 
@@ -498,6 +518,10 @@ class Store:
         """
         if status not in m.MATCH_STATUSES:
             raise ValueError(f"unknown match status {status!r}")
+        _check_length("game", game, 64)
+        _check_length("variant", variant, 64)
+        for seat in seats:
+            _check_length("seat", seat.seat, 16)
         now = self.now()
 
         async def work(conn: AsyncConnection) -> int:
@@ -533,7 +557,7 @@ class Store:
                 await conn.execute(
                     insert(m.Seat),
                     [
-                        {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "display_name": _text(s.display_name)}
+                        {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "display_name": _name(s.display_name)}
                         for s in seats
                     ],
                 )
@@ -671,6 +695,9 @@ class Store:
         """
         if status is not _UNSET and status not in m.MATCH_STATUSES:
             raise ValueError(f"unknown match status {status!r}")
+        _check_action(action)
+        if result is not _UNSET and result is not None:
+            _check_length("winner", result.winner, 16)
         now = self.now()
         at = _aware(action.at) if action is not None and action.at is not None else now
         values: dict[str, Any] = {"version": m.Match.version + 1, "updated_at": now}
@@ -751,6 +778,7 @@ class Store:
 
         The snapshot and the version stay as they are.
         """
+        _check_action(action)
         now = self.now()
         at = _aware(action.at) if action.at is not None else now
 
@@ -830,6 +858,7 @@ class Store:
         payload: Mapping[str, Any] | None = None,
     ) -> TimerRecord:
         """Store a deadline and return it (with its id)."""
+        _check_length("timer kind", kind, 32)
         due_at = _aware(due_at)
         data = dict(payload or {})
 
@@ -927,6 +956,7 @@ class Store:
         delete_at: datetime | None = None,
     ) -> PostedMessage:
         """Remember a message the bot posted (and when it must be deleted, if ever)."""
+        _check_length("message kind", kind, 32)
         delete_at = None if delete_at is None else _aware(delete_at)
 
         async def work(conn: AsyncConnection) -> PostedMessage:

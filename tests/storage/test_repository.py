@@ -322,6 +322,23 @@ async def test_times_given_in_another_zone_come_back_in_utc(store: Store):
         await store.add_timer("clock", datetime(2026, 3, 1, 18, 0))
 
 
+async def test_over_long_values_are_treated_alike_on_both_databases(store: Store):
+    long_name = "Ada " * 40  # a console player may type anything
+    match = await new_match(store, seats=(SeatInfo("p1", long_name), SeatInfo("p2", "B")))
+    assert (await store.get_match(match.id)).seats[0].display_name == long_name[:100]
+    with pytest.raises(ValueError, match="longer than 64"):
+        await new_match(store, channel_id=None, game="g" * 65)
+    with pytest.raises(ValueError, match="longer than 32"):
+        await store.commit_action(match.id, 0, NewAction("k" * 33, "x"))
+    with pytest.raises(ValueError, match="longer than 16"):
+        await store.append_rejected(match.id, NewAction("move", "x", seat="s" * 17), "no")
+    with pytest.raises(ValueError, match="longer than 32"):
+        await store.add_timer("t" * 33, T0)
+    with pytest.raises(ValueError, match="longer than 32"):
+        await store.add_message(1, 2, "m" * 33)
+    assert (await store.get_match(match.id)).version == 0 and await store.actions(match.id) == []
+
+
 async def test_an_invalid_status_is_refused(store: Store):
     match = await new_match(store)
     with pytest.raises(ValueError, match="status"):
