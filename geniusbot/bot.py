@@ -158,6 +158,10 @@ class GeniusBot(commands.Bot):
             text = "You need the Manage Server permission for that."
         elif isinstance(original, app_commands.NoPrivateMessage):
             text = "That command works only in a server, not in direct messages."
+        elif isinstance(original, app_commands.TransformerError):
+            text = f"One of the options cannot be used ({original}); check it and try again."
+        elif isinstance(original, app_commands.CommandSignatureMismatch):
+            text = "This command has just changed; wait a minute for Discord to update it, then try again."
         elif isinstance(original, app_commands.CheckFailure):
             text = str(original) or "You may not use that command here."
         elif isinstance(original, StorageError):
