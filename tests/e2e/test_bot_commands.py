@@ -193,3 +193,13 @@ async def test_a_choice_settled_by_the_clock_closes_its_buttons(world: World) ->
         game = bot.host.matches[1].game
         assert game.view()["phase"] == "play" and game.view()["colors"]["p2"] in ("red", "blue")
         assert any("ran out of time" in m.content for m in fake.messages(world.room))
+
+
+async def test_a_player_who_is_not_a_member_is_refused_with_a_reason(world: World) -> None:
+    fake = world.fake
+    outsider = fake.create_user("outsider")
+    async with world.running() as bot:
+        interaction = await fake.slash(world.owner, world.guild, world.room, "start", {"game": "tictacfive", "first": world.alice, "second": outsider})
+        answer = await ephemeral_answer(world, interaction)
+        assert answer.startswith("One of the options cannot be used (") and answer.endswith("check it and try again.")
+        assert not bot.host.matches
