@@ -59,6 +59,41 @@ def positions() -> list[tuple[str, dict]]:
         result.append((f"tightwire {len(game.view()['lines'])} lines", game.view()))
     game = random_game("tightwire", 3, 30, board="large7")
     result.append((f"tightwire large7 {len(game.view()['lines'])} lines", game.view()))
+    result.extend(allhands_positions())
+    return result
+
+
+def allhands_positions() -> list[tuple[str, dict]]:
+    """All Hands On Deck: the memory grid, a hidden grid with declarations, a swabbed board with
+    Unique's numbers, the card table, and the final match's scoreboard above a task."""
+    result = []
+    game = new_game("tiles", seed=9, anomalies="rainbow, implode")
+    result.append(("tiles memory grid (rainbow)", game.view()))
+    grid = game.view()["grid"]
+    game.close_window()
+    game.submit("call red", "p1")
+    for _ in range(12):
+        named = {d["tile"] for d in game.view()["declared"]}
+        tile = next((sq for sq, c in grid.items() if c == game.view()["called"] and sq not in named), None)
+        if tile is None or game.is_over:
+            break
+        game.submit(f"{tile} {game.view()['palette'][len(named) % 6]}", game.to_move()[0])
+    result.append((f"tiles {game.view()['move_number']} declared + marks", game.view()))
+    game = random_game("swabbing", 4, 12, anomalies="unique, pyramid")
+    result.append((f"swabbing {game.view()['move_number']} moves unique+pyramid", game.view()))
+    game = new_game("decks", seed=5, anomalies="backup")
+    for seat, text in (("p1", "create 20 15"), ("p2", "create 30 5"), ("p1", "play 20 backup 3"), ("p2", "play 5"),
+                       ("p1", "create 10"), ("p2", "create 12")):
+        game.submit(text, seat, private=True)
+    result.append(("decks round 2", game.view()))
+    game = new_game("allhands", seed=2)
+    rng = random.Random(2)
+    while not (game.view()["play"] == 6 and game.view()["phase"] == "task") and not game.is_over:
+        if game.window() is not None:
+            game.close_window()
+            continue
+        game.play(rng.choice(list(game.legal_moves(game.to_move()[0]))))
+    result.append(("allhands play 6 (scoreboard + task)", game.view()))
     return result
 
 

@@ -192,9 +192,10 @@ def _anomaly_lines(canvas: Image.Image, box: tuple[int, int, int, int], names: l
         common.draw_text(canvas, (x0 + 12, y0 + 46 + k * 21), text, 18, fg="muted", bg="band")
 
 
-def _band(view: Mapping[str, Any], players: Mapping[str, str] | None, clocks: Mapping[str, str] | None,
-          title: str | None) -> Image.Image:
-    canvas = band_background().copy()
+def _band(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None,
+          clocks: Mapping[str, str] | None, title: str | None) -> None:
+    """The scoreboard band, drawn onto the top ``BAND_H`` rows of ``canvas``."""
+    canvas.paste(band_background(), (0, 0))
     head = title or "All Hands On Deck"
     play = view.get("play")
     if play:
@@ -202,7 +203,6 @@ def _band(view: Mapping[str, Any], players: Mapping[str, str] | None, clocks: Ma
     common.draw_text(canvas, (22, TITLE_H / 2 + 2), common.fit_text(head, common.TITLE_SIZE, WIDTH - 44), common.TITLE_SIZE, fg="muted")
     _score_rows(canvas, view, players, clocks)
     _table(canvas, view, players)
-    return canvas
 
 
 def current_heading(current: Mapping[str, Any] | None) -> str:
@@ -327,7 +327,6 @@ def render(
     title: str | None = None,
 ) -> Image.Image:
     """The card of an All Hands On Deck view: the scoreboard, and the task or the play being set up."""
-    band = _band(view, players, clocks, title)
     task_view = view.get("task")
     if view.get("phase") == "task" and isinstance(task_view, Mapping):
         renderer = TASK_RENDERERS.get(str(task_view.get("game")))
@@ -335,12 +334,14 @@ def render(
             current = view.get("current") or {}
             task_title = f"Play {current.get('play') or view.get('play')}: {TASK_TITLES.get(str(task_view.get('game')), '')}"
             picture = renderer(task_view, players=players, clocks=clocks, title=task_title)
-            canvas = common.new_canvas((WIDTH, BAND_H + picture.height))
-            canvas.paste(band, (0, 0))
-            canvas.paste(picture, (0, BAND_H))
+            # One copy: the crop reaches BAND_H rows above the task's picture, which the band
+            # then covers.
+            canvas = picture.crop((0, -BAND_H, WIDTH, picture.height))
+            canvas.putpalette(common.PALETTE)
+            _band(canvas, view, players, clocks, title)
             return canvas
     canvas = common.new_canvas(canvas_size())
-    canvas.paste(band, (0, 0))
+    _band(canvas, view, players, clocks, title)
     _panel(canvas, view, players)
     common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
     return canvas
