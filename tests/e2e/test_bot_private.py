@@ -27,10 +27,14 @@ async def test_a_dm_reaches_the_match_and_is_acknowledged_privately(world: World
         for user in (world.alice, world.bob):
             [hello] = fake.messages(fake.dm_channel(user))
             assert "Private moves of that match go here" in hello.content
-        # The grid is shown for 30 s; then the landmine window opens (the clock is the test's).
+        # The grid is shown for 30 s (a text board in a code block), then deleted, and the
+        # landmine window opens (the clock is the test's).
+        [grid] = [m for m in fake.messages(world.room) if "Memorize the grid" in m.content]
+        assert grid.content.startswith("```\nMemorize the grid")
         mark = fake.mark()
         world.time.advance(30)
         await bot.dispatcher.settle()
+        await fake.wait_for_delete(grid, since=mark)
         await fake.wait_for_message(world.room, since=mark)
         assert bot.host.matches[1].game.view()["phase"] == "landmines"
 
