@@ -18,8 +18,9 @@ from geniusbot.games import Game, GameError, MalformedMoveError, NotYourTurnErro
 if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
 
-#: View phases in which the seat to move picks one of a few named options (not a board point).
-CHOICE_PHASES = frozenset({"choice", "draft", "order"})
+#: View phases in which the seat to move picks one of a few named options (not a board point):
+#: a colour or order choice, a draft, Turn Order, a colour call, an anomaly ban, an Override.
+CHOICE_PHASES = frozenset({"choice", "draft", "order", "call", "ban", "override"})
 #: Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_BUTTONS = 25
 #: A message with more words than this and no coordinate is chatter, if the game refuses it.
@@ -96,11 +97,16 @@ def choice_offer(game: Game) -> tuple[str, list[str]] | None:
     movers = game.to_move()
     if len(movers) != 1:
         return None
-    phase = game.view(None).get("phase")
+    view = game.view(None)
+    phase = view.get("phase")
+    if phase == "task" and isinstance(view.get("task"), dict):
+        phase = view["task"].get("phase")  # a final match: the running task's own phase
     if phase not in CHOICE_PHASES:
         return None
     texts: list[str] = []
     for move in game.legal_moves(movers[0]):
+        if game.is_private(move):
+            return None  # a button press is seen by the room; private answers go by DM
         text = move.text()
         if text not in texts:
             texts.append(text)

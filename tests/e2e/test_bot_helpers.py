@@ -64,6 +64,17 @@ def test_choices_come_from_the_games_own_legal_moves() -> None:
     assert seat == "p1" and len(texts) == 3 and all(t.startswith("pick ") for t in texts)
     fate.submit(texts[0], "p1")
     assert choice_offer(fate)[0] == "p2" and len(choice_offer(fate)[1]) == 2
+    # A colour call, alone or as the running task of a final match.
+    tiles = new_game("tiles", seed=3)
+    assert choice_offer(tiles) is None  # the memorize window: nobody moves
+    tiles.close_window()
+    assert choice_offer(tiles) == ("p1", ["call red", "call blue", "call green"])
+    final = new_game("allhands", seed=3)
+    final.close_window()
+    assert choice_offer(final) == ("p1", ["call red", "call blue", "call green"])
+    # Declaring a tile is not a choice of a few named options.
+    tiles.submit("call red", "p1")
+    assert choice_offer(tiles) is None
 
 
 def test_games_with_private_moves_need_dms() -> None:
