@@ -346,7 +346,9 @@ class AllHandsOnDeck(Game):
 
         Tile Decklaration: the first caller is the previous play's winner. Deck Swabbing: the first
         mover is the previous play's loser. Dueling Decks and Deck Swabbing break a tie for the
-        loser of this task's previous play; in a task's first play they keep their own rule.
+        loser of this task's previous play. In its first play, Deck Swabbing's tie goes to "the
+        player that most recently scored": the previous play's winner; Dueling Decks' to "the
+        player that won the most recent round", which the task reads from its own rounds.
         """
         task = self.current_task
         options = {"anomalies": ",".join(self.chosen or ())}
@@ -358,6 +360,8 @@ class AllHandsOnDeck(Game):
             before = self.task_plays(task)
             if before and before[-1]["winner"] in self.seats:
                 options["tiebreak"] = other_seat(before[-1]["winner"])
+            elif task == "swabbing" and self.plays:
+                options["tiebreak"] = self.previous_winner()
         return options
 
     # ---- opening a play ----------------------------------------------------------------------

@@ -116,8 +116,9 @@ def test_the_task_games_are_built_from_the_history():
     # Dueling Decks, first play: its own tie-break rule.
     assert game.task.option_values == {"anomalies": ""}
     win_task(game, "p2")  # play 2, decks
-    # Deck Swabbing: the loser of the previous task moves first; first play: its own tie-break.
-    assert game.task.option_values == {"anomalies": "", "starter": "p1"}
+    # Deck Swabbing: the loser of the previous task moves first; first play: a tie goes to the
+    # player that most recently scored (the winner of the previous task).
+    assert game.task.option_values == {"anomalies": "", "starter": "p1", "tiebreak": "p2"}
     win_task(game, "p1")  # play 3
     skip_selection(game)
     # Tile Decklaration: the winner of the last task calls first.
