@@ -15,6 +15,7 @@ colour in the picture.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -33,6 +34,7 @@ GAP = 5  # slate between a tile and its cell's edge
 LETTER_SIZE = 46
 INSET_LETTER_SIZE = 30
 BADGE_RADIUS = 15
+MINE_SIDE = 56
 
 
 def cell_size() -> int:
@@ -121,10 +123,9 @@ def badge_sprite(background_name: str) -> Sprite:
 @lru_cache(maxsize=32)
 def mine_sprite(background_name: str, exploded: bool) -> Sprite:
     """A landmine: a dark ball with spikes; one that went off sits on a gold burst."""
-    side = 44
+    side = MINE_SIDE if not exploded else MINE_SIDE - 8  # the burst stays clear of the letter
 
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
-        import math
 
         c = side * scale / 2
         if exploded:
@@ -134,7 +135,7 @@ def mine_sprite(background_name: str, exploded: bool) -> Sprite:
                 angle = math.pi * k / 8
                 points.append((c + radius * math.cos(angle), c + radius * math.sin(angle)))
             draw.polygon(points, fill=common.rgb("accent"))
-        r = side * 0.2 * scale
+        r = side * 0.21 * scale
         for k in range(8):
             angle = math.pi * k / 4
             draw.line([(c, c), (c + r * 1.55 * math.cos(angle), c + r * 1.55 * math.sin(angle))],
@@ -192,7 +193,12 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None, seat
     if phase == "landmines":
         sent = view.get("mines_sent") or {}
         waiting = [name(s) for s in ("p1", "p2") if not sent.get(s)]
-        head = "Landmine: send 5 tiles by DM (mines A1 B2 C3 E6 G7)"
+        if view.get("mines") is not None:
+            # Only the owner's view holds its mines.
+            mines = " ".join(view["mines"]) or "none"
+            head = f"Your mines: {mines}"
+        else:
+            head = "Landmine: send 5 tiles by DM (mines A1 B2 C3 E6 G7)"
         return f"{head} · waiting for {' and '.join(waiting)}" if waiting else head
     movers = list(view.get("to_move") or [])
     mover = name(movers[0]) if movers else None
@@ -281,12 +287,12 @@ def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
         if square in exploded:
             continue
         x0, y0 = _corner(square)
-        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 4, y0 + 4))
+        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 2, y0 + 2))
     for square in exploded:
         if not square:
             continue
         x0, y0 = _corner(square)
-        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0 + 3, y0 + 3))
+        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0, y0))
 
     if view.get("chain_from") and view.get("phase") == "declare":
         _chain_outline(draw, view["chain_from"])
