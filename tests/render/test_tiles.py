@@ -177,6 +177,9 @@ def test_mines_show_in_their_owners_view_only():
         assert mine(other, square) is None
         assert mine(public, square) is None
     assert render_view(game.view("p2")) == render_view(game.view(None))
+    assert tiles.status_line(game.view("p1"), NAMES).startswith("Your mines: A1 B2 C3 E6 G7")
+    for seat in ("p2", None):
+        assert "A1" not in tiles.status_line(game.view(seat), NAMES)
 
 
 def test_a_mine_that_went_off_is_public_with_a_gold_burst():
