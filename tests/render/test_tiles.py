@@ -169,17 +169,17 @@ def test_implode_marks_are_gold_badges_on_the_marked_tiles_only_after_the_grid_i
 def test_mines_show_in_their_owners_view_only():
     game, _ = memorized(anomalies="landmine")
     game.close_window()
-    game.submit("mines A1 B2 C3 E6 G7", "p1", private=True)
+    game.submit("mines B7 C6 E2 F5 G1", "p1", private=True)
     mine = lambda image, sq: colour_bbox(image, "black_stone", tile_box(sq))  # noqa: E731
     own, other, public = (picture(game.view(seat)) for seat in ("p1", "p2", None))
-    for square in ("A1", "B2", "C3", "E6", "G7"):
+    for square in ("B7", "C6", "E2", "F5", "G1"):
         assert mine(own, square) is not None
         assert mine(other, square) is None
         assert mine(public, square) is None
     assert render_view(game.view("p2")) == render_view(game.view(None))
-    assert tiles.status_line(game.view("p1"), NAMES).startswith("Your mines: A1 B2 C3 E6 G7")
+    assert tiles.status_line(game.view("p1"), NAMES).startswith("Your mines: B7 C6 E2 F5 G1")
     for seat in ("p2", None):
-        assert "A1" not in tiles.status_line(game.view(seat), NAMES)
+        assert "F5" not in tiles.status_line(game.view(seat), NAMES)
 
 
 def test_a_mine_that_went_off_is_public_with_a_gold_burst():
