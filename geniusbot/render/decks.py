@@ -160,7 +160,7 @@ def _panel(canvas: Image.Image, view: Mapping[str, Any], seat: str, players: Map
            own: bool) -> None:
     draw = ImageDraw.Draw(canvas)
     top = panel_top(seat)
-    name = common.fit_text(common.seat_name(seat, players), 28, 300, True)
+    name = common.fit_text(common.seat_name(seat, players), 28, 220, True)
     common.paste_centred(canvas, seat_sprite(seat, 14, "page"), (36, top + 26))
     common.draw_text(canvas, (60, top + 26), name, 28, bold=True)
     points = (view.get("points") or {}).get(seat)
@@ -248,14 +248,18 @@ def _play_text(play: Mapping[str, Any] | None, counted: Sequence[Any] | None, to
     return shown if total is None else f"{shown} = {number(total)}"
 
 
-def last_round_text(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
-    """The last resolved round, as much of it as the view shows."""
+def last_round_lines(view: Mapping[str, Any], players: Mapping[str, str] | None) -> list[str]:
+    """The last resolved round, as much of it as the view shows: who won it, then the plays."""
     history = view.get("history") or []
     if not history:
-        return "No round played yet"
+        return ["No round played yet"]
     last = history[-1]
     winner = last.get("winner")
-    head = f"Round {last.get('round')}, prize {number(last.get('prize'))}: "
+    result = f"{common.seat_name(str(winner), players)} wins it" if winner else "a tie: the prize is split"
+    points = last.get("points")
+    if winner and isinstance(points, Mapping) and points.get(winner) is not None:
+        result += f" (+{number(points[winner])})"
+    lines = [f"Round {last.get('round')}, prize {number(last.get('prize'))}: {result}"]
     plays = last.get("plays") or {}
     sums = last.get("sums")
     counted = last.get("counted") or {}
@@ -263,14 +267,17 @@ def last_round_text(view: Mapping[str, Any], players: Mapping[str, str] | None) 
     for seat in ("p1", "p2"):
         play = plays.get(seat) if isinstance(plays, Mapping) else None
         if play is None and sums is None:
-            continue
+            continue  # Darkness: nothing of this seat's play is in the view
         total = sums.get(seat) if isinstance(sums, Mapping) else None
         seen.append(f"{common.seat_name(seat, players)} {_play_text(play, counted.get(seat) if counted else None, total)}")
-    result = f"{common.seat_name(str(winner), players)} wins it" if winner else "split"
-    points = last.get("points")
-    if winner and isinstance(points, Mapping) and points.get(winner) is not None:
-        result += f" (+{number(points[winner])})"
-    return head + (" vs ".join(seen) + " · " if seen else "") + result
+    if seen:
+        lines.append(" · ".join(seen))
+    return lines
+
+
+def last_round_text(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+    """The last resolved round on one line."""
+    return " · ".join(last_round_lines(view, players))
 
 
 def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
@@ -302,8 +309,10 @@ def render(
     own = _viewer(view)
     for seat in ("p1", "p2"):
         _panel(canvas, view, seat, players, own == seat)
-    text = common.fit_text(last_round_text(view, players), LABEL_SIZE, WIDTH - 44)
-    common.draw_text(canvas, (22, PANEL_TOP + 2 * PANEL_H + LAST_H / 2 - 6), text, LABEL_SIZE)
+    lines = last_round_lines(view, players)
+    for k, line in enumerate(lines):
+        y = PANEL_TOP + 2 * PANEL_H + (LAST_H / 2 - 6 if len(lines) == 1 else 18 + 34 * k)
+        common.draw_text(canvas, (22, y), common.fit_text(line, LABEL_SIZE, WIDTH - 44), LABEL_SIZE, fg="text" if k == 0 else "muted")
 
     def detail(seat: str) -> str:
         points = (view.get("points") or {}).get(seat)
