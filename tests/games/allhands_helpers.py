@@ -12,8 +12,8 @@ from geniusbot.games.tiles import TILES, Mines
 
 
 def make(seed: int = 1, **options: str) -> AllHandsOnDeck:
-    """A new match."""
-    game = new_game("allhands", seed=seed, **options)
+    """A new match (an empty option is left out, as a record leaves out an empty header)."""
+    game = new_game("allhands", seed=seed, **{k: v for k, v in options.items() if v})
     assert isinstance(game, AllHandsOnDeck)
     return game
 
