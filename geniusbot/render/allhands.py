@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from geniusbot.games.allhands_common import TASK_ANOMALIES, TASK_TITLES, TASKS
 
 from . import common, decks, swabbing, tiles
-from .allhands_common import SEAT_FILL, anomaly_word, seat_sprite, seat_symbol
+from .allhands_common import SEAT_FILL, anomaly_word, seat_sprite
 from .common import ink
 
 WIDTH = 900

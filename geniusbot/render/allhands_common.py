@@ -7,13 +7,12 @@ seat's mark has its own shape, so a colour-blind player reads the picture by let
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from . import common
-from .common import Sprite, ink
+from .common import Sprite
 
 # tile colour -> (fill, letter ink)
 TILE_INKS: dict[str, tuple[str, str]] = {
@@ -96,24 +95,8 @@ def anomaly_word(name: str, short: bool = False) -> str:
     return name.replace("-", " ")
 
 
-def anomalies_text(anomalies: object) -> str:
-    """"chain, implode" or "no anomalies"."""
-    names = [str(a) for a in anomalies or []]  # type: ignore[attr-defined]
-    return ", ".join(anomaly_word(n) for n in names) if names else "no anomalies"
-
-
-def named(text: str, players: Mapping[str, str] | None) -> str:
-    """``text`` with seat ids replaced by display names."""
-    return common.with_names(text, players)
-
-
-def hline(draw: ImageDraw.ImageDraw, y: int, x0: int, x1: int, name: str = "band", width: int = 2) -> None:
-    """A thin horizontal rule across the card."""
-    draw.line([(x0, y), (x1, y)], fill=ink(name), width=width)
-
-
 def draw_text_over(
-    canvas, xy: tuple[float, float], text: str, size: int, *, fg: str, bg: str, bold: bool = False
+    canvas: Image.Image, xy: tuple[float, float], text: str, size: int, *, fg: str, bg: str, bold: bool = False
 ) -> None:
     """One line of text centred on ``xy``, glyph by glyph through each glyph's mask, so that what
     lies under the text box (a ring, a frame) shows between the letters.
