@@ -31,6 +31,7 @@ TASK_RENDERERS: dict[str, Callable[..., Image.Image]] = {
     "decks": decks.render,
     "swabbing": swabbing.render,
 }
+PHASE_WORDS = {"override": "Override?", "ban": "bans", "items": "All-In?", "task": "task under way", "over": "over"}
 SHORT_TASK = {"tiles": "Tiles", "decks": "Decks", "swabbing": "Swabbing"}
 
 TITLE_H = common.TITLE_HEIGHT
@@ -199,7 +200,11 @@ def _band(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, st
     head = title or "All Hands On Deck"
     play = view.get("play")
     if play:
-        head = f"{head} · play {play}/{view.get('plays_total') or 15} · first to {view.get('target') or TARGET}"
+        head = f"{head} · play {play}/{view.get('plays_total') or 15}"
+    phase = PHASE_WORDS.get(str(view.get("phase")))
+    if phase:
+        head = f"{head} · {phase}"
+    head = f"{head} · first to {view.get('target') or TARGET}"
     common.draw_text(canvas, (22, TITLE_H / 2 + 2), common.fit_text(head, common.TITLE_SIZE, WIDTH - 44), common.TITLE_SIZE, fg="muted")
     _score_rows(canvas, view, players, clocks)
     _table(canvas, view, players)

@@ -230,3 +230,10 @@ def test_the_family_is_registered_and_render_view_is_the_png_of_render_image(nam
     view = new_game(name, seed=7).view()
     data = render_view(view, players=NAMES, title="Match 1")
     assert data == common.encode_png(render_image(view, players=NAMES, title="Match 1"))
+
+
+def test_the_title_names_the_phase():
+    view = drive(seed=1, until=lambda v: v["phase"] == "ban").view()
+    title = (0, 0, allhands.WIDTH, allhands.TITLE_H)
+    pictures = {phase: render_image(dict(view, phase=phase)).crop(title).tobytes() for phase in ("ban", "items", "override")}
+    assert len(set(pictures.values())) == 3
