@@ -41,6 +41,16 @@ class Offer:
     texts: tuple[str, ...]
 
 
+def choice_id(match_id: int, seat: str, text: str) -> str:
+    """The custom_id of a choice button (Discord allows 100 characters; see ``fits``)."""
+    return f"gb:choice:{match_id}:{seat}:{text}"
+
+
+def fits(match_id: int, seat: str, texts: list[str] | tuple[str, ...]) -> bool:
+    """Whether every option's custom_id fits Discord's 100 characters (else players type it)."""
+    return all(len(choice_id(match_id, seat, text)) <= 100 for text in texts)
+
+
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:choice:(?P<match>\d+):(?P<seat>p\d+):(?P<text>.+)"):
     """One option of a choice. The custom_id carries the match, the seat and the text to submit,
     so the button works after a restart (registered with ``add_dynamic_items``)."""
@@ -50,7 +60,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:choi
             discord.ui.Button(
                 label=button_label(text),
                 style=discord.ButtonStyle.primary,
-                custom_id=f"gb:choice:{match_id}:{seat}:{text}"[:100],
+                custom_id=choice_id(match_id, seat, text),
             )
         )
         self.match_id = match_id
@@ -370,7 +380,7 @@ class Matches(commands.Cog):
                     await self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(view=None)
                 except discord.HTTPException as error:
                     log.info("match %s: could not close old choice buttons: %s", match_id, error)
-            if offer is None:
+            if offer is None or not fits(match_id, *offer):
                 return
             seat, texts = offer
             text = (

@@ -77,6 +77,14 @@ def test_choices_come_from_the_games_own_legal_moves() -> None:
     assert choice_offer(tiles) is None
 
 
+def test_choice_ids_carry_the_text_only_when_it_fits() -> None:
+    from geniusbot.cogs.matches import choice_id, fits
+
+    assert choice_id(12, "p2", "red first") == "gb:choice:12:p2:red first"
+    assert fits(12, "p2", ["red first", "blue second"])
+    assert not fits(12, "p2", ["use override " + "rectangle-adverse " * 5])
+
+
 def test_games_with_private_moves_need_dms() -> None:
     assert needs_dms(get_game("tiles"))
     assert not needs_dms(get_game("tictacfive")) and not needs_dms(get_game("armslength"))
