@@ -255,7 +255,7 @@ def last_round_lines(view: Mapping[str, Any], players: Mapping[str, str] | None)
         return ["No round played yet"]
     last = history[-1]
     winner = last.get("winner")
-    result = f"{common.seat_name(str(winner), players)} wins it" if winner else "a tie: the prize is split"
+    result = f"{common.seat_name(str(winner), players)} wins it" if winner else "a tie, the prize split"
     points = last.get("points")
     if winner and isinstance(points, Mapping) and points.get(winner) is not None:
         result += f" (+{number(points[winner])})"
