@@ -180,10 +180,11 @@ async def run_console(
             if mine:
                 match_id = mine[-1].id
                 say(f"Resuming match #{match_id} ({name}); 'quit' leaves it for later, 'abort' ends it.")
-                await host.recover(only=lambda r: r.id == match_id)
-                if match_id not in host.matches:
-                    say(f"Match #{match_id} could not be resumed; start a new one with --new.")
-                    return 2
+        # Always: it starts the heartbeat, and keeps the outage ledger of the matches left alone.
+        await host.recover(only=lambda r: r.id == match_id)
+        if match_id is not None and match_id not in host.matches:
+            say(f"Match #{match_id} could not be resumed; start a new one with --new.")
+            return 2
         if match_id is None:
             reply = await host.start_match(
                 name, seed=seed, variant=variant, options=options or {}, clock=clock,
