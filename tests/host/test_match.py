@@ -535,3 +535,21 @@ async def test_a_corrupt_match_is_answered_not_raised(host, store):
     reply = await host.submit(record.id, "p1", "H8")
     assert reply.status == "error" and "cannot be loaded" in reply.message
     assert (await host.command(record.id, "pause")).status == "error"
+
+
+async def test_a_window_keeps_its_remaining_time_across_a_restart(store, clock):
+    with registered():
+        a = Host(store, RecordingTransport(), now=clock, pictures=False)
+        await a.recover()
+        match_id = await start(a, "sealedbid", clock="30s", options={"memorize": "1"})
+        clock.advance(10)
+        await fire_due(a, clock)  # heartbeats: a is alive at T+10
+        clock.advance(100)
+        b = Host(store, RecordingTransport(), now=clock, pictures=False)
+        await b.recover()
+        clock.advance(19)
+        await fire_due(b, clock)
+        assert (await store.get_match(match_id)).state["state"]["window_open"]
+        clock.advance(1)
+        await fire_due(b, clock)
+        assert not (await store.get_match(match_id)).state["state"]["window_open"]
