@@ -291,7 +291,8 @@ class AllHandsOnDeck(Game):
     def opening_events(self) -> list[Event]:
         """The events that open the match: the items, then what the first play asks for (the
         memory grid of the first Tile Decklaration, or the All-In question)."""
-        if self.plays or self.is_over or self.last_move is not None:
+        answered = any(answer is not None for answer in self.all_in_answers.values())
+        if self.plays or self.is_over or self.last_move is not None or answered:
             return []
         held = [f"{s}: {', '.join(self.given[s])}" for s in self.seats if self.given[s]]
         text = (

@@ -229,6 +229,7 @@ def test_all_in_is_asked_by_direct_message_once_the_anomalies_are_chosen():
     assert "use all-in" in game.opening_events()[-1].text
     assert "direct message" in refused(game, "p1", "use all-in", error=IllegalMoveError)
     events = send(game, "p1", "use all-in", private=True)
+    assert game.opening_events() == []  # the match has begun
     assert [(e.kind, e.seats) for e in events] == [("sealed", frozenset({"p1"})), ("submitted", None)]
     assert game.view("p1")["sealed"] == "use all-in"
     assert game.view()["sealed"] is None and game.view("p2")["sealed"] is None
