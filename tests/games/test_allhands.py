@@ -436,3 +436,18 @@ def test_a_saved_match_reloads_equal_in_every_phase():
         win_task(game, winner)
     assert seen == {"items", "override", "ban", "task"}
     assert load(game.to_dict()) == game and load(game.to_dict()).view("p1") == game.view("p1")
+
+
+def test_the_fifteenth_play_can_decide_the_match_and_the_unreachable_fallback_still_ends_it():
+    game = make()
+    play_to(game, 15, "p1 p2 " * 7)
+    assert game.play_no == 15 and game.points == {"p1": 19, "p2": 21} and not game.is_over
+    skip_selection(game)
+    fallback = game.copy()
+    win_task(game, "p1")
+    assert game.outcome().winner == "p1" and game.points["p1"] == 24 and game.result["reason"] == "target"
+    # Only a state the rules cannot reach (points taken away) gets past the fifteenth play with
+    # nobody at 23: the higher score then wins.
+    fallback.points = {"p1": 0, "p2": 0}
+    win_task(fallback, "p2")
+    assert fallback.is_over and fallback.result == {"winner": "p2", "points": {"p1": 0, "p2": 5}, "reason": "plays-used"}
