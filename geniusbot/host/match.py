@@ -57,6 +57,8 @@ log = logging.getLogger(__name__)
 CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
 #: Timer kinds the host arms.
 CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "delete", "heartbeat"
+#: Timed windows that show what the rules hide once they close: boards posted during them go with them.
+VANISHING_WINDOWS = frozenset({"memorize"})
 #: How often a running host notes that it is alive (bounds the time an outage may give back).
 HEARTBEAT_SECONDS = 5.0
 #: Outages the heartbeat ledger keeps for matches that have not committed since (the newest).
@@ -904,9 +906,10 @@ class Host:
             text = board.text_board(view, clocks=clocks)
             posted.append(await self._post(live, text + ("\n" + caption if caption and png is None else "")))
         window = live.host.get("window")
-        if window:
-            # A window may show what the rules hide when it closes (a memory grid): a board
-            # posted during it goes when it closes, even across a restart.
+        if window and window.get("kind") in VANISHING_WINDOWS:
+            # A memorize window shows what the rules hide when it closes (a memory grid): a board
+            # posted during it goes when it closes, even across a restart. Any other window (the
+            # landmine window) shows nothing hidden, and nothing else is ever deleted.
             for message_id in posted:
                 if message_id is not None:
                     await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - now))

@@ -1,0 +1,220 @@
+"""Hosting All Hands On Deck and its tasks through the real host (SQLite and PostgreSQL, an
+injected clock, a recording transport): the memory grid is posted for 30 s and deleted by a
+durable timer, also across a restart, and nothing else is ever deleted; private submissions
+(landmines, card creations and plays, snipes, All-In answers) come by DM, are acknowledged
+privately and are refused in the room with the game's reason. See ``docs/allhands-hosting.md``."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from geniusbot.games.tiles import grid_text
+from geniusbot.host.match import DELETE_TIMER, WINDOW_TIMER, Host
+from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.storage.repository import Store
+
+T0 = 1_800_000_000.0
+ROOM = 700
+PLAYERS = [Player("p1", 11, "Alice"), Player("p2", 22, "Bob")]
+
+
+class FakeTime:
+    """Epoch seconds that move only when a test says so."""
+
+    def __init__(self, start: float = T0) -> None:
+        self.t = start
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> float:
+        self.t += seconds
+        return self.t
+
+
+@pytest.fixture
+def clock() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def transport() -> RecordingTransport:
+    return RecordingTransport()
+
+
+@pytest.fixture
+def host(store: Store, transport: RecordingTransport, clock: FakeTime) -> Host:
+    return Host(store, transport, now=clock, pictures=False, heartbeat=0)
+
+
+async def fire_due(host: Host, clock: FakeTime) -> int:
+    """Deliver due timers the way the dispatcher does: callback, then delete the row."""
+    fired = 0
+    for timer in await host.store.due_timers(datetime.fromtimestamp(clock.t, UTC)):
+        await host.on_timer(timer)
+        await host.store.delete_timer(timer.id)
+        fired += 1
+    return fired
+
+
+async def start(host: Host, game: str, *, seed: int = 5, clock: str = "30s", **options: str) -> int:
+    reply = await host.start_match(game, players=PLAYERS, seed=seed, options=options, clock=clock, channel_id=ROOM)
+    assert reply.ok, reply.message
+    return reply.match_id
+
+
+def grid_messages(transport: RecordingTransport) -> list[int]:
+    """The ids of the room messages that show the memory grid (its text, or a board during it)."""
+    return [s.message_id for s in transport.sent if s.op in ("post", "picture") and _shows_grid(s.text)]
+
+
+_BOARD_ROW = re.compile(r"^ 7( +[A-Z]){7}$", re.MULTILINE)
+
+
+def _shows_grid(text: str) -> bool:
+    # The reveal's own text, a text board with coloured squares, or a JSON board with a grid.
+    return text.startswith("Memorize the grid") or bool(_BOARD_ROW.search(text)) or '"grid": {"' in text
+
+
+def deleted(transport: RecordingTransport) -> set[int]:
+    return {s.message_id for s in transport.sent if s.op == "delete"}
+
+
+def posted_during(transport: RecordingTransport, start: int) -> list[int]:
+    return [s.message_id for s in transport.sent[start:] if s.op in ("post", "picture")]
+
+
+# ---- the memory grid -------------------------------------------------------------------------
+
+
+async def test_the_grid_and_the_board_showing_it_go_after_30_s_and_nothing_else(host, transport, clock):
+    match_id = await start(host, "tiles")
+    posted = [s for s in transport.sent if s.op in ("post", "picture")]
+    reveal = next(s for s in posted if s.text.startswith("Memorize the grid"))
+    game = host.matches[match_id].game
+    assert grid_text(game.original) in reveal.text  # the grid itself, as text
+    timers = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
+    assert reveal.message_id in timers and set(timers.values()) == {T0 + 30}
+    clock.advance(29.9)
+    await fire_due(host, clock)
+    assert deleted(transport) == set()
+    clock.advance(0.1)
+    await fire_due(host, clock)
+    assert deleted(transport) == set(timers)
+    assert await host.store.messages_to_delete() == []
+    # The rest of the task deletes nothing more.
+    assert (await host.submit(match_id, "p1", "call red")).ok
+    clock.advance(31)  # p2 runs out of time: the task ends, the grid is shown for good
+    await fire_due(host, clock)
+    record = await host.store.get_match(match_id)
+    assert record.status == "finished"
+    assert deleted(transport) == set(timers)
+
+
+async def test_boards_of_the_landmine_window_are_not_deleted(host, transport, clock):
+    match_id = await start(host, "tiles", anomalies="landmine")
+    grid = set(grid_messages(transport))
+    clock.advance(30)
+    await fire_due(host, clock)
+    assert deleted(transport) == grid
+    mark = len(transport.sent)
+    assert (await host.submit(match_id, "p1", "mines A7 B6 C5 E2 F1", private=True)).ok
+    landmine_window = posted_during(transport, mark)
+    assert landmine_window  # the room was told p1 sent mines, and shown the board
+    clock.advance(30)  # p2 sends none: the landmine window closes
+    await fire_due(host, clock)
+    assert (await host.store.get_match(match_id)).state["state"]["phase"] == "call"
+    assert deleted(transport) == grid
+    assert not [t for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER]
+
+
+async def test_a_restart_between_posting_and_deleting_still_deletes_the_grid(store, clock):
+    first = RecordingTransport()
+    a = Host(store, first, now=clock, pictures=False)
+    await a.recover()
+    match_id = await start(a, "tiles")
+    grid = set(grid_messages(first))
+    assert grid
+    clock.advance(10)
+    await fire_due(a, clock)  # a heartbeat: the bot was alive at T0 + 10
+    # The bot goes down at T0 + 12 and is back at T0 + 25: a new host over the same database.
+    clock.advance(15)
+    second = RecordingTransport()
+    b = Host(store, second, now=clock, pictures=False)
+    assert await b.recover() == [match_id]
+    clock.advance(5)  # T0 + 30: the grid's 30 s are over (the outage does not lengthen its display)
+    await fire_due(b, clock)
+    assert {s.message_id for s in second.sent if s.op == "delete"} == grid
+    assert await store.messages_to_delete() == []
+    # The window (nobody moves while it runs) keeps the time the outage took from it.
+    assert (await store.get_match(match_id)).state["state"]["phase"] == "memorize"
+    clock.advance(15)
+    await fire_due(b, clock)
+    assert (await store.get_match(match_id)).state["state"]["phase"] == "call"
+    assert {s.message_id for s in second.sent if s.op == "delete"} == grid
+
+
+async def test_a_grid_whose_time_ran_out_while_the_bot_was_down_is_deleted_on_its_return(store, clock):
+    a = Host(store, RecordingTransport(), now=clock, pictures=False)
+    await a.recover()
+    match_id = await start(a, "allhands", items="p1 clock")
+    grid = set(grid_messages(a.transport))
+    assert grid
+    clock.advance(600)  # down for ten minutes, across the deletion
+    b = Host(store, RecordingTransport(), now=clock, pictures=False)
+    await b.recover()
+    await fire_due(b, clock)
+    assert {s.message_id for s in b.transport.sent if s.op == "delete"} == grid
+    assert await store.messages_to_delete() == []
+    assert (await store.get_match(match_id)).state["state"]["phase"] == "task"
+
+
+async def select(host: Host, match_id: int) -> None:
+    """Make the play's selection: pass on the Override and All-In, ban the first open anomaly."""
+    game = host.matches[match_id].game
+    while not game.is_over and game.phase != "task":
+        movers = game.to_move()
+        if game.phase == "items":
+            for seat in movers:
+                assert (await host.submit(match_id, seat, "pass", private=True)).ok
+        elif game.phase == "override":
+            assert (await host.submit(match_id, movers[0], "pass")).ok
+        else:
+            assert (await host.submit(match_id, movers[0], f"ban {game.pool[0]}")).ok
+        game = host.matches[match_id].game
+
+
+async def test_a_tile_decklaration_inside_the_final_match_vanishes_too(host, transport, clock):
+    match_id = await start(host, "allhands", items="p1 all-in override; p2 all-in", first="p1")
+    assert grid_messages(transport) == []  # the All-In question comes first
+    await select(host, match_id)
+    first_grid = set(grid_messages(transport))
+    assert first_grid
+    clock.advance(30)
+    await fire_due(host, clock)
+    assert deleted(transport) == first_grid
+    # Plays 1-3 are decided on time (in Dueling Decks both seats submit nothing each phase).
+    for _ in range(80):
+        game = host.matches[match_id].game
+        if game.play_no == 4:
+            break
+        await select(host, match_id)
+        clock.advance(31)
+        await fire_due(host, clock)
+    game = host.matches[match_id].game
+    assert game.play_no == 4 and game.current_task == "tiles" and game.phase != "task"
+    assert deleted(transport) == first_grid
+    # Play 4 (Tile Decklaration again) opens with its grid once its selection is made.
+    await select(host, match_id)
+    game = host.matches[match_id].game
+    assert game.task.phase == "memorize"
+    second_grid = set(grid_messages(transport)) - first_grid
+    assert second_grid
+    due = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
+    assert set(due) == second_grid and set(due.values()) == {clock.t + 30}
+    clock.advance(30)
+    await fire_due(host, clock)
+    assert deleted(transport) == first_grid | second_grid
