@@ -96,7 +96,11 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
         )
         assert await world.start("tictacfive", clock="forever") != ""
         assert not bot.host.matches
-        assert (await world.start("tictacfive", seed=3, clock="60s")).startswith("Match #1 has started")
+        # /start defers at once (database, DMs and the first board may take longer than 3 s).
+        interaction = await fake.slash(world.owner, world.guild, world.room, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob, "seed": 3, "clock": "60s"})
+        response = await fake.wait_for_response(interaction)
+        assert response.type == 5 and response.data["flags"] & EPHEMERAL
+        assert (await fake.wait_for_followup(interaction)).content.startswith("Match #1 has started")
         interaction = await fake.slash(world.carol, world.guild, world.room, "status", {})
         status = await ephemeral_answer(world, interaction)
         assert status.startswith("Match #1: Tic-Tac-Five (standard), live. To move: alice (p1).")
