@@ -102,7 +102,6 @@ TIMES_PER_TASK = 5
 PLAYS_TOTAL = TIMES_PER_TASK * len(TASKS)
 ALL_IN_POINTS = 2
 OVERRIDE_USES = 2
-CLOCK_SECONDS = 180
 ITEMS: tuple[str, ...] = ("all-in", "clock", "override")
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
@@ -519,7 +518,9 @@ class AllHandsOnDeck(Game):
 
     def _room_only(self, private: bool) -> None:
         if private:
-            raise IllegalMoveError("Type this in the game room, not by direct message: bans and the Override are public.")
+            raise IllegalMoveError(
+                "Type this in the game room, not by direct message: bans and the Override are public."
+            )
 
     def _parse_ban(self, text: str, words: list[str], seat: str, private: bool) -> Ban:
         if words and words[0] in ("ban", "bans"):
@@ -603,7 +604,9 @@ class AllHandsOnDeck(Game):
                 if self.all_in_left[seat] == 0 else "It is not your turn."
             )
         if self.all_in_answers[seat] is not None:
-            raise NotYourTurnError(f"You have already answered about your All-In; the first answer stands. Wait for {other_seat(seat)}.")
+            raise NotYourTurnError(
+                f"You have already answered about your All-In; the first answer stands. Wait for {other_seat(seat)}."
+            )
         if not isinstance(text, str):
             raise MalformedMoveError("Write use all-in or pass.")
         key = re.sub(r"[\s_\-]+", "", text.strip().lower())
@@ -672,11 +675,15 @@ class AllHandsOnDeck(Game):
         self.bans_left -= 1
         if not timeout:
             self.last_move = f"ban {anomaly}"
-        how = f"{seat} ran out of time, so {anomaly} is banned for them at random" if timeout else f"{seat} bans {anomaly}"
+        if timeout:
+            how = f"{seat} ran out of time, so {anomaly} is banned for them at random"
+        else:
+            how = f"{seat} bans {anomaly}"
         events = [Event(f"{how}.", kind="ban", data={"seat": seat, "anomaly": anomaly, "timeout": timeout})]
         if self.bans_left > 0:
             return events + self._ban_prompt()
-        return events + self._choose(tuple(self.pool), f"The active anomal{'y is' if len(self.pool) == 1 else 'ies are'}: {_listing(self.pool)}.")
+        are = "y is" if len(self.pool) == 1 else "ies are"
+        return events + self._choose(tuple(self.pool), f"The active anomal{are}: {_listing(self.pool)}.")
 
     def _apply_pass(self, seat: str, how: str) -> list[Event]:
         self.override_queue.pop(0)
@@ -770,8 +777,10 @@ class AllHandsOnDeck(Game):
         events = [Event(text, kind="score", data={"play": self.play_no, "winner": winner, "points": gained,
                                                   "score": dict(self.points)})]
         if winner and self.points[winner] >= TARGET:
-            return events + self._finish(winner, "target", f"{winner} reaches {self.points[winner]} points and wins "
-                                         f"All Hands On Deck, {self.points[winner]} to {self.points[other_seat(winner)]}.")
+            mine, theirs = self.points[winner], self.points[other_seat(winner)]
+            return events + self._finish(
+                winner, "target", f"{winner} reaches {mine} points and wins All Hands On Deck, {mine} to {theirs}."
+            )
         if self.play_no >= PLAYS_TOTAL:
             # Unreachable (45 points are shared out, so someone has 23), kept so the match always ends.
             best = max(self.seats, key=lambda s: (self.points[s], s == self.previous_winner()))

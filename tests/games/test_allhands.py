@@ -7,7 +7,15 @@ import itertools
 
 import pytest
 
-from geniusbot.games import GameError, IllegalMoveError, MalformedMoveError, NotYourTurnError, OptionError, get_game, load
+from geniusbot.games import (
+    GameError,
+    IllegalMoveError,
+    MalformedMoveError,
+    NotYourTurnError,
+    OptionError,
+    get_game,
+    load,
+)
 from geniusbot.games.allhands import (
     PLAYS_TOTAL,
     TARGET,
@@ -450,4 +458,5 @@ def test_the_fifteenth_play_can_decide_the_match_and_the_unreachable_fallback_st
     # nobody at 23: the higher score then wins.
     fallback.points = {"p1": 0, "p2": 0}
     win_task(fallback, "p2")
-    assert fallback.is_over and fallback.result == {"winner": "p2", "points": {"p1": 0, "p2": 5}, "reason": "plays-used"}
+    assert fallback.is_over
+    assert fallback.result == {"winner": "p2", "points": {"p1": 0, "p2": 5}, "reason": "plays-used"}
