@@ -147,3 +147,16 @@ async def test_a_rate_limit_in_mid_match_is_survived(world: World) -> None:
         assert len(fake.rate_limited) >= 2
         board = await world.say(world.alice, "I8")
         assert is_png_board(board)
+
+
+async def test_a_dropped_gateway_in_mid_match_is_survived(world: World) -> None:
+    fake = world.fake
+    async with world.running():
+        await open_match(world)
+        await world.say(world.alice, "H8")
+        await fake.drop_gateway()
+        await fake.wait_for_gateway("resume")
+        assert is_png_board(await world.say(world.alice, "H9"))
+        await fake.drop_gateway(invalidate=True)
+        await fake.wait_for_gateway("identify")
+        assert is_png_board(await world.say(world.alice, "I8"))
