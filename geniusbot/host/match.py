@@ -65,6 +65,15 @@ HEARTBEAT_SECONDS = 5.0
 MAX_OUTAGES = 50
 
 
+def takes_private_moves(game_name: str) -> bool:
+    """Whether the game ``game_name`` takes private submissions (it says which moves are private)."""
+    try:
+        cls = get_game(game_name)
+    except GameError:
+        return False
+    return cls.is_private is not Game.is_private
+
+
 def utc(seconds: float) -> datetime:
     """Epoch seconds as an aware UTC datetime."""
     return datetime.fromtimestamp(seconds, UTC)
@@ -308,6 +317,12 @@ class Host:
             match_id, text = int(numbered.group(1)), numbered.group(2)
         if match_id is not None:
             records = [r for r in records if r.id == match_id]
+        elif len(records) > 1:
+            # Only a game that takes private moves can be waiting for a DM: if one match alone
+            # plays such a game, the DM is for it (a careful host would not ask which).
+            private_games = [r for r in records if takes_private_moves(r.game)]
+            if len(private_games) == 1:
+                records = private_games
         if not records:
             return Reply("ignored", "You have no running match; private moves go to a match you play in.")
         if len(records) > 1:

@@ -218,3 +218,123 @@ async def test_a_tile_decklaration_inside_the_final_match_vanishes_too(host, tra
     clock.advance(30)
     await fire_due(host, clock)
     assert deleted(transport) == first_grid | second_grid
+
+
+# ---- private submissions -----------------------------------------------------------------------
+
+
+def room_since(transport: RecordingTransport, mark: int) -> list[str]:
+    return [s.text for s in transport.sent[mark:] if s.op in ("post", "picture")]
+
+
+def private_since(transport: RecordingTransport, mark: int, seat: str) -> list[str]:
+    return [s.text for s in transport.sent[mark:] if s.op == "private" and s.to == seat]
+
+
+async def test_card_creations_and_plays_come_by_dm_and_stay_sealed_until_both_are_in(host, transport):
+    match_id = await start(host, "decks", clock="none")
+    before = (await host.store.get_match(match_id)).state
+    mark = len(transport.sent)
+    # Typed in the room, a sealed move is refused there with the game's reason and changes nothing.
+    reply = await host.room_message(ROOM, 11, "create 20 15")
+    assert reply.status == "rejected" and "direct message" in reply.message
+    assert room_since(transport, mark) == [f"Alice (p1): {reply.message}"]
+    assert (await host.store.get_match(match_id)).state == before
+    refused = (await host.store.actions(match_id))[-1]
+    assert (refused.accepted, refused.private, refused.text) == (False, False, "create 20 15")
+
+    mark = len(transport.sent)
+    assert (await host.private_message(11, "create 20 15")).ok
+    assert "Taken: create 20 15." in private_since(transport, mark, "p1")
+    assert private_since(transport, mark, "p2") == []
+    said = room_since(transport, mark)
+    assert "p1 has sent their creations." in said  # the room learns that, never what
+    assert not any("20" in text and "15" in text for text in said)
+
+    mark = len(transport.sent)
+    assert (await host.private_message(22, "create 10")).ok
+    said = "\n".join(room_since(transport, mark))
+    assert "20" in said and "15" in said and "10" in said  # creations are public once both are in
+
+    mark = len(transport.sent)
+    assert (await host.private_message(11, "play 15")).ok
+    assert "Taken: play 15." in private_since(transport, mark, "p1")
+    assert not any("play 15" in text for text in room_since(transport, mark))
+    mark = len(transport.sent)
+    assert (await host.private_message(22, "play 10")).ok
+    assert any(text.startswith("Round 1") for text in room_since(transport, mark))
+    log = [(a.seat, a.text, a.private) for a in await host.store.actions(match_id, accepted_only=True) if a.seat]
+    assert log == [("p1", "create 20 15", True), ("p2", "create 10", True), ("p1", "play 15", True), ("p2", "play 10", True)]
+
+
+async def test_a_snipe_comes_by_dm_and_a_public_one_is_refused_with_the_reason(host, transport):
+    match_id = await start(host, "swabbing", clock="none", anomalies="snipe")
+    reply = await host.room_message(ROOM, 22, "snipe D4")
+    assert reply.status == "rejected" and "direct message" in reply.message
+    mark = len(transport.sent)
+    assert (await host.private_message(22, "snipe E5")).ok
+    assert "Taken: snipe E5." in private_since(transport, mark, "p2")
+    assert not any("E5" in text for text in room_since(transport, mark) if not text.startswith("{"))
+    assert set(host.matches[match_id].game.view(None)["board"].values()) == {"white"}
+    mark = len(transport.sent)
+    assert (await host.private_message(11, "C3 C4")).ok
+    assert any("E5" in text and "snip" in text.lower() for text in room_since(transport, mark))  # played together
+    board = host.matches[match_id].game.view(None)["board"]
+    assert board["C3"] == board["C4"] == board["E5"] == "black"
+
+
+async def test_landmines_come_by_dm_and_typed_in_the_room_are_refused(host, transport, clock):
+    match_id = await start(host, "tiles", anomalies="landmine")
+    clock.advance(30)
+    await fire_due(host, clock)
+    reply = await host.room_message(ROOM, 11, "mines A7 B6 C5 E2 F1")
+    assert reply.status == "rejected" and "direct message" in reply.message
+    mark = len(transport.sent)
+    assert (await host.private_message(11, "mines A7 B6 C5 E2 F1")).ok
+    assert "Taken: mines A7 B6 C5 E2 F1." in private_since(transport, mark, "p1")
+    assert not any("B6" in text for text in room_since(transport, mark))
+    # A public move sent by DM is refused with the reason, privately.
+    clock.advance(30)
+    await fire_due(host, clock)
+    mark = len(transport.sent)
+    reply = await host.private_message(11, "call red")
+    assert reply.status == "rejected" and "game room" in reply.message
+    assert private_since(transport, mark, "p1") == [reply.message] and room_since(transport, mark) == []
+    assert host.matches[match_id].game.view(None)["called"] is None
+
+
+async def test_all_in_answers_are_sealed_whatever_they_are(host, transport):
+    # Two matches on one seed: p1 uses All-In in one and passes in the other. Until p2 answers,
+    # the two rooms are told exactly the same.
+    one = await start(host, "allhands", clock="none", items="p1 all-in; p2 all-in")
+    two_reply = await host.start_match("allhands", players=[Player("p1", 33, "Alice"), Player("p2", 44, "Bob")],
+                                       seed=5, options={"items": "p1 all-in; p2 all-in"}, clock="none", channel_id=701)
+    two = two_reply.match_id
+    reply = await host.submit(one, "p1", "use all-in")
+    assert reply.status == "rejected" and "direct message" in reply.message
+    mark = len(transport.sent)
+    assert (await host.private_message(11, "use all-in")).ok
+    assert (await host.private_message(33, "pass")).ok
+    rooms = {room: [s.text.replace(f"#{one}", "#N").replace(f"#{two}", "#N") for s in transport.sent[mark:]
+                    if s.op in ("post", "picture") and s.room == room] for room in (ROOM, 701)}
+    assert rooms[ROOM] == rooms[701] and rooms[ROOM]
+    assert "Taken: use all-in." in private_since(transport, mark, "p1")
+    # Once both answers are in, they are shown together.
+    assert (await host.private_message(22, "pass")).ok
+    assert any("p1 uses All-In" in t for t in room_since(transport, mark))
+
+
+async def test_a_dm_goes_to_the_only_match_of_the_sender_that_takes_private_moves(host, transport):
+    cards = await start(host, "decks", clock="none")
+    board = await host.start_match("tictacfive", players=PLAYERS, seed=1, clock="none", channel_id=702)
+    assert board.ok
+    assert (await host.private_message(11, "create 20")).ok
+    assert host.matches[cards].game.view("p1")["sealed"]["cards"] == [20]
+    # With two matches that take private moves, the player names one.
+    other = await host.start_match("swabbing", players=PLAYERS, seed=1, clock="none", channel_id=703,
+                                   options={"anomalies": "snipe"})
+    reply = await host.private_message(22, "create 5")
+    assert reply.status == "error" and f"#{cards}" in reply.message and f"#{other.match_id}" in reply.message
+    assert host.matches[cards].game.view("p2")["sealed"] is None
+    assert (await host.private_message(22, f"#{cards} create 5")).ok
+    assert host.matches[cards].game.view("p2")["phase"] == "play"
