@@ -43,6 +43,9 @@ COGS: tuple[str, ...] = (
     "geniusbot.cogs.archive",
 )
 
+#: What a call to Discord may raise besides a refusal: a dropped connection (also while closing).
+DISCORD_ERRORS = (discord.HTTPException, aiohttp.ClientError, ConnectionError)
+
 APOLOGY = "Sorry, something went wrong on the bot's side, and nothing changed. Try again in a moment."
 
 
@@ -164,6 +167,10 @@ class GeniusBot(commands.Bot):
             text = "This command has just changed; wait a minute for Discord to update it, then try again."
         elif isinstance(original, app_commands.CheckFailure):
             text = str(original) or "You may not use that command here."
+        elif isinstance(original, DISCORD_ERRORS):
+            # Discord refused or dropped a call half-way (a restart, a network error).
+            log.warning("an interaction failed on Discord's side: %s", original)
+            text = APOLOGY
         elif isinstance(original, StorageError):
             log.warning("a command failed on the database: %s", original)
             text = "The bot cannot reach its database right now, so nothing changed; try again in a moment."
@@ -181,7 +188,7 @@ async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool 
             await interaction.followup.send(text, ephemeral=ephemeral, **extra)
         else:
             await interaction.response.send_message(text, ephemeral=ephemeral, **extra)
-    except discord.HTTPException as error:
+    except DISCORD_ERRORS as error:
         log.info("could not answer interaction %s: %s", interaction.id, error)
 
 

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from geniusbot.bot import GeniusBot, Refusal, reply
+from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
 from geniusbot.games import get_game, registry
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.transport import Player, TransportError
@@ -357,7 +357,7 @@ class Matches(commands.Cog):
     async def _answer_dm(message: discord.Message, text: str) -> None:
         try:
             await message.channel.send(text)
-        except discord.HTTPException as error:
+        except DISCORD_ERRORS as error:
             log.info("could not answer a DM: %s", error)
 
     # ==================================================================== choices
@@ -378,7 +378,7 @@ class Matches(commands.Cog):
                 self.offers.pop(match_id, None)
                 try:
                     await self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(view=None)
-                except discord.HTTPException as error:
+                except DISCORD_ERRORS as error:
                     log.info("match %s: could not close old choice buttons: %s", match_id, error)
             if offer is None or not fits(match_id, *offer):
                 return
@@ -390,7 +390,7 @@ class Matches(commands.Cog):
                 sent = await self.bot.get_partial_messageable(live.channel_id).send(
                     text, view=choice_view(match_id, seat, texts), allowed_mentions=discord.AllowedMentions.none()
                 )
-            except discord.HTTPException as error:
+            except DISCORD_ERRORS as error:
                 log.warning("match %s: could not post the choice buttons: %s", match_id, error)
                 return
             self.offers[match_id] = Offer(live.channel_id, sent.id, seat, tuple(texts))
@@ -423,7 +423,7 @@ class Matches(commands.Cog):
             self.offers.pop(match_id, None)
         try:
             await interaction.edit_original_response(content=f"{labels.get(seat, seat)} chose: {text}.", view=None)
-        except discord.HTTPException as error:
+        except DISCORD_ERRORS as error:
             log.info("match %s: could not close the pressed choice: %s", match_id, error)
         await self.refresh_choices(match_id)
 

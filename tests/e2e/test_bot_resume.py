@@ -35,6 +35,7 @@ async def test_a_new_bot_resumes_the_match_and_gives_back_the_outage(db_url: str
             assert fake.attachments(board)[0].startswith(PNG_MAGIC)
             choice = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:black") is not None)
             await fake.click(world.bob, choice, "gb:choice:1:p2:black")
+            await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
             board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
             assert "To move: alice (p1)" in board.content
             assert bot.host.matches[1].game.view()["colors"] == {"p1": "white", "p2": "black"}
