@@ -263,7 +263,7 @@ class Alert:
     """A moment worth a timer: a warning (``seconds`` left), overtime, or the expiry itself."""
 
     seat: str
-    kind: str  # "warning" | "overtime" | "expiry"
+    kind: str  # "warning" | "overtime" | "period" (byo-yomi) | "expiry"
     at: float
     seconds: int = 0
 
@@ -364,8 +364,16 @@ class Clock:
                 at = deadline_ms - seconds * MS
                 if at > now_ms:
                     out.append(Alert(seat, "warning", at / MS, seconds))
-            if self.control.per_move_ms and (state.reserve_ms or state.extra_ms):
-                at = state.since_ms + self.control.per_move_ms - state.elapsed_ms  # type: ignore[operator]
+            start_ms = state.since_ms - state.elapsed_ms  # type: ignore[operator]
+            if self.control.periods:
+                # Byo-yomi: each period that runs out (while another is left) is announced.
+                boundary = start_ms + self.control.per_move_ms
+                while boundary < deadline_ms:
+                    if boundary > now_ms:
+                        out.append(Alert(seat, "period", boundary / MS))
+                    boundary += self.control.per_move_ms
+            elif self.control.per_move_ms and (state.reserve_ms or state.extra_ms):
+                at = start_ms + self.control.per_move_ms
                 if at > now_ms:
                     out.append(Alert(seat, "overtime", at / MS))
             out.append(Alert(seat, "expiry", deadline))

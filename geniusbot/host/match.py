@@ -546,6 +546,10 @@ class Host:
             await self._post(
                 live, f"{live.label(seat)}: the move time is up; now on reserve ({live.clock.display(seat, now)})."
             )
+        elif current and payload.get("alert") == "period":
+            # The alert falls on the boundary itself, where the period is still (just) kept.
+            left = live.clock.remaining(seat, now + 0.001).periods_left
+            await self._post(live, f"{live.label(seat)}: a period is used up; {left} left.")
         await self._expire(live, now)
         await self._arm(live, now)
 

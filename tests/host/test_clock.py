@@ -193,6 +193,14 @@ def test_alerts_warn_at_30_and_10_seconds_and_mark_overtime():
     assert late == ["warning", "expiry"]
 
 
+def test_byoyomi_announces_each_period_used_up():
+    c = clock("3x60s")
+    kinds = [(a.kind, a.at - T0) for a in c.alerts(T0) if a.kind != "warning"]
+    assert kinds == [("period", 60), ("period", 120), ("expiry", 180)]
+    assert c.remaining("p1", T0 + 60).periods_left == 3  # a move at the boundary keeps its period
+    assert c.remaining("p1", T0 + 60.001).periods_left == 2
+
+
 def test_untimed_clock_has_no_deadline():
     c = Clock.new(TimeControl.parse("none"))
     c.start("p1", T0)

@@ -553,3 +553,14 @@ async def test_a_window_keeps_its_remaining_time_across_a_restart(store, clock):
         clock.advance(1)
         await fire_due(b, clock)
         assert not (await store.get_match(match_id)).state["state"]["window_open"]
+
+
+async def test_byoyomi_periods_are_announced_as_they_go(host, transport, clock):
+    match_id = await start(host, clock="3x60s")
+    transport.clear()
+    clock.advance(60)
+    await fire_due(host, clock)
+    assert "Alice (p1): a period is used up; 2 left." in transport.room_texts()
+    clock.advance(1)
+    assert (await host.submit(match_id, "p1", "H8")).ok
+    assert host.matches[match_id].clock.remaining("p1", clock.t).periods_left == 2
