@@ -10,13 +10,14 @@ pastes sprites onto a cached background.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from . import png
 
 RGB = tuple[int, int, int]
 
@@ -189,16 +190,16 @@ def new_canvas(size: tuple[int, int], background: str = "page") -> Image.Image:
 
 # ----------------------------------------------------------------------------- PNG
 
-# zlib level 1: the cards are large flat areas, which level 1 already packs to a few tens of
-# kilobytes, while higher levels cost several times the CPU for a few kilobytes less.
+# Pillow's own PNG settings for these cards, the baseline the renderers are timed against
+# (bench/bench_render.py): zlib level 2 packs the flat cards to a few tens of kilobytes for the CPU
+# of level 1, while higher levels cost several times the CPU for a few kilobytes less.
 PNG_SETTINGS: Mapping[str, object] = {"format": "PNG", "compress_level": 2, "optimize": False}
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """The PNG bytes of ``image`` with the house encoder settings."""
-    buffer = io.BytesIO()
-    image.save(buffer, **PNG_SETTINGS)
-    return buffer.getvalue()
+    """The PNG bytes of ``image``, encoded in bands of rows with the unchanged bands of earlier
+    pictures reused (``geniusbot.render.png``); zlib level 2, as ``PNG_SETTINGS``."""
+    return png.encode_png(image)
 
 
 # ----------------------------------------------------------------------------- fonts and text

@@ -1,0 +1,194 @@
+"""PNG encoding that reuses the compressed bytes of the rows a board shares with earlier boards.
+
+Successive boards of a match differ in a few places (a stone, the clocks, the status line), so
+most of the compressed picture can be reused. The image data is cut into bands of
+:data:`BAND_ROWS` filtered scanlines (filter type 0: a zero byte, then the row), and each band is
+deflated by a compressor of its own and ended with a full flush: byte-aligned, no
+back-references into another band. A compressed band is then a pure function of its bytes and the
+level, so an LRU cache keyed by a digest of the band returns it for the price of the digest, and
+the bands, joined between a zlib header and an empty final block plus the Adler-32 of all the
+data, are one valid zlib stream. The output is the same bytes whatever the cache held before.
+
+Pillow still draws every picture and stays the reference: the tests decode every output with it.
+Modes other than P, L, LA, RGB and RGBA, and images carrying an ICC profile, go to Pillow's own
+encoder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+from functools import lru_cache
+from typing import NamedTuple
+
+from PIL import Image
+
+__all__ = ["BAND_ROWS", "CACHE_BANDS", "LEVEL", "cache_info", "clear_cache", "compressed_bands", "encode_png"]
+
+# Chosen with bench/bench_render.py over whole matches (see bench/README.md, "Rendering"): smaller
+# bands recompress less around a change but cost a compressor and a flush marker each.
+BAND_ROWS = 16
+# zlib level of the bands. Level 2 costs what level 1 does on these cards and packs ~8% smaller.
+LEVEL = 2
+# About 70 bands make a 900 x 1124 card, so this holds the boards of some fifty live matches
+# (a few MB: a compressed band is a few hundred bytes).
+CACHE_BANDS = 4096
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_FINAL_BLOCK = zlib.compressobj(0, zlib.DEFLATED, -15).flush()  # an empty last block: b"\x03\x00"
+_ADLER_BASE = 65521
+# mode -> (PNG colour type, bytes per pixel)
+_COLOUR_TYPES = {"L": (0, 1), "RGB": (2, 3), "P": (3, 1), "LA": (4, 2), "RGBA": (6, 4)}
+
+
+class CacheInfo(NamedTuple):
+    """Counters of the band cache since the last :func:`clear_cache`."""
+
+    hits: int
+    misses: int
+    bands: int
+
+
+class _BandCache:
+    """(digest, level, stride, rows) -> (deflated band, Adler-32 of the band), least recently used
+    dropped first. Locked, because the host may render in a worker thread."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[tuple[bytes, int, int, int], tuple[bytes, int]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: tuple[bytes, int, int, int]) -> tuple[bytes, int] | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[bytes, int, int, int], value: tuple[bytes, int]) -> None:
+        with self._lock:
+            self._entries[key] = value
+            if len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.hits = self.misses = 0
+
+
+_cache = _BandCache(CACHE_BANDS)
+
+
+def clear_cache() -> None:
+    """Empty the band cache (the next picture is encoded cold) and reset its counters."""
+    _cache.clear()
+
+
+def cache_info() -> CacheInfo:
+    """Hits, misses and bands held by the band cache."""
+    return CacheInfo(_cache.hits, _cache.misses, len(_cache._entries))
+
+
+@lru_cache(maxsize=16)
+def _zlib_header(level: int) -> bytes:
+    # The two header bytes zlib itself writes at this level (its FLEVEL field records the level).
+    return zlib.compress(b"", level)[:2]
+
+
+def _adler32_combine(adler1: int, adler2: int, length2: int) -> int:
+    """The Adler-32 of A + B from those of A and of B (``length2`` bytes), as zlib's
+    ``adler32_combine`` computes it, so unchanged bands need not be summed again."""
+    rem = length2 % _ADLER_BASE
+    sum1 = adler1 & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 = (sum1 + (adler2 & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    sum2 = (sum2 + (adler1 >> 16) + (adler2 >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def _supported(image: Image.Image) -> bool:
+    return image.mode in _COLOUR_TYPES and image.width > 0 and image.height > 0 and not image.info.get("icc_profile")
+
+
+def compressed_bands(
+    image: Image.Image, *, level: int = LEVEL, band_rows: int = BAND_ROWS
+) -> tuple[list[bytes], int]:
+    """The deflated bands of ``image``'s filtered scanlines, top to bottom, and the Adler-32 of
+    all the filtered data. Unchanged bands come from the cache. Modes as :func:`encode_png`."""
+    if not _supported(image):
+        raise ValueError(f"Mode {image.mode} is not encoded in bands; encode_png hands it to Pillow.")
+    stride = image.width * _COLOUR_TYPES[image.mode][1] + 1
+    # Pillow pads each row with a zero byte at its end when asked for this stride; the filtered
+    # stream wants that zero at each row's start, which is the same bytes shifted by one.
+    data = memoryview(image.tobytes("raw", image.mode, stride))
+    total = len(data)
+    band_len = stride * band_rows
+    bands: list[bytes] = []
+    adler = 1
+    for start in range(0, total, band_len):
+        end = min(start + band_len, total)
+        band = b"\0" + data[: end - 1] if start == 0 else data[start - 1 : end - 1]
+        # SHA-1 rather than a 32-bit checksum: a wrong hit would show a stale picture, and at a
+        # few thousand bands held a 32-bit key would collide once in a few million lookups.
+        key = (hashlib.sha1(band, usedforsecurity=False).digest(), level, stride, end - start)
+        found = _cache.get(key)
+        if found is None:
+            compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
+            found = (compressor.compress(band) + compressor.flush(zlib.Z_FULL_FLUSH), zlib.adler32(band))
+            _cache.put(key, found)
+        bands.append(found[0])
+        adler = _adler32_combine(adler, found[1], end - start)
+    return bands, adler
+
+
+def encode_png(image: Image.Image, *, level: int = LEVEL, band_rows: int = BAND_ROWS) -> bytes:
+    """The PNG bytes of ``image`` (P, L, LA, RGB or RGBA; 8 bits, filter 0, one IDAT chunk), with
+    its palette and transparency as Pillow writes them. Deterministic: the same image, level and
+    band height give the same bytes, whatever the cache holds. Other modes go to Pillow."""
+    if not _supported(image):
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", compress_level=level)
+        return buffer.getvalue()
+    bands, adler = compressed_bands(image, level=level, band_rows=band_rows)
+    colour_type = _COLOUR_TYPES[image.mode][0]
+    header = struct.pack(">IIBBBBB", image.width, image.height, 8, colour_type, 0, 0, 0)
+    chunks = [_SIGNATURE, _chunk(b"IHDR", header)]
+    chunks.extend(_chunk(kind, data) for kind, data in _palette_chunks(image))
+    idat = b"".join([_zlib_header(level), *bands, _FINAL_BLOCK, struct.pack(">I", adler)])
+    chunks += [_chunk(b"IDAT", idat), _chunk(b"IEND", b"")]
+    return b"".join(chunks)
+
+
+def _palette_chunks(image: Image.Image) -> list[tuple[bytes, bytes]]:
+    # PLTE and tRNS as Pillow's PNG writer makes them, so a decoded picture has the same palette
+    # and transparency whichever encoder wrote it.
+    transparency = image.info.get("transparency")
+    if image.mode == "P":
+        palette = image.getpalette() or []
+        colours = max(1, min(len(palette) // 3, 256))
+        chunks = [(b"PLTE", bytes(palette[: colours * 3]) or b"\0\0\0")]
+        if isinstance(transparency, bytes):
+            chunks.append((b"tRNS", transparency[:colours]))
+        elif isinstance(transparency, int):
+            chunks.append((b"tRNS", (b"\xff" * max(0, min(255, transparency)) + b"\0")[:colours]))
+        elif transparency is None and image.palette is not None and image.palette.mode == "RGBA":
+            chunks.append((b"tRNS", bytes((image.getpalette("RGBA") or [])[3::4])[:colours]))
+        return chunks
+    if image.mode == "L" and isinstance(transparency, int):
+        return [(b"tRNS", struct.pack(">H", max(0, min(65535, transparency))))]
+    if image.mode == "RGB" and isinstance(transparency, (tuple, list)) and len(transparency) == 3:
+        return [(b"tRNS", struct.pack(">HHH", *transparency))]
+    return []  # RGBA and LA carry their own alpha; Pillow ignores a stale "transparency" too
