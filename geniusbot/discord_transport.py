@@ -18,6 +18,7 @@ import re
 from collections.abc import Awaitable
 from typing import TypeVar
 
+import aiohttp
 import discord
 
 from geniusbot.host.transport import Player, TransportError
@@ -84,7 +85,7 @@ class DiscordTransport:
             raise TransportError(f"Discord refused to {what}: {error.text or error} (code {error.code}).") from error
         except discord.HTTPException as error:
             raise TransportError(f"Discord failed to {what}: {error.text or error} (HTTP {error.status}).") from error
-        except (OSError, RuntimeError, discord.DiscordException) as error:
+        except (OSError, RuntimeError, aiohttp.ClientError, discord.DiscordException) as error:
             # A closed session while shutting down, a dropped connection: the host goes on.
             raise TransportError(f"could not {what}: {error}") from error
 
