@@ -188,6 +188,8 @@ PRESETS: dict[tuple[str, str | None], str] = {
     ("tiles", None): "30s",
     ("decks", None): "30s+1m",
     ("swabbing", None): "30s",
+    # The final match: each play of a task takes that task's clock (see Host._after_change).
+    ("allhands", None): "30s",
 }
 DEFAULT_PRESET = "60s+5m"
 #: The Clock item of All Hands On Deck: 3 min of extra reserve for the whole final match.
@@ -450,6 +452,12 @@ class Clock:
         if self.control.reset_each_bout:
             for state in self.seats.values():
                 state.reserve_ms = self.control.reserve_ms
+
+    def switch(self, control: TimeControl) -> None:
+        """A new time control from now on (a final match's next task): every reserve starts full."""
+        self.control = control
+        for state in self.seats.values():
+            state.reserve_ms = control.reserve_ms
 
     def add_extra(self, seat: str, ms: int = CLOCK_ITEM_MS) -> None:
         """Give the seat the Clock item's match-wide extra reserve."""

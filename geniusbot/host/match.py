@@ -240,7 +240,18 @@ class Host:
             return Reply("error", f"Name a player for {', '.join(missing)} and start again.")
         now = self.now()
         match_clock = Clock.new(control, instance.seats)
-        host_data: dict[str, Any] = {"saved_at": now, "window": None}
+        # A preset clock follows a final match from task to task; a host's own clock stays.
+        host_data: dict[str, Any] = {"saved_at": now, "window": None, "preset_clock": not clock}
+        # Some games open with an announcement of their own (a memory grid, the prize cards, the
+        # items of a final match); its events set the clocks too (a bout, the Clock item).
+        opening_hook = getattr(instance, "opening_events", None)
+        opening: list[Event] = list(opening_hook()) if callable(opening_hook) else []
+        for event in opening:
+            items = event.data.get("items") if isinstance(event.data, Mapping) else None
+            if isinstance(items, Mapping):
+                for seat, held in items.items():
+                    if seat in match_clock.seats and "clock" in held:
+                        match_clock.add_extra(seat)
         try:
             record = await self.store.create_match(
                 game=instance.name,
@@ -268,7 +279,7 @@ class Host:
         live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
         self.matches[live.id] = live
         async with live.lock:
-            self._after_change(live, now)
+            self._after_change(live, now, opening)
             try:
                 await self._commit(live, NewAction("command", f"start {control.spec()}", None), now)
             except StorageError:
@@ -281,10 +292,7 @@ class Host:
                 f"Match #{live.id}: {instance.title} ({instance.variant}), {names}. "
                 f"Clock: {control.describe()}.",
             )
-            # Some games open with an announcement of their own (a memory grid, the prize cards).
-            opening = getattr(instance, "opening_events", None)
-            if callable(opening):
-                await self._announce(live, opening())
+            await self._announce(live, opening)
             await self._show_board(live, now)
         return Reply("accepted", "", live.id)
 
@@ -726,8 +734,14 @@ class Host:
 
     def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
         """Bring clocks, window and status in line with the game after it changed."""
-        if any(e.kind == "bout" for e in events):
-            live.clock.reset_reserves()
+        for event in events:
+            if event.kind != "bout":
+                continue
+            task = event.data.get("task") if isinstance(event.data, Mapping) else None
+            if task and live.host.get("preset_clock"):
+                live.clock.switch(preset(str(task)))
+            else:
+                live.clock.reset_reserves()
         window = live.game.window() if not live.game.is_over else None
         if window is not None:
             current = live.host.get("window")
