@@ -224,9 +224,9 @@ async def _handle(line: str, host: Any, store: Any, match_id: int, say: Callable
         if reply.ok:
             say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
         elif reply.status == "ignored":
-            say(f"(not taken: {seat} is not a seat of this match)" if seat not in ("p1", "p2") else "(ignored)")
-        elif reply.status == "unavailable":
-            pass  # the host has said so in the room already
+            say("(ignored)")
+        elif reply.status == "error":
+            say(reply.message)
         return True
     if words in (["quit"], ["exit"], ["q"]):
         say(f"Leaving match #{match_id}; 'geniusbot play' with the same --db resumes it.")

@@ -375,7 +375,8 @@ class Host:
 
     async def _submit(self, live: LiveMatch, seat: str, text: str, private: bool) -> Reply:
         if seat not in live.players:
-            return Reply("ignored", match_id=live.id)
+            seats = ", ".join(live.players)
+            return Reply("error", f"{seat!r} is not a seat of match #{live.id}; its seats are {seats}.", live.id)
         if not text or (not private and text.startswith(CHAT_PREFIXES)):
             return Reply("ignored", match_id=live.id)
         if live.status in ("finished", "aborted"):

@@ -43,7 +43,7 @@ async def test_unknown_lines_and_commands_get_help(tmp_path):
     assert code == 0
     assert "I did not understand 'hello'" in out
     assert "Say who resigns: resign p1 or resign p2." in out
-    assert "(not taken: p3 is not a seat of this match)" in out
+    assert "'p3' is not a seat of match #1; its seats are p1, p2." in out
     assert "(ignored)" in out
 
 

@@ -154,6 +154,9 @@ async def test_out_of_turn_is_answered_non_players_and_chat_are_ignored(host, tr
 async def test_unknown_match_gets_a_clear_answer(host):
     reply = await host.submit(424242, "p1", "H8")
     assert reply.status == "error" and "no match #424242" in reply.message
+    match_id = await start(host)
+    reply = await host.submit(match_id, "p9", "H8")
+    assert reply.status == "error" and reply.message == f"'p9' is not a seat of match #{match_id}; its seats are p1, p2."
     reply = await host.command(424242, "pause")
     assert reply.status == "error"
 
