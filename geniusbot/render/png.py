@@ -16,7 +16,6 @@ encoder.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import struct
 import threading
@@ -131,26 +130,35 @@ def compressed_bands(
     if not _supported(image):
         raise ValueError(f"Mode {image.mode} is not encoded in bands; encode_png hands it to Pillow.")
     stride = image.width * _COLOUR_TYPES[image.mode][1] + 1
-    # Pillow pads each row with a zero byte at its end when asked for this stride; the filtered
-    # stream wants that zero at each row's start, which is the same bytes shifted by one.
-    data = memoryview(image.tobytes("raw", image.mode, stride))
-    total = len(data)
     band_len = stride * band_rows
+    # Pillow's raw encoder (what Image.tobytes runs) hands the rows over one band at a time, each
+    # row padded at its end with a zero byte to ``stride``: no megabyte-long buffer to allocate
+    # (which costs more in page faults than the whole encode when the allocator hands back fresh
+    # pages). The filtered band wants each row's zero at its start instead, which is the same
+    # bytes shifted by one: b"\0" + piece[:-1].
+    image.load()
+    encoder = Image._getencoder(image.mode, "raw", (image.mode, stride))
+    encoder.setimage(image.im, (0, 0, image.width, image.height))
     bands: list[bytes] = []
     adler = 1
-    for start in range(0, total, band_len):
-        end = min(start + band_len, total)
-        band = b"\0" + data[: end - 1] if start == 0 else data[start - 1 : end - 1]
-        # SHA-1 rather than a 32-bit checksum: a wrong hit would show a stale picture, and at a
-        # few thousand bands held a 32-bit key would collide once in a few million lookups.
-        key = (hashlib.sha1(band, usedforsecurity=False).digest(), level, stride, end - start)
+    status = 0
+    while not status:
+        _, status, piece = encoder.encode(band_len)
+        if status < 0:
+            raise OSError(f"Pillow's raw encoder failed with error {status}.")
+        if not piece:
+            continue
+        # Python's own hash of the bytes (64-bit SipHash, keyed per process) is two or three times
+        # cheaper than SHA-1 here, and a false hit (one in 2**64 per pair of bands) is negligible.
+        key = (hash(piece), level, stride, len(piece))
         found = _cache.get(key)
         if found is None:
+            band = b"\0" + piece[:-1]
             compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
             found = (compressor.compress(band) + compressor.flush(zlib.Z_FULL_FLUSH), zlib.adler32(band))
             _cache.put(key, found)
         bands.append(found[0])
-        adler = _adler32_combine(adler, found[1], end - start)
+        adler = _adler32_combine(adler, found[1], len(piece))
     return bands, adler
 
 
