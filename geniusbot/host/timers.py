@@ -241,7 +241,8 @@ class TimerDispatcher:
             )
             await self.store.postpone_timer(timer.id, self.time.now() + timedelta(seconds=delay))
             return False
-        await self.store.delete_timer(timer.id)
+        # Only the row delivered: the callback may have deleted it and a new timer taken its id.
+        await self.store.delete_timer(timer.id, kind=timer.kind, due_at=timer.due_at)
         return True
 
     async def _run(self) -> None:

@@ -874,11 +874,21 @@ class Store:
 
         return await self._transaction(work, write=True, what="adding a timer")
 
-    async def delete_timer(self, timer_id: int) -> bool:
-        """Remove one timer; ``False`` if it was already gone."""
+    async def delete_timer(self, timer_id: int, *, kind: str | None = None, due_at: datetime | None = None) -> bool:
+        """Remove one timer; ``False`` if it was already gone.
+
+        With ``kind`` and ``due_at`` (a delivered :class:`TimerRecord`'s), only that very row goes:
+        SQLite gives a deleted row's id to the next new row, so a timer deleted and replaced while
+        it was being delivered must not take its replacement with it.
+        """
+        conditions = [m.Timer.id == timer_id]
+        if kind is not None:
+            conditions.append(m.Timer.kind == kind)
+        if due_at is not None:
+            conditions.append(m.Timer.due_at == _aware(due_at))
 
         async def work(conn: AsyncConnection) -> bool:
-            return (await conn.execute(delete(m.Timer).where(m.Timer.id == timer_id))).rowcount > 0
+            return (await conn.execute(delete(m.Timer).where(*conditions))).rowcount > 0
 
         return await self._transaction(work, write=True, what="deleting a timer")
 

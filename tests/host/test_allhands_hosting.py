@@ -338,3 +338,30 @@ async def test_a_dm_goes_to_the_only_match_of_the_sender_that_takes_private_move
     assert host.matches[cards].game.view("p2")["sealed"] is None
     assert (await host.private_message(22, f"#{cards} create 5")).ok
     assert host.matches[cards].game.view("p2")["phase"] == "play"
+
+
+# ---- the timer row of a window is never taken by a stale delivery ------------------------------
+
+
+async def test_a_delivered_timer_replaced_during_its_delivery_leaves_its_replacement(store, clock):
+    # The host deletes a clock row that is being delivered (a move came in meanwhile) and adds the
+    # memorize window's row, which SQLite may give the same id. The delivery must not delete it.
+    from geniusbot.host.timers import ManualTime, TimerDispatcher
+
+    time = ManualTime(datetime.fromtimestamp(T0, UTC))
+    replacement = []
+
+    async def on_timer(timer):
+        if timer.kind == "clock":
+            await store.delete_timer(timer.id)
+            replacement.append(await store.add_timer(WINDOW_TIMER, time.now(), match_id=None, payload={"kind": "memorize"}))
+
+    dispatcher = TimerDispatcher(store, on_timer, time=time)
+    clock_row = await store.add_timer("clock", time.now(), payload={})
+    assert await dispatcher.run_due() == 1
+    if store.dialect == "sqlite":
+        assert replacement[0].id == clock_row.id  # the id was reused: the case this guards
+    assert [(t.id, t.kind) for t in await store.timers()] == [(replacement[0].id, WINDOW_TIMER)]
+    # Delivered in its turn, the replacement goes as any delivered row does.
+    assert await dispatcher.run_due() == 1
+    assert await store.timers() == []
