@@ -296,3 +296,49 @@ async def test_a_whole_final_match_is_hosted_in_discord_from_the_first_task_to_2
         assert grids <= {m.id for m in deleted}
         boards = [m for m in deleted if m.id not in grids]
         assert all(m.attachments for m in boards) and len(boards) == len(grids)
+
+
+async def test_the_grid_posted_before_a_restart_is_deleted_by_the_next_bot(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        assert (await world.start("allhands", seed=4, clock="30s")).startswith("Match #1 has started")
+        [grid] = [m for m in fake.messages(world.room) if m.content.startswith("```\nMemorize the grid")]
+        assert grid_text(bot.host.matches[MATCH].game.task.original) in grid.content
+        world.time.advance(10)
+        await bot.dispatcher.settle()
+    # Down for 12 s, then a new bot on the same database: the grid still goes at its 30 s.
+    world.time.advance(12)
+    async with world.running() as bot:
+        assert bot.resumed == [MATCH]
+        assert not grid.deleted
+        mark = fake.mark()
+        world.time.advance(8)
+        await bot.dispatcher.settle()
+        await fake.wait_for_delete(grid, since=mark)
+        assert grid not in fake.visible_to(world.carol, world.room)
+        # The memorize window kept the 12 s the outage took from it: it closes 12 s later.
+        assert bot.host.matches[MATCH].game.task.phase == "memorize"
+        world.time.advance(12)
+        await bot.dispatcher.settle()
+        await fake.wait_until(lambda: bot.host.matches[MATCH].game.task.phase == "call", what="the window to close")
+        assert grid_text(bot.host.matches[MATCH].game.task.original) not in "\n".join(
+            m.content for m in fake.visible_to(world.carol, world.room)
+        )
+
+
+async def test_a_dm_reaches_the_players_match_that_takes_private_moves(world: World) -> None:
+    fake = world.fake
+    other = fake.create_channel(world.guild, "side-room")
+    async with world.running() as bot:
+        assert (await world.start("allhands", seed=4, clock="none", options="items=p1 all-in; p2 all-in")).startswith("Match #1")
+        interaction = await fake.slash(world.owner, world.guild, other, "start",
+                                       {"game": "tictacfive", "first": world.alice, "second": world.bob})
+        assert (await world.answer(interaction)).startswith("Match #2 has started")
+        # alice plays in two matches; only the final match takes private moves, so her DM is for it.
+        await fake.dm(world.alice, "use all-in")
+        ack = await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken"))
+        assert ack.content == "Taken: use all-in."
+        game = bot.host.matches[MATCH].game
+        assert game.view("p1")["sealed"] == "use all-in" and game.view(None)["sealed"] is None
+        await fake.wait_for_message(world.room, predicate=lambda m: m.content == "p1 has sent an All-In answer.")
+        assert bot.host.matches[2].game.view()["last_move"] is None  # the other match heard nothing
