@@ -828,22 +828,20 @@ class Host:
         added = False
         for kind, want in wanted.items():
             rows = live.armed[kind]
+            # Rows are never deleted here, only added: the dispatcher deletes a delivered row by
+            # id once its callback returns, and SQLite reuses the highest free row id, so a row
+            # deleted while its delivery waits for this match's lock could hand its id to a new
+            # row that the dispatcher would then delete. A row no longer wanted fires, finds
+            # nothing due (or a match not live), and goes.
             if want is None:
-                for _, _, row_id in rows:
-                    await self.store.delete_timer(row_id)
-                live.armed[kind] = []
                 continue
-            # A row due no later than wanted may stay: if it fires early, the callback finds
-            # nothing due and re-arms. That saves two writes on most moves.
+            # A row due no later than wanted may stay: when it fires early, the callback finds
+            # nothing due and re-arms. That saves a write on most moves.
             if rows and min(due for due, _, _ in rows) <= want[0] + 0.0005:
                 continue
-            # Add the new row before deleting the old: SQLite may reuse the highest row id, and
-            # the dispatcher deletes the row it delivered by id once the callback returns.
             timer = await self.store.add_timer(kind, utc(want[0]), match_id=live.id, payload=want[1])
             added = True
-            for _, _, row_id in rows:
-                await self.store.delete_timer(row_id)
-            live.armed[kind] = [(want[0], want[1], timer.id)]
+            live.armed[kind] = rows + [(want[0], want[1], timer.id)]
         if added and self.wake is not None:
             result = self.wake()
             if asyncio.iscoroutine(result):
@@ -946,7 +944,7 @@ class Host:
             # landmine window) shows nothing hidden, and nothing else is ever deleted.
             for message_id in posted:
                 if message_id is not None:
-                    await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - now))
+                    await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - self.now()))
         for seat in live.players:
             own = live.game.view(seat)
             if own != view and live.private_views.get(seat) != own:

@@ -34,10 +34,11 @@ class Bid(Move):
 class SealedBid(Game):
     name = "sealedbid"
     title = "Sealed Bid"
-    options = {"memorize": "1 to open with a 30 s window"}
+    options = {"memorize": "1 to open with a 30 s window", "rewindow": "1 to open one after each round"}
 
     def setup(self, **options: str) -> None:
         self.window_open = options.get("memorize") == "1"
+        self.rewindow = options.get("rewindow") == "1"
         self.secret = (self.seed * 7) % 10
         self.round = 1
         self.bids: dict[str, int] = {}
@@ -86,6 +87,7 @@ class SealedBid(Game):
             p1, p2 = self.scores["p1"], self.scores["p2"]
             winner = None if p1 == p2 else ("p1" if p1 > p2 else "p2")
             return events + self.end(winner, f"Final score {p1}-{p2}.")
+        self.window_open = self.rewindow
         return events + [Event(f"Round {self.round}.", kind="bout")]
 
     def timeout(self, seat: str) -> list[Event]:
@@ -116,6 +118,7 @@ class SealedBid(Game):
     def state_dict(self) -> dict[str, Any]:
         return {
             "window_open": self.window_open,
+            "rewindow": self.rewindow,
             "secret": self.secret,
             "round": self.round,
             "bids": dict(self.bids),
@@ -124,6 +127,7 @@ class SealedBid(Game):
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         self.window_open = data["window_open"]
+        self.rewindow = data.get("rewindow", False)
         self.secret = data["secret"]
         self.round = data["round"]
         self.bids = dict(data["bids"])

@@ -161,7 +161,7 @@ async def test_unknown_match_gets_a_clear_answer(host):
     assert reply.status == "error"
 
 
-async def test_after_the_end_room_talk_is_ignored_and_dms_are_answered(host, transport):
+async def test_after_the_end_room_talk_is_ignored_and_dms_are_answered(host, transport, clock):
     match_id = await start(host)
     assert (await host.command(match_id, "resign", seat="p2")).ok
     record = await host.store.get_match(match_id)
@@ -171,7 +171,10 @@ async def test_after_the_end_room_talk_is_ignored_and_dms_are_answered(host, tra
     reply = await host.submit(match_id, "p1", "H8", private=True)
     assert reply.status == "rejected" and transport.private_texts("p1") == ["This match is over; no more moves are taken."]
     assert (await host.command(match_id, "resign", seat="p1")).status == "error"
-    assert await host.store.timers(match_id) == []
+    clock.advance(400)  # the clock row armed before the end fires, finds the match over, goes
+    transport.clear()
+    assert await fire_due(host, clock) == 1
+    assert transport.sent == [] and await host.store.timers(match_id) == []
 
 
 # ---- clocks and timers ---------------------------------------------------------------------
@@ -228,12 +231,13 @@ async def test_pause_stops_the_clocks_and_resume_restarts_them(host, transport, 
     match_id = await start(host, clock="60s")
     clock.advance(20)
     assert (await host.command(match_id, "pause")).ok
-    assert await host.store.timers(match_id) == []
     transport.clear()
     reply = await host.submit(match_id, "p1", "H8")
     assert reply.status == "rejected" and "paused" in reply.message
     assert (await host.command(match_id, "pause")).status == "error"
     clock.advance(1000)
+    assert await fire_due(host, clock) == 1  # the row armed before the pause: no warning, no loss
+    assert len(transport.sent) == 1 and (await host.store.get_match(match_id)).status == "paused"
     assert (await host.command(match_id, "resume")).ok
     assert "Alice (p1) 0:40" in transport.room_texts()[-1]
     (timer,) = await host.store.timers(match_id)
@@ -582,3 +586,22 @@ async def test_a_final_match_gives_the_clock_item_and_each_task_its_own_clock(ho
     own = await start(host, "allhands", clock="60s+5m", channel_id=77)
     host._after_change(host.matches[own], clock.t, [Event("Play 2", kind="bout", data={"task": "decks"})])
     assert host.matches[own].clock.control.spec() == "60s+5m"  # a host's own clock stays
+
+
+async def test_a_timer_delivered_while_a_move_opens_a_window_leaves_the_window_timer_alone(host, store, clock):
+    # The race seen in the bot: a clock row falls due; before its delivery gets the match's
+    # lock, a move opens a window (no clock runs); then the delivery runs and the dispatcher
+    # deletes the delivered row by id. The window's row must survive (SQLite reuses ids).
+    with registered():
+        match_id = await start(host, "sealedbid", clock="60s", options={"rewindow": "1"})
+        await host.submit(match_id, "p1", "bid 3", private=True)
+        clock.advance(30)
+        due = await store.due_timers(datetime.fromtimestamp(clock.t, UTC))
+        assert [t.kind for t in due] == [CLOCK_TIMER]
+        assert (await host.submit(match_id, "p2", "bid 5", private=True)).ok  # round 2: a window
+        await host.on_timer(due[0])
+        await store.delete_timer(due[0].id)  # what the dispatcher does after the callback
+        assert WINDOW_TIMER in {t.kind for t in await store.timers(match_id)}
+        clock.advance(30)
+        await fire_due(host, clock)
+        assert not (await store.get_match(match_id)).state["state"]["window_open"]
