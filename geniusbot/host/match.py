@@ -944,6 +944,7 @@ class Host:
             # landmine window) shows nothing hidden, and nothing else is ever deleted.
             for message_id in posted:
                 if message_id is not None:
+                    # From the time now, not the action's: an upload may have taken a while.
                     await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - self.now()))
         for seat in live.players:
             own = live.game.view(seat)

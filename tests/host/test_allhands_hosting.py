@@ -365,3 +365,26 @@ async def test_a_delivered_timer_replaced_during_its_delivery_leaves_its_replace
     # Delivered in its turn, the replacement goes as any delivered row does.
     assert await dispatcher.run_due() == 1
     assert await store.timers() == []
+
+
+class SlowPictures(RecordingTransport):
+    """A transport whose uploads take 5 s of the test's clock (a slow Discord)."""
+
+    def __init__(self, clock: FakeTime) -> None:
+        super().__init__()
+        self.clock = clock
+
+    async def post_picture(self, room, png, *, filename, text=""):
+        self.clock.advance(5)
+        return await super().post_picture(room, png, filename=filename, text=text)
+
+
+async def test_a_board_that_took_long_to_post_still_goes_when_the_window_closes(store, clock):
+    transport = SlowPictures(clock)
+    host = Host(store, transport, now=clock, heartbeat=0)  # pictures on: each upload takes 5 s
+    match_id = await start(host, "tiles")
+    [board] = [s for s in transport.sent if s.op == "picture"]
+    window_due = (await host.store.get_match(match_id)).host["window"]["due"]
+    assert window_due == T0 + 30
+    due = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
+    assert due[board.message_id] == window_due  # not 5 s later: the upload's time is not added
