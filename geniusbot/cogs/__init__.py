@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 #: View phases in which the seat to move picks one of a few named options (not a board point):
 #: a colour or order choice, a draft, Turn Order, a colour call, an anomaly ban, an Override.
 CHOICE_PHASES = frozenset({"choice", "draft", "order", "call", "ban", "override"})
+#: View phases in which seats answer a sealed question with one of a few options (All Hands On
+#: Deck's All-In question): offered as buttons in each such player's direct messages.
+PRIVATE_CHOICE_PHASES = frozenset({"items"})
 #: Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_BUTTONS = 25
 #: A message with more words than this and no coordinate is chatter, if the game refuses it.
@@ -113,6 +116,28 @@ def choice_offer(game: Game) -> tuple[str, list[str]] | None:
         if len(texts) > MAX_BUTTONS:
             return None
     return (movers[0], texts) if len(texts) >= 2 else None
+
+
+def private_choice_offers(game: Game) -> dict[str, list[str]]:
+    """Seat -> texts for each seat that answers a sealed question by DM now with one of a few
+    options (the final match's All-In question), else nothing.
+
+    The texts are the game's own legal moves, all private, exactly as the player could send them.
+    """
+    if game.is_over or game.view(None).get("phase") not in PRIVATE_CHOICE_PHASES:
+        return {}
+    offers: dict[str, list[str]] = {}
+    for seat in game.to_move():
+        texts: list[str] = []
+        for move in game.legal_moves(seat):
+            if not game.is_private(move) or len(texts) >= MAX_BUTTONS:
+                texts = []
+                break
+            if move.text() not in texts:
+                texts.append(move.text())
+        if len(texts) >= 2:
+            offers[seat] = texts
+    return offers
 
 
 def button_label(text: str) -> str:

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,7 +19,7 @@ from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage.repository import MatchNotFound, MatchRecord
 
-from . import button_label, choice_offer, host_refusal, is_chatter, needs_dms, parse_options
+from . import button_label, choice_offer, host_refusal, is_chatter, needs_dms, parse_options, private_choice_offers
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,42 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:choi
             await bot.on_app_command_error(interaction, error)
 
 
+class PrivateChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"gb:dm:(?P<match>\d+):(?P<seat>p\d+):(?P<text>.+)"
+):
+    """One option of a sealed answer, in the player's DM: pressing sends the text privately, as if
+    the player had typed it there. Works after a restart, as :class:`ChoiceButton` does."""
+
+    def __init__(self, match_id: int, seat: str, text: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=button_label(text),
+                style=discord.ButtonStyle.primary,
+                custom_id=private_choice_id(match_id, seat, text),
+            )
+        )
+        self.match_id = match_id
+        self.seat = seat
+        self.text = text
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> PrivateChoiceButton:
+        return cls(int(match["match"]), match["seat"], match["text"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GeniusBot = interaction.client  # type: ignore[assignment]
+        cog: Matches = bot.get_cog("Matches")  # type: ignore[assignment]
+        try:
+            await cog.press_private_choice(interaction, self.match_id, self.seat, self.text)
+        except Exception as error:  # the tree's handler answers, as for a slash command
+            await bot.on_app_command_error(interaction, error)
+
+
+def private_choice_id(match_id: int, seat: str, text: str) -> str:
+    """The custom_id of a sealed-answer button in a DM."""
+    return f"gb:dm:{match_id}:{seat}:{text}"
+
+
 def choice_view(match_id: int, seat: str, texts: list[str] | tuple[str, ...]) -> discord.ui.View:
     """The buttons of one choice (no timeout: they live as long as the message)."""
     view = discord.ui.View(timeout=None)
@@ -94,6 +131,8 @@ class Matches(commands.Cog):
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
         self.offers: dict[int, Offer] = {}
+        # (match, seat) -> the DM with sealed-answer buttons, and what it asks (phase, play, texts).
+        self.dm_offers: dict[tuple[int, str], tuple[int, int, tuple[Any, ...]]] = {}
         self._offer_lock = asyncio.Lock()
 
     @property
@@ -370,6 +409,7 @@ class Matches(commands.Cog):
             live = self.host.matches.get(match_id)
             if live is None or live.channel_id is None:
                 return
+            await self._refresh_private_choices(match_id, live)
             offer = choice_offer(live.game) if live.status == "live" else None
             old = self.offers.get(match_id)
             if old is not None and offer is not None and (old.seat, old.texts) == (offer[0], tuple(offer[1])):
@@ -394,6 +434,57 @@ class Matches(commands.Cog):
                 log.warning("match %s: could not post the choice buttons: %s", match_id, error)
                 return
             self.offers[match_id] = Offer(live.channel_id, sent.id, seat, tuple(texts))
+
+    async def _refresh_private_choices(self, match_id: int, live: LiveMatch) -> None:
+        """DM sealed-answer buttons to each seat asked now; close those no longer asked."""
+        offers = private_choice_offers(live.game) if live.status == "live" else {}
+        view = live.game.view(None)
+        for seat, player in live.players.items():
+            texts = offers.get(seat)
+            asks = (view.get("phase"), view.get("play"), tuple(texts)) if texts else None
+            old = self.dm_offers.get((match_id, seat))
+            if old is not None and old[2] == asks:
+                continue
+            if old is not None:
+                self.dm_offers.pop((match_id, seat), None)
+                try:
+                    await self.bot.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(view=None)
+                except DISCORD_ERRORS as error:
+                    log.info("match %s: could not close old DM buttons: %s", match_id, error)
+            if asks is None or player.user_id is None or any(len(private_choice_id(match_id, seat, t)) > 100 for t in texts):
+                continue
+            buttons = discord.ui.View(timeout=None)
+            for text in texts:
+                buttons.add_item(PrivateChoiceButton(match_id, seat, text))
+            try:
+                user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
+                sent = await user.send(
+                    f"Match #{match_id}, your sealed answer: " + " / ".join(texts)
+                    + ". Press a button or send it here as text.",
+                    view=buttons,
+                )
+            except DISCORD_ERRORS as error:
+                log.info("match %s: could not DM the answer buttons to %s: %s", match_id, seat, error)
+                continue
+            self.dm_offers[(match_id, seat)] = (sent.channel.id, sent.id, asks)
+
+    async def press_private_choice(self, interaction: discord.Interaction, match_id: int, seat: str, text: str) -> None:
+        """A sealed-answer button in a DM was pressed: send its text privately through the host."""
+        holder, labels = await self.seat_in(match_id, interaction.user.id)
+        if holder != seat:
+            raise Refusal(f"This answer is for {labels.get(seat, seat)} alone.")
+        await interaction.response.defer()
+        result: Reply = await self.host.submit(match_id, seat, text, private=True)
+        if not result.ok:
+            raise Refusal(result.message or "That answer was not taken; send it again as text.")
+        old = self.dm_offers.get((match_id, seat))
+        if old is not None and interaction.message is not None and old[1] == interaction.message.id:
+            self.dm_offers.pop((match_id, seat), None)
+        try:
+            await interaction.edit_original_response(content=f"Match #{match_id}: you answered {text}.", view=None)
+        except DISCORD_ERRORS as error:
+            log.info("match %s: could not close the pressed answer: %s", match_id, error)
+        await self.refresh_choices(match_id)
 
     async def seat_in(self, match_id: int, user_id: int) -> tuple[str | None, dict[str, str]]:
         """The seat ``user_id`` holds in the match, and every seat's label."""
@@ -436,5 +527,5 @@ class Matches(commands.Cog):
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog and its persistent buttons."""
-    bot.add_dynamic_items(ChoiceButton)
+    bot.add_dynamic_items(ChoiceButton, PrivateChoiceButton)
     await bot.add_cog(Matches(bot))

@@ -7,6 +7,7 @@ itself lists (``legal_moves()``); see ``docs/allhands-hosting.md``."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from pathlib import Path
@@ -62,6 +63,8 @@ class Driver:
         mark = self.mark
         await self.fake.wait_until(lambda: self.live.version > version, what="the action to be committed")
         await self.fake.wait_for_message(self.world.room, predicate=lambda m: bool(m.attachments), since=mark)
+        while self.live.lock.locked():  # the views by DM and the deletions to arm follow the board
+            await asyncio.sleep(0)
 
     async def say(self, seat: str, text: str) -> None:
         version, self.mark = self.live.version, self.fake.mark()
@@ -90,6 +93,22 @@ class Driver:
         await self.settled(version)
         await self.fake.wait_for_edit(offer, predicate=lambda m: not m.components)
         self.count("button")
+
+    async def press_dm(self, seat: str, text: str) -> None:
+        """Press the sealed-answer button the bot sent to the player's DMs."""
+        custom_id = f"gb:dm:{MATCH}:{seat}:{text}"
+        channel = self.fake.dm_channel(self.users[seat])
+        offer = await self.fake.wait_until(
+            lambda: next((m for m in reversed(self.fake.messages(channel)) if m.component(custom_id)), None),
+            what=f"the DM button {custom_id}",
+        )
+        version, self.mark = self.live.version, self.fake.mark()
+        pressed = await self.fake.click(self.users[seat], offer, custom_id)
+        await self.fake.wait_for_response(pressed)
+        await self.settled(version)
+        closed = await self.fake.wait_for_edit(offer, predicate=lambda m: not m.components)
+        assert closed.content == f"Match #{MATCH}: you answered {text}."
+        self.count("dm button")
 
     async def wait_out(self, due: float) -> None:
         """Let the test's clock run to ``due`` and the bot's timers fire."""
@@ -169,7 +188,10 @@ class Driver:
                 self.count("all-in refused")
             text = "use all-in" if use else "pass"
             self.sealed.append(text)
-            await self.dm(seat, text)
+            if self.rng.random() < 0.5:
+                await self.press_dm(seat, text)
+            else:
+                await self.dm(seat, text)
         self.sealed.clear()  # both answers are in: shown together
 
     async def sealed_dm(self, seat: str, text: str) -> None:
@@ -286,7 +308,7 @@ async def test_a_whole_final_match_is_hosted_in_discord_from_the_first_task_to_2
         plays = game.view(None)["plays"]
         assert any(p["override"] for p in plays) and any(p["all_in"] for p in plays)
         assert sum(len(p["bans"]) for p in plays) >= 4
-        for what in ("button", "typed", "dm", "ban", "grid deleted", "timeout", "override", "all-in refused"):
+        for what in ("button", "dm button", "typed", "dm", "ban", "grid deleted", "timeout", "override", "all-in refused"):
             assert driver.counts.get(what), (what, driver.counts)
         # The grids are gone for good; nothing else the bot posted in the room was deleted.
         # The grids are gone for good, each with the one board posted while it was on show;
@@ -342,3 +364,35 @@ async def test_a_dm_reaches_the_players_match_that_takes_private_moves(world: Wo
         assert game.view("p1")["sealed"] == "use all-in" and game.view(None)["sealed"] is None
         await fake.wait_for_message(world.room, predicate=lambda m: m.content == "p1 has sent an All-In answer.")
         assert bot.host.matches[2].game.view()["last_move"] is None  # the other match heard nothing
+        # Her answer buttons (sent when the question came) close once she has answered.
+        offer = next(m for m in fake.messages(fake.dm_channel(world.alice), include_deleted=True)
+                     if m.content.startswith("Match #1, your sealed answer"))
+        await fake.wait_for_edit(offer, predicate=lambda m: not m.components)
+
+
+async def test_all_in_is_answered_by_a_button_in_the_dm_or_by_typing_it_there(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        await world.start("allhands", seed=4, clock="none", options="items=p1 all-in; p2 all-in")
+        offers = {}
+        for seat, user in (("p1", world.alice), ("p2", world.bob)):
+            offers[seat] = await fake.wait_for_message(
+                fake.dm_channel(user), predicate=lambda m, s=seat: m.component(f"gb:dm:1:{s}:use all-in") is not None
+            )
+            assert offers[seat].content == "Match #1, your sealed answer: use all-in / pass. Press a button or send it here as text."
+            assert offers[seat].component(f"gb:dm:1:{seat}:pass")["label"] == "Pass"
+        # Nobody else can press them (a DM is its player's alone), and the room has no such buttons.
+        with pytest.raises(PermissionError):
+            await fake.click(world.bob, offers["p1"], "gb:dm:1:p1:use all-in")
+        assert not [m for m in fake.visible_to(world.carol, world.room) if m.components]
+        pressed = await fake.click(world.alice, offers["p1"], "gb:dm:1:p1:use all-in")
+        await fake.wait_for_response(pressed)
+        await fake.wait_for_edit(offers["p1"], predicate=lambda m: not m.components)
+        assert offers["p1"].content == "Match #1: you answered use all-in."
+        assert (await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken"))).content == "Taken: use all-in."
+        game = bot.host.matches[MATCH].game
+        assert game.view("p1")["sealed"] == "use all-in" and game.view(None)["sealed"] is None
+        # bob types his answer instead: his buttons close, and both answers are shown together.
+        await fake.dm(world.bob, "pass")
+        await fake.wait_for_edit(offers["p2"], predicate=lambda m: not m.components)
+        await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith("p1 uses All-In"))
