@@ -388,3 +388,41 @@ async def test_a_board_that_took_long_to_post_still_goes_when_the_window_closes(
     assert window_due == T0 + 30
     due = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
     assert due[board.message_id] == window_due  # not 5 s later: the upload's time is not added
+
+
+async def test_the_console_takes_private_lines_and_refuses_them_typed_in_the_open(tmp_path):
+    import io
+
+    from geniusbot.host.console import run_console
+    from geniusbot.host.timers import ManualTime
+
+    out = io.StringIO()
+    lines = "p2: use all-in\np2 (dm): use all-in\np1 (dm): pass\nquit\n"
+    code = await run_console(
+        "allhands", db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", seed=1, options={"items": "p1 all-in; p2 all-in"},
+        clock="none", stdin=io.StringIO(lines), out=out, time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
+    )
+    text = out.getvalue()
+    assert code == 0
+    assert "p2: Send this to me by direct message" in text
+    assert "ok p2 (dm): use all-in" in text and "ok p1 (dm): pass" in text
+    assert "p2 uses All-In: this play is worth 3 points to its winner." in text
+    assert "Memorize the grid" in text  # the first play's grid, once both answers are in
+
+
+async def test_a_pause_does_not_keep_the_grid_up_but_the_window_waits(host, transport, clock):
+    match_id = await start(host, "tiles")
+    grid = set(grid_messages(transport))
+    clock.advance(10)
+    assert (await host.command(match_id, "pause")).ok
+    clock.advance(20)
+    await fire_due(host, clock)
+    assert deleted(transport) == grid  # shown its 30 s: gone, paused or not
+    clock.advance(100)
+    assert (await host.command(match_id, "resume")).ok
+    clock.advance(19)
+    await fire_due(host, clock)
+    assert (await host.store.get_match(match_id)).state["state"]["phase"] == "memorize"
+    clock.advance(1)
+    await fire_due(host, clock)
+    assert (await host.store.get_match(match_id)).state["state"]["phase"] == "call"
