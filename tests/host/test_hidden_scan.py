@@ -283,6 +283,10 @@ class Scan:
         if task is not None and task.name == "tiles":
             shown = grid_text(task.original)
             if task.phase == "memorize":
+                # No notes: a DM would keep the grid after the window, so none may hold it.
+                for s in new:
+                    if s.op == "private":
+                        assert shown not in s.text and '"grid": {"' not in s.text, "the grid went into a DM"
                 for s in room:
                     if s.op == "picture" or shown in s.text or '"grid": {"' in s.text or _BOARD_ROW.search(s.text):
                         self.grid_messages.add(s.message_id)
