@@ -3,11 +3,11 @@
 Successive boards of a match differ in a few places (a stone, the clocks, the status line), so
 most of the compressed picture can be reused. The image data is cut into bands of
 :data:`BAND_ROWS` filtered scanlines (filter type 0: a zero byte, then the row), and each band is
-deflated by a compressor of its own and ended with a full flush: byte-aligned, no
-back-references into another band. A compressed band is then a pure function of its bytes and the
-level, so an LRU cache keyed by a digest of the band returns it for the price of the digest, and
-the bands, joined between a zlib header and an empty final block plus the Adler-32 of all the
-data, are one valid zlib stream. The output is the same bytes whatever the cache held before.
+deflated by a compressor of its own and ended with a flush: byte-aligned, no back-references
+into another band. A compressed band is then a pure function of its bytes and the level, so an
+LRU cache keyed by a hash of the band returns it for the price of the hash, and the bands,
+joined between a zlib header and an empty final block plus the Adler-32 of all the data, are one
+valid zlib stream. The output is the same bytes whatever the cache held before.
 
 Pillow still draws every picture and stays the reference: the tests decode every output with it.
 Modes other than P, L, LA, RGB and RGBA, and images carrying an ICC profile, go to Pillow's own
@@ -26,22 +26,35 @@ from typing import NamedTuple
 
 from PIL import Image
 
+try:
+    # zlib-ng (the "zlib-ng" package) deflates these bands in two thirds of the standard
+    # library's time at the same level, and the bands that changed are most of an encode's cost.
+    # Either writes a valid stream; the bytes differ between the two, never between two runs.
+    from zlib_ng import zlib_ng as _deflate
+except ImportError:
+    _deflate = zlib  # type: ignore[assignment]
+
 __all__ = ["BAND_ROWS", "CACHE_BANDS", "LEVEL", "cache_info", "clear_cache", "compressed_bands", "encode_png"]
 
-# Chosen with bench/bench_render.py over whole matches (see bench/README.md, "Rendering"): smaller
-# bands recompress less around a change but cost a compressor and a flush marker each.
-BAND_ROWS = 16
-# zlib level of the bands. Level 2 costs what level 1 does on these cards and packs ~8% smaller.
+# Measured over whole matches (bench/README.md, "Rendering"): smaller bands recompress fewer
+# unchanged rows around a change, but each costs a compressor, a block header and a flush marker;
+# 32 rows was the fastest of 8-64 and packs within 1% of the best.
+BAND_ROWS = 32
+# zlib level of the bands: level 1 costs as much with the standard library's zlib (with zlib-ng it
+# is faster, but its files are 60% larger); 2 packs as small as Pillow's whole-image encode.
 LEVEL = 2
-# About 70 bands make a 900 x 1124 card, so this holds the boards of some fifty live matches
-# (a few MB: a compressed band is a few hundred bytes).
+# About 36 bands make a 900 x 1124 card, so this holds the boards of a hundred live matches
+# (a few MB: a compressed band is one or two kB).
 CACHE_BANDS = 4096
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_FINAL_BLOCK = zlib.compressobj(0, zlib.DEFLATED, -15).flush()  # an empty last block: b"\x03\x00"
+_FINAL_BLOCK = b"\x03\x00"  # an empty last block (fixed Huffman codes), as zlib writes one
 _ADLER_BASE = 65521
 # mode -> (PNG colour type, bytes per pixel)
 _COLOUR_TYPES = {"L": (0, 1), "RGB": (2, 3), "P": (3, 1), "LA": (4, 2), "RGBA": (6, 4)}
+
+
+_Key = tuple[int, int, int, int]  # (hash of the band's bytes, level, stride, length)
 
 
 class CacheInfo(NamedTuple):
@@ -53,16 +66,16 @@ class CacheInfo(NamedTuple):
 
 
 class _BandCache:
-    """(digest, level, stride, rows) -> (deflated band, Adler-32 of the band), least recently used
-    dropped first. Locked, because the host may render in a worker thread."""
+    """_Key -> (deflated band, Adler-32 of the band), least recently used dropped first.
+    Locked: the host renders in worker threads."""
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._entries: OrderedDict[tuple[bytes, int, int, int], tuple[bytes, int]] = OrderedDict()
+        self._entries: OrderedDict[_Key, tuple[bytes, int]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def get(self, key: tuple[bytes, int, int, int]) -> tuple[bytes, int] | None:
+    def get(self, key: _Key) -> tuple[bytes, int] | None:
         with self._lock:
             found = self._entries.get(key)
             if found is None:
@@ -72,11 +85,14 @@ class _BandCache:
                 self._entries.move_to_end(key)
             return found
 
-    def put(self, key: tuple[bytes, int, int, int], value: tuple[bytes, int]) -> None:
+    def put(self, key: _Key, value: tuple[bytes, int]) -> None:
         with self._lock:
             self._entries[key] = value
             if len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
     def clear(self) -> None:
         with self._lock:
@@ -94,7 +110,7 @@ def clear_cache() -> None:
 
 def cache_info() -> CacheInfo:
     """Hits, misses and bands held by the band cache."""
-    return CacheInfo(_cache.hits, _cache.misses, len(_cache._entries))
+    return CacheInfo(_cache.hits, _cache.misses, len(_cache))
 
 
 @lru_cache(maxsize=16)
@@ -154,8 +170,10 @@ def compressed_bands(
         found = _cache.get(key)
         if found is None:
             band = b"\0" + piece[:-1]
-            compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
-            found = (compressor.compress(band) + compressor.flush(zlib.Z_FULL_FLUSH), zlib.adler32(band))
+            # A sync flush ends the band byte-aligned; with a compressor of its own per band it
+            # writes the same bytes as a full flush, without clearing tables thrown away next.
+            compressor = _deflate.compressobj(level, zlib.DEFLATED, -15)
+            found = (compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH), _deflate.adler32(band))
             _cache.put(key, found)
         bands.append(found[0])
         adler = _adler32_combine(adler, found[1], len(piece))
