@@ -396,3 +396,27 @@ async def test_all_in_is_answered_by_a_button_in_the_dm_or_by_typing_it_there(wo
         await fake.dm(world.bob, "pass")
         await fake.wait_for_edit(offers["p2"], predicate=lambda m: not m.components)
         await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith("p1 uses All-In"))
+
+
+async def test_a_dm_from_a_player_of_two_matches_with_private_moves_names_the_match(world: World) -> None:
+    fake = world.fake
+    other = fake.create_channel(world.guild, "card-room")
+    async with world.running() as bot:
+        await world.start("allhands", seed=4, clock="none", options="items=p1 all-in; p2 all-in")
+        interaction = await fake.slash(world.owner, world.guild, other, "start",
+                                       {"game": "decks", "first": world.alice, "second": world.bob, "clock": "none"})
+        assert (await world.answer(interaction)).startswith("Match #2 has started")
+        mark = fake.mark()
+        await fake.dm(world.alice, "pass")
+        answer = await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: "several" in m.content, since=mark)
+        assert answer.content == (
+            "You play in several matches (#1 (allhands), #2 (decks)); start your message with the match number, "
+            "such as #1 pass."
+        )
+        assert bot.host.matches[MATCH].game.view("p1")["sealed"] is None
+        await fake.dm(world.alice, "#1 pass")
+        ack = await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken"))
+        assert ack.content == "Taken: pass."
+        assert bot.host.matches[MATCH].game.view("p1")["sealed"] == "pass"
+        offer = next(m for m in fake.messages(fake.dm_channel(world.alice)) if m.content.startswith("Match #1, your sealed"))
+        await fake.wait_for_edit(offer, predicate=lambda m: not m.components)
