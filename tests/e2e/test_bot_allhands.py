@@ -288,7 +288,7 @@ async def test_a_whole_final_match_is_hosted_in_discord_from_the_first_task_to_2
     fake = world.fake
     async with world.running() as bot:
         answer = await world.start(
-            "allhands", seed=11, clock="30s", options="items=p1 all-in override; p2 all-in override first=p1"
+            "allhands", seed=11, clock="30s", options="items=p1 all-in override; p2 all-in override clock first=p1"
         )
         assert answer == f"Match #1 has started in <#{world.room.id}>."
         for user in (world.alice, world.bob):
