@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from geniusbot.games import other_seat
 from geniusbot.games.grid import Point
 from geniusbot.games.tiles import TILES, grid_text
 from tests.e2e.botworld import PNG_MAGIC, TestBot, World, make_world
