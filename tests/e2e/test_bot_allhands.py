@@ -43,6 +43,8 @@ class Driver:
         self.counts: dict[str, int] = {}
         self.sealed: list[str] = []  # DM'd texts not yet revealed (cleared when their phase resolves)
         self.grid_messages: list[FakeMessage] = []
+        self.checked: set[int] = set()  # room messages already compared with the DMs
+        self.told: set[str] = set()  # what the bot has told the players privately
 
     @property
     def live(self):
@@ -267,6 +269,15 @@ class Driver:
         assert not fake.visible_to(carol, fake.dm_channel(self.world.alice))
         assert not fake.visible_to(carol, fake.dm_channel(self.world.bob))
         assert "Taken:" not in seen and "Your view" not in seen
+        # Nothing the bot told a player privately is repeated where the spectator can read it.
+        for user in (self.world.alice, self.world.bob):
+            for m in fake.messages(fake.dm_channel(user))[-40:]:
+                if m.author.id == fake.bot_user.id and len(m.content) >= 12:
+                    self.told.add(m.content)
+        for message in fake.visible_to(carol, self.world.room)[-40:]:
+            if message.id not in self.checked:
+                assert not any(text in message.content for text in self.told), message.content
+                self.checked.add(message.id)
         game = self.game
         task = game.task if game.phase == "task" else None
         if task is not None and game.current_task == "tiles" and task.phase != "memorize" and not task.is_over:
