@@ -33,8 +33,9 @@ try:
     from zlib_ng import zlib_ng as _deflate
 except ImportError:
     _deflate = zlib  # type: ignore[assignment]
+DEFLATE_LIBRARY = "zlib-ng" if _deflate is not zlib else "zlib"  # which one deflates the bands
 
-__all__ = ["BAND_ROWS", "CACHE_BANDS", "LEVEL", "cache_info", "clear_cache", "compressed_bands", "encode_png"]
+__all__ = ["BAND_ROWS", "CACHE_BANDS", "DEFLATE_LIBRARY", "LEVEL", "cache_info", "clear_cache", "compressed_bands", "encode_png"]
 
 # Measured over whole matches (bench/README.md, "Rendering"): smaller bands recompress fewer
 # unchanged rows around a change, but each costs a compressor, a block header and a flush marker;
@@ -50,6 +51,7 @@ CACHE_BANDS = 4096
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _FINAL_BLOCK = b"\x03\x00"  # an empty last block (fixed Huffman codes), as zlib writes one
 _ADLER_BASE = 65521
+_ADLER_OF_ZERO = zlib.adler32(b"\0")  # a band's leading filter byte
 # mode -> (PNG colour type, bytes per pixel)
 _COLOUR_TYPES = {"L": (0, 1), "RGB": (2, 3), "P": (3, 1), "LA": (4, 2), "RGBA": (6, 4)}
 
@@ -151,7 +153,7 @@ def compressed_bands(
     # row padded at its end with a zero byte to ``stride``: no megabyte-long buffer to allocate
     # (which costs more in page faults than the whole encode when the allocator hands back fresh
     # pages). The filtered band wants each row's zero at its start instead, which is the same
-    # bytes shifted by one: b"\0" + piece[:-1].
+    # bytes shifted by one: b"\0" + piece[:-1] (the piece before ends in its row's zero).
     image.load()
     encoder = Image._getencoder(image.mode, "raw", (image.mode, stride))
     encoder.setimage(image.im, (0, 0, image.width, image.height))
@@ -169,11 +171,13 @@ def compressed_bands(
         key = (hash(piece), level, stride, len(piece))
         found = _cache.get(key)
         if found is None:
-            band = b"\0" + piece[:-1]
+            # The band is b"\0" + body: fed in two parts rather than copied into one.
+            body = memoryview(piece)[:-1]
             # A sync flush ends the band byte-aligned; with a compressor of its own per band it
             # writes the same bytes as a full flush, without clearing tables thrown away next.
             compressor = _deflate.compressobj(level, zlib.DEFLATED, -15)
-            found = (compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH), _deflate.adler32(band))
+            deflated = compressor.compress(b"\0") + compressor.compress(body) + compressor.flush(zlib.Z_SYNC_FLUSH)
+            found = (deflated, _deflate.adler32(body, _ADLER_OF_ZERO))
             _cache.put(key, found)
         bands.append(found[0])
         adler = _adler32_combine(adler, found[1], len(piece))

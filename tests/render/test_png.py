@@ -217,3 +217,14 @@ def test_boards_of_a_played_match_decode_to_the_drawn_card(game_name):
         if game.is_over:
             break
         game.play(rng.choice(list(game.legal_moves(game.to_move()[0]))))
+
+
+def test_the_cache_keeps_at_most_its_capacity_and_drops_the_least_recently_used():
+    first = noise("P", (40, 2 * png.BAND_ROWS), seed=30)
+    png.encode_png(first)
+    flood = noise("RGBA", (3, png.CACHE_BANDS + 100), seed=31)  # one distinct band per row
+    png.encode_png(flood, band_rows=1)
+    assert png.cache_info().bands == png.CACHE_BANDS
+    misses = png.cache_info().misses
+    assert png.encode_png(first) == png.encode_png(first)
+    assert png.cache_info().misses == misses + 2  # both bands of ``first`` were dropped, then cached again
