@@ -216,6 +216,7 @@ class SeatClock:
     since_ms: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
         return {
             "reserve_ms": self.reserve_ms,
             "extra_ms": self.extra_ms,
@@ -226,6 +227,7 @@ class SeatClock:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeatClock:
+        """Rebuild a seat's clock from :meth:`to_dict`."""
         return cls(
             reserve_ms=int(data["reserve_ms"]),
             extra_ms=int(data.get("extra_ms", 0)),

@@ -115,6 +115,7 @@ class Reply:
 
     @property
     def ok(self) -> bool:
+        """Whether the input was taken."""
         return self.status == "accepted"
 
 
@@ -139,9 +140,11 @@ class LiveMatch:
 
     @property
     def room(self) -> int | None:
+        """The room the match is played in (its channel), ``None`` on the console."""
         return self.channel_id
 
     def label(self, seat: str) -> str:
+        """How the room names a seat: ``Alice (p1)``."""
         player = self.players.get(seat)
         return player.label if player else seat
 
