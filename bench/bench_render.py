@@ -26,8 +26,12 @@ other engineers' tests, wall-clock times of a few ms jump 3-5 x whenever the sch
 someone else, on either side of a ratio; CPU time counts only the work done. ``--wall`` times by
 the wall clock instead.
 
-Run: ``python bench/bench_render.py [--rounds 7] [--band-rows N] [--level N] [--matches-only] [--wall]``
-(band rows and level other than the encoder's own are for choosing them).
+``--sweep 12,16,24,32 --levels 1,2`` instead times the encoding alone (no drawing) of every board of
+the matches under each band height and level, all configurations back to back on the same board
+(each with a band cache of its own), for choosing them: p50 / p99 of encode / blank, and kB.
+
+Run: ``python bench/bench_render.py [--rounds 7] [--band-rows N] [--level N] [--matches-only]
+[--wall] [--sweep ROWS,... [--levels L,...]]``.
 """
 
 from __future__ import annotations
@@ -269,9 +273,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--level", type=int, default=png.LEVEL)
     parser.add_argument("--matches-only", action="store_true", help="skip the fixed positions")
     parser.add_argument("--wall", action="store_true", help="time by the wall clock, not CPU time")
+    parser.add_argument("--sweep", help="band heights to compare, e.g. 12,16,24,32")
+    parser.add_argument("--levels", default=str(png.LEVEL), help="levels to compare with --sweep")
     args = parser.parse_args(argv[1:])
     global clock
     clock = time.perf_counter if args.wall else time.thread_time
+    if args.sweep:
+        configs = [(int(rows), int(level)) for level in args.levels.split(",") for rows in args.sweep.split(",")]
+        return sweep(configs, args.rounds)
     rounds, rows, level = args.rounds, args.band_rows, args.level
     if (rows, level) != (png.BAND_ROWS, png.LEVEL):
         # render_view takes no encoder options: point the house encoder at these settings.
@@ -305,6 +314,46 @@ def main(argv: list[str]) -> int:
     for label, view in positions():
         r = time_position(view, position_rounds, blank)
         print(f"{label:32} {r['blank']:8.2f} {r['cold']:12.2f} {r['before']:14.2f}")
+    return 0
+
+
+def sweep(configs: list[tuple[int, int]], rounds: int) -> int:
+    """Encode alone / blank for each (band rows, level), every configuration timed on each board
+    right after the others, each with its own band cache (emptied before every match)."""
+    caches = {config: png._BandCache(png.CACHE_BANDS) for config in configs}
+    ratios: dict[tuple[int, int], dict[tuple[str, int], list[float]]] = {c: {} for c in configs}
+    sizes = {config: 0 for config in configs}
+    blank = Blank()
+    boards = 0
+    house_cache = png._cache
+    try:
+        for label, game_name, seed, options in MATCHES:
+            views = match_views(game_name, seed, options)
+            cards = [render_image(v, players=NAMES, clocks=clocks_at(k), title="Match #12") for k, v in enumerate(views)]
+            boards += len(cards)
+            for r in range(rounds):
+                for cache in caches.values():
+                    cache.clear()
+                for k, card in enumerate(cards):
+                    b = blank.time(card.size)
+                    for rows, level in configs:
+                        png._cache = caches[(rows, level)]
+                        t0 = clock()
+                        data = png.encode_png(card, band_rows=rows, level=level)
+                        ratios[(rows, level)].setdefault((label, k), []).append((clock() - t0) / b)
+                        if r == 0:
+                            sizes[(rows, level)] += len(data)
+    finally:
+        png._cache = house_cache
+    print(f"Encode alone / blank, deflate by {png.DEFLATE_LIBRARY}; {boards} boards, median of {rounds} rounds each.")
+    print(f"{'rows':>4} {'level':>5} {'p50':>5} {'p90':>5} {'p99':>5} {'max':>5} {'kB':>5}")
+    for rows, level in configs:
+        per_board = sorted(statistics.median(x) for x in ratios[(rows, level)].values())
+        n = len(per_board)
+        print(
+            f"{rows:4} {level:5} {per_board[n // 2]:5.2f} {per_board[int(0.9 * n)]:5.2f} "
+            f"{per_board[int(0.99 * n)]:5.2f} {per_board[-1]:5.2f} {sizes[(rows, level)] / boards / 1000:5.1f}"
+        )
     return 0
 
 

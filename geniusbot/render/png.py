@@ -39,13 +39,13 @@ __all__ = ["BAND_ROWS", "CACHE_BANDS", "DEFLATE_LIBRARY", "LEVEL", "cache_info",
 
 # Measured over whole matches (bench/README.md, "Rendering"): smaller bands recompress fewer
 # unchanged rows around a change, but each costs a compressor, a block header and a flush marker;
-# 32 rows was the fastest of 8-64 and packs within 1% of the best.
-BAND_ROWS = 32
+# 48 rows was the fastest of 8-64 with either deflate library, and packs smallest.
+BAND_ROWS = 48
 # zlib level of the bands: level 1 costs as much with the standard library's zlib (with zlib-ng it
 # is faster, but its files are 60% larger); 2 packs as small as Pillow's whole-image encode.
 LEVEL = 2
-# About 36 bands make a 900 x 1124 card, so this holds the boards of a hundred live matches
-# (a few MB: a compressed band is one or two kB).
+# 24 bands make a 900 x 1124 card, so this holds the boards of well over a hundred live
+# matches (about 5 MB: a compressed band is one to three kB).
 CACHE_BANDS = 4096
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
