@@ -329,7 +329,9 @@ def sweep(configs: list[tuple[int, int]], rounds: int) -> int:
     try:
         for label, game_name, seed, options in MATCHES:
             views = match_views(game_name, seed, options)
-            cards = [render_image(v, players=NAMES, clocks=clocks_at(k), title="Match #12") for k, v in enumerate(views)]
+            cards = [
+                render_image(view, players=NAMES, clocks=clocks_at(k), title="Match #12") for k, view in enumerate(views)
+            ]
             boards += len(cards)
             for r in range(rounds):
                 for cache in caches.values():
@@ -345,7 +347,7 @@ def sweep(configs: list[tuple[int, int]], rounds: int) -> int:
                             sizes[(rows, level)] += len(data)
     finally:
         png._cache = house_cache
-    print(f"Encode alone / blank, deflate by {png.DEFLATE_LIBRARY}; {boards} boards, median of {rounds} rounds each.")
+    print(f"Encode alone / blank, deflate by {png.DEFLATE_LIBRARY}; {boards} boards, median of {rounds} rounds.")
     print(f"{'rows':>4} {'level':>5} {'p50':>5} {'p90':>5} {'p99':>5} {'max':>5} {'kB':>5}")
     for rows, level in configs:
         per_board = sorted(statistics.median(x) for x in ratios[(rows, level)].values())

@@ -27,15 +27,25 @@ from typing import NamedTuple
 from PIL import Image
 
 try:
-    # zlib-ng (the "zlib-ng" package) deflates these bands in two thirds of the standard
-    # library's time at the same level, and the bands that changed are most of an encode's cost.
+    # zlib-ng (the "zlib-ng" package) deflates and sums these bands faster than the standard
+    # library's zlib, and the changed bands are most of an encode's cost (bench/README.md).
     # Either writes a valid stream; the bytes differ between the two, never between two runs.
     from zlib_ng import zlib_ng as _deflate
 except ImportError:
     _deflate = zlib  # type: ignore[assignment]
 DEFLATE_LIBRARY = "zlib-ng" if _deflate is not zlib else "zlib"  # which one deflates the bands
 
-__all__ = ["BAND_ROWS", "CACHE_BANDS", "DEFLATE_LIBRARY", "LEVEL", "cache_info", "clear_cache", "compressed_bands", "encode_png"]
+__all__ = [
+    "BAND_ROWS",
+    "CACHE_BANDS",
+    "DEFLATE_LIBRARY",
+    "LEVEL",
+    "CacheInfo",
+    "cache_info",
+    "clear_cache",
+    "compressed_bands",
+    "encode_png",
+]
 
 # Measured over whole matches (bench/README.md, "Rendering"): smaller bands recompress fewer
 # unchanged rows around a change, but each costs a compressor, a block header and a flush marker;
@@ -137,7 +147,8 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def _supported(image: Image.Image) -> bool:
-    return image.mode in _COLOUR_TYPES and image.width > 0 and image.height > 0 and not image.info.get("icc_profile")
+    sized = image.width > 0 and image.height > 0
+    return image.mode in _COLOUR_TYPES and sized and not image.info.get("icc_profile")
 
 
 def compressed_bands(
@@ -147,6 +158,8 @@ def compressed_bands(
     all the filtered data. Unchanged bands come from the cache. Modes as :func:`encode_png`."""
     if not _supported(image):
         raise ValueError(f"Mode {image.mode} is not encoded in bands; encode_png hands it to Pillow.")
+    if band_rows < 1 or not 0 <= level <= 9:
+        raise ValueError(f"Bands need at least one row and a zlib level of 0-9, not {band_rows}, {level}.")
     stride = image.width * _COLOUR_TYPES[image.mode][1] + 1
     band_len = stride * band_rows
     # Pillow's raw encoder (what Image.tobytes runs) hands the rows over one band at a time, each
@@ -176,8 +189,8 @@ def compressed_bands(
             # A sync flush ends the band byte-aligned; with a compressor of its own per band it
             # writes the same bytes as a full flush, without clearing tables thrown away next.
             compressor = _deflate.compressobj(level, zlib.DEFLATED, -15)
-            deflated = compressor.compress(b"\0") + compressor.compress(body) + compressor.flush(zlib.Z_SYNC_FLUSH)
-            found = (deflated, _deflate.adler32(body, _ADLER_OF_ZERO))
+            deflated = compressor.compress(b"\0") + compressor.compress(body)
+            found = (deflated + compressor.flush(zlib.Z_SYNC_FLUSH), _deflate.adler32(body, _ADLER_OF_ZERO))
             _cache.put(key, found)
         bands.append(found[0])
         adler = _adler32_combine(adler, found[1], len(piece))

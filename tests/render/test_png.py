@@ -105,9 +105,9 @@ def test_any_band_height_and_level_decodes_to_the_image(mode, width, height, ban
 
 def test_chunks_in_order_with_eight_bit_depth_and_filter_zero():
     image = noise("P", (20, 5), seed=1, colours=16)
-    kinds = [kind for kind, _ in chunks(png.encode_png(image))]
-    assert kinds == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
-    width, height, depth, colour_type, *methods = struct.unpack(">IIBBBBB", chunks(png.encode_png(image))[0][1])
+    found = chunks(png.encode_png(image))
+    assert [kind for kind, _ in found] == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    width, height, depth, colour_type, *methods = struct.unpack(">IIBBBBB", found[0][1])
     assert (width, height, depth, colour_type, methods) == (20, 5, 8, 3, [0, 0, 0])
 
 
@@ -228,3 +228,11 @@ def test_the_cache_keeps_at_most_its_capacity_and_drops_the_least_recently_used(
     misses = png.cache_info().misses
     assert png.encode_png(first) == png.encode_png(first)
     assert png.cache_info().misses == misses + 2  # both bands of ``first`` were dropped, then cached again
+
+
+def test_a_band_of_no_rows_or_an_unknown_level_is_refused():
+    image = noise("P", (4, 4), seed=32)
+    with pytest.raises(ValueError):
+        png.encode_png(image, band_rows=0)
+    with pytest.raises(ValueError):
+        png.encode_png(image, level=10)
