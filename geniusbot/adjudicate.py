@@ -179,8 +179,16 @@ def format_report(result: Adjudication) -> str:
     out.append(f"{accepted} of {len(result.actions)} lines accepted.")
     outcome = result.outcome
     if outcome is None:
-        waiting = " and ".join(game.to_move()) or "the host"
-        out.append(f"Result: the game has not ended; waiting for {waiting}.")
+        window = game.window()
+        if game.to_move() or window is None:
+            waiting = " and ".join(game.to_move()) or "the host"
+            out.append(f"Result: the game has not ended; waiting for {waiting}.")
+        else:
+            # Nobody may move until the host ends the timed phase: say which line does it.
+            out.append(
+                f"Result: the game has not ended; the {window.kind} window is open "
+                "until a 'host: close window' line closes it."
+            )
     elif outcome.winner is None:
         out.append(f"Result: a draw. {outcome.reason}")
     else:

@@ -356,3 +356,13 @@ def test_tictacfive_double_three_is_refused_and_five_ends_the_game():
     assert refused["L1"] == GAME_OVER
     assert result.outcome is not None and result.outcome.winner == "p1"
     assert result.game.view()["winning_line"] == ["E8", "F8", "G8", "H8", "I8"]
+
+
+def test_the_report_of_a_record_stopped_in_a_timed_window_says_which_line_closes_it():
+    report = format_report(adjudicate_text('[Game "tiles"]\n[Seed "1"]\np1: call red\n'))
+    assert report.splitlines()[-1] == (
+        "Result: the game has not ended; the memorize window is open until a 'host: close window' line closes it."
+    )
+    # Once the window is closed, the report names the seat to move as usual.
+    report = format_report(adjudicate_text('[Game "tiles"]\n[Seed "1"]\nhost: close window\n'))
+    assert report.splitlines()[-1] == "Result: the game has not ended; waiting for p1."
