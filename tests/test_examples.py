@@ -54,9 +54,8 @@ PINS: dict[str, Pin] = {
     "threadsoffate.txt": Pin(
         "tightwire", "fate", "p1", "Blue (p2) has one piece left on the board",
         (
-            (24, "p1", "first", "It is not your turn; waiting for p2."),
-            (38, "p2", "draw C3-C4", "C3-C4 crosses the line A1-D5"),
-            (51, "p2", "woven revive C5", GAME_OVER),
+            (24, "p2", "first", "It is not your turn; waiting for p1."),
+            (40, "p2", "woven revive C2", "exactly one line"),
         ),
         26,
     ),
@@ -128,6 +127,17 @@ def test_an_example_gives_the_documented_json_and_report(name):
     assert data["outcome"]["winner"] == PINS[name].winner
     report = format_report(result)
     assert f"{PINS[name].accepted} of {len(result.actions)} lines accepted." in report
+
+
+def test_the_fate_example_drafts_every_item_and_keeps_the_unused_ones():
+    result = adjudicate_text((EXAMPLES / "threadsoffate.txt").read_text(encoding="utf-8"))
+    view = result.game.view()
+    assert [(p["seat"], p["item"]) for p in view["draft"]["picks"]] == [
+        ("p1", "turn_order"), ("p2", "woven_revive"), ("p1", "extra_slack"),
+    ]
+    assert view["first"] == "p1"
+    # Turn Order is spent; the refused Woven Revive left the item with p2.
+    assert view["items"] == {"p1": ["extra_slack"], "p2": ["woven_revive"]}
 
 
 @pytest.mark.parametrize("name", ["tiles.txt", "decks.txt"])
