@@ -43,6 +43,8 @@ The view (``view(seat)``; there is no hidden information, every seat sees the sa
 * ``last_path``: the dots the last action touched, in order (a line's two ends, a move's origin
   then destination, a revived dot); ``[]`` after a draft action.
 * ``captured_last``: the dots emptied by captures in the last action.
+* ``captured_last_colors``: ``{"D2": "blue", ...}``, the colour of the piece taken on each of
+  those dots (a picture draws its ghost in the right shape).
 * ``first``: the seat that makes the first move of play (``None`` until Turn Order decides).
 * ``move_number``: how many actions of play have been made (draft and order not counted).
 """
@@ -188,15 +190,26 @@ class Tightwire(Game):
         '(optionally "; lines B5-C3 C3-C2")',
         "p1_color": "colour of p1: orange or blue (default orange)",
     }
+    # The clock words are TimeControl.describe() of each rule set's preset (a test holds them equal).
     summary = (
-        "Tightwire: on your turn draw a line between two dots (it may not cross a line or pass "
-        "over a dot), move one of your pieces along a line to an empty dot, or revive a captured "
-        "piece onto an empty dot with no line. Once per game a slack line may cross lines. After "
-        "drawing you may move your piece along the new line. A piece joined by single lines to two "
-        "enemy pieces is captured. A player left with one piece or none loses.\n"
-        "Write: `draw B5-C3`, `slack B5-C3`, `draw B5-C3 and move`, `move B5-C3`, `revive C3`; "
-        "Threads of Fate adds `extra slack B5-C3`, `woven revive C3`, `pick turn order` and "
-        "`first`/`second`."
+        "4 pieces each on a grid of dots, A1 at the bottom left. On your turn do one thing: **draw** "
+        "a line between two dots (it may not cross a line or pass over a dot), **move** one of your "
+        "pieces along a line to the empty dot at its other end, or **revive** a captured piece onto "
+        "an empty dot with no line at it. Once per game your **slack** line may cross lines. Right "
+        "after drawing you may move your piece along the new line. A piece joined by single lines to "
+        "two enemy pieces is captured. You lose when left with one piece or none on the board, with "
+        "no legal action, or out of time.\n"
+        "**classic**: captures at once, the opponent's pieces first (stepping between two enemy "
+        "pieces to take one is safe); 60 s a move. **influx** (Deadly Influx): only the player who "
+        "just moved captures, at the end of the turn; no action may repeat an earlier position; 5 "
+        "periods of 60 s (byo-yomi). **fate** (Threads of Fate): captures as classic. First p1, p2, "
+        "p1 draft three items: Turn Order (its holder then says `first` or `second` for themself), "
+        "Extra Slack Thread (one more slack line, after your first), Woven Revive (once, revive onto "
+        "an empty dot with exactly one line); 90 s a move, then a 5:00 reserve spent in 10 s blocks.\n"
+        "Write: `draw B5-C3`, `slack B5-C3`, `draw B5-C3 and move`, `move B5-C3`, `revive C3`; a bare"
+        " `B5-C3` is a move along a line, else a draw. Threads of Fate: `pick turn order`, `pick "
+        "extra slack`, `pick woven revive` (or the buttons), `first`/`second`, `extra slack B5-C3`, "
+        "`woven revive C3`."
     )
 
     # ---- construction -------------------------------------------------------------------
@@ -238,6 +251,7 @@ class Tightwire(Game):
         self.last_move: str | None = None
         self.last_path: list[str] = []
         self.captured_last: list[str] = []
+        self.captured_last_colors: dict[str, str] = {}
         self.move_number = 0
         self.history: list[str] = []
         if self.variant == "influx":
@@ -773,6 +787,7 @@ class Tightwire(Game):
         self.draft_picks.append((seat, item))
         self.items[seat].append(item)
         self.last_move, self.last_path, self.captured_last = move.text(), [], []
+        self.captured_last_colors = {}
         events = [Event(f"{seat} picks {ITEM_TITLES[item]}.", kind="phase", data={"seat": seat, "item": item})]
         if len(self.draft_picks) == len(DRAFT_ORDER) - 1:
             # Ruling: the last pick is forced, so the host makes it at once.
@@ -791,7 +806,7 @@ class Tightwire(Game):
             holder = self._holder_of(TURN_ORDER)
             events.append(
                 Event(
-                    f"{holder} holds Turn Order and chooses: `first` or `second`.",
+                    f"{holder} holds Turn Order: `first` to move first, or `second` to let {other_seat(holder)} move first.",
                     kind="phase",
                     data={"seat": holder},
                 )
@@ -805,6 +820,7 @@ class Tightwire(Game):
         self.turn = self.first
         self._phase = "play"
         self.last_move, self.last_path, self.captured_last = move.text(), [], []
+        self.captured_last_colors = {}
         color = self.colors[self.first]
         events = [
             Event(
@@ -860,6 +876,7 @@ class Tightwire(Game):
         self.move_number += 1
         self.last_move, self.last_path = move.text(), path
         self.captured_last = [self.geo.names[d] for d in taken]
+        self.captured_last_colors = {self.geo.names[d]: before[d] or color for d in taken}
         events = [Event(f"{text}.", kind="move", data={"seat": seat, "move": move.text(), "path": path})]
         for loser_color in COLORS:
             dots = [self.geo.names[d] for d in taken if before[d] == loser_color]
@@ -922,6 +939,7 @@ class Tightwire(Game):
             last_move=self.last_move,
             last_path=list(self.last_path),
             captured_last=list(self.captured_last),
+            captured_last_colors=dict(self.captured_last_colors),
             first=self.first,
             move_number=self.move_number,
         )
@@ -948,6 +966,7 @@ class Tightwire(Game):
             "last_move": self.last_move,
             "last_path": list(self.last_path),
             "captured_last": list(self.captured_last),
+            "captured_last_colors": dict(self.captured_last_colors),
             "move_number": self.move_number,
             "history": list(self.history),
         }
@@ -976,6 +995,8 @@ class Tightwire(Game):
         self.last_move = data["last_move"]
         self.last_path = list(data["last_path"])
         self.captured_last = list(data["captured_last"])
+        # Games saved before the colours were kept: the ghosts fall back to the default shape.
+        self.captured_last_colors = dict(data.get("captured_last_colors") or {})
         self.move_number = int(data["move_number"])
         self.history = list(data["history"])
         self._seen = set(self.history)

@@ -536,7 +536,9 @@ def draw_header(canvas: Image.Image, title: str, rows: Sequence[PlayerRow]) -> N
             right -= draw_text(canvas, (right, mid), row.clock, NAME_SIZE, fg="text", bg=bg, bold=True, anchor="r")
             right -= 22
         if row.detail:
-            detail = fit_text(row.detail, DETAIL_SIZE, max(0, (right - x) // 2))
+            # The detail may use what a short name leaves; a long name still keeps half the row.
+            room = max((right - x) // 2, right - x - text_width(row.name, NAME_SIZE, True) - 18)
+            detail = fit_text(row.detail, DETAIL_SIZE, max(0, room))
             right -= draw_text(canvas, (right, mid), detail, DETAIL_SIZE, fg="muted", bg=bg, anchor="r")
             right -= 18
         name = fit_text(row.name, NAME_SIZE, max(0, right - x), True)

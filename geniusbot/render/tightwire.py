@@ -4,7 +4,7 @@ Normal lines are single solid wires; slack lines are double wires (two thin para
 different colour, so the two kinds differ in shape as well as colour. Orange pieces are discs,
 blue pieces squares. The last action is drawn in gold: the new line, or the path a piece moved
 along (with a dashed ghost where it was), or a ring round a revived piece. Dots emptied by
-captures in that action carry a grey cross.
+captures in that action carry a crossed ghost in the shape of the piece taken there.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ INSET = 64  # from the edge of the slate to the outer dots
 SPAN = WIDTH - 2 * (MARGIN + INSET)
 COORD_SIZE = 26
 WIRE_WIDTH = 6
+SLACK_WIDTH = 4  # each of a slack line's two wires
+SLACK_SHIFT = 5  # from the middle of a slack line to the middle of each wire
 DOT_RADIUS = 9
 ITEM_WORDS = {"turn_order": "turn order", "extra_slack": "extra slack", "woven_revive": "woven revive"}
 
@@ -135,8 +137,9 @@ def draw_line(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int],
     """A normal line as one solid wire, a slack line as two thin parallel wires."""
     if slack:
         fill = ink(colour or "slack")
-        for shift in (-4, 4):
-            draw.line(_offset_segment(a, b, shift), fill=fill, width=3)
+        # Wide enough apart that the two wires stay two (or a band) on a phone-sized picture.
+        for shift in (-SLACK_SHIFT, SLACK_SHIFT):
+            draw.line(_offset_segment(a, b, shift), fill=fill, width=SLACK_WIDTH)
     else:
         # The newest line is drawn a little wider as well as in gold.
         draw.line([a, b], fill=ink(colour or "wire"), width=WIRE_WIDTH + (3 if colour else 0))
@@ -153,6 +156,11 @@ def _action_kind(last_move: str | None) -> str:
     if text.startswith(("draw", "slack", "extra slack")):
         return "draw"
     return "other"
+
+
+def _shape(colour: str | None) -> str:
+    """The ghost shape of a piece of ``colour``: blue pieces are squares, the rest discs."""
+    return "square" if colour == "blue" else "disc"
 
 
 def _shortened(a: tuple[int, int], b: tuple[int, int], by: float) -> tuple[float, float]:
@@ -230,14 +238,16 @@ def render(
         draw_line(draw, centres[newest["a"]], centres[newest["b"]], bool(newest.get("slack")), "path")
     common.stamp(canvas, dot_sprite(), [xy for name, xy in centres.items() if name not in pieces])
 
+    taken: Mapping[str, str] = view.get("captured_last_colors") or {}
     if kind in ("move", "draw_move") and len(path) >= 2:
         start, end = centres[path[0]], centres[path[1]]
-        shape = "square" if pieces.get(path[1]) == "blue" else "disc"
-        common.paste_centred(canvas, common.ghost_sprite(shape, radius, False, "slate"), start)
+        # The piece that moved stands at the end of its path, unless it was captured there.
+        mover = pieces.get(path[1]) or taken.get(path[1])
+        common.paste_centred(canvas, common.ghost_sprite(_shape(mover), radius, False, "slate"), start)
         common.arrow(draw, _shortened(end, start, radius * 0.6), _shortened(start, end, radius + 6), ink("path"), width=5, head=20)
     for dot in view.get("captured_last") or []:
         if dot in centres:
-            common.paste_centred(canvas, common.ghost_sprite("disc", radius, True, "slate"), centres[dot])
+            common.paste_centred(canvas, common.ghost_sprite(_shape(taken.get(dot)), radius, True, "slate"), centres[dot])
     for colour in ("orange", "blue"):
         common.stamp(canvas, piece_sprite(colour, radius), [centres[d] for d, c in pieces.items() if c == colour and d in centres])
     if kind == "revive" and path:

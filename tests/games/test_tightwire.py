@@ -9,6 +9,7 @@ import pytest
 from geniusbot.games import get_game, load, new_game
 from geniusbot.games.base import (
     AmbiguousMoveError,
+    GameError,
     IllegalMoveError,
     MalformedMoveError,
     NotYourTurnError,
@@ -533,7 +534,7 @@ def test_fate_draft_a_b_a_with_the_last_pick_automatic():
     assert [e.text for e in events] == [
         "p2 picks Woven Revive.",
         "p1 receives the last item, Extra Slack Thread.",
-        "p1 holds Turn Order and chooses: `first` or `second`.",
+        "p1 holds Turn Order: `first` to move first, or `second` to let p2 move first.",
     ]
 
 
@@ -791,3 +792,49 @@ def test_a_line_drawn_twice_points_to_move_only_when_a_move_is_possible():
         "There is already a line between B5 and C3; to move along it write `move B5-C3`, or choose another line."
     )
     assert refused(g, "draw A1-A2") == "There is already a line between A1 and A2; choose another line."
+
+
+def test_the_colour_of_each_captured_piece_is_kept_for_the_picture():
+    # Blue steps from B2 to B3 between orange A3 and C3 and is captured at once (classic).
+    g = new_game("tightwire", setup="orange A3 C3 A5; blue B2 E1 D1; lines A3-B3 B3-C3 B2-B3")
+    play(g, "draw A4-A5", "move B2-B3")
+    v = g.view()
+    assert v["captured_last"] == ["B3"] and v["captured_last_colors"] == {"B3": "blue"}
+    assert load(g.to_dict()).view() == v
+    play(g, "draw A4-B4")
+    assert g.view()["captured_last_colors"] == {}
+    # A game saved before the colours were kept still loads (its ghosts take the default shape).
+    data = g.to_dict()
+    del data["state"]["captured_last_colors"]
+    assert load(data).view()["captured_last_colors"] == {}
+
+
+def test_the_summary_teaches_only_notation_the_parser_reads():
+    import re
+
+    snippets = re.findall(r"`([^`]+)`", Tightwire.summary)
+    assert {"draw B5-C3", "slack B5-C3", "move B5-C3", "revive C3", "pick turn order", "woven revive C3"} <= set(snippets)
+    texts = [t for s in snippets for t in s.split("/")]
+
+    def positions():
+        yield new_game("tightwire")
+        draft = new_game("tightwire", variant="fate")
+        yield draft
+        order = new_game("tightwire", variant="fate")
+        play(order, "pick turn order", "pick extra slack")
+        yield order
+        played = new_game("tightwire", variant="fate")
+        play(played, "pick turn order", "pick extra slack", "first")
+        yield played
+
+    for text in texts:
+        read = False
+        for g in positions():
+            try:
+                g.parse_move(text, g.to_move()[0])
+                read = True
+            except MalformedMoveError:
+                continue
+            except GameError:
+                read = True
+        assert read, f"the summary teaches {text!r}, which no phase reads"

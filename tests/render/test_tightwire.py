@@ -159,3 +159,66 @@ def test_any_reachable_position_renders(seed, length, variant):
     assert image.size == SIZE
     for dot, colour in view["pieces"].items():
         assert colour_at(image, dot_xy(dot, view["cols"], view["rows"])) == common.rgb(f"{colour}_piece")
+
+
+# Blue steps from B2 to B3, between orange A3 and C3, and is captured there at once.
+TRAP = "orange A3 C3 A5; blue B2 E1 D1; lines A3-B3 B3-C3 B2-B3"
+
+
+def corners_inked(image, centre: tuple[float, float]) -> int:
+    """How many corners of a square ghost's outline (around ``centre``) carry ghost ink."""
+    s = (R - 2) * 0.9
+    count = 0
+    for dx in (-s, s):
+        for dy in (-s, s):
+            x, y = int(centre[0] + dx), int(centre[1] + dy)
+            count += colour_bbox(image, "ghost", (x - 3, y - 3, x + 4, y + 4)) is not None
+    return count
+
+
+def test_ghosts_take_the_shape_of_the_piece_that_was_there():
+    game = game_after(("draw A4-A5", "p1"), ("move B2-B3", "p2"), setup=TRAP)
+    view = game.view()
+    assert view["captured_last"] == ["B3"] and view["captured_last_colors"] == {"B3": "blue"}
+    assert "B3" not in view["pieces"] and "B2" not in view["pieces"]
+    image = picture(game)
+    # Blue pieces are squares: the origin's ghost and the crossed ghost of the captured piece are too.
+    assert corners_inked(image, dot_xy("B2")) >= 3
+    assert corners_inked(image, dot_xy("B3")) >= 3
+    assert colour_at(image, dot_xy("B3")) == common.rgb("ghost")  # crossed out
+    # A blue piece captured where it stood (a line drawn to it) is crossed out as a square too.
+    taken = game_after(("draw C3-B3", "p1"), setup=CAPTURE)
+    assert taken.view()["captured_last_colors"] == {"B3": "blue"}
+    assert corners_inked(picture(taken), dot_xy("B3")) >= 3
+
+
+def test_an_orange_piece_that_steps_into_a_trap_leaves_round_ghosts():
+    setup = "orange B2 E5 D5; blue A3 C3 A1; lines A3-B3 B3-C3 B2-B3"
+    game = game_after(("move B2-B3", "p1"), setup=setup)
+    view = game.view()
+    assert view["captured_last_colors"] == {"B3": "orange"}
+    image = picture(game)
+    assert corners_inked(image, dot_xy("B2")) == 0 and corners_inked(image, dot_xy("B3")) == 0
+    assert colour_bbox(image, "ghost", _box(dot_xy("B2"), R)) is not None
+
+
+def _box(centre: tuple[float, float], reach: float) -> tuple[int, int, int, int]:
+    x, y = centre
+    return int(x - reach), int(y - reach), int(x + reach + 1), int(y + reach + 1)
+
+
+def test_a_short_name_leaves_room_for_every_item_in_the_row():
+    # p1 holds Turn Order and (the forced last pick) the Woven Revive; the clock is Threads of Fate's.
+    game = game_after(("pick turn order", "p1"), ("pick extra slack", "p2"), variant="fate")
+    detail = tightwire.seat_detail(game.view(), "p1")
+    assert detail == "orange · 1 slack · turn order · woven revive"
+    clock = "1:30 +5:00"
+    image = decode(render_view(game.view(), players=NAMES, clocks={"p1": clock, "p2": clock}))
+    top = common.TITLE_HEIGHT
+    row = (0, top + 4, SIZE[0], top + common.ROW_HEIGHT - 4)
+    muted = colour_bbox(image, "muted", row)
+    assert muted is not None
+    # The detail is drawn whole: its ink starts where the whole text, set right of the clock, starts.
+    right = SIZE[0] - 22 - common.text_width(clock, common.NAME_SIZE, True) - 22
+    start = right - common.text_width(detail, common.DETAIL_SIZE)
+    assert abs(muted[0] - start) <= 6
