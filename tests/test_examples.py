@@ -15,7 +15,7 @@ import pytest
 
 import geniusbot
 from geniusbot.adjudicate import GAME_OVER, adjudicate_text, format_report
-from geniusbot.storage.record import parse_record
+from geniusbot.storage.record import RecordLine, format_record, parse_record, record_from_game
 
 EXAMPLES = Path(geniusbot.__file__).parent / "examples"
 
@@ -148,3 +148,18 @@ def test_the_dm_examples_send_their_sealed_moves_privately(name):
     for action in result.actions:
         if not action.accepted and "by direct message" in (action.error or ""):
             assert not action.private
+
+
+@pytest.mark.parametrize("name", _files())
+def test_an_example_written_back_from_its_game_replays_the_same(name):
+    # What a host exports: the game's own headers and only the accepted lines, DMs and host lines
+    # included. It must replay to the same game, with every line accepted.
+    first = adjudicate_text((EXAMPLES / name).read_text(encoding="utf-8"))
+    accepted = [
+        RecordLine(0, a.seat, a.private, a.text) for a in first.actions if a.accepted
+    ]
+    text = format_record(record_from_game(first.game, accepted))
+    again = adjudicate_text(text)
+    assert all(a.accepted for a in again.actions), [a.error for a in again.actions if not a.accepted]
+    assert again.game == first.game
+    assert again.notes == []
