@@ -207,7 +207,8 @@ class Tightwire(Game):
         "Extra Slack Thread (one more slack line, after your first), Woven Revive (once, revive onto "
         "an empty dot with exactly one line); 90 s a move, then a 5:00 reserve spent in 10 s blocks.\n"
         "Write: `draw B5-C3`, `slack B5-C3`, `draw B5-C3 and move`, `move B5-C3`, `revive C3`; a bare"
-        " `B5-C3` is a move along a line, else a draw. Threads of Fate: `pick turn order`, `pick "
+        " `B5-C3` is a move along a line, else a draw (when your piece could also move along it, "
+        "say which). Threads of Fate: `pick turn order`, `pick "
         "extra slack`, `pick woven revive` (or the buttons), `first`/`second`, `extra slack B5-C3`, "
         "`woven revive C3`."
     )
