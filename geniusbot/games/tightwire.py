@@ -683,6 +683,11 @@ class Tightwire(Game):
         if kind == "woven_revive":
             if self._every_dot_has_a_line():
                 raise IllegalMoveError("Every dot has a line now, so the Woven Revive can no longer be used.")
+            if count == 0:
+                raise IllegalMoveError(
+                    f"{name} has no line at it; the Woven Revive places a piece on an empty dot with exactly "
+                    f"one line, and `revive {name}` revives onto this one without spending it."
+                )
             if count != 1:
                 raise IllegalMoveError(
                     f"{name} has {count} lines at it; the Woven Revive places a piece on an empty dot with exactly one line."
@@ -896,8 +901,9 @@ class Tightwire(Game):
             if left <= 1:
                 return events + self.end(
                     other_seat(loser),
-                    f"{_cap(self.colors[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board; "
-                    f"{other_seat(loser)} wins.",
+                    # The host's caption names the winner; the reason says why the loser lost.
+                    f"{_cap(self.colors[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
+                    "and loses.",
                 )
         self.turn = opponent
         if self.variant == "influx":
@@ -905,7 +911,7 @@ class Tightwire(Game):
             self.history.append(key)
             self._seen.add(key)
         if not self.has_legal_action(opponent):
-            events += self.end(seat, f"{_cap(self.colors[opponent])} ({opponent}) has no legal action; {seat} wins.")
+            events += self.end(seat, f"{_cap(self.colors[opponent])} ({opponent}) has no legal action and loses.")
         return events
 
     # ---- what a seat sees ---------------------------------------------------------------
