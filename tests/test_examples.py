@@ -55,7 +55,8 @@ PINS: dict[str, Pin] = {
         "tightwire", "fate", "p1", "Blue (p2) has one piece left on the board",
         (
             (24, "p2", "first", "It is not your turn; waiting for p1."),
-            (40, "p2", "woven revive C2", "C2 has no line at it; the Woven Revive places a piece on an empty dot with exactly one line, and `revive C2` revives"),
+            (40, "p2", "woven revive C2", "C2 has no line at it; the Woven Revive places a piece on an empty dot "
+             "with exactly one line, and `revive C2` revives"),
         ),
         26,
     ),
