@@ -722,7 +722,7 @@ def test_a_player_to_move_with_no_legal_action_loses():
     play(g, "slack D1-E5", "slack B3-E1")
     events = play(g, "move A5-A4")
     assert g.outcome().winner == "p1"
-    assert events[-1].text == "Blue (p2) has no legal action; p1 wins."
+    assert events[-1].text == "Blue (p2) has no legal action and loses."
 
 
 def test_influx_no_legal_action_because_of_repetition_loses():
@@ -732,7 +732,7 @@ def test_influx_no_legal_action_because_of_repetition_loses():
     play(g, "slack D1-E5", "slack B3-E1", "move A5-A4", "move E2-E3")
     events = play(g, "move A4-A5")
     assert g.outcome().winner == "p1"
-    assert events[-1].text == "Blue (p2) has no legal action; p1 wins."
+    assert events[-1].text == "Blue (p2) has no legal action and loses."
 
 
 def test_the_same_shuffle_is_fine_in_classic():
