@@ -139,7 +139,7 @@ async def run_console(
     time_source: Any = None,
 ) -> int:
     """Play one match in the terminal; return the exit code (0, or 2 for bad options)."""
-    from geniusbot.games import GameError, get_game
+    from geniusbot.games import GameError, default_variant, get_game
     from geniusbot.storage.repository import StorageError, Store
 
     from .match import Host
@@ -187,7 +187,8 @@ async def run_console(
             return 2
         if match_id is None:
             reply = await host.start_match(
-                name, seed=seed, variant=variant, options=options or {}, clock=clock,
+                # A rule set's own name ("threadsoffate") picks that rule set, as in the bot.
+                name, seed=seed, variant=variant or default_variant(game), options=options or {}, clock=clock,
                 players=[Player("p1", None, "p1"), Player("p2", None, "p2")],
             )
             if not reply.ok:
