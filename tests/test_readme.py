@@ -9,10 +9,7 @@ from geniusbot.games import registry
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
-MAIN_JOB = (
-    "python3 -m venv .venv && .venv/bin/pip install -e . && "
-    ".venv/bin/geniusbot adjudicate geniusbot/examples/tictacfive.txt"
-)
+MAIN_JOB = "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/geniusbot run"
 TESTS = 'python3 -m venv .venv && .venv/bin/pip install -q -e ".[dev]" && .venv/bin/python -m pytest -q'
 
 
@@ -26,8 +23,16 @@ def test_the_test_command_is_the_one_ci_runs_word_for_word():
     assert TESTS in ci
 
 
-def test_the_example_the_main_job_adjudicates_exists():
+def test_the_example_the_readme_adjudicates_exists():
+    assert ".venv/bin/geniusbot adjudicate geniusbot/examples/tictacfive.txt" in README.splitlines()
     assert (REPO / "geniusbot" / "examples" / "tictacfive.txt").is_file()
+
+
+def test_every_document_the_readme_points_to_exists():
+    import re
+
+    for path in re.findall(r"`((?:docs|bench)/[\w./-]+\.md)`", README):
+        assert (REPO / path).is_file(), path
 
 
 def test_the_readme_names_every_registered_game():
