@@ -254,3 +254,8 @@ def test_serialisation_round_trips_and_the_deadline_is_when_time_hits_zero(spec,
             if d is not None:
                 assert c.remaining(s, d).total_ms == 0
                 assert c.remaining(s, now).total_ms >= c.remaining(s, now + 1).total_ms
+
+
+def test_tic_tac_five_plays_sixty_seconds_a_move_with_five_minutes_of_reserve():
+    # docs/rules/tictacfive.md, ruling 11: the text has no clock; the bot uses Arm's Length's.
+    assert preset("tictacfive").spec() == "60s+5m"
