@@ -51,3 +51,23 @@ LINE_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 NEIGHBOURS: tuple[tuple[int, int], ...] = tuple(
     (dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if (dc, dr) != (0, 0)
 )
+
+
+_FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
+
+
+def split_submission(text: str, token: re.Pattern[str], point: re.Pattern[str], hint: str) -> tuple[list[str], list[str]]:
+    """Split a typed submission into point tokens (``c3``) and words (``snipe``), lower-cased.
+
+    ``token`` finds the tokens and ``point`` tells which are points; anything between tokens other
+    than spaces and light punctuation makes the text no move: :class:`MalformedMoveError`, whose
+    sentence ends with ``hint`` (what to write instead).
+    """
+    lowered = text.lower()
+    tokens = token.findall(lowered)
+    if not tokens or not _FILLER.match(token.sub(" ", lowered)):
+        shown = text.strip()[:40]
+        raise MalformedMoveError((f"{shown!r} is not a move; " if shown else "") + hint)
+    points = [t.replace(" ", "") for t in tokens if point.match(t)]
+    words = [t for t in tokens if not point.match(t)]
+    return points, words

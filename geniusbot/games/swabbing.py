@@ -99,7 +99,7 @@ from .base import (
     OptionError,
     other_seat,
 )
-from .grid import Point, on_board, parse_point
+from .grid import Point, on_board, parse_point, split_submission
 
 SIZE = 7
 CENTRE = Point(3, 3)
@@ -117,7 +117,6 @@ ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 _TOKEN = re.compile(r"[a-z]\s*\d+|[a-z]+|\d+")
 _POINT_TOKEN = re.compile(r"^[a-z]\s*\d+$|^\d+$")
-_FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
 _JOINING_WORDS = frozenset({"and", "swab", "colour", "color", "move"})
 
 
@@ -786,19 +785,14 @@ def _copy_result(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _tokens(text: str) -> tuple[list[str], list[str]]:
-    """Split a submission into squares (``c3``) and words (``snipe``); anything else is refused."""
-    lowered = text.lower()
-    tokens = _TOKEN.findall(lowered)
-    if not tokens or not _FILLER.match(_TOKEN.sub(" ", lowered)):
-        shown = text.strip()[:40]
-        raise MalformedMoveError(
-            (f"{shown!r} is not a move; " if shown else "")
-            + "write the white tiles you colour (C3 C4) or, on your opponent's turn with Snipe, "
-            "snipe D4 or snipe none by direct message."
-        )
-    points = [t.replace(" ", "") for t in tokens if _POINT_TOKEN.match(t)]
-    words = [t for t in tokens if not _POINT_TOKEN.match(t)]
-    return points, words
+    """Split a submission into squares and words; anything else is refused."""
+    return split_submission(
+        text,
+        _TOKEN,
+        _POINT_TOKEN,
+        "write the white tiles you colour (C3 C4) or, on your opponent's turn with Snipe, "
+        "snipe D4 or snipe none by direct message.",
+    )
 
 
 __all__ = [

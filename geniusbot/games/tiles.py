@@ -85,7 +85,7 @@ from .base import (
     Window,
     other_seat,
 )
-from .grid import Point, on_board, parse_point
+from .grid import Point, on_board, parse_point, split_submission
 
 SIZE = 7
 CENTRE = Point(3, 3)
@@ -106,7 +106,6 @@ ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 _TOKEN = re.compile(r"[a-z]+\s*\d+|[a-z]+|\d+")
 _POINT_TOKEN = re.compile(r"^[a-z]+\s*\d+$|^\d+$")
-_FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
 
 
 def parse_anomalies(text: str) -> tuple[str, ...]:
@@ -730,19 +729,14 @@ class TileDecklaration(Game):
 
 
 def _tokens(text: str) -> tuple[list[str], list[str]]:
-    """Split a submission into squares (``d5``) and words (``blue``); anything else is refused."""
-    lowered = text.lower()
-    tokens = _TOKEN.findall(lowered)
-    if not tokens or not _FILLER.match(_TOKEN.sub(" ", lowered)):
-        shown = text.strip()[:40]
-        raise MalformedMoveError(
-            (f"{shown!r} is not a move; " if shown else "")
-            + "write a tile and a colour (D5 blue), a first call (call red) or, by direct message, "
-            "your mines (mines A1 B2 C3 E6 G7)."
-        )
-    points = [t.replace(" ", "") for t in tokens if _POINT_TOKEN.match(t)]
-    words = [t for t in tokens if not _POINT_TOKEN.match(t)]
-    return points, words
+    """Split a submission into squares and words; anything else is refused."""
+    return split_submission(
+        text,
+        _TOKEN,
+        _POINT_TOKEN,
+        "write a tile and a colour (D5 blue), a first call (call red) or, by direct message, "
+        "your mines (mines A1 B2 C3 E6 G7).",
+    )
 
 
 __all__ = [
