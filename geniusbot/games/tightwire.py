@@ -842,7 +842,8 @@ class Tightwire(Game):
     def _play_action(self, move: TightwireMove) -> list[Event]:
         seat, kind = move.seat, move.action
         color = self.colors[seat]
-        name = _cap(color)
+        # Colour and seat: the board shows colours, the host's captions name seats.
+        name = f"{_cap(color)} ({seat})"
         a = self._dot(move.a or "")
         path = [move.a or ""]
         if kind in DRAW_ACTIONS:
@@ -887,9 +888,11 @@ class Tightwire(Game):
         for loser_color in COLORS:
             dots = [self.geo.names[d] for d in taken if before[d] == loser_color]
             if dots:
+                owner = seat if loser_color == color else other_seat(seat)
                 events.append(
                     Event(
-                        f"{_cap(loser_color)} loses {'the piece' if len(dots) == 1 else 'the pieces'} on {', '.join(dots)}.",
+                        f"{_cap(loser_color)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
+                        f"on {', '.join(dots)}.",
                         kind="capture",
                         data={"color": loser_color, "dots": dots},
                     )

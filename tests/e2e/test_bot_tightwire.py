@@ -178,7 +178,7 @@ async def test_classic_is_played_to_a_result_and_its_record_adjudicated(world: W
         )
         final = await play_script(table, moves[5:])
         assert caption(final) == f"Result: alice (p1) wins. {RESULT}"
-        assert room_text(world).count("Blue loses the piece on C3.") == 4
+        assert room_text(world).count("Blue (p2) loses the piece on C3.") == 4
         assert len(table.pictures) == len(moves) + 1
         table.check_pictures()
         record, ruled = await table.adjudicated()

@@ -131,7 +131,7 @@ def test_draw_a_line_and_the_turn_passes():
     assert v["lines"] == [{"a": "B4", "b": "C2", "slack": False, "by": "p1"}]
     assert v["to_move"] == ["p2"] and v["last_move"] == "draw B4-C2" and v["last_path"] == ["B4", "C2"]
     assert v["move_number"] == 1
-    assert events[0].text == "Orange draws B4-C2."
+    assert events[0].text == "Orange (p1) draws B4-C2."
 
 
 def test_notation_is_case_insensitive_and_canonical():
@@ -244,7 +244,7 @@ def test_draw_and_move_along_the_new_line():
     v = g.view()
     assert v["pieces"]["C3"] == "orange" and "B5" not in v["pieces"]
     assert v["last_move"] == "draw B5-C3 and move" and v["last_path"] == ["B5", "C3"]
-    assert events[0].text == "Orange draws B5-C3 and moves B5 to C3."
+    assert events[0].text == "Orange (p1) draws B5-C3 and moves B5 to C3."
 
 
 def test_draw_and_move_starts_from_the_end_holding_the_piece():
@@ -299,7 +299,7 @@ def test_two_pieces_joined_to_an_enemy_piece_capture_it():
     assert "C4" not in v["pieces"]
     assert v["captured"] == {"orange": 0, "blue": 1}
     assert v["captured_last"] == ["C4"]
-    assert [e.text for e in events if e.kind == "capture"] == ["Blue loses the piece on C4."]
+    assert [e.text for e in events if e.kind == "capture"] == ["Blue (p2) loses the piece on C4."]
 
 
 def test_aggressor_advantage_the_mover_survives_once_the_enemy_piece_is_gone():
@@ -353,7 +353,7 @@ def test_revive_onto_an_empty_dot_with_no_line():
     events = play(g, "revive c2")
     v = g.view()
     assert v["pieces"]["C2"] == "blue" and v["captured"]["blue"] == 0
-    assert v["last_path"] == ["C2"] and events[0].text == "Blue revives a piece on C2."
+    assert v["last_path"] == ["C2"] and events[0].text == "Blue (p2) revives a piece on C2."
 
 
 def test_revive_needs_a_captured_piece_and_a_free_dot_without_lines():
@@ -581,7 +581,7 @@ def test_extra_slack_only_after_the_first_slack():
     assert msg == "You have used your slack line; write `extra slack B2-A3` to weave your Extra Slack Thread."
     assert refused(g, "draw C2-B4").endswith("or write `extra slack C2-B4` to weave your Extra Slack Thread.")
     events = play(g, "extra slack C2-B4")  # crosses B2-C3
-    assert events[0].text == "Orange weaves the Extra Slack Thread B4-C2."
+    assert events[0].text == "Orange (p1) weaves the Extra Slack Thread B4-C2."
     v = g.view()
     assert v["items"]["p1"] == [] and v["lines"][-1]["slack"] is True
     play(g, "draw D1-E2")
@@ -625,7 +625,7 @@ def test_woven_revive_onto_an_empty_dot_with_exactly_one_line():
     events = play(g, "woven revive C2")
     v = g.view()
     assert v["pieces"]["C2"] == "blue" and v["items"]["p2"] == [] and v["captured"]["blue"] == 0
-    assert events[0].text == "Blue uses the Woven Revive on C2."
+    assert events[0].text == "Blue (p2) uses the Woven Revive on C2."
     # One use only.
     play(g, "draw E2-D3")
     assert refused(g, "woven revive C1").startswith("You do not hold the Woven Revive")
@@ -797,7 +797,9 @@ def test_a_line_drawn_twice_points_to_move_only_when_a_move_is_possible():
 def test_the_colour_of_each_captured_piece_is_kept_for_the_picture():
     # Blue steps from B2 to B3 between orange A3 and C3 and is captured at once (classic).
     g = new_game("tightwire", setup="orange A3 C3 A5; blue B2 E1 D1; lines A3-B3 B3-C3 B2-B3")
-    play(g, "draw A4-A5", "move B2-B3")
+    events = play(g, "draw A4-A5", "move B2-B3")
+    # The mover's own piece: the message names its colour and its seat.
+    assert [e.text for e in events] == ["Blue (p2) moves B2 to B3.", "Blue (p2) loses the piece on B3."]
     v = g.view()
     assert v["captured_last"] == ["B3"] and v["captured_last_colors"] == {"B3": "blue"}
     assert load(g.to_dict()).view() == v

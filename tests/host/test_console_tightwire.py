@@ -49,7 +49,7 @@ async def test_each_rule_set_is_played_to_a_result_and_exported(tmp_path: Path, 
     assert f"Match #1: Tightwire ({variant}), p1 vs p2. Clock: {preset('tightwire', variant).describe()}." in out
     assert out.count("\nok p") == len(moves)
     assert f"Result: p1 wins. {RESULT}" in out
-    assert out.count("Blue loses the piece on C3.") == 4  # one of them revived in between
+    assert out.count("Blue (p2) loses the piece on C3.") == 4  # one of them revived in between
     # The first board and one after every accepted action, each a PNG of its own.
     boards = sorted((tmp_path / "boards").glob("*.png"))
     assert len(boards) == len(moves) + 1
