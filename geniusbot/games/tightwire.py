@@ -147,10 +147,12 @@ class TightwireMove(Move):
 
 _DOT = r"([a-z]\d{1,2})"
 _PAIR = rf"{_DOT}\s*(?:-|\s|\bto\b)?\s*{_DOT}"
-_RE_DRAW = re.compile(rf"^(?:(draw|slack|extra slack(?: thread)?)\s+)?{_PAIR}(\s+and\s+move)?$")
+# "slack line" and "slack thread" are how the rule texts name the slack line, so players write them.
+_RE_DRAW = re.compile(rf"^(?:(draw|slack(?: line| thread)?|extra slack(?: line| thread)?)\s+)?{_PAIR}(\s+and\s+move)?$")
 _RE_MOVE = re.compile(rf"^move\s+{_PAIR}$")
 _RE_REVIVE = re.compile(rf"^(revive|woven revive)\s+{_DOT}$")
-_RE_PICK = re.compile(r"^(?:pick\s+)?(turn order|extra slack(?: thread)?|woven revive)$")
+# An item's first word names it alone ("pick woven"): no two items share one.
+_RE_PICK = re.compile(r"^(?:pick\s+)?(turn(?: order)?|extra(?: slack(?: thread)?)?|woven(?: revive)?)$")
 _RE_ORDER = re.compile(r"^(first|second)$")
 
 
@@ -746,7 +748,7 @@ class Tightwire(Game):
             self._dot(a), self._dot(b)
             a, b, and_move = a.upper(), b.upper(), bool(and_move)
             if verb is not None:
-                kind = "draw" if verb == "draw" else "slack" if verb == "slack" else "extra_slack"
+                kind = "draw" if verb == "draw" else "extra_slack" if verb.startswith("extra") else "slack"
                 return self._check(TightwireMove(seat, kind, a, b, and_move))
             return self._parse_bare(seat, a, b, and_move)
         if _RE_PICK.match(words) or _RE_ORDER.match(words):

@@ -840,3 +840,18 @@ def test_the_summary_teaches_only_notation_the_parser_reads():
             except GameError:
                 read = True
         assert read, f"the summary teaches {text!r}, which no phase reads"
+
+
+def test_the_rule_texts_own_words_are_understood():
+    # "slack line" / "slack thread" (the rule texts' names) and an item's first word in the draft.
+    g = game()
+    assert g.parse_move("slack line B5-C3", "p1") == TightwireMove("p1", "slack", "B5", "C3")
+    assert g.parse_move("Slack thread b5 c4 and move", "p1") == TightwireMove("p1", "slack", "B5", "C4", True)
+    f = game("fate")
+    assert [f.parse_move(t, "p1").text() for t in ("pick woven", "pick extra", "turn")] == [
+        "pick woven revive", "pick extra slack", "pick turn order",
+    ]
+    play(f, "pick extra", "pick turn", "second", "slack line B5-C4", "draw A1-B2")
+    assert f.parse_move("extra slack line B5-C3", "p1") == TightwireMove("p1", "extra_slack", "B5", "C3")
+    # Still no guessing at other words.
+    assert "Write a line such as" in refused(f, "line B5-C3", error=MalformedMoveError)
