@@ -411,12 +411,18 @@ class Host:
         events = live.game.play(move)
         live.clock.stop(seat, now)
         self._after_change(live, now, events)
-        await self._commit(live, NewAction(kind, move.text(), seat, private), now)
+        # The board depends only on the new state: draw it while the commit runs, and post it
+        # only once the commit has succeeded (a failed commit drops it unseen).
+        drawing = self._draw_board(live, now)
+        try:
+            await self._commit(live, NewAction(kind, move.text(), seat, private), now)
+        except BaseException:
+            self._drop(drawing)
+            raise
         await self._arm(live, now)
         if private:
             await self._private(live, seat, f"Taken: {move.text()}.")
-        await self._announce(live, events)
-        await self._show_board(live, now, moved=True)
+        await self._report(live, now, events, drawing=drawing)
         return Reply("accepted", move.text(), live.id)
 
     # ==================================================================== commands
@@ -506,8 +512,7 @@ class Host:
         self._after_change(live, now, events)
         await self._commit(live, NewAction("resign", "resign", seat), now)
         await self._arm(live, now)
-        await self._announce(live, events)
-        await self._show_board(live, now)
+        await self._report(live, now, events)
         return Reply("accepted", "resigned", live.id)
 
     # ==================================================================== timers
@@ -578,9 +583,7 @@ class Host:
             self._after_change(live, deadline, events)
             await self._commit(live, NewAction("timeout", f"timeout {seat}", None), deadline)
             await self._arm(live, now)
-            await self._post(live, f"{live.label(seat)} ran out of time.")
-            await self._announce(live, events)
-            await self._show_board(live, now)
+            await self._report(live, now, events, lead=[f"{live.label(seat)} ran out of time."])
 
     async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
         window = live.host.get("window")
@@ -595,8 +598,7 @@ class Host:
         self._after_change(live, now, events)
         await self._commit(live, NewAction("window", "close window", None), now)
         await self._arm(live, now)
-        await self._announce(live, events)
-        await self._show_board(live, now)
+        await self._report(live, now, events)
 
     async def _delete_message(self, timer: TimerRecord) -> None:
         channel = timer.payload.get("channel_id")
@@ -914,17 +916,94 @@ class Host:
         parts = [f"{live.label(s)} {live.clock.display(s, now)}" for s in movers]
         return f"To move: {', '.join(parts)}."
 
-    async def _show_board(self, live: LiveMatch, now: float, *, moved: bool = False) -> None:
-        """Post the public board (a picture when a renderer exists) and private views by DM."""
+    def _pictured(self, live: LiveMatch) -> bool:
+        """Whether this host posts the match's board as a picture."""
+        return self.boards and self.pictures and board.has_picture(live.game.name)
+
+    def _draw_board(self, live: LiveMatch, now: float) -> asyncio.Future[bytes | None] | None:
+        """Start drawing the public board of the current state in a worker thread (or ``None``)."""
+        if not self._pictured(live):
+            return None
+        view = live.game.view(None)
+        players = {s: p.name or s for s, p in live.players.items()}
+        return asyncio.ensure_future(
+            asyncio.to_thread(
+                board.picture, view, players=players, clocks=self.clocks(live, now), title=f"Match #{live.id}"
+            )
+        )
+
+    @staticmethod
+    def _drop(drawing: asyncio.Future[bytes | None] | None) -> None:
+        """Forget a board drawn for a state that was never committed."""
+        if drawing is not None:
+            drawing.cancel()
+
+    async def _report(
+        self,
+        live: LiveMatch,
+        now: float,
+        events: Iterable[Event],
+        *,
+        lead: Sequence[str] = (),
+        drawing: asyncio.Future[bytes | None] | None = None,
+    ) -> None:
+        """Announce a committed action: private events to their seats, the public ones with the board.
+
+        When the board is a picture, the action's public texts (``lead``, then the events') ride
+        in its caption above the clock line, so one action is one message in the room. They are
+        posted on their own when the board is text, or when the board will vanish with a
+        memorize window (the announcement must stay), or when an event deletes itself later.
+        """
+        window = live.host.get("window")
+        vanishing = bool(window and window.get("kind") in VANISHING_WINDOWS)
+        if not self._pictured(live) or vanishing:
+            self._drop(drawing)
+            for text in lead:
+                await self._post(live, text)
+            await self._announce(live, events)
+            await self._show_board(live, now)
+            return
+        texts = list(lead)
+        separate: list[Event] = []
+        for event in events:
+            delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
+            if event.public and not delete_after:
+                texts.append(event.text)
+            else:
+                separate.append(event)
+        await self._announce(live, separate)
+        await self._show_board(live, now, lead=texts, drawing=drawing)
+
+    async def _show_board(
+        self,
+        live: LiveMatch,
+        now: float,
+        *,
+        lead: Sequence[str] = (),
+        drawing: asyncio.Future[bytes | None] | None = None,
+    ) -> None:
+        """Post the public board (a picture when a renderer exists) and changed private views by DM.
+
+        ``lead``: texts to put above the caption of a picture board (posted on their own before
+        a text board). ``drawing``: the picture, already being drawn.
+        """
         if not self.boards:
+            self._drop(drawing)
+            for text in lead:
+                await self._post(live, text)
             return
         view = live.game.view(None)
         clocks = self.clocks(live, now)
         png = None
-        if self.pictures and board.has_picture(live.game.name):
-            players = {s: p.name or s for s, p in live.players.items()}
-            png = await asyncio.to_thread(board.picture, view, players=players, clocks=clocks, title=f"Match #{live.id}")
-        caption = self._caption(live, now)
+        if drawing is not None:
+            png = await drawing
+        elif self._pictured(live):
+            drawing = self._draw_board(live, now)
+            png = await drawing if drawing is not None else None
+        ending = self._caption(live, now)
+        # A last move's event often says what the result line says ("p2 resigned"): once is enough.
+        lead = [t for t in lead if t and t.strip() not in ending]
+        caption = "\n".join(t for t in (*lead, ending) if t)
         posted: list[int | None] = []
         if png is not None:
             try:
@@ -937,8 +1016,14 @@ class Host:
                         await result
             except TransportError as error:
                 log.warning("match %s: could not post the board: %s", live.id, error)
+                if lead:  # the board is lost, the announcement must not be
+                    posted.append(await self._post(live, caption))
+        else:
+            for text in lead:
+                await self._post(live, text)
         if png is None or self.text_boards:
             text = board.text_board(view, clocks=clocks)
+            caption = self._caption(live, now)
             posted.append(await self._post(live, text + ("\n" + caption if caption and png is None else "")))
         window = live.host.get("window")
         if window and window.get("kind") in VANISHING_WINDOWS:
@@ -953,7 +1038,32 @@ class Host:
             own = live.game.view(seat)
             if own != view and live.private_views.get(seat) != own:
                 live.private_views[seat] = own
-                await self._private(live, seat, "Your view:\n" + board.text_board(own))
+                await self._private_view(live, seat, own, clocks)
+
+    async def _private_view(self, live: LiveMatch, seat: str, view: Mapping[str, Any], clocks: Mapping[str, str]) -> bool:
+        """Send a seat its own view: a picture with a one-line caption when a renderer draws the
+        game, a readable text otherwise (never a JSON dump)."""
+        player = live.players.get(seat)
+        send_picture = getattr(self.transport, "send_private_picture", None)
+        if player is not None and send_picture is not None and self.pictures and board.has_picture(live.game.name):
+            players = {s: p.name or s for s, p in live.players.items()}
+            png = await asyncio.to_thread(
+                board.picture, view, players=players, clocks=clocks, title=f"Match #{live.id}: {live.label(seat)}"
+            )
+            if png is not None:
+                try:
+                    await send_picture(
+                        player, png, filename=f"match{live.id}-{seat}.png",
+                        text=f"Your view of match #{live.id} (only you can see this).",
+                    )
+                    return True
+                except TransportError as error:
+                    log.info("match %s: private view to %s failed: %s", live.id, seat, error)
+                    await self._post(
+                        live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot."
+                    )
+                    return False
+        return await self._private(live, seat, f"Your view of match #{live.id}:\n" + board.text_board(view))
 
     def _caption(self, live: LiveMatch, now: float) -> str:
         outcome = live.game.outcome()

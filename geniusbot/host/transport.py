@@ -58,12 +58,16 @@ class Transport(Protocol):
         """Send ``text`` to one player only (a DM); return its id if the medium has one."""
         ...
 
+    async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int | None:
+        """Send a PNG picture (with an optional caption) to one player only; its id if any."""
+        ...
+
 
 @dataclass
 class Sent:
     """One thing a :class:`RecordingTransport` was asked to do."""
 
-    op: str  # "post" | "picture" | "edit" | "delete" | "private"
+    op: str  # "post" | "picture" | "edit" | "delete" | "private" | "private picture"
     room: int | None
     text: str = ""
     message_id: int = 0
@@ -114,6 +118,14 @@ class RecordingTransport:
         self.sent.append(Sent("private", None, text, mid, to=player.seat))
         return mid
 
+    async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int | None:
+        """Record a private picture, or fail for seats in ``fail_private``."""
+        if player.seat in self.fail_private:
+            raise TransportError(f"{player.label} does not accept private messages.")
+        mid = self._id()
+        self.sent.append(Sent("private picture", None, text, mid, to=player.seat, png=png))
+        return mid
+
     # ---- reading, for tests --------------------------------------------------------------
 
     def room_texts(self) -> list[str]:
@@ -121,8 +133,8 @@ class RecordingTransport:
         return [s.text for s in self.sent if s.op in ("post", "picture")]
 
     def private_texts(self, seat: str) -> list[str]:
-        """Every private text sent to ``seat``."""
-        return [s.text for s in self.sent if s.op == "private" and s.to == seat]
+        """Every private text sent to ``seat`` (messages and picture captions)."""
+        return [s.text for s in self.sent if s.op in ("private", "private picture") and s.to == seat]
 
     def clear(self) -> None:
         """Forget what was sent so far."""

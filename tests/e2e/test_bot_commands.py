@@ -147,7 +147,11 @@ async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(worl
         for i, square in enumerate(squares):
             board = await world.say(world.alice if i % 2 == 0 else world.bob, square)
             assert fake.attachments(board)[0].startswith(PNG_MAGIC)
-        assert board.content == "Result: alice (p1) wins. p1 (red) has four in a row (E5 E6 E7 E8); p1 wins."
+        # The winning move is one message: what it did, then the result, with the board.
+        assert board.content == (
+            "p1 (red) placed E5. Pushed: E4 to E3.\n"
+            "Result: alice (p1) wins. p1 (red) has four in a row (E5 E6 E7 E8); p1 wins."
+        )
         assert live.status == "finished"
 
 

@@ -64,8 +64,10 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
             assert is_png_board(boards[-1])
         final = await world.say(world.alice, "G8")
         assert is_png_board(final)
-        assert final.content.startswith("Result: alice (p1) wins.")
-        assert "G8 to K8" in final.content
+        # One message for the winning move: its announcement and the result, above the board.
+        announcement, result = final.content.split("\n")
+        assert announcement == "p1 places black on G8." and result.startswith("Result: alice (p1) wins.")
+        assert "G8 to K8" in result
         # Each board is a fresh picture of the same size (readable on a phone: not tiny).
         pictures = [fake.attachments(b)[0] for b in boards + [final]]
         assert len(set(pictures)) == len(pictures)
@@ -112,8 +114,10 @@ async def test_bystanders_and_chatter_are_ignored_without_a_reply(world: World) 
         board = await world.say(world.alice, "H8")
         assert is_png_board(board)
         bot_messages = [m for m in fake.messages(world.room)[before:] if m.author.id == fake.bot_user.id]
-        # Only the move's own announcement and its board: nothing answered the others.
-        assert [m.content for m in bot_messages] == ["p1 places black on H8.", board.content]
+        # One message for the move (its announcement and the clocks, with the board) and nothing
+        # answered the others.
+        assert [m.content for m in bot_messages] == [board.content]
+        assert board.content.startswith("p1 places black on H8.\nTo move: alice (p1) ")  # the opening: three stones
         [live] = bot.host.matches.values()
         assert live.game.view()["last_move"] == "H8"
 

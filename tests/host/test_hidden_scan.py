@@ -438,9 +438,9 @@ class Forgetful(Host):
 class Tidy(Host):
     """A host that deletes every board it posts after 30 s."""
 
-    async def _show_board(self, live, now: float, *, moved: bool = False) -> None:
+    async def _show_board(self, live, now: float, **options) -> None:
         mark = len(self.transport.sent)
-        await super()._show_board(live, now, moved=moved)
+        await super()._show_board(live, now, **options)
         for sent in self.transport.sent[mark:]:
             if sent.op in ("post", "picture") and sent.room == ROOM:
                 await super()._schedule_delete(live, sent.message_id, 30)

@@ -267,7 +267,9 @@ async def test_sealed_bids_stay_private_until_both_are_in(host, transport, clock
         assert (await host.submit(match_id, "p1", "bid 7", private=True)).ok
         assert all("7" not in t for t in transport.room_texts())
         assert "Your bid of 7 is in." in transport.private_texts("p1")
-        assert any("my_bid" in t for t in transport.private_texts("p1"))  # its own view, by DM
+        # Its own view, by DM, readable (pictures are off here): never a JSON dump.
+        [view] = [t for t in transport.private_texts("p1") if t.startswith("Your view")]
+        assert "my bid: 7" in view and "{" not in view and '"' not in view
         assert transport.private_texts("p2") == []
         clock.advance(40)  # p2 thinks into the reserve
         assert (await host.submit(match_id, "p2", "bid 3", private=True)).ok
