@@ -2,7 +2,8 @@
 user meets them: /rules first, then each rule set started by /start and played to a result with
 a PNG board after every accepted action, under its own clock preset (driven by the test's clock:
 a spent byo-yomi period, a timeout loss, a reserve block), the Threads of Fate draft and Turn Order
-by buttons and by typed text, and the finished match's /record file adjudicated to the same result.
+by buttons and by typed text, the Extra Slack Thread and the Woven Revive used, and the finished
+match's /record file adjudicated to the same result.
 The games are the short scripts of ``tests/host/tightwire_scripts.py``."""
 
 from __future__ import annotations
@@ -282,7 +283,7 @@ async def test_threads_of_fate_draft_turn_order_and_items_to_a_result(world: Wor
         assert ruled.outcome.winner == "p1" and ruled.outcome.reason == RESULT
 
 
-async def test_threads_of_fate_turn_order_typed_and_the_draft_by_bobs_button(world: World) -> None:
+async def test_threads_of_fate_turn_order_typed_the_draft_by_bobs_button_and_the_woven_revive(world: World) -> None:
     async with world.running() as bot:
         table = Table(world, bot)
         await table.open("fate")
@@ -301,5 +302,19 @@ async def test_threads_of_fate_turn_order_typed_and_the_draft_by_bobs_button(wor
         game = table.live.game
         assert game.view()["first"] == "p2" and game.view()["items"] == {"p1": ["woven_revive", "extra_slack"], "p2": []}
         # The Woven Revive needs a captured piece; the refusal says so and nothing changes.
-        await table.say("p2", "draw B1-C2")
-        assert await table.refused("p1", "woven revive C2") == "You have no captured piece to revive; draw a line or move a piece."
+        await table.say("p2", "draw A1-B2")
+        assert await table.refused("p1", "woven revive A2") == "You have no captured piece to revive; draw a line or move a piece."
+        # alice steps between bob's A1 and B1 and loses the piece at once (classic captures).
+        for seat, text in [("p1", "draw A5-A4 and move"), ("p2", "draw B1-B2"), ("p1", "draw A4-B2 and move")]:
+            board = await table.say(seat, text)
+        assert "Orange (p1) loses the piece on B2." in room_text(world)
+        await table.say("p2", "draw D1-D2")
+        # A5 has one line: a plain revive is refused with the words that use the item instead.
+        assert await table.refused("p1", "revive A5") == (
+            "A5 has a line at it; revive onto an empty dot with no line at it, or write `woven revive A5` to use your Woven Revive."
+        )
+        board = await table.say("p1", "woven revive A5")
+        assert "Orange (p1) uses the Woven Revive on A5." in room_text(world)
+        assert caption(board) == "To move: bob (p2) 1:30 +5:00."
+        assert game.view()["items"] == {"p1": ["extra_slack"], "p2": []} and game.view()["pieces"]["A5"] == "orange"
+        table.check_pictures()
