@@ -185,6 +185,17 @@ async def test_classic_is_played_to_a_result_and_its_record_adjudicated(world: W
         record, ruled = await table.adjudicated()
         assert record.header("TimeControl") == "60s" and record.header("Variant") == "classic"
         assert ruled.outcome.winner == "p1" and ruled.outcome.reason == RESULT
+        # /replay steps through it: its last step is the final board, with the result.
+        interaction = await world.fake.slash(world.carol, world.guild, world.room, "replay", {"match": 1})
+        await world.fake.wait_for_response(interaction)
+        page = await world.fake.wait_for_followup(interaction)
+        assert page.content.splitlines()[1] == "Step 0 of 22: the start. Clocks: alice 1:00, bob 1:00."
+        last = next(c["custom_id"] for row in page.components for c in row["components"] if c["custom_id"].endswith(":last"))
+        await world.fake.click(world.carol, page, last)
+        await world.fake.wait_for_edit(page)
+        assert page.content.splitlines()[1].startswith("Step 22 of 22: bob (p2): draw D2-C3 and move.")
+        assert page.content.splitlines()[2] == f"Result: {RESULT}"
+        assert png_size(world.fake.attachments(page)[0]) == png_size(table.pictures[-1])
 
 
 async def test_influx_spends_a_byo_yomi_period_and_captures_only_at_the_end_of_a_turn(world: World) -> None:
