@@ -225,12 +225,17 @@ async def test_influx_spends_a_byo_yomi_period_and_captures_only_at_the_end_of_a
         assert ruled.outcome.reason == RESULT
 
 
-async def test_influx_byo_yomi_timeout_loses_and_the_record_says_so(world: World) -> None:
+async def test_influx_refuses_a_repeated_position_and_a_byo_yomi_timeout_loses(world: World) -> None:
     async with world.running() as bot:
         table = Table(world, bot)
         await table.open("influx")
-        await play_script(table, script("influx")[:2])
-        # alice lets all five periods run out: four are announced, then she loses.
+        await play_script(table, script("influx")[:2])  # orange B5 to B4, blue B1 to B2, along new lines
+        await play_script(table, [("p1", "move B4-B5"), ("p2", "move B2-B1"), ("p1", "B5-B4")])
+        # Back to B2 would make the position after blue's first action again, p1 to move.
+        assert await table.refused("p2", "B1-B2") == (
+            "That move would repeat an earlier position, which Deadly Influx forbids; choose another action."
+        )
+        # bob lets all five periods run out: four are announced, then he loses.
         mark = world.fake.mark()
         await table.wait(299)
         assert table.live.status == "live"
@@ -238,14 +243,14 @@ async def test_influx_byo_yomi_timeout_loses_and_the_record_says_so(world: World
         final = await world.fake.wait_for_message(world.room, predicate=lambda m: "Result:" in m.content, since=mark)
         room = room_text(world).splitlines()
         assert [t for t in room if "a period is used up" in t] == [
-            f"alice (p1): a period is used up; {n} left." for n in (4, 3, 2, 1)
+            f"bob (p2): a period is used up; {n} left." for n in (4, 3, 2, 1)
         ]
-        assert "alice (p1) ran out of time." in room
-        assert caption(final).startswith("Result: bob (p2) wins.")
+        assert "bob (p2) ran out of time." in room
+        assert caption(final).startswith("Result: alice (p1) wins.")
         board_png(world, final)
         record, ruled = await table.adjudicated()
-        assert [line.text for line in record.lines][-1] == "timeout p1"
-        assert ruled.outcome.winner == "p2"
+        assert [line.text for line in record.lines][-1] == "timeout p2"
+        assert ruled.outcome.winner == "p1"
 
 
 async def test_threads_of_fate_draft_turn_order_and_items_to_a_result(world: World) -> None:
