@@ -64,6 +64,14 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return [f"```\n{p}\n```" if fenced else p for p in parts]
 
 
+def captions(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """A picture's caption as messages: all but the last go before the picture, the last rides
+    with it (``[""]`` for no caption)."""
+    if not text:
+        return [""]
+    return split_text(text, limit)
+
+
 class DiscordTransport:
     """Posts, pictures, edits, deletions and DMs for the host, through one discord.py client."""
 
@@ -100,12 +108,15 @@ class DiscordTransport:
         return first
 
     async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
-        """Post the PNG as a file attachment, with ``text`` as its caption."""
+        """Post the PNG as a file attachment, with ``text`` as its caption (a caption too long for
+        one message goes first as text, the picture carries its last part); the picture's id."""
         channel = self._room(room)
-        caption = text[:MESSAGE_LIMIT] or None
+        *before, caption = captions(text)
+        for part in before:
+            await self._call("post a message", channel.send(part, allowed_mentions=NO_MENTIONS))
         file = discord.File(io.BytesIO(png), filename=filename)
         message = await self._call(
-            "post a picture", channel.send(caption, file=file, allowed_mentions=NO_MENTIONS)
+            "post a picture", channel.send(caption or None, file=file, allowed_mentions=NO_MENTIONS)
         )
         return message.id
 
@@ -118,21 +129,37 @@ class DiscordTransport:
         """Delete a message the bot posted."""
         await self._call("delete a message", self._room(room).get_partial_message(message_id).delete())
 
-    async def send_private(self, player: Player, text: str) -> int | None:
-        """DM the player; a closed DM raises :class:`TransportError` at once."""
+    async def _user(self, player: Player) -> discord.abc.User:
         if player.user_id is None:
             raise TransportError(f"{player.label} has no Discord account to write to.")
-        user = self.client.get_user(player.user_id) or await self._call(
+        return self.client.get_user(player.user_id) or await self._call(
             f"find the Discord user of {player.label}", self.client.fetch_user(player.user_id)
         )
+
+    async def _dm(self, player: Player, call: Awaitable[discord.Message]) -> discord.Message:
+        try:
+            return await self._call("send a direct message", call)
+        except TransportError as error:
+            cause = error.__cause__
+            if isinstance(cause, discord.Forbidden) and cause.code == CANNOT_DM:
+                raise TransportError(f"{player.label} does not accept direct messages from this bot.") from cause
+            raise
+
+    async def send_private(self, player: Player, text: str) -> int | None:
+        """DM the player; a closed DM raises :class:`TransportError` at once."""
+        user = await self._user(player)
         first: int | None = None
         for part in split_text(text):
-            try:
-                message = await self._call("send a direct message", user.send(part, allowed_mentions=NO_MENTIONS))
-            except TransportError as error:
-                cause = error.__cause__
-                if isinstance(cause, discord.Forbidden) and cause.code == CANNOT_DM:
-                    raise TransportError(f"{player.label} does not accept direct messages from this bot.") from cause
-                raise
+            message = await self._dm(player, user.send(part, allowed_mentions=NO_MENTIONS))
             first = first or message.id
         return first
+
+    async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int | None:
+        """DM the player a PNG with ``text`` as its caption; a closed DM raises :class:`TransportError`."""
+        user = await self._user(player)
+        *before, caption = captions(text)
+        for part in before:
+            await self._dm(player, user.send(part, allowed_mentions=NO_MENTIONS))
+        file = discord.File(io.BytesIO(png), filename=filename)
+        message = await self._dm(player, user.send(caption or None, file=file, allowed_mentions=NO_MENTIONS))
+        return message.id

@@ -112,6 +112,18 @@ class ConsoleTransport:
         self._print(f"[to {player.seat} only] {text}")
         return self._id()
 
+    async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int:
+        """Save a private picture (if a folder is set) and print its caption, marked with its addressee."""
+        mid = self._id()
+        saved = ""
+        if self.boards_dir is not None:
+            self.boards_dir.mkdir(parents=True, exist_ok=True)
+            path = self.boards_dir / f"{Path(filename).stem}-{mid}.png"
+            path.write_bytes(png)
+            saved = f" (saved to {path})"
+        self._print(f"[to {player.seat} only] {text}{saved}".rstrip())
+        return mid
+
 
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
     """``["k=v", ...]`` as a dict; :class:`ValueError` with a sentence for a pair without ``=``."""

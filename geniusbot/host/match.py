@@ -1056,13 +1056,14 @@ class Host:
                         player, png, filename=f"match{live.id}-{seat}.png",
                         text=f"Your view of match #{live.id} (only you can see this).",
                     )
-                    return True
                 except TransportError as error:
                     log.info("match %s: private view to %s failed: %s", live.id, seat, error)
                     await self._post(
                         live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot."
                     )
                     return False
+                if not self.text_boards:  # a terminal shows the text view as well as saving the picture
+                    return True
         return await self._private(live, seat, f"Your view of match #{live.id}:\n" + board.text_board(view))
 
     def _caption(self, live: LiveMatch, now: float) -> str:

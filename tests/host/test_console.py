@@ -85,3 +85,25 @@ def test_the_launcher_lists_play(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     assert "--clock SPEC" in capsys.readouterr().out
+
+
+async def test_a_private_picture_is_saved_and_its_caption_marked_for_its_seat(tmp_path):
+    from geniusbot.host.console import ConsoleTransport
+    from geniusbot.host.transport import Player
+
+    out = io.StringIO()
+    transport = ConsoleTransport(out, tmp_path / "boards")
+    await transport.send_private_picture(Player("p2"), b"\x89PNG fake", filename="match1-p2.png", text="Your view of match #1.")
+    [saved] = (tmp_path / "boards").iterdir()
+    assert saved.read_bytes() == b"\x89PNG fake" and saved.name.startswith("match1-p2")
+    assert out.getvalue() == f"[to p2 only] Your view of match #1. (saved to {saved})\n"
+
+
+async def test_a_private_view_on_the_console_is_printed_as_text_as_well(tmp_path):
+    code, out = await play(tmp_path, "p1 (dm): create 30\nquit\n", game="decks", boards_dir=tmp_path / "b")
+    assert code == 0 and "ok p1 (dm): create 30" in out
+    # Both seats sit at one keyboard: p1's own view is saved as a picture and printed as text.
+    assert "[to p1 only] Your view of match #1 (only you can see this). (saved to " in out
+    assert "[to p1 only] Your view of match #1:\n" in out
+    assert "[to p2 only] Your view" not in out
+    assert any(p.name.startswith("match1-p1") for p in (tmp_path / "b").iterdir())
