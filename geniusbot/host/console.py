@@ -185,9 +185,12 @@ async def run_console(
     try:
         match_id = None
         if not new:
+            # A rule set asked for (or implied by the name) resumes only a match of that rule set.
+            wanted = (variant or default_variant(game) or "").strip().lower()
             mine = [
                 r for r in await store.live_matches()
                 if r.game == name and r.channel_id is None and r.guild_id is None
+                and (not wanted or r.variant == wanted)
             ]
             if mine:
                 match_id = mine[-1].id

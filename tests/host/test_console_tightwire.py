@@ -98,3 +98,15 @@ async def test_a_rule_sets_own_name_plays_that_rule_set(tmp_path: Path) -> None:
     assert "p2: It is not your turn; waiting for p1." in out
     assert "p1: The items are being drafted; write one of `pick turn order`, `pick extra slack`, `pick woven revive`." in out
     assert "ok p1: pick woven revive" in out
+
+
+async def test_asking_for_another_rule_set_starts_it_instead_of_resuming(tmp_path: Path) -> None:
+    await play(tmp_path, ["p1: draw B5-C3", "quit"], variant="classic")
+    out = await play(tmp_path, ["status", "quit"], variant="influx")
+    assert "Resuming" not in out and "Match #2: Tightwire (influx)" in out
+    out = await play(tmp_path, ["status", "quit"], "deadlyinflux")
+    assert "Resuming match #2 (tightwire)" in out
+    out = await play(tmp_path, ["status", "quit"])  # no rule set named: the newest unfinished one
+    assert "Resuming match #2 (tightwire)" in out and "Match #2: Tightwire (influx), live." in out
+    out = await play(tmp_path, ["status", "quit"], variant="Classic")
+    assert "Resuming match #1 (tightwire)" in out and "Match #1: Tightwire (classic), live." in out
