@@ -162,7 +162,7 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
 
     async def on_timer(timer):
         lateness.append((system.now() - timer.due_at).total_seconds() * 1000)
-        await host.on_timer(timer)
+        return await host.on_timer(timer)
 
     dispatcher = TimerDispatcher(store, on_timer, time=system)
     host.wake = dispatcher.wake

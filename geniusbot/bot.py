@@ -129,13 +129,15 @@ class GeniusBot(commands.Bot):
             self.dispatch("match_changed", match_id)
         self.dispatcher.start()
 
-    async def on_timer(self, timer: TimerRecord) -> None:
+    async def on_timer(self, timer: TimerRecord) -> bool:
         """A durable timer fell due: the host handles it, then the cogs hear that the match changed
-        (a clock may have settled a choice whose buttons are still up)."""
+        (a clock may have settled a choice whose buttons are still up). Returns the host's answer:
+        whether it deleted the delivered row itself."""
         assert self.host is not None
-        await self.host.on_timer(timer)
+        consumed = await self.host.on_timer(timer)
         if timer.match_id is not None:
             self.dispatch("match_changed", timer.match_id)
+        return consumed
 
     async def close(self) -> None:
         """Stop the timers and close the database, then disconnect."""

@@ -137,6 +137,8 @@ class LiveMatch:
     # The timer rows the host knows of: kind -> [(due, payload, row id)]; absent = not read yet.
     armed: dict[str, Any] = field(default_factory=dict)
     private_views: dict[str, Any] = field(default_factory=dict)
+    # The timer row being delivered, until a write of this delivery deletes it (see on_timer).
+    delivered: TimerRecord | None = None
 
     @property
     def room(self) -> int | None:
@@ -170,7 +172,8 @@ class Host:
     """Hosts every match of one store, speaking through one transport.
 
     ``now`` is the time source (epoch seconds); tests and the console inject their own.
-    ``wake`` is called after a timer row is added (the dispatcher re-reads its next timer).
+    ``wake`` is called with the due time (aware UTC) of each timer row added, so the dispatcher
+    wakes by then (a ``wake()`` without arguments, which re-reads the store, also works).
     ``pictures``: post a rendered board when a renderer exists (the text board otherwise);
     ``text_boards``: post the text board as well (the console). ``adopt``: a timer of a match
     this host has not loaded loads it (the bot); false: such timers are left alone (a console
@@ -183,7 +186,7 @@ class Host:
         transport: Transport,
         *,
         now: Callable[[], float] = time.time,
-        wake: Callable[[], Any] | None = None,
+        wake: Callable[..., Any] | None = None,
         pictures: bool = True,
         boards: bool = True,
         text_boards: bool = False,
@@ -517,28 +520,33 @@ class Host:
 
     # ==================================================================== timers
 
-    async def on_timer(self, timer: TimerRecord) -> None:
-        """A durable timer fell due (the dispatcher calls this; raising means "deliver again")."""
+    async def on_timer(self, timer: TimerRecord) -> bool:
+        """A durable timer fell due (the dispatcher calls this; raising means "deliver again").
+
+        Returns ``True`` when the delivered row was deleted here, in the same transaction as
+        this delivery's own write (a re-armed clock row, a heartbeat, the commit that ended the
+        match), so the dispatcher has nothing to delete; ``False`` leaves that to it.
+        """
         if timer.kind == DELETE_TIMER:
             await self._delete_message(timer)
-            return
+            return False
         if timer.kind == HEARTBEAT_TIMER:
-            await self._beat()
-            return
+            return await self._beat(delivered=timer)
         if timer.match_id is None:
-            return
+            return False
         if not self.adopt and timer.match_id not in self.matches:
-            return
+            return False
         live, _ = await self._get(timer.match_id)
         if live is None:
-            return
+            return False
         async with live.lock:
             if timer.kind in live.armed:
-                # The dispatcher deletes this row once we return.
+                # This row goes with this delivery: it no longer counts as armed.
                 live.armed[timer.kind] = [r for r in live.armed[timer.kind] if r[2] != timer.id]
             if live.status != "live":
-                return
+                return False
             now = self.now()
+            live.delivered = timer
             try:
                 if timer.kind == CLOCK_TIMER:
                     await self._clock_alert(live, timer.payload, now)
@@ -547,11 +555,14 @@ class Host:
             except (StorageUnavailable, StaleVersion):
                 live.restore()
                 self.matches.pop(live.id, None)
-                raise  # the dispatcher keeps the row and delivers it again
+                raise  # the dispatcher keeps the row (unless it was replaced) and delivers it again
             except Exception:
                 log.exception("match %s: timer %s failed", live.id, timer.kind)
                 live.restore()
                 raise
+            finally:
+                consumed, live.delivered = live.delivered is None, None
+            return consumed
 
     async def _clock_alert(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
         seat = str(payload.get("seat"))
@@ -653,20 +664,23 @@ class Host:
         resumed.sort()
         return resumed
 
-    async def _beat(self, replacing: Sequence[int] = ()) -> None:
+    async def _beat(self, replacing: Sequence[int] = (), *, delivered: TimerRecord | None = None) -> bool:
         """Note that this host is alive now: a heartbeat row (carrying the ledger of outages not
-        yet in every match's row), due again in ``heartbeat`` seconds."""
+        yet in every match's row), due again in ``heartbeat`` seconds. A ``delivered`` heartbeat
+        row is replaced in the same write; returns whether it was."""
         if self.heartbeat <= 0:
-            return
+            return False
         now = self.now()
         payload = {"alive_at": now, "outages": [list(o) for o in self.outages]}
-        await self.store.add_timer(HEARTBEAT_TIMER, utc(now + self.heartbeat), payload=payload)
+        due = utc(now + self.heartbeat)
+        if delivered is not None:
+            await self.store.replace_timer(delivered, HEARTBEAT_TIMER, due, payload=payload)
+        else:
+            await self.store.add_timer(HEARTBEAT_TIMER, due, payload=payload)
         for row_id in replacing:
             await self.store.delete_timer(row_id)
-        if self.wake is not None:
-            result = self.wake()
-            if asyncio.iscoroutine(result):
-                await result
+        await self._wake(now + self.heartbeat)
+        return delivered is not None
 
     def _give_back(self, saved_at: float) -> tuple[float, float]:
         """What the ledger gives back to a match last committed at ``saved_at``, and how long
@@ -774,6 +788,12 @@ class Host:
         extra: dict[str, Any] = {}
         if result is not None:
             extra["result"] = result
+        # A delivery that ends the match arms nothing after this commit: its row can go with it.
+        # (While the match is live, a later write of the delivery re-arms and replaces the row,
+        # so a failure between the two still leaves the row to be delivered again.)
+        done = live.delivered if live.delivered is not None and live.status != "live" else None
+        if done is not None:
+            extra["done_timer"] = done
         try:
             committed = await self.store.commit_action(
                 live.id,
@@ -789,6 +809,8 @@ class Host:
             live.restore()
             raise
         live.version = committed.version
+        if done is not None:
+            live.delivered = None
         live.snapshot()
 
     async def _log_rejected(
@@ -806,7 +828,10 @@ class Host:
     def _know_rows(live: LiveMatch, rows: Iterable[TimerRecord]) -> None:
         """Learn which clock and window rows exist for the match (after a load)."""
         live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
+        gone = live.delivered
         for row in rows:
+            if gone is not None and (row.id, row.kind, row.due_at) == (gone.id, gone.kind, gone.due_at):
+                continue  # being delivered: it goes with this delivery, it cannot stand for a deadline
             if row.kind in live.armed and row.match_id == live.id:
                 live.armed[row.kind].append((epoch(row.due_at), dict(row.payload), row.id))
 
@@ -816,6 +841,7 @@ class Host:
         The exact alert rides in the payload; a row that fires early is re-checked and re-armed.
         """
         wanted: dict[str, tuple[float, dict[str, Any]] | None] = {CLOCK_TIMER: None, WINDOW_TIMER: None}
+        added: float = 0.0  # the earliest due time of a row written here (0: none)
         if live.status == "live":
             alerts = live.clock.alerts(now)
             if alerts:
@@ -830,7 +856,6 @@ class Host:
                 wanted[WINDOW_TIMER] = (float(window["due"]), {"kind": window["kind"]})
         if any(kind not in live.armed for kind in wanted):
             self._know_rows(live, await self.store.timers(live.id))
-        added = False
         for kind, want in wanted.items():
             rows = live.armed[kind]
             # Rows are never deleted here, only added: the dispatcher deletes a delivered row by
@@ -844,13 +869,18 @@ class Host:
             # nothing due and re-arms. That saves a write on most moves.
             if rows and min(due for due, _, _ in rows) <= want[0] + 0.0005:
                 continue
-            timer = await self.store.add_timer(kind, utc(want[0]), match_id=live.id, payload=want[1])
-            added = True
+            gone = live.delivered
+            if gone is not None:
+                # Re-armed from its own delivery: the new row and the delivered row's deletion
+                # in one write (the dispatcher then deletes nothing).
+                timer, _ = await self.store.replace_timer(gone, kind, utc(want[0]), match_id=live.id, payload=want[1])
+                live.delivered = None
+            else:
+                timer = await self.store.add_timer(kind, utc(want[0]), match_id=live.id, payload=want[1])
+            added = min(added or want[0], want[0])
             live.armed[kind] = rows + [(want[0], want[1], timer.id)]
-        if added and self.wake is not None:
-            result = self.wake()
-            if asyncio.iscoroutine(result):
-                await result
+        if added:
+            await self._wake(added)
 
     # ---- speaking -----------------------------------------------------------------------------
 
@@ -897,10 +927,18 @@ class Host:
         await self.store.add_timer(
             DELETE_TIMER, due, match_id=live.id, payload={"channel_id": live.room, "message_id": message_id}
         )
-        if self.wake is not None:
+        await self._wake(epoch(due))
+
+    async def _wake(self, due: float) -> None:
+        """Tell the dispatcher a timer row due at ``due`` was written (it may need to wake sooner)."""
+        if self.wake is None:
+            return
+        try:
+            result = self.wake(utc(due))
+        except TypeError:  # a wake() that takes no due time: it reads the store again
             result = self.wake()
-            if asyncio.iscoroutine(result):
-                await result
+        if asyncio.iscoroutine(result):
+            await result
 
     def clocks(self, live: LiveMatch, now: float) -> dict[str, str]:
         """Each seat's clock as a short string for a board."""

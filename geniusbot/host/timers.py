@@ -10,6 +10,13 @@ returned: delivery is at-least-once, so a callback must tolerate a timer it has 
 that raises is logged and retried later with a growing delay; it never stops the dispatcher or
 the other timers.
 
+A callback may delete the delivered row itself, in the same transaction as its own write (the
+store's ``replace_timer``, or ``commit_action(done_timer=...)``), and return ``True`` to say so:
+the dispatcher then has nothing to delete. One pass reads the due timers and the next one
+together (``Store.due_and_next``), and :meth:`TimerDispatcher.wake` with a due time only
+shortens the coming sleep, so a delivery whose callback re-arms a deadline costs one read and
+the callback's one write.
+
 Time is injected: :class:`SystemTime` for the bot, :class:`ManualTime` for tests (which never
 wait for real time).
 """
@@ -27,7 +34,8 @@ from geniusbot.storage.repository import Store, TimerRecord
 
 log = logging.getLogger(__name__)
 
-OnTimer = Callable[[TimerRecord], Awaitable[None]]
+#: ``async def on_timer(timer)``; returning ``True`` means the callback deleted the row itself.
+OnTimer = Callable[[TimerRecord], Awaitable[bool | None]]
 
 
 class TimeSource(Protocol):
@@ -128,6 +136,9 @@ class TimerDispatcher:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._sleeping_until: datetime | None = None
+        # The earliest due time announced through wake(due) during a pass (it shortens the sleep).
+        self._soonest: datetime | None = None
+        self._in_pass = False
         # Pass accounting for settle(): a pass that starts after a request covers it.
         self._requested = 0
         self._completed = 0
@@ -167,8 +178,7 @@ class TimerDispatcher:
     ) -> TimerRecord:
         """Store a timer and, if it is earlier than the one being waited for, wake the task."""
         timer = await self.store.add_timer(kind, due_at, match_id=match_id, payload=payload)
-        if self._sleeping_until is None or timer.due_at < self._sleeping_until:
-            self._wake.set()
+        self.wake(timer.due_at)
         return timer
 
     async def add_in(
@@ -191,9 +201,17 @@ class TimerDispatcher:
         """Delete a match's timers (only those of ``kind`` if given); return how many."""
         return await self.store.delete_timers(match_id, kind)
 
-    def wake(self) -> None:
-        """Make the task look at the store again now (after timers were written behind its back)."""
-        self._wake.set()
+    def wake(self, due_at: datetime | None = None) -> None:
+        """Say that a timer was written: without ``due_at``, the task reads the store again now;
+        with it (the new timer's due time), the task only makes sure to be awake by then."""
+        if due_at is None:
+            self._wake.set()
+        elif self._in_pass:
+            # The pass's own reading of the next timer may predate this row: remember it.
+            if self._soonest is None or due_at < self._soonest:
+                self._soonest = due_at
+        elif self._sleeping_until is None or due_at < self._sleeping_until:
+            self._wake.set()
 
     async def settle(self) -> None:
         """Return once the task has made a full pass that began after this call.
@@ -217,21 +235,27 @@ class TimerDispatcher:
 
     async def run_due(self) -> int:
         """Deliver every timer due now, earliest first; return how many callbacks succeeded."""
+        delivered, _ = await self._run_due()
+        return delivered
+
+    async def _run_due(self) -> tuple[int, TimerRecord | None]:
+        """Deliver every timer due now; also return the first timer after them, as read before
+        the deliveries (timers their callbacks wrote come through :meth:`wake`)."""
         delivered = 0
         while True:
             now = self.time.now()
-            due = await self.store.due_timers(now, limit=self.batch)
+            due, upcoming = await self.store.due_and_next(now, limit=self.batch)
             for timer in due:
                 if await self._deliver(timer):
                     delivered += 1
             if len(due) < self.batch:
-                return delivered
+                return delivered, upcoming
 
     # ---- the task ------------------------------------------------------------------------------
 
     async def _deliver(self, timer: TimerRecord) -> bool:
         try:
-            await self.on_timer(timer)
+            consumed = await self.on_timer(timer)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -239,19 +263,21 @@ class TimerDispatcher:
             log.exception(
                 "timer %s (%s, match %s) failed; retrying in %.0f s", timer.id, timer.kind, timer.match_id, delay
             )
-            await self.store.postpone_timer(timer.id, self.time.now() + timedelta(seconds=delay))
+            # Only the row delivered: the callback may have replaced it, and its successor stands.
+            await self.store.postpone_timer(timer.id, self.time.now() + timedelta(seconds=delay), delivered=timer)
             return False
-        # Only the row delivered: the callback may have deleted it and a new timer taken its id.
-        await self.store.delete_timer(timer.id, kind=timer.kind, due_at=timer.due_at)
+        if consumed is not True:
+            # Only the row delivered: the callback may have deleted it and a new timer taken its id.
+            await self.store.delete_timer(timer.id, kind=timer.kind, due_at=timer.due_at)
         return True
 
     async def _run(self) -> None:
         while True:
             started = self._requested
             self._wake.clear()
+            self._in_pass, self._soonest = True, None
             try:
-                await self.run_due()
-                upcoming = await self.store.next_timer()
+                _, upcoming = await self._run_due()
             except Exception:
                 # A dead dispatcher would silently stop every clock; log, wait, and try again.
                 log.exception("timers: a pass failed; trying again in %.0f s", self.retry_delay)
@@ -261,6 +287,10 @@ class TimerDispatcher:
                 until = self.time.now() + timedelta(seconds=self.max_sleep)
                 if upcoming is not None and upcoming.due_at < until:
                     until = upcoming.due_at
+            finally:
+                self._in_pass = False
+            if self._soonest is not None and self._soonest < until:
+                until = self._soonest
             self._completed = started
             done, self._pass_done = self._pass_done, asyncio.Event()
             done.set()

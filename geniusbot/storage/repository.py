@@ -352,6 +352,12 @@ def _message_from_row(row: Any) -> PostedMessage:
     )
 
 
+def _exactly(timer: TimerRecord) -> list[Any]:
+    """Conditions matching one delivered timer row and no other: SQLite gives a deleted row's id
+    to the next new row, so the id alone could name a newer timer."""
+    return [m.Timer.id == timer.id, m.Timer.kind == timer.kind, m.Timer.due_at == _aware(timer.due_at)]
+
+
 class _Ambiguous(Exception):
     """A write's commit failed in a way that leaves unknown whether it landed."""
 
@@ -685,6 +691,7 @@ class Store:
         host: Mapping[str, Any] | None = _UNSET,
         status: str = _UNSET,
         result: Result | None = _UNSET,
+        done_timer: TimerRecord | None = None,
     ) -> Committed:
         """Append ``action`` (accepted) and replace the snapshot, in one transaction.
 
@@ -692,6 +699,8 @@ class Store:
         ``finished`` or ``aborted`` stamps ``finished_at``. ``action`` may be ``None`` to save
         the snapshot alone. Raises :class:`StaleVersion` (and writes nothing) unless the match
         is still at ``expected_version``; :class:`MatchNotFound` if there is no such match.
+        ``done_timer``: a delivered timer whose work this commit is; that very row (same id,
+        kind and due time) is deleted in the same transaction, saving the dispatcher a write.
         """
         if status is not _UNSET and status not in m.MATCH_STATUSES:
             raise ValueError(f"unknown match status {status!r}")
@@ -732,6 +741,8 @@ class Store:
                 if actual is None:
                     raise MatchNotFound(match_id)
                 raise StaleVersion(match_id, expected_version, actual)
+            if done_timer is not None:
+                await conn.execute(delete(m.Timer).where(*_exactly(done_timer)))
             if action is None:
                 return Committed(None, row.version)
             await conn.execute(
@@ -874,6 +885,38 @@ class Store:
 
         return await self._transaction(work, write=True, what="adding a timer")
 
+    async def replace_timer(
+        self,
+        delivered: TimerRecord,
+        kind: str,
+        due_at: datetime,
+        *,
+        match_id: int | None = None,
+        payload: Mapping[str, Any] | None = None,
+    ) -> tuple[TimerRecord, bool]:
+        """Add a timer and delete the delivered row ``delivered`` (that very row), in one
+        transaction: a re-armed deadline costs one write instead of two. Returns the new timer
+        and whether the delivered row was still there (and is now gone).
+
+        The new row is inserted first, so it never takes the delivered row's id.
+        """
+        _check_length("timer kind", kind, 32)
+        due_at = _aware(due_at)
+        data = dict(payload or {})
+
+        async def work(conn: AsyncConnection) -> tuple[TimerRecord, bool]:
+            timer_id = (
+                await conn.execute(
+                    insert(m.Timer)
+                    .values(match_id=match_id, kind=kind, due_at=due_at, payload=data, attempts=0)
+                    .returning(m.Timer.id)
+                )
+            ).scalar_one()
+            gone = (await conn.execute(delete(m.Timer).where(*_exactly(delivered)))).rowcount > 0
+            return TimerRecord(timer_id, match_id, kind, due_at, data, 0), gone
+
+        return await self._transaction(work, write=True, what="replacing a timer")
+
     async def delete_timer(self, timer_id: int, *, kind: str | None = None, due_at: datetime | None = None) -> bool:
         """Remove one timer; ``False`` if it was already gone.
 
@@ -903,15 +946,19 @@ class Store:
 
         return await self._transaction(work, write=True, what="deleting timers")
 
-    async def postpone_timer(self, timer_id: int, due_at: datetime) -> bool:
-        """Move a timer to ``due_at`` and count one failed delivery; ``False`` if it is gone."""
+    async def postpone_timer(self, timer_id: int, due_at: datetime, *, delivered: TimerRecord | None = None) -> bool:
+        """Move a timer to ``due_at`` and count one failed delivery; ``False`` if it is gone.
+
+        With ``delivered`` (the row as it was delivered), only that very row is moved.
+        """
         due_at = _aware(due_at)
+        conditions = _exactly(delivered) if delivered is not None else [m.Timer.id == timer_id]
 
         async def work(conn: AsyncConnection) -> bool:
             return (
                 await conn.execute(
                     update(m.Timer)
-                    .where(m.Timer.id == timer_id)
+                    .where(*conditions)
                     .values(due_at=due_at, attempts=m.Timer.attempts + 1)
                 )
             ).rowcount > 0
@@ -938,6 +985,26 @@ class Store:
             if limit is not None:
                 query = query.limit(limit)
             return [_timer_from_row(row) for row in (await conn.execute(query)).all()]
+
+        return await self._transaction(work, write=False, what="reading due timers")
+
+    async def due_and_next(
+        self, now: datetime, *, limit: int = 100
+    ) -> tuple[list[TimerRecord], TimerRecord | None]:
+        """The timers due at or before ``now`` (at most ``limit``, earliest first) and the first
+        one after them, in one read: what a dispatcher's pass needs.
+
+        The next one is ``None`` when there is none, or when ``limit`` due timers were found (read
+        again after delivering them).
+        """
+        now = _aware(now)
+
+        async def work(conn: AsyncConnection) -> tuple[list[TimerRecord], TimerRecord | None]:
+            query = select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(limit + 1)
+            rows = [_timer_from_row(row) for row in (await conn.execute(query)).all()]
+            due = [t for t in rows if t.due_at <= now][:limit]
+            later = [t for t in rows if t.due_at > now]
+            return due, (later[0] if later and len(due) < limit else None)
 
         return await self._transaction(work, write=False, what="reading due timers")
 
