@@ -192,3 +192,21 @@ async def test_a_closed_dm_for_a_private_view_is_reported_without_its_content(st
     assert "Alice (p1): I could not send you a private message; open your DMs to this bot." in said
     assert not [s for s in transport.sent if s.op == "private picture"]
 
+
+
+async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_board_that_vanishes(host, transport):
+    from geniusbot.games import Event
+
+    match_id = await start(host, "tiles", clock="30s")
+    live = host.matches[match_id]
+    assert live.host["window"]["kind"] == "memorize"
+    transport.clear()
+    async with live.lock:
+        await host._report(live, host.now(), [Event("A public announcement."), Event("For p2 only.", frozenset({"p2"}))])
+    said = room(transport)
+    assert [(s.op, s.text) for s in said[:1]] == [("post", "A public announcement.")]
+    [picture] = [s for s in said if s.op == "picture"]
+    assert "A public announcement." not in picture.text
+    assert transport.private_texts("p2") == ["For p2 only."]
+    deleted_later = {t.payload["message_id"] for t in await host.store.timers(match_id) if t.kind == "delete"}
+    assert picture.message_id in deleted_later and said[0].message_id not in deleted_later
