@@ -1,21 +1,25 @@
 """Boards for the room: a picture when ``geniusbot.render`` has a renderer, text otherwise.
 
 The text board is the console's board and the fallback for a game no renderer draws yet. It
-reads only the public view, so it can never show hidden information.
+reads only the view it is given, so a public view can never show hidden information, and it is
+always prose and diagrams for a person, never JSON.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 from collections.abc import Mapping
 from typing import Any
+
+from geniusbot.games.grid import Point, parse_point
 
 log = logging.getLogger(__name__)
 
 # Symbols for the colours the games name; a colour not listed gets its first letter.
 _SYMBOLS = {"black": "X", "white": "O", "red": "R", "blue": "B", "orange": "O"}
+# The keys every view carries, which the footer says in words (or the caption does).
+_COMMON_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
 
 
 def _render_module() -> Any | None:
@@ -72,23 +76,232 @@ def _grid(cols: int, rows: int, cells: Mapping[str, str], marks: set[str]) -> li
     return lines
 
 
-def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = None) -> str:
-    """A plain-text board of a public view (row 1 at the bottom; the last move in lower case)."""
+def _points(cells: Mapping[str, Any] | None, size: int) -> dict[Point, Any]:
+    """A view's square-name mapping keyed by :class:`Point` (the games' own text helpers want those)."""
+    return {parse_point(name, size, size): value for name, value in (cells or {}).items()}
+
+
+def _seat_list(seats: Any) -> str:
+    return " and ".join(str(s) for s in seats or ())
+
+
+# --------------------------------------------------------------------------- Tile Decklaration
+
+
+def _tiles_lines(view: Mapping[str, Any]) -> list[str]:
+    from geniusbot.games.tiles import grid_text
+
+    size = int(view.get("size") or 7)
+    phase = view.get("phase")
+    declared = list(view.get("declared") or [])
     lines: list[str] = []
+    if phase == "memorize":
+        lines.append("Memorize the grid: it is hidden when the time is up.")
+    elif phase == "landmines":
+        sent = view.get("mines_sent") or {}
+        waiting = [s for s, done in sent.items() if not done]
+        lines.append(
+            "Landmines: each player sends five tiles by direct message, such as `mines A1 B2 C3 E6 G7`"
+            + (f"; waiting for {_seat_list(waiting)}." if waiting else ".")
+        )
+    elif phase == "call":
+        lines.append(f"{view.get('starter')} calls the first colour, such as `call red`.")
+    elif phase == "declare":
+        movers = _seat_list(view.get("to_move"))
+        head = f"{movers} declares a {view.get('called')} tile"
+        if view.get("caller"):
+            head += f" (called by {view['caller']})"
+        if view.get("chain_from"):
+            head += f", next to {view['chain_from']}"
+        head += ", then calls a colour."
+        if view.get("must_move_again"):
+            head += " A mine went off: move again."
+        lines.append(head)
+    elif phase == "over":
+        lines.append("The task is over; the grid is shown.")
+    lines.append(f"{len(declared)} tile{'s' if len(declared) != 1 else ''} declared."
+                 + (f" Anomalies: {', '.join(view['anomalies'])}." if view.get("anomalies") else ""))
+    marks = [parse_point(m, size, size) for m in view.get("marks") or ()]
+    if isinstance(view.get("grid"), Mapping):
+        known = _points(view["grid"], size)
+    else:
+        # Hidden: only the black centre and the tiles declared so far (their true colours).
+        known = {parse_point(str(view.get("centre") or "D4"), size, size): "black"}
+        known.update({parse_point(d["tile"], size, size): d["color"] for d in declared})
+    lines += grid_text(known, marks).splitlines()
+    palette = [str(c) for c in view.get("palette") or ()]
+    legend = ", ".join(f"{c[:1].upper()} {c}" for c in palette)
+    legend += f"; * the black centre {view.get('centre') or 'D4'}"
+    if not isinstance(view.get("grid"), Mapping):
+        legend += "; ? hidden"
+    if marks:
+        legend += "; ! marked to implode"
+    lines.append(legend + ".")
+    if isinstance(view.get("original_grid"), Mapping):
+        lines.append("Before the implosion:")
+        lines += grid_text(_points(view["original_grid"], size)).splitlines()
+    if view.get("mines") is not None:
+        lines.append("Your mines: " + (" ".join(view["mines"]) or "none") + ".")
+    exploded = view.get("exploded") or []
+    if exploded:
+        gone = [f"{e['tile']} ({' and '.join(e.get('owners') or ())})" for e in exploded]
+        lines.append("Mines gone off: " + ", ".join(gone) + ".")
+    return lines
+
+
+# --------------------------------------------------------------------------- Dueling Decks
+
+
+def _decks_lines(view: Mapping[str, Any]) -> list[str]:
+    from geniusbot.games.decks import board_text
+
+    return board_text(view).splitlines()
+
+
+# --------------------------------------------------------------------------- Deck Swabbing
+
+
+def _swabbing_lines(view: Mapping[str, Any]) -> list[str]:
+    from geniusbot.games.swabbing import board_text
+
+    size = int(view.get("size") or 7)
+    lines: list[str] = []
+    if view.get("phase") == "over":
+        lines.append("The task is over.")
+    elif view.get("turn"):
+        head = f"{view['turn']} colours two white tiles black"
+        if view.get("sniper"):
+            head += f"; {view['sniper']} may snipe a tile"
+        lines.append(head + ".")
+    if view.get("anomalies"):
+        lines.append(f"Anomalies: {', '.join(view['anomalies'])}.")
+    scores = view.get("scores") or {}
+    word = "points" if view.get("values") else "tiles"
+    lines.append(f"Score ({word}): " + ", ".join(f"{s} {n}" for s, n in scores.items())
+                 + f"; a tie goes to {view.get('tiebreak')}.")
+    numbers = _points(view.get("numbers"), size) if view.get("numbers") else None
+    lines += board_text(_points(view.get("board"), size), numbers).splitlines()
+    legend = ". white" if not numbers else "a number: a white tile and its number"
+    lines.append(f"{legend}; # black; X p1's colour; O p2's colour.")
+    values = view.get("values")
+    if values:
+        centre = view.get("centre") or "D4"
+        lines.append(f"Pyramid: a tile is worth 4 at {centre}, then 3, 2 and 1 ring by ring.")
+    hook = view.get("hook")
+    if hook and hook.get("from"):
+        if hook.get("lifted"):
+            lines.append("Hook: no move can touch the last tiles, so any move will do.")
+        else:
+            lines.append(f"Hook: the next move must touch {' or '.join(hook['from'])}.")
+    submitted = view.get("submitted")
+    if submitted:
+        sent = [s for s, done in submitted.items() if done]
+        if sent:
+            lines.append(f"Sealed and waiting: {_seat_list(sent)}.")
+    if view.get("sealed"):
+        lines.append(f"Your sealed submission: {view['sealed']}.")
+    return lines
+
+
+# --------------------------------------------------------------------------- All Hands On Deck
+
+
+def _items_words(have: Mapping[str, Any]) -> list[str]:
+    overrides = int(have.get("override") or 0)
+    words = ["All-In"] if have.get("all_in") else []
+    if overrides:
+        words.append("Override" + (f" x{overrides}" if overrides > 1 else ""))
+    if have.get("clock"):
+        words.append("Clock")
+    return words
+
+
+def _allhands_lines(view: Mapping[str, Any]) -> list[str]:
+    points = view.get("points") or {}
+    score = ", ".join(f"{s} {n}" for s, n in points.items())
+    current = view.get("current")
+    lines: list[str] = []
+    if current:
+        time = int(current.get("time") or 0)
+        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(time, f"{time}th")
+        anomalies = current.get("anomalies")
+        chosen = "" if anomalies is None else f"; anomalies: {', '.join(anomalies) or 'none'}"
+        lines.append(
+            f"Play {current.get('play')} of {view.get('plays_total')}: {current.get('title')} "
+            f"({ordinal} time, worth {current.get('worth')}){chosen}. "
+            f"Points: {score} (first to {view.get('target')})."
+        )
+        phase = view.get("phase")
+        if phase == "override" and (current.get("override") or {}).get("asked"):
+            lines.append(f"{current['override']['asked']}: use your Override (`use override chain rainbow`) or `pass`.")
+        elif phase == "ban":
+            bans = ", ".join(f"{b['seat']} {b['anomaly']}" for b in current.get("bans") or ()) or "none yet"
+            lines.append(f"Bans: {bans}. Still open: {', '.join(current.get('pool') or ())}.")
+            if current.get("banner"):
+                lines.append(f"{current['banner']} bans next ({current.get('bans_left')} to go), such as `ban {(current.get('pool') or ['chain'])[0]}`.")
+        elif phase == "items":
+            answered = [s for s, done in ((current.get("all_in") or {}).get("answered") or {}).items() if done]
+            lines.append("All-In: send `use all-in` or `pass` by direct message"
+                         + (f"; {_seat_list(answered)} answered." if answered else "."))
+        used = (current.get("all_in") or {}).get("used") or []
+        if used:
+            lines.append(f"All-In used by {_seat_list(used)}: the winner of this play scores 2 more.")
+    else:
+        lines.append(f"Points: {score} (first to {view.get('target')}).")
+    if view.get("sealed"):
+        lines.append(f"Your sealed answer: {view['sealed']}.")
+    held = {seat: _items_words(have) for seat, have in (view.get("items") or {}).items()}
+    if any(held.values()):
+        lines.append("Items left: " + "; ".join(f"{s} {', '.join(w) or 'none'}" for s, w in held.items()) + ".")
+    if isinstance(view.get("task"), Mapping):
+        lines += _body(view["task"])
+    return lines
+
+
+# --------------------------------------------------------------------------- any other game
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(_plain(v) for v in value) or "none"
+    return "none" if value is None else str(value)
+
+
+def _generic_lines(view: Mapping[str, Any]) -> list[str]:
+    """Every other key of a view as ``name: value`` prose, for a game with no board of its own."""
+    return [f"{key}: {_plain(value)}" for key, value in sorted(view.items()) if key not in _COMMON_KEYS]
+
+
+_BODIES = {"tiles": _tiles_lines, "decks": _decks_lines, "swabbing": _swabbing_lines, "allhands": _allhands_lines}
+
+
+def _body(view: Mapping[str, Any]) -> list[str]:
+    """The board itself, without the footer."""
+    special = _BODIES.get(str(view.get("game")))
+    if special is not None:
+        return special(view)
     last = view.get("last_move")
     marks = {str(last)} if last else set()
     if "stones" in view and "size" in view:
-        lines += _grid(int(view["size"]), int(view["size"]), view["stones"], marks)
-    elif isinstance(view.get("grid"), Mapping) and "size" in view:
-        lines += _grid(int(view["size"]), int(view["size"]), view["grid"], marks)
-    elif "pieces" in view and "cols" in view:
-        lines += _grid(int(view["cols"]), int(view["rows"]), view["pieces"], set(view.get("last_path") or ()))
+        return _grid(int(view["size"]), int(view["size"]), view["stones"], marks)
+    if isinstance(view.get("grid"), Mapping) and "size" in view:
+        return _grid(int(view["size"]), int(view["size"]), view["grid"], marks)
+    if "pieces" in view and "cols" in view:
+        lines = _grid(int(view["cols"]), int(view["rows"]), view["pieces"], set(view.get("last_path") or ()))
         drawn = [f"{ln['a']}-{ln['b']}{' (slack)' if ln.get('slack') else ''}" for ln in view.get("lines", [])]
         if drawn:
             lines.append("lines: " + ", ".join(drawn))
-    else:
-        skip = {"game", "variant", "to_move", "outcome", "last_move"}
-        lines.append(json.dumps({k: v for k, v in view.items() if k not in skip}, sort_keys=True))
+        return lines
+    return _generic_lines(view)
+
+
+def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = None) -> str:
+    """A plain-text board of a view (row 1 at the bottom; the last move in lower case), then a
+    footer: colours, last move, who is to move, and the clocks of a timed match."""
+    lines = _body(view)
+    last = view.get("last_move")
     colours = view.get("colors")
     legend = []
     if isinstance(colours, Mapping):
@@ -100,8 +313,9 @@ def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = No
         footer.append(f"last move {last}")
     if view.get("to_move"):
         footer.append("to move: " + " and ".join(view["to_move"]))
-    if clocks:
-        footer.append("clocks: " + ", ".join(f"{s} {t}" for s, t in clocks.items() if t))
+    shown = [f"{s} {t}" for s, t in (clocks or {}).items() if t]
+    if shown:  # an untimed match has no clocks to show
+        footer.append("clocks: " + ", ".join(shown))
     if footer:
         lines.append(" | ".join(footer))
     return "\n".join(lines)

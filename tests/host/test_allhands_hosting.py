@@ -72,11 +72,13 @@ def grid_messages(transport: RecordingTransport) -> list[int]:
 
 
 _BOARD_ROW = re.compile(r"^ 7( +[A-Z]){7}$", re.MULTILINE)
+_MEMORIZE = re.compile(r"^Memorize the grid", re.MULTILINE)
 
 
 def _shows_grid(text: str) -> bool:
-    # The reveal's own text, a text board with coloured squares, or a JSON board with a grid.
-    return text.startswith("Memorize the grid") or bool(_BOARD_ROW.search(text)) or '"grid": {"' in text
+    # The reveal's own text or a text board during it (a line of its own), a text board with
+    # coloured squares, or a JSON board with a grid.
+    return bool(_MEMORIZE.search(text) or _BOARD_ROW.search(text)) or '"grid": {"' in text
 
 
 def deleted(transport: RecordingTransport) -> set[int]:

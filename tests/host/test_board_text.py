@@ -1,0 +1,129 @@
+"""The text boards a person reads in the console (and in a room with no pictures): a diagram and
+sentences for every game, never JSON, and never anything its view hides."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from geniusbot.games import new_game, registry
+from geniusbot.games.decks import board_text as decks_board_text
+from geniusbot.host.board import text_board
+
+
+def grid_rows(text: str) -> dict[int, list[str]]:
+    """Row number -> the cells of a 7 x 7 diagram in ``text`` (the first one)."""
+    rows: dict[int, list[str]] = {}
+    for line in text.splitlines():
+        head, _, rest = line.partition(" ")
+        if head.isdigit() and 1 <= int(head) <= 7 and int(head) not in rows and len(rest.split()) == 7:
+            rows[int(head)] = rest.split()
+        if len(rows) == 7:
+            break
+    return rows
+
+
+def cell(rows: dict[int, list[str]], square: str) -> str:
+    return rows[int(square[1:])][ord(square[0]) - ord("A")]
+
+
+def right(game, move) -> bool:
+    """Whether ``move`` keeps the task going (a declaration of the wrong colour is legal, and loses)."""
+    trial = game.copy()
+    trial.play(move)
+    return not trial.is_over
+
+
+def tiles_in_play(**options: str):
+    game = new_game("tiles", seed=11, **options)
+    game.close_window()  # the 30 s are up: the grid is hidden
+    game.submit("call red", "p1")
+    return game
+
+
+def test_a_hidden_tiles_grid_shows_question_marks_the_black_centre_and_the_declared_tiles():
+    game = tiles_in_play()
+    move = next(m for m in game.legal_moves() if right(game, m))
+    game.play(move)
+    tile, colour = game.view()["declared"][-1]["tile"], game.view()["declared"][-1]["color"]
+    assert move.text().startswith(tile)
+    public = text_board(game.view(None))
+    rows = grid_rows(public)
+    assert cell(rows, "D4") == "*"
+    assert cell(rows, tile) == colour[0].upper()
+    hidden = [f"{c}{r}" for c in "ABCDEFG" for r in range(1, 8) if f"{c}{r}" not in ("D4", tile)]
+    assert all(cell(rows, square) == "?" for square in hidden)
+    assert "1 tile declared." in public and "? hidden" in public
+    assert f"p1 declares a {game.view()['called']} tile (called by p2), then calls a colour." in public
+
+
+def test_the_memory_grid_is_drawn_while_it_may_be_seen_and_again_at_the_end():
+    game = new_game("tiles", seed=11)
+    shown = game.view(None)["grid"]
+    rows = grid_rows(text_board(game.view(None)))
+    assert cell(rows, "D4") == "*" and cell(rows, "A1") == shown["A1"][0].upper()
+    assert "Memorize the grid" in text_board(game.view(None))
+    game.close_window()
+    game.resign("p2")
+    rows = grid_rows(text_board(game.view(None)))
+    assert "?" not in "".join("".join(r) for r in rows.values())
+
+
+def test_a_landmine_owner_sees_its_own_mines_and_nobody_else_does():
+    game = new_game("tiles", seed=11, anomalies="landmine")
+    game.close_window()
+    game.submit("mines A7 B6 C5 E2 F1", "p1", private=True)
+    assert "Your mines: A7 B6 C5 E2 F1." in text_board(game.view("p1"))
+    for seat in (None, "p2"):
+        assert "A7" not in text_board(game.view(seat))
+    assert "waiting for p2." in text_board(game.view(None))
+
+
+def test_dueling_decks_reads_as_the_games_own_text_board():
+    game = new_game("decks", seed=4)
+    for seat in ("p1", "p2"):
+        game.play(next(iter(game.legal_moves(seat))))
+    view = game.view(None)
+    assert text_board(view).startswith(decks_board_text(view))
+
+
+def test_deck_swabbing_draws_its_board_and_the_score():
+    game = new_game("swabbing", seed=2)
+    game.submit("C3 C4", "p1")
+    text = text_board(game.view(None))
+    rows = grid_rows(text)
+    assert cell(rows, "C3") == "#" and cell(rows, "C4") == "#" and cell(rows, "D4") == "."
+    assert "p2 colours two white tiles black." in text
+    assert "Score (tiles): p1 0, p2 0" in text
+
+
+def test_all_hands_on_deck_shows_the_scoreboard_line_then_the_tasks_board():
+    game = new_game("allhands", seed=5)
+    text = text_board(game.view(None))
+    assert text.splitlines()[0] == (
+        "Play 1 of 15: Tile Decklaration (1st time, worth 1); anomalies: none. Points: p1 0, p2 0 (first to 23)."
+    )
+    assert "Memorize the grid" in text and "*" in text
+
+
+def test_an_untimed_match_has_no_clocks_in_its_footer():
+    view = new_game("tictacfive", seed=1).view(None)
+    assert text_board(view, clocks={"p1": "", "p2": ""}).splitlines()[-1] == "to move: p1"
+    assert text_board(view, clocks={"p1": "0:59", "p2": "1:00"}).endswith("to move: p1 | clocks: p1 0:59, p2 1:00")
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_no_game_is_ever_shown_as_json(name):
+    rng = random.Random(name)
+    game = new_game(name, seed=3)
+    for _ in range(80):
+        for seat in (None, "p1", "p2"):
+            text = text_board(game.view(seat))
+            assert "{" not in text and '"' not in text, text
+        if game.is_over:
+            break
+        if game.window() is not None:
+            game.close_window()
+            continue
+        game.play(rng.choice(list(game.legal_moves())))
