@@ -271,7 +271,7 @@ def _plain(value: Any) -> str:
 
 def _generic_lines(view: Mapping[str, Any]) -> list[str]:
     """Every other key of a view as ``name: value`` prose, for a game with no board of its own."""
-    return [f"{key}: {_plain(value)}" for key, value in sorted(view.items()) if key not in _COMMON_KEYS]
+    return [f"{key.replace('_', ' ')}: {_plain(value)}" for key, value in sorted(view.items()) if key not in _COMMON_KEYS]
 
 
 _BODIES = {"tiles": _tiles_lines, "decks": _decks_lines, "swabbing": _swabbing_lines, "allhands": _allhands_lines}

@@ -251,6 +251,11 @@ async def _handle(line: str, host: Any, store: Any, match_id: int, say: Callable
         say(HELP)
     elif words == ["export"]:
         say((await export(store, match_id)).rstrip("\n"))
+    elif words == ["close", "window"]:
+        # The host's own close, as when the window's time runs out (a record's 'host: close window').
+        reply = await host.command(match_id, "close window")
+        if not reply.ok:
+            say(reply.message)
     elif words and words[0] in ("status", "pause", "resume", "abort") and len(words) == 1:
         reply = await host.command(match_id, words[0])
         if reply.message and (words[0] == "status" or not reply.ok):

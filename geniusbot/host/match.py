@@ -57,6 +57,8 @@ log = logging.getLogger(__name__)
 CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
 #: Timer kinds the host arms.
 CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "delete", "heartbeat"
+#: Kinds of private events by which a game acknowledges a private move (the host's "Taken:" does).
+ECHO_KINDS = frozenset({"sealed", "mines"})
 #: Timed windows that show what the rules hide once they close: boards posted during them go with them.
 VANISHING_WINDOWS = frozenset({"memorize"})
 #: How often a running host notes that it is alive (bounds the time an outage may give back).
@@ -423,6 +425,10 @@ class Host:
             self._drop(drawing)
             raise
         await self._arm(live, now)
+        # One acknowledgement a private move: the game's own echo of it ("Sealed: play 15.", "Your
+        # mines are on ...") goes unsent, the host's "Taken:" says the same.
+        if private:
+            events = [e for e in events if not (e.seats == frozenset({seat}) and e.kind in ECHO_KINDS)]
         if private:
             await self._private(live, seat, f"Taken: {move.text()}.")
         await self._report(live, now, events, drawing=drawing)
@@ -432,17 +438,25 @@ class Host:
 
     @_never_raises
     async def command(self, match_id: int, name: str, *, seat: str | None = None) -> Reply:
-        """A host command: ``pause``, ``resume``, ``abort``, ``resign`` (with ``seat``), ``status``."""
+        """A host command: ``pause``, ``resume``, ``abort``, ``resign`` (with ``seat``), ``close window``
+        (end the running timed window now), ``status``."""
         live, reply = await self._get(match_id)
         if live is None:
             return reply
         name = name.strip().lower()
-        handlers = {"pause": self._pause, "resume": self._resume, "abort": self._abort, "resign": self._resign}
+        handlers = {
+            "pause": self._pause, "resume": self._resume, "abort": self._abort, "resign": self._resign,
+            "close window": self._close_window,
+        }
+        name = " ".join(name.split())
         if name == "status":
             return Reply("accepted", self.status_text(live), match_id)
         handler = handlers.get(name)
         if handler is None:
-            return Reply("error", f"There is no command {name!r}; use pause, resume, abort, resign or status.", match_id)
+            return Reply(
+                "error", f"There is no command {name!r}; use pause, resume, abort, resign, close window or status.",
+                match_id,
+            )
         async with live.lock:
             try:
                 return await handler(live, seat)
@@ -517,6 +531,27 @@ class Host:
         await self._arm(live, now)
         await self._report(live, now, events)
         return Reply("accepted", "resigned", live.id)
+
+    async def _close_window(self, live: LiveMatch, seat: str | None) -> Reply:
+        """End the running timed window now, as its timer would (a record's ``host: close window``)."""
+        if ended := self._ended(live):
+            return ended
+        if live.status == "paused":
+            return Reply("error", "The match is paused; resume it, then close the window.", live.id)
+        if not live.host.get("window") or live.game.window() is None:
+            return Reply("error", "No timed phase is running, so there is no window to close.", live.id)
+        now = self.now()
+        events = live.game.close_window()
+        self._after_change(live, now, events)
+        await self._commit(live, NewAction("window", "close window", None), now)
+        await self._arm(live, now)  # the window's own row fires later, finds nothing, and goes
+        # What the window showed goes with it now, not at the time it would have run out.
+        for row in await self.store.timers(live.id):
+            if row.kind == DELETE_TIMER:
+                await self._delete_message(row)
+                await self.store.delete_timer(row.id, kind=row.kind, due_at=row.due_at)
+        await self._report(live, now, events)
+        return Reply("accepted", "window closed", live.id)
 
     # ==================================================================== timers
 
