@@ -120,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
 def configure_logging(level: str) -> None:
     """Log to standard error at ``level``; called once per process by :func:`main`."""
     root = logging.getLogger()
+    # Alembic tells INFO of every migration step ("Context impl SQLiteImpl.", "Running upgrade
+    # -> 0001") on every start; a person needs it only when debugging. Failures are WARNING+.
+    logging.getLogger("alembic").setLevel(logging.NOTSET if level == "DEBUG" else logging.WARNING)
     if getattr(configure_logging, "done", False):
         root.setLevel(level)
         return

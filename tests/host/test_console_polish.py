@@ -52,3 +52,33 @@ async def test_a_sealed_move_is_acknowledged_once(tmp_path):
     private = [line for line in out.splitlines() if line.startswith("[to p1 only]")]
     assert "[to p1 only] Taken: create 20 15." in private
     assert not [line for line in private if "Sealed" in line or "sealed" in line.split(":")[0]]
+
+
+# ---- the log ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def launcher(monkeypatch, tmp_path):
+    """``geniusbot`` run in-process in an empty directory; the logging it set up is undone after."""
+    for name in ("LOG_LEVEL", "DATABASE_URL", "GENIUSBOT_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    root, alembic = logging.getLogger(), logging.getLogger("alembic")
+    saved = (list(root.handlers), root.level, alembic.level, getattr(cli.configure_logging, "done", False))
+    yield
+    for handler in root.handlers[:]:
+        if handler not in saved[0]:
+            root.removeHandler(handler)
+    root.setLevel(saved[1])
+    alembic.setLevel(saved[2])
+    cli.configure_logging.done = saved[3]
+
+
+@pytest.mark.parametrize("level, heard", [("INFO", False), ("DEBUG", True)])
+def test_migrations_are_quiet_unless_debugging(launcher, tmp_path, caplog, level, heard):
+    caplog.set_level(logging.DEBUG)  # whatever reaches the root's handlers is captured
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
+    assert main(["--log-level", level, "db", "upgrade", "--url", url]) == 0
+    said = [r.getMessage() for r in caplog.records if r.name.startswith("alembic")]
+    assert any("Running upgrade" in m for m in said) == heard, said
+    assert any("Context impl" in m for m in said) == heard, said
