@@ -4,7 +4,10 @@ Both seats type at one keyboard, one line at a time (so a game can be piped in):
 
     p1: H8              a move typed in the room
     p2 (dm): bid 4      a private submission
-    status | pause | resume | resign p1 | abort | export | help | quit
+    status | rules | pause | resume | resign p1 | abort | close window | export | help | quit
+
+``close window`` ends a timed window (Tile Decklaration's 30 s memory grid) at once, as the host
+does when its time runs out; a person at the keyboard may also just wait for it.
 
 Boards are printed as text; when a renderer exists for the game, each board is also saved as a
 PNG in ``--boards`` (default ``<data dir>/boards``). Every accepted submission is acknowledged
@@ -34,9 +37,13 @@ from .transport import Player
 
 TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
 
-HELP = (
-    "Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: "
-    "status, pause, resume, resign p1, abort, export, help, quit."
+COMMANDS = "status, rules, pause, resume, resign p1, abort, close window, export, help, quit"
+
+HELP = f"Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: {COMMANDS}."
+
+CLOCK_HELP = (
+    "--clock {spec!r} is not a time control; write one such as 60s (60 s a move), 60s+5m (then a "
+    "5:00 reserve), 5x60s (five periods of 60 s) or none (no clock)."
 )
 
 _SUBMISSION = re.compile(r"^\s*(p\d)\s*(\(\s*dm\s*\))?\s*:\s*(.*)$", re.IGNORECASE)
@@ -125,6 +132,65 @@ class ConsoleTransport:
         return mid
 
 
+def example_move(game: Any) -> str | None:
+    """A move legal now, as the console takes it (``p1: H8``, ``p1 (dm): create none``), or ``None``
+    while nobody may move (a timed window runs, or the game is over)."""
+    for seat in game.to_move():
+        moves = list(game.legal_moves(seat))
+        if moves:
+            move = moves[len(moves) // 2]  # the middle one: H8 rather than A1 on an empty board
+            return f"{seat}{' (dm)' if game.is_private(move) else ''}: {move.text()}"
+    return None
+
+
+def help_text(game: Any | None) -> str:
+    """How to type a move in ``game``'s own notation (a move legal now), and the commands."""
+    if game is None:
+        return HELP
+    example = example_move(game)
+    if example is None:
+        if game.is_over:
+            how = "The match is over; no more moves are taken."
+        else:
+            how = "No move is taken right now" + ("; 'close window' ends the timed phase." if game.window() else ".")
+        return f"{how} Moves are typed as 'p1: ...' ('p1 (dm): ...' for a private one). Commands: {COMMANDS}."
+    return (
+        f"Type a move as '{example}' (the seat, then the move; 'p1 (dm): ...' sends it privately), "
+        f"or a command: {COMMANDS}. 'rules' shows the rules and the notation."
+    )
+
+
+def rules_text(game: Any) -> str:
+    """The game's rules summary for the terminal (its Markdown bold taken out)."""
+    summary = type(game).summary.replace("**", "") or "This game has no rules summary yet."
+    return f"{game.title} ({game.variant}): {summary}"
+
+
+def check_options(
+    game: str, *, variant: str | None, options: dict[str, str] | None, clock: str | None, seed: int | None
+) -> str | None:
+    """Why these options cannot start a match (a sentence saying what to write), or ``None``.
+
+    It opens no database: a mistyped option is refused before anything is created or migrated.
+    """
+    from geniusbot.games import GameError, default_variant, get_game
+
+    from .clock import ClockSpecError, TimeControl
+
+    try:
+        get_game(game).new(seed=seed or 0, variant=variant or default_variant(game), **dict(options or {}))
+    except GameError as error:
+        return str(error)
+    except ValueError as error:
+        return f"That option is not valid ({error}); check it and start again."
+    if clock:
+        try:
+            TimeControl.parse(clock)
+        except ClockSpecError:
+            return CLOCK_HELP.format(spec=clock)
+    return None
+
+
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
     """``["k=v", ...]`` as a dict; :class:`ValueError` with a sentence for a pair without ``=``."""
     options: dict[str, str] = {}
@@ -169,6 +235,12 @@ async def run_console(
     except GameError as error:
         say(str(error))
         return 2
+    problem = check_options(game, variant=variant, options=options, clock=clock, seed=seed)
+    if problem:
+        say(problem)
+        return 2
+    # How to come back to this match (or start the next): the command as it was typed.
+    again = f"geniusbot play {game}" + (f" --variant {variant}" if variant else "")
     if time_source is None:
         time_file = os.environ.get(TIME_FILE_ENV)
         time_source = FileTime(time_file) if time_file else SystemTime()
@@ -211,7 +283,7 @@ async def run_console(
                 return 2
             match_id = reply.match_id
         dispatcher.start()
-        say(HELP)
+        say(help_text(host.matches[match_id].game if match_id in host.matches else None))
         while True:
             line = await asyncio.to_thread(stdin.readline)
             if not line:
@@ -220,7 +292,7 @@ async def run_console(
             if not line:
                 continue
             try:
-                if not await _handle(line, host, store, match_id, say, export_record):
+                if not await _handle(line, host, store, match_id, say, export_record, again):
                     break
             except StorageError as error:
                 say(f"The database failed ({error}); nothing changed, try again.")
@@ -230,8 +302,14 @@ async def run_console(
         await store.close()
 
 
-async def _handle(line: str, host: Any, store: Any, match_id: int, say: Callable[[str], None], export: Any) -> bool:
-    """Handle one console line; ``False`` to quit."""
+async def _handle(
+    line: str, host: Any, store: Any, match_id: int, say: Callable[[str], None], export: Any, again: str = "geniusbot play"
+) -> bool:
+    """Handle one console line; ``False`` to quit. ``again`` is the command that comes back to it."""
+    from .match import CHAT_PREFIXES
+
+    live = host.matches.get(match_id)
+    over = live is not None and live.status in ("finished", "aborted")
     words = line.lower().split()
     submission = _SUBMISSION.match(line)
     if submission:
@@ -239,16 +317,24 @@ async def _handle(line: str, host: Any, store: Any, match_id: int, say: Callable
         reply = await host.submit(match_id, seat, text, private=private)
         if reply.ok:
             say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
+        elif reply.status == "ignored" and over and not text.strip().startswith(CHAT_PREFIXES):
+            say(f"Match #{match_id} is over; no more moves are taken. Type quit to leave, then '{again}' starts another.")
         elif reply.status == "ignored":
             say("(ignored)")
         elif reply.status == "error":
             say(reply.message)
         return True
     if words in (["quit"], ["exit"], ["q"]):
-        say(f"Leaving match #{match_id}; 'geniusbot play' with the same --db resumes it.")
+        if over:
+            say(f"Leaving match #{match_id}, which is over; '{again}' starts another.")
+        else:
+            say(f"Leaving match #{match_id}; '{again}' with the same --db resumes it.")
         return False
+    game = live.game if live is not None else None
     if words == ["help"]:
-        say(HELP)
+        say(help_text(game))
+    elif words == ["rules"] and game is not None:
+        say(rules_text(game))
     elif words == ["export"]:
         say((await export(store, match_id)).rstrip("\n"))
     elif words == ["close", "window"]:
@@ -268,25 +354,36 @@ async def _handle(line: str, host: Any, store: Any, match_id: int, say: Callable
             if not reply.ok:
                 say(reply.message)
     else:
-        say(f"I did not understand {line!r}. {HELP}")
+        say(f"I did not understand {line!r}. {help_text(game)}")
     return True
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
-    """Add ``play`` to the launcher's sub-commands."""
+    """Add ``play`` to the launcher's sub-commands (its help lists every game of the registry)."""
+    from geniusbot.games import registry
+
+    games = registry()
+    listing = ", ".join(
+        f"{name} ({cls.title}{'; rule sets ' + ', '.join(cls.variants) if len(cls.variants) > 1 else ''})"
+        for name, cls in games.items()
+    )
+    rule_sets = "; ".join(f"{name}: {', '.join(cls.variants)}" for name, cls in games.items() if len(cls.variants) > 1)
     parser = commands.add_parser(
         "play",
         help="play a match in the terminal through the match host",
         description=(
             "Play a match in the terminal: both seats type at one keyboard ('p1: H8', "
-            "'p2 (dm): ...' for a private submission). Commands: status, pause, resume, "
-            "resign p1, abort, export, help, quit. Reads standard input line by line, so a game "
-            "can be piped in."
+            f"'p2 (dm): ...' for a private submission). Commands: {COMMANDS}. Reads standard input "
+            "line by line, so a game can be piped in."
         ),
     )
-    parser.add_argument("game", help="the game: tictacfive, armslength, tightwire")
+    parser.add_argument("game", help=f"the game: {listing}".replace("%", "%%"))
     parser.add_argument("--seed", type=int, help="the match seed (default: random)")
-    parser.add_argument("--variant", help="the rule set (tightwire: classic, influx, fate)")
+    parser.add_argument(
+        "--variant",
+        help=f"the rule set of a game that has several ({rule_sets}; default: the first, or the one "
+        "the game's name implies, as threadsoffate does)".replace("%", "%%"),
+    )
     parser.add_argument("--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)")
     parser.add_argument("--clock", metavar="SPEC", help="time control: 60s, 60s+5m, 90s+5m/10s, 5x60s, none")
     parser.add_argument("--db", metavar="URL", help="database URL (default: <data dir>/console.sqlite3)")
@@ -301,6 +398,11 @@ async def command(args: argparse.Namespace) -> int:
         options = parse_options(args.option)
     except ValueError as error:
         print(str(error), file=sys.stderr)
+        return 2
+    # Before the data directory or the database is touched.
+    problem = check_options(args.game, variant=args.variant, options=options, clock=args.clock, seed=args.seed)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     data_dir = Path(getattr(getattr(args, "settings", None), "data_dir", "data"))
     db_url = args.db

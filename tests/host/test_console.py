@@ -66,7 +66,7 @@ async def test_the_next_run_resumes_the_match_unless_new(tmp_path):
     "game, kw, message",
     [
         ("chess", {}, "There is no game called 'chess'"),
-        ("tictacfive", {"clock": "soon"}, "not a duration"),
+        ("tictacfive", {"clock": "soon"}, "is not a time control"),
         ("armslength", {"options": {"p1_color": "green"}}, "green"),
     ],
 )

@@ -82,3 +82,122 @@ def test_migrations_are_quiet_unless_debugging(launcher, tmp_path, caplog, level
     said = [r.getMessage() for r in caplog.records if r.name.startswith("alembic")]
     assert any("Running upgrade" in m for m in said) == heard, said
     assert any("Context impl" in m for m in said) == heard, said
+
+
+# ---- the rule set a name implies ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game, kw, rule_set",
+    [
+        ("deadlyinflux", {}, "influx"),
+        ("threadsoffate", {}, "fate"),
+        ("tightwire", {}, "classic"),
+        ("deadlyinflux", {"variant": "classic"}, "classic"),  # an explicit --variant still wins
+    ],
+)
+async def test_a_rule_sets_own_name_starts_that_rule_set(tmp_path, game, kw, rule_set):
+    code, out = await play(tmp_path, ["status", "quit"], game, **kw)
+    assert code == 0
+    assert f"Match #1: Tightwire ({rule_set})" in out
+
+
+# ---- --help -------------------------------------------------------------------------------------
+
+
+def test_play_help_lists_every_registered_game_with_its_rule_sets(capsys):
+    from geniusbot.games import registry
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps its lines
+    for name, cls in registry().items():
+        assert f"{name} ({cls.title}" in text
+    assert "tightwire (Tightwire; rule sets classic, influx, fate)" in text
+
+
+# ---- quitting and the end of a match ----------------------------------------------------------
+
+
+async def test_quitting_a_live_match_says_how_to_resume_it(tmp_path):
+    _, out = await play(tmp_path, ["p1: H8", "quit"])
+    assert "Leaving match #1; 'geniusbot play tictacfive' with the same --db resumes it." in out
+
+
+@pytest.mark.parametrize("end", ["resign p2", "abort"])
+async def test_quitting_a_finished_or_aborted_match_promises_no_resume(tmp_path, end):
+    _, out = await play(tmp_path, ["p1: H8", end, "quit"])
+    assert "resumes it" not in out
+    assert "Leaving match #1, which is over; 'geniusbot play tictacfive' starts another." in out
+
+
+async def test_a_move_after_the_end_says_the_match_is_over_and_what_to_do(tmp_path):
+    _, out = await play(tmp_path, ["p1: H8", "resign p1", "p2: H9", "p1: # good game", "quit"])
+    assert (
+        "Match #1 is over; no more moves are taken. Type quit to leave, then 'geniusbot play tictacfive' "
+        "starts another." in out
+    )
+    assert out.count("(ignored)") == 1  # table talk is still just table talk
+
+
+# ---- help and rules -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game, example",
+    [
+        ("tictacfive", "'p1: H8'"),
+        ("tightwire", "'p1: draw "),
+        ("swabbing", "'p1: "),
+        ("decks", "'p1 (dm): create "),
+        ("threadsoffate", "'p1: pick "),
+    ],
+)
+async def test_help_shows_a_move_in_the_games_own_notation(tmp_path, game, example):
+    _, out = await play(tmp_path, ["help", "quit"], game, clock="none")
+    helps = [line for line in out.splitlines() if line.startswith("Type a move as")]
+    assert len(helps) == 2 and all(example in line for line in helps), helps
+    if game != "tictacfive":
+        assert "H8" not in "".join(helps)
+
+
+async def test_help_during_the_memory_grid_says_how_to_end_it(tmp_path):
+    _, out = await play(tmp_path, ["help", "quit"], "tiles")
+    assert "No move is taken right now; 'close window' ends the timed phase." in out
+
+
+@pytest.mark.parametrize("game", ["tightwire", "tiles", "decks"])
+async def test_rules_prints_the_games_summary(tmp_path, game):
+    from geniusbot.games import get_game
+
+    _, out = await play(tmp_path, ["rules", "quit"], game, clock="none")
+    cls = get_game(game)
+    first = cls.summary.replace("**", "").splitlines()[0]
+    assert f"{cls.title} ({cls.variants[0]}): {first}" in out
+
+
+# ---- bad options ----------------------------------------------------------------------------------
+
+
+async def test_a_bad_clock_is_refused_before_the_database_is_touched(tmp_path):
+    code, out = await play(tmp_path, [], clock="banana")
+    assert code == 2
+    assert out.strip() == (
+        "--clock 'banana' is not a time control; write one such as 60s (60 s a move), 60s+5m (then a 5:00 "
+        "reserve), 5x60s (five periods of 60 s) or none (no clock)."
+    )
+    assert not (tmp_path / "c.db").exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--clock", "banana"], "--clock 'banana' is not a time control"),
+        (["--variant", "speedy"], "Tightwire has no rule set 'speedy'; choose one of: classic, influx, fate."),
+        (["--option", "colour=red"], "Tightwire takes no option 'colour'"),
+    ],
+)
+def test_the_play_command_refuses_bad_options_before_making_its_data_directory(launcher, tmp_path, capsys, args, message):
+    assert main(["play", "tightwire", *args]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()
