@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import re
 import sys
@@ -136,7 +137,8 @@ def example_move(game: Any) -> str | None:
     """A move legal now, as the console takes it (``p1: H8``, ``p1 (dm): create none``), or ``None``
     while nobody may move (a timed window runs, or the game is over)."""
     for seat in game.to_move():
-        moves = list(game.legal_moves(seat))
+        # A few hundred are enough to pick from: a landmine phase has 1.7 million mine sets.
+        moves = list(itertools.islice(game.legal_moves(seat), 400))
         if moves:
             move = moves[len(moves) // 2]  # the middle one: H8 rather than A1 on an empty board
             return f"{seat}{' (dm)' if game.is_private(move) else ''}: {move.text()}"

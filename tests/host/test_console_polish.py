@@ -201,3 +201,9 @@ def test_the_play_command_refuses_bad_options_before_making_its_data_directory(l
     assert main(["play", "tightwire", *args]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "data").exists()
+
+
+async def test_help_answers_at_once_when_a_phase_has_millions_of_legal_moves(tmp_path):
+    # Landmine: five mines out of 48 tiles, sent by DM, once the grid is hidden.
+    _, out = await play(tmp_path, ["close window", "help", "quit"], "tiles", options={"anomalies": "landmine"})
+    assert "Type a move as 'p1 (dm): mines " in out
