@@ -84,6 +84,14 @@ PINS: dict[str, Pin] = {
         ),
         16,
     ),
+    "allhands.txt": Pin(
+        "allhands", "standard", "p2", "p2 reaches 23 points and wins All Hands On Deck, 23 to 16",
+        (
+            (39, "p2", "use all-in", "by direct message, not in the game room: the All-In answers are sealed"),
+            (111, "p2", "ban backup", "It is not your turn; waiting for p1."),
+        ),
+        227,
+    ),
 }
 
 
@@ -128,6 +136,29 @@ def test_an_example_gives_the_documented_json_and_report(name):
     assert data["outcome"]["winner"] == PINS[name].winner
     report = format_report(result)
     assert f"{PINS[name].accepted} of {len(result.actions)} lines accepted." in report
+
+
+def test_the_final_match_example_plays_thirteen_tasks_with_every_item_and_bans():
+    result = adjudicate_text((EXAMPLES / "allhands.txt").read_text(encoding="utf-8"))
+    view = result.game.view()
+    plays = view["plays"]
+    assert [p["task"] for p in plays] == ["tiles", "decks", "swabbing"] * 4 + ["tiles"]
+    assert [(p["winner"], p["points"]) for p in plays] == [
+        ("p2", 1), ("p2", 3), ("p2", 1), ("p1", 4), ("p2", 2), ("p1", 2), ("p1", 3),
+        ("p2", 3), ("p1", 3), ("p2", 4), ("p1", 4), ("p2", 4), ("p2", 5),
+    ]
+    assert view["points"] == {"p1": 16, "p2": 23}
+    # Both All-Ins and both of Yujin's Overrides are spent; the 2nd play of Dueling Decks was banned
+    # down to one anomaly, and the 5th Tile Decklaration keeps three of five.
+    assert [p["all_in"] for p in plays if p["all_in"]] == [["p2"], ["p1"]]
+    assert [p["play"] for p in plays if p["override"] == "p1"] == [4, 8]
+    assert plays[4]["anomalies"] == ["revolution"] and len(plays[4]["bans"]) == 4
+    assert plays[12]["anomalies"] == ["chain", "rainbow", "rectangle-adverse"]
+    assert view["items"]["p1"] == {"all_in": 0, "override": 0, "clock": False}
+    # Every memory grid was taken down by a host line, and the mines went by DM.
+    host_lines = [a.text for a in result.actions if a.seat == "host"]
+    assert host_lines == ["close window"] * 5
+    assert all(a.private for a in result.actions if a.text.startswith("mines"))
 
 
 def test_the_fate_example_drafts_every_item_and_keeps_the_unused_ones():
