@@ -207,3 +207,9 @@ async def test_help_answers_at_once_when_a_phase_has_millions_of_legal_moves(tmp
     # Landmine: five mines out of 48 tiles, sent by DM, once the grid is hidden.
     _, out = await play(tmp_path, ["close window", "help", "quit"], "tiles", options={"anomalies": "landmine"})
     assert "Type a move as 'p1 (dm): mines " in out
+
+
+async def test_a_paused_window_stays_open_until_the_match_resumes(tmp_path):
+    _, out = await play(tmp_path, ["pause", "close window", "resume", "close window", "quit"], "tiles")
+    assert "The match is paused; resume it, then close the window." in out
+    assert out.index("The match is paused; resume it") < out.index("Time is up: the grid is hidden.")
