@@ -11,7 +11,8 @@
 3. **Restart**: 1,000 live matches in the store; a new host's ``recover()`` (reload, give back
    the outage, commit, re-arm, announce). Target <= 2 s.
 
-Run: ``python bench/bench_host.py [--only sqlite|postgres] [--matches 500] [--restart 1000]``.
+Run: ``python bench/bench_host.py [--only sqlite|postgres] [--part submissions|timers|restart]
+[--matches 500] [--restart 1000]``.
 PostgreSQL uses a temporary database created from ``GENIUSBOT_TEST_POSTGRES_URL`` (default
 ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and dropped at the end.
 """
@@ -173,6 +174,25 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
     await start_matches(host, 1, "none", rng)
     lead = (time.perf_counter() - t0) * matches * 1.5 + 1.0
     ids = await start_matches(host, matches, "", rng, spread=(lead + 30, lead + 30 + spread), first=1)
+    # From here on, count the database calls of the deliveries (the dispatcher's and the host's)
+    # and the time spent in them: what one delivery costs the database.
+    calls: dict[str, int] = {}
+    spent = [0.0]
+
+    def counted(name, method):
+        async def call(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                spent[0] += time.perf_counter() - started
+                calls[name] = calls.get(name, 0) + 1
+
+        return call
+
+    for name in READS + WRITES:
+        if hasattr(store, name):
+            setattr(store, name, counted(name, getattr(store, name)))
     dispatcher.start()
     deadline = time.perf_counter() + lead + 30 + spread + 20
     while time.perf_counter() < deadline and any(host.matches[i].status == "live" for i in ids):
@@ -180,10 +200,21 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
     finished = sum(host.matches[i].status == "finished" for i in ids)
     await dispatcher.stop()
     await store.close()
+    n = max(1, len(lateness))
+    reads = sum(calls.get(name, 0) for name in READS)
+    writes = sum(calls.get(name, 0) for name in WRITES)
     return {
         f"timer lateness, {matches} matches running out over {spread:g} s "
-        f"(warnings and expiries; {finished} timed out)": summary(lateness)
+        f"(warnings and expiries; {finished} timed out)": summary(lateness),
+        "database calls per delivery (dispatcher and host)": (
+            f"{reads / n:.2f} reads + {writes / n:.2f} writes, {spent[0] * 1000 / n:.2f} ms in them "
+            f"(n={len(lateness)}; {', '.join(f'{k} {v}' for k, v in sorted(calls.items()))})"
+        ),
     }
+
+
+READS = ("due_and_next", "due_timers", "next_timer", "timers", "get_match")
+WRITES = ("add_timer", "replace_timer", "delete_timer", "postpone_timer", "commit_action", "append_rejected")
 
 
 async def bench_restart(url: str, matches: int) -> dict[str, str]:
@@ -234,6 +265,7 @@ async def pg_drop(name: str) -> None:
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", choices=["sqlite", "postgres"])
+    parser.add_argument("--part", choices=["submissions", "timers", "restart"], help="run only this part")
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--restart", type=int, default=1000)
@@ -250,6 +282,8 @@ async def main() -> None:
             ("timers", lambda url: bench_timers(url, args.matches, args.spread)),
             ("restart", lambda url: bench_restart(url, args.restart)),
         ):
+            if args.part and label != args.part:
+                continue
             if backend == "sqlite":
                 tmp = tempfile.mkdtemp()
                 url, name = f"sqlite+aiosqlite:///{tmp}/bench.db", None
