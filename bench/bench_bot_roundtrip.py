@@ -6,8 +6,8 @@ discord.py bot that answers each message with a pre-rendered PNG of the same siz
 Round trip: from just before the player's MESSAGE_CREATE is written to the bot's gateway socket
 to the moment the bot's message with the board picture has landed on the fake. The geniusbot
 side is the whole product path: on_message, the chatter test, the host (parse, play, commit to
-SQLite, re-arm the clock's timer), rendering the board, and the uploads (the move's
-announcement, then the board). The moves are random legal Tic-Tac-Five moves of the seat to move
+SQLite while a worker thread renders the board, re-arm the clock's timer), and one upload: the
+board with the move's announcement and the clock line as its caption. The moves are random legal Tic-Tac-Five moves of the seat to move
 (chosen before the clock starts); a match that ends is replaced by a new one, untimed. The bare
 bot answers each message with one PNG of the geniusbot board's byte size (a rendered
 Tic-Tac-Five board of 40 stones). The two bots alternate in rounds so that load from other
@@ -154,7 +154,7 @@ def time_stages() -> None:
 
     timed(Store, "commit_action", "commit (Store.commit_action)")
     timed(board, "picture", "render (board.picture, in a thread)")
-    timed(DiscordTransport, "post", "post the move's announcement")
+    timed(DiscordTransport, "post", "post a text message (start, answers; no longer each move)")
     timed(DiscordTransport, "post_picture", "post the board (multipart)")
 
 
