@@ -82,14 +82,14 @@ class OptionError(GameError):
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(ABC):
     """A submission, frozen. Subclasses add their fields; ``seat`` is who submits it."""
 
     seat: str
 
+    @abstractmethod
     def text(self) -> str:
         """The canonical notation of the move, as a record writes it."""
-        raise NotImplementedError(f"{type(self).__name__} must define text()")
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ the opponent's, so that each test runs with the mover on red and on blue.
 
 import json
 
+from dataclasses import dataclass
+
 import pytest
 
 from geniusbot.games import (
@@ -649,8 +651,16 @@ def test_a_refused_submission_changes_nothing():
     with pytest.raises(GameError):
         game.play(Choose("p1", "red", "first"))  # no choice phase in this game
     with pytest.raises(GameError):
-        game.play(Move("p1"))
+        game.play(ForeignMove("p1"))
     assert game.to_dict() == before
+
+
+@dataclass(frozen=True)
+class ForeignMove(Move):
+    """A move of some other game."""
+
+    def text(self) -> str:
+        return "pass"
 
 
 def test_no_move_is_taken_once_the_game_is_over():
