@@ -384,6 +384,24 @@ class Clock:
         out.sort(key=lambda a: (a.at, a.seat, a.kind))
         return out
 
+    def passed_alerts(self, since: float, now: float) -> list[Alert]:
+        """The warnings, overtime and period notices of the running turns due in ``(since, now]``.
+
+        Only moments after a turn's own start count (a 30 s clock's "30 s left" at the start is
+        no news); the expiry is left out: the timeout itself says it.
+        """
+        now_ms = to_ms(now)
+        starts = {
+            seat: state.since_ms - state.elapsed_ms
+            for seat, state in self.seats.items()
+            if state.since_ms is not None
+        }
+        return [
+            a
+            for a in self.alerts(since)
+            if a.kind != "expiry" and to_ms(a.at) <= now_ms and to_ms(a.at) > starts.get(a.seat, now_ms)
+        ]
+
     # ---- changing ----------------------------------------------------------------------
 
     def start(self, seat: str, now: float) -> None:

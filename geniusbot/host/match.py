@@ -48,7 +48,7 @@ from geniusbot.storage.repository import (
 )
 
 from . import board
-from .clock import Clock, ClockSpecError, TimeControl, format_duration, preset
+from .clock import Alert, Clock, ClockSpecError, TimeControl, format_duration, preset
 from .transport import Player, Transport, TransportError
 
 log = logging.getLogger(__name__)
@@ -141,6 +141,8 @@ class LiveMatch:
     private_views: dict[str, Any] = field(default_factory=dict)
     # The timer row being delivered, until a write of this delivery deletes it (see on_timer).
     delivered: TimerRecord | None = None
+    # Clock notices due up to this moment have been posted (epoch seconds; 0: none since the load).
+    alerted: float = 0.0
 
     @property
     def room(self) -> int | None:
@@ -584,7 +586,7 @@ class Host:
             live.delivered = timer
             try:
                 if timer.kind == CLOCK_TIMER:
-                    await self._clock_alert(live, timer.payload, now)
+                    await self._clock_alert(live, epoch(timer.due_at), now)
                 elif timer.kind == WINDOW_TIMER:
                     await self._window_due(live, timer.payload, now)
             except (StorageUnavailable, StaleVersion):
@@ -599,22 +601,52 @@ class Host:
                 consumed, live.delivered = live.delivered is None, None
             return consumed
 
-    async def _clock_alert(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
-        seat = str(payload.get("seat"))
-        deadline = live.clock.deadline(seat) if seat in live.clock.seats else None
-        current = deadline is not None and abs(deadline - float(payload.get("deadline", -1))) < 0.001
-        if current and payload.get("alert") == "warning":
-            await self._post(live, f"{live.label(seat)}: {payload.get('seconds')} s left.")
-        elif current and payload.get("alert") == "overtime":
-            await self._post(
-                live, f"{live.label(seat)}: the move time is up; now on reserve ({live.clock.display(seat, now)})."
-            )
-        elif current and payload.get("alert") == "period":
-            # The alert falls on the boundary itself, where the period is still (just) kept.
-            left = live.clock.remaining(seat, now + 0.001).periods_left
-            await self._post(live, f"{live.label(seat)}: a period is used up; {left} left.")
+    async def _clock_alert(self, live: LiveMatch, due: float, now: float) -> None:
+        """Post every clock notice due since the delivered row's own time, then apply timeouts.
+
+        The row may fire late, or be a row left over from an earlier alert: the notices are read
+        from the clock between the row's due time (or the last notice posted) and now, so none
+        is skipped and none is said twice. Several due in one delivery are summed up per seat
+        (docs/host.md, "Clock notices").
+        """
+        # A millisecond of slack: the row's stored time may round below the alert's own.
+        since = max(live.alerted, due - 0.001)
+        passed = live.clock.passed_alerts(since, now)
+        live.alerted = max(live.alerted, now)
+        for _, text in self._notices(live, passed, now):
+            await self._post(live, text)
         await self._expire(live, now)
         await self._arm(live, now)
+
+    @staticmethod
+    def _notices(live: LiveMatch, passed: Sequence[Alert], now: float) -> list[tuple[float, str]]:
+        """The room's clock notices for the alerts ``passed``, in time order, one per kind and seat.
+
+        A seat whose time has run out by now gets none: its timeout says all there is. Of several
+        warnings only the last is true now; several periods become one count.
+        """
+        notices: list[tuple[float, str]] = []
+        for seat in live.clock.seats:
+            if live.clock.expired(seat, now):
+                continue
+            mine = [a for a in passed if a.seat == seat]
+            warnings = [a for a in mine if a.kind == "warning"]
+            periods = [a for a in mine if a.kind == "period"]
+            overtime = [a for a in mine if a.kind == "overtime"]
+            who = live.label(seat)
+            if warnings:
+                notices.append((warnings[-1].at, f"{who}: {warnings[-1].seconds} s left."))
+            if periods:
+                # Counted just past the last boundary, where that period is (just) spent.
+                left = live.clock.remaining(seat, periods[-1].at + 0.001).periods_left
+                used = "a period is used up" if len(periods) == 1 else f"{len(periods)} periods are used up"
+                notices.append((periods[-1].at, f"{who}: {used}; {left} left."))
+            if overtime:
+                notices.append(
+                    (overtime[-1].at, f"{who}: the move time is up; now on reserve ({live.clock.display(seat, now)}).")
+                )
+        notices.sort(key=lambda n: n[0])
+        return notices
 
     async def _expire(self, live: LiveMatch, now: float) -> None:
         """Apply every running clock that has run out, earliest first."""
