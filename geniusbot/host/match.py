@@ -22,6 +22,7 @@ See ``docs/host.md`` for the contract with transports and the rulings.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import random
@@ -661,7 +662,30 @@ class Host:
             self._after_change(live, deadline, events)
             await self._commit(live, NewAction("timeout", f"timeout {seat}", None), deadline)
             await self._arm(live, now)
-            await self._report(live, now, events, lead=[f"{live.label(seat)} ran out of time."])
+            lead, events = self._timeout_words(live, seat, events)
+            await self._report(live, now, events, lead=lead)
+
+    @staticmethod
+    def _timeout_words(live: LiveMatch, seat: str, events: Iterable[Event]) -> tuple[list[str], list[Event]]:
+        """Say a timeout once, with the player's name: the host's line, or the game's own event.
+
+        The game's event that is only the match's result ("p1 ran out of time; p2 wins.") is left
+        to the result line; one that says more ("p1 ran out of time and plays nothing this
+        phase.") is said instead of the host's line, the seat named as the room knows it.
+        """
+        said = f"{seat} ran out of time"
+        outcome = live.game.outcome()
+        kept: list[Event] = []
+        named = False
+        for event in events:
+            if event.public and event.text.startswith(said):
+                if outcome is not None and event.text.strip() == outcome.reason.strip():
+                    continue
+                if not named:
+                    event = dataclasses.replace(event, text=live.label(seat) + event.text[len(seat):])
+                    named = True
+            kept.append(event)
+        return ([] if named else [f"{live.label(seat)} ran out of time."]), kept
 
     async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
         window = live.host.get("window")
@@ -1063,10 +1087,11 @@ class Host:
         vanishing = bool(window and window.get("kind") in VANISHING_WINDOWS)
         if not self._pictured(live) or vanishing:
             self._drop(drawing)
+            events = list(events)
             for text in lead:
                 await self._post(live, text)
             await self._announce(live, events)
-            await self._show_board(live, now)
+            await self._show_board(live, now, said=[*lead, *(e.text for e in events if e.public)])
             return
         texts = list(lead)
         separate: list[Event] = []
@@ -1077,7 +1102,7 @@ class Host:
             else:
                 separate.append(event)
         await self._announce(live, separate)
-        await self._show_board(live, now, lead=texts, drawing=drawing)
+        await self._show_board(live, now, lead=texts, drawing=drawing, said=texts)
 
     async def _show_board(
         self,
@@ -1086,11 +1111,13 @@ class Host:
         *,
         lead: Sequence[str] = (),
         drawing: asyncio.Future[bytes | None] | None = None,
+        said: Sequence[str] = (),
     ) -> None:
         """Post the public board (a picture when a renderer exists) and changed private views by DM.
 
         ``lead``: texts to put above the caption of a picture board (posted on their own before
-        a text board). ``drawing``: the picture, already being drawn.
+        a text board). ``drawing``: the picture, already being drawn. ``said``: what this
+        action's announcement says, so the result line does not say it again.
         """
         if not self.boards:
             self._drop(drawing)
@@ -1105,7 +1132,7 @@ class Host:
         elif self._pictured(live):
             drawing = self._draw_board(live, now)
             png = await drawing if drawing is not None else None
-        ending = self._caption(live, now)
+        ending = self._caption(live, now, said=(*said, *lead))
         # A last move's event often says what the result line says ("p2 resigned"): once is enough.
         lead = [t for t in lead if t and t.strip() not in ending]
         caption = "\n".join(t for t in (*lead, ending) if t)
@@ -1128,7 +1155,7 @@ class Host:
                 await self._post(live, text)
         if png is None or self.text_boards:
             text = board.text_board(view, clocks=clocks)
-            caption = self._caption(live, now)
+            caption = ending
             posted.append(await self._post(live, text + ("\n" + caption if caption and png is None else "")))
         window = live.host.get("window")
         if window and window.get("kind") in VANISHING_WINDOWS:
@@ -1171,10 +1198,16 @@ class Host:
                     return True
         return await self._private(live, seat, f"Your view of match #{live.id}:\n" + board.text_board(view))
 
-    def _caption(self, live: LiveMatch, now: float) -> str:
+    def _caption(self, live: LiveMatch, now: float, *, said: Sequence[str] = ()) -> str:
         outcome = live.game.outcome()
         if outcome is not None:
             who = live.label(outcome.winner) + " wins" if outcome.winner else "a draw"
+            for seat in live.players:
+                # The announcement just said this timeout with the player's name: once is enough.
+                if outcome.reason.startswith(f"{seat} ran out of time") and any(
+                    text.startswith(f"{live.label(seat)} ran out of time") for text in said
+                ):
+                    return f"Result: {who}."
             return f"Result: {who}. {outcome.reason}"
         return self.clock_line(live, now)
 

@@ -86,9 +86,9 @@ async def test_every_notice_is_posted_once_in_order_with_fine_and_coarse_steps(h
     match_id = await start_byoyomi(host, clock, transport)
     await run(host, clock, 299, step)  # Bob's deadline is 300 s into his turn
     assert notices(transport) == EVERY_NOTICE
-    assert host.matches[match_id].status == "live"
+    assert (await host.store.get_match(match_id)).status == "live"
     await run(host, clock, 1, step)
-    assert host.matches[match_id].status == "finished"
+    assert (await host.store.get_match(match_id)).status == "finished"
     assert notices(transport) == EVERY_NOTICE
     assert any(t.startswith("Bob (p2) ran out of time.") for t in transport.room_texts())
 
@@ -101,7 +101,7 @@ async def test_twenty_second_steps_lose_no_period_and_say_only_the_warning_still
     # be posted at 300 s, when the time is out and the timeout says it all.
     assert notices(transport) == EVERY_NOTICE[:5]
     await run(host, clock, 20, 20)
-    assert host.matches[match_id].status == "finished"
+    assert (await host.store.get_match(match_id)).status == "finished"
     assert notices(transport) == EVERY_NOTICE[:5]
 
 
@@ -118,7 +118,7 @@ async def test_a_jump_past_several_notices_posts_one_summary_then_the_rest_in_tu
     ]
     await run(host, clock, 200, 200)
     assert notices(transport)[3:] == []  # out of time: the timeout alone is said
-    assert host.matches[match_id].status == "finished"
+    assert (await host.store.get_match(match_id)).status == "finished"
 
 
 async def test_a_jump_over_a_warning_and_a_period_says_both_in_time_order(host, clock, transport):
@@ -131,7 +131,7 @@ async def test_a_jump_over_a_warning_and_a_period_says_both_in_time_order(host, 
     assert notices(transport) == ["Alice (p1): a period is used up; 1 left.", "Alice (p1): 30 s left."]
     await run(host, clock, 20, 20)
     assert notices(transport)[2:] == ["Alice (p1): 10 s left."]
-    assert host.matches[reply.match_id].status == "live"
+    assert (await host.store.get_match(reply.match_id)).status == "live"
 
 
 async def test_a_reserve_clock_announces_overtime_once_when_its_row_fires_late(host, clock, transport):
@@ -144,5 +144,51 @@ async def test_a_reserve_clock_announces_overtime_once_when_its_row_fires_late(h
     texts = notices(transport)
     assert texts[0].startswith("Alice (p1): the move time is up; now on reserve")
     assert texts[1:] == ["Alice (p1): 30 s left."]
-    assert host.matches[reply.match_id].status == "live"
+    assert (await host.store.get_match(reply.match_id)).status == "live"
 
+
+# ---- a timeout is said once --------------------------------------------------------------------
+
+
+def said_after(transport: RecordingTransport, mark: int) -> str:
+    """Everything the room was shown since ``mark`` (posts and picture captions), as one text."""
+    return "\n".join(s.text for s in transport.sent[mark:] if s.op in ("post", "picture"))
+
+
+@pytest.mark.parametrize("pictures", [False, True])
+@pytest.mark.parametrize("spec", ["60s", "5x60s"])
+async def test_a_timeout_is_said_once_with_the_name_then_the_result(store, transport, clock, spec, pictures):
+    host = Host(store, transport, now=clock, pictures=pictures)
+    reply = await host.start_match(
+        "tictacfive", players=[Player("p1", 11, "Alice"), Player("p2", 22, "Bob")], seed=5, clock=spec
+    )
+    mark = len(transport.sent)
+    await run(host, clock, 301, 301)
+    assert (await host.store.get_match(reply.match_id)).status == "finished"
+    text = said_after(transport, mark)
+    assert text.count("ran out of time") == 1 and text.count("wins") == 1
+    assert "Alice (p1) ran out of time." in text
+    assert text.endswith("Result: Bob (p2) wins.")
+    if pictures:  # one message: the announcement above the result, on the board
+        caption = [s.text for s in transport.sent[mark:] if s.op == "picture"][-1]
+        assert caption == "Alice (p1) ran out of time.\nResult: Bob (p2) wins."
+    # The status command still says why, since nothing above it does.
+    status = await host.command(reply.match_id, "status")
+    assert status.message.endswith("Result: Bob (p2) wins. p1 ran out of time; p2 wins.")
+
+
+@pytest.mark.parametrize("pictures", [False, True])
+async def test_a_dueling_decks_timeout_submits_nothing_and_names_no_winner(store, transport, clock, pictures):
+    host = Host(store, transport, now=clock, pictures=pictures)
+    reply = await host.start_match(
+        "decks", players=[Player("p1", 11, "Alice"), Player("p2", 22, "Bob")], seed=5, clock="30s"
+    )
+    mark = len(transport.sent)
+    await run(host, clock, 30, 30)
+    assert (await host.store.get_match(reply.match_id)).status == "live"
+    text = said_after(transport, mark)
+    assert "wins" not in text and "Result" not in text
+    for who in ("Alice (p1)", "Bob (p2)"):
+        assert text.count(f"{who} ran out of time") == 1
+        assert f"{who} ran out of time and creates nothing this phase." in text
+    assert text.count("ran out of time") == 2
