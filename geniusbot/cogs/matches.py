@@ -406,7 +406,8 @@ class Matches(commands.Cog):
         if match_id is None:
             return
         async with self._offer_lock:
-            live = self.host.matches.get(match_id)
+            # From the store once the match is over: its last buttons still have to close.
+            live = await self.host.load(match_id)
             if live is None or live.channel_id is None:
                 return
             await self._refresh_private_choices(match_id, live)

@@ -310,7 +310,7 @@ async def _handle(
     """Handle one console line; ``False`` to quit. ``again`` is the command that comes back to it."""
     from .match import CHAT_PREFIXES
 
-    live = host.matches.get(match_id)
+    live = await host.load(match_id)  # from the store once it is over
     over = live is not None and live.status in ("finished", "aborted")
     words = line.lower().split()
     submission = _SUBMISSION.match(line)

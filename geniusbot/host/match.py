@@ -93,12 +93,15 @@ def _never_raises(method: Callable[..., Awaitable[Reply]]) -> Callable[..., Awai
     @functools.wraps(method)
     async def wrapper(self: Host, *args: Any, **kwargs: Any) -> Reply:
         try:
-            return await method(self, *args, **kwargs)
+            reply = await method(self, *args, **kwargs)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("host: %s%r failed", method.__name__, args)
             return Reply("error", "Something went wrong on the bot's side; nothing changed. Try again in a moment.")
+        if reply.match_id is not None:
+            self._let_go(reply.match_id)  # its end (if this was it) is announced by now
+        return reply
 
     return wrapper
 
@@ -559,6 +562,14 @@ class Host:
     # ==================================================================== timers
 
     async def on_timer(self, timer: TimerRecord) -> bool:
+        """A durable timer fell due: deliver it (see ``_deliver``), then let go of a match it ended."""
+        try:
+            return await self._deliver(timer)
+        finally:
+            if timer.match_id is not None:
+                self._let_go(timer.match_id)
+
+    async def _deliver(self, timer: TimerRecord) -> bool:
         """A durable timer fell due (the dispatcher calls this; raising means "deliver again").
 
         Returns ``True`` when the delivered row was deleted here, in the same transaction as
@@ -808,6 +819,30 @@ class Host:
             await self._expire(live, now)
 
     # ==================================================================== helpers
+
+    async def load(self, match_id: int) -> LiveMatch | None:
+        """The match ``match_id`` as the host holds it, or as the store has it once it is over
+        (``None``: no such match, or the store cannot be read now). A finished match read here
+        is not kept in memory."""
+        live, _ = await self._get(match_id)
+        self._let_go(match_id)
+        return live
+
+    def _let_go(self, match_id: int) -> None:
+        """Forget a finished or aborted match (and its loading lock): a bot that runs for months
+        must not hold every match it ever hosted. Reading it later loads it from the store.
+
+        A match whose lock is held is kept: the holder may still be announcing its end, and
+        lets go of it itself when done. A live or paused match is never let go of.
+        """
+        live = self.matches.get(match_id)
+        if live is not None:
+            if live.status not in ("finished", "aborted") or live.lock.locked():
+                return
+            del self.matches[match_id]
+        loading = self._loading.get(match_id)
+        if loading is not None and not loading.locked():
+            del self._loading[match_id]
 
     async def _get(self, match_id: int) -> tuple[LiveMatch | None, Reply]:
         live = self.matches.get(match_id)

@@ -48,7 +48,9 @@ class Driver:
 
     @property
     def live(self):
-        return self.bot.host.matches[MATCH]
+        # Once the match is over the host lets go of it; the object last held has its final state.
+        self._live = self.bot.host.matches.get(MATCH, getattr(self, "_live", None))
+        return self._live
 
     @property
     def game(self):

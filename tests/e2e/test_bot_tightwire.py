@@ -56,7 +56,9 @@ class Table:
 
     @property
     def live(self):
-        return self.bot.host.matches[1]
+        # Once the match is over the host lets go of it; the object last held has its final state.
+        self._live = self.bot.host.matches.get(1, getattr(self, "_live", None))
+        return self._live
 
     async def open(self, variant: str) -> FakeMessage:
         """``/start`` the rule set; the first board (and the clock) is posted in the room."""

@@ -137,7 +137,9 @@ class Scan:
 
     @property
     def live(self):
-        return self.host.matches[self.match_id]
+        # Once the match is over the host lets go of it; the object last held has its final state.
+        self._live = self.host.matches.get(self.match_id, getattr(self, "_live", None))
+        return self._live
 
     @property
     def game(self):
@@ -254,7 +256,7 @@ class Scan:
             assert self.game.view(opponent) == twin.game.view(opponent)
             self.counts["sealed twin"] += 1
         await self.host.command(twin_id, "abort")
-        del self.host.matches[twin_id]
+        assert twin_id not in self.host.matches  # an aborted match is let go of
         del self.transport.sent[end:]  # the twin's messages are not the match's
 
     # ---- the checks ------------------------------------------------------------------------

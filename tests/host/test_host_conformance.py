@@ -33,7 +33,7 @@ async def test_random_play_through_the_host_exports_a_record_that_adjudicates_th
     assert reply.ok, reply.message
     match_id = reply.match_id
     for _ in range(CAP):
-        live = host.matches[match_id]
+        live = (await host.load(match_id))
         game = live.game
         if game.is_over:
             break
@@ -50,11 +50,11 @@ async def test_random_play_through_the_host_exports_a_record_that_adjudicates_th
         move = rng.choice(moves)
         clock.advance(rng.choice([1, 3, 8, 25, 40]))  # now and then into the reserve
         await fire_due(host, clock)
-        if host.matches[match_id].game.is_over:
+        if (await host.load(match_id)).game.is_over:
             break
         reply = await host.submit(match_id, move.seat, move.text(), private=game.is_private(move))
         assert reply.status in ("accepted", "rejected"), reply
-    final = host.matches[match_id].game
+    final = (await host.load(match_id)).game
     judged = adjudicate_text(await export_record(store, match_id))
     assert all(action.accepted for action in judged.actions), [a for a in judged.actions if not a.accepted]
     assert judged.game == final

@@ -34,7 +34,7 @@ async def test_replay_gives_every_state_with_its_clocks(store):
     assert steps[0].game.view()["stones"] == {} and steps[0].clock.control.spec() == "60s+5m"
     assert [s.action.text for s in steps[1:]] == ["H8", "H9", "H10", "white", "G9", "J8"]
     assert steps[3].game.to_move() == ("p2",)
-    assert steps[-1].game == host.matches[match_id].game
+    assert steps[-1].game == (await host.load(match_id)).game
     assert steps[-1].at.timestamp() == T0 + 7 * len(OPENING)
     assert steps[1].clocks == {"p1": "1:00 +5:00", "p2": "1:00 +5:00"}
 
@@ -57,7 +57,7 @@ async def test_export_is_a_record_the_adjudicator_replays_to_the_same_game(store
             game.timeout(line.text.split()[1])
         else:
             game.submit(line.text, line.seat, private=line.private)
-    assert game == host.matches[match_id].game
+    assert game == (await host.load(match_id)).game
 
 
 async def test_import_stores_the_record_and_replays_the_same(store):
@@ -70,11 +70,11 @@ async def test_import_stores_the_record_and_replays_the_same(store):
     new_id = await import_record(store, "".join(lines[: g9 + 1] + ["p2: G9  # a refused line\n"] + lines[g9 + 1 :]))
     imported = await store.get_match(new_id)
     assert imported.status == "finished" and imported.result.winner == "p1"
-    assert load(imported.state) == host.matches[match_id].game
+    assert load(imported.state) == (await host.load(match_id)).game
     refused = [a for a in await store.actions(new_id) if not a.accepted]
     assert [(a.text, "not your turn" in a.error.lower()) for a in refused] == [("G9", True)]
     steps = await replay_match(store, new_id)
-    assert steps[-1].game == host.matches[match_id].game
+    assert steps[-1].game == (await host.load(match_id)).game
     assert steps[1].clocks == {"p1": "1:00+5:00", "p2": "1:00+5:00"}
     assert await export_record(store, new_id) == text.replace(f"match #{match_id}", f"match #{new_id}")
 
@@ -86,7 +86,7 @@ async def test_an_unfinished_import_is_paused_and_can_be_resumed(store):
     assert (await store.get_match(new_id)).status == "paused"
     host = Host(store, RecordingTransport(), now=clock, pictures=False)
     assert (await host.command(new_id, "resume")).ok
-    assert host.matches[new_id].clock.deadline("p2") == clock.t + 360
+    assert (await host.load(new_id)).clock.deadline("p2") == clock.t + 360
     assert (await host.submit(new_id, "p2", "black")).ok
 
 
