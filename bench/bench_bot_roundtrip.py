@@ -105,10 +105,11 @@ async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> t
             times: list[float] = []
             match_id = await new_match()
             for i in range(warmup + iterations):
-                game = bot.host.matches[match_id].game
-                if game.is_over:
+                live = bot.host.matches.get(match_id)  # let go of once it is over
+                if live is None or live.game.is_over:
                     match_id = await new_match()
-                    game = bot.host.matches[match_id].game
+                    live = bot.host.matches[match_id]
+                game = live.game
                 seat = game.to_move()[0]
                 text = rng.choice(list(game.legal_moves(seat))).text()
                 start = time.perf_counter()

@@ -78,9 +78,10 @@ async def start_matches(
 
 
 def next_move(host: Host, match_id: int, rng: random.Random) -> tuple[str, str] | None:
-    game = host.matches[match_id].game
-    if game.is_over:
+    live = host.matches.get(match_id)  # the host lets go of a match once it is over
+    if live is None or live.game.is_over:
         return None
+    game = live.game
     seat = game.to_move()[0]
     moves = list(game.legal_moves(seat))
     return (seat, rng.choice(moves).text()) if moves else None
@@ -195,9 +196,10 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
             setattr(store, name, counted(name, getattr(store, name)))
     dispatcher.start()
     deadline = time.perf_counter() + lead + 30 + spread + 20
-    while time.perf_counter() < deadline and any(host.matches[i].status == "live" for i in ids):
+    # The host lets go of a match once it is over (nothing here aborts one): held = still live.
+    while time.perf_counter() < deadline and any(i in host.matches for i in ids):
         await asyncio.sleep(0.2)
-    finished = sum(host.matches[i].status == "finished" for i in ids)
+    finished = sum(i not in host.matches for i in ids)
     await dispatcher.stop()
     await store.close()
     n = max(1, len(lateness))
