@@ -270,8 +270,8 @@ async def run_console(
                 match_id = mine[-1].id
                 say(f"Resuming match #{match_id} ({name}); 'quit' leaves it for later, 'abort' ends it.")
         # Always: it starts the heartbeat, and keeps the outage ledger of the matches left alone.
-        await host.recover(only=lambda r: r.id == match_id)
-        if match_id is not None and match_id not in host.matches:
+        resumed = await host.recover(only=lambda r: r.id == match_id)
+        if match_id is not None and match_id not in resumed:
             say(f"Match #{match_id} could not be resumed; start a new one with --new.")
             return 2
         if match_id is None:

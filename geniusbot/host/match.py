@@ -759,6 +759,7 @@ class Host:
                 try:
                     await self._recover_one(record, now, rows.get(record.id, []))
                     resumed.append(record.id)
+                    self._let_go(record.id)  # a clock that ran out before the outage ended it
                 except Exception:
                     log.exception("match %s could not be resumed", record.id)
 

@@ -182,3 +182,22 @@ async def test_many_finished_matches_leave_nothing_behind(host, clock):
         clock.advance(1)
     assert host.matches == {} and host._loading == {}
     assert len(await host.store.live_matches()) == 0
+
+
+async def test_a_match_whose_clock_ran_out_before_a_restart_is_ended_by_the_recovery_and_let_go_of(store, clock):
+    first = Host(store, RecordingTransport(), now=clock, pictures=False, heartbeat=10)
+    await first.recover()  # the first start: the heartbeat begins
+    match_id = await start(first, clock="60s")
+    # The clock row is lost (never delivered) while the host stays alive past the deadline.
+    for row in await store.timers(match_id):
+        await store.delete_timer(row.id)
+    clock.advance(61)
+    await fire_due(first, clock)  # only the heartbeat: alive at T0 + 61
+    assert (await store.get_match(match_id)).status == "live"
+    transport = RecordingTransport()
+    second = Host(store, transport, now=clock, pictures=False, heartbeat=10)
+    assert await second.recover() == [match_id]
+    record = await store.get_match(match_id)
+    assert record.status == "finished" and record.result.winner == "p2"
+    assert any("ran out of time" in t for t in transport.room_texts())
+    await assert_over_and_answers(second, transport, match_id, "finished")
