@@ -14,7 +14,7 @@ from geniusbot.host.match import DELETE_TIMER, Host
 from geniusbot.host.transport import RecordingTransport
 
 from .sealedbid import registered
-from .test_match import T0, FakeTime, clock, fire_due, host, start, transport  # noqa: F401 - fixtures
+from .test_match import clock, fire_due, host, start, transport  # noqa: F401 - clock, host, transport: fixtures
 
 
 def held(host: Host, match_id: int) -> bool:
