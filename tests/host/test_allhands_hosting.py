@@ -15,24 +15,10 @@ from geniusbot.games.tiles import grid_text
 from geniusbot.host.match import DELETE_TIMER, WINDOW_TIMER, Host
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage.repository import Store
+from tests.host.support import T0, FakeTime
 
-T0 = 1_800_000_000.0
 ROOM = 700
 PLAYERS = [Player("p1", 11, "Alice"), Player("p2", 22, "Bob")]
-
-
-class FakeTime:
-    """Epoch seconds that move only when a test says so."""
-
-    def __init__(self, start: float = T0) -> None:
-        self.t = start
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> float:
-        self.t += seconds
-        return self.t
 
 
 @pytest.fixture

@@ -14,18 +14,8 @@ import pytest
 from geniusbot.host.match import Host
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage.repository import Store
+from tests.host.support import FakeTime
 
-T0 = 1_800_000_000.0
-
-
-class FakeTime:
-    """Epoch seconds that move only when a test says so."""
-
-    def __init__(self) -> None:
-        self.t = T0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture

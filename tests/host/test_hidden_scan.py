@@ -41,24 +41,14 @@ from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage.repository import SeatInfo, Store
+from tests.host.support import FakeTime
 
-T0 = 1_800_000_000.0
 ROOM = 900
 NAMES = {"p1": "Alice", "p2": "Bob"}
 USERS = {"p1": 11, "p2": 22}
 # The prompts' own examples ("such as play 20 15"): saying them proves nothing.
 PROMPT_EXAMPLES = {"play 20", "play 20 15", "play none", "create 20 15", "create none"}
 _BOARD_ROW = re.compile(r"^ ?\d( +[A-Z]){7}$", re.MULTILINE)
-
-
-class FakeTime:
-    """Epoch seconds that move only when the scan says so."""
-
-    def __init__(self, start: float = T0) -> None:
-        self.t = start
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def _pt(text: str) -> Point:

@@ -15,22 +15,8 @@ from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage.repository import Store
 
 from .sealedbid import registered
+from tests.host.support import T0, FakeTime
 
-T0 = 1_800_000_000.0
-
-
-class FakeTime:
-    """Epoch seconds that move only when a test says so."""
-
-    def __init__(self, start: float = T0) -> None:
-        self.t = start
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> float:
-        self.t += seconds
-        return self.t
 
 
 @pytest.fixture
