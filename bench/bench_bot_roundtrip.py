@@ -60,6 +60,111 @@ async def bare_bot(png: bytes, iterations: int, warmup: int) -> list[float]:
     return await measure(bare_bot_scenario(png), iterations=iterations, warmup=warmup)
 
 
+def floor_scenarios(png: bytes) -> list:
+    """Bare bots that add one of geniusbot's unavoidable costs, and nothing else (``--floors``).
+
+    Each answers every player's message with one upload, like the bare bot, but first:
+
+    * **render**: plays a random legal Tic-Tac-Five move on its own game and draws that board with
+      the bot's renderer (``board.picture``, band cache and all), inline, then uploads it;
+    * **save**: commits one row (the move's text and time) to a SQLite file in WAL with
+      ``synchronous=FULL``, the store's setting, on a worker thread, then uploads the
+      pre-rendered PNG;
+    * **render + save**: both side by side (the drawing on a worker thread while the commit runs),
+      then the upload: the least any bot can do that saves each move before it shows the board.
+
+    No parsing, no rules beyond picking the move, no clocks, no timers, no ORM: each is a lower
+    bound for geniusbot's round trip, measured in the same run as the bare bot.
+    """
+    import io
+    import sqlite3
+
+    from discord.ext import commands
+
+    from bench.bench_discord_roundtrip import Scenario
+
+    def bot_with(handler) -> commands.Bot:  # type: ignore[no-untyped-def]
+        intents = discord.Intents.default()
+        intents.message_content = True
+        bot = commands.Bot(command_prefix="!", intents=intents, guild_ready_timeout=0.01)
+
+        @bot.event
+        async def on_message(message: discord.Message) -> None:
+            if not message.author.bot:
+                picture = await handler(message.content)
+                await message.channel.send(f"board after {message.content}", file=discord.File(io.BytesIO(picture), "board.png"))
+
+        return bot
+
+    class Drawing:
+        """A Tic-Tac-Five game of its own, one random legal move and one board per message."""
+
+        def __init__(self) -> None:
+            self.rng = random.Random(7)
+            self.game = new_game("tictacfive", seed=7)
+
+        def next_board(self) -> bytes:
+            if self.game.is_over or len(self.game.view()["stones"]) > 60:
+                self.game = new_game("tictacfive", seed=self.rng.randrange(1 << 30))
+            seat = self.game.to_move()[0]
+            self.game.play(self.rng.choice(list(self.game.legal_moves(seat))))
+            clocks = {"p1": f"0:{self.rng.randrange(10, 60)}", "p2": "1:00"}
+            drawn = board.picture(self.game.view(), players={"p1": "alice", "p2": "bob"}, clocks=clocks, title="Match #1")
+            assert drawn is not None
+            return drawn
+
+    class Saving:
+        """One SQLite file in WAL with synchronous=FULL; one committed row per message."""
+
+        def __init__(self, path: str) -> None:
+            self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("CREATE TABLE IF NOT EXISTS moves (id INTEGER PRIMARY KEY, text TEXT, at REAL)")
+
+        def save(self, text: str) -> None:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO moves (text, at) VALUES (?, ?)", (text, time.time()))
+            self.db.execute("COMMIT")
+
+    folder = tempfile.mkdtemp(prefix="geniusbot-floor-")
+    say = lambda i: f"H{i % 9 + 1}"  # noqa: E731
+    answer = lambda m: bool(m.attachments)  # noqa: E731
+
+    def render_bot(fake, world):  # type: ignore[no-untyped-def]
+        drawing = Drawing()
+
+        async def handler(text: str) -> bytes:
+            return drawing.next_board()
+
+        return bot_with(handler)
+
+    def save_bot(fake, world):  # type: ignore[no-untyped-def]
+        saving = Saving(os.path.join(folder, f"save-{time.perf_counter_ns()}.sqlite3"))
+
+        async def handler(text: str) -> bytes:
+            await asyncio.to_thread(saving.save, text)
+            return png
+
+        return bot_with(handler)
+
+    def both_bot(fake, world):  # type: ignore[no-untyped-def]
+        drawing = Drawing()
+        saving = Saving(os.path.join(folder, f"both-{time.perf_counter_ns()}.sqlite3"))
+
+        async def handler(text: str) -> bytes:
+            drawn, _ = await asyncio.gather(asyncio.to_thread(drawing.next_board), asyncio.to_thread(saving.save, text))
+            return drawn
+
+        return bot_with(handler)
+
+    return [
+        Scenario(name="floor: bare + render", make_client=render_bot, say=say, is_answer=answer),
+        Scenario(name="floor: bare + save (SQLite FULL)", make_client=save_bot, say=say, is_answer=answer),
+        Scenario(name="floor: bare + render | save", make_client=both_bot, say=say, is_answer=answer),
+    ]
+
+
 async def geniusbot_bot(iterations: int, warmup: int, seed: int = 1, *, postgres: bool = False) -> tuple[list[float], int] | str:
     """Round trips of random legal moves through the real bot; also the board's byte size seen.
 
@@ -165,6 +270,9 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--stages", action="store_true", help="also time the stages inside the bot")
+    parser.add_argument(
+        "--floors", action="store_true", help="also run bare bots that add only a render, only a durable save, or both"
+    )
     args = parser.parse_args()
     if args.stages:
         time_stages()
@@ -178,7 +286,13 @@ def main() -> None:
     ours: dict[str, list[float]] = {"SQLite": [], "PostgreSQL": []}
     sizes: dict[str, int] = {}
     skipped: dict[str, str] = {}
+    floors = {scenario.name: scenario for scenario in floor_scenarios(png)} if args.floors else {}
+    floor_times: dict[str, list[float]] = {name: [] for name in floors}
     for _ in range(args.rounds):
+        for name, scenario in floors.items():
+            from bench.bench_discord_roundtrip import measure
+
+            floor_times[name] += asyncio.run(measure(scenario, iterations=args.iterations, warmup=args.warmup))
         for backend in ours:
             if backend in skipped:
                 continue
@@ -190,10 +304,13 @@ def main() -> None:
             sizes[backend] = result[1]
         bare_all += asyncio.run(bare_bot(png, args.iterations, args.warmup))
     rows = [("bare discord.py bot", bare_all, len(png))]
+    rows += [(name, times, len(png)) for name, times in floor_times.items()]
     rows += [(f"geniusbot ({backend})", times, sizes[backend]) for backend, times in ours.items() if times]
     for name, times, nbytes in rows:
         ms = [t * 1000 for t in times]
         print(f"{name:<34} {nbytes:>9} {statistics.median(ms):>8.2f} {percentile(ms, 90):>8.2f} {percentile(ms, 99):>8.2f} {statistics.fmean(ms):>8.2f}")
+    for name, times in floor_times.items():
+        print(f"{name} / bare, medians: {statistics.median(times) / statistics.median(bare_all):.2f} x")
     for backend, times in ours.items():
         if times:
             ratio = statistics.median(times) / statistics.median(bare_all)
