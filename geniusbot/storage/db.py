@@ -180,15 +180,22 @@ async def command_upgrade(args: Any) -> int:
 
     Exit 0 when the database is up to date, 1 when it could not be reached or migrated.
     """
+    from .repository import StorageUnavailable, retry_transient
+
     url = getattr(args, "url", None) or args.settings.database_url
     revision = getattr(args, "revision", None) or "head"
     try:
         before = await current_revision(url)
-        await upgrade(url, revision)
+        # Retried as the store retries its writes (a running bot may hold SQLite's write lock).
+        await retry_transient(lambda _state: upgrade(url, revision), what="upgrading the schema")
         after = await current_revision(url)
     except Exception as error:  # the message is for whoever runs the command
+        # After the retries (each logged), name what kept failing rather than the retry's summary.
+        shown: BaseException = error
+        if isinstance(error, StorageUnavailable) and error.__cause__ is not None:
+            shown = error.__cause__
         print(
-            f"geniusbot: could not upgrade the database at {_safe_url(url)} ({type(error).__name__}: {error}); "
+            f"geniusbot: could not upgrade the database at {_safe_url(url)} ({type(shown).__name__}: {shown}); "
             "check DATABASE_URL and that the database server is running, then try again.",
             file=sys.stderr,
         )

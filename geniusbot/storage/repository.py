@@ -362,6 +362,65 @@ class _Ambiguous(Exception):
     """A write's commit failed in a way that leaves unknown whether it landed."""
 
 
+DEFAULT_RETRIES = 5
+DEFAULT_BACKOFF = 0.05
+DEFAULT_MAX_BACKOFF = 2.0
+
+
+@dataclass
+class RetryState:
+    """What :func:`retry_transient` tells each try: ``ambiguous`` is true while an earlier try's
+    COMMIT broke and no later try has yet found out whether it landed (the try clears it once
+    it has checked)."""
+
+    ambiguous: bool = False
+
+
+async def retry_transient(
+    attempt: Callable[[RetryState], Awaitable[T]],
+    *,
+    what: str,
+    retries: int = DEFAULT_RETRIES,
+    backoff: float = DEFAULT_BACKOFF,
+    max_backoff: float = DEFAULT_MAX_BACKOFF,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> T:
+    """Call ``attempt`` until it returns, retrying transient failures (:func:`is_transient`).
+
+    Up to ``retries`` retries, pausing ``backoff`` seconds before the first and doubling up to
+    ``max_backoff``; then :class:`StorageUnavailable`. Any other error is raised at once, as it
+    is. A try whose COMMIT failed raises :class:`_Ambiguous`; the next tries see
+    ``state.ambiguous`` and check whether it landed before redoing it.
+    """
+    delay = backoff
+    last_error: BaseException | None = None
+    state = RetryState()
+    for number in range(retries + 1):
+        if number:
+            await sleep(delay)
+            delay = min(delay * 2, max_backoff)
+        try:
+            return await attempt(state)
+        except _Ambiguous as error:
+            state.ambiguous = True
+            last_error = error.__cause__
+            log.warning("storage: %s: the commit failed (%s); checking whether it landed", what, last_error)
+        except StorageError:
+            raise
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            last_error = error
+            log.warning("storage: %s failed on try %d (%s); retrying", what, number + 1, error)
+    # Said plainly when the last try's commit broke: it may have landed, and the caller must
+    # reload rather than assume either way.
+    landed = " (the last try may have been saved; reload before retrying)" if state.ambiguous else ""
+    raise StorageUnavailable(
+        f"The database is unavailable ({what} failed {retries + 1} times: {last_error}){landed}; "
+        "check that it is running and not locked by another program, then try again."
+    ) from last_error
+
+
 # --------------------------------------------------------------------------- the store
 
 
@@ -379,9 +438,9 @@ class Store:
         *,
         now: Callable[[], datetime] = _utcnow,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        retries: int = 5,
-        backoff: float = 0.05,
-        max_backoff: float = 2.0,
+        retries: int = DEFAULT_RETRIES,
+        backoff: float = DEFAULT_BACKOFF,
+        max_backoff: float = DEFAULT_MAX_BACKOFF,
     ) -> None:
         self.engine = engine
         self._now = now
@@ -412,12 +471,16 @@ class Store:
             engine_options["busy_timeout_ms"] = busy_timeout_ms
         engine = create_engine(url, **engine_options)
         try:
+            store = cls(engine, **options)
             if migrate:
-                await upgrade(engine)
+                # Retried like any write: another process may hold SQLite's write lock for
+                # longer than the busy timeout. A try whose COMMIT broke is simply redone, as
+                # Alembic applies only the revisions the database does not have yet.
+                await store._retrying(lambda _state: upgrade(engine), what="upgrading the schema")
         except BaseException:
             await engine.dispose()
             raise
-        return cls(engine, **options)
+        return store
 
     async def close(self) -> None:
         """Close every pooled connection. The store is unusable afterwards."""
@@ -447,54 +510,43 @@ class Store:
         ``verify`` is asked, before a retry that follows a failed COMMIT, whether the first try
         landed after all; if it returns a value, that is the result and nothing is redone.
         """
-        delay = self.backoff
-        last_error: BaseException | None = None
-        ambiguous = False
-        for attempt in range(self.retries + 1):
-            if attempt:
-                await self._sleep(delay)
-                delay = min(delay * 2, self.max_backoff)
-            try:
-                async with self._writer(write), self.engine.connect() as conn:
-                    if write:
-                        conn = await conn.execution_options(**{WRITE_OPTION: True})
-                    if ambiguous and verify is not None:
-                        async with conn.begin():
-                            found = await verify(conn)
-                        if found is not None:
-                            return found
-                    ambiguous = False
-                    trans = await conn.begin()
-                    try:
-                        result = await work(conn)
-                    except BaseException:
-                        await trans.rollback()
-                        raise
-                    try:
-                        await trans.commit()
-                    except DBAPIError as error:
-                        if write and is_transient(error):
-                            raise _Ambiguous() from error
-                        raise
-                    return result
-            except _Ambiguous as error:
-                ambiguous = True
-                last_error = error.__cause__
-                log.warning("storage: %s: the commit failed (%s); checking whether it landed", what, last_error)
-            except StorageError:
-                raise
-            except Exception as error:
-                if not is_transient(error):
+
+        async def attempt(state: RetryState) -> T:
+            async with self._writer(write), self.engine.connect() as conn:
+                if write:
+                    conn = await conn.execution_options(**{WRITE_OPTION: True})
+                if state.ambiguous and verify is not None:
+                    async with conn.begin():
+                        found = await verify(conn)
+                    if found is not None:
+                        return found
+                state.ambiguous = False
+                trans = await conn.begin()
+                try:
+                    result = await work(conn)
+                except BaseException:
+                    await trans.rollback()
                     raise
-                last_error = error
-                log.warning("storage: %s failed on try %d (%s); retrying", what, attempt + 1, error)
-        # Said plainly when the last try's commit broke: it may have landed, and the caller must
-        # reload rather than assume either way.
-        landed = " (the last try may have been saved; reload before retrying)" if ambiguous else ""
-        raise StorageUnavailable(
-            f"The database is unavailable ({what} failed {self.retries + 1} times: {last_error}){landed}; "
-            "check that it is running and not locked by another program, then try again."
-        ) from last_error
+                try:
+                    await trans.commit()
+                except DBAPIError as error:
+                    if write and is_transient(error):
+                        raise _Ambiguous() from error
+                    raise
+                return result
+
+        return await self._retrying(attempt, what=what)
+
+    async def _retrying(self, attempt: Callable[[RetryState], Awaitable[T]], *, what: str) -> T:
+        """:func:`retry_transient` with this store's retries, backoff and sleep."""
+        return await retry_transient(
+            attempt,
+            what=what,
+            retries=self.retries,
+            backoff=self.backoff,
+            max_backoff=self.max_backoff,
+            sleep=self._sleep,
+        )
 
     def _writer(self, write: bool) -> contextlib.AbstractAsyncContextManager[Any]:
         if write and self._write_lock is not None:
@@ -1192,4 +1244,6 @@ __all__ = [
     "GuildConfig",
     "Store",
     "is_transient",
+    "retry_transient",
+    "RetryState",
 ]

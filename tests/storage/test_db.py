@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import logging
 import os
 import sqlite3
 import sys
@@ -18,6 +20,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from geniusbot.storage.db import (
     alembic_config,
+    command_upgrade,
     create_engine,
     current_revision,
     default_sqlite_url,
@@ -250,6 +253,81 @@ async def test_a_database_that_stays_locked_is_reported_and_nothing_is_written(s
     finally:
         blocker.close()
         await store.close()
+
+
+async def test_the_upgrade_on_open_waits_out_another_process_holding_the_lock(tmp_path: Path, caplog):
+    # An old bot still writing while the new one starts on the same file (tests/e2e/test_bot_resume.py).
+    path = tmp_path / "g.db"
+    db_url = f"sqlite+aiosqlite:///{path}"
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("PRAGMA journal_mode = WAL")
+    blocker.execute("BEGIN IMMEDIATE")  # the other process holds the write lock
+    sleep = RecordingSleep(after=2, action=blocker.rollback)
+    try:
+        with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
+            store = await Store.open(db_url, busy_timeout_ms=0, sleep=sleep)
+    finally:
+        blocker.close()
+    try:
+        assert sleep.delays == [0.05, 0.1]  # the writes' backoff: locked twice, then through
+        assert await current_revision(store.engine) == HEAD
+        assert await store.live_matches() == []
+    finally:
+        await store.close()
+    # The same warning as any other write's retry.
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 2, warnings
+    for number, warning in enumerate(warnings, 1):
+        assert warning.startswith(f"storage: upgrading the schema failed on try {number} (")
+        assert "database is locked" in warning and warning.endswith("); retrying")
+
+
+async def test_an_upgrade_on_open_that_stays_locked_is_reported(tmp_path: Path):
+    path = tmp_path / "g.db"
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("PRAGMA journal_mode = WAL")
+    blocker.execute("BEGIN IMMEDIATE")
+    sleep = RecordingSleep()
+    try:
+        with pytest.raises(StorageUnavailable, match="(?s)upgrading the schema failed 3 times.*locked.*try again"):
+            await Store.open(f"sqlite+aiosqlite:///{path}", busy_timeout_ms=0, sleep=sleep, retries=2)
+        assert sleep.delays == [0.05, 0.1]
+        assert blocker.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)  # nothing half-built
+    finally:
+        blocker.close()
+
+
+async def _stamp(url: str, revision: str) -> None:
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+    finally:
+        await engine.dispose()
+
+
+async def test_a_schema_newer_than_the_code_fails_the_open_at_once(sqlite_db_url: str, caplog):
+    await _stamp(sqlite_db_url, "9999_from_the_future")
+    with pytest.raises(Exception) as plain:  # what the upgrade itself says
+        await upgrade(sqlite_db_url)
+    sleep = RecordingSleep()
+    with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
+        with pytest.raises(type(plain.value)) as caught:
+            await Store.open(sqlite_db_url, sleep=sleep)
+    assert "9999_from_the_future" in str(caught.value)
+    assert str(caught.value) == str(plain.value)
+    assert sleep.delays == [] and "retrying" not in caplog.text
+
+
+async def test_db_upgrade_says_plainly_when_the_schema_is_newer_than_the_code(sqlite_db_url: str, capsys, caplog):
+    await _stamp(sqlite_db_url, "9999_from_the_future")
+    args = argparse.Namespace(url=sqlite_db_url, revision=None)
+    with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
+        assert await command_upgrade(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("geniusbot: could not upgrade the database at ")
+    assert "(CommandError: " in err and "9999_from_the_future" in err and "then try again." in err
+    assert "retrying" not in caplog.text
 
 
 # --------------------------------------------------------------------------- lost acknowledgements
