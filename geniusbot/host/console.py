@@ -220,7 +220,7 @@ async def run_console(
 ) -> int:
     """Play one match in the terminal; return the exit code (0, or 2 for bad options)."""
     from geniusbot.games import GameError, default_variant, get_game
-    from geniusbot.storage.repository import StorageError, Store
+    from geniusbot.storage.repository import StorageError, StorageUnavailable, Store
 
     from .match import Host
     from .replay import export_record
@@ -249,7 +249,10 @@ async def run_console(
     now: Callable[[], float] = lambda: time_source.now().timestamp()  # noqa: E731
     try:
         store = await Store.open(db_url, now=time_source.now)
-    except Exception as error:  # a bad URL or an unreachable server: say so, do not trace
+    except StorageUnavailable as error:  # it says what failed and what to do; name the URL too
+        say(f"{error} The database was {db_url!r} (--db).")
+        return 2
+    except Exception as error:  # a bad URL or a schema it does not know: say so, do not trace
         say(f"The database {db_url!r} cannot be opened ({error}); check --db.")
         return 2
     transport = ConsoleTransport(out, boards_dir)

@@ -213,3 +213,30 @@ async def test_a_paused_window_stays_open_until_the_match_resumes(tmp_path):
     _, out = await play(tmp_path, ["pause", "close window", "resume", "close window", "quit"], "tiles")
     assert "The match is paused; resume it, then close the window." in out
     assert out.index("The match is paused; resume it") < out.index("Time is up: the grid is hidden.")
+
+
+# ---- a database that cannot be reached ----------------------------------------------------------
+
+
+async def test_an_unreachable_database_is_named_once_with_what_to_do(tmp_path, monkeypatch):
+    # A real connection to a port nobody listens on, retried by the store's rule; only the
+    # pauses between the tries are taken away, so the test does not wait.
+    from geniusbot.storage.repository import Store
+
+    real_open = Store.open.__func__
+
+    async def open_without_pauses(cls, url, **options):
+        async def no_pause(_seconds: float) -> None:
+            return None
+
+        return await real_open(cls, url, sleep=no_pause, **options)
+
+    monkeypatch.setattr(Store, "open", classmethod(open_without_pauses))
+    url = "postgresql+asyncpg://postgres@127.0.0.1:9/test"
+    out = io.StringIO()
+    code = await run_console("tictacfive", db_url=url, stdin=io.StringIO("quit\n"), out=out)
+    text = out.getvalue().strip()
+    assert code == 2
+    assert text.startswith("The database is unavailable (upgrading the schema failed")
+    assert "check that it is running" in text and text.endswith(f"The database was {url!r} (--db).")
+    assert text.count("unavailable") == 1 and "cannot be opened" not in text
