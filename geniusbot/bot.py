@@ -32,6 +32,7 @@ from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
+from geniusbot.render.common import configure_font
 from geniusbot.storage.repository import StorageError, Store, TimerRecord
 
 log = logging.getLogger(__name__)
@@ -214,6 +215,11 @@ async def run_bot(settings: Settings, *, time: TimeSource | None = None, out: Ca
     say = out or (lambda text: print(text, file=sys.stderr, end=""))
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         say(TOKEN_HELP)
+        return 2
+    try:
+        configure_font(settings.font_path)
+    except ValueError as error:  # Settings checks it; this is for settings built without checks
+        say(f"geniusbot: {error}.\n")
         return 2
     apply_discord_urls(settings.discord_api_base_url, settings.discord_gateway_url)
     if str(settings.database_url).startswith("sqlite"):

@@ -163,6 +163,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     configure_logging(level)
     args.settings = settings
+    if settings.font_path is not None:
+        # The pictures of every command (the bot's, `geniusbot play`'s) use it; checked by Settings.
+        from geniusbot.render.common import configure_font
+
+        configure_font(settings.font_path)
 
     result = _resolve(args.handler)(args)
     if inspect.iscoroutine(result):

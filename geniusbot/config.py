@@ -9,6 +9,8 @@ Every setting and its environment variable (``.env.example`` lists them with com
 ``LOG_LEVEL``               DEBUG, INFO (default), WARNING, ERROR or CRITICAL
 ``DISCORD_API_BASE_URL``    REST base of a Discord proxy, e.g. ``https://proxy.example/api/v10``
 ``DISCORD_GATEWAY_URL``     gateway of a Discord proxy, e.g. ``wss://proxy.example/``
+``FONT_PATH``               a .ttf/.otf/.ttc font for the pictures' text (names in any script);
+                            default: Pillow's built-in font, Latin only
 ==========================  ================================================================
 
 The environment wins over ``.env``; an empty value counts as unset.
@@ -55,6 +57,13 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = Field(
         default=None, description="The gateway URL of a Discord proxy; None = discord.py's default."
     )
+    font_path: Path | None = Field(
+        default=None,
+        description=(
+            "A TrueType/OpenType font file for the text on the pictures, e.g. Noto Sans CJK for "
+            "Korean, Japanese and Chinese names; None = Pillow's built-in font (Latin only)."
+        ),
+    )
 
     @field_validator("log_level")
     @classmethod
@@ -84,6 +93,15 @@ class Settings(BaseSettings):
         if not value.startswith(("ws://", "wss://")):
             raise ValueError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {value!r}")
         return value
+
+    @field_validator("font_path")
+    @classmethod
+    def _readable_font(cls, value: Path | None) -> Path | None:
+        if value is None:
+            return None
+        from geniusbot.render.common import check_font  # Pillow only when the setting is used
+
+        return Path(check_font(value))
 
     @model_validator(mode="after")
     def _default_database(self) -> Settings:

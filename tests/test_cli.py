@@ -15,6 +15,7 @@ from geniusbot import cli
 from geniusbot.cli import build_parser, main
 
 REPO = Path(__file__).resolve().parent.parent
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 GOOD = """\
 [Game "armslength"]
@@ -43,7 +44,8 @@ def restore_logging():
 @pytest.fixture(autouse=True)
 def clean_directory(monkeypatch, tmp_path):
     # The launcher reads ./.env and the environment; keep both out of the way.
-    for name in ("LOG_LEVEL", "DATABASE_URL", "GENIUSBOT_DATA_DIR", "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL"):
+    for name in ("LOG_LEVEL", "DATABASE_URL", "GENIUSBOT_DATA_DIR", "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL",
+                 "FONT_PATH"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
 
@@ -122,6 +124,26 @@ def test_bad_settings_exit_2_with_a_message(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("LOG_LEVEL", "LOUD")
     assert main(["adjudicate", write(tmp_path, GOOD)]) == 2
     assert "LOG_LEVEL must be one of" in capsys.readouterr().err
+
+
+def test_a_bad_font_path_exits_2_with_the_reason(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("FONT_PATH", str(tmp_path / "NotoSansCJK-Regular.ttc"))
+    assert main(["adjudicate", write(tmp_path, GOOD)]) == 2
+    err = capsys.readouterr().err
+    assert "FONT_PATH: there is no file at" in err and "NotoSansCJK-Regular.ttc" in err
+
+
+@pytest.mark.skipif(not DEJAVU.is_file(), reason=f"no DejaVu Sans at {DEJAVU} on this machine")
+def test_the_font_path_setting_is_what_the_pictures_use(monkeypatch, tmp_path, capsys):
+    from geniusbot.render import common
+
+    monkeypatch.setenv("FONT_PATH", str(DEJAVU))
+    try:
+        assert main(["adjudicate", write(tmp_path, GOOD)]) == 0
+        assert common.font_path() == str(DEJAVU.resolve())
+        assert common.font(30).getname()[0] == "DejaVu Sans"
+    finally:
+        common.configure_font(None)
 
 
 def test_a_bad_log_level_option_exits_2(tmp_path, capsys):

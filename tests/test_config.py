@@ -16,7 +16,10 @@ VARIABLES = (
     "LOG_LEVEL",
     "DISCORD_API_BASE_URL",
     "DISCORD_GATEWAY_URL",
+    "FONT_PATH",
 )
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
 @pytest.fixture(autouse=True)
@@ -34,6 +37,7 @@ def test_defaults():
     assert settings.database_url == "sqlite+aiosqlite:///data/geniusbot.sqlite3"
     assert settings.log_level == "INFO"
     assert settings.discord_api_base_url is None and settings.discord_gateway_url is None
+    assert settings.font_path is None
 
 
 def test_every_setting_is_read_from_the_environment(monkeypatch):
@@ -95,3 +99,26 @@ def test_env_example_lists_every_setting():
     example = (Path(__file__).parent.parent / ".env.example").read_text(encoding="utf-8")
     written = {line.split("=", 1)[0].lstrip("# ").strip() for line in example.splitlines() if "=" in line}
     assert set(VARIABLES) <= written
+
+
+@pytest.mark.skipif(not DEJAVU.is_file(), reason=f"no DejaVu Sans at {DEJAVU} on this machine")
+def test_a_font_file_is_read_and_checked(monkeypatch):
+    monkeypatch.setenv("FONT_PATH", str(DEJAVU))
+    assert Settings().font_path == DEJAVU.resolve()
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (None, "FONT_PATH: there is no file at"),
+        ("a text file, not a font", "is not a font Pillow can read"),
+    ],
+)
+def test_a_bad_font_path_is_refused_with_the_reason(monkeypatch, tmp_path, content, words):
+    path = tmp_path / "font.ttf"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("FONT_PATH", str(path))
+    with pytest.raises(ValidationError) as caught:
+        Settings()
+    assert words in str(caught.value)
