@@ -33,7 +33,7 @@ from geniusbot.games import GameError
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.common import configure_font
-from geniusbot.storage.repository import StorageError, Store, TimerRecord
+from geniusbot.storage.repository import StorageError, StorageUnavailable, Store, TimerRecord
 
 log = logging.getLogger(__name__)
 
@@ -242,6 +242,9 @@ async def run_bot(settings: Settings, *, time: TimeSource | None = None, out: Ca
             "geniusbot: Discord refused the Message Content Intent; turn it on in the Developer Portal "
             "(your application -> Bot -> Privileged Gateway Intents).\n"
         )
+        return 2
+    except StorageUnavailable as error:  # it says what failed and what to do
+        say(f"geniusbot: {error} Check DATABASE_URL.\n")
         return 2
     except StorageError as error:
         say(f"geniusbot: the database cannot be used ({error}); check DATABASE_URL.\n")

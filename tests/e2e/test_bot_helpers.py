@@ -4,6 +4,7 @@ one error handler of the command tree."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -12,13 +13,14 @@ import discord.gateway
 import discord.http
 import pytest
 
-from geniusbot.bot import APOLOGY, TOKEN_HELP, apply_discord_urls
+from geniusbot.bot import APOLOGY, TOKEN_HELP, apply_discord_urls, run_bot
 from geniusbot.cli import main
 from geniusbot.cogs import choice_offer, is_chatter, looks_like_notation, needs_dms, parse_options
 from geniusbot.discord_transport import MESSAGE_LIMIT, fence, split_text
 from geniusbot.games import get_game, new_game
 from geniusbot.host import board
-from geniusbot.storage.repository import StorageError
+from geniusbot.config import Settings
+from geniusbot.storage.repository import StorageError, Store
 from tests.e2e.botworld import TestBot, World, make_world
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.running import running
@@ -146,6 +148,50 @@ async def test_a_database_that_cannot_be_opened_stops_the_start(tmp_path: Path) 
                 pass
         await bot.close()
 
+
+
+async def run_against(fake: FakeDiscord, database_url: str, tmp_path: Path) -> tuple[int, str]:
+    """``geniusbot run``'s body against the fake, with this database; its exit code and what it said."""
+    said: list[str] = []
+    settings = Settings(
+        discord_token=fake.token,
+        database_url=database_url,
+        data_dir=tmp_path,
+        discord_api_base_url=fake.api_base,
+        discord_gateway_url=fake.gateway_url,
+        _env_file=None,
+    )
+    code = await asyncio.wait_for(run_bot(settings, out=said.append), timeout=30)
+    return code, "".join(said)
+
+
+async def test_run_says_when_the_database_cannot_be_used(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    async with FakeDiscord() as fake:
+        code, said = await run_against(fake, f"sqlite+aiosqlite:///{blocker.as_posix()}/sub/bot.sqlite3", tmp_path)
+    assert code == 2
+    assert said.startswith("geniusbot: the database cannot be used (") and said.endswith("; check DATABASE_URL.\n")
+
+
+async def test_run_says_once_when_the_database_server_is_unreachable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A real connection to a port nobody listens on, retried by the store's rule; only the pauses
+    # between the tries are taken away, so the test does not wait.
+    real_open = Store.open.__func__  # type: ignore[attr-defined]
+
+    async def open_without_pauses(cls, url, **options):  # type: ignore[no-untyped-def]
+        async def no_pause(_seconds: float) -> None:
+            return None
+
+        return await real_open(cls, url, sleep=no_pause, **options)
+
+    monkeypatch.setattr(Store, "open", classmethod(open_without_pauses))
+    async with FakeDiscord() as fake:
+        code, said = await run_against(fake, "postgresql+asyncpg://postgres@127.0.0.1:9/test", tmp_path)
+    assert code == 2
+    assert said.startswith("geniusbot: The database is unavailable (upgrading the schema failed")
+    assert "check that it is running" in said and said.endswith("Check DATABASE_URL.\n")
+    assert said.count("unavailable") == 1 and "cannot be used" not in said
 
 @pytest.fixture
 async def world(tmp_path: Path):
