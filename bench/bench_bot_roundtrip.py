@@ -76,25 +76,9 @@ def floor_scenarios(png: bytes) -> list:
     No parsing, no rules beyond picking the move, no clocks, no timers, no ORM: each is a lower
     bound for geniusbot's round trip, measured in the same run as the bare bot.
     """
-    import io
     import sqlite3
 
-    from discord.ext import commands
-
-    from bench.bench_discord_roundtrip import Scenario
-
-    def bot_with(handler) -> commands.Bot:  # type: ignore[no-untyped-def]
-        intents = discord.Intents.default()
-        intents.message_content = True
-        bot = commands.Bot(command_prefix="!", intents=intents, guild_ready_timeout=0.01)
-
-        @bot.event
-        async def on_message(message: discord.Message) -> None:
-            if not message.author.bot:
-                picture = await handler(message.content)
-                await message.channel.send(f"board after {message.content}", file=discord.File(io.BytesIO(picture), "board.png"))
-
-        return bot
+    from bench.bench_discord_roundtrip import Scenario, answering_bot
 
     class Drawing:
         """A Tic-Tac-Five game of its own, one random legal move and one board per message."""
@@ -137,7 +121,7 @@ def floor_scenarios(png: bytes) -> list:
         async def handler(text: str) -> bytes:
             return drawing.next_board()
 
-        return bot_with(handler)
+        return answering_bot(handler)
 
     def save_bot(fake, world):  # type: ignore[no-untyped-def]
         saving = Saving(os.path.join(folder, f"save-{time.perf_counter_ns()}.sqlite3"))
@@ -146,7 +130,7 @@ def floor_scenarios(png: bytes) -> list:
             await asyncio.to_thread(saving.save, text)
             return png
 
-        return bot_with(handler)
+        return answering_bot(handler)
 
     def both_bot(fake, world):  # type: ignore[no-untyped-def]
         drawing = Drawing()
@@ -156,7 +140,7 @@ def floor_scenarios(png: bytes) -> list:
             drawn, _ = await asyncio.gather(asyncio.to_thread(drawing.next_board), asyncio.to_thread(saving.save, text))
             return drawn
 
-        return bot_with(handler)
+        return answering_bot(handler)
 
     return [
         Scenario(name="floor: bare + render", make_client=render_bot, say=say, is_answer=answer),

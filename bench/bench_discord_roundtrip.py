@@ -87,20 +87,30 @@ def make_png(width: int, height: int, seed: int = 1) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b"")
 
 
+def answering_bot(picture: Callable[[str], Awaitable[bytes]]) -> commands.Bot:
+    """A bare commands.Bot that answers every player's message with one upload: the PNG that
+    ``picture`` gives for the message's text."""
+    intents = discord.Intents.default()
+    intents.message_content = True
+    bot = commands.Bot(command_prefix="!", intents=intents, guild_ready_timeout=0.01)
+
+    @bot.event
+    async def on_message(message: discord.Message) -> None:
+        if not message.author.bot:
+            png = await picture(message.content)
+            await message.channel.send(f"board after {message.content}", file=discord.File(io.BytesIO(png), "board.png"))
+
+    return bot
+
+
 def bare_bot_scenario(png: bytes) -> Scenario:
     """A bare commands.Bot that answers every player's message with the pre-rendered PNG."""
 
+    async def ready(_text: str) -> bytes:
+        return png
+
     def make_client(fake: FakeDiscord, world: World) -> discord.Client:
-        intents = discord.Intents.default()
-        intents.message_content = True
-        bot = commands.Bot(command_prefix="!", intents=intents, guild_ready_timeout=0.01)
-
-        @bot.event
-        async def on_message(message: discord.Message) -> None:
-            if not message.author.bot:
-                await message.channel.send(f"board after {message.content}", file=discord.File(io.BytesIO(png), "board.png"))
-
-        return bot
+        return answering_bot(ready)
 
     return Scenario(
         name="bare discord.py bot",
