@@ -20,6 +20,7 @@ from discord.ext import commands
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.games import get_game
 from geniusbot.host import board
+from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import Step, export_record, replay_match
 from geniusbot.storage.repository import MatchNotFound, MatchRecord
 
@@ -165,7 +166,7 @@ class Archive(commands.Cog):
             f"Step {index} of {last}: {what}." + (f" Clocks: {clocks}." if clocks else ""),
         ]
         if index == last and record.result is not None:
-            lines.append(f"Result: {record.result.reason}")
+            lines.append(f"Result: {name_seats(record.result.reason, names)}")
         view_data = step.game.view(None)
         png = None
         if board.has_picture(record.game):

@@ -22,7 +22,6 @@ See ``docs/host.md`` for the contract with transports and the rulings.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
 import logging
 import random
@@ -50,6 +49,7 @@ from geniusbot.storage.repository import (
 
 from . import board
 from .clock import Alert, Clock, ClockSpecError, TimeControl, format_duration, preset
+from .naming import name_seats
 from .transport import Player, Transport, TransportError
 
 log = logging.getLogger(__name__)
@@ -157,6 +157,12 @@ class LiveMatch:
         """How the room names a seat: ``Alice (p1)``."""
         player = self.players.get(seat)
         return player.label if player else seat
+
+    def speak(self, text: str) -> str:
+        """A game's text (an event, a result, a refusal) as the players read it: seat ids become
+        their names ("alice places black on G8."), see :func:`~geniusbot.host.naming.name_seats`.
+        Only what goes out is named; the store keeps the seat ids."""
+        return name_seats(text, {seat: player.name for seat, player in self.players.items()})
 
     def snapshot(self) -> None:
         """Remember the current state as the committed one."""
@@ -415,8 +421,9 @@ class Host:
         try:
             move = live.game.parse_move(text, seat, private=private)
         except GameError as error:
-            message = str(error)
-            await self._log_rejected(live, seat, kind, text, private, message, now)
+            # The log keeps the game's reason as it is; the player reads it with the names.
+            await self._log_rejected(live, seat, kind, text, private, str(error), now)
+            message = live.speak(str(error))
             await self._answer(live, seat, private, message)
             return Reply("rejected", message, live.id)
         events = live.game.play(move)
@@ -682,21 +689,23 @@ class Host:
 
         The game's event that is only the match's result ("p1 ran out of time; p2 wins.") is left
         to the result line; one that says more ("p1 ran out of time and plays nothing this
-        phase.") is said instead of the host's line, the seat named as the room knows it.
+        phase.") is said instead of the host's line, the seat named as the room knows it
+        ("alice (p1) ran out of time and plays nothing this phase."). Either way the line is
+        returned as the lead, said first and as it stands (the rest of the event is named).
         """
         said = f"{seat} ran out of time"
         outcome = live.game.outcome()
         kept: list[Event] = []
-        named = False
+        named: list[str] = []
         for event in events:
             if event.public and event.text.startswith(said):
                 if outcome is not None and event.text.strip() == outcome.reason.strip():
                     continue
                 if not named:
-                    event = dataclasses.replace(event, text=live.label(seat) + event.text[len(seat):])
-                    named = True
+                    named.append(live.label(seat) + live.speak(event.text[len(seat):]))
+                    continue
             kept.append(event)
-        return ([] if named else [f"{live.label(seat)} ran out of time."]), kept
+        return (named or [f"{live.label(seat)} ran out of time."]), kept
 
     async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
         window = live.host.get("window")
@@ -1040,13 +1049,14 @@ class Host:
     async def _announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
         for event in events:
             if event.public:
-                message_id = await self._post(live, event.text)
+                message_id = await self._post(live, live.speak(event.text))
                 delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
                 if message_id is not None and delete_after:
                     await self._schedule_delete(live, message_id, float(delete_after))
             else:
+                text = live.speak(event.text)
                 for seat in sorted(event.seats or ()):
-                    await self._private(live, seat, event.text)
+                    await self._private(live, seat, text)
 
     async def _schedule_delete(self, live: LiveMatch, message_id: int, seconds: float) -> None:
         due = utc(self.now() + seconds)
@@ -1118,6 +1128,8 @@ class Host:
         in its caption above the clock line, so one action is one message in the room. They are
         posted on their own when the board is text, or when the board will vanish with a
         memorize window (the announcement must stay), or when an event deletes itself later.
+        The events' texts go out with the players' names (:meth:`LiveMatch.speak`); ``lead`` is
+        the host's own lines, said as they stand.
         """
         window = live.host.get("window")
         vanishing = bool(window and window.get("kind") in VANISHING_WINDOWS)
@@ -1127,14 +1139,14 @@ class Host:
             for text in lead:
                 await self._post(live, text)
             await self._announce(live, events)
-            await self._show_board(live, now, said=[*lead, *(e.text for e in events if e.public)])
+            await self._show_board(live, now, said=[*lead, *(live.speak(e.text) for e in events if e.public)])
             return
         texts = list(lead)
         separate: list[Event] = []
         for event in events:
             delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
             if event.public and not delete_after:
-                texts.append(event.text)
+                texts.append(live.speak(event.text))
             else:
                 separate.append(event)
         await self._announce(live, separate)
@@ -1244,7 +1256,7 @@ class Host:
                     text.startswith(f"{live.label(seat)} ran out of time") for text in said
                 ):
                     return f"Result: {who}."
-            return f"Result: {who}. {outcome.reason}"
+            return f"Result: {who}. {live.speak(outcome.reason)}"
         return self.clock_line(live, now)
 
     def status_text(self, live: LiveMatch) -> str:

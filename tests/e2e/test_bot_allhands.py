@@ -376,7 +376,7 @@ async def test_a_dm_reaches_the_players_match_that_takes_private_moves(world: Wo
         assert ack.content == "Taken: use all-in."
         game = bot.host.matches[MATCH].game
         assert game.view("p1")["sealed"] == "use all-in" and game.view(None)["sealed"] is None
-        await fake.wait_for_message(world.room, predicate=lambda m: m.content == "p1 has sent an All-In answer.")
+        await fake.wait_for_message(world.room, predicate=lambda m: m.content == "alice has sent an All-In answer.")
         assert bot.host.matches[2].game.view()["last_move"] is None  # the other match heard nothing
         # Her answer buttons (sent when the question came) close once she has answered.
         offer = next(m for m in fake.messages(fake.dm_channel(world.alice), include_deleted=True)
@@ -409,7 +409,7 @@ async def test_all_in_is_answered_by_a_button_in_the_dm_or_by_typing_it_there(wo
         # bob types his answer instead: his buttons close, and both answers are shown together.
         await fake.dm(world.bob, "pass")
         await fake.wait_for_edit(offers["p2"], predicate=lambda m: not m.components)
-        await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith("p1 uses All-In"))
+        await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith("alice uses All-In"))
 
 
 async def test_a_dm_from_a_player_of_two_matches_with_private_moves_names_the_match(world: World) -> None:

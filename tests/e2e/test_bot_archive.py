@@ -37,7 +37,7 @@ def buttons(message: FakeMessage) -> dict[str, bool]:
 async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
     fake = world.fake
     other_room = fake.create_channel(world.guild, "second-room")
-    async with world.running():
+    async with world.running() as bot:
         await play_to_a_five(world)
         # Another match goes on meanwhile in another room.
         interaction = await fake.slash(world.owner, world.guild, other_room, "start", {"game": "armslength", "first": world.bob, "second": world.carol})
@@ -85,7 +85,10 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         pictures.append(fake.attachments(page)[0])
         await press("last")
         assert page.content.splitlines()[1].startswith("Step 10 of 10: alice (p1): G8.")
-        assert page.content.splitlines()[2] == "Result: p1 (black) makes five in a row, G8 to K8, and wins."
+        # The game's reason with the players' names; the store keeps the seat ids.
+        assert page.content.splitlines()[2] == "Result: alice (black) makes five in a row, G8 to K8, and wins."
+        stored = await bot.store.get_match(1)
+        assert stored.result.reason == "p1 (black) makes five in a row, G8 to K8, and wins."
         assert buttons(page) == {"first": True, "prev": True, "next": False, "last": False}
         pictures.append(fake.attachments(page)[0])
         await press("prev")
@@ -111,5 +114,7 @@ async def test_record_sends_the_file_that_replays_to_the_result(world: World) ->
         for line in record.lines:
             game.submit(line.text, line.seat)
         assert game.outcome().winner == "p1"
+        # The record speaks of seats, as the adjudicator reads it, never of the players' names.
+        assert record.header("Result") == "p1" and record.header("P1") == "alice"
         interaction = await fake.slash(world.carol, world.guild, world.room, "record", {"match": 7})
         assert (await world.answer(interaction)).startswith("There is no match #7 here")

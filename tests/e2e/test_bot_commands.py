@@ -149,8 +149,8 @@ async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(worl
             assert fake.attachments(board)[0].startswith(PNG_MAGIC)
         # The winning move is one message: what it did, then the result, with the board.
         assert board.content == (
-            "p1 (red) placed E5. Pushed: E4 to E3.\n"
-            "Result: alice (p1) wins. p1 (red) has four in a row (E5 E6 E7 E8); p1 wins."
+            "alice (red) placed E5. Pushed: E4 to E3.\n"
+            "Result: alice (p1) wins. alice (red) has four in a row (E5 E6 E7 E8); alice wins."
         )
         assert live.status == "finished"
 

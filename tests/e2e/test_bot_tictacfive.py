@@ -66,7 +66,7 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         assert is_png_board(final)
         # One message for the winning move: its announcement and the result, above the board.
         announcement, result = final.content.split("\n")
-        assert announcement == "p1 places black on G8." and result.startswith("Result: alice (p1) wins.")
+        assert announcement == "alice places black on G8." and result.startswith("Result: alice (p1) wins.")
         assert "G8 to K8" in result
         # Each board is a fresh picture of the same size (readable on a phone: not tiny).
         pictures = [fake.attachments(b)[0] for b in boards + [final]]
@@ -85,7 +85,7 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
 
 async def test_an_illegal_move_gets_its_reason_and_the_turn_stands(world: World) -> None:
     fake = world.fake
-    async with world.running():
+    async with world.running() as bot:
         await open_match(world)
         await world.say(world.alice, "H8")
         await fake.user_says(world.room, world.alice, "H8")
@@ -97,7 +97,10 @@ async def test_an_illegal_move_gets_its_reason_and_the_turn_stands(world: World)
         # Out of turn: bob is told so, and alice's turn stands.
         await fake.user_says(world.room, world.bob, "A1")
         answer = await fake.wait_for_message(world.room)
-        assert answer.content.startswith("bob (p2): It is not your turn")
+        # The game's reason names the player it waits for; the log keeps the seat.
+        assert answer.content == "bob (p2): It is not your turn; waiting for alice."
+        refused = (await bot.store.actions(1))[-1]
+        assert (refused.accepted, refused.text, refused.error) == (False, "A1", "It is not your turn; waiting for p1.")
         board = await world.say(world.alice, "H9")
         assert is_png_board(board)
 
@@ -117,7 +120,7 @@ async def test_bystanders_and_chatter_are_ignored_without_a_reply(world: World) 
         # One message for the move (its announcement and the clocks, with the board) and nothing
         # answered the others.
         assert [m.content for m in bot_messages] == [board.content]
-        assert board.content.startswith("p1 places black on H8.\nTo move: alice (p1) ")  # the opening: three stones
+        assert board.content.startswith("alice places black on H8.\nTo move: alice (p1) ")  # the opening: three stones
         [live] = bot.host.matches.values()
         assert live.game.view()["last_move"] == "H8"
 

@@ -20,6 +20,10 @@ from tests.e2e.botworld import PNG_MAGIC, World, make_world
 from tests.fakediscord import FakeDiscord, FakeMessage, png_size
 from tests.host.tightwire_scripts import DRAFT, RESULT, script
 
+#: The result as the room reads it: the game's words (``RESULT``, which the store and the record
+#: keep) with the players' names.
+SAID_RESULT = "Blue (bob) has one piece left on the board and loses."
+
 EPHEMERAL = 64
 
 
@@ -172,7 +176,7 @@ async def test_classic_is_played_to_a_result_and_its_record_adjudicated(world: W
             "B2-C3 could mean drawing the line alone or drawing it and moving your piece along it; "
             "write `draw B2-C3` or `draw B2-C3 and move`."
         )
-        assert await table.refused("p1", "draw A5-A4") == "It is not your turn; waiting for p2."
+        assert await table.refused("p1", "draw A5-A4") == "It is not your turn; waiting for bob."
         board = await table.say("p2", "draw B2-C3")
         assert caption(board) == "To move: alice (p1) 1:00."
         await table.say("p1", "draw B4-C3")
@@ -180,8 +184,8 @@ async def test_classic_is_played_to_a_result_and_its_record_adjudicated(world: W
             "B3-C2 crosses the line B2-C3; choose another line, or write `slack B3-C2` to use your slack line."
         )
         final = await play_script(table, moves[5:])
-        assert caption(final) == f"Result: alice (p1) wins. {RESULT}"
-        assert room_text(world).count("Blue (p2) loses the piece on C3.") == 4
+        assert caption(final) == f"Result: alice (p1) wins. {SAID_RESULT}"
+        assert room_text(world).count("Blue (bob) loses the piece on C3.") == 4
         assert len(table.pictures) == len(moves) + 1
         table.check_pictures()
         record, ruled = await table.adjudicated()
@@ -196,7 +200,7 @@ async def test_classic_is_played_to_a_result_and_its_record_adjudicated(world: W
         await world.fake.click(world.carol, page, last)
         await world.fake.wait_for_edit(page)
         assert page.content.splitlines()[1].startswith("Step 22 of 22: bob (p2): draw D2-C3 and move.")
-        assert page.content.splitlines()[2] == f"Result: {RESULT}"
+        assert page.content.splitlines()[2] == f"Result: {SAID_RESULT}"
         assert png_size(world.fake.attachments(page)[0]) == png_size(table.pictures[-1])
 
 
@@ -220,7 +224,7 @@ async def test_influx_spends_a_byo_yomi_period_and_captures_only_at_the_end_of_a
         assert "C3" not in table.live.game.view()["pieces"]
         assert caption(board) == "To move: bob (p2) 1:00 (4 periods)."  # the spent period stays spent
         final = await play_script(table, moves[9:])
-        assert caption(final) == f"Result: alice (p1) wins. {RESULT}"
+        assert caption(final) == f"Result: alice (p1) wins. {SAID_RESULT}"
         table.check_pictures()
         record, ruled = await table.adjudicated()
         assert record.header("TimeControl") == "5x60s"
@@ -270,12 +274,12 @@ async def test_threads_of_fate_draft_turn_order_and_items_to_a_result(world: Wor
         await table.say("p2", pick2)
         await world.fake.wait_for_edit(offer, predicate=lambda m: not m.components)
         room = room_text(world).splitlines()
-        assert "p1 receives the last item, Woven Revive." in room
-        assert "p2 holds Turn Order: `first` to move first, or `second` to let p1 move first." in room
+        assert "alice receives the last item, Woven Revive." in room
+        assert "bob holds Turn Order: `first` to move first, or `second` to let alice move first." in room
         # bob holds Turn Order and lets alice start, by button.
         board = await table.press("p2", order)
         assert caption(board) == "To move: alice (p1) 1:30 +5:00."
-        assert "p2 uses Turn Order: p1 (Orange) moves first." in room_text(world).splitlines()
+        assert "bob uses Turn Order: alice (Orange) moves first." in room_text(world).splitlines()
         game = table.live.game
         assert game.view()["items"] == {"p1": ["extra_slack", "woven_revive"], "p2": []}
         moves = script("fate")[len(DRAFT):]
@@ -291,7 +295,7 @@ async def test_threads_of_fate_draft_turn_order_and_items_to_a_result(world: Wor
         assert "extra_slack" not in game.view()["items"]["p1"]
         assert game.view()["lines"][-1] == {"a": "A3", "b": "A4", "slack": True, "by": "p1"}
         final = await play_script(table, moves[17:])
-        assert caption(final) == f"Result: alice (p1) wins. {RESULT}"
+        assert caption(final) == f"Result: alice (p1) wins. {SAID_RESULT}"
         assert game.view()["items"] == {"p1": ["woven_revive"], "p2": []}
         assert len(table.pictures) == len(script("fate")) + 1
         table.check_pictures()
@@ -325,14 +329,14 @@ async def test_threads_of_fate_turn_order_typed_the_draft_by_bobs_button_and_the
         # alice steps between bob's A1 and B1 and loses the piece at once (classic captures).
         for seat, text in [("p1", "draw A5-A4 and move"), ("p2", "draw B1-B2"), ("p1", "draw A4-B2 and move")]:
             board = await table.say(seat, text)
-        assert "Orange (p1) loses the piece on B2." in room_text(world)
+        assert "Orange (alice) loses the piece on B2." in room_text(world)
         await table.say("p2", "draw D1-D2")
         # A5 has one line: a plain revive is refused with the words that use the item instead.
         assert await table.refused("p1", "revive A5") == (
             "A5 has a line at it; revive onto an empty dot with no line at it, or write `woven revive A5` to use your Woven Revive."
         )
         board = await table.say("p1", "woven revive A5")
-        assert "Orange (p1) uses the Woven Revive on A5." in room_text(world)
+        assert "Orange (alice) uses the Woven Revive on A5." in room_text(world)
         assert caption(board) == "To move: bob (p2) 1:30 +5:00."
         assert game.view()["items"] == {"p1": ["extra_slack"], "p2": []} and game.view()["pieces"]["A5"] == "orange"
         table.check_pictures()

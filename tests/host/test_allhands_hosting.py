@@ -236,7 +236,7 @@ async def test_card_creations_and_plays_come_by_dm_and_stay_sealed_until_both_ar
     assert "Taken: create 20 15." in private_since(transport, mark, "p1")
     assert private_since(transport, mark, "p2") == []
     said = room_since(transport, mark)
-    assert "p1 has sent their creations." in said  # the room learns that, never what
+    assert "Alice has sent their creations." in said  # the room learns that, never what
     assert not any("20" in text and "15" in text for text in said)
 
     mark = len(transport.sent)
@@ -309,7 +309,7 @@ async def test_all_in_answers_are_sealed_whatever_they_are(host, transport):
     assert "Taken: use all-in." in private_since(transport, mark, "p1")
     # Once both answers are in, they are shown together.
     assert (await host.private_message(22, "pass")).ok
-    assert any("p1 uses All-In" in t for t in room_since(transport, mark))
+    assert any("Alice uses All-In" in t for t in room_since(transport, mark))
 
 
 async def test_a_dm_goes_to_the_only_match_of_the_sender_that_takes_private_moves(host, transport):

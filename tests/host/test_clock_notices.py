@@ -162,9 +162,12 @@ async def test_a_timeout_is_said_once_with_the_name_then_the_result(store, trans
     if pictures:  # one message: the announcement above the result, on the board
         caption = [s.text for s in transport.sent[mark:] if s.op == "picture"][-1]
         assert caption == "Alice (p1) ran out of time.\nResult: Bob (p2) wins."
-    # The status command still says why, since nothing above it does.
+    # The status command still says why, since nothing above it does, with the names; the store
+    # keeps the game's own words.
     status = await host.command(reply.match_id, "status")
-    assert status.message.endswith("Result: Bob (p2) wins. p1 ran out of time; p2 wins.")
+    assert status.message.endswith("Result: Bob (p2) wins. Alice ran out of time; Bob wins.")
+    stored = await host.store.get_match(reply.match_id)
+    assert stored.result.reason == "p1 ran out of time; p2 wins."
 
 
 @pytest.mark.parametrize("pictures", [False, True])

@@ -259,7 +259,7 @@ async def test_sealed_bids_stay_private_until_both_are_in(host, transport, clock
         assert transport.private_texts("p2") == []
         clock.advance(40)  # p2 thinks into the reserve
         assert (await host.submit(match_id, "p2", "bid 3", private=True)).ok
-        assert any("Bids revealed: p1 7, p2 3." == t for t in transport.room_texts())
+        assert any("Bids revealed: Alice 7, Bob 3." == t for t in transport.room_texts())
         record = await host.store.get_match(match_id)
         assert record.clock["seats"]["p2"]["reserve_ms"] == 60_000  # a new bout resets it
 

@@ -48,7 +48,7 @@ async def test_an_accepted_move_is_one_message_its_announcement_and_clock_above_
     [message] = room(transport)
     assert message.op == "picture" and message.png.startswith(PNG_MAGIC)
     # The clock line is the one after the move: p1 (still placing the opening) has a fresh minute.
-    assert message.text == "p1 places black on H8.\nTo move: Alice (p1) 1:00 +5:00."
+    assert message.text == "Alice places black on H8.\nTo move: Alice (p1) 1:00 +5:00."
 
 
 async def test_the_winning_move_is_one_message_with_the_result(host, transport):
@@ -60,7 +60,7 @@ async def test_the_winning_move_is_one_message_with_the_result(host, transport):
         assert (await host.submit(match_id, seat, point)).ok
     [message] = room(transport)
     lines = message.text.split("\n")
-    assert message.op == "picture" and lines[0].startswith("p1 places")
+    assert message.op == "picture" and lines[0].startswith("Alice places")
     assert lines[-1].startswith("Result: Alice (p1) wins.")
 
 
@@ -70,7 +70,7 @@ async def test_without_pictures_the_announcement_and_the_text_board_are_two_mess
     transport.clear()
     assert (await host.submit(match_id, "p1", "H8")).ok
     first, second = room(transport)
-    assert (first.op, first.text) == ("post", "p1 places black on H8.")
+    assert (first.op, first.text) == ("post", "Alice places black on H8.")
     assert second.op == "post" and "H8" in second.text and "To move: Alice (p1) 1:00 +5:00." in second.text
 
 
@@ -101,7 +101,7 @@ async def test_the_board_is_drawn_while_the_commit_runs(store, transport, clock)
     finally:
         board.picture = real_picture
     [message] = room(transport)
-    assert message.op == "picture" and message.text.startswith("p1 places black on H8.")
+    assert message.op == "picture" and message.text.startswith("Alice places black on H8.")
 
 
 async def test_a_move_whose_commit_fails_shows_no_board_and_changes_nothing(store, transport, clock):
@@ -141,7 +141,7 @@ async def test_a_board_that_cannot_be_uploaded_still_leaves_the_announcement(sto
     transport.clear()
     assert (await host.submit(match_id, "p1", "H8")).ok
     assert [(s.op, s.text) for s in transport.sent] == [
-        ("post", "p1 places black on H8.\nTo move: Alice (p1) 1:00 +5:00.")
+        ("post", "Alice places black on H8.\nTo move: Alice (p1) 1:00 +5:00.")
     ]
 
 
@@ -207,6 +207,6 @@ async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_bo
     assert [(s.op, s.text) for s in said[:1]] == [("post", "A public announcement.")]
     [picture] = [s for s in said if s.op == "picture"]
     assert "A public announcement." not in picture.text
-    assert transport.private_texts("p2") == ["For p2 only."]
+    assert transport.private_texts("p2") == ["For Bob only."]  # named, and still for p2 alone
     deleted_later = {t.payload["message_id"] for t in await host.store.timers(match_id) if t.kind == "delete"}
     assert picture.message_id in deleted_later and said[0].message_id not in deleted_later

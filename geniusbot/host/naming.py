@@ -1,0 +1,65 @@
+"""How the host names the players in a game's texts.
+
+The games write their events with seat ids ("p1 places black on G8."); the store keeps them so
+(the log, the result, the records). On the way out, to the room, a DM, a board caption,
+``status`` or a replay page, the host says the players' names instead: "alice places black on
+G8." Only a match with real names changes: on the console the players are called p1 and p2,
+and the text stays as the game wrote it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+
+
+#: A quotation: what the player typed, as a refusal quotes it ("'p1: H8' is not a point"), or
+#: notation to type (`first`). A quote opens after no letter or digit and closes before none, so
+#: the apostrophes of "p1's move" quote nothing.
+_QUOTED = r"`[^`\n]*`|(?<!\w)'[^'\n]*'(?!\w)|(?<!\w)\"[^\"\n]*\"(?!\w)"
+
+
+def _label(seat: str, name: str) -> str:
+    """The host's label form, as :attr:`geniusbot.host.transport.Player.label` writes it."""
+    return f"{name} ({seat})" if name and name != seat else seat
+
+
+@functools.lru_cache(maxsize=256)
+def _spoken(pairs: tuple[tuple[str, str], ...]) -> tuple[dict[str, str], re.Pattern[str] | None]:
+    """What each seat id becomes, and the pattern that finds the seat ids (``None``: no change)."""
+    names = {seat: (name or "").strip() for seat, name in pairs}
+    real = {seat: name for seat, name in names.items() if name and name != seat}
+    if not real:
+        return {}, None
+    folded = [name.casefold() for name in real.values()]
+    seat_words = [re.compile(rf"\b{re.escape(seat.casefold())}\b") for seat in names]
+    # A name that reads as another seat ("p2" in p1's seat, "P2", "p2 fan") or that two players
+    # share would make a text ambiguous: then every seat is named as the host's own lines do,
+    # "alice (p1)", which always says whose it is.
+    clash = len(set(folded)) < len(folded) or any(
+        other != seat and pattern.search(name.casefold())
+        for seat, name in real.items()
+        for other, pattern in zip(names, seat_words, strict=True)
+    )
+    spoken = {seat: _label(seat, names[seat]) if clash else real.get(seat, seat) for seat in names}
+    # Longest first, so that a seat id that starts another ("p1", "p12") finds its own word.
+    alternatives = "|".join(re.escape(seat) for seat in sorted(names, key=len, reverse=True))
+    return spoken, re.compile(rf"(?P<quoted>{_QUOTED})|\b(?P<seat>{alternatives})\b")
+
+
+def name_seats(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with each whole-word seat id replaced by the player's name, for the players to read.
+
+    ``names`` maps each seat of the match to its player's display name (an empty name, or the
+    seat id itself, means the seat has none). The match is case-sensitive and whole-word: "p1"
+    and "p1's" are the seat p1 ("alice", "alice's"), "p10", "P1" (a coordinate) and
+    ``p1_color`` are not. When no seat has a real name the text is returned unchanged; when two
+    players share a name, or a name reads as another seat's id, every seat becomes the label
+    form "alice (p1)". Each seat id is replaced once (a name is never read again). A quotation,
+    in quotes or backticks, stays as written: it is what a player typed or is to type.
+    """
+    spoken, pattern = _spoken(tuple(sorted(names.items())))
+    if pattern is None or not text:
+        return text
+    return pattern.sub(lambda found: found["quoted"] or spoken[found["seat"]], text)
