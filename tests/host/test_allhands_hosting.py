@@ -22,16 +22,6 @@ PLAYERS = [Player("p1", 11, "Alice"), Player("p2", 22, "Bob")]
 
 
 @pytest.fixture
-def clock() -> FakeTime:
-    return FakeTime()
-
-
-@pytest.fixture
-def transport() -> RecordingTransport:
-    return RecordingTransport()
-
-
-@pytest.fixture
 def host(store: Store, transport: RecordingTransport, clock: FakeTime) -> Host:
     return Host(store, transport, now=clock, pictures=False, heartbeat=0)
 

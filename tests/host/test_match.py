@@ -20,16 +20,6 @@ from tests.host.support import T0, FakeTime
 
 
 @pytest.fixture
-def clock() -> FakeTime:
-    return FakeTime()
-
-
-@pytest.fixture
-def transport() -> RecordingTransport:
-    return RecordingTransport()
-
-
-@pytest.fixture
 def host(store: Store, transport: RecordingTransport, clock: FakeTime) -> Host:
     return Host(store, transport, now=clock, pictures=False)
 

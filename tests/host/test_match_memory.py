@@ -14,7 +14,7 @@ from geniusbot.host.match import DELETE_TIMER, Host
 from geniusbot.host.transport import RecordingTransport
 
 from .sealedbid import registered
-from .test_match import clock, fire_due, host, start, transport  # noqa: F401 - clock, host, transport: fixtures
+from .test_match import fire_due, host, start  # noqa: F401 - host: a fixture
 
 
 def held(host: Host, match_id: int) -> bool:

@@ -22,16 +22,6 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture
-def clock() -> FakeTime:
-    return FakeTime()
-
-
-@pytest.fixture
-def transport() -> RecordingTransport:
-    return RecordingTransport()
-
-
-@pytest.fixture
 def host(store: Store, transport: RecordingTransport, clock: FakeTime) -> Host:
     return Host(store, transport, now=clock, heartbeat=0)
 

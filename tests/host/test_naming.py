@@ -110,16 +110,6 @@ def test_a_name_is_put_in_once_and_never_read_again():
 # ---- the host -----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def clock() -> FakeTime:
-    return FakeTime()
-
-
-@pytest.fixture
-def transport() -> RecordingTransport:
-    return RecordingTransport()
-
-
 async def play_opening(store: Store, transport: RecordingTransport, clock: FakeTime, players, **kw) -> tuple[Host, int]:
     """Start Tic-Tac-Five (text boards) and place the three opening stones; the room then asks p2."""
     host = Host(store, transport, now=clock, pictures=False, heartbeat=0, **kw)
