@@ -5,6 +5,10 @@
 their async driver. SQLite connections run in WAL mode with foreign keys on and a busy timeout,
 and a write transaction takes the write lock at its start (``BEGIN IMMEDIATE``) so that two
 writers queue on the busy timeout instead of one of them failing half-way.
+
+On SQLite the store runs its transactions on a synchronous engine of the same file
+(:func:`sqlite_sync_engine`, the plain ``sqlite3`` driver, with the same pragmas and hooks) in a
+thread of its own; the async engine serves the migrations.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy import event
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -76,15 +81,37 @@ def create_engine(
         if database and database != ":memory:" and not database.startswith("file:"):
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(parsed, echo=echo, **engine_options)
-        _install_sqlite_hooks(engine, busy_timeout_ms, sqlite_synchronous)
+        _install_sqlite_hooks(engine.sync_engine, busy_timeout_ms, sqlite_synchronous)
+        _SQLITE_SETTINGS[engine.sync_engine] = (busy_timeout_ms, sqlite_synchronous)
         return engine
     engine_options.setdefault("pool_pre_ping", True)
     return create_async_engine(parsed, echo=echo, **engine_options)
 
 
-def _install_sqlite_hooks(engine: AsyncEngine, busy_timeout_ms: int, synchronous: str) -> None:
-    sync_engine = engine.sync_engine
+# The pragmas each SQLite async engine was made with, for its synchronous twin.
+_SQLITE_SETTINGS: weakref.WeakKeyDictionary[Engine, tuple[int, str]] = weakref.WeakKeyDictionary()
 
+
+def sqlite_sync_engine(engine: AsyncEngine) -> Engine:
+    """A synchronous engine (the ``sqlite3`` driver) on the SQLite database of ``engine``.
+
+    It has the same pragmas (WAL, foreign keys, ``synchronous``, busy timeout) and the same
+    ``BEGIN`` / ``BEGIN IMMEDIATE`` hook as ``engine`` (those of :func:`create_engine`'s defaults
+    for an engine made elsewhere). The store runs its SQLite transactions on it, in one thread:
+    a whole transaction then costs one hand-over between the event loop and that thread.
+    """
+    if engine.dialect.name != "sqlite":
+        raise ValueError(f"not a SQLite engine: {engine.dialect.name}")
+    busy_timeout_ms, synchronous = _SQLITE_SETTINGS.get(
+        engine.sync_engine, (DEFAULT_BUSY_TIMEOUT_MS, "FULL")
+    )
+    url = engine.url.set(drivername="sqlite+pysqlite")
+    sync_engine = create_sync_engine(url, echo=engine.echo)
+    _install_sqlite_hooks(sync_engine, busy_timeout_ms, synchronous)
+    return sync_engine
+
+
+def _install_sqlite_hooks(sync_engine: Engine, busy_timeout_ms: int, synchronous: str) -> None:
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # The sqlite3 module's own transaction handling would BEGIN lazily (deferred) behind our

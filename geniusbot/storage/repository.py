@@ -21,17 +21,18 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import and_, delete, func, insert, select, update
-from sqlalchemy.engine import URL
+from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import models as m
-from .db import WRITE_OPTION, create_engine, upgrade
+from .db import WRITE_OPTION, create_engine, sqlite_sync_engine, upgrade
 
 log = logging.getLogger(__name__)
 
@@ -430,6 +431,12 @@ class Store:
     Build one with :meth:`open` (from a URL; it upgrades the schema by default) or from an
     engine. ``now`` is the clock used for timestamps the caller does not give; ``sleep`` is the
     pause between retries (tests inject both, so nothing waits for real time).
+
+    Every transaction is a plain function of a synchronous SQLAlchemy :class:`Connection`. On
+    SQLite the store runs it whole (begin, work, commit) in a thread of its own, on a
+    synchronous engine of the same file: one hand-over between the event loop and the thread per
+    transaction, where aiosqlite needs one per statement, cursor and commit. On PostgreSQL it
+    runs through the async engine (``run_sync``), whose driver talks to the server itself.
     """
 
     def __init__(
@@ -452,6 +459,13 @@ class Store:
         # whereas letting them collide on the file lock puts them in SQLite's busy handler,
         # which polls with sleeps of up to 100 ms.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        # SQLite: the engine and the one thread every transaction runs in (see _in_thread).
+        self._sqlite: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        if engine.dialect.name == "sqlite":
+            self._sqlite = sqlite_sync_engine(engine)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="geniusbot-sqlite")
+        self._closed = False
 
     @classmethod
     async def open(
@@ -472,19 +486,36 @@ class Store:
         engine = create_engine(url, **engine_options)
         try:
             store = cls(engine, **options)
+        except BaseException:
+            await engine.dispose()
+            raise
+        try:
             if migrate:
                 # Retried like any write: another process may hold SQLite's write lock for
                 # longer than the busy timeout. A try whose COMMIT broke is simply redone, as
                 # Alembic applies only the revisions the database does not have yet.
                 await store._retrying(lambda _state: upgrade(engine), what="upgrading the schema")
         except BaseException:
-            await engine.dispose()
+            await store.close()
             raise
         return store
 
     async def close(self) -> None:
-        """Close every pooled connection. The store is unusable afterwards."""
+        """Close every pooled connection (and the SQLite thread). The store is unusable afterwards."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._thread is not None and self._sqlite is not None:
+            # In the thread, after whatever transaction is still running there.
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._sqlite.dispose)
+            self._thread.shutdown(wait=False)
         await self.engine.dispose()
+
+    @property
+    def sync_engine(self) -> Engine:
+        """The synchronous engine the transactions run on: SQLite's own, or the async engine's
+        (PostgreSQL). Its events (``commit``, ``before_cursor_execute``...) see every transaction."""
+        return self._sqlite if self._sqlite is not None else self.engine.sync_engine
 
     @property
     def dialect(self) -> str:
@@ -499,43 +530,84 @@ class Store:
 
     async def _transaction(
         self,
-        work: Callable[[AsyncConnection], Awaitable[T]],
+        work: Callable[[Connection], T],
         *,
         write: bool,
         what: str,
-        verify: Callable[[AsyncConnection], Awaitable[T | None]] | None = None,
+        verify: Callable[[Connection], T | None] | None = None,
     ) -> T:
         """Run ``work`` in one transaction, retrying transient failures.
 
         ``verify`` is asked, before a retry that follows a failed COMMIT, whether the first try
         landed after all; if it returns a value, that is the result and nothing is redone.
+        Both are plain functions of a synchronous :class:`Connection` (no awaiting inside).
         """
 
-        async def attempt(state: RetryState) -> T:
-            async with self._writer(write), self.engine.connect() as conn:
-                if write:
-                    conn = await conn.execution_options(**{WRITE_OPTION: True})
-                if state.ambiguous and verify is not None:
-                    async with conn.begin():
-                        found = await verify(conn)
-                    if found is not None:
-                        return found
-                state.ambiguous = False
-                trans = await conn.begin()
-                try:
-                    result = await work(conn)
-                except BaseException:
-                    await trans.rollback()
-                    raise
-                try:
-                    await trans.commit()
-                except DBAPIError as error:
-                    if write and is_transient(error):
-                        raise _Ambiguous() from error
-                    raise
-                return result
+        def attempt_on(conn: Connection, state: RetryState) -> T:
+            if write:
+                conn = conn.execution_options(**{WRITE_OPTION: True})
+            if state.ambiguous and verify is not None:
+                with conn.begin():
+                    found = verify(conn)
+                if found is not None:
+                    return found
+            state.ambiguous = False
+            trans = conn.begin()
+            try:
+                result = work(conn)
+            except BaseException:
+                trans.rollback()
+                raise
+            try:
+                trans.commit()
+            except DBAPIError as error:
+                if write and is_transient(error):
+                    raise _Ambiguous() from error
+                raise
+            return result
+
+        sqlite = self._sqlite
+
+        if sqlite is not None:
+
+            def attempt_in_thread(state: RetryState) -> T:
+                with sqlite.connect() as conn:
+                    return attempt_on(conn, state)
+
+            async def attempt(state: RetryState) -> T:
+                async with self._writer(write):
+                    return await self._in_thread(lambda: attempt_in_thread(state))
+
+        else:
+
+            async def attempt(state: RetryState) -> T:
+                async with self._writer(write), self.engine.connect() as conn:
+                    return await conn.run_sync(attempt_on, state)
 
         return await self._retrying(attempt, what=what)
+
+    async def _in_thread(self, call: Callable[[], T]) -> T:
+        """``call()`` in the store's SQLite thread: one hand-over there and one back."""
+        assert self._thread is not None
+        future = asyncio.get_running_loop().run_in_executor(self._thread, call)
+        # A caller cancelled while its transaction runs (or waits) in the thread must not leave
+        # the store and the caller disagreeing: the thread goes on, and may commit. So the
+        # cancellation waits for the thread's outcome (a commit that happened is then on disk
+        # and visible to the next read, and the write lock is held until then), and is let
+        # through only after it; the caller sees CancelledError either way.
+        cancelled: asyncio.CancelledError | None = None
+        while not future.done():
+            try:
+                await asyncio.shield(future)
+            except asyncio.CancelledError as error:
+                cancelled = error
+            except Exception:
+                pass  # the call's own error, raised below
+        if cancelled is not None:
+            if not future.cancelled():
+                future.exception()  # retrieved: the caller is gone, nobody else will look
+            raise cancelled
+        return future.result()
 
     async def _retrying(self, attempt: Callable[[RetryState], Awaitable[T]], *, what: str) -> T:
         """:func:`retry_transient` with this store's retries, backoff and sleep."""
@@ -582,10 +654,10 @@ class Store:
             _check_length("seat", seat.seat, 16)
         now = self.now()
 
-        async def work(conn: AsyncConnection) -> int:
+        def work(conn: Connection) -> int:
             try:
                 match_id = (
-                    await conn.execute(
+                    conn.execute(
                         insert(m.Match)
                         .values(
                             guild_id=guild_id,
@@ -612,7 +684,7 @@ class Store:
                     raise RoomBusy(channel_id) from error
                 raise
             if seats:
-                await conn.execute(
+                conn.execute(
                     insert(m.Seat),
                     [
                         {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "display_name": _name(s.display_name)}
@@ -621,12 +693,12 @@ class Store:
                 )
             return match_id
 
-        async def verify(conn: AsyncConnection) -> int | None:
+        def verify(conn: Connection) -> int | None:
             # A retry after a lost answer must not start the match twice (nor find its own room
             # busy): a match of this game and seed stamped with this very microsecond is ours.
             channel = m.Match.channel_id.is_(None) if channel_id is None else m.Match.channel_id == channel_id
             return (
-                await conn.execute(
+                conn.execute(
                     select(m.Match.id).where(
                         channel, m.Match.created_at == now, m.Match.game == game, m.Match.seed == str(int(seed))
                     )
@@ -639,8 +711,8 @@ class Store:
     async def get_match(self, match_id: int) -> MatchRecord:
         """The match as last committed; raises :class:`MatchNotFound`."""
 
-        async def work(conn: AsyncConnection) -> MatchRecord:
-            found = await self._load_matches(conn, m.Match.id == match_id)
+        def work(conn: Connection) -> MatchRecord:
+            found = self._load_matches(conn, m.Match.id == match_id)
             if not found:
                 raise MatchNotFound(match_id)
             return found[0]
@@ -651,16 +723,16 @@ class Store:
         """Every unfinished match (live, and paused unless ``include_paused`` is false), oldest first."""
         statuses = m.UNFINISHED_STATUSES if include_paused else ("live",)
 
-        async def work(conn: AsyncConnection) -> list[MatchRecord]:
-            return await self._load_matches(conn, m.Match.status.in_(statuses))
+        def work(conn: Connection) -> list[MatchRecord]:
+            return self._load_matches(conn, m.Match.status.in_(statuses))
 
         return await self._transaction(work, write=False, what="listing live matches")
 
     async def live_match_in_channel(self, channel_id: int) -> MatchRecord | None:
         """The live or paused match in the game room ``channel_id``, if any."""
 
-        async def work(conn: AsyncConnection) -> MatchRecord | None:
-            found = await self._load_matches(
+        def work(conn: Connection) -> MatchRecord | None:
+            found = self._load_matches(
                 conn, and_(m.Match.channel_id == channel_id, m.Match.status.in_(m.UNFINISHED_STATUSES))
             )
             return found[0] if found else None
@@ -670,8 +742,8 @@ class Store:
     async def live_matches_of_user(self, user_id: int) -> list[MatchRecord]:
         """The live or paused matches in which ``user_id`` holds a seat, oldest first."""
 
-        async def work(conn: AsyncConnection) -> list[MatchRecord]:
-            return await self._load_matches(
+        def work(conn: Connection) -> list[MatchRecord]:
+            return self._load_matches(
                 conn,
                 and_(
                     m.Match.status.in_(m.UNFINISHED_STATUSES),
@@ -702,16 +774,16 @@ class Store:
         if game is not None:
             conditions.append(m.Match.game == game)
 
-        async def work(conn: AsyncConnection) -> list[MatchRecord]:
-            return await self._load_matches(
+        def work(conn: Connection) -> list[MatchRecord]:
+            return self._load_matches(
                 conn, and_(*conditions), order=(m.Match.finished_at.desc(), m.Match.id.desc()), limit=limit
             )
 
         return await self._transaction(work, write=False, what="listing finished matches")
 
-    async def _load_matches(
+    def _load_matches(
         self,
-        conn: AsyncConnection,
+        conn: Connection,
         where: Any,
         *,
         order: Sequence[Any] = (),
@@ -720,7 +792,7 @@ class Store:
         query = select(m.Match.__table__).where(where).order_by(*(order or (m.Match.id,)))
         if limit is not None:
             query = query.limit(limit)
-        rows = (await conn.execute(query)).all()
+        rows = (conn.execute(query)).all()
         if not rows:
             return []
         ids = [row.id for row in rows]
@@ -728,7 +800,7 @@ class Store:
         # Chunked, since SQLite caps the number of bound parameters of one statement.
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            for seat in (await conn.execute(select(m.Seat.__table__).where(m.Seat.match_id.in_(chunk)))).all():
+            for seat in (conn.execute(select(m.Seat.__table__).where(m.Seat.match_id.in_(chunk)))).all():
                 seats[seat.match_id].append(seat)
         return [_match_from_row(row, seats[row.id]) for row in rows]
 
@@ -777,9 +849,9 @@ class Store:
         if action is not None:
             values["last_seq"] = m.Match.last_seq + 1
 
-        async def work(conn: AsyncConnection) -> Committed:
+        def work(conn: Connection) -> Committed:
             row = (
-                await conn.execute(
+                conn.execute(
                     update(m.Match)
                     .where(m.Match.id == match_id, m.Match.version == expected_version)
                     .values(**values)
@@ -788,16 +860,16 @@ class Store:
             ).first()
             if row is None:
                 actual = (
-                    await conn.execute(select(m.Match.version).where(m.Match.id == match_id))
+                    conn.execute(select(m.Match.version).where(m.Match.id == match_id))
                 ).scalar_one_or_none()
                 if actual is None:
                     raise MatchNotFound(match_id)
                 raise StaleVersion(match_id, expected_version, actual)
             if done_timer is not None:
-                await conn.execute(delete(m.Timer).where(*_exactly(done_timer)))
+                conn.execute(delete(m.Timer).where(*_exactly(done_timer)))
             if action is None:
                 return Committed(None, row.version)
-            await conn.execute(
+            conn.execute(
                 insert(m.Action).values(
                     match_id=match_id,
                     seq=row.last_seq,
@@ -813,11 +885,11 @@ class Store:
             )
             return Committed(row.last_seq, row.version)
 
-        async def verify(conn: AsyncConnection) -> Committed | None:
+        def verify(conn: Connection) -> Committed | None:
             # Did the try whose COMMIT broke land after all? Then the match is one version on and
             # (with an action) its newest log row is ours, to the microsecond.
             row = (
-                await conn.execute(
+                conn.execute(
                     select(m.Match.version, m.Match.last_seq, m.Match.updated_at).where(m.Match.id == match_id)
                 )
             ).first()
@@ -826,7 +898,7 @@ class Store:
             if action is None:
                 return Committed(None, row.version)
             last = (
-                await conn.execute(
+                conn.execute(
                     select(m.Action.__table__).where(m.Action.match_id == match_id, m.Action.seq == row.last_seq)
                 )
             ).first()
@@ -845,9 +917,9 @@ class Store:
         now = self.now()
         at = _aware(action.at) if action.at is not None else now
 
-        async def work(conn: AsyncConnection) -> int:
+        def work(conn: Connection) -> int:
             seq = (
-                await conn.execute(
+                conn.execute(
                     update(m.Match)
                     .where(m.Match.id == match_id)
                     .values(last_seq=m.Match.last_seq + 1)
@@ -856,7 +928,7 @@ class Store:
             ).scalar_one_or_none()
             if seq is None:
                 raise MatchNotFound(match_id)
-            await conn.execute(
+            conn.execute(
                 insert(m.Action).values(
                     match_id=match_id,
                     seq=seq,
@@ -872,9 +944,9 @@ class Store:
             )
             return seq
 
-        async def verify(conn: AsyncConnection) -> int | None:
+        def verify(conn: Connection) -> int | None:
             last = (
-                await conn.execute(
+                conn.execute(
                     select(m.Action.__table__)
                     .where(m.Action.match_id == match_id)
                     .order_by(m.Action.seq.desc())
@@ -895,8 +967,8 @@ class Store:
         Raises :class:`MatchNotFound` if there is no such match.
         """
 
-        async def work(conn: AsyncConnection) -> list[ActionRecord]:
-            exists = (await conn.execute(select(m.Match.id).where(m.Match.id == match_id))).first()
+        def work(conn: Connection) -> list[ActionRecord]:
+            exists = (conn.execute(select(m.Match.id).where(m.Match.id == match_id))).first()
             if exists is None:
                 raise MatchNotFound(match_id)
             query = (
@@ -906,7 +978,7 @@ class Store:
             )
             if accepted_only:
                 query = query.where(m.Action.accepted.is_(True))
-            return [_action_from_row(row) for row in (await conn.execute(query)).all()]
+            return [_action_from_row(row) for row in (conn.execute(query)).all()]
 
         return await self._transaction(work, write=False, what="reading a match log")
 
@@ -925,9 +997,9 @@ class Store:
         due_at = _aware(due_at)
         data = dict(payload or {})
 
-        async def work(conn: AsyncConnection) -> TimerRecord:
+        def work(conn: Connection) -> TimerRecord:
             timer_id = (
-                await conn.execute(
+                conn.execute(
                     insert(m.Timer)
                     .values(match_id=match_id, kind=kind, due_at=due_at, payload=data, attempts=0)
                     .returning(m.Timer.id)
@@ -956,15 +1028,15 @@ class Store:
         due_at = _aware(due_at)
         data = dict(payload or {})
 
-        async def work(conn: AsyncConnection) -> tuple[TimerRecord, bool]:
+        def work(conn: Connection) -> tuple[TimerRecord, bool]:
             timer_id = (
-                await conn.execute(
+                conn.execute(
                     insert(m.Timer)
                     .values(match_id=match_id, kind=kind, due_at=due_at, payload=data, attempts=0)
                     .returning(m.Timer.id)
                 )
             ).scalar_one()
-            gone = (await conn.execute(delete(m.Timer).where(*_exactly(delivered)))).rowcount > 0
+            gone = (conn.execute(delete(m.Timer).where(*_exactly(delivered)))).rowcount > 0
             return TimerRecord(timer_id, match_id, kind, due_at, data, 0), gone
 
         return await self._transaction(work, write=True, what="replacing a timer")
@@ -982,19 +1054,19 @@ class Store:
         if due_at is not None:
             conditions.append(m.Timer.due_at == _aware(due_at))
 
-        async def work(conn: AsyncConnection) -> bool:
-            return (await conn.execute(delete(m.Timer).where(*conditions))).rowcount > 0
+        def work(conn: Connection) -> bool:
+            return (conn.execute(delete(m.Timer).where(*conditions))).rowcount > 0
 
         return await self._transaction(work, write=True, what="deleting a timer")
 
     async def delete_timers(self, match_id: int, kind: str | None = None) -> int:
         """Remove the timers of a match (only those of ``kind`` if given); return how many."""
 
-        async def work(conn: AsyncConnection) -> int:
+        def work(conn: Connection) -> int:
             query = delete(m.Timer).where(m.Timer.match_id == match_id)
             if kind is not None:
                 query = query.where(m.Timer.kind == kind)
-            return (await conn.execute(query)).rowcount
+            return (conn.execute(query)).rowcount
 
         return await self._transaction(work, write=True, what="deleting timers")
 
@@ -1006,9 +1078,9 @@ class Store:
         due_at = _aware(due_at)
         conditions = _exactly(delivered) if delivered is not None else [m.Timer.id == timer_id]
 
-        async def work(conn: AsyncConnection) -> bool:
+        def work(conn: Connection) -> bool:
             return (
-                await conn.execute(
+                conn.execute(
                     update(m.Timer)
                     .where(*conditions)
                     .values(due_at=due_at, attempts=m.Timer.attempts + 1)
@@ -1020,9 +1092,9 @@ class Store:
     async def next_timer(self) -> TimerRecord | None:
         """The earliest timer (ties: the oldest), or ``None``."""
 
-        async def work(conn: AsyncConnection) -> TimerRecord | None:
+        def work(conn: Connection) -> TimerRecord | None:
             row = (
-                await conn.execute(select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(1))
+                conn.execute(select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(1))
             ).first()
             return None if row is None else _timer_from_row(row)
 
@@ -1032,11 +1104,11 @@ class Store:
         """The timers due at or before ``now``, earliest first."""
         now = _aware(now)
 
-        async def work(conn: AsyncConnection) -> list[TimerRecord]:
+        def work(conn: Connection) -> list[TimerRecord]:
             query = select(m.Timer.__table__).where(m.Timer.due_at <= now).order_by(m.Timer.due_at, m.Timer.id)
             if limit is not None:
                 query = query.limit(limit)
-            return [_timer_from_row(row) for row in (await conn.execute(query)).all()]
+            return [_timer_from_row(row) for row in (conn.execute(query)).all()]
 
         return await self._transaction(work, write=False, what="reading due timers")
 
@@ -1051,9 +1123,9 @@ class Store:
         """
         now = _aware(now)
 
-        async def work(conn: AsyncConnection) -> tuple[list[TimerRecord], TimerRecord | None]:
+        def work(conn: Connection) -> tuple[list[TimerRecord], TimerRecord | None]:
             query = select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(limit + 1)
-            rows = [_timer_from_row(row) for row in (await conn.execute(query)).all()]
+            rows = [_timer_from_row(row) for row in (conn.execute(query)).all()]
             due = [t for t in rows if t.due_at <= now][:limit]
             later = [t for t in rows if t.due_at > now]
             return due, (later[0] if later and len(due) < limit else None)
@@ -1063,13 +1135,13 @@ class Store:
     async def timers(self, match_id: int | None = _UNSET) -> list[TimerRecord]:
         """Every timer, earliest first; with ``match_id``, only that match's (``None``: no match's)."""
 
-        async def work(conn: AsyncConnection) -> list[TimerRecord]:
+        def work(conn: Connection) -> list[TimerRecord]:
             query = select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id)
             if match_id is None:
                 query = query.where(m.Timer.match_id.is_(None))
             elif match_id is not _UNSET:
                 query = query.where(m.Timer.match_id == match_id)
-            return [_timer_from_row(row) for row in (await conn.execute(query)).all()]
+            return [_timer_from_row(row) for row in (conn.execute(query)).all()]
 
         return await self._transaction(work, write=False, what="reading timers")
 
@@ -1088,9 +1160,9 @@ class Store:
         _check_length("message kind", kind, 32)
         delete_at = None if delete_at is None else _aware(delete_at)
 
-        async def work(conn: AsyncConnection) -> PostedMessage:
+        def work(conn: Connection) -> PostedMessage:
             row_id = (
-                await conn.execute(
+                conn.execute(
                     insert(m.Message)
                     .values(
                         match_id=match_id,
@@ -1111,9 +1183,9 @@ class Store:
         """Record that a posted message is gone; ``False`` if it was unknown or already marked."""
         channel = m.Message.channel_id.is_(None) if channel_id is None else m.Message.channel_id == channel_id
 
-        async def work(conn: AsyncConnection) -> bool:
+        def work(conn: Connection) -> bool:
             return (
-                await conn.execute(
+                conn.execute(
                     update(m.Message)
                     .where(channel, m.Message.message_id == message_id, m.Message.deleted.is_(False))
                     .values(deleted=True)
@@ -1128,9 +1200,9 @@ class Store:
         if before is not None:
             conditions.append(m.Message.delete_at <= _aware(before))
 
-        async def work(conn: AsyncConnection) -> list[PostedMessage]:
+        def work(conn: Connection) -> list[PostedMessage]:
             rows = (
-                await conn.execute(
+                conn.execute(
                     select(m.Message.__table__).where(*conditions).order_by(m.Message.delete_at, m.Message.id)
                 )
             ).all()
@@ -1141,9 +1213,9 @@ class Store:
     async def messages(self, match_id: int) -> list[PostedMessage]:
         """Every message posted for a match, in the order posted."""
 
-        async def work(conn: AsyncConnection) -> list[PostedMessage]:
+        def work(conn: Connection) -> list[PostedMessage]:
             rows = (
-                await conn.execute(
+                conn.execute(
                     select(m.Message.__table__).where(m.Message.match_id == match_id).order_by(m.Message.id)
                 )
             ).all()
@@ -1156,8 +1228,8 @@ class Store:
     async def get_guild_settings(self, guild_id: int) -> GuildConfig:
         """A guild's settings; a guild never configured gets the defaults (no role, no rooms)."""
 
-        async def work(conn: AsyncConnection) -> GuildConfig:
-            return await self._load_guild(conn, guild_id)
+        def work(conn: Connection) -> GuildConfig:
+            return self._load_guild(conn, guild_id)
 
         return await self._transaction(work, write=False, what="reading guild settings")
 
@@ -1171,38 +1243,38 @@ class Store:
         """Change a guild's settings (only the fields given) and return them as now stored."""
         rooms = None if game_room_ids is _UNSET else sorted(set(int(c) for c in game_room_ids))
 
-        async def work(conn: AsyncConnection) -> GuildConfig:
+        def work(conn: Connection) -> GuildConfig:
             exists = (
-                await conn.execute(select(m.GuildSettings.guild_id).where(m.GuildSettings.guild_id == guild_id))
+                conn.execute(select(m.GuildSettings.guild_id).where(m.GuildSettings.guild_id == guild_id))
             ).first()
             if exists is None:
-                await conn.execute(
+                conn.execute(
                     insert(m.GuildSettings).values(
                         guild_id=guild_id, host_role_id=None if host_role_id is _UNSET else host_role_id
                     )
                 )
             elif host_role_id is not _UNSET:
-                await conn.execute(
+                conn.execute(
                     update(m.GuildSettings)
                     .where(m.GuildSettings.guild_id == guild_id)
                     .values(host_role_id=host_role_id)
                 )
             if rooms is not None:
-                await conn.execute(delete(m.GameRoom).where(m.GameRoom.guild_id == guild_id))
+                conn.execute(delete(m.GameRoom).where(m.GameRoom.guild_id == guild_id))
                 if rooms:
-                    await conn.execute(
+                    conn.execute(
                         insert(m.GameRoom), [{"guild_id": guild_id, "channel_id": c} for c in rooms]
                     )
-            return await self._load_guild(conn, guild_id)
+            return self._load_guild(conn, guild_id)
 
         return await self._transaction(work, write=True, what="saving guild settings")
 
-    async def _load_guild(self, conn: AsyncConnection, guild_id: int) -> GuildConfig:
+    def _load_guild(self, conn: Connection, guild_id: int) -> GuildConfig:
         role = (
-            await conn.execute(select(m.GuildSettings.host_role_id).where(m.GuildSettings.guild_id == guild_id))
+            conn.execute(select(m.GuildSettings.host_role_id).where(m.GuildSettings.guild_id == guild_id))
         ).first()
         rooms = (
-            await conn.execute(
+            conn.execute(
                 select(m.GameRoom.channel_id).where(m.GameRoom.guild_id == guild_id).order_by(m.GameRoom.channel_id)
             )
         ).scalars()
@@ -1213,10 +1285,10 @@ class Store:
     async def counts(self) -> dict[str, int]:
         """How many rows each table holds (for ``/status`` and the benchmark)."""
 
-        async def work(conn: AsyncConnection) -> dict[str, int]:
+        def work(conn: Connection) -> dict[str, int]:
             out = {}
             for table in m.Base.metadata.sorted_tables:
-                out[table.name] = (await conn.execute(select(func.count()).select_from(table))).scalar_one()
+                out[table.name] = (conn.execute(select(func.count()).select_from(table))).scalar_one()
             return out
 
         return await self._transaction(work, write=False, what="counting rows")

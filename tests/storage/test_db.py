@@ -341,7 +341,7 @@ class BrokenCommits:
     """
 
     def __init__(self, store: Store, *, lands: bool, times: int = 1) -> None:
-        self.engine = store.engine.sync_engine
+        self.engine = store.sync_engine  # the engine the store's transactions run on
         self.lands = lands
         self.left = times
         self.count = 0
