@@ -352,7 +352,11 @@ class Host:
             if len(private_games) == 1:
                 records = private_games
         if not records:
-            return Reply("ignored", "You have no running match; private moves go to a match you play in.")
+            return Reply(
+                "ignored",
+                "You play in no running match, so there is nothing to send this to. Once a host starts a "
+                "match with you (/start in a game room), send that match's private moves here.",
+            )
         if len(records) > 1:
             listing = ", ".join(f"#{r.id} ({r.game})" for r in records)
             return Reply(

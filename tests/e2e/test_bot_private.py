@@ -55,7 +55,10 @@ async def test_a_dm_reaches_the_match_and_is_acknowledged_privately(world: World
         # carol plays in no match: her DM is refused with the reason.
         await fake.dm(world.carol, "mines A1 B2 C3 E6 G7")
         refusal = await fake.wait_for_message(fake.dm_channel(world.carol))
-        assert refusal.content == "You have no running match; private moves go to a match you play in."
+        assert refusal.content == (
+            "You play in no running match, so there is nothing to send this to. Once a host starts a "
+            "match with you (/start in a game room), send that match's private moves here."
+        )
 
 
 async def test_a_player_with_closed_dms_is_reported_to_the_host_and_no_match_starts(world: World) -> None:
