@@ -617,7 +617,8 @@ class AllHandsOnDeck(Game):
         else:
             shown = text.strip()[:40]
             raise MalformedMoveError(
-                (f"{shown!r} is not an answer; " if shown else "") + "send use all-in or pass by direct message."
+                (f"{shown!r} is not an answer; " if shown else "")
+                + ("send use all-in or pass here." if private else "send use all-in or pass by direct message.")
             )
         if not private:
             raise IllegalMoveError(

@@ -274,7 +274,13 @@ def test_all_in_answers_are_words_a_player_would_send():
         assert game.parse_move(text, "p1", private=True).use is True
     for text in ("pass", "no", "keep"):
         assert game.parse_move(text, "p1", private=True).use is False
-    assert "use all-in or pass" in refused(game, "p1", "maybe", private=True, error=MalformedMoveError)
+    # A word that is no answer is told what to send: here, in the DM it came by, or by DM from the room.
+    assert refused(game, "p1", "maybe", private=True, error=MalformedMoveError) == (
+        "'maybe' is not an answer; send use all-in or pass here."
+    )
+    assert refused(game, "p1", "maybe", error=MalformedMoveError) == (
+        "'maybe' is not an answer; send use all-in or pass by direct message."
+    )
 
 
 # --------------------------------------------------------------------------- Override
