@@ -302,14 +302,13 @@ class ArmsLength(Game):
         self.turn = self.first
         self.phase = "play"
         how = (
-            f"{dmo} (the DMO) ran out of time to choose, so the choice was drawn by lot: "
+            # Begins as the host's own timeout line does, so the room hears the timeout once.
+            f"{dmo} ran out of time to choose as the DMO, so the choice was drawn by lot: "
             if by_lot
             else f"{dmo} (the DMO) chose: "
         )
-        text = (
-            f"{how}{dmo} plays {color} and moves {order}; {other} plays {other_color(color)}. "
-            f"{self.first} ({self.colors[self.first]}) to move."
-        )
+        # Who moves next is the caption's "To move:" line; "moves first/second" says why.
+        text = f"{how}{dmo} plays {color} and moves {order}; {other} plays {other_color(color)}."
         data = {"dmo": dmo, "color": color, "order": order, "first": self.first, "by_lot": by_lot}
         return [Event(text, kind="phase", data=data)]
 

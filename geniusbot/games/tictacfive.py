@@ -270,11 +270,15 @@ class TicTacFive(Game):
         self._colours = {"p1": chosen["p1"], "p2": chosen["p2"]}
         self._phase = "play"
         self._next_colour = "white"
-        white = self.seat_of("white")
+        # Who moves next is the caption's "To move:" line; the event says why it is them.
+        said = (
+            f"{seat} takes white and places the fourth stone; {other} plays black."
+            if colour == "white"
+            else f"{seat} takes black; {other} plays white and places the fourth stone."
+        )
         events = [
             Event(
-                f"{seat} takes {colour}; {other} plays {self._colours[other]}. "
-                f"White places the fourth stone: {white} to move.",
+                said,
                 kind="phase",
                 data={"phase": "play", "colors": dict(self._colours)},
             )
@@ -313,8 +317,9 @@ class TicTacFive(Game):
             self._next_colour = None
             return events + [
                 Event(
-                    "The three opening stones are down. p2, choose your colour: type black or white. "
-                    "Whoever takes white places the fourth stone.",
+                    # The question itself (black / white, by button or typed) is put by the host.
+                    "The three opening stones are down. p2 now chooses a colour; whoever takes white "
+                    "places the fourth stone.",
                     kind="phase",
                     data={"phase": "choice"},
                 )

@@ -139,7 +139,7 @@ async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(worl
         await fake.click(world.bob, choice, "gb:choice:1:p2:blue second")
         await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
         board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
-        assert "To move: alice (p1)" in board.content
+        assert board.content == "bob (the DMO) chose: bob plays blue and moves second; alice plays red.\nTo move: alice (p1) 1:00 +5:00."
         live = bot.host.matches[1]
         assert live.game.view()["colors"] == {"p1": "red", "p2": "blue"}
         # A short game found by random play from this position: red ends with E5 E6 E7 E8.
@@ -200,7 +200,10 @@ async def test_a_choice_settled_by_the_clock_closes_its_buttons(world: World) ->
         await fake.wait_for_edit(choice, predicate=lambda m: not m.components, since=mark)
         game = bot.host.matches[1].game
         assert game.view()["phase"] == "play" and game.view()["colors"]["p2"] in ("red", "blue")
-        assert any("ran out of time" in m.content for m in fake.messages(world.room))
+        # The timeout is said once, with the name, and the drawn choice follows; who moves is the clock line's.
+        [said] = [m.content for m in fake.messages(world.room) if "ran out of time" in m.content]
+        assert said.startswith("bob (p2) ran out of time to choose as the DMO, so the choice was drawn by lot: bob plays ")
+        assert said.count("ran out of time") == 1 and said.lower().count("to move") == 1
 
 
 async def test_a_player_who_is_not_a_member_is_refused_with_a_reason(world: World) -> None:

@@ -48,6 +48,9 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         assert "Match #1: Tic-Tac-Five" in " ".join(m.content for m in fake.messages(world.room))
         choice = await play_opening(world)
         assert choice.content.startswith("bob (p2), choose: black / white")
+        # The board above it says what the choice decides, and leaves the asking to the buttons.
+        [opened] = [m for m in fake.messages(world.room) if "opening stones are down" in m.content]
+        assert "type black or white" not in opened.content and "whoever takes white places the fourth stone" in opened.content
         assert choice.component("gb:choice:1:p2:black")["label"] == "Black"
 
         # bob takes white by button: the message closes, and the board says who moves.
@@ -57,6 +60,9 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         assert closed.content == "bob (p2) chose: white."
         board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
         assert is_png_board(board) and "To move: bob (p2)" in board.content
+        # Who moves is said once: the event says why, the clock line says who.
+        assert board.content.startswith("bob takes white and places the fourth stone; alice plays black.\nTo move: bob (p2) ")
+        assert board.content.lower().count("to move") == 1
 
         boards = [first]
         for user, point in [(world.bob, "A1"), (world.alice, "J8"), (world.bob, "A2"), (world.alice, "K8"), (world.bob, "A3")]:

@@ -573,7 +573,9 @@ def test_a_dmo_who_chooses_to_go_second_makes_p1_move_second():
     assert view["phase"] == "play"
     assert view["colors"] == {"p1": "red", "p2": "blue"}
     assert view["first"] == "p2" and view["to_move"] == ["p2"]
-    assert events[0].public and events[0].kind == "phase" and "moves second" in events[0].text
+    assert events[0].public and events[0].kind == "phase"
+    # The host's "To move:" line names who moves next; the event says why, once.
+    assert events[0].text == "p1 (the DMO) chose: p1 plays red and moves second; p2 plays blue."
     game.submit("E4", "p2")
     assert game.view()["stones"] == {"E4": "blue"}
     assert game.to_move() == ("p1",)
@@ -597,7 +599,9 @@ def test_the_dmo_out_of_time_gets_a_choice_drawn_from_the_seed_and_announced():
         assert twin.timeout("p1") == events  # the draw depends on the seed alone
         assert not game.is_over and game.view()["phase"] == "play"
         assert events[0].public and events[0].data["by_lot"] is True
-        assert "ran out of time" in events[0].text
+        # It begins as the host's timeout line does ("p1 ran out of time"), so the room hears it once.
+        assert events[0].text.startswith("p1 ran out of time to choose as the DMO, so the choice was drawn by lot: p1 plays ")
+        assert "to move" not in events[0].text
         color, first = game.view()["colors"]["p1"], game.view()["first"]
         results.add((color, first))
         assert game.to_move() == (first,)

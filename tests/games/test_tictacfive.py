@@ -112,8 +112,12 @@ def test_p1_places_the_three_opening_stones_black_white_black():
         view = game.view()
         assert (view["phase"], view["to_move"]) == ("opening", ["p1"])
         seen.append(view["next_color"])
-        game.submit(text, "p1")
+        _, events = game.submit(text, "p1")
     assert seen == ["black", "white", "black"]
+    # The choice itself (black / white) is put by the host, with buttons; the game says what it decides.
+    assert events[-1].text == (
+        "The three opening stones are down. p2 now chooses a colour; whoever takes white places the fourth stone."
+    )
     view = game.view()
     assert view["stones"] == {"H8": "black", "H9": "white", "J8": "black"}
     assert (view["phase"], view["to_move"], view["next_color"]) == ("choice", ["p2"], None)
@@ -132,7 +136,8 @@ def test_p2_taking_white_places_the_fourth_stone_then_play_alternates():
         game.submit(text, "p1")
     _, events = game.submit("white", "p2")
     assert game.view()["colors"] == {"p1": "black", "p2": "white"}
-    assert "p2 to move" in events[-1].text
+    # Who moves next is the host's "To move:" line; the event says why (white places the fourth stone).
+    assert events[-1].text == "p2 takes white and places the fourth stone; p1 plays black."
     assert (game.to_move(), game.view()["next_color"]) == (("p2",), "white")
     game.submit("G7", "p2")
     assert game.view()["stones"]["G7"] == "white"
@@ -145,7 +150,8 @@ def test_p2_taking_black_makes_p1_white_and_p1_places_the_fourth_stone():
     game = new_game("tictacfive")
     for text in ("H8", "H9", "J8"):
         game.submit(text, "p1")
-    game.submit("black", "p2")
+    _, events = game.submit("black", "p2")
+    assert events[-1].text == "p2 takes black; p1 plays white and places the fourth stone."
     assert game.view()["colors"] == {"p1": "white", "p2": "black"}
     assert (game.to_move(), game.view()["next_color"]) == (("p1",), "white")
     refused_unchanged(game, "G7", "p2", NotYourTurnError)

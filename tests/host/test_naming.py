@@ -28,8 +28,8 @@ NAMES = {"p1": "alice", "p2": "bob"}
     [
         ("p1 places black on G8.", "alice places black on G8."),
         (
-            "The three opening stones are down. p2, choose your colour: type black or white.",
-            "The three opening stones are down. bob, choose your colour: type black or white.",
+            "The three opening stones are down. p2 now chooses a colour; whoever takes white places the fourth stone.",
+            "The three opening stones are down. bob now chooses a colour; whoever takes white places the fourth stone.",
         ),
         ("p1 (red) has four in a row (E5 E6 E7 E8); p1 wins.", "alice (red) has four in a row (E5 E6 E7 E8); alice wins."),
         ("Orange (p1) draws C3-C4.", "Orange (alice) draws C3-C4."),
@@ -124,7 +124,7 @@ async def test_a_named_match_speaks_of_the_players_and_stores_the_seats(store, t
     host, match_id = await play_opening(store, transport, clock, [Player("p1", 11, "alice"), Player("p2", 22, "bob")])
     said = transport.room_texts()
     assert "alice places black on H8." in said
-    assert any(t.startswith("The three opening stones are down. bob, choose your colour:") for t in said)
+    assert any(t.startswith("The three opening stones are down. bob now chooses a colour;") for t in said)
     assert not any("p1 places" in t or "p2," in t for t in said)
     # A refusal is the game's reason with the names; its log keeps the seat.
     reply = await host.submit(match_id, "p1", "H10")
@@ -157,7 +157,7 @@ async def test_the_consoles_players_p1_and_p2_read_the_games_own_words(store, tr
     host, match_id = await play_opening(store, transport, clock, [Player("p1", None, "p1"), Player("p2", None, "p2")])
     said = transport.room_texts()
     assert "p1 places black on H8." in said
-    assert any(t.startswith("The three opening stones are down. p2, choose your colour:") for t in said)
+    assert any(t.startswith("The three opening stones are down. p2 now chooses a colour;") for t in said)
     assert (await host.submit(match_id, "p1", "H10")).message == "It is not your turn; waiting for p2."
 
 
@@ -165,7 +165,7 @@ async def test_players_with_one_name_are_told_apart_by_their_seats(store, transp
     host, match_id = await play_opening(store, transport, clock, [Player("p1", 11, "sam"), Player("p2", 22, "sam")])
     said = transport.room_texts()
     assert "sam (p1) places black on H8." in said
-    assert any(t.startswith("The three opening stones are down. sam (p2), choose your colour:") for t in said)
+    assert any(t.startswith("The three opening stones are down. sam (p2) now chooses a colour;") for t in said)
     assert not any("sam places" in t for t in said)
 
 
@@ -173,7 +173,7 @@ async def test_a_name_that_is_the_other_seat_is_told_apart_by_the_seats(store, t
     await play_opening(store, transport, clock, [Player("p1", 11, "p2"), Player("p2", 22, "bob")])
     said = transport.room_texts()
     assert "p2 (p1) places black on H8." in said
-    assert any(t.startswith("The three opening stones are down. bob (p2), choose your colour:") for t in said)
+    assert any(t.startswith("The three opening stones are down. bob (p2) now chooses a colour;") for t in said)
 
 
 async def test_a_dm_names_the_players_and_goes_to_its_seat_alone(store, transport, clock):
