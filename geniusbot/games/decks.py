@@ -425,9 +425,10 @@ class DuelingDecks(Game):
         if any(v < 1 for v in cards):
             raise IllegalMoveError("Every card is worth at least 1 power; send whole numbers from 1 up.")
         if sum(cards) > power:
+            cost = f"{' + '.join(map(str, cards))} = {sum(cards)}" if len(cards) > 1 else f"a card of {cards[0]}"
             raise IllegalMoveError(
-                f"You have {power} power left and {' + '.join(map(str, cards))} = {sum(cards)} would take "
-                f"you below 0; create cards worth at most {power} in all."
+                f"You have {power} power left and {cost} would take you below 0; create cards worth at most "
+                f"{power} in all."
             )
         return cards
 
