@@ -35,18 +35,28 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 # A text board has lines indented to line up columns; Discord drops leading spaces outside code.
 _INDENTED = re.compile(r"^ {2,}\S", re.MULTILINE)
+# A line of a text board: the column letters (indented) or a numbered row ("7 G  R", " 5  O O").
+_BOARD_LINE = re.compile(r"^(?: {2,}\S| *\d{1,2} +\S)")
 
 
-def fence(text: str) -> str:
-    """``text`` in a code block when it holds a text board (indented columns), else unchanged."""
-    if text.count("\n") >= 2 and _INDENTED.search(text) and "```" not in text:
+def fence(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` with its text board (indented columns) in a code block, else unchanged.
+
+    Only the board's lines go in the block, so the sentences around it read as text; a text too
+    long for one message is fenced whole, so that each of its parts is a block of its own."""
+    if text.count("\n") < 2 or not _INDENTED.search(text) or "```" in text:
+        return text
+    lines = text.split("\n")
+    board = [i for i, line in enumerate(lines) if _BOARD_LINE.match(line)]
+    first, last = board[0], board[-1]
+    if any(not _BOARD_LINE.match(line) for line in lines[first:last + 1]) or len(text) + 10 > limit:
         return f"```\n{text}\n```"
-    return text
+    return "\n".join([*lines[:first], "```", *lines[first:last + 1], "```", *lines[last + 1:]])
 
 
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """``text`` cut into messages of at most ``limit`` characters, at line ends where possible."""
-    text = fence(text)
+    text = fence(text, limit)
     if len(text) <= limit:
         return [text or "\u200b"]
     fenced = text.startswith("```\n") and text.endswith("\n```")

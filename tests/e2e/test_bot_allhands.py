@@ -153,7 +153,7 @@ class Driver:
         task = self.game.task
         if window["kind"] == "memorize":
             shown = [m for m in self.fake.messages(self.world.room) if grid_text(task.original) in m.content]
-            assert shown and shown[-1].content.startswith("```\nMemorize the grid")
+            assert shown and shown[-1].content.startswith("Memorize the grid")
             self.grid_messages.append(shown[-1])
         await self.wait_out(float(window["due"]))
         if window["kind"] == "memorize":
@@ -338,7 +338,7 @@ async def test_the_grid_posted_before_a_restart_is_deleted_by_the_next_bot(world
     fake = world.fake
     async with world.running() as bot:
         assert (await world.start("allhands", seed=4, clock="30s")).startswith("Match #1 has started")
-        [grid] = [m for m in fake.messages(world.room) if m.content.startswith("```\nMemorize the grid")]
+        [grid] = [m for m in fake.messages(world.room) if m.content.startswith("Memorize the grid")]
         assert grid_text(bot.host.matches[MATCH].game.task.original) in grid.content
         world.time.advance(10)
         await bot.dispatcher.settle()

@@ -95,6 +95,12 @@ def test_games_with_private_moves_need_dms() -> None:
 def test_long_texts_are_split_and_text_boards_fenced() -> None:
     text_board = board.text_board(new_game("tightwire").view())
     assert fence(text_board).startswith("```\n") and fence("Match #1 started.") == "Match #1 started."
+    # Only the board is in the block: the sentences around it read as text, not as code.
+    said = "bob colours E3 E4 black.\n2 . # .\n1 . # .\n  A B C\nalice: your move.\nTo move: alice (p1) 0:30."
+    assert fence(said) == (
+        "bob colours E3 E4 black.\n```\n2 . # .\n1 . # .\n  A B C\n```\nalice: your move.\nTo move: alice (p1) 0:30."
+    )
+    assert fence(text_board).endswith("```\np1 orange, p2 blue | to move: p1")
     parts = split_text("\n".join(f"line {i} " + "x" * 50 for i in range(100)))
     assert len(parts) > 1 and all(len(p) <= MESSAGE_LIMIT for p in parts)
     assert "".join(p.replace("\n", "") for p in parts) == "".join(f"line {i} " + "x" * 50 for i in range(100))
