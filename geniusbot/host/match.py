@@ -106,6 +106,17 @@ def _never_raises(method: Callable[..., Awaitable[Reply]]) -> Callable[..., Awai
     return wrapper
 
 
+def without_verdict(reason: str, winner: str | None) -> str:
+    """A game's reason for a result without a last clause that names the winner again, for the
+    line that has just said who wins: "p2 resigned; p1 wins." -> "p2 resigned.", "p1 (black)
+    makes five in a row, G8 to K8, and wins." -> "... G8 to K8.". Anything else stands."""
+    if winner is None:
+        return reason
+    pattern = rf"\s*[;,]\s*(?:so\s+|and\s+)?(?:{re.escape(winner)}(?:\s+\([^()]*\))?\s+)?wins\.\s*$"
+    trimmed = re.sub(pattern, ".", reason)
+    return trimmed if trimmed.strip(" .") else reason
+
+
 @dataclass(frozen=True)
 class Reply:
     """What the host did with an input.
@@ -1186,7 +1197,9 @@ class Host:
             png = await drawing if drawing is not None else None
         ending = self._caption(live, now, said=(*said, *lead))
         # A last move's event often says what the result line says ("p2 resigned"): once is enough.
-        lead = [t for t in lead if t and t.strip() not in ending]
+        outcome = live.game.outcome()
+        told = live.speak(outcome.reason).strip() if outcome is not None else None
+        lead = [t for t in lead if t and t.strip() not in ending and t.strip() != told]
         caption = "\n".join(t for t in (*lead, ending) if t)
         posted: list[int | None] = []
         if png is not None:
@@ -1260,7 +1273,7 @@ class Host:
                     text.startswith(f"{live.label(seat)} ran out of time") for text in said
                 ):
                     return f"Result: {who}."
-            return f"Result: {who}. {live.speak(outcome.reason)}"
+            return f"Result: {who}. {live.speak(without_verdict(outcome.reason, outcome.winner))}"
         return self.clock_line(live, now)
 
     def status_text(self, live: LiveMatch) -> str:

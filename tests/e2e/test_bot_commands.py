@@ -125,7 +125,8 @@ async def test_resign_by_a_player_ends_the_match(world: World) -> None:
         interaction = await fake.slash(world.bob, world.guild, world.room, "resign", {})
         assert await ephemeral_answer(world, interaction) == "You resigned match #1."
         board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
-        assert board.content.startswith("Result: alice (p1) wins.")
+        # The resignation is said once, in the result line, which names the winner once.
+        assert board.content == "Result: alice (p1) wins. bob resigned."
 
 
 async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(world: World) -> None:
@@ -150,8 +151,8 @@ async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(worl
         # The winning move is one message: what it did, then the result, with the board.
         assert board.content == (
             "alice (red) placed E5. Pushed: E4 to E3.\n"
-            "Result: alice (p1) wins. alice (red) has four in a row (E5 E6 E7 E8); alice wins."
-        )
+            "Result: alice (p1) wins. alice (red) has four in a row (E5 E6 E7 E8)."
+        )  # the winner is named once
         assert live.status == "finished"
 
 

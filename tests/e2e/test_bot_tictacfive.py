@@ -73,7 +73,7 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         # One message for the winning move: its announcement and the result, above the board.
         announcement, result = final.content.split("\n")
         assert announcement == "alice places black on G8." and result.startswith("Result: alice (p1) wins.")
-        assert "G8 to K8" in result
+        assert result == "Result: alice (p1) wins. alice (black) makes five in a row, G8 to K8."  # the winner named once
         # Each board is a fresh picture of the same size (readable on a phone: not tiny).
         pictures = [fake.attachments(b)[0] for b in boards + [final]]
         assert len(set(pictures)) == len(pictures)

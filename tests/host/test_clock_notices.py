@@ -155,7 +155,7 @@ async def test_a_timeout_is_said_once_with_the_name_then_the_result(store, trans
     # The status command still says why, since nothing above it does, with the names; the store
     # keeps the game's own words.
     status = await host.command(reply.match_id, "status")
-    assert status.message.endswith("Result: Bob (p2) wins. Alice ran out of time; Bob wins.")
+    assert status.message.endswith("Result: Bob (p2) wins. Alice ran out of time.")  # the winner named once
     stored = await host.store.get_match(reply.match_id)
     assert stored.result.reason == "p1 ran out of time; p2 wins."
 

@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from geniusbot.host import board
-from geniusbot.host.match import Host
+from geniusbot.host.match import Host, without_verdict
 from geniusbot.host.transport import RecordingTransport, TransportError
 from geniusbot.storage.repository import Store, StorageUnavailable
 
@@ -200,3 +200,24 @@ async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_bo
     assert transport.private_texts("p2") == ["For Bob only."]  # named, and still for p2 alone
     deleted_later = {t.payload["message_id"] for t in await host.store.timers(match_id) if t.kind == "delete"}
     assert picture.message_id in deleted_later and said[0].message_id not in deleted_later
+
+
+@pytest.mark.parametrize(
+    ("reason", "winner", "said"),
+    [
+        ("p2 resigned; p1 wins.", "p1", "p2 resigned."),
+        ("p1 (black) makes five in a row, G8 to K8, and wins.", "p1", "p1 (black) makes five in a row, G8 to K8."),
+        ("p1 (red) has four in a row (E5 E6 E7 E8); p1 wins.", "p1", "p1 (red) has four in a row (E5 E6 E7 E8)."),
+        ("Both players have four in a row after p1's move; the mover loses, so p2 (blue) wins.", "p2",
+         "Both players have four in a row after p1's move; the mover loses."),
+        ("p2 (blue) has had 10 stones knocked off; p1 (red) wins.", "p1", "p2 (blue) has had 10 stones knocked off."),
+        # Only a clause naming this winner goes; a draw, or a reason that is only the verdict, stands.
+        ("p2 resigned; p1 wins.", "p2", "p2 resigned; p1 wins."),
+        ("p1 wins.", "p1", "p1 wins."),
+        ("The board is full with no five in a row; the game is a draw.", None,
+         "The board is full with no five in a row; the game is a draw."),
+    ],
+)
+def test_the_result_line_names_the_winner_once(reason: str, winner: str | None, said: str) -> None:
+    # "Result: alice (p1) wins." comes first; the reason after it does not say so again.
+    assert without_verdict(reason, winner) == said

@@ -140,9 +140,9 @@ async def test_a_named_match_speaks_of_the_players_and_stores_the_seats(store, t
     assert transport.room_texts()[-3:-1] == [
         "alice places black on G8.", "alice (black) makes five in a row, G8 to K8, and wins."
     ]
-    assert transport.room_texts()[-1].endswith("Result: alice (p1) wins. alice (black) makes five in a row, G8 to K8, and wins.")
+    assert transport.room_texts()[-1].endswith("Result: alice (p1) wins. alice (black) makes five in a row, G8 to K8.")
     status = await host.command(match_id, "status")
-    assert status.message.endswith("Result: alice (p1) wins. alice (black) makes five in a row, G8 to K8, and wins.")
+    assert status.message.endswith("Result: alice (p1) wins. alice (black) makes five in a row, G8 to K8.")
     # Stored and exported, the seats stay.
     record = await host.store.get_match(match_id)
     assert record.result.reason == "p1 (black) makes five in a row, G8 to K8, and wins."
