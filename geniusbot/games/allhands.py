@@ -398,8 +398,8 @@ class AllHandsOnDeck(Game):
         time, task = self.time, self.current_task
         text = (
             f"Play {self.play_no} of {PLAYS_TOTAL}: {TASK_TITLES[task]}, its {_ORDINALS[time]} play, worth "
-            f"{time} point{'s' if time > 1 else ''}. Score: p1 {self.points['p1']}, p2 {self.points['p2']}."
-        )
+            f"{time} point{'s' if time > 1 else ''}."
+        )  # no score: the line before it (the last play's result) has just said it
         # Kind "bout": a host whose clock resets a reserve each bout does it at each play.
         return Event(text, kind="bout", data={"play": self.play_no, "task": task, "time": time})
 

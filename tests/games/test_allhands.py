@@ -105,7 +105,10 @@ def test_a_finished_task_is_scored_announced_and_the_next_play_set_up():
     assert order.index("task-end") < order.index("score") < order.index("bout") < order.index("anomalies")
     score = next(e for e in events if e.kind == "score")
     assert score.public and score.data["winner"] == "p2" and score.data["points"] == 1
-    assert "p2 wins play 1 (Tile Decklaration) and scores 1" in score.text
+    assert score.text == "p2 wins play 1 (Tile Decklaration) and scores 1. Score: p1 0, p2 1."
+    # The next play's announcement, right below, does not say the score again.
+    bout = next(e for e in events if e.kind == "bout")
+    assert bout.text == "Play 2 of 15: Dueling Decks, its 1st play, worth 1 point."
     # The task's own end is not the match's end.
     assert "end" not in kinds(events) and "task-end" in kinds(events)
     assert game.play_no == 2 and game.current_task == "decks" and game.phase == "task"
