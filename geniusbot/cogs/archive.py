@@ -231,15 +231,21 @@ class Archive(commands.Cog):
         await interaction.followup.send(content, view=view, ephemeral=not public, **extra)
 
     @app_commands.command(name="record", description="Get a finished match's record file (the adjudicate format)")
-    @app_commands.describe(match="the match number")
-    async def record(self, interaction: discord.Interaction, match: int) -> None:
-        """The record text of an ended match, as a file."""
-        await interaction.response.defer(thinking=True)
+    @app_commands.describe(
+        match="the match number",
+        public="post the file for the whole channel (default: only to you)",
+    )
+    async def record(self, interaction: discord.Interaction, match: int, public: bool = False) -> None:
+        """The record text of an ended match, as a file: only to the one who asks, as ``/replay``
+        is, so a game room where another match runs is not filled with files (and refusals)."""
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         record = await self.ended_match(interaction, match)
         assert self.bot.store is not None
         text = await export_record(self.bot.store, record.id)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"geniusbot-match-{record.id}.txt")
-        await interaction.followup.send(f"The record of match #{record.id} ({get_game(record.game).title}).", file=file)
+        await interaction.followup.send(
+            f"The record of match #{record.id} ({get_game(record.game).title}).", file=file, ephemeral=not public
+        )
 
 
 async def setup(bot: GeniusBot) -> None:

@@ -107,6 +107,7 @@ async def test_record_sends_the_file_that_replays_to_the_result(world: World) ->
         await fake.wait_for_response(interaction)
         message = await fake.wait_for_followup(interaction)
         assert message.content == "The record of match #1 (Tic-Tac-Five)."
+        assert message.ephemeral  # only to the one who asked, as /replay
         assert message.attachments[0].filename == "geniusbot-match-1.txt"
         record = parse_record(fake.attachments(message)[0].decode("utf-8"))
         assert [line.text for line in record.lines] == [text for _, text in MOVES]
@@ -118,3 +119,9 @@ async def test_record_sends_the_file_that_replays_to_the_result(world: World) ->
         assert record.header("Result") == "p1" and record.header("P1") == "alice"
         interaction = await fake.slash(world.carol, world.guild, world.room, "record", {"match": 7})
         assert (await world.answer(interaction)).startswith("There is no match #7 here")
+        assert (await fake.wait_for_followup(interaction)).ephemeral  # a refusal is not posted to the room
+        # public:true posts the file for everyone in the channel.
+        interaction = await fake.slash(world.carol, world.guild, world.room, "record", {"match": 1, "public": True})
+        await fake.wait_for_response(interaction)
+        shared = await fake.wait_for_followup(interaction)
+        assert not shared.ephemeral and shared.attachments[0].filename == "geniusbot-match-1.txt"
