@@ -95,7 +95,9 @@ class Admin(commands.Cog):
         if len(cls.variants) > 1:
             parts.append("Rule sets: " + ", ".join(cls.variants) + f" (default {cls.variants[0]}).")
         if cls.options:
-            parts.append("Options for /start: " + "; ".join(f"{k}: {v}" for k, v in cls.options.items()) + ".")
+            # One line an option: their texts hold semicolons of their own ('red C3 F6; blue F3 C6').
+            lines = [f"- {k}: {v}" + ("" if v.endswith(".") else ".") for k, v in cls.options.items()]
+            parts.append("Options for /start, written as name=value in its options:\n" + "\n".join(lines))
         await reply(interaction, "\n".join(parts)[:2000])
 
 

@@ -86,6 +86,10 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
         text = await ephemeral_answer(world, interaction)
         assert text.startswith("**Arm's Length**\n" + get_game("armslength").summary)
         assert "dmo:" in text
+        # One option a line: the options' own texts hold semicolons ('red C3 F6; blue F3 C6').
+        options = text.split("Options for /start, written as name=value in its options:\n")[1].splitlines()
+        assert [line.split(":")[0] for line in options] == ["- setup", "- p1_color", "- dmo"]
+        assert all(line.endswith(".") for line in options)
         interaction = await fake.slash(world.carol, world.guild, world.room, "status", {})
         assert await ephemeral_answer(world, interaction) == "No match is running in this server. A host starts one with /start."
         assert await world.start("tictacfive", world.alice, world.alice) == (
