@@ -532,10 +532,7 @@ class Tightwire(Game):
                 raise self._order_help(seat)
             return move
         if move.action in ("pick", "order"):
-            raise IllegalMoveError(
-                "The draft and the turn order are settled; "
-                "make a move of play, such as `draw B5-C3`."
-            )
+            raise self._no_draft_now()
         if move.action in DRAW_ACTIONS:
             return self._check_draw(move)
         if move.action == "move":
@@ -752,11 +749,17 @@ class Tightwire(Game):
                 return self._check(TightwireMove(seat, kind, a, b, and_move))
             return self._parse_bare(seat, a, b, and_move)
         if _RE_PICK.match(words) or _RE_ORDER.match(words):
-            raise IllegalMoveError(
-                "The draft and the turn order are settled; "
-                "make a move of play, such as `draw B5-C3`."
-            )
+            raise self._no_draft_now()
         raise MalformedMoveError(self._play_help())
+
+    def _no_draft_now(self) -> IllegalMoveError:
+        """A draft pick or a Turn Order choice once play has begun (or in a rule set with neither)."""
+        why = (
+            "The draft and the turn order are settled"
+            if self.variant == "fate"
+            else "There is no draft or Turn Order in this rule set (only in Threads of Fate)"
+        )
+        return IllegalMoveError(f"{why}; make a move of play, such as `draw B5-C3`.")
 
     def _parse_bare(self, seat: str, a: str, b: str, and_move: bool) -> TightwireMove:
         """A bare ``B5-C3``: a move along an existing line, otherwise a draw."""

@@ -411,8 +411,16 @@ def test_items_do_not_exist_outside_threads_of_fate():
     g = game()
     assert "no items" in refused(g, "extra slack C2-C3")
     assert "no items" in refused(captured_blue_classic(), "woven revive C3")
-    assert "settled" in refused(g, "pick turn order")
+    # A classic game never had a draft to settle: it says there is none here, and what to do.
+    for text in ("pick turn order", "first"):
+        assert refused(g, text) == (
+            "There is no draft or Turn Order in this rule set (only in Threads of Fate); "
+            "make a move of play, such as `draw B5-C3`."
+        )
     assert g.view()["items"] == {"p1": [], "p2": []} and g.view()["draft"] is None
+    assert refused(fate(), "pick turn order") == (
+        "The draft and the turn order are settled; make a move of play, such as `draw B5-C3`."
+    )
 
 
 def test_legal_moves_only_for_the_seat_to_move():
