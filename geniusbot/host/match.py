@@ -369,7 +369,7 @@ class Host:
                 "match with you (/start in a game room), send that match's private moves here.",
             )
         if len(records) > 1:
-            listing = ", ".join(f"#{r.id} ({r.game})" for r in records)
+            listing = ", ".join(f"#{r.id} ({get_game(r.game).title})" for r in records)
             return Reply(
                 "error",
                 f"You play in several matches ({listing}); start your message with the match number, "

@@ -424,7 +424,8 @@ async def test_a_dm_from_a_player_of_two_matches_with_private_moves_names_the_ma
         await fake.dm(world.alice, "pass")
         answer = await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: "several" in m.content, since=mark)
         assert answer.content == (
-            "You play in several matches (#1 (allhands), #2 (decks)); start your message with the match number, "
+            "You play in several matches (#1 (All Hands On Deck), #2 (Dueling Decks)); start your message with the "
+            "match number, "
             "such as #1 pass."
         )
         assert bot.host.matches[MATCH].game.view("p1")["sealed"] is None
