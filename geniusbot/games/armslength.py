@@ -229,6 +229,22 @@ class ArmsLength(Game):
             self.first = self.turn = "p1"
             self.phase = "play"
 
+    def opening_events(self) -> list[Event]:
+        """What the match opens with: the colours and who moves first, or who the DMO is (the
+        board shows the stones and whose turn it is, not who plays which colour)."""
+        if self.is_over or self.move_number:
+            return []
+        if self.phase == "choice":
+            text = f"{self.dmo} is the DMO and chooses a colour and whether to move first or second."
+        else:
+            assert self.first is not None
+            second = other_seat(self.first)
+            text = (
+                f"{self.first} plays {self.colors[self.first]} and moves first; {second} plays "
+                f"{self.colors[second]}. Type an empty square, such as E4, to place a stone."
+            )
+        return [Event(text, kind="phase", data={"phase": self.phase})]
+
     # ---- whose turn, what is legal ---------------------------------------------------------
 
     def to_move(self) -> tuple[str, ...]:

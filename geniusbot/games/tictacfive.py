@@ -178,6 +178,19 @@ class TicTacFive(Game):
     def setup(self, **options: str) -> None:
         """Nothing to lay out: the board starts empty and the game takes no options."""
 
+    def opening_events(self) -> list[Event]:
+        """What the match opens with: who places the opening stones, and how a point is written
+        (the board alone says only whose turn it is)."""
+        if self.is_over or self._stones:
+            return []
+        return [
+            Event(
+                "p1 places the three opening stones, black, white, black: type a point such as H8.",
+                kind="phase",
+                data={"phase": "opening"},
+            )
+        ]
+
     # ---- whose turn, what is legal ---------------------------------------------------------
 
     @property

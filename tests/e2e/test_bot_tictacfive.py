@@ -45,7 +45,10 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
     fake = world.fake
     async with world.running():
         first = await open_match(world)
-        assert "Match #1: Tic-Tac-Five" in " ".join(m.content for m in fake.messages(world.room))
+        said = [m.content for m in fake.messages(world.room)]
+        assert "Match #1: Tic-Tac-Five" in " ".join(said)
+        # A first-time player is told what to do first, by name, before the empty board.
+        assert "alice places the three opening stones, black, white, black: type a point such as H8." in said
         choice = await play_opening(world)
         assert choice.content.startswith("bob (p2), choose: black / white")
         # The board above it says what the choice decides, and leaves the asking to the buttons.

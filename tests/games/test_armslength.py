@@ -718,3 +718,19 @@ def test_a_setup_of_only_separators_names_no_stones_and_says_how_to_write_one():
 
     with pytest.raises(OptionError, match="names no stones"):
         new_game("armslength", setup=", ;")
+
+
+# --------------------------------------------------------------------------- the opening line
+
+
+def test_the_opening_line_says_the_colours_and_who_moves_first_or_names_the_dmo():
+    # The board shows the stones and whose turn it is; who plays which colour is said once, at the start.
+    (event,) = ArmsLength.new(seed=0, p1_color="blue").opening_events()
+    assert event.public and event.text == (
+        "p1 plays blue and moves first; p2 plays red. Type an empty square, such as E4, to place a stone."
+    )
+    (event,) = ArmsLength.new(seed=0, dmo="p2").opening_events()
+    assert event.text == "p2 is the DMO and chooses a colour and whether to move first or second."
+    game = ArmsLength.new(seed=0, setup="none")
+    game.submit("E4", "p1")
+    assert game.opening_events() == []  # the match has begun

@@ -107,6 +107,10 @@ def test_points_and_colours_are_read_case_insensitively_with_spaces_around():
 
 def test_p1_places_the_three_opening_stones_black_white_black():
     game = new_game("tictacfive")
+    (opening,) = game.opening_events()
+    assert opening.public and opening.text == (
+        "p1 places the three opening stones, black, white, black: type a point such as H8."
+    )
     seen = []
     for text in ("H8", "H9", "J8"):
         view = game.view()
@@ -114,6 +118,7 @@ def test_p1_places_the_three_opening_stones_black_white_black():
         seen.append(view["next_color"])
         _, events = game.submit(text, "p1")
     assert seen == ["black", "white", "black"]
+    assert game.opening_events() == []  # said once, at the start
     # The choice itself (black / white) is put by the host, with buttons; the game says what it decides.
     assert events[-1].text == (
         "The three opening stones are down. p2 now chooses a colour; whoever takes white places the fourth stone."
