@@ -277,7 +277,7 @@ class ArmsLength(Game):
     def _parse_choice(self, text: str, seat: str) -> Choose:
         words = _choice_words(text)
         if words is None:
-            raise MalformedMoveError(f"First choose: {_CHOICE_HELP}.")
+            raise MalformedMoveError(f"You choose before anyone places: {_CHOICE_HELP}.")
         color, order = words
         return Choose(seat, color, order)
 
