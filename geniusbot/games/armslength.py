@@ -348,7 +348,8 @@ class ArmsLength(Game):
         self.pushes = pushes
         moved = [f"{p['from']} to {p['to']}" for p in pushes if p["to"] is not None]
         off = [f"{p['from']} ({p['color']})" for p in pushes if p["to"] is None]
-        text = f"{mover} ({color}) placed {move.square}."
+        # Present tense, as every game's move line: "alice places black on H8."
+        text = f"{mover} ({color}) places {move.square}."
         if moved:
             text += f" Pushed: {', '.join(moved)}."
         if off:

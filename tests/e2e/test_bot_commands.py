@@ -154,7 +154,7 @@ async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(worl
             assert fake.attachments(board)[0].startswith(PNG_MAGIC)
         # The winning move is one message: what it did, then the result, with the board.
         assert board.content == (
-            "alice (red) placed E5. Pushed: E4 to E3.\n"
+            "alice (red) places E5. Pushed: E4 to E3.\n"
             "Result: alice (p1) wins. alice (red) has four in a row (E5 E6 E7 E8)."
         )  # the winner is named once
         assert live.status == "finished"

@@ -738,3 +738,9 @@ def test_the_opening_line_says_the_colours_and_who_moves_first_or_names_the_dmo(
     game = ArmsLength.new(seed=0, setup="none")
     game.submit("E4", "p1")
     assert game.opening_events() == []  # the match has begun
+
+
+def test_a_placement_is_told_in_the_present_tense_with_its_pushes():
+    game = ArmsLength.new(seed=0, setup="red D4")
+    (event,) = game.play(game.parse_move("E4", "p1"))
+    assert event.text == "p1 (red) places E4. Pushed: D4 to C4."
