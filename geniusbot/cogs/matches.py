@@ -417,8 +417,13 @@ class Matches(commands.Cog):
                 return
             if old is not None:
                 self.offers.pop(match_id, None)
+                # Without its buttons the question would still read as open (answered by typing, by
+                # the clock, or the match paused or over): say it is closed; the board says the rest.
+                closed = f"{live.label(old.seat)}, choose: " + " / ".join(old.texts) + ". This choice is closed."
                 try:
-                    await self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(view=None)
+                    await self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(
+                        content=closed, view=None
+                    )
                 except DISCORD_ERRORS as error:
                     log.info("match %s: could not close old choice buttons: %s", match_id, error)
             if offer is None or not fits(match_id, *offer):

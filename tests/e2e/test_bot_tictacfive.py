@@ -147,7 +147,9 @@ async def test_only_the_chooser_may_press_and_typing_the_choice_works_too(world:
         assert (await fake.wait_for_response(refused)).data["content"].startswith("This choice is for bob (p2)")
         # bob types his choice instead: the buttons close.
         await fake.user_says(world.room, world.bob, "black")
-        await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
+        closed = await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
+        # Without buttons the question says it is closed; the board below says what was chosen.
+        assert closed.content == "bob (p2), choose: black / white. This choice is closed."
         board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
         assert "To move: alice (p1)" in board.content
 
