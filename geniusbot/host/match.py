@@ -676,9 +676,9 @@ class Host:
                 used = "a period is used up" if len(periods) == 1 else f"{len(periods)} periods are used up"
                 notices.append((periods[-1].at, f"{who}: {used}; {left} left."))
             if overtime:
-                notices.append(
-                    (overtime[-1].at, f"{who}: the move time is up; now on reserve ({live.clock.display(seat, now)}).")
-                )
+                # The time to the flag, in words: the board's "0:00 +4:55" is not for a sentence.
+                left = format_duration(live.clock.remaining(seat, now).total_ms)
+                notices.append((overtime[-1].at, f"{who}: the move time is up; now on reserve, {left} left."))
         notices.sort(key=lambda n: n[0])
         return notices
 

@@ -122,7 +122,7 @@ async def test_a_reserve_clock_announces_overtime_once_when_its_row_fires_late(h
     await run(host, clock, 80, 20)  # the row for 60 s fires at 60; then nothing until 330 s
     await run(host, clock, 255, 255)  # 335 s: the 30 s warning (330 s) fires 5 s late
     texts = notices(transport)
-    assert texts[0].startswith("Alice (p1): the move time is up; now on reserve")
+    assert texts[0] == "Alice (p1): the move time is up; now on reserve, 5:00 left."
     assert texts[1:] == ["Alice (p1): 30 s left."]
     assert (await host.store.get_match(reply.match_id)).status == "live"
 

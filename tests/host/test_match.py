@@ -447,7 +447,7 @@ async def test_the_dispatcher_drives_warnings_and_the_timeout(store, transport):
             manual.advance(step)
             await dispatcher.settle()
         texts = transport.room_texts()
-        assert "Alice (p1): the move time is up; now on reserve (0:00 +1:00)." in texts
+        assert "Alice (p1): the move time is up; now on reserve, 1:00 left." in texts
         assert "Alice (p1): 30 s left." in texts and "Alice (p1): 10 s left." in texts
         record = await store.get_match(match_id)
         assert record.status == "finished" and record.result.winner == "p2"
