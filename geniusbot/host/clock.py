@@ -156,9 +156,10 @@ class TimeControl:
         return text + ("@bout" if self.reset_each_bout else "")
 
     def describe(self) -> str:
-        """A sentence for players: "60 s a move, then a 5:00 reserve"."""
+        """A sentence for players: "60 s a move, then a 5:00 reserve"; "none" untimed (it follows
+        "Clock: " in the match's first line)."""
         if self.untimed:
-            return "no clock"
+            return "none"
         if self.periods:
             text = f"{self.periods} periods of {self.per_move_ms / MS:g} s (byo-yomi)"
         else:

@@ -259,3 +259,9 @@ def test_serialisation_round_trips_and_the_deadline_is_when_time_hits_zero(spec,
 def test_tic_tac_five_plays_sixty_seconds_a_move_with_five_minutes_of_reserve():
     # docs/rules/tictacfive.md, ruling 11: the text has no clock; the bot uses Arm's Length's.
     assert preset("tictacfive").spec() == "60s+5m"
+
+
+def test_the_time_control_reads_after_clock_in_the_first_line():
+    # "Match #1: ... Clock: 60 s a move, then a 5:00 reserve." / "Clock: none." (not "Clock: no clock.")
+    assert TimeControl.parse("60s+5m").describe() == "60 s a move, then a 5:00 reserve"
+    assert TimeControl.parse("none").describe() == "none"
