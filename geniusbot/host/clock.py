@@ -65,8 +65,10 @@ _AMOUNT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|m|min|mins|h)?$")
 def _parse_amount(text: str, whole: str) -> int:
     match = _AMOUNT.match(text.strip().lower())
     if not match:
+        where = "" if text.strip() == whole.strip() else f" in {whole!r}"
         raise ClockSpecError(
-            f"{text.strip()!r} in {whole!r} is not a duration; write a number with s or m, such as 60s or 5m."
+            f"{text.strip()!r}{where} is not a duration; write a number with s or m, such as 60s or 5m "
+            "(or none for no clock)."
         )
     number = float(match.group(1))
     unit = match.group(2) or "s"

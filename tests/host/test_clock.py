@@ -265,3 +265,14 @@ def test_the_time_control_reads_after_clock_in_the_first_line():
     # "Match #1: ... Clock: 60 s a move, then a 5:00 reserve." / "Clock: none." (not "Clock: no clock.")
     assert TimeControl.parse("60s+5m").describe() == "60 s a move, then a 5:00 reserve"
     assert TimeControl.parse("none").describe() == "none"
+
+
+def test_a_bad_duration_is_named_once_and_the_fix_is_given():
+    with pytest.raises(ClockSpecError) as whole:
+        TimeControl.parse("forever")
+    assert str(whole.value) == (
+        "'forever' is not a duration; write a number with s or m, such as 60s or 5m (or none for no clock)."
+    )
+    with pytest.raises(ClockSpecError) as part:
+        TimeControl.parse("60s+lots")
+    assert str(part.value).startswith("'lots' in '60s+lots' is not a duration;")
