@@ -178,8 +178,8 @@ class Game(ABC):
         """A game at its start. Unknown or malformed options raise :class:`OptionError`."""
         unknown = sorted(set(options) - set(cls.options))
         if unknown:
-            known = ", ".join(sorted(cls.options)) or "none"
-            raise OptionError(f"{cls.title} takes no option {unknown[0]!r} (it takes: {known}).")
+            known = f" (it takes: {', '.join(sorted(cls.options))})" if cls.options else "; it takes no options"
+            raise OptionError(f"{cls.title} takes no option {unknown[0]!r}{known}.")
         game = cls(seed=seed, variant=variant)
         game.option_values = {k: str(v) for k, v in options.items() if v is not None}
         game.setup(**game.option_values)

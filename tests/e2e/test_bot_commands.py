@@ -99,6 +99,8 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
             "Arm's Length takes no option 'colour' (it takes: dmo, p1_color, setup)."
         )
         assert await world.start("tictacfive", clock="forever") != ""
+        # The /start option dmo is Arm's Length's; a game without options says so plainly.
+        assert await world.start("tictacfive", dmo="p1") == "Tic-Tac-Five takes no option 'dmo'; it takes no options."
         assert not bot.host.matches
         # /start defers at once (database, DMs and the first board may take longer than 3 s).
         interaction = await fake.slash(world.owner, world.guild, world.room, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob, "seed": 3, "clock": "60s"})
