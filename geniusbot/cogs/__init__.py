@@ -29,6 +29,18 @@ MAX_BUTTONS = 25
 #: A message with more words than this and no coordinate is chatter, if the game refuses it.
 CHATTER_WORDS = 3
 
+#: What a seated player who types a command's name in the game room is told instead of a move
+#: refusal: the commands are slash commands (no game takes these words as a move).
+COMMAND_HINTS = {
+    "resign": "to resign, use /resign.",
+    "pause": "to pause the match, a host uses /pause.",
+    "resume": "to resume the match, a host uses /resume.",
+    "abort": "to abort the match, a host uses /abort.",
+    "status": "to see the match's status, use /status.",
+    "rules": "to read the rules, use /rules.",
+    "help": "/rules gives the rules and the notation; /status shows the match.",
+}
+
 # A token such as H8, e4, B5-C3, a12: a column letter (or two) and a row number.
 _COORDINATE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,2}\d{1,2}(?![A-Za-z0-9])")
 # "key=" starts a new option in /start's options text; values may hold spaces, commas, semicolons.
@@ -70,6 +82,13 @@ def needs_dms(game_class: type[Game]) -> bool:
 def looks_like_notation(text: str) -> bool:
     """A coordinate-like token (H8, B5-C3) or a few words at most: it may be a move attempt."""
     return bool(_COORDINATE.search(text)) or len(text.split()) <= CHATTER_WORDS
+
+
+def command_hint(text: str) -> str | None:
+    """What to tell a player who typed a command's name as a message (``resign``, ``/Pause``,
+    ``status?``: the word alone, in any case), else ``None``."""
+    word = text.strip().lower().removeprefix("/").rstrip(".!?").strip()
+    return COMMAND_HINTS.get(word)
 
 
 def is_chatter(game: Game, seat: str, text: str) -> bool:

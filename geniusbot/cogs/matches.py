@@ -17,9 +17,18 @@ from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
 from geniusbot.games import get_game, registry
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.transport import Player, TransportError
-from geniusbot.storage.repository import MatchNotFound, MatchRecord
+from geniusbot.storage.repository import MatchNotFound, MatchRecord, StorageError
 
-from . import button_label, choice_offer, host_refusal, is_chatter, needs_dms, parse_options, private_choice_offers
+from . import (
+    button_label,
+    choice_offer,
+    command_hint,
+    host_refusal,
+    is_chatter,
+    needs_dms,
+    parse_options,
+    private_choice_offers,
+)
 
 log = logging.getLogger(__name__)
 
@@ -359,6 +368,8 @@ class Matches(commands.Cog):
             await self.private_message(message, text)
             return
         live = self.live_in(message.channel.id)
+        if (hint := command_hint(text)) is not None and await self.hint_command(message, live, hint):
+            return
         if live is not None:
             seat = next((s for s, p in live.players.items() if p.user_id == message.author.id), None)
             if seat is None or is_chatter(live.game, seat, text):
@@ -369,6 +380,31 @@ class Matches(commands.Cog):
             result = await self.host.room_message(message.channel.id, message.author.id, text)
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
+
+    async def hint_command(self, message: discord.Message, live: LiveMatch | None, hint: str) -> bool:
+        """A seated player typed a command's name ("resign") in the room: point them to the slash
+        command instead of refusing it as notation; nothing changes in the match. ``False`` if the
+        author holds no seat of the match in this room (then the message goes on as any other)."""
+        if live is not None:
+            seat = next((s for s, p in live.players.items() if p.user_id == message.author.id), None)
+            label = live.label(seat) if seat else None
+        else:
+            # Not in memory (another process's match, or one dropped after a conflict): ask the store.
+            assert self.bot.store is not None
+            try:
+                record = await self.bot.store.live_match_in_channel(message.channel.id)
+            except StorageError:
+                return False  # the host answers the message as it can
+            seat = record.seat_of(message.author.id) if record else None
+            names = {s.seat: s.display_name for s in record.seats} if record else {}
+            label = Player(seat, message.author.id, names.get(seat, "")).label if seat else None
+        if label is None:
+            return False
+        try:
+            await message.channel.send(f"{label}: {hint}", allowed_mentions=discord.AllowedMentions.none())
+        except DISCORD_ERRORS as error:
+            log.info("could not answer a command word in the room: %s", error)
+        return True
 
     async def private_message(self, message: discord.Message, text: str) -> None:
         """Route a DM to the sender's live match; answer it if the host did not."""

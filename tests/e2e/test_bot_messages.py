@@ -1,0 +1,81 @@
+"""What the bot says in a few situations a player meets: a command's name typed in the room, /status
+after a match has ended, the choice messages under the board."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from geniusbot.cogs import COMMAND_HINTS
+from geniusbot.games import SEATS, GameError, registry
+from tests.e2e.botworld import World, make_world
+from tests.fakediscord import FakeDiscord
+
+EPHEMERAL = 64
+
+
+@pytest.fixture
+async def world(tmp_path: Path):
+    async with FakeDiscord() as fake:
+        yield make_world(fake, tmp_path)
+
+
+async def ephemeral_answer(world: World, interaction) -> str:
+    response = await world.fake.wait_for_response(interaction)
+    assert response.data["flags"] & EPHEMERAL
+    if response.type == 5:
+        return (await world.fake.wait_for_followup(interaction)).content
+    return response.data["content"]
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_no_game_takes_a_command_name_as_a_move(name: str) -> None:
+    # The premise of the answer below: a command's name is never a move, in any phase.
+    cls = registry()[name]
+    for variant, seed in itertools.product(cls.variants, (1, 2)):
+        rng, game = random.Random(seed), cls.new(seed=seed, variant=variant)
+        for _ in range(120):
+            if game.is_over:
+                break
+            for word, seat, private in itertools.product(COMMAND_HINTS, SEATS, (False, True)):
+                with pytest.raises(GameError):
+                    game.parse_move(word, seat, private=private)
+            if not game.to_move():
+                game.close_window()
+                continue
+            game.play(rng.choice(list(itertools.islice(game.legal_moves(), 500))))
+
+
+async def test_a_command_name_typed_in_the_room_points_to_the_slash_command(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        await world.start("tightwire", seed=1)
+        live = bot.host.matches[1]
+        before = (live.version, live.game.to_dict(), live.status)
+        for user, typed, said in (
+            (world.alice, "resign", "alice (p1): to resign, use /resign."),
+            (world.bob, "Pause", "bob (p2): to pause the match, a host uses /pause."),
+            (world.alice, "/abort", "alice (p1): to abort the match, a host uses /abort."),
+            (world.bob, "status?", "bob (p2): to see the match's status, use /status."),
+            (world.alice, "RULES", "alice (p1): to read the rules, use /rules."),
+            (world.bob, "help", "bob (p2): /rules gives the rules and the notation; /status shows the match."),
+            (world.alice, "resume", "alice (p1): to resume the match, a host uses /resume."),
+        ):
+            await fake.user_says(world.room, user, typed)
+            answer = await fake.wait_for_message(world.room)
+            assert answer.content == said
+            assert not answer.attachments
+        # Nothing changed in the match, and nothing was refused as notation.
+        assert (live.version, live.game.to_dict(), live.status) == before
+        assert not any("Write a line such as" in m.content for m in fake.messages(world.room))
+        # A bystander's "help" and a player's sentence with the word in it are not answered so.
+        seen = len(fake.messages(world.room))
+        await fake.user_says(world.room, world.carol, "help")
+        await fake.user_says(world.room, world.alice, "I will not resign this one, my friend")
+        board = await world.say(world.alice, "draw B5-C3")
+        said = [m for m in fake.messages(world.room)[seen:] if m.author.id == fake.bot_user.id]
+        assert said == [board]
+        assert live.version > before[0]
