@@ -15,7 +15,8 @@ from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
 from geniusbot.games import get_game, registry
-from geniusbot.host.match import Host, LiveMatch, Reply
+from geniusbot.host.match import Host, LiveMatch, Reply, without_verdict
+from geniusbot.host.naming import name_seats
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage.repository import MatchNotFound, MatchRecord, StorageError
 
@@ -132,6 +133,28 @@ def choice_view(match_id: int, seat: str, texts: list[str] | tuple[str, ...]) ->
     for text in texts:
         view.add_item(ChoiceButton(match_id, seat, text))
     return view
+
+
+def result_line(record: MatchRecord) -> str:
+    """An ended match's result as the room read it: "Result: alice (p1) wins. bob resigned."."""
+    names = {s.seat: s.display_name for s in record.seats}
+    result = record.result
+    if record.status == "aborted" or result is None:
+        return "Result: none; the host aborted it."
+    if result.winner is None:
+        return f"Result: a draw. {name_seats(result.reason, names)}"
+    winner = Player(result.winner, None, names.get(result.winner, "")).label
+    return f"Result: {winner} wins. {name_seats(without_verdict(result.reason, result.winner), names)}"
+
+
+def ended_here(record: MatchRecord) -> str:
+    """What /status says of the last match that ended in a room where none runs now."""
+    players = " vs ".join(s.display_name for s in record.seats)
+    return (
+        f"The last match in this room, #{record.id} ({get_game(record.game).title}: {players}), has ended. "
+        f"{result_line(record)}\n"
+        f"/replay match:{record.id} steps through it; /record match:{record.id} gives its record."
+    )
 
 
 class Matches(commands.Cog):
@@ -296,11 +319,18 @@ class Matches(commands.Cog):
         if match is None and await store.live_match_in_channel(interaction.channel_id or 0) is None:
             running = [r for r in await store.live_matches() if r.guild_id == interaction.guild_id]
             if not running:
-                await reply(interaction, "No match is running in this server. A host starts one with /start.")
-                return
-            lines = [f"#{r.id} {get_game(r.game).title} in <#{r.channel_id}>: "
-                     f"{' vs '.join(s.display_name for s in r.seats)} ({r.status})" for r in running]
-            await reply(interaction, "Running matches:\n" + "\n".join(lines))
+                text = "No match is running in this server. A host starts one with /start."
+            else:
+                lines = [f"#{r.id} {get_game(r.game).title} in <#{r.channel_id}>: "
+                         f"{' vs '.join(s.display_name for s in r.seats)} ({r.status})" for r in running]
+                text = "Running matches:\n" + "\n".join(lines)
+            if interaction.channel_id is not None:
+                ended = await store.finished_matches(
+                    interaction.guild_id, channel=interaction.channel_id, limit=1, include_aborted=True
+                )
+                if ended:
+                    text += "\n" + ended_here(ended[0])
+            await reply(interaction, text)
             return
         record = await self.match_for(interaction, match)
         result = await self.host.command(record.id, "status")

@@ -759,12 +759,14 @@ class Store:
         *,
         player: int | None = None,
         game: str | None = None,
+        channel: int | None = None,
         limit: int = 20,
         include_aborted: bool = False,
     ) -> list[MatchRecord]:
         """Ended matches of a guild (``None``: console matches), newest first.
 
-        ``player`` keeps those in which that user held a seat; ``game`` those of that game.
+        ``player`` keeps those in which that user held a seat; ``game`` those of that game;
+        ``channel`` those played in that channel.
         """
         statuses = m.ENDED_STATUSES if include_aborted else ("finished",)
         conditions = [m.Match.status.in_(statuses)]
@@ -773,6 +775,8 @@ class Store:
             conditions.append(m.Match.id.in_(select(m.Seat.match_id).where(m.Seat.user_id == player)))
         if game is not None:
             conditions.append(m.Match.game == game)
+        if channel is not None:
+            conditions.append(m.Match.channel_id == channel)
 
         def work(conn: Connection) -> list[MatchRecord]:
             return self._load_matches(

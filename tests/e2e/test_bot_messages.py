@@ -79,3 +79,43 @@ async def test_a_command_name_typed_in_the_room_points_to_the_slash_command(worl
         said = [m for m in fake.messages(world.room)[seen:] if m.author.id == fake.bot_user.id]
         assert said == [board]
         assert live.version > before[0]
+
+
+async def test_status_in_a_room_whose_match_has_ended_names_it_with_its_result(world: World) -> None:
+    fake = world.fake
+    lobby = fake.create_channel(world.guild, "lobby")
+
+    async def status(channel) -> str:
+        return await ephemeral_answer(world, await fake.slash(world.carol, world.guild, channel, "status", {}))
+
+    async with world.running():
+        await world.start("tictacfive")
+        interaction = await fake.slash(world.bob, world.guild, world.room, "resign", {})
+        assert await ephemeral_answer(world, interaction) == "You resigned match #1."
+        board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
+        assert board.content == "Result: alice (p1) wins. bob resigned."
+        # The room's own result line, and where to see the match again.
+        assert await status(world.room) == (
+            "No match is running in this server. A host starts one with /start.\n"
+            "The last match in this room, #1 (Tic-Tac-Five: alice vs bob), has ended. "
+            "Result: alice (p1) wins. bob resigned.\n"
+            "/replay match:1 steps through it; /record match:1 gives its record."
+        )
+        # Another room knows nothing of it; with a match running elsewhere, both are said.
+        assert await status(lobby) == "No match is running in this server. A host starts one with /start."
+        interaction = await fake.slash(world.owner, world.guild, lobby, "start", {"game": "armslength", "first": world.bob, "second": world.alice})
+        assert (await ephemeral_answer(world, interaction)).startswith("Match #2 has started")
+        running = f"Running matches:\n#2 Arm's Length in <#{lobby.id}>: bob vs alice (live)"
+        assert (await status(world.room)).startswith(running + "\nThe last match in this room, #1 (Tic-Tac-Five")
+        # An aborted match is named too, with no result.
+        interaction = await fake.slash(world.owner, world.guild, lobby, "abort", {})
+        assert await ephemeral_answer(world, interaction) == "Match #2: aborted."
+        assert (await status(lobby)).endswith(
+            "The last match in this room, #2 (Arm's Length: bob vs alice), has ended. Result: none; the host aborted it.\n"
+            "/replay match:2 steps through it; /record match:2 gives its record."
+        )
+        # The newest ended match of the room is the one named.
+        await world.start("tictacfive", world.bob, world.alice)
+        interaction = await fake.slash(world.owner, world.guild, world.room, "abort", {})
+        assert await ephemeral_answer(world, interaction) == "Match #3: aborted."
+        assert "#3 (Tic-Tac-Five: bob vs alice), has ended. Result: none" in await status(world.room)

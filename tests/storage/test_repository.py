@@ -145,6 +145,10 @@ async def test_finished_matches_filter_and_order(db_url: str):
         assert names(await store.finished_matches(1, player=111, game="armslength")) == ["g1-b"]
         assert names(await store.finished_matches(1, limit=1)) == ["g1-c"]
         assert names(await store.finished_matches(2)) == ["g2-a"]
+        assert names(await store.finished_matches(1, channel=1)) == ["g1-b"]
+        assert names(await store.finished_matches(1, channel=3, include_aborted=True)) == ["g1-x"]
+        assert await store.finished_matches(1, channel=3) == []
+        assert await store.finished_matches(2, channel=1) == []
         assert await store.finished_matches(None) == []
         finished = await store.get_match(ids["g1-c"])
         assert finished.finished_at == T0 + timedelta(minutes=2)
