@@ -164,8 +164,10 @@ def help_text(game: Any | None) -> str:
 
 def rules_text(game: Any) -> str:
     """The game's rules summary for the terminal (its Markdown bold taken out)."""
+    from .naming import game_title
+
     summary = type(game).summary.replace("**", "") or "This game has no rules summary yet."
-    return f"{game.title} ({game.variant}): {summary}"
+    return f"{game_title(game)}: {summary}"
 
 
 def check_options(

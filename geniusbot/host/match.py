@@ -49,7 +49,7 @@ from geniusbot.storage.repository import (
 
 from . import board
 from .clock import Alert, Clock, ClockSpecError, TimeControl, format_duration, preset
-from .naming import name_seats
+from .naming import game_title, name_seats
 from .transport import Player, Transport, TransportError
 
 log = logging.getLogger(__name__)
@@ -320,7 +320,7 @@ class Host:
             names = " vs ".join(live.label(s) for s in instance.seats)
             await self._post(
                 live,
-                f"Match #{live.id}: {instance.title} ({instance.variant}), {names}. "
+                f"Match #{live.id}: {game_title(instance)}, {names}. "
                 f"Clock: {control.describe()}.",
             )
             await self._announce(live, opening)
@@ -1280,7 +1280,7 @@ class Host:
         """A status line for the ``status`` command."""
         now = self.now()
         game = live.game
-        head = f"Match #{live.id}: {game.title} ({game.variant}), {live.status}."
+        head = f"Match #{live.id}: {game_title(game)}, {live.status}."
         clocks = ", ".join(f"{live.label(s)} {t}" for s, t in self.clocks(live, now).items() if t)
         movers = game.to_move()
         parts = [head]

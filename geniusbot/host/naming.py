@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
+from typing import Any
 
 
 #: A quotation: what the player typed, as a refusal quotes it ("'p1: H8' is not a point"), or
@@ -23,6 +24,12 @@ _QUOTED = r"`[^`\n]*`|(?<!\w)'[^'\n]*'(?!\w)|(?<!\w)\"[^\"\n]*\"(?!\w)"
 def _label(seat: str, name: str) -> str:
     """The host's label form, as :attr:`geniusbot.host.transport.Player.label` writes it."""
     return f"{name} ({seat})" if name and name != seat else seat
+
+
+def game_title(game: Any) -> str:
+    """How the room names a match's game: its title, and its rule set only when the game has
+    several ("Tightwire (fate)", but "Tic-Tac-Five": a lone rule set is noise)."""
+    return f"{game.title} ({game.variant})" if len(type(game).variants) > 1 else game.title
 
 
 @functools.lru_cache(maxsize=256)

@@ -109,7 +109,7 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
         assert (await fake.wait_for_followup(interaction)).content.startswith("Match #1 has started")
         interaction = await fake.slash(world.carol, world.guild, world.room, "status", {})
         status = await ephemeral_answer(world, interaction)
-        assert status.startswith("Match #1: Tic-Tac-Five (standard), live. To move: alice (p1).")
+        assert status.startswith("Match #1: Tic-Tac-Five, live. To move: alice (p1).")
         for command, said in (("pause", "The host paused the match"), ("resume", "The match goes on")):
             interaction = await fake.slash(world.owner, world.guild, world.room, command, {})
             assert (await ephemeral_answer(world, interaction)).startswith("Match #1: ")

@@ -33,7 +33,7 @@ async def test_a_piped_game_is_played_and_acknowledged(tmp_path):
     assert "p1: H8 is taken; choose an empty point." in out
     assert "p2: It is not your turn; waiting for p1." in out
     assert "p1 places black on H8." in out  # the console's players are p1 and p2: the game's own words
-    assert "Match #1: Tic-Tac-Five (standard), live." in out
+    assert "Match #1: Tic-Tac-Five, live." in out
     assert "Result: p2 wins." in out or "Result: p1 wins." in out
     assert "host: resign p2" in out
     assert " 8  . . . . . . . X" in out  # the text board, row 8 with H8 (last move marked otherwise)

@@ -1,0 +1,43 @@
+"""What the host says in the room: the match's heading, command hints, whose turn it is, the
+first message of a match.
+
+Real databases and the real host; the transport records.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from geniusbot.host.match import Host
+from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.storage.repository import Store
+from tests.host.support import FakeTime
+
+
+@pytest.fixture
+def host(store: Store, transport: RecordingTransport, clock: FakeTime) -> Host:
+    return Host(store, transport, now=clock, pictures=False, heartbeat=0)
+
+
+async def start(host: Host, game: str = "tictacfive", **kw) -> int:
+    reply = await host.start_match(game, players=[Player("p1", 11, "alice"), Player("p2", 22, "bob")], seed=5, **kw)
+    assert reply.ok, reply.message
+    return reply.match_id
+
+
+# ---- the game's name: its rule set only when it has several -----------------------------------
+
+
+async def test_a_game_with_one_rule_set_is_named_by_its_title_alone(host, transport):
+    match_id = await start(host, clock="60s")
+    assert transport.room_texts()[0] == "Match #1: Tic-Tac-Five, alice (p1) vs bob (p2). Clock: 60 s a move."
+    status = (await host.command(match_id, "status")).message
+    assert status.startswith("Match #1: Tic-Tac-Five, live.")
+
+
+@pytest.mark.parametrize("rule_set", ["classic", "influx", "fate"])
+async def test_a_game_with_several_rule_sets_names_the_one_played(host, transport, rule_set):
+    match_id = await start(host, "tightwire", variant=rule_set)
+    assert transport.room_texts()[0].startswith(f"Match #1: Tightwire ({rule_set}), alice (p1) vs bob (p2).")
+    status = (await host.command(match_id, "status")).message
+    assert status.startswith(f"Match #1: Tightwire ({rule_set}), live.")
