@@ -204,8 +204,10 @@ class Matches(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         game="the game to play",
-        first="the first player (p1: moves first; in Tic-Tac-Five places the three opening stones)",
-        second="the second player (p2)",
+        # Not "moves first": a DMO (Arm's Length), Turn Order (Tightwire fate) or an option may
+        # give the first move to p2. Discord allows 100 characters here.
+        first="the player in seat p1: opens the game unless a DMO, Turn Order or an option decides (/rules)",
+        second="the player in seat p2",
         dmo="Arm's Length: which player is the DMO and chooses colour and order",
         variant="the rule set (Tightwire: classic, influx, fate)",
         seed="the match seed (default: random); the same seed gives the same pre-placed stones",

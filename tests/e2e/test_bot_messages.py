@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from geniusbot.cogs import COMMAND_HINTS
+from geniusbot.cogs.admin import Admin
+from geniusbot.cogs.archive import Archive
+from geniusbot.cogs.matches import Matches
 from geniusbot.games import SEATS, GameError, registry
 from tests.e2e.botworld import World, make_world
 from tests.fakediscord import FakeDiscord
@@ -119,3 +122,16 @@ async def test_status_in_a_room_whose_match_has_ended_names_it_with_its_result(w
         interaction = await fake.slash(world.owner, world.guild, world.room, "abort", {})
         assert await ephemeral_answer(world, interaction) == "Match #3: aborted."
         assert "#3 (Tic-Tac-Five: bob vs alice), has ended. Result: none" in await status(world.room)
+
+
+def test_start_describes_its_first_player_as_seat_p1_not_as_the_one_who_moves_first() -> None:
+    first = Matches.start.get_parameter("first").description
+    assert first.startswith("the player in seat p1: opens the game unless a DMO, Turn Order or an option decides")
+    assert "moves first" not in first
+    assert Matches.start.get_parameter("second").description == "the player in seat p2"
+    # Discord refuses to register a command whose descriptions pass 100 characters.
+    for cog in (Matches, Admin, Archive):
+        for command in cog.__cog_app_commands__:
+            assert 1 <= len(command.description) <= 100, command.name
+            for parameter in command.parameters:
+                assert 1 <= len(parameter.description) <= 100, (command.name, parameter.name)
