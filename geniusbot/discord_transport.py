@@ -85,6 +85,9 @@ def captions(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
 class DiscordTransport:
     """Posts, pictures, edits, deletions and DMs for the host, through one discord.py client."""
 
+    #: Host commands are slash commands: the host's hints say "/resume".
+    command_prefix = "/"
+
     def __init__(self, client: discord.Client, *, timeout: float = 30.0) -> None:
         self.client = client
         self.timeout = timeout

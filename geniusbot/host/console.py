@@ -78,6 +78,9 @@ class FileTime:
 class ConsoleTransport:
     """Prints the room to ``out``; private messages are marked; pictures are saved as files."""
 
+    #: Commands are typed as they are named: "resume".
+    command_prefix = ""
+
     def __init__(self, out: IO[str], boards_dir: Path | None) -> None:
         self.out = out
         self.boards_dir = boards_dir

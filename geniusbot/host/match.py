@@ -481,24 +481,34 @@ class Host:
             return Reply("accepted", self.status_text(live), match_id)
         handler = handlers.get(name)
         if handler is None:
-            return Reply(
-                "error", f"There is no command {name!r}; use pause, resume, abort, resign, close window or status.",
-                match_id,
-            )
+            known = ", ".join(self._command(c) for c in ("pause", "resume", "abort", "resign", "close window"))
+            return Reply("error", f"There is no command {name!r}; use {known} or {self._command('status')}.", match_id)
         async with live.lock:
             try:
                 return await handler(live, seat)
             except StorageUnavailable as error:
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
-                return Reply("unavailable", f"The bot could not save that, so nothing changed; try {name} again in a moment.", match_id)
+                return Reply(
+                    "unavailable",
+                    f"The bot could not save that, so nothing changed; try {self._command(name)} again in a moment.",
+                    match_id,
+                )
             except StaleVersion:
                 self.matches.pop(match_id, None)
-                return Reply("unavailable", f"The match changed meanwhile; try {name} again.", match_id)
+                return Reply("unavailable", f"Match #{match_id} changed meanwhile; try {self._command(name)} again.", match_id)
             except Exception:
                 log.exception("match %s: command %s failed", match_id, name)
                 live.restore()
-                return Reply("error", f"Something went wrong on the bot's side; nothing changed. Try {name} again.", match_id)
+                return Reply(
+                    "error",
+                    f"Something went wrong on the bot's side; nothing changed. Try {self._command(name)} again.",
+                    match_id,
+                )
+
+    def _command(self, name: str) -> str:
+        """A host command as the transport's users write it: "/resume" on Discord, "resume" on the console."""
+        return f"{getattr(self.transport, 'command_prefix', '')}{name}"
 
     def _ended(self, live: LiveMatch) -> Reply | None:
         if live.status in ("finished", "aborted"):
@@ -509,7 +519,7 @@ class Host:
         if ended := self._ended(live):
             return ended
         if live.status == "paused":
-            return Reply("error", "The match is paused already; use resume to go on.", live.id)
+            return Reply("error", f"Match #{live.id} is paused already; use {self._command('resume')} to go on.", live.id)
         now = self.now()
         live.clock.pause(now)
         live.status = "paused"
@@ -523,7 +533,7 @@ class Host:
         if ended := self._ended(live):
             return ended
         if live.status != "paused":
-            return Reply("error", "The match is not paused.", live.id)
+            return Reply("error", f"Match #{live.id} is not paused; it goes on already.", live.id)
         now = self.now()
         paused_for = max(0.0, now - float(live.host.pop("paused_at", now)))
         live.clock.resume(now)
@@ -565,9 +575,13 @@ class Host:
         if ended := self._ended(live):
             return ended
         if live.status == "paused":
-            return Reply("error", "The match is paused; resume it, then close the window.", live.id)
+            return Reply(
+                "error",
+                f"Match #{live.id} is paused; use {self._command('resume')}, then {self._command('close window')}.",
+                live.id,
+            )
         if not live.host.get("window") or live.game.window() is None:
-            return Reply("error", "No timed phase is running, so there is no window to close.", live.id)
+            return Reply("error", f"Match #{live.id} has no timed phase running, so there is no window to close.", live.id)
         now = self.now()
         events = live.game.close_window()
         self._after_change(live, now, events)

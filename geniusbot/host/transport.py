@@ -36,7 +36,12 @@ class Player:
 
 @runtime_checkable
 class Transport(Protocol):
-    """What the host may do in the outside world. Message ids are integers (Discord snowflakes; the console counts from 1)."""
+    """What the host may do in the outside world. Message ids are integers (Discord snowflakes; the console counts from 1).
+
+    A transport may also set ``command_prefix``: how its users write a host command, put before
+    the command's name when the host names one in a hint ("/" on Discord: "use /resume to go
+    on"; the console's default, "": "use resume to go on").
+    """
 
     async def post(self, room: int | None, text: str) -> int:
         """Post ``text`` in the room; return the new message's id."""
@@ -79,11 +84,13 @@ class Sent:
 class RecordingTransport:
     """A transport that keeps everything in a list: for tests and benchmarks.
 
-    ``fail_private`` names seats whose private messages fail (a closed DM).
+    ``fail_private`` names seats whose private messages fail (a closed DM); ``command_prefix``
+    is written before the host commands its hints name (``"/"`` to read as Discord).
     """
 
     sent: list[Sent] = field(default_factory=list)
     fail_private: set[str] = field(default_factory=set)
+    command_prefix: str = ""
     _next_id: int = 0
 
     def _id(self) -> int:

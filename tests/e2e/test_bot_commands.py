@@ -114,6 +114,13 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
             interaction = await fake.slash(world.owner, world.guild, world.room, command, {})
             assert (await ephemeral_answer(world, interaction)).startswith("Match #1: ")
             assert (await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith(said)))
+        # A refused command names the match and the slash command to use instead.
+        interaction = await fake.slash(world.owner, world.guild, world.room, "resume", {})
+        assert await ephemeral_answer(world, interaction) == "Match #1 is not paused; it goes on already."
+        interaction = await fake.slash(world.owner, world.guild, world.room, "pause", {})
+        await ephemeral_answer(world, interaction)
+        interaction = await fake.slash(world.owner, world.guild, world.room, "pause", {})
+        assert await ephemeral_answer(world, interaction) == "Match #1 is paused already; use /resume to go on."
         interaction = await fake.slash(world.owner, world.guild, world.room, "abort", {})
         assert await ephemeral_answer(world, interaction) == "Match #1: aborted."
         interaction = await fake.slash(world.owner, world.guild, world.room, "abort", {"match": 1})

@@ -41,7 +41,7 @@ async def test_close_window_ends_the_memory_grid_at_once_and_the_export_says_so(
     assert after, out
     assert "p1: The grid is on show: memorize it." in before  # nobody moves while the grid is shown
     assert "ok p1: call red" in after
-    assert "No timed phase is running, so there is no window to close." in after
+    assert "Match #1 has no timed phase running, so there is no window to close." in after
     assert "host: close window" in after  # the record carries it, as a record's host line
     # The boards that showed the grid went with it.
     assert "(message 2 deleted)" in before + after
@@ -212,8 +212,9 @@ async def test_help_answers_at_once_when_a_phase_has_millions_of_legal_moves(tmp
 
 async def test_a_paused_window_stays_open_until_the_match_resumes(tmp_path):
     _, out = await play(tmp_path, ["pause", "close window", "resume", "close window", "quit"], "tiles")
-    assert "The match is paused; resume it, then close the window." in out
-    assert out.index("The match is paused; resume it") < out.index("Time is up: the grid is hidden.")
+    # The console's commands are named as they are typed there.
+    assert "Match #1 is paused; use resume, then close window." in out
+    assert out.index("Match #1 is paused; use resume") < out.index("Time is up: the grid is hidden.")
 
 
 # ---- a database that cannot be reached ----------------------------------------------------------

@@ -41,3 +41,27 @@ async def test_a_game_with_several_rule_sets_names_the_one_played(host, transpor
     assert transport.room_texts()[0].startswith(f"Match #1: Tightwire ({rule_set}), alice (p1) vs bob (p2).")
     status = (await host.command(match_id, "status")).message
     assert status.startswith(f"Match #1: Tightwire ({rule_set}), live.")
+
+
+# ---- command hints: the match's number, the command as the transport writes it -----------------
+
+
+async def test_refused_pause_and_resume_name_the_match_and_the_console_command(host):
+    match_id = await start(host)
+    assert (await host.command(match_id, "resume")).message == "Match #1 is not paused; it goes on already."
+    assert (await host.command(match_id, "pause")).ok
+    refused = await host.command(match_id, "pause")
+    assert refused.status == "error" and refused.message == "Match #1 is paused already; use resume to go on."
+
+
+async def test_on_a_slash_command_transport_the_hints_name_slash_commands(store, clock):
+    transport = RecordingTransport(command_prefix="/")
+    host = Host(store, transport, now=clock, pictures=False, heartbeat=0)
+    match_id = await start(host, "tiles")
+    assert (await host.command(match_id, "pause")).ok
+    assert (await host.command(match_id, "pause")).message == "Match #1 is paused already; use /resume to go on."
+    assert (await host.command(match_id, "close window")).message == (
+        "Match #1 is paused; use /resume, then /close window."
+    )
+    unknown = await host.command(match_id, "undo")
+    assert unknown.message == "There is no command 'undo'; use /pause, /resume, /abort, /resign, /close window or /status."
