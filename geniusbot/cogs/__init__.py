@@ -26,6 +26,10 @@ CHOICE_PHASES = frozenset({"choice", "draft", "order", "call", "ban", "override"
 PRIVATE_CHOICE_PHASES = frozenset({"items"})
 #: Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_BUTTONS = 25
+#: A choice message lists its options only when they are this few and this short together
+#: ("black / white"); otherwise the board above has just said them and the buttons show them.
+LISTED_OPTIONS = 3
+LISTED_OPTIONS_CHARS = 40
 #: A message with more words than this and no coordinate is chatter, if the game refuses it.
 CHATTER_WORDS = 3
 
@@ -157,6 +161,20 @@ def private_choice_offers(game: Game) -> dict[str, list[str]]:
         if len(texts) >= 2:
             offers[seat] = texts
     return offers
+
+
+def choice_message(label: str, texts: list[str] | tuple[str, ...], *, closed: bool = False) -> str:
+    """The message above a choice's buttons: whose choice it is and how to answer, with the
+    options only when they are few and short (``closed``: the same message once it is over).
+
+    ``bob (p2), choose: black / white. Press a button or type your choice.``;
+    ``alice (p1): choose with a button, or type your choice.``
+    """
+    listing = " / ".join(texts)
+    if len(texts) <= LISTED_OPTIONS and len(listing) <= LISTED_OPTIONS_CHARS:
+        ending = "This choice is closed." if closed else "Press a button or type your choice."
+        return f"{label}, choose: {listing}. {ending}"
+    return f"{label}: this choice is closed." if closed else f"{label}: choose with a button, or type your choice."
 
 
 def button_label(text: str) -> str:

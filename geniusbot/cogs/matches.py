@@ -22,6 +22,7 @@ from geniusbot.storage.repository import MatchNotFound, MatchRecord, StorageErro
 
 from . import (
     button_label,
+    choice_message,
     choice_offer,
     command_hint,
     host_refusal,
@@ -487,7 +488,7 @@ class Matches(commands.Cog):
                 self.offers.pop(match_id, None)
                 # Without its buttons the question would still read as open (answered by typing, by
                 # the clock, or the match paused or over): say it is closed; the board says the rest.
-                closed = f"{live.label(old.seat)}, choose: " + " / ".join(old.texts) + ". This choice is closed."
+                closed = choice_message(live.label(old.seat), old.texts, closed=True)
                 try:
                     await self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(
                         content=closed, view=None
@@ -497,9 +498,7 @@ class Matches(commands.Cog):
             if offer is None or not fits(match_id, *offer):
                 return
             seat, texts = offer
-            text = (
-                f"{live.label(seat)}, choose: " + " / ".join(texts) + ". Press a button or type your choice."
-            )
+            text = choice_message(live.label(seat), texts)
             try:
                 sent = await self.bot.get_partial_messageable(live.channel_id).send(
                     text, view=choice_view(match_id, seat, texts), allowed_mentions=discord.AllowedMentions.none()

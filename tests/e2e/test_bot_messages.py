@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from geniusbot.cogs import COMMAND_HINTS
+from geniusbot.cogs import COMMAND_HINTS, choice_message
 from geniusbot.cogs.admin import Admin
 from geniusbot.cogs.archive import Archive
 from geniusbot.cogs.matches import Matches
@@ -135,3 +135,41 @@ def test_start_describes_its_first_player_as_seat_p1_not_as_the_one_who_moves_fi
             assert 1 <= len(command.description) <= 100, command.name
             for parameter in command.parameters:
                 assert 1 <= len(parameter.description) <= 100, (command.name, parameter.name)
+
+
+
+async def test_a_choice_of_many_options_leaves_them_to_the_buttons(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        await world.start("armslength", dmo="p2", options="setup=none")
+        choice = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None)
+        # Four options: the buttons show them; the message says whose choice it is and how to answer.
+        assert choice.content == "bob (p2): choose with a button, or type your choice."
+        labels = [c["label"] for row in choice.components for c in row["components"]]
+        assert labels == ["Red first", "Red second", "Blue first", "Blue second"]
+        # Typed instead: the buttons go, and the message says the choice is closed.
+        await fake.user_says(world.room, world.bob, "blue second")
+        closed = await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
+        assert closed.content == "bob (p2): this choice is closed."
+        assert bot.host.matches[1].game.view()["colors"] == {"p1": "red", "p2": "blue"}
+
+
+@pytest.mark.parametrize(
+    ("texts", "message"),
+    [
+        (["black", "white"], "bob (p2), choose: black / white. Press a button or type your choice."),
+        (["first", "second"], "bob (p2), choose: first / second. Press a button or type your choice."),
+        (["call red", "call blue", "call green"], "bob (p2), choose: call red / call blue / call green. Press a button or type your choice."),
+        (["pick turn order", "pick extra slack", "pick woven revive"], "bob (p2): choose with a button, or type your choice."),
+        (["ban backup", "ban darkness", "ban revolution"], "bob (p2): choose with a button, or type your choice."),
+        (["ban chain", "ban implode", "ban landmine", "ban rainbow"], "bob (p2): choose with a button, or type your choice."),
+        (["pass"] + [f"use override {a} {b}" for a, b in itertools.combinations(
+            ["chain", "implode", "landmine", "rainbow", "rectangle-adverse"], 2)], "bob (p2): choose with a button, or type your choice."),
+    ],
+)
+def test_a_choice_message_lists_only_a_few_short_options(texts: list[str], message: str) -> None:
+    assert choice_message("bob (p2)", texts) == message
+    closed = choice_message("bob (p2)", texts, closed=True)
+    assert closed == message.replace("Press a button or type your choice.", "This choice is closed.").replace(
+        ": choose with a button, or type your choice.", ": this choice is closed."
+    )
