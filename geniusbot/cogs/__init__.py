@@ -27,7 +27,7 @@ PRIVATE_CHOICE_PHASES = frozenset({"items"})
 #: Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_BUTTONS = 25
 #: A choice message lists its options only when they are this few and this short together
-#: ("black / white"); otherwise the board above has just said them and the buttons show them.
+#: ("black / white"); otherwise the buttons show them (and the board above often names them too).
 LISTED_OPTIONS = 3
 LISTED_OPTIONS_CHARS = 40
 #: A message with more words than this and no coordinate is chatter, if the game refuses it.
