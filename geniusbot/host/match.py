@@ -1111,12 +1111,15 @@ class Host:
         return {seat: live.clock.display(seat, now) for seat in live.clock.seats}
 
     def clock_line(self, live: LiveMatch, now: float) -> str:
-        """"p1 to move: 0:52 +5:00." or "" for an untimed or finished match."""
-        if live.clock.control.untimed or live.game.is_over:
+        """Whose turn it is, with their clocks: "To move: alice (p1) 0:52 +5:00."; untimed, the
+        names alone: "To move: alice (p1)."; "" when nobody moves (a finished match, a window)."""
+        if live.game.is_over:
             return ""
         movers = live.game.to_move()
         if not movers:
             return ""
+        if live.clock.control.untimed:
+            return f"To move: {', '.join(live.label(s) for s in movers)}."
         parts = [f"{live.label(s)} {live.clock.display(s, now)}" for s in movers]
         return f"To move: {', '.join(parts)}."
 

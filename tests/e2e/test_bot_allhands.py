@@ -376,7 +376,8 @@ async def test_a_dm_reaches_the_players_match_that_takes_private_moves(world: Wo
         assert ack.content == "Taken: use all-in."
         game = bot.host.matches[MATCH].game
         assert game.view("p1")["sealed"] == "use all-in" and game.view(None)["sealed"] is None
-        await fake.wait_for_message(world.room, predicate=lambda m: m.content == "alice has sent an All-In answer.")
+        said = await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith("alice has sent an All-In answer."))
+        assert said.content == "alice has sent an All-In answer.\nTo move: bob (p2)."  # an untimed match says whose turn it is too
         assert bot.host.matches[2].game.view()["last_move"] is None  # the other match heard nothing
         # Her answer buttons (sent when the question came) close once she has answered.
         offer = next(m for m in fake.messages(fake.dm_channel(world.alice), include_deleted=True)

@@ -65,3 +65,38 @@ async def test_on_a_slash_command_transport_the_hints_name_slash_commands(store,
     )
     unknown = await host.command(match_id, "undo")
     assert unknown.message == "There is no command 'undo'; use /pause, /resume, /abort, /resign, /close window or /status."
+
+
+# ---- whose turn it is, timed or not --------------------------------------------------------------
+
+
+async def test_an_untimed_match_says_whose_turn_it_is_without_clock_figures(host, transport):
+    match_id = await start(host, clock="none")
+    first_board = transport.room_texts()[-1]
+    assert first_board.endswith("\nTo move: alice (p1).")
+    transport.clear()
+    assert (await host.submit(match_id, "p1", "H8")).ok
+    assert (await host.submit(match_id, "p1", "H9")).ok
+    assert (await host.submit(match_id, "p1", "J8")).ok
+    assert transport.room_texts()[-1].endswith("\nTo move: bob (p2).")
+    assert (await host.command(match_id, "pause")).ok
+    assert (await host.command(match_id, "resume")).ok
+    assert transport.room_texts()[-1] == "The match goes on. To move: bob (p2)."
+
+
+async def test_an_untimed_move_is_one_picture_captioned_with_the_move_and_whose_turn(store, transport, clock):
+    host = Host(store, transport, now=clock, heartbeat=0)
+    match_id = await start(host, clock="none")
+    transport.clear()
+    assert (await host.submit(match_id, "p1", "H8")).ok
+    [message] = [s for s in transport.sent if s.op in ("post", "picture")]
+    assert message.op == "picture" and message.text == "alice places black on H8.\nTo move: alice (p1)."
+
+
+async def test_a_finished_untimed_match_keeps_its_result_line_and_no_turn(store, transport, clock):
+    host = Host(store, transport, now=clock, heartbeat=0)
+    match_id = await start(host, clock="none")
+    transport.clear()
+    assert (await host.command(match_id, "resign", seat="p2")).ok
+    [message] = [s for s in transport.sent if s.op in ("post", "picture")]
+    assert message.text.startswith("Result: alice (p1) wins.") and "To move" not in message.text
