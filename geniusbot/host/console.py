@@ -99,15 +99,16 @@ class ConsoleTransport:
         return self._id()
 
     async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
-        """Save the picture (if a folder is set) and print where it went."""
+        """Print the caption, then save the picture (if a folder is set) and print where it went:
+        the caption reads first (a match's heading opens the terminal), the text board follows."""
         mid = self._id()
+        if text:
+            self._print(text)
         if self.boards_dir is not None:
             self.boards_dir.mkdir(parents=True, exist_ok=True)
             path = self.boards_dir / f"{Path(filename).stem}-{mid}.png"
             path.write_bytes(png)
             self._print(f"(board saved to {path})")
-        if text:
-            self._print(text)
         return mid
 
     async def edit(self, room: int | None, message_id: int, text: str) -> None:

@@ -318,13 +318,11 @@ class Host:
                 return Reply("unavailable", "The match was created but could not be started; try again in a moment.", live.id)
             await self._arm(live, now)
             names = " vs ".join(live.label(s) for s in instance.seats)
-            await self._post(
-                live,
-                f"Match #{live.id}: {game_title(instance)}, {names}. "
-                f"Clock: {control.describe()}.",
-            )
-            await self._announce(live, opening)
-            await self._show_board(live, now)
+            heading = f"Match #{live.id}: {game_title(instance)}, {names}. Clock: {control.describe()}."
+            # As a move's announcement does: the heading and the game's opening lines ride in the
+            # first board's caption, one message (on their own before a text board or a grid
+            # that vanishes).
+            await self._report(live, now, opening, lead=[heading])
         return Reply("accepted", "", live.id)
 
     # ==================================================================== inputs

@@ -45,10 +45,15 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
     fake = world.fake
     async with world.running():
         first = await open_match(world)
-        said = [m.content for m in fake.messages(world.room)]
-        assert "Match #1: Tic-Tac-Five" in " ".join(said)
-        # A first-time player is told what to do first, by name, before the empty board.
-        assert "alice places the three opening stones, black, white, black: type a point such as H8." in said
+        # The start is one message: the empty board, captioned with the heading, what to do
+        # first (by name) and whose turn it is.
+        posted = [m for m in fake.messages(world.room) if m.interaction_metadata is None]  # not /start's answer
+        assert [m.id for m in posted] == [first.id]
+        assert first.content.split("\n") == [
+            "Match #1: Tic-Tac-Five, alice (p1) vs bob (p2). Clock: 60 s a move, then a 5:00 reserve.",
+            "alice places the three opening stones, black, white, black: type a point such as H8.",
+            "To move: alice (p1) 1:00 +5:00.",
+        ]
         choice = await play_opening(world)
         assert choice.content.startswith("bob (p2), choose: black / white")
         # The board above it says what the choice decides, and leaves the asking to the buttons.

@@ -100,3 +100,57 @@ async def test_a_finished_untimed_match_keeps_its_result_line_and_no_turn(store,
     assert (await host.command(match_id, "resign", seat="p2")).ok
     [message] = [s for s in transport.sent if s.op in ("post", "picture")]
     assert message.text.startswith("Result: alice (p1) wins.") and "To move" not in message.text
+
+
+# ---- the start: one message when the board is a picture ------------------------------------------
+
+
+async def test_a_match_starts_with_one_picture_captioned_heading_opening_line_and_clock(store, transport, clock):
+    host = Host(store, transport, now=clock, heartbeat=0)
+    await start(host, clock="60s+5m")
+    [message] = [s for s in transport.sent if s.op in ("post", "picture")]
+    assert message.op == "picture" and message.png.startswith(b"\x89PNG")
+    assert message.text.split("\n") == [
+        "Match #1: Tic-Tac-Five, alice (p1) vs bob (p2). Clock: 60 s a move, then a 5:00 reserve.",
+        "alice places the three opening stones, black, white, black: type a point such as H8.",
+        "To move: alice (p1) 1:00 +5:00.",
+    ]
+
+
+async def test_without_a_picture_the_start_is_heading_opening_line_then_the_text_board(host, transport):
+    await start(host, clock="none")
+    heading, opening, board = transport.room_texts()
+    assert heading == "Match #1: Tic-Tac-Five, alice (p1) vs bob (p2). Clock: none."
+    assert opening == "alice places the three opening stones, black, white, black: type a point such as H8."
+    assert " A B C" in board.replace("  ", " ") and board.endswith("\nTo move: alice (p1).")
+
+
+async def test_a_grid_that_vanishes_leaves_the_heading_standing(store, transport, clock):
+    host = Host(store, transport, now=clock, heartbeat=0)
+    await start(host, "tiles", clock="none")
+    room = [s for s in transport.sent if s.op in ("post", "picture")]
+    # The heading is a message of its own, first: only the grid and its board go when it closes.
+    assert room[0].op == "post" and room[0].text.startswith("Match #1: Tile Decklaration, alice (p1) vs bob (p2).")
+    deleted_later = {row.payload["message_id"] for row in await host.store.timers(1) if row.kind == "delete"}
+    assert room[0].message_id not in deleted_later and deleted_later
+
+
+async def test_the_console_opens_with_the_heading_then_the_saved_board(tmp_path):
+    import io
+    from datetime import UTC, datetime
+
+    from geniusbot.host.console import run_console
+    from geniusbot.host.timers import ManualTime
+
+    out = io.StringIO()
+    await run_console(
+        "tictacfive", db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", seed=1, boards_dir=tmp_path / "boards",
+        stdin=io.StringIO("quit\n"), out=out, time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
+    )
+    lines = out.getvalue().splitlines()
+    assert lines[:3] == [
+        "Match #1: Tic-Tac-Five, p1 vs p2. Clock: 60 s a move, then a 5:00 reserve.",
+        "p1 places the three opening stones, black, white, black: type a point such as H8.",
+        "To move: p1 1:00 +5:00.",
+    ]
+    assert lines[3].startswith("(board saved to ") and lines[4].split() == list("ABCDEFGHIJKLMNO")
