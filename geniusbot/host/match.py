@@ -524,7 +524,8 @@ class Host:
         live.host["paused_at"] = now
         await self._commit(live, NewAction("command", "pause", None), now)
         await self._arm(live, now)
-        await self._post(live, "The host paused the match; the clocks are stopped.")
+        stopped = "" if live.clock.control.untimed else "; the clocks are stopped"
+        await self._post(live, f"The host paused the match{stopped}.")
         return Reply("accepted", "paused", live.id)
 
     async def _resume(self, live: LiveMatch, seat: str | None) -> Reply:
@@ -849,8 +850,9 @@ class Host:
             await self._arm(live, now)
             await self._post(
                 live,
-                f"The bot is back after {format_duration(int(latest * 1000))}; the clocks were stopped "
-                f"meanwhile. {self.clock_line(live, now)}".strip(),
+                f"The bot is back after {format_duration(int(latest * 1000))}"
+                f"{'' if live.clock.control.untimed else '; the clocks were stopped meanwhile'}. "
+                f"{self.clock_line(live, now)}".strip(),
             )
             # A clock that had already run out before the outage still decides.
             await self._expire(live, now)

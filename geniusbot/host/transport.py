@@ -29,7 +29,7 @@ class Player:
     name: str = ""
 
     @property
-    def label(self) -> int:
+    def label(self) -> str:
         """How the host names the player in the room: ``Alice (p1)`` or ``p1``."""
         return f"{self.name} ({self.seat})" if self.name and self.name != self.seat else self.seat
 

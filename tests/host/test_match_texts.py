@@ -154,3 +154,35 @@ async def test_the_console_opens_with_the_heading_then_the_saved_board(tmp_path)
         "To move: p1 1:00 +5:00.",
     ]
     assert lines[3].startswith("(board saved to ") and lines[4].split() == list("ABCDEFGHIJKLMNO")
+
+
+# ---- an untimed match speaks of no clocks ------------------------------------------------------
+
+
+async def test_pausing_an_untimed_match_mentions_no_clocks(host, transport):
+    match_id = await start(host, clock="none")
+    assert (await host.command(match_id, "pause")).ok
+    assert transport.room_texts()[-1] == "The host paused the match."
+
+
+async def test_pausing_a_timed_match_says_the_clocks_are_stopped(host, transport):
+    match_id = await start(host, clock="60s")
+    assert (await host.command(match_id, "pause")).ok
+    assert transport.room_texts()[-1] == "The host paused the match; the clocks are stopped."
+
+
+@pytest.mark.parametrize(
+    ("control", "said"),
+    [
+        ("none", "The bot is back after 10:00. To move: alice (p1)."),
+        ("60s", "The bot is back after 10:00; the clocks were stopped meanwhile. To move: alice (p1) 1:00."),
+    ],
+)
+async def test_after_an_outage_only_a_timed_match_speaks_of_stopped_clocks(store, clock, control, said):
+    first = Host(store, RecordingTransport(), now=clock, pictures=False, heartbeat=0)
+    await start(first, clock=control)
+    clock.advance(600)
+    transport = RecordingTransport()
+    second = Host(store, transport, now=clock, pictures=False, heartbeat=0)
+    assert len(await second.recover()) == 1
+    assert transport.room_texts()[0] == said
