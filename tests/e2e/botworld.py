@@ -80,3 +80,16 @@ def make_world(fake: FakeDiscord, tmp_path: Path, db_url: str | None = None) -> 
     owner = fake.users[guild.owner_id]
     url = db_url or f"sqlite+aiosqlite:///{(tmp_path / 'bot.sqlite3').as_posix()}"
     return World(fake, guild, room, owner, alice, bob, carol, host_role, ManualTime(), url)
+
+
+EPHEMERAL = 64
+"""The message flag of an answer only its asker sees."""
+
+
+async def ephemeral_answer(world: World, interaction: FakeInteraction) -> str:
+    """The answer to ``interaction`` (deferred or not), checked to be seen only by the one who asked."""
+    response = await world.fake.wait_for_response(interaction)
+    assert response.data["flags"] & EPHEMERAL
+    if response.type == 5:  # deferred: the answer is the follow-up
+        return (await world.fake.wait_for_followup(interaction)).content
+    return response.data["content"]

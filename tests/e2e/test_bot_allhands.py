@@ -10,22 +10,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-from pathlib import Path
 
 import pytest
 
 from geniusbot.games.grid import Point
 from geniusbot.games.tiles import TILES, grid_text
-from tests.e2e.botworld import PNG_MAGIC, TestBot, World, make_world
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.e2e.botworld import PNG_MAGIC, TestBot, World
+from tests.fakediscord import FakeMessage
 
 MATCH = 1
 
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
 
 
 def _pt(text: str) -> Point:

@@ -4,22 +4,13 @@ replayable; /record sends the record file, which the adjudicator reads back to t
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from geniusbot.storage.record import game_from_record, parse_record
-from tests.e2e.botworld import PNG_MAGIC, World, make_world
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.e2e.botworld import PNG_MAGIC, World
+from tests.fakediscord import FakeMessage
 
 MOVES = [("alice", "H8"), ("alice", "H9"), ("alice", "I8"), ("bob", "white"), ("bob", "A1"), ("alice", "J8"),
          ("bob", "A2"), ("alice", "K8"), ("bob", "A3"), ("alice", "G8")]
 
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
 
 
 async def play_to_a_five(world: World) -> None:

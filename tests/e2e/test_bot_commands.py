@@ -3,32 +3,11 @@ its DMO's choice by button, played to a result."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from geniusbot.games import get_game
-from tests.e2e.botworld import PNG_MAGIC, World, make_world
-from tests.fakediscord import FakeDiscord
+from tests.e2e.botworld import EPHEMERAL, PNG_MAGIC, World, ephemeral_answer
 from tests.fakediscord.model import ATTACH_FILES
-
-EPHEMERAL = 64
-
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
-
-
-async def ephemeral_answer(world: World, interaction) -> str:
-    """The answer, checked to be seen only by the one who asked."""
-    response = await world.fake.wait_for_response(interaction)
-    if response.type == 5:
-        assert response.data["flags"] & EPHEMERAL
-        return (await world.fake.wait_for_followup(interaction)).content
-    assert response.data["flags"] & EPHEMERAL
-    return response.data["content"]
 
 
 async def test_a_member_without_the_host_role_cannot_start_a_match(world: World) -> None:

@@ -21,7 +21,7 @@ from geniusbot.games import get_game, new_game
 from geniusbot.host import board
 from geniusbot.config import Settings
 from geniusbot.storage.repository import StorageError, Store
-from tests.e2e.botworld import TestBot, World, make_world
+from tests.e2e.botworld import TestBot, World
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.running import running
 
@@ -198,11 +198,6 @@ async def test_run_says_once_when_the_database_server_is_unreachable(tmp_path: P
     assert said.startswith("geniusbot: The database is unavailable (upgrading the schema failed")
     assert "check that it is running" in said and said.endswith("Check DATABASE_URL.\n")
     assert said.count("unavailable") == 1 and "cannot be used" not in said
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
 
 
 async def test_an_unexpected_error_is_logged_and_the_user_gets_an_apology(world: World, caplog: pytest.LogCaptureFixture) -> None:

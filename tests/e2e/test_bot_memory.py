@@ -3,12 +3,12 @@ close, and /status still answers for it, read from the database."""
 
 from __future__ import annotations
 
-from tests.e2e.test_bot_commands import ephemeral_answer
-from tests.e2e.test_bot_tightwire import Table, world  # noqa: F401 - the fixture
+from tests.e2e.botworld import ephemeral_answer
+from tests.e2e.test_bot_tightwire import Table
 from tests.host.tightwire_scripts import DRAFT
 
 
-async def test_a_resignation_closes_the_open_buttons_and_status_still_answers(world) -> None:  # noqa: F811
+async def test_a_resignation_closes_the_open_buttons_and_status_still_answers(world) -> None:
     async with world.running() as bot:
         table = Table(world, bot)
         await table.open("fate")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from pathlib import Path
 
 import pytest
 
@@ -14,24 +13,7 @@ from geniusbot.cogs.admin import Admin
 from geniusbot.cogs.archive import Archive
 from geniusbot.cogs.matches import Matches
 from geniusbot.games import SEATS, GameError, registry
-from tests.e2e.botworld import World, make_world
-from tests.fakediscord import FakeDiscord
-
-EPHEMERAL = 64
-
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
-
-
-async def ephemeral_answer(world: World, interaction) -> str:
-    response = await world.fake.wait_for_response(interaction)
-    assert response.data["flags"] & EPHEMERAL
-    if response.type == 5:
-        return (await world.fake.wait_for_followup(interaction)).content
-    return response.data["content"]
+from tests.e2e.botworld import World, ephemeral_answer
 
 
 @pytest.mark.parametrize("name", sorted(registry()))

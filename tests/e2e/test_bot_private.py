@@ -4,18 +4,7 @@ DMs are closed is reported to the host before the match starts, and nothing hang
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from tests.e2e.botworld import World, make_world
-from tests.fakediscord import FakeDiscord
-
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
+from tests.e2e.botworld import World
 
 
 async def test_a_dm_reaches_the_match_and_is_acknowledged_privately(world: World) -> None:

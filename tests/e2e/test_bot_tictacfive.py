@@ -4,18 +4,8 @@ their reason, bystanders and chatter are ignored, a 429 is survived."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from tests.e2e.botworld import PNG_MAGIC, World, make_world
-from tests.fakediscord import FakeDiscord, FakeMessage, png_size
-
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
+from tests.e2e.botworld import PNG_MAGIC, World
+from tests.fakediscord import FakeMessage, png_size
 
 
 def is_png_board(message: FakeMessage) -> bool:

@@ -8,16 +8,12 @@ The games are the short scripts of ``tests/host/tightwire_scripts.py``."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from geniusbot.adjudicate import adjudicate
 from geniusbot.games import get_game
 from geniusbot.host.clock import preset
 from geniusbot.storage.record import parse_record
-from tests.e2e.botworld import PNG_MAGIC, World, make_world
-from tests.fakediscord import FakeDiscord, FakeMessage, png_size
+from tests.e2e.botworld import PNG_MAGIC, World
+from tests.fakediscord import FakeMessage, png_size
 from tests.host.tightwire_scripts import DRAFT, RESULT, script
 
 #: The result as the room reads it: the game's words (``RESULT``, which the store and the record
@@ -26,11 +22,6 @@ SAID_RESULT = "Blue (bob) has one piece left on the board and loses."
 
 EPHEMERAL = 64
 
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
 
 
 def caption(message: FakeMessage) -> str:

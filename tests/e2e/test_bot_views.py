@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from geniusbot.discord_transport import MESSAGE_LIMIT
 from geniusbot.host.transport import Player, TransportError
-from tests.e2e.botworld import PNG_MAGIC, World, make_world
-from tests.fakediscord import FakeDiscord
-
-
-@pytest.fixture
-async def world(tmp_path: Path):
-    async with FakeDiscord() as fake:
-        yield make_world(fake, tmp_path)
+from tests.e2e.botworld import PNG_MAGIC, World
 
 
 async def test_a_private_move_brings_the_seat_its_own_view_as_a_picture_by_dm(world: World) -> None:
