@@ -25,6 +25,7 @@ from .base import (
     OptionError,
     Outcome,
     Window,
+    notation_words,
     other_seat,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "OptionError",
     "Outcome",
     "Window",
+    "notation_words",
     "other_seat",
     "register",
     "registry",

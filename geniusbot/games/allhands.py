@@ -96,6 +96,9 @@ from .base import (
     Window,
     other_seat,
 )
+from .decks import DuelingDecks
+from .swabbing import DeckSwabbing
+from .tiles import TileDecklaration
 
 TARGET = 23
 TIMES_PER_TASK = 5
@@ -233,6 +236,17 @@ class AllHandsOnDeck(Game):
 
     name = "allhands"
     title = "All Hands On Deck"
+    # The running tasks' words, then the final match's own: bans, the Override, the All-In answer
+    # and every anomaly, as one word or as the words of a name typed with spaces ("your" aside:
+    # table talk says it far more often than "ban pick your prize" does). "yes", "no", "keep" and
+    # "skip" are answers the parser takes too, but everyday words: taken when they are legal,
+    # table talk otherwise.
+    keywords = TileDecklaration.keywords | DuelingDecks.keywords | DeckSwabbing.keywords | frozenset({
+        "ban", "bans", "use", "override", "pass", "all-in", "allin",
+        *(name for names in TASK_ANOMALIES.values() for name in names),
+        *(anomaly_key(name) for names in TASK_ANOMALIES.values() for name in names),
+        *(word for names in TASK_ANOMALIES.values() for name in names for word in name.split("-")),
+    }) - {"your"}
     options = {
         "first": "p1 or p2: the seat that acts first where no previous task exists (the first caller of "
                  "the first Tile Decklaration; default p1)",

@@ -178,6 +178,7 @@ class ArmsLength(Game):
 
     name = "armslength"
     title = "Arm's Length"
+    keywords = frozenset(COLORS + ORDERS)
     options = {
         "setup": "pre-placed stones, such as 'red C3 F6; blue F3 C6' ('none': empty board); "
         "default: 4 a colour at random from the seed, point-symmetric",

@@ -35,6 +35,7 @@ A record (seed, options, and the submissions in order) therefore replays to the 
 from __future__ import annotations
 
 import copy
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -46,6 +47,18 @@ SEATS: tuple[str, str] = ("p1", "p2")
 def other_seat(seat: str) -> str:
     """The opponent of ``seat`` in a two-player game."""
     return "p2" if seat == "p1" else "p1"
+
+
+# A token of a typed text: letters and digits, joined by hyphens or apostrophes ("all-in", "B5-C3").
+_TOKEN = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+_WORD = re.compile(r"[a-z]+(?:['\-][a-z]+)*")
+
+
+def notation_words(text: str) -> list[str]:
+    """The words of ``text``, lower case, in order: its tokens of letters alone (``use``,
+    ``all-in``, ``pick-your-prize``); tokens with a digit (``H8``, ``B5-C3``, ``20``, ``1st``)
+    are coordinates or numbers, not words."""
+    return [token for token in _TOKEN.findall(text.lower()) if _WORD.fullmatch(token)]
 
 
 # --------------------------------------------------------------------------- errors
@@ -151,6 +164,10 @@ class Game(ABC):
         options: option name -> one-line help; option names are lower-case record header names
             (``setup``, ``p1_color``, ``board``, ``dmo``...). ``seed`` and ``variant`` are always taken.
         summary: the short rules text a ``/rules`` command shows, with the notation.
+        keywords: the words of the game's notation, lower case, as :func:`notation_words` reads
+            them (``black``, ``pick``, ``use``, ``all-in``): every word of every legal move's
+            text, and the other words its parser takes that a player would type for a move. A
+            host tells a move attempt from table talk by them (a test keeps them up to date).
     """
 
     name: ClassVar[str]
@@ -158,6 +175,7 @@ class Game(ABC):
     variants: ClassVar[tuple[str, ...]] = ("standard",)
     options: ClassVar[Mapping[str, str]] = {}
     summary: ClassVar[str] = ""
+    keywords: ClassVar[frozenset[str]] = frozenset()
     seats: ClassVar[tuple[str, ...]] = SEATS
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:

@@ -269,6 +269,7 @@ class DeckSwabbing(Game):
 
     name = "swabbing"
     title = "Deck Swabbing"
+    keywords = frozenset({"snipe", "none", *_JOINING_WORDS})
     options = {
         "anomalies": "comma-separated: hook, linear, pyramid, snipe, unique (default none)",
         "starter": "p1 or p2: the seat that moves first (the loser of the previous task; default p1)",

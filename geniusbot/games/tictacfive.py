@@ -157,6 +157,7 @@ class TicTacFive(Game):
 
     name = "tictacfive"
     title = "Tic-Tac-Five"
+    keywords = frozenset(COLOURS)
     summary = (
         "Make five (or more) of your stones in a row, across, up or diagonally, on a 15 x 15 board "
         "(columns A-O, rows 1-15). Opening: p1 places three stones, black, white, black; p2 then "

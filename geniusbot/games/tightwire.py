@@ -186,6 +186,10 @@ class Tightwire(Game):
     name = "tightwire"
     title = "Tightwire"
     variants = ("classic", "influx", "fate")
+    keywords = frozenset({
+        "draw", "slack", "line", "thread", "and", "move", "to", "revive",  # play
+        "pick", "turn", "order", "extra", "woven", "first", "second",  # the draft and Turn Order
+    })
     options = {
         "board": f"board preset: {', '.join(PRESETS)} (default classic5, 5 x 5 dots)",
         "setup": 'explicit layout on the preset\'s grid: "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
