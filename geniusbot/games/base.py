@@ -166,8 +166,10 @@ class Game(ABC):
         summary: the short rules text a ``/rules`` command shows, with the notation.
         keywords: the words of the game's notation, lower case, as :func:`notation_words` reads
             them (``black``, ``pick``, ``use``, ``all-in``): every word of every legal move's
-            text, and the other words its parser takes that a player would type for a move. A
-            host tells a move attempt from table talk by them (a test keeps them up to date).
+            text, and the other words its parser takes that show a move attempt without a
+            coordinate (not the ones that only join coordinates, such as "move C3 C4" in Deck
+            Swabbing). A host tells a move attempt from table talk by them (a test holds every
+            legal move's words among them).
     """
 
     name: ClassVar[str]

@@ -257,7 +257,7 @@ class DuelingDecks(Game):
 
     name = "decks"
     title = "Dueling Decks"
-    keywords = frozenset({"create", "play", "none", "backup", "and"})
+    keywords = frozenset({"create", "play", "none", "backup"})
     options = {
         "anomalies": "comma-separated: backup, darkness, overshadow, pick-your-prize, revolution (default none)",
         "starter": "p1 or p2: taken for the final match's sake; both seats act at once in Dueling Decks",

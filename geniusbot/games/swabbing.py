@@ -269,7 +269,8 @@ class DeckSwabbing(Game):
 
     name = "swabbing"
     title = "Deck Swabbing"
-    keywords = frozenset({"snipe", "none", *_JOINING_WORDS})
+    # The other words the parser reads ("and", "colour", "move": "move C3 C4") only join tiles.
+    keywords = frozenset({"snipe", "none", "swab"})
     options = {
         "anomalies": "comma-separated: hook, linear, pyramid, snipe, unique (default none)",
         "starter": "p1 or p2: the seat that moves first (the loser of the previous task; default p1)",

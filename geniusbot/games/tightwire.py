@@ -186,8 +186,10 @@ class Tightwire(Game):
     name = "tightwire"
     title = "Tightwire"
     variants = ("classic", "influx", "fate")
+    # "slack line", "slack thread" and "B5 to C3" are read too, but those words only follow a
+    # verb or join two dots.
     keywords = frozenset({
-        "draw", "slack", "line", "thread", "and", "move", "to", "revive",  # play
+        "draw", "slack", "and", "move", "revive",  # play
         "pick", "turn", "order", "extra", "woven", "first", "second",  # the draft and Turn Order
     })
     options = {

@@ -252,7 +252,7 @@ class TileDecklaration(Game):
 
     name = "tiles"
     title = "Tile Decklaration"
-    keywords = frozenset({"call", "declare", "and", "mines", "mine", BLACK, *RAINBOW_COLORS})
+    keywords = frozenset({"call", "declare", "mines", "mine", BLACK, *RAINBOW_COLORS})
     options = {
         "anomalies": "comma-separated: chain, implode, landmine, rainbow, rectangle-adverse (default none)",
         "starter": "p1 or p2: the seat that makes the first call (the winner of the last task; default p1)",
