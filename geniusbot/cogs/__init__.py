@@ -3,17 +3,18 @@
 Each cog module ends in ``async def setup(bot)``. This package module holds what several cogs
 share and what the tests check on its own: who may host, the option syntax of ``/start``, the
 chatter test for room messages, and the choices a game offers by buttons. None of it holds
-rules: choices come from the game's own ``legal_moves``, chatter from its own parser.
+rules: choices come from the game's own ``legal_moves``, chatter from its own parser and keywords.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from geniusbot.games import Game, GameError, MalformedMoveError, NotYourTurnError
+from geniusbot.games import Game, GameError, MalformedMoveError, NotYourTurnError, notation_words
 
 if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
@@ -30,8 +31,17 @@ MAX_BUTTONS = 25
 #: ("black / white"); otherwise the buttons show them (and the board above often names them too).
 LISTED_OPTIONS = 3
 LISTED_OPTIONS_CHARS = 40
-#: A message with more words than this and no coordinate is chatter, if the game refuses it.
+#: A message with more words than this and no coordinate is chatter, if the game refuses it:
+#: a word of the game's notation in a long sentence ("I would like to pick something") is talk.
 CHATTER_WORDS = 3
+#: A word is a typo of a game's word when difflib finds them this close and it has this many
+#: letters at least: "blakc" is black, "whit" white; a shorter word is a word of its own more
+#: often than a slip ("all" is not "call", "one" not "none", and "gg" nobody's typo).
+TYPO_CUTOFF = 0.8
+TYPO_MIN_LETTERS = 4
+#: Words a notation uses only to join a move's parts ("draw B5-C3 and move"): they are everyday
+#: words too, so they do not make a message a move attempt.
+JOINING_WORDS = frozenset({"and"})
 
 #: What a seated player who types a command's name in the game room is told instead of a move
 #: refusal: the commands are slash commands (no game takes these words as a move).
@@ -83,9 +93,27 @@ def needs_dms(game_class: type[Game]) -> bool:
     return game_class.is_private is not Game.is_private
 
 
-def looks_like_notation(text: str) -> bool:
-    """A coordinate-like token (H8, B5-C3) or a few words at most: it may be a move attempt."""
-    return bool(_COORDINATE.search(text)) or len(text.split()) <= CHATTER_WORDS
+def is_game_word(word: str, keywords: frozenset[str]) -> bool:
+    """Whether ``word`` (lower case) is one of ``keywords`` or a close typo of one, joining
+    words (``and``) aside."""
+    if word in JOINING_WORDS:
+        return False
+    if word in keywords:
+        return True
+    return len(word) >= TYPO_MIN_LETTERS and bool(
+        difflib.get_close_matches(word, keywords - JOINING_WORDS, n=1, cutoff=TYPO_CUTOFF)
+    )
+
+
+def looks_like_notation(text: str, keywords: frozenset[str] = frozenset()) -> bool:
+    """Whether ``text`` may be a move attempt: it has a coordinate-like token (H8, B5-C3), or it
+    is a command's name (``resign``), or it is short (three words at most) and one of its words
+    is one of the game's ``keywords`` or a close typo of one (``blakc``)."""
+    if _COORDINATE.search(text) or command_hint(text) is not None:
+        return True
+    if len(text.split()) > CHATTER_WORDS:
+        return False
+    return any(is_game_word(word, keywords) for word in notation_words(text))
 
 
 def command_hint(text: str) -> str | None:
@@ -99,15 +127,15 @@ def is_chatter(game: Game, seat: str, text: str) -> bool:
     """Whether a seated player's room message is clearly not a move attempt (ignored, no reply).
 
     Chatter: the game's parser refuses the text as malformed (or as out of turn, since a waiting
-    player talks too), AND it does not look like notation (no coordinate-like token, and more
-    than three words). Everything else goes to the host, which takes it or answers why not.
+    player talks too), AND it does not look like notation (:func:`looks_like_notation` with the
+    game's keywords): "gg", "nice move", "good luck and have fun everyone". A legal move is never
+    chatter (the parser reads it first); everything else goes to the host, which takes it or
+    answers why not.
     """
-    if looks_like_notation(text):
-        return False
     try:
         game.parse_move(text, seat)
     except (MalformedMoveError, NotYourTurnError):
-        return True
+        return not looks_like_notation(text, type(game).keywords)
     except GameError:
         return False
     return False

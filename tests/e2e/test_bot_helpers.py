@@ -5,6 +5,7 @@ one error handler of the command tree."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from geniusbot.bot import APOLOGY, TOKEN_HELP, apply_discord_urls, run_bot
 from geniusbot.cli import main
 from geniusbot.cogs import choice_offer, is_chatter, looks_like_notation, needs_dms, parse_options
 from geniusbot.discord_transport import MESSAGE_LIMIT, fence, split_text
-from geniusbot.games import get_game, new_game
+from geniusbot.games import SEATS, get_game, new_game
 from geniusbot.host import board
 from geniusbot.config import Settings
 from geniusbot.storage.repository import StorageError, Store
@@ -36,18 +37,56 @@ def test_options_text_splits_at_each_name() -> None:
         parse_options("red setup=none")
 
 
-def test_chatter_is_long_unparseable_and_coordinate_free() -> None:
+CHATTER = ("gg", "lol", "hello", "nice move", "hmm", "wow", "ok", "good luck and have fun everyone")
+
+
+def test_chatter_is_refused_text_with_no_coordinate_no_word_of_the_game_and_no_command() -> None:
     game = new_game("tictacfive")
-    assert is_chatter(game, "p1", "good luck and have fun everyone")
-    assert is_chatter(game, "p2", "you will never make five against me")  # off turn
-    assert not is_chatter(game, "p1", "H8")
-    assert not is_chatter(game, "p1", "hmm")  # short: may be an attempt, so it is answered
+    for text, seat in itertools.product(CHATTER, SEATS):  # p1 to move, p2 waiting
+        assert is_chatter(game, seat, text), (text, seat)
+    assert is_chatter(game, "p2", "you will never make five against me")
+    for seat in SEATS:
+        assert not is_chatter(game, seat, "H8")  # p2: answered as out of turn
+        assert not is_chatter(game, seat, "resign")  # a command's name: answered with a hint
+        assert not is_chatter(game, seat, "black")  # a word of the game: answered (not now)
     assert not is_chatter(game, "p1", "I will play H8 now I think")  # a coordinate
     assert not is_chatter(game, "p2", "let me put a stone at j10 please")
-    assert looks_like_notation("B5-C3") and looks_like_notation("red first") and not looks_like_notation("what a lovely day today")
+    for point in ("H8", "H9", "I8"):
+        game.submit(point, "p1")
+    # At the colour choice: a colour's typo is an attempt; talk is still talk.
+    for typo in ("blakc", "whit", "Black!"):
+        assert not is_chatter(game, "p2", typo), typo
+    assert all(is_chatter(game, seat, text) for text, seat in itertools.product(CHATTER, SEATS))
+    # A long sentence is talk even with a game's word in it, as before; a short one is an attempt.
     tight = new_game("tightwire", variant="fate")
     assert not is_chatter(tight, "p1", "pick turn order")
+    assert not is_chatter(tight, "p2", "pick turn order")  # out of turn, answered so
     assert is_chatter(tight, "p2", "I would like to pick something nice")
+    assert is_chatter(tight, "p1", "good luck and have fun")  # "and" joins a move's parts only
+
+
+def test_a_word_is_an_attempt_only_in_a_game_that_has_it() -> None:
+    # "pass" answers All Hands On Deck's Override (here: refused, the grid is on show).
+    final, five = new_game("allhands", seed=4), new_game("tictacfive")
+    for seat in SEATS:
+        assert not is_chatter(final, seat, "pass") and is_chatter(five, seat, "pass")
+        assert not is_chatter(final, seat, "ban chain")
+        assert all(is_chatter(final, seat, text) for text in CHATTER)
+    assert looks_like_notation("B5-C3") and looks_like_notation("/pause")
+    assert looks_like_notation("red first", get_game("armslength").keywords)
+    assert looks_like_notation("blu first", get_game("armslength").keywords)  # "first"
+    assert not looks_like_notation("red first") and not looks_like_notation("what a lovely day today")
+    assert not looks_like_notation("all good", get_game("tiles").keywords)  # too short for a typo of call
+    assert not looks_like_notation("one sec", get_game("decks").keywords)  # nor of none
+
+
+def test_a_legal_move_is_never_chatter() -> None:
+    # The parser reads a message first: what it takes is a move, whatever its words.
+    tiles = new_game("tiles", seed=3)
+    tiles.close_window()
+    assert not is_chatter(tiles, "p1", "r")  # "call red", abbreviated
+    arms = new_game("armslength", setup="none", dmo="p1")
+    assert not is_chatter(arms, "p1", "2nd blue")
 
 
 def test_choices_come_from_the_games_own_legal_moves() -> None:

@@ -1,0 +1,59 @@
+"""Table talk in a game room on the fake Discord, through the real bot: short chatter from either
+player ("gg", "nice move") is ignored without a reply and changes nothing, while a coordinate, a
+word of the game's notation (or a typo of one) and a command's name are answered."""
+
+from __future__ import annotations
+
+from tests.e2e.botworld import World
+from tests.fakediscord import FakeUser
+
+CHATTER = ("gg", "lol", "hello", "nice move")
+
+
+async def bot_lines(world: World, say: list[tuple[FakeUser, str]], last: str) -> list[str]:
+    """What the bot says in the room while the players say ``say``, up to its answer ``last``
+    (which the last message must get: the bot reads the room in order, so nothing it said to
+    the ones before can come after it)."""
+    fake = world.fake
+    mark, seen = fake.mark(), len(fake.messages(world.room))
+    for user, text in say:
+        await fake.user_says(world.room, user, text)
+    await fake.wait_for_message(world.room, predicate=lambda m: m.content == last, since=mark)
+    return [m.content for m in fake.messages(world.room)[seen:] if m.author.id == fake.bot_user.id]
+
+
+async def test_short_chatter_from_either_player_gets_no_reply_and_changes_nothing(world: World) -> None:
+    async with world.running() as bot:
+        await world.start("tictacfive", seed=7)
+        live = bot.host.matches[1]
+        before = (live.version, live.game.to_dict())
+        talk = [(user, text) for text in CHATTER for user in (world.alice, world.bob)]  # alice is to move
+        # The waiting player's coordinate is still a move attempt, answered.
+        not_yours = "bob (p2): It is not your turn; waiting for alice."
+        assert await bot_lines(world, [*talk, (world.bob, "H8")], not_yours) == [not_yours]
+        # A command's name is answered with its slash command.
+        hint = "alice (p1): to resign, use /resign."
+        assert await bot_lines(world, [*talk, (world.alice, "resign")], hint) == [hint]
+        assert (live.version, live.game.to_dict()) == before
+
+        # At the colour choice a typo of a colour is an attempt, answered with what to type.
+        for point in ("H8", "H9", "I8"):
+            await world.say(world.alice, point)
+        await world.fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None)
+        before = (live.version, live.game.to_dict())
+        typo = "bob (p2): 'blakc' is not a colour; type black or white."
+        assert await bot_lines(world, [*talk, (world.bob, "blakc")], typo) == [typo]
+        assert (live.version, live.game.to_dict()) == before
+        assert live.game.view()["phase"] == "choice"
+
+
+async def test_a_word_of_the_games_notation_is_answered_where_the_game_has_it(world: World) -> None:
+    async with world.running() as bot:
+        # All Hands On Deck answers the Override with "pass"; Tic-Tac-Five has no such word.
+        assert (await world.start("allhands", seed=4, clock="none")).startswith("Match #1")
+        live = bot.host.matches[1]
+        before = (live.version, live.game.to_dict())
+        talk = [(user, text) for text in CHATTER for user in (world.alice, world.bob)]
+        told = "bob (p2): The grid is on show: memorize it. Moves are taken once it is hidden."
+        assert await bot_lines(world, [*talk, (world.bob, "pass")], told) == [told]
+        assert (live.version, live.game.to_dict()) == before
