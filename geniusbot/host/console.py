@@ -13,9 +13,10 @@ Boards are printed as text; when a renderer exists for the game, each board is a
 PNG in ``--boards`` (default ``<data dir>/boards``). Every accepted submission is acknowledged
 with a line ``ok p1: H8`` printed only after it was committed to the database.
 
-The console keeps its matches in ``--db`` (default: ``<data dir>/console.sqlite3``, apart from the
-bot's database). ``play GAME`` resumes the newest unfinished console match of that game in it (the
-clocks stopped while it was away), unless ``--new`` is given.
+The console keeps its matches in ``--db`` (a SQLite file or a database URL; default:
+``<data dir>/console.sqlite3``, apart from the bot's database). ``play GAME`` resumes the newest
+unfinished console match of that game in it (the clocks stopped while it was away), unless
+``--new`` is given.
 
 Time: the system clock, or, for tests only, the epoch seconds written in the file named by the
 environment variable ``GENIUSBOT_TEST_TIME_FILE`` (read at every look at the clock).
@@ -197,6 +198,14 @@ def check_options(
         except ClockSpecError:
             return CLOCK_HELP.format(spec=clock)
     return None
+
+
+def database_url(value: str) -> str:
+    """``--db`` as a database URL: a URL as written, or a plain file path (``games.sqlite3``,
+    ``/tmp/x.sqlite3``) as the SQLite database in that file."""
+    if "://" in value:
+        return value
+    return f"sqlite+aiosqlite:///{Path(value).expanduser().resolve()}"
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
@@ -397,7 +406,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)")
     parser.add_argument("--clock", metavar="SPEC", help="time control: 60s, 60s+5m, 90s+5m/10s, 5x60s, none")
-    parser.add_argument("--db", metavar="URL", help="database URL (default: <data dir>/console.sqlite3)")
+    parser.add_argument("--db", metavar="FILE", help="a SQLite file, or a database URL such as "
+                        "postgresql+asyncpg://... (default: <data dir>/console.sqlite3)")
     parser.add_argument("--boards", metavar="DIR", help="where to save board pictures (default: <data dir>/boards)")
     parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
     parser.set_defaults(handler="geniusbot.host.console:command")
@@ -416,7 +426,7 @@ async def command(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 2
     data_dir = Path(getattr(getattr(args, "settings", None), "data_dir", "data"))
-    db_url = args.db
+    db_url = database_url(args.db) if args.db else None
     if not db_url:
         data_dir.mkdir(parents=True, exist_ok=True)
         db_url = f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"

@@ -242,3 +242,17 @@ async def test_an_unreachable_database_is_named_once_with_what_to_do(tmp_path, m
     assert text.startswith("The database is unavailable (upgrading the schema failed")
     assert "check that it is running" in text and text.endswith(f"The database was {url!r} (--db).")
     assert text.count("unavailable") == 1 and "cannot be opened" not in text
+
+
+# ---- --db ---------------------------------------------------------------------------------------
+
+
+def test_db_takes_a_plain_file_path_and_the_next_run_resumes_from_it(launcher, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("p1: H8\nquit\n"))
+    assert main(["play", "tictacfive", "--db", "games.sqlite3", "--new", "--seed", "1"]) == 0
+    assert "ok p1: H8" in capsys.readouterr().out
+    assert (tmp_path / "games.sqlite3").is_file()
+    monkeypatch.setattr("sys.stdin", io.StringIO("status\nquit\n"))
+    assert main(["play", "tictacfive", "--db", str(tmp_path / "games.sqlite3")]) == 0
+    said = capsys.readouterr().out
+    assert "Resuming match #1 (tictacfive)" in said and "cannot be opened" not in said
