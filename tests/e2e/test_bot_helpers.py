@@ -139,7 +139,9 @@ def test_long_texts_are_split_and_text_boards_fenced() -> None:
     assert fence(said) == (
         "bob colours E3 E4 black.\n```\n2 . # .\n1 . # .\n  A B C\n```\nalice: your move.\nTo move: alice (p1) 0:30."
     )
-    assert fence(text_board).endswith("```\np1 orange, p2 blue | to move: p1")
+    assert fence(text_board).endswith("p1 orange, p2 blue | to move: p1")
+    # The block holds the drawing (blank rows between its rows of dots too), the sentences follow it.
+    assert fence(text_board).split("\n```\n")[1].startswith("O orange, B blue, . an empty dot")
     parts = split_text("\n".join(f"line {i} " + "x" * 50 for i in range(100)))
     assert len(parts) > 1 and all(len(p) <= MESSAGE_LIMIT for p in parts)
     assert "".join(p.replace("\n", "") for p in parts) == "".join(f"line {i} " + "x" * 50 for i in range(100))
