@@ -144,11 +144,14 @@ class Window:
     """A timed phase that no move ends: the host closes it after ``seconds``.
 
     ``kind`` names it (``"memorize"``, ``"landmines"``); seats in :meth:`Game.to_move` may still
-    submit during a window (the landmine window takes private submissions).
+    submit during a window (the landmine window takes private submissions). ``says``: the
+    room's line under a board posted while it runs, ``{left}`` standing for the time it has
+    left ("Memorize the grid: it is hidden in {left}."); ``""``: the board says whose turn it is.
     """
 
     kind: str
     seconds: float
+    says: str = field(default="", compare=False)
 
 
 # --------------------------------------------------------------------------- the game

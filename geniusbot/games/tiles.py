@@ -339,7 +339,7 @@ class TileDecklaration(Game):
         if self.is_over:
             return None
         if self.phase == "memorize":
-            return Window("memorize", MEMORIZE_SECONDS)
+            return Window("memorize", MEMORIZE_SECONDS, says="Memorize the grid: it is hidden in {left}.")
         if self.phase == "landmines":
             return Window("landmines", LANDMINE_SECONDS)
         return None

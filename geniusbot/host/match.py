@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import random
 import re
 import time
@@ -1217,7 +1218,8 @@ class Host:
         outcome = live.game.outcome()
         told = live.speak(outcome.reason).strip() if outcome is not None else None
         lead = [t for t in lead if t and t.strip() not in ending and t.strip() != told]
-        caption = "\n".join(t for t in (*lead, ending) if t)
+        # A picture says what a running window is for (a text board says it in its own lines).
+        caption = "\n".join(t for t in (*lead, self.window_line(live, now), ending) if t)
         posted: list[int | None] = []
         if png is not None:
             try:
@@ -1292,6 +1294,16 @@ class Host:
                     return f"Result: {who}."
             return f"Result: {who}. {live.speak(without_verdict(outcome.reason, outcome.winner))}"
         return self.clock_line(live, now)
+
+    def window_line(self, live: LiveMatch, now: float) -> str:
+        """What the running timed window says under a board's picture, with the time it has
+        left ("Memorize the grid: it is hidden in 30 s."); "" when none runs or it says nothing."""
+        running = live.host.get("window")
+        window = live.game.window() if running and not live.game.is_over else None
+        if window is None or not window.says or window.kind != running.get("kind"):
+            return ""
+        left = math.ceil(max(0.0, float(running["due"]) - now) - 0.0005)
+        return window.says.format(left=f"{left} s" if left < 60 else format_duration(left * 1000))
 
     def status_text(self, live: LiveMatch) -> str:
         """A status line for the ``status`` command."""

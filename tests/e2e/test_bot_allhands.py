@@ -332,8 +332,9 @@ async def test_the_grid_posted_before_a_restart_is_deleted_by_the_next_bot(world
     fake = world.fake
     async with world.running() as bot:
         assert (await world.start("allhands", seed=4, clock="30s")).startswith("Match #1 has started")
-        [grid] = [m for m in fake.messages(world.room) if m.content.startswith("Memorize the grid")]
-        assert grid_text(bot.host.matches[MATCH].game.task.original) in grid.content
+        shown = grid_text(bot.host.matches[MATCH].game.task.original)
+        [grid] = [m for m in fake.messages(world.room) if shown in m.content]
+        assert grid.content.startswith("Memorize the grid")
         world.time.advance(10)
         await bot.dispatcher.settle()
     # Down for 12 s, then a new bot on the same database: the grid still goes at its 30 s.

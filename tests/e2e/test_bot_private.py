@@ -18,7 +18,7 @@ async def test_a_dm_reaches_the_match_and_is_acknowledged_privately(world: World
             assert "Private moves of that match go here" in hello.content
         # The grid is shown for 30 s (a text board in a code block), then deleted, and the
         # landmine window opens (the clock is the test's).
-        [grid] = [m for m in fake.messages(world.room) if "Memorize the grid" in m.content]
+        [grid] = [m for m in fake.messages(world.room) if "Memorize the grid" in m.content and not m.attachments]
         assert grid.content.startswith("Memorize the grid")
         mark = fake.mark()
         world.time.advance(30)

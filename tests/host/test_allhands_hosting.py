@@ -109,6 +109,41 @@ async def test_boards_of_the_landmine_window_are_not_deleted(host, transport, cl
     assert not [t for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER]
 
 
+def boards_after_the_grid(transport: RecordingTransport) -> list[tuple[str, str]]:
+    """The picture posted right after each "Memorize the grid" line: (that line, its caption)."""
+    posted = [s for s in transport.sent if s.op in ("post", "picture")]
+    return [
+        (before.text.splitlines()[0], after.text)
+        for before, after in zip(posted, posted[1:])
+        if before.text.startswith("Memorize the grid") and after.op == "picture"
+    ]
+
+
+@pytest.mark.parametrize("anomalies", ["", "landmine", "implode"])
+async def test_the_board_showing_the_grid_says_to_memorize_it_and_for_how_long(store, transport, clock, anomalies):
+    host = Host(store, transport, now=clock, heartbeat=0)  # pictures on
+    await start(host, "tiles", anomalies=anomalies)
+    [(said, caption)] = boards_after_the_grid(transport)
+    assert said == "Memorize the grid: it is shown for 30 seconds, then hidden for good. No notes!"
+    # What is going on and how long, and nothing else (no mines, no marks, no turn).
+    assert caption == "Memorize the grid: it is hidden in 30 s."
+
+
+async def test_the_board_showing_the_grid_in_the_final_match_says_the_time_left(store, transport, clock):
+    host = Host(store, transport, now=clock, heartbeat=0)
+    match_id = await start(host, "allhands", items="p1 all-in override; p2 all-in", first="p1")
+    assert boards_after_the_grid(transport) == []
+    clock.advance(4)  # the selection takes its time; the grid's 30 s start when it is shown
+    await select(host, match_id)
+    [(_, caption)] = boards_after_the_grid(transport)
+    assert caption == "Memorize the grid: it is hidden in 30 s."
+    clock.advance(30)
+    await fire_due(host, clock)
+    # Once the grid is hidden the board says whose turn it is again.
+    last = [s for s in transport.sent if s.op == "picture"][-1]
+    assert "Memorize" not in last.text and "To move:" in last.text
+
+
 async def test_a_restart_between_posting_and_deleting_still_deletes_the_grid(store, clock):
     first = RecordingTransport()
     a = Host(store, first, now=clock, pictures=False)
