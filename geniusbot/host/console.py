@@ -43,6 +43,8 @@ COMMANDS = "status, rules, pause, resume, resign p1, abort, close window, export
 
 HELP = f"Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: {COMMANDS}."
 
+PAUSED_HINT = "The match is paused: type resume to go on."
+
 CLOCK_HELP = (
     "--clock {spec!r} is not a time control; write one such as 60s (60 s a move), 60s+5m (then a "
     "5:00 reserve), 5x60s (five periods of 60 s) or none (no clock)."
@@ -343,6 +345,9 @@ async def _handle(
             say("(ignored)")
         elif reply.status == "error":
             say(reply.message)
+        elif reply.status == "rejected" and live is not None and live.status == "paused":
+            # The refusal says to wait for the host: at the console, the host is whoever types.
+            say(PAUSED_HINT)
         return True
     if words in (["quit"], ["exit"], ["q"]):
         if over:
@@ -366,6 +371,8 @@ async def _handle(
         reply = await host.command(match_id, words[0])
         if reply.message and (words[0] == "status" or not reply.ok):
             say(reply.message)
+        if reply.ok and words[0] == "pause":
+            say(PAUSED_HINT)
     elif words and words[0] == "resign":
         if len(words) != 2:
             say("Say who resigns: resign p1 or resign p2.")

@@ -256,3 +256,16 @@ def test_db_takes_a_plain_file_path_and_the_next_run_resumes_from_it(launcher, t
     assert main(["play", "tictacfive", "--db", str(tmp_path / "games.sqlite3")]) == 0
     said = capsys.readouterr().out
     assert "Resuming match #1 (tictacfive)" in said and "cannot be opened" not in said
+
+
+# ---- what to do next ----------------------------------------------------------------------------
+
+
+async def test_a_paused_match_says_the_console_resumes_it_not_some_other_host(tmp_path):
+    _, out = await play(tmp_path, ["pause", "p1: H8", "resume", "p1: H8", "quit"])
+    paused, _, resumed = out.partition("The match goes on.")
+    assert "p1: The match is paused; wait for the host to resume it" in paused
+    # Once after the pause, once after the refused move: the person typing is the host.
+    assert paused.count("The match is paused: type resume to go on.") == 2
+    assert "type resume" not in resumed and "ok p1: H8" in resumed
+
