@@ -348,6 +348,8 @@ async def _handle(
         elif reply.status == "rejected" and live is not None and live.status == "paused":
             # The refusal says to wait for the host: at the console, the host is whoever types.
             say(PAUSED_HINT)
+        elif reply.status == "rejected" and not private and "direct message" in (reply.message or ""):
+            say(f"At the console a private move is typed as '{seat} (dm): {text.strip()}'.")
         return True
     if words in (["quit"], ["exit"], ["q"]):
         if over:

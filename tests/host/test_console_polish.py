@@ -269,3 +269,10 @@ async def test_a_paused_match_says_the_console_resumes_it_not_some_other_host(tm
     assert paused.count("The match is paused: type resume to go on.") == 2
     assert "type resume" not in resumed and "ok p1: H8" in resumed
 
+
+async def test_a_sealed_move_typed_in_the_room_is_shown_how_to_send_it_privately(tmp_path):
+    _, out = await play(tmp_path, ["p1: create 20 15", "p1 (dm): create 20 15", "quit"], "decks", clock="none")
+    assert "p1: Send this to me by direct message, not in the game room" in out
+    assert "At the console a private move is typed as 'p1 (dm): create 20 15'." in out
+    assert out.count("At the console a private move") == 1 and "ok p1 (dm): create 20 15" in out
+
