@@ -43,6 +43,11 @@ COMMANDS = "status, rules, pause, resume, resign p1, abort, close window, export
 
 HELP = f"Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: {COMMANDS}."
 
+OVER_HELP = (
+    "The match is over; no more moves are taken. 'status' shows the result, 'export' prints the "
+    "record, 'rules' the rules, and 'quit' leaves."
+)
+
 PAUSED_HINT = "The match is paused: type resume to go on."
 
 CLOCK_HELP = (
@@ -159,9 +164,8 @@ def help_text(game: Any | None) -> str:
     example = example_move(game)
     if example is None:
         if game.is_over:
-            how = "The match is over; no more moves are taken."
-        else:
-            how = "No move is taken right now" + ("; 'close window' ends the timed phase." if game.window() else ".")
+            return OVER_HELP
+        how = "No move is taken right now" + ("; 'close window' ends the timed phase." if game.window() else ".")
         return f"{how} Moves are typed as 'p1: ...' ('p1 (dm): ...' for a private one). Commands: {COMMANDS}."
     return (
         f"Type a move as '{example}' (the seat, then the move; 'p1 (dm): ...' sends it privately), "
@@ -359,7 +363,7 @@ async def _handle(
         return False
     game = live.game if live is not None else None
     if words == ["help"]:
-        say(help_text(game))
+        say(OVER_HELP if over else help_text(game))
     elif words == ["rules"] and game is not None:
         say(rules_text(game))
     elif words == ["export"]:
@@ -383,7 +387,7 @@ async def _handle(
             if not reply.ok:
                 say(reply.message)
     else:
-        say(f"I did not understand {line!r}. {help_text(game)}")
+        say(f"I did not understand {line!r}. {OVER_HELP if over else help_text(game)}")
     return True
 
 

@@ -276,3 +276,10 @@ async def test_a_sealed_move_typed_in_the_room_is_shown_how_to_send_it_privately
     assert "At the console a private move is typed as 'p1 (dm): create 20 15'." in out
     assert out.count("At the console a private move") == 1 and "ok p1 (dm): create 20 15" in out
 
+
+@pytest.mark.parametrize("end", ["resign p2", "abort"])
+async def test_help_after_the_end_names_only_what_still_works(tmp_path, end):
+    _, out = await play(tmp_path, ["p1: H8", end, "help", "hello", "quit"])
+    after = out.split("ok p1: H8", 1)[1]
+    assert "Type a move as" not in after and "pause" not in after
+    assert after.count("'status' shows the result, 'export' prints the record, 'rules' the rules, and 'quit' leaves.") == 2
