@@ -696,21 +696,47 @@ class Host:
         notices.sort(key=lambda n: n[0])
         return notices
 
+    @staticmethod
+    def _run_out(live: LiveMatch, now: float) -> tuple[float, str] | None:
+        """The earliest running clock that has run out by ``now`` (deadline, seat), if any."""
+        if live.status != "live" or live.game.is_over:
+            return None
+        nxt = live.clock.next_deadline()
+        if nxt is None or not live.clock.expired(nxt[1], now):
+            return None
+        return nxt
+
     async def _expire(self, live: LiveMatch, now: float) -> None:
-        """Apply every running clock that has run out, earliest first."""
-        while live.status == "live" and not live.game.is_over:
-            nxt = live.clock.next_deadline()
-            if nxt is None or not live.clock.expired(nxt[1], now):
-                return
-            deadline, seat = nxt
-            # Charged at the deadline itself: a late timer must not cost the seat extra.
-            live.clock.stop(seat, deadline)
-            events = live.game.timeout(seat)
-            self._after_change(live, deadline, events)
-            await self._commit(live, NewAction("timeout", f"timeout {seat}", None), deadline)
-            await self._arm(live, now)
-            lead, events = self._timeout_words(live, seat, events)
-            await self._report(live, now, events, lead=lead)
+        """Apply every running clock that has run out, earliest first.
+
+        Each timeout is its own action, committed on its own; when several clocks have run out
+        (both seats of a simultaneous phase), their lines are said together and one board
+        follows the last, so no board says that a seat whose time is gone is to move.
+        """
+        lines: list[str] = []  # the room's lines of timeouts applied, not yet said
+        try:
+            while (nxt := self._run_out(live, now)) is not None:
+                deadline, seat = nxt
+                # Charged at the deadline itself: a late timer must not cost the seat extra.
+                live.clock.stop(seat, deadline)
+                events = live.game.timeout(seat)
+                self._after_change(live, deadline, events)
+                await self._commit(live, NewAction("timeout", f"timeout {seat}", None), deadline)
+                await self._arm(live, now)
+                lead, events = self._timeout_words(live, seat, events)
+                lines += lead
+                if self._run_out(live, now) is None:
+                    lead, lines = lines, []
+                    await self._report(live, now, events, lead=lead)
+                    continue
+                # Another clock has run out too: its timeout comes first, then the board.
+                said = [e for e in events if e.public and not (isinstance(e.data, Mapping) and e.data.get("delete_after"))]
+                lines += [live.speak(e.text) for e in said]
+                await self._announce(live, [e for e in events if e not in said])
+        except Exception:
+            for text in lines:  # committed: said even if a later timeout could not be
+                await self._post(live, text)
+            raise
 
     @staticmethod
     def _timeout_words(live: LiveMatch, seat: str, events: Iterable[Event]) -> tuple[list[str], list[Event]]:

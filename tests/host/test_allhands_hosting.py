@@ -439,3 +439,23 @@ async def test_a_pause_does_not_keep_the_grid_up_but_the_window_waits(host, tran
     clock.advance(1)
     await fire_due(host, clock)
     assert (await host.store.get_match(match_id)).state["state"]["phase"] == "call"
+
+
+async def test_a_dueling_decks_play_whose_two_clocks_run_out_shows_no_spent_clock_to_move(host, transport, clock):
+    match_id = await start(host, "allhands", items="p1 all-in override; p2 all-in", first="p1")
+    for _ in range(20):
+        await select(host, match_id)
+        game = host.matches[match_id].game
+        if game.current_task == "decks":
+            break
+        clock.advance(31)  # the grid's 30 s, then the Tile Decklaration is decided on time
+        await fire_due(host, clock)
+    assert game.current_task == "decks" and game.phase == "task" and game.to_move() == ("p1", "p2")
+    mark = len(transport.sent)
+    clock.advance(31)  # neither sends new cards: both clocks run out at once
+    await fire_due(host, clock)
+    room = [s.text for s in transport.sent[mark:] if s.op in ("post", "picture")]
+    assert any("Alice (p1) ran out of time" in t for t in room) and any("Bob (p2) ran out of time" in t for t in room)
+    assert not [t for t in room if "0:00" in t]
+    bob = next(i for i, t in enumerate(room) if "Bob (p2) ran out of time" in t)
+    assert not [t for t in room[:bob] if "To move:" in t]  # no board between the two timeouts

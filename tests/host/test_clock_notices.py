@@ -175,3 +175,31 @@ async def test_a_dueling_decks_timeout_submits_nothing_and_names_no_winner(store
         assert text.count(f"{who} ran out of time") == 1
         assert f"{who} ran out of time and creates nothing this phase." in text
     assert text.count("ran out of time") == 2
+
+
+@pytest.mark.parametrize("pictures", [False, True])
+async def test_when_both_clocks_run_out_the_board_comes_after_both_timeouts(store, transport, clock, pictures):
+    host = Host(store, transport, now=clock, pictures=pictures)
+    reply = await host.start_match(
+        "decks", players=[Player("p1", 11, "Alice"), Player("p2", 22, "Bob")], seed=5, clock="30s"
+    )
+    mark = len(transport.sent)
+    await run(host, clock, 30, 30)
+    room = [s for s in transport.sent[mark:] if s.op in ("post", "picture")]
+    boards = [i for i, s in enumerate(room) if s.op == "picture" or "To move:" in s.text]
+    # Nothing claims Bob is to move on a spent clock: the next phase's board, after both lines.
+    assert "0:00" not in "\n".join(s.text for s in room)
+    alice = next(i for i, s in enumerate(room) if "Alice (p1) ran out of time" in s.text)
+    bob = next(i for i, s in enumerate(room) if "Bob (p2) ran out of time" in s.text)
+    assert boards and alice <= bob <= boards[0]
+    assert room[boards[0]].text.endswith("To move: Alice (p1) 0:30, Bob (p2) 0:30.")  # round 2's create phase
+    if pictures:  # one message for the two timeouts and what they brought about
+        [picture] = [s for s in room if s.op == "picture"]
+        assert picture.text.startswith(
+            "Alice (p1) ran out of time and creates nothing this phase.\n"
+            "Bob (p2) ran out of time and creates nothing this phase.\n"
+        )
+    # Each timeout is still an action of its own in the record.
+    actions = [(a.kind, a.text) for a in await host.store.actions(reply.match_id)]
+    assert actions[-2:] == [("timeout", "timeout p1"), ("timeout", "timeout p2")]
+
