@@ -93,10 +93,17 @@ class ConsoleTransport:
         self.out = out
         self.boards_dir = boards_dir
         self._next = 0
+        # The first line of each message printed, by id: a deletion or an edit names the message by it.
+        self._heads: dict[int, str] = {}
 
-    def _id(self) -> int:
+    def _id(self, text: str = "") -> int:
         self._next += 1
+        self._heads[self._next] = text.strip().split("\n", 1)[0]
         return self._next
+
+    def _named(self, message_id: int) -> str:
+        head = self._heads.get(message_id)
+        return f"the message {head!r}" if head else f"message {message_id}"
 
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -104,12 +111,12 @@ class ConsoleTransport:
     async def post(self, room: int | None, text: str) -> int:
         """Print a room message."""
         self._print(text)
-        return self._id()
+        return self._id(text)
 
     async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
         """Print the caption, then save the picture (if a folder is set) and print where it went:
         the caption reads first (a match's heading opens the terminal), the text board follows."""
-        mid = self._id()
+        mid = self._id(text or "the board picture")
         if text:
             self._print(text)
         if self.boards_dir is not None:
@@ -120,12 +127,13 @@ class ConsoleTransport:
         return mid
 
     async def edit(self, room: int | None, message_id: int, text: str) -> None:
-        """Print the new text of an edited message."""
-        self._print(f"(message {message_id} now reads) {text}")
+        """Print the new text of an edited message, named by its first line."""
+        self._print(f"({self._named(message_id)} now reads) {text}")
+        self._heads[message_id] = text.strip().split("\n", 1)[0]
 
     async def delete(self, room: int | None, message_id: int) -> None:
-        """Say that a message is gone (a terminal cannot take it back)."""
-        self._print(f"(message {message_id} deleted)")
+        """Say that a message is gone, named by its first line (a terminal cannot take it back)."""
+        self._print(f"(deleted: {self._named(message_id)})")
 
     async def send_private(self, player: Player, text: str) -> int:
         """Print a private message, marked with its addressee."""
