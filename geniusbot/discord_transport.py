@@ -89,6 +89,12 @@ class DiscordTransport:
     #: Host commands are slash commands: the host's hints say "/resume".
     command_prefix = "/"
 
+    @property
+    def commands(self) -> frozenset[str]:
+        """The slash commands the bot has (its cogs'), the only ones a hint may name."""
+        tree = getattr(self.client, "tree", None)
+        return frozenset(c.name for c in tree.get_commands()) if tree is not None else frozenset()
+
     def __init__(self, client: discord.Client, *, timeout: float = 30.0) -> None:
         self.client = client
         self.timeout = timeout

@@ -362,10 +362,13 @@ class Host:
             if len(private_games) == 1:
                 records = private_games
         if not records:
+            # /start is the bot's, not a host command: named only where the transport has it.
+            offered = getattr(self.transport, "commands", None)
+            how = f" ({self._command('start')} in a game room)" if offered is not None and "start" in offered else ""
             return Reply(
                 "ignored",
                 "You play in no running match, so there is nothing to send this to. Once a host starts a "
-                "match with you (/start in a game room), send that match's private moves here.",
+                f"match with you{how}, send that match's private moves here.",
             )
         if len(records) > 1:
             listing = ", ".join(f"#{r.id} ({get_game(r.game).title})" for r in records)
@@ -480,8 +483,9 @@ class Host:
             return Reply("accepted", self.status_text(live), match_id)
         handler = handlers.get(name)
         if handler is None:
-            known = ", ".join(self._command(c) for c in ("pause", "resume", "abort", "resign", "close window"))
-            return Reply("error", f"There is no command {name!r}; use {known} or {self._command('status')}.", match_id)
+            known = [self._command(c) for c in (*handlers, "status") if self._offers(c)]
+            listing = f"; use {', '.join(known[:-1])} or {known[-1]}" if len(known) > 1 else ""
+            return Reply("error", f"There is no command {name!r}{listing}.", match_id)
         async with live.lock:
             try:
                 return await handler(live, seat)
@@ -490,24 +494,36 @@ class Host:
                 live.restore()
                 return Reply(
                     "unavailable",
-                    f"The bot could not save that, so nothing changed; try {self._command(name)} again in a moment.",
+                    f"The bot could not save that, so nothing changed; try {self._again(name)} in a moment.",
                     match_id,
                 )
             except StaleVersion:
                 self.matches.pop(match_id, None)
-                return Reply("unavailable", f"Match #{match_id} changed meanwhile; try {self._command(name)} again.", match_id)
+                return Reply("unavailable", f"Match #{match_id} changed meanwhile; try {self._again(name)}.", match_id)
             except Exception:
                 log.exception("match %s: command %s failed", match_id, name)
                 live.restore()
                 return Reply(
                     "error",
-                    f"Something went wrong on the bot's side; nothing changed. Try {self._command(name)} again.",
+                    f"Something went wrong on the bot's side; nothing changed. Try {self._again(name)}.",
                     match_id,
                 )
 
+    def _offers(self, name: str) -> bool:
+        """Whether the transport's users can write the host command ``name``: a transport's
+        ``commands`` names those it has (Discord: its slash commands, so no ``close window``);
+        without it, every host command (the console)."""
+        commands = getattr(self.transport, "commands", None)
+        return commands is None or name in commands
+
     def _command(self, name: str) -> str:
-        """A host command as the transport's users write it: "/resume" on Discord, "resume" on the console."""
+        """A host command as the transport's users write it: "/resume" on Discord, "resume" on the console.
+        Name only a command the transport offers (:meth:`_offers`)."""
         return f"{getattr(self.transport, 'command_prefix', '')}{name}"
+
+    def _again(self, name: str) -> str:
+        """"/pause again", or "again" where the command has no name the users could write."""
+        return f"{self._command(name)} again" if self._offers(name) else "again"
 
     def _ended(self, live: LiveMatch) -> Reply | None:
         if live.status in ("finished", "aborted"):
@@ -518,7 +534,8 @@ class Host:
         if ended := self._ended(live):
             return ended
         if live.status == "paused":
-            return Reply("error", f"Match #{live.id} is paused already; use {self._command('resume')} to go on.", live.id)
+            go_on = f"; use {self._command('resume')} to go on" if self._offers("resume") else ""
+            return Reply("error", f"Match #{live.id} is paused already{go_on}.", live.id)
         now = self.now()
         live.clock.pause(now)
         live.status = "paused"
@@ -575,11 +592,13 @@ class Host:
         if ended := self._ended(live):
             return ended
         if live.status == "paused":
-            return Reply(
-                "error",
-                f"Match #{live.id} is paused; use {self._command('resume')}, then {self._command('close window')}.",
-                live.id,
+            if not self._offers("resume"):
+                return Reply("error", f"Match #{live.id} is paused; its window cannot be closed until it goes on.", live.id)
+            then = (
+                f"then {self._command('close window')}" if self._offers("close window")
+                else "and its window closes when its time is up"  # the users have no command for it
             )
+            return Reply("error", f"Match #{live.id} is paused; use {self._command('resume')}, {then}.", live.id)
         if not live.host.get("window") or live.game.window() is None:
             return Reply("error", f"Match #{live.id} has no timed phase running, so there is no window to close.", live.id)
         now = self.now()

@@ -40,7 +40,9 @@ class Transport(Protocol):
 
     A transport may also set ``command_prefix``: how its users write a host command, put before
     the command's name when the host names one in a hint ("/" on Discord: "use /resume to go
-    on"; the console's default, "": "use resume to go on").
+    on"; the console's default, "": "use resume to go on"), and ``commands``: the names its
+    users can write so (Discord: its slash commands, which have no ``close window``); a hint
+    names no other. Without ``commands`` every host command can be written (the console).
     """
 
     async def post(self, room: int | None, text: str) -> int:
@@ -85,12 +87,14 @@ class RecordingTransport:
     """A transport that keeps everything in a list: for tests and benchmarks.
 
     ``fail_private`` names seats whose private messages fail (a closed DM); ``command_prefix``
-    is written before the host commands its hints name (``"/"`` to read as Discord).
+    is written before the host commands its hints name (``"/"`` to read as Discord), and
+    ``commands`` (``None``: all) are the only ones they name.
     """
 
     sent: list[Sent] = field(default_factory=list)
     fail_private: set[str] = field(default_factory=set)
     command_prefix: str = ""
+    commands: frozenset[str] | None = None
     _next_id: int = 0
 
     def _id(self) -> int:

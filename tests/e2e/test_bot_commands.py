@@ -3,6 +3,8 @@ its DMO's choice by button, played to a result."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from geniusbot.games import get_game
@@ -207,3 +209,21 @@ async def test_a_player_who_is_not_a_member_is_refused_with_a_reason(world: Worl
         answer = await ephemeral_answer(world, interaction)
         assert answer.startswith("One of the options cannot be used (") and answer.endswith("check it and try again.")
         assert not bot.host.matches
+
+
+async def test_the_hosts_hints_on_discord_name_only_slash_commands_discord_has(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        # What the transport offers is what the bot registered with Discord.
+        registered = {c.name for c in fake.commands.values() if c.guild_id is None and c.type == 1}
+        assert bot.transport.commands == registered and "pause" in registered
+        await world.start("tiles", seed=3)
+        interaction = await fake.slash(world.owner, world.guild, world.room, "pause", {})
+        assert await ephemeral_answer(world, interaction) == "Match #1: paused."
+        refused = await bot.host.command(1, "close window")  # the console's command; Discord has none
+        assert refused.message == "Match #1 is paused; use /resume, and its window closes when its time is up."
+        unknown = await bot.host.command(1, "undo")
+        assert unknown.message == "There is no command 'undo'; use /pause, /resume, /abort, /resign or /status."
+        for hint in (refused.message, unknown.message):
+            for name in re.findall(r"(?<![\w/])/(\w+)", hint):
+                assert fake.find_command(name, world.guild) is not None, name

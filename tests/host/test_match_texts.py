@@ -6,11 +6,15 @@ Real databases and the real host; the transport records.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import re
+
 import pytest
 
 from geniusbot.host.match import Host
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.repository import Store
+from geniusbot.storage.repository import StorageUnavailable, Store
 from tests.host.support import FakeTime
 
 
@@ -54,17 +58,94 @@ async def test_refused_pause_and_resume_name_the_match_and_the_console_command(h
     assert refused.status == "error" and refused.message == "Match #1 is paused already; use resume to go on."
 
 
+def slash_commands() -> frozenset[str]:
+    """The slash commands the bot's cogs register (what Discord users can type after "/")."""
+    from discord.ext import commands
+
+    import geniusbot.cogs
+
+    names: set[str] = set()
+    for module in pkgutil.iter_modules(geniusbot.cogs.__path__):
+        cogs = importlib.import_module(f"geniusbot.cogs.{module.name}")
+        for value in vars(cogs).values():
+            if isinstance(value, type) and issubclass(value, commands.Cog) and value.__module__ == cogs.__name__:
+                names |= {command.name for command in value.__cog_app_commands__}
+    return frozenset(names)
+
+
+SLASH = slash_commands()
+
+
+def discord_like(store: Store, clock: FakeTime) -> tuple[Host, RecordingTransport]:
+    transport = RecordingTransport(command_prefix="/", commands=SLASH)
+    return Host(store, transport, now=clock, pictures=False, heartbeat=0), transport
+
+
+def test_the_cogs_register_the_host_commands_discord_has_and_no_close_window():
+    assert {"pause", "resume", "abort", "resign", "status", "start"} <= SLASH
+    assert "close window" not in SLASH and "close" not in SLASH
+
+
 async def test_on_a_slash_command_transport_the_hints_name_slash_commands(store, clock):
-    transport = RecordingTransport(command_prefix="/")
-    host = Host(store, transport, now=clock, pictures=False, heartbeat=0)
+    host, _ = discord_like(store, clock)
     match_id = await start(host, "tiles")
     assert (await host.command(match_id, "pause")).ok
     assert (await host.command(match_id, "pause")).message == "Match #1 is paused already; use /resume to go on."
+    # Discord has no command that closes a window: its timer does.
     assert (await host.command(match_id, "close window")).message == (
-        "Match #1 is paused; use /resume, then /close window."
+        "Match #1 is paused; use /resume, and its window closes when its time is up."
     )
     unknown = await host.command(match_id, "undo")
-    assert unknown.message == "There is no command 'undo'; use /pause, /resume, /abort, /resign, /close window or /status."
+    assert unknown.message == "There is no command 'undo'; use /pause, /resume, /abort, /resign or /status."
+
+
+async def test_on_the_console_the_hints_name_every_host_command_as_typed(host):
+    match_id = await start(host, "tiles")
+    assert (await host.command(match_id, "pause")).ok
+    assert (await host.command(match_id, "close window")).message == "Match #1 is paused; use resume, then close window."
+    unknown = await host.command(match_id, "undo")
+    assert unknown.message == "There is no command 'undo'; use pause, resume, abort, resign, close window or status."
+
+
+class Down(Store):
+    """A store whose commits fail while ``down`` (the database is away)."""
+
+    down = False
+
+    async def commit_action(self, *args, **kwargs):
+        if self.down:
+            raise StorageUnavailable("The database is unavailable; try again.")
+        return await super().commit_action(*args, **kwargs)
+
+
+async def test_every_slash_command_a_hint_names_on_discord_is_one_the_bot_registers(store, clock):
+    down = Down(store.engine)
+    host, transport = discord_like(down, clock)
+    said: list[str] = []
+    said.append((await host.private_message(33, "create 20 15")).message)  # plays in no match
+    match_id = await start(host, "tiles", channel_id=7)
+    for name in ("undo", "resume", "close window", "pause", "pause", "close window", "resume", "status"):
+        said.append((await host.command(match_id, name)).message)
+    down.down = True  # each command's "try again" while the database is away
+    for name, seat in (("pause", None), ("close window", None), ("resign", "p1"), ("abort", None)):
+        said.append((await host.command(match_id, name, seat=seat)).message)
+    assert (await host.command(match_id, "pause")).status == "unavailable"
+    down.down = False
+    assert (await host.command(match_id, "pause")).ok
+    down.down = True
+    said.append((await host.command(match_id, "resume")).message)
+    down.down = False
+    said.append((await host.command(match_id, "resume")).message)
+    clock.advance(5)
+    said.append((await host.command(match_id, "close window")).message)
+    said.append((await host.command(match_id, "close window")).message)  # no window left to close
+    said.append((await host.command(match_id, "resign", seat="p2")).message)
+    said.append((await host.command(match_id, "abort")).message)
+    said += transport.room_texts() + [s.text for s in transport.sent if s.op.startswith("private")]
+    named = {m.group(1) for text in said for m in re.finditer(r"(?<![\w/])/(\w+)", text)}
+    assert {"resume", "pause", "abort", "resign", "status", "start"} <= named  # the hints were produced
+    assert named <= SLASH
+    assert "close window" not in "\n".join(said).replace("'close window'", "")
 
 
 # ---- whose turn it is, timed or not --------------------------------------------------------------
