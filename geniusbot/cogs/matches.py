@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
 from geniusbot.games import get_game, registry
-from geniusbot.host.match import Host, LiveMatch, Reply, without_verdict
+from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply, without_verdict
 from geniusbot.host.naming import name_seats
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage.repository import MatchNotFound, MatchRecord, StorageError
@@ -141,7 +141,7 @@ def result_line(record: MatchRecord) -> str:
     names = {s.seat: s.display_name for s in record.seats}
     result = record.result
     if record.status == "aborted" or result is None:
-        return "Result: none; the host aborted it."
+        return ABORTED_RESULT
     if result.winner is None:
         return f"Result: a draw. {name_seats(result.reason, names)}"
     winner = Player(result.winner, None, names.get(result.winner, "")).label

@@ -107,6 +107,10 @@ def _never_raises(method: Callable[..., Awaitable[Reply]]) -> Callable[..., Awai
     return wrapper
 
 
+#: The result line of a match the host aborted (it has no result).
+ABORTED_RESULT = "Result: none; the host aborted it."
+
+
 def without_verdict(reason: str, winner: str | None) -> str:
     """A game's reason for a result without a last clause that names the winner again, for the
     line that has just said who wins: "p2 resigned; p1 wins." -> "p2 resigned.", "p1 (black)
@@ -1358,10 +1362,12 @@ class Host:
         clocks = ", ".join(f"{live.label(s)} {t}" for s, t in self.clocks(live, now).items() if t)
         movers = game.to_move()
         parts = [head]
-        if movers and live.status != "finished":
+        if movers and live.status not in ("finished", "aborted"):
             parts.append(f"To move: {' and '.join(live.label(s) for s in movers)}.")
         if clocks:
             parts.append(f"Clocks: {clocks}.")
         if game.outcome():
             parts.append(self._caption(live, now))
+        elif live.status == "aborted":
+            parts.append(ABORTED_RESULT)
         return " ".join(parts)

@@ -267,3 +267,16 @@ async def test_after_an_outage_only_a_timed_match_speaks_of_stopped_clocks(store
     second = Host(store, transport, now=clock, pictures=False, heartbeat=0)
     assert len(await second.recover()) == 1
     assert transport.room_texts()[0] == said
+
+
+# ---- status of an ended match ---------------------------------------------------------------------
+
+
+async def test_the_status_of_an_aborted_match_names_no_one_to_move_and_no_result(host):
+    match_id = await start(host, clock="60s")
+    assert (await host.submit(match_id, "p1", "H8")).ok
+    assert (await host.command(match_id, "abort")).ok
+    status = (await host.command(match_id, "status")).message
+    assert status.startswith(f"Match #{match_id}: Tic-Tac-Five, aborted.")
+    assert "To move" not in status
+    assert status.endswith("Result: none; the host aborted it.")
