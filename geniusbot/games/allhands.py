@@ -98,6 +98,7 @@ from .base import (
 )
 from .decks import DuelingDecks
 from .swabbing import DeckSwabbing
+from .swabbing import board_text as swabbing_board_text
 from .tiles import TileDecklaration
 
 TARGET = 23
@@ -762,6 +763,17 @@ class AllHandsOnDeck(Game):
             return []
         return self._score()
 
+    def _final_board(self) -> list[Event]:
+        """Deck Swabbing's board as the task ended. The board shown after this action is the next
+        play's, so this text is the only place the finished board is seen (Tile Decklaration says
+        its grid in its own final-grid event; Dueling Decks' rounds are in its events)."""
+        task = self.task
+        if not isinstance(task, DeckSwabbing):
+            return []
+        text = "The board as it ended:\n" + swabbing_board_text(task.board, task.numbers)
+        return [Event(text, kind="final-board", data={"play": self.play_no, "task": self.current_task,
+                                                      "board": {str(p): v for p, v in task.board.items()}})]
+
     def _score(self) -> list[Event]:
         assert self.task is not None
         outcome = self.task.outcome()
@@ -789,7 +801,8 @@ class AllHandsOnDeck(Game):
         else:
             text = f"Play {self.play_no} ({title}) has no winner; nobody scores."
         text += f" Score: p1 {self.points['p1']}, p2 {self.points['p2']}."
-        events = [Event(text, kind="score", data={"play": self.play_no, "winner": winner, "points": gained,
+        events = [*self._final_board(),
+                  Event(text, kind="score", data={"play": self.play_no, "winner": winner, "points": gained,
                                                   "score": dict(self.points)})]
         if winner and self.points[winner] >= TARGET:
             mine, theirs = self.points[winner], self.points[other_seat(winner)]

@@ -325,10 +325,14 @@ class DeckSwabbing(Game):
         return anomaly in self.anomalies
 
     def opening_events(self) -> list[Event]:
-        """The events that open the task: the board (with Unique's numbers) and the first prompt."""
+        """The events that open the task: the board (with Unique's numbers) and the first prompt.
+
+        The text says what the board is; the host shows the board itself (a picture, or
+        :func:`board_text` where there is none), so the event carries Unique's numbers as data only.
+        """
         if self.is_over or self.history:
             return []
-        text = "Deck Swabbing: the board is all white.\n" + board_text(self.board, self.numbers)
+        text = "Deck Swabbing: the board is all white."
         data = {"numbers": self._numbers_view()} if self.numbers else {}
         return [Event(text, kind="board", data=data), *self._prompt()]
 
@@ -600,7 +604,8 @@ class DeckSwabbing(Game):
             text += f" 1 tile takes {seat}'s colour: {filled[0]}."
         elif filled:
             text += f" {len(filled)} tiles take {seat}'s colour: {_listing(filled)}."
-        text += " " + self._score_text() + "\n" + board_text(self.board, self.numbers)
+        # The board itself is the host's to show after the move (once), not this text's.
+        text += " " + self._score_text()
         events = [Event(text, kind="move", data=dict(self.history[-1], board=self._board_view()))]
         self.turn = other_seat(seat)
         if not self.has_legal_move():

@@ -312,15 +312,14 @@ class TileDecklaration(Game):
     def opening_events(self) -> list[Event]:
         """The events that open the task: the grid, shown to everyone for 30 seconds.
 
-        The host posts it (the ``grid`` data is for a picture) and deletes it after
-        ``delete_after`` seconds; the memorize window closes at the same moment.
+        The host posts it and deletes it after ``delete_after`` seconds; the memorize window
+        closes at the same moment. The grid itself is on the board the host shows after it (a
+        picture, or :func:`grid_text` where there is none), which goes with the window too; the
+        ``grid`` data is for whoever needs the grid with the event.
         """
         if self.phase != "memorize" or self.is_over:
             return []
-        text = (
-            f"Memorize the grid: it is shown for {MEMORIZE_SECONDS} seconds, then hidden for good. "
-            "No notes!\n" + grid_text(self.original)
-        )
+        text = f"Memorize the grid: it is shown for {MEMORIZE_SECONDS} seconds, then hidden for good. No notes!"
         data = {"grid": {_sq(p): c for p, c in self.original.items()}, "delete_after": MEMORIZE_SECONDS}
         return [Event(text, kind="reveal", data=data)]
 

@@ -146,9 +146,12 @@ class Driver:
         window = self.live.host["window"]
         task = self.game.task
         if window["kind"] == "memorize":
-            shown = [m for m in self.fake.messages(self.world.room) if grid_text(task.original) in m.content]
-            assert shown and shown[-1].content.startswith("Memorize the grid")
-            self.grid_messages.append(shown[-1])
+            messages = self.fake.messages(self.world.room)
+            # The picture shows the grid; the announcement says to memorize it, without a copy.
+            assert not [m for m in messages if grid_text(task.original) in m.content]
+            said = [m for m in messages if m.content.startswith("Memorize the grid") and not m.attachments]
+            assert said and messages[messages.index(said[-1]) + 1].attachments
+            self.grid_messages.append(said[-1])
         await self.wait_out(float(window["due"]))
         if window["kind"] == "memorize":
             await self.fake.wait_for_delete(self.grid_messages[-1], since=self.mark)
@@ -332,9 +335,8 @@ async def test_the_grid_posted_before_a_restart_is_deleted_by_the_next_bot(world
     fake = world.fake
     async with world.running() as bot:
         assert (await world.start("allhands", seed=4, clock="30s")).startswith("Match #1 has started")
-        shown = grid_text(bot.host.matches[MATCH].game.task.original)
-        [grid] = [m for m in fake.messages(world.room) if shown in m.content]
-        assert grid.content.startswith("Memorize the grid")
+        [grid] = [m for m in fake.messages(world.room) if m.content.startswith("Memorize the grid") and not m.attachments]
+        [picture] = [m for m in fake.messages(world.room) if m.attachments and "Memorize the grid" in m.content]
         world.time.advance(10)
         await bot.dispatcher.settle()
     # Down for 12 s, then a new bot on the same database: the grid still goes at its 30 s.
@@ -346,7 +348,9 @@ async def test_the_grid_posted_before_a_restart_is_deleted_by_the_next_bot(world
         world.time.advance(8)
         await bot.dispatcher.settle()
         await fake.wait_for_delete(grid, since=mark)
+        await fake.wait_for_delete(picture, since=mark)
         assert grid not in fake.visible_to(world.carol, world.room)
+        assert picture not in fake.visible_to(world.carol, world.room)
         # The memorize window kept the 12 s the outage took from it: it closes 12 s later.
         assert bot.host.matches[MATCH].game.task.phase == "memorize"
         world.time.advance(12)

@@ -73,9 +73,12 @@ async def test_the_grid_and_the_board_showing_it_go_after_30_s_and_nothing_else(
     posted = [s for s in transport.sent if s.op in ("post", "picture")]
     reveal = next(s for s in posted if s.text.startswith("Memorize the grid"))
     game = host.matches[match_id].game
-    assert grid_text(game.original) in reveal.text  # the grid itself, as text
+    assert grid_text(game.original) not in reveal.text  # the announcement says what to do ...
+    # ... and the text board after it shows the grid, once.
+    [shown] = [s for s in posted if grid_text(game.original) in s.text]
+    assert shown.message_id != reveal.message_id
     timers = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
-    assert reveal.message_id in timers and set(timers.values()) == {T0 + 30}
+    assert {reveal.message_id, shown.message_id} <= set(timers) and set(timers.values()) == {T0 + 30}
     clock.advance(29.9)
     await fire_due(host, clock)
     assert deleted(transport) == set()

@@ -280,7 +280,9 @@ class Scan:
                     if s.op == "private":
                         assert shown not in s.text and '"grid": {"' not in s.text, "the grid went into a DM"
                 for s in room:
-                    if s.op == "picture" or shown in s.text or '"grid": {"' in s.text or _BOARD_ROW.search(s.text):
+                    # The board showing the grid, and the announcement that goes with it.
+                    if (s.op == "picture" or shown in s.text or '"grid": {"' in s.text or _BOARD_ROW.search(s.text)
+                            or s.text.startswith("Memorize the grid")):
                         self.grid_messages.add(s.message_id)
             else:
                 gone = {s.message_id for s in self.transport.sent if s.op == "delete"}
