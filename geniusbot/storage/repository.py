@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -353,10 +353,126 @@ def _message_from_row(row: Any) -> PostedMessage:
     )
 
 
-def _exactly(timer: TimerRecord) -> list[Any]:
-    """Conditions matching one delivered timer row and no other: SQLite gives a deleted row's id
-    to the next new row, so the id alone could name a newer timer."""
-    return [m.Timer.id == timer.id, m.Timer.kind == timer.kind, m.Timer.due_at == _aware(timer.due_at)]
+# ---- the hot writes, built once ----------------------------------------------------------------
+#
+# A move's commit and the timer writes run constantly; building their statements anew each time
+# costs SQLAlchemy more than the database's own work (coercing every element, then computing a
+# cache key). So they are built once, with bound parameters typed as their columns (the JSON and
+# UTC-time columns keep their conversions), and executed with a dict of values.
+
+
+def _param(column: Any, name: str | None = None) -> Any:
+    return bindparam(f"p_{name or column.name}", type_=column.type)
+
+
+_ACTION_COLUMNS = m.Action.__table__.c
+_TIMER_COLUMNS = m.Timer.__table__.c
+
+_INSERT_ACTION = insert(m.Action.__table__).values({column: _param(column) for column in _ACTION_COLUMNS})
+"""One row of the log; parameters ``p_<column>`` for every column."""
+
+_MATCH_VERSION = select(_MATCH_COLUMNS.version).where(_MATCH_COLUMNS.id == _param(_MATCH_COLUMNS.id))
+
+_NEXT_SEQ = (
+    update(m.Match.__table__)
+    .where(_MATCH_COLUMNS.id == _param(_MATCH_COLUMNS.id))
+    .values(last_seq=_MATCH_COLUMNS.last_seq + 1)
+    .returning(_MATCH_COLUMNS.last_seq)
+)
+
+_SNAPSHOT_FIELDS = ("state", "clock", "host", "status", "result", "action")
+"""Which parts of the snapshot a commit may replace; a statement is kept per combination."""
+
+_COMMIT_UPDATES: dict[tuple[bool, ...], Any] = {}
+
+
+def _commit_update(replaced: tuple[bool, ...]) -> Any:
+    """The snapshot update of :meth:`Store.commit_action` for one combination of replaced fields
+    (flags in the order of :data:`_SNAPSHOT_FIELDS`): parameters ``p_id``, ``p_expected``,
+    ``p_updated_at`` and one ``p_<column>`` per replaced column."""
+    statement = _COMMIT_UPDATES.get(replaced)
+    if statement is None:
+        c = _MATCH_COLUMNS
+        state, clock, host, status, result, action = replaced
+        values: dict[Any, Any] = {c.version: c.version + 1, c.updated_at: _param(c.updated_at)}
+        for column, given in ((c.state, state), (c.clock, clock), (c.host, host)):
+            if given:
+                values[column] = _param(column)
+        if status:
+            values[c.status] = _param(c.status)
+            values[c.finished_at] = _param(c.finished_at)
+        if result:
+            values[c.winner] = _param(c.winner)
+            values[c.reason] = _param(c.reason)
+        if action:
+            values[c.last_seq] = c.last_seq + 1
+        statement = (
+            update(m.Match.__table__)
+            .where(c.id == _param(c.id), c.version == _param(c.version, "expected"))
+            .values(values)
+            .returning(c.version, c.last_seq)
+        )
+        _COMMIT_UPDATES[replaced] = statement
+    return statement
+
+
+def _timer_key() -> list[Any]:
+    """Conditions matching one delivered timer row and no other (parameters ``p_id``, ``p_kind``,
+    ``p_due_at``): SQLite gives a deleted row's id to the next new row, so the id alone could
+    name a newer timer."""
+    c = _TIMER_COLUMNS
+    return [c.id == _param(c.id), c.kind == _param(c.kind), c.due_at == _param(c.due_at)]
+
+
+def _exact_params(timer: TimerRecord) -> dict[str, Any]:
+    """The parameters of :data:`_DELETE_EXACT_TIMER` (and the exact postpone) for one delivered row."""
+    return {"p_id": timer.id, "p_kind": timer.kind, "p_due_at": _aware(timer.due_at)}
+
+
+def _action_params(
+    match_id: int, seq: int, action: NewAction, at: datetime, *, accepted: bool, error: str | None = None
+) -> dict[str, Any]:
+    """The parameters of :data:`_INSERT_ACTION` for one logged action."""
+    return {
+        "p_match_id": match_id,
+        "p_seq": seq,
+        "p_seat": action.seat,
+        "p_kind": action.kind,
+        "p_text": _text(action.text),
+        "p_private": action.private,
+        "p_accepted": accepted,
+        "p_error": _text(error),
+        "p_at": at,
+        "p_clocks": _json(action.clocks),
+    }
+
+
+_INSERT_TIMER = (
+    insert(m.Timer.__table__)
+    .values({c: _param(c) for c in (_TIMER_COLUMNS.match_id, _TIMER_COLUMNS.kind, _TIMER_COLUMNS.due_at)})
+    .values({_TIMER_COLUMNS.payload: _param(_TIMER_COLUMNS.payload), _TIMER_COLUMNS.attempts: 0})
+    .returning(_TIMER_COLUMNS.id)
+)
+
+_DELETE_EXACT_TIMER = delete(m.Timer.__table__).where(*_timer_key())
+"""Deletes one delivered timer row and no other (see :func:`_timer_key`)."""
+
+_DELETE_TIMER: dict[tuple[bool, bool], Any] = {
+    (by_kind, by_due): delete(m.Timer.__table__).where(
+        *[condition for condition, used in zip(_timer_key(), (True, by_kind, by_due), strict=True) if used]
+    )
+    for by_kind in (False, True)
+    for by_due in (False, True)
+}
+"""Keyed by whether the kind and the due time are matched as well as the id."""
+
+_POSTPONE_TIMER: dict[bool, Any] = {
+    exact: update(m.Timer.__table__)
+    .where(*(_timer_key() if exact else _timer_key()[:1]))
+    .values(due_at=bindparam("p_new_due_at", type_=_TIMER_COLUMNS.due_at.type), attempts=_TIMER_COLUMNS.attempts + 1)
+    for exact in (False, True)
+}
+"""Keyed by whether the delivered row is matched exactly (id, kind and due time) or by id."""
 
 
 class _Ambiguous(Exception):
@@ -837,56 +953,43 @@ class Store:
             _check_length("winner", result.winner, 16)
         now = self.now()
         at = _aware(action.at) if action is not None and action.at is not None else now
-        values: dict[str, Any] = {"version": m.Match.version + 1, "updated_at": now}
+        values: dict[str, Any] = {"p_id": match_id, "p_expected": expected_version, "p_updated_at": now}
         if state is not _UNSET:
-            values["state"] = dict(state)
+            values["p_state"] = dict(state)
         if clock is not _UNSET:
-            values["clock"] = _json(clock)
+            values["p_clock"] = _json(clock)
         if host is not _UNSET:
-            values["host"] = _json(host)
+            values["p_host"] = _json(host)
         if status is not _UNSET:
-            values["status"] = status
-            values["finished_at"] = now if status in m.ENDED_STATUSES else None
+            values["p_status"] = status
+            values["p_finished_at"] = now if status in m.ENDED_STATUSES else None
         if result is not _UNSET:
-            values["winner"] = None if result is None else result.winner
-            values["reason"] = None if result is None else _text(result.reason)
-        if action is not None:
-            values["last_seq"] = m.Match.last_seq + 1
+            values["p_winner"] = None if result is None else result.winner
+            values["p_reason"] = None if result is None else _text(result.reason)
+        statement = _commit_update(
+            (
+                state is not _UNSET,
+                clock is not _UNSET,
+                host is not _UNSET,
+                status is not _UNSET,
+                result is not _UNSET,
+                action is not None,
+            )
+        )
+        timer_params = None if done_timer is None else _exact_params(done_timer)
 
         def work(conn: Connection) -> Committed:
-            row = (
-                conn.execute(
-                    update(m.Match)
-                    .where(m.Match.id == match_id, m.Match.version == expected_version)
-                    .values(**values)
-                    .returning(m.Match.version, m.Match.last_seq)
-                )
-            ).first()
+            row = conn.execute(statement, values).first()
             if row is None:
-                actual = (
-                    conn.execute(select(m.Match.version).where(m.Match.id == match_id))
-                ).scalar_one_or_none()
+                actual = conn.execute(_MATCH_VERSION, {"p_id": match_id}).scalar_one_or_none()
                 if actual is None:
                     raise MatchNotFound(match_id)
                 raise StaleVersion(match_id, expected_version, actual)
-            if done_timer is not None:
-                conn.execute(delete(m.Timer).where(*_exactly(done_timer)))
+            if timer_params is not None:
+                conn.execute(_DELETE_EXACT_TIMER, timer_params)
             if action is None:
                 return Committed(None, row.version)
-            conn.execute(
-                insert(m.Action).values(
-                    match_id=match_id,
-                    seq=row.last_seq,
-                    seat=action.seat,
-                    kind=action.kind,
-                    text=_text(action.text),
-                    private=action.private,
-                    accepted=True,
-                    error=None,
-                    at=at,
-                    clocks=_json(action.clocks),
-                )
-            )
+            conn.execute(_INSERT_ACTION, _action_params(match_id, row.last_seq, action, at, accepted=True))
             return Committed(row.last_seq, row.version)
 
         def verify(conn: Connection) -> Committed | None:
@@ -922,30 +1025,10 @@ class Store:
         at = _aware(action.at) if action.at is not None else now
 
         def work(conn: Connection) -> int:
-            seq = (
-                conn.execute(
-                    update(m.Match)
-                    .where(m.Match.id == match_id)
-                    .values(last_seq=m.Match.last_seq + 1)
-                    .returning(m.Match.last_seq)
-                )
-            ).scalar_one_or_none()
+            seq = conn.execute(_NEXT_SEQ, {"p_id": match_id}).scalar_one_or_none()
             if seq is None:
                 raise MatchNotFound(match_id)
-            conn.execute(
-                insert(m.Action).values(
-                    match_id=match_id,
-                    seq=seq,
-                    seat=action.seat,
-                    kind=action.kind,
-                    text=_text(action.text),
-                    private=action.private,
-                    accepted=False,
-                    error=_text(error),
-                    at=at,
-                    clocks=_json(action.clocks),
-                )
-            )
+            conn.execute(_INSERT_ACTION, _action_params(match_id, seq, action, at, accepted=False, error=error))
             return seq
 
         def verify(conn: Connection) -> int | None:
@@ -1000,15 +1083,10 @@ class Store:
         _check_length("timer kind", kind, 32)
         due_at = _aware(due_at)
         data = dict(payload or {})
+        params = {"p_match_id": match_id, "p_kind": kind, "p_due_at": due_at, "p_payload": data}
 
         def work(conn: Connection) -> TimerRecord:
-            timer_id = (
-                conn.execute(
-                    insert(m.Timer)
-                    .values(match_id=match_id, kind=kind, due_at=due_at, payload=data, attempts=0)
-                    .returning(m.Timer.id)
-                )
-            ).scalar_one()
+            timer_id = conn.execute(_INSERT_TIMER, params).scalar_one()
             return TimerRecord(timer_id, match_id, kind, due_at, data, 0)
 
         return await self._transaction(work, write=True, what="adding a timer")
@@ -1031,16 +1109,12 @@ class Store:
         _check_length("timer kind", kind, 32)
         due_at = _aware(due_at)
         data = dict(payload or {})
+        params = {"p_match_id": match_id, "p_kind": kind, "p_due_at": due_at, "p_payload": data}
+        delivered_params = _exact_params(delivered)
 
         def work(conn: Connection) -> tuple[TimerRecord, bool]:
-            timer_id = (
-                conn.execute(
-                    insert(m.Timer)
-                    .values(match_id=match_id, kind=kind, due_at=due_at, payload=data, attempts=0)
-                    .returning(m.Timer.id)
-                )
-            ).scalar_one()
-            gone = (conn.execute(delete(m.Timer).where(*_exactly(delivered)))).rowcount > 0
+            timer_id = conn.execute(_INSERT_TIMER, params).scalar_one()
+            gone = conn.execute(_DELETE_EXACT_TIMER, delivered_params).rowcount > 0
             return TimerRecord(timer_id, match_id, kind, due_at, data, 0), gone
 
         return await self._transaction(work, write=True, what="replacing a timer")
@@ -1052,14 +1126,15 @@ class Store:
         SQLite gives a deleted row's id to the next new row, so a timer deleted and replaced while
         it was being delivered must not take its replacement with it.
         """
-        conditions = [m.Timer.id == timer_id]
+        statement = _DELETE_TIMER[kind is not None, due_at is not None]
+        params: dict[str, Any] = {"p_id": timer_id}
         if kind is not None:
-            conditions.append(m.Timer.kind == kind)
+            params["p_kind"] = kind
         if due_at is not None:
-            conditions.append(m.Timer.due_at == _aware(due_at))
+            params["p_due_at"] = _aware(due_at)
 
         def work(conn: Connection) -> bool:
-            return (conn.execute(delete(m.Timer).where(*conditions))).rowcount > 0
+            return conn.execute(statement, params).rowcount > 0
 
         return await self._transaction(work, write=True, what="deleting a timer")
 
@@ -1080,16 +1155,12 @@ class Store:
         With ``delivered`` (the row as it was delivered), only that very row is moved.
         """
         due_at = _aware(due_at)
-        conditions = _exactly(delivered) if delivered is not None else [m.Timer.id == timer_id]
+        statement = _POSTPONE_TIMER[delivered is not None]
+        params = _exact_params(delivered) if delivered is not None else {"p_id": timer_id}
+        params["p_new_due_at"] = due_at
 
         def work(conn: Connection) -> bool:
-            return (
-                conn.execute(
-                    update(m.Timer)
-                    .where(*conditions)
-                    .values(due_at=due_at, attempts=m.Timer.attempts + 1)
-                )
-            ).rowcount > 0
+            return conn.execute(statement, params).rowcount > 0
 
         return await self._transaction(work, write=True, what="postponing a timer")
 
