@@ -14,8 +14,8 @@ import pytest
 
 from geniusbot.host.match import Host
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.repository import StorageUnavailable, Store
-from tests.host.support import FakeTime
+from geniusbot.storage.repository import Store
+from tests.host.support import DownStore, FakeTime
 
 
 @pytest.fixture
@@ -107,19 +107,8 @@ async def test_on_the_console_the_hints_name_every_host_command_as_typed(host):
     assert unknown.message == "There is no command 'undo'; use pause, resume, abort, resign, close window or status."
 
 
-class Down(Store):
-    """A store whose commits fail while ``down`` (the database is away)."""
-
-    down = False
-
-    async def commit_action(self, *args, **kwargs):
-        if self.down:
-            raise StorageUnavailable("The database is unavailable; try again.")
-        return await super().commit_action(*args, **kwargs)
-
-
 async def test_every_slash_command_a_hint_names_on_discord_is_one_the_bot_registers(store, clock):
-    down = Down(store.engine)
+    down = DownStore(store.engine)
     host, transport = discord_like(down, clock)
     said: list[str] = []
     said.append((await host.private_message(33, "create 20 15")).message)  # plays in no match

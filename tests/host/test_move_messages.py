@@ -14,9 +14,10 @@ import pytest
 from geniusbot.host import board
 from geniusbot.host.match import Host, without_verdict
 from geniusbot.host.transport import RecordingTransport, TransportError
-from geniusbot.storage.repository import Store, StorageUnavailable
+from geniusbot.storage.repository import Store
 
 from .test_match import FakeTime, start
+from .support import DownStore
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -95,15 +96,7 @@ async def test_the_board_is_drawn_while_the_commit_runs(store, transport, clock)
 
 
 async def test_a_move_whose_commit_fails_shows_no_board_and_changes_nothing(store, transport, clock):
-    class Down(Store):
-        down = False
-
-        async def commit_action(self, *args, **kwargs):
-            if self.down:
-                raise StorageUnavailable("The database is unavailable; try again.")
-            return await super().commit_action(*args, **kwargs)
-
-    down = Down(store.engine)
+    down = DownStore(store.engine)
     host = Host(down, transport, now=clock, heartbeat=0)
     match_id = await start(host, clock="none")
     transport.clear()
