@@ -100,6 +100,7 @@ from .decks import DuelingDecks
 from .swabbing import DeckSwabbing
 from .swabbing import board_text as swabbing_board_text
 from .tiles import TileDecklaration
+from .tiles import grid_text as tiles_grid_text
 
 TARGET = 23
 TIMES_PER_TASK = 5
@@ -764,15 +765,21 @@ class AllHandsOnDeck(Game):
         return self._score()
 
     def _final_board(self) -> list[Event]:
-        """Deck Swabbing's board as the task ended. The board shown after this action is the next
-        play's, so this text is the only place the finished board is seen (Tile Decklaration says
-        its grid in its own final-grid event; Dueling Decks' rounds are in its events)."""
+        """The finished task's board as it ended (Deck Swabbing) or its grid as it was (Tile
+        Decklaration, its marks with it). The board shown after this action is the next play's, so
+        this text is the only place the finished board is seen (Tile Decklaration's own final-grid
+        event carries the grid as data only; Dueling Decks' rounds are in its events)."""
         task = self.task
-        if not isinstance(task, DeckSwabbing):
-            return []
-        text = "The board as it ended:\n" + swabbing_board_text(task.board, task.numbers)
-        return [Event(text, kind="final-board", data={"play": self.play_no, "task": self.current_task,
-                                                      "board": {str(p): v for p, v in task.board.items()}})]
+        where = {"play": self.play_no, "task": self.current_task}
+        if isinstance(task, DeckSwabbing):
+            text = "The board as it ended:\n" + swabbing_board_text(task.board, task.numbers)
+            return [Event(text, kind="final-board",
+                          data={**where, "board": {str(p): v for p, v in task.board.items()}})]
+        if isinstance(task, TileDecklaration):
+            text = "The grid as it was:\n" + tiles_grid_text(task.grid, task.marks)
+            return [Event(text, kind="final-board",
+                          data={**where, "grid": {str(p): c for p, c in task.grid.items()}})]
+        return []
 
     def _score(self) -> list[Event]:
         assert self.task is not None

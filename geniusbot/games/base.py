@@ -126,7 +126,8 @@ class Event:
 
     ``seats`` is ``None`` for a public announcement, or the seats that alone may read it.
     ``kind`` lets a host treat some events specially (``"reveal"``, ``"hide"``, ``"capture"``,
-    ``"phase"``, ``"end"``...); ``data`` carries plain values for it.
+    ``"phase"``, ``"end"``...); ``data`` carries plain values for it. An event whose ``text``
+    is empty is data only: a host says nothing for it.
     """
 
     text: str

@@ -579,8 +579,10 @@ class TileDecklaration(Game):
         self.must_move_again = False
         events = self.end(winner, reason)
         # Not kind "reveal": that one is the memory picture, which the host deletes after 30 s.
-        events.append(Event("The grid as it was:\n" + grid_text(self.grid, self.marks), kind="final-grid",
-                            data={"grid": {_sq(p): c for p, c in self.grid.items()}}))
+        # Data only, no text: the board the host shows after this action is the finished grid
+        # (a picture, or the text board), so a text copy would show it twice. All Hands On Deck,
+        # whose next board is the next play's, says the grid itself.
+        events.append(Event("", kind="final-grid", data={"grid": {_sq(p): c for p, c in self.grid.items()}}))
         return events
 
     # ---- windows and clocks ------------------------------------------------------------------

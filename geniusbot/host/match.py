@@ -754,7 +754,7 @@ class Host:
                     continue
                 # Another clock has run out too: its timeout comes first, then the board.
                 said = [e for e in events if e.public and not (isinstance(e.data, Mapping) and e.data.get("delete_after"))]
-                lines += [live.speak(e.text) for e in said]
+                lines += [live.speak(e.text) for e in said if e.text]
                 await self._announce(live, [e for e in events if e not in said])
         except Exception:
             for text in lines:  # committed: said even if a later timeout could not be
@@ -1127,6 +1127,8 @@ class Host:
 
     async def _announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
         for event in events:
+            if not event.text:
+                continue  # data only: nothing to say
             if event.public:
                 message_id = await self._post(live, live.speak(event.text))
                 delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
@@ -1221,14 +1223,15 @@ class Host:
             for text in lead:
                 await self._post(live, text)
             await self._announce(live, events)
-            await self._show_board(live, now, said=[*lead, *(live.speak(e.text) for e in events if e.public)])
+            await self._show_board(live, now, said=[*lead, *(live.speak(e.text) for e in events if e.public and e.text)])
             return
         texts = list(lead)
         separate: list[Event] = []
         for event in events:
             delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
             if event.public and not delete_after:
-                texts.append(live.speak(event.text))
+                if event.text:  # an event with no text is data only
+                    texts.append(live.speak(event.text))
             else:
                 separate.append(event)
         await self._announce(live, separate)

@@ -110,3 +110,29 @@ async def test_the_tiles_start_shows_the_grid_once(store: Store, transport: Reco
     else:
         assert not pictured and _count(texts, grid_text(game.original)) == 1, texts
     assert _count(texts, "Memorize the grid: it is shown for 30 seconds, then hidden for good. No notes!") == 1
+
+
+@pytest.mark.parametrize("pictures", [False, True])
+async def test_the_tiles_end_shows_the_grid_once(store: Store, transport: RecordingTransport, clock: FakeTime, pictures):
+    host = Host(store, transport, now=clock, pictures=pictures, heartbeat=0)
+    match_id = await start(host, "tiles")
+    game = host.matches[match_id].game
+    assert (await host.command(match_id, "close window")).ok
+    assert game.phase == "call"
+    caller = game.to_move()[0]
+    assert (await host.submit(match_id, caller, "call red")).ok
+    declarer = game.to_move()[0]
+    wrong = next(p for p, c in game.grid.items() if c not in ("red", "black"))
+    mark = len(transport.sent)
+    assert (await host.submit(match_id, declarer, f"{wrong} red")).ok
+    assert game.is_over
+    sent = [s for s in transport.sent[mark:] if s.op in ("post", "picture")]
+    texts = [s.text for s in sent]
+    top = grid_text(game.grid, game.marks).splitlines()[0]
+    assert not any("The grid as it was" in t for t in texts), texts
+    if pictures:
+        # The picture is the finished grid; its caption carries no text copy.
+        assert [s.op for s in sent] == ["picture"] and _count(texts, top) == 0, texts
+    else:
+        assert _count(texts, top) == 1, texts
+    assert any(f"{wrong} as red" in t for t in texts), texts
