@@ -1164,12 +1164,17 @@ class Host:
 
     def clock_line(self, live: LiveMatch, now: float) -> str:
         """Whose turn it is, with their clocks: "To move: alice (p1) 0:52 +5:00."; untimed, the
-        names alone: "To move: alice (p1)."; "" when nobody moves (a finished match, a window)."""
+        names alone: "To move: alice (p1)."; "" when nobody moves (a finished match, a memorize
+        window). While a timed window runs, its timer is the only clock (the move clocks wait), so
+        the line gives its time left instead: "To move: alice (p1), bob (p2); the window closes in 30 s."."""
         if live.game.is_over:
             return ""
         movers = live.game.to_move()
         if not movers:
             return ""
+        left = self._window_left(live, now)
+        if left is not None:
+            return f"To move: {', '.join(live.label(s) for s in movers)}; the window closes in {left}."
         if live.clock.control.untimed:
             return f"To move: {', '.join(live.label(s) for s in movers)}."
         parts = [f"{live.label(s)} {live.clock.display(s, now)}" for s in movers]
@@ -1350,12 +1355,20 @@ class Host:
     def window_line(self, live: LiveMatch, now: float) -> str:
         """What the running timed window says under a board's picture, with the time it has
         left ("Memorize the grid: it is hidden in 30 s."); "" when none runs or it says nothing."""
+        left = self._window_left(live, now)
+        window = live.game.window() if left is not None else None
+        if window is None or not window.says:
+            return ""
+        return window.says.format(left=left)
+
+    def _window_left(self, live: LiveMatch, now: float) -> str | None:
+        """The time the running timed window has left ("30 s", "1:30"); ``None`` when none runs."""
         running = live.host.get("window")
         window = live.game.window() if running and not live.game.is_over else None
-        if window is None or not window.says or window.kind != running.get("kind"):
-            return ""
+        if window is None or window.kind != running.get("kind"):
+            return None
         left = math.ceil(max(0.0, float(running["due"]) - now) - 0.0005)
-        return window.says.format(left=f"{left} s" if left < 60 else format_duration(left * 1000))
+        return f"{left} s" if left < 60 else format_duration(left * 1000)
 
     def status_text(self, live: LiveMatch) -> str:
         """A status line for the ``status`` command."""
