@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 from geniusbot.games import GameError, new_game, other_seat
 from geniusbot.games.allhands import AllHandsOnDeck
@@ -111,21 +112,32 @@ def random_move(game: AllHandsOnDeck, rng: random.Random, *, blunder: float = 0.
         return "timeout", seat
     task = game.task if game.phase == "task" else None
     if task is not None and game.current_task == "tiles":
-        if task.phase == "landmines":
-            tiles = sorted(rng.sample(list(TILES), 5), key=lambda p: (p.col, p.row))
-            return "move", Mines(seat, tuple(str(p) for p in tiles))
-        if task.phase == "declare" and rng.random() > blunder:
-            named = {d["tile"] for d in task.declared}
-            anchor = task.chain_from()
-            good = [
-                m for m in task.legal_moves(seat)
-                if m.tile not in named and task.grid[_pt(m.tile)] == task.called
-                and (anchor is None or max(abs(_pt(m.tile).col - anchor.col), abs(_pt(m.tile).row - anchor.row)) <= 1)
-            ]
-            if good:
-                return "move", rng.choice(good)
+        move = tiles_step(task, seat, rng, remembers=lambda: rng.random() > blunder)
+        if move is not None:
+            return "move", move
     moves = list(itertools.islice(game.legal_moves(seat), 3000))
     return "move", rng.choice(moves)
+
+
+def tiles_step(task, seat: str, rng: random.Random, *, remembers: Callable[[], bool]):
+    """A Tile Decklaration move for ``seat`` that keeps the play going, or ``None`` to pick any
+    legal move: drawn landmines (too many sets to list), and, when ``remembers()``, a declaration
+    from a perfect memory (a tile of the called colour, not named before, next to the last one
+    under Chain)."""
+    if task.phase == "landmines":
+        tiles = sorted(rng.sample(list(TILES), 5), key=lambda p: (p.col, p.row))
+        return Mines(seat, tuple(str(p) for p in tiles))
+    if task.phase == "declare" and remembers():
+        named = {d["tile"] for d in task.declared}
+        anchor = task.chain_from()
+        good = [
+            m for m in task.legal_moves(seat)
+            if m.tile not in named and task.grid[_pt(m.tile)] == task.called
+            and (anchor is None or max(abs(_pt(m.tile).col - anchor.col), abs(_pt(m.tile).row - anchor.row)) <= 1)
+        ]
+        if good:
+            return rng.choice(good)
+    return None
 
 
 def _pt(text: str) -> Point:

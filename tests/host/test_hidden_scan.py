@@ -34,13 +34,13 @@ import pytest
 
 from geniusbot.games import other_seat
 from geniusbot.games.allhands_common import TASK_ANOMALIES
-from geniusbot.games.grid import Point
 from geniusbot.games.tiles import TILES, Mines, grid_text
 from geniusbot.host import board
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage.repository import SeatInfo, Store
+from tests.games.allhands_helpers import tiles_step
 from tests.host.support import FakeTime
 
 ROOM = 900
@@ -49,10 +49,6 @@ USERS = {"p1": 11, "p2": 22}
 # The prompts' own examples ("such as play 20 15"): saying them proves nothing.
 PROMPT_EXAMPLES = {"play 20", "play 20 15", "play none", "create 20 15", "create none"}
 _BOARD_ROW = re.compile(r"^ ?\d( +[A-Z]){7}$", re.MULTILINE)
-
-
-def _pt(text: str) -> Point:
-    return Point(ord(text[0]) - ord("A"), int(text[1:]) - 1)
 
 
 def running_task(game):
@@ -74,19 +70,9 @@ def pick(game, rng: random.Random):
         return "timeout", seat
     task = running_task(game)
     if task is not None and task.name == "tiles":
-        if task.phase == "landmines":
-            tiles = sorted(rng.sample(list(TILES), 5), key=lambda p: (p.col, p.row))
-            return "move", Mines(seat, tuple(str(p) for p in tiles))
-        if task.phase == "declare" and rng.random() < 0.95:
-            named = {d["tile"] for d in task.declared}
-            anchor = task.chain_from()
-            good = [
-                m for m in task.legal_moves(seat)
-                if m.tile not in named and task.grid[_pt(m.tile)] == task.called
-                and (anchor is None or max(abs(_pt(m.tile).col - anchor.col), abs(_pt(m.tile).row - anchor.row)) <= 1)
-            ]
-            if good:
-                return "move", rng.choice(good)
+        move = tiles_step(task, seat, rng, remembers=lambda: rng.random() < 0.95)
+        if move is not None:
+            return "move", move
     moves = list(itertools.islice(game.legal_moves(seat), 3000))
     return "move", rng.choice(moves)
 
