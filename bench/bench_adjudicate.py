@@ -58,9 +58,13 @@ def main() -> None:
         per_game.append(best * 1000)
     sizes = [n for _, n in records]
     per_game.sort()
-    print(f"Tic-Tac-Five records: {GAMES} random games, {min(sizes)}-{max(sizes)} lines (mean {statistics.mean(sizes):.0f})")
-    print(f"parse + replay per game (best of {REPEAT}): median {statistics.median(per_game):.2f} ms, "
-          f"max {per_game[-1]:.2f} ms (target 20 ms)")
+    print(
+        f"Tic-Tac-Five records: {GAMES} random games, {min(sizes)}-{max(sizes)} lines (mean {statistics.mean(sizes):.0f})"
+    )
+    print(
+        f"parse + replay per game (best of {REPEAT}): median {statistics.median(per_game):.2f} ms, "
+        f"max {per_game[-1]:.2f} ms (target 20 ms)"
+    )
     text, n = max(records, key=lambda r: r[1])
     start = time.perf_counter()
     for _ in range(REPEAT):

@@ -28,16 +28,16 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import discord  # noqa: E402
+import discord
 
-from bench.bench_discord_roundtrip import bare_bot_scenario, percentile  # noqa: E402
-from bench.bench_storage import drop_postgres, postgres_database  # noqa: E402
-from geniusbot.bot import GeniusBot  # noqa: E402
-from geniusbot.games import new_game  # noqa: E402
-from geniusbot.host import board  # noqa: E402
-from geniusbot.host.timers import ManualTime  # noqa: E402
-from tests.fakediscord import FakeDiscord  # noqa: E402
-from tests.fakediscord.running import running  # noqa: E402
+from bench.bench_discord_roundtrip import bare_bot_scenario, percentile
+from bench.bench_storage import drop_postgres, postgres_database
+from geniusbot.bot import GeniusBot
+from geniusbot.games import new_game
+from geniusbot.host import board
+from geniusbot.host.timers import ManualTime
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.running import running
 
 
 def board_png(stones: int = 40, seed: int = 4) -> bytes:
@@ -48,7 +48,9 @@ def board_png(stones: int = 40, seed: int = 4) -> bytes:
     while len(game.view()["stones"]) < stones and not game.is_over:
         seat = game.to_move()[0]
         game.play(rng.choice(list(game.legal_moves(seat))))
-    png = board.picture(game.view(), players={"p1": "alice", "p2": "bob"}, clocks={"p1": "1:00", "p2": "0:52"}, title="Match #1")
+    png = board.picture(
+        game.view(), players={"p1": "alice", "p2": "bob"}, clocks={"p1": "1:00", "p2": "0:52"}, title="Match #1"
+    )
     assert png is not None
     return png
 
@@ -93,7 +95,9 @@ def floor_scenarios(png: bytes) -> list:
             seat = self.game.to_move()[0]
             self.game.play(self.rng.choice(list(self.game.legal_moves(seat))))
             clocks = {"p1": f"0:{self.rng.randrange(10, 60)}", "p2": "1:00"}
-            drawn = board.picture(self.game.view(), players={"p1": "alice", "p2": "bob"}, clocks=clocks, title="Match #1")
+            drawn = board.picture(
+                self.game.view(), players={"p1": "alice", "p2": "bob"}, clocks=clocks, title="Match #1"
+            )
             assert drawn is not None
             return drawn
 
@@ -149,7 +153,9 @@ def floor_scenarios(png: bytes) -> list:
     ]
 
 
-async def geniusbot_bot(iterations: int, warmup: int, seed: int = 1, *, postgres: bool = False) -> tuple[list[float], int] | str:
+async def geniusbot_bot(
+    iterations: int, warmup: int, seed: int = 1, *, postgres: bool = False
+) -> tuple[list[float], int] | str:
     """Round trips of random legal moves through the real bot; also the board's byte size seen.
 
     ``postgres``: the store is a new database on the test server (dropped afterwards), else a
@@ -165,7 +171,9 @@ async def geniusbot_bot(iterations: int, warmup: int, seed: int = 1, *, postgres
         finally:
             await drop_postgres(name)
     with tempfile.TemporaryDirectory() as tmp:
-        return await _geniusbot_bot(f"sqlite+aiosqlite:///{Path(tmp, 'bench.sqlite3').as_posix()}", iterations, warmup, seed)
+        return await _geniusbot_bot(
+            f"sqlite+aiosqlite:///{Path(tmp, 'bench.sqlite3').as_posix()}", iterations, warmup, seed
+        )
 
 
 async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> tuple[list[float], int]:
@@ -187,7 +195,9 @@ async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> t
             async def new_match() -> int:
                 if match_id:
                     await bot.host.command(match_id, "abort")
-                interaction = await fake.slash(owner, guild, room, "start", {"game": "tictacfive", "first": alice, "second": bob, "clock": "60s"})
+                interaction = await fake.slash(
+                    owner, guild, room, "start", {"game": "tictacfive", "first": alice, "second": bob, "clock": "60s"}
+                )
                 await fake.wait_for_followup(interaction)
                 return max(bot.host.matches)
 
@@ -225,6 +235,7 @@ def time_stages() -> None:
     def timed(owner: object, name: str, label: str) -> None:
         function = getattr(owner, name)
         if asyncio.iscoroutinefunction(function):
+
             @functools.wraps(function)
             async def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
                 start = time.perf_counter()
@@ -233,6 +244,7 @@ def time_stages() -> None:
                 finally:
                     STAGES.setdefault(label, []).append(time.perf_counter() - start)
         else:
+
             @functools.wraps(function)
             def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
                 start = time.perf_counter()
@@ -240,6 +252,7 @@ def time_stages() -> None:
                     return function(*args, **kwargs)
                 finally:
                     STAGES.setdefault(label, []).append(time.perf_counter() - start)
+
         setattr(owner, name, wrapper)
 
     timed(Store, "commit_action", "commit (Store.commit_action)")
@@ -292,7 +305,9 @@ def main() -> None:
     rows += [(f"geniusbot ({backend})", times, sizes[backend]) for backend, times in ours.items() if times]
     for name, times, nbytes in rows:
         ms = [t * 1000 for t in times]
-        print(f"{name:<34} {nbytes:>9} {statistics.median(ms):>8.2f} {percentile(ms, 90):>8.2f} {percentile(ms, 99):>8.2f} {statistics.fmean(ms):>8.2f}")
+        print(
+            f"{name:<34} {nbytes:>9} {statistics.median(ms):>8.2f} {percentile(ms, 90):>8.2f} {percentile(ms, 99):>8.2f} {statistics.fmean(ms):>8.2f}"
+        )
     for name, times in floor_times.items():
         print(f"{name} / bare, medians: {statistics.median(times) / statistics.median(bare_all):.2f} x")
     for backend, times in ours.items():
@@ -303,7 +318,9 @@ def main() -> None:
             print(f"geniusbot ({backend}): not measured, {skipped.get(backend)}")
     for label, times in STAGES.items():
         ms = [t * 1000 for t in times]
-        print(f"  stage, both backends: {label:<38} p50 {statistics.median(ms):6.2f} ms, p90 {percentile(ms, 90):6.2f} ms (n={len(ms)})")
+        print(
+            f"  stage, both backends: {label:<38} p50 {statistics.median(ms):6.2f} ms, p90 {percentile(ms, 90):6.2f} ms (n={len(ms)})"
+        )
 
 
 if __name__ == "__main__":

@@ -48,11 +48,11 @@ from dataclasses import dataclass
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import discord  # noqa: E402
-from discord.ext import commands  # noqa: E402
+import discord
+from discord.ext import commands
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser  # noqa: E402
-from tests.fakediscord.running import running  # noqa: E402
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from tests.fakediscord.running import running
 
 
 @dataclass
@@ -98,7 +98,9 @@ def answering_bot(picture: Callable[[str], Awaitable[bytes]]) -> commands.Bot:
     async def on_message(message: discord.Message) -> None:
         if not message.author.bot:
             png = await picture(message.content)
-            await message.channel.send(f"board after {message.content}", file=discord.File(io.BytesIO(png), "board.png"))
+            await message.channel.send(
+                f"board after {message.content}", file=discord.File(io.BytesIO(png), "board.png")
+            )
 
     return bot
 
@@ -168,8 +170,10 @@ def main() -> None:
     parser.add_argument("--scenario", action="append", default=[], help="module:function giving more scenarios")
     args = parser.parse_args()
 
-    print(f"Python {sys.version.split()[0]}, discord.py {discord.__version__}, {os.cpu_count()} cpu(s); "
-          f"{args.iterations} timed round trips after {args.warmup} warm-up ones")
+    print(
+        f"Python {sys.version.split()[0]}, discord.py {discord.__version__}, {os.cpu_count()} cpu(s); "
+        f"{args.iterations} timed round trips after {args.warmup} warm-up ones"
+    )
     print(f"{'bot':<28} {'png':>10} {'bytes':>9} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8} {'max ms':>8}")
     for size in args.sizes.split(","):
         width, height = (int(v) for v in size.lower().split("x"))

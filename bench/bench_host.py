@@ -31,10 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from geniusbot.host.match import Host  # noqa: E402
-from geniusbot.host.timers import SystemTime, TimerDispatcher  # noqa: E402
-from geniusbot.host.transport import Player, RecordingTransport  # noqa: E402
-from geniusbot.storage.repository import NewAction, Store  # noqa: E402
+from geniusbot.host.match import Host
+from geniusbot.host.timers import SystemTime, TimerDispatcher
+from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.storage.repository import NewAction, Store
 
 BASE_PG = os.environ.get("GENIUSBOT_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
@@ -69,8 +69,11 @@ async def start_matches(
     for n in range(first, first + count):
         spec = clock if spread is None else f"{rng.uniform(*spread):.2f}s"
         reply = await host.start_match(
-            "tictacfive", players=[Player("p1", 10 * n + 1, "A"), Player("p2", 10 * n + 2, "B")],
-            seed=n, clock=spec, channel_id=100_000 + n,
+            "tictacfive",
+            players=[Player("p1", 10 * n + 1, "A"), Player("p2", 10 * n + 2, "B")],
+            seed=n,
+            clock=spec,
+            channel_id=100_000 + n,
         )
         assert reply.ok, reply.message
         ids.append(reply.match_id)
@@ -127,8 +130,13 @@ async def bench_submissions(url: str, matches: int, rounds: int) -> dict[str, st
             own.append(samples[-1] - sum(inside))
             t = time.perf_counter()
             done = await store.commit_action(
-                control.id, control.version, NewAction("move", move[1], move[0], clocks=control.clock.to_dict()),
-                state=control.game.to_dict(), clock=control.clock.to_dict(), host=control.host, status="live",
+                control.id,
+                control.version,
+                NewAction("move", move[1], move[0], clocks=control.clock.to_dict()),
+                state=control.game.to_dict(),
+                clock=control.clock.to_dict(),
+                host=control.host,
+                status="live",
             )
             bare.append((time.perf_counter() - t) * 1000)
             control.version = done.version
@@ -245,7 +253,9 @@ async def pg_database() -> tuple[str, str] | None:
     base = make_url(BASE_PG)
     name = f"geniusbot_bench_host_{os.getpid()}_{secrets.token_hex(2)}"
     try:
-        conn = await asyncpg.connect(user=base.username, host=base.host, port=base.port or 5432, database=base.database, timeout=5)
+        conn = await asyncpg.connect(
+            user=base.username, host=base.host, port=base.port or 5432, database=base.database, timeout=5
+        )
     except Exception as error:
         print(f"PostgreSQL left out: {error}")
         return None
@@ -272,7 +282,9 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--restart", type=int, default=1000)
     parser.add_argument(
-        "--spread", type=float, default=30.0,
+        "--spread",
+        type=float,
+        default=30.0,
         help="seconds over which the 500 expiries fall (30 s: about the rate of 500 matches on 60 s clocks)",
     )
     args = parser.parse_args()

@@ -47,8 +47,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from geniusbot.games import new_game  # noqa: E402
-from geniusbot.render import common, png, render_image, render_view  # noqa: E402
+from geniusbot.games import new_game
+from geniusbot.render import common, png, render_image, render_view
 
 TARGET = 1.5
 NAMES = {"p1": "Alice Wonderland", "p2": "Bob"}
@@ -71,8 +71,18 @@ def positions() -> list[tuple[str, dict]]:
     for label, moves in (("start", 0), ("30 stones", 30), ("100 stones", 100)):
         result.append((f"tictacfive {label}", random_game("tictacfive", 11, moves).view()))
     game = new_game("tictacfive", seed=1)
-    for text, seat in [("H8", "p1"), ("H9", "p1"), ("I8", "p1"), ("black", "p2"), ("G9", "p1"), ("J8", "p2"),
-                       ("A1", "p1"), ("K8", "p2"), ("A2", "p1"), ("G8", "p2")]:
+    for text, seat in [
+        ("H8", "p1"),
+        ("H9", "p1"),
+        ("I8", "p1"),
+        ("black", "p2"),
+        ("G9", "p1"),
+        ("J8", "p2"),
+        ("A1", "p1"),
+        ("K8", "p2"),
+        ("A2", "p1"),
+        ("G8", "p2"),
+    ]:
         game.submit(text, seat)
     result.append(("tictacfive won (line)", game.view()))
     for moves in (10, 30):
@@ -109,8 +119,14 @@ def allhands_positions() -> list[tuple[str, dict]]:
     game = random_game("swabbing", 4, 12, anomalies="unique, pyramid")
     result.append((f"swabbing {game.view()['move_number']} moves unique+pyramid", game.view()))
     game = new_game("decks", seed=5, anomalies="backup")
-    for seat, text in (("p1", "create 20 15"), ("p2", "create 30 5"), ("p1", "play 20 backup 3"), ("p2", "play 5"),
-                       ("p1", "create 10"), ("p2", "create 12")):
+    for seat, text in (
+        ("p1", "create 20 15"),
+        ("p2", "create 30 5"),
+        ("p1", "play 20 backup 3"),
+        ("p2", "play 5"),
+        ("p1", "create 10"),
+        ("p2", "create 12"),
+    ):
         game.submit(text, seat, private=True)
     result.append(("decks round 2", game.view()))
     game = new_game("allhands", seed=2)
@@ -330,7 +346,8 @@ def sweep(configs: list[tuple[int, int]], rounds: int) -> int:
         for label, game_name, seed, options in MATCHES:
             views = match_views(game_name, seed, options)
             cards = [
-                render_image(view, players=NAMES, clocks=clocks_at(k), title="Match #12") for k, view in enumerate(views)
+                render_image(view, players=NAMES, clocks=clocks_at(k), title="Match #12")
+                for k, view in enumerate(views)
             ]
             boards += len(cards)
             for r in range(rounds):

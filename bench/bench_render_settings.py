@@ -19,9 +19,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_render import NAMES, positions  # noqa: E402
+from bench_render import NAMES, positions
 
-from geniusbot.render import common, render_image  # noqa: E402
+from geniusbot.render import common, render_image
 
 SETTINGS: dict[str, dict[str, object]] = {
     "level 2 (house)": {"compress_level": 2},
@@ -84,7 +84,9 @@ def main(argv: list[str]) -> int:
     print(f"{'setting':18} {'render/blank':>14} {'worst':>6} {'blank ms':>8} {'largest kB':>10}")
     for name in SETTINGS:
         r = ratios[name]
-        print(f"{name:18} {min(r):6.2f}-{max(r):<7.2f} {max(r):6.2f} {blank_ms[name]:8.2f} {largest[name] / 1000:10.0f}")
+        print(
+            f"{name:18} {min(r):6.2f}-{max(r):<7.2f} {max(r):6.2f} {blank_ms[name]:8.2f} {largest[name] / 1000:10.0f}"
+        )
     return 0
 
 

@@ -26,12 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sqlalchemy import insert  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
+from sqlalchemy import insert
+from sqlalchemy.engine import make_url
 
-from geniusbot.storage import models as m  # noqa: E402
-from geniusbot.storage.db import upgrade  # noqa: E402
-from geniusbot.storage.repository import NewAction, Store  # noqa: E402
+from geniusbot.storage import models as m
+from geniusbot.storage.db import upgrade
+from geniusbot.storage.repository import NewAction, Store
 
 RESTART_TARGET = 2.0
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
@@ -187,8 +187,12 @@ async def postgres_database(suffix: str) -> tuple[str, str] | str:
     name = f"geniusbot_bench_{os.getpid()}_{secrets.token_hex(3)}_{suffix}"
     try:
         conn = await asyncpg.connect(
-            user=parsed.username, password=parsed.password, host=parsed.host, port=parsed.port,
-            database=parsed.database, timeout=5,
+            user=parsed.username,
+            password=parsed.password,
+            host=parsed.host,
+            port=parsed.port,
+            database=parsed.database,
+            timeout=5,
         )
     except Exception as error:
         return f"no PostgreSQL at {base} ({type(error).__name__}: {error})"

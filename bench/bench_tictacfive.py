@@ -19,8 +19,8 @@ from pathlib import Path
 # Run from a checkout without installing: the package sits next to bench/.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from geniusbot.games import GameError  # noqa: E402
-from geniusbot.games.tictacfive import Place, TicTacFive  # noqa: E402
+from geniusbot.games import GameError
+from geniusbot.games.tictacfive import TicTacFive
 
 POINTS = [f"{c}{r}" for r in range(1, 16) for c in "ABCDEFGHIJKLMNO"]
 STONES = 60
@@ -123,7 +123,6 @@ def main() -> None:
     # Close play often ends in five before 60 stones; keep the first ten boards still running.
     boards = list(islice((g for g in boards if not g.is_over), 10))
     for game in boards:
-
         seat = game.to_move()[0]
         places = {}
         for text in POINTS:
@@ -141,7 +140,9 @@ def main() -> None:
             list(game.legal_moves())
             best = min(best, time.perf_counter() - start)
         legal_moves_ms.append(best * 1000)
-    print(f"mid-game boards of {STONES} stones, {len(boards)} boards, {len(parse_samples)} empty points ({forbidden} forbidden):")
+    print(
+        f"mid-game boards of {STONES} stones, {len(boards)} boards, {len(parse_samples)} empty points ({forbidden} forbidden):"
+    )
     print(
         f"  parse_move (syntax + taken + double three): mean {statistics.mean(parse_samples):.1f} us, "
         f"p99 {p99(parse_samples):.1f} us per point"

@@ -171,9 +171,7 @@ def format_report(result: Adjudication) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     out = [f"{game.title} ({game.name}), rule set {game.variant}, seed {game.seed}", ""]
     for row in rows:
-        out.append(
-            f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}".rstrip()
-        )
+        out.append(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}".rstrip())
     accepted = sum(a.accepted for a in result.actions)
     out.append("")
     out.append(f"{accepted} of {len(result.actions)} lines accepted.")

@@ -210,7 +210,9 @@ To try the games without Discord, play in the terminal: geniusbot play tictacfiv
 """
 
 
-async def run_bot(settings: Settings, *, time: TimeSource | None = None, out: Callable[[str], Any] | None = None) -> int:
+async def run_bot(
+    settings: Settings, *, time: TimeSource | None = None, out: Callable[[str], Any] | None = None
+) -> int:
     """Run the bot until it is stopped; return the exit code (2 without a token or a database)."""
     say = out or (lambda text: print(text, file=sys.stderr, end=""))
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():

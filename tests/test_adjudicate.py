@@ -89,7 +89,11 @@ def test_json_shape_is_exactly_the_documented_one():
         assert (action["error"] is None) == action["accepted"]
         assert action["error"] is None or isinstance(action["error"], str)
     assert data["actions"][1] == {
-        "line": 9, "seat": "p2", "text": "E5", "accepted": False, "error": "E5 is taken; choose an empty square.",
+        "line": 9,
+        "seat": "p2",
+        "text": "E5",
+        "accepted": False,
+        "error": "E5 is taken; choose an empty square.",
     }
     assert set(data["outcome"]) == {"winner", "reason"} and data["outcome"]["winner"] == "p1"
 
@@ -115,7 +119,10 @@ def test_a_draw_is_an_outcome_with_no_winner():
         ("E5", "A line needs the seat and a colon before the move; write it as 'p1: E5'."),
         ("p2 E5", "A line needs the seat and a colon before the move; write it as 'p2: E5'."),
         ("p3: E5", "'p3' is not a seat; start the line with p1 or p2 and a colon (p1 (dm): for a private submission)."),
-        ("Alice: E5", "'Alice' is not a seat; start the line with p1 or p2 and a colon (p1 (dm): for a private submission)."),
+        (
+            "Alice: E5",
+            "'Alice' is not a seat; start the line with p1 or p2 and a colon (p1 (dm): for a private submission).",
+        ),
         ("p1:", "Nothing follows 'p1:'; write the move after the colon."),
         ("host: dance", "A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."),
         ("host: close window", "There is no timed phase to close."),
@@ -145,7 +152,9 @@ def test_host_lines_apply_timeouts_and_resignations():
 
 
 def test_a_dmo_choice_then_play():
-    result = adjudicate_text('[Game "armslength"]\n[DMO "p2"]\n[Setup "red A1; blue H8"]\np1: E4\np2: blue first\np2: E4\n')
+    result = adjudicate_text(
+        '[Game "armslength"]\n[DMO "p2"]\n[Setup "red A1; blue H8"]\np1: E4\np2: blue first\np2: E4\n'
+    )
     assert [a.accepted for a in result.actions] == [False, True, True]
     assert result.game.view()["colors"] == {"p1": "red", "p2": "blue"}
 
@@ -340,15 +349,28 @@ def test_tictacfive_opening_and_colour_choice_rulings():
 
 def test_tictacfive_double_three_is_refused_and_five_ends_the_game():
     # p2 takes white, so p1 is black and builds H8 I8 and J9 J10; J8 would be a double three.
-    record = "\n".join([
-        '[Game "tictacfive"]',
-        "p1: H8", "p1: A15", "p1: I8", "p2: white", "p2: O15",
-        "p1: J10", "p2: O1", "p1: J9", "p2: A1",
-        "p1: J8",                      # row H8 I8 J8 and column J8 J9 J10: two open threes
-        "p1: G8", "p2: N1", "p1: F8", "p2: M1", "p1: E8",   # E8 F8 G8 H8 I8: five
-        "p2: L1",
-        "",
-    ])
+    record = "\n".join(
+        [
+            '[Game "tictacfive"]',
+            "p1: H8",
+            "p1: A15",
+            "p1: I8",
+            "p2: white",
+            "p2: O15",
+            "p1: J10",
+            "p2: O1",
+            "p1: J9",
+            "p2: A1",
+            "p1: J8",  # row H8 I8 J8 and column J8 J9 J10: two open threes
+            "p1: G8",
+            "p2: N1",
+            "p1: F8",
+            "p2: M1",
+            "p1: E8",  # E8 F8 G8 H8 I8: five
+            "p2: L1",
+            "",
+        ]
+    )
     result = adjudicate_text(record)
     refused = {a.text: a.error for a in result.actions if not a.accepted}
     assert set(refused) == {"J8", "L1"}

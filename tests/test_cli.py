@@ -44,8 +44,14 @@ def restore_logging():
 @pytest.fixture(autouse=True)
 def clean_directory(monkeypatch, tmp_path):
     # The launcher reads ./.env and the environment; keep both out of the way.
-    for name in ("LOG_LEVEL", "DATABASE_URL", "GENIUSBOT_DATA_DIR", "DISCORD_API_BASE_URL", "DISCORD_GATEWAY_URL",
-                 "FONT_PATH"):
+    for name in (
+        "LOG_LEVEL",
+        "DATABASE_URL",
+        "GENIUSBOT_DATA_DIR",
+        "DISCORD_API_BASE_URL",
+        "DISCORD_GATEWAY_URL",
+        "FONT_PATH",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
 
@@ -98,9 +104,9 @@ def test_adjudicate_json(tmp_path, capsys):
     [
         (None, "cannot read"),
         ("directory", "cannot read"),
-        (b"[Game \"armslength\"]\np1: \xff\xfe\n", "not UTF-8"),
+        (b'[Game "armslength"]\np1: \xff\xfe\n', "not UTF-8"),
         ('[Game "chess"]\np1: e4\n', "There is no game called 'chess'"),
-        ('[Game armslength]\np1: E4\n', 'line 1: a header is written [Name "value"]'),
+        ("[Game armslength]\np1: E4\n", 'line 1: a header is written [Name "value"]'),
         ('[Game "armslength"]\n[Setup "red Z9"]\np1: E4\n', "line 2: the headers describe no game"),
         ('[Game "armslength"]\n[Colour "red"]\n', "Arm's Length takes no header [Colour]"),
         ("p1: E4\n", 'no [Game "..."] header'),
@@ -157,18 +163,30 @@ def test_python_dash_m_geniusbot_adjudicate_json_in_a_real_subprocess(tmp_path):
     env.pop("LOG_LEVEL", None)
     done = subprocess.run(
         [sys.executable, "-m", "geniusbot", "adjudicate", path, "--json"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) == {"game", "actions", "outcome"}
     assert data["actions"][1] == {
-        "line": 4, "seat": "p2", "text": "E5", "accepted": False, "error": "E5 is taken; choose an empty square.",
+        "line": 4,
+        "seat": "p2",
+        "text": "E5",
+        "accepted": False,
+        "error": "E5 is taken; choose an empty square.",
     }
     assert data["outcome"]["winner"] == "p1"
     missing = subprocess.run(
         [sys.executable, "-m", "geniusbot", "adjudicate", str(tmp_path / "nope.txt")],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert missing.returncode == 2 and missing.stdout == "" and missing.stderr.count("\n") == 1
 

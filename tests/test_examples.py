@@ -35,7 +35,10 @@ class Pin:
 
 PINS: dict[str, Pin] = {
     "tightwire-classic.txt": Pin(
-        "tightwire", "classic", "p1", "Blue (p2) has one piece left on the board",
+        "tightwire",
+        "classic",
+        "p1",
+        "Blue (p2) has one piece left on the board",
         (
             (25, "p1", "draw A5-A3 and move", "would pass over the dot A4"),
             (31, "p2", "draw C3-C4", "C3-C4 crosses the line A1-D5"),
@@ -44,7 +47,10 @@ PINS: dict[str, Pin] = {
         23,
     ),
     "tightwire-influx.txt": Pin(
-        "tightwire", "influx", "p1", "p2 ran out of time",
+        "tightwire",
+        "influx",
+        "p1",
+        "p2 ran out of time",
         (
             (21, "p1", "D5-D4", "could mean drawing the line alone or drawing it and moving"),
             (30, "p1", "move D4-C3", "would repeat an earlier position"),
@@ -52,16 +58,27 @@ PINS: dict[str, Pin] = {
         24,
     ),
     "threadsoffate.txt": Pin(
-        "tightwire", "fate", "p1", "Blue (p2) has one piece left on the board",
+        "tightwire",
+        "fate",
+        "p1",
+        "Blue (p2) has one piece left on the board",
         (
             (24, "p2", "first", "It is not your turn; waiting for p1."),
-            (40, "p2", "woven revive C2", "C2 has no line at it; the Woven Revive places a piece on an empty dot "
-             "with exactly one line, and `revive C2` revives"),
+            (
+                40,
+                "p2",
+                "woven revive C2",
+                "C2 has no line at it; the Woven Revive places a piece on an empty dot "
+                "with exactly one line, and `revive C2` revives",
+            ),
         ),
         26,
     ),
     "tiles.txt": Pin(
-        "tiles", "standard", "p1", "p2 declared G2 as blue, but it is red",
+        "tiles",
+        "standard",
+        "p1",
+        "p2 declared G2 as blue, but it is red",
         (
             (31, "p1", "mines A1 C6 E2 F5 G7", "by direct message"),
             (33, "p2", "mines B3 D5 E6 F2", "exactly five different tiles"),
@@ -69,7 +86,10 @@ PINS: dict[str, Pin] = {
         16,
     ),
     "decks.txt": Pin(
-        "decks", "standard", "p1", "p1 reached 25 points (p1 25.5, p2 23.5)",
+        "decks",
+        "standard",
+        "p1",
+        "p1 reached 25 points (p1 25.5, p2 23.5)",
         (
             (24, "p1", "play 9", "by direct message"),
             (50, "p2", "play backup 2", "You have nothing to play this phase"),
@@ -77,7 +97,10 @@ PINS: dict[str, Pin] = {
         22,
     ),
     "swabbing.txt": Pin(
-        "swabbing", "standard", "p2", "p2 wins the task, 11 tiles to 6",
+        "swabbing",
+        "standard",
+        "p2",
+        "p2 wins the task, 11 tiles to 6",
         (
             (28, "p2", "E5 F6", "E5 and F6 are not side by side"),
             (38, "p1", "C4 D4", "C4 is already black"),
@@ -85,7 +108,10 @@ PINS: dict[str, Pin] = {
         16,
     ),
     "allhands.txt": Pin(
-        "allhands", "standard", "p2", "p2 reaches 23 points and wins All Hands On Deck, 23 to 16",
+        "allhands",
+        "standard",
+        "p2",
+        "p2 reaches 23 points and wins All Hands On Deck, 23 to 16",
         (
             (39, "p2", "use all-in", "by direct message, not in the game room: the All-In answers are sealed"),
             (111, "p2", "ban backup", "It is not your turn; waiting for p1."),
@@ -144,8 +170,19 @@ def test_the_final_match_example_plays_thirteen_tasks_with_every_item_and_bans()
     plays = view["plays"]
     assert [p["task"] for p in plays] == ["tiles", "decks", "swabbing"] * 4 + ["tiles"]
     assert [(p["winner"], p["points"]) for p in plays] == [
-        ("p2", 1), ("p2", 3), ("p2", 1), ("p1", 4), ("p2", 2), ("p1", 2), ("p1", 3),
-        ("p2", 3), ("p1", 3), ("p2", 4), ("p1", 4), ("p2", 4), ("p2", 5),
+        ("p2", 1),
+        ("p2", 3),
+        ("p2", 1),
+        ("p1", 4),
+        ("p2", 2),
+        ("p1", 2),
+        ("p1", 3),
+        ("p2", 3),
+        ("p1", 3),
+        ("p2", 4),
+        ("p1", 4),
+        ("p2", 4),
+        ("p2", 5),
     ]
     assert view["points"] == {"p1": 16, "p2": 23}
     # Both All-Ins and both of Yujin's Overrides are spent; the 2nd play of Dueling Decks was banned
@@ -165,7 +202,9 @@ def test_the_fate_example_drafts_every_item_and_keeps_the_unused_ones():
     result = adjudicate_text((EXAMPLES / "threadsoffate.txt").read_text(encoding="utf-8"))
     view = result.game.view()
     assert [(p["seat"], p["item"]) for p in view["draft"]["picks"]] == [
-        ("p1", "turn_order"), ("p2", "woven_revive"), ("p1", "extra_slack"),
+        ("p1", "turn_order"),
+        ("p2", "woven_revive"),
+        ("p1", "extra_slack"),
     ]
     assert view["first"] == "p1"
     # Turn Order is spent; the refused Woven Revive left the item with p2.
@@ -187,9 +226,7 @@ def test_an_example_written_back_from_its_game_replays_the_same(name):
     # What a host exports: the game's own headers and only the accepted lines, DMs and host lines
     # included. It must replay to the same game, with every line accepted.
     first = adjudicate_text((EXAMPLES / name).read_text(encoding="utf-8"))
-    accepted = [
-        RecordLine(0, a.seat, a.private, a.text) for a in first.actions if a.accepted
-    ]
+    accepted = [RecordLine(0, a.seat, a.private, a.text) for a in first.actions if a.accepted]
     text = format_record(record_from_game(first.game, accepted))
     again = adjudicate_text(text)
     assert all(a.accepted for a in again.actions), [a.error for a in again.actions if not a.accepted]

@@ -66,7 +66,7 @@ def test_submission_lines_keep_seat_privacy_text_annotations_and_line_numbers():
 
 
 def test_comments_and_blank_lines_are_ignored_and_a_trailing_comment_is_cut():
-    record = parse_record("[Game \"x\"] # about the game\n\n# whole line\np1: H8 # trailing\n")
+    record = parse_record('[Game "x"] # about the game\n\n# whole line\np1: H8 # trailing\n')
     assert record.headers == {"Game": "x"}
     assert [(ln.seat, ln.text) for ln in record.lines] == [("p1", "H8")]
 
@@ -114,7 +114,7 @@ def test_an_annotation_alone_on_a_line_is_a_line_without_a_seat():
 @pytest.mark.parametrize(
     ("text", "line_no", "words"),
     [
-        ('[Game tictacfive]\n', 1, 'written [Name "value"]'),
+        ("[Game tictacfive]\n", 1, 'written [Name "value"]'),
         ('\n[Game "tictacfive"\n', 2, 'written [Name "value"]'),
         ('[1Game "x"]\n', 1, 'written [Name "value"]'),
         ('[Game "x" "y"]\n', 1, 'written [Name "value"]'),
@@ -206,9 +206,8 @@ def test_line_numbers_are_not_part_of_equality():
 
 _no_break = st.text(st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)), max_size=12)
 _header_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,8}", fullmatch=True)
-_move_text = (
-    st.text(st.characters(blacklist_characters="\n\r#{", blacklist_categories=("Cs",)), max_size=12)
-    .map(str.strip)
+_move_text = st.text(st.characters(blacklist_characters="\n\r#{", blacklist_categories=("Cs",)), max_size=12).map(
+    str.strip
 )
 
 
@@ -259,8 +258,15 @@ def test_any_text_parses_or_raises_record_error(text):
 
 @pytest.mark.parametrize(
     ("header", "option"),
-    [("P1Color", "p1_color"), ("Setup", "setup"), ("DMO", "dmo"), ("Dmo", "dmo"), ("TimeControl", "time_control"),
-     ("p1_color", "p1_color"), ("Board", "board")],
+    [
+        ("P1Color", "p1_color"),
+        ("Setup", "setup"),
+        ("DMO", "dmo"),
+        ("Dmo", "dmo"),
+        ("TimeControl", "time_control"),
+        ("p1_color", "p1_color"),
+        ("Board", "board"),
+    ],
 )
 def test_header_names_map_to_snake_case_options(header, option):
     assert header_to_option(header) == option
@@ -274,8 +280,17 @@ def test_options_map_back_to_header_names(option, header):
 
 @pytest.mark.parametrize(
     ("value", "meaning"),
-    [("p1", "p1"), ("P2 wins", "p2"), ("1-0", "p1"), ("0-1", "p2"), ("draw", "draw"), ("1/2-1/2", "draw"),
-     ("*", "running"), ("", None), ("maybe", None)],
+    [
+        ("p1", "p1"),
+        ("P2 wins", "p2"),
+        ("1-0", "p1"),
+        ("0-1", "p2"),
+        ("draw", "draw"),
+        ("1/2-1/2", "draw"),
+        ("*", "running"),
+        ("", None),
+        ("maybe", None),
+    ],
 )
 def test_result_header_values(value, meaning):
     assert read_result(value) == meaning
@@ -293,11 +308,13 @@ def _armslength(headers: str) -> str:
 
 
 def test_headers_the_game_lists_become_options_and_metadata_is_kept_but_not_passed():
-    record = parse_record(_armslength(
-        '[Seed "5"]\n[Variant ""]\n[Setup "red C3 F6; blue F3 C6"]\n[P1Color "blue"]\n'
-        '[P1 "Alice"]\n[P2 "Bob"]\n[Result ""]\n[Date "2026-11-29"]\n[Event "S1"]\n[Site "Discord"]\n'
-        '[Round "7"]\n[Annotator "Eve"]\n[TimeControl "60s+5m"]\n[DMO ""]'
-    ))
+    record = parse_record(
+        _armslength(
+            '[Seed "5"]\n[Variant ""]\n[Setup "red C3 F6; blue F3 C6"]\n[P1Color "blue"]\n'
+            '[P1 "Alice"]\n[P2 "Bob"]\n[Result ""]\n[Date "2026-11-29"]\n[Event "S1"]\n[Site "Discord"]\n'
+            '[Round "7"]\n[Annotator "Eve"]\n[TimeControl "60s+5m"]\n[DMO ""]'
+        )
+    )
     cls, kwargs = game_options(record)
     assert cls is get_game("armslength")
     assert kwargs == {"seed": 5, "variant": None, "setup": "red C3 F6; blue F3 C6", "p1_color": "blue"}
@@ -344,8 +361,9 @@ def test_an_empty_header_the_game_does_not_take_is_ignored():
 
 def test_record_from_game_writes_the_standard_headers_then_options_then_extras():
     game = new_game("armslength", seed=9, setup="red C3; blue F6", dmo="p1")
-    record = record_from_game(game, [("p1", "red first"), ("p1", "E4"), ("p2", "x", True)],
-                              headers={"p1": "Alice", "Date": "2026-11-29"})
+    record = record_from_game(
+        game, [("p1", "red first"), ("p1", "E4"), ("p2", "x", True)], headers={"p1": "Alice", "Date": "2026-11-29"}
+    )
     assert list(record.headers)[: len(STANDARD_HEADERS)] == list(STANDARD_HEADERS)
     assert record.headers["Game"] == "armslength" and record.headers["Seed"] == "9"
     assert record.headers["Setup"] == "red C3; blue F6" and record.headers["DMO"] == "p1"

@@ -77,13 +77,11 @@ def parse_options(text: str | None) -> dict[str, str]:
         return {}
     starts = list(_OPTION_START.finditer(text))
     if not starts or text[: starts[0].start()].strip():
-        raise ValueError(
-            f"Write the options as name=value pairs, such as 'setup=red C3 F6; blue F3 C6', not {text!r}."
-        )
+        raise ValueError(f"Write the options as name=value pairs, such as 'setup=red C3 F6; blue F3 C6', not {text!r}.")
     options: dict[str, str] = {}
     for i, match in enumerate(starts):
         end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
-        options[match.group(1).lower()] = text[match.end():end].strip()
+        options[match.group(1).lower()] = text[match.end() : end].strip()
     return options
 
 

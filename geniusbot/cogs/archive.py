@@ -39,7 +39,7 @@ def target_step(tag: str, current: int, last: int) -> int:
 
 
 def result_text(record: MatchRecord) -> str:
-    """"alice wins", "a draw" or "aborted"."""
+    """ "alice wins", "a draw" or "aborted"."""
     if record.status == "aborted":
         return "aborted"
     if record.result is None or record.result.winner is None:
@@ -48,7 +48,9 @@ def result_text(record: MatchRecord) -> str:
     return f"{names.get(record.result.winner, record.result.winner)} wins"
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:replay:(?P<match>\d+):(?P<step>\d+):(?P<tag>[a-z]+)"):
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"gb:replay:(?P<match>\d+):(?P<step>\d+):(?P<tag>[a-z]+)"
+):
     """First / previous / next / last of a replay; the custom_id holds the match and current step,
     so anyone can press it, also after a restart."""
 
@@ -64,7 +66,9 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:repl
         self.match_id, self.step, self.tag = match_id, step, tag
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> ReplayButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ReplayButton:
         return cls(int(match["match"]), int(match["step"]), match["tag"], item.label or match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -93,7 +97,9 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select], template=r"gb:replay
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]) -> ReplayPick:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> ReplayPick:
         return cls(list(item.options))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -124,8 +130,10 @@ class Archive(commands.Cog):
             record = await self.bot.store.get_match(match_id)
         except MatchNotFound:
             record = None
-        if record is None or (interaction.guild_id is not None and record.guild_id != interaction.guild_id) or (
-            interaction.guild_id is None and record.seat_of(interaction.user.id) is None
+        if (
+            record is None
+            or (interaction.guild_id is not None and record.guild_id != interaction.guild_id)
+            or (interaction.guild_id is None and record.seat_of(interaction.user.id) is None)
         ):
             raise Refusal(f"There is no match #{match_id} here; /replay without a match lists the finished ones.")
         if record.status not in ENDED:
@@ -149,7 +157,9 @@ class Archive(commands.Cog):
             self._cache.popitem(last=False)
         return record, steps
 
-    async def page(self, record: MatchRecord, steps: list[Step], index: int) -> tuple[str, discord.File | None, discord.ui.View]:
+    async def page(
+        self, record: MatchRecord, steps: list[Step], index: int
+    ) -> tuple[str, discord.File | None, discord.ui.View]:
         """The content, the board picture and the buttons of one step."""
         step = steps[index]
         last = len(steps) - 1
@@ -159,7 +169,9 @@ class Archive(commands.Cog):
             what = "the start"
         else:
             who = names.get(step.action.seat or "", step.action.seat or "host")
-            what = f"{who} ({step.action.seat}): {step.action.text}" if step.action.seat else f"host: {step.action.text}"
+            what = (
+                f"{who} ({step.action.seat}): {step.action.text}" if step.action.seat else f"host: {step.action.text}"
+            )
         clocks = ", ".join(f"{names.get(s, s)} {t}" for s, t in step.clocks.items() if t)
         lines = [
             f"Replay of match #{record.id}, {title}: {' vs '.join(names.values())} ({result_text(record)}).",
@@ -171,7 +183,11 @@ class Archive(commands.Cog):
         png = None
         if board.has_picture(record.game):
             png = await asyncio.to_thread(
-                board.picture, view_data, players=names, clocks=dict(step.clocks), title=f"Match #{record.id}, step {index}"
+                board.picture,
+                view_data,
+                players=names,
+                clocks=dict(step.clocks),
+                title=f"Match #{record.id}, step {index}",
             )
         file = discord.File(io.BytesIO(png), filename=f"match{record.id}-step{index}.png") if png else None
         content = "\n".join(lines)
@@ -222,7 +238,11 @@ class Archive(commands.Cog):
             ]
             view = discord.ui.View(timeout=None)
             view.add_item(ReplayPick(options))
-            text = "Finished matches:\n" + "\n".join(lines) + "\nPick one below, or step through one with /replay match:<number>."
+            text = (
+                "Finished matches:\n"
+                + "\n".join(lines)
+                + "\nPick one below, or step through one with /replay match:<number>."
+            )
             await reply(interaction, text, ephemeral=not public, view=view)
             return
         record, steps = await self.steps(interaction, match)

@@ -63,7 +63,9 @@ def fits(match_id: int, seat: str, texts: list[str] | tuple[str, ...]) -> bool:
     return all(len(choice_id(match_id, seat, text)) <= 100 for text in texts)
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:choice:(?P<match>\d+):(?P<seat>p\d+):(?P<text>.+)"):
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"gb:choice:(?P<match>\d+):(?P<seat>p\d+):(?P<text>.+)"
+):
     """One option of a choice. The custom_id carries the match, the seat and the text to submit,
     so the button works after a restart (registered with ``add_dynamic_items``)."""
 
@@ -80,7 +82,9 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gb:choi
         self.text = text
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> ChoiceButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ChoiceButton:
         return cls(int(match["match"]), match["seat"], match["text"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -111,7 +115,9 @@ class PrivateChoiceButton(
         self.text = text
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> PrivateChoiceButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PrivateChoiceButton:
         return cls(int(match["match"]), match["seat"], match["text"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -196,7 +202,9 @@ class Matches(commands.Cog):
             return record
         record = await store.live_match_in_channel(interaction.channel_id or 0)
         if record is None:
-            raise Refusal("No match is running in this channel; give the match number, or see /status for the running ones.")
+            raise Refusal(
+                "No match is running in this channel; give the match number, or see /status for the running ones."
+            )
         return record
 
     # ==================================================================== /start
@@ -242,7 +250,11 @@ class Matches(commands.Cog):
         me = interaction.guild.me
         if me is not None:
             perms = channel.permissions_for(me)
-            needed = (("View Channel", perms.view_channel), ("Send Messages", perms.send_messages), ("Attach Files", perms.attach_files))
+            needed = (
+                ("View Channel", perms.view_channel),
+                ("Send Messages", perms.send_messages),
+                ("Attach Files", perms.attach_files),
+            )
             if missing := [name for name, ok in needed if not ok]:
                 raise Refusal(
                     f"I cannot run a match in {channel.mention}: I need {' and '.join(missing)} there. "
@@ -282,14 +294,18 @@ class Matches(commands.Cog):
         await reply(interaction, f"Match #{result.match_id} has started in {channel.mention}.")
 
     @start.autocomplete("variant")
-    async def variant_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def variant_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """The rule sets of the game chosen so far (of every game if none yet)."""
         chosen = getattr(interaction.namespace, "game", None)
         classes = [get_game(chosen)] if chosen else list(registry().values())
         names = sorted({v for cls in classes for v in cls.variants})
         return [app_commands.Choice(name=v, value=v) for v in names if current.lower() in v][:25]
 
-    async def check_dms(self, interaction: discord.Interaction, title: str, channel: discord.TextChannel, players: list[Player]) -> None:
+    async def check_dms(
+        self, interaction: discord.Interaction, title: str, channel: discord.TextChannel, players: list[Player]
+    ) -> None:
         """Open a DM with each player before a match that needs them; refuse to start if one is closed."""
         closed = []
         for player in players:
@@ -324,8 +340,11 @@ class Matches(commands.Cog):
             if not running:
                 text = "No match is running in this server. A host starts one with /start."
             else:
-                lines = [f"#{r.id} {get_game(r.game).title} in <#{r.channel_id}>: "
-                         f"{' vs '.join(s.display_name for s in r.seats)} ({r.status})" for r in running]
+                lines = [
+                    f"#{r.id} {get_game(r.game).title} in <#{r.channel_id}>: "
+                    f"{' vs '.join(s.display_name for s in r.seats)} ({r.status})"
+                    for r in running
+                ]
                 text = "Running matches:\n" + "\n".join(lines)
             if interaction.channel_id is not None:
                 ended = await store.finished_matches(
@@ -446,7 +465,8 @@ class Matches(commands.Cog):
         if prefixed:
             match_id, text = int(prefixed.group(1)), prefixed.group(2).strip()
         mine = [
-            live for live in self.host.matches.values()
+            live
+            for live in self.host.matches.values()
             if live.status in ("live", "paused") and any(p.user_id == message.author.id for p in live.players.values())
         ]
         if mine and match_id is None and not any(needs_dms(type(live.game)) for live in mine):
@@ -490,8 +510,10 @@ class Matches(commands.Cog):
                 # the clock, or the match paused or over): say it is closed; the board says the rest.
                 closed = choice_message(live.label(old.seat), old.texts, closed=True)
                 try:
-                    await self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(
-                        content=closed, view=None
+                    await (
+                        self.bot.get_partial_messageable(old.channel_id)
+                        .get_partial_message(old.message_id)
+                        .edit(content=closed, view=None)
                     )
                 except DISCORD_ERRORS as error:
                     log.info("match %s: could not close old choice buttons: %s", match_id, error)
@@ -524,7 +546,11 @@ class Matches(commands.Cog):
                     await self.bot.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(view=None)
                 except DISCORD_ERRORS as error:
                     log.info("match %s: could not close old DM buttons: %s", match_id, error)
-            if asks is None or player.user_id is None or any(len(private_choice_id(match_id, seat, t)) > 100 for t in texts):
+            if (
+                asks is None
+                or player.user_id is None
+                or any(len(private_choice_id(match_id, seat, t)) > 100 for t in texts)
+            ):
                 continue
             buttons = discord.ui.View(timeout=None)
             for text in texts:
@@ -532,7 +558,8 @@ class Matches(commands.Cog):
             try:
                 user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
                 sent = await user.send(
-                    f"Match #{match_id}, your sealed answer: " + " / ".join(texts)
+                    f"Match #{match_id}, your sealed answer: "
+                    + " / ".join(texts)
                     + ". Press a button or send it here as text.",
                     view=buttons,
                 )

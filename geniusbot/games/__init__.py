@@ -42,14 +42,14 @@ __all__ = [
     "OptionError",
     "Outcome",
     "Window",
+    "default_variant",
+    "get_game",
+    "load",
+    "new_game",
     "notation_words",
     "other_seat",
     "register",
     "registry",
-    "get_game",
-    "new_game",
-    "default_variant",
-    "load",
 ]
 
 _REGISTRY: dict[str, type[Game]] = {}
@@ -103,9 +103,7 @@ def get_game(name: str) -> type[Game]:
     try:
         return _REGISTRY[key]
     except KeyError:
-        raise OptionError(
-            f"There is no game called {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}."
-        ) from None
+        raise OptionError(f"There is no game called {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}.") from None
 
 
 def _key(name: str) -> str:

@@ -243,17 +243,31 @@ class AllHandsOnDeck(Game):
     # table talk says it far more often than "ban pick your prize" does). "yes", "no", "keep" and
     # "skip" are answers the parser takes too, but everyday words: taken when they are legal,
     # table talk otherwise.
-    keywords = TileDecklaration.keywords | DuelingDecks.keywords | DeckSwabbing.keywords | frozenset({
-        "ban", "bans", "use", "override", "pass", "all-in", "allin",
-        *(name for names in TASK_ANOMALIES.values() for name in names),
-        *(anomaly_key(name) for names in TASK_ANOMALIES.values() for name in names),
-        *(word for names in TASK_ANOMALIES.values() for name in names for word in name.split("-")),
-    }) - {"your"}
+    keywords = (
+        TileDecklaration.keywords
+        | DuelingDecks.keywords
+        | DeckSwabbing.keywords
+        | frozenset(
+            {
+                "ban",
+                "bans",
+                "use",
+                "override",
+                "pass",
+                "all-in",
+                "allin",
+                *(name for names in TASK_ANOMALIES.values() for name in names),
+                *(anomaly_key(name) for names in TASK_ANOMALIES.values() for name in names),
+                *(word for names in TASK_ANOMALIES.values() for name in names for word in name.split("-")),
+            }
+        )
+        - {"your"}
+    )
     options = {
         "first": "p1 or p2: the seat that acts first where no previous task exists (the first caller of "
-                 "the first Tile Decklaration; default p1)",
+        "the first Tile Decklaration; default p1)",
         "items": "the items the host gives, such as 'p1 all-in clock; p2 override' (all-in, clock, "
-                 "override; default none)",
+        "override; default none)",
     }
     summary = (
         "Three tasks are played in turn, five times each: Tile Decklaration, Dueling Decks, Deck Swabbing, "
@@ -422,12 +436,16 @@ class AllHandsOnDeck(Game):
     def _override_prompt(self) -> list[Event]:
         seat = self.override_queue[0]
         count = active_count(self.time)
-        return [Event(
-            f"{seat}: use your Override for this play ({self.override_left[seat]} use"
-            f"{'s' if self.override_left[seat] > 1 else ''} left)? Hand-pick {count} anomal"
-            f"{'y' if count == 1 else 'ies'} not played together before, such as use override "
-            f"{' '.join(self._example_override())}, or pass.",
-            kind="prompt", data={"seat": seat, "phase": "override", "count": count})]
+        return [
+            Event(
+                f"{seat}: use your Override for this play ({self.override_left[seat]} use"
+                f"{'s' if self.override_left[seat] > 1 else ''} left)? Hand-pick {count} anomal"
+                f"{'y' if count == 1 else 'ies'} not played together before, such as use override "
+                f"{' '.join(self._example_override())}, or pass.",
+                kind="prompt",
+                data={"seat": seat, "phase": "override", "count": count},
+            )
+        ]
 
     def _example_override(self) -> tuple[str, ...]:
         return next(iter(self._override_choices()))
@@ -456,10 +474,14 @@ class AllHandsOnDeck(Game):
 
     def _ban_prompt(self) -> list[Event]:
         seat = self.banner
-        return [Event(
-            f"{seat}: ban an anomaly of {TASK_TITLES[self.current_task]} ({self.bans_left} ban"
-            f"{'s' if self.bans_left > 1 else ''} to go), such as ban {self.pool[0]}. Open: {_listing(self.pool)}.",
-            kind="prompt", data={"seat": seat, "phase": "ban", "pool": list(self.pool)})]
+        return [
+            Event(
+                f"{seat}: ban an anomaly of {TASK_TITLES[self.current_task]} ({self.bans_left} ban"
+                f"{'s' if self.bans_left > 1 else ''} to go), such as ban {self.pool[0]}. Open: {_listing(self.pool)}.",
+                kind="prompt",
+                data={"seat": seat, "phase": "ban", "pool": list(self.pool)},
+            )
+        ]
 
     def _choose(self, anomalies: tuple[str, ...], text: str) -> list[Event]:
         self.chosen = canonical_order(anomalies, self.current_task)
@@ -473,10 +495,14 @@ class AllHandsOnDeck(Game):
 
     def _items_prompt(self) -> list[Event]:
         holders = " and ".join(self.all_in_answers)
-        return [Event(
-            f"{holders}: use your All-In on this play (+{ALL_IN_POINTS} points to its winner)? Send use all-in "
-            "or pass to me by direct message; the answers are shown together.",
-            kind="prompt", data={"seats": list(self.all_in_answers), "phase": "items"})]
+        return [
+            Event(
+                f"{holders}: use your All-In on this play (+{ALL_IN_POINTS} points to its winner)? Send use all-in "
+                "or pass to me by direct message; the answers are shown together.",
+                kind="prompt",
+                data={"seats": list(self.all_in_answers), "phase": "items"},
+            )
+        ]
 
     def _start_task(self) -> list[Event]:
         self.phase = "task"
@@ -617,7 +643,8 @@ class AllHandsOnDeck(Game):
         if seat not in self.all_in_answers:
             raise NotYourTurnError(
                 "You hold no All-In to use; wait while the All-In answers come in."
-                if self.all_in_left[seat] == 0 else "It is not your turn."
+                if self.all_in_left[seat] == 0
+                else "It is not your turn."
             )
         if self.all_in_answers[seat] is not None:
             raise NotYourTurnError(
@@ -727,12 +754,21 @@ class AllHandsOnDeck(Game):
     def _apply_all_in(self, seat: str, use: bool, *, timeout: bool) -> list[Event]:
         self.all_in_answers[seat] = use
         if timeout:
-            events = [Event(f"{seat} sent no All-In answer in time, so keeps it.", kind="submitted",
-                            data={"seat": seat, "timeout": True})]
+            events = [
+                Event(
+                    f"{seat} sent no All-In answer in time, so keeps it.",
+                    kind="submitted",
+                    data={"seat": seat, "timeout": True},
+                )
+            ]
         else:
             events = [
-                Event(f"Your answer is in: {'use all-in' if use else 'pass'}.", seats=frozenset({seat}),
-                      kind="sealed", data={"seat": seat, "use": use}),
+                Event(
+                    f"Your answer is in: {'use all-in' if use else 'pass'}.",
+                    seats=frozenset({seat}),
+                    kind="sealed",
+                    data={"seat": seat, "use": use},
+                ),
                 Event(f"{seat} has sent an All-In answer.", kind="submitted", data={"seat": seat}),
             ]
         if any(answer is None for answer in self.all_in_answers.values()):
@@ -741,8 +777,10 @@ class AllHandsOnDeck(Game):
         for s in self.all_in_used:
             self.all_in_left[s] -= 1
         if self.all_in_used:
-            text = (f"{' and '.join(self.all_in_used)} use{'s' if len(self.all_in_used) == 1 else ''} All-In: this "
-                    f"play is worth {points_for(self.time, len(self.all_in_used))} points to its winner.")
+            text = (
+                f"{' and '.join(self.all_in_used)} use{'s' if len(self.all_in_used) == 1 else ''} All-In: this "
+                f"play is worth {points_for(self.time, len(self.all_in_used))} points to its winner."
+            )
         else:
             text = "Nobody uses All-In on this play."
         events.append(Event(text, kind="all-in", data={"used": list(self.all_in_used)}))
@@ -753,8 +791,12 @@ class AllHandsOnDeck(Game):
     def _wrap(self, events: list[Event]) -> list[Event]:
         """The task's events, unchanged but for the play they belong to (its end is not the match's)."""
         return [
-            Event(e.text, seats=e.seats, kind="task-end" if e.kind == "end" else e.kind,
-                  data={**e.data, "task": self.current_task, "play": self.play_no})
+            Event(
+                e.text,
+                seats=e.seats,
+                kind="task-end" if e.kind == "end" else e.kind,
+                data={**e.data, "task": self.current_task, "play": self.play_no},
+            )
             for e in events
         ]
 
@@ -773,12 +815,12 @@ class AllHandsOnDeck(Game):
         where = {"play": self.play_no, "task": self.current_task}
         if isinstance(task, DeckSwabbing):
             text = "The board as it ended:\n" + swabbing_board_text(task.board, task.numbers)
-            return [Event(text, kind="final-board",
-                          data={**where, "board": {str(p): v for p, v in task.board.items()}})]
+            return [
+                Event(text, kind="final-board", data={**where, "board": {str(p): v for p, v in task.board.items()}})
+            ]
         if isinstance(task, TileDecklaration):
             text = "The grid as it was:\n" + tiles_grid_text(task.grid, task.marks)
-            return [Event(text, kind="final-board",
-                          data={**where, "grid": {str(p): c for p, c in task.grid.items()}})]
+            return [Event(text, kind="final-board", data={**where, "grid": {str(p): c for p, c in task.grid.items()}})]
         return []
 
     def _score(self) -> list[Event]:
@@ -789,18 +831,20 @@ class AllHandsOnDeck(Game):
         gained = points_for(self.time, len(self.all_in_used)) if winner else 0
         if winner:
             self.points[winner] += gained
-        self.plays.append({
-            "play": self.play_no,
-            "task": self.current_task,
-            "time": self.time,
-            "anomalies": list(self.chosen or ()),
-            "bans": [dict(b) for b in self.bans],
-            "override": self.override_by,
-            "all_in": list(self.all_in_used),
-            "winner": winner,
-            "points": gained,
-            "reason": outcome.reason,
-        })
+        self.plays.append(
+            {
+                "play": self.play_no,
+                "task": self.current_task,
+                "time": self.time,
+                "anomalies": list(self.chosen or ()),
+                "bans": [dict(b) for b in self.bans],
+                "override": self.override_by,
+                "all_in": list(self.all_in_used),
+                "winner": winner,
+                "points": gained,
+                "reason": outcome.reason,
+            }
+        )
         title = TASK_TITLES[self.current_task]
         if winner:
             bonus = f" ({self.time} + {ALL_IN_POINTS * len(self.all_in_used)} All-In)" if self.all_in_used else ""
@@ -808,9 +852,14 @@ class AllHandsOnDeck(Game):
         else:
             text = f"Play {self.play_no} ({title}) has no winner; nobody scores."
         text += f" Score: p1 {self.points['p1']}, p2 {self.points['p2']}."
-        events = [*self._final_board(),
-                  Event(text, kind="score", data={"play": self.play_no, "winner": winner, "points": gained,
-                                                  "score": dict(self.points)})]
+        events = [
+            *self._final_board(),
+            Event(
+                text,
+                kind="score",
+                data={"play": self.play_no, "winner": winner, "points": gained, "score": dict(self.points)},
+            ),
+        ]
         if winner and self.points[winner] >= TARGET:
             mine, theirs = self.points[winner], self.points[other_seat(winner)]
             return events + self._finish(
@@ -819,8 +868,9 @@ class AllHandsOnDeck(Game):
         if self.play_no >= PLAYS_TOTAL:
             # Unreachable (45 points are shared out, so someone has 23), kept so the match always ends.
             best = max(self.seats, key=lambda s: (self.points[s], s == self.previous_winner()))
-            return events + self._finish(best, "plays-used", f"All {PLAYS_TOTAL} plays are over; {best} has the most "
-                                         "points and wins.")
+            return events + self._finish(
+                best, "plays-used", f"All {PLAYS_TOTAL} plays are over; {best} has the most points and wins."
+            )
         self.play_no += 1
         return events + [self._play_announcement()] + self._open_play()
 
@@ -862,8 +912,9 @@ class AllHandsOnDeck(Game):
         events: list[Event] = []
         if self.phase == "task" and self.task is not None and not self.task.is_over:
             events = self._wrap(self.task.resign(seat))
-        return events + self._finish(other_seat(seat), "resign", f"{seat} resigned the match; {other_seat(seat)} wins "
-                                     "All Hands On Deck.")
+        return events + self._finish(
+            other_seat(seat), "resign", f"{seat} resigned the match; {other_seat(seat)} wins All Hands On Deck."
+        )
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -883,8 +934,10 @@ class AllHandsOnDeck(Game):
                 "bans": [dict(b) for b in self.bans],
                 "bans_left": self.bans_left if self.phase in ("override", "ban") else 0,
                 "banner": self.banner,
-                "override": {"asked": self.override_queue[0] if self.phase == "override" else None,
-                             "by": self.override_by},
+                "override": {
+                    "asked": self.override_queue[0] if self.phase == "override" else None,
+                    "by": self.override_by,
+                },
                 "anomalies": list(self.chosen) if self.chosen is not None else None,
                 "all_in": {
                     "answered": {s: a is not None for s, a in self.all_in_answers.items()},
@@ -904,8 +957,10 @@ class AllHandsOnDeck(Game):
             "play": self.play_no,
             "current": current,
             "plays": [_copy_play(p) for p in self.plays],
-            "items": {s: {"all_in": self.all_in_left[s], "override": self.override_left[s],
-                          "clock": "clock" in self.given[s]} for s in self.seats},
+            "items": {
+                s: {"all_in": self.all_in_left[s], "override": self.override_left[s], "clock": "clock" in self.given[s]}
+                for s in self.seats
+            },
             "sealed": sealed,
             "task": self.task.view(seat) if self.task is not None and self.phase == "task" else None,
             "last_move": self.last_move,
@@ -966,8 +1021,12 @@ class AllHandsOnDeck(Game):
 
 
 def _copy_play(play: Mapping[str, Any]) -> dict[str, Any]:
-    return {**play, "anomalies": list(play["anomalies"]), "bans": [dict(b) for b in play["bans"]],
-            "all_in": list(play["all_in"])}
+    return {
+        **play,
+        "anomalies": list(play["anomalies"]),
+        "bans": [dict(b) for b in play["bans"]],
+        "all_in": list(play["all_in"]),
+    }
 
 
 __all__ = [

@@ -78,8 +78,7 @@ def anomaly_name(word: str, task: str) -> str:
         return found[1]
     if found:
         raise OptionError(
-            f"{shown!r} is an anomaly of another task ({TASK_TITLES[found[0]]}); {title} takes: "
-            f"{', '.join(names)}."
+            f"{shown!r} is an anomaly of another task ({TASK_TITLES[found[0]]}); {title} takes: {', '.join(names)}."
         )
     raise OptionError(f"{title} has no anomaly {shown!r}; choose from: {', '.join(names)} (or none).")
 

@@ -104,8 +104,7 @@ def parse_layout(text: str) -> dict[Point, str]:
             stones[point] = color
     if not stones and cleaned:
         raise OptionError(
-            "The setup layout names no stones; write one such as 'red C3 F6; blue F3 C6', "
-            "or 'none' for an empty board."
+            "The setup layout names no stones; write one such as 'red C3 F6; blue F3 C6', or 'none' for an empty board."
         )
     check_layout(stones)
     return stones
@@ -385,15 +384,12 @@ class ArmsLength(Game):
         if m_four and o_four:
             return self.end(
                 opponent,
-                f"Both players have four in a row after {mover}'s move; the mover loses, so {opponent} "
-                f"({oc}) wins.",
+                f"Both players have four in a row after {mover}'s move; the mover loses, so {opponent} ({oc}) wins.",
             )
         if m_four:
             return self.end(mover, f"{mover} ({mc}) has four in a row ({' '.join(m_four[0])}); {mover} wins.")
         if o_four:
-            return self.end(
-                opponent, f"{opponent} ({oc}) has four in a row ({' '.join(o_four[0])}); {opponent} wins."
-            )
+            return self.end(opponent, f"{opponent} ({oc}) has four in a row ({' '.join(o_four[0])}); {opponent} wins.")
         if m_off and o_off:
             return self.end(
                 opponent,

@@ -187,9 +187,7 @@ class Game(ABC):
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         variant = (variant or self.variants[0]).strip().lower()
         if variant not in self.variants:
-            raise OptionError(
-                f"{self.title} has no rule set {variant!r}; choose one of: {', '.join(self.variants)}."
-            )
+            raise OptionError(f"{self.title} has no rule set {variant!r}; choose one of: {', '.join(self.variants)}.")
         self.seed = int(seed)
         self.variant = variant
         self.option_values: dict[str, str] = {}
@@ -371,4 +369,3 @@ class Game(ABC):
             if movers:
                 raise NotYourTurnError(f"It is not your turn; waiting for {' and '.join(movers)}.")
             raise NotYourTurnError("No move is taken right now; wait for the next phase.")
-

@@ -135,9 +135,7 @@ def deck_size_for(anomalies: Iterable[str]) -> int:
     return BIG_DECK_SIZE if chosen & {"overshadow", "revolution"} else DECK_SIZE
 
 
-def card_contributions(
-    cards: Mapping[str, Sequence[int]], anomalies: Iterable[str]
-) -> dict[str, list[int]]:
+def card_contributions(cards: Mapping[str, Sequence[int]], anomalies: Iterable[str]) -> dict[str, list[int]]:
     """What each played card adds to its owner's round-end sum, in tenths, card by card.
 
     Overshadow: a card x-1 adds nothing when any x was played by either seat (a card that adds
@@ -326,8 +324,10 @@ class DuelingDecks(Game):
         if self.is_over:
             return []
         if self.has("pick-your-prize"):
-            prizes = "Pick Your Prize: the seven prize cards have no set value; each is worth the " \
-                     "rounded-up average of the cards played on it."
+            prizes = (
+                "Pick Your Prize: the seven prize cards have no set value; each is worth the "
+                "rounded-up average of the cards played on it."
+            )
         else:
             prizes = "The prize cards, in order: " + ", ".join(str(p) for p in self.prizes) + "."
         return [
@@ -375,7 +375,7 @@ class DuelingDecks(Game):
             verb = "create" if self.phase == "create" else "play"
             reason = {
                 "sent": f"You have already sent your {'creations' if verb == 'create' else 'play'} for this "
-                        "phase; the first one stands.",
+                "phase; the first one stands.",
                 "timeout": f"Your time ran out this phase, so you {verb} nothing.",
                 "auto": f"You have nothing to {verb} this phase.",
             }[sealed["how"]]
@@ -414,14 +414,12 @@ class DuelingDecks(Game):
             raise IllegalMoveError(
                 f"A hand holds at most {self.deck_size} cards and you hold {held}: create at most "
                 f"{room} card{'s' if room != 1 else ''} (or create none)."
-                if room else
-                f"Your hand is full ({self.deck_size} cards): play cards to make room; for now send create none."
+                if room
+                else f"Your hand is full ({self.deck_size} cards): play cards to make room; for now send create none."
             )
         power = self.power[seat]
         if any(len(n) > _MAX_DIGITS for n in numbers):
-            raise IllegalMoveError(
-                f"You have {power} power left; create cards worth at most {power} in all."
-            )
+            raise IllegalMoveError(f"You have {power} power left; create cards worth at most {power} in all.")
         cards = _descending(int(n) for n in numbers)
         if any(v < 1 for v in cards):
             raise IllegalMoveError("Every card is worth at least 1 power; send whole numbers from 1 up.")
@@ -488,7 +486,9 @@ class DuelingDecks(Game):
     def play(self, move: Move) -> list[Event]:
         """Seal a creation or a play; once both seats are in, resolve the phase."""
         if not isinstance(move, (Create, Play)):
-            raise IllegalMoveError("That is not a move of Dueling Decks; send create 20 15 or play 20 by direct message.")
+            raise IllegalMoveError(
+                "That is not a move of Dueling Decks; send create 20 15 or play 20 by direct message."
+            )
         # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
         if self.parse_move(move.text(), move.seat, private=True) != move:
             raise IllegalMoveError(f"{move.text()!r} cannot be played as given; send it again as text.")
@@ -498,8 +498,12 @@ class DuelingDecks(Game):
         self.last_moves[seat] = move.text()
         what = "creations" if isinstance(move, Create) else "play"
         events = [
-            Event(f"Sealed: {move.text()}.", seats=frozenset({seat}), kind="sealed",
-                  data={"seat": seat, "move": move.text()}),
+            Event(
+                f"Sealed: {move.text()}.",
+                seats=frozenset({seat}),
+                kind="sealed",
+                data={"seat": seat, "move": move.text()},
+            ),
             Event(f"{seat} has sent their {what}.", kind="submitted", data={"seat": seat, "phase": self.phase}),
         ]
         return events + self._advance()
@@ -511,8 +515,13 @@ class DuelingDecks(Game):
             return []
         self.sealed[seat] = {"cards": [], "backup": 0, "how": "timeout"}
         what = "creates nothing" if self.phase == "create" else "plays nothing"
-        events = [Event(f"{seat} ran out of time and {what} this phase.", kind="timeout",
-                        data={"seat": seat, "phase": self.phase})]
+        events = [
+            Event(
+                f"{seat} ran out of time and {what} this phase.",
+                kind="timeout",
+                data={"seat": seat, "phase": self.phase},
+            )
+        ]
         return events + self._advance()
 
     def _advance(self) -> list[Event]:
@@ -524,8 +533,9 @@ class DuelingDecks(Game):
             for seat in self.seats:
                 if self.sealed[seat] is None and self._no_choice(seat):
                     self.sealed[seat] = {"cards": [], "backup": 0, "how": "auto"}
-                    events.append(Event(self._skip_text(seat), kind="skipped",
-                                        data={"seat": seat, "phase": self.phase}))
+                    events.append(
+                        Event(self._skip_text(seat), kind="skipped", data={"seat": seat, "phase": self.phase})
+                    )
             if any(self.sealed[s] is None for s in self.seats):
                 # Prompt only for a phase that waits for someone, never for one that resolves itself.
                 return events + (self._phase_prompt() if new_phase else [])
@@ -548,12 +558,16 @@ class DuelingDecks(Game):
             return []
         number = self.round + 1
         if self.phase == "create":
-            text = (f"Round {number}: create phase. Send your new cards by direct message within "
-                    f"{PHASE_SECONDS} seconds, such as create 20 15, or create none.")
+            text = (
+                f"Round {number}: create phase. Send your new cards by direct message within "
+                f"{PHASE_SECONDS} seconds, such as create 20 15, or create none."
+            )
         else:
             prize = "" if self.has("pick-your-prize") else f" for the prize card {self.prizes[self.round]}"
-            text = (f"Round {number}: play phase{prize}. Send your play by direct message within "
-                    f"{PHASE_SECONDS} seconds, such as play 20, play 20 15 or play none.")
+            text = (
+                f"Round {number}: play phase{prize}. Send your play by direct message within "
+                f"{PHASE_SECONDS} seconds, such as play 20, play 20 15 or play none."
+            )
         return [Event(text, kind="phase", data={"phase": self.phase, "round": number, "seats": list(waiting)})]
 
     def _resolve_create(self) -> list[Event]:
@@ -568,8 +582,13 @@ class DuelingDecks(Game):
         self.sealed = {s: None for s in self.seats}
         self.phase = "play"
         made = "; ".join(f"{s} creates {_listing(cards[s])}" for s in self.seats)
-        return [Event(f"Round {self.round + 1}, cards created: {made}.", kind="created",
-                      data={"round": self.round + 1, "cards": {s: list(c) for s, c in cards.items()}})]
+        return [
+            Event(
+                f"Round {self.round + 1}, cards created: {made}.",
+                kind="created",
+                data={"round": self.round + 1, "cards": {s: list(c) for s, c in cards.items()}},
+            )
+        ]
 
     def _resolve_round(self) -> list[Event]:
         plays = {}
@@ -587,8 +606,9 @@ class DuelingDecks(Game):
         entry = {
             "round": self.round + 1,
             "prize": scored["value"],
-            "plays": {s: {"cards": list(plays[s][0]), "backup": plays[s][1], "how": self.sealed[s]["how"]}
-                      for s in self.seats},
+            "plays": {
+                s: {"cards": list(plays[s][0]), "backup": plays[s][1], "how": self.sealed[s]["how"]} for s in self.seats
+            },
             "counted": scored["counted"],
             "sums": scored["sums"],
             "winner": scored["winner"],
@@ -606,12 +626,18 @@ class DuelingDecks(Game):
             # Only the winner is told: never the cards, the sums or (Pick Your Prize) the value.
             if self.has("pick-your-prize"):
                 return [Event(f"Round {number}: {outcome}.", kind="round", data={"round": number, "winner": winner})]
-            return [Event(
-                f"Round {number} (prize {entry['prize']}): {outcome}. Points: {self._score_text()}.",
-                kind="round",
-                data={"round": number, "winner": winner, "prize": entry["prize"],
-                      "points": self._points_view(full=True)},
-            )]
+            return [
+                Event(
+                    f"Round {number} (prize {entry['prize']}): {outcome}. Points: {self._score_text()}.",
+                    kind="round",
+                    data={
+                        "round": number,
+                        "winner": winner,
+                        "prize": entry["prize"],
+                        "points": self._points_view(full=True),
+                    },
+                )
+            ]
         parts = []
         for seat in self.seats:
             play = entry["plays"][seat]
@@ -628,24 +654,39 @@ class DuelingDecks(Game):
         reached = [s for s in self.seats if self.points[s] >= goal]
         if len(reached) == 2:
             winner, rule = self._tiebreak_seat()
-            return self._finish(winner, "both-25", rule,
-                                f"Both reached {WINNING_POINTS} points at once ({self._score_text()}); {rule}: "
-                                f"{winner} wins the task.")
+            return self._finish(
+                winner,
+                "both-25",
+                rule,
+                f"Both reached {WINNING_POINTS} points at once ({self._score_text()}); {rule}: {winner} wins the task.",
+            )
         if reached:
             winner = reached[0]
-            return self._finish(winner, "reached-25", None,
-                                f"{winner} reached {WINNING_POINTS} points ({self._score_text()}) and wins the task.")
+            return self._finish(
+                winner,
+                "reached-25",
+                None,
+                f"{winner} reached {WINNING_POINTS} points ({self._score_text()}) and wins the task.",
+            )
         if self.round + 1 >= len(self.prizes):
             p1, p2 = self.points["p1"], self.points["p2"]
             if p1 != p2:
                 winner = "p1" if p1 > p2 else "p2"
-                return self._finish(winner, "prizes-used", None,
-                                    f"All seven prizes are used ({self._score_text()}): {winner} has the "
-                                    "higher score and wins the task.")
+                return self._finish(
+                    winner,
+                    "prizes-used",
+                    None,
+                    f"All seven prizes are used ({self._score_text()}): {winner} has the "
+                    "higher score and wins the task.",
+                )
             winner, rule = self._tiebreak_seat()
-            return self._finish(winner, "prizes-used", rule,
-                                f"All seven prizes are used and the scores are equal ({self._score_text()}); "
-                                f"{rule}: {winner} wins the task.")
+            return self._finish(
+                winner,
+                "prizes-used",
+                rule,
+                f"All seven prizes are used and the scores are equal ({self._score_text()}); "
+                f"{rule}: {winner} wins the task.",
+            )
         self.round += 1
         self.phase = "create"
         return []
@@ -656,7 +697,9 @@ class DuelingDecks(Game):
             return self.tiebreak, "the tie-break goes to the seat the match names"
         for entry in reversed(self.history):
             if entry["winner"]:
-                return entry["winner"], f"the tie-break goes to the winner of the most recent round won (round {entry['round']})"
+                return entry[
+                    "winner"
+                ], f"the tie-break goes to the winner of the most recent round won (round {entry['round']})"
         return "p2", "no round was won outright, so the tie-break goes to p2"
 
     def _finish(self, winner: str, reason: str, rule: str | None, text: str) -> list[Event]:
@@ -679,9 +722,14 @@ class DuelingDecks(Game):
             won = entry["winner"] or "tie"
             lines.append(f"Round {entry['round']} (prize {entry['prize']}): {'; '.join(parts)}; {won}.")
         lines.append(f"Points: {self._score_text()}.")
-        return Event("\n".join(lines), kind="reveal",
-                     data={"history": [self._entry_view(e, None, full=True) for e in self.history],
-                           "points": self._points_view(full=True)})
+        return Event(
+            "\n".join(lines),
+            kind="reveal",
+            data={
+                "history": [self._entry_view(e, None, full=True) for e in self.history],
+                "points": self._points_view(full=True),
+            },
+        )
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the task; under Darkness everything is then revealed."""
@@ -751,8 +799,9 @@ class DuelingDecks(Game):
             "backups_left": backups,
             "submitted": {s: self.sealed[s] is not None for s in self.seats},
             "sealed": sealed,
-            "created": [{"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}}
-                        for c in self.created],
+            "created": [
+                {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in self.created
+            ],
             "history": [self._entry_view(e, own, full=over) for e in self.history],
             "last_move": self.last_moves[own] if own else None,
             "result": dict(self.result) if self.result else None,
@@ -774,8 +823,9 @@ class DuelingDecks(Game):
             "points": dict(self.points),
             "backups_left": dict(self.backups_left),
             "sealed": {s: None if v is None else dict(v, cards=list(v["cards"])) for s, v in self.sealed.items()},
-            "created": [{"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}}
-                        for c in self.created],
+            "created": [
+                {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in self.created
+            ],
             "history": [_copy_entry(e) for e in self.history],
             "last_moves": dict(self.last_moves),
             "result": dict(self.result) if self.result else None,
@@ -795,8 +845,9 @@ class DuelingDecks(Game):
         self.points = {s: int(v) for s, v in data["points"].items()}
         self.backups_left = {s: int(v) for s, v in data["backups_left"].items()}
         self.sealed = {s: None if v is None else dict(v, cards=list(v["cards"])) for s, v in data["sealed"].items()}
-        self.created = [{"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}}
-                        for c in data["created"]]
+        self.created = [
+            {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in data["created"]
+        ]
         self.history = [_copy_entry(e) for e in data["history"]]
         self.last_moves = dict(data["last_moves"])
         self.result = dict(data["result"]) if data["result"] else None
@@ -838,8 +889,10 @@ def board_text(view: Mapping[str, Any]) -> str:
     if view.get("sealed"):
         sealed = view["sealed"]
         cards = " ".join(map(str, sealed["cards"])) or "none"
-        lines.append(f"Your sealed {'creations' if phase == 'create' else 'play'}: {cards}"
-                     + (f" backup {sealed['backup']}" if sealed["backup"] else ""))
+        lines.append(
+            f"Your sealed {'creations' if phase == 'create' else 'play'}: {cards}"
+            + (f" backup {sealed['backup']}" if sealed["backup"] else "")
+        )
     for entry in view["history"]:
         plays = entry["plays"] or {}
         parts = []
@@ -875,8 +928,9 @@ def _read(text: str) -> tuple[str, list[str] | None, str | None]:
     if re.search(r"[0-9]\s*\.\s*[0-9]", lowered):
         raise MalformedMoveError("Card values are whole numbers; send, for example, create 20 15.")
     tokens = _TOKEN.findall(lowered)
-    help_text = ("send create 20 15 or create none in a create phase, and play 20, play 20 15 or play none "
-                 "in a play phase")
+    help_text = (
+        "send create 20 15 or create none in a create phase, and play 20, play 20 15 or play none in a play phase"
+    )
     if not tokens or not _FILLER.match(_TOKEN.sub(" ", lowered)):
         shown = text.strip()[:40]
         raise MalformedMoveError((f"{shown!r} is not a move; " if shown else "") + help_text + ".")
@@ -887,16 +941,14 @@ def _read(text: str) -> tuple[str, list[str] | None, str | None]:
     backup = None
     if "backup" in rest:
         at = rest.index("backup")
-        after = rest[at + 1:]
+        after = rest[at + 1 :]
         if len(after) != 1 or not after[0].isdigit():
             raise MalformedMoveError("Put Backup last, with one amount from 1 to 3: play 20 backup 3.")
         backup, rest = after[0], rest[:at]
     if rest == ["none"] or (not rest and backup is not None):
         return verb, None, backup
     if not rest:
-        raise MalformedMoveError(
-            f"Name the cards: {verb} 20 15, or {verb} none."
-        )
+        raise MalformedMoveError(f"Name the cards: {verb} 20 15, or {verb} none.")
     if any(not t.isdigit() for t in rest):
         word = next(t for t in rest if not t.isdigit())
         raise MalformedMoveError(

@@ -36,8 +36,7 @@ def parse_point(text: str, cols: int, rows: int) -> Point:
     row = int(match.group(2)) - 1
     if not (0 <= col < cols and 0 <= row < rows):
         raise MalformedMoveError(
-            f"{match.group(1).upper()}{match.group(2)} is off the board; columns run A-{last_col} "
-            f"and rows 1-{rows}."
+            f"{match.group(1).upper()}{match.group(2)} is off the board; columns run A-{last_col} and rows 1-{rows}."
         )
     return Point(col, row)
 
@@ -56,7 +55,9 @@ NEIGHBOURS: tuple[tuple[int, int], ...] = tuple(
 _FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
 
 
-def split_submission(text: str, token: re.Pattern[str], point: re.Pattern[str], hint: str) -> tuple[list[str], list[str]]:
+def split_submission(
+    text: str, token: re.Pattern[str], point: re.Pattern[str], hint: str
+) -> tuple[list[str], list[str]]:
     """Split a typed submission into point tokens (``c3``) and words (``snipe``), lower-cased.
 
     ``token`` finds the tokens and ``point`` tells which are points; anything between tokens other

@@ -434,8 +434,7 @@ class DeckSwabbing(Game):
                 )
             if seat != self.turn and self.snipe_answered:
                 raise NotYourTurnError(
-                    f"You have already answered this turn, and the first answer stands; wait for "
-                    f"{self.turn}'s move."
+                    f"You have already answered this turn, and the first answer stands; wait for {self.turn}'s move."
                 )
         self.require_turn(seat)
         if not isinstance(text, str):
@@ -539,16 +538,24 @@ class DeckSwabbing(Game):
         if isinstance(move, Swab):
             self.sealed_move = move.tiles
             events = [
-                Event(f"Your move {move.text()} is sealed.", seats=frozenset({move.seat}), kind="sealed",
-                      data={"seat": move.seat, "move": move.text()}),
+                Event(
+                    f"Your move {move.text()} is sealed.",
+                    seats=frozenset({move.seat}),
+                    kind="sealed",
+                    data={"seat": move.seat, "move": move.text()},
+                ),
                 Event(f"{move.seat} has sent their move.", kind="submitted", data={"seat": move.seat}),
             ]
         else:
             self.sealed_snipe = move.tile
             self.snipe_answered = True
             events = [
-                Event(f"Your answer {move.text()} is sealed.", seats=frozenset({move.seat}), kind="sealed",
-                      data={"seat": move.seat, "snipe": move.tile}),
+                Event(
+                    f"Your answer {move.text()} is sealed.",
+                    seats=frozenset({move.seat}),
+                    kind="sealed",
+                    data={"seat": move.seat, "snipe": move.tile},
+                ),
                 Event(f"{move.seat} has answered.", kind="submitted", data={"seat": move.seat}),
             ]
         return events + self._resolve_if_ready()
@@ -580,13 +587,15 @@ class DeckSwabbing(Game):
         filled = _sort(filled)
         self.recent = _sort(placed)
         move_text = _listing(tiles)
-        self.history.append({
-            "seat": seat,
-            "tiles": [_sq(p) for p in tiles],
-            "snipe": _sq(snipe) if snipe else None,
-            "snipe_ignored": ignored,
-            "filled": [_sq(p) for p in filled],
-        })
+        self.history.append(
+            {
+                "seat": seat,
+                "tiles": [_sq(p) for p in tiles],
+                "snipe": _sq(snipe) if snipe else None,
+                "snipe_ignored": ignored,
+                "filled": [_sq(p) for p in filled],
+            }
+        )
         self.last_move = move_text
         self.sealed_move = None
         self.sealed_snipe = None
@@ -620,8 +629,10 @@ class DeckSwabbing(Game):
             else:
                 text += " Hook: no move can touch the tiles placed last turn, so any move will do."
         if self.has("snipe"):
-            text += (f" Send it to me by direct message. {other_seat(self.turn)}: you may snipe a white tile by "
-                     "direct message (snipe D4, or snipe none).")
+            text += (
+                f" Send it to me by direct message. {other_seat(self.turn)}: you may snipe a white tile by "
+                "direct message (snipe D4, or snipe none)."
+            )
         return [Event(text, kind="turn", data={"seat": self.turn, "sniper": self.sniper})]
 
     # ---- the end ---------------------------------------------------------------------------
@@ -652,12 +663,16 @@ class DeckSwabbing(Game):
         tied = scores["p1"] == scores["p2"]
         if tied:
             winner = self.tiebreak_seat()
-            reason = (f"No white pair is left to colour: the board is swabbed. A tie at {scores['p1']} {unit} "
-                      f"each goes to {winner}; {winner} wins the task.")
+            reason = (
+                f"No white pair is left to colour: the board is swabbed. A tie at {scores['p1']} {unit} "
+                f"each goes to {winner}; {winner} wins the task."
+            )
         else:
             winner = max(self.seats, key=lambda s: scores[s])
-            reason = (f"No white pair is left to colour: the board is swabbed. {winner} wins the task, "
-                      f"{scores[winner]} {unit} to {scores[other_seat(winner)]}.")
+            reason = (
+                f"No white pair is left to colour: the board is swabbed. {winner} wins the task, "
+                f"{scores[winner]} {unit} to {scores[other_seat(winner)]}."
+            )
         if self.has("linear"):
             reason = reason.replace("No white pair is left to colour", "No white tile is left to colour")
         self.result = {"reason": "no-move", "scores": dict(scores), "tiebreak": winner if tied else None}
@@ -678,8 +693,13 @@ class DeckSwabbing(Game):
         if seat != self.turn:
             self.sealed_snipe = None
             self.snipe_answered = True
-            events = [Event(f"{seat} sent no snipe in time, so snipes nothing this turn.", kind="submitted",
-                            data={"seat": seat, "none": True})]
+            events = [
+                Event(
+                    f"{seat} sent no snipe in time, so snipes nothing this turn.",
+                    kind="submitted",
+                    data={"seat": seat, "none": True},
+                )
+            ]
             return events + self._resolve_if_ready()
         self.result = {"reason": "timeout", "scores": self.scores(), "tiebreak": None}
         return self._finish(other_seat(seat), f"{seat} ran out of time; {other_seat(seat)} wins the task.")
@@ -733,7 +753,8 @@ class DeckSwabbing(Game):
             "hook": hook,
             "submitted": (
                 {self.turn: self.sealed_move is not None, other_seat(self.turn): self.snipe_answered}
-                if self.has("snipe") and not over else None
+                if self.has("snipe") and not over
+                else None
             ),
             "sealed": self._sealed_for(seat),
             "history": [_copy_entry(e) for e in self.history],

@@ -303,9 +303,7 @@ class TicTacFive(Game):
         colour = self._next_colour or "black"
         own = _CODE[colour]
         at = _index(point)
-        five_step = next(
-            (step for step, _ in _DIRECTIONS if _line_shape(self._board, at, step, own) == _FIVE), None
-        )
+        five_step = next((step for step, _ in _DIRECTIONS if _line_shape(self._board, at, step, own) == _FIVE), None)
         self._board[at] = own
         self._stones.append((point, colour))
         events = [

@@ -188,10 +188,22 @@ class Tightwire(Game):
     variants = ("classic", "influx", "fate")
     # "slack line", "slack thread" and "B5 to C3" are read too, but those words only follow a
     # verb or join two dots.
-    keywords = frozenset({
-        "draw", "slack", "and", "move", "revive",  # play
-        "pick", "turn", "order", "extra", "woven", "first", "second",  # the draft and Turn Order
-    })
+    keywords = frozenset(
+        {
+            "draw",
+            "slack",
+            "and",
+            "move",
+            "revive",  # play
+            "pick",
+            "turn",
+            "order",
+            "extra",
+            "woven",
+            "first",
+            "second",  # the draft and Turn Order
+        }
+    )
     options = {
         "board": f"board preset: {', '.join(PRESETS)} (default classic5, 5 x 5 dots)",
         "setup": 'explicit layout on the preset\'s grid: "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
@@ -284,32 +296,26 @@ class Tightwire(Game):
                 for word in rest:
                     name = self._option_dot(word)
                     if name in seen:
-                        raise OptionError(
-                            f"The setup puts two pieces on {name}; "
-                            "give each piece its own dot."
-                        )
+                        raise OptionError(f"The setup puts two pieces on {name}; give each piece its own dot.")
                     seen[name] = key
                     layout[key].append(name)
             elif key == "lines":
                 for word in rest:
                     match = re.fullmatch(r"([A-Za-z]\d{1,2})-([A-Za-z]\d{1,2})", word)
                     if not match:
-                        raise OptionError(
-                            f"{word!r} is not a line; "
-                            "write lines as B5-C3, separated by spaces."
-                        )
+                        raise OptionError(f"{word!r} is not a line; write lines as B5-C3, separated by spaces.")
                     a = self._dot(self._option_dot(match.group(1)))
                     b = self._dot(self._option_dot(match.group(2)))
                     pid = self._setup_line(a, b, lines)
                     lines.append(pid)
             else:
                 raise OptionError(
-                    f"The setup has a part {key!r}; write it as \"orange A5 B5 D5 E5; blue A1 B1 D1 E1\" "
-                    f"with an optional \"; lines B5-C3 C3-C2\"."
+                    f'The setup has a part {key!r}; write it as "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
+                    f'with an optional "; lines B5-C3 C3-C2".'
                 )
         for color in COLORS:
             if color not in layout:
-                raise OptionError(f"The setup places no {color} pieces; list them as \"{color} A1 B1\".")
+                raise OptionError(f'The setup places no {color} pieces; list them as "{color} A1 B1".')
             if len(layout[color]) < 2:
                 raise OptionError(
                     f"The setup gives {color} fewer than two pieces, and a player with one piece or none "
@@ -332,16 +338,14 @@ class Tightwire(Game):
         if pid is None:
             over = names[self.geo.dots_between(a, b)[0]]
             raise OptionError(
-                f"The setup line {names[a]}-{names[b]} passes over {over}; "
-                "lines join dots without passing over one."
+                f"The setup line {names[a]}-{names[b]} passes over {over}; lines join dots without passing over one."
             )
         if pid in earlier:
             raise OptionError(f"The setup lists the line {names[a]}-{names[b]} twice; list it once.")
         for other in earlier:
             if self.geo.crossing[pid] >> other & 1:
                 raise OptionError(
-                    f"The setup lines {self._line_name(pid)} and {self._line_name(other)} cross; "
-                    "lines may not cross."
+                    f"The setup lines {self._line_name(pid)} and {self._line_name(other)} cross; lines may not cross."
                 )
         return pid
 
@@ -490,9 +494,7 @@ class Tightwire(Game):
             if free and not self._repeats(seat, free[0], free[1]):
                 yield TightwireMove(seat, "move", names[free[0]], names[free[1]])
         if self.captured[color]:
-            woven = (
-                self.variant == "fate" and WOVEN_REVIVE in self.items[seat] and not self._every_dot_has_a_line()
-            )
+            woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat] and not self._every_dot_has_a_line()
             for dot in range(geo.dot_count):
                 if pieces[dot] is not None:
                     continue
@@ -558,8 +560,7 @@ class Tightwire(Game):
         if pid is None:
             over = names[self.geo.dots_between(a, b)[0]]
             raise IllegalMoveError(
-                f"{text} would pass over the dot {over}; "
-                "a line may not pass over a dot. Choose another line."
+                f"{text} would pass over the dot {over}; a line may not pass over a dot. Choose another line."
             )
         if self.line_mask >> pid & 1:
             hint = "choose another line"
@@ -575,8 +576,7 @@ class Tightwire(Game):
                 elif self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
                     hint = f", or write `extra slack {text}` to weave your Extra Slack Thread"
                 raise IllegalMoveError(
-                    f"{text} crosses the line {self._line_name(crossed[0])}; "
-                    f"choose another line{hint}."
+                    f"{text} crosses the line {self._line_name(crossed[0])}; choose another line{hint}."
                 )
         elif kind == "slack":
             if not self.slack_left[seat]:
@@ -586,11 +586,12 @@ class Tightwire(Game):
                 raise IllegalMoveError(f"You have used your slack line; {hint}.")
         else:
             if self.variant != "fate":
-                raise IllegalMoveError("There are no items in this rule set, so there is no Extra Slack Thread to weave.")
+                raise IllegalMoveError(
+                    "There are no items in this rule set, so there is no Extra Slack Thread to weave."
+                )
             if EXTRA_SLACK not in self.items[seat]:
                 raise IllegalMoveError(
-                    "You do not hold the Extra Slack Thread; "
-                    "draw a normal line or use your slack line."
+                    "You do not hold the Extra Slack Thread; draw a normal line or use your slack line."
                 )
             if self.slack_left[seat]:
                 raise IllegalMoveError(
@@ -613,10 +614,7 @@ class Tightwire(Game):
         names = self.geo.names
         text = f"{names[a]}-{names[b]}"
         if a == b:
-            raise IllegalMoveError(
-                "A move goes from one dot to another along a line; "
-                "name two dots, such as B5-C3."
-            )
+            raise IllegalMoveError("A move goes from one dot to another along a line; name two dots, such as B5-C3.")
         pid = self.geo.pair_id.get((a, b))
         if pid is None or not self.line_mask >> pid & 1:
             if pid is None:
@@ -626,8 +624,7 @@ class Tightwire(Game):
                     f"and there can be none: it would pass over {over}. Choose another move."
                 )
             raise IllegalMoveError(
-                f"There is no line between {names[a]} and {names[b]}; "
-                f"to draw one write `draw {text}`."
+                f"There is no line between {names[a]} and {names[b]}; to draw one write `draw {text}`."
             )
         color = self.colors[seat]
         free = self._free_move(pid, color, self.pieces)
@@ -635,13 +632,11 @@ class Tightwire(Game):
             ends = (self.pieces[a], self.pieces[b])
             if color not in ends:
                 raise IllegalMoveError(
-                    f"Neither {names[a]} nor {names[b]} holds one of your pieces; "
-                    "move one of your own pieces."
+                    f"Neither {names[a]} nor {names[b]} holds one of your pieces; move one of your own pieces."
                 )
             if ends == (color, color):
                 raise IllegalMoveError(
-                    f"Both {names[a]} and {names[b]} hold your pieces; "
-                    "a piece moves only to an empty dot."
+                    f"Both {names[a]} and {names[b]} hold your pieces; a piece moves only to an empty dot."
                 )
             target = b if self.pieces[a] == color else a
             raise IllegalMoveError(
@@ -649,8 +644,7 @@ class Tightwire(Game):
             )
         if self._repeats(seat, free[0], free[1]):
             raise IllegalMoveError(
-                "That move would repeat an earlier position, which Deadly Influx forbids; "
-                "choose another action."
+                "That move would repeat an earlier position, which Deadly Influx forbids; choose another action."
             )
         return TightwireMove(seat, "move", names[free[0]], names[free[1]])
 
@@ -662,29 +656,24 @@ class Tightwire(Game):
         holds_woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat]
         if kind == "woven_revive":
             if self.variant != "fate":
-                raise IllegalMoveError(
-                    "There are no items in this rule set; "
-                    f"write `revive {name}` to revive a piece."
-                )
+                raise IllegalMoveError(f"There are no items in this rule set; write `revive {name}` to revive a piece.")
             if not holds_woven:
                 raise IllegalMoveError(
-                    "You do not hold the Woven Revive; "
-                    "revive onto an empty dot with no line with `revive C3`."
+                    "You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C3`."
                 )
         if not self.captured[color]:
             raise IllegalMoveError("You have no captured piece to revive; draw a line or move a piece.")
         if self.pieces[dot] is not None:
-            where = "an empty dot with exactly one line" if kind == "woven_revive" else "an empty dot with no line at it"
+            where = (
+                "an empty dot with exactly one line" if kind == "woven_revive" else "an empty dot with no line at it"
+            )
             raise IllegalMoveError(f"{name} is taken; revive onto {where}.")
         count = self._lines_at(dot)
         if kind == "revive" and count:
             hint = ""
             if holds_woven and count == 1 and not self._every_dot_has_a_line():
                 hint = f", or write `woven revive {name}` to use your Woven Revive"
-            raise IllegalMoveError(
-                f"{name} has a line at it; "
-                f"revive onto an empty dot with no line at it{hint}."
-            )
+            raise IllegalMoveError(f"{name} has a line at it; revive onto an empty dot with no line at it{hint}.")
         if kind == "woven_revive":
             if self._every_dot_has_a_line():
                 raise IllegalMoveError("Every dot has a line now, so the Woven Revive can no longer be used.")
@@ -699,8 +688,7 @@ class Tightwire(Game):
                 )
         if self._repeats(seat, None, dot):
             raise IllegalMoveError(
-                "That revive would repeat an earlier position, which Deadly Influx forbids; "
-                "choose another action."
+                "That revive would repeat an earlier position, which Deadly Influx forbids; choose another action."
             )
         return TightwireMove(seat, kind, name)
 

@@ -364,9 +364,7 @@ class TileDecklaration(Game):
         return [
             tile
             for tile in TILES
-            if self.grid[tile] == color
-            and tile not in named
-            and (anchor is None or adjacent(tile, anchor))
+            if self.grid[tile] == color and tile not in named and (anchor is None or adjacent(tile, anchor))
         ]
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
@@ -414,8 +412,7 @@ class TileDecklaration(Game):
         if anchor is not None and not adjacent(tile, anchor):
             where = "the black centre D4" if not self.declared else f"{anchor}, the last declared tile"
             raise IllegalMoveError(
-                f"Chain: you may only declare a tile next to {where} (orthogonally or diagonally); "
-                "choose one of those."
+                f"Chain: you may only declare a tile next to {where} (orthogonally or diagonally); choose one of those."
             )
         return Declare(seat, _sq(tile), color)
 
@@ -479,7 +476,9 @@ class TileDecklaration(Game):
     def play(self, move: Move) -> list[Event]:
         """Apply mines, a first call or a declaration with its call."""
         if not isinstance(move, (Mines, Call, Declare)):
-            raise IllegalMoveError("That is not a move of Tile Decklaration; write a tile and a colour, such as D5 blue.")
+            raise IllegalMoveError(
+                "That is not a move of Tile Decklaration; write a tile and a colour, such as D5 blue."
+            )
         # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
         if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
             raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
@@ -487,8 +486,13 @@ class TileDecklaration(Game):
             return self._apply_mines(move.seat, [_pt(t) for t in move.tiles])
         if isinstance(move, Call):
             self.last_move = move.text()
-            events = [Event(f"{move.seat} calls {move.color} for {other_seat(move.seat)}.", kind="call",
-                            data={"seat": move.seat, "color": move.color})]
+            events = [
+                Event(
+                    f"{move.seat} calls {move.color} for {other_seat(move.seat)}.",
+                    kind="call",
+                    data={"seat": move.seat, "color": move.color},
+                )
+            ]
             return events + self._after_call(move.seat, move.color, self.chain_from(), hit_mine=False)
         return self._apply_declare(move)
 
@@ -496,8 +500,12 @@ class TileDecklaration(Game):
         self.mines[seat] = tiles
         listed = " ".join(_sq(p) for p in tiles)
         events = [
-            Event(f"Your mines are on {listed}.", seats=frozenset({seat}), kind="mines",
-                  data={"seat": seat, "tiles": [_sq(p) for p in tiles]}),
+            Event(
+                f"Your mines are on {listed}.",
+                seats=frozenset({seat}),
+                kind="mines",
+                data={"seat": seat, "tiles": [_sq(p) for p in tiles]},
+            ),
             Event(f"{seat} has placed their mines.", kind="mines-sent", data={"seat": seat}),
         ]
         if all(self.mines[s] is not None for s in self.seats):
@@ -515,21 +523,24 @@ class TileDecklaration(Game):
             return self._lose(seat, "named-before", tile, f"{seat} declared {tile}, which was named before.")
         true_color = self.grid[tile]
         if true_color != needed:
-            return self._lose(
-                seat, "wrong-color", tile, f"{seat} declared {tile} as {needed}, but it is {true_color}."
-            )
+            return self._lose(seat, "wrong-color", tile, f"{seat} declared {tile} as {needed}, but it is {true_color}.")
         if self.has("rectangle-adverse"):
             corners = forms_rectangle(tile, named)
             if corners:
                 return self._lose(
-                    seat, "rectangle", tile,
+                    seat,
+                    "rectangle",
+                    tile,
                     f"{seat} declared {tile} ({true_color}), which makes a rectangle with "
                     f"{', '.join(map(str, corners))} (Rectangle-Adverse).",
                 )
         self.declared.append({"tile": _sq(tile), "color": true_color, "seat": seat})
         events = [
-            Event(f"{seat} declared {tile}: {true_color}. {seat} calls {move.color}.", kind="declare",
-                  data={"seat": seat, "tile": _sq(tile), "color": true_color, "call": move.color})
+            Event(
+                f"{seat} declared {tile}: {true_color}. {seat} calls {move.color}.",
+                kind="declare",
+                data={"seat": seat, "tile": _sq(tile), "color": true_color, "call": move.color},
+            )
         ]
         owners = [s for s in self.seats if self.mines[s] and tile in self.mines[s]]
         if owners:
@@ -542,13 +553,20 @@ class TileDecklaration(Game):
         valid = self.valid_tiles(color, anchor)
         if not valid:
             where = f" next to {anchor}" if anchor is not None else ""
-            return self._lose(caller, "no-valid-tile", None,
-                              f"{caller} called {color}, but no {color} tile{where} is left to declare.")
+            return self._lose(
+                caller,
+                "no-valid-tile",
+                None,
+                f"{caller} called {color}, but no {color} tile{where} is left to declare.",
+            )
         if self.has("rectangle-adverse") and all(forms_rectangle(t, self.declared_points()) for t in valid):
             where = f" next to {anchor}" if anchor is not None else " left"
-            return self._lose(caller, "forced-rectangle", None,
-                              f"{caller} called {color}, and every {color} tile{where} would make a rectangle "
-                              "(Rectangle-Adverse).")
+            return self._lose(
+                caller,
+                "forced-rectangle",
+                None,
+                f"{caller} called {color}, and every {color} tile{where} would make a rectangle (Rectangle-Adverse).",
+            )
         self.phase = "declare"
         self.called = color
         self.caller = caller
@@ -557,16 +575,25 @@ class TileDecklaration(Game):
         if hit_mine:
             last = self.exploded[-1]
             whose = " and ".join(f"{s}'s" for s in last["owners"])
-            events.append(Event(
-                f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare a {color} "
-                "tile and call a colour.",
-                kind="landmine", data=dict(last, seat=caller, color=color)))
+            events.append(
+                Event(
+                    f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare a {color} "
+                    "tile and call a colour.",
+                    kind="landmine",
+                    data=dict(last, seat=caller, color=color),
+                )
+            )
             self.turn = caller
         else:
             self.turn = other_seat(caller)
             where = f" next to {anchor}" if anchor is not None else ""
-            events.append(Event(f"{self.turn}: declare a {color} tile{where} and call a colour.", kind="turn",
-                                data={"seat": self.turn, "color": color}))
+            events.append(
+                Event(
+                    f"{self.turn}: declare a {color} tile{where} and call a colour.",
+                    kind="turn",
+                    data={"seat": self.turn, "color": color},
+                )
+            )
         return events
 
     def _lose(self, loser: str, rule: str, tile: Point | None, text: str) -> list[Event]:
@@ -597,30 +624,49 @@ class TileDecklaration(Game):
             for seat in self.seats:
                 if self.mines[seat] is None:
                     self.mines[seat] = []
-                    events.append(Event(f"{seat} sent no mines in time, so places none.", kind="mines-sent",
-                                        data={"seat": seat, "none": True}))
+                    events.append(
+                        Event(
+                            f"{seat} sent no mines in time, so places none.",
+                            kind="mines-sent",
+                            data={"seat": seat, "none": True},
+                        )
+                    )
             return events + self._start_calls()
         events = [Event("Time is up: the grid is hidden.", kind="hide")]
         if self.has("implode"):
             self.grid = implode(self.original, self.marks)
             listed = " ".join(_sq(p) for p in self.marks)
-            events.append(Event(
-                f"Implode: {listed} are marked '!'. Each has taken the most frequent colour among its "
-                "orthogonal neighbours as they were (a tie keeps its colour).",
-                kind="implode", data={"marks": [_sq(p) for p in self.marks]}))
+            events.append(
+                Event(
+                    f"Implode: {listed} are marked '!'. Each has taken the most frequent colour among its "
+                    "orthogonal neighbours as they were (a tie keeps its colour).",
+                    kind="implode",
+                    data={"marks": [_sq(p) for p in self.marks]},
+                )
+            )
         if self.has("landmine"):
             self.phase = "landmines"
-            events.append(Event(
-                f"Landmine: you have {LANDMINE_SECONDS} seconds to send me five different tiles by direct "
-                "message, such as mines A1 B2 C3 E6 G7.", kind="phase", data={"phase": "landmines"}))
+            events.append(
+                Event(
+                    f"Landmine: you have {LANDMINE_SECONDS} seconds to send me five different tiles by direct "
+                    "message, such as mines A1 B2 C3 E6 G7.",
+                    kind="phase",
+                    data={"phase": "landmines"},
+                )
+            )
             return events
         return events + self._start_calls()
 
     def _start_calls(self) -> list[Event]:
         self.phase = "call"
         self.turn = self.starter
-        return [Event(f"{self.starter}: call a colour for {other_seat(self.starter)}, such as call red.",
-                      kind="phase", data={"phase": "call", "seat": self.starter})]
+        return [
+            Event(
+                f"{self.starter}: call a colour for {other_seat(self.starter)}, such as call red.",
+                kind="phase",
+                data={"phase": "call", "seat": self.starter},
+            )
+        ]
 
     def timeout(self, seat: str) -> list[Event]:
         """A seat to move that runs out of time loses. In the landmine window it places no mine."""
@@ -629,8 +675,13 @@ class TileDecklaration(Game):
             return []
         if self.phase == "landmines":
             self.mines[seat] = []
-            events = [Event(f"{seat} sent no mines in time, so places none.", kind="mines-sent",
-                            data={"seat": seat, "none": True})]
+            events = [
+                Event(
+                    f"{seat} sent no mines in time, so places none.",
+                    kind="mines-sent",
+                    data={"seat": seat, "none": True},
+                )
+            ]
             if all(self.mines[s] is not None for s in self.seats):
                 events += self._start_calls()
             return events
@@ -753,6 +804,6 @@ __all__ = [
     "generate_grid",
     "grid_text",
     "implode",
-    "parse_anomalies",
     "palette_for",
+    "parse_anomalies",
 ]

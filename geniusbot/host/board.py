@@ -119,8 +119,10 @@ def _tiles_lines(view: Mapping[str, Any]) -> list[str]:
         lines.append(head)
     elif phase == "over":
         lines.append("The task is over; the grid is shown.")
-    lines.append(f"{len(declared)} tile{'s' if len(declared) != 1 else ''} declared."
-                 + (f" Anomalies: {', '.join(view['anomalies'])}." if view.get("anomalies") else ""))
+    lines.append(
+        f"{len(declared)} tile{'s' if len(declared) != 1 else ''} declared."
+        + (f" Anomalies: {', '.join(view['anomalies'])}." if view.get("anomalies") else "")
+    )
     marks = [parse_point(m, size, size) for m in view.get("marks") or ()]
     if isinstance(view.get("grid"), Mapping):
         known = _points(view["grid"], size)
@@ -177,8 +179,11 @@ def _swabbing_lines(view: Mapping[str, Any]) -> list[str]:
         lines.append(f"Anomalies: {', '.join(view['anomalies'])}.")
     scores = view.get("scores") or {}
     word = "points" if view.get("values") else "tiles"
-    lines.append(f"Score ({word}): " + ", ".join(f"{s} {n}" for s, n in scores.items())
-                 + f"; a tie goes to {view.get('tiebreak')}.")
+    lines.append(
+        f"Score ({word}): "
+        + ", ".join(f"{s} {n}" for s, n in scores.items())
+        + f"; a tie goes to {view.get('tiebreak')}."
+    )
     numbers = _points(view.get("numbers"), size) if view.get("numbers") else None
     lines += board_text(_points(view.get("board"), size), numbers).splitlines()
     legend = ". white" if not numbers else "a number: a white tile and its number"
@@ -238,11 +243,15 @@ def _allhands_lines(view: Mapping[str, Any]) -> list[str]:
             bans = ", ".join(f"{b['seat']} {b['anomaly']}" for b in current.get("bans") or ()) or "none yet"
             lines.append(f"Bans: {bans}. Still open: {', '.join(current.get('pool') or ())}.")
             if current.get("banner"):
-                lines.append(f"{current['banner']} bans next ({current.get('bans_left')} to go), such as `ban {(current.get('pool') or ['chain'])[0]}`.")
+                lines.append(
+                    f"{current['banner']} bans next ({current.get('bans_left')} to go), such as `ban {(current.get('pool') or ['chain'])[0]}`."
+                )
         elif phase == "items":
             answered = [s for s, done in ((current.get("all_in") or {}).get("answered") or {}).items() if done]
-            lines.append("All-In: send `use all-in` or `pass` by direct message"
-                         + (f"; {_seat_list(answered)} answered." if answered else "."))
+            lines.append(
+                "All-In: send `use all-in` or `pass` by direct message"
+                + (f"; {_seat_list(answered)} answered." if answered else ".")
+            )
         used = (current.get("all_in") or {}).get("used") or []
         if used:
             lines.append(f"All-In used by {_seat_list(used)}: the winner of this play scores 2 more.")
@@ -264,7 +273,9 @@ def _allhands_lines(view: Mapping[str, Any]) -> list[str]:
 _TW_GAP = 3
 
 
-def _tightwire_grid(cols: int, rows: int, pieces: Mapping[str, str], lines: list[tuple[str, str]], marks: set[str]) -> list[str]:
+def _tightwire_grid(
+    cols: int, rows: int, pieces: Mapping[str, str], lines: list[tuple[str, str]], marks: set[str]
+) -> list[str]:
     """The dots (pieces as letters, the last action's in lower case) and the lines between
     neighbouring dots: ``---`` across, ``|`` up, ``/`` and ``\\`` (``X`` for both) diagonally."""
     step = _TW_GAP + 1
@@ -313,7 +324,11 @@ def _tightwire_lines(view: Mapping[str, Any]) -> list[str]:
     lines = [(str(ln["a"]), str(ln["b"]), bool(ln.get("slack"))) for ln in view.get("lines") or ()]
     drawn = [(a, b) for a, b, _ in lines if _neighbours(a, b)]
     out = _tightwire_grid(
-        int(view["cols"]), int(view["rows"]), view.get("pieces") or {}, drawn, {str(d) for d in view.get("last_path") or ()}
+        int(view["cols"]),
+        int(view["rows"]),
+        view.get("pieces") or {},
+        drawn,
+        {str(d) for d in view.get("last_path") or ()},
     )
     longer = [f"{a}-{b}{' (slack)' if slack else ''}" for a, b, slack in lines if not _neighbours(a, b)]
     if longer:
@@ -325,7 +340,9 @@ def _tightwire_lines(view: Mapping[str, Any]) -> list[str]:
     out.append(f"{legend}, . an empty dot; lower case: the dots of the last action.")
     draft = view.get("draft")
     if view.get("phase") == "draft" and draft:
-        out.append("Items still to pick: " + ", ".join(ITEM_TITLES.get(i, i) for i in draft.get("available") or ()) + ".")
+        out.append(
+            "Items still to pick: " + ", ".join(ITEM_TITLES.get(i, i) for i in draft.get("available") or ()) + "."
+        )
     captured = view.get("captured") or {}
     off = [f"{n} {colour}" for colour, n in captured.items() if n]
     if off:
@@ -352,10 +369,18 @@ def _plain(value: Any) -> str:
 
 def _generic_lines(view: Mapping[str, Any]) -> list[str]:
     """Every other key of a view as ``name: value`` prose, for a game with no board of its own."""
-    return [f"{key.replace('_', ' ')}: {_plain(value)}" for key, value in sorted(view.items()) if key not in _COMMON_KEYS]
+    return [
+        f"{key.replace('_', ' ')}: {_plain(value)}" for key, value in sorted(view.items()) if key not in _COMMON_KEYS
+    ]
 
 
-_BODIES = {"tightwire": _tightwire_lines, "tiles": _tiles_lines, "decks": _decks_lines, "swabbing": _swabbing_lines, "allhands": _allhands_lines}
+_BODIES = {
+    "tightwire": _tightwire_lines,
+    "tiles": _tiles_lines,
+    "decks": _decks_lines,
+    "swabbing": _swabbing_lines,
+    "allhands": _allhands_lines,
+}
 
 
 def _body(view: Mapping[str, Any]) -> list[str]:

@@ -123,9 +123,7 @@ class TimeControl:
             return TimeControl.byoyomi(periods, period).with_reset(reset)
         per_move_text, plus, reserve_text = spec.partition("+")
         if not per_move_text:
-            raise ClockSpecError(
-                f"{whole!r} is not a time control; write 60s, 60s+5m, 90s+5m/10s or 5x60s."
-            )
+            raise ClockSpecError(f"{whole!r} is not a time control; write 60s, 60s+5m, 90s+5m/10s or 5x60s.")
         per_move = _parse_amount(per_move_text, whole)
         reserve = block = 0
         if plus:
@@ -395,9 +393,7 @@ class Clock:
         """
         now_ms = to_ms(now)
         starts = {
-            seat: state.since_ms - state.elapsed_ms
-            for seat, state in self.seats.items()
-            if state.since_ms is not None
+            seat: state.since_ms - state.elapsed_ms for seat, state in self.seats.items() if state.since_ms is not None
         }
         return [
             a
@@ -494,7 +490,9 @@ class Clock:
             return ""
         left = self.remaining(seat, now)
         if self.control.periods:
-            text = f"{format_duration(left.move_ms)} ({left.periods_left} period{'s' if left.periods_left != 1 else ''})"
+            text = (
+                f"{format_duration(left.move_ms)} ({left.periods_left} period{'s' if left.periods_left != 1 else ''})"
+            )
         else:
             text = format_duration(left.move_ms)
             if self.control.reserve_ms:

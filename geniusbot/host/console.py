@@ -294,8 +294,11 @@ async def run_console(
             # A rule set asked for (or implied by the name) resumes only a match of that rule set.
             wanted = (variant or default_variant(game) or "").strip().lower()
             mine = [
-                r for r in await store.live_matches()
-                if r.game == name and r.channel_id is None and r.guild_id is None
+                r
+                for r in await store.live_matches()
+                if r.game == name
+                and r.channel_id is None
+                and r.guild_id is None
                 and (not wanted or r.variant == wanted)
             ]
             if mine:
@@ -309,7 +312,11 @@ async def run_console(
         if match_id is None:
             reply = await host.start_match(
                 # A rule set's own name ("threadsoffate") picks that rule set, as in the bot.
-                name, seed=seed, variant=variant or default_variant(game), options=options or {}, clock=clock,
+                name,
+                seed=seed,
+                variant=variant or default_variant(game),
+                options=options or {},
+                clock=clock,
                 players=[Player("p1", None, "p1"), Player("p2", None, "p2")],
             )
             if not reply.ok:
@@ -337,7 +344,13 @@ async def run_console(
 
 
 async def _handle(
-    line: str, host: Any, store: Any, match_id: int, say: Callable[[str], None], export: Any, again: str = "geniusbot play"
+    line: str,
+    host: Any,
+    store: Any,
+    match_id: int,
+    say: Callable[[str], None],
+    export: Any,
+    again: str = "geniusbot play",
 ) -> bool:
     """Handle one console line; ``False`` to quit. ``again`` is the command that comes back to it."""
     from .match import CHAT_PREFIXES
@@ -352,7 +365,9 @@ async def _handle(
         if reply.ok:
             say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
         elif reply.status == "ignored" and over and not text.strip().startswith(CHAT_PREFIXES):
-            say(f"Match #{match_id} is over; no more moves are taken. Type quit to leave, then '{again}' starts another.")
+            say(
+                f"Match #{match_id} is over; no more moves are taken. Type quit to leave, then '{again}' starts another."
+            )
         elif reply.status == "ignored":
             say("(ignored)")
         elif reply.status == "error":
@@ -425,10 +440,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help=f"the rule set of a game that has several ({rule_sets}; default: the first, or the one "
         "the game's name implies, as threadsoffate does)".replace("%", "%%"),
     )
-    parser.add_argument("--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)")
+    parser.add_argument(
+        "--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)"
+    )
     parser.add_argument("--clock", metavar="SPEC", help="time control: 60s, 60s+5m, 90s+5m/10s, 5x60s, none")
-    parser.add_argument("--db", metavar="FILE", help="a SQLite file, or a database URL such as "
-                        "postgresql+asyncpg://... (default: <data dir>/console.sqlite3)")
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="a SQLite file, or a database URL such as postgresql+asyncpg://... (default: <data dir>/console.sqlite3)",
+    )
     parser.add_argument("--boards", metavar="DIR", help="where to save board pictures (default: <data dir>/boards)")
     parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
     parser.set_defaults(handler="geniusbot.host.console:command")
@@ -453,6 +473,12 @@ async def command(args: argparse.Namespace) -> int:
         db_url = f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
     boards = Path(args.boards) if args.boards else data_dir / "boards"
     return await run_console(
-        args.game, db_url=db_url, seed=args.seed, variant=args.variant, options=options,
-        clock=args.clock, new=args.new, boards_dir=boards,
+        args.game,
+        db_url=db_url,
+        seed=args.seed,
+        variant=args.variant,
+        options=options,
+        clock=args.clock,
+        new=args.new,
+        boards_dir=boards,
     )

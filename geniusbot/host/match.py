@@ -307,9 +307,15 @@ class Host:
             log.warning("starting a match failed: %s", error)
             return Reply("unavailable", "The match could not be saved, so it has not started; try again in a moment.")
         live = LiveMatch(
-            record.id, guild_id, channel_id, instance, match_clock,
+            record.id,
+            guild_id,
+            channel_id,
+            instance,
+            match_clock,
             {s: Player(s, seats[s].user_id, seats[s].name or s) for s in instance.seats},
-            record.version, "live", host_data,
+            record.version,
+            "live",
+            host_data,
         )
         live.snapshot()
         live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
@@ -320,7 +326,9 @@ class Host:
                 await self._commit(live, NewAction("command", f"start {control.spec()}", None), now)
             except StorageError:
                 # The match row exists; its start action did not land. Recovery will pick it up.
-                return Reply("unavailable", "The match was created but could not be started; try again in a moment.", live.id)
+                return Reply(
+                    "unavailable", "The match was created but could not be started; try again in a moment.", live.id
+                )
             await self._arm(live, now)
             names = " vs ".join(live.label(s) for s in instance.seats)
             heading = f"Match #{live.id}: {game_title(instance)}, {names}. Clock: {control.describe()}."
@@ -479,7 +487,10 @@ class Host:
             return reply
         name = name.strip().lower()
         handlers = {
-            "pause": self._pause, "resume": self._resume, "abort": self._abort, "resign": self._resign,
+            "pause": self._pause,
+            "resume": self._resume,
+            "abort": self._abort,
+            "resign": self._resign,
             "close window": self._close_window,
         }
         name = " ".join(name.split())
@@ -526,7 +537,7 @@ class Host:
         return f"{getattr(self.transport, 'command_prefix', '')}{name}"
 
     def _again(self, name: str) -> str:
-        """"/pause again", or "again" where the command has no name the users could write."""
+        """ "/pause again", or "again" where the command has no name the users could write."""
         return f"{self._command(name)} again" if self._offers(name) else "again"
 
     def _ended(self, live: LiveMatch) -> Reply | None:
@@ -597,14 +608,19 @@ class Host:
             return ended
         if live.status == "paused":
             if not self._offers("resume"):
-                return Reply("error", f"Match #{live.id} is paused; its window cannot be closed until it goes on.", live.id)
+                return Reply(
+                    "error", f"Match #{live.id} is paused; its window cannot be closed until it goes on.", live.id
+                )
             then = (
-                f"then {self._command('close window')}" if self._offers("close window")
+                f"then {self._command('close window')}"
+                if self._offers("close window")
                 else "and its window closes when its time is up"  # the users have no command for it
             )
             return Reply("error", f"Match #{live.id} is paused; use {self._command('resume')}, {then}.", live.id)
         if not live.host.get("window") or live.game.window() is None:
-            return Reply("error", f"Match #{live.id} has no timed phase running, so there is no window to close.", live.id)
+            return Reply(
+                "error", f"Match #{live.id} has no timed phase running, so there is no window to close.", live.id
+            )
         now = self.now()
         events = live.game.close_window()
         self._after_change(live, now, events)
@@ -753,7 +769,9 @@ class Host:
                     await self._report(live, now, events, lead=lead)
                     continue
                 # Another clock has run out too: its timeout comes first, then the board.
-                said = [e for e in events if e.public and not (isinstance(e.data, Mapping) and e.data.get("delete_after"))]
+                said = [
+                    e for e in events if e.public and not (isinstance(e.data, Mapping) and e.data.get("delete_after"))
+                ]
                 lines += [live.speak(e.text) for e in said if e.text]
                 await self._announce(live, [e for e in events if e not in said])
         except Exception:
@@ -780,7 +798,7 @@ class Host:
                 if outcome is not None and event.text.strip() == outcome.reason.strip():
                     continue
                 if not named:
-                    named.append(live.label(seat) + live.speak(event.text[len(seat):]))
+                    named.append(live.label(seat) + live.speak(event.text[len(seat) :]))
                     continue
             kept.append(event)
         return (named or [f"{live.label(seat)} ran out of time."]), kept
@@ -947,22 +965,37 @@ class Host:
             except MatchNotFound as error:
                 return None, Reply("error", str(error), match_id)
             except StorageUnavailable:
-                return None, Reply("unavailable", "The bot cannot read its matches right now; try again in a moment.", match_id)
+                return None, Reply(
+                    "unavailable", "The bot cannot read its matches right now; try again in a moment.", match_id
+                )
             try:
                 live = self._from_record(record)
             except Exception:
                 log.exception("match %s cannot be loaded", match_id)
-                return None, Reply("error", f"Match #{match_id} cannot be loaded; ask the bot's owner to look at the log.", match_id)
+                return None, Reply(
+                    "error", f"Match #{match_id} cannot be loaded; ask the bot's owner to look at the log.", match_id
+                )
             self.matches[match_id] = live
             return live, Reply("accepted")
 
     def _from_record(self, record: MatchRecord) -> LiveMatch:
         game = load(record.state)
-        clock = Clock.from_dict(record.clock) if record.clock else Clock.new(preset(record.game, record.variant), game.seats)
+        clock = (
+            Clock.from_dict(record.clock)
+            if record.clock
+            else Clock.new(preset(record.game, record.variant), game.seats)
+        )
         players = {s.seat: Player(s.seat, s.user_id, s.display_name) for s in record.seats}
         live = LiveMatch(
-            record.id, record.guild_id, record.channel_id, game, clock, players,
-            record.version, record.status, dict(record.host or {}),
+            record.id,
+            record.guild_id,
+            record.channel_id,
+            game,
+            clock,
+            players,
+            record.version,
+            record.status,
+            dict(record.host or {}),
         )
         live.snapshot()
         return live
@@ -1116,7 +1149,9 @@ class Host:
         except TransportError as error:
             log.info("match %s: private message to %s failed: %s", live.id, seat, error)
             # Say that it failed, never what it said: the room must not learn a secret.
-            await self._post(live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot.")
+            await self._post(
+                live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot."
+            )
             return False
 
     async def _answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None:
@@ -1228,7 +1263,9 @@ class Host:
             for text in lead:
                 await self._post(live, text)
             await self._announce(live, events)
-            await self._show_board(live, now, said=[*lead, *(live.speak(e.text) for e in events if e.public and e.text)])
+            await self._show_board(
+                live, now, said=[*lead, *(live.speak(e.text) for e in events if e.public and e.text)]
+            )
             return
         texts = list(lead)
         separate: list[Event] = []
@@ -1313,7 +1350,9 @@ class Host:
                 live.private_views[seat] = own
                 await self._private_view(live, seat, own, clocks)
 
-    async def _private_view(self, live: LiveMatch, seat: str, view: Mapping[str, Any], clocks: Mapping[str, str]) -> bool:
+    async def _private_view(
+        self, live: LiveMatch, seat: str, view: Mapping[str, Any], clocks: Mapping[str, str]
+    ) -> bool:
         """Send a seat its own view: a picture with a one-line caption when a renderer draws the
         game, a readable text otherwise (never a JSON dump)."""
         player = live.players.get(seat)
@@ -1326,7 +1365,9 @@ class Host:
             if png is not None:
                 try:
                     await send_picture(
-                        player, png, filename=f"match{live.id}-{seat}.png",
+                        player,
+                        png,
+                        filename=f"match{live.id}-{seat}.png",
                         text=f"Your view of match #{live.id} (only you can see this).",
                     )
                 except TransportError as error:

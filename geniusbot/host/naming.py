@@ -14,7 +14,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-
 #: A quotation: what the player typed, as a refusal quotes it ("'p1: H8' is not a point"), or
 #: notation to type (`first`). A quote opens after no letter or digit and closes before none, so
 #: the apostrophes of "p1's move" quote nothing.

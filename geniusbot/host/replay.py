@@ -207,9 +207,7 @@ async def import_record(
     except ClockSpecError as error:
         raise RecordError(str(error), record.header_line("TimeControl")) from None
     clock = Clock.new(control, game.seats)
-    seats = [
-        SeatInfo(seat, record.header(seat.upper()) or seat, (players or {}).get(seat)) for seat in game.seats
-    ]
+    seats = [SeatInfo(seat, record.header(seat.upper()) or seat, (players or {}).get(seat)) for seat in game.seats]
     start_state = game.to_dict()
     match = await store.create_match(
         game=game.name,
@@ -247,7 +245,9 @@ async def import_record(
                 raise GameError("A line needs a seat, p1 or p2, and a colon before the move.")
         except GameError as error:
             await store.append_rejected(
-                match.id, NewAction(kind, line.text, seat if seat in game.seats else None, line.private, clocks, at), str(error)
+                match.id,
+                NewAction(kind, line.text, seat if seat in game.seats else None, line.private, clocks, at),
+                str(error),
             )
             continue
         outcome = game.outcome()
@@ -264,5 +264,7 @@ async def import_record(
         # Play on from here with fresh clocks, started when a host resumes the match.
         clock.pause(0)
         clock.sync(game.to_move(), 0)
-        await store.commit_action(match.id, version, None, clock=clock.to_dict(), host={"imported": True, "saved_at": 0})
+        await store.commit_action(
+            match.id, version, None, clock=clock.to_dict(), host={"imported": True, "saved_at": 0}
+        )
     return match.id

@@ -313,4 +313,4 @@ class TimerDispatcher:
                 await asyncio.gather(sleeper, waker, return_exceptions=True)
 
 
-__all__ = ["OnTimer", "TimeSource", "SystemTime", "ManualTime", "TimerDispatcher"]
+__all__ = ["ManualTime", "OnTimer", "SystemTime", "TimeSource", "TimerDispatcher"]

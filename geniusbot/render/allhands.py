@@ -110,8 +110,9 @@ def items_text(items: Mapping[str, Any] | None) -> str:
     return ", ".join(bits) if bits else "no items"
 
 
-def _score_rows(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None,
-                clocks: Mapping[str, str] | None) -> None:
+def _score_rows(
+    canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None, clocks: Mapping[str, str] | None
+) -> None:
     draw = ImageDraw.Draw(canvas)
     points = view.get("points") or {}
     items = view.get("items") or {}
@@ -128,7 +129,9 @@ def _score_rows(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[s
         right = bar_x - 16
         clock = (clocks or {}).get(seat) if view.get("phase") != "task" else None
         if clock:
-            right -= common.draw_text(canvas, (right, top + SCORE_ROW_H / 2), clock, 28, bg=bg, bold=True, anchor="r") + 14
+            right -= (
+                common.draw_text(canvas, (right, top + SCORE_ROW_H / 2), clock, 28, bg=bg, bold=True, anchor="r") + 14
+            )
         name = common.fit_text(common.seat_name(seat, players), NAME_SIZE, max(0, right - 86), True)
         common.draw_text(canvas, (86, top + 20), name, NAME_SIZE, bg=bg, bold=True)
         info = common.fit_text(items_text(items.get(seat)), SMALL, bar_x - 100)
@@ -141,7 +144,9 @@ def _score_rows(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[s
             draw.rectangle([bar_x, y, bar_x + filled, y + 18], fill=ink(SEAT_FILL[seat]))
         tick = bar_x + bar_w  # the target line
         draw.line([(tick, y - 6), (tick, y + 24)], fill=ink("accent"), width=3)
-        common.draw_text(canvas, (WIDTH - 22, top + SCORE_ROW_H / 2), f"{value}/{TARGET}", 28, bg=bg, bold=True, anchor="r")
+        common.draw_text(
+            canvas, (WIDTH - 22, top + SCORE_ROW_H / 2), f"{value}/{TARGET}", 28, bg=bg, bold=True, anchor="r"
+        )
 
 
 def _cell_anomalies(names: list[str]) -> list[str]:
@@ -193,8 +198,13 @@ def _anomaly_lines(canvas: Image.Image, box: tuple[int, int, int, int], names: l
         common.draw_text(canvas, (x0 + 12, y0 + 46 + k * 21), text, 18, fg="muted", bg="band")
 
 
-def _band(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None,
-          clocks: Mapping[str, str] | None, title: str | None) -> None:
+def _band(
+    canvas: Image.Image,
+    view: Mapping[str, Any],
+    players: Mapping[str, str] | None,
+    clocks: Mapping[str, str] | None,
+    title: str | None,
+) -> None:
     """The scoreboard band, drawn onto the top ``BAND_H`` rows of ``canvas``."""
     canvas.paste(band_background(), (0, 0))
     head = title or "All Hands On Deck"
@@ -205,13 +215,19 @@ def _band(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, st
     if phase:
         head = f"{head} · {phase}"
     head = f"{head} · first to {view.get('target') or TARGET}"
-    common.draw_text(canvas, (22, TITLE_H / 2 + 2), common.fit_text(head, common.TITLE_SIZE, WIDTH - 44), common.TITLE_SIZE, fg="muted")
+    common.draw_text(
+        canvas,
+        (22, TITLE_H / 2 + 2),
+        common.fit_text(head, common.TITLE_SIZE, WIDTH - 44),
+        common.TITLE_SIZE,
+        fg="muted",
+    )
     _score_rows(canvas, view, players, clocks)
     _table(canvas, view, players)
 
 
 def current_heading(current: Mapping[str, Any] | None) -> str:
-    """"Play 5: Dueling Decks, 2nd time, worth 2"."""
+    """ "Play 5: Dueling Decks, 2nd time, worth 2"."""
     if not current:
         return ""
     time = int(current.get("time") or 0)
@@ -268,13 +284,21 @@ def _chips(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, s
             bg, fg = "page", "muted"
         else:
             bg, fg = "band", "text"
-        draw.rectangle([x, y, x + chip_w, y + chip_h], fill=ink(bg), outline=ink("band" if bg == "page" else bg), width=2)
+        draw.rectangle(
+            [x, y, x + chip_w, y + chip_h], fill=ink(bg), outline=ink("band" if bg == "page" else bg), width=2
+        )
         word = common.fit_text(anomaly_word(anomaly, short=True), 22, chip_w - 16)
-        width = common.draw_text(canvas, (x + chip_w / 2, y + chip_h / 2), word, 22, fg=fg, bg=bg, bold=bg != "page", anchor="m")
+        width = common.draw_text(
+            canvas, (x + chip_w / 2, y + chip_h / 2), word, 22, fg=fg, bg=bg, bold=bg != "page", anchor="m"
+        )
         ban = bans.get(anomaly)
         if ban:
             mid = y + chip_h // 2 + 1
-            draw.line([(x + chip_w / 2 - width / 2 - 4, mid), (x + chip_w / 2 + width / 2 + 4, mid)], fill=ink("muted"), width=3)
+            draw.line(
+                [(x + chip_w / 2 - width / 2 - 4, mid), (x + chip_w / 2 + width / 2 + 4, mid)],
+                fill=ink("muted"),
+                width=3,
+            )
             if ban.get("seat") in SEAT_FILL:
                 common.paste_centred(canvas, seat_sprite(str(ban["seat"]), 10, "page"), (x + chip_w - 4, y + 4))
 
@@ -294,7 +318,9 @@ def _panel(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, s
         if result.get("reason") == "plays-used":
             common.draw_text(canvas, (22, top + 110), "All fifteen plays used", 24, fg="muted")
         return
-    common.draw_text(canvas, (22, top + 24), common.fit_text(current_heading(current), NAME_SIZE, WIDTH - 44), NAME_SIZE, bold=True)
+    common.draw_text(
+        canvas, (22, top + 24), common.fit_text(current_heading(current), NAME_SIZE, WIDTH - 44), NAME_SIZE, bold=True
+    )
     if current.get("time") == 1:
         common.draw_text(canvas, (22, top + 70), "Played exactly as written: no anomalies", 24, fg="muted")
     else:
@@ -337,7 +363,9 @@ def render(
         renderer = TASK_RENDERERS.get(str(task_view.get("game")))
         if renderer is not None:
             current = view.get("current") or {}
-            task_title = f"Play {current.get('play') or view.get('play')}: {TASK_TITLES.get(str(task_view.get('game')), '')}"
+            task_title = (
+                f"Play {current.get('play') or view.get('play')}: {TASK_TITLES.get(str(task_view.get('game')), '')}"
+            )
             picture = renderer(task_view, players=players, clocks=clocks, title=task_title)
             # One copy: the crop reaches BAND_H rows above the task's picture, which the band
             # then covers.

@@ -108,5 +108,7 @@ def draw_text_over(
     top = int(round(xy[1] - common.font(size).getmetrics()[0] * 0.62))
     for char in text:
         if char != " ":
-            common.paste(canvas, common.glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - common._GLYPH_PAD, top))
+            common.paste(
+                canvas, common.glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - common._GLYPH_PAD, top)
+            )
         pen += common._advance(char, size)

@@ -113,7 +113,7 @@ def stone_sprite(colour: str, radius: int, background: str = "cell") -> Sprite:
 def _push_direction(origin: str | None, square: str) -> tuple[int, int] | None:
     if not origin:
         return None
-    dc = (ord(square[0].upper()) - ord(origin[0].upper()))
+    dc = ord(square[0].upper()) - ord(origin[0].upper())
     dr = int(square[1:]) - int(origin[1:])
     sign = lambda v: (v > 0) - (v < 0)  # noqa: E731
     return sign(dc), -sign(dr)  # rows grow upwards, pixels downwards

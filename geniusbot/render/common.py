@@ -150,9 +150,7 @@ def _build_palette() -> tuple[list[RGB], dict[str, int], dict[tuple[str, str], l
 
 PALETTE_ENTRIES, _INDEX, _RAMPS = _build_palette()
 # Unused entries repeat the page colour, so nearest-colour mapping never lands on them.
-PALETTE: list[int] = [c for rgb in PALETTE_ENTRIES for c in rgb] + list(COLOURS["page"]) * (
-    256 - len(PALETTE_ENTRIES)
-)
+PALETTE: list[int] = [c for rgb in PALETTE_ENTRIES for c in rgb] + list(COLOURS["page"]) * (256 - len(PALETTE_ENTRIES))
 
 
 def ink(name: str) -> int:
@@ -421,9 +419,7 @@ def glyph_sprite(char: str, size: int, fg: str = "text", bg: str = "page", bold:
     stroke = 1 if bold else 0
     shown = _stand_in(char)  # a glyph the font lacks draws as nothing, never as a box
     if shown.strip():
-        ImageDraw.Draw(coverage).text(
-            (_GLYPH_PAD, 0), shown, font=face, fill=255, stroke_width=stroke, stroke_fill=255
-        )
+        ImageDraw.Draw(coverage).text((_GLYPH_PAD, 0), shown, font=face, fill=255, stroke_width=stroke, stroke_fill=255)
     mask = coverage.point([0] + [255] * 255).convert("1")
     return Sprite(_coverage_to_sprite(coverage, fg, bg), mask)
 
@@ -588,8 +584,12 @@ def ghost_sprite(shape: str, radius: int, crossed: bool, background: str) -> Spr
         if shape == "square":
             s = r * 0.9
             dash = 8 * scale
-            for a, b, horizontal, fixed in ((c - s, c + s, True, c - s), (c - s, c + s, True, c + s),
-                                            (c - s, c + s, False, c - s), (c - s, c + s, False, c + s)):
+            for a, b, horizontal, fixed in (
+                (c - s, c + s, True, c - s),
+                (c - s, c + s, True, c + s),
+                (c - s, c + s, False, c - s),
+                (c - s, c + s, False, c + s),
+            ):
                 pos = a
                 while pos < b:
                     end = min(pos + dash, b)
@@ -615,7 +615,9 @@ def ghost_sprite(shape: str, radius: int, crossed: bool, background: str) -> Spr
 def triangle_right(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, fill: int) -> None:
     """A right-pointing filled triangle: the mark of the player to move."""
     x, y = centre
-    draw.polygon([(x - size * 0.45, y - size * 0.55), (x - size * 0.45, y + size * 0.55), (x + size * 0.6, y)], fill=fill)
+    draw.polygon(
+        [(x - size * 0.45, y - size * 0.55), (x - size * 0.45, y + size * 0.55), (x + size * 0.6, y)], fill=fill
+    )
 
 
 # ----------------------------------------------------------------------------- cards

@@ -156,8 +156,9 @@ def _sealed_cards(view: Mapping[str, Any]) -> tuple[list[Any], int]:
     return list(sealed.get("cards") or []), int(sealed.get("backup") or 0)
 
 
-def _panel(canvas: Image.Image, view: Mapping[str, Any], seat: str, players: Mapping[str, str] | None,
-           own: bool) -> None:
+def _panel(
+    canvas: Image.Image, view: Mapping[str, Any], seat: str, players: Mapping[str, str] | None, own: bool
+) -> None:
     draw = ImageDraw.Draw(canvas)
     top = panel_top(seat)
     name = common.fit_text(common.seat_name(seat, players), 28, 220, True)
@@ -269,7 +270,9 @@ def last_round_lines(view: Mapping[str, Any], players: Mapping[str, str] | None)
         if play is None and sums is None:
             continue  # Darkness: nothing of this seat's play is in the view
         total = sums.get(seat) if isinstance(sums, Mapping) else None
-        seen.append(f"{common.seat_name(seat, players)} {_play_text(play, counted.get(seat) if counted else None, total)}")
+        seen.append(
+            f"{common.seat_name(seat, players)} {_play_text(play, counted.get(seat) if counted else None, total)}"
+        )
     if seen:
         lines.append(" · ".join(seen))
     return lines
@@ -286,7 +289,11 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     if phase == "create":
         head = f"Round {view.get('round')}: create cards by DM (create 20 15, or create none)"
     elif phase == "play":
-        how = "play 20 15, play 20 backup 3, or play none" if "backup" in (view.get("anomalies") or []) else "play 20 15, or play none"
+        how = (
+            "play 20 15, play 20 backup 3, or play none"
+            if "backup" in (view.get("anomalies") or [])
+            else "play 20 15, or play none"
+        )
         head = f"Round {view.get('round')}: play by DM ({how})"
     else:
         return ""
@@ -312,7 +319,9 @@ def render(
     lines = last_round_lines(view, players)
     for k, line in enumerate(lines):
         y = PANEL_TOP + 2 * PANEL_H + (LAST_H / 2 - 6 if len(lines) == 1 else 18 + 34 * k)
-        common.draw_text(canvas, (22, y), common.fit_text(line, LABEL_SIZE, WIDTH - 44), LABEL_SIZE, fg="text" if k == 0 else "muted")
+        common.draw_text(
+            canvas, (22, y), common.fit_text(line, LABEL_SIZE, WIDTH - 44), LABEL_SIZE, fg="text" if k == 0 else "muted"
+        )
 
     def detail(seat: str) -> str:
         points = (view.get("points") or {}).get(seat)

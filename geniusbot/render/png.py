@@ -151,9 +151,7 @@ def _supported(image: Image.Image) -> bool:
     return image.mode in _COLOUR_TYPES and sized and not image.info.get("icc_profile")
 
 
-def compressed_bands(
-    image: Image.Image, *, level: int = LEVEL, band_rows: int = BAND_ROWS
-) -> tuple[list[bytes], int]:
+def compressed_bands(image: Image.Image, *, level: int = LEVEL, band_rows: int = BAND_ROWS) -> tuple[list[bytes], int]:
     """The deflated bands of ``image``'s filtered scanlines, top to bottom, and the Adler-32 of
     all the filtered data. Unchanged bands come from the cache. Modes as :func:`encode_png`."""
     if not _supported(image):

@@ -27,8 +27,12 @@ MARGIN = 46
 COORD_SIZE = 26
 NUMBER_SIZE = 44
 VALUE_SIZE = 22
-INK_ON = {"white": ("white_stone", "black_stone"), "black": ("black_stone", "white_stone"),
-          "p1": ("red_stone", "symbol"), "p2": ("blue_stone", "symbol")}
+INK_ON = {
+    "white": ("white_stone", "black_stone"),
+    "black": ("black_stone", "white_stone"),
+    "p1": ("red_stone", "symbol"),
+    "p2": ("blue_stone", "symbol"),
+}
 
 
 def canvas_size() -> tuple[int, int]:
@@ -122,7 +126,9 @@ def crosshair_sprite(background_name: str) -> Sprite:
         draw.ellipse([c - r, c - r, c + r, c + r], outline=gold, width=width)
         # Ticks across the ring but short of the middle, where Unique's number stays readable.
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            draw.line([(c + dx * r * 0.72, c + dy * r * 0.72), (c + dx * r * 1.35, c + dy * r * 1.35)], fill=gold, width=width)
+            draw.line(
+                [(c + dx * r * 0.72, c + dy * r * 0.72), (c + dx * r * 1.35, c + dy * r * 1.35)], fill=gold, width=width
+            )
 
     return common.smooth_sprite(side, background_name, paint)
 

@@ -57,7 +57,9 @@ def point_xy(point: str, size: int = 15) -> tuple[int, int]:
 
 @lru_cache(maxsize=4)
 def _centres(size: int) -> dict[str, tuple[int, int]]:
-    return {f"{letter}{row}": point_xy(f"{letter}{row}", size) for letter in letters(size) for row in range(1, size + 1)}
+    return {
+        f"{letter}{row}": point_xy(f"{letter}{row}", size) for letter in letters(size) for row in range(1, size + 1)
+    }
 
 
 def stone_radius(size: int = 15) -> int:
@@ -124,7 +126,9 @@ def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
             # Off the board (beside a name) the stone sits on a small square of wood, as on the
             # board: a black disc on the dark card would vanish, and outlining it would make
             # it look like the white ring.
-            draw.rounded_rectangle([0, 0, side * scale - 1, side * scale - 1], radius=side * scale / 5, fill=common.rgb("wood"))
+            draw.rounded_rectangle(
+                [0, 0, side * scale - 1, side * scale - 1], radius=side * scale / 5, fill=common.rgb("wood")
+            )
             r = (radius - 2) * scale
         if colour == "black":
             draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)

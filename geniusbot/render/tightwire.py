@@ -78,7 +78,9 @@ def background(cols: int, rows: int) -> Image.Image:
     canvas = common.new_canvas(canvas_size(cols, rows))
     draw = ImageDraw.Draw(canvas)
     top = common.HEADER_HEIGHT + MARGIN
-    draw.rounded_rectangle([MARGIN, top, WIDTH - MARGIN - 1, top + WIDTH - 2 * MARGIN - 1], radius=18, fill=ink("slate"))
+    draw.rounded_rectangle(
+        [MARGIN, top, WIDTH - MARGIN - 1, top + WIDTH - 2 * MARGIN - 1], radius=18, fill=ink("slate")
+    )
     bottom = top + WIDTH - 2 * MARGIN
     for c in range(cols):
         letter = chr(ord("A") + c)
@@ -133,7 +135,9 @@ def _offset_segment(a: tuple[int, int], b: tuple[int, int], shift: float) -> lis
     return [(a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)]
 
 
-def draw_line(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], slack: bool, colour: str | None = None) -> None:
+def draw_line(
+    draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], slack: bool, colour: str | None = None
+) -> None:
     """A normal line as one solid wire, a slack line as two thin parallel wires."""
     if slack:
         fill = ink(colour or "slack")
@@ -224,9 +228,7 @@ def render(
     lines = list(view.get("lines") or [])
     path = [dot for dot in view.get("last_path") or [] if dot in centres]
     kind = _action_kind(view.get("last_move"))
-    new_line = (
-        tuple(sorted(path[:2])) if kind in ("draw", "draw_move") and len(path) >= 2 and lines else None
-    )
+    new_line = tuple(sorted(path[:2])) if kind in ("draw", "draw_move") and len(path) >= 2 and lines else None
 
     # Normal wires first, slack ones on top of them: a slack line may cross normal lines.
     for line in sorted(lines, key=lambda ln: bool(ln.get("slack"))):
@@ -244,12 +246,25 @@ def render(
         # The piece that moved stands at the end of its path, unless it was captured there.
         mover = pieces.get(path[1]) or taken.get(path[1])
         common.paste_centred(canvas, common.ghost_sprite(_shape(mover), radius, False, "slate"), start)
-        common.arrow(draw, _shortened(end, start, radius * 0.6), _shortened(start, end, radius + 6), ink("path"), width=5, head=20)
+        common.arrow(
+            draw,
+            _shortened(end, start, radius * 0.6),
+            _shortened(start, end, radius + 6),
+            ink("path"),
+            width=5,
+            head=20,
+        )
     for dot in view.get("captured_last") or []:
         if dot in centres:
-            common.paste_centred(canvas, common.ghost_sprite(_shape(taken.get(dot)), radius, True, "slate"), centres[dot])
+            common.paste_centred(
+                canvas, common.ghost_sprite(_shape(taken.get(dot)), radius, True, "slate"), centres[dot]
+            )
     for colour in ("orange", "blue"):
-        common.stamp(canvas, piece_sprite(colour, radius), [centres[d] for d, c in pieces.items() if c == colour and d in centres])
+        common.stamp(
+            canvas,
+            piece_sprite(colour, radius),
+            [centres[d] for d, c in pieces.items() if c == colour and d in centres],
+        )
     if kind == "revive" and path:
         x, y = centres[path[0]]
         ring = radius + 9

@@ -113,7 +113,9 @@ def badge_sprite(background_name: str) -> Sprite:
         r -= 2.5 * scale
         draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("accent"))
         bar = 2.6 * scale
-        draw.rounded_rectangle([c - bar, c - r * 0.62, c + bar, c + r * 0.18], radius=bar, fill=common.rgb("banner_text"))
+        draw.rounded_rectangle(
+            [c - bar, c - r * 0.62, c + bar, c + r * 0.18], radius=bar, fill=common.rgb("banner_text")
+        )
         dot = 2.9 * scale
         draw.ellipse([c - dot, c + r * 0.42 - dot, c + dot, c + r * 0.42 + dot], fill=common.rgb("banner_text"))
 
@@ -138,11 +140,16 @@ def mine_sprite(background_name: str, exploded: bool) -> Sprite:
         r = side * 0.21 * scale
         for k in range(8):
             angle = math.pi * k / 4
-            draw.line([(c, c), (c + r * 1.55 * math.cos(angle), c + r * 1.55 * math.sin(angle))],
-                      fill=common.rgb("black_stone"), width=round(3.2 * scale))
+            draw.line(
+                [(c, c), (c + r * 1.55 * math.cos(angle), c + r * 1.55 * math.sin(angle))],
+                fill=common.rgb("black_stone"),
+                width=round(3.2 * scale),
+            )
         draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("black_stone"))
         h = r * 0.32
-        draw.ellipse([c - r * 0.45 - h, c - r * 0.45 - h, c - r * 0.45 + h, c - r * 0.45 + h], fill=common.rgb("white_stone"))
+        draw.ellipse(
+            [c - r * 0.45 - h, c - r * 0.45 - h, c - r * 0.45 + h, c - r * 0.45 + h], fill=common.rgb("white_stone")
+        )
 
     return common.smooth_sprite(side, background_name, paint)
 
@@ -164,7 +171,9 @@ def _chain_outline(draw: ImageDraw.ImageDraw, square: str) -> None:
     _, y0 = _corner(f"{chr(ord('A') + c0)}{r1 + 1}")
     x1, y1 = _corner(f"{chr(ord('A') + c1)}{r0 + 1}")
     side = tile_side()
-    draw.rectangle([x0 - GAP + 1, y0 - GAP + 1, x1 + side + GAP - 2, y1 + side + GAP - 2], outline=ink("accent"), width=4)
+    draw.rectangle(
+        [x0 - GAP + 1, y0 - GAP + 1, x1 + side + GAP - 2, y1 + side + GAP - 2], outline=ink("accent"), width=4
+    )
 
 
 def _cross(draw: ImageDraw.ImageDraw, square: str) -> None:

@@ -102,9 +102,7 @@ def sqlite_sync_engine(engine: AsyncEngine) -> Engine:
     """
     if engine.dialect.name != "sqlite":
         raise ValueError(f"not a SQLite engine: {engine.dialect.name}")
-    busy_timeout_ms, synchronous = _SQLITE_SETTINGS.get(
-        engine.sync_engine, (DEFAULT_BUSY_TIMEOUT_MS, "FULL")
-    )
+    busy_timeout_ms, synchronous = _SQLITE_SETTINGS.get(engine.sync_engine, (DEFAULT_BUSY_TIMEOUT_MS, "FULL"))
     url = engine.url.set(drivername="sqlite+pysqlite")
     sync_engine = create_sync_engine(url, echo=engine.echo)
     _install_sqlite_hooks(sync_engine, busy_timeout_ms, synchronous)
@@ -249,9 +247,7 @@ async def current_revision(target: str | URL | AsyncEngine) -> str | None:
         engine, owned = create_engine(target), True
     try:
         async with engine.connect() as connection:
-            return await connection.run_sync(
-                lambda sync: MigrationContext.configure(sync).get_current_revision()
-            )
+            return await connection.run_sync(lambda sync: MigrationContext.configure(sync).get_current_revision())
     finally:
         if owned:
             await engine.dispose()

@@ -240,16 +240,16 @@ class GameRoom(Base):
 
 
 __all__ = [
+    "ENDED_STATUSES",
     "MATCH_STATUSES",
     "UNFINISHED_STATUSES",
-    "ENDED_STATUSES",
-    "UTCDateTime",
-    "Base",
-    "Match",
-    "Seat",
     "Action",
-    "Timer",
-    "Message",
-    "GuildSettings",
+    "Base",
     "GameRoom",
+    "GuildSettings",
+    "Match",
+    "Message",
+    "Seat",
+    "Timer",
+    "UTCDateTime",
 ]

@@ -265,7 +265,9 @@ def _parse_quoted(line: str, pos: int, line_no: int) -> tuple[str, int]:
             return "".join(out), pos + 1
         if char == "\\":
             if pos + 1 >= n or line[pos + 1] not in '"\\':
-                raise RecordError('in a quoted annotation value write \\" for a quote and \\\\ for a backslash.', line_no)
+                raise RecordError(
+                    'in a quoted annotation value write \\" for a quote and \\\\ for a backslash.', line_no
+                )
             out.append(line[pos + 1])
             pos += 2
             continue

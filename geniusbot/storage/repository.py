@@ -73,9 +73,7 @@ class RoomBusy(StorageError):
     """The game room already holds an unfinished (live or paused) match."""
 
     def __init__(self, channel_id: int) -> None:
-        super().__init__(
-            "A match is already running in this room; finish or abort it first, or use another game room."
-        )
+        super().__init__("A match is already running in this room; finish or abort it first, or use another game room.")
         self.channel_id = channel_id
 
 
@@ -803,7 +801,12 @@ class Store:
                 conn.execute(
                     insert(m.Seat),
                     [
-                        {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "display_name": _name(s.display_name)}
+                        {
+                            "match_id": match_id,
+                            "seat": s.seat,
+                            "user_id": s.user_id,
+                            "display_name": _name(s.display_name),
+                        }
                         for s in seats
                     ],
                 )
@@ -1046,9 +1049,7 @@ class Store:
 
         return await self._transaction(work, write=True, what="logging a refused submission", verify=verify)
 
-    async def actions(
-        self, match_id: int, *, after_seq: int = 0, accepted_only: bool = False
-    ) -> list[ActionRecord]:
+    async def actions(self, match_id: int, *, after_seq: int = 0, accepted_only: bool = False) -> list[ActionRecord]:
         """The match's log in order (those with ``seq`` above ``after_seq``).
 
         Raises :class:`MatchNotFound` if there is no such match.
@@ -1168,9 +1169,7 @@ class Store:
         """The earliest timer (ties: the oldest), or ``None``."""
 
         def work(conn: Connection) -> TimerRecord | None:
-            row = (
-                conn.execute(select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(1))
-            ).first()
+            row = (conn.execute(select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(1))).first()
             return None if row is None else _timer_from_row(row)
 
         return await self._transaction(work, write=False, what="reading the next timer")
@@ -1187,9 +1186,7 @@ class Store:
 
         return await self._transaction(work, write=False, what="reading due timers")
 
-    async def due_and_next(
-        self, now: datetime, *, limit: int = 100
-    ) -> tuple[list[TimerRecord], TimerRecord | None]:
+    async def due_and_next(self, now: datetime, *, limit: int = 100) -> tuple[list[TimerRecord], TimerRecord | None]:
         """The timers due at or before ``now`` (at most ``limit``, earliest first) and the first
         one after them, in one read: what a dispatcher's pass needs.
 
@@ -1277,9 +1274,7 @@ class Store:
 
         def work(conn: Connection) -> list[PostedMessage]:
             rows = (
-                conn.execute(
-                    select(m.Message.__table__).where(*conditions).order_by(m.Message.delete_at, m.Message.id)
-                )
+                conn.execute(select(m.Message.__table__).where(*conditions).order_by(m.Message.delete_at, m.Message.id))
             ).all()
             return [_message_from_row(row) for row in rows]
 
@@ -1290,9 +1285,7 @@ class Store:
 
         def work(conn: Connection) -> list[PostedMessage]:
             rows = (
-                conn.execute(
-                    select(m.Message.__table__).where(m.Message.match_id == match_id).order_by(m.Message.id)
-                )
+                conn.execute(select(m.Message.__table__).where(m.Message.match_id == match_id).order_by(m.Message.id))
             ).all()
             return [_message_from_row(row) for row in rows]
 
@@ -1337,17 +1330,13 @@ class Store:
             if rooms is not None:
                 conn.execute(delete(m.GameRoom).where(m.GameRoom.guild_id == guild_id))
                 if rooms:
-                    conn.execute(
-                        insert(m.GameRoom), [{"guild_id": guild_id, "channel_id": c} for c in rooms]
-                    )
+                    conn.execute(insert(m.GameRoom), [{"guild_id": guild_id, "channel_id": c} for c in rooms])
             return self._load_guild(conn, guild_id)
 
         return await self._transaction(work, write=True, what="saving guild settings")
 
     def _load_guild(self, conn: Connection, guild_id: int) -> GuildConfig:
-        role = (
-            conn.execute(select(m.GuildSettings.host_role_id).where(m.GuildSettings.guild_id == guild_id))
-        ).first()
+        role = (conn.execute(select(m.GuildSettings.host_role_id).where(m.GuildSettings.guild_id == guild_id))).first()
         rooms = (
             conn.execute(
                 select(m.GameRoom.channel_id).where(m.GameRoom.guild_id == guild_id).order_by(m.GameRoom.channel_id)
@@ -1375,22 +1364,22 @@ def _unique_violation(error: IntegrityError) -> bool:
 
 
 __all__ = [
-    "StorageError",
-    "MatchNotFound",
-    "StaleVersion",
-    "RoomBusy",
-    "StorageUnavailable",
-    "SeatInfo",
-    "Result",
-    "MatchRecord",
-    "NewAction",
     "ActionRecord",
     "Committed",
-    "TimerRecord",
-    "PostedMessage",
     "GuildConfig",
+    "MatchNotFound",
+    "MatchRecord",
+    "NewAction",
+    "PostedMessage",
+    "Result",
+    "RetryState",
+    "RoomBusy",
+    "SeatInfo",
+    "StaleVersion",
+    "StorageError",
+    "StorageUnavailable",
     "Store",
+    "TimerRecord",
     "is_transient",
     "retry_transient",
-    "RetryState",
 ]

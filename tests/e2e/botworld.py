@@ -62,7 +62,15 @@ class World:
             return (await self.fake.wait_for_followup(interaction)).content
         return (response.data or {}).get("content", "")
 
-    async def start(self, game: str, first: FakeUser | None = None, second: FakeUser | None = None, *, by: FakeUser | None = None, **options: object) -> str:
+    async def start(
+        self,
+        game: str,
+        first: FakeUser | None = None,
+        second: FakeUser | None = None,
+        *,
+        by: FakeUser | None = None,
+        **options: object,
+    ) -> str:
         """``/start`` by the owner (or ``by``); returns the bot's answer to the host."""
         given = {"game": game, "first": first or self.alice, "second": second or self.bob, **options}
         interaction = await self.fake.slash(by or self.owner, self.guild, self.room, "start", given)

@@ -21,7 +21,6 @@ from tests.fakediscord import FakeMessage
 MATCH = 1
 
 
-
 def _pt(text: str) -> Point:
     return Point(ord(text[0]) - ord("A"), int(text[1:]) - 1)
 
@@ -319,7 +318,17 @@ async def test_a_whole_final_match_is_hosted_in_discord_from_the_first_task_to_2
         plays = game.view(None)["plays"]
         assert any(p["override"] for p in plays) and any(p["all_in"] for p in plays)
         assert sum(len(p["bans"]) for p in plays) >= 4
-        for what in ("button", "dm button", "typed", "dm", "ban", "grid deleted", "timeout", "override", "all-in refused"):
+        for what in (
+            "button",
+            "dm button",
+            "typed",
+            "dm",
+            "ban",
+            "grid deleted",
+            "timeout",
+            "override",
+            "all-in refused",
+        ):
             assert driver.counts.get(what), (what, driver.counts)
         # The grids are gone for good; nothing else the bot posted in the room was deleted.
         # The grids are gone for good, each with the one board posted while it was on show;
@@ -335,7 +344,9 @@ async def test_the_grid_posted_before_a_restart_is_deleted_by_the_next_bot(world
     fake = world.fake
     async with world.running() as bot:
         assert (await world.start("allhands", seed=4, clock="30s")).startswith("Match #1 has started")
-        [grid] = [m for m in fake.messages(world.room) if m.content.startswith("Memorize the grid") and not m.attachments]
+        [grid] = [
+            m for m in fake.messages(world.room) if m.content.startswith("Memorize the grid") and not m.attachments
+        ]
         [picture] = [m for m in fake.messages(world.room) if m.attachments and "Memorize the grid" in m.content]
         world.time.advance(10)
         await bot.dispatcher.settle()
@@ -365,22 +376,34 @@ async def test_a_dm_reaches_the_players_match_that_takes_private_moves(world: Wo
     fake = world.fake
     other = fake.create_channel(world.guild, "side-room")
     async with world.running() as bot:
-        assert (await world.start("allhands", seed=4, clock="none", options="items=p1 all-in; p2 all-in")).startswith("Match #1")
-        interaction = await fake.slash(world.owner, world.guild, other, "start",
-                                       {"game": "tictacfive", "first": world.alice, "second": world.bob})
+        assert (await world.start("allhands", seed=4, clock="none", options="items=p1 all-in; p2 all-in")).startswith(
+            "Match #1"
+        )
+        interaction = await fake.slash(
+            world.owner, world.guild, other, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob}
+        )
         assert (await world.answer(interaction)).startswith("Match #2 has started")
         # alice plays in two matches; only the final match takes private moves, so her DM is for it.
         await fake.dm(world.alice, "use all-in")
-        ack = await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken"))
+        ack = await fake.wait_for_message(
+            fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken")
+        )
         assert ack.content == "Taken: use all-in."
         game = bot.host.matches[MATCH].game
         assert game.view("p1")["sealed"] == "use all-in" and game.view(None)["sealed"] is None
-        said = await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith("alice has sent an All-In answer."))
-        assert said.content == "alice has sent an All-In answer.\nTo move: bob (p2)."  # an untimed match says whose turn it is too
+        said = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.content.startswith("alice has sent an All-In answer.")
+        )
+        assert (
+            said.content == "alice has sent an All-In answer.\nTo move: bob (p2)."
+        )  # an untimed match says whose turn it is too
         assert bot.host.matches[2].game.view()["last_move"] is None  # the other match heard nothing
         # Her answer buttons (sent when the question came) close once she has answered.
-        offer = next(m for m in fake.messages(fake.dm_channel(world.alice), include_deleted=True)
-                     if m.content.startswith("Match #1, your sealed answer"))
+        offer = next(
+            m
+            for m in fake.messages(fake.dm_channel(world.alice), include_deleted=True)
+            if m.content.startswith("Match #1, your sealed answer")
+        )
         await fake.wait_for_edit(offer, predicate=lambda m: not m.components)
 
 
@@ -393,7 +416,10 @@ async def test_all_in_is_answered_by_a_button_in_the_dm_or_by_typing_it_there(wo
             offers[seat] = await fake.wait_for_message(
                 fake.dm_channel(user), predicate=lambda m, s=seat: m.component(f"gb:dm:1:{s}:use all-in") is not None
             )
-            assert offers[seat].content == "Match #1, your sealed answer: use all-in / pass. Press a button or send it here as text."
+            assert (
+                offers[seat].content
+                == "Match #1, your sealed answer: use all-in / pass. Press a button or send it here as text."
+            )
             assert offers[seat].component(f"gb:dm:1:{seat}:pass")["label"] == "Pass"
         # Nobody else can press them (a DM is its player's alone), and the room has no such buttons.
         with pytest.raises(PermissionError):
@@ -403,7 +429,9 @@ async def test_all_in_is_answered_by_a_button_in_the_dm_or_by_typing_it_there(wo
         await fake.wait_for_response(pressed)
         await fake.wait_for_edit(offers["p1"], predicate=lambda m: not m.components)
         assert offers["p1"].content == "Match #1: you answered use all-in."
-        assert (await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken"))).content == "Taken: use all-in."
+        assert (
+            await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken"))
+        ).content == "Taken: use all-in."
         game = bot.host.matches[MATCH].game
         assert game.view("p1")["sealed"] == "use all-in" and game.view(None)["sealed"] is None
         # bob types his answer instead: his buttons close, and both answers are shown together.
@@ -417,12 +445,19 @@ async def test_a_dm_from_a_player_of_two_matches_with_private_moves_names_the_ma
     other = fake.create_channel(world.guild, "card-room")
     async with world.running() as bot:
         await world.start("allhands", seed=4, clock="none", options="items=p1 all-in; p2 all-in")
-        interaction = await fake.slash(world.owner, world.guild, other, "start",
-                                       {"game": "decks", "first": world.alice, "second": world.bob, "clock": "none"})
+        interaction = await fake.slash(
+            world.owner,
+            world.guild,
+            other,
+            "start",
+            {"game": "decks", "first": world.alice, "second": world.bob, "clock": "none"},
+        )
         assert (await world.answer(interaction)).startswith("Match #2 has started")
         mark = fake.mark()
         await fake.dm(world.alice, "pass")
-        answer = await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: "several" in m.content, since=mark)
+        answer = await fake.wait_for_message(
+            fake.dm_channel(world.alice), predicate=lambda m: "several" in m.content, since=mark
+        )
         assert answer.content == (
             "You play in several matches (#1 (All Hands On Deck), #2 (Dueling Decks)); start your message with the "
             "match number, "
@@ -430,8 +465,12 @@ async def test_a_dm_from_a_player_of_two_matches_with_private_moves_names_the_ma
         )
         assert bot.host.matches[MATCH].game.view("p1")["sealed"] is None
         await fake.dm(world.alice, "#1 pass")
-        ack = await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken"))
+        ack = await fake.wait_for_message(
+            fake.dm_channel(world.alice), predicate=lambda m: m.content.startswith("Taken")
+        )
         assert ack.content == "Taken: pass."
         assert bot.host.matches[MATCH].game.view("p1")["sealed"] == "pass"
-        offer = next(m for m in fake.messages(fake.dm_channel(world.alice)) if m.content.startswith("Match #1, your sealed"))
+        offer = next(
+            m for m in fake.messages(fake.dm_channel(world.alice)) if m.content.startswith("Match #1, your sealed")
+        )
         await fake.wait_for_edit(offer, predicate=lambda m: not m.components)

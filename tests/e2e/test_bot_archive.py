@@ -8,9 +8,18 @@ from geniusbot.storage.record import game_from_record, parse_record
 from tests.e2e.botworld import PNG_MAGIC, World
 from tests.fakediscord import FakeMessage
 
-MOVES = [("alice", "H8"), ("alice", "H9"), ("alice", "I8"), ("bob", "white"), ("bob", "A1"), ("alice", "J8"),
-         ("bob", "A2"), ("alice", "K8"), ("bob", "A3"), ("alice", "G8")]
-
+MOVES = [
+    ("alice", "H8"),
+    ("alice", "H9"),
+    ("alice", "I8"),
+    ("bob", "white"),
+    ("bob", "A1"),
+    ("alice", "J8"),
+    ("bob", "A2"),
+    ("alice", "K8"),
+    ("bob", "A3"),
+    ("alice", "G8"),
+]
 
 
 async def play_to_a_five(world: World) -> None:
@@ -22,7 +31,11 @@ async def play_to_a_five(world: World) -> None:
 
 def buttons(message: FakeMessage) -> dict[str, bool]:
     """Navigation tag (first, prev, next, last) -> enabled, for a replay message's buttons."""
-    return {c["custom_id"].rsplit(":", 1)[1]: not c.get("disabled", False) for row in message.components for c in row["components"]}
+    return {
+        c["custom_id"].rsplit(":", 1)[1]: not c.get("disabled", False)
+        for row in message.components
+        for c in row["components"]
+    }
 
 
 async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
@@ -31,7 +44,13 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
     async with world.running() as bot:
         await play_to_a_five(world)
         # Another match goes on meanwhile in another room.
-        interaction = await fake.slash(world.owner, world.guild, other_room, "start", {"game": "armslength", "first": world.bob, "second": world.carol})
+        interaction = await fake.slash(
+            world.owner,
+            world.guild,
+            other_room,
+            "start",
+            {"game": "armslength", "first": world.bob, "second": world.carol},
+        )
         assert (await world.answer(interaction)).startswith("Match #2 has started")
 
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {})
@@ -46,15 +65,23 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         opened = await fake.wait_for_followup(picked)
         assert opened.content.splitlines()[1].startswith("Step 0 of 10: the start.") and opened.ephemeral
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"game": "armslength"})
-        assert await world.answer(interaction) == "No finished match matches that; play one first, or change the filters."
+        assert (
+            await world.answer(interaction) == "No finished match matches that; play one first, or change the filters."
+        )
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"player": world.carol})
-        assert await world.answer(interaction) == "No finished match matches that; play one first, or change the filters."
-        interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"player": world.bob, "game": "tictacfive"})
+        assert (
+            await world.answer(interaction) == "No finished match matches that; play one first, or change the filters."
+        )
+        interaction = await fake.slash(
+            world.carol, world.guild, world.room, "replay", {"player": world.bob, "game": "tictacfive"}
+        )
         assert (await world.answer(interaction)).splitlines()[1].startswith("#1 Tic-Tac-Five")
 
         # The live match is not replayable.
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"match": 2})
-        assert (await world.answer(interaction)).startswith("Match #2 is still being played; it can be replayed once it is over")
+        assert (await world.answer(interaction)).startswith(
+            "Match #2 is still being played; it can be replayed once it is over"
+        )
 
         interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"match": 1})
         await fake.wait_for_response(interaction)
@@ -67,7 +94,12 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         assert pictures[0].startswith(PNG_MAGIC)
 
         async def press(tag: str) -> FakeMessage:
-            custom_id = next(c["custom_id"] for row in page.components for c in row["components"] if c["custom_id"].endswith(":" + tag))
+            custom_id = next(
+                c["custom_id"]
+                for row in page.components
+                for c in row["components"]
+                if c["custom_id"].endswith(":" + tag)
+            )
             await fake.click(world.carol, page, custom_id)
             return await fake.wait_for_edit(page)
 

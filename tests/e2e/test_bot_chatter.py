@@ -39,7 +39,9 @@ async def test_short_chatter_from_either_player_gets_no_reply_and_changes_nothin
         # At the colour choice a typo of a colour is an attempt, answered with what to type.
         for point in ("H8", "H9", "I8"):
             await world.say(world.alice, point)
-        await world.fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None)
+        await world.fake.wait_for_message(
+            world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None
+        )
         before = (live.version, live.game.to_dict())
         typo = "bob (p2): 'blakc' is not a colour; type black or white."
         assert await bot_lines(world, [*talk, (world.bob, "blakc")], typo) == [typo]

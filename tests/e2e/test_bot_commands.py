@@ -45,12 +45,18 @@ async def test_setup_needs_manage_server_and_limits_the_game_rooms(world: World)
             await fake.slash(world.alice, world.guild, world.room, "setup", {"add_room": world.room})
         interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"add_room": world.room})
         assert (await ephemeral_answer(world, interaction)).endswith(f"Game rooms: <#{world.room.id}>.")
-        interaction = await fake.slash(world.owner, world.guild, lobby, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob})
+        interaction = await fake.slash(
+            world.owner, world.guild, lobby, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob}
+        )
         assert await ephemeral_answer(world, interaction) == (
             f"<#{lobby.id}> is not a game room; use one of <#{world.room.id}> (an admin sets them with /setup)."
         )
         interaction = await fake.slash(
-            world.owner, world.guild, lobby, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob, "room": world.room}
+            world.owner,
+            world.guild,
+            lobby,
+            "start",
+            {"game": "tictacfive", "first": world.alice, "second": world.bob, "room": world.room},
         )
         assert (await ephemeral_answer(world, interaction)).startswith("Match #1 has started in")
         # One match per room.
@@ -72,7 +78,10 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
         assert [line.split(":")[0] for line in options] == ["- setup", "- p1_color", "- dmo"]
         assert all(line.endswith(".") for line in options)
         interaction = await fake.slash(world.carol, world.guild, world.room, "status", {})
-        assert await ephemeral_answer(world, interaction) == "No match is running in this server. A host starts one with /start."
+        assert (
+            await ephemeral_answer(world, interaction)
+            == "No match is running in this server. A host starts one with /start."
+        )
         assert await world.start("tictacfive", world.alice, world.alice) == (
             "A match needs two different players; name someone else as the second player."
         )
@@ -84,7 +93,13 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
         assert await world.start("tictacfive", dmo="p1") == "Tic-Tac-Five takes no option 'dmo'; it takes no options."
         assert not bot.host.matches
         # /start defers at once (database, DMs and the first board may take longer than 3 s).
-        interaction = await fake.slash(world.owner, world.guild, world.room, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob, "seed": 3, "clock": "60s"})
+        interaction = await fake.slash(
+            world.owner,
+            world.guild,
+            world.room,
+            "start",
+            {"game": "tictacfive", "first": world.alice, "second": world.bob, "seed": 3, "clock": "60s"},
+        )
         response = await fake.wait_for_response(interaction)
         assert response.type == 5 and response.data["flags"] & EPHEMERAL
         assert (await fake.wait_for_followup(interaction)).content.startswith("Match #1 has started")
@@ -94,7 +109,7 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
         for command, said in (("pause", "The host paused the match"), ("resume", "The match goes on")):
             interaction = await fake.slash(world.owner, world.guild, world.room, command, {})
             assert (await ephemeral_answer(world, interaction)).startswith("Match #1: ")
-            assert (await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith(said)))
+            assert await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith(said))
         # A refused command names the match and the slash command to use instead.
         interaction = await fake.slash(world.owner, world.guild, world.room, "resume", {})
         assert await ephemeral_answer(world, interaction) == "Match #1 is not paused; it goes on already."
@@ -128,13 +143,18 @@ async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(worl
     async with world.running() as bot:
         answer = await world.start("armslength", dmo="p2", options="setup=none")
         assert answer.startswith("Match #1 has started")
-        choice = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None)
+        choice = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None
+        )
         labels = [c["label"] for row in choice.components for c in row["components"]]
         assert labels == ["Red first", "Red second", "Blue first", "Blue second"]
         await fake.click(world.bob, choice, "gb:choice:1:p2:blue second")
         await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
         board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
-        assert board.content == "bob (the DMO) chose: bob plays blue and moves second; alice plays red.\nTo move: alice (p1) 1:00 +5:00."
+        assert (
+            board.content
+            == "bob (the DMO) chose: bob plays blue and moves second; alice plays red.\nTo move: alice (p1) 1:00 +5:00."
+        )
         live = bot.host.matches[1]
         assert live.game.view()["colors"] == {"p1": "red", "p2": "blue"}
         # A short game found by random play from this position: red ends with E5 E6 E7 E8.
@@ -168,8 +188,14 @@ async def test_tightwire_fate_draft_and_turn_order_by_buttons(world: World) -> N
         # p1 and p2 pick; the last item goes to p1 without a choice.
         picks = [(world.alice, "p1"), (world.bob, "p2")]
         for user, seat in picks:
-            choice = await fake.wait_for_message(world.room, predicate=lambda m: any(
-                c["custom_id"].startswith(f"gb:choice:1:{seat}:pick ") for row in m.components for c in row["components"]))
+            choice = await fake.wait_for_message(
+                world.room,
+                predicate=lambda m: any(
+                    c["custom_id"].startswith(f"gb:choice:1:{seat}:pick ")
+                    for row in m.components
+                    for c in row["components"]
+                ),
+            )
             ids = [c["custom_id"] for row in choice.components for c in row["components"]]
             wanted = next((i for i in ids if i.endswith("turn order")), ids[0]) if seat == "p2" else ids[-1]
             await fake.click(user, choice, wanted)
@@ -178,7 +204,9 @@ async def test_tightwire_fate_draft_and_turn_order_by_buttons(world: World) -> N
         assert game.view()["phase"] == "order"
         assert game.view()["items"] == {"p1": ["woven_revive", "extra_slack"], "p2": ["turn_order"]}
         holder = game.to_move()[0]
-        order = await fake.wait_for_message(world.room, predicate=lambda m: m.component(f"gb:choice:1:{holder}:second") is not None)
+        order = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.component(f"gb:choice:1:{holder}:second") is not None
+        )
         await fake.click(world.alice if holder == "p1" else world.bob, order, f"gb:choice:1:{holder}:second")
         await fake.wait_for_edit(order, predicate=lambda m: not m.components)
         assert game.view()["phase"] == "play" and game.view()["first"] != holder
@@ -188,7 +216,9 @@ async def test_a_choice_settled_by_the_clock_closes_its_buttons(world: World) ->
     fake = world.fake
     async with world.running() as bot:
         await world.start("armslength", dmo="p2", clock="30s", options="setup=none")
-        choice = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None)
+        choice = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None
+        )
         mark = fake.mark()
         world.time.advance(31)
         await bot.dispatcher.settle()
@@ -197,7 +227,9 @@ async def test_a_choice_settled_by_the_clock_closes_its_buttons(world: World) ->
         assert game.view()["phase"] == "play" and game.view()["colors"]["p2"] in ("red", "blue")
         # The timeout is said once, with the name, and the drawn choice follows; who moves is the clock line's.
         [said] = [m.content for m in fake.messages(world.room) if "ran out of time" in m.content]
-        assert said.startswith("bob (p2) ran out of time to choose as the DMO, so the choice was drawn by lot: bob plays ")
+        assert said.startswith(
+            "bob (p2) ran out of time to choose as the DMO, so the choice was drawn by lot: bob plays "
+        )
         assert said.count("ran out of time") == 1 and said.lower().count("to move") == 1
 
 
@@ -205,7 +237,13 @@ async def test_a_player_who_is_not_a_member_is_refused_with_a_reason(world: Worl
     fake = world.fake
     outsider = fake.create_user("outsider")
     async with world.running() as bot:
-        interaction = await fake.slash(world.owner, world.guild, world.room, "start", {"game": "tictacfive", "first": world.alice, "second": outsider})
+        interaction = await fake.slash(
+            world.owner,
+            world.guild,
+            world.room,
+            "start",
+            {"game": "tictacfive", "first": world.alice, "second": outsider},
+        )
         answer = await ephemeral_answer(world, interaction)
         assert answer.startswith("One of the options cannot be used (") and answer.endswith("check it and try again.")
         assert not bot.host.matches

@@ -17,10 +17,10 @@ import pytest
 from geniusbot.bot import APOLOGY, TOKEN_HELP, apply_discord_urls, run_bot
 from geniusbot.cli import main
 from geniusbot.cogs import choice_offer, is_chatter, looks_like_notation, needs_dms, parse_options
+from geniusbot.config import Settings
 from geniusbot.discord_transport import MESSAGE_LIMIT, fence, split_text
 from geniusbot.games import SEATS, get_game, new_game
 from geniusbot.host import board
-from geniusbot.config import Settings
 from geniusbot.storage.repository import StorageError, Store
 from tests.e2e.botworld import TestBot, World
 from tests.fakediscord import FakeDiscord
@@ -146,7 +146,9 @@ def test_long_texts_are_split_and_text_boards_fenced() -> None:
     assert len(parts) > 1 and all(len(p) <= MESSAGE_LIMIT for p in parts)
     assert "".join(p.replace("\n", "") for p in parts) == "".join(f"line {i} " + "x" * 50 for i in range(100))
     fenced = split_text("   A B\n" + "\n".join(" 1 " + "x" * 60 for _ in range(60)))
-    assert len(fenced) > 1 and all(p.startswith("```\n") and p.endswith("\n```") and len(p) <= MESSAGE_LIMIT for p in fenced)
+    assert len(fenced) > 1 and all(
+        p.startswith("```\n") and p.endswith("\n```") and len(p) <= MESSAGE_LIMIT for p in fenced
+    )
     assert split_text("") == ["\u200b"]
 
 
@@ -162,7 +164,9 @@ def test_proxy_urls_are_applied_to_discord_py() -> None:
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
 
 
-def test_run_without_a_token_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_without_a_token_says_how_to_get_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)  # no .env here
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main(["run"]) == 2
@@ -172,10 +176,14 @@ def test_run_without_a_token_says_how_to_get_one(monkeypatch: pytest.MonkeyPatch
     assert "geniusbot play" in err
 
 
-def test_run_says_when_discord_cannot_be_reached(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_says_when_discord_cannot_be_reached(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # apply_discord_urls changes discord.py's globals; monkeypatch puts them back afterwards.
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
-    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
     monkeypatch.setenv("DISCORD_API_BASE_URL", "http://127.0.0.1:9/api/v10")  # the discard port: refused
@@ -189,12 +197,13 @@ async def test_a_database_that_cannot_be_opened_stops_the_start(tmp_path: Path) 
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     async with FakeDiscord() as fake:
-        bot = TestBot(database_url=f"sqlite+aiosqlite:///{blocker.as_posix()}/sub/bot.sqlite3", guild_ready_timeout=0.01)
+        bot = TestBot(
+            database_url=f"sqlite+aiosqlite:///{blocker.as_posix()}/sub/bot.sqlite3", guild_ready_timeout=0.01
+        )
         with pytest.raises(StorageError):
             async with running(fake, bot):
                 pass
         await bot.close()
-
 
 
 async def run_against(fake: FakeDiscord, database_url: str, tmp_path: Path) -> tuple[int, str]:
@@ -221,7 +230,9 @@ async def test_run_says_when_the_database_cannot_be_used(tmp_path: Path) -> None
     assert said.startswith("geniusbot: the database cannot be used (") and said.endswith("; check DATABASE_URL.\n")
 
 
-async def test_run_says_once_when_the_database_server_is_unreachable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_run_says_once_when_the_database_server_is_unreachable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A real connection to a port nobody listens on, retried by the store's rule; only the pauses
     # between the tries are taken away, so the test does not wait.
     real_open = Store.open.__func__  # type: ignore[attr-defined]
@@ -241,7 +252,9 @@ async def test_run_says_once_when_the_database_server_is_unreachable(tmp_path: P
     assert said.count("unavailable") == 1 and "cannot be used" not in said
 
 
-async def test_an_unexpected_error_is_logged_and_the_user_gets_an_apology(world: World, caplog: pytest.LogCaptureFixture) -> None:
+async def test_an_unexpected_error_is_logged_and_the_user_gets_an_apology(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
     fake = world.fake
     async with world.running() as bot:
 

@@ -15,7 +15,10 @@ async def test_a_resignation_closes_the_open_buttons_and_status_still_answers(wo
         (_, pick1), _, _ = DRAFT
         await table.press("p1", pick1)
         offer = await world.fake.wait_until(
-            lambda: next((m for m in reversed(world.fake.messages(world.room)) if m.component("gb:choice:1:p2:pick turn order")), None),
+            lambda: next(
+                (m for m in reversed(world.fake.messages(world.room)) if m.component("gb:choice:1:p2:pick turn order")),
+                None,
+            ),
             what="bob's draft buttons",
         )
         assert 1 in bot.host.matches

@@ -88,7 +88,9 @@ async def test_status_in_a_room_whose_match_has_ended_names_it_with_its_result(w
         )
         # Another room knows nothing of it; with a match running elsewhere, both are said.
         assert await status(lobby) == "No match is running in this server. A host starts one with /start."
-        interaction = await fake.slash(world.owner, world.guild, lobby, "start", {"game": "armslength", "first": world.bob, "second": world.alice})
+        interaction = await fake.slash(
+            world.owner, world.guild, lobby, "start", {"game": "armslength", "first": world.bob, "second": world.alice}
+        )
         assert (await ephemeral_answer(world, interaction)).startswith("Match #2 has started")
         running = f"Running matches:\n#2 Arm's Length in <#{lobby.id}>: bob vs alice (live)"
         assert (await status(world.room)).startswith(running + "\nThe last match in this room, #1 (Tic-Tac-Five")
@@ -119,12 +121,13 @@ def test_start_describes_its_first_player_as_seat_p1_not_as_the_one_who_moves_fi
                 assert 1 <= len(parameter.description) <= 100, (command.name, parameter.name)
 
 
-
 async def test_a_choice_of_many_options_leaves_them_to_the_buttons(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
         await world.start("armslength", dmo="p2", options="setup=none")
-        choice = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None)
+        choice = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.component("gb:choice:1:p2:red first") is not None
+        )
         # Four options: the buttons show them; the message says whose choice it is and how to answer.
         assert choice.content == "bob (p2): choose with a button, or type your choice."
         labels = [c["label"] for row in choice.components for c in row["components"]]
@@ -141,12 +144,27 @@ async def test_a_choice_of_many_options_leaves_them_to_the_buttons(world: World)
     [
         (["black", "white"], "bob (p2), choose: black / white. Press a button or type your choice."),
         (["first", "second"], "bob (p2), choose: first / second. Press a button or type your choice."),
-        (["call red", "call blue", "call green"], "bob (p2), choose: call red / call blue / call green. Press a button or type your choice."),
-        (["pick turn order", "pick extra slack", "pick woven revive"], "bob (p2): choose with a button, or type your choice."),
+        (
+            ["call red", "call blue", "call green"],
+            "bob (p2), choose: call red / call blue / call green. Press a button or type your choice.",
+        ),
+        (
+            ["pick turn order", "pick extra slack", "pick woven revive"],
+            "bob (p2): choose with a button, or type your choice.",
+        ),
         (["ban backup", "ban darkness", "ban revolution"], "bob (p2): choose with a button, or type your choice."),
-        (["ban chain", "ban implode", "ban landmine", "ban rainbow"], "bob (p2): choose with a button, or type your choice."),
-        (["pass"] + [f"use override {a} {b}" for a, b in itertools.combinations(
-            ["chain", "implode", "landmine", "rainbow", "rectangle-adverse"], 2)], "bob (p2): choose with a button, or type your choice."),
+        (
+            ["ban chain", "ban implode", "ban landmine", "ban rainbow"],
+            "bob (p2): choose with a button, or type your choice.",
+        ),
+        (
+            ["pass"]
+            + [
+                f"use override {a} {b}"
+                for a, b in itertools.combinations(["chain", "implode", "landmine", "rainbow", "rectangle-adverse"], 2)
+            ],
+            "bob (p2): choose with a button, or type your choice.",
+        ),
     ],
 )
 def test_a_choice_message_lists_only_a_few_short_options(texts: list[str], message: str) -> None:

@@ -28,12 +28,19 @@ async def test_a_new_bot_resumes_the_match_and_gives_back_the_outage(db_url: str
         world.time.advance(300)
         mark = fake.mark()
         async with world.running() as bot:
-            back = await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith("The bot is back"), since=mark)
-            assert back.content == "The bot is back after 5:00; the clocks were stopped meanwhile. To move: alice (p1) 1:00."
+            back = await fake.wait_for_message(
+                world.room, predicate=lambda m: m.content.startswith("The bot is back"), since=mark
+            )
+            assert (
+                back.content
+                == "The bot is back after 5:00; the clocks were stopped meanwhile. To move: alice (p1) 1:00."
+            )
             assert bot.resumed == [1]
             board = await world.say(world.alice, "I8")
             assert fake.attachments(board)[0].startswith(PNG_MAGIC)
-            choice = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:black") is not None)
+            choice = await fake.wait_for_message(
+                world.room, predicate=lambda m: m.component("gb:choice:1:p2:black") is not None
+            )
             await fake.click(world.bob, choice, "gb:choice:1:p2:black")
             await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
             board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
@@ -46,7 +53,9 @@ async def test_choice_buttons_posted_before_a_restart_still_work_after_it(tmp_pa
         world = make_world(fake, tmp_path)
         async with world.running():
             await world.start("armslength", dmo="p1", options="setup=none")
-            old = await fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p1:red first") is not None)
+            old = await fake.wait_for_message(
+                world.room, predicate=lambda m: m.component("gb:choice:1:p1:red first") is not None
+            )
         async with world.running() as bot:
             await fake.click(world.alice, old, "gb:choice:1:p1:red first")
             await fake.wait_for_edit(old, predicate=lambda m: not m.components)
@@ -106,7 +115,10 @@ async def test_the_run_process_is_killed_in_mid_match_and_a_new_one_resumes_it(t
             back = await fake.wait_for_message(
                 world.room, predicate=lambda m: m.content.startswith("The bot is back"), since=mark, timeout=60
             )
-            assert back.content == "The bot is back after 1:30; the clocks were stopped meanwhile. To move: alice (p1) 1:00."
+            assert (
+                back.content
+                == "The bot is back after 1:30; the clocks were stopped meanwhile. To move: alice (p1) 1:00."
+            )
             await fake.wait_for_gateway("identify", since=mark, timeout=30)
             board = await world.say(world.alice, "I8")
             assert fake.attachments(board)[0].startswith(PNG_MAGIC)

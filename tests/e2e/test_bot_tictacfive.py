@@ -28,7 +28,9 @@ async def play_opening(world: World) -> FakeMessage:
     for point in ("H8", "H9", "I8"):
         board = await world.say(world.alice, point)
         assert is_png_board(board)
-    return await world.fake.wait_for_message(world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None)
+    return await world.fake.wait_for_message(
+        world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None
+    )
 
 
 async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: World) -> None:
@@ -48,7 +50,10 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         assert choice.content.startswith("bob (p2), choose: black / white")
         # The board above it says what the choice decides, and leaves the asking to the buttons.
         [opened] = [m for m in fake.messages(world.room) if "opening stones are down" in m.content]
-        assert "type black or white" not in opened.content and "whoever takes white places the fourth stone" in opened.content
+        assert (
+            "type black or white" not in opened.content
+            and "whoever takes white places the fourth stone" in opened.content
+        )
         assert choice.component("gb:choice:1:p2:black")["label"] == "Black"
 
         # bob takes white by button: the message closes, and the board says who moves.
@@ -59,11 +64,19 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
         assert is_png_board(board) and "To move: bob (p2)" in board.content
         # Who moves is said once: the event says why, the clock line says who.
-        assert board.content.startswith("bob takes white and places the fourth stone; alice plays black.\nTo move: bob (p2) ")
+        assert board.content.startswith(
+            "bob takes white and places the fourth stone; alice plays black.\nTo move: bob (p2) "
+        )
         assert board.content.lower().count("to move") == 1
 
         boards = [first]
-        for user, point in [(world.bob, "A1"), (world.alice, "J8"), (world.bob, "A2"), (world.alice, "K8"), (world.bob, "A3")]:
+        for user, point in [
+            (world.bob, "A1"),
+            (world.alice, "J8"),
+            (world.bob, "A2"),
+            (world.alice, "K8"),
+            (world.bob, "A3"),
+        ]:
             boards.append(await world.say(user, point))
             assert is_png_board(boards[-1])
         final = await world.say(world.alice, "G8")
@@ -71,7 +84,9 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         # One message for the winning move: its announcement and the result, above the board.
         announcement, result = final.content.split("\n")
         assert announcement == "alice places black on G8." and result.startswith("Result: alice (p1) wins.")
-        assert result == "Result: alice (p1) wins. alice (black) makes five in a row, G8 to K8."  # the winner named once
+        assert (
+            result == "Result: alice (p1) wins. alice (black) makes five in a row, G8 to K8."
+        )  # the winner named once
         # Each board is a fresh picture of the same size (readable on a phone: not tiny).
         pictures = [fake.attachments(b)[0] for b in boards + [final]]
         assert len(set(pictures)) == len(pictures)

@@ -23,7 +23,6 @@ SAID_RESULT = "Blue (bob) has one piece left on the board and loses."
 EPHEMERAL = 64
 
 
-
 def caption(message: FakeMessage) -> str:
     """The last line of a board's text: whose move it is and their clock, or the result."""
     return message.content.splitlines()[-1]
@@ -81,7 +80,7 @@ class Table:
         assert not answer.attachments and self.live.game.to_dict() == before
         prefix = f"{self.live.label(seat)}: "
         assert answer.content.startswith(prefix)
-        return answer.content[len(prefix):]
+        return answer.content[len(prefix) :]
 
     async def press(self, seat: str, text: str) -> FakeMessage:
         """The seat presses the button for ``text``; the offer closes and a board follows."""
@@ -150,8 +149,18 @@ async def test_rules_tell_a_new_user_the_three_rule_sets_their_clocks_and_the_no
         for variant in ("classic", "influx", "fate"):
             assert f"**{variant}**" in summary
             assert preset("tightwire", variant).describe() in summary  # the clock the host runs
-        for words in ("draw B5-C3", "slack B5-C3", "and move", "move B5-C3", "revive C3",
-                      "pick turn order", "first", "second", "extra slack B5-C3", "woven revive C3"):
+        for words in (
+            "draw B5-C3",
+            "slack B5-C3",
+            "and move",
+            "move B5-C3",
+            "revive C3",
+            "pick turn order",
+            "first",
+            "second",
+            "extra slack B5-C3",
+            "woven revive C3",
+        ):
             assert words in summary
 
 
@@ -187,7 +196,9 @@ async def test_classic_is_played_to_a_result_and_its_record_adjudicated(world: W
         await world.fake.wait_for_response(interaction)
         page = await world.fake.wait_for_followup(interaction)
         assert page.content.splitlines()[1] == "Step 0 of 22: the start. Clocks: alice 1:00, bob 1:00."
-        last = next(c["custom_id"] for row in page.components for c in row["components"] if c["custom_id"].endswith(":last"))
+        last = next(
+            c["custom_id"] for row in page.components for c in row["components"] if c["custom_id"].endswith(":last")
+        )
         await world.fake.click(world.carol, page, last)
         await world.fake.wait_for_edit(page)
         assert page.content.splitlines()[1].startswith("Step 22 of 22: bob (p2): draw D2-C3 and move.")
@@ -259,7 +270,10 @@ async def test_threads_of_fate_draft_turn_order_and_items_to_a_result(world: Wor
         (_, pick1), (_, pick2), (_, order) = DRAFT
         await table.press("p1", pick1)
         offer = await world.fake.wait_until(
-            lambda: next((m for m in reversed(world.fake.messages(world.room)) if m.component("gb:choice:1:p2:pick turn order")), None),
+            lambda: next(
+                (m for m in reversed(world.fake.messages(world.room)) if m.component("gb:choice:1:p2:pick turn order")),
+                None,
+            ),
             what="bob's draft buttons",
         )
         await table.say("p2", pick2)
@@ -273,7 +287,7 @@ async def test_threads_of_fate_draft_turn_order_and_items_to_a_result(world: Wor
         assert "bob uses Turn Order: alice (Orange) moves first." in room_text(world).splitlines()
         game = table.live.game
         assert game.view()["items"] == {"p1": ["extra_slack", "woven_revive"], "p2": []}
-        moves = script("fate")[len(DRAFT):]
+        moves = script("fate")[len(DRAFT) :]
         await play_script(table, moves[:10])
         # alice's 95 s cost her the 90 s of the move and one whole 10 s block of her reserve.
         await table.wait(95)
@@ -313,10 +327,16 @@ async def test_threads_of_fate_turn_order_typed_the_draft_by_bobs_button_and_the
         board = await table.say("p2", "First")
         assert caption(board) == "To move: bob (p2) 1:30 +5:00."
         game = table.live.game
-        assert game.view()["first"] == "p2" and game.view()["items"] == {"p1": ["woven_revive", "extra_slack"], "p2": []}
+        assert game.view()["first"] == "p2" and game.view()["items"] == {
+            "p1": ["woven_revive", "extra_slack"],
+            "p2": [],
+        }
         # The Woven Revive needs a captured piece; the refusal says so and nothing changes.
         await table.say("p2", "draw A1-B2")
-        assert await table.refused("p1", "woven revive A2") == "You have no captured piece to revive; draw a line or move a piece."
+        assert (
+            await table.refused("p1", "woven revive A2")
+            == "You have no captured piece to revive; draw a line or move a piece."
+        )
         # alice steps between bob's A1 and B1 and loses the piece at once (classic captures).
         for seat, text in [("p1", "draw A5-A4 and move"), ("p2", "draw B1-B2"), ("p1", "draw A4-B2 and move")]:
             board = await table.say(seat, text)

@@ -15,7 +15,9 @@ async def test_a_private_move_brings_the_seat_its_own_view_as_a_picture_by_dm(wo
         assert (await world.start("decks", seed=3, clock="none")).startswith("Match #1 has started")
         mark = fake.mark()
         await fake.dm(world.alice, "create 30")
-        view = await fake.wait_for_message(fake.dm_channel(world.alice), predicate=lambda m: bool(m.attachments), since=mark)
+        view = await fake.wait_for_message(
+            fake.dm_channel(world.alice), predicate=lambda m: bool(m.attachments), since=mark
+        )
         assert view.content == "Your view of match #1 (only you can see this)."
         [png] = fake.attachments(view)
         assert png.startswith(PNG_MAGIC) and view.attachments[0].filename == "match1-p1.png"
@@ -24,7 +26,9 @@ async def test_a_private_move_brings_the_seat_its_own_view_as_a_picture_by_dm(wo
         # bob's view did not change, the room never sees alice's picture, and nothing is JSON.
         assert not [m for m in fake.messages(fake.dm_channel(world.bob)) if m.attachments]
         assert all(png not in fake.attachments(m) for m in fake.messages(world.room))
-        assert not [m for m in fake.messages(world.room) + fake.messages(fake.dm_channel(world.alice)) if '{"' in m.content]
+        assert not [
+            m for m in fake.messages(world.room) + fake.messages(fake.dm_channel(world.alice)) if '{"' in m.content
+        ]
 
 
 async def test_a_caption_longer_than_a_message_goes_first_as_text_and_the_picture_carries_its_end(world: World) -> None:
@@ -42,4 +46,6 @@ async def test_a_closed_dm_refuses_a_private_picture_with_a_transport_error(worl
     world.bob.dms_open = False
     async with world.running() as bot:
         with pytest.raises(TransportError, match="does not accept direct messages"):
-            await bot.transport.send_private_picture(Player("p2", world.bob.id, "bob"), PNG_MAGIC, filename="v.png", text="Your view")
+            await bot.transport.send_private_picture(
+                Player("p2", world.bob.id, "bob"), PNG_MAGIC, filename="v.png", text="Your view"
+            )

@@ -77,7 +77,11 @@ class BareBot(commands.Bot):
             await interaction.response.send_message("board v1", file=discord.File(io.BytesIO(BOARD_PNG), "board.png"))
             await interaction.edit_original_response(content="board v2")
             original = await interaction.original_response()
-            await interaction.followup.send(f"your hand under {original.content}", file=discord.File(io.BytesIO(SECRET_PNG), "hand.png"), ephemeral=True)
+            await interaction.followup.send(
+                f"your hand under {original.content}",
+                file=discord.File(io.BytesIO(SECRET_PNG), "hand.png"),
+                ephemeral=True,
+            )
 
         @commands.command()
         async def give(ctx: commands.Context, member: discord.Member, *, role_name: str) -> None:
@@ -107,8 +111,15 @@ class BareBot(commands.Bot):
 
         @self.tree.command(description="Start a match against someone")
         @app_commands.describe(opponent="who to play")
-        @app_commands.choices(game=[app_commands.Choice(name="Mines", value="mines"), app_commands.Choice(name="Tightwire", value="tightwire")])
-        async def start(interaction: discord.Interaction, opponent: discord.Member, game: app_commands.Choice[str]) -> None:
+        @app_commands.choices(
+            game=[
+                app_commands.Choice(name="Mines", value="mines"),
+                app_commands.Choice(name="Tightwire", value="tightwire"),
+            ]
+        )
+        async def start(
+            interaction: discord.Interaction, opponent: discord.Member, game: app_commands.Choice[str]
+        ) -> None:
             await interaction.response.send_message(f"{game.value}: {interaction.user.name} vs {opponent.name}")
 
     def note(self, bucket: list, item: object) -> None:
@@ -215,7 +226,9 @@ class Menu(discord.ui.View):
     async def press(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.edit_message(content=f"pressed by {interaction.user.name}", view=None)
 
-    @discord.ui.select(custom_id="card", options=[discord.SelectOption(label=str(n), value=str(n)) for n in range(1, 4)])
+    @discord.ui.select(
+        custom_id="card", options=[discord.SelectOption(label=str(n), value=str(n)) for n in range(1, 4)]
+    )
     async def card(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         await interaction.response.send_message(f"you chose {select.values[0]}", ephemeral=True)
 
@@ -599,8 +612,8 @@ async def test_an_error_the_bot_only_logs_fails_the_block(fake: FakeDiscord, wor
 async def test_urls_are_restored_after_the_fake_stops() -> None:
     before = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
     async with FakeDiscord() as fake:
-        assert discord.http.Route.BASE == fake.api_base
-    assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before
+        assert fake.api_base == discord.http.Route.BASE
+    assert before == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
 
 
 async def test_gateway_protocol_by_hand() -> None:
@@ -619,7 +632,9 @@ async def test_gateway_protocol_by_hand() -> None:
                 await ws.receive_json()
                 await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1 << 9, "properties": {}}})
                 ready = await ws.receive_json()
-                assert (ready["t"], ready["s"]) == ("READY", 1) and ready["d"]["resume_gateway_url"] == fake.resume_gateway_url
+                assert (ready["t"], ready["s"]) == ("READY", 1) and ready["d"][
+                    "resume_gateway_url"
+                ] == fake.resume_gateway_url
                 assert [g["unavailable"] for g in ready["d"]["guilds"]] == [True]
                 guild = await ws.receive_json()
                 assert (guild["t"], guild["s"]) == ("GUILD_CREATE", 2)
@@ -630,7 +645,9 @@ async def test_gateway_protocol_by_hand() -> None:
                 await ws.send_json({"op": 99, "d": None})
                 closing = await ws.receive()
                 assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4001
-            async with http.get(fake.api_base + "/users/@me", headers={"Authorization": "Bot " + fake.token}) as response:
+            async with http.get(
+                fake.api_base + "/users/@me", headers={"Authorization": "Bot " + fake.token}
+            ) as response:
                 assert response.headers["Content-Type"] == "application/json"
                 assert (await response.json())["id"] == str(fake.bot_user.id)
             async with http.get(fake.api_base + "/users/@me", headers={"Authorization": "Bot nope"}) as response:

@@ -106,7 +106,9 @@ class Driver:
     def _begin_action(self) -> None:
         self._action_mark = len(self.log)
 
-    async def wait_until(self, condition: Callable[[], T | None], *, timeout: float = 5.0, what: str = "a condition") -> T:
+    async def wait_until(
+        self, condition: Callable[[], T | None], *, timeout: float = 5.0, what: str = "a condition"
+    ) -> T:
         """Re-check ``condition`` whenever the fake records anything; return its first truthy value."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -120,10 +122,17 @@ class Driver:
                 raise FakeTimeout(f"timed out after {timeout}s waiting for {what}.\n{self.describe_recent()}")
             try:
                 await asyncio.wait_for(tick.wait(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
-    async def wait_for(self, kind: str | Sequence[str], predicate: Callable[[Any], bool] | None = None, *, since: int | None = None, timeout: float = 5.0) -> Any:
+    async def wait_for(
+        self,
+        kind: str | Sequence[str],
+        predicate: Callable[[Any], bool] | None = None,
+        *,
+        since: int | None = None,
+        timeout: float = 5.0,
+    ) -> Any:
         """The subject of the first log entry of ``kind`` from ``since`` (default: the last
         driver action) for which ``predicate`` holds; for messages the predicate sees the
         message as it was at that entry, and the live message is returned."""
@@ -174,21 +183,37 @@ class Driver:
 
         return await self.wait_for(("message_create", "deferral_filled"), matches, since=since, timeout=timeout)
 
-    async def wait_for_edit(self, message: FakeMessage, *, predicate: Callable[[FakeMessage], bool] | None = None, since: int | None = None, timeout: float = 5.0) -> FakeMessage:
+    async def wait_for_edit(
+        self,
+        message: FakeMessage,
+        *,
+        predicate: Callable[[FakeMessage], bool] | None = None,
+        since: int | None = None,
+        timeout: float = 5.0,
+    ) -> FakeMessage:
         """The message after its first edit (since the last driver action) satisfying ``predicate``."""
         return await self.wait_for(
-            "message_update", lambda m: m.id == message.id and (predicate is None or predicate(m)), since=since, timeout=timeout
+            "message_update",
+            lambda m: m.id == message.id and (predicate is None or predicate(m)),
+            since=since,
+            timeout=timeout,
         )
 
-    async def wait_for_delete(self, message: FakeMessage, *, since: int | None = None, timeout: float = 5.0) -> FakeMessage:
+    async def wait_for_delete(
+        self, message: FakeMessage, *, since: int | None = None, timeout: float = 5.0
+    ) -> FakeMessage:
         """Wait until the bot deletes ``message``."""
         return await self.wait_for("message_delete", lambda m: m.id == message.id, since=since, timeout=timeout)
 
     async def wait_for_response(self, interaction: FakeInteraction, *, timeout: float = 5.0) -> InteractionResponse:
         """The bot's callback to ``interaction`` (immediately if it has already answered)."""
-        return await self.wait_until(lambda: interaction.response, timeout=timeout, what=f"a response to interaction {interaction.id}")
+        return await self.wait_until(
+            lambda: interaction.response, timeout=timeout, what=f"a response to interaction {interaction.id}"
+        )
 
-    async def wait_for_followup(self, interaction: FakeInteraction, count: int = 1, *, timeout: float = 5.0) -> FakeMessage:
+    async def wait_for_followup(
+        self, interaction: FakeInteraction, count: int = 1, *, timeout: float = 5.0
+    ) -> FakeMessage:
         """The ``count``-th follow-up of ``interaction`` (the filled "thinking" message counts)."""
         return await self.wait_until(
             lambda: interaction.followups[count - 1] if len(interaction.followups) >= count else None,
@@ -240,7 +265,8 @@ class Driver:
         return [
             m
             for m in self.messages(channel)
-            if not m.ephemeral or (m.interaction_metadata is not None and m.interaction_metadata["user"]["id"] == str(user.id))
+            if not m.ephemeral
+            or (m.interaction_metadata is not None and m.interaction_metadata["user"]["id"] == str(user.id))
         ]
 
     @property
@@ -254,7 +280,9 @@ class Driver:
 
     # ------------------------------------------------------------------ building the world
 
-    def create_user(self, username: str, *, global_name: str | None = None, dms_open: bool = True, bot: bool = False) -> FakeUser:
+    def create_user(
+        self, username: str, *, global_name: str | None = None, dms_open: bool = True, bot: bool = False
+    ) -> FakeUser:
         """A new user (not yet in any guild)."""
         user = FakeUser(self.ids.next(), username, global_name=global_name, dms_open=dms_open, bot=bot)
         self.users[user.id] = user
@@ -280,7 +308,15 @@ class Driver:
         self.guilds[guild.id] = guild
         guild.members[owner.id] = FakeMember(owner, guild.id)
         if with_bot:
-            bot_role = FakeRole(self.ids.next(), guild.id, self.bot_user.username, permissions=bot_permissions, position=1, managed=True, bot_id=self.bot_user.id)
+            bot_role = FakeRole(
+                self.ids.next(),
+                guild.id,
+                self.bot_user.username,
+                permissions=bot_permissions,
+                position=1,
+                managed=True,
+                bot_id=self.bot_user.id,
+            )
             guild.roles[bot_role.id] = bot_role
             guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild.id, [bot_role.id])
             self.gateway.dispatch("GUILD_CREATE", lambda s: self._guild_create_payload(guild, s))
@@ -308,7 +344,16 @@ class Driver:
                 rows.append({"id": str(user.id), "type": 1, "allow": str(allow), "deny": str(deny)})
         return self._add_channel(guild, name, topic=topic, overwrites=rows)
 
-    def _add_channel(self, guild: FakeGuild, name: str, *, kind: int = GUILD_TEXT, topic: str | None = None, parent_id: int | None = None, overwrites: list[dict[str, Any]] | None = None) -> FakeChannel:
+    def _add_channel(
+        self,
+        guild: FakeGuild,
+        name: str,
+        *,
+        kind: int = GUILD_TEXT,
+        topic: str | None = None,
+        parent_id: int | None = None,
+        overwrites: list[dict[str, Any]] | None = None,
+    ) -> FakeChannel:
         channel = FakeChannel(
             id=self.ids.next(),
             type=kind,
@@ -326,14 +371,33 @@ class Driver:
         self._record("channel_create", channel)
         return channel
 
-    def create_role(self, guild: FakeGuild, name: str, *, permissions: int = 0, color: int = 0, hoist: bool = False, mentionable: bool = False, position: int | None = None) -> FakeRole:
+    def create_role(
+        self,
+        guild: FakeGuild,
+        name: str,
+        *,
+        permissions: int = 0,
+        color: int = 0,
+        hoist: bool = False,
+        mentionable: bool = False,
+        position: int | None = None,
+    ) -> FakeRole:
         """A role at ``position`` (default 1, just above @everyone, as Discord creates roles);
         roles at or above it move up one, so the bot's role stays above roles created later."""
         position = 1 if position is None else max(1, position)
         shifted = [r for r in guild.roles.values() if r.id != guild.id and r.position >= position]
         for role in shifted:
             role.position += 1
-        role = FakeRole(self.ids.next(), guild.id, name, permissions=permissions, position=position, color=color, hoist=hoist, mentionable=mentionable)
+        role = FakeRole(
+            self.ids.next(),
+            guild.id,
+            name,
+            permissions=permissions,
+            position=position,
+            color=color,
+            hoist=hoist,
+            mentionable=mentionable,
+        )
         guild.roles[role.id] = role
         if self.bot_user.id in guild.members:
             for moved in shifted:
@@ -342,7 +406,9 @@ class Driver:
         self._record("role_create", role)
         return role
 
-    def add_member(self, guild: FakeGuild, user: FakeUser, *, roles: Sequence[FakeRole] = (), nick: str | None = None) -> FakeMember:
+    def add_member(
+        self, guild: FakeGuild, user: FakeUser, *, roles: Sequence[FakeRole] = (), nick: str | None = None
+    ) -> FakeMember:
         """Make ``user`` a member of ``guild`` (GUILD_MEMBER_ADD if the bot has the members intent)."""
         member = FakeMember(user, guild.id, [r.id for r in roles], nick=nick)
         guild.members[user.id] = member
@@ -401,11 +467,15 @@ class Driver:
             raise PermissionError(f"{user.username} cannot send messages in #{channel.name}")
         return guild
 
-    async def user_says(self, channel: FakeChannel, user: FakeUser, content: str, *, reply_to: FakeMessage | None = None) -> FakeMessage:
+    async def user_says(
+        self, channel: FakeChannel, user: FakeUser, content: str, *, reply_to: FakeMessage | None = None
+    ) -> FakeMessage:
         """``user`` posts ``content`` in ``channel``: MESSAGE_CREATE reaches the bot before this returns."""
         guild = self._check_can_send(channel, user)
         self._begin_action()
-        mentions = [self.users[int(i)] for i in dict.fromkeys(re.findall(r"<@!?(\d+)>", content)) if int(i) in self.users]
+        mentions = [
+            self.users[int(i)] for i in dict.fromkeys(re.findall(r"<@!?(\d+)>", content)) if int(i) in self.users
+        ]
         if guild is not None:
             mentions = [u for u in mentions if u.id in guild.members]
         message = FakeMessage(
@@ -416,11 +486,17 @@ class Driver:
             content=content,
             mentions=mentions,
             mention_role_ids=[int(r) for r in re.findall(r"<@&(\d+)>", content) if guild and int(r) in guild.roles],
-            mention_everyone=bool(guild and "@everyone" in content and guild.permissions_in(channel, user.id) & (1 << 17)),
+            mention_everyone=bool(
+                guild and "@everyone" in content and guild.permissions_in(channel, user.id) & (1 << 17)
+            ),
             nonce=str(self.ids.next()),
         )
         if reply_to is not None:
-            message.message_reference = {"type": 0, "message_id": str(reply_to.id), "channel_id": str(reply_to.channel_id)}
+            message.message_reference = {
+                "type": 0,
+                "message_id": str(reply_to.id),
+                "channel_id": str(reply_to.channel_id),
+            }
             if reply_to.guild_id:
                 message.message_reference["guild_id"] = str(reply_to.guild_id)
         self.message_store[message.id] = message
@@ -467,7 +543,16 @@ class Driver:
             data["permissions"] = str(self.guilds[channel.guild_id].permissions_in(channel, user.id))
         return data
 
-    async def _interact(self, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any], *, message: FakeMessage | None = None, locale: str = "en-US") -> FakeInteraction:
+    async def _interact(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        message: FakeMessage | None = None,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
         guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
         interaction_id = self.ids.next()
@@ -496,7 +581,9 @@ class Driver:
             payload["context"] = 0
         else:
             payload["user"] = user.payload()
-            payload["app_permissions"] = str(model.ALL_PERMISSIONS & ~(model.ADMINISTRATOR | model.MANAGE_CHANNELS | model.MANAGE_ROLES))
+            payload["app_permissions"] = str(
+                model.ALL_PERMISSIONS & ~(model.ADMINISTRATOR | model.MANAGE_CHANNELS | model.MANAGE_ROLES)
+            )
             payload["authorizing_integration_owners"] = {"0": "0"}
             payload["context"] = 1
         if message is not None:
@@ -528,7 +615,16 @@ class Driver:
                     return command
         return next((c for c in candidates if c.guild_id is None), None)
 
-    async def slash(self, user: FakeUser, guild: FakeGuild | None, channel: FakeChannel, name: str, options: Mapping[str, Any] | None = None, *, locale: str = "en-US") -> FakeInteraction:
+    async def slash(
+        self,
+        user: FakeUser,
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+        name: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
         """``user`` runs ``/name`` (``"group sub"`` for subcommands) with ``options`` by name.
 
         Values may be plain (str, int, float, bool) or fake objects for user/role/channel options.
@@ -538,13 +634,32 @@ class Driver:
         data = self._command_data(user, guild, channel, name, options, focused=None)
         return await self._interact(2, user, channel, data, locale=locale)
 
-    async def autocomplete(self, user: FakeUser, guild: FakeGuild | None, channel: FakeChannel, name: str, options: Mapping[str, Any], focused: str, *, locale: str = "en-US") -> FakeInteraction:
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+        name: str,
+        options: Mapping[str, Any],
+        focused: str,
+        *,
+        locale: str = "en-US",
+    ) -> FakeInteraction:
         """``user`` is typing option ``focused`` of ``/name`` (the partial text is its value in
         ``options``): INTERACTION_CREATE type 4; the bot's choices are in ``response.data``."""
         data = self._command_data(user, guild, channel, name, options, focused=focused)
         return await self._interact(4, user, channel, data, locale=locale)
 
-    def _command_data(self, user: FakeUser, guild: FakeGuild | None, channel: FakeChannel, name: str, options: Mapping[str, Any] | None, *, focused: str | None) -> dict[str, Any]:
+    def _command_data(
+        self,
+        user: FakeUser,
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+        name: str,
+        options: Mapping[str, Any] | None,
+        *,
+        focused: str | None,
+    ) -> dict[str, Any]:
         path = name.split()
         command = self.find_command(path[0], guild)
         if command is None:
@@ -570,7 +685,9 @@ class Driver:
         built: list[dict[str, Any]] = []
         target = built
         for sub in path[1:]:
-            option = next((o for o in schema if o["name"] == sub and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None)
+            option = next(
+                (o for o in schema if o["name"] == sub and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None
+            )
             if option is None:
                 raise LookupError(f"/{command.name} has no subcommand {sub!r}")
             node: dict[str, Any] = {"type": option["type"], "name": sub, "options": []}
@@ -587,7 +704,16 @@ class Driver:
             data["resolved"] = resolved
         return data
 
-    def _build_options(self, schema: list[dict[str, Any]], given: dict[str, Any], resolved: dict[str, dict[str, Any]], guild: FakeGuild | None, channel: FakeChannel, *, focused: str | None = None) -> list[dict[str, Any]]:
+    def _build_options(
+        self,
+        schema: list[dict[str, Any]],
+        given: dict[str, Any],
+        resolved: dict[str, dict[str, Any]],
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+        *,
+        focused: str | None = None,
+    ) -> list[dict[str, Any]]:
         by_name = {o["name"]: o for o in schema}
         for name in given:
             if name not in by_name:
@@ -612,7 +738,14 @@ class Driver:
             out.append({"type": option["type"], "name": option["name"], "value": value})
         return out
 
-    def _option_value(self, option: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], guild: FakeGuild | None, channel: FakeChannel) -> Any:
+    def _option_value(
+        self,
+        option: dict[str, Any],
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+    ) -> Any:
         kind = option["type"]
         if kind == STRING:
             value = str(value)
@@ -628,7 +761,9 @@ class Driver:
             raise NotImplementedError(f"the fake does not send option type {kind} yet")
         choices = option.get("choices")
         if choices and value not in [c["value"] for c in choices]:
-            raise ValueError(f"{value!r} is not one of the choices of {option['name']!r}: {[c['value'] for c in choices]}")
+            raise ValueError(
+                f"{value!r} is not one of the choices of {option['name']!r}: {[c['value'] for c in choices]}"
+            )
         for bound, check in (("min_value", lambda b: value >= b), ("max_value", lambda b: value <= b)):
             if bound in option and not check(option[bound]):
                 raise ValueError(f"{value!r} is outside the {bound} {option[bound]} of {option['name']!r}")
@@ -637,14 +772,18 @@ class Driver:
                 raise ValueError(f"{value!r} breaks the {bound} {option[bound]} of {option['name']!r}")
         return value
 
-    def _resolve(self, value: Any, resolved: dict[str, dict[str, Any]], guild: FakeGuild | None, channel: FakeChannel) -> str:
+    def _resolve(
+        self, value: Any, resolved: dict[str, dict[str, Any]], guild: FakeGuild | None, channel: FakeChannel
+    ) -> str:
         if isinstance(value, FakeMember):
             value = value.user
         if isinstance(value, FakeUser):
             resolved.setdefault("users", {})[str(value.id)] = value.payload()
             if guild is not None and value.id in guild.members:
                 member = guild.members[value.id]
-                resolved.setdefault("members", {})[str(value.id)] = member.payload(with_user=False, permissions=guild.permissions_in(channel, value.id))
+                resolved.setdefault("members", {})[str(value.id)] = member.payload(
+                    with_user=False, permissions=guild.permissions_in(channel, value.id)
+                )
             return str(value.id)
         if isinstance(value, FakeRole):
             resolved.setdefault("roles", {})[str(value.id)] = value.payload()
@@ -657,7 +796,9 @@ class Driver:
             return str(value.id)
         raise TypeError(f"pass a fake user, member, role or channel for this option, not {value!r}")
 
-    async def submit_modal(self, interaction: FakeInteraction, values: Mapping[str, Any], *, locale: str = "en-US") -> FakeInteraction:
+    async def submit_modal(
+        self, interaction: FakeInteraction, values: Mapping[str, Any], *, locale: str = "en-US"
+    ) -> FakeInteraction:
         """The user fills in and submits the modal the bot showed in answer to ``interaction``:
         ``values`` maps each input's custom id to its text (or a list of values for a select)."""
         response = interaction.response
@@ -699,7 +840,11 @@ class Driver:
     def _component_for(self, user: FakeUser, message: FakeMessage, custom_id: str) -> dict[str, Any]:
         if message.deleted:
             raise LookupError(f"message {message.id} was deleted; nobody can click on it")
-        if message.ephemeral and message.interaction_metadata and message.interaction_metadata["user"]["id"] != str(user.id):
+        if (
+            message.ephemeral
+            and message.interaction_metadata
+            and message.interaction_metadata["user"]["id"] != str(user.id)
+        ):
             raise PermissionError(f"{user.username} cannot see the ephemeral message {message.id}")
         component = message.component(custom_id)
         if component is None:
@@ -715,7 +860,9 @@ class Driver:
             raise PermissionError(f"{user.username} cannot see DM channel {channel.id}")
         return component
 
-    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str, *, locale: str = "en-US") -> FakeInteraction:
+    async def click(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, *, locale: str = "en-US"
+    ) -> FakeInteraction:
         """``user`` presses the button ``custom_id`` on ``message`` (INTERACTION_CREATE type 3)."""
         component = self._component_for(user, message, custom_id)
         if component.get("type") != BUTTON or component.get("style") in (LINK_STYLE, PREMIUM_STYLE):
@@ -723,7 +870,9 @@ class Driver:
         data = {"custom_id": custom_id, "component_type": BUTTON}
         return await self._interact(3, user, self.channels[message.channel_id], data, message=message, locale=locale)
 
-    async def select(self, user: FakeUser, message: FakeMessage, custom_id: str, values: Sequence[Any], *, locale: str = "en-US") -> FakeInteraction:
+    async def select(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: Sequence[Any], *, locale: str = "en-US"
+    ) -> FakeInteraction:
         """``user`` picks ``values`` in the select menu ``custom_id`` (option values for a string
         select; fake users/roles/channels for the other selects)."""
         component = self._component_for(user, message, custom_id)

@@ -12,8 +12,9 @@ import json
 import secrets
 import zlib
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
@@ -134,7 +135,7 @@ class GatewayConnection:
         self.queue.put_nowait(None)
         try:
             await asyncio.wait_for(self.writer, timeout=2)
-        except (asyncio.TimeoutError, asyncio.CancelledError):
+        except (TimeoutError, asyncio.CancelledError):
             self.writer.cancel()
 
 
@@ -207,11 +208,17 @@ class Gateway:
         compress = query.get("compress")
         # zstd-stream (asked for when zstandard is installed) is answered with plain text frames,
         # which discord.py reads as they are; zlib-stream is spoken for real.
-        if query.get("v") != "10" or query.get("encoding", "json") != "json" or compress not in (None, "zlib-stream", "zstd-stream"):
+        if (
+            query.get("v") != "10"
+            or query.get("encoding", "json") != "json"
+            or compress not in (None, "zlib-stream", "zstd-stream")
+        ):
             fake._protocol_error(f"gateway connect with unsupported query {request.query_string!r}")
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
-        connection = GatewayConnection(ws, compress=compress == "zlib-stream", path=request.path, query=request.query_string)
+        connection = GatewayConnection(
+            ws, compress=compress == "zlib-stream", path=request.path, query=request.query_string
+        )
         self.connections.append(connection)
         fake._record("gateway_connect", connection)
         connection.enqueue({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})

@@ -11,7 +11,7 @@ import mimetypes
 import struct
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -99,7 +99,7 @@ class Snowflakes:
 
 def iso_now() -> str:
     """The current time as Discord writes timestamps."""
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 @dataclass(eq=False)

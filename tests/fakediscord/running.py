@@ -31,7 +31,9 @@ class _ErrorCollector(logging.Handler):
 
 
 @asynccontextmanager
-async def running(fake: FakeDiscord, client: ClientT, *, timeout: float = 5.0, fail_on_logged_errors: bool = True) -> AsyncIterator[ClientT]:
+async def running(
+    fake: FakeDiscord, client: ClientT, *, timeout: float = 5.0, fail_on_logged_errors: bool = True
+) -> AsyncIterator[ClientT]:
     """Start ``client`` against ``fake``, wait for ``on_ready``, and close it cleanly on exit.
 
     The client should be built with a small ``guild_ready_timeout`` (discord.py waits that long
@@ -76,7 +78,10 @@ async def running(fake: FakeDiscord, client: ClientT, *, timeout: float = 5.0, f
                 if not failed:
                     raise
         if fail_on_logged_errors and collector.records:
-            details = "\n".join(collector.format(r) + ("\n" + logging.Formatter().formatException(r.exc_info) if r.exc_info else "") for r in collector.records)
+            details = "\n".join(
+                collector.format(r) + ("\n" + logging.Formatter().formatException(r.exc_info) if r.exc_info else "")
+                for r in collector.records
+            )
             raise AssertionError(f"the bot logged {len(collector.records)} error(s):\n{details}")
     finally:
         waiter.cancel()

@@ -237,7 +237,9 @@ class FakeDiscord(Driver):
 
     # ------------------------------------------------------------------ rate limits
 
-    def rate_limit(self, method: str, route: str, *, times: int = 1, retry_after: float = 0.01, is_global: bool = False) -> None:
+    def rate_limit(
+        self, method: str, route: str, *, times: int = 1, retry_after: float = 0.01, is_global: bool = False
+    ) -> None:
         """Make the next ``times`` requests to ``method route`` answer 429.
 
         ``route`` is the template as Discord documents it, e.g. ``/channels/{channel_id}/messages``.
@@ -274,8 +276,8 @@ class FakeDiscord(Driver):
         canonical = resource.canonical if resource is not None else request.path
         if not canonical.startswith(API):
             return await handler(request)
-        route = self._template(canonical[len(API):])
-        record = RecordedRequest(request.method, route, request.path[len(API):])
+        route = self._template(canonical[len(API) :])
+        record = RecordedRequest(request.method, route, request.path[len(API) :])
         self.requests.append(record)
         limit = self._take_rate_limit(request.method, route)
         if limit is not None:
@@ -308,7 +310,9 @@ class FakeDiscord(Driver):
             # A request the fake cannot digest fails the test at teardown; a 400 (not a 500,
             # which discord.py retries for seconds) tells the bot at once.
             self._protocol_error(f"the fake failed on {request.method} {request.path_qs}:\n{traceback.format_exc()}")
-            response = json_response({"message": "The fake Discord could not handle this request", "code": 0}, status=400)
+            response = json_response(
+                {"message": "The fake Discord could not handle this request", "code": 0}, status=400
+            )
         record.status = response.status
         return response
 
@@ -385,7 +389,7 @@ class FakeDiscord(Driver):
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._serve_attachment)
 
     def _template_of(self, request: web.Request) -> str:
-        return request.match_info.route.resource.canonical[len(API):]  # type: ignore[union-attr]
+        return request.match_info.route.resource.canonical[len(API) :]  # type: ignore[union-attr]
 
     @staticmethod
     def _params(request: web.Request) -> list[str]:
@@ -398,7 +402,12 @@ class FakeDiscord(Driver):
         try:
             return int(value)
         except ValueError:
-            raise ApiError(400, 50035, "Invalid Form Body", {what: {"_errors": [{"code": "NUMBER_TYPE_COERCE", "message": f"Value \"{value}\" is not snowflake."}]}}) from None
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {what: {"_errors": [{"code": "NUMBER_TYPE_COERCE", "message": f'Value "{value}" is not snowflake.'}]}},
+            ) from None
 
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[int, str, bytes]]]:
         """The JSON payload and any uploaded files ``(index, filename, bytes)`` of a request."""
@@ -522,12 +531,19 @@ class FakeDiscord(Driver):
             {
                 "url": self.gateway_url,
                 "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 86_400_000, "max_concurrency": 1},
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 86_400_000,
+                    "max_concurrency": 1,
+                },
             }
         )
 
     async def _get_me(self, request: web.Request) -> web.Response:
-        return json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US", "email": None})
+        return json_response(
+            {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US", "email": None}
+        )
 
     async def _get_user(self, request: web.Request) -> web.Response:
         (user_id,) = self._params(request)
@@ -586,10 +602,28 @@ class FakeDiscord(Driver):
     def _validate_command(self, data: dict[str, Any]) -> None:
         name = data.get("name", "")
         kind = data.get("type", 1)
-        if kind == 1 and not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower() and kind == 1:
-            raise ApiError(400, 50035, "Invalid Form Body", {"name": {"_errors": [{"code": "APPLICATION_COMMAND_INVALID_NAME", "message": "Command name is invalid"}]}})
+        if (kind == 1 and not re.fullmatch(r"[-_\w]{1,32}", name)) or (name != name.lower() and kind == 1):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "name": {
+                        "_errors": [{"code": "APPLICATION_COMMAND_INVALID_NAME", "message": "Command name is invalid"}]
+                    }
+                },
+            )
         if kind == 1 and not 1 <= len(data.get("description", "")) <= 100:
-            raise ApiError(400, 50035, "Invalid Form Body", {"description": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "description": {
+                        "_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]
+                    }
+                },
+            )
 
     def _store_command(self, guild_id: int | None, data: dict[str, Any], existing: FakeCommand | None) -> FakeCommand:
         self._validate_command(data)
@@ -616,14 +650,23 @@ class FakeDiscord(Driver):
         for command in old.values():
             del self.commands[command.id]
         # Discord keeps a command's id when a command of the same name and type is overwritten.
-        stored = [self._store_command(guild_id, data, old.get((data.get("name"), data.get("type", 1)))) for data in payload]
+        stored = [
+            self._store_command(guild_id, data, old.get((data.get("name"), data.get("type", 1)))) for data in payload
+        ]
         self._record("commands_synced", guild_id)
         return json_response([c.payload() for c in stored])
 
     async def _upsert_command(self, request: web.Request) -> web.Response:
         guild_id, _ = self._command_scope(request)
         payload, _ = await self._body(request)
-        existing = next((c for c in self._scoped_commands(guild_id) if c.name == payload.get("name") and c.type == payload.get("type", 1)), None)
+        existing = next(
+            (
+                c
+                for c in self._scoped_commands(guild_id)
+                if c.name == payload.get("name") and c.type == payload.get("type", 1)
+            ),
+            None,
+        )
         command = self._store_command(guild_id, payload, existing)
         return json_response(command.payload(), status=200 if existing else 201)
 
@@ -667,7 +710,12 @@ class FakeDiscord(Driver):
                 setattr(channel, key, payload[key])
         if "permission_overwrites" in payload:
             channel.overwrites = [
-                {"id": str(o["id"]), "type": int(o["type"]), "allow": str(o.get("allow", "0")), "deny": str(o.get("deny", "0"))}
+                {
+                    "id": str(o["id"]),
+                    "type": int(o["type"]),
+                    "allow": str(o.get("allow", "0")),
+                    "deny": str(o.get("deny", "0")),
+                }
                 for o in payload["permission_overwrites"]
             ]
         if "parent_id" in payload:
@@ -685,7 +733,15 @@ class FakeDiscord(Driver):
         del guild.channels[channel.id]
         del self.channels[channel.id]
         if channel.is_thread:
-            self.gateway.dispatch("THREAD_DELETE", {"id": str(channel.id), "guild_id": str(guild.id), "parent_id": str(channel.parent_id), "type": channel.type})
+            self.gateway.dispatch(
+                "THREAD_DELETE",
+                {
+                    "id": str(channel.id),
+                    "guild_id": str(guild.id),
+                    "parent_id": str(channel.parent_id),
+                    "type": channel.type,
+                },
+            )
         else:
             self.gateway.dispatch("CHANNEL_DELETE", channel.payload())
         self._record("channel_delete", channel)
@@ -697,7 +753,14 @@ class FakeDiscord(Driver):
         self._require(channel, model.MANAGE_ROLES)
         payload, _ = await self._body(request)
         channel.overwrites = [o for o in channel.overwrites if o["id"] != target]
-        channel.overwrites.append({"id": target, "type": int(payload.get("type", 0)), "allow": str(payload.get("allow", "0")), "deny": str(payload.get("deny", "0"))})
+        channel.overwrites.append(
+            {
+                "id": target,
+                "type": int(payload.get("type", 0)),
+                "allow": str(payload.get("allow", "0")),
+                "deny": str(payload.get("deny", "0")),
+            }
+        )
         self.gateway.dispatch("CHANNEL_UPDATE", channel.payload())
         self._record("channel_update", channel)
         return no_content()
@@ -725,14 +788,23 @@ class FakeDiscord(Driver):
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         payload, _ = await self._body(request)
         kind = int(payload.get("type", model.PUBLIC_THREAD))
-        self._require(parent, model.CREATE_PRIVATE_THREADS if kind == model.PRIVATE_THREAD else model.CREATE_PUBLIC_THREADS)
+        self._require(
+            parent, model.CREATE_PRIVATE_THREADS if kind == model.PRIVATE_THREAD else model.CREATE_PUBLIC_THREADS
+        )
         thread_id = self.ids.next()
         if len(params) > 1:
             # A thread started from a message takes the message's id, as on Discord.
             starter = self._message(parent, params[1])
             thread_id = starter.id
             kind = model.PUBLIC_THREAD
-        thread = FakeChannel(id=thread_id, type=kind, name=payload.get("name", "thread"), guild_id=parent.guild_id, parent_id=parent.id, owner_id=self.bot_user.id)
+        thread = FakeChannel(
+            id=thread_id,
+            type=kind,
+            name=payload.get("name", "thread"),
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+        )
         self.guilds[parent.guild_id].channels[thread.id] = thread
         self.channels[thread.id] = thread
         self.gateway.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
@@ -747,16 +819,51 @@ class FakeDiscord(Driver):
 
     # ------------------------------------------------------------------ messages
 
-    def _check_message_payload(self, payload: dict[str, Any], files: list[tuple[int, str, bytes]], *, creating: bool) -> None:
+    def _check_message_payload(
+        self, payload: dict[str, Any], files: list[tuple[int, str, bytes]], *, creating: bool
+    ) -> None:
         content = payload.get("content")
         if content is not None and len(str(content)) > MAX_CONTENT:
-            raise ApiError(400, 50035, "Invalid Form Body", {"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {MAX_CONTENT} or fewer in length."}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "content": {
+                        "_errors": [
+                            {"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {MAX_CONTENT} or fewer in length."}
+                        ]
+                    }
+                },
+            )
         embeds = payload.get("embeds") or []
         if len(embeds) > MAX_EMBEDS:
-            raise ApiError(400, 50035, "Invalid Form Body", {"embeds": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {MAX_EMBEDS} or fewer in length."}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "embeds": {
+                        "_errors": [
+                            {"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {MAX_EMBEDS} or fewer in length."}
+                        ]
+                    }
+                },
+            )
         if len(payload.get("components") or []) > 5 and not payload.get("flags", 0) & (1 << 15):
-            raise ApiError(400, 50035, "Invalid Form Body", {"components": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 5 or fewer in length."}]}})
-        if creating and not (content or embeds or files or payload.get("components") or payload.get("sticker_ids") or payload.get("poll")):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "components": {
+                        "_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 5 or fewer in length."}]
+                    }
+                },
+            )
+        if creating and not (
+            content or embeds or files or payload.get("components") or payload.get("sticker_ids") or payload.get("poll")
+        ):
             raise ApiError(400, 50006, "Cannot send an empty message")
 
     @staticmethod
@@ -764,7 +871,9 @@ class FakeDiscord(Driver):
         if sum(len(data) for _, _, data in files) > model.ATTACHMENT_SIZE_LIMIT:
             raise ApiError(413, 40005, "Request entity too large")
 
-    def _attachments_from(self, channel_id: int, payload: dict[str, Any], files: list[tuple[int, str, bytes]], keep: list[FakeAttachment]) -> list[FakeAttachment]:
+    def _attachments_from(
+        self, channel_id: int, payload: dict[str, Any], files: list[tuple[int, str, bytes]], keep: list[FakeAttachment]
+    ) -> list[FakeAttachment]:
         described = {}
         for item in payload.get("attachments") or []:
             try:
@@ -800,7 +909,9 @@ class FakeDiscord(Driver):
                 users.append(user)
         return users
 
-    def _new_bot_message(self, channel: FakeChannel, payload: dict[str, Any], files: list[tuple[int, str, bytes]], **extra: Any) -> FakeMessage:
+    def _new_bot_message(
+        self, channel: FakeChannel, payload: dict[str, Any], files: list[tuple[int, str, bytes]], **extra: Any
+    ) -> FakeMessage:
         guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
         content = str(payload.get("content") or "")
         message = FakeMessage(
@@ -847,10 +958,24 @@ class FakeDiscord(Driver):
             target = self.message_store.get(int(ref_id)) if ref_id else None
             if target is None or target.deleted:
                 if reference.get("fail_if_not_exists", True):
-                    raise ApiError(400, 50035, "Invalid Form Body", {"message_reference": {"_errors": [{"code": "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "message": "Unknown message"}]}})
+                    raise ApiError(
+                        400,
+                        50035,
+                        "Invalid Form Body",
+                        {
+                            "message_reference": {
+                                "_errors": [{"code": "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "message": "Unknown message"}]
+                            }
+                        },
+                    )
                 reference = None
             else:
-                reference = {"type": 0, "message_id": str(target.id), "channel_id": str(target.channel_id), **({"guild_id": str(target.guild_id)} if target.guild_id else {})}
+                reference = {
+                    "type": 0,
+                    "message_id": str(target.id),
+                    "channel_id": str(target.channel_id),
+                    **({"guild_id": str(target.guild_id)} if target.guild_id else {}),
+                }
         message = self._new_bot_message(channel, payload, files, message_reference=reference)
         self._store_message(channel, message)
         return self._message_response(message)
@@ -869,12 +994,16 @@ class FakeDiscord(Driver):
         query = request.query
         limit = max(1, min(100, int(query.get("limit", 50))))
         found = sorted(
-            (m for m in self.message_store.values() if m.channel_id == channel.id and not m.deleted and not m.ephemeral),
+            (
+                m
+                for m in self.message_store.values()
+                if m.channel_id == channel.id and not m.deleted and not m.ephemeral
+            ),
             key=lambda m: m.id,
         )
         if "around" in query:
             around = int(query["around"])
-            older = [m for m in found if m.id <= around][-((limit + 1) // 2):]
+            older = [m for m in found if m.id <= around][-((limit + 1) // 2) :]
             newer = [m for m in found if m.id > around][: limit - len(older)]
             chosen = older + newer
         elif "after" in query:
@@ -902,7 +1031,12 @@ class FakeDiscord(Driver):
         if "content" in payload:
             guild = self.guilds.get(message.guild_id) if message.guild_id else None
             message.mentions = self._mentions_in(content, guild, payload.get("allowed_mentions"))
-        message.content, message.embeds, message.components, message.attachments = content, embeds, components, attachments
+        message.content, message.embeds, message.components, message.attachments = (
+            content,
+            embeds,
+            components,
+            attachments,
+        )
         if payload.get("flags") is not None:
             # Only SUPPRESS_EMBEDS may change on edit; ephemeral and loading are the server's.
             suppress = 1 << 2
@@ -959,7 +1093,16 @@ class FakeDiscord(Driver):
         payload, _ = await self._body(request)
         ids = payload.get("messages") or []
         if not 2 <= len(ids) <= 100:
-            raise ApiError(400, 50035, "Invalid Form Body", {"messages": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 2 and 100 in length."}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "messages": {
+                        "_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 2 and 100 in length."}]
+                    }
+                },
+            )
         for message_id in ids:
             self._delete(self._message(channel, str(message_id)))
         return no_content()
@@ -1062,7 +1205,12 @@ class FakeDiscord(Driver):
             topic=payload.get("topic"),
             parent_id=int(payload["parent_id"]) if payload.get("parent_id") else None,
             overwrites=[
-                {"id": str(o["id"]), "type": int(o["type"]), "allow": str(o.get("allow", "0")), "deny": str(o.get("deny", "0"))}
+                {
+                    "id": str(o["id"]),
+                    "type": int(o["type"]),
+                    "allow": str(o.get("allow", "0")),
+                    "deny": str(o.get("deny", "0")),
+                }
                 for o in payload.get("permission_overwrites") or []
             ],
         )
@@ -1089,7 +1237,11 @@ class FakeDiscord(Driver):
         guild = self._guild(self._params(request)[0])
         query = request.query.get("query", "").lower()
         limit = max(1, min(1000, int(request.query.get("limit", 1))))
-        members = [m for m in guild.members.values() if m.user.username.lower().startswith(query) or (m.nick or "").lower().startswith(query)]
+        members = [
+            m
+            for m in guild.members.values()
+            if m.user.username.lower().startswith(query) or (m.nick or "").lower().startswith(query)
+        ]
         return json_response([m.payload() for m in members[:limit]])
 
     def _top_position(self, guild: FakeGuild, user_id: int) -> int:
@@ -1107,7 +1259,10 @@ class FakeDiscord(Driver):
 
     def _member_updated(self, guild: FakeGuild, member: FakeMember) -> None:
         data = {**member.payload(), "guild_id": str(guild.id)}
-        self.gateway.dispatch("GUILD_MEMBER_UPDATE", lambda s: data if s.has(GUILD_MEMBERS) or member.user.id == self.bot_user.id else None)
+        self.gateway.dispatch(
+            "GUILD_MEMBER_UPDATE",
+            lambda s: data if s.has(GUILD_MEMBERS) or member.user.id == self.bot_user.id else None,
+        )
         self._record("member_update", member)
 
     async def _edit_member(self, request: web.Request) -> web.Response:
@@ -1223,7 +1378,9 @@ class FakeDiscord(Driver):
                 return interaction
         raise unknown("Webhook", 10015)
 
-    def _interaction_message(self, interaction: FakeInteraction, payload: dict[str, Any], files: list[tuple[int, str, bytes]], *, flags: int) -> FakeMessage:
+    def _interaction_message(
+        self, interaction: FakeInteraction, payload: dict[str, Any], files: list[tuple[int, str, bytes]], *, flags: int
+    ) -> FakeMessage:
         channel = self.channels[interaction.channel_id]
         metadata = {
             "id": str(interaction.id),
@@ -1259,13 +1416,29 @@ class FakeDiscord(Driver):
         # Which answers fit which interaction: autocomplete takes only choices; a modal
         # cannot answer a modal; updates need a message with the component.
         if (interaction.type == 4) != (kind == 8) or (kind == 9 and interaction.type == 5):
-            raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": f"Response type {kind} is not valid for interaction type {interaction.type}."}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                                "message": f"Response type {kind} is not valid for interaction type {interaction.type}.",
+                            }
+                        ]
+                    }
+                },
+            )
         message: FakeMessage | None = None
         channel = self.channels[interaction.channel_id]
         if kind == 4:
             self._check_message_payload(data or {}, files, creating=True)
             self._check_upload_size(files)
-            message = self._interaction_message(interaction, data or {}, files, flags=int((data or {}).get("flags") or 0) & (EPHEMERAL | SENDABLE_FLAGS))
+            message = self._interaction_message(
+                interaction, data or {}, files, flags=int((data or {}).get("flags") or 0) & (EPHEMERAL | SENDABLE_FLAGS)
+            )
             interaction.original = message
         elif kind == 5:
             flags = LOADING | (int((data or {}).get("flags") or 0) & EPHEMERAL)
@@ -1273,14 +1446,42 @@ class FakeDiscord(Driver):
             interaction.original = message
         elif kind in (6, 7):
             if interaction.message is None:
-                raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID", "message": "Updating a message needs a message component interaction."}]}})
+                raise ApiError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    {
+                        "type": {
+                            "_errors": [
+                                {
+                                    "code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                                    "message": "Updating a message needs a message component interaction.",
+                                }
+                            ]
+                        }
+                    },
+                )
             interaction.original = interaction.message
             if kind == 7:
                 self._apply_edit(interaction.message, data or {}, files)
         elif kind in (8, 9):
             pass
         else:
-            raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [{"code": "BASE_TYPE_CHOICES", "message": f"Value must be one of the response types; got {kind}."}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "BASE_TYPE_CHOICES",
+                                "message": f"Value must be one of the response types; got {kind}.",
+                            }
+                        ]
+                    }
+                },
+            )
         interaction.response = InteractionResponse(kind, data, message)
         if message is not None:
             self._store_message(channel, message)

@@ -131,8 +131,10 @@ def tiles_step(task, seat: str, rng: random.Random, *, remembers: Callable[[], b
         named = {d["tile"] for d in task.declared}
         anchor = task.chain_from()
         good = [
-            m for m in task.legal_moves(seat)
-            if m.tile not in named and task.grid[_pt(m.tile)] == task.called
+            m
+            for m in task.legal_moves(seat)
+            if m.tile not in named
+            and task.grid[_pt(m.tile)] == task.called
             and (anchor is None or max(abs(_pt(m.tile).col - anchor.col), abs(_pt(m.tile).row - anchor.row)) <= 1)
         ]
         if good:

@@ -36,8 +36,9 @@ def pt(text: str) -> Point:
     return Point(ord(text[0].upper()) - 65, int(text[1:]) - 1)
 
 
-def make(board: str | None = None, *, numbers: str | None = None, recent: str | None = None,
-         seed: int = 7, **options: str) -> DeckSwabbing:
+def make(
+    board: str | None = None, *, numbers: str | None = None, recent: str | None = None, seed: int = 7, **options: str
+) -> DeckSwabbing:
     """A game with ``options`` on ``board`` (default all white); ``recent`` sets the tiles placed
     last turn (Hook), ``numbers`` Unique's numbers."""
     game = DeckSwabbing.new(seed=seed, **options)

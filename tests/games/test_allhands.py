@@ -113,8 +113,16 @@ def test_a_finished_task_is_scored_announced_and_the_next_play_set_up():
     assert "end" not in kinds(events) and "task-end" in kinds(events)
     assert game.play_no == 2 and game.current_task == "decks" and game.phase == "task"
     assert game.plays[0] | {"reason": None} == {
-        "play": 1, "task": "tiles", "time": 1, "anomalies": [], "bans": [], "override": None,
-        "all_in": [], "winner": "p2", "points": 1, "reason": None,
+        "play": 1,
+        "task": "tiles",
+        "time": 1,
+        "anomalies": [],
+        "bans": [],
+        "override": None,
+        "all_in": [],
+        "winner": "p2",
+        "points": 1,
+        "reason": None,
     }
 
 

@@ -22,10 +22,7 @@ ITEMS = ["", "p1 all-in; p2 all-in", "p1 all-in override; p2 all-in override clo
 def tiles_hidden(game) -> bool:
     """Whether a Tile Decklaration grid is hidden now (after its window, before its end)."""
     task = game.task if game.phase == "task" else None
-    return (
-        task is not None and game.current_task == "tiles" and not task.is_over
-        and task.phase != "memorize"
-    )
+    return task is not None and game.current_task == "tiles" and not task.is_over and task.phase != "memorize"
 
 
 def grid_secrets(game) -> list[str]:
@@ -57,8 +54,9 @@ def public_text(events) -> str:
 
 
 def seen_by(events, seat) -> list[tuple]:
-    return [(e.text, e.kind, json.dumps(dict(e.data), sort_keys=True)) for e in events
-            if e.seats is None or seat in e.seats]
+    return [
+        (e.text, e.kind, json.dumps(dict(e.data), sort_keys=True)) for e in events if e.seats is None or seat in e.seats
+    ]
 
 
 def check_static(game, events) -> None:

@@ -138,8 +138,28 @@ def test_the_record_of_a_match_replays_to_the_same_match(seed, items):
 
 
 def texts_for(game, rng: random.Random) -> list[str]:
-    words = ["ban", "use", "override", "all-in", "pass", "chain", "backup", "hook", "rectangle adverse",
-             "pick your prize", "play", "create", "mines", "call", "snipe", "none", "D4", "A1", "20", "red"]
+    words = [
+        "ban",
+        "use",
+        "override",
+        "all-in",
+        "pass",
+        "chain",
+        "backup",
+        "hook",
+        "rectangle adverse",
+        "pick your prize",
+        "play",
+        "create",
+        "mines",
+        "call",
+        "snipe",
+        "none",
+        "D4",
+        "A1",
+        "20",
+        "red",
+    ]
     legal = [m.text() for m, _ in zip(game.legal_moves(), range(30), strict=False)]
     out = []
     for _ in range(12):

@@ -6,7 +6,6 @@ the opponent's, so that each test runs with the mover on red and on blue.
 """
 
 import json
-
 from dataclasses import dataclass
 
 import pytest
@@ -14,8 +13,8 @@ import pytest
 from geniusbot.games import (
     GameError,
     IllegalMoveError,
-    Move,
     MalformedMoveError,
+    Move,
     NotYourTurnError,
     OptionError,
     get_game,
@@ -55,9 +54,7 @@ def picture_of(game: ArmsLength, *, mover: str | None = None) -> list[str]:
     chars = {"red": "R", "blue": "B"}
     if mover:
         chars = {mover: "M", ("blue" if mover == "red" else "red"): "O"}
-    return [
-        "".join(chars.get(stones.get(f"{'ABCDEFGH'[c]}{r}"), ".") for c in range(8)) for r in range(8, 0, -1)
-    ]
+    return ["".join(chars.get(stones.get(f"{'ABCDEFGH'[c]}{r}"), ".") for c in range(8)) for r in range(8, 0, -1)]
 
 
 def game_from(picture: list[str], *, p1_color: str = "red", knocked_off: dict | None = None) -> ArmsLength:
@@ -106,16 +103,18 @@ def test_the_board_is_eight_by_eight():
 def test_the_seed_example_a_stone_on_g5_with_neighbours_in_all_eight_directions():
     # Around G5: H4 H5 H6 have the edge behind them, F5 is blocked by E5, G6 by G7,
     # and F4, F6, G4 have an empty square behind them.
-    game = game_from([
-        "........",
-        "......B.",
-        ".....RBB",
-        "....BR.R",
-        ".....BRB",
-        "........",
-        "........",
-        "........",
-    ])
+    game = game_from(
+        [
+            "........",
+            "......B.",
+            ".....RBB",
+            "....BR.R",
+            ".....BRB",
+            "........",
+            "........",
+            "........",
+        ]
+    )
     events = game.play(game.parse_move("G5", "p1"))
     assert picture_of(game) == [
         "........",
@@ -129,14 +128,16 @@ def test_the_seed_example_a_stone_on_g5_with_neighbours_in_all_eight_directions(
     ]
     # Red pushed its own H5 off: it counts against red, whoever pushed.
     assert game.view()["knocked_off"] == {"red": 1, "blue": 2}
-    assert sorted(map(tuple, (p.values() for p in game.view()["pushes"]))) == sorted([
-        ("F4", "E3", "blue"),
-        ("F6", "E7", "red"),
-        ("G4", "G3", "red"),
-        ("H4", None, "blue"),
-        ("H5", None, "red"),
-        ("H6", None, "blue"),
-    ])
+    assert sorted(map(tuple, (p.values() for p in game.view()["pushes"]))) == sorted(
+        [
+            ("F4", "E3", "blue"),
+            ("F6", "E7", "red"),
+            ("G4", "G3", "red"),
+            ("H4", None, "blue"),
+            ("H5", None, "red"),
+            ("H6", None, "blue"),
+        ]
+    )
     assert "Knocked off" in events[0].text and events[0].public
     assert not game.is_over
 
@@ -163,16 +164,18 @@ def test_a_neighbour_with_the_edge_behind_it_in_each_direction_is_knocked_off(dc
 
 
 def test_a_stone_with_another_stone_behind_it_does_not_move():
-    game = game_from([
-        "........",
-        "........",
-        "........",
-        "........",
-        "....BR..",
-        "........",
-        "........",
-        "........",
-    ])
+    game = game_from(
+        [
+            "........",
+            "........",
+            "........",
+            "........",
+            "....BR..",
+            "........",
+            "........",
+            "........",
+        ]
+    )
     game.play(game.parse_move("D4", "p1"))
     assert game.view()["stones"] == {"D4": "red", "E4": "blue", "F4": "red"}
     assert game.view()["pushes"] == []
@@ -180,31 +183,35 @@ def test_a_stone_with_another_stone_behind_it_does_not_move():
 
 def test_a_pushed_stone_pushes_nothing_further():
     # E4 slides to F4 and stops there; G4, two squares beyond, stays where it is.
-    game = game_from([
-        "........",
-        "........",
-        "........",
-        "........",
-        "....B.R.",
-        "........",
-        "........",
-        "........",
-    ])
+    game = game_from(
+        [
+            "........",
+            "........",
+            "........",
+            "........",
+            "....B.R.",
+            "........",
+            "........",
+            "........",
+        ]
+    )
     game.play(game.parse_move("D4", "p1"))
     assert game.view()["stones"] == {"D4": "red", "F4": "blue", "G4": "red"}
 
 
 def test_all_eight_neighbours_are_pushed_at_once():
-    game = game_from([
-        "........",
-        "........",
-        "........",
-        "..RBR...",
-        "..B.B...",
-        "..RBR...",
-        "........",
-        "........",
-    ])
+    game = game_from(
+        [
+            "........",
+            "........",
+            "........",
+            "..RBR...",
+            "..B.B...",
+            "..RBR...",
+            "........",
+            "........",
+        ]
+    )
     game.play(game.parse_move("D4", "p1"))
     assert picture_of(game) == [
         "........",
@@ -221,16 +228,18 @@ def test_all_eight_neighbours_are_pushed_at_once():
 
 def test_a_diagonal_push_is_blocked_like_a_straight_one():
     # C5 has B6 behind it on the diagonal and stays; D5 has D6 free and E5 has F6 free: they move.
-    game = game_from([
-        "........",
-        "........",
-        ".R......",
-        "..BRB...",
-        "........",
-        "........",
-        "........",
-        "........",
-    ])
+    game = game_from(
+        [
+            "........",
+            "........",
+            ".R......",
+            "..BRB...",
+            "........",
+            "........",
+            "........",
+            "........",
+        ]
+    )
     game.play(game.parse_move("D4", "p1"))
     assert picture_of(game) == [
         "........",
@@ -276,32 +285,37 @@ def test_step_1_both_players_make_four_on_one_turn_and_the_mover_loses(mover):
 
 @MOVERS
 def test_step_2_the_mover_makes_four_and_wins(mover):
-    game = game_from([
-        "........",
-        "........",
-        "........",
-        "........",
-        "........",
-        "........",
-        "MMM.....",
-        ".......O",
-    ], p1_color=mover)
+    game = game_from(
+        [
+            "........",
+            "........",
+            "........",
+            "........",
+            "........",
+            "........",
+            "MMM.....",
+            ".......O",
+        ],
+        p1_color=mover,
+    )
     game.play(game.parse_move("D2", "p1"))
     assert game.outcome().winner == "p1"
     assert game.view()["fours"] == [["A2", "B2", "C2", "D2"]]
 
 
 def test_step_2_five_in_a_row_counts_as_four_and_is_one_line():
-    game = game_from([
-        "........",
-        "........",
-        "........",
-        "........",
-        "........",
-        "........",
-        "RR.RR...",
-        "........",
-    ])
+    game = game_from(
+        [
+            "........",
+            "........",
+            "........",
+            "........",
+            "........",
+            "........",
+            "RR.RR...",
+            "........",
+        ]
+    )
     game.play(game.parse_move("C2", "p1"))
     assert game.outcome().winner == "p1"
     assert game.view()["fours"] == [["A2", "B2", "C2", "D2", "E2"]]
@@ -331,16 +345,20 @@ def test_step_3_the_mover_pushes_the_opponent_into_four_and_the_opponent_wins(mo
 @MOVERS
 def test_four_beats_the_movers_own_10th_stone_knocked_off(mover):
     # D2 makes the mover's four and pushes the mover's own E1 off the board: its 10th.
-    game = game_from([
-        "........",
-        "........",
-        "........",
-        "........",
-        "........",
-        "........",
-        "MMM.....",
-        "....M...",
-    ], p1_color=mover, knocked_off={mover: 9, "blue" if mover == "red" else "red": 0})
+    game = game_from(
+        [
+            "........",
+            "........",
+            "........",
+            "........",
+            "........",
+            "........",
+            "MMM.....",
+            "....M...",
+        ],
+        p1_color=mover,
+        knocked_off={mover: 9, "blue" if mover == "red" else "red": 0},
+    )
     game.play(game.parse_move("D2", "p1"))
     assert game.view()["knocked_off"][mover] == 10
     assert game.outcome().winner == "p1"
@@ -543,9 +561,7 @@ def test_with_a_dmo_only_the_dmo_chooses_and_nobody_places_yet():
         "You choose before anyone places: write your colour and turn order, such as red first, red second, "
         "blue first or blue second."
     )
-    assert sorted(m.text() for m in game.legal_moves()) == [
-        "blue first", "blue second", "red first", "red second"
-    ]
+    assert sorted(m.text() for m in game.legal_moves()) == ["blue first", "blue second", "red first", "red second"]
 
 
 @pytest.mark.parametrize(
@@ -604,7 +620,9 @@ def test_the_dmo_out_of_time_gets_a_choice_drawn_from_the_seed_and_announced():
         assert not game.is_over and game.view()["phase"] == "play"
         assert events[0].public and events[0].data["by_lot"] is True
         # It begins as the host's timeout line does ("p1 ran out of time"), so the room hears it once.
-        assert events[0].text.startswith("p1 ran out of time to choose as the DMO, so the choice was drawn by lot: p1 plays ")
+        assert events[0].text.startswith(
+            "p1 ran out of time to choose as the DMO, so the choice was drawn by lot: p1 plays "
+        )
         assert "to move" not in events[0].text
         color, first = game.view()["colors"]["p1"], game.view()["first"]
         results.add((color, first))
@@ -688,8 +706,21 @@ def test_the_view_has_exactly_the_renderers_shape_and_is_the_same_for_everyone()
     game.submit("D4", "p1")
     view = game.view()
     assert set(view) == {
-        "game", "variant", "to_move", "outcome", "size", "phase", "stones", "colors", "first", "dmo",
-        "knocked_off", "last_move", "pushes", "fours", "move_number",
+        "game",
+        "variant",
+        "to_move",
+        "outcome",
+        "size",
+        "phase",
+        "stones",
+        "colors",
+        "first",
+        "dmo",
+        "knocked_off",
+        "last_move",
+        "pushes",
+        "fours",
+        "move_number",
     }
     assert view == game.view("p1") == game.view("p2")
     assert json.loads(json.dumps(view)) == view
@@ -704,8 +735,10 @@ def test_state_round_trips_through_json_in_every_phase():
     for square in ("D4", "E5", "D5"):
         if game.is_over:
             break
-        game.submit(square if square not in game.view()["stones"] else next(
-            m.text() for m in game.legal_moves()), game.to_move()[0])
+        game.submit(
+            square if square not in game.view()["stones"] else next(m.text() for m in game.legal_moves()),
+            game.to_move()[0],
+        )
         snapshots.append(game.to_dict())
     for data in snapshots:
         copy = load(json.loads(json.dumps(data)))

@@ -699,7 +699,10 @@ def test_the_text_board_shows_what_the_view_holds():
     both(game, "create 5", "create none")
     send(game, "p1", "play 15")
     public = board_text(game.view(None))
-    assert public.splitlines()[:2] == ["Round 2 of 7: play phase, prize 9. Anomalies: backup.", "Prizes: 10 [9] 8 7 6 5 4"]
+    assert public.splitlines()[:2] == [
+        "Round 2 of 7: play phase, prize 9. Anomalies: backup.",
+        "Prizes: 10 [9] 8 7 6 5 4",
+    ]
     assert "p1: 0 points, 10 power, hand 15 5, Backup 1 left, sent" in public
     assert "Round 1 (prize 10): p1 20 + backup 3 = 23; p2 30 = 30; p2 wins." in public
     assert "sealed" not in public and "Your sealed play: 15" in board_text(game.view("p1"))

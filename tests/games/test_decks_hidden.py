@@ -15,11 +15,7 @@ from .decks_helpers import both, make, send
 
 def seen_by(events, seat):
     """What ``seat`` (``None``: the room) is told by ``events``, as plain values."""
-    return [
-        (e.text, e.kind, dict(e.data))
-        for e in events
-        if e.seats is None or (seat is not None and seat in e.seats)
-    ]
+    return [(e.text, e.kind, dict(e.data)) for e in events if e.seats is None or (seat is not None and seat in e.seats)]
 
 
 def outside_p1(game, events):
@@ -32,9 +28,7 @@ def test_a_sealed_creation_is_in_its_owners_view_only_until_the_phase_resolves()
     for secret in ("create 20 15", "create 7", "create none"):
         game = make()
         events = send(game, "p1", secret)
-        assert game.view("p1")["sealed"] == {
-            "cards": [int(v) for v in secret.split()[1:] if v.isdigit()], "backup": 0
-        }
+        assert game.view("p1")["sealed"] == {"cards": [int(v) for v in secret.split()[1:] if v.isdigit()], "backup": 0}
         assert game.view("p1")["last_move"] == secret
         assert game.view(None)["sealed"] is None and game.view("p2")["sealed"] is None
         assert game.view(None)["submitted"] == {"p1": True, "p2": False}
@@ -51,9 +45,7 @@ def test_a_sealed_play_is_in_its_owners_view_only_until_the_round_resolves():
         game = make()
         both(game, "create 20 15", "create 30")
         events = send(game, "p1", secret)
-        assert game.view("p1")["sealed"] == {
-            "cards": [int(v) for v in secret.split()[1:] if v.isdigit()], "backup": 0
-        }
+        assert game.view("p1")["sealed"] == {"cards": [int(v) for v in secret.split()[1:] if v.isdigit()], "backup": 0}
         outsides.append(outside_p1(game, events))
     assert outsides[0] == outsides[1] == outsides[2]
 
@@ -65,7 +57,8 @@ def test_once_the_round_resolves_without_darkness_both_plays_are_public():
     public = " ".join(e.text for e in events if e.public)
     assert "p1 played 15 = 15" in public and "p2 played 30 = 30" in public
     assert game.view(None)["history"][0]["plays"] == {
-        "p1": {"cards": [15], "backup": 0}, "p2": {"cards": [30], "backup": 0}
+        "p1": {"cards": [15], "backup": 0},
+        "p2": {"cards": [30], "backup": 0},
     }
     assert game.view(None)["hands"] == {"p1": [20], "p2": []}
 

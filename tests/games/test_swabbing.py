@@ -156,7 +156,8 @@ def test_a_region_of_six_white_tiles_stays_white():
 
 def test_every_small_region_is_filled_at_once():
     # D1 E1 splits row 1 into A1-C1 and F1-G1, both small: p2 moves and takes both.
-    game = make("""
+    game = make(
+        """
 7 . . . . . . .
 6 . . . . . . .
 5 . . . . . . .
@@ -164,7 +165,9 @@ def test_every_small_region_is_filled_at_once():
 3 . . . . . . .
 2 # # # # # # #
 1 . . . . . . .
-""", starter="p2")
+""",
+        starter="p2",
+    )
     play(game, "D1 E1")
     assert colours(game, "p2") == ["A1", "B1", "C1", "F1", "G1"]
     assert colours(game, "p1") == []
@@ -208,7 +211,8 @@ def test_without_a_tiebreak_option_a_tie_goes_to_the_seat_that_most_recently_sco
 
 
 def test_a_tie_with_nobody_ever_scoring_goes_to_p2():
-    game = make("""
+    game = make(
+        """
 7 . . . . . . .
 6 # # # # # # #
 5 # # # # # # #
@@ -216,7 +220,9 @@ def test_a_tie_with_nobody_ever_scoring_goes_to_p2():
 3 # # # # # # #
 2 # # # # # # #
 1 # # # # # # #
-""", anomalies="linear")
+""",
+        anomalies="linear",
+    )
     play(game, "A7 B7 C7 D7 E7 F7 G7")
     assert game.is_over and game.view()["tiles"] == {"p1": 0, "p2": 0}
     assert game.outcome().winner == "p2"
@@ -308,7 +314,8 @@ def test_hook_counts_only_the_previous_move_not_the_tiles_it_filled():
 
 def test_hook_is_lifted_for_a_move_when_no_move_can_touch_the_tiles_just_placed():
     # A3 A4 leaves A1 A2 and A5-A7 as small regions: filled, so nothing white touches A3 or A4.
-    game = make("""
+    game = make(
+        """
 7 . # . . . . .
 6 . # . . . . .
 5 . # . . . . .
@@ -316,7 +323,9 @@ def test_hook_is_lifted_for_a_move_when_no_move_can_touch_the_tiles_just_placed(
 3 . # . . . . .
 2 . # . . . . .
 1 . # . . . . .
-""", anomalies="hook")
+""",
+        anomalies="hook",
+    )
     play(game, "A3 A4")
     assert colours(game, "p1") == ["A1", "A2", "A5", "A6", "A7"]
     assert game.view()["hook"] == {"from": ["A3", "A4"], "lifted": True}
@@ -421,7 +430,8 @@ def test_without_pyramid_the_same_board_goes_to_the_most_tiles():
 
 def test_a_pyramid_tie_in_points_goes_to_the_tiebreak_seat():
     # p1: 22 outer tiles (1 each) and B6 C6 D6 (2 each) = 28; p2: the centre nine = 28.
-    game = make("""
+    game = make(
+        """
 7 X X X X X X X
 6 X X X X # # X
 5 X # O O O # X
@@ -429,7 +439,10 @@ def test_a_pyramid_tie_in_points_goes_to_the_tiebreak_seat():
 3 X # O O O # X
 2 X # # # # # X
 1 X X X X X . .
-""", anomalies="pyramid", tiebreak="p1")
+""",
+        anomalies="pyramid",
+        tiebreak="p1",
+    )
     assert game.scores() == {"p1": 28, "p2": 28} and game.tile_counts() == {"p1": 25, "p2": 9}
     play(game, "F1 G1")
     assert game.outcome().winner == "p1" and game.view()["result"]["tiebreak"] == "p1"
@@ -500,10 +513,15 @@ def test_snipe_none_and_a_second_submission():
     assert "first one stands" in refuses(game2, "D3 D4", "p1", private=True, error=NotYourTurnError)
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("snipe", "Name one white tile"), ("snipe D4 D5", "Name one white tile"),
-    ("snipe D4 none", "Name one white tile"), ("snipe hello", "Name one white tile"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("snipe", "Name one white tile"),
+        ("snipe D4 D5", "Name one white tile"),
+        ("snipe D4 none", "Name one white tile"),
+        ("snipe hello", "Name one white tile"),
+    ],
+)
 def test_a_malformed_snipe_is_refused(text, says):
     assert says in refuses(make(anomalies="snipe"), text, "p2", private=True)
 

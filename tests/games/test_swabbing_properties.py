@@ -180,8 +180,7 @@ GAMES.append(_sealed())
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(range(len(GAMES))), st.text(max_size=30), st.sampled_from(("p1", "p2", "p3")),
-       st.booleans())
+@given(st.sampled_from(range(len(GAMES))), st.text(max_size=30), st.sampled_from(("p1", "p2", "p3")), st.booleans())
 def test_any_text_is_a_legal_move_or_a_game_error_and_changes_nothing(index, text, seat, private):
     game = GAMES[index]
     before = game.to_dict()

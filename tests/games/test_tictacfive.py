@@ -470,7 +470,9 @@ def test_a_point_typed_when_a_colour_is_expected_is_refused():
         game.submit(text, "p1")
     assert refused_unchanged(game, "K10", "p2", IllegalMoveError) == "Choose a colour first: type black or white."
     assert refused_unchanged(game, "H8", "p2", IllegalMoveError) == "Choose a colour first: type black or white."
-    assert refused_unchanged(game, "purple", "p2", MalformedMoveError) == "'purple' is not a colour; type black or white."
+    assert (
+        refused_unchanged(game, "purple", "p2", MalformedMoveError) == "'purple' is not a colour; type black or white."
+    )
     assert refused_unchanged(game, "P3", "p2", MalformedMoveError) == "'P3' is not a colour; type black or white."
     refused_unchanged(game, "black", "p1", NotYourTurnError)
 

@@ -54,9 +54,7 @@ def reference_legal(stones: dict[tuple[int, int], str], at: tuple[int, int], col
             continue  # a four, not a three
         for e in empties:
             filled = text[:e] + "X" + text[e + 1 :]
-            if any(
-                filled[s : s + 6] == ".XXXX." and s < 5 < s + 5 and s < e < s + 5 for s in range(0, 6)
-            ):
+            if any(filled[s : s + 6] == ".XXXX." and s < 5 < s + 5 and s < e < s + 5 for s in range(0, 6)):
                 threes += 1
                 break
     return threes < 2
@@ -95,9 +93,7 @@ patches = st.tuples(
 @given(patches)
 def test_legality_matches_the_reference_on_crowded_boards(patch):
     contents, left, bottom, colour = patch
-    stones = {
-        (left + i % 9, bottom + i // 9): owner for i, owner in enumerate(contents) if owner is not None
-    }
+    stones = {(left + i % 9, bottom + i // 9): owner for i, owner in enumerate(contents) if owner is not None}
     game = loaded(stones, colour)
     seat = game.to_move()[0]
     legal = {move.point for move in game.legal_moves()}
@@ -115,9 +111,7 @@ def test_legality_matches_the_reference_on_crowded_boards(patch):
 def test_the_first_empty_point_in_reading_order_is_always_legal(patch):
     """Why no pass rule is needed: an open three needs empty points on both sides of the new stone."""
     contents, left, bottom, colour = patch
-    stones = {
-        (left + i % 9, bottom + i // 9): owner for i, owner in enumerate(contents) if owner is not None
-    }
+    stones = {(left + i % 9, bottom + i // 9): owner for i, owner in enumerate(contents) if owner is not None}
     game = loaded(stones, colour)
     first = next(Point(c, r) for r in range(15) for c in range(15) if (c, r) not in stones)
     assert game.is_legal(Place(game.to_move()[0], first))

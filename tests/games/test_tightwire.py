@@ -67,8 +67,14 @@ def test_default_board_is_classic5_with_orange_on_top():
     v = game().view()
     assert (v["cols"], v["rows"], v["board"]) == (5, 5, "classic5")
     assert v["pieces"] == {
-        "A5": "orange", "B5": "orange", "D5": "orange", "E5": "orange",
-        "A1": "blue", "B1": "blue", "D1": "blue", "E1": "blue",
+        "A5": "orange",
+        "B5": "orange",
+        "D5": "orange",
+        "E5": "orange",
+        "A1": "blue",
+        "B1": "blue",
+        "D1": "blue",
+        "E1": "blue",
     }
     assert v["colors"] == {"p1": "orange", "p2": "blue"}
     assert v["to_move"] == ["p1"] and v["first"] == "p1" and v["phase"] == "play"
@@ -527,7 +533,11 @@ def test_fate_starts_with_a_draft_p1_first():
     g = game("fate")
     v = g.view()
     assert v["phase"] == "draft" and v["to_move"] == ["p1"] and v["first"] is None
-    assert v["draft"] == {"order": ["p1", "p2", "p1"], "picks": [], "available": ["turn_order", "extra_slack", "woven_revive"]}
+    assert v["draft"] == {
+        "order": ["p1", "p2", "p1"],
+        "picks": [],
+        "available": ["turn_order", "extra_slack", "woven_revive"],
+    }
     assert sorted(m.text() for m in g.legal_moves()) == ["pick extra slack", "pick turn order", "pick woven revive"]
 
 
@@ -642,7 +652,10 @@ def test_woven_revive_onto_an_empty_dot_with_exactly_one_line():
 def test_woven_revive_needs_the_item_and_a_captured_piece():
     g = fate(WOVEN, picks=("woven revive", "turn order"), order="second")  # p1 holds Woven Revive
     play(g, "draw C3-D4")
-    assert refused(g, "woven revive C3") == "You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C3`."
+    assert (
+        refused(g, "woven revive C3")
+        == "You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C3`."
+    )
     play(g, "draw A1-A2")
     assert refused(g, "woven revive A2") == "You have no captured piece to revive; draw a line or move a piece."
 
@@ -667,8 +680,24 @@ def test_view_is_the_same_for_every_seat_and_json_ready():
     assert g.view("p1") == g.view("p2") == g.view(None)
     assert json.loads(json.dumps(g.view())) == g.view()
     assert set(g.view()) >= {
-        "game", "variant", "to_move", "outcome", "cols", "rows", "phase", "pieces", "colors", "lines",
-        "captured", "slack_left", "items", "last_move", "last_path", "captured_last", "first", "move_number",
+        "game",
+        "variant",
+        "to_move",
+        "outcome",
+        "cols",
+        "rows",
+        "phase",
+        "pieces",
+        "colors",
+        "lines",
+        "captured",
+        "slack_left",
+        "items",
+        "last_move",
+        "last_path",
+        "captured_last",
+        "first",
+        "move_number",
     }
 
 
@@ -823,7 +852,9 @@ def test_the_summary_teaches_only_notation_the_parser_reads():
     import re
 
     snippets = re.findall(r"`([^`]+)`", Tightwire.summary)
-    assert {"draw B5-C3", "slack B5-C3", "move B5-C3", "revive C3", "pick turn order", "woven revive C3"} <= set(snippets)
+    assert {"draw B5-C3", "slack B5-C3", "move B5-C3", "revive C3", "pick turn order", "woven revive C3"} <= set(
+        snippets
+    )
     texts = [t for s in snippets for t in s.split("/")]
 
     def positions():
@@ -857,7 +888,9 @@ def test_the_rule_texts_own_words_are_understood():
     assert g.parse_move("Slack thread b5 c4 and move", "p1") == TightwireMove("p1", "slack", "B5", "C4", True)
     f = game("fate")
     assert [f.parse_move(t, "p1").text() for t in ("pick woven", "pick extra", "turn")] == [
-        "pick woven revive", "pick extra slack", "pick turn order",
+        "pick woven revive",
+        "pick extra slack",
+        "pick turn order",
     ]
     play(f, "pick extra", "pick turn", "second", "slack line B5-C4", "draw A1-B2")
     assert f.parse_move("extra slack line B5-C3", "p1") == TightwireMove("p1", "extra_slack", "B5", "C3")

@@ -58,9 +58,11 @@ def reference_passes_over_a_dot(a, b, cols, rows):
         for y in range(rows):
             if (x, y) in (a, b):
                 continue
-            if _cross(_sub(b, a), _sub((x, y), a)) == 0 and min(a[0], b[0]) <= x <= max(a[0], b[0]) and min(
-                a[1], b[1]
-            ) <= y <= max(a[1], b[1]):
+            if (
+                _cross(_sub(b, a), _sub((x, y), a)) == 0
+                and min(a[0], b[0]) <= x <= max(a[0], b[0])
+                and min(a[1], b[1]) <= y <= max(a[1], b[1])
+            ):
                 return True
     return False
 
@@ -90,9 +92,7 @@ def test_collinear_touching_counts_as_crossing(x, y):
 def test_classic5_lines_are_exactly_the_pairs_passing_over_no_dot():
     g = geometry(5, 5)
     expected = [
-        (i, j)
-        for i, j in combinations(range(25), 2)
-        if not reference_passes_over_a_dot(g.coords[i], g.coords[j], 5, 5)
+        (i, j) for i, j in combinations(range(25), 2) if not reference_passes_over_a_dot(g.coords[i], g.coords[j], 5, 5)
     ]
     assert list(g.pairs) == expected
     assert len(g.pairs) == 200
@@ -130,8 +130,7 @@ def test_a_draw_is_legal_exactly_when_it_crosses_nothing_drawn(data):
     fast = not (g.crossing[candidate] & mask) and candidate not in drawn
     a, b = g.pairs[candidate]
     slow = candidate not in drawn and not any(
-        reference_cross(g.coords[a], g.coords[b], g.coords[g.pairs[pid][0]], g.coords[g.pairs[pid][1]])
-        for pid in drawn
+        reference_cross(g.coords[a], g.coords[b], g.coords[g.pairs[pid][0]], g.coords[g.pairs[pid][1]]) for pid in drawn
     )
     assert fast == slow
     assert g.crossed_lines(candidate, mask) == sorted(

@@ -132,10 +132,41 @@ def test_random_playout_on_the_large_board():
 
 
 TOKENS = st.sampled_from(
-    ["draw", "slack", "extra", "move", "revive", "woven", "pick", "turn", "order", "first", "second", "and",
-     "A1", "b5", "C3", "e5", "F1", "Z9", "c0", "A10", "-", " ", "--", "`", ".", "to", "thread", "", "B5-C3"]
+    [
+        "draw",
+        "slack",
+        "extra",
+        "move",
+        "revive",
+        "woven",
+        "pick",
+        "turn",
+        "order",
+        "first",
+        "second",
+        "and",
+        "A1",
+        "b5",
+        "C3",
+        "e5",
+        "F1",
+        "Z9",
+        "c0",
+        "A10",
+        "-",
+        " ",
+        "--",
+        "`",
+        ".",
+        "to",
+        "thread",
+        "",
+        "B5-C3",
+    ]
 )
-texts = st.one_of(st.text(max_size=30), st.lists(TOKENS, max_size=8).map(" ".join), st.lists(TOKENS, max_size=6).map("".join))
+texts = st.one_of(
+    st.text(max_size=30), st.lists(TOKENS, max_size=8).map(" ".join), st.lists(TOKENS, max_size=6).map("".join)
+)
 
 
 def positions():

@@ -55,9 +55,7 @@ def test_rainbow_has_six_colours_eight_tiles_each():
     game = new_game("tiles", seed=9, anomalies="rainbow")
     grid = game.view()["grid"]
     assert game.view()["palette"] == ["red", "orange", "yellow", "green", "blue", "purple"]
-    assert counts({k: v for k, v in generate_grid(9, tuple(game.palette)).items()}) == {
-        c: 8 for c in game.palette
-    }
+    assert counts({k: v for k, v in generate_grid(9, tuple(game.palette)).items()}) == {c: 8 for c in game.palette}
     assert grid["D4"] == "black" and len(grid) == 49
 
 

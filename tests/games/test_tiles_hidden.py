@@ -98,8 +98,14 @@ submissions = st.one_of(
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 10_000), combo=st.sampled_from(COMBOS), steps=st.integers(0, 20),
-       to_move=st.booleans(), text=submissions, private=st.booleans())
+@given(
+    seed=st.integers(0, 10_000),
+    combo=st.sampled_from(COMBOS),
+    steps=st.integers(0, 20),
+    to_move=st.booleans(),
+    text=submissions,
+    private=st.booleans(),
+)
 def test_nothing_a_seat_sees_or_is_told_depends_on_what_it_may_not_see(seed, combo, steps, to_move, text, private):
     rng = random.Random(seed)
     game = TileDecklaration.new(seed=seed, anomalies=combo)

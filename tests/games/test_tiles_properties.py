@@ -45,8 +45,7 @@ def ref_call_loses(game: TileDecklaration, color: str, anchor: Point | None, nam
     if named is None:
         named = [pt(d["tile"]) for d in game.declared]
     valid = [
-        t for t in TILES
-        if game.grid[t] == color and t not in named and (anchor is None or ref_touches(t, anchor))
+        t for t in TILES if game.grid[t] == color and t not in named and (anchor is None or ref_touches(t, anchor))
     ]
     if not valid:
         return True
@@ -76,8 +75,11 @@ def choose(game: TileDecklaration, rng: random.Random, blunder: float, timeouts:
         return Call(seat, rng.choice(calls or list(game.palette))), seat
     anchor = game.chain_from()
     tiles = [
-        t for t in TILES
-        if game.grid[t] == game.called and t not in named and (anchor is None or ref_touches(t, anchor))
+        t
+        for t in TILES
+        if game.grid[t] == game.called
+        and t not in named
+        and (anchor is None or ref_touches(t, anchor))
         and not ("rectangle-adverse" in game.anomalies and ref_rectangle(t, named))
     ]
     tile = rng.choice(tiles)
@@ -192,8 +194,12 @@ def test_every_anomaly_combination_plays_to_the_end(anomalies):
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), combo=st.sampled_from(COMBOS), rng_seed=st.integers(0, 2**32),
-       blunder=st.sampled_from([0.0, 0.05, 0.5]))
+@given(
+    seed=st.integers(0, 2**32),
+    combo=st.sampled_from(COMBOS),
+    rng_seed=st.integers(0, 2**32),
+    blunder=st.sampled_from([0.0, 0.05, 0.5]),
+)
 def test_random_playouts_keep_the_invariants(seed, combo, rng_seed, blunder):
     playout(combo, seed, random.Random(rng_seed), blunder)
 
@@ -214,8 +220,9 @@ def test_a_careful_game_without_anomalies_runs_to_the_48th_tile():
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32), combo=st.sampled_from(COMBOS), rng_seed=st.integers(0, 2**32),
-       stop=st.integers(0, 60))
+@given(
+    seed=st.integers(0, 2**32), combo=st.sampled_from(COMBOS), rng_seed=st.integers(0, 2**32), stop=st.integers(0, 60)
+)
 def test_state_round_trips_at_any_point_and_plays_on_the_same(seed, combo, rng_seed, stop):
     rng = random.Random(rng_seed)
     game = TileDecklaration.new(seed=seed, anomalies=combo)
@@ -258,8 +265,14 @@ texts = st.one_of(
 
 
 @settings(max_examples=200, deadline=None)
-@given(seed=st.integers(0, 1000), combo=st.sampled_from(COMBOS), steps=st.integers(0, 12),
-       text=texts, seat=st.sampled_from(["p1", "p2"]), private=st.booleans())
+@given(
+    seed=st.integers(0, 1000),
+    combo=st.sampled_from(COMBOS),
+    steps=st.integers(0, 12),
+    text=texts,
+    seat=st.sampled_from(["p1", "p2"]),
+    private=st.booleans(),
+)
 def test_any_text_is_answered_or_refused_with_a_game_error_and_never_changes_the_state(
     seed, combo, steps, text, seat, private
 ):

@@ -8,7 +8,13 @@ from geniusbot.games.grid import Point
 from geniusbot.games.tiles import BLACK, CENTRE, TileDecklaration
 
 NAMES = {
-    "R": "red", "B": "blue", "G": "green", "O": "orange", "Y": "yellow", "P": "purple", "*": BLACK,
+    "R": "red",
+    "B": "blue",
+    "G": "green",
+    "O": "orange",
+    "Y": "yellow",
+    "P": "purple",
+    "*": BLACK,
 }
 
 # Bands: red on top, blue through the middle, green at the bottom; the eight tiles around the

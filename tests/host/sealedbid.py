@@ -17,8 +17,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from geniusbot.games import Event, Game, GameError, MalformedMoveError, Move, Window
-from geniusbot.games import _REGISTRY  # noqa: PLC2701 - test-only registration
+from geniusbot.games import (
+    _REGISTRY,
+    Event,
+    Game,
+    GameError,
+    MalformedMoveError,
+    Move,
+    Window,
+)
 
 ROUNDS = 2
 

@@ -77,7 +77,11 @@ async def test_the_grid_and_the_board_showing_it_go_after_30_s_and_nothing_else(
     # ... and the text board after it shows the grid, once.
     [shown] = [s for s in posted if grid_text(game.original) in s.text]
     assert shown.message_id != reveal.message_id
-    timers = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
+    timers = {
+        t.payload["message_id"]: t.due_at.timestamp()
+        for t in await host.store.timers(match_id)
+        if t.kind == DELETE_TIMER
+    }
     assert {reveal.message_id, shown.message_id} <= set(timers) and set(timers.values()) == {T0 + 30}
     clock.advance(29.9)
     await fire_due(host, clock)
@@ -229,7 +233,11 @@ async def test_a_tile_decklaration_inside_the_final_match_vanishes_too(host, tra
     assert game.task.phase == "memorize"
     second_grid = set(grid_messages(transport)) - first_grid
     assert second_grid
-    due = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
+    due = {
+        t.payload["message_id"]: t.due_at.timestamp()
+        for t in await host.store.timers(match_id)
+        if t.kind == DELETE_TIMER
+    }
     assert set(due) == second_grid and set(due.values()) == {clock.t + 30}
     clock.advance(30)
     await fire_due(host, clock)
@@ -280,7 +288,12 @@ async def test_card_creations_and_plays_come_by_dm_and_stay_sealed_until_both_ar
     assert (await host.private_message(22, "play 10")).ok
     assert any(text.startswith("Round 1") for text in room_since(transport, mark))
     log = [(a.seat, a.text, a.private) for a in await host.store.actions(match_id, accepted_only=True) if a.seat]
-    assert log == [("p1", "create 20 15", True), ("p2", "create 10", True), ("p1", "play 15", True), ("p2", "play 10", True)]
+    assert log == [
+        ("p1", "create 20 15", True),
+        ("p2", "create 10", True),
+        ("p1", "play 15", True),
+        ("p2", "play 10", True),
+    ]
 
 
 async def test_a_snipe_comes_by_dm_and_a_public_one_is_refused_with_the_reason(host, transport):
@@ -323,16 +336,28 @@ async def test_all_in_answers_are_sealed_whatever_they_are(host, transport):
     # Two matches on one seed: p1 uses All-In in one and passes in the other. Until p2 answers,
     # the two rooms are told exactly the same.
     one = await start(host, "allhands", clock="none", items="p1 all-in; p2 all-in")
-    two_reply = await host.start_match("allhands", players=[Player("p1", 33, "Alice"), Player("p2", 44, "Bob")],
-                                       seed=5, options={"items": "p1 all-in; p2 all-in"}, clock="none", channel_id=701)
+    two_reply = await host.start_match(
+        "allhands",
+        players=[Player("p1", 33, "Alice"), Player("p2", 44, "Bob")],
+        seed=5,
+        options={"items": "p1 all-in; p2 all-in"},
+        clock="none",
+        channel_id=701,
+    )
     two = two_reply.match_id
     reply = await host.submit(one, "p1", "use all-in")
     assert reply.status == "rejected" and "direct message" in reply.message
     mark = len(transport.sent)
     assert (await host.private_message(11, "use all-in")).ok
     assert (await host.private_message(33, "pass")).ok
-    rooms = {room: [s.text.replace(f"#{one}", "#N").replace(f"#{two}", "#N") for s in transport.sent[mark:]
-                    if s.op in ("post", "picture") and s.room == room] for room in (ROOM, 701)}
+    rooms = {
+        room: [
+            s.text.replace(f"#{one}", "#N").replace(f"#{two}", "#N")
+            for s in transport.sent[mark:]
+            if s.op in ("post", "picture") and s.room == room
+        ]
+        for room in (ROOM, 701)
+    }
     assert rooms[ROOM] == rooms[701] and rooms[ROOM]
     assert "Taken: use all-in." in private_since(transport, mark, "p1")
     # Once both answers are in, they are shown together.
@@ -347,8 +372,9 @@ async def test_a_dm_goes_to_the_only_match_of_the_sender_that_takes_private_move
     assert (await host.private_message(11, "create 20")).ok
     assert host.matches[cards].game.view("p1")["sealed"]["cards"] == [20]
     # With two matches that take private moves, the player names one.
-    other = await host.start_match("swabbing", players=PLAYERS, seed=1, clock="none", channel_id=703,
-                                   options={"anomalies": "snipe"})
+    other = await host.start_match(
+        "swabbing", players=PLAYERS, seed=1, clock="none", channel_id=703, options={"anomalies": "snipe"}
+    )
     reply = await host.private_message(22, "create 5")
     assert reply.status == "error" and f"#{cards}" in reply.message and f"#{other.match_id}" in reply.message
     assert host.matches[cards].game.view("p2")["sealed"] is None
@@ -370,7 +396,9 @@ async def test_a_delivered_timer_replaced_during_its_delivery_leaves_its_replace
     async def on_timer(timer):
         if timer.kind == "clock":
             await store.delete_timer(timer.id)
-            replacement.append(await store.add_timer(WINDOW_TIMER, time.now(), match_id=None, payload={"kind": "memorize"}))
+            replacement.append(
+                await store.add_timer(WINDOW_TIMER, time.now(), match_id=None, payload={"kind": "memorize"})
+            )
 
     dispatcher = TimerDispatcher(store, on_timer, time=time)
     clock_row = await store.add_timer("clock", time.now(), payload={})
@@ -402,7 +430,11 @@ async def test_a_board_that_took_long_to_post_still_goes_when_the_window_closes(
     [board] = [s for s in transport.sent if s.op == "picture"]
     window_due = (await host.store.get_match(match_id)).host["window"]["due"]
     assert window_due == T0 + 30
-    due = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
+    due = {
+        t.payload["message_id"]: t.due_at.timestamp()
+        for t in await host.store.timers(match_id)
+        if t.kind == DELETE_TIMER
+    }
     assert due[board.message_id] == window_due  # not 5 s later: the upload's time is not added
 
 
@@ -415,8 +447,14 @@ async def test_the_console_takes_private_lines_and_refuses_them_typed_in_the_ope
     out = io.StringIO()
     lines = "p2: use all-in\np2 (dm): use all-in\np1 (dm): pass\nquit\n"
     code = await run_console(
-        "allhands", db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", seed=1, options={"items": "p1 all-in; p2 all-in"},
-        clock="none", stdin=io.StringIO(lines), out=out, time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
+        "allhands",
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+        seed=1,
+        options={"items": "p1 all-in; p2 all-in"},
+        clock="none",
+        stdin=io.StringIO(lines),
+        out=out,
+        time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
     )
     text = out.getvalue()
     assert code == 0

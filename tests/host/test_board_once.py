@@ -74,7 +74,9 @@ def _all_squares():
 
 
 @pytest.mark.parametrize("pictures", [False, True])
-async def test_a_swabbing_move_shows_its_board_once(store: Store, transport: RecordingTransport, clock: FakeTime, pictures):
+async def test_a_swabbing_move_shows_its_board_once(
+    store: Store, transport: RecordingTransport, clock: FakeTime, pictures
+):
     host = Host(store, transport, now=clock, pictures=pictures, heartbeat=0)
     match_id = await start(host, "deckswabbing")
     game = host.matches[match_id].game
@@ -97,7 +99,9 @@ async def test_a_swabbing_move_shows_its_board_once(store: Store, transport: Rec
 
 
 @pytest.mark.parametrize("pictures", [False, True])
-async def test_the_tiles_start_shows_the_grid_once(store: Store, transport: RecordingTransport, clock: FakeTime, pictures):
+async def test_the_tiles_start_shows_the_grid_once(
+    store: Store, transport: RecordingTransport, clock: FakeTime, pictures
+):
     host = Host(store, transport, now=clock, pictures=pictures, heartbeat=0)
     match_id = await start(host, "tiles")
     game = host.matches[match_id].game
@@ -113,7 +117,9 @@ async def test_the_tiles_start_shows_the_grid_once(store: Store, transport: Reco
 
 
 @pytest.mark.parametrize("pictures", [False, True])
-async def test_the_tiles_end_shows_the_grid_once(store: Store, transport: RecordingTransport, clock: FakeTime, pictures):
+async def test_the_tiles_end_shows_the_grid_once(
+    store: Store, transport: RecordingTransport, clock: FakeTime, pictures
+):
     host = Host(store, transport, now=clock, pictures=pictures, heartbeat=0)
     match_id = await start(host, "tiles")
     game = host.matches[match_id].game

@@ -131,10 +131,23 @@ def test_no_game_is_ever_shown_as_json(name):
 
 # The classic example record (geniusbot/examples/tightwire-classic.txt) up to Orange's slack line.
 TIGHTWIRE_MOVES = [
-    "p1 draw B5-B4 and move", "p2 draw D1-D2 and move", "p1 draw B4-B3 and move", "p2 draw A1-B3",
-    "p1 draw A1-D5", "p2 draw B1-B2 and move", "p1 draw A5-A4 and move", "p2 draw D2-C3 and move",
-    "p1 draw D5-D4 and move", "p2 revive E3", "p1 draw B3-C4 and move", "p2 draw C3-D4",
-    "p1 draw E5-D2 and move", "p2 revive C2", "p1 draw A4-A3 and move", "p2 draw C2-D2", "p1 slack C2-D4",
+    "p1 draw B5-B4 and move",
+    "p2 draw D1-D2 and move",
+    "p1 draw B4-B3 and move",
+    "p2 draw A1-B3",
+    "p1 draw A1-D5",
+    "p2 draw B1-B2 and move",
+    "p1 draw A5-A4 and move",
+    "p2 draw D2-C3 and move",
+    "p1 draw D5-D4 and move",
+    "p2 revive E3",
+    "p1 draw B3-C4 and move",
+    "p2 draw C3-D4",
+    "p1 draw E5-D2 and move",
+    "p2 revive C2",
+    "p1 draw A4-A3 and move",
+    "p2 draw C2-D2",
+    "p1 slack C2-D4",
 ]
 
 
@@ -143,24 +156,26 @@ def test_a_tightwire_board_draws_the_lines_between_neighbouring_dots_and_lists_t
     for line in TIGHTWIRE_MOVES:
         seat, text = line.split(" ", 1)
         game.submit(text, seat)
-    assert text_board(game.view(None)) == "\n".join([
-        "    A   B   C   D   E",
-        " 5  .   .   .   .   .",
-        "    |   |       |",
-        " 4  .   .   O   o   .",
-        "    |   | /   /",
-        " 3  O   .   .   .   B",
-        "              \\",
-        " 2  .   B   .---O   .",
-        "        |       |",
-        " 1  .   .   .   .   B",
-        "    A   B   C   D   E",
-        "Longer lines: A1-B3, A1-D5, D2-E5, C2-D4 (slack).",
-        "O orange, B blue, . an empty dot; lower case: the dots of the last action.",
-        "Off the board, to be revived: 1 blue.",
-        "Slack line unused: p2.",
-        "p1 orange, p2 blue | last move slack C2-D4 | to move: p2",
-    ])
+    assert text_board(game.view(None)) == "\n".join(
+        [
+            "    A   B   C   D   E",
+            " 5  .   .   .   .   .",
+            "    |   |       |",
+            " 4  .   .   O   o   .",
+            "    |   | /   /",
+            " 3  O   .   .   .   B",
+            "              \\",
+            " 2  .   B   .---O   .",
+            "        |       |",
+            " 1  .   .   .   .   B",
+            "    A   B   C   D   E",
+            "Longer lines: A1-B3, A1-D5, D2-E5, C2-D4 (slack).",
+            "O orange, B blue, . an empty dot; lower case: the dots of the last action.",
+            "Off the board, to be revived: 1 blue.",
+            "Slack line unused: p2.",
+            "p1 orange, p2 blue | last move slack C2-D4 | to move: p2",
+        ]
+    )
 
 
 def test_a_slack_line_across_a_neighbouring_line_is_drawn_as_a_cross_and_named_below():
@@ -178,4 +193,7 @@ def test_a_threads_of_fate_draft_board_names_the_items_still_to_pick():
     assert "Items still to pick: Turn Order, Extra Slack Thread, Woven Revive." in text_board(game.view(None))
     game.submit("pick woven revive", "p1")
     text = text_board(game.view(None))
-    assert "Items still to pick: Turn Order, Extra Slack Thread." in text and "Items held: p1 Woven Revive; p2 none." in text
+    assert (
+        "Items still to pick: Turn Order, Extra Slack Thread." in text
+        and "Items held: p1 Woven Revive; p2 none." in text
+    )

@@ -17,7 +17,6 @@ from geniusbot.storage.repository import Store
 from tests.host.support import FakeTime
 
 
-
 @pytest.fixture
 def host(store: Store, transport: RecordingTransport, clock: FakeTime) -> Host:
     return Host(store, transport, now=clock, pictures=False)
@@ -202,4 +201,3 @@ async def test_when_both_clocks_run_out_the_board_comes_after_both_timeouts(stor
     # Each timeout is still an action of its own in the record.
     actions = [(a.kind, a.text) for a in await host.store.actions(reply.match_id)]
     assert actions[-2:] == [("timeout", "timeout p1"), ("timeout", "timeout p2")]
-

@@ -27,7 +27,9 @@ async def play(tmp_path, lines: str, game: str = "tictacfive", **kw) -> tuple[in
 
 
 async def test_a_piped_game_is_played_and_acknowledged(tmp_path):
-    code, out = await play(tmp_path, "p1: H8\np1: h8\np2: H9\np1: H9\np1: H10\np2: black\nstatus\nresign p2\nexport\nquit\n")
+    code, out = await play(
+        tmp_path, "p1: H8\np1: h8\np2: H9\np1: H9\np1: H10\np2: black\nstatus\nresign p2\nexport\nquit\n"
+    )
     assert code == 0
     assert out.count("ok p1:") == 3 and "ok p2: black" in out
     assert "p1: H8 is taken; choose an empty point." in out
@@ -94,7 +96,9 @@ async def test_a_private_picture_is_saved_and_its_caption_marked_for_its_seat(tm
 
     out = io.StringIO()
     transport = ConsoleTransport(out, tmp_path / "boards")
-    await transport.send_private_picture(Player("p2"), b"\x89PNG fake", filename="match1-p2.png", text="Your view of match #1.")
+    await transport.send_private_picture(
+        Player("p2"), b"\x89PNG fake", filename="match1-p2.png", text="Your view of match #1."
+    )
     [saved] = (tmp_path / "boards").iterdir()
     assert saved.read_bytes() == b"\x89PNG fake" and saved.name.startswith("match1-p2")
     assert out.getvalue() == f"[to p2 only] Your view of match #1. (saved to {saved})\n"

@@ -35,7 +35,9 @@ async def play(tmp_path: Path, lines: list[str], game: str = "tictacfive", **kw)
 
 
 async def test_close_window_ends_the_memory_grid_at_once_and_the_export_says_so(tmp_path):
-    code, out = await play(tmp_path, ["p1: call red", "close window", "p1: call red", "close window", "export", "quit"], "tiles")
+    code, out = await play(
+        tmp_path, ["p1: call red", "close window", "p1: call red", "close window", "export", "quit"], "tiles"
+    )
     assert code == 0
     before, _, after = out.partition("Time is up: the grid is hidden.")
     assert after, out
@@ -168,7 +170,9 @@ async def test_help_during_the_memory_grid_says_how_to_end_it(tmp_path):
     assert "No move is taken right now; 'close window' ends the timed phase." in out
 
 
-@pytest.mark.parametrize("game, named", [("tightwire", "Tightwire (classic)"), ("tiles", "Tile Decklaration"), ("decks", "Dueling Decks")])
+@pytest.mark.parametrize(
+    "game, named", [("tightwire", "Tightwire (classic)"), ("tiles", "Tile Decklaration"), ("decks", "Dueling Decks")]
+)
 async def test_rules_prints_the_games_summary(tmp_path, game, named):
     from geniusbot.games import get_game
 
@@ -200,7 +204,9 @@ async def test_a_bad_clock_is_refused_before_the_database_is_touched(tmp_path):
         (["--option", "colour=red"], "Tightwire takes no option 'colour'"),
     ],
 )
-def test_the_play_command_refuses_bad_options_before_making_its_data_directory(launcher, tmp_path, capsys, args, message):
+def test_the_play_command_refuses_bad_options_before_making_its_data_directory(
+    launcher, tmp_path, capsys, args, message
+):
     assert main(["play", "tightwire", *args]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "data").exists()
@@ -284,4 +290,6 @@ async def test_help_after_the_end_names_only_what_still_works(tmp_path, end):
     _, out = await play(tmp_path, ["p1: H8", end, "help", "hello", "quit"])
     after = out.split("ok p1: H8", 1)[1]
     assert "Type a move as" not in after and "pause" not in after
-    assert after.count("'status' shows the result, 'export' prints the record, 'rules' the rules, and 'quit' leaves.") == 2
+    assert (
+        after.count("'status' shows the result, 'export' prints the record, 'rules' the rules, and 'quit' leaves.") == 2
+    )

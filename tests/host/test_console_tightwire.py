@@ -39,7 +39,7 @@ async def play(tmp_path: Path, lines: list[str], game: str = "tightwire", **kw) 
 def exported(out: str) -> str:
     """The record the console printed for ``export``."""
     start = out.index('[Game "tightwire"]')
-    return out[start:out.index("Leaving match", start)]
+    return out[start : out.index("Leaving match", start)]
 
 
 @pytest.mark.parametrize("variant", ["classic", "influx", "fate"])
@@ -81,22 +81,34 @@ async def test_refused_lines_say_what_to_write_and_change_nothing(tmp_path: Path
         "p2: B2-C3 could mean drawing the line alone or drawing it and moving your piece along it; "
         "write `draw B2-C3` or `draw B2-C3 and move`." in out
     )
-    assert "p2: B3-C2 crosses the line B2-C3; choose another line, or write `slack B3-C2` to use your slack line." in out
+    assert (
+        "p2: B3-C2 crosses the line B2-C3; choose another line, or write `slack B3-C2` to use your slack line." in out
+    )
     assert "p2: There is no line between B2 and B3; to draw one write `draw B2-B3`." in out
     assert "p1: It is not your turn; waiting for p2." in out
     assert "p2: Write a line such as `draw B5-C3`" in out
     assert "ok p2: slack B3-C2" in out
     record = parse_record(exported(out))
     assert [line.text for line in record.lines] == [
-        "draw B5-B4 and move", "draw B1-B2 and move", "draw D5-D4 and move", "draw B2-C3", "draw B4-C3", "slack B3-C2",
+        "draw B5-B4 and move",
+        "draw B1-B2 and move",
+        "draw D5-D4 and move",
+        "draw B2-C3",
+        "draw B4-C3",
+        "slack B3-C2",
     ]
 
 
 async def test_a_rule_sets_own_name_plays_that_rule_set(tmp_path: Path) -> None:
-    out = await play(tmp_path, ["p2: pick turn order", "p1: draw B5-C3", "p1: pick woven revive", "status", "quit"], "threadsoffate")
+    out = await play(
+        tmp_path, ["p2: pick turn order", "p1: draw B5-C3", "p1: pick woven revive", "status", "quit"], "threadsoffate"
+    )
     assert "Match #1: Tightwire (fate), p1 vs p2. Clock: 90 s a move, then a 5:00 reserve spent in 10 s blocks." in out
     assert "p2: It is not your turn; waiting for p1." in out
-    assert "p1: The items are being drafted; write one of `pick turn order`, `pick extra slack`, `pick woven revive`." in out
+    assert (
+        "p1: The items are being drafted; write one of `pick turn order`, `pick extra slack`, `pick woven revive`."
+        in out
+    )
     assert "ok p1: pick woven revive" in out
 
 

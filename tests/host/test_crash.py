@@ -38,9 +38,27 @@ class Console:
             "LOG_LEVEL": "WARNING",
         }
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "geniusbot", "play", "tictacfive", "--seed", "1", "--clock", "60s+5m",
-             "--db", f"sqlite+aiosqlite:///{tmp / 'console.db'}", "--boards", str(tmp / "boards")],
-            cwd=tmp, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [
+                sys.executable,
+                "-m",
+                "geniusbot",
+                "play",
+                "tictacfive",
+                "--seed",
+                "1",
+                "--clock",
+                "60s+5m",
+                "--db",
+                f"sqlite+aiosqlite:///{tmp / 'console.db'}",
+                "--boards",
+                str(tmp / "boards"),
+            ],
+            cwd=tmp,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
             bufsize=1,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -87,9 +105,7 @@ def set_time(tmp: Path, t: float) -> None:
 
 def stored(tmp: Path) -> tuple[list[tuple[str, str]], dict]:
     with sqlite3.connect(tmp / "console.db") as db:
-        actions = db.execute(
-            "SELECT seat, text FROM actions WHERE accepted AND kind = 'move' ORDER BY seq"
-        ).fetchall()
+        actions = db.execute("SELECT seat, text FROM actions WHERE accepted AND kind = 'move' ORDER BY seq").fetchall()
         (clock,) = db.execute("SELECT clock FROM matches").fetchone()
     return [tuple(a) for a in actions], json.loads(clock)
 

@@ -124,7 +124,9 @@ class Scan:
     async def start(self, game: str, seed: int, options: dict[str, str]) -> None:
         players = [Player(s, USERS[s], NAMES[s]) for s in ("p1", "p2")]
         mark = len(self.transport.sent)
-        reply = await self.host.start_match(game, players=players, seed=seed, options=options, clock="30s", channel_id=ROOM)
+        reply = await self.host.start_match(
+            game, players=players, seed=seed, options=options, clock="30s", channel_id=ROOM
+        )
         assert reply.ok, reply.message
         self.match_id = reply.match_id
         self.check(mark, accepted=True)
@@ -224,8 +226,11 @@ class Scan:
             mine, theirs = self.transport.sent[mark:end], self.transport.sent[end:done]
 
             def told(sent, room, match_id):
-                return [(s.op, s.text.replace(f"#{match_id}", "#N")) for s in sent
-                        if (s.op in ("post", "picture") and s.room == room) or (s.op == "private" and s.to == opponent)]
+                return [
+                    (s.op, s.text.replace(f"#{match_id}", "#N"))
+                    for s in sent
+                    if (s.op in ("post", "picture") and s.room == room) or (s.op == "private" and s.to == opponent)
+                ]
 
             assert told(mine, ROOM, self.match_id) == told(theirs, twin.room, twin_id), (move.text(), other.text())
             assert self.game.view(None) == twin.game.view(None)
@@ -248,13 +253,19 @@ class Scan:
         # Boards are the public view: a text board of view(None), or its picture.
         told = {s.text for s in new if s.op == "private" and len(s.text) >= 12} if accepted else set()
         for s in room:
-            assert not any(secret in s.text for secret in self.private_texts | told), f"a private text reached the room: {s.text!r}"
+            assert not any(secret in s.text for secret in self.private_texts | told), (
+                f"a private text reached the room: {s.text!r}"
+            )
         if self.pictures:
             pictures = [s for s in room if s.op == "picture"]
             if pictures:
                 players = {seat: p.name or seat for seat, p in self.live.players.items()}
-                expected = board.picture(public, players=players, clocks=self.host.clocks(self.live, self.clock.t),
-                                         title=f"Match #{self.match_id}")
+                expected = board.picture(
+                    public,
+                    players=players,
+                    clocks=self.host.clocks(self.live, self.clock.t),
+                    title=f"Match #{self.match_id}",
+                )
                 assert pictures[-1].png == expected
                 self.counts["pictures"] += 1
         # The memory grid: shown during its window, gone once it has closed.
@@ -267,15 +278,24 @@ class Scan:
                         assert shown not in s.text and '"grid": {"' not in s.text, "the grid went into a DM"
                 for s in room:
                     # The board showing the grid, and the announcement that goes with it.
-                    if (s.op == "picture" or shown in s.text or '"grid": {"' in s.text or _BOARD_ROW.search(s.text)
-                            or s.text.startswith("Memorize the grid")):
+                    if (
+                        s.op == "picture"
+                        or shown in s.text
+                        or '"grid": {"' in s.text
+                        or _BOARD_ROW.search(s.text)
+                        or s.text.startswith("Memorize the grid")
+                    ):
                         self.grid_messages.add(s.message_id)
             else:
                 gone = {s.message_id for s in self.transport.sent if s.op == "delete"}
                 assert self.grid_messages <= gone, "a message showing the memory grid is still up"
                 named = {d["tile"] for d in task.declared}
-                secrets = [f'"{p}": "{c}"' for grid in (task.original, task.grid) for p, c in grid.items()
-                           if str(p) not in named and c != "black"]
+                secrets = [
+                    f'"{p}": "{c}"'
+                    for grid in (task.original, task.grid)
+                    for p, c in grid.items()
+                    if str(p) not in named and c != "black"
+                ]
                 rows = [line for line in shown.splitlines()[:-1] if line.strip()]
                 for text in texts:
                     assert not any(secret in text for secret in secrets), "a hidden colour reached the room"
@@ -296,7 +316,7 @@ class Scan:
         if task is not None and task.name == "decks" and task.has("darkness"):
             if self.darkness_task is not task.seed:
                 self.darkness_task, self.darkness = task.seed, []
-            for entry in task.history[len(self.darkness) // 2:]:
+            for entry in task.history[len(self.darkness) // 2 :]:
                 for seat in ("p1", "p2"):
                     cards = entry["plays"][seat]["cards"]
                     self.darkness.append("play " + " ".join(map(str, cards)) if cards else "play none")
@@ -314,7 +334,9 @@ class Scan:
         assert self.game.is_over
         actions = await self.store.actions(self.match_id)
         # Every submission is logged as it came: a DM as private, a room message as public.
-        logged = [(a.seat, a.text, a.private) for a in actions if a.accepted and a.seat is not None and a.kind != "resign"]
+        logged = [
+            (a.seat, a.text, a.private) for a in actions if a.accepted and a.seat is not None and a.kind != "resign"
+        ]
         assert logged == self.submissions
         refused = [a.text for a in actions if not a.accepted and not a.private and a.kind != "command"]
         assert sorted(refused) == sorted(self.public_attempts)  # what the room itself saw typed
@@ -323,14 +345,22 @@ class Scan:
             assert f"{seat} (dm): {text}" in record
 
 
-async def run(store: Store, game: str, seed: int, options: dict[str, str], *, pictures: bool = False,
-              steps: int = 4000, until_play: int | None = None) -> Scan:
+async def run(
+    store: Store,
+    game: str,
+    seed: int,
+    options: dict[str, str],
+    *,
+    pictures: bool = False,
+    steps: int = 4000,
+    until_play: int | None = None,
+) -> Scan:
     """Host one match and scan it to its end (or, for a final match, until play ``until_play`` opens)."""
     rng = random.Random(f"scan:{game}:{seed}")
     scan = Scan(store, pictures=pictures)
     await scan.start(game, seed, options)
     for _ in range(steps):
-        if scan.game.is_over or until_play is not None and scan.game.play_no >= until_play:
+        if scan.game.is_over or (until_play is not None and scan.game.play_no >= until_play):
             break
         await scan.step(rng)
     if until_play is None:
@@ -360,8 +390,11 @@ async def test_a_task_hosted_alone_never_shows_the_room_a_hidden_value(sqlite_db
                 anomalies = ",".join(sorted({kept, *anomalies.split(",")}))
             scan = await run(store, task, seed, {"anomalies": anomalies, "starter": rng.choice(["p1", "p2"])})
             totals.update(scan.counts)
-        wanted = {"tiles": ["hidden grid", "mines", "sealed twin"], "decks": ["darkness", "sealed twin"],
-                  "swabbing": ["sealed twin"]}[task]
+        wanted = {
+            "tiles": ["hidden grid", "mines", "sealed twin"],
+            "decks": ["darkness", "sealed twin"],
+            "swabbing": ["sealed twin"],
+        }[task]
         assert all(totals[key] > 0 for key in wanted + ["public attempt"]), totals
     finally:
         await store.close()
@@ -378,8 +411,10 @@ async def test_a_whole_final_match_never_shows_the_room_a_hidden_value(sqlite_db
         scan = await run(store, "allhands", 0, {"items": ITEMS[1], "first": "p2"})
         result = scan.game.view(None)["result"]
         assert result["reason"] in ("target", "resign")
-        assert all(scan.counts[key] > 0 for key in ("hidden grid", "mines", "darkness", "sealed twin",
-                                                     "public attempt", "timeout")), scan.counts
+        assert all(
+            scan.counts[key] > 0
+            for key in ("hidden grid", "mines", "darkness", "sealed twin", "public attempt", "timeout")
+        ), scan.counts
         plays = scan.game.view(None)["plays"]
         assert any(p["bans"] for p in plays)
     finally:
@@ -436,8 +471,11 @@ async def test_the_scan_fails_on_a_leak(sqlite_db_url, broken):
         cls = {"forgetful": Forgetful, "tidy": Tidy}.get(broken, Host)
         scan.host = cls(store, scan.transport, now=scan.clock, pictures=False, heartbeat=0)
         rng = random.Random("leak")
-        why = {"blabbing": "a private text reached the room", "forgetful": "showing the memory grid is still up",
-               "tidy": "did not show the memory grid was deleted"}[broken]
+        why = {
+            "blabbing": "a private text reached the room",
+            "forgetful": "showing the memory grid is still up",
+            "tidy": "did not show the memory grid was deleted",
+        }[broken]
         with pytest.raises(AssertionError, match=why):
             await scan.start("tiles", 3, {"anomalies": "landmine"})
             for _ in range(200):

@@ -27,13 +27,16 @@ async def test_random_play_through_the_host_exports_a_record_that_adjudicates_th
     clock = FakeTime()
     host = Host(store, RecordingTransport(), now=clock, pictures=False, heartbeat=0)
     reply = await host.start_match(
-        name, variant=variant, seed=rng.randrange(1000), clock="20s+30s",
+        name,
+        variant=variant,
+        seed=rng.randrange(1000),
+        clock="20s+30s",
         players=[Player("p1", 1, "Ann"), Player("p2", 2, "Ben")],
     )
     assert reply.ok, reply.message
     match_id = reply.match_id
     for _ in range(CAP):
-        live = (await host.load(match_id))
+        live = await host.load(match_id)
         game = live.game
         if game.is_over:
             break

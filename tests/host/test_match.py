@@ -13,10 +13,9 @@ import pytest
 from geniusbot.host.match import CLOCK_TIMER, DELETE_TIMER, WINDOW_TIMER, Host
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage.repository import Store
-
-from .sealedbid import registered
 from tests.host.support import T0, FakeTime
 
+from .sealedbid import registered
 
 
 @pytest.fixture
@@ -134,7 +133,9 @@ async def test_unknown_match_gets_a_clear_answer(host):
     assert reply.status == "error" and "no match #424242" in reply.message
     match_id = await start(host)
     reply = await host.submit(match_id, "p9", "H8")
-    assert reply.status == "error" and reply.message == f"'p9' is not a seat of match #{match_id}; its seats are p1, p2."
+    assert (
+        reply.status == "error" and reply.message == f"'p9' is not a seat of match #{match_id}; its seats are p1, p2."
+    )
     reply = await host.command(424242, "pause")
     assert reply.status == "error"
 
@@ -147,7 +148,9 @@ async def test_after_the_end_room_talk_is_ignored_and_dms_are_answered(host, tra
     transport.clear()
     assert (await host.submit(match_id, "p1", "H8")).status == "ignored"
     reply = await host.submit(match_id, "p1", "H8", private=True)
-    assert reply.status == "rejected" and transport.private_texts("p1") == ["This match is over; no more moves are taken."]
+    assert reply.status == "rejected" and transport.private_texts("p1") == [
+        "This match is over; no more moves are taken."
+    ]
     assert (await host.command(match_id, "resign", seat="p1")).status == "error"
     clock.advance(400)  # the clock row armed before the end fires, finds the match over, goes
     transport.clear()
@@ -251,7 +254,7 @@ async def test_sealed_bids_stay_private_until_both_are_in(host, transport, clock
         assert transport.private_texts("p2") == []
         clock.advance(40)  # p2 thinks into the reserve
         assert (await host.submit(match_id, "p2", "bid 3", private=True)).ok
-        assert any("Bids revealed: Alice 7, Bob 3." == t for t in transport.room_texts())
+        assert any(t == "Bids revealed: Alice 7, Bob 3." for t in transport.room_texts())
         record = await host.store.get_match(match_id)
         assert record.clock["seats"]["p2"]["reserve_ms"] == 60_000  # a new bout resets it
 
@@ -474,7 +477,11 @@ async def test_a_memory_grid_and_every_board_showing_it_are_deleted_when_the_win
     posted = [s for s in transport.sent if s.op in ("post", "picture")]
     reveal = next(s for s in posted if s.text.startswith("Memorize the grid"))
     board = posted[-1]
-    deletions = {t.payload["message_id"]: t.due_at.timestamp() for t in await host.store.timers(match_id) if t.kind == DELETE_TIMER}
+    deletions = {
+        t.payload["message_id"]: t.due_at.timestamp()
+        for t in await host.store.timers(match_id)
+        if t.kind == DELETE_TIMER
+    }
     assert deletions == {reveal.message_id: T0 + 30, board.message_id: T0 + 30}
     assert (await host.submit(match_id, "p1", "call red")).status == "rejected"  # nobody moves yet
     clock.advance(30)

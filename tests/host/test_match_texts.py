@@ -102,7 +102,9 @@ async def test_on_a_slash_command_transport_the_hints_name_slash_commands(store,
 async def test_on_the_console_the_hints_name_every_host_command_as_typed(host):
     match_id = await start(host, "tiles")
     assert (await host.command(match_id, "pause")).ok
-    assert (await host.command(match_id, "close window")).message == "Match #1 is paused; use resume, then close window."
+    assert (
+        await host.command(match_id, "close window")
+    ).message == "Match #1 is paused; use resume, then close window."
     unknown = await host.command(match_id, "undo")
     assert unknown.message == "There is no command 'undo'; use pause, resume, abort, resign, close window or status."
 
@@ -214,8 +216,13 @@ async def test_the_console_opens_with_the_heading_then_the_saved_board(tmp_path)
 
     out = io.StringIO()
     await run_console(
-        "tictacfive", db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", seed=1, boards_dir=tmp_path / "boards",
-        stdin=io.StringIO("quit\n"), out=out, time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
+        "tictacfive",
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+        seed=1,
+        boards_dir=tmp_path / "boards",
+        stdin=io.StringIO("quit\n"),
+        out=out,
+        time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
     )
     lines = out.getvalue().splitlines()
     assert lines[:3] == [

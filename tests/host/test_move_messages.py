@@ -16,8 +16,8 @@ from geniusbot.host.match import Host, without_verdict
 from geniusbot.host.transport import RecordingTransport, TransportError
 from geniusbot.storage.repository import Store
 
-from .test_match import FakeTime, start
 from .support import DownStore
+from .test_match import FakeTime, start
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -44,8 +44,18 @@ async def test_an_accepted_move_is_one_message_its_announcement_and_clock_above_
 
 async def test_the_winning_move_is_one_message_with_the_result(host, transport):
     match_id = await start(host, clock="none")
-    moves = [("p1", "H8"), ("p1", "H9"), ("p1", "I8"), ("p2", "white"), ("p2", "A1"), ("p1", "J8"),
-             ("p2", "A2"), ("p1", "K8"), ("p2", "A3"), ("p1", "G8")]
+    moves = [
+        ("p1", "H8"),
+        ("p1", "H9"),
+        ("p1", "I8"),
+        ("p2", "white"),
+        ("p2", "A1"),
+        ("p1", "J8"),
+        ("p2", "A2"),
+        ("p1", "K8"),
+        ("p2", "A3"),
+        ("p1", "G8"),
+    ]
     for seat, point in moves:
         transport.clear()
         assert (await host.submit(match_id, seat, point)).ok
@@ -176,7 +186,6 @@ async def test_a_closed_dm_for_a_private_view_is_reported_without_its_content(st
     assert not [s for s in transport.sent if s.op == "private picture"]
 
 
-
 async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_board_that_vanishes(host, transport):
     from geniusbot.games import Event
 
@@ -185,7 +194,9 @@ async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_bo
     assert live.host["window"]["kind"] == "memorize"
     transport.clear()
     async with live.lock:
-        await host._report(live, host.now(), [Event("A public announcement."), Event("For p2 only.", frozenset({"p2"}))])
+        await host._report(
+            live, host.now(), [Event("A public announcement."), Event("For p2 only.", frozenset({"p2"}))]
+        )
     said = room(transport)
     assert [(s.op, s.text) for s in said[:1]] == [("post", "A public announcement.")]
     [picture] = [s for s in said if s.op == "picture"]
@@ -201,14 +212,20 @@ async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_bo
         ("p2 resigned; p1 wins.", "p1", "p2 resigned."),
         ("p1 (black) makes five in a row, G8 to K8, and wins.", "p1", "p1 (black) makes five in a row, G8 to K8."),
         ("p1 (red) has four in a row (E5 E6 E7 E8); p1 wins.", "p1", "p1 (red) has four in a row (E5 E6 E7 E8)."),
-        ("Both players have four in a row after p1's move; the mover loses, so p2 (blue) wins.", "p2",
-         "Both players have four in a row after p1's move; the mover loses."),
+        (
+            "Both players have four in a row after p1's move; the mover loses, so p2 (blue) wins.",
+            "p2",
+            "Both players have four in a row after p1's move; the mover loses.",
+        ),
         ("p2 (blue) has had 10 stones knocked off; p1 (red) wins.", "p1", "p2 (blue) has had 10 stones knocked off."),
         # Only a clause naming this winner goes; a draw, or a reason that is only the verdict, stands.
         ("p2 resigned; p1 wins.", "p2", "p2 resigned; p1 wins."),
         ("p1 wins.", "p1", "p1 wins."),
-        ("The board is full with no five in a row; the game is a draw.", None,
-         "The board is full with no five in a row; the game is a draw."),
+        (
+            "The board is full with no five in a row; the game is a draw.",
+            None,
+            "The board is full with no five in a row; the game is a draw.",
+        ),
     ],
 )
 def test_the_result_line_names_the_winner_once(reason: str, winner: str | None, said: str) -> None:

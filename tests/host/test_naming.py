@@ -31,7 +31,10 @@ NAMES = {"p1": "alice", "p2": "bob"}
             "The three opening stones are down. p2 now chooses a colour; whoever takes white places the fourth stone.",
             "The three opening stones are down. bob now chooses a colour; whoever takes white places the fourth stone.",
         ),
-        ("p1 (red) has four in a row (E5 E6 E7 E8); p1 wins.", "alice (red) has four in a row (E5 E6 E7 E8); alice wins."),
+        (
+            "p1 (red) has four in a row (E5 E6 E7 E8); p1 wins.",
+            "alice (red) has four in a row (E5 E6 E7 E8); alice wins.",
+        ),
         ("Orange (p1) draws C3-C4.", "Orange (alice) draws C3-C4."),
         ("It is p2's move; wait for p2's answer.", "It is bob's move; wait for bob's answer."),
         ("Score: p1 3, p2 0.", "Score: alice 3, bob 0."),
@@ -90,8 +93,10 @@ def test_a_name_that_reads_as_the_other_seat_falls_back_to_the_label_for_both(na
         # What the player typed, quoted back by a refusal, is not the host's to change.
         ("'p1: H8' is not a point; write a column letter A-O.", "'p1: H8' is not a point; write a column letter A-O."),
         ('"it\'s p2" is not a move.', '"it\'s p2" is not a move.'),
-        ("p2 holds Turn Order: write `second p1` to let p1 move first.",
-         "bob holds Turn Order: write `second p1` to let alice move first."),
+        (
+            "p2 holds Turn Order: write `second p1` to let p1 move first.",
+            "bob holds Turn Order: write `second p1` to let alice move first.",
+        ),
         # An apostrophe is no quote: both seats are named.
         ("It is p1's move; on p2's turn you may snipe.", "It is alice's move; on bob's turn you may snipe."),
     ],
@@ -135,10 +140,19 @@ async def test_a_named_match_speaks_of_the_players_and_stores_the_seats(store, t
     reply = await host.submit(match_id, "p2", "p1 wins")
     assert transport.room_texts()[-1] == "bob (p2): 'p1 wins' is not a colour; type black or white."
     # To the end: the result line keeps the host's "alice (p1)", the game's reason is named.
-    for seat, text in [("p2", "white"), ("p2", "A1"), ("p1", "J8"), ("p2", "A2"), ("p1", "K8"), ("p2", "A3"), ("p1", "G8")]:
+    for seat, text in [
+        ("p2", "white"),
+        ("p2", "A1"),
+        ("p1", "J8"),
+        ("p2", "A2"),
+        ("p1", "K8"),
+        ("p2", "A3"),
+        ("p1", "G8"),
+    ]:
         assert (await host.submit(match_id, seat, text)).ok
     assert transport.room_texts()[-3:-1] == [
-        "alice places black on G8.", "alice (black) makes five in a row, G8 to K8, and wins."
+        "alice places black on G8.",
+        "alice (black) makes five in a row, G8 to K8, and wins.",
     ]
     assert transport.room_texts()[-1].endswith("Result: alice (p1) wins. alice (black) makes five in a row, G8 to K8.")
     status = await host.command(match_id, "status")
@@ -147,7 +161,7 @@ async def test_a_named_match_speaks_of_the_players_and_stores_the_seats(store, t
     record = await host.store.get_match(match_id)
     assert record.result.reason == "p1 (black) makes five in a row, G8 to K8, and wins."
     exported = await export_record(host.store, match_id)
-    assert "alice" not in exported.replace("[P1 \"alice\"]", "")
+    assert "alice" not in exported.replace('[P1 "alice"]', "")
     parsed = parse_record(exported)
     assert parsed.header("Result") == "p1" and [line.seat for line in parsed.lines][:4] == ["p1", "p1", "p1", "p2"]
 

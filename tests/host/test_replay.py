@@ -99,6 +99,9 @@ async def test_private_submissions_export_as_dm_lines(store):
         clock.advance(31)
         await fire_due(host, clock)
         record = parse_record(await export_record(store, match_id))
-        assert [(l.seat, l.private, l.text) for l in record.lines] == [("p1", True, "bid 4"), ("host", False, "timeout p2")]
+        assert [(l.seat, l.private, l.text) for l in record.lines] == [
+            ("p1", True, "bid 4"),
+            ("host", False, "timeout p2"),
+        ]
         steps = await replay_match(store, match_id)
         assert steps[-1].game.view()["scores"] == {"p1": 1, "p2": 0}

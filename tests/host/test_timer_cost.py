@@ -18,8 +18,17 @@ from geniusbot.storage.repository import Store, TimerRecord
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 
-COUNTED = ("due_and_next", "due_timers", "next_timer", "timers", "add_timer", "replace_timer",
-           "delete_timer", "postpone_timer", "commit_action")
+COUNTED = (
+    "due_and_next",
+    "due_timers",
+    "next_timer",
+    "timers",
+    "add_timer",
+    "replace_timer",
+    "delete_timer",
+    "postpone_timer",
+    "commit_action",
+)
 
 
 class Counting(Store):

@@ -50,7 +50,9 @@ async def test_the_landmine_window_s_clock_line_counts_its_own_time_down(
     assert host.clock_line(live, clock()) == expected
 
 
-async def test_a_window_where_nobody_moves_has_no_clock_line(store: Store, transport: RecordingTransport, clock: FakeTime):
+async def test_a_window_where_nobody_moves_has_no_clock_line(
+    store: Store, transport: RecordingTransport, clock: FakeTime
+):
     host = Host(store, transport, now=clock, pictures=True, heartbeat=0)
     match_id = await start(host, "tiles")
     live = host.matches[match_id]

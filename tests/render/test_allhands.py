@@ -158,7 +158,9 @@ def test_items_left_are_written_under_each_name():
 
 
 def test_a_sealed_all_in_answer_shows_only_in_its_senders_view():
-    game = drive(seed=1, items=ITEMS, until=lambda v: v["phase"] == "items" and any(v["current"]["all_in"]["answered"].values()))
+    game = drive(
+        seed=1, items=ITEMS, until=lambda v: v["phase"] == "items" and any(v["current"]["all_in"]["answered"].values())
+    )
     public = game.view(None)
     sender = next(s for s, done in public["current"]["all_in"]["answered"].items() if done)
     other = "p2" if sender == "p1" else "p1"
@@ -235,5 +237,7 @@ def test_the_family_is_registered_and_render_view_is_the_png_of_render_image(nam
 def test_the_title_names_the_phase():
     view = drive(seed=1, until=lambda v: v["phase"] == "ban").view()
     title = (0, 0, allhands.WIDTH, allhands.TITLE_H)
-    pictures = {phase: render_image(dict(view, phase=phase)).crop(title).tobytes() for phase in ("ban", "items", "override")}
+    pictures = {
+        phase: render_image(dict(view, phase=phase)).crop(title).tobytes() for phase in ("ban", "items", "override")
+    }
     assert len(set(pictures.values())) == 3

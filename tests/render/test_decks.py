@@ -75,7 +75,10 @@ def test_hands_are_white_cards_and_the_deck_size_sets_the_slots():
     assert card_face(image, "p2", 0) == common.rgb("white_stone")
     assert card_face(image, "p2", 1) != common.rgb("white_stone")
     # The value is printed on the card.
-    assert colour_bbox(image, "black_stone", tuple(a + d for a, d in zip(card_box("p1", 0), (10, 10, -10, -10)))) is not None
+    assert (
+        colour_bbox(image, "black_stone", tuple(a + d for a, d in zip(card_box("p1", 0), (10, 10, -10, -10))))
+        is not None
+    )
 
 
 def test_a_won_round_marks_its_prize_with_the_winners_mark_and_moves_the_marker():
@@ -100,7 +103,10 @@ def test_points_fill_the_winners_bar():
     assert colour_at(image, (bar_x + 5, top + 20)) == common.rgb("red_stone")
     assert colour_at(image, (bar_x + decks.BAR_W * 0.39, top + 20)) == common.rgb("red_stone")  # 10/25
     assert colour_at(image, (bar_x + decks.BAR_W * 0.45, top + 20)) == common.rgb("band")
-    assert colour_bbox(image, "blue_stone", (bar_x, decks.panel_top("p2"), decks.WIDTH, decks.panel_top("p2") + 40)) is None
+    assert (
+        colour_bbox(image, "blue_stone", (bar_x, decks.panel_top("p2"), decks.WIDTH, decks.panel_top("p2") + 40))
+        is None
+    )
 
 
 def test_a_sealed_play_is_marked_in_its_owners_view_only():
@@ -152,7 +158,9 @@ def test_darkness_public_picture_does_not_depend_on_the_hidden_plays():
 
 
 def test_darkness_with_pick_your_prize_shows_no_prize_value_or_points():
-    game = after("darkness, pick-your-prize", ("p1", "create 3 2"), ("p2", "create 4 1"), ("p1", "play 3"), ("p2", "play 1"))
+    game = after(
+        "darkness, pick-your-prize", ("p1", "create 3 2"), ("p2", "create 4 1"), ("p1", "play 3"), ("p2", "play 1")
+    )
     public = game.view(None)
     assert public["prizes"] == [None] * 7 and public["points"] == {"p1": None, "p2": None}
     assert decks.number(public["history"][0]["prize"]) == "?"
@@ -179,7 +187,7 @@ def random_game(seed: int, anomalies: str, steps: int):
             break
         seat = game.to_move()[0]
         moves = list(game.legal_moves(seat))
-        game.play(rng.choice(moves[: 200]) if rng.random() < 0.5 else rng.choice(moves))
+        game.play(rng.choice(moves[:200]) if rng.random() < 0.5 else rng.choice(moves))
     return game
 
 
@@ -203,14 +211,23 @@ def test_every_phase_renders_to_the_end(anomalies):
 def test_the_same_view_gives_the_same_bytes():
     view = after("backup", *ROUND_ONE).view("p1")
     first = render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 2")
-    for cache in (decks.background, decks.card_sprite, allhands_common.seat_sprite, common.glyph_sprite, common.text_sprite):
+    for cache in (
+        decks.background,
+        decks.card_sprite,
+        allhands_common.seat_sprite,
+        common.glyph_sprite,
+        common.text_sprite,
+    ):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 2") == first
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), steps=st.integers(0, 20),
-       anomalies=st.sampled_from(["", "darkness", "backup, overshadow", "pick-your-prize, revolution"]))
+@given(
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 20),
+    anomalies=st.sampled_from(["", "darkness", "backup, overshadow", "pick-your-prize, revolution"]),
+)
 def test_any_reachable_position_renders_its_hands(seed, steps, anomalies):
     game = random_game(seed, anomalies, steps)
     for seat in (None, "p1", "p2"):

@@ -87,7 +87,10 @@ def test_the_two_seats_colours_differ_in_pattern_as_well_as_colour():
 
 def test_the_seats_patterns_are_in_the_player_rows_too():
     image = picture(new_game("swabbing", seed=1).view())
-    rows = [(40, common.TITLE_HEIGHT + k * common.ROW_HEIGHT, 100, common.TITLE_HEIGHT + (k + 1) * common.ROW_HEIGHT) for k in (0, 1)]
+    rows = [
+        (40, common.TITLE_HEIGHT + k * common.ROW_HEIGHT, 100, common.TITLE_HEIGHT + (k + 1) * common.ROW_HEIGHT)
+        for k in (0, 1)
+    ]
     assert colour_bbox(image, "red_stone", rows[0]) and not colour_bbox(image, "red_stone", rows[1])
     assert colour_bbox(image, "blue_stone", rows[1]) and not colour_bbox(image, "blue_stone", rows[0])
 
@@ -172,15 +175,24 @@ def test_every_phase_renders_to_the_end(anomalies):
 def test_the_same_view_gives_the_same_bytes():
     view = played("unique, pyramid", moves=5).view()
     first = render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 3")
-    for cache in (swabbing.background, swabbing.tile_sprite, swabbing._pattern, allhands_common.seat_sprite,
-                  common.glyph_sprite, common.text_sprite):
+    for cache in (
+        swabbing.background,
+        swabbing.tile_sprite,
+        swabbing._pattern,
+        allhands_common.seat_sprite,
+        common.glyph_sprite,
+        common.text_sprite,
+    ):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 3") == first
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10_000), moves=st.integers(0, 25),
-       anomalies=st.sampled_from(["", "linear", "unique", "pyramid, hook", "snipe"]))
+@given(
+    seed=st.integers(0, 10_000),
+    moves=st.integers(0, 25),
+    anomalies=st.sampled_from(["", "linear", "unique", "pyramid, hook", "snipe"]),
+)
 def test_any_reachable_position_renders_each_tile_in_its_state(seed, moves, anomalies):
     view = played(anomalies, seed=seed, moves=moves).view()
     image = picture(view)

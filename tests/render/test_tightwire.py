@@ -140,7 +140,13 @@ def test_every_board_preset_renders(board):
 def test_the_same_view_gives_the_same_bytes():
     view = game_after(("draw B5-C4 and move", "p1")).view()
     first = render_view(view, players=NAMES, clocks={"p1": "0:59"}, title="DM 4")
-    for cache in (tightwire.background, tightwire.piece_sprite, tightwire.dot_sprite, common.glyph_sprite, common.text_sprite):
+    for cache in (
+        tightwire.background,
+        tightwire.piece_sprite,
+        tightwire.dot_sprite,
+        common.glyph_sprite,
+        common.text_sprite,
+    ):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:59"}, title="DM 4") == first
 

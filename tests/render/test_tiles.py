@@ -141,7 +141,12 @@ def test_a_declared_tile_shows_its_colour_and_letter_and_is_framed_as_the_last()
 def test_no_frame_before_the_first_declaration():
     game, _ = hidden_with_call()
     image = picture(game.view())
-    left, top, right, bottom = tile_box("A7")[0] - 8, tile_box("A7")[1] - 8, tile_box("G1")[2] + 8, tile_box("G1")[3] + 8
+    left, top, right, bottom = (
+        tile_box("A7")[0] - 8,
+        tile_box("A7")[1] - 8,
+        tile_box("G1")[2] + 8,
+        tile_box("G1")[3] + 8,
+    )
     assert colour_bbox(image, "text", (left, top, right, bottom)) is None
 
 
@@ -269,7 +274,13 @@ def test_the_same_view_gives_the_same_bytes():
     declare_right(game, grid)
     view = game.view()
     first = render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 4")
-    for cache in (tiles.background, tiles.badge_sprite, allhands_common.tile_sprite, common.glyph_sprite, common.text_sprite):
+    for cache in (
+        tiles.background,
+        tiles.badge_sprite,
+        allhands_common.tile_sprite,
+        common.glyph_sprite,
+        common.text_sprite,
+    ):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 4") == first
 

@@ -119,15 +119,27 @@ async def test_two_processes_upgrading_at_once_both_succeed(empty_db_url: str, t
     env = {**os.environ, "PYTHONPATH": str(REPO), "GENIUSBOT_DATA_DIR": str(tmp_path)}
     processes = [
         await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "geniusbot", "--log-level", "WARNING", "db", "upgrade", "--url", empty_db_url,
-            cwd=tmp_path, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            sys.executable,
+            "-m",
+            "geniusbot",
+            "--log-level",
+            "WARNING",
+            "db",
+            "upgrade",
+            "--url",
+            empty_db_url,
+            cwd=tmp_path,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
         )
         for _ in range(2)
     ]
     outputs = [await asyncio.wait_for(p.communicate(), 60) for p in processes]
     assert [p.returncode for p in processes] == [0, 0], outputs
-    assert all(out.decode().strip().endswith(f"{HEAD}).") or out.decode().strip().endswith(f"to {HEAD}.")
-               for out, _ in outputs), outputs
+    assert all(
+        out.decode().strip().endswith(f"{HEAD}).") or out.decode().strip().endswith(f"to {HEAD}.") for out, _ in outputs
+    ), outputs
     assert await current_revision(empty_db_url) == HEAD
     assert await _schema_diff(empty_db_url) == []
 
@@ -413,7 +425,9 @@ async def test_a_dropped_postgres_connection_is_retried(postgres_db_url: str):
     try:
         match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
         parsed = make_url(db_url)
-        admin = await asyncpg.connect(user=parsed.username, host=parsed.host, port=parsed.port, database=parsed.database)
+        admin = await asyncpg.connect(
+            user=parsed.username, host=parsed.host, port=parsed.port, database=parsed.database
+        )
         try:
             killed = await admin.fetchval(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "

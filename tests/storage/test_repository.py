@@ -318,7 +318,9 @@ async def test_nul_characters_are_logged_as_a_visible_stand_in(store: Store):
 async def test_times_given_in_another_zone_come_back_in_utc(store: Store):
     match = await new_match(store)
     seoul = timezone(timedelta(hours=9))
-    await store.commit_action(match.id, 0, NewAction("move", "H8", seat="p1", at=datetime(2026, 3, 2, 3, 0, tzinfo=seoul)))
+    await store.commit_action(
+        match.id, 0, NewAction("move", "H8", seat="p1", at=datetime(2026, 3, 2, 3, 0, tzinfo=seoul))
+    )
     [logged] = await store.actions(match.id)
     assert logged.at == datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
     assert logged.at.utcoffset() == timedelta(0)
