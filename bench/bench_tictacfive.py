@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from geniusbot.games import GameError
-from geniusbot.games.tictacfive import TicTacFive
+from geniusbot.games.tictacfive.rules import TicTacFive
 
 POINTS = [f"{c}{r}" for r in range(1, 16) for c in "ABCDEFGHIJKLMNO"]
 STONES = 60

@@ -1,21 +1,23 @@
 """The rules of every game geniusbot hosts: standard library only, no I/O, no clocks.
 
-Each game module registers its :class:`~geniusbot.games.base.Game` subclass with
-:func:`register`; every module in this package is imported on first use of the registry, so a new
-game needs no edit here.
+Every game is a package (its rules, its picture, its text board) that declares its
+:class:`~geniusbot.games.base.Game` subclass under the ``geniusbot.games`` entry-point group; the
+built-in games register through the same group in ``pyproject.toml`` as a game installed from
+outside. The registry loads them on first use, so a new game needs no edit here.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import logging
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from importlib.metadata import entry_points
+from typing import Any
 
 from .base import (
     SEATS,
     AmbiguousMoveError,
     Event,
+    EventKind,
     Game,
     GameError,
     IllegalMoveError,
@@ -30,9 +32,11 @@ from .base import (
 )
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "SEATS",
     "AmbiguousMoveError",
     "Event",
+    "EventKind",
     "Game",
     "GameError",
     "IllegalMoveError",
@@ -50,43 +54,60 @@ __all__ = [
     "other_seat",
     "register",
     "registry",
+    "unregister",
 ]
+
+#: The entry-point group through which every game, built-in or not, is found.
+ENTRY_POINT_GROUP = "geniusbot.games"
+
+log = logging.getLogger(__name__)
 
 _REGISTRY: dict[str, type[Game]] = {}
 _ALIASES: dict[str, str] = {}
 _VARIANT_ALIASES: dict[str, str] = {}
 _discovered = False
 
-G = TypeVar("G", bound=type[Game])
+
+def register(cls: type[Game]) -> type[Game]:
+    """Make a game known by its ``name``, its ``aliases`` and the names of its rule sets
+    (``variant_aliases``). The entry points do this for every installed game; a test may
+    register a game of its own (and :func:`unregister` it)."""
+    _REGISTRY[cls.name] = cls
+    for alias in cls.aliases:
+        _ALIASES[_key(alias)] = cls.name
+    for alias, variant in cls.variant_aliases.items():
+        _ALIASES[_key(alias)] = cls.name
+        _VARIANT_ALIASES[_key(alias)] = variant
+    return cls
 
 
-def register(*aliases: str, variant_aliases: Mapping[str, str] | None = None):
-    """Class decorator: make a game known by its ``name`` (and any aliases).
-
-    ``variant_aliases`` names a rule set by a name of its own (``"threadsoffate"`` -> ``"fate"``):
-    :func:`new_game` called with such a name and no variant plays that rule set.
-    """
-
-    def decorate(cls: G) -> G:
-        _REGISTRY[cls.name] = cls
-        for alias in aliases:
-            _ALIASES[_key(alias)] = cls.name
-        for alias, variant in (variant_aliases or {}).items():
-            _ALIASES[_key(alias)] = cls.name
-            _VARIANT_ALIASES[_key(alias)] = variant
-        return cls
-
-    return decorate
+def unregister(name: str) -> None:
+    """Forget the game called ``name`` and its aliases (a test's own game)."""
+    _REGISTRY.pop(name, None)
+    for alias in [a for a, target in _ALIASES.items() if target == name]:
+        _ALIASES.pop(alias, None)
+        _VARIANT_ALIASES.pop(alias, None)
 
 
 def _discover() -> None:
+    """Load every game of the ``geniusbot.games`` entry points (once)."""
     global _discovered
     if _discovered:
         return
     _discovered = True
-    for module in pkgutil.iter_modules(__path__):
-        if not module.name.startswith("_") and module.name != "base":
-            importlib.import_module(f"{__name__}.{module.name}")
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            cls = entry.load()
+        except Exception:  # a broken plug-in must not take the other games down with it
+            log.exception("the game %r (%s) cannot be loaded; it is left out", entry.name, entry.value)
+            continue
+        if not (isinstance(cls, type) and issubclass(cls, Game)):
+            log.error("the entry point %r (%s) is not a Game subclass; it is left out", entry.name, entry.value)
+            continue
+        if cls.name != entry.name:
+            log.error("the entry point %r names the game %r; it is left out", entry.name, cls.name)
+            continue
+        register(cls)
 
 
 def registry() -> dict[str, type[Game]]:

@@ -39,6 +39,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 SEATS: tuple[str, str] = ("p1", "p2")
@@ -120,19 +121,38 @@ class Outcome:
         return None if data is None else cls(data["winner"], data["reason"])
 
 
+class EventKind(StrEnum):
+    """The event kinds every host understands. A game names its other kinds in a ``StrEnum`` of
+    its own package (a host treats them as :attr:`INFO`)."""
+
+    #: Something to say; nothing else follows from it.
+    INFO = "info"
+    #: The game ended; ``data`` is the :class:`Outcome` as :meth:`Outcome.to_dict` gives it.
+    END = "end"
+    #: A private confirmation of a sealed submission, to its sender alone ("Sealed: play 20.").
+    #: A host that confirms every private submission itself ("Taken: ...") need not say it.
+    SEALED = "sealed"
+    #: A new bout starts: a clock whose reserve is reset each bout gives it back. ``data["clock"]``
+    #: (optional) is the time control of the bout, as a spec such as ``"30s+1m"``, for a match
+    #: that plays with the game's default clocks (a final match whose tasks have clocks of their own).
+    BOUT = "bout"
+    #: ``data["seat"]`` gets ``data["seconds"]`` of extra reserve for the rest of the match (an item).
+    EXTRA_TIME = "extra-time"
+
+
 @dataclass(frozen=True)
 class Event:
     """Something a host announces after a move, a timeout or a closed window.
 
     ``seats`` is ``None`` for a public announcement, or the seats that alone may read it.
-    ``kind`` lets a host treat some events specially (``"reveal"``, ``"hide"``, ``"capture"``,
-    ``"phase"``, ``"end"``...); ``data`` carries plain values for it. An event whose ``text``
-    is empty is data only: a host says nothing for it.
+    ``kind`` lets a host treat some events specially (:class:`EventKind`, or a kind of the
+    game's own); ``data`` carries plain values for it. An event whose ``text`` is empty is data
+    only: a host says nothing for it.
     """
 
     text: str
     seats: frozenset[str] | None = None
-    kind: str = "info"
+    kind: str = EventKind.INFO
     data: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -148,11 +168,14 @@ class Window:
     submit during a window (the landmine window takes private submissions). ``says``: the
     room's line under a board posted while it runs, ``{left}`` standing for the time it has
     left ("Memorize the grid: it is hidden in {left}."); ``""``: the board says whose turn it is.
+    ``vanishing``: the window shows what the rules hide once it closes (a memory grid), so a
+    host deletes the boards it posted during the window when the window closes.
     """
 
     kind: str
     seconds: float
     says: str = field(default="", compare=False)
+    vanishing: bool = field(default=False, compare=False)
 
 
 # --------------------------------------------------------------------------- the game
@@ -174,6 +197,19 @@ class Game(ABC):
             coordinate (not the ones that only join coordinates, such as "move C3 C4" in Deck
             Swabbing). A host tells a move attempt from table talk by them (a test holds every
             legal move's words among them).
+        aliases: other names the game is found by (``"gomoku"``); case, spaces and hyphens are
+            ignored.
+        variant_aliases: a rule set's own name -> the rule set (``"threadsoffate"`` -> ``"fate"``):
+            the name picks the game and that rule set.
+        clocks: rule set -> the default time control, as a spec (``"60s+5m"``, ``"5x60s"``,
+            ``"90s+5m/10s"``, ``"30s+1m"``, ``"none"``); the key ``"*"`` covers every rule set not
+            named. A game that names none plays with the host's default.
+        picture: ``"module:function"`` of the function that draws a view (it may use Pillow, which
+            the rules never import): ``function(view, *, players, clocks, title)`` returns a Pillow
+            image. ``""``: the game has no picture and is shown by its text board.
+        choice_phases: the view phases in which the seats to move pick one of a few named options
+            (a colour, an order, an item) rather than a point of the board; a host offers the
+            legal moves as buttons then (see :meth:`choosing`).
     """
 
     name: ClassVar[str]
@@ -183,6 +219,11 @@ class Game(ABC):
     summary: ClassVar[str] = ""
     keywords: ClassVar[frozenset[str]] = frozenset()
     seats: ClassVar[tuple[str, ...]] = SEATS
+    aliases: ClassVar[tuple[str, ...]] = ()
+    variant_aliases: ClassVar[Mapping[str, str]] = {}
+    clocks: ClassVar[Mapping[str, str]] = {}
+    picture: ClassVar[str] = ""
+    choice_phases: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         variant = (variant or self.variants[0]).strip().lower()
@@ -210,6 +251,38 @@ class Game(ABC):
     @abstractmethod
     def setup(self, **options: str) -> None:
         """Lay out the start position from ``self.seed`` and the options; validate them."""
+
+    def opening_events(self) -> list[Event]:
+        """What a host announces when a match starts, before the first move: the game's opening
+        lines (the prize cards, the items of a final match, a memory grid's window). A game that
+        has already begun opens with nothing. Default: nothing."""
+        return []
+
+    # ---- what a host needs to know of the game ---------------------------------------------
+
+    @classmethod
+    def default_clock(cls, variant: str | None = None) -> str | None:
+        """The default time control of a rule set as a spec (see :attr:`clocks`), or ``None``
+        when the game names none."""
+        return cls.clocks.get(variant or cls.variants[0]) or cls.clocks.get("*")
+
+    @classmethod
+    def takes_private_moves(cls) -> bool:
+        """Whether some moves of the game are submitted privately (a DM): its players must be
+        reachable privately before a match starts."""
+        return cls.is_private is not Game.is_private
+
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        """The board of ``view`` as lines of plain text for a person (the console's board, and
+        the room's when there is no picture); ``None``: a host lists the view's keys. It reads
+        only the view, so it never shows more than that view's seat may see."""
+        return None
+
+    def choosing(self) -> bool:
+        """Whether the seats to move now pick one of a few named options (see
+        :attr:`choice_phases`) rather than a point of the board."""
+        return bool(self.choice_phases) and not self.is_over and self.view(None).get("phase") in self.choice_phases
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -265,7 +338,7 @@ class Game(ABC):
         """Set the outcome (once) and return the public announcement of it."""
         if self._outcome is None:
             self._outcome = Outcome(winner, reason)
-        return [Event(reason, kind="end", data=self._outcome.to_dict())]
+        return [Event(reason, kind=EventKind.END, data=self._outcome.to_dict())]
 
     def timeout(self, seat: str) -> list[Event]:
         """What a seat's exhausted clock does. Default: that seat loses."""

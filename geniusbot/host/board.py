@@ -89,7 +89,7 @@ def _seat_list(seats: Any) -> str:
 
 
 def _tiles_lines(view: Mapping[str, Any]) -> list[str]:
-    from geniusbot.games.tiles import grid_text
+    from geniusbot.games.allhands.tiles import grid_text
 
     size = int(view.get("size") or 7)
     phase = view.get("phase")
@@ -155,7 +155,7 @@ def _tiles_lines(view: Mapping[str, Any]) -> list[str]:
 
 
 def _decks_lines(view: Mapping[str, Any]) -> list[str]:
-    from geniusbot.games.decks import board_text
+    from geniusbot.games.allhands.decks import board_text
 
     return board_text(view).splitlines()
 
@@ -164,7 +164,7 @@ def _decks_lines(view: Mapping[str, Any]) -> list[str]:
 
 
 def _swabbing_lines(view: Mapping[str, Any]) -> list[str]:
-    from geniusbot.games.swabbing import board_text
+    from geniusbot.games.allhands.swabbing import board_text
 
     size = int(view.get("size") or 7)
     lines: list[str] = []
@@ -319,7 +319,7 @@ def _neighbours(a: str, b: str) -> bool:
 
 
 def _tightwire_lines(view: Mapping[str, Any]) -> list[str]:
-    from geniusbot.games.tightwire import ITEM_TITLES
+    from geniusbot.games.tightwire.rules import ITEM_TITLES
 
     lines = [(str(ln["a"]), str(ln["b"]), bool(ln.get("slack"))) for ln in view.get("lines") or ()]
     drawn = [(a, b) for a, b, _ in lines if _neighbours(a, b)]

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from geniusbot.games import OptionError, get_game
+
 MS = 1000
 #: Warnings are announced when this many seconds are left before a seat's time runs out.
 WARNING_SECONDS: tuple[int, ...] = (30, 10)
@@ -175,32 +177,17 @@ class TimeControl:
 
 # --------------------------------------------------------------------------- presets
 
-#: Default time controls per game and rule set, from the rule texts (see docs/host.md).
-PRESETS: dict[tuple[str, str | None], str] = {
-    # Tic-Tac-Five's text has no clock: the host's choice, as Arm's Length.
-    ("tictacfive", None): "60s+5m",
-    ("armslength", None): "60s+5m",
-    ("tightwire", "classic"): "60s",
-    ("tightwire", "influx"): "5x60s",
-    ("tightwire", "fate"): "90s+5m/10s",
-    ("tightwire", None): "60s",
-    # All Hands On Deck: 30 s to act. Dueling Decks: 30 s a phase and a 1 min reserve for the
-    # whole bout; one play of the task is one match, so the reserve starts full in each.
-    ("tiles", None): "30s",
-    ("decks", None): "30s+1m",
-    ("swabbing", None): "30s",
-    # The final match: each play of a task takes that task's clock (see Host._after_change).
-    ("allhands", None): "30s",
-}
+#: The time control of a game that names no default of its own (see ``Game.clocks``).
 DEFAULT_PRESET = "60s+5m"
-#: The Clock item of All Hands On Deck: 3 min of extra reserve for the whole final match.
-CLOCK_ITEM_MS = 180_000
 
 
 def preset(game: str, variant: str | None = None) -> TimeControl:
-    """The default time control of a game and rule set."""
-    spec = PRESETS.get((game, variant)) or PRESETS.get((game, None)) or DEFAULT_PRESET
-    return TimeControl.parse(spec)
+    """The default time control of a game and rule set, as the game declares it."""
+    try:
+        spec = get_game(game).default_clock(variant)
+    except OptionError:
+        spec = None
+    return TimeControl.parse(spec or DEFAULT_PRESET)
 
 
 # --------------------------------------------------------------------------- state
@@ -478,8 +465,8 @@ class Clock:
         for state in self.seats.values():
             state.reserve_ms = control.reserve_ms
 
-    def add_extra(self, seat: str, ms: int = CLOCK_ITEM_MS) -> None:
-        """Give the seat the Clock item's match-wide extra reserve."""
+    def add_extra(self, seat: str, ms: int) -> None:
+        """Give the seat extra reserve for the rest of the match (an item's time)."""
         self.seats[seat].extra_ms += ms
 
     # ---- display and storage ---------------------------------------------------------------

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.games import Event, Game, GameError, default_variant, get_game, load
+from geniusbot.games import Event, EventKind, Game, GameError, default_variant, get_game, load
 from geniusbot.storage.repository import (
     MatchNotFound,
     MatchRecord,
@@ -59,10 +59,6 @@ log = logging.getLogger(__name__)
 CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
 #: Timer kinds the host arms.
 CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "delete", "heartbeat"
-#: Kinds of private events by which a game acknowledges a private move (the host's "Taken:" does).
-ECHO_KINDS = frozenset({"sealed", "mines"})
-#: Timed windows that show what the rules hide once they close: boards posted during them go with them.
-VANISHING_WINDOWS = frozenset({"memorize"})
 #: How often a running host notes that it is alive (bounds the time an outage may give back).
 HEARTBEAT_SECONDS = 5.0
 #: Outages the heartbeat ledger keeps for matches that have not committed since (the newest).
@@ -75,7 +71,7 @@ def takes_private_moves(game_name: str) -> bool:
         cls = get_game(game_name)
     except GameError:
         return False
-    return cls.is_private is not Game.is_private
+    return cls.takes_private_moves()
 
 
 def utc(seconds: float) -> datetime:
@@ -280,14 +276,11 @@ class Host:
         host_data: dict[str, Any] = {"saved_at": now, "window": None, "preset_clock": not clock}
         # Some games open with an announcement of their own (a memory grid, the prize cards, the
         # items of a final match); its events set the clocks too (a bout, the Clock item).
-        opening_hook = getattr(instance, "opening_events", None)
-        opening: list[Event] = list(opening_hook()) if callable(opening_hook) else []
+        opening: list[Event] = instance.opening_events()
         for event in opening:
-            items = event.data.get("items") if isinstance(event.data, Mapping) else None
-            if isinstance(items, Mapping):
-                for seat, held in items.items():
-                    if seat in match_clock.seats and "clock" in held:
-                        match_clock.add_extra(seat)
+            seat = event.data.get("seat")
+            if event.kind == EventKind.EXTRA_TIME and seat in match_clock.seats:
+                match_clock.add_extra(seat, round(float(event.data["seconds"]) * 1000))
         try:
             record = await self.store.create_match(
                 game=instance.name,
@@ -470,7 +463,7 @@ class Host:
         # One acknowledgement a private move: the game's own echo of it ("Sealed: play 15.", "Your
         # mines are on ...") goes unsent, the host's "Taken:" says the same.
         if private:
-            events = [e for e in events if not (e.seats == frozenset({seat}) and e.kind in ECHO_KINDS)]
+            events = [e for e in events if not (e.seats == frozenset({seat}) and e.kind == EventKind.SEALED)]
         if private:
             await self._private(live, seat, f"Taken: {move.text()}.")
         await self._report(live, now, events, drawing=drawing)
@@ -1003,18 +996,18 @@ class Host:
     def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
         """Bring clocks, window and status in line with the game after it changed."""
         for event in events:
-            if event.kind != "bout":
+            if event.kind != EventKind.BOUT:
                 continue
-            task = event.data.get("task") if isinstance(event.data, Mapping) else None
-            if task and live.host.get("preset_clock"):
-                live.clock.switch(preset(str(task)))
+            spec = event.data.get("clock")
+            if spec and live.host.get("preset_clock"):
+                live.clock.switch(TimeControl.parse(str(spec)))
             else:
                 live.clock.reset_reserves()
         window = live.game.window() if not live.game.is_over else None
         if window is not None:
             current = live.host.get("window")
             if not current or current.get("kind") != window.kind:
-                live.host["window"] = {"kind": window.kind, "due": now + window.seconds}
+                live.host["window"] = {"kind": window.kind, "due": now + window.seconds, "vanishing": window.vanishing}
             # While a timed window runs, the window's timer is the only clock.
             live.clock.sync((), now)
         else:
@@ -1215,6 +1208,18 @@ class Host:
         parts = [f"{live.label(s)} {live.clock.display(s, now)}" for s in movers]
         return f"To move: {', '.join(parts)}."
 
+    @staticmethod
+    def _vanishing(live: LiveMatch, window: Mapping[str, Any] | None) -> bool:
+        """Whether the window the host runs (its record of it) shows what the rules hide once it
+        closes (a memory grid), so that the boards posted during it go with it."""
+        if not window:
+            return False
+        if "vanishing" in window:
+            return bool(window["vanishing"])
+        # Recorded before the host kept the flag: the game, which still runs the window, says.
+        running = live.game.window()
+        return running is not None and running.kind == window.get("kind") and running.vanishing
+
     def _pictured(self, live: LiveMatch) -> bool:
         """Whether this host posts the match's board as a picture."""
         return self.boards and self.pictures and board.has_picture(live.game.name)
@@ -1256,7 +1261,7 @@ class Host:
         the host's own lines, said as they stand.
         """
         window = live.host.get("window")
-        vanishing = bool(window and window.get("kind") in VANISHING_WINDOWS)
+        vanishing = self._vanishing(live, window)
         if not self._pictured(live) or vanishing:
             self._drop(drawing)
             events = list(events)
@@ -1336,7 +1341,7 @@ class Host:
             caption = ending
             posted.append(await self._post(live, text + ("\n" + caption if caption and png is None else "")))
         window = live.host.get("window")
-        if window and window.get("kind") in VANISHING_WINDOWS:
+        if self._vanishing(live, window):
             # A memorize window shows what the rules hide when it closes (a memory grid): a board
             # posted during it goes when it closes, even across a restart. Any other window (the
             # landmine window) shows nothing hidden, and nothing else is ever deleted.

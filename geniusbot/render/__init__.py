@@ -1,59 +1,56 @@
-"""Pictures of a game's view: pure functions from ``Game.view(seat)`` to PNG bytes.
+"""The drawing toolkit the games' pictures share, and the door to every game's picture.
 
-:func:`render_view` picks the renderer by ``view["game"]``. Renderers only read the view (the
-same JSON-ready dict a seat may see), so a picture never shows more than that seat may know.
-Output is deterministic: the same view, names, clocks and title give the same bytes.
+A game's picture lives in its own package (``Game.picture`` names it); :func:`render_view` draws
+a view with the picture of ``view["game"]``. Pictures only read the view (the same JSON-ready
+dict a seat may see), so a picture never shows more than that seat may know. Output is
+deterministic: the same view, names, clocks and title give the same bytes.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from PIL import Image
+
+from geniusbot.games import OptionError, get_game, registry
 
 from .common import encode_png
 
 __all__ = ["has_renderer", "render_image", "render_view", "renderers"]
 
-# game name -> module in this package with a ``render(view, *, players, clocks, title)``
-_MODULES: dict[str, str] = {
-    "tictacfive": "tictacfive",
-    "armslength": "armslength",
-    "tightwire": "tightwire",
-    "tiles": "tiles",
-    "decks": "decks",
-    "swabbing": "swabbing",
-    "allhands": "allhands",
-}
-
-Renderer = Callable[..., Image.Image]
+#: A picture: ``draw(view, *, players, clocks, title)`` -> a Pillow image.
+Picture = Callable[..., Image.Image]
 
 
-def _renderer(game: str) -> Renderer | None:
-    module_name = _MODULES.get(game)
-    if module_name is None:
-        return None
+@cache
+def _load(reference: str) -> Picture:
+    module_name, _, function = reference.partition(":")
+    picture: Picture = getattr(importlib.import_module(module_name), function)
+    return picture
+
+
+def _picture(game: str) -> Picture | None:
     try:
-        module = importlib.import_module(f"{__name__}.{module_name}")
-    except ModuleNotFoundError as error:
-        # A renderer still being written is "no renderer", not a crash; a missing dependency
-        # inside a written renderer is a real error.
-        if error.name == f"{__name__}.{module_name}":
-            return None
-        raise
-    return getattr(module, "render", None)
+        reference = get_game(game).picture
+    except OptionError:
+        return None
+    return _load(reference) if reference else None
 
 
 def renderers() -> list[str]:
-    """The names of the games that have a renderer."""
-    return [name for name in _MODULES if _renderer(name) is not None]
+    """The names of the games that have a picture."""
+    return [name for name, cls in registry().items() if cls.picture]
 
 
 def has_renderer(game_name: str) -> bool:
     """Whether :func:`render_view` can draw views of ``game_name``."""
-    return _renderer(game_name) is not None
+    try:
+        return bool(get_game(game_name).picture)
+    except OptionError:
+        return False
 
 
 def render_image(
@@ -65,10 +62,10 @@ def render_image(
 ) -> Image.Image:
     """The picture of ``view`` as a Pillow palette image (before PNG encoding)."""
     game = str(view.get("game"))
-    renderer = _renderer(game)
-    if renderer is None:
-        raise KeyError(f"There is no renderer for the game {game!r}.")
-    return renderer(view, players=players, clocks=clocks, title=title)
+    picture = _picture(game)
+    if picture is None:
+        raise KeyError(f"There is no picture for the game {game!r}.")
+    return picture(view, players=players, clocks=clocks, title=title)
 
 
 def render_view(

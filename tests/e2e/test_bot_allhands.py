@@ -13,8 +13,8 @@ import random
 
 import pytest
 
+from geniusbot.games.allhands.tiles import TILES, grid_text
 from geniusbot.games.grid import Point
-from geniusbot.games.tiles import TILES, grid_text
 from tests.e2e.botworld import PNG_MAGIC, TestBot, World
 from tests.fakediscord import FakeMessage
 

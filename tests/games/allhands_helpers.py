@@ -7,9 +7,9 @@ import random
 from collections.abc import Callable
 
 from geniusbot.games import GameError, new_game, other_seat
-from geniusbot.games.allhands import AllHandsOnDeck
+from geniusbot.games.allhands.final import AllHandsOnDeck
+from geniusbot.games.allhands.tiles import TILES, Mines
 from geniusbot.games.grid import Point
-from geniusbot.games.tiles import TILES, Mines
 
 
 def make(seed: int = 1, **options: str) -> AllHandsOnDeck:

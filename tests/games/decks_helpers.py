@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from geniusbot.games import GameError
-from geniusbot.games.decks import DuelingDecks
+from geniusbot.games.allhands.decks import DuelingDecks
 
 #: A prize order that reads easily in tests: 10 first, down to 4.
 DESCENDING = (10, 9, 8, 7, 6, 5, 4)

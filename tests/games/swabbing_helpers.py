@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from geniusbot.games.allhands.swabbing import BLACK, SQUARES, WHITE, DeckSwabbing
 from geniusbot.games.grid import Point
-from geniusbot.games.swabbing import BLACK, SQUARES, WHITE, DeckSwabbing
 
 CELLS = {".": WHITE, "#": BLACK, "X": "p1", "O": "p2"}
 

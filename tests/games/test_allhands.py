@@ -16,7 +16,7 @@ from geniusbot.games import (
     get_game,
     load,
 )
-from geniusbot.games.allhands import (
+from geniusbot.games.allhands.final import (
     PLAYS_TOTAL,
     TARGET,
     AllHandsOnDeck,
@@ -109,6 +109,8 @@ def test_a_finished_task_is_scored_announced_and_the_next_play_set_up():
     # The next play's announcement, right below, does not say the score again.
     bout = next(e for e in events if e.kind == "bout")
     assert bout.text == "Play 2 of 15: Dueling Decks, its 1st play, worth 1 point."
+    # A match on the default clocks takes Dueling Decks' own clock for the play.
+    assert bout.data["clock"] == "30s+1m"
     # The task's own end is not the match's end.
     assert "end" not in kinds(events) and "task-end" in kinds(events)
     assert game.play_no == 2 and game.current_task == "decks" and game.phase == "task"
@@ -425,7 +427,7 @@ def test_the_task_keeps_its_secrets_in_the_match_views_and_events():
     assert game.task.anomalies == ("landmine",)
     game.close_window()
     events = send(game, "p1", "mines A1 B1 C1 D1 E1", private=True)
-    mine_event = next(e for e in events if e.kind == "mines")
+    mine_event = next(e for e in events if e.kind == "sealed")
     assert mine_event.seats == frozenset({"p1"}) and mine_event.data["play"] == 4
     assert game.view()["task"]["mines"] is None and game.view("p2")["task"]["mines"] is None
     assert game.view("p1")["task"]["mines"] == ["A1", "B1", "C1", "D1", "E1"]

@@ -3,7 +3,7 @@
 import pytest
 
 from geniusbot.games import OptionError
-from geniusbot.games.allhands_common import (
+from geniusbot.games.allhands.common import (
     TASK_ANOMALIES,
     TASKS,
     anomaly_name,

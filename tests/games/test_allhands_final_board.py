@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from geniusbot.games.swabbing import DeckSwabbing, board_text
-from geniusbot.games.tiles import TileDecklaration, grid_text
+from geniusbot.games.allhands.swabbing import DeckSwabbing, board_text
+from geniusbot.games.allhands.tiles import TileDecklaration, grid_text
 from tests.games.allhands_helpers import make, play_to, skip_selection, win_task
 
 

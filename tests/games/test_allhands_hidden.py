@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import SEATS, other_seat
-from geniusbot.games.tiles import TILES, Mines
+from geniusbot.games.allhands.tiles import TILES, Mines
 
 from .allhands_helpers import make, random_move
 

@@ -20,7 +20,7 @@ from geniusbot.games import (
     get_game,
     load,
 )
-from geniusbot.games.armslength import (
+from geniusbot.games.armslength.rules import (
     ArmsLength,
     Choose,
     Place,
@@ -479,7 +479,7 @@ def test_a_generated_layout_is_the_same_for_a_seed_and_differs_across_seeds():
 
 
 def test_a_generated_layout_never_starts_with_a_four():
-    from geniusbot.games.armslength import fours
+    from geniusbot.games.armslength.rules import fours
 
     assert all(not fours(generate_layout(seed)) for seed in range(2000))
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import GameError, load
-from geniusbot.games.armslength import COLORS, ArmsLength, Place, fours, generate_layout, mirror
+from geniusbot.games.armslength.rules import COLORS, ArmsLength, Place, fours, generate_layout, mirror
 from geniusbot.games.grid import Point
 
 SETTINGS = settings(max_examples=60, deadline=None)

@@ -13,7 +13,7 @@ from geniusbot.games import (
     load,
     new_game,
 )
-from geniusbot.games.decks import (
+from geniusbot.games.allhands.decks import (
     ANOMALIES,
     Create,
     DuelingDecks,

@@ -8,7 +8,7 @@ and the opponent get (views, public events, the opponent's private events) does 
 
 from __future__ import annotations
 
-from geniusbot.games.decks import ANOMALIES
+from geniusbot.games.allhands.decks import ANOMALIES
 
 from .decks_helpers import both, make, send
 

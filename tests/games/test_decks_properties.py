@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import GameError, load
-from geniusbot.games.decks import ANOMALIES, Create, DuelingDecks, Play
+from geniusbot.games.allhands.decks import ANOMALIES, Create, DuelingDecks, Play
 
 from .test_decks_hidden import outside_p1
 

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from geniusbot.games import Game, notation_words, registry
-from geniusbot.games.allhands_common import TASK_ANOMALIES
+from geniusbot.games.allhands.common import TASK_ANOMALIES
 
 MOVE_CAP = 250
 # As in the conformance test: some phases have millions of legal moves; a slice of them is read.

@@ -14,7 +14,7 @@ from geniusbot.games import (
     load,
     new_game,
 )
-from geniusbot.games.swabbing import (
+from geniusbot.games.allhands.swabbing import (
     SQUARES,
     DeckSwabbing,
     Snipe,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from geniusbot.adjudicate import adjudicate
 from geniusbot.games import GameError, load
-from geniusbot.games.swabbing import (
+from geniusbot.games.allhands.swabbing import (
     ANOMALIES,
     SQUARES,
     WHITE,

@@ -14,7 +14,7 @@ from geniusbot.games import (
     new_game,
 )
 from geniusbot.games.grid import Point, parse_point
-from geniusbot.games.tictacfive import ChooseColour, Place, TicTacFive
+from geniusbot.games.tictacfive.rules import ChooseColour, Place, TicTacFive
 
 COLUMNS = "ABCDEFGHIJKLMNO"
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from geniusbot.games import GameError, NotYourTurnError, load, new_game
 from geniusbot.games.grid import Point
-from geniusbot.games.tictacfive import Place, TicTacFive
+from geniusbot.games.tictacfive.rules import Place, TicTacFive
 
 COLUMNS = "ABCDEFGHIJKLMNO"
 ALL_POINTS = [f"{COLUMNS[col]}{row + 1}" for row in range(15) for col in range(15)]

@@ -15,8 +15,8 @@ from geniusbot.games.base import (
     NotYourTurnError,
     OptionError,
 )
-from geniusbot.games.tightwire import Tightwire, TightwireMove
-from geniusbot.games.tightwire_geometry import geometry
+from geniusbot.games.tightwire.geometry import geometry
+from geniusbot.games.tightwire.rules import Tightwire, TightwireMove
 
 
 def game(variant="classic", setup=None, **options):

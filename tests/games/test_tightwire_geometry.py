@@ -6,7 +6,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geniusbot.games.tightwire_geometry import geometry, segments_cross
+from geniusbot.games.tightwire.geometry import geometry, segments_cross
 
 
 def _sub(a, b):

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from geniusbot.games import load
 from geniusbot.games.base import GameError
-from geniusbot.games.tightwire import COLORS, Tightwire, TightwireMove
-from geniusbot.games.tightwire_geometry import geometry
+from geniusbot.games.tightwire.geometry import geometry
+from geniusbot.games.tightwire.rules import COLORS, Tightwire, TightwireMove
 
 MAX_ACTIONS = 160
 

@@ -15,7 +15,7 @@ from geniusbot.games import (
     load,
     new_game,
 )
-from geniusbot.games.tiles import (
+from geniusbot.games.allhands.tiles import (
     ANOMALIES,
     Call,
     Declare,
@@ -381,7 +381,7 @@ def test_implode_takes_the_most_frequent_orthogonal_neighbour_colour_of_the_orig
 
 
 def test_implode_marks_are_fifteen_coloured_tiles_for_any_seed():
-    from geniusbot.games.tiles import draw_marks
+    from geniusbot.games.allhands.tiles import draw_marks
 
     for seed in range(200):
         marks = draw_marks(seed)

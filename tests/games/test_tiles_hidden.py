@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import GameError
-from geniusbot.games.tiles import TILES, TileDecklaration
+from geniusbot.games.allhands.tiles import TILES, TileDecklaration
 
 from .test_tiles_properties import COMBOS, choose, pt, texts
 from .tiles_helpers import make, play
@@ -150,7 +150,7 @@ def test_events_carry_the_grid_only_when_it_is_shown_and_mines_only_to_their_own
         events += new
     for event in events:
         assert "grid" not in event.data
-        if event.kind == "mines":
+        if event.kind == "sealed":
             assert event.seats == frozenset({event.data["seat"]})
         if event.public:
             assert "tiles" not in event.data

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import GameError, load
+from geniusbot.games.allhands.tiles import ANOMALIES, CENTRE, TILES, Call, Declare, Mines, TileDecklaration
 from geniusbot.games.grid import Point
-from geniusbot.games.tiles import ANOMALIES, CENTRE, TILES, Call, Declare, Mines, TileDecklaration
 
 SETTINGS = settings(max_examples=60, deadline=None)
 COMBOS = [",".join(c) for n in range(len(ANOMALIES) + 1) for c in itertools.combinations(ANOMALIES, n)]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from geniusbot.games.allhands.tiles import BLACK, CENTRE, TileDecklaration
 from geniusbot.games.grid import Point
-from geniusbot.games.tiles import BLACK, CENTRE, TileDecklaration
 
 NAMES = {
     "R": "red",

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from geniusbot.games.tiles import grid_text
+from geniusbot.games.allhands.tiles import grid_text
 from geniusbot.host.match import DELETE_TIMER, WINDOW_TIMER, Host
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage.repository import Store

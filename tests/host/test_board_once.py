@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from geniusbot.games.swabbing import board_text
-from geniusbot.games.tiles import grid_text
+from geniusbot.games.allhands.swabbing import board_text
+from geniusbot.games.allhands.tiles import grid_text
 from geniusbot.host.console import run_console
 from geniusbot.host.match import Host
 from geniusbot.host.timers import ManualTime
@@ -65,7 +65,7 @@ async def test_the_console_prints_the_memory_grid_once(tmp_path):
 
 
 def _all_squares():
-    from geniusbot.games.swabbing import SQUARES
+    from geniusbot.games.allhands.swabbing import SQUARES
 
     return SQUARES
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from geniusbot.games import new_game, registry
-from geniusbot.games.decks import board_text as decks_board_text
+from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.host.board import text_board
 
 

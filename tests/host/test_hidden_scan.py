@@ -33,8 +33,8 @@ from datetime import UTC, datetime
 import pytest
 
 from geniusbot.games import other_seat
-from geniusbot.games.allhands_common import TASK_ANOMALIES
-from geniusbot.games.tiles import TILES, Mines, grid_text
+from geniusbot.games.allhands.common import TASK_ANOMALIES
+from geniusbot.games.allhands.tiles import TILES, Mines, grid_text
 from geniusbot.host import board
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record

@@ -11,7 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import new_game
-from geniusbot.render import allhands, allhands_common, common, render_image, render_view, tiles
+from geniusbot.games.allhands import picture_common as allhands_common
+from geniusbot.games.allhands import picture_final as allhands
+from geniusbot.games.allhands import picture_tiles as tiles
+from geniusbot.render import common, render_image, render_view
 
 from .support import colour_at, colour_bbox, decode
 
@@ -141,7 +144,7 @@ def test_chosen_anomalies_are_gold_chips():
     chosen = view["current"]["anomalies"]
     assert chosen
     image = picture(view)
-    from geniusbot.games.allhands_common import TASK_ANOMALIES
+    from geniusbot.games.allhands.common import TASK_ANOMALIES
 
     for index, name in enumerate(TASK_ANOMALIES[view["current"]["task"]]):
         x0, y0, _, _ = allhands.chip_box(index)

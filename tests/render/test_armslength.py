@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import new_game
-from geniusbot.render import armslength, common, render_view
-from geniusbot.render.armslength import cell_size, square_xy, stone_radius
+from geniusbot.games.armslength import picture as armslength
+from geniusbot.games.armslength.picture import cell_size, square_xy, stone_radius
+from geniusbot.render import common, render_view
 
 from .support import colour_at, colour_bbox, decode, within
 

@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import new_game
-from geniusbot.render import allhands_common, common, decks, render_view
+from geniusbot.games.allhands import picture_common as allhands_common
+from geniusbot.games.allhands import picture_decks as decks
+from geniusbot.render import common, render_view
 
 from .support import colour_at, colour_bbox, decode
 

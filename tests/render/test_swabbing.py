@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import new_game
-from geniusbot.render import allhands_common, common, render_view, swabbing
-from geniusbot.render.tiles import square_xy, tile_side
+from geniusbot.games.allhands import picture_common as allhands_common
+from geniusbot.games.allhands import picture_swabbing as swabbing
+from geniusbot.games.allhands.picture_tiles import square_xy, tile_side
+from geniusbot.render import common, render_view
 
 from .support import colour_at, colour_bbox, decode, within
 

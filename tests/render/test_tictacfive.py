@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import new_game
-from geniusbot.render import common, render_view, tictacfive
-from geniusbot.render.tictacfive import point_xy, stone_radius
+from geniusbot.games.tictacfive import picture as tictacfive
+from geniusbot.games.tictacfive.picture import point_xy, stone_radius
+from geniusbot.render import common, render_view
 
 from .support import colour_at, colour_bbox, decode, within
 

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import new_game
-from geniusbot.render import common, render_view, tightwire
-from geniusbot.render.tightwire import dot_xy, piece_radius
+from geniusbot.games.tightwire import picture as tightwire
+from geniusbot.games.tightwire.picture import dot_xy, piece_radius
+from geniusbot.render import common, render_view
 
 from .support import colour_at, colour_bbox, decode, within
 

@@ -18,11 +18,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from geniusbot.games.allhands_common import TASK_ANOMALIES, TASK_TITLES, TASKS
-
-from . import common, decks, swabbing, tiles
-from .allhands_common import SEAT_FILL, anomaly_word, seat_sprite
-from .common import ink
+from geniusbot.games.allhands import picture_decks as decks
+from geniusbot.games.allhands import picture_swabbing as swabbing
+from geniusbot.games.allhands import picture_tiles as tiles
+from geniusbot.games.allhands.common import TASK_ANOMALIES, TASK_TITLES, TASKS
+from geniusbot.games.allhands.picture_common import SEAT_FILL, anomaly_word, seat_sprite
+from geniusbot.render import common
+from geniusbot.render.common import ink
 
 WIDTH = 900
 TARGET = 23

@@ -56,8 +56,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import register
-from .base import (
+from geniusbot.games.base import (
     AmbiguousMoveError,
     Event,
     Game,
@@ -68,8 +67,8 @@ from .base import (
     OptionError,
     other_seat,
 )
-from .grid import parse_point
-from .tightwire_geometry import BoardGeometry, geometry
+from geniusbot.games.grid import parse_point
+from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
 
 ORANGE, BLUE = "orange", "blue"
 COLORS: tuple[str, str] = (ORANGE, BLUE)
@@ -179,12 +178,14 @@ def _cap(color: str) -> str:
 # ------------------------------------------------------------------------------- the game
 
 
-@register(variant_aliases={"threadsoffate": "fate", "deadlyinflux": "influx"})
 class Tightwire(Game):
     """Tightwire and its rule sets ``classic``, ``influx`` and ``fate`` (see the module docstring)."""
 
     name = "tightwire"
+    variant_aliases = {"threadsoffate": "fate", "deadlyinflux": "influx"}
     title = "Tightwire"
+    picture = "geniusbot.games.tightwire.picture:render"
+    clocks = {"classic": "60s", "influx": "5x60s", "fate": "90s+5m/10s"}
     variants = ("classic", "influx", "fate")
     # "slack line", "slack thread" and "B5 to C3" are read too, but those words only follow a
     # verb or join two dots.

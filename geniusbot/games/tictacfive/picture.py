@@ -13,8 +13,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from . import common
-from .common import Sprite, ink
+from geniusbot.render import common
+from geniusbot.render.common import Sprite, ink
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board

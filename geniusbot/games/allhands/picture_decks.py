@@ -21,9 +21,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from . import common
-from .allhands_common import SEAT_FILL, seat_sprite, seat_symbol
-from .common import Sprite, ink
+from geniusbot.games.allhands.picture_common import SEAT_FILL, seat_sprite, seat_symbol
+from geniusbot.render import common
+from geniusbot.render.common import Sprite, ink
 
 WIDTH = 900
 TARGET = 25

@@ -12,8 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import register
-from .base import (
+from geniusbot.games.base import (
     Event,
     Game,
     GameError,
@@ -23,7 +22,7 @@ from .base import (
     OptionError,
     other_seat,
 )
-from .grid import LINE_DIRECTIONS, NEIGHBOURS, Point, on_board, parse_point
+from geniusbot.games.grid import LINE_DIRECTIONS, NEIGHBOURS, Point, on_board, parse_point
 
 SIZE = 8
 COLORS: tuple[str, str] = ("red", "blue")
@@ -171,12 +170,15 @@ class Choose(Move):
 # --------------------------------------------------------------------------- the game
 
 
-@register("dm7a")
 class ArmsLength(Game):
     """Arm's Length: place stones, push neighbours away, make four in a row."""
 
     name = "armslength"
+    aliases = ("dm7a",)
     title = "Arm's Length"
+    picture = "geniusbot.games.armslength.picture:render"
+    # The rule text has no clock: the host's choice, as for Tic-Tac-Five.
+    clocks = {"*": "60s+5m"}
     keywords = frozenset(COLORS + ORDERS)
     options = {
         "setup": "pre-placed stones, such as 'red C3 F6; blue F3 C6' ('none': empty board); "

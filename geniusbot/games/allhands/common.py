@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .base import OptionError
+from geniusbot.games.base import OptionError
 
 #: The three tasks in the order the final match plays them (1-2-3-1-2-3...).
 TASKS: tuple[str, ...] = ("tiles", "decks", "swabbing")

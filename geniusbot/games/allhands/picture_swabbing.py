@@ -17,10 +17,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from . import common
-from .allhands_common import SEAT_FILL, draw_text_over, seat_symbol
-from .common import Sprite, ink
-from .tiles import _board_box, _corner, square_xy, squares, tile_side
+from geniusbot.games.allhands.picture_common import SEAT_FILL, draw_text_over, seat_symbol
+from geniusbot.games.allhands.picture_tiles import _board_box, _corner, square_xy, squares, tile_side
+from geniusbot.render import common
+from geniusbot.render.common import Sprite, ink
 
 WIDTH = 900
 MARGIN = 46

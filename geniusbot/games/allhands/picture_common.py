@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import common
-from .common import Sprite
+from geniusbot.render import common
+from geniusbot.render.common import Sprite
 
 # tile colour -> (fill, letter ink)
 TILE_INKS: dict[str, tuple[str, str]] = {

@@ -86,11 +86,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import register
-from .allhands_common import TASK_ANOMALIES
-from .allhands_common import parse_anomalies as parse_family_anomalies
-from .base import (
+from geniusbot.games.allhands.common import TASK_ANOMALIES
+from geniusbot.games.allhands.common import parse_anomalies as parse_family_anomalies
+from geniusbot.games.base import (
     Event,
+    EventKind,
     Game,
     IllegalMoveError,
     MalformedMoveError,
@@ -99,7 +99,7 @@ from .base import (
     OptionError,
     other_seat,
 )
-from .grid import Point, on_board, parse_point, split_submission
+from geniusbot.games.grid import Point, on_board, parse_point, split_submission
 
 SIZE = 7
 CENTRE = Point(3, 3)
@@ -124,7 +124,7 @@ def parse_anomalies(text: str) -> tuple[str, ...]:
     """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
 
     Names are Task 3's five (``hook, linear, pyramid, snipe, unique``), read as the whole family
-    reads them (:mod:`geniusbot.games.allhands_common`); ``none`` or nothing means no anomaly.
+    reads them (:mod:`geniusbot.games.allhands.common`); ``none`` or nothing means no anomaly.
     """
     return parse_family_anomalies(text, "swabbing")
 
@@ -263,12 +263,14 @@ class Snipe(Move):
 # --------------------------------------------------------------------------- the game
 
 
-@register("deckswabbing", "swab")
 class DeckSwabbing(Game):
     """Deck Swabbing: colour white tiles black; the regions you close off take your colour."""
 
     name = "swabbing"
+    aliases = ("deckswabbing", "swab")
     title = "Deck Swabbing"
+    picture = "geniusbot.games.allhands.picture_swabbing:render"
+    clocks = {"*": "30s"}
     # The other words the parser reads ("and", "colour", "move": "move C3 C4") only join tiles.
     keywords = frozenset({"snipe", "none", "swab"})
     options = {
@@ -541,7 +543,7 @@ class DeckSwabbing(Game):
                 Event(
                     f"Your move {move.text()} is sealed.",
                     seats=frozenset({move.seat}),
-                    kind="sealed",
+                    kind=EventKind.SEALED,
                     data={"seat": move.seat, "move": move.text()},
                 ),
                 Event(f"{move.seat} has sent their move.", kind="submitted", data={"seat": move.seat}),
@@ -553,7 +555,7 @@ class DeckSwabbing(Game):
                 Event(
                     f"Your answer {move.text()} is sealed.",
                     seats=frozenset({move.seat}),
-                    kind="sealed",
+                    kind=EventKind.SEALED,
                     data={"seat": move.seat, "snipe": move.tile},
                 ),
                 Event(f"{move.seat} has answered.", kind="submitted", data={"seat": move.seat}),

@@ -71,10 +71,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import register
-from .allhands_common import parse_anomalies as _parse_anomalies
-from .base import (
+from geniusbot.games.allhands.common import parse_anomalies as _parse_anomalies
+from geniusbot.games.base import (
     Event,
+    EventKind,
     Game,
     GameError,
     IllegalMoveError,
@@ -85,7 +85,7 @@ from .base import (
     Window,
     other_seat,
 )
-from .grid import Point, on_board, parse_point, split_submission
+from geniusbot.games.grid import Point, on_board, parse_point, split_submission
 
 SIZE = 7
 CENTRE = Point(3, 3)
@@ -112,7 +112,7 @@ def parse_anomalies(text: str) -> tuple[str, ...]:
     """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
 
     Names are Task 1's five (``chain, implode, landmine, rainbow, rectangle-adverse``), read by
-    the family's shared reader (:func:`geniusbot.games.allhands_common.parse_anomalies`).
+    the family's shared reader (:func:`geniusbot.games.allhands.common.parse_anomalies`).
     """
     return _parse_anomalies(text, "tiles")
 
@@ -246,12 +246,15 @@ class Mines(Move):
 # --------------------------------------------------------------------------- the game
 
 
-@register("tiledecklaration", "tile")
 class TileDecklaration(Game):
     """Tile Decklaration: memorize the grid, then declare tiles of the colour called for you."""
 
     name = "tiles"
+    aliases = ("tiledecklaration", "tile")
     title = "Tile Decklaration"
+    picture = "geniusbot.games.allhands.picture_tiles:render"
+    # All Hands On Deck: 30 s to act.
+    clocks = {"*": "30s"}
     keywords = frozenset({"call", "declare", "mines", "mine", BLACK, *RAINBOW_COLORS})
     options = {
         "anomalies": "comma-separated: chain, implode, landmine, rainbow, rectangle-adverse (default none)",
@@ -338,7 +341,9 @@ class TileDecklaration(Game):
         if self.is_over:
             return None
         if self.phase == "memorize":
-            return Window("memorize", MEMORIZE_SECONDS, says="Memorize the grid: it is hidden in {left}.")
+            return Window(
+                "memorize", MEMORIZE_SECONDS, says="Memorize the grid: it is hidden in {left}.", vanishing=True
+            )
         if self.phase == "landmines":
             return Window("landmines", LANDMINE_SECONDS)
         return None
@@ -503,7 +508,7 @@ class TileDecklaration(Game):
             Event(
                 f"Your mines are on {listed}.",
                 seats=frozenset({seat}),
-                kind="mines",
+                kind=EventKind.SEALED,
                 data={"seat": seat, "tiles": [_sq(p) for p in tiles]},
             ),
             Event(f"{seat} has placed their mines.", kind="mines-sent", data={"seat": seat}),

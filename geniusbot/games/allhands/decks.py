@@ -80,11 +80,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import register
-from .allhands_common import TASK_ANOMALIES
-from .allhands_common import parse_anomalies as parse_family_anomalies
-from .base import (
+from geniusbot.games.allhands.common import TASK_ANOMALIES
+from geniusbot.games.allhands.common import parse_anomalies as parse_family_anomalies
+from geniusbot.games.base import (
     Event,
+    EventKind,
     Game,
     IllegalMoveError,
     MalformedMoveError,
@@ -116,7 +116,7 @@ def parse_anomalies(text: str) -> tuple[str, ...]:
     """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
 
     Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``) in
-    any spelling the family's reader takes (:mod:`geniusbot.games.allhands_common`); ``none`` or
+    any spelling the family's reader takes (:mod:`geniusbot.games.allhands.common`); ``none`` or
     nothing means no anomaly.
     """
     return parse_family_anomalies(text, "decks")
@@ -249,12 +249,16 @@ class Play(Move):
 # --------------------------------------------------------------------------- the game
 
 
-@register("duelingdecks", "dueling")
 class DuelingDecks(Game):
     """Dueling Decks: create cards from 50 power, then play them sealed for seven prize cards."""
 
     name = "decks"
+    aliases = ("duelingdecks", "dueling")
     title = "Dueling Decks"
+    picture = "geniusbot.games.allhands.picture_decks:render"
+    # 30 s a phase and a 1 min reserve for the whole bout; one play of the task is one match, so
+    # the reserve starts full in each.
+    clocks = {"*": "30s+1m"}
     keywords = frozenset({"create", "play", "none", "backup"})
     options = {
         "anomalies": "comma-separated: backup, darkness, overshadow, pick-your-prize, revolution (default none)",
@@ -501,7 +505,7 @@ class DuelingDecks(Game):
             Event(
                 f"Sealed: {move.text()}.",
                 seats=frozenset({seat}),
-                kind="sealed",
+                kind=EventKind.SEALED,
                 data={"seat": seat, "move": move.text()},
             ),
             Event(f"{seat} has sent their {what}.", kind="submitted", data={"seat": seat, "phase": self.phase}),

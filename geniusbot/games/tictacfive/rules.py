@@ -19,9 +19,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import register
-from .base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move
-from .grid import Point, parse_point
+from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move
+from geniusbot.games.grid import Point, parse_point
 
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
@@ -151,12 +150,15 @@ class ChooseColour(Move):
 # --------------------------------------------------------------------------- the game
 
 
-@register("gomoku")
 class TicTacFive(Game):
     """Tic-Tac-Five: five in a row on 15 x 15, three-stone opening, colour choice, no double three."""
 
     name = "tictacfive"
+    aliases = ("gomoku",)
     title = "Tic-Tac-Five"
+    picture = "geniusbot.games.tictacfive.picture:render"
+    # The rule text has no clock: the host's choice, as for Arm's Length.
+    clocks = {"*": "60s+5m"}
     keywords = frozenset(COLOURS)
     summary = (
         "Make five (or more) of your stones in a row, across, up or diagonally, on a 15 x 15 board "

@@ -22,9 +22,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from . import common
-from .allhands_common import letter, tile_inks, tile_sprite
-from .common import Sprite, ink
+from geniusbot.games.allhands.picture_common import letter, tile_inks, tile_sprite
+from geniusbot.render import common
+from geniusbot.render.common import Sprite, ink
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board

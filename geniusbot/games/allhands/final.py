@@ -16,7 +16,7 @@ short:
   override chain rainbow`` when asked, before the first ban of a task's 2nd, 3rd or 4th play:
   hand-pick that many anomalies, a combination not played before; twice a match), Clock (3 min
   of reserve for the whole match: the host's clock spends it; the game only records it).
-* While a play runs, the match holds the task's own game, built with ``new_game(task,
+* While a play runs, the match holds the task's own game, built with ``Task.new(
   seed=..., anomalies=..., starter=..., tiebreak=...)`` from the match's history, and passes
   moves, timeouts, windows and views through to it; its events come out unchanged but for a
   ``task`` and ``play`` in their data (its ``end`` becomes ``task-end``: the match goes on).
@@ -74,8 +74,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import load, new_game, register
-from .allhands_common import (
+from geniusbot.games.allhands.common import (
     TASK_ANOMALIES,
     TASK_TITLES,
     TASKS,
@@ -84,8 +83,14 @@ from .allhands_common import (
     split_anomaly_words,
     task_of,
 )
-from .base import (
+from geniusbot.games.allhands.decks import DuelingDecks
+from geniusbot.games.allhands.swabbing import DeckSwabbing
+from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
+from geniusbot.games.allhands.tiles import TileDecklaration
+from geniusbot.games.allhands.tiles import grid_text as tiles_grid_text
+from geniusbot.games.base import (
     Event,
+    EventKind,
     Game,
     GameError,
     IllegalMoveError,
@@ -96,13 +101,13 @@ from .base import (
     Window,
     other_seat,
 )
-from .decks import DuelingDecks
-from .swabbing import DeckSwabbing
-from .swabbing import board_text as swabbing_board_text
-from .tiles import TileDecklaration
-from .tiles import grid_text as tiles_grid_text
+
+#: The tasks as games of their own, by name.
+_TASK_GAMES: dict[str, type[Game]] = {"tiles": TileDecklaration, "decks": DuelingDecks, "swabbing": DeckSwabbing}
 
 TARGET = 23
+#: The Clock item: 3 min of extra reserve for the whole final match.
+CLOCK_ITEM_SECONDS = 180
 TIMES_PER_TASK = 5
 PLAYS_TOTAL = TIMES_PER_TASK * len(TASKS)
 ALL_IN_POINTS = 2
@@ -232,12 +237,15 @@ _OWN_MOVES = (Ban, UseOverride, Pass, AllInAnswer)
 # --------------------------------------------------------------------------- the game
 
 
-@register("allhandsondeck", "allhandsdeck")
 class AllHandsOnDeck(Game):
     """All Hands On Deck: three tasks, five times each, for points; first to 23 wins."""
 
     name = "allhands"
+    aliases = ("allhandsondeck", "allhandsdeck")
     title = "All Hands On Deck"
+    picture = "geniusbot.games.allhands.picture_final:render"
+    # Each play of a task takes that task's clock (its bout event says which).
+    clocks = {"*": "30s"}
     # The running tasks' words, then the final match's own: bans, the Override, the All-In answer
     # and every anomaly, as one word or as the words of a name typed with spaces ("your" aside:
     # table talk says it far more often than "ban pick your prize" does). "yes", "no", "keep" and
@@ -329,6 +337,12 @@ class AllHandsOnDeck(Game):
             f"and the first to {TARGET} wins. Items: {'; '.join(held) if held else 'none'}."
         )
         events = [Event(text, kind="match", data={"items": {s: list(self.given[s]) for s in self.seats}})]
+        # The Clock item: extra reserve for the whole final match (said by the line above).
+        events += [
+            Event("", kind=EventKind.EXTRA_TIME, data={"seat": s, "seconds": CLOCK_ITEM_SECONDS})
+            for s in self.seats
+            if "clock" in self.given[s]
+        ]
         events.append(self._play_announcement())
         if self.phase == "items":
             return events + self._items_prompt()
@@ -430,8 +444,10 @@ class AllHandsOnDeck(Game):
             f"Play {self.play_no} of {PLAYS_TOTAL}: {TASK_TITLES[task]}, its {_ORDINALS[time]} play, worth "
             f"{time} point{'s' if time > 1 else ''}."
         )  # no score: the line before it (the last play's result) has just said it
-        # Kind "bout": a host whose clock resets a reserve each bout does it at each play.
-        return Event(text, kind="bout", data={"play": self.play_no, "task": task, "time": time})
+        # A bout: a host whose clock resets a reserve each bout does it at each play, and a match on
+        # the default clocks takes the task's own clock for the play.
+        clock = _TASK_GAMES[task].default_clock()
+        return Event(text, kind=EventKind.BOUT, data={"play": self.play_no, "task": task, "time": time, "clock": clock})
 
     def _override_prompt(self) -> list[Event]:
         seat = self.override_queue[0]
@@ -506,7 +522,9 @@ class AllHandsOnDeck(Game):
 
     def _start_task(self) -> list[Event]:
         self.phase = "task"
-        self.task = new_game(self.current_task, seed=derived_seed(self.seed, self.play_no), **self.task_options())
+        self.task = _TASK_GAMES[self.current_task].new(
+            seed=derived_seed(self.seed, self.play_no), **self.task_options()
+        )
         opening = getattr(self.task, "opening_events", None)
         return self._wrap(opening()) if callable(opening) else []
 
@@ -766,7 +784,7 @@ class AllHandsOnDeck(Game):
                 Event(
                     f"Your answer is in: {'use all-in' if use else 'pass'}.",
                     seats=frozenset({seat}),
-                    kind="sealed",
+                    kind=EventKind.SEALED,
                     data={"seat": seat, "use": use},
                 ),
                 Event(f"{seat} has sent an All-In answer.", kind="submitted", data={"seat": seat}),
@@ -1015,7 +1033,7 @@ class AllHandsOnDeck(Game):
         self.chosen = tuple(data["chosen"]) if data["chosen"] is not None else None
         self.all_in_answers = dict(data["all_in_answers"])
         self.all_in_used = list(data["all_in_used"])
-        self.task = load(data["task"]) if data["task"] is not None else None
+        self.task = _TASK_GAMES[data["task"]["game"]].from_dict(data["task"]) if data["task"] is not None else None
         self.last_move = data["last_move"]
         self.result = dict(data["result"], points=dict(data["result"]["points"])) if data["result"] else None
 

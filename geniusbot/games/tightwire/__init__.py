@@ -1,0 +1,9 @@
+"""Tightwire, Deadly Influx and Threads of Fate: lines, moves and captures on a board of dots (seed 000).
+
+``rules`` holds the game and its three rule sets, ``geometry`` the boards of dots (both standard
+library only), ``text`` its text board, ``picture`` draws its view with Pillow.
+"""
+
+from .rules import Tightwire
+
+__all__ = ["Tightwire"]
