@@ -19,12 +19,6 @@ from geniusbot.games import Game, GameError, MalformedMoveError, NotYourTurnErro
 if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
 
-#: View phases in which the seat to move picks one of a few named options (not a board point):
-#: a colour or order choice, a draft, Turn Order, a colour call, an anomaly ban, an Override.
-CHOICE_PHASES = frozenset({"choice", "draft", "order", "call", "ban", "override"})
-#: View phases in which seats answer a sealed question with one of a few options (All Hands On
-#: Deck's All-In question): offered as buttons in each such player's direct messages.
-PRIVATE_CHOICE_PHASES = frozenset({"items"})
 #: Discord shows at most 25 buttons on a message (5 rows of 5).
 MAX_BUTTONS = 25
 #: A choice message lists its options only when they are this few and this short together
@@ -88,7 +82,7 @@ def parse_options(text: str | None) -> dict[str, str]:
 def needs_dms(game_class: type[Game]) -> bool:
     """Whether a game takes private submissions (it says which moves are private), so its
     players must be reachable by direct message before a match starts."""
-    return game_class.is_private is not Game.is_private
+    return game_class.takes_private_moves()
 
 
 def is_game_word(word: str, keywords: frozenset[str]) -> bool:
@@ -149,11 +143,7 @@ def choice_offer(game: Game) -> tuple[str, list[str]] | None:
     movers = game.to_move()
     if len(movers) != 1:
         return None
-    view = game.view(None)
-    phase = view.get("phase")
-    if phase == "task" and isinstance(view.get("task"), dict):
-        phase = view["task"].get("phase")  # a final match: the running task's own phase
-    if phase not in CHOICE_PHASES:
+    if not game.choosing():
         return None
     texts: list[str] = []
     for move in game.legal_moves(movers[0]):
@@ -169,11 +159,11 @@ def choice_offer(game: Game) -> tuple[str, list[str]] | None:
 
 def private_choice_offers(game: Game) -> dict[str, list[str]]:
     """Seat -> texts for each seat that answers a sealed question by DM now with one of a few
-    options (the final match's All-In question), else nothing.
+    options (a question every seat answers privately), else nothing.
 
     The texts are the game's own legal moves, all private, exactly as the player could send them.
     """
-    if game.is_over or game.view(None).get("phase") not in PRIVATE_CHOICE_PHASES:
+    if game.is_over or not game.choosing():
         return {}
     offers: dict[str, list[str]] = {}
     for seat in game.to_move():

@@ -246,6 +246,7 @@ class AllHandsOnDeck(Game):
     picture = "geniusbot.games.allhands.picture_final:render"
     # Each play of a task takes that task's clock (its bout event says which).
     clocks = {"*": "30s"}
+    choice_phases = frozenset({"ban", "override", "items"})
     # The running tasks' words, then the final match's own: bans, the Override, the All-In answer
     # and every anomaly, as one word or as the words of a name typed with spaces ("your" aside:
     # table talk says it far more often than "ban pick your prize" does). "yes", "no", "keep" and
@@ -324,6 +325,12 @@ class AllHandsOnDeck(Game):
         self.all_in_left = {s: int("all-in" in self.given[s]) for s in self.seats}
         self.override_left = {s: OVERRIDE_USES if "override" in self.given[s] else 0 for s in self.seats}
         self._open_play()
+
+    def choosing(self) -> bool:
+        """A ban, the Override question and the All-In answers are choices; in a task, the task's own."""
+        if self.phase == "task":
+            return self.task is not None and self.task.choosing()
+        return super().choosing()
 
     def opening_events(self) -> list[Event]:
         """The events that open the match: the items, then what the first play asks for (the

@@ -255,6 +255,7 @@ class TileDecklaration(Game):
     picture = "geniusbot.games.allhands.picture_tiles:render"
     # All Hands On Deck: 30 s to act.
     clocks = {"*": "30s"}
+    choice_phases = frozenset({"call"})
     keywords = frozenset({"call", "declare", "mines", "mine", BLACK, *RAINBOW_COLORS})
     options = {
         "anomalies": "comma-separated: chain, implode, landmine, rainbow, rectangle-adverse (default none)",

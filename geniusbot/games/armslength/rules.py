@@ -179,6 +179,7 @@ class ArmsLength(Game):
     picture = "geniusbot.games.armslength.picture:render"
     # The rule text has no clock: the host's choice, as for Tic-Tac-Five.
     clocks = {"*": "60s+5m"}
+    choice_phases = frozenset({"choice"})
     keywords = frozenset(COLORS + ORDERS)
     options = {
         "setup": "pre-placed stones, such as 'red C3 F6; blue F3 C6' ('none': empty board); "

@@ -159,6 +159,7 @@ class TicTacFive(Game):
     picture = "geniusbot.games.tictacfive.picture:render"
     # The rule text has no clock: the host's choice, as for Arm's Length.
     clocks = {"*": "60s+5m"}
+    choice_phases = frozenset({"choice"})
     keywords = frozenset(COLOURS)
     summary = (
         "Make five (or more) of your stones in a row, across, up or diagonally, on a 15 x 15 board "
