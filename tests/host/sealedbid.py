@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from geniusbot.games import (
-    _REGISTRY,
     Event,
     Game,
     GameError,
     MalformedMoveError,
     Move,
     Window,
+    register,
+    unregister,
 )
 
 ROUNDS = 2
@@ -105,7 +106,7 @@ class SealedBid(Game):
         return [Event(f"{seat} bids nothing.")] + self._settle()
 
     def window(self) -> Window | None:
-        return Window("memorize", 30) if self.window_open else None
+        return Window("memorize", 30, vanishing=True) if self.window_open else None
 
     def close_window(self) -> list[Event]:
         if not self.window_open:
@@ -145,8 +146,8 @@ class SealedBid(Game):
 @contextlib.contextmanager
 def registered() -> Iterator[type[SealedBid]]:
     """Make the game known to the registry for the duration of a test."""
-    _REGISTRY[SealedBid.name] = SealedBid
+    register(SealedBid)
     try:
         yield SealedBid
     finally:
-        _REGISTRY.pop(SealedBid.name, None)
+        unregister(SealedBid.name)
