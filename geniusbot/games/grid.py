@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from .base import MalformedMoveError
 
@@ -72,3 +73,45 @@ def split_submission(
     points = [t.replace(" ", "") for t in tokens if point.match(t)]
     words = [t for t in tokens if not point.match(t)]
     return points, words
+
+
+# --------------------------------------------------------------------------- text boards
+
+#: Letters for the colours the games name on a text board; a colour not listed gets its first letter.
+SYMBOLS = {"black": "X", "white": "O", "red": "R", "blue": "B", "orange": "O"}
+
+
+def symbol(colour: Any) -> str:
+    """The letter of ``colour`` on a text board."""
+    return SYMBOLS.get(str(colour), str(colour)[:1].upper())
+
+
+def grid_lines(cols: int, rows: int, cells: Mapping[str, str], marks: Iterable[str] = ()) -> list[str]:
+    """A text board of a square grid: a letter a colour (:data:`SYMBOLS`), ``.`` an empty point,
+    row 1 at the bottom as on the pictures; the points in ``marks`` (the last move) in the other case."""
+    marked = set(marks)
+    width = 2
+    header = "   " + "".join(f"{chr(ord('A') + c):>{width}}" for c in range(cols))
+    lines = [header]
+    for row in range(rows, 0, -1):
+        cells_text = ""
+        for col in range(cols):
+            name = f"{chr(ord('A') + col)}{row}"
+            colour = cells.get(name)
+            letter = symbol(colour) if colour else "."
+            if name in marked and colour:
+                letter = letter.lower() if letter.isupper() else letter.upper()
+            cells_text += f"{letter:>{width}}"
+        lines.append(f"{row:>2} {cells_text}")
+    lines.append(header)
+    return lines
+
+
+def points_of(cells: Mapping[str, Any] | None, size: int) -> dict[Point, Any]:
+    """A view's square-name mapping keyed by :class:`Point`."""
+    return {parse_point(name, size, size): value for name, value in (cells or {}).items()}
+
+
+def seat_list(seats: Iterable[Any] | None) -> str:
+    """``p1 and p2``."""
+    return " and ".join(str(s) for s in seats or ())

@@ -304,6 +304,13 @@ class DuelingDecks(Game):
 
     # ---- construction -----------------------------------------------------------------
 
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
+        from geniusbot.games.allhands.text import decks_lines
+
+        return decks_lines(view)
+
     def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
         """Deal the prize cards from the seed and open the first create phase."""
         self.anomalies = parse_anomalies(anomalies)

@@ -315,6 +315,13 @@ class AllHandsOnDeck(Game):
 
     # ---- construction -----------------------------------------------------------------
 
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
+        from geniusbot.games.allhands.text import final_lines
+
+        return final_lines(view)
+
     def setup(self, *, first: str = "", items: str = "") -> None:
         """Give the items and open the first play (Tile Decklaration, no anomalies)."""
         first = first.strip().lower()

@@ -206,9 +206,13 @@ def seat_detail(view: Mapping[str, Any], seat: str) -> str:
     if view.get("phase") == "move" and view.get("sniper") == seat:
         submitted = (view.get("submitted") or {}).get(seat)
         bits.insert(0, "snipe sent" if submitted else "may snipe")
-    elif view.get("phase") == "move" and view.get("sniper") and view.get("turn") == seat:
-        if (view.get("submitted") or {}).get(seat):
-            bits.insert(0, "move sent")
+    elif (
+        view.get("phase") == "move"
+        and view.get("sniper")
+        and view.get("turn") == seat
+        and (view.get("submitted") or {}).get(seat)
+    ):
+        bits.insert(0, "move sent")
     return " · ".join(bits)
 
 

@@ -309,6 +309,13 @@ class DeckSwabbing(Game):
 
     # ---- construction -----------------------------------------------------------------
 
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
+        from geniusbot.games.allhands.text import swabbing_lines
+
+        return swabbing_lines(view)
+
     def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
         """An all-white board (Unique: numbered from the seed); the starter moves first."""
         self.anomalies = parse_anomalies(anomalies)

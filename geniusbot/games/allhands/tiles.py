@@ -295,6 +295,13 @@ class TileDecklaration(Game):
 
     # ---- construction -----------------------------------------------------------------
 
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
+        from geniusbot.games.allhands.text import tiles_lines
+
+        return tiles_lines(view)
+
     def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
         """Draw the grid (and Implode's marks) from the seed and open the memorize window."""
         self.anomalies = parse_anomalies(anomalies)

@@ -22,7 +22,7 @@ from geniusbot.games.base import (
     OptionError,
     other_seat,
 )
-from geniusbot.games.grid import LINE_DIRECTIONS, NEIGHBOURS, Point, on_board, parse_point
+from geniusbot.games.grid import LINE_DIRECTIONS, NEIGHBOURS, Point, grid_lines, on_board, parse_point
 
 SIZE = 8
 COLORS: tuple[str, str] = ("red", "blue")
@@ -211,6 +211,12 @@ class ArmsLength(Game):
         self.move_number = 0
 
     # ---- construction -----------------------------------------------------------------
+
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        """The stones on the grid, the last one placed in lower case."""
+        last = view.get("last_move")
+        return grid_lines(int(view["size"]), int(view["size"]), view["stones"], [str(last)] if last else [])
 
     def setup(self, *, setup: str = "", p1_color: str = "", dmo: str = "") -> None:
         """Lay the pre-placed stones and settle colours and order, or open the DMO's choice."""

@@ -97,7 +97,7 @@ def background(size: int) -> Image.Image:
     for point in _star_points(size):
         x, y = point_xy(point, size)
         draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=ink("grid"))
-    for k, letter in enumerate(letters(size)):
+    for letter in letters(size):
         x = point_xy(f"{letter}1", size)[0]
         common.draw_text(canvas, (x, board_top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
         common.draw_text(

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move
-from geniusbot.games.grid import Point, parse_point
+from geniusbot.games.grid import Point, grid_lines, parse_point
 
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
@@ -178,6 +178,12 @@ class TicTacFive(Game):
         self._colours: dict[str, str | None] = {"p1": None, "p2": None}
         self._next_colour: str | None = "black"
         self._winning_line: list[str] | None = None
+
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        """The stones on the grid, the last one in lower case."""
+        last = view.get("last_move")
+        return grid_lines(int(view["size"]), int(view["size"]), view["stones"], [str(last)] if last else [])
 
     def setup(self, **options: str) -> None:
         """Nothing to lay out: the board starts empty and the game takes no options."""

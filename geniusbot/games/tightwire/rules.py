@@ -237,6 +237,13 @@ class Tightwire(Game):
 
     # ---- construction -------------------------------------------------------------------
 
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        """The dots and lines between neighbours, the longer lines listed, pieces off the board, items."""
+        from geniusbot.games.tightwire.text import board_lines
+
+        return board_lines(view)
+
     def setup(self, **options: str) -> None:
         """Lay out the preset or the explicit ``setup`` layout; validate every option."""
         board = options.get("board", "classic5").strip().lower()

@@ -1,0 +1,179 @@
+"""The text boards of All Hands On Deck and its tasks: the console's boards, and the room's when
+there is no picture. Each reads only the view it is given."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from geniusbot.games.allhands.decks import board_text as decks_board_text
+from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
+from geniusbot.games.allhands.tiles import grid_text
+from geniusbot.games.grid import parse_point, points_of, seat_list
+
+
+def tiles_lines(view: Mapping[str, Any]) -> list[str]:
+    size = int(view.get("size") or 7)
+    phase = view.get("phase")
+    declared = list(view.get("declared") or [])
+    lines: list[str] = []
+    if phase == "memorize":
+        lines.append("Memorize the grid: it is hidden when the time is up.")
+    elif phase == "landmines":
+        sent = view.get("mines_sent") or {}
+        waiting = [s for s, done in sent.items() if not done]
+        lines.append(
+            "Landmines: each player sends five tiles by direct message, such as `mines A1 B2 C3 E6 G7`"
+            + (f"; waiting for {seat_list(waiting)}." if waiting else ".")
+        )
+    elif phase == "call":
+        lines.append(f"{view.get('starter')} calls the first colour, such as `call red`.")
+    elif phase == "declare":
+        movers = seat_list(view.get("to_move"))
+        head = f"{movers} declares a {view.get('called')} tile"
+        if view.get("caller"):
+            head += f" (called by {view['caller']})"
+        if view.get("chain_from"):
+            head += f", next to {view['chain_from']}"
+        head += ", then calls a colour."
+        if view.get("must_move_again"):
+            head += " A mine went off: move again."
+        lines.append(head)
+    elif phase == "over":
+        lines.append("The task is over; the grid is shown.")
+    lines.append(
+        f"{len(declared)} tile{'s' if len(declared) != 1 else ''} declared."
+        + (f" Anomalies: {', '.join(view['anomalies'])}." if view.get("anomalies") else "")
+    )
+    marks = [parse_point(m, size, size) for m in view.get("marks") or ()]
+    if isinstance(view.get("grid"), Mapping):
+        known = points_of(view["grid"], size)
+    else:
+        # Hidden: only the black centre and the tiles declared so far (their true colours).
+        known = {parse_point(str(view.get("centre") or "D4"), size, size): "black"}
+        known.update({parse_point(d["tile"], size, size): d["color"] for d in declared})
+    lines += grid_text(known, marks).splitlines()
+    palette = [str(c) for c in view.get("palette") or ()]
+    legend = ", ".join(f"{c[:1].upper()} {c}" for c in palette)
+    legend += f"; * the black centre {view.get('centre') or 'D4'}"
+    if not isinstance(view.get("grid"), Mapping):
+        legend += "; ? hidden"
+    if marks:
+        legend += "; ! marked to implode"
+    lines.append(legend + ".")
+    if isinstance(view.get("original_grid"), Mapping):
+        lines.append("Before the implosion:")
+        lines += grid_text(points_of(view["original_grid"], size)).splitlines()
+    if view.get("mines") is not None:
+        lines.append("Your mines: " + (" ".join(view["mines"]) or "none") + ".")
+    exploded = view.get("exploded") or []
+    if exploded:
+        gone = [f"{e['tile']} ({' and '.join(e.get('owners') or ())})" for e in exploded]
+        lines.append("Mines gone off: " + ", ".join(gone) + ".")
+    return lines
+
+
+def decks_lines(view: Mapping[str, Any]) -> list[str]:
+    return decks_board_text(view).splitlines()
+
+
+def swabbing_lines(view: Mapping[str, Any]) -> list[str]:
+    size = int(view.get("size") or 7)
+    lines: list[str] = []
+    if view.get("phase") == "over":
+        lines.append("The task is over.")
+    elif view.get("turn"):
+        head = f"{view['turn']} colours two white tiles black"
+        if view.get("sniper"):
+            head += f"; {view['sniper']} may snipe a tile"
+        lines.append(head + ".")
+    if view.get("anomalies"):
+        lines.append(f"Anomalies: {', '.join(view['anomalies'])}.")
+    scores = view.get("scores") or {}
+    word = "points" if view.get("values") else "tiles"
+    lines.append(
+        f"Score ({word}): "
+        + ", ".join(f"{s} {n}" for s, n in scores.items())
+        + f"; a tie goes to {view.get('tiebreak')}."
+    )
+    numbers = points_of(view.get("numbers"), size) if view.get("numbers") else None
+    lines += swabbing_board_text(points_of(view.get("board"), size), numbers).splitlines()
+    legend = ". white" if not numbers else "a number: a white tile and its number"
+    lines.append(f"{legend}; # black; X p1's colour; O p2's colour.")
+    values = view.get("values")
+    if values:
+        centre = view.get("centre") or "D4"
+        lines.append(f"Pyramid: a tile is worth 4 at {centre}, then 3, 2 and 1 ring by ring.")
+    hook = view.get("hook")
+    if hook and hook.get("from"):
+        if hook.get("lifted"):
+            lines.append("Hook: no move can touch the last tiles, so any move will do.")
+        else:
+            lines.append(f"Hook: the next move must touch {' or '.join(hook['from'])}.")
+    submitted = view.get("submitted")
+    if submitted:
+        sent = [s for s, done in submitted.items() if done]
+        if sent:
+            lines.append(f"Sealed and waiting: {seat_list(sent)}.")
+    if view.get("sealed"):
+        lines.append(f"Your sealed submission: {view['sealed']}.")
+    return lines
+
+
+def _items_words(have: Mapping[str, Any]) -> list[str]:
+    overrides = int(have.get("override") or 0)
+    words = ["All-In"] if have.get("all_in") else []
+    if overrides:
+        words.append("Override" + (f" x{overrides}" if overrides > 1 else ""))
+    if have.get("clock"):
+        words.append("Clock")
+    return words
+
+
+def final_lines(view: Mapping[str, Any]) -> list[str]:
+    points = view.get("points") or {}
+    score = ", ".join(f"{s} {n}" for s, n in points.items())
+    current = view.get("current")
+    lines: list[str] = []
+    if current:
+        time = int(current.get("time") or 0)
+        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(time, f"{time}th")
+        anomalies = current.get("anomalies")
+        chosen = "" if anomalies is None else f"; anomalies: {', '.join(anomalies) or 'none'}"
+        lines.append(
+            f"Play {current.get('play')} of {view.get('plays_total')}: {current.get('title')} "
+            f"({ordinal} time, worth {current.get('worth')}){chosen}. "
+            f"Points: {score} (first to {view.get('target')})."
+        )
+        phase = view.get("phase")
+        if phase == "override" and (current.get("override") or {}).get("asked"):
+            lines.append(f"{current['override']['asked']}: use your Override (`use override chain rainbow`) or `pass`.")
+        elif phase == "ban":
+            bans = ", ".join(f"{b['seat']} {b['anomaly']}" for b in current.get("bans") or ()) or "none yet"
+            lines.append(f"Bans: {bans}. Still open: {', '.join(current.get('pool') or ())}.")
+            if current.get("banner"):
+                lines.append(
+                    f"{current['banner']} bans next ({current.get('bans_left')} to go), such as `ban {(current.get('pool') or ['chain'])[0]}`."
+                )
+        elif phase == "items":
+            answered = [s for s, done in ((current.get("all_in") or {}).get("answered") or {}).items() if done]
+            lines.append(
+                "All-In: send `use all-in` or `pass` by direct message"
+                + (f"; {seat_list(answered)} answered." if answered else ".")
+            )
+        used = (current.get("all_in") or {}).get("used") or []
+        if used:
+            lines.append(f"All-In used by {seat_list(used)}: the winner of this play scores 2 more.")
+    else:
+        lines.append(f"Points: {score} (first to {view.get('target')}).")
+    if view.get("sealed"):
+        lines.append(f"Your sealed answer: {view['sealed']}.")
+    held = {seat: _items_words(have) for seat, have in (view.get("items") or {}).items()}
+    if any(held.values()):
+        lines.append("Items left: " + "; ".join(f"{s} {', '.join(w) or 'none'}" for s, w in held.items()) + ".")
+    if isinstance(view.get("task"), Mapping):
+        lines += _TASK_LINES[str(view["task"].get("game"))](view["task"])
+    return lines
+
+
+_TASK_LINES = {"tiles": tiles_lines, "decks": decks_lines, "swabbing": swabbing_lines}

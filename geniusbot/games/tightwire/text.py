@@ -1,0 +1,94 @@
+"""Tightwire's text board: the console's board, and the room's when there is no picture. It
+reads only the view it is given."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from geniusbot.games.grid import seat_list, symbol
+from geniusbot.games.tightwire.rules import ITEM_TITLES
+
+# Columns between two dots of the drawing: a horizontal line fills them with '---'.
+_TW_GAP = 3
+
+
+def _tightwire_grid(
+    cols: int, rows: int, pieces: Mapping[str, str], lines: list[tuple[str, str]], marks: set[str]
+) -> list[str]:
+    """The dots (pieces as letters, the last action's in lower case) and the lines between
+    neighbouring dots: ``---`` across, ``|`` up, ``/`` and ``\\`` (``X`` for both) diagonally."""
+    step = _TW_GAP + 1
+    width = (cols - 1) * step + 1
+    # Canvas rows: one for each row of dots, one between each two of them; row 1 at the bottom.
+    canvas = [[" "] * width for _ in range(2 * rows - 1)]
+
+    def at(col: int, row: int) -> tuple[int, int]:  # zero-based dot -> (canvas row, canvas column)
+        return 2 * (rows - 1 - row), col * step
+
+    for col in range(cols):
+        for row in range(rows):
+            name = f"{chr(ord('A') + col)}{row + 1}"
+            colour = pieces.get(name)
+            letter = symbol(colour) if colour else "."
+            y, x = at(col, row)
+            canvas[y][x] = letter.lower() if name in marks and colour else letter
+    for a, b in lines:
+        (ca, ra), (cb, rb) = sorted(((ord(a[0]) - ord("A"), int(a[1:]) - 1), (ord(b[0]) - ord("A"), int(b[1:]) - 1)))
+        y, x = at(ca, ra)
+        if ra == rb:
+            for k in range(1, step):
+                canvas[y][x + k] = "-"
+        elif ca == cb:
+            canvas[y - 1 if rb > ra else y + 1][x] = "|"
+        else:  # one column right, one row up or down
+            y, x = (y - 1 if rb > ra else y + 1), x + step // 2
+            mark = "/" if rb > ra else "\\"
+            canvas[y][x] = "X" if canvas[y][x] not in (" ", mark) else mark
+    header = "    " + "".join(f"{chr(ord('A') + c):<{step}}" for c in range(cols)).rstrip()
+    out = [header]
+    for i, cells in enumerate(canvas):
+        label = f"{rows - i // 2:>2}" if i % 2 == 0 else "  "
+        out.append(f"{label}  {''.join(cells)}".rstrip())
+    out.append(header)
+    return out
+
+
+def _neighbours(a: str, b: str) -> bool:
+    return abs(ord(a[0]) - ord(b[0])) <= 1 and abs(int(a[1:]) - int(b[1:])) <= 1
+
+
+def board_lines(view: Mapping[str, Any]) -> list[str]:
+    lines = [(str(ln["a"]), str(ln["b"]), bool(ln.get("slack"))) for ln in view.get("lines") or ()]
+    drawn = [(a, b) for a, b, _ in lines if _neighbours(a, b)]
+    out = _tightwire_grid(
+        int(view["cols"]),
+        int(view["rows"]),
+        view.get("pieces") or {},
+        drawn,
+        {str(d) for d in view.get("last_path") or ()},
+    )
+    longer = [f"{a}-{b}{' (slack)' if slack else ''}" for a, b, slack in lines if not _neighbours(a, b)]
+    if longer:
+        out.append("Longer lines: " + ", ".join(longer) + ".")
+    slack_drawn = [f"{a}-{b}" for a, b, slack in lines if slack and _neighbours(a, b)]
+    if slack_drawn:
+        out.append("Slack lines drawn above: " + ", ".join(slack_drawn) + ".")
+    legend = ", ".join(f"{symbol(c)} {c}" for c in (view.get("colors") or {}).values() if c)
+    out.append(f"{legend}, . an empty dot; lower case: the dots of the last action.")
+    draft = view.get("draft")
+    if view.get("phase") == "draft" and draft:
+        out.append(
+            "Items still to pick: " + ", ".join(ITEM_TITLES.get(i, i) for i in draft.get("available") or ()) + "."
+        )
+    captured = view.get("captured") or {}
+    off = [f"{n} {colour}" for colour, n in captured.items() if n]
+    if off:
+        out.append("Off the board, to be revived: " + ", ".join(off) + ".")
+    slack_left = view.get("slack_left") or {}
+    if view.get("phase") not in ("draft", "order", "over") and slack_left:
+        out.append("Slack line unused: " + (seat_list(s for s, n in slack_left.items() if n) or "nobody") + ".")
+    held = {s: [ITEM_TITLES.get(i, i) for i in items] for s, items in (view.get("items") or {}).items()}
+    if any(held.values()):
+        out.append("Items held: " + "; ".join(f"{s} {', '.join(t) or 'none'}" for s, t in held.items()) + ".")
+    return out
