@@ -14,8 +14,8 @@ from pathlib import Path
 # Run from a checkout without installing: the package sits next to bench/.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from geniusbot.games.tightwire.rules import Tightwire
 from geniusbot.games.tightwire.geometry import geometry
+from geniusbot.games.tightwire.rules import Tightwire
 
 LINES = 30
 
