@@ -206,7 +206,8 @@ Messages, Attach Files, Read Message History. Then put the token in the environm
 
     DISCORD_TOKEN=your-token-here
 
-To try the games without Discord, play in the terminal: geniusbot play tictacfive
+To try the games without Discord, play in the terminal: geniusbot play GAME (geniusbot play
+--help lists the games).
 """
 
 

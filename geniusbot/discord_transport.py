@@ -49,7 +49,7 @@ def fence(text: str, limit: int = MESSAGE_LIMIT) -> str:
     lines = text.split("\n")
     board = [i for i, line in enumerate(lines) if _BOARD_LINE.match(line)]
     first, last = board[0], board[-1]
-    # A blank line inside a board is part of it (Tightwire's rows of dots with no line between them).
+    # A blank line inside a board is part of it (rows of dots with no line between them).
     if any(line.strip() and not _BOARD_LINE.match(line) for line in lines[first : last + 1]) or len(text) + 10 > limit:
         return f"```\n{text}\n```"
     return "\n".join([*lines[:first], "```", *lines[first : last + 1], "```", *lines[last + 1 :]])

@@ -3,7 +3,7 @@
 A record is header lines, then one line per submission::
 
     # Comments run from '#' to the end of the line; blank lines are ignored.
-    [Game "tictacfive"]
+    [Game "<name>"]
     [Variant "standard"]
     [Seed "0"]
     [Setup ""]
@@ -40,7 +40,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from geniusbot.games import Game, GameError, Outcome, default_variant, get_game
+from geniusbot.games import Game, GameError, Outcome, default_variant, get_game, registry
 
 #: The headers every record written by :func:`record_from_game` carries, in this order.
 STANDARD_HEADERS: tuple[str, ...] = ("Game", "Variant", "Seed", "Setup", "P1", "P2", "P1Color", "Result")
@@ -169,7 +169,7 @@ def _parse_header(line: str, line_no: int) -> tuple[str, str]:
     match = _HEADER.match(line)
     if not match:
         raise RecordError(
-            'a header is written [Name "value"], such as [Game "tictacfive"]; '
+            'a header is written [Name "value"], such as [Event "Season 1"]; '
             'inside the value write \\" for a quote and \\\\ for a backslash.',
             line_no,
         )
@@ -381,7 +381,10 @@ def game_options(record: Record) -> tuple[type[Game], dict[str, object]]:
     """
     name = record.header("Game").strip()
     if not name:
-        raise RecordError('the record has no [Game "..."] header; add one, such as [Game "tictacfive"].')
+        raise RecordError(
+            f'the record has no [Game "..."] header; add one, such as [Game "{_example_game()}"] '
+            f"(the games: {', '.join(registry())})."
+        )
     try:
         cls = get_game(name)
     except GameError as error:
@@ -473,3 +476,8 @@ def record_from_game(
             seat, text, *rest = item
             record_lines.append(RecordLine(0, seat, bool(rest and rest[0]), text))
     return Record(values, record_lines)
+
+
+def _example_game() -> str:
+    """A game's name to show in an example (the first installed)."""
+    return next(iter(registry()), "name")
