@@ -147,7 +147,8 @@ def _result_notes(record: Record, game: Game) -> list[str]:
     claimed = read_result(written)
     if claimed is None:
         return [f"The Result header {written!r} is not a result this bot reads (p1, p2, draw or *); it was ignored."]
-    replayed = "running" if game.outcome() is None else (game.outcome().winner or "draw")
+    outcome = game.outcome()
+    replayed = "running" if outcome is None else (outcome.winner or "draw")
     if claimed == replayed:
         return []
     return [f"The record's Result header says {_describe(claimed)}, but the replay gives {_describe(replayed)}."]

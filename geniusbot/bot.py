@@ -91,9 +91,10 @@ class GeniusBot(commands.Bot):
         options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.settings = settings
-        self.database_url = database_url or (settings.database_url if settings else None)
-        if not self.database_url:
+        url = database_url or (settings.database_url if settings else None)
+        if not url:
             raise ValueError("GeniusBot needs a database URL (DATABASE_URL).")
+        self.database_url: str = url
         self.time: TimeSource = time or SystemTime()
         self.sync_commands = sync_commands
         self.cog_modules = tuple(cogs)

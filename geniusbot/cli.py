@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import asyncio  # only the commands that need an event loop pay for importing it
 
         result = asyncio.run(result)
-    return int(result or 0)
+    return int(result or 0)  # type: ignore[call-overload]  # a handler returns its exit status
 
 
 if __name__ == "__main__":

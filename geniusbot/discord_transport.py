@@ -149,12 +149,13 @@ class DiscordTransport:
         """Delete a message the bot posted."""
         await self._call("delete a message", self._room(room).get_partial_message(message_id).delete())
 
-    async def _user(self, player: Player) -> discord.abc.User:
+    async def _user(self, player: Player) -> discord.User:
         if player.user_id is None:
             raise TransportError(f"{player.label} has no Discord account to write to.")
-        return self.client.get_user(player.user_id) or await self._call(
-            f"find the Discord user of {player.label}", self.client.fetch_user(player.user_id)
-        )
+        user = self.client.get_user(player.user_id)
+        if user is None:
+            user = await self._call(f"find the Discord user of {player.label}", self.client.fetch_user(player.user_id))
+        return user
 
     async def _dm(self, player: Player, call: Awaitable[discord.Message]) -> discord.Message:
         try:

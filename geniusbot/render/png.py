@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import struct
 import threading
+import types
 import zlib
 from collections import OrderedDict
 from functools import lru_cache
@@ -30,9 +31,11 @@ try:
     # zlib-ng (the "zlib-ng" package) deflates and sums these bands faster than the standard
     # library's zlib, and the changed bands are most of an encode's cost (bench/README.md).
     # Either writes a valid stream; the bytes differ between the two, never between two runs.
-    from zlib_ng import zlib_ng as _deflate
+    from zlib_ng import zlib_ng as _zlib_ng
+
+    _deflate: types.ModuleType = _zlib_ng
 except ImportError:
-    _deflate = zlib  # type: ignore[assignment]
+    _deflate = zlib
 DEFLATE_LIBRARY = "zlib-ng" if _deflate is not zlib else "zlib"  # which one deflates the bands
 
 __all__ = [
