@@ -86,7 +86,8 @@ class Base(DeclarativeBase):
     """Declarative base of every geniusbot table."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSONValue}
+    # A class attribute SQLAlchemy reads once, when it maps the tables; nothing mutates it.
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSONValue}  # noqa: RUF012
 
 
 def _status_list(statuses: tuple[str, ...]) -> str:

@@ -176,7 +176,7 @@ async def test_the_consoles_players_p1_and_p2_read_the_games_own_words(store, tr
 
 
 async def test_players_with_one_name_are_told_apart_by_their_seats(store, transport, clock):
-    host, match_id = await play_opening(store, transport, clock, [Player("p1", 11, "sam"), Player("p2", 22, "sam")])
+    _host, _match_id = await play_opening(store, transport, clock, [Player("p1", 11, "sam"), Player("p2", 22, "sam")])
     said = transport.room_texts()
     assert "sam (p1) places black on H8." in said
     assert any(t.startswith("The three opening stones are down. sam (p2) now chooses a colour;") for t in said)

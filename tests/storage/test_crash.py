@@ -58,7 +58,7 @@ async def test_a_killed_writer_loses_no_acknowledged_action(db_url: str):
         log = await store.actions(match_id)
     finally:
         await store.close()
-    last_seq, last_version = acked[-1]
+    _last_seq, last_version = acked[-1]
     assert match.version >= last_version  # at most one unacknowledged commit more
     assert match.version - last_version <= 1
     assert [a.seq for a in log] == list(range(1, match.version + 1))  # contiguous, nothing half-written

@@ -255,7 +255,7 @@ async def test_a_database_that_stays_locked_is_reported_and_nothing_is_written(s
     sleep = RecordingSleep()
     store = Store(create_engine(db_url, busy_timeout_ms=0), sleep=sleep, retries=3, backoff=1.0, max_backoff=3.0)
     try:
-        with pytest.raises(StorageUnavailable, match="database is unavailable.*locked") as caught:
+        with pytest.raises(StorageUnavailable, match=r"database is unavailable.*locked") as caught:
             await store.commit_action(match.id, 0, NewAction("move", "H8"), state={"n": 1})
         assert "try again" in str(caught.value)
         assert sleep.delays == [1.0, 2.0, 3.0]
@@ -301,7 +301,7 @@ async def test_an_upgrade_on_open_that_stays_locked_is_reported(tmp_path: Path):
     blocker.execute("BEGIN IMMEDIATE")
     sleep = RecordingSleep()
     try:
-        with pytest.raises(StorageUnavailable, match="(?s)upgrading the schema failed 3 times.*locked.*try again"):
+        with pytest.raises(StorageUnavailable, match=r"(?s)upgrading the schema failed 3 times.*locked.*try again"):
             await Store.open(f"sqlite+aiosqlite:///{path}", busy_timeout_ms=0, sleep=sleep, retries=2)
         assert sleep.delays == [0.05, 0.1]
         assert blocker.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)  # nothing half-built
@@ -323,9 +323,11 @@ async def test_a_schema_newer_than_the_code_fails_the_open_at_once(sqlite_db_url
     with pytest.raises(Exception) as plain:  # what the upgrade itself says
         await upgrade(sqlite_db_url)
     sleep = RecordingSleep()
-    with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
-        with pytest.raises(type(plain.value)) as caught:
-            await Store.open(sqlite_db_url, sleep=sleep)
+    with (
+        caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"),
+        pytest.raises(type(plain.value)) as caught,
+    ):
+        await Store.open(sqlite_db_url, sleep=sleep)
     assert "9999_from_the_future" in str(caught.value)
     assert str(caught.value) == str(plain.value)
     assert sleep.delays == [] and "retrying" not in caplog.text
