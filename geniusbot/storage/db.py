@@ -232,11 +232,6 @@ async def command_upgrade(args: Any) -> int:
     return 0
 
 
-def upgrade_sync(url: str | URL, revision: str = "head") -> None:
-    """:func:`upgrade` for callers without an event loop (the ``db upgrade`` sub-command)."""
-    asyncio.run(upgrade(url, revision))
-
-
 async def current_revision(target: str | URL | AsyncEngine) -> str | None:
     """The Alembic revision the database is at, or ``None`` for an empty database."""
     from alembic.runtime.migration import MigrationContext
