@@ -8,13 +8,13 @@ import signal
 import sys
 from pathlib import Path
 
-from geniusbot.storage.repository import Store
+from geniusbot.storage import Store
 
 REPO = Path(__file__).resolve().parents[2]
 
 WRITER = """
 import asyncio, sys
-from geniusbot.storage.repository import NewAction, SeatInfo, Store
+from geniusbot.storage import NewAction, SeatInfo, Store
 
 async def main(url):
     store = await Store.open(url, migrate=False)

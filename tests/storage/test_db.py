@@ -18,6 +18,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import event, inspect, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from geniusbot.storage import NewAction, SeatInfo, StorageUnavailable, Store
 from geniusbot.storage.db import (
     alembic_config,
     command_upgrade,
@@ -28,7 +29,6 @@ from geniusbot.storage.db import (
     upgrade,
 )
 from geniusbot.storage.models import Base
-from geniusbot.storage.repository import NewAction, SeatInfo, StorageUnavailable, Store
 
 REPO = Path(__file__).resolve().parents[2]
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
@@ -276,7 +276,7 @@ async def test_the_upgrade_on_open_waits_out_another_process_holding_the_lock(tm
     blocker.execute("BEGIN IMMEDIATE")  # the other process holds the write lock
     sleep = RecordingSleep(after=2, action=blocker.rollback)
     try:
-        with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
+        with caplog.at_level(logging.WARNING, logger="geniusbot.storage.retry"):
             store = await Store.open(db_url, busy_timeout_ms=0, sleep=sleep)
     finally:
         blocker.close()
@@ -324,7 +324,7 @@ async def test_a_schema_newer_than_the_code_fails_the_open_at_once(sqlite_db_url
         await upgrade(sqlite_db_url)
     sleep = RecordingSleep()
     with (
-        caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"),
+        caplog.at_level(logging.WARNING, logger="geniusbot.storage.retry"),
         pytest.raises(type(plain.value)) as caught,
     ):
         await Store.open(sqlite_db_url, sleep=sleep)
@@ -336,7 +336,7 @@ async def test_a_schema_newer_than_the_code_fails_the_open_at_once(sqlite_db_url
 async def test_db_upgrade_says_plainly_when_the_schema_is_newer_than_the_code(sqlite_db_url: str, capsys, caplog):
     await _stamp(sqlite_db_url, "9999_from_the_future")
     args = argparse.Namespace(url=sqlite_db_url, revision=None)
-    with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
+    with caplog.at_level(logging.WARNING, logger="geniusbot.storage.retry"):
         assert await command_upgrade(args) == 1
     err = capsys.readouterr().err
     assert err.startswith("geniusbot: could not upgrade the database at ")
