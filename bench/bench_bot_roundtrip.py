@@ -230,7 +230,7 @@ def time_stages() -> None:
     import functools
 
     from geniusbot.discord_transport import DiscordTransport
-    from geniusbot.storage.repository import Store
+    from geniusbot.storage import Store
 
     def timed(owner: object, name: str, label: str) -> None:
         function = getattr(owner, name)

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.repository import NewAction, Store
+from geniusbot.storage import NewAction, Store
 
 BASE_PG = os.environ.get("GENIUSBOT_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 

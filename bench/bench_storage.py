@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import insert
 from sqlalchemy.engine import make_url
 
+from geniusbot.storage import NewAction, Store
 from geniusbot.storage import models as m
 from geniusbot.storage.db import upgrade
-from geniusbot.storage.repository import NewAction, Store
 
 RESTART_TARGET = 2.0
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)

@@ -33,7 +33,7 @@ from geniusbot.games import GameError
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.common import configure_font
-from geniusbot.storage.repository import StorageError, StorageUnavailable, Store, TimerRecord
+from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@
   server answers at ``GENIUSBOT_TEST_POSTGRES_URL``).
 * ``empty_db_url``: the same two databases with no schema at all (for migration tests).
 * ``sqlite_db_url`` / ``postgres_db_url``: one of the two alone, for what only one of them does.
-* ``store``: an open :class:`~geniusbot.storage.repository.Store` on ``db_url``.
+* ``store``: an open :class:`~geniusbot.storage.Store` on ``db_url``.
 
 Several engineers run the PostgreSQL tests at once on one server, so each test session creates a
 database of its own (``geniusbot_test_<pid>_<random>``) from the ``test`` database and drops it
@@ -267,8 +267,8 @@ def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 async def store(db_url: str) -> AsyncIterator:
-    """An open, migrated :class:`~geniusbot.storage.repository.Store` on each database."""
-    from geniusbot.storage.repository import Store
+    """An open, migrated :class:`~geniusbot.storage.Store` on each database."""
+    from geniusbot.storage import Store
 
     opened = await Store.open(db_url, migrate=False)
     try:

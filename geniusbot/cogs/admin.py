@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.games import get_game
-from geniusbot.storage.repository import GuildConfig
+from geniusbot.storage import GuildConfig
 
 from .matches import GAME_CHOICES
 

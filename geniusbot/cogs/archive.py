@@ -22,7 +22,7 @@ from geniusbot.games import get_game
 from geniusbot.host import board
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import Step, export_record, replay_match
-from geniusbot.storage.repository import MatchNotFound, MatchRecord
+from geniusbot.storage import MatchNotFound, MatchRecord
 
 from .matches import GAME_CHOICES
 

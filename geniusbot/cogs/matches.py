@@ -18,7 +18,7 @@ from geniusbot.games import get_game, registry
 from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply, without_verdict
 from geniusbot.host.naming import name_seats
 from geniusbot.host.transport import Player, TransportError
-from geniusbot.storage.repository import MatchNotFound, MatchRecord, StorageError
+from geniusbot.storage import MatchNotFound, MatchRecord, StorageError
 
 from . import (
     button_label,

@@ -249,7 +249,7 @@ async def run_console(
 ) -> int:
     """Play one match in the terminal; return the exit code (0, or 2 for bad options)."""
     from geniusbot.games import GameError, default_variant, get_game
-    from geniusbot.storage.repository import StorageError, StorageUnavailable, Store
+    from geniusbot.storage import StorageError, StorageUnavailable, Store
 
     from .match import Host
     from .replay import export_record

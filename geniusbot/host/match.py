@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from geniusbot.games import Event, EventKind, Game, GameError, default_variant, get_game, load
-from geniusbot.storage.repository import (
+from geniusbot.storage import (
     MatchNotFound,
     MatchRecord,
     NewAction,

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from geniusbot.games import Game, GameError, get_game
+from geniusbot.storage import ActionRecord, MatchRecord, NewAction, Result, SeatInfo, Store
 from geniusbot.storage.record import (
     Record,
     RecordError,
@@ -29,7 +30,6 @@ from geniusbot.storage.record import (
     parse_record,
     record_from_game,
 )
-from geniusbot.storage.repository import ActionRecord, MatchRecord, NewAction, Result, SeatInfo, Store
 
 from .clock import Clock, ClockSpecError, TimeControl, preset
 

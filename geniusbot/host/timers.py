@@ -1,7 +1,7 @@
 """Durable timers: every deadline of every match is a database row, fired by one dispatcher task.
 
 A clock's expiry, a low-time warning, a memory grid's deletion 30 s after it was posted, the end
-of a submission window: each is a :class:`~geniusbot.storage.repository.TimerRecord` in the
+of a submission window: each is a :class:`~geniusbot.storage.TimerRecord` in the
 store, so a restart loses none of them. One :class:`TimerDispatcher` task sleeps until the
 earliest; adding an earlier one through :meth:`TimerDispatcher.add` wakes it. A due timer is
 handed to the callback (``async def on_timer(timer)``) and deleted only once the callback has
@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
-from geniusbot.storage.repository import Store, TimerRecord
+from geniusbot.storage import Store, TimerRecord
 
 log = logging.getLogger(__name__)
 

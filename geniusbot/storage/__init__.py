@@ -1,6 +1,100 @@
 """Keeping matches: the plain-text match record (:mod:`geniusbot.storage.record`) and the database.
 
+The database side, by module:
+
+* :mod:`.store` -- :class:`Store`, the async API the host keeps everything through;
+* :mod:`.matches`, :mod:`.timers`, :mod:`.messages`, :mod:`.guilds` -- its methods, by group of tables;
+* :mod:`.transactions` -- the engines and one retried transaction per call, under them all;
+* :mod:`.values` -- the frozen dataclasses the store takes and returns;
+* :mod:`.errors` -- the errors it raises;
+* :mod:`.retry` -- which database errors are transient, and the retry loop;
+* :mod:`.rows` and :mod:`.statements` -- values into rows and back, and the prebuilt hot writes;
+* :mod:`.models` (tables) and :mod:`.db` (engines, migrations).
+
+Code outside this package imports the public names from the package itself
+(``from geniusbot.storage import Store, MatchRecord``), not from the module that defines them.
+
 This package stays import-light on purpose: importing it must not pull in SQLAlchemy, so that the
 record format (standard library only) serves the ``geniusbot adjudicate`` command and the tests
-without a database driver. Import the SQLAlchemy modules of this package by their full names.
+without a database driver. So the names below are loaded from their modules on first use.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .errors import MatchNotFound, RoomBusy, StaleVersion, StorageError, StorageUnavailable
+    from .retry import RetryState, is_transient, retry_transient
+    from .store import Store
+    from .values import (
+        ActionRecord,
+        Committed,
+        GuildConfig,
+        MatchRecord,
+        NewAction,
+        PostedMessage,
+        Result,
+        SeatInfo,
+        TimerRecord,
+    )
+
+_MODULE_OF = {
+    "MatchNotFound": "errors",
+    "RoomBusy": "errors",
+    "StaleVersion": "errors",
+    "StorageError": "errors",
+    "StorageUnavailable": "errors",
+    "ActionRecord": "values",
+    "Committed": "values",
+    "GuildConfig": "values",
+    "MatchRecord": "values",
+    "NewAction": "values",
+    "PostedMessage": "values",
+    "Result": "values",
+    "SeatInfo": "values",
+    "TimerRecord": "values",
+    "RetryState": "retry",
+    "is_transient": "retry",
+    "retry_transient": "retry",
+    "Store": "store",
+}
+"""Where each public name is defined."""
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module the first time it is asked for (PEP 562)."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # the next lookup finds it directly
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, the public ones not yet loaded included."""
+    return sorted(set(globals()) | set(_MODULE_OF))
+
+
+__all__ = [
+    "ActionRecord",
+    "Committed",
+    "GuildConfig",
+    "MatchNotFound",
+    "MatchRecord",
+    "NewAction",
+    "PostedMessage",
+    "Result",
+    "RetryState",
+    "RoomBusy",
+    "SeatInfo",
+    "StaleVersion",
+    "StorageError",
+    "StorageUnavailable",
+    "Store",
+    "TimerRecord",
+    "is_transient",
+    "retry_transient",
+]

@@ -26,6 +26,9 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from .errors import StorageUnavailable
+from .retry import retry_transient
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 """Where the Alembic environment and revisions live (inside the package, so an install can upgrade)."""
 
@@ -67,7 +70,7 @@ def create_engine(
     """An async engine for ``url``, with the SQLite pragmas set on every new connection.
 
     ``busy_timeout_ms`` is how long a SQLite connection waits for another writer's lock before
-    it reports "database is locked" (the repository then retries a few times).
+    it reports "database is locked" (the store then retries a few times).
     ``sqlite_synchronous`` is SQLite's ``synchronous`` pragma: ``FULL`` (the default) syncs the
     log at every commit, so an acknowledged move survives even a power cut; ``NORMAL`` is
     faster on slow disks and survives a crash of the bot, though not of the machine.
@@ -205,8 +208,6 @@ async def command_upgrade(args: Any) -> int:
 
     Exit 0 when the database is up to date, 1 when it could not be reached or migrated.
     """
-    from .repository import StorageUnavailable, retry_transient
-
     url = getattr(args, "url", None) or args.settings.database_url
     revision = getattr(args, "revision", None) or "head"
     try:
@@ -230,11 +231,6 @@ async def command_upgrade(args: Any) -> int:
     else:
         print(f"Upgraded the database at {_safe_url(url)} from revision {before or 'empty'} to {after}.")
     return 0
-
-
-def upgrade_sync(url: str | URL, revision: str = "head") -> None:
-    """:func:`upgrade` for callers without an event loop (the ``db upgrade`` sub-command)."""
-    asyncio.run(upgrade(url, revision))
 
 
 async def current_revision(target: str | URL | AsyncEngine) -> str | None:

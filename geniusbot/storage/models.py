@@ -4,8 +4,8 @@ SQLAlchemy 2 declarative models with typed ``Mapped[...]`` columns. They run unc
 (``sqlite+aiosqlite``) and PostgreSQL (``postgresql+asyncpg``); the Alembic migrations in
 ``geniusbot/migrations`` create exactly this schema (a test compares them).
 
-Only :mod:`geniusbot.storage.repository` touches these classes; the rest of the bot sees the
-frozen dataclasses the repository returns.
+Only the store's modules (:mod:`geniusbot.storage.store` and the modules it is built from) touch
+these classes; the rest of the bot sees the frozen dataclasses of :mod:`geniusbot.storage.values`.
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ class Base(DeclarativeBase):
     """Declarative base of every geniusbot table."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    # A class attribute SQLAlchemy reads once, when it maps the tables; nothing mutates it.
     type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSONValue}
 
 

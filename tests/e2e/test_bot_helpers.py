@@ -21,7 +21,7 @@ from geniusbot.config import Settings
 from geniusbot.discord_transport import MESSAGE_LIMIT, fence, split_text
 from geniusbot.games import SEATS, get_game, new_game
 from geniusbot.host import board
-from geniusbot.storage.repository import StorageError, Store
+from geniusbot.storage import StorageError, Store
 from tests.e2e.botworld import TestBot, World
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.running import running

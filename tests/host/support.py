@@ -3,7 +3,7 @@ whose commits can be made to fail."""
 
 from __future__ import annotations
 
-from geniusbot.storage.repository import StorageUnavailable, Store
+from geniusbot.storage import StorageUnavailable, Store
 
 T0 = 1_800_000_000.0
 

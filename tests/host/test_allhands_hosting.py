@@ -14,7 +14,7 @@ import pytest
 from geniusbot.games.allhands.tiles import grid_text
 from geniusbot.host.match import DELETE_TIMER, WINDOW_TIMER, Host
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.repository import Store
+from geniusbot.storage import Store
 from tests.host.support import T0, FakeTime
 
 ROOM = 700

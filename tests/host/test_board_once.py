@@ -15,7 +15,7 @@ from geniusbot.host.console import run_console
 from geniusbot.host.match import Host
 from geniusbot.host.timers import ManualTime
 from geniusbot.host.transport import RecordingTransport
-from geniusbot.storage.repository import Store
+from geniusbot.storage import Store
 from tests.host.support import FakeTime
 from tests.host.test_allhands_hosting import start
 

@@ -13,7 +13,7 @@ import pytest
 
 from geniusbot.host.match import Host
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.repository import Store
+from geniusbot.storage import Store
 from tests.host.support import FakeTime
 
 

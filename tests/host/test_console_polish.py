@@ -231,7 +231,7 @@ async def test_a_paused_window_stays_open_until_the_match_resumes(tmp_path):
 async def test_an_unreachable_database_is_named_once_with_what_to_do(tmp_path, monkeypatch):
     # A real connection to a port nobody listens on, retried by the store's rule; only the
     # pauses between the tries are taken away, so the test does not wait.
-    from geniusbot.storage.repository import Store
+    from geniusbot.storage import Store
 
     real_open = Store.open.__func__
 

@@ -39,7 +39,7 @@ from geniusbot.host import board
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.repository import SeatInfo, Store
+from geniusbot.storage import SeatInfo, Store
 from tests.games.allhands_helpers import tiles_step
 from tests.host.support import FakeTime
 

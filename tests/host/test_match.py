@@ -12,7 +12,7 @@ import pytest
 
 from geniusbot.host.match import CLOCK_TIMER, DELETE_TIMER, WINDOW_TIMER, Host
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.repository import Store
+from geniusbot.storage import Store
 from tests.host.support import T0, FakeTime
 
 from .sealedbid import registered

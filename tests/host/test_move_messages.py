@@ -14,7 +14,7 @@ import pytest
 from geniusbot.host import board
 from geniusbot.host.match import Host, without_verdict
 from geniusbot.host.transport import RecordingTransport, TransportError
-from geniusbot.storage.repository import Store
+from geniusbot.storage import Store
 
 from .support import DownStore
 from .test_match import FakeTime, start

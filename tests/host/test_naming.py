@@ -14,8 +14,8 @@ from geniusbot.host.match import Host
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import export_record
 from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.storage import Store
 from geniusbot.storage.record import parse_record
-from geniusbot.storage.repository import Store
 from tests.host.support import FakeTime
 
 NAMES = {"p1": "alice", "p2": "bob"}
@@ -176,7 +176,7 @@ async def test_the_consoles_players_p1_and_p2_read_the_games_own_words(store, tr
 
 
 async def test_players_with_one_name_are_told_apart_by_their_seats(store, transport, clock):
-    host, match_id = await play_opening(store, transport, clock, [Player("p1", 11, "sam"), Player("p2", 22, "sam")])
+    _host, _match_id = await play_opening(store, transport, clock, [Player("p1", 11, "sam"), Player("p2", 22, "sam")])
     said = transport.room_texts()
     assert "sam (p1) places black on H8." in said
     assert any(t.startswith("The three opening stones are down. sam (p2) now chooses a colour;") for t in said)

@@ -14,7 +14,7 @@ import pytest
 from geniusbot.host.match import CLOCK_TIMER, HEARTBEAT_TIMER, Host
 from geniusbot.host.timers import ManualTime, TimerDispatcher
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.repository import Store, TimerRecord
+from geniusbot.storage import Store, TimerRecord
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from geniusbot.host.timers import ManualTime, SystemTime, TimerDispatcher
-from geniusbot.storage.repository import SeatInfo, Store, TimerRecord
+from geniusbot.storage import SeatInfo, Store, TimerRecord
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 SAFETY = 10  # seconds of real time after which a test gives up instead of hanging

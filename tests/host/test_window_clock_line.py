@@ -9,7 +9,7 @@ import pytest
 
 from geniusbot.host.match import Host
 from geniusbot.host.transport import RecordingTransport
-from geniusbot.storage.repository import Store
+from geniusbot.storage import Store
 from tests.host.support import FakeTime
 from tests.host.test_allhands_hosting import fire_due, start
 

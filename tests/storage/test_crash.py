@@ -8,13 +8,13 @@ import signal
 import sys
 from pathlib import Path
 
-from geniusbot.storage.repository import Store
+from geniusbot.storage import Store
 
 REPO = Path(__file__).resolve().parents[2]
 
 WRITER = """
 import asyncio, sys
-from geniusbot.storage.repository import NewAction, SeatInfo, Store
+from geniusbot.storage import NewAction, SeatInfo, Store
 
 async def main(url):
     store = await Store.open(url, migrate=False)
@@ -58,7 +58,7 @@ async def test_a_killed_writer_loses_no_acknowledged_action(db_url: str):
         log = await store.actions(match_id)
     finally:
         await store.close()
-    last_seq, last_version = acked[-1]
+    _last_seq, last_version = acked[-1]
     assert match.version >= last_version  # at most one unacknowledged commit more
     assert match.version - last_version <= 1
     assert [a.seq for a in log] == list(range(1, match.version + 1))  # contiguous, nothing half-written

@@ -18,6 +18,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import event, inspect, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from geniusbot.storage import NewAction, SeatInfo, StorageUnavailable, Store
 from geniusbot.storage.db import (
     alembic_config,
     command_upgrade,
@@ -28,7 +29,6 @@ from geniusbot.storage.db import (
     upgrade,
 )
 from geniusbot.storage.models import Base
-from geniusbot.storage.repository import NewAction, SeatInfo, StorageUnavailable, Store
 
 REPO = Path(__file__).resolve().parents[2]
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
@@ -255,7 +255,7 @@ async def test_a_database_that_stays_locked_is_reported_and_nothing_is_written(s
     sleep = RecordingSleep()
     store = Store(create_engine(db_url, busy_timeout_ms=0), sleep=sleep, retries=3, backoff=1.0, max_backoff=3.0)
     try:
-        with pytest.raises(StorageUnavailable, match="database is unavailable.*locked") as caught:
+        with pytest.raises(StorageUnavailable, match=r"database is unavailable.*locked") as caught:
             await store.commit_action(match.id, 0, NewAction("move", "H8"), state={"n": 1})
         assert "try again" in str(caught.value)
         assert sleep.delays == [1.0, 2.0, 3.0]
@@ -276,7 +276,7 @@ async def test_the_upgrade_on_open_waits_out_another_process_holding_the_lock(tm
     blocker.execute("BEGIN IMMEDIATE")  # the other process holds the write lock
     sleep = RecordingSleep(after=2, action=blocker.rollback)
     try:
-        with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
+        with caplog.at_level(logging.WARNING, logger="geniusbot.storage.retry"):
             store = await Store.open(db_url, busy_timeout_ms=0, sleep=sleep)
     finally:
         blocker.close()
@@ -301,7 +301,7 @@ async def test_an_upgrade_on_open_that_stays_locked_is_reported(tmp_path: Path):
     blocker.execute("BEGIN IMMEDIATE")
     sleep = RecordingSleep()
     try:
-        with pytest.raises(StorageUnavailable, match="(?s)upgrading the schema failed 3 times.*locked.*try again"):
+        with pytest.raises(StorageUnavailable, match=r"(?s)upgrading the schema failed 3 times.*locked.*try again"):
             await Store.open(f"sqlite+aiosqlite:///{path}", busy_timeout_ms=0, sleep=sleep, retries=2)
         assert sleep.delays == [0.05, 0.1]
         assert blocker.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)  # nothing half-built
@@ -323,9 +323,11 @@ async def test_a_schema_newer_than_the_code_fails_the_open_at_once(sqlite_db_url
     with pytest.raises(Exception) as plain:  # what the upgrade itself says
         await upgrade(sqlite_db_url)
     sleep = RecordingSleep()
-    with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
-        with pytest.raises(type(plain.value)) as caught:
-            await Store.open(sqlite_db_url, sleep=sleep)
+    with (
+        caplog.at_level(logging.WARNING, logger="geniusbot.storage.retry"),
+        pytest.raises(type(plain.value)) as caught,
+    ):
+        await Store.open(sqlite_db_url, sleep=sleep)
     assert "9999_from_the_future" in str(caught.value)
     assert str(caught.value) == str(plain.value)
     assert sleep.delays == [] and "retrying" not in caplog.text
@@ -334,7 +336,7 @@ async def test_a_schema_newer_than_the_code_fails_the_open_at_once(sqlite_db_url
 async def test_db_upgrade_says_plainly_when_the_schema_is_newer_than_the_code(sqlite_db_url: str, capsys, caplog):
     await _stamp(sqlite_db_url, "9999_from_the_future")
     args = argparse.Namespace(url=sqlite_db_url, revision=None)
-    with caplog.at_level(logging.WARNING, logger="geniusbot.storage.repository"):
+    with caplog.at_level(logging.WARNING, logger="geniusbot.storage.retry"):
         assert await command_upgrade(args) == 1
     err = capsys.readouterr().err
     assert err.startswith("geniusbot: could not upgrade the database at ")

@@ -10,7 +10,7 @@ import aiosqlite.core
 import pytest
 from sqlalchemy import event
 
-from geniusbot.storage.repository import NewAction, SeatInfo, Store
+from geniusbot.storage import NewAction, SeatInfo, Store
 
 
 class CountingSubmissions:

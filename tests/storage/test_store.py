@@ -1,4 +1,4 @@
-"""The match repository on SQLite and PostgreSQL: every method, concurrency, the append-only log."""
+"""The store on SQLite and PostgreSQL: every method, concurrency, the append-only log."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from geniusbot.storage.repository import (
+from geniusbot.storage import (
     GuildConfig,
     MatchNotFound,
     NewAction,

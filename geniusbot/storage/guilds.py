@@ -1,0 +1,69 @@
+"""The store's guild settings: a guild's host role and game rooms (the ``guild_settings`` and
+``game_rooms`` tables)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection
+
+from . import models as m
+from .rows import UNSET
+from .transactions import Transactions
+from .values import GuildConfig
+
+
+class GuildStore(Transactions):
+    """The guilds' settings: one transaction per call."""
+
+    async def get_guild_settings(self, guild_id: int) -> GuildConfig:
+        """A guild's settings; a guild never configured gets the defaults (no role, no rooms)."""
+
+        def work(conn: Connection) -> GuildConfig:
+            return self._load_guild(conn, guild_id)
+
+        return await self._transaction(work, write=False, what="reading guild settings")
+
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        host_role_id: int | None = UNSET,
+        game_room_ids: Iterable[int] = UNSET,
+    ) -> GuildConfig:
+        """Change a guild's settings (only the fields given) and return them as now stored."""
+        rooms = None if game_room_ids is UNSET else sorted(set(int(c) for c in game_room_ids))
+
+        def work(conn: Connection) -> GuildConfig:
+            exists = (
+                conn.execute(select(m.GuildSettings.guild_id).where(m.GuildSettings.guild_id == guild_id))
+            ).first()
+            if exists is None:
+                conn.execute(
+                    insert(m.GuildSettings).values(
+                        guild_id=guild_id, host_role_id=None if host_role_id is UNSET else host_role_id
+                    )
+                )
+            elif host_role_id is not UNSET:
+                conn.execute(
+                    update(m.GuildSettings)
+                    .where(m.GuildSettings.guild_id == guild_id)
+                    .values(host_role_id=host_role_id)
+                )
+            if rooms is not None:
+                conn.execute(delete(m.GameRoom).where(m.GameRoom.guild_id == guild_id))
+                if rooms:
+                    conn.execute(insert(m.GameRoom), [{"guild_id": guild_id, "channel_id": c} for c in rooms])
+            return self._load_guild(conn, guild_id)
+
+        return await self._transaction(work, write=True, what="saving guild settings")
+
+    def _load_guild(self, conn: Connection, guild_id: int) -> GuildConfig:
+        role = (conn.execute(select(m.GuildSettings.host_role_id).where(m.GuildSettings.guild_id == guild_id))).first()
+        rooms = (
+            conn.execute(
+                select(m.GameRoom.channel_id).where(m.GameRoom.guild_id == guild_id).order_by(m.GameRoom.channel_id)
+            )
+        ).scalars()
+        return GuildConfig(guild_id, None if role is None else role[0], tuple(rooms))

@@ -1,0 +1,116 @@
+"""Transient database errors: which failures are worth another try, and the loop that retries them.
+
+Transient failures (SQLite "database is locked", a dropped PostgreSQL connection, a restarting
+server) are retried a few times with a growing pause; if they persist, :class:`StorageUnavailable`
+is raised. A write whose COMMIT was cut off mid-way is reported to the next try
+(:attr:`RetryState.ambiguous`), which checks whether it landed before redoing it, so an
+acknowledged write is never doubled and a lost one is never reported as done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from .errors import StorageError, StorageUnavailable
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+DEFAULT_RETRIES = 5
+DEFAULT_BACKOFF = 0.05
+DEFAULT_MAX_BACKOFF = 2.0
+
+_TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "57P01", "57P02", "57P03", "53300"})
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` is worth a retry: a lock, a dropped connection, a restarting server."""
+    if isinstance(error, IntegrityError):
+        return False
+    if isinstance(error, DBAPIError):
+        if error.connection_invalidated:
+            return True
+        text = str(error.orig if error.orig is not None else error).lower()
+        if "database is locked" in text or "database table is locked" in text or "busy" in text:
+            return True
+        orig = error.orig
+        sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+        if sqlstate is None and orig is not None:
+            cause = getattr(orig, "__cause__", None)
+            sqlstate = getattr(cause, "sqlstate", None)
+        if sqlstate and (sqlstate.startswith("08") or sqlstate in _TRANSIENT_SQLSTATES):
+            return True
+        for name in ("connection", "closed", "terminat", "reset by peer", "broken pipe"):
+            if name in text:
+                return True
+        return isinstance(orig, OSError | ConnectionError)
+    return isinstance(error, OSError | ConnectionError | asyncio.TimeoutError)
+
+
+class AmbiguousCommit(Exception):
+    """A write's commit failed in a way that leaves unknown whether it landed.
+
+    A try raises it (from the database's error) for :func:`retry_transient` to retry with
+    :attr:`RetryState.ambiguous` set.
+    """
+
+
+@dataclass
+class RetryState:
+    """What :func:`retry_transient` tells each try: ``ambiguous`` is true while an earlier try's
+    COMMIT broke and no later try has yet found out whether it landed (the try clears it once
+    it has checked)."""
+
+    ambiguous: bool = False
+
+
+async def retry_transient(
+    attempt: Callable[[RetryState], Awaitable[T]],
+    *,
+    what: str,
+    retries: int = DEFAULT_RETRIES,
+    backoff: float = DEFAULT_BACKOFF,
+    max_backoff: float = DEFAULT_MAX_BACKOFF,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> T:
+    """Call ``attempt`` until it returns, retrying transient failures (:func:`is_transient`).
+
+    Up to ``retries`` retries, pausing ``backoff`` seconds before the first and doubling up to
+    ``max_backoff``; then :class:`StorageUnavailable`. Any other error is raised at once, as it
+    is. A try whose COMMIT failed raises :class:`AmbiguousCommit`; the next tries see
+    ``state.ambiguous`` and check whether it landed before redoing it.
+    """
+    delay = backoff
+    last_error: BaseException | None = None
+    state = RetryState()
+    for number in range(retries + 1):
+        if number:
+            await sleep(delay)
+            delay = min(delay * 2, max_backoff)
+        try:
+            return await attempt(state)
+        except AmbiguousCommit as error:
+            state.ambiguous = True
+            last_error = error.__cause__
+            log.warning("storage: %s: the commit failed (%s); checking whether it landed", what, last_error)
+        except StorageError:
+            raise
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            last_error = error
+            log.warning("storage: %s failed on try %d (%s); retrying", what, number + 1, error)
+    # Said plainly when the last try's commit broke: it may have landed, and the caller must
+    # reload rather than assume either way.
+    landed = " (the last try may have been saved; reload before retrying)" if state.ambiguous else ""
+    raise StorageUnavailable(
+        f"The database is unavailable ({what} failed {retries + 1} times: {last_error}){landed}; "
+        "check that it is running and not locked by another program, then try again."
+    ) from last_error

@@ -1,0 +1,137 @@
+"""The hot writes' statements, built once with typed bound parameters, and the dicts of values
+they are executed with.
+
+A move's commit and the timer writes run constantly; building their statements anew each time
+costs SQLAlchemy more than the database's own work (coercing every element, then computing a
+cache key). So they are built once, with bound parameters typed as their columns (the JSON and
+UTC-time columns keep their conversions), and executed with a dict of values.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, delete, insert, select, update
+
+from . import models as m
+from .rows import aware, db_text, json_or_none
+from .values import NewAction, TimerRecord
+
+
+def _param(column: Any, name: str | None = None) -> Any:
+    return bindparam(f"p_{name or column.name}", type_=column.type)
+
+
+_MATCH_COLUMNS = m.Match.__table__.c
+_ACTION_COLUMNS = m.Action.__table__.c
+_TIMER_COLUMNS = m.Timer.__table__.c
+
+INSERT_ACTION = insert(m.Action.__table__).values({column: _param(column) for column in _ACTION_COLUMNS})
+"""One row of the log; parameters ``p_<column>`` for every column."""
+
+MATCH_VERSION = select(_MATCH_COLUMNS.version).where(_MATCH_COLUMNS.id == _param(_MATCH_COLUMNS.id))
+"""A match's version (parameter ``p_id``): why a commit changed no row."""
+
+NEXT_SEQ = (
+    update(m.Match.__table__)
+    .where(_MATCH_COLUMNS.id == _param(_MATCH_COLUMNS.id))
+    .values(last_seq=_MATCH_COLUMNS.last_seq + 1)
+    .returning(_MATCH_COLUMNS.last_seq)
+)
+"""Takes the next ``seq`` of a match's log (parameter ``p_id``) and returns it."""
+
+SNAPSHOT_FIELDS = ("state", "clock", "host", "status", "result", "action")
+"""Which parts of the snapshot a commit may replace; a statement is kept per combination."""
+
+_COMMIT_UPDATES: dict[tuple[bool, ...], Any] = {}
+
+
+def commit_update(replaced: tuple[bool, ...]) -> Any:
+    """The snapshot update of :meth:`Store.commit_action` for one combination of replaced fields
+    (flags in the order of :data:`SNAPSHOT_FIELDS`): parameters ``p_id``, ``p_expected``,
+    ``p_updated_at`` and one ``p_<column>`` per replaced column."""
+    statement = _COMMIT_UPDATES.get(replaced)
+    if statement is None:
+        c = _MATCH_COLUMNS
+        state, clock, host, status, result, action = replaced
+        values: dict[Any, Any] = {c.version: c.version + 1, c.updated_at: _param(c.updated_at)}
+        for column, given in ((c.state, state), (c.clock, clock), (c.host, host)):
+            if given:
+                values[column] = _param(column)
+        if status:
+            values[c.status] = _param(c.status)
+            values[c.finished_at] = _param(c.finished_at)
+        if result:
+            values[c.winner] = _param(c.winner)
+            values[c.reason] = _param(c.reason)
+        if action:
+            values[c.last_seq] = c.last_seq + 1
+        statement = (
+            update(m.Match.__table__)
+            .where(c.id == _param(c.id), c.version == _param(c.version, "expected"))
+            .values(values)
+            .returning(c.version, c.last_seq)
+        )
+        _COMMIT_UPDATES[replaced] = statement
+    return statement
+
+
+def action_params(
+    match_id: int, seq: int, action: NewAction, at: datetime, *, accepted: bool, error: str | None = None
+) -> dict[str, Any]:
+    """The parameters of :data:`INSERT_ACTION` for one logged action."""
+    return {
+        "p_match_id": match_id,
+        "p_seq": seq,
+        "p_seat": action.seat,
+        "p_kind": action.kind,
+        "p_text": db_text(action.text),
+        "p_private": action.private,
+        "p_accepted": accepted,
+        "p_error": db_text(error),
+        "p_at": at,
+        "p_clocks": json_or_none(action.clocks),
+    }
+
+
+def _timer_key() -> list[Any]:
+    """Conditions matching one delivered timer row and no other (parameters ``p_id``, ``p_kind``,
+    ``p_due_at``): SQLite gives a deleted row's id to the next new row, so the id alone could
+    name a newer timer."""
+    c = _TIMER_COLUMNS
+    return [c.id == _param(c.id), c.kind == _param(c.kind), c.due_at == _param(c.due_at)]
+
+
+def exact_params(timer: TimerRecord) -> dict[str, Any]:
+    """The parameters of :data:`DELETE_EXACT_TIMER` (and the exact postpone) for one delivered row."""
+    return {"p_id": timer.id, "p_kind": timer.kind, "p_due_at": aware(timer.due_at)}
+
+
+INSERT_TIMER = (
+    insert(m.Timer.__table__)
+    .values({c: _param(c) for c in (_TIMER_COLUMNS.match_id, _TIMER_COLUMNS.kind, _TIMER_COLUMNS.due_at)})
+    .values({_TIMER_COLUMNS.payload: _param(_TIMER_COLUMNS.payload), _TIMER_COLUMNS.attempts: 0})
+    .returning(_TIMER_COLUMNS.id)
+)
+"""A new timer (parameters ``p_match_id``, ``p_kind``, ``p_due_at``, ``p_payload``); returns its id."""
+
+DELETE_EXACT_TIMER = delete(m.Timer.__table__).where(*_timer_key())
+"""Deletes one delivered timer row and no other (see :func:`_timer_key`)."""
+
+DELETE_TIMER: dict[tuple[bool, bool], Any] = {
+    (by_kind, by_due): delete(m.Timer.__table__).where(
+        *[condition for condition, used in zip(_timer_key(), (True, by_kind, by_due), strict=True) if used]
+    )
+    for by_kind in (False, True)
+    for by_due in (False, True)
+}
+"""Keyed by whether the kind and the due time are matched as well as the id."""
+
+POSTPONE_TIMER: dict[bool, Any] = {
+    exact: update(m.Timer.__table__)
+    .where(*(_timer_key() if exact else _timer_key()[:1]))
+    .values(due_at=bindparam("p_new_due_at", type_=_TIMER_COLUMNS.due_at.type), attempts=_TIMER_COLUMNS.attempts + 1)
+    for exact in (False, True)
+}
+"""Keyed by whether the delivered row is matched exactly (id, kind and due time) or by id."""

@@ -1,0 +1,138 @@
+"""The store's values: the frozen dataclasses a caller hands to the store and gets back.
+
+Never ORM objects, which would tie a caller to a session. (The plain-text match record, a
+different thing, is :mod:`.record`.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .models import UNFINISHED_STATUSES
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who sits in a seat: ``user_id`` is a Discord user id, ``None`` for a console player."""
+
+    seat: str
+    display_name: str
+    user_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a match ended: ``winner`` is a seat or ``None`` (a draw, or an aborted match)."""
+
+    winner: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One match as last committed: its setup, its snapshot, its seats and its result."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    game: str
+    variant: str
+    seed: int
+    options: Mapping[str, Any]
+    status: str
+    state: Mapping[str, Any]
+    clock: Mapping[str, Any] | None
+    host: Mapping[str, Any] | None
+    version: int
+    last_seq: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    result: Result | None
+    seats: tuple[SeatInfo, ...] = ()
+
+    @property
+    def is_unfinished(self) -> bool:
+        """Whether the match is live or paused (it still holds its game room)."""
+        return self.status in UNFINISHED_STATUSES
+
+    def seat_of(self, user_id: int) -> str | None:
+        """The seat ``user_id`` holds in this match, if any."""
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """An action the host is about to log. ``at`` defaults to the store's clock."""
+
+    kind: str
+    text: str
+    seat: str | None = None
+    private: bool = False
+    clocks: Mapping[str, Any] | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One logged action: ``seq`` counts from 1 within the match."""
+
+    match_id: int
+    seq: int
+    seat: str | None
+    kind: str
+    text: str
+    private: bool
+    accepted: bool
+    error: str | None
+    at: datetime
+    clocks: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What :meth:`Store.commit_action` wrote: the action's ``seq`` (``None`` if no action was
+    given) and the match's new ``version``."""
+
+    seq: int | None
+    version: int
+
+
+@dataclass(frozen=True)
+class TimerRecord:
+    """A durable deadline. ``attempts`` counts deliveries whose callback failed."""
+
+    id: int
+    match_id: int | None
+    kind: str
+    due_at: datetime
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    attempts: int = 0
+
+
+@dataclass(frozen=True)
+class PostedMessage:
+    """A message the bot posted; ``delete_at`` is when it must go, if ever."""
+
+    id: int
+    match_id: int | None
+    channel_id: int | None
+    message_id: int
+    kind: str
+    delete_at: datetime | None
+    deleted: bool
+
+
+@dataclass(frozen=True)
+class GuildConfig:
+    """A guild's settings: the host role and the game rooms (defaults when never set)."""
+
+    guild_id: int
+    host_role_id: int | None = None
+    game_room_ids: tuple[int, ...] = ()
