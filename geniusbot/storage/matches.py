@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import and_, insert, select
+from sqlalchemy import ColumnElement, and_, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -193,7 +193,7 @@ class MatchStore(Transactions):
         ``channel`` those played in that channel.
         """
         statuses = m.ENDED_STATUSES if include_aborted else ("finished",)
-        conditions = [m.Match.status.in_(statuses)]
+        conditions: list[ColumnElement[bool]] = [m.Match.status.in_(statuses)]
         conditions.append(m.Match.guild_id.is_(None) if guild_id is None else m.Match.guild_id == guild_id)
         if player is not None:
             conditions.append(m.Match.id.in_(select(m.Seat.match_id).where(m.Seat.user_id == player)))

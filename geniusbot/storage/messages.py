@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import ColumnElement, insert, select, update
 from sqlalchemy.engine import Connection
 
 from . import models as m
@@ -66,7 +66,7 @@ class MessageStore(Transactions):
 
     async def messages_to_delete(self, before: datetime | None = None) -> list[PostedMessage]:
         """Messages still to be deleted (only those due by ``before`` if given), earliest first."""
-        conditions = [m.Message.deleted.is_(False), m.Message.delete_at.is_not(None)]
+        conditions: list[ColumnElement[bool]] = [m.Message.deleted.is_(False), m.Message.delete_at.is_not(None)]
         if before is not None:
             conditions.append(m.Message.delete_at <= aware(before))
 

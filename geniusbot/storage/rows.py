@@ -38,7 +38,7 @@ def db_text(value: str | None) -> str | None:
 
 def kept_name(value: str) -> str:
     """A seat's display name as kept: NUL replaced, cut to :data:`DISPLAY_NAME_LENGTH`."""
-    return db_text(value)[:DISPLAY_NAME_LENGTH]
+    return (db_text(value) or "")[:DISPLAY_NAME_LENGTH]
 
 
 def check_length(what: str, value: str | None, limit: int) -> None:

@@ -10,9 +10,9 @@ UTC-time columns keep their conversions), and executed with a dict of values.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 
 from . import models as m
 from .rows import aware, db_text, json_or_none
@@ -23,18 +23,22 @@ def _param(column: Any, name: str | None = None) -> Any:
     return bindparam(f"p_{name or column.name}", type_=column.type)
 
 
-_MATCH_COLUMNS = m.Match.__table__.c
-_ACTION_COLUMNS = m.Action.__table__.c
-_TIMER_COLUMNS = m.Timer.__table__.c
+# The mapped classes' tables, as the Table objects they are (``__table__`` is typed as a FromClause).
+_MATCHES = cast(Table, m.Match.__table__)
+_ACTIONS = cast(Table, m.Action.__table__)
+_TIMERS = cast(Table, m.Timer.__table__)
+_MATCH_COLUMNS = _MATCHES.c
+_ACTION_COLUMNS = _ACTIONS.c
+_TIMER_COLUMNS = _TIMERS.c
 
-INSERT_ACTION = insert(m.Action.__table__).values({column: _param(column) for column in _ACTION_COLUMNS})
+INSERT_ACTION = insert(_ACTIONS).values({column: _param(column) for column in _ACTION_COLUMNS})
 """One row of the log; parameters ``p_<column>`` for every column."""
 
 MATCH_VERSION = select(_MATCH_COLUMNS.version).where(_MATCH_COLUMNS.id == _param(_MATCH_COLUMNS.id))
 """A match's version (parameter ``p_id``): why a commit changed no row."""
 
 NEXT_SEQ = (
-    update(m.Match.__table__)
+    update(_MATCHES)
     .where(_MATCH_COLUMNS.id == _param(_MATCH_COLUMNS.id))
     .values(last_seq=_MATCH_COLUMNS.last_seq + 1)
     .returning(_MATCH_COLUMNS.last_seq)
@@ -68,7 +72,7 @@ def commit_update(replaced: tuple[bool, ...]) -> Any:
         if action:
             values[c.last_seq] = c.last_seq + 1
         statement = (
-            update(m.Match.__table__)
+            update(_MATCHES)
             .where(c.id == _param(c.id), c.version == _param(c.version, "expected"))
             .values(values)
             .returning(c.version, c.last_seq)
@@ -109,18 +113,18 @@ def exact_params(timer: TimerRecord) -> dict[str, Any]:
 
 
 INSERT_TIMER = (
-    insert(m.Timer.__table__)
+    insert(_TIMERS)
     .values({c: _param(c) for c in (_TIMER_COLUMNS.match_id, _TIMER_COLUMNS.kind, _TIMER_COLUMNS.due_at)})
     .values({_TIMER_COLUMNS.payload: _param(_TIMER_COLUMNS.payload), _TIMER_COLUMNS.attempts: 0})
     .returning(_TIMER_COLUMNS.id)
 )
 """A new timer (parameters ``p_match_id``, ``p_kind``, ``p_due_at``, ``p_payload``); returns its id."""
 
-DELETE_EXACT_TIMER = delete(m.Timer.__table__).where(*_timer_key())
+DELETE_EXACT_TIMER = delete(_TIMERS).where(*_timer_key())
 """Deletes one delivered timer row and no other (see :func:`_timer_key`)."""
 
 DELETE_TIMER: dict[tuple[bool, bool], Any] = {
-    (by_kind, by_due): delete(m.Timer.__table__).where(
+    (by_kind, by_due): delete(_TIMERS).where(
         *[condition for condition, used in zip(_timer_key(), (True, by_kind, by_due), strict=True) if used]
     )
     for by_kind in (False, True)
@@ -129,7 +133,7 @@ DELETE_TIMER: dict[tuple[bool, bool], Any] = {
 """Keyed by whether the kind and the due time are matched as well as the id."""
 
 POSTPONE_TIMER: dict[bool, Any] = {
-    exact: update(m.Timer.__table__)
+    exact: update(_TIMERS)
     .where(*(_timer_key() if exact else _timer_key()[:1]))
     .values(due_at=bindparam("p_new_due_at", type_=_TIMER_COLUMNS.due_at.type), attempts=_TIMER_COLUMNS.attempts + 1)
     for exact in (False, True)

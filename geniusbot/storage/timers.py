@@ -105,7 +105,7 @@ class TimerStore(Transactions):
         """
         due_at = aware(due_at)
         statement = POSTPONE_TIMER[delivered is not None]
-        params = exact_params(delivered) if delivered is not None else {"p_id": timer_id}
+        params: dict[str, Any] = exact_params(delivered) if delivered is not None else {"p_id": timer_id}
         params["p_new_due_at"] = due_at
 
         def work(conn: Connection) -> bool:
