@@ -63,7 +63,9 @@ class Adjudication:
         return {
             "game": self.game.name,
             "actions": [action.to_dict() for action in self.actions],
-            "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason},
+            "outcome": None
+            if outcome is None
+            else {"winner": outcome.winner, "termination": str(outcome.termination), "reason": outcome.reason},
         }
 
 

@@ -17,7 +17,7 @@ from geniusbot.adjudicate import (
     format_report,
     rule_on,
 )
-from geniusbot.games import Game, IllegalMoveError, MalformedMoveError, Move, new_game
+from geniusbot.games import Game, IllegalMoveError, MalformedMoveError, Move, Termination, new_game
 from geniusbot.storage.record import RecordError, RecordLine, parse_record
 
 # Red holds A1 B1 C1: red D1 makes four (C1 cannot be pushed, B1 stands behind it).
@@ -95,7 +95,8 @@ def test_json_shape_is_exactly_the_documented_one():
         "accepted": False,
         "error": "E5 is taken; choose an empty square.",
     }
-    assert set(data["outcome"]) == {"winner", "reason"} and data["outcome"]["winner"] == "p1"
+    assert set(data["outcome"]) == {"winner", "termination", "reason"} and data["outcome"]["winner"] == "p1"
+    assert data["outcome"]["termination"] == "line"
 
 
 def test_a_record_that_stops_before_the_end_has_no_outcome():
@@ -106,8 +107,8 @@ def test_a_record_that_stops_before_the_end_has_no_outcome():
 
 def test_a_draw_is_an_outcome_with_no_winner():
     result = adjudicate_text('[Game "armslength"]\np1: E5\n')
-    result.game.end(None, "Agreed drawn.")
-    assert result.to_dict()["outcome"] == {"winner": None, "reason": "Agreed drawn."}
+    result.game.end(None, Termination.OTHER, "Agreed drawn", verdict="")
+    assert result.to_dict()["outcome"] == {"winner": None, "termination": "other", "reason": "Agreed drawn."}
 
 
 # --------------------------------------------------------------------------- lines a host must rule on

@@ -106,19 +106,100 @@ class Move(ABC):
         """The canonical notation of the move, as a record writes it."""
 
 
+class Termination(StrEnum):
+    """How a game ended, as data: a host, a picture or an archive reads this, never the sentence."""
+
+    #: A line of the mover's stones: five in a row (Tic-Tac-Five), four in a row (Arm's Length).
+    LINE = "line"
+    #: The loser's pieces were captured down to the last (Tightwire).
+    CAPTURE = "capture"
+    #: The loser had too many stones knocked off the board (Arm's Length).
+    KNOCKOUT = "knockout"
+    #: The loser's clock ran out.
+    TIME = "time"
+    #: The loser resigned.
+    RESIGNATION = "resignation"
+    #: The host stopped the match; it has no result.
+    ABORT = "abort"
+    #: A points target was reached, or the points were counted at the end (a task, a final match).
+    POINTS = "points"
+    #: The board is full.
+    FULL_BOARD = "full-board"
+    #: The seat to act had no legal action.
+    NO_LEGAL_ACTION = "no-legal-action"
+    #: A position repeated.
+    REPETITION = "repetition"
+    #: The loser made a declaration the board proved wrong, or broke a rule that loses at once.
+    MISTAKE = "mistake"
+    #: Any other ending (an outcome saved before terminations were recorded reads as this).
+    OTHER = "other"
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: ``winner`` is a seat, or ``None`` for a draw."""
+    """How a game ended, as data.
+
+    ``winner`` is a seat, or ``None`` for a draw. ``termination`` says how it ended and ``data``
+    carries the plain values of it (the seat that ran out of time, the scores). ``how`` is the
+    game's own sentence of what happened, without who wins ("p2 ran out of time", "p1 (black)
+    makes five in a row, H8 to L8"), and ``verdict`` the words that close it in the record
+    ("; p1 wins", ", and wins"; "" when ``how`` already says who wins or loses). The two sentences a
+    reader sees are made here, once: :attr:`reason` (the record's result, the game's last word)
+    and :attr:`detail` (for a line that has said who wins already).
+    """
 
     winner: str | None
-    reason: str
+    termination: Termination
+    how: str
+    verdict: str = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """The whole sentence: how the game ended and who wins ("p2 ran out of time; p1 wins.")."""
+        return _sentence(self.how + self.verdict)
+
+    @property
+    def detail(self) -> str:
+        """How the game ended, for a line that has just said who wins ("p2 ran out of time.")."""
+        return _sentence(self.how)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason}
+        return {
+            "winner": self.winner,
+            "termination": str(self.termination),
+            "how": self.how,
+            "verdict": self.verdict,
+            "data": dict(self.data),
+            # Derived, for a reader of the plain data (a record, a view); ignored when loading.
+            "reason": self.reason,
+            "detail": self.detail,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Outcome | None:
-        return None if data is None else cls(data["winner"], data["reason"])
+        if data is None:
+            return None
+        if "termination" not in data:
+            # Saved before outcomes were data: the sentence stands whole, its ending unknown.
+            return cls(data["winner"], Termination.OTHER, str(data.get("reason") or "").rstrip(". "))
+        return cls(
+            data["winner"],
+            Termination(data["termination"]),
+            data["how"],
+            data.get("verdict", ""),
+            dict(data.get("data") or {}),
+        )
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def default_verdict(winner: str | None) -> str:
+    """The record's usual closing words for ``winner``: "; p1 wins" or "; the game is a draw"."""
+    return f"; {winner} wins" if winner else "; the game is a draw"
 
 
 class EventKind(StrEnum):
@@ -334,25 +415,39 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self._outcome is not None
 
-    def end(self, winner: str | None, reason: str) -> list[Event]:
-        """Set the outcome (once) and return the public announcement of it."""
+    def end(
+        self,
+        winner: str | None,
+        termination: Termination,
+        how: str,
+        *,
+        verdict: str | None = None,
+        **data: Any,
+    ) -> list[Event]:
+        """Set the outcome (once) and return the public announcement of it.
+
+        ``how`` is what happened, without who wins ("p2 ran out of time"); ``verdict`` the words
+        that close the record's sentence (default: "; p1 wins", or "; the game is a draw"; "" when
+        ``how`` says it already); ``data``: plain values of the ending (:attr:`Outcome.data`).
+        """
         if self._outcome is None:
-            self._outcome = Outcome(winner, reason)
-        return [Event(reason, kind=EventKind.END, data=self._outcome.to_dict())]
+            closing = default_verdict(winner) if verdict is None else verdict
+            self._outcome = Outcome(winner, termination, how.strip().rstrip("."), closing, data)
+        return [Event(self._outcome.reason, kind=EventKind.END, data=self._outcome.to_dict())]
 
     def timeout(self, seat: str) -> list[Event]:
         """What a seat's exhausted clock does. Default: that seat loses."""
         self.require_seat(seat)
         if self.is_over:
             return []
-        return self.end(other_seat(seat), f"{seat} ran out of time; {other_seat(seat)} wins.")
+        return self.end(other_seat(seat), Termination.TIME, f"{seat} ran out of time", seat=seat)
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the game."""
         self.require_seat(seat)
         if self.is_over:
             return []
-        return self.end(other_seat(seat), f"{seat} resigned; {other_seat(seat)} wins.")
+        return self.end(other_seat(seat), Termination.RESIGNATION, f"{seat} resigned", seat=seat)
 
     # ---- timed windows ---------------------------------------------------------------------
 

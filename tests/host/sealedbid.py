@@ -23,6 +23,7 @@ from geniusbot.games import (
     GameError,
     MalformedMoveError,
     Move,
+    Termination,
     Window,
     register,
     unregister,
@@ -94,7 +95,7 @@ class SealedBid(Game):
         if self.round > ROUNDS:
             p1, p2 = self.scores["p1"], self.scores["p2"]
             winner = None if p1 == p2 else ("p1" if p1 > p2 else "p2")
-            return events + self.end(winner, f"Final score {p1}-{p2}.")
+            return events + self.end(winner, Termination.POINTS, f"Final score {p1}-{p2}", verdict="")
         self.window_open = self.rewindow
         return events + [Event(f"Round {self.round}.", kind="bout")]
 

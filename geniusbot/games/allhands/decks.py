@@ -91,6 +91,7 @@ from geniusbot.games.base import (
     Move,
     NotYourTurnError,
     OptionError,
+    Termination,
     other_seat,
 )
 
@@ -717,7 +718,8 @@ class DuelingDecks(Game):
         self.phase = "over"
         self.result = {"reason": reason, "tiebreak": winner if rule else None}
         self.sealed = {s: None for s in self.seats}
-        events = self.end(winner, text)
+        ending = Termination.RESIGNATION if reason == "resign" else Termination.POINTS
+        events = self.end(winner, ending, text, verdict="", rule=reason, points=dict(self.points))
         if self.has("darkness"):
             events.append(self._reveal_event())
         return events

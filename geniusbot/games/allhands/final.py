@@ -98,6 +98,7 @@ from geniusbot.games.base import (
     Move,
     NotYourTurnError,
     OptionError,
+    Termination,
     Window,
     other_seat,
 )
@@ -909,7 +910,8 @@ class AllHandsOnDeck(Game):
     def _finish(self, winner: str, reason: str, text: str) -> list[Event]:
         self.phase = "over"
         self.result = {"winner": winner, "points": dict(self.points), "reason": reason}
-        return self.end(winner, text)
+        ending = Termination.RESIGNATION if reason == "resign" else Termination.POINTS
+        return self.end(winner, ending, text, verdict="", rule=reason, points=dict(self.points))
 
     # ---- windows and clocks ------------------------------------------------------------------
 

@@ -97,6 +97,7 @@ from geniusbot.games.base import (
     Move,
     NotYourTurnError,
     OptionError,
+    Termination,
     other_seat,
 )
 from geniusbot.games.grid import Point, on_board, parse_point, split_submission
@@ -685,14 +686,14 @@ class DeckSwabbing(Game):
         if self.has("linear"):
             reason = reason.replace("No white pair is left to colour", "No white tile is left to colour")
         self.result = {"reason": "no-move", "scores": dict(scores), "tiebreak": winner if tied else None}
-        return self._finish(winner, reason)
+        return self._finish(winner, Termination.POINTS, reason)
 
-    def _finish(self, winner: str, reason: str) -> list[Event]:
+    def _finish(self, winner: str, ending: Termination, reason: str) -> list[Event]:
         self.phase = "over"
         self.sealed_move = None
         self.sealed_snipe = None
         self.snipe_answered = False
-        return self.end(winner, reason)
+        return self.end(winner, ending, reason, verdict="", scores=self.scores())
 
     def timeout(self, seat: str) -> list[Event]:
         """The mover who runs out of time loses the task; a sniper who does snipes nothing."""
@@ -711,7 +712,9 @@ class DeckSwabbing(Game):
             ]
             return events + self._resolve_if_ready()
         self.result = {"reason": "timeout", "scores": self.scores(), "tiebreak": None}
-        return self._finish(other_seat(seat), f"{seat} ran out of time; {other_seat(seat)} wins the task.")
+        return self._finish(
+            other_seat(seat), Termination.TIME, f"{seat} ran out of time; {other_seat(seat)} wins the task."
+        )
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the task."""
@@ -719,7 +722,9 @@ class DeckSwabbing(Game):
         if self.is_over:
             return []
         self.result = {"reason": "resign", "scores": self.scores(), "tiebreak": None}
-        return self._finish(other_seat(seat), f"{seat} resigned; {other_seat(seat)} wins the task.")
+        return self._finish(
+            other_seat(seat), Termination.RESIGNATION, f"{seat} resigned; {other_seat(seat)} wins the task."
+        )
 
     # ---- what a seat sees ------------------------------------------------------------------
 

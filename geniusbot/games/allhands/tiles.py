@@ -82,6 +82,7 @@ from geniusbot.games.base import (
     Move,
     NotYourTurnError,
     OptionError,
+    Termination,
     Window,
     other_seat,
 )
@@ -611,13 +612,13 @@ class TileDecklaration(Game):
 
     def _lose(self, loser: str, rule: str, tile: Point | None, text: str) -> list[Event]:
         self.loss = {"seat": loser, "rule": rule, "tile": _sq(tile) if tile else None}
-        return self._finish(other_seat(loser), f"{text} {other_seat(loser)} wins the task.")
+        return self._finish(other_seat(loser), Termination.MISTAKE, f"{text} {other_seat(loser)} wins the task.")
 
-    def _finish(self, winner: str, reason: str) -> list[Event]:
+    def _finish(self, winner: str, ending: Termination, reason: str) -> list[Event]:
         self.phase = "over"
         self.called = self.caller = None
         self.must_move_again = False
-        events = self.end(winner, reason)
+        events = self.end(winner, ending, reason, verdict="", seat=other_seat(winner))
         # Not kind "reveal": that one is the memory picture, which the host deletes after 30 s.
         # Data only, no text: the board the host shows after this action is the finished grid
         # (a picture, or the text board), so a text copy would show it twice. All Hands On Deck,
@@ -699,7 +700,9 @@ class TileDecklaration(Game):
                 events += self._start_calls()
             return events
         self.loss = {"seat": seat, "rule": "timeout", "tile": None}
-        return self._finish(other_seat(seat), f"{seat} ran out of time; {other_seat(seat)} wins the task.")
+        return self._finish(
+            other_seat(seat), Termination.TIME, f"{seat} ran out of time; {other_seat(seat)} wins the task."
+        )
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the task; the grid is revealed."""
@@ -707,7 +710,9 @@ class TileDecklaration(Game):
         if self.is_over:
             return []
         self.loss = {"seat": seat, "rule": "resign", "tile": None}
-        return self._finish(other_seat(seat), f"{seat} resigned; {other_seat(seat)} wins the task.")
+        return self._finish(
+            other_seat(seat), Termination.RESIGNATION, f"{seat} resigned; {other_seat(seat)} wins the task."
+        )
 
     # ---- what a seat sees ------------------------------------------------------------------
 

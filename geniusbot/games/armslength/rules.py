@@ -20,6 +20,7 @@ from geniusbot.games.base import (
     MalformedMoveError,
     Move,
     OptionError,
+    Termination,
     other_seat,
 )
 from geniusbot.games.grid import LINE_DIRECTIONS, NEIGHBOURS, Point, grid_lines, on_board, parse_point
@@ -393,24 +394,49 @@ class ArmsLength(Game):
         if m_four and o_four:
             return self.end(
                 opponent,
-                f"Both players have four in a row after {mover}'s move; the mover loses, so {opponent} ({oc}) wins.",
+                Termination.LINE,
+                f"Both players have four in a row after {mover}'s move",
+                verdict=f"; the mover loses, so {opponent} ({oc}) wins",
+                mover=mover,
             )
         if m_four:
-            return self.end(mover, f"{mover} ({mc}) has four in a row ({' '.join(m_four[0])}); {mover} wins.")
+            return self.end(
+                mover,
+                Termination.LINE,
+                f"{mover} ({mc}) has four in a row ({' '.join(m_four[0])})",
+                line=list(m_four[0]),
+            )
         if o_four:
-            return self.end(opponent, f"{opponent} ({oc}) has four in a row ({' '.join(o_four[0])}); {opponent} wins.")
+            return self.end(
+                opponent,
+                Termination.LINE,
+                f"{opponent} ({oc}) has four in a row ({' '.join(o_four[0])})",
+                line=list(o_four[0]),
+            )
         if m_off and o_off:
             return self.end(
                 opponent,
-                f"Both players had their 10th stone knocked off on {mover}'s move; the mover loses, so "
-                f"{opponent} ({oc}) wins.",
+                Termination.KNOCKOUT,
+                f"Both players had their 10th stone knocked off on {mover}'s move",
+                verdict=f"; the mover loses, so {opponent} ({oc}) wins",
+                mover=mover,
             )
         if o_off:
-            return self.end(mover, f"{opponent} ({oc}) has had 10 stones knocked off; {mover} ({mc}) wins.")
+            return self.end(
+                mover,
+                Termination.KNOCKOUT,
+                f"{opponent} ({oc}) has had {KNOCKOUT_LIMIT} stones knocked off",
+                verdict=f"; {mover} ({mc}) wins",
+            )
         if m_off:
-            return self.end(opponent, f"{mover} ({mc}) has had 10 stones knocked off; {opponent} ({oc}) wins.")
+            return self.end(
+                opponent,
+                Termination.KNOCKOUT,
+                f"{mover} ({mc}) has had {KNOCKOUT_LIMIT} stones knocked off",
+                verdict=f"; {opponent} ({oc}) wins",
+            )
         if len(self.stones) >= SIZE * SIZE:
-            return self.end(None, "The board is full and nobody has four in a row; the game is a draw.")
+            return self.end(None, Termination.FULL_BOARD, "The board is full and nobody has four in a row")
         return []
 
     # ---- the clock ---------------------------------------------------------------------------

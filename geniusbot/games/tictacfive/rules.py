@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move
+from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move, Termination
 from geniusbot.games.grid import Point, grid_lines, parse_point
 
 SIZE = 15
@@ -327,8 +327,11 @@ class TicTacFive(Game):
             self._next_colour = None
             return events + self.end(
                 seat,
+                Termination.LINE,
                 f"{seat} ({colour}) makes {_COUNT_WORDS.get(len(self._winning_line), len(self._winning_line))} in a row, "
-                f"{self._winning_line[0]} to {self._winning_line[-1]}, and wins.",
+                f"{self._winning_line[0]} to {self._winning_line[-1]}",
+                verdict=", and wins",
+                line=[str(p) for p in self._winning_line],
             )
         if self._phase == "opening":
             if len(self._stones) < len(OPENING_COLOURS):
@@ -371,7 +374,7 @@ class TicTacFive(Game):
         if len(self._stones) < SIZE * SIZE:
             return []
         self._next_colour = None
-        return self.end(None, "The board is full with no five in a row; the game is a draw.")
+        return self.end(None, Termination.FULL_BOARD, "The board is full with no five in a row")
 
     # ---- what a seat sees ------------------------------------------------------------------
 

@@ -65,6 +65,7 @@ from geniusbot.games.base import (
     MalformedMoveError,
     Move,
     OptionError,
+    Termination,
     other_seat,
 )
 from geniusbot.games.grid import parse_point
@@ -844,7 +845,13 @@ class Tightwire(Game):
             )
         ]
         if not self.has_legal_action(self.first):
-            events += self.end(other_seat(self.first), f"{self.first} has no legal action and loses.")
+            events += self.end(
+                other_seat(self.first),
+                Termination.NO_LEGAL_ACTION,
+                f"{self.first} has no legal action and loses",
+                verdict="",
+                seat=self.first,
+            )
         return events
 
     def _play_action(self, move: TightwireMove) -> list[Event]:
@@ -912,9 +919,13 @@ class Tightwire(Game):
             if left <= 1:
                 return events + self.end(
                     other_seat(loser),
+                    Termination.CAPTURE,
                     # The host's caption names the winner; the reason says why the loser lost.
                     f"{_cap(self.colors[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
-                    "and loses.",
+                    "and loses",
+                    verdict="",
+                    seat=loser,
+                    pieces=left,
                 )
         self.turn = opponent
         if self.variant == "influx":
@@ -922,7 +933,13 @@ class Tightwire(Game):
             self.history.append(key)
             self._seen.add(key)
         if not self.has_legal_action(opponent):
-            events += self.end(seat, f"{_cap(self.colors[opponent])} ({opponent}) has no legal action and loses.")
+            events += self.end(
+                seat,
+                Termination.NO_LEGAL_ACTION,
+                f"{_cap(self.colors[opponent])} ({opponent}) has no legal action and loses",
+                verdict="",
+                seat=opponent,
+            )
         return events
 
     # ---- what a seat sees ---------------------------------------------------------------
