@@ -28,6 +28,7 @@ from .base import (
     Outcome,
     Termination,
     Window,
+    WrongPlaceError,
     notation_words,
     other_seat,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "Outcome",
     "Termination",
     "Window",
+    "WrongPlaceError",
     "default_variant",
     "get_game",
     "load",

@@ -80,6 +80,15 @@ class IllegalMoveError(GameError):
     """A well-formed move that the rules forbid here and now ("H8 is taken")."""
 
 
+class WrongPlaceError(IllegalMoveError):
+    """A move sent to the wrong place: ``private`` is where it belongs (true: privately, by DM;
+    false: in the game room). A host may tell its users how they send a move there."""
+
+    def __init__(self, message: str, *, private: bool) -> None:
+        super().__init__(message)
+        self.private = private
+
+
 class AmbiguousMoveError(GameError):
     """The text could mean more than one legal move; the message lists the readings."""
 

@@ -479,3 +479,17 @@ def test_the_fifteenth_play_can_decide_the_match_and_the_unreachable_fallback_st
     win_task(fallback, "p2")
     assert fallback.is_over
     assert fallback.result == {"winner": "p2", "points": {"p1": 0, "p2": 5}, "reason": "plays-used"}
+
+
+def test_a_sealed_card_typed_in_the_room_is_refused_as_sent_to_the_wrong_place():
+    """Dueling Decks' creations are sealed: one typed in the room is refused, and the refusal says,
+    as data, that it belongs in a private message (a host tells its users how to send one)."""
+    from geniusbot.games import WrongPlaceError, new_game
+
+    game = new_game("decks", seed=3)
+    seat = game.to_move()[0]
+    with pytest.raises(WrongPlaceError) as refused:
+        game.parse_move("create 20 15", seat, private=False)
+    assert refused.value.private is True
+    assert "direct message" in str(refused.value)
+    game.parse_move("create 20 15", seat, private=True)  # the same move, sent privately, is taken

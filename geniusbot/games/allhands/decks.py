@@ -92,6 +92,7 @@ from geniusbot.games.base import (
     NotYourTurnError,
     OptionError,
     Termination,
+    WrongPlaceError,
     other_seat,
 )
 
@@ -397,8 +398,9 @@ class DuelingDecks(Game):
             raise MalformedMoveError("Write your move as text, such as create 20 15 or play 20.")
         verb, numbers, backup = _read(text)
         if not private:
-            raise IllegalMoveError(
-                "Send this to me by direct message, not in the game room: creations and plays are sealed."
+            raise WrongPlaceError(
+                "Send this to me by direct message, not in the game room: creations and plays are sealed.",
+                private=True,
             )
         if self.phase == "create":
             if verb != "create":

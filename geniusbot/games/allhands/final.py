@@ -100,6 +100,7 @@ from geniusbot.games.base import (
     OptionError,
     Termination,
     Window,
+    WrongPlaceError,
     other_seat,
 )
 
@@ -593,8 +594,8 @@ class AllHandsOnDeck(Game):
 
     def _room_only(self, private: bool) -> None:
         if private:
-            raise IllegalMoveError(
-                "Type this in the game room, not by direct message: bans and the Override are public."
+            raise WrongPlaceError(
+                "Type this in the game room, not by direct message: bans and the Override are public.", private=False
             )
 
     def _parse_ban(self, text: str, words: list[str], seat: str, private: bool) -> Ban:
@@ -697,9 +698,10 @@ class AllHandsOnDeck(Game):
                 + ("send use all-in or pass here." if private else "send use all-in or pass by direct message.")
             )
         if not private:
-            raise IllegalMoveError(
+            raise WrongPlaceError(
                 "Send this to me by direct message, not in the game room: the All-In answers are sealed "
-                "until both are in."
+                "until both are in.",
+                private=True,
             )
         return AllInAnswer(seat, use)
 

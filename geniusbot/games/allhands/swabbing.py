@@ -98,6 +98,7 @@ from geniusbot.games.base import (
     NotYourTurnError,
     OptionError,
     Termination,
+    WrongPlaceError,
     other_seat,
 )
 from geniusbot.games.grid import Point, on_board, parse_point, split_submission
@@ -464,12 +465,13 @@ class DeckSwabbing(Game):
             raise MalformedMoveError(self._how_to_move(f"{unknown[0]!r} is not a tile; " if unknown else ""))
         tiles = [_pt(p) for p in points]
         if self.has("snipe") and not private:
-            raise IllegalMoveError(
+            raise WrongPlaceError(
                 "Send your move to me by direct message, not in the game room: with Snipe, moves stay "
-                "sealed until your opponent has answered."
+                "sealed until your opponent has answered.",
+                private=True,
             )
         if not self.has("snipe") and private:
-            raise IllegalMoveError("Type your move in the game room, not by direct message.")
+            raise WrongPlaceError("Type your move in the game room, not by direct message.", private=False)
         return Swab(seat, tuple(_sq(t) for t in self._check_tiles(tiles)))
 
     def _how_to_move(self, prefix: str = "") -> str:
@@ -524,7 +526,9 @@ class DeckSwabbing(Game):
         if extra or len(points) + words.count("none") != 1:
             raise MalformedMoveError("Name one white tile to snipe, such as snipe D4, or send snipe none.")
         if not private:
-            raise IllegalMoveError("Send your snipe to me by direct message, not in the game room: it is sealed.")
+            raise WrongPlaceError(
+                "Send your snipe to me by direct message, not in the game room: it is sealed.", private=True
+            )
         if not points:
             return Snipe(seat, None)
         tile = _pt(points[0])

@@ -84,6 +84,7 @@ from geniusbot.games.base import (
     OptionError,
     Termination,
     Window,
+    WrongPlaceError,
     other_seat,
 )
 from geniusbot.games.grid import Point, on_board, parse_point, split_submission
@@ -405,7 +406,7 @@ class TileDecklaration(Game):
                 raise IllegalMoveError("There are no landmines in this task; declare a tile and call a colour.")
             raise IllegalMoveError("The landmine window is over; declare a tile and call a colour, such as D5 blue.")
         if private:
-            raise IllegalMoveError("Type this in the game room, not by direct message.")
+            raise WrongPlaceError("Type this in the game room, not by direct message.", private=False)
         words = [w for w in words if w not in ("call", "declare", "and")]
         if self.phase == "call":
             if points:
@@ -434,7 +435,7 @@ class TileDecklaration(Game):
         other_words = [w for w in words if w not in ("mines", "mine")]
         if not private:
             if points and not other_words:
-                raise IllegalMoveError("Send this to me by direct message, not in the game room.")
+                raise WrongPlaceError("Send this to me by direct message, not in the game room.", private=True)
             raise IllegalMoveError(
                 "It is the landmine window: send your five mine tiles to me by direct message, such as "
                 "mines A1 B2 C3 E6 G7. The calls start after it."
