@@ -339,7 +339,7 @@ class Game(ABC):
         return game
 
     @abstractmethod
-    def setup(self, **options: str) -> None:
+    def setup(self, *args: Any, **options: Any) -> None:
         """Lay out the start position from ``self.seed`` and the options; validate them."""
 
     def opening_events(self) -> list[Event]:

@@ -606,10 +606,12 @@ class DuelingDecks(Game):
 
     def _resolve_round(self) -> list[Event]:
         plays = {}
+        hows = {}
         for seat in self.seats:
             sealed = self.sealed[seat]
             assert sealed is not None
             plays[seat] = (list(sealed["cards"]), int(sealed["backup"]))
+            hows[seat] = sealed["how"]
         scored = resolve_round(plays, self.prizes[self.round], self.anomalies)
         for seat, (cards, backup) in plays.items():
             hand = Counter(self.hands[seat])
@@ -620,9 +622,7 @@ class DuelingDecks(Game):
         entry = {
             "round": self.round + 1,
             "prize": scored["value"],
-            "plays": {
-                s: {"cards": list(plays[s][0]), "backup": plays[s][1], "how": self.sealed[s]["how"]} for s in self.seats
-            },
+            "plays": {s: {"cards": list(plays[s][0]), "backup": plays[s][1], "how": hows[s]} for s in self.seats},
             "counted": scored["counted"],
             "sums": scored["sums"],
             "winner": scored["winner"],
@@ -796,8 +796,9 @@ class DuelingDecks(Game):
         if self.has("backup"):
             backups = {s: (self.backups_left[s] if not dark or s == own else None) for s in self.seats}
         sealed = None
-        if own is not None and self.sealed[own] is not None and self.sealed[own]["how"] == "sent":
-            sealed = {"cards": list(self.sealed[own]["cards"]), "backup": self.sealed[own]["backup"]}
+        own_sealed = self.sealed[own] if own is not None else None
+        if own_sealed is not None and own_sealed["how"] == "sent":
+            sealed = {"cards": list(own_sealed["cards"]), "backup": own_sealed["backup"]}
         return {
             **self.base_view(),
             "phase": "over" if over else self.phase,

@@ -380,9 +380,8 @@ class AllHandsOnDeck(Game):
 
     def previous_winner(self) -> str:
         """The winner of the previous play (the ``first`` option where there is none)."""
-        if self.plays and self.plays[-1]["winner"] in self.seats:
-            return self.plays[-1]["winner"]
-        return self.first
+        last: str | None = self.plays[-1]["winner"] if self.plays else None
+        return last if last in self.seats and last is not None else self.first
 
     def previous_loser(self) -> str:
         """The loser of the previous play (the seat other than ``first`` where there is none)."""
@@ -554,7 +553,7 @@ class AllHandsOnDeck(Game):
         if self.phase == "override":
             return (self.override_queue[0],)
         if self.phase == "ban":
-            return (self.banner,)
+            return (self.banner,) if self.banner is not None else ()
         if self.phase == "items":
             return tuple(s for s in self.seats if s in self.all_in_answers and self.all_in_answers[s] is None)
         assert self.task is not None

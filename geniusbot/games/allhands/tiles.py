@@ -557,7 +557,7 @@ class TileDecklaration(Game):
                 data={"seat": seat, "tile": _sq(tile), "color": true_color, "call": move.color},
             )
         ]
-        owners = [s for s in self.seats if self.mines[s] and tile in self.mines[s]]
+        owners = [s for s in self.seats if tile in (self.mines[s] or ())]
         if owners:
             self.exploded.append({"tile": _sq(tile), "owners": owners})
         return events + self._after_call(seat, move.color, self.chain_from(), hit_mine=bool(owners))
@@ -729,8 +729,9 @@ class TileDecklaration(Game):
         else:
             grid = None
         own_mines = None
-        if seat in self.seats and self.mines[seat] is not None:
-            own_mines = [_sq(p) for p in self.mines[seat]]
+        mines = self.mines[seat] if seat in self.seats else None
+        if mines is not None:
+            own_mines = [_sq(p) for p in mines]
         anchor = None if over or phase in ("memorize", "landmines") else self.chain_from()
         return {
             **self.base_view(),

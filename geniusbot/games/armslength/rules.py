@@ -10,7 +10,7 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from geniusbot.games.base import (
     Event,
@@ -208,7 +208,7 @@ class ArmsLength(Game):
         self.turn: str | None = None
         self.knocked_off: dict[str, int] = {"red": 0, "blue": 0}
         self.last_move: str | None = None
-        self.pushes: list[dict[str, str | None]] = []
+        self.pushes: list[Push] = []
         self.move_number = 0
 
     # ---- construction -----------------------------------------------------------------
@@ -502,11 +502,16 @@ class ArmsLength(Game):
         self.turn = data["turn"]
         self.knocked_off = {"red": int(data["knocked_off"]["red"]), "blue": int(data["knocked_off"]["blue"])}
         self.last_move = data["last_move"]
-        self.pushes = [dict(p) for p in data["pushes"]]
+        self.pushes = [cast(Push, dict(p)) for p in data["pushes"]]
         self.move_number = int(data["move_number"])
 
 
-def push_results(stones: Mapping[Point, str], placed: Point) -> list[dict[str, str | None]]:
+#: One stone pushed by a placement: the square it leaves, the square it lands on (``None``: off
+#: the board) and its colour.
+Push = TypedDict("Push", {"from": str, "to": str | None, "color": str})
+
+
+def push_results(stones: Mapping[Point, str], placed: Point) -> list[Push]:
     """What a stone placed on ``placed`` does to its neighbours, all read from ``stones`` as it is.
 
     Each neighbour goes one square straight away from ``placed``: off the board if the edge is
@@ -514,7 +519,7 @@ def push_results(stones: Mapping[Point, str], placed: Point) -> list[dict[str, s
     The squares behind lie two steps from ``placed``, never among the neighbours, so no two
     pushes can meet and no pushed stone pushes another.
     """
-    pushes: list[dict[str, str | None]] = []
+    pushes: list[Push] = []
     for dc, dr in NEIGHBOURS:
         neighbour = placed.offset(dc, dr)
         color = stones.get(neighbour)

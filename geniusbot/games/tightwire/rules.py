@@ -819,6 +819,7 @@ class Tightwire(Game):
             )
             self._phase = "order"
             holder = self._holder_of(TURN_ORDER)
+            assert holder is not None  # the draft is complete: every item has its holder
             events.append(
                 Event(
                     f"{holder} holds Turn Order: `first` to move first, or `second` to let {other_seat(holder)} move first.",
