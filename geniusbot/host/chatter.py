@@ -59,7 +59,8 @@ def command_word(text: str, prefix: str = "") -> str | None:
 
 def command_hint(text: str, prefix: str, *, seat: str | None = None) -> str | None:
     """What to tell a player who typed a command's name as a message, naming the commands as the
-    transport's users write them (``prefix``: "/" on Discord, "" at the console), else ``None``.
+    transport's users write them (``prefix``: "/" on Discord, "" at the console, where a command
+    is quoted: "'rules' gives the rules"), else ``None``.
 
     ``seat``: where the resign command names the seat that resigns (the console's
     ``resign p1``), the seat of the player told; without it the command is its name alone
@@ -71,6 +72,8 @@ def command_hint(text: str, prefix: str, *, seat: str | None = None) -> str | No
     written = {name: f"{prefix}{name}" for name in COMMAND_HINTS}
     if seat is not None:
         written["resign"] = f"{prefix}resign {seat}"
+    if not prefix:  # a bare word reads as what to type only in quotes: "'rules' gives the rules"
+        written = {name: f"'{command}'" for name, command in written.items()}
     return COMMAND_HINTS[word].format(**written)
 
 

@@ -87,11 +87,11 @@ def test_a_hint_names_the_command_as_the_transport_writes_it() -> None:
     assert command_hint("resign", "/") == "to resign, use /resign."
     assert command_hint("/Pause", "/") == "to pause the match, a host uses /pause."
     assert command_hint("help", "/") == "/rules gives the rules and the notation; /status shows the match."
-    # The console: commands are typed as named, resign with the seat that resigns.
-    assert command_hint("resign", "", seat="p1") == "to resign, use resign p1."
-    assert command_hint("status?", "") == "to see the match's status, use status."
-    assert command_hint("/abort", "") == "to abort the match, a host uses abort."  # a Discord habit
-    assert command_hint("help", "") == "rules gives the rules and the notation; status shows the match."
+    # The console: commands are typed as named (quoted, to read as such), resign with the seat.
+    assert command_hint("resign", "", seat="p1") == "to resign, use 'resign p1'."
+    assert command_hint("status?", "") == "to see the match's status, use 'status'."
+    assert command_hint("/abort", "") == "to abort the match, a host uses 'abort'."  # a Discord habit
+    assert command_hint("help", "") == "'rules' gives the rules and the notation; 'status' shows the match."
     # One prefix at most ("//" starts table talk), and only a command's name alone.
     assert command_hint("//pause", "/") is None
     assert command_hint("resign now", "/") is None and command_hint("gg", "") is None
