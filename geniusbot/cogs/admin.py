@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TypedDict
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -13,16 +16,22 @@ from geniusbot.storage import GuildConfig
 from .matches import GAME_CHOICES
 
 
+class GuildChanges(TypedDict, total=False):
+    """What a /setup changes, as the store's ``set_guild_settings`` takes it (only what is given)."""
+
+    host_role_id: int | None
+    game_room_ids: Iterable[int]
+
+
 def describe_config(config: GuildConfig, guild: discord.Guild) -> str:
     """The guild's settings in a sentence or two."""
     role = guild.get_role(config.host_role_id) if config.host_role_id else None
-    hosts = (
-        f"Members with the {role.name} role (or Manage Server) may host matches."
-        if config.host_role_id
-        else "Only members with Manage Server may host matches (no host role is set)."
-    )
-    if role is None and config.host_role_id:
+    if role is not None:
+        hosts = f"Members with the {role.name} role (or Manage Server) may host matches."
+    elif config.host_role_id:
         hosts = "The host role was deleted; only members with Manage Server may host until /setup names another."
+    else:
+        hosts = "Only members with Manage Server may host matches (no host role is set)."
     rooms = (
         "Game rooms: " + ", ".join(f"<#{c}>" for c in config.game_room_ids) + "."
         if config.game_room_ids
@@ -74,7 +83,7 @@ class Admin(commands.Cog):
             rooms.add(add_room.id)
         if remove_room is not None:
             rooms.discard(remove_room.id)
-        changes: dict[str, object] = {}
+        changes: GuildChanges = {}
         if rooms != set(config.game_room_ids):
             changes["game_room_ids"] = rooms
         if host_role is not None:
@@ -82,7 +91,7 @@ class Admin(commands.Cog):
         elif clear_host_role:
             changes["host_role_id"] = None
         if changes:
-            config = await store.set_guild_settings(interaction.guild.id, **changes)  # type: ignore[arg-type]
+            config = await store.set_guild_settings(interaction.guild.id, **changes)
         await reply(interaction, ("Saved. " if changes else "") + describe_config(config, interaction.guild))
 
     @app_commands.command(name="rules", description="The rules of a game, with its notation")

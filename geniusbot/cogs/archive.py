@@ -12,6 +12,7 @@ import io
 import logging
 import re
 from collections import OrderedDict
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -24,6 +25,7 @@ from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import Step, export_record, replay_match
 from geniusbot.storage import MatchNotFound, MatchRecord
 
+from . import bot_of
 from .matches import GAME_CHOICES
 
 log = logging.getLogger(__name__)
@@ -48,8 +50,31 @@ def result_text(record: MatchRecord) -> str:
     return f"{names.get(record.result.winner, record.result.winner)} wins"
 
 
+def archive_of(bot: GeniusBot) -> Archive:
+    """The bot's :class:`Archive` cog (added with the replay buttons, in :func:`setup`)."""
+    cog = bot.get_cog("Archive")
+    assert isinstance(cog, Archive)
+    return cog
+
+
+async def send_page(
+    interaction: discord.Interaction,
+    content: str,
+    file: discord.File | None,
+    view: discord.ui.View,
+    *,
+    ephemeral: bool,
+) -> None:
+    """Send a replay page as a follow-up: its text, its board picture if it has one, its buttons."""
+    if file is None:
+        await interaction.followup.send(content, view=view, ephemeral=ephemeral)
+    else:
+        await interaction.followup.send(content, view=view, ephemeral=ephemeral, file=file)
+
+
 class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"gb:replay:(?P<match>\d+):(?P<step>\d+):(?P<tag>[a-z]+)"
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"gb:replay:(?P<match>\d+):(?P<step>\d+):(?P<tag>[a-z]+)",
 ):
     """First / previous / next / last of a replay; the custom_id holds the match and current step,
     so anyone can press it, also after a restart."""
@@ -67,14 +92,15 @@ class ReplayButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayButton:
-        return cls(int(match["match"]), int(match["step"]), match["tag"], item.label or match["tag"])
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["match"]), int(match["step"]), match["tag"], label or match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GeniusBot = interaction.client  # type: ignore[assignment]
-        cog: Archive = bot.get_cog("Archive")  # type: ignore[assignment]
+        bot = bot_of(interaction)
         try:
+            cog = archive_of(bot)
             await interaction.response.defer()
             record, steps = await cog.steps(interaction, self.match_id)
             step = target_step(self.tag, self.step, len(steps) - 1)
@@ -84,7 +110,7 @@ class ReplayButton(
             await bot.on_app_command_error(interaction, error)
 
 
-class ReplayPick(discord.ui.DynamicItem[discord.ui.Select], template=r"gb:replay-pick"):
+class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=r"gb:replay-pick"):
     """The select menu under a list of finished matches: picking one opens its replay."""
 
     def __init__(self, options: list[discord.SelectOption] | None = None) -> None:
@@ -98,20 +124,18 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select], template=r"gb:replay
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayPick:
-        return cls(list(item.options))
+        return cls(list(item.options) if isinstance(item, discord.ui.Select) else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GeniusBot = interaction.client  # type: ignore[assignment]
-        cog: Archive = bot.get_cog("Archive")  # type: ignore[assignment]
+        bot = bot_of(interaction)
         try:
-            values = (interaction.data or {}).get("values") or ["0"]
+            cog = archive_of(bot)
+            values = self.item.values or ["0"]  # what was picked (discord.py reads it from the interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             record, steps = await cog.steps(interaction, int(values[0]))
-            content, file, view = await cog.page(record, steps, 0)
-            extra = {"file": file} if file else {}
-            await interaction.followup.send(content, view=view, ephemeral=True, **extra)
+            await send_page(interaction, *await cog.page(record, steps, 0), ephemeral=True)
         except Exception as error:
             await bot.on_app_command_error(interaction, error)
 
@@ -246,9 +270,7 @@ class Archive(commands.Cog):
             await reply(interaction, text, ephemeral=not public, view=view)
             return
         record, steps = await self.steps(interaction, match)
-        content, file, view = await self.page(record, steps, min(step, len(steps) - 1))
-        extra = {"file": file} if file else {}
-        await interaction.followup.send(content, view=view, ephemeral=not public, **extra)
+        await send_page(interaction, *await self.page(record, steps, min(step, len(steps) - 1)), ephemeral=not public)
 
     @app_commands.command(name="record", description="Get a finished match's record file (the adjudicate format)")
     @app_commands.describe(

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from dataclasses import dataclass
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,22 +13,15 @@ from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
 from geniusbot.games import get_game, registry
+from geniusbot.host.chatter import command_hint, is_chatter
 from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply, without_verdict
 from geniusbot.host.naming import name_seats
+from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage import MatchNotFound, MatchRecord, StorageError
 
-from . import (
-    button_label,
-    choice_message,
-    choice_offer,
-    command_hint,
-    host_refusal,
-    is_chatter,
-    needs_dms,
-    parse_options,
-    private_choice_offers,
-)
+from . import host_refusal, needs_dms, parse_options
+from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sealed_answer_message
 
 log = logging.getLogger(__name__)
 
@@ -41,105 +32,6 @@ SEAT_CHOICES = [
 ]
 # "#12 mines A1 B2": a private submission for match 12 (needed only by players of several matches).
 _MATCH_PREFIX = re.compile(r"^#(\d+)\s+(.+)$", re.DOTALL)
-
-
-@dataclass
-class Offer:
-    """A message with choice buttons the bot posted: which match, where, for whom, what."""
-
-    channel_id: int
-    message_id: int
-    seat: str
-    texts: tuple[str, ...]
-
-
-def choice_id(match_id: int, seat: str, text: str) -> str:
-    """The custom_id of a choice button (Discord allows 100 characters; see ``fits``)."""
-    return f"gb:choice:{match_id}:{seat}:{text}"
-
-
-def fits(match_id: int, seat: str, texts: list[str] | tuple[str, ...]) -> bool:
-    """Whether every option's custom_id fits Discord's 100 characters (else players type it)."""
-    return all(len(choice_id(match_id, seat, text)) <= 100 for text in texts)
-
-
-class ChoiceButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"gb:choice:(?P<match>\d+):(?P<seat>p\d+):(?P<text>.+)"
-):
-    """One option of a choice. The custom_id carries the match, the seat and the text to submit,
-    so the button works after a restart (registered with ``add_dynamic_items``)."""
-
-    def __init__(self, match_id: int, seat: str, text: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=button_label(text),
-                style=discord.ButtonStyle.primary,
-                custom_id=choice_id(match_id, seat, text),
-            )
-        )
-        self.match_id = match_id
-        self.seat = seat
-        self.text = text
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ChoiceButton:
-        return cls(int(match["match"]), match["seat"], match["text"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GeniusBot = interaction.client  # type: ignore[assignment]
-        cog: Matches = bot.get_cog("Matches")  # type: ignore[assignment]
-        try:
-            await cog.press_choice(interaction, self.match_id, self.seat, self.text)
-        except Exception as error:  # the tree's handler answers, as for a slash command
-            await bot.on_app_command_error(interaction, error)
-
-
-class PrivateChoiceButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"gb:dm:(?P<match>\d+):(?P<seat>p\d+):(?P<text>.+)"
-):
-    """One option of a sealed answer, in the player's DM: pressing sends the text privately, as if
-    the player had typed it there. Works after a restart, as :class:`ChoiceButton` does."""
-
-    def __init__(self, match_id: int, seat: str, text: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=button_label(text),
-                style=discord.ButtonStyle.primary,
-                custom_id=private_choice_id(match_id, seat, text),
-            )
-        )
-        self.match_id = match_id
-        self.seat = seat
-        self.text = text
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> PrivateChoiceButton:
-        return cls(int(match["match"]), match["seat"], match["text"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GeniusBot = interaction.client  # type: ignore[assignment]
-        cog: Matches = bot.get_cog("Matches")  # type: ignore[assignment]
-        try:
-            await cog.press_private_choice(interaction, self.match_id, self.seat, self.text)
-        except Exception as error:  # the tree's handler answers, as for a slash command
-            await bot.on_app_command_error(interaction, error)
-
-
-def private_choice_id(match_id: int, seat: str, text: str) -> str:
-    """The custom_id of a sealed-answer button in a DM."""
-    return f"gb:dm:{match_id}:{seat}:{text}"
-
-
-def choice_view(match_id: int, seat: str, texts: list[str] | tuple[str, ...]) -> discord.ui.View:
-    """The buttons of one choice (no timeout: they live as long as the message)."""
-    view = discord.ui.View(timeout=None)
-    for text in texts:
-        view.add_item(ChoiceButton(match_id, seat, text))
-    return view
 
 
 def result_line(record: MatchRecord) -> str:
@@ -169,9 +61,10 @@ class Matches(commands.Cog):
 
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
+        # Match -> its choice buttons in the room; (match, seat) -> a seat's sealed-answer buttons
+        # in its DM, and what they ask (phase, play, texts).
         self.offers: dict[int, Offer] = {}
-        # (match, seat) -> the DM with sealed-answer buttons, and what it asks (phase, play, texts).
-        self.dm_offers: dict[tuple[int, str], tuple[int, int, tuple[Any, ...]]] = {}
+        self.dm_offers: dict[tuple[int, str], Offer] = {}
         self._offer_lock = asyncio.Lock()
 
     @property
@@ -276,7 +169,7 @@ class Matches(commands.Cog):
         if dmo:
             game_options["dmo"] = dmo
         players = [Player("p1", first.id, first.display_name), Player("p2", second.id, second.display_name)]
-        if needs_dms(game_class):
+        if game_class.takes_private_moves():
             await self.check_dms(interaction, game_class.title, channel, players)
         result = await self.host.start_match(
             game_class.name,
@@ -420,7 +313,8 @@ class Matches(commands.Cog):
             await self.private_message(message, text)
             return
         live = self.live_in(message.channel.id)
-        if (hint := command_hint(text)) is not None and await self.hint_command(message, live, hint):
+        hint = command_hint(text, self.bot.transport.command_prefix)
+        if hint is not None and await self.hint_command(message, live, hint):
             return
         if live is not None:
             seat = next((s for s, p in live.players.items() if p.user_id == message.author.id), None)
@@ -509,14 +403,7 @@ class Matches(commands.Cog):
                 # Without its buttons the question would still read as open (answered by typing, by
                 # the clock, or the match paused or over): say it is closed; the board says the rest.
                 closed = choice_message(live.label(old.seat), old.texts, closed=True)
-                try:
-                    await (
-                        self.bot.get_partial_messageable(old.channel_id)
-                        .get_partial_message(old.message_id)
-                        .edit(content=closed, view=None)
-                    )
-                except DISCORD_ERRORS as error:
-                    log.info("match %s: could not close old choice buttons: %s", match_id, error)
+                await self._close(match_id, old, closed, "old choice buttons")
             if offer is None or not fits(match_id, *offer):
                 return
             seat, texts = offer
@@ -536,54 +423,71 @@ class Matches(commands.Cog):
         view = live.game.view(None)
         for seat, player in live.players.items():
             texts = offers.get(seat)
-            asks = (view.get("phase"), view.get("play"), tuple(texts)) if texts else None
+            asks = (view.get("phase"), view.get("play"), tuple(texts)) if texts else ()
             old = self.dm_offers.get((match_id, seat))
-            if old is not None and old[2] == asks:
+            if old is not None and old.asks == asks:
                 continue
             if old is not None:
                 self.dm_offers.pop((match_id, seat), None)
-                try:
-                    await self.bot.get_partial_messageable(old[0]).get_partial_message(old[1]).edit(view=None)
-                except DISCORD_ERRORS as error:
-                    log.info("match %s: could not close old DM buttons: %s", match_id, error)
-            if (
-                asks is None
-                or player.user_id is None
-                or any(len(private_choice_id(match_id, seat, t)) > 100 for t in texts)
-            ):
+                await self._close(match_id, old, None, "old DM buttons")
+            if not texts or player.user_id is None or not fits(match_id, seat, texts, private=True):
                 continue
-            buttons = discord.ui.View(timeout=None)
-            for text in texts:
-                buttons.add_item(PrivateChoiceButton(match_id, seat, text))
             try:
                 user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
                 sent = await user.send(
-                    f"Match #{match_id}, your sealed answer: "
-                    + " / ".join(texts)
-                    + ". Press a button or send it here as text.",
-                    view=buttons,
+                    sealed_answer_message(match_id, texts), view=choice_view(match_id, seat, texts, private=True)
                 )
             except DISCORD_ERRORS as error:
                 log.info("match %s: could not DM the answer buttons to %s: %s", match_id, seat, error)
                 continue
-            self.dm_offers[(match_id, seat)] = (sent.channel.id, sent.id, asks)
+            self.dm_offers[(match_id, seat)] = Offer(sent.channel.id, sent.id, seat, tuple(texts), asks)
 
-    async def press_private_choice(self, interaction: discord.Interaction, match_id: int, seat: str, text: str) -> None:
-        """A sealed-answer button in a DM was pressed: send its text privately through the host."""
-        holder, labels = await self.seat_in(match_id, interaction.user.id)
-        if holder != seat:
-            raise Refusal(f"This answer is for {labels.get(seat, seat)} alone.")
-        await interaction.response.defer()
-        result: Reply = await self.host.submit(match_id, seat, text, private=True)
-        if not result.ok:
-            raise Refusal(result.message or "That answer was not taken; send it again as text.")
-        old = self.dm_offers.get((match_id, seat))
-        if old is not None and interaction.message is not None and old[1] == interaction.message.id:
-            self.dm_offers.pop((match_id, seat), None)
+    async def _close(self, match_id: int, offer: Offer, content: str | None, what: str) -> None:
+        """Take the buttons off an offer's message (and, with ``content``, say it is closed)."""
+        message = self.bot.get_partial_messageable(offer.channel_id).get_partial_message(offer.message_id)
         try:
-            await interaction.edit_original_response(content=f"Match #{match_id}: you answered {text}.", view=None)
+            if content is None:
+                await message.edit(view=None)
+            else:
+                await message.edit(content=content, view=None)
         except DISCORD_ERRORS as error:
-            log.info("match %s: could not close the pressed answer: %s", match_id, error)
+            log.info("match %s: could not close %s: %s", match_id, what, error)
+
+    async def press_choice(
+        self, interaction: discord.Interaction, match_id: int, seat: str, text: str, *, private: bool = False
+    ) -> None:
+        """A choice button was pressed (``private``: a sealed-answer button in a DM): only the seat
+        it is for may; submit its text through the host (privately for a sealed answer)."""
+        holder, labels = await self.seat_in(match_id, interaction.user.id)
+        label = labels.get(seat, seat)
+        if holder != seat:
+            raise Refusal(
+                f"This answer is for {label} alone."
+                if private
+                else f"This choice is for {label} alone; wait for your own turn."
+            )
+        await interaction.response.defer()
+        result: Reply = await self.host.submit(match_id, seat, text, private=private)
+        if not result.ok:
+            raise Refusal(
+                result.message
+                or (
+                    "That answer was not taken; send it again as text."
+                    if private
+                    else "That choice was not taken; look at the board and try again."
+                )
+            )
+        pressed = interaction.message.id if interaction.message is not None else None
+        if private:
+            if (old := self.dm_offers.get((match_id, seat))) is not None and old.message_id == pressed:
+                del self.dm_offers[(match_id, seat)]
+        elif (old := self.offers.get(match_id)) is not None and old.message_id == pressed:
+            del self.offers[match_id]
+        answered = f"Match #{match_id}: you answered {text}." if private else f"{label} chose: {text}."
+        try:
+            await interaction.edit_original_response(content=answered, view=None)
+        except DISCORD_ERRORS as error:
+            log.info("match %s: could not close the pressed %s: %s", match_id, "answer" if private else "choice", error)
         await self.refresh_choices(match_id)
 
     async def seat_in(self, match_id: int, user_id: int) -> tuple[str | None, dict[str, str]]:
@@ -600,24 +504,6 @@ class Matches(commands.Cog):
         labels = {s.seat: Player(s.seat, s.user_id, s.display_name).label for s in record.seats}
         return record.seat_of(user_id), labels
 
-    async def press_choice(self, interaction: discord.Interaction, match_id: int, seat: str, text: str) -> None:
-        """A choice button was pressed: only the seat it is for may; submit its text through the host."""
-        holder, labels = await self.seat_in(match_id, interaction.user.id)
-        if holder != seat:
-            raise Refusal(f"This choice is for {labels.get(seat, seat)} alone; wait for your own turn.")
-        await interaction.response.defer()
-        result: Reply = await self.host.submit(match_id, seat, text)
-        if not result.ok:
-            raise Refusal(result.message or "That choice was not taken; look at the board and try again.")
-        old = self.offers.get(match_id)
-        if old is not None and interaction.message is not None and old.message_id == interaction.message.id:
-            self.offers.pop(match_id, None)
-        try:
-            await interaction.edit_original_response(content=f"{labels.get(seat, seat)} chose: {text}.", view=None)
-        except DISCORD_ERRORS as error:
-            log.info("match %s: could not close the pressed choice: %s", match_id, error)
-        await self.refresh_choices(match_id)
-
     @commands.Cog.listener()
     async def on_match_changed(self, match_id: int) -> None:
         """A restart resumed the match, or a timer moved it on: bring its choice buttons up to date
@@ -627,5 +513,5 @@ class Matches(commands.Cog):
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog and its persistent buttons."""
-    bot.add_dynamic_items(ChoiceButton, PrivateChoiceButton)
+    bot.add_dynamic_items(ChoiceButton)
     await bot.add_cog(Matches(bot))

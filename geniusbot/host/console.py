@@ -6,6 +6,10 @@ Both seats type at one keyboard, one line at a time (so a game can be piped in):
     p2 (dm): bid 4      a private submission
     status | rules | pause | resume | resign p1 | abort | close window | export | help | quit
 
+A seat's table talk is set aside as in a Discord room (:mod:`.chatter`): ``p1: gg`` prints
+``(ignored)`` and reaches no match, ``p1: resign`` is told the command as it is typed here. Where
+a Discord room would show a choice's buttons, ``help`` names its few options (:mod:`.offers`).
+
 ``close window`` ends a timed window (Tile Decklaration's 30 s memory grid) at once, as the host
 does when its time runs out; a person at the keyboard may also just wait for it.
 
@@ -177,8 +181,21 @@ def help_text(game: Any | None) -> str:
         return f"{how} Moves are typed as 'p1: ...' ('p1 (dm): ...' for a private one). Commands: {COMMANDS}."
     return (
         f"Type a move as '{example}' (the seat, then the move; 'p1 (dm): ...' sends it privately), "
-        f"or a command: {COMMANDS}. 'rules' shows the rules and the notation."
+        f"or a command: {COMMANDS}. 'rules' shows the rules and the notation.{offered(game)}"
     )
+
+
+def offered(game: Any) -> str:
+    """The choice the game waits for, named as the room names it above its buttons (a few short
+    options only, :func:`~geniusbot.host.offers.listing`): " p2 chooses one of: black / white.",
+    " p1 (dm) chooses one of: use all-in / pass." for a sealed answer; else nothing."""
+    from .offers import choice_offer, listing, private_choice_offers
+
+    offers: list[tuple[str, list[str]]] = []
+    if (offer := choice_offer(game)) is not None:
+        offers.append(offer)
+    offers += [(f"{seat} (dm)", texts) for seat, texts in private_choice_offers(game).items()]
+    return "".join(f" {who} chooses one of: {listed}." for who, texts in offers if (listed := listing(texts)))
 
 
 def rules_text(game: Any) -> str:
@@ -323,6 +340,7 @@ async def run_console(
                 say(reply.message)
                 return 2
             match_id = reply.match_id
+        assert match_id is not None
         dispatcher.start()
         say(help_text(host.matches[match_id].game if match_id in host.matches else None))
         while True:
@@ -353,6 +371,7 @@ async def _handle(
     again: str = "geniusbot play",
 ) -> bool:
     """Handle one console line; ``False`` to quit. ``again`` is the command that comes back to it."""
+    from .chatter import command_hint, is_chatter
     from .match import CHAT_PREFIXES
 
     live = await host.load(match_id)  # from the store once it is over
@@ -361,6 +380,16 @@ async def _handle(
     submission = _SUBMISSION.match(line)
     if submission:
         seat, private, text = submission.group(1).lower(), bool(submission.group(2)), submission.group(3)
+        if not private and live is not None and live.status in ("live", "paused") and seat in live.players:
+            # Table talk at the table, as in a Discord room: a command's name gets the command
+            # as it is typed here, chatter is set aside (no refusal), the rest goes to the host.
+            hint = command_hint(text, host.transport.command_prefix, seat=seat)
+            if hint is not None:
+                say(f"{live.label(seat)}: {hint}")
+                return True
+            if is_chatter(live.game, seat, text.strip()):
+                say("(ignored)")
+                return True
         reply = await host.submit(match_id, seat, text, private=private)
         if reply.ok:
             say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
@@ -414,7 +443,7 @@ async def _handle(
     return True
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play`` to the launcher's sub-commands (its help lists every game of the registry)."""
     from geniusbot.games import registry
 

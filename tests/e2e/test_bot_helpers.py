@@ -1,11 +1,9 @@
-"""The bot's small parts: /start's options text, the chatter test, the choices a game offers,
-long texts and text boards on Discord, the proxy URLs, 'geniusbot run' without a token, and the
+"""The bot's small parts: /start's options text, the choice buttons' ids, long texts and text boards on Discord, the proxy URLs, 'geniusbot run' without a token, and the
 one error handler of the command tree."""
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 from pathlib import Path
 
@@ -16,10 +14,10 @@ import pytest
 
 from geniusbot.bot import APOLOGY, TOKEN_HELP, apply_discord_urls, run_bot
 from geniusbot.cli import main
-from geniusbot.cogs import choice_offer, is_chatter, looks_like_notation, needs_dms, parse_options
+from geniusbot.cogs import parse_options
 from geniusbot.config import Settings
 from geniusbot.discord_transport import MESSAGE_LIMIT, fence, split_text
-from geniusbot.games import SEATS, get_game, new_game
+from geniusbot.games import get_game, new_game
 from geniusbot.host import board
 from geniusbot.storage import StorageError, Store
 from tests.e2e.botworld import TestBot, World
@@ -37,98 +35,20 @@ def test_options_text_splits_at_each_name() -> None:
         parse_options("red setup=none")
 
 
-CHATTER = ("gg", "lol", "hello", "nice move", "hmm", "wow", "ok", "good luck and have fun everyone")
-
-
-def test_chatter_is_refused_text_with_no_coordinate_no_word_of_the_game_and_no_command() -> None:
-    game = new_game("tictacfive")
-    for text, seat in itertools.product(CHATTER, SEATS):  # p1 to move, p2 waiting
-        assert is_chatter(game, seat, text), (text, seat)
-    assert is_chatter(game, "p2", "you will never make five against me")
-    for seat in SEATS:
-        assert not is_chatter(game, seat, "H8")  # p2: answered as out of turn
-        assert not is_chatter(game, seat, "resign")  # a command's name: answered with a hint
-        assert not is_chatter(game, seat, "black")  # a word of the game: answered (not now)
-    assert not is_chatter(game, "p1", "I will play H8 now I think")  # a coordinate
-    assert not is_chatter(game, "p2", "let me put a stone at j10 please")
-    for point in ("H8", "H9", "I8"):
-        game.submit(point, "p1")
-    # At the colour choice: a colour's typo is an attempt; talk is still talk.
-    for typo in ("blakc", "whit", "Black!"):
-        assert not is_chatter(game, "p2", typo), typo
-    assert all(is_chatter(game, seat, text) for text, seat in itertools.product(CHATTER, SEATS))
-    # A long sentence is talk even with a game's word in it, as before; a short one is an attempt.
-    tight = new_game("tightwire", variant="fate")
-    assert not is_chatter(tight, "p1", "pick turn order")
-    assert not is_chatter(tight, "p2", "pick turn order")  # out of turn, answered so
-    assert is_chatter(tight, "p2", "I would like to pick something nice")
-    assert is_chatter(tight, "p1", "good luck and have fun")  # "and" joins a move's parts only
-
-
-def test_a_word_is_an_attempt_only_in_a_game_that_has_it() -> None:
-    # "pass" answers All Hands On Deck's Override (here: refused, the grid is on show).
-    final, five = new_game("allhands", seed=4), new_game("tictacfive")
-    for seat in SEATS:
-        assert not is_chatter(final, seat, "pass") and is_chatter(five, seat, "pass")
-        assert not is_chatter(final, seat, "ban chain")
-        assert all(is_chatter(final, seat, text) for text in CHATTER)
-    assert looks_like_notation("B5-C3") and looks_like_notation("/pause")
-    assert looks_like_notation("red first", get_game("armslength").keywords)
-    assert looks_like_notation("blu first", get_game("armslength").keywords)  # "first"
-    assert not looks_like_notation("red first") and not looks_like_notation("what a lovely day today")
-    assert not looks_like_notation("all good", get_game("tiles").keywords)  # too short for a typo of call
-    assert not looks_like_notation("one sec", get_game("decks").keywords)  # nor of none
-
-
-def test_a_legal_move_is_never_chatter() -> None:
-    # The parser reads a message first: what it takes is a move, whatever its words.
-    tiles = new_game("tiles", seed=3)
-    tiles.close_window()
-    assert not is_chatter(tiles, "p1", "r")  # "call red", abbreviated
-    arms = new_game("armslength", setup="none", dmo="p1")
-    assert not is_chatter(arms, "p1", "2nd blue")
-
-
-def test_choices_come_from_the_games_own_legal_moves() -> None:
-    game = new_game("tictacfive")
-    assert choice_offer(game) is None
-    for point in ("H8", "H9", "I8"):
-        game.submit(point, "p1")
-    assert choice_offer(game) == ("p2", ["black", "white"])
-    game.submit("white", "p2")
-    assert choice_offer(game) is None
-    arms = new_game("armslength", setup="none", dmo="p1")
-    assert choice_offer(arms) == ("p1", ["red first", "red second", "blue first", "blue second"])
-    assert choice_offer(new_game("armslength", setup="none")) is None
-    fate = new_game("tightwire", variant="fate")
-    seat, texts = choice_offer(fate)
-    assert seat == "p1" and len(texts) == 3 and all(t.startswith("pick ") for t in texts)
-    fate.submit(texts[0], "p1")
-    assert choice_offer(fate)[0] == "p2" and len(choice_offer(fate)[1]) == 2
-    # A colour call, alone or as the running task of a final match.
-    tiles = new_game("tiles", seed=3)
-    assert choice_offer(tiles) is None  # the memorize window: nobody moves
-    tiles.close_window()
-    assert choice_offer(tiles) == ("p1", ["call red", "call blue", "call green"])
-    final = new_game("allhands", seed=3)
-    final.close_window()
-    assert choice_offer(final) == ("p1", ["call red", "call blue", "call green"])
-    # Declaring a tile is not a choice of a few named options.
-    tiles.submit("call red", "p1")
-    assert choice_offer(tiles) is None
-
-
 def test_choice_ids_carry_the_text_only_when_it_fits() -> None:
-    from geniusbot.cogs.matches import choice_id, fits
+    from geniusbot.cogs.choices import choice_id, fits, private_choice_id
 
     assert choice_id(12, "p2", "red first") == "gb:choice:12:p2:red first"
+    # A sealed answer's button in a DM (the formats running matches' buttons carry).
+    assert private_choice_id(12, "p1", "use all-in") == "gb:dm:12:p1:use all-in"
+    assert choice_id(12, "p1", "pass", private=True) == "gb:dm:12:p1:pass"
     assert fits(12, "p2", ["red first", "blue second"])
     assert not fits(12, "p2", ["use override " + "rectangle-adverse " * 5])
 
 
 def test_games_with_private_moves_need_dms() -> None:
-    assert needs_dms(get_game("tiles"))
-    assert not needs_dms(get_game("tictacfive")) and not needs_dms(get_game("armslength"))
+    assert get_game("tiles").takes_private_moves()
+    assert not get_game("tictacfive").takes_private_moves() and not get_game("armslength").takes_private_moves()
 
 
 def test_long_texts_are_split_and_text_boards_fenced() -> None:

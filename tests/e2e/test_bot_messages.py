@@ -4,34 +4,14 @@ after a match has ended, the choice messages under the board."""
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
 
-from geniusbot.cogs import COMMAND_HINTS, choice_message
 from geniusbot.cogs.admin import Admin
 from geniusbot.cogs.archive import Archive
+from geniusbot.cogs.choices import choice_message
 from geniusbot.cogs.matches import Matches
-from geniusbot.games import SEATS, GameError, registry
 from tests.e2e.botworld import World, ephemeral_answer
-
-
-@pytest.mark.parametrize("name", sorted(registry()))
-def test_no_game_takes_a_command_name_as_a_move(name: str) -> None:
-    # The premise of the answer below: a command's name is never a move, in any phase.
-    cls = registry()[name]
-    for variant, seed in itertools.product(cls.variants, (1, 2)):
-        rng, game = random.Random(seed), cls.new(seed=seed, variant=variant)
-        for _ in range(120):
-            if game.is_over:
-                break
-            for word, seat, private in itertools.product(COMMAND_HINTS, SEATS, (False, True)):
-                with pytest.raises(GameError):
-                    game.parse_move(word, seat, private=private)
-            if not game.to_move():
-                game.close_window()
-                continue
-            game.play(rng.choice(list(itertools.islice(game.legal_moves(), 500))))
 
 
 async def test_a_command_name_typed_in_the_room_points_to_the_slash_command(world: World) -> None:

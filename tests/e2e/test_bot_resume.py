@@ -62,6 +62,22 @@ async def test_choice_buttons_posted_before_a_restart_still_work_after_it(tmp_pa
             assert bot.host.matches[1].game.view()["first"] == "p1"
 
 
+async def test_sealed_answer_buttons_dmed_before_a_restart_still_work_after_it(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        world = make_world(fake, tmp_path)
+        async with world.running():
+            await world.start("allhands", seed=4, clock="none", options="items=p1 all-in; p2 all-in")
+            old = await fake.wait_for_message(
+                fake.dm_channel(world.alice), predicate=lambda m: m.component("gb:dm:1:p1:use all-in") is not None
+            )
+        async with world.running() as bot:
+            pressed = await fake.click(world.alice, old, "gb:dm:1:p1:use all-in")
+            await fake.wait_for_response(pressed)
+            await fake.wait_for_edit(old, predicate=lambda m: not m.components)
+            assert old.content == "Match #1: you answered use all-in."
+            assert bot.host.matches[1].game.view("p1")["sealed"] == "use all-in"
+
+
 # --------------------------------------------------------------------------- the real process
 
 

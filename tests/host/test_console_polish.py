@@ -293,3 +293,40 @@ async def test_help_after_the_end_names_only_what_still_works(tmp_path, end):
     assert (
         after.count("'status' shows the result, 'export' prints the record, 'rules' the rules, and 'quit' leaves.") == 2
     )
+
+
+# ---- table talk ---------------------------------------------------------------------------------
+
+
+async def test_table_talk_from_a_seat_is_set_aside_as_in_a_game_room(tmp_path):
+    # As in a Discord room: talk gets no refusal, a command's name the command as typed here,
+    # and what may be a move attempt (a coordinate, a word of the game or a typo) its answer.
+    talk = ["p1: gg", "p2: nice move", "p2: good luck and have fun everyone"]
+    _, out = await play(tmp_path, [*talk, "p1: resign", "p2: help", "p2: H8", "status", "quit"])
+    assert out.count("(ignored)") == 3
+    assert "p1: to resign, use 'resign p1'." in out
+    assert "p2: 'rules' gives the rules and the notation; 'status' shows the match." in out
+    assert "p2: It is not your turn; waiting for p1." in out
+    assert "is not a" not in out and "Result:" not in out  # no refusal of the talk; nobody resigned
+    assert "Match #1: Tic-Tac-Five, live." in out
+    # While paused, talk is still talk; a move still meets the pause.
+    _, out = await play(tmp_path, ["pause", "p2: lol", "p1: H8", "resume", "quit"], new=True)
+    assert out.count("(ignored)") == 1 and out.count("The match is paused: type resume to go on.") == 2
+
+
+async def test_at_a_choice_the_talk_is_talk_and_a_typo_is_answered(tmp_path):
+    lines = ["p1: H8", "p1: H9", "p1: I8", "p2: hmm", "p2: blakc", "help", "quit"]
+    _, out = await play(tmp_path, lines)
+    assert out.count("(ignored)") == 1
+    assert "p2: 'blakc' is not a colour; type black or white." in out
+    # Where the room shows the choice's buttons, the help names its options as the room does.
+    assert "'rules' shows the rules and the notation. p2 chooses one of: black / white." in out
+
+
+async def test_help_names_a_sealed_answers_options_as_a_private_move(tmp_path):
+    options = {"items": "p1 all-in; p2 all-in"}
+    _, out = await play(tmp_path, ["help", "p1 (dm): use all-in", "help", "quit"], "allhands", seed=4, options=options)
+    before, _, after = out.partition("ok p1 (dm): use all-in")
+    asked = " p1 (dm) chooses one of: use all-in / pass. p2 (dm) chooses one of: use all-in / pass."
+    assert before.count(asked) == 2  # on starting, and on help
+    assert " p2 (dm) chooses one of: use all-in / pass." in after and " p1 (dm) chooses" not in after

@@ -276,3 +276,11 @@ async def test_the_status_of_an_aborted_match_names_no_one_to_move_and_no_result
     assert status.startswith(f"Match #{match_id}: Tic-Tac-Five, aborted.")
     assert "To move" not in status
     assert status.endswith("Result: none; the host aborted it.")
+
+
+def test_every_slash_command_a_command_word_hint_names_is_one_the_bot_registers():
+    from geniusbot.host.chatter import COMMAND_HINTS, command_hint
+
+    said = [command_hint(word, "/") or "" for word in COMMAND_HINTS]
+    named = {m.group(1) for text in said for m in re.finditer(r"(?<![\w/])/(\w+)", text)}
+    assert named == set(COMMAND_HINTS) - {"help"} and named <= SLASH
