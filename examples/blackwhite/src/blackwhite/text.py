@@ -60,4 +60,4 @@ def board_lines(view: Mapping[str, Any]) -> list[str]:
         if view.get("sealed") is not None:
             hand += f"; sealed this round: {view['sealed']}"
         lines.append(hand + ".")
-    return lines
+    return [line.rstrip() for line in lines]
