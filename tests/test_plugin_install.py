@@ -82,11 +82,15 @@ def outside(tmp_path_factory):
     """(the example's install directory, the environment without it, a scratch directory)."""
     root = tmp_path_factory.mktemp("plugin")
     target = root / "target"
+    # Built from a copy: setuptools builds in the source tree (build/), which stays as it is.
+    source = shutil.copytree(
+        EXAMPLE, root / "source", ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    )
     # A real install, not an editable one, of the example alone. Built here when this environment
     # can build it (no index needed); else pip builds it in isolation, fetching setuptools.
     isolation = ["--no-build-isolation", "--no-index"] if can_build_without_isolation() else []
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", *isolation, "--target", str(target), str(EXAMPLE)],
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", *isolation, "--target", str(target), str(source)],
         capture_output=True,
         text=True,
         cwd=root,
