@@ -12,11 +12,12 @@ import itertools
 import json
 import random
 import string
+from importlib.metadata import entry_points
 
 import pytest
 
 from geniusbot.adjudicate import adjudicate
-from geniusbot.games import SEATS, Game, GameError, NotYourTurnError, load, registry
+from geniusbot.games import ENTRY_POINT_GROUP, SEATS, Game, GameError, NotYourTurnError, load, registry
 from geniusbot.storage.record import format_record, parse_record, record_from_game
 
 BASE_VIEW_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
@@ -29,6 +30,14 @@ SEEDS = (1, 2, 3)
 CASES = [
     pytest.param(name, variant, id=f"{name}-{variant}") for name, cls in registry().items() for variant in cls.variants
 ]
+
+
+def test_the_cases_are_every_registered_game_and_rule_set_a_plug_in_too():
+    # Built-in or installed from outside (examples/blackwhite), every game of the entry points is held
+    # to the same contract: the cases come from the registry, never from a list of names.
+    assert {param.values for param in CASES} == {(n, v) for n, cls in registry().items() for v in cls.variants}
+    outside = {e.name for e in entry_points(group=ENTRY_POINT_GROUP) if e.dist is None or e.dist.name != "geniusbot"}
+    assert outside <= set(registry())
 
 
 def json_round_trip(data):

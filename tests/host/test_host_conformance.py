@@ -6,11 +6,12 @@ come too late."""
 from __future__ import annotations
 
 import random
+from importlib.metadata import entry_points
 
 import pytest
 
 from geniusbot.adjudicate import adjudicate_text
-from geniusbot.games import registry
+from geniusbot.games import ENTRY_POINT_GROUP, registry
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record, replay_match
 from geniusbot.host.transport import Player, RecordingTransport
@@ -19,6 +20,13 @@ from .test_match import FakeTime, fire_due
 
 CASES = [(name, variant) for name, cls in registry().items() for variant in cls.variants]
 CAP = 40
+
+
+def test_the_cases_are_every_registered_game_and_rule_set_a_plug_in_too():
+    # A game installed from outside (examples/blackwhite) is hosted through the same cases as a built-in.
+    assert set(CASES) == {(n, v) for n, cls in registry().items() for v in cls.variants}
+    outside = {e.name for e in entry_points(group=ENTRY_POINT_GROUP) if e.dist is None or e.dist.name != "geniusbot"}
+    assert outside <= {name for name, _ in CASES}
 
 
 @pytest.mark.parametrize("name, variant", CASES, ids=[f"{n}-{v}" for n, v in CASES])

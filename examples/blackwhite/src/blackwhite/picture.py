@@ -1,0 +1,118 @@
+"""The picture of a Black and White view, drawn with geniusbot's toolkit (``geniusbot.render``).
+
+A card: the two player rows (name, points, clock), then a row of nine tiles per seat, one
+column per round. A played tile is a black or a white square; its number is written on it only
+where the view knows it (a seat's own tiles in its own view, every tile once the game is over).
+A tile sealed this round and not yet shown is a dashed slot with a question mark; the winning
+tile of a round is framed in gold. The footer says whose tile is awaited, or the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from geniusbot.render import common
+
+WIDTH = 900
+TILE = 64
+GAP = 14
+LEFT = 160  # the seat labels sit left of the tiles
+TOP = common.HEADER_HEIGHT + 24
+NUMBERS_HEIGHT = 40  # the round numbers above the tiles
+ROW = TILE + 26
+BOARD_HEIGHT = NUMBERS_HEIGHT + 2 * ROW + 20
+HEIGHT = TOP + BOARD_HEIGHT + common.FOOTER_HEIGHT
+SEATS = ("p1", "p2")
+
+
+def tile_box(seat: str, k: int) -> tuple[int, int, int, int]:
+    """The square of round ``k`` (from 0) in ``seat``'s row."""
+    x = LEFT + k * (TILE + GAP)
+    y = TOP + NUMBERS_HEIGHT + SEATS.index(seat) * ROW
+    return x, y, x + TILE, y + TILE
+
+
+def _tile(canvas: Image.Image, box: tuple[int, int, int, int], colour: str, number: int | None, won: bool) -> None:
+    draw = ImageDraw.Draw(canvas)
+    fill = "black_stone" if colour == "black" else "white_stone"
+    if won:
+        x0, y0, x1, y1 = box
+        draw.rectangle([x0 - 6, y0 - 6, x1 + 6, y1 + 6], fill=common.ink("accent"))
+        draw.rectangle([x0 - 2, y0 - 2, x1 + 2, y1 + 2], fill=common.ink("page"))
+    # A black tile on the dark card gets a light edge, so it reads as a tile and not a hole.
+    draw.rectangle(box, fill=common.ink(fill), outline=common.ink("muted") if colour == "black" else None, width=2)
+    if number is not None:
+        fg = "white_stone" if colour == "black" else "black_stone"
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        common.draw_text(canvas, centre, str(number), 36, fg=fg, bg=fill, bold=True, anchor="m")
+
+
+def _slot(canvas: Image.Image, box: tuple[int, int, int, int], sealed: bool) -> None:
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle(box, outline=common.ink("muted" if sealed else "band"), width=3 if sealed else 2)
+    if sealed:
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        common.draw_text(canvas, centre, "?", 34, fg="muted", bold=True, anchor="m")
+
+
+def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+    """The footer while the game runs: the round, and whose tile is awaited."""
+    movers = list(view.get("to_move") or [])
+    names = " and ".join(common.seat_name(seat, players) for seat in movers)
+    if not names:
+        return ""
+    return f"Round {view.get('round')} of {view.get('rounds_total')}: {names} to play a tile, by DM"
+
+
+def render(
+    view: Mapping[str, Any],
+    *,
+    players: Mapping[str, str] | None = None,
+    clocks: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Image.Image:
+    """The card of a Black and White view as a palette image."""
+    canvas = common.new_canvas((WIDTH, HEIGHT))
+    rounds: list[Mapping[str, Any]] = list(view.get("rounds") or [])
+    total = int(view.get("rounds_total") or 9)
+    tiles: Mapping[str, list[int]] = view.get("tiles") or {}
+    played: Mapping[str, bool] = view.get("played") or {}
+    own = view.get("seat")  # a seat's own view says whose it is, and carries its tiles
+    mine: list[int] = list(view.get("mine") or [])
+    scores: Mapping[str, int] = view.get("scores") or {}
+
+    for k in range(total):
+        x = LEFT + k * (TILE + GAP) + TILE / 2
+        common.draw_text(canvas, (x, TOP + NUMBERS_HEIGHT / 2 - 4), str(k + 1), 24, fg="muted", anchor="m")
+    for seat in SEATS:
+        y = tile_box(seat, 0)[1] + TILE / 2
+        label = common.fit_text(common.seat_name(seat, players), 25, LEFT - 40)
+        common.draw_text(canvas, (24, y), label, 25, fg="text")
+        for k in range(total):
+            box = tile_box(seat, k)
+            if k < len(rounds):
+                number = tiles[seat][k] if tiles else None
+                if number is None and seat == own:
+                    number = mine[k]
+                _tile(canvas, box, str(rounds[k][seat]), number, rounds[k].get("winner") == seat)
+            elif k == len(rounds) and played.get(seat):
+                sealed = view.get("sealed")
+                if sealed is not None and seat == own:
+                    _tile(canvas, box, "black" if int(sealed) % 2 == 0 else "white", int(sealed), False)
+                else:
+                    _slot(canvas, box, sealed=True)
+            else:
+                _slot(canvas, box, sealed=False)
+
+    def detail(seat: str) -> str:
+        points = scores.get(seat, 0)
+        return f"{points} point{'s' if points != 1 else ''}"
+
+    rows = common.player_rows(view, players, clocks, lambda seat, background: None, detail)
+    head = title or "Black and White"
+    common.draw_header(canvas, head, rows)
+    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    return canvas

@@ -1,0 +1,320 @@
+"""Black and White: nine sealed tiles each, played at the same time; only colours are shown.
+
+Standard library and geniusbot's rules API only: no Pillow, no discord, no asyncio. The rules as
+the bot reads them, with the rulings, are in this package's README.
+
+State: the tiles each seat has played in the rounds resolved so far (in round order), the tile
+each seat has sealed in the round running now (``None``: not in yet), and who won each round.
+Everything else (the hands, the scores, the colours) is derived from that.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from geniusbot.games import (
+    Event,
+    EventKind,
+    Game,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    NotYourTurnError,
+    Termination,
+    WrongPlaceError,
+    other_seat,
+)
+
+#: The tiles each player holds at the start: 0 to 8.
+TILES: tuple[int, ...] = tuple(range(9))
+#: One round per tile.
+ROUNDS = len(TILES)
+
+_PLAY = re.compile(r"^\s*(?:play\s+)?(\d+)\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def colour(tile: int) -> str:
+    """The colour of a tile: even tiles (0, 2, 4, 6, 8) are black, odd ones (1, 3, 5, 7) white."""
+    return "black" if tile % 2 == 0 else "white"
+
+
+class Kind(StrEnum):
+    """The game's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
+
+    #: How to play, said when the match starts.
+    OPENING = "opening"
+    #: A seat's tile for this round is in (the room learns that, never which).
+    PLAYED = "played"
+    #: Both tiles of a round are in: their colours and who won the round.
+    ROUND = "round"
+    #: The game is over: every tile played, by number.
+    REVEAL = "reveal"
+
+
+@dataclass(frozen=True)
+class Tile(Move):
+    """A seat plays one of its tiles this round."""
+
+    tile: int
+
+    def text(self) -> str:
+        return f"play {self.tile}"
+
+
+class BlackAndWhite(Game):
+    """Black and White: the higher tile wins the round; the room sees only the colours."""
+
+    name = "blackwhite"
+    title = "Black and White"
+    aliases = ("black and white", "blackandwhite")
+    picture = "blackwhite.picture:render"
+    # 30 s for each tile, then a reserve of 2 minutes for the whole match.
+    clocks = {"*": "30s+2m"}
+    keywords = frozenset({"play"})
+    summary = (
+        "Each player holds nine tiles, 0 to 8: the even ones (0, 2, 4, 6, 8) are black, the odd "
+        "ones (1, 3, 5, 7) white. Each round both players play one tile at the same time, sent to "
+        "the bot privately (by DM: play 4). When both are in, the room is told the colour of each "
+        "tile and who won the round: the higher tile wins a point, equal tiles score nobody. The "
+        "numbers stay secret until the game ends. A played tile is gone. After nine rounds (or once "
+        "one player leads by more than the rounds left) the most points wins; equal points draw. "
+        "A player whose time runs out plays their lowest tile."
+    )
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant)
+        self.played: dict[str, list[int]] = {seat: [] for seat in self.seats}
+        self.sealed: dict[str, int | None] = {seat: None for seat in self.seats}
+        self.winners: list[str | None] = []
+
+    # ---- construction ----------------------------------------------------------------------
+
+    def setup(self, **options: str) -> None:
+        """Nothing to lay out or draw: both players hold every tile, and the game takes no options."""
+
+    def opening_events(self) -> list[Event]:
+        """How a tile is sent, before the first round (nothing once the game has begun)."""
+        if self.is_over or self.winners or any(t is not None for t in self.sealed.values()):
+            return []
+        return [
+            Event(
+                f"Round 1 of {ROUNDS}: each player sends one tile, 0 to 8, to the bot privately, such as play 4.",
+                kind=Kind.OPENING,
+                data={"round": 1},
+            )
+        ]
+
+    # ---- derived state -----------------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        """The round being played (after the last one: the number of rounds played)."""
+        return len(self.winners) + (0 if self.is_over else 1)
+
+    def hand(self, seat: str) -> list[int]:
+        """The tiles ``seat`` may still play, lowest first."""
+        gone = set(self.played[seat])
+        if self.sealed[seat] is not None:
+            gone.add(self.sealed[seat])  # type: ignore[arg-type]
+        return [t for t in TILES if t not in gone]
+
+    def scores(self) -> dict[str, int]:
+        return {seat: self.winners.count(seat) for seat in self.seats}
+
+    # ---- whose turn, what is legal -----------------------------------------------------------
+
+    def to_move(self) -> tuple[str, ...]:
+        """Both seats, simultaneously, until each has sealed its tile for the round."""
+        if self.is_over:
+            return ()
+        return tuple(seat for seat in self.seats if self.sealed[seat] is None)
+
+    def is_private(self, move: Move) -> bool:
+        """Every tile is sealed: sent privately."""
+        return True
+
+    def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
+        self.require_seat(seat)
+        if self.is_over:
+            raise NotYourTurnError("The game is over; no more moves are taken.")
+        if self.sealed[seat] is not None:
+            raise NotYourTurnError(
+                f"You have played your tile for round {self.round}; the first one stands. Wait for {other_seat(seat)}."
+            )
+        self.require_turn(seat)
+        match = _PLAY.match(text) if isinstance(text, str) else None
+        if not match:
+            raise MalformedMoveError("Write play and one of your tiles, 0 to 8, such as play 4.")
+        if not private:
+            raise WrongPlaceError(
+                "Send your tile to me privately (by direct message), not in the game room: tiles are sealed.",
+                private=True,
+            )
+        number = match.group(1)
+        if len(number) > 1 or int(number) not in TILES:
+            raise IllegalMoveError(f"There is no tile {number}; the tiles are 0 to 8.")
+        tile = int(number)
+        if tile not in self.hand(seat):
+            left = ", ".join(map(str, self.hand(seat)))
+            raise IllegalMoveError(f"You have played your {tile} already; play one of your tiles left: {left}.")
+        return Tile(seat, tile)
+
+    def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
+        movers = self.to_move()
+        for mover in movers if seat is None else (seat,):
+            if mover in movers:
+                for tile in self.hand(mover):
+                    yield Tile(mover, tile)
+
+    # ---- playing -------------------------------------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Seal a tile; once both are in, reveal the round's colours and score it."""
+        if not isinstance(move, Tile) or self.parse_move(move.text(), move.seat, private=True) != move:
+            raise IllegalMoveError("That is not a tile you can play now; send play and a tile, such as play 4.")
+        return self._seal(move.seat, move.tile)
+
+    def timeout(self, seat: str) -> list[Event]:
+        """A seat whose time runs out plays its lowest tile left (the ruling: time never loses here)."""
+        self.require_seat(seat)
+        if self.is_over or seat not in self.to_move():
+            return []
+        tile = self.hand(seat)[0]
+        said = Event(
+            f"{seat} ran out of time; their lowest tile is played for them.",
+            kind=EventKind.INFO,
+            data={"seat": seat, "timeout": True},
+        )
+        return [said, *self._seal(seat, tile, confirm=False)]
+
+    def _seal(self, seat: str, tile: int, *, confirm: bool = True) -> list[Event]:
+        self.sealed[seat] = tile
+        events = []
+        if confirm:
+            events.append(
+                Event(
+                    f"Sealed: play {tile}.",
+                    seats=frozenset({seat}),
+                    kind=EventKind.SEALED,
+                    data={"seat": seat, "move": f"play {tile}"},
+                )
+            )
+        if any(t is None for t in self.sealed.values()):
+            events.append(Event(f"{seat} has played a tile.", kind=Kind.PLAYED, data={"seat": seat}))
+            return events
+        return events + self._resolve()
+
+    def _resolve(self) -> list[Event]:
+        """Both tiles are in: score the round, say the colours, and end the game if it is decided."""
+        tiles = {seat: int(self.sealed[seat]) for seat in self.seats}  # type: ignore[arg-type]
+        p1, p2 = tiles["p1"], tiles["p2"]
+        winner = None if p1 == p2 else ("p1" if p1 > p2 else "p2")
+        for seat in self.seats:
+            self.played[seat].append(tiles[seat])
+            self.sealed[seat] = None
+        self.winners.append(winner)
+        number = len(self.winners)
+        scores = self.scores()
+        result = f"{winner} wins the round" if winner else "the tiles are equal and nobody scores"
+        events = [
+            Event(
+                f"Round {number}: p1 played {colour(p1)}, p2 played {colour(p2)}; {result}. "
+                f"Score: p1 {scores['p1']}, p2 {scores['p2']}.",
+                kind=Kind.ROUND,
+                data={
+                    "round": number,
+                    "colors": {seat: colour(tiles[seat]) for seat in self.seats},
+                    "winner": winner,
+                    "scores": scores,
+                },
+            )
+        ]
+        left = ROUNDS - number
+        lead = abs(scores["p1"] - scores["p2"])
+        if left and lead <= left:
+            return events
+        return events + self._finish(scores, left)
+
+    def _finish(self, scores: dict[str, int], left: int) -> list[Event]:
+        a, b = scores["p1"], scores["p2"]
+        winner = None if a == b else ("p1" if a > b else "p2")
+        reveal = Event(
+            "The tiles, round by round: "
+            + "; ".join(f"{seat} {' '.join(map(str, self.played[seat]))}" for seat in self.seats)
+            + ".",
+            kind=Kind.REVEAL,
+            data={"tiles": {seat: list(self.played[seat]) for seat in self.seats}},
+        )
+        if winner is None:
+            how = f"p1 and p2 won {a} rounds each"
+        elif left:
+            loser = other_seat(winner)
+            how = (
+                f"{winner} leads {max(a, b)} rounds to {min(a, b)} with {left} left to play, "
+                f"more than {loser} can make up"
+            )
+        else:
+            how = f"{winner} won {max(a, b)} rounds to {min(a, b)}"
+        return [reveal, *self.end(winner, Termination.POINTS, how, scores=scores, rounds=len(self.winners))]
+
+    # ---- what a seat sees ----------------------------------------------------------------------
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """The room sees the colours, the winners and who has played this round; a seat sees its
+        own tiles too; once the game is over everyone sees every tile."""
+        rounds = [
+            {"p1": colour(self.played["p1"][k]), "p2": colour(self.played["p2"][k]), "winner": winner}
+            for k, winner in enumerate(self.winners)
+        ]
+        # The tiles not yet shown by colour: the room can count them from the rounds it saw.
+        left = {
+            s: {c: sum(1 for t in TILES if t not in self.played[s] and colour(t) == c) for c in ("black", "white")}
+            for s in self.seats
+        }
+        view: dict[str, Any] = {
+            **self.base_view(),
+            "phase": "over" if self.is_over else "play",
+            "round": self.round,
+            "rounds_total": ROUNDS,
+            "rounds": rounds,
+            "scores": self.scores(),
+            "played": {s: self.sealed[s] is not None for s in self.seats},
+            "left": left,
+            "last_move": None,
+        }
+        if seat in self.seats:
+            view["seat"] = seat
+            view["hand"] = self.hand(seat)
+            view["mine"] = list(self.played[seat])
+            view["sealed"] = self.sealed[seat]
+            if self.sealed[seat] is not None:
+                view["last_move"] = f"play {self.sealed[seat]}"
+            elif self.played[seat]:
+                view["last_move"] = f"play {self.played[seat][-1]}"
+        if self.is_over:
+            view["tiles"] = {s: list(self.played[s]) for s in self.seats}
+        return view
+
+    @classmethod
+    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+        from .text import board_lines
+
+        return board_lines(view)
+
+    # ---- serialisation -------------------------------------------------------------------------
+
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "played": {s: list(v) for s, v in self.played.items()},
+            "sealed": dict(self.sealed),
+            "winners": list(self.winners),
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        self.played = {s: [int(t) for t in data["played"][s]] for s in self.seats}
+        self.sealed = {s: (None if data["sealed"][s] is None else int(data["sealed"][s])) for s in self.seats}
+        self.winners = list(data["winners"])
