@@ -1,0 +1,84 @@
+"""Input routing: a room message or a private message, to the match and seat it is for."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from geniusbot.games import GameError, get_game
+from geniusbot.storage import StorageUnavailable
+
+from .base import HostBase, never_raises
+from .live import Reply
+
+log = logging.getLogger(__name__)
+
+#: Room messages that start with one of these are table talk, never a submission.
+CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
+
+
+def takes_private_moves(game_name: str) -> bool:
+    """Whether the game ``game_name`` takes private submissions (it says which moves are private)."""
+    try:
+        cls = get_game(game_name)
+    except GameError:
+        return False
+    return cls.takes_private_moves()
+
+
+class Routing(HostBase):
+    """Where an input goes: the room's match, or the sender's match of a private message."""
+
+    @never_raises
+    async def room_message(self, channel_id: int, user_id: int, text: str) -> Reply:
+        """Someone typed ``text`` in a room: a submission if they hold a seat of its match."""
+        try:
+            record = await self.store.live_match_in_channel(channel_id)
+        except StorageUnavailable as error:
+            log.warning("room message lost to storage: %s", error)
+            return Reply("unavailable", "The bot cannot read its matches right now; send that again in a moment.")
+        if record is None:
+            return Reply("ignored")
+        seat = record.seat_of(user_id)
+        if seat is None:
+            return Reply("ignored", match_id=record.id)
+        return await self.submit(record.id, seat, text)
+
+    @never_raises
+    async def private_message(self, user_id: int, text: str, match_id: int | None = None) -> Reply:
+        """A player sent ``text`` privately; with several live matches, ``match_id`` picks one."""
+        try:
+            records = await self.store.live_matches_of_user(user_id)
+        except StorageUnavailable:
+            return Reply("unavailable", "The bot cannot read its matches right now; send that again in a moment.")
+        numbered = re.match(r"^\s*#?(\d+)\s*[:,]?\s+(.+)$", text) if len(records) > 1 and match_id is None else None
+        if numbered and any(r.id == int(numbered.group(1)) for r in records):
+            match_id, text = int(numbered.group(1)), numbered.group(2)
+        if match_id is not None:
+            records = [r for r in records if r.id == match_id]
+        elif len(records) > 1:
+            # Only a game that takes private moves can be waiting for a DM: if one match alone
+            # plays such a game, the DM is for it (a careful host would not ask which).
+            private_games = [r for r in records if takes_private_moves(r.game)]
+            if len(private_games) == 1:
+                records = private_games
+        if not records:
+            # /start is the bot's, not a host command: named only where the transport has it.
+            offered = getattr(self.transport, "commands", None)
+            how = f" ({self._command('start')} in a game room)" if offered is not None and "start" in offered else ""
+            return Reply(
+                "ignored",
+                "You play in no running match, so there is nothing to send this to. Once a host starts a "
+                f"match with you{how}, send that match's private moves here.",
+            )
+        if len(records) > 1:
+            listing = ", ".join(f"#{r.id} ({get_game(r.game).title})" for r in records)
+            return Reply(
+                "error",
+                f"You play in several matches ({listing}); start your message with the match number, "
+                f"such as #{records[0].id} {text}.",
+            )
+        record = records[0]
+        seat = record.seat_of(user_id)
+        assert seat is not None
+        return await self.submit(record.id, seat, text, private=True)
