@@ -14,8 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
-from geniusbot.games import get_game, registry
-from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply, without_verdict
+from geniusbot.games import Outcome, get_game, registry
+from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply
 from geniusbot.host.naming import name_seats
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage import MatchNotFound, MatchRecord, StorageError
@@ -151,7 +151,11 @@ def result_line(record: MatchRecord) -> str:
     if result.winner is None:
         return f"Result: a draw. {name_seats(result.reason, names)}"
     winner = Player(result.winner, None, names.get(result.winner, "")).label
-    return f"Result: {winner} wins. {name_seats(without_verdict(result.reason, result.winner), names)}"
+    # The line has said who wins: how the game ended, without its verdict (the game's outcome, as
+    # the match's state keeps it; the record's sentence whole if the state has none).
+    outcome = Outcome.from_dict(record.state.get("outcome"))
+    detail = outcome.detail if outcome is not None else result.reason
+    return f"Result: {winner} wins. {name_seats(detail, names)}"
 
 
 def ended_here(record: MatchRecord) -> str:

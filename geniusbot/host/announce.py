@@ -6,16 +6,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from geniusbot.games import Event
+from geniusbot.games import Event, EventKind
 
 from . import board
 from .base import HostBase
 from .clock import format_duration
-from .live import LiveMatch
+from .live import LiveMatch, result_detail
+from .live import timed_out as timed_out_of
 from .naming import game_title
 from .transport import TransportError
 
@@ -23,17 +23,6 @@ log = logging.getLogger(__name__)
 
 #: The result line of a match the host aborted (it has no result).
 ABORTED_RESULT = "Result: none; the host aborted it."
-
-
-def without_verdict(reason: str, winner: str | None) -> str:
-    """A game's reason for a result without a last clause that names the winner again, for the
-    line that has just said who wins: "p2 resigned; p1 wins." -> "p2 resigned.", "p1 (black)
-    makes five in a row, G8 to K8, and wins." -> "... G8 to K8.". Anything else stands."""
-    if winner is None:
-        return reason
-    pattern = rf"\s*[;,]\s*(?:so\s+|and\s+)?(?:{re.escape(winner)}(?:\s+\([^()]*\))?\s+)?wins\.\s*$"
-    trimmed = re.sub(pattern, ".", reason)
-    return trimmed if trimmed.strip(" .") else reason
 
 
 class Announcer(HostBase):
@@ -145,6 +134,7 @@ class Announcer(HostBase):
         *,
         lead: Sequence[str] = (),
         drawing: asyncio.Future[bytes | None] | None = None,
+        timed_out: frozenset[str] = frozenset(),
     ) -> None:
         """Announce a committed action: private events to their seats, the public ones with the board.
 
@@ -153,7 +143,7 @@ class Announcer(HostBase):
         posted on their own when the board is text, or when the board will vanish with a
         memorize window (the announcement must stay), or when an event deletes itself later.
         The events' texts go out with the players' names (:meth:`LiveMatch.speak`); ``lead`` is
-        the host's own lines, said as they stand.
+        the host's own lines, said as they stand; ``timed_out``, the seats whose timeout they say.
         """
         window = live.host.get("window")
         vanishing = self._vanishing(live, window)
@@ -163,21 +153,21 @@ class Announcer(HostBase):
             for text in lead:
                 await self._post(live, text)
             await self._announce(live, events)
-            await self._show_board(
-                live, now, said=[*lead, *(live.speak(e.text) for e in events if e.public and e.text)]
-            )
+            await self._show_board(live, now, timed_out=timed_out)
             return
         texts = list(lead)
         separate: list[Event] = []
         for event in events:
             delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
             if event.public and not delete_after:
-                if event.text:  # an event with no text is data only
+                # An event with no text is data only; the game's end is said by the result line
+                # under the board ("p2 resigned; p1 wins." is "Result: alice (p1) wins. bob resigned.").
+                if event.text and event.kind != EventKind.END:
                     texts.append(live.speak(event.text))
             else:
                 separate.append(event)
         await self._announce(live, separate)
-        await self._show_board(live, now, lead=texts, drawing=drawing, said=texts)
+        await self._show_board(live, now, lead=texts, drawing=drawing, timed_out=timed_out)
 
     async def _show_board(
         self,
@@ -186,13 +176,13 @@ class Announcer(HostBase):
         *,
         lead: Sequence[str] = (),
         drawing: asyncio.Future[bytes | None] | None = None,
-        said: Sequence[str] = (),
+        timed_out: frozenset[str] = frozenset(),
     ) -> None:
         """Post the public board (a picture when a renderer exists) and changed private views by DM.
 
         ``lead``: texts to put above the caption of a picture board (posted on their own before
-        a text board). ``drawing``: the picture, already being drawn. ``said``: what this
-        action's announcement says, so the result line does not say it again.
+        a text board). ``drawing``: the picture, already being drawn. ``timed_out``: the seats whose
+        timeout this action's announcement says, so the result line does not say it again.
         """
         if not self.boards:
             self._drop(drawing)
@@ -207,11 +197,8 @@ class Announcer(HostBase):
         elif self._pictured(live):
             drawing = self._draw_board(live, now)
             png = await drawing if drawing is not None else None
-        ending = self._caption(live, now, said=(*said, *lead))
-        # A last move's event often says what the result line says ("p2 resigned"): once is enough.
-        outcome = live.game.outcome()
-        told = live.speak(outcome.reason).strip() if outcome is not None else None
-        lead = [t for t in lead if t and t.strip() not in ending and t.strip() != told]
+        ending = self._caption(live, now, timed_out=timed_out)
+        lead = [t for t in lead if t]
         # A picture says what a running window is for (a text board says it in its own lines).
         caption = "\n".join(t for t in (*lead, self.window_line(live, now), ending) if t)
         posted: list[int | None] = []
@@ -280,17 +267,18 @@ class Announcer(HostBase):
                     return True
         return await self._private(live, seat, f"Your view of match #{live.id}:\n" + board.text_board(view))
 
-    def _caption(self, live: LiveMatch, now: float, *, said: Sequence[str] = ()) -> str:
+    def _caption(self, live: LiveMatch, now: float, *, timed_out: frozenset[str] = frozenset()) -> str:
+        """The line under a board: the result once the game is over, the clock line before.
+
+        ``timed_out``: the seats whose timeout the announcement has just said with the player's
+        name; a result that is one of those timeouts says who wins, and no more."""
         outcome = live.game.outcome()
         if outcome is not None:
             who = live.label(outcome.winner) + " wins" if outcome.winner else "a draw"
-            for seat in live.players:
-                # The announcement just said this timeout with the player's name: once is enough.
-                if outcome.reason.startswith(f"{seat} ran out of time") and any(
-                    text.startswith(f"{live.label(seat)} ran out of time") for text in said
-                ):
-                    return f"Result: {who}."
-            return f"Result: {who}. {live.speak(without_verdict(outcome.reason, outcome.winner))}"
+            if any(timed_out_of(outcome, seat) for seat in timed_out):
+                return f"Result: {who}."
+            # The line has said who wins: the game's sentence without its verdict (a draw's whole).
+            return f"Result: {who}. {live.speak(result_detail(outcome))}"
         return self.clock_line(live, now)
 
     def window_line(self, live: LiveMatch, now: float) -> str:

@@ -162,6 +162,7 @@ class HostBase:
             *,
             lead: Sequence[str] = (),
             drawing: asyncio.Future[bytes | None] | None = None,
+            timed_out: frozenset[str] = frozenset(),
         ) -> None: ...
         @abstractmethod
         def clock_line(self, live: LiveMatch, now: float) -> str: ...

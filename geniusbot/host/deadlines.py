@@ -8,12 +8,12 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from geniusbot.games import Event
+from geniusbot.games import Event, EventKind
 from geniusbot.storage import NewAction, StaleVersion, StorageUnavailable, TimerRecord
 
 from .base import HostBase
 from .clock import Alert, format_duration
-from .live import LiveMatch, epoch, utc
+from .live import LiveMatch, epoch, timed_out, utc
 from .transport import TransportError
 
 log = logging.getLogger(__name__)
@@ -142,6 +142,7 @@ class Deadlines(HostBase):
         follows the last, so no board says that a seat whose time is gone is to move.
         """
         lines: list[str] = []  # the room's lines of timeouts applied, not yet said
+        timed_out: set[str] = set()  # the seats whose timeout those lines say
         try:
             while (nxt := self._run_out(live, now)) is not None:
                 deadline, seat = nxt
@@ -153,9 +154,11 @@ class Deadlines(HostBase):
                 await self._arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead
+                timed_out.add(seat)
                 if self._run_out(live, now) is None:
                     lead, lines = lines, []
-                    await self._report(live, now, events, lead=lead)
+                    await self._report(live, now, events, lead=lead, timed_out=frozenset(timed_out))
+                    timed_out.clear()
                     continue
                 # Another clock has run out too: its timeout comes first, then the board.
                 said = [
@@ -172,23 +175,23 @@ class Deadlines(HostBase):
     def _timeout_words(live: LiveMatch, seat: str, events: Iterable[Event]) -> tuple[list[str], list[Event]]:
         """Say a timeout once, with the player's name: the host's line, or the game's own event.
 
-        The game's event that is only the match's result ("p1 ran out of time; p2 wins.") is left
-        to the result line; one that says more ("p1 ran out of time and plays nothing this
-        phase.") is said instead of the host's line, the seat named as the room knows it
-        ("alice (p1) ran out of time and plays nothing this phase."). Either way the line is
-        returned as the lead, said first and as it stands (the rest of the event is named).
+        The game's end that is this timeout (an :attr:`~EventKind.END` event whose outcome is the
+        seat's time, "p1 ran out of time; p2 wins.") is left to the result line; the game's
+        :attr:`~EventKind.TIMEOUT` event of the seat, which says what follows ("p1 ran out of
+        time and plays nothing this phase."), is said instead of the host's line, the seat named as
+        the room knows it ("alice (p1) ran out of time and plays nothing this phase."). Either way
+        the line is returned as the lead, said first and as it stands (the rest of the event is named).
         """
-        said = f"{seat} ran out of time"
-        outcome = live.game.outcome()
+        ended_by_it = timed_out(live.game.outcome(), seat)
         kept: list[Event] = []
         named: list[str] = []
         for event in events:
-            if event.public and event.text.startswith(said):
-                if outcome is not None and event.text.strip() == outcome.reason.strip():
-                    continue
-                if not named:
-                    named.append(live.label(seat) + live.speak(event.text[len(seat) :]))
-                    continue
+            if event.kind == EventKind.END and ended_by_it:
+                continue
+            if not named and event.public and event.kind == EventKind.TIMEOUT and event.data.get("seat") == seat:
+                # The event begins with the seat: the room reads its label there.
+                named.append(live.label(seat) + live.speak(event.text[len(seat) :]))
+                continue
             kept.append(event)
         return (named or [f"{live.label(seat)} ran out of time."]), kept
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.games import Game, load
+from geniusbot.games import Game, Outcome, Termination, load
 from geniusbot.storage import TimerRecord
 
 from .clock import Clock
@@ -23,6 +23,17 @@ def utc(seconds: float) -> datetime:
 def epoch(moment: datetime) -> float:
     """An aware datetime as epoch seconds."""
     return moment.timestamp()
+
+
+def timed_out(outcome: Outcome | None, seat: str) -> bool:
+    """Whether the game ended because ``seat``'s clock ran out."""
+    return outcome is not None and outcome.termination is Termination.TIME and outcome.data.get("seat") == seat
+
+
+def result_detail(outcome: Outcome) -> str:
+    """How the game ended, for a result line that has just said who wins ("p2 resigned."): the
+    outcome's :attr:`~Outcome.detail`; a draw's whole sentence (its verdict names no winner)."""
+    return outcome.detail if outcome.winner is not None else outcome.reason
 
 
 @dataclass(frozen=True)

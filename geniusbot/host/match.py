@@ -28,12 +28,12 @@ See ``docs/host.md`` for the contract with transports and the rulings.
 from __future__ import annotations
 
 from .actions import Actions
-from .announce import ABORTED_RESULT, Announcer, without_verdict
+from .announce import ABORTED_RESULT, Announcer
 from .base import HEARTBEAT_SECONDS
 from .cache import MatchCache
 from .commands import Commands
 from .deadlines import CLOCK_TIMER, DELETE_TIMER, HEARTBEAT_TIMER, WINDOW_TIMER, Deadlines
-from .live import LiveMatch, Reply, epoch, utc
+from .live import LiveMatch, Reply, epoch, result_detail, timed_out, utc
 from .recovery import MAX_OUTAGES, Recovery
 from .routing import CHAT_PREFIXES, Routing, takes_private_moves
 
@@ -50,9 +50,10 @@ __all__ = [
     "LiveMatch",
     "Reply",
     "epoch",
+    "result_detail",
     "takes_private_moves",
+    "timed_out",
     "utc",
-    "without_verdict",
 ]
 
 
