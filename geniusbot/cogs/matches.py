@@ -39,8 +39,6 @@ SEAT_CHOICES = [
     app_commands.Choice(name="the first player", value="p1"),
     app_commands.Choice(name="the second player", value="p2"),
 ]
-# "#12 mines A1 B2": a private submission for match 12 (needed only by players of several matches).
-_MATCH_PREFIX = re.compile(r"^#(\d+)\s+(.+)$", re.DOTALL)
 
 
 @dataclass
@@ -463,22 +461,19 @@ class Matches(commands.Cog):
         return True
 
     async def private_message(self, message: discord.Message, text: str) -> None:
-        """Route a DM to the sender's live match; answer it if the host did not."""
-        match_id = None
-        prefixed = _MATCH_PREFIX.match(text)
-        if prefixed:
-            match_id, text = int(prefixed.group(1)), prefixed.group(2).strip()
+        """Route a DM to the sender's live match; answer it if the host did not. The host reads the
+        match number a DM may start with ("#12 mines A1 B2")."""
         mine = [
             live
             for live in self.host.matches.values()
             if live.status in ("live", "paused") and any(p.user_id == message.author.id for p in live.players.values())
         ]
-        if mine and match_id is None and not any(needs_dms(type(live.game)) for live in mine):
+        if mine and not any(needs_dms(type(live.game)) for live in mine):
             # A move sent here would be public anyway; the room is where the match is played.
             rooms = ", ".join(f"<#{live.channel_id}>" for live in mine)
             await self._answer_dm(message, f"Your match takes no private moves; type your move in {rooms}.")
             return
-        result = await self.host.private_message(message.author.id, text, match_id)
+        result = await self.host.private_message(message.author.id, text)
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
         elif result.match_id is None and result.message:

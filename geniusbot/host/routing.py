@@ -15,6 +15,18 @@ log = logging.getLogger(__name__)
 
 #: Room messages that start with one of these are table talk, never a submission.
 CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
+#: The number of the match a private message is for, before it: "#12 mines A1 B2", "#12: bid 3",
+#: "12, bid 3" (the "#" marks it; see :func:`match_number`).
+_MATCH_NUMBER = re.compile(r"^\s*(#?)(\d+)\s*[:,]?\s+(.+)$", re.DOTALL)
+
+
+def match_number(text: str) -> tuple[int, str, bool] | None:
+    """The match number a private message starts with: (number, the rest, whether "#" marks it);
+    ``None`` when it starts with none. The one reading of it (the transports pass the text on)."""
+    found = _MATCH_NUMBER.match(text)
+    if found is None:
+        return None
+    return int(found.group(2)), found.group(3).strip(), bool(found.group(1))
 
 
 def takes_private_moves(game_name: str) -> bool:
@@ -46,14 +58,18 @@ class Routing(HostBase):
 
     @never_raises
     async def private_message(self, user_id: int, text: str, match_id: int | None = None) -> Reply:
-        """A player sent ``text`` privately; with several live matches, ``match_id`` picks one."""
+        """A player sent ``text`` privately; with several live matches, ``match_id`` picks one, or
+        the match number the text starts with: "#12 bid 3" always names match 12; a bare "12 bid 3"
+        does when match 12 is one of the sender's several (else the number may be the move)."""
         try:
             records = await self.store.live_matches_of_user(user_id)
         except StorageUnavailable:
             return Reply("unavailable", "The bot cannot read its matches right now; send that again in a moment.")
-        numbered = re.match(r"^\s*#?(\d+)\s*[:,]?\s+(.+)$", text) if len(records) > 1 and match_id is None else None
-        if numbered and any(r.id == int(numbered.group(1)) for r in records):
-            match_id, text = int(numbered.group(1)), numbered.group(2)
+        numbered = match_number(text) if match_id is None else None
+        if numbered is not None:
+            number, rest, marked = numbered
+            if marked or (len(records) > 1 and any(r.id == number for r in records)):
+                match_id, text = number, rest
         if match_id is not None:
             records = [r for r in records if r.id == match_id]
         elif len(records) > 1:

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import pytest
 
 from geniusbot.host.match import CLOCK_TIMER, DELETE_TIMER, WINDOW_TIMER, Host
+from geniusbot.host.routing import match_number
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
 from tests.host.support import T0, FakeTime
@@ -594,3 +595,27 @@ async def test_a_timer_delivered_while_a_move_opens_a_window_leaves_the_window_t
         clock.advance(30)
         await fire_due(host, clock)
         assert not (await store.get_match(match_id)).state["state"]["window_open"]
+
+
+def test_a_private_message_is_read_for_its_match_number_once_in_one_grammar():
+    assert match_number("#12 mines A1 B2") == (12, "mines A1 B2", True)
+    assert match_number("#12: bid 3") == (12, "bid 3", True)
+    assert match_number("  12, bid 3 ") == (12, "bid 3", False)
+    assert match_number("#12 line one\nline two") == (12, "line one\nline two", True)
+    assert match_number("bid 3") is None and match_number("#12") is None and match_number("15") is None
+
+
+async def test_a_dm_names_its_match_by_number_with_or_without_the_hash(host, transport):
+    with registered():
+        first = await start(host, "sealedbid", clock="none", channel_id=1)
+        second = await start(host, "sealedbid", clock="none", channel_id=2)
+        # With several matches, a bare number that names one of them picks it, as "#" does.
+        assert (await host.private_message(11, f"{first}: bid 2")).ok
+        assert (await host.private_message(11, f"#{second}, bid 5")).ok
+        assert (await host.store.get_match(first)).state["state"]["bids"] == {"p1": 2}
+        assert (await host.store.get_match(second)).state["state"]["bids"] == {"p1": 5}
+        # A number that names none of them is no match number: the sender is asked which match.
+        reply = await host.private_message(22, "99 bid 4")
+        assert reply.status == "error" and f"such as #{first} 99 bid 4" in reply.message
+        # "#" names a match whatever it is: one the sender does not play in finds nothing.
+        assert (await host.private_message(22, "#99 bid 4")).status == "ignored"
