@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from geniusbot.games import Event, EventKind, GameError, default_variant, get_game
+from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game
 from geniusbot.storage import NewAction, Result, RoomBusy, SeatInfo, StaleVersion, StorageError, StorageUnavailable
 
 from .base import HostBase, never_raises
@@ -179,7 +179,9 @@ class Actions(HostBase):
             await self._log_rejected(live, seat, kind, text, private, str(error), now)
             message = live.speak(str(error))
             await self._answer(live, seat, private, message)
-            return Reply("rejected", message, live.id)
+            # Where the move belongs, as data (a transport says how its users send it there).
+            belongs = error.private if isinstance(error, WrongPlaceError) else None
+            return Reply("rejected", message, live.id, belongs_private=belongs)
         events = live.game.play(move)
         live.clock.stop(seat, now)
         self._after_change(live, now, events)

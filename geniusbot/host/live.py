@@ -43,11 +43,14 @@ class Reply:
     ``status``: ``accepted``, ``rejected`` (answered with ``message``), ``ignored`` (table talk,
     a non-player, a finished match), ``unavailable`` (the store failed; nothing changed, try
     again), ``error`` (bad input such as an unknown match; ``message`` says what to do).
+    ``belongs_private``: set when the game refused a move sent to the wrong place
+    (:class:`~geniusbot.games.WrongPlaceError`): true, it is sent privately; false, in the room.
     """
 
     status: str
     message: str = ""
     match_id: int | None = None
+    belongs_private: bool | None = None
 
     @property
     def ok(self) -> bool:
