@@ -13,6 +13,7 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from .live import LiveMatch, Reply
@@ -72,7 +73,7 @@ class HostBase:
         transport: Transport,
         *,
         now: Callable[[], float] = time.time,
-        wake: Callable[..., Any] | None = None,
+        wake: Callable[[datetime], Any] | None = None,
         pictures: bool = True,
         boards: bool = True,
         text_boards: bool = False,

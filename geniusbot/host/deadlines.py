@@ -289,9 +289,6 @@ class Deadlines(HostBase):
         """Tell the dispatcher a timer row due at ``due`` was written (it may need to wake sooner)."""
         if self.wake is None:
             return
-        try:
-            result = self.wake(utc(due))
-        except TypeError:  # a wake() that takes no due time: it reads the store again
-            result = self.wake()
+        result = self.wake(utc(due))
         if asyncio.iscoroutine(result):
             await result

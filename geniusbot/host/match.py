@@ -35,7 +35,7 @@ from .commands import Commands
 from .deadlines import CLOCK_TIMER, DELETE_TIMER, HEARTBEAT_TIMER, WINDOW_TIMER, Deadlines
 from .live import LiveMatch, Reply, epoch, result_detail, timed_out, utc
 from .recovery import MAX_OUTAGES, Recovery
-from .routing import CHAT_PREFIXES, Routing, takes_private_moves
+from .routing import CHAT_PREFIXES, Routing
 
 __all__ = [
     "ABORTED_RESULT",
@@ -51,7 +51,6 @@ __all__ = [
     "Reply",
     "epoch",
     "result_detail",
-    "takes_private_moves",
     "timed_out",
     "utc",
 ]

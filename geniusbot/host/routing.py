@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 
-from geniusbot.games import GameError, get_game
+from geniusbot.games import get_game, registry
 from geniusbot.storage import StorageUnavailable
 
 from .base import HostBase, never_raises
@@ -27,15 +27,6 @@ def match_number(text: str) -> tuple[int, str, bool] | None:
     if found is None:
         return None
     return int(found.group(2)), found.group(3).strip(), bool(found.group(1))
-
-
-def takes_private_moves(game_name: str) -> bool:
-    """Whether the game ``game_name`` takes private submissions (it says which moves are private)."""
-    try:
-        cls = get_game(game_name)
-    except GameError:
-        return False
-    return cls.takes_private_moves()
 
 
 class Routing(HostBase):
@@ -75,7 +66,8 @@ class Routing(HostBase):
         elif len(records) > 1:
             # Only a game that takes private moves can be waiting for a DM: if one match alone
             # plays such a game, the DM is for it (a careful host would not ask which).
-            private_games = [r for r in records if takes_private_moves(r.game)]
+            games = registry()  # a game no longer installed takes nothing
+            private_games = [r for r in records if r.game in games and games[r.game].takes_private_moves()]
             if len(private_games) == 1:
                 records = private_games
         if not records:
