@@ -9,12 +9,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game
-from geniusbot.storage import NewAction, Result, RoomBusy, SeatInfo, StaleVersion, StorageError, StorageUnavailable
+from geniusbot.storage import (
+    ENDED_STATUSES,
+    MatchStatus,
+    NewAction,
+    Result,
+    RoomBusy,
+    SeatInfo,
+    StaleVersion,
+    StorageError,
+    StorageUnavailable,
+)
 
 from .base import HostBase, never_raises
 from .clock import Clock, ClockSpecError, TimeControl, preset
 from .deadlines import CLOCK_TIMER, WINDOW_TIMER
-from .live import LiveMatch, Reply, utc
+from .live import LiveMatch, Reply, ReplyStatus, utc
 from .naming import game_title
 from .routing import CHAT_PREFIXES
 from .transport import Player
@@ -51,13 +61,13 @@ class Actions(HostBase):
             else:
                 control = preset(instance.name, instance.variant)
         except (GameError, ClockSpecError) as error:
-            return Reply("error", str(error))
+            return Reply(ReplyStatus.ERROR, str(error))
         except ValueError as error:
-            return Reply("error", f"That option is not valid ({error}); check it and start again.")
+            return Reply(ReplyStatus.ERROR, f"That option is not valid ({error}); check it and start again.")
         seats = {p.seat: p for p in players}
         missing = [s for s in instance.seats if s not in seats]
         if missing:
-            return Reply("error", f"Name a player for {', '.join(missing)} and start again.")
+            return Reply(ReplyStatus.ERROR, f"Name a player for {', '.join(missing)} and start again.")
         now = self.now()
         match_clock = Clock.new(control, instance.seats)
         # A preset clock follows a final match from task to task; a host's own clock stays.
@@ -83,10 +93,12 @@ class Actions(HostBase):
                 host=host_data,
             )
         except RoomBusy as error:
-            return Reply("error", str(error))
+            return Reply(ReplyStatus.ERROR, str(error))
         except StorageError as error:
             log.warning("starting a match failed: %s", error)
-            return Reply("unavailable", "The match could not be saved, so it has not started; try again in a moment.")
+            return Reply(
+                ReplyStatus.UNAVAILABLE, "The match could not be saved, so it has not started; try again in a moment."
+            )
         live = LiveMatch(
             record.id,
             guild_id,
@@ -95,7 +107,7 @@ class Actions(HostBase):
             match_clock,
             {s: Player(s, seats[s].user_id, seats[s].name or s) for s in instance.seats},
             record.version,
-            "live",
+            MatchStatus.LIVE,
             host_data,
         )
         live.snapshot()
@@ -108,7 +120,9 @@ class Actions(HostBase):
             except StorageError:
                 # The match row exists; its start action did not land. Recovery will pick it up.
                 return Reply(
-                    "unavailable", "The match was created but could not be started; try again in a moment.", live.id
+                    ReplyStatus.UNAVAILABLE,
+                    "The match was created but could not be started; try again in a moment.",
+                    live.id,
                 )
             await self._arm(live, now)
             names = " vs ".join(live.label(s) for s in instance.seats)
@@ -117,7 +131,7 @@ class Actions(HostBase):
             # first board's caption, one message (on their own before a text board or a grid
             # that vanishes).
             await self._report(live, now, opening, lead=[heading])
-        return Reply("accepted", "", live.id)
+        return Reply(ReplyStatus.ACCEPTED, "", live.id)
 
     @never_raises
     async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False) -> Reply:
@@ -133,45 +147,47 @@ class Actions(HostBase):
                 live.restore()
                 message = "The bot could not save that move, so it was not taken; send it again in a moment."
                 await self._answer(live, seat, private, message)
-                return Reply("unavailable", message, match_id)
+                return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
             except StaleVersion:
                 # Another process moved this match on; take its state and let the player retry.
                 self.matches.pop(match_id, None)
                 message = "The match changed while your move was being taken; look at the board and send it again."
                 await self._answer(live, seat, private, message)
-                return Reply("unavailable", message, match_id)
+                return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
             except Exception:
                 log.exception("match %s: submission %r by %s failed", match_id, text, seat)
                 live.restore()
                 message = "Something went wrong on the bot's side and that move was not taken; send it again."
                 await self._answer(live, seat, private, message)
-                return Reply("error", message, match_id)
+                return Reply(ReplyStatus.ERROR, message, match_id)
 
     async def _submit(self, live: LiveMatch, seat: str, text: str, private: bool) -> Reply:
         if seat not in live.players:
             seats = ", ".join(live.players)
-            return Reply("error", f"{seat!r} is not a seat of match #{live.id}; its seats are {seats}.", live.id)
+            return Reply(
+                ReplyStatus.ERROR, f"{seat!r} is not a seat of match #{live.id}; its seats are {seats}.", live.id
+            )
         if not text or (not private and text.startswith(CHAT_PREFIXES)):
-            return Reply("ignored", match_id=live.id)
-        if live.status in ("finished", "aborted"):
+            return Reply(ReplyStatus.IGNORED, match_id=live.id)
+        if live.status in ENDED_STATUSES:
             if private:
                 await self._answer(live, seat, True, "This match is over; no more moves are taken.")
-                return Reply("rejected", "This match is over; no more moves are taken.", live.id)
-            return Reply("ignored", match_id=live.id)
+                return Reply(ReplyStatus.REJECTED, "This match is over; no more moves are taken.", live.id)
+            return Reply(ReplyStatus.IGNORED, match_id=live.id)
         now = self.now()
         kind = "private" if private else "move"
-        if live.status == "paused":
+        if live.status == MatchStatus.PAUSED:
             message = "The match is paused; wait for the host to resume it, then send your move again."
             await self._log_rejected(live, seat, kind, text, private, message, now)
             await self._answer(live, seat, private, message)
-            return Reply("rejected", message, live.id)
+            return Reply(ReplyStatus.REJECTED, message, live.id)
         # A clock that ran out before this message arrived decides first, even if its timer is late.
         await self._expire(live, now)
         if live.game.is_over:
             message = "Time ran out before that move arrived; the game is over."
             await self._log_rejected(live, seat, kind, text, private, message, now)
             await self._answer(live, seat, private, message)
-            return Reply("rejected", message, live.id)
+            return Reply(ReplyStatus.REJECTED, message, live.id)
         try:
             move = live.game.parse_move(text, seat, private=private)
         except GameError as error:
@@ -181,7 +197,7 @@ class Actions(HostBase):
             await self._answer(live, seat, private, message)
             # Where the move belongs, as data (a transport says how its users send it there).
             belongs = error.private if isinstance(error, WrongPlaceError) else None
-            return Reply("rejected", message, live.id, belongs_private=belongs)
+            return Reply(ReplyStatus.REJECTED, message, live.id, belongs_private=belongs)
         events = live.game.play(move)
         live.clock.stop(seat, now)
         self._after_change(live, now, events)
@@ -201,7 +217,7 @@ class Actions(HostBase):
         if private:
             await self._private(live, seat, f"Taken: {move.text()}.")
         await self._report(live, now, events, drawing=drawing)
-        return Reply("accepted", move.text(), live.id)
+        return Reply(ReplyStatus.ACCEPTED, move.text(), live.id)
 
     def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
         """Bring clocks, window and status in line with the game after it changed."""
@@ -224,7 +240,7 @@ class Actions(HostBase):
             live.host["window"] = None
             live.clock.sync(() if live.game.is_over else live.game.to_move(), now)
         if live.game.is_over:
-            live.status = "finished"
+            live.status = MatchStatus.FINISHED
 
     async def _commit(
         self, live: LiveMatch, action: NewAction | None, now: float, *, result: Result | None = None
@@ -242,7 +258,7 @@ class Actions(HostBase):
         # A delivery that ends the match arms nothing after this commit: its row can go with it.
         # (While the match is live, a later write of the delivery re-arms and replaces the row,
         # so a failure between the two still leaves the row to be delivered again.)
-        done = live.delivered if live.delivered is not None and live.status != "live" else None
+        done = live.delivered if live.delivered is not None and live.status != MatchStatus.LIVE else None
         if done is not None:
             extra["done_timer"] = done
         try:

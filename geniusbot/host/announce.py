@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from geniusbot.games import Event, EventKind
+from geniusbot.storage import ENDED_STATUSES, MatchStatus
 
 from . import board
 from .base import HostBase
@@ -307,12 +308,12 @@ class Announcer(HostBase):
         clocks = ", ".join(f"{live.label(s)} {t}" for s, t in self.clocks(live, now).items() if t)
         movers = game.to_move()
         parts = [head]
-        if movers and live.status not in ("finished", "aborted"):
+        if movers and live.status not in ENDED_STATUSES:
             parts.append(f"To move: {' and '.join(live.label(s) for s in movers)}.")
         if clocks:
             parts.append(f"Clocks: {clocks}.")
         if game.outcome():
             parts.append(self._caption(live, now))
-        elif live.status == "aborted":
+        elif live.status == MatchStatus.ABORTED:
             parts.append(ABORTED_RESULT)
         return " ".join(parts)

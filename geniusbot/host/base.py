@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from .live import LiveMatch, Reply
+from .live import LiveMatch, Reply, ReplyStatus
 
 if TYPE_CHECKING:
     from abc import abstractmethod
@@ -48,7 +48,9 @@ def never_raises(
             raise
         except Exception:
             log.exception("host: %s%r failed", method.__name__, args)
-            return Reply("error", "Something went wrong on the bot's side; nothing changed. Try again in a moment.")
+            return Reply(
+                ReplyStatus.ERROR, "Something went wrong on the bot's side; nothing changed. Try again in a moment."
+            )
         if reply.match_id is not None:
             self._let_go(reply.match_id)  # its end (if this was it) is announced by now
         return reply

@@ -7,11 +7,11 @@ import asyncio
 import logging
 
 from geniusbot.games import load
-from geniusbot.storage import MatchNotFound, MatchRecord, StorageUnavailable
+from geniusbot.storage import ENDED_STATUSES, MatchNotFound, MatchRecord, MatchStatus, StorageUnavailable
 
 from .base import HostBase
 from .clock import Clock, preset
-from .live import LiveMatch, Reply
+from .live import LiveMatch, Reply, ReplyStatus
 from .transport import Player
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ class MatchCache(HostBase):
         """
         live = self.matches.get(match_id)
         if live is not None:
-            if live.status not in ("finished", "aborted") or live.lock.locked():
+            if live.status not in ENDED_STATUSES or live.lock.locked():
                 return
             del self.matches[match_id]
         loading = self._loading.get(match_id)
@@ -47,29 +47,33 @@ class MatchCache(HostBase):
     async def _get(self, match_id: int) -> tuple[LiveMatch | None, Reply]:
         live = self.matches.get(match_id)
         if live is not None:
-            return live, Reply("accepted")
+            return live, Reply(ReplyStatus.ACCEPTED)
         lock = self._loading.setdefault(match_id, asyncio.Lock())
         async with lock:
             live = self.matches.get(match_id)
             if live is not None:
-                return live, Reply("accepted")
+                return live, Reply(ReplyStatus.ACCEPTED)
             try:
                 record = await self.store.get_match(match_id)
             except MatchNotFound as error:
-                return None, Reply("error", str(error), match_id)
+                return None, Reply(ReplyStatus.ERROR, str(error), match_id)
             except StorageUnavailable:
                 return None, Reply(
-                    "unavailable", "The bot cannot read its matches right now; try again in a moment.", match_id
+                    ReplyStatus.UNAVAILABLE,
+                    "The bot cannot read its matches right now; try again in a moment.",
+                    match_id,
                 )
             try:
                 live = self._from_record(record)
             except Exception:
                 log.exception("match %s cannot be loaded", match_id)
                 return None, Reply(
-                    "error", f"Match #{match_id} cannot be loaded; ask the bot's owner to look at the log.", match_id
+                    ReplyStatus.ERROR,
+                    f"Match #{match_id} cannot be loaded; ask the bot's owner to look at the log.",
+                    match_id,
                 )
             self.matches[match_id] = live
-            return live, Reply("accepted")
+            return live, Reply(ReplyStatus.ACCEPTED)
 
     def _from_record(self, record: MatchRecord) -> LiveMatch:
         game = load(record.state)
@@ -87,7 +91,7 @@ class MatchCache(HostBase):
             clock,
             players,
             record.version,
-            record.status,
+            MatchStatus(record.status),
             dict(record.host or {}),
         )
         live.snapshot()

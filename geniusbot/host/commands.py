@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from geniusbot.storage import NewAction, Result, StaleVersion, StorageUnavailable
+from geniusbot.storage import ENDED_STATUSES, MatchStatus, NewAction, Result, StaleVersion, StorageUnavailable
 
 from .base import HostBase, never_raises
 from .deadlines import DELETE_TIMER
-from .live import LiveMatch, Reply
+from .live import LiveMatch, Reply, ReplyStatus
 
 log = logging.getLogger(__name__)
 
@@ -33,12 +33,12 @@ class Commands(HostBase):
         }
         name = " ".join(name.split())
         if name == "status":
-            return Reply("accepted", self.status_text(live), match_id)
+            return Reply(ReplyStatus.ACCEPTED, self.status_text(live), match_id)
         handler = handlers.get(name)
         if handler is None:
             known = [self._command(c) for c in (*handlers, "status") if self._offers(c)]
             listing = f"; use {', '.join(known[:-1])} or {known[-1]}" if len(known) > 1 else ""
-            return Reply("error", f"There is no command {name!r}{listing}.", match_id)
+            return Reply(ReplyStatus.ERROR, f"There is no command {name!r}{listing}.", match_id)
         async with live.lock:
             try:
                 return await handler(live, seat)
@@ -46,18 +46,20 @@ class Commands(HostBase):
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
                 return Reply(
-                    "unavailable",
+                    ReplyStatus.UNAVAILABLE,
                     f"The bot could not save that, so nothing changed; try {self._again(name)} in a moment.",
                     match_id,
                 )
             except StaleVersion:
                 self.matches.pop(match_id, None)
-                return Reply("unavailable", f"Match #{match_id} changed meanwhile; try {self._again(name)}.", match_id)
+                return Reply(
+                    ReplyStatus.UNAVAILABLE, f"Match #{match_id} changed meanwhile; try {self._again(name)}.", match_id
+                )
             except Exception:
                 log.exception("match %s: command %s failed", match_id, name)
                 live.restore()
                 return Reply(
-                    "error",
+                    ReplyStatus.ERROR,
                     f"Something went wrong on the bot's side; nothing changed. Try {self._again(name)}.",
                     match_id,
                 )
@@ -79,85 +81,91 @@ class Commands(HostBase):
         return f"{self._command(name)} again" if self._offers(name) else "again"
 
     def _ended(self, live: LiveMatch) -> Reply | None:
-        if live.status in ("finished", "aborted"):
-            return Reply("error", f"Match #{live.id} is over already.", live.id)
+        if live.status in ENDED_STATUSES:
+            return Reply(ReplyStatus.ERROR, f"Match #{live.id} is over already.", live.id)
         return None
 
     async def _pause(self, live: LiveMatch, seat: str | None) -> Reply:
         if ended := self._ended(live):
             return ended
-        if live.status == "paused":
+        if live.status == MatchStatus.PAUSED:
             go_on = f"; use {self._command('resume')} to go on" if self._offers("resume") else ""
-            return Reply("error", f"Match #{live.id} is paused already{go_on}.", live.id)
+            return Reply(ReplyStatus.ERROR, f"Match #{live.id} is paused already{go_on}.", live.id)
         now = self.now()
         live.clock.pause(now)
-        live.status = "paused"
+        live.status = MatchStatus.PAUSED
         live.host["paused_at"] = now
         await self._commit(live, NewAction("command", "pause", None), now)
         await self._arm(live, now)
         stopped = "" if live.clock.control.untimed else "; the clocks are stopped"
         await self._post(live, f"The host paused the match{stopped}.")
-        return Reply("accepted", "paused", live.id)
+        return Reply(ReplyStatus.ACCEPTED, "paused", live.id)
 
     async def _resume(self, live: LiveMatch, seat: str | None) -> Reply:
         if ended := self._ended(live):
             return ended
-        if live.status != "paused":
-            return Reply("error", f"Match #{live.id} is not paused; it goes on already.", live.id)
+        if live.status != MatchStatus.PAUSED:
+            return Reply(ReplyStatus.ERROR, f"Match #{live.id} is not paused; it goes on already.", live.id)
         now = self.now()
         paused_for = max(0.0, now - float(live.host.pop("paused_at", now)))
         live.clock.resume(now)
         if live.host.get("window"):
             live.host["window"]["due"] += paused_for
-        live.status = "live"
+        live.status = MatchStatus.LIVE
         await self._commit(live, NewAction("command", "resume", None), now)
         await self._arm(live, now)
         await self._post(live, f"The match goes on. {self.clock_line(live, now)}".strip())
-        return Reply("accepted", "resumed", live.id)
+        return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)
 
     async def _abort(self, live: LiveMatch, seat: str | None) -> Reply:
         if ended := self._ended(live):
             return ended
         now = self.now()
         live.clock.sync((), now)
-        live.status = "aborted"
+        live.status = MatchStatus.ABORTED
         live.host["window"] = None
         await self._commit(live, NewAction("command", "abort", None), now, result=Result(None, "aborted by the host"))
         await self._arm(live, now)
         await self._post(live, f"The host aborted match #{live.id}; it has no result.")
-        return Reply("accepted", "aborted", live.id)
+        return Reply(ReplyStatus.ACCEPTED, "aborted", live.id)
 
     async def _resign(self, live: LiveMatch, seat: str | None) -> Reply:
         if ended := self._ended(live):
             return ended
         if seat not in live.players:
-            return Reply("error", f"Name the seat that resigns: one of {', '.join(live.players)}.", live.id)
+            return Reply(ReplyStatus.ERROR, f"Name the seat that resigns: one of {', '.join(live.players)}.", live.id)
         now = self.now()
         events = live.game.resign(seat)
         self._after_change(live, now, events)
         await self._commit(live, NewAction("resign", "resign", seat), now)
         await self._arm(live, now)
         await self._report(live, now, events)
-        return Reply("accepted", "resigned", live.id)
+        return Reply(ReplyStatus.ACCEPTED, "resigned", live.id)
 
     async def _close_window(self, live: LiveMatch, seat: str | None) -> Reply:
         """End the running timed window now, as its timer would (a record's ``host: close window``)."""
         if ended := self._ended(live):
             return ended
-        if live.status == "paused":
+        if live.status == MatchStatus.PAUSED:
             if not self._offers("resume"):
                 return Reply(
-                    "error", f"Match #{live.id} is paused; its window cannot be closed until it goes on.", live.id
+                    ReplyStatus.ERROR,
+                    f"Match #{live.id} is paused; its window cannot be closed until it goes on.",
+                    live.id,
                 )
             then = (
                 f"then {self._command('close window')}"
                 if self._offers("close window")
                 else "and its window closes when its time is up"  # the users have no command for it
             )
-            return Reply("error", f"Match #{live.id} is paused; use {self._command('resume')}, {then}.", live.id)
+            return Reply(
+                ReplyStatus.ERROR, f"Match #{live.id} is paused; use {self._command('resume')}, {then}.", live.id
+            )
         if not live.host.get("window") or live.game.window() is None:
             return Reply(
-                "error", f"Match #{live.id} has no timed phase running, so there is no window to close.", live.id
+                ReplyStatus.ERROR,
+                f"Match #{live.id} has no timed phase running, so there is no window to close.",
+                live.id,
             )
         now = self.now()
         events = live.game.close_window()
@@ -170,4 +178,4 @@ class Commands(HostBase):
                 await self._delete_message(row)
                 await self.store.delete_timer(row.id, kind=row.kind, due_at=row.due_at)
         await self._report(live, now, events)
-        return Reply("accepted", "window closed", live.id)
+        return Reply(ReplyStatus.ACCEPTED, "window closed", live.id)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from geniusbot.games import Event, EventKind
-from geniusbot.storage import NewAction, StaleVersion, StorageUnavailable, TimerRecord
+from geniusbot.storage import MatchStatus, NewAction, StaleVersion, StorageUnavailable, TimerRecord
 
 from .base import HostBase
 from .clock import Alert, format_duration
@@ -56,7 +56,7 @@ class Deadlines(HostBase):
             if timer.kind in live.armed:
                 # This row goes with this delivery: it no longer counts as armed.
                 live.armed[timer.kind] = [r for r in live.armed[timer.kind] if r[2] != timer.id]
-            if live.status != "live":
+            if live.status != MatchStatus.LIVE:
                 return False
             now = self.now()
             live.delivered = timer
@@ -127,7 +127,7 @@ class Deadlines(HostBase):
     @staticmethod
     def _run_out(live: LiveMatch, now: float) -> tuple[float, str] | None:
         """The earliest running clock that has run out by ``now`` (deadline, seat), if any."""
-        if live.status != "live" or live.game.is_over:
+        if live.status != MatchStatus.LIVE or live.game.is_over:
             return None
         nxt = live.clock.next_deadline()
         if nxt is None or not live.clock.expired(nxt[1], now):
@@ -237,7 +237,7 @@ class Deadlines(HostBase):
         """
         wanted: dict[str, tuple[float, dict[str, Any]] | None] = {CLOCK_TIMER: None, WINDOW_TIMER: None}
         added: float = 0.0  # the earliest due time of a row written here (0: none)
-        if live.status == "live":
+        if live.status == MatchStatus.LIVE:
             alerts = live.clock.alerts(now)
             if alerts:
                 a = alerts[0]

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from geniusbot.games import Game, Outcome, Termination, load
-from geniusbot.storage import TimerRecord
+from geniusbot.storage import MatchStatus, TimerRecord
 
 from .clock import Clock
 from .naming import name_seats
@@ -36,6 +37,16 @@ def result_detail(outcome: Outcome) -> str:
     return outcome.detail if outcome.winner is not None else outcome.reason
 
 
+class ReplyStatus(StrEnum):
+    """What the host did with an input (a member equals its string: ``ReplyStatus.ACCEPTED == "accepted"``)."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    IGNORED = "ignored"
+    UNAVAILABLE = "unavailable"
+    ERROR = "error"
+
+
 @dataclass(frozen=True)
 class Reply:
     """What the host did with an input.
@@ -47,7 +58,7 @@ class Reply:
     (:class:`~geniusbot.games.WrongPlaceError`): true, it is sent privately; false, in the room.
     """
 
-    status: str
+    status: ReplyStatus
     message: str = ""
     match_id: int | None = None
     belongs_private: bool | None = None
@@ -55,7 +66,7 @@ class Reply:
     @property
     def ok(self) -> bool:
         """Whether the input was taken."""
-        return self.status == "accepted"
+        return self.status == ReplyStatus.ACCEPTED
 
 
 @dataclass
@@ -69,10 +80,10 @@ class LiveMatch:
     clock: Clock
     players: dict[str, Player]
     version: int
-    status: str
+    status: MatchStatus
     host: dict[str, Any]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    saved: tuple[dict[str, Any], dict[str, Any], dict[str, Any], str] | None = None
+    saved: tuple[dict[str, Any], dict[str, Any], dict[str, Any], MatchStatus] | None = None
     # The timer rows the host knows of: kind -> [(due, payload, row id)]; absent = not read yet.
     armed: dict[str, Any] = field(default_factory=dict)
     private_views: dict[str, Any] = field(default_factory=dict)

@@ -33,7 +33,7 @@ from .base import HEARTBEAT_SECONDS
 from .cache import MatchCache
 from .commands import Commands
 from .deadlines import CLOCK_TIMER, DELETE_TIMER, HEARTBEAT_TIMER, WINDOW_TIMER, Deadlines
-from .live import LiveMatch, Reply, epoch, result_detail, timed_out, utc
+from .live import LiveMatch, Reply, ReplyStatus, epoch, result_detail, timed_out, utc
 from .recovery import MAX_OUTAGES, Recovery
 from .routing import CHAT_PREFIXES, Routing
 
@@ -49,6 +49,7 @@ __all__ = [
     "Host",
     "LiveMatch",
     "Reply",
+    "ReplyStatus",
     "epoch",
     "result_detail",
     "timed_out",

@@ -6,7 +6,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 
-from geniusbot.storage import MatchRecord, TimerRecord
+from geniusbot.storage import MatchRecord, MatchStatus, TimerRecord
 
 from .base import HostBase
 from .clock import format_duration
@@ -43,7 +43,7 @@ class Recovery(HostBase):
         # began no earlier. Without one (the first start), a match's own last commit stands in.
         alive_at = max((float(r.payload.get("alive_at", 0)) for r in beats), default=None)
         ledger = {(float(d), float(u)) for r in beats for d, u in r.payload.get("outages", ())}
-        saved = [float((r.host or {}).get("saved_at", now)) for r in unfinished if r.status == "live"]
+        saved = [float((r.host or {}).get("saved_at", now)) for r in unfinished if r.status == MatchStatus.LIVE]
         oldest = min(saved, default=now)
         ledger.add((alive_at if alive_at is not None else oldest, now))
         # An outage that ended before every live match's last commit is in their rows already.
@@ -98,7 +98,7 @@ class Recovery(HostBase):
         self._know_rows(live, rows)
         self.matches[live.id] = live
         async with live.lock:
-            if live.status != "live":
+            if live.status != MatchStatus.LIVE:
                 return  # paused: its clocks are stopped already
             outage, latest = self._give_back(float(live.host.get("saved_at", now)))
             live.clock.give_back(outage)

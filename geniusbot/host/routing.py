@@ -9,7 +9,7 @@ from geniusbot.games import get_game, registry
 from geniusbot.storage import StorageUnavailable
 
 from .base import HostBase, never_raises
-from .live import Reply
+from .live import Reply, ReplyStatus
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +39,14 @@ class Routing(HostBase):
             record = await self.store.live_match_in_channel(channel_id)
         except StorageUnavailable as error:
             log.warning("room message lost to storage: %s", error)
-            return Reply("unavailable", "The bot cannot read its matches right now; send that again in a moment.")
+            return Reply(
+                ReplyStatus.UNAVAILABLE, "The bot cannot read its matches right now; send that again in a moment."
+            )
         if record is None:
-            return Reply("ignored")
+            return Reply(ReplyStatus.IGNORED)
         seat = record.seat_of(user_id)
         if seat is None:
-            return Reply("ignored", match_id=record.id)
+            return Reply(ReplyStatus.IGNORED, match_id=record.id)
         return await self.submit(record.id, seat, text)
 
     @never_raises
@@ -55,7 +57,9 @@ class Routing(HostBase):
         try:
             records = await self.store.live_matches_of_user(user_id)
         except StorageUnavailable:
-            return Reply("unavailable", "The bot cannot read its matches right now; send that again in a moment.")
+            return Reply(
+                ReplyStatus.UNAVAILABLE, "The bot cannot read its matches right now; send that again in a moment."
+            )
         numbered = match_number(text) if match_id is None else None
         if numbered is not None:
             number, rest, marked = numbered
@@ -75,14 +79,14 @@ class Routing(HostBase):
             offered = getattr(self.transport, "commands", None)
             how = f" ({self._command('start')} in a game room)" if offered is not None and "start" in offered else ""
             return Reply(
-                "ignored",
+                ReplyStatus.IGNORED,
                 "You play in no running match, so there is nothing to send this to. Once a host starts a "
                 f"match with you{how}, send that match's private moves here.",
             )
         if len(records) > 1:
             listing = ", ".join(f"#{r.id} ({get_game(r.game).title})" for r in records)
             return Reply(
-                "error",
+                ReplyStatus.ERROR,
                 f"You play in several matches ({listing}); start your message with the match number, "
                 f"such as #{records[0].id} {text}.",
             )

@@ -10,10 +10,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from geniusbot.host.match import CLOCK_TIMER, DELETE_TIMER, WINDOW_TIMER, Host
+from geniusbot.host.match import CLOCK_TIMER, DELETE_TIMER, WINDOW_TIMER, Host, ReplyStatus
 from geniusbot.host.routing import match_number
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage import Store
+from geniusbot.storage import MatchStatus, Store
+from geniusbot.storage.models import MATCH_STATUSES
 from tests.host.support import T0, FakeTime
 
 from .sealedbid import registered
@@ -619,3 +620,17 @@ async def test_a_dm_names_its_match_by_number_with_or_without_the_hash(host, tra
         assert reply.status == "error" and f"such as #{first} 99 bid 4" in reply.message
         # "#" names a match whatever it is: one the sender does not play in finds nothing.
         assert (await host.private_message(22, "#99 bid 4")).status == "ignored"
+
+
+async def test_statuses_are_enums_that_read_as_their_words(host, store, transport, clock):
+    reply = await host.start_match("tictacfive", players=[Player("p1", 11), Player("p2", 22)], seed=5)
+    assert reply.status is ReplyStatus.ACCEPTED and reply.status == "accepted" and reply.ok
+    assert (await host.room_message(1, 99, "H8")).status is ReplyStatus.IGNORED
+    assert host.matches[reply.match_id].status is MatchStatus.LIVE
+    assert (await host.command(reply.match_id, "pause")).ok
+    # Loaded again from the store, a match's status is the enum; the store keeps the word.
+    again = Host(store, transport, now=clock)
+    live = await again.load(reply.match_id)
+    assert live is not None and live.status is MatchStatus.PAUSED
+    assert (await store.get_match(reply.match_id)).status == "paused"
+    assert f"{live.status}" == "paused" and tuple(MatchStatus) == MATCH_STATUSES
