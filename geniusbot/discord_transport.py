@@ -140,11 +140,6 @@ class DiscordTransport:
         )
         return message.id
 
-    async def edit(self, room: int | None, message_id: int, text: str) -> None:
-        """Replace the text of a message the bot posted."""
-        partial = self._room(room).get_partial_message(message_id)
-        await self._call("edit a message", partial.edit(content=split_text(text)[0], allowed_mentions=NO_MENTIONS))
-
     async def delete(self, room: int | None, message_id: int) -> None:
         """Delete a message the bot posted."""
         await self._call("delete a message", self._room(room).get_partial_message(message_id).delete())

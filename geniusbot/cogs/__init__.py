@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from geniusbot.games import Game
-
 if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
 
@@ -44,12 +42,6 @@ def parse_options(text: str | None) -> dict[str, str]:
         end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
         options[match.group(1).lower()] = text[match.end() : end].strip()
     return options
-
-
-def needs_dms(game_class: type[Game]) -> bool:
-    """Whether a game takes private submissions: :meth:`Game.takes_private_moves`. Kept only for
-    ``Matches.private_message``, whose owner moves it to ``takes_private_moves``; use that."""
-    return game_class.takes_private_moves()
 
 
 async def host_refusal(interaction: discord.Interaction, what: str) -> str | None:

@@ -5,22 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
-from geniusbot.games import get_game, registry
+from geniusbot.games import Outcome, get_game, registry
 from geniusbot.host.chatter import command_hint, is_chatter
-from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply, without_verdict
+from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply
 from geniusbot.host.naming import name_seats
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage import MatchNotFound, MatchRecord, StorageError
 
-from . import host_refusal, needs_dms, parse_options
+from . import host_refusal, parse_options
 from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sealed_answer_message
 
 log = logging.getLogger(__name__)
@@ -30,8 +29,6 @@ SEAT_CHOICES = [
     app_commands.Choice(name="the first player", value="p1"),
     app_commands.Choice(name="the second player", value="p2"),
 ]
-# "#12 mines A1 B2": a private submission for match 12 (needed only by players of several matches).
-_MATCH_PREFIX = re.compile(r"^#(\d+)\s+(.+)$", re.DOTALL)
 
 
 def result_line(record: MatchRecord) -> str:
@@ -43,7 +40,11 @@ def result_line(record: MatchRecord) -> str:
     if result.winner is None:
         return f"Result: a draw. {name_seats(result.reason, names)}"
     winner = Player(result.winner, None, names.get(result.winner, "")).label
-    return f"Result: {winner} wins. {name_seats(without_verdict(result.reason, result.winner), names)}"
+    # The line has said who wins: how the game ended, without its verdict (the game's outcome, as
+    # the match's state keeps it; the record's sentence whole if the state has none).
+    outcome = Outcome.from_dict(record.state.get("outcome"))
+    detail = outcome.detail if outcome is not None else result.reason
+    return f"Result: {winner} wins. {name_seats(detail, names)}"
 
 
 def ended_here(record: MatchRecord) -> str:
@@ -353,22 +354,19 @@ class Matches(commands.Cog):
         return True
 
     async def private_message(self, message: discord.Message, text: str) -> None:
-        """Route a DM to the sender's live match; answer it if the host did not."""
-        match_id = None
-        prefixed = _MATCH_PREFIX.match(text)
-        if prefixed:
-            match_id, text = int(prefixed.group(1)), prefixed.group(2).strip()
+        """Route a DM to the sender's live match; answer it if the host did not. The host reads the
+        match number a DM may start with ("#12 mines A1 B2")."""
         mine = [
             live
             for live in self.host.matches.values()
             if live.status in ("live", "paused") and any(p.user_id == message.author.id for p in live.players.values())
         ]
-        if mine and match_id is None and not any(needs_dms(type(live.game)) for live in mine):
+        if mine and not any(type(live.game).takes_private_moves() for live in mine):
             # A move sent here would be public anyway; the room is where the match is played.
             rooms = ", ".join(f"<#{live.channel_id}>" for live in mine)
             await self._answer_dm(message, f"Your match takes no private moves; type your move in {rooms}.")
             return
-        result = await self.host.private_message(message.author.id, text, match_id)
+        result = await self.host.private_message(message.author.id, text)
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
         elif result.match_id is None and result.message:

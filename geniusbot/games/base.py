@@ -228,6 +228,11 @@ class EventKind(StrEnum):
     BOUT = "bout"
     #: ``data["seat"]`` gets ``data["seconds"]`` of extra reserve for the rest of the match (an item).
     EXTRA_TIME = "extra-time"
+    #: ``data["seat"]``'s clock ran out, and this event says what follows from it ("p1 ran out of
+    #: time and plays nothing this phase."; its text begins with the seat). A host that says the
+    #: timeout itself says this event instead, once. A timeout that ends the game is its
+    #: :attr:`END` event (its outcome's termination is ``time``), not this kind.
+    TIMEOUT = "timeout"
 
 
 @dataclass(frozen=True)

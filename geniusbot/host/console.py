@@ -130,11 +130,6 @@ class ConsoleTransport:
             self._print(f"(board saved to {path})")
         return mid
 
-    async def edit(self, room: int | None, message_id: int, text: str) -> None:
-        """Print the new text of an edited message, named by its first line."""
-        self._print(f"({self._named(message_id)} now reads) {text}")
-        self._heads[message_id] = text.strip().split("\n", 1)[0]
-
     async def delete(self, room: int | None, message_id: int) -> None:
         """Say that a message is gone, named by its first line (a terminal cannot take it back)."""
         self._print(f"(deleted: {self._named(message_id)})")
@@ -404,7 +399,7 @@ async def _handle(
         elif reply.status == "rejected" and live is not None and live.status == "paused":
             # The refusal says to wait for the host: at the console, the host is whoever types.
             say(PAUSED_HINT)
-        elif reply.status == "rejected" and not private and "direct message" in (reply.message or ""):
+        elif reply.status == "rejected" and not private and reply.belongs_private:
             say(f"At the console a private move is typed as '{seat} (dm): {text.strip()}'.")
         return True
     if words in (["quit"], ["exit"], ["q"]):

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from geniusbot.games import Game, GameError, get_game
-from geniusbot.storage import ActionRecord, MatchRecord, NewAction, Result, SeatInfo, Store
+from geniusbot.storage import ActionRecord, MatchRecord, MatchStatus, NewAction, Result, SeatInfo, Store
 from geniusbot.storage.record import (
     Record,
     RecordError,
@@ -149,7 +149,7 @@ def match_to_record(record: MatchRecord, actions: Sequence[ActionRecord]) -> Rec
     if record.clock:
         headers["TimeControl"] = str(record.clock.get("control", ""))
     out = record_from_game(final, lines, headers=headers)
-    if record.status == "aborted":
+    if record.status == MatchStatus.ABORTED:
         out.headers["Result"] = "*"
     return out
 
@@ -219,7 +219,7 @@ async def import_record(
         guild_id=guild_id,
         clock=clock.to_dict(),
         host={"imported": True},
-        status="paused",
+        status=MatchStatus.PAUSED,
     )
     version = match.version
     committed = await store.commit_action(
@@ -256,7 +256,7 @@ async def import_record(
             version,
             NewAction(kind, action_text, seat, line.private, clocks, at),
             state=game.to_dict(),
-            status="finished" if outcome else "paused",
+            status=MatchStatus.FINISHED if outcome else MatchStatus.PAUSED,
             result=Result(outcome.winner, outcome.reason) if outcome else None,
         )
         version = committed.version

@@ -53,10 +53,6 @@ class Transport(Protocol):
         """Post a PNG picture (with an optional caption) in the room; return its id."""
         ...
 
-    async def edit(self, room: int | None, message_id: int, text: str) -> None:
-        """Replace the text of a message the host posted."""
-        ...
-
     async def delete(self, room: int | None, message_id: int) -> None:
         """Delete a message the host posted."""
         ...
@@ -74,7 +70,7 @@ class Transport(Protocol):
 class Sent:
     """One thing a :class:`RecordingTransport` was asked to do."""
 
-    op: str  # "post" | "picture" | "edit" | "delete" | "private" | "private picture"
+    op: str  # "post" | "picture" | "delete" | "private" | "private picture"
     room: int | None
     text: str = ""
     message_id: int = 0
@@ -112,10 +108,6 @@ class RecordingTransport:
         mid = self._id()
         self.sent.append(Sent("picture", room, text, mid, png=png))
         return mid
-
-    async def edit(self, room: int | None, message_id: int, text: str) -> None:
-        """Record an edit."""
-        self.sent.append(Sent("edit", room, text, message_id))
 
     async def delete(self, room: int | None, message_id: int) -> None:
         """Record a deletion."""

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .errors import MatchNotFound, RoomBusy, StaleVersion, StorageError, StorageUnavailable
+    from .models import ENDED_STATUSES, UNFINISHED_STATUSES, MatchStatus
     from .retry import RetryState, is_transient, retry_transient
     from .store import Store
     from .values import (
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
     )
 
 _MODULE_OF = {
+    "MatchStatus": "models",
+    "ENDED_STATUSES": "models",
+    "UNFINISHED_STATUSES": "models",
     "MatchNotFound": "errors",
     "RoomBusy": "errors",
     "StaleVersion": "errors",
@@ -79,11 +83,14 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "ENDED_STATUSES",
+    "UNFINISHED_STATUSES",
     "ActionRecord",
     "Committed",
     "GuildConfig",
     "MatchNotFound",
     "MatchRecord",
+    "MatchStatus",
     "NewAction",
     "PostedMessage",
     "Result",

@@ -59,7 +59,7 @@ class MatchStore(Transactions):
         channel_id: int | None = None,
         clock: Mapping[str, Any] | None = None,
         host: Mapping[str, Any] | None = None,
-        status: str = "live",
+        status: str = m.MatchStatus.LIVE,
     ) -> MatchRecord:
         """Start a match (version 0, an empty log) and return it.
 
@@ -145,7 +145,7 @@ class MatchStore(Transactions):
 
     async def live_matches(self, *, include_paused: bool = True) -> list[MatchRecord]:
         """Every unfinished match (live, and paused unless ``include_paused`` is false), oldest first."""
-        statuses = m.UNFINISHED_STATUSES if include_paused else ("live",)
+        statuses = m.UNFINISHED_STATUSES if include_paused else (m.MatchStatus.LIVE,)
 
         def work(conn: Connection) -> list[MatchRecord]:
             return self._load_matches(conn, m.Match.status.in_(statuses))
@@ -192,7 +192,7 @@ class MatchStore(Transactions):
         ``player`` keeps those in which that user held a seat; ``game`` those of that game;
         ``channel`` those played in that channel.
         """
-        statuses = m.ENDED_STATUSES if include_aborted else ("finished",)
+        statuses = m.ENDED_STATUSES if include_aborted else (m.MatchStatus.FINISHED,)
         conditions: list[ColumnElement[bool]] = [m.Match.status.in_(statuses)]
         conditions.append(m.Match.guild_id.is_(None) if guild_id is None else m.Match.guild_id == guild_id)
         if player is not None:

@@ -11,6 +11,7 @@ these classes; the rest of the bot sees the frozen dataclasses of :mod:`geniusbo
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -31,13 +32,23 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
-MATCH_STATUSES: tuple[str, ...] = ("live", "paused", "finished", "aborted")
+
+class MatchStatus(StrEnum):
+    """Where a match is: ``matches.status`` (a member equals its string: ``MatchStatus.LIVE == "live"``)."""
+
+    LIVE = "live"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+MATCH_STATUSES: tuple[MatchStatus, ...] = tuple(MatchStatus)
 """Every value ``matches.status`` may take."""
 
-UNFINISHED_STATUSES: tuple[str, ...] = ("live", "paused")
+UNFINISHED_STATUSES: tuple[MatchStatus, ...] = (MatchStatus.LIVE, MatchStatus.PAUSED)
 """A match in one of these is still running (or may resume); it holds its game room."""
 
-ENDED_STATUSES: tuple[str, ...] = ("finished", "aborted")
+ENDED_STATUSES: tuple[MatchStatus, ...] = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -90,7 +101,7 @@ class Base(DeclarativeBase):
     type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSONValue}
 
 
-def _status_list(statuses: tuple[str, ...]) -> str:
+def _status_list(statuses: tuple[MatchStatus, ...]) -> str:
     return ", ".join(f"'{s}'" for s in statuses)
 
 
@@ -112,7 +123,7 @@ class Match(Base):
     # Text, not BIGINT: a seed is any Python int and may not fit 64 signed bits.
     seed: Mapped[str] = mapped_column(String(64))
     options: Mapped[dict[str, Any]] = mapped_column(JSONValue)
-    status: Mapped[str] = mapped_column(String(16), default="live")
+    status: Mapped[str] = mapped_column(String(16), default=MatchStatus.LIVE.value)
     state: Mapped[dict[str, Any]] = mapped_column(JSONValue)
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
     host: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
@@ -249,6 +260,7 @@ __all__ = [
     "GameRoom",
     "GuildSettings",
     "Match",
+    "MatchStatus",
     "Message",
     "Seat",
     "Timer",

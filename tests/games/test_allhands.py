@@ -8,6 +8,7 @@ import itertools
 import pytest
 
 from geniusbot.games import (
+    EventKind,
     GameError,
     IllegalMoveError,
     MalformedMoveError,
@@ -234,7 +235,10 @@ def test_a_seat_out_of_time_in_the_ban_phase_has_an_open_anomaly_banned_for_it_a
     play_to(game, 4, "p1 p1 p1")
     twin = game.copy()
     events = game.timeout("p1")
-    assert events[0].kind == "ban" and events[0].data["timeout"] and "ran out of time" in events[0].text
+    # The ban says the seat's timeout: a timeout event (the host says it once, as its timeout line).
+    assert events[0].kind == EventKind.TIMEOUT and events[0].data["seat"] == "p1"
+    assert events[0].data["timeout"] and events[0].data["anomaly"] not in game.pool
+    assert "ran out of time" in events[0].text
     assert len(game.pool) == 4 and game.to_move() == ("p2",)
     assert twin.timeout("p1") == events and twin == game  # drawn from the seed
     assert game.timeout("p1") == []  # not to move

@@ -278,6 +278,8 @@ def test_step_1_both_players_make_four_on_one_turn_and_the_mover_loses(mover):
     game.play(game.parse_move("D2", "p1"))
     assert game.outcome().winner == "p2"
     assert "mover loses" in game.outcome().reason
+    # A line that has said who wins keeps why: "...; the mover loses."
+    assert game.outcome().detail == "Both players have four in a row after p1's move; the mover loses."
     assert sorted(game.view()["fours"]) == [["A2", "B2", "C2", "D2"], ["F4", "F5", "F6", "F7"]]
     assert game.view()["phase"] == "over"
     assert game.to_move() == ()
@@ -397,6 +399,7 @@ def test_step_4_both_players_lose_their_10th_stone_on_one_turn_and_the_mover_los
     assert game.view()["knocked_off"] == {"red": 10, "blue": 10}
     assert game.outcome().winner == "p2"
     assert "mover loses" in game.outcome().reason
+    assert game.outcome().detail == "Both players had their 10th stone knocked off on p1's move; the mover loses."
 
 
 @MOVERS

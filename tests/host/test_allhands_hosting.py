@@ -262,6 +262,7 @@ async def test_card_creations_and_plays_come_by_dm_and_stay_sealed_until_both_ar
     # Typed in the room, a sealed move is refused there with the game's reason and changes nothing.
     reply = await host.room_message(ROOM, 11, "create 20 15")
     assert reply.status == "rejected" and "direct message" in reply.message
+    assert reply.belongs_private is True  # where it belongs, as data: privately
     assert room_since(transport, mark) == [f"Alice (p1): {reply.message}"]
     assert (await host.store.get_match(match_id)).state == before
     refused = (await host.store.actions(match_id))[-1]
@@ -300,6 +301,7 @@ async def test_a_snipe_comes_by_dm_and_a_public_one_is_refused_with_the_reason(h
     match_id = await start(host, "swabbing", clock="none", anomalies="snipe")
     reply = await host.room_message(ROOM, 22, "snipe D4")
     assert reply.status == "rejected" and "direct message" in reply.message
+    assert reply.belongs_private is True
     mark = len(transport.sent)
     assert (await host.private_message(22, "snipe E5")).ok
     assert "Taken: snipe E5." in private_since(transport, mark, "p2")
@@ -500,3 +502,13 @@ async def test_a_dueling_decks_play_whose_two_clocks_run_out_shows_no_spent_cloc
     assert not [t for t in room if "0:00" in t]
     bob = next(i for i, t in enumerate(room) if "Bob (p2) ran out of time" in t)
     assert not [t for t in room[:bob] if "To move:" in t]  # no board between the two timeouts
+
+
+async def test_a_refusal_of_a_move_sent_to_the_wrong_place_says_where_it_belongs_as_data(host, transport):
+    await start(host, "swabbing", clock="none")
+    # Deck Swabbing without Snipe takes its moves in the room: a DM is refused, and says so as data.
+    reply = await host.private_message(11, "C3 C4")
+    assert reply.status == "rejected" and reply.belongs_private is False
+    # Any other refusal leaves the field unset.
+    other = await host.room_message(ROOM, 11, "Z99")
+    assert other.status == "rejected" and other.belongs_private is None

@@ -201,3 +201,22 @@ async def test_when_both_clocks_run_out_the_board_comes_after_both_timeouts(stor
     # Each timeout is still an action of its own in the record.
     actions = [(a.kind, a.text) for a in await host.store.actions(reply.match_id)]
     assert actions[-2:] == [("timeout", "timeout p1"), ("timeout", "timeout p2")]
+
+
+async def test_the_result_says_a_timeout_once_by_its_termination_not_by_its_words(store, transport, clock):
+    # Players with no names: the host's timeout line is "p1 ran out of time." and the game's own
+    # sentence begins the same way; the caption knows which timeout was said from the data alone.
+    host = Host(store, transport, now=clock, pictures=False)
+    reply = await host.start_match("tictacfive", players=[Player("p1", 11), Player("p2", 22)], seed=5, clock="60s")
+    mark = len(transport.sent)
+    await run(host, clock, 301, 301)
+    text = said_after(transport, mark)
+    assert text.count("ran out of time") == 1 and text.endswith("Result: p2 wins.")
+    live = await host.load(reply.match_id)
+    assert live is not None
+    outcome = live.game.outcome()
+    assert outcome is not None and outcome.termination == "time" and outcome.data["seat"] == "p1"
+    # Said already for p1: the result alone; for another seat, or none, the result says why.
+    assert host._caption(live, clock.t, timed_out=frozenset({"p1"})) == "Result: p2 wins."
+    assert host._caption(live, clock.t, timed_out=frozenset({"p2"})) == "Result: p2 wins. p1 ran out of time."
+    assert host._caption(live, clock.t) == "Result: p2 wins. p1 ran out of time."

@@ -10,9 +10,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from geniusbot.host.match import CLOCK_TIMER, DELETE_TIMER, WINDOW_TIMER, Host
+from geniusbot.host.match import CLOCK_TIMER, DELETE_TIMER, WINDOW_TIMER, Host, ReplyStatus
+from geniusbot.host.routing import match_number
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage import Store
+from geniusbot.storage import MatchStatus, Store
+from geniusbot.storage.models import MATCH_STATUSES
 from tests.host.support import T0, FakeTime
 
 from .sealedbid import registered
@@ -594,3 +596,41 @@ async def test_a_timer_delivered_while_a_move_opens_a_window_leaves_the_window_t
         clock.advance(30)
         await fire_due(host, clock)
         assert not (await store.get_match(match_id)).state["state"]["window_open"]
+
+
+def test_a_private_message_is_read_for_its_match_number_once_in_one_grammar():
+    assert match_number("#12 mines A1 B2") == (12, "mines A1 B2", True)
+    assert match_number("#12: bid 3") == (12, "bid 3", True)
+    assert match_number("  12, bid 3 ") == (12, "bid 3", False)
+    assert match_number("#12 line one\nline two") == (12, "line one\nline two", True)
+    assert match_number("bid 3") is None and match_number("#12") is None and match_number("15") is None
+
+
+async def test_a_dm_names_its_match_by_number_with_or_without_the_hash(host, transport):
+    with registered():
+        first = await start(host, "sealedbid", clock="none", channel_id=1)
+        second = await start(host, "sealedbid", clock="none", channel_id=2)
+        # With several matches, a bare number that names one of them picks it, as "#" does.
+        assert (await host.private_message(11, f"{first}: bid 2")).ok
+        assert (await host.private_message(11, f"#{second}, bid 5")).ok
+        assert (await host.store.get_match(first)).state["state"]["bids"] == {"p1": 2}
+        assert (await host.store.get_match(second)).state["state"]["bids"] == {"p1": 5}
+        # A number that names none of them is no match number: the sender is asked which match.
+        reply = await host.private_message(22, "99 bid 4")
+        assert reply.status == "error" and f"such as #{first} 99 bid 4" in reply.message
+        # "#" names a match whatever it is: one the sender does not play in finds nothing.
+        assert (await host.private_message(22, "#99 bid 4")).status == "ignored"
+
+
+async def test_statuses_are_enums_that_read_as_their_words(host, store, transport, clock):
+    reply = await host.start_match("tictacfive", players=[Player("p1", 11), Player("p2", 22)], seed=5)
+    assert reply.status is ReplyStatus.ACCEPTED and reply.status == "accepted" and reply.ok
+    assert (await host.room_message(1, 99, "H8")).status is ReplyStatus.IGNORED
+    assert host.matches[reply.match_id].status is MatchStatus.LIVE
+    assert (await host.command(reply.match_id, "pause")).ok
+    # Loaded again from the store, a match's status is the enum; the store keeps the word.
+    again = Host(store, transport, now=clock)
+    live = await again.load(reply.match_id)
+    assert live is not None and live.status is MatchStatus.PAUSED
+    assert (await store.get_match(reply.match_id)).status == "paused"
+    assert f"{live.status}" == "paused" and tuple(MatchStatus) == MATCH_STATUSES

@@ -11,8 +11,10 @@ import threading
 
 import pytest
 
+from geniusbot.games import Outcome, Termination
+from geniusbot.games.base import default_verdict
 from geniusbot.host import board
-from geniusbot.host.match import Host, without_verdict
+from geniusbot.host.match import Host, result_detail
 from geniusbot.host.transport import RecordingTransport, TransportError
 from geniusbot.storage import Store
 
@@ -207,27 +209,44 @@ async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_bo
 
 
 @pytest.mark.parametrize(
-    ("reason", "winner", "said"),
+    ("outcome", "reason", "said"),
     [
-        ("p2 resigned; p1 wins.", "p1", "p2 resigned."),
-        ("p1 (black) makes five in a row, G8 to K8, and wins.", "p1", "p1 (black) makes five in a row, G8 to K8."),
-        ("p1 (red) has four in a row (E5 E6 E7 E8); p1 wins.", "p1", "p1 (red) has four in a row (E5 E6 E7 E8)."),
+        (Outcome("p1", Termination.RESIGNATION, "p2 resigned", "; p1 wins"), "p2 resigned; p1 wins.", "p2 resigned."),
         (
+            Outcome("p1", Termination.LINE, "p1 (black) makes five in a row, G8 to K8", ", and wins"),
+            "p1 (black) makes five in a row, G8 to K8, and wins.",
+            "p1 (black) makes five in a row, G8 to K8.",
+        ),
+        (
+            Outcome("p1", Termination.LINE, "p1 (red) has four in a row (E5 E6 E7 E8)", "; p1 wins"),
+            "p1 (red) has four in a row (E5 E6 E7 E8); p1 wins.",
+            "p1 (red) has four in a row (E5 E6 E7 E8).",
+        ),
+        (
+            Outcome(
+                "p2",
+                Termination.LINE,
+                "Both players have four in a row after p1's move; the mover loses",
+                ", so p2 (blue) wins",
+            ),
             "Both players have four in a row after p1's move; the mover loses, so p2 (blue) wins.",
-            "p2",
             "Both players have four in a row after p1's move; the mover loses.",
         ),
-        ("p2 (blue) has had 10 stones knocked off; p1 (red) wins.", "p1", "p2 (blue) has had 10 stones knocked off."),
-        # Only a clause naming this winner goes; a draw, or a reason that is only the verdict, stands.
-        ("p2 resigned; p1 wins.", "p2", "p2 resigned; p1 wins."),
-        ("p1 wins.", "p1", "p1 wins."),
         (
+            Outcome("p1", Termination.KNOCKOUT, "p2 (blue) has had 10 stones knocked off", "; p1 (red) wins"),
+            "p2 (blue) has had 10 stones knocked off; p1 (red) wins.",
+            "p2 (blue) has had 10 stones knocked off.",
+        ),
+        # A reason that is only the verdict (saved before outcomes were data), or a draw, stands.
+        (Outcome.from_dict({"winner": "p1", "reason": "p1 wins."}), "p1 wins.", "p1 wins."),
+        (
+            Outcome(None, Termination.FULL_BOARD, "The board is full with no five in a row", default_verdict(None)),
             "The board is full with no five in a row; the game is a draw.",
-            None,
             "The board is full with no five in a row; the game is a draw.",
         ),
     ],
 )
-def test_the_result_line_names_the_winner_once(reason: str, winner: str | None, said: str) -> None:
+def test_the_result_line_names_the_winner_once(outcome: Outcome | None, reason: str, said: str) -> None:
     # "Result: alice (p1) wins." comes first; the reason after it does not say so again.
-    assert without_verdict(reason, winner) == said
+    assert outcome is not None and outcome.reason == reason
+    assert result_detail(outcome) == said

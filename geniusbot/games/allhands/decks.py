@@ -532,7 +532,7 @@ class DuelingDecks(Game):
         events = [
             Event(
                 f"{seat} ran out of time and {what} this phase.",
-                kind="timeout",
+                kind=EventKind.TIMEOUT,
                 data={"seat": seat, "phase": self.phase},
             )
         ]

@@ -98,6 +98,7 @@ from geniusbot.games.base import (
     Move,
     NotYourTurnError,
     OptionError,
+    Outcome,
     Termination,
     Window,
     WrongPlaceError,
@@ -734,7 +735,7 @@ class AllHandsOnDeck(Game):
             if isinstance(move, Ban):
                 return self._apply_ban(move.seat, move.anomaly, timeout=False)
             if isinstance(move, Pass):
-                return self._apply_pass(move.seat, "passes")
+                return self._apply_pass(move.seat, "passes", timeout=False)
             if isinstance(move, UseOverride):
                 return self._apply_override(move)
             return self._apply_all_in(move.seat, move.use, timeout=False)
@@ -757,17 +758,19 @@ class AllHandsOnDeck(Game):
             how = f"{seat} ran out of time, so {anomaly} is banned for them at random"
         else:
             how = f"{seat} bans {anomaly}"
-        events = [Event(f"{how}.", kind="ban", data={"seat": seat, "anomaly": anomaly, "timeout": timeout})]
+        kind = EventKind.TIMEOUT if timeout else "ban"
+        events = [Event(f"{how}.", kind=kind, data={"seat": seat, "anomaly": anomaly, "timeout": timeout})]
         if self.bans_left > 0:
             return events + self._ban_prompt()
         are = "y is" if len(self.pool) == 1 else "ies are"
         return events + self._choose(tuple(self.pool), f"The active anomal{are}: {_listing(self.pool)}.")
 
-    def _apply_pass(self, seat: str, how: str) -> list[Event]:
+    def _apply_pass(self, seat: str, how: str, *, timeout: bool) -> list[Event]:
         self.override_queue.pop(0)
-        if how == "passes":
+        if not timeout:
             self.last_move = "pass"
-        events = [Event(f"{seat} {how} on the Override.", kind="override", data={"seat": seat, "used": False})]
+        kind = EventKind.TIMEOUT if timeout else "override"
+        events = [Event(f"{seat} {how} on the Override.", kind=kind, data={"seat": seat, "used": False})]
         if self.override_queue:
             return events + self._override_prompt()
         return events + self._start_bans()
@@ -823,16 +826,23 @@ class AllHandsOnDeck(Game):
     # ---- the running task ------------------------------------------------------------------
 
     def _wrap(self, events: list[Event]) -> list[Event]:
-        """The task's events, unchanged but for the play they belong to (its end is not the match's)."""
-        return [
-            Event(
-                e.text,
-                seats=e.seats,
-                kind="task-end" if e.kind == "end" else e.kind,
-                data={**e.data, "task": self.current_task, "play": self.play_no},
-            )
-            for e in events
-        ]
+        """The task's events, unchanged but for the play they belong to. Its end is not the match's:
+        it is a ``task-end``; a task lost on time says so as the timeout of its seat (its text), the
+        ``task-end`` then being data only."""
+        wrapped: list[Event] = []
+        for e in events:
+            data = {**e.data, "task": self.current_task, "play": self.play_no}
+            if e.kind != EventKind.END:
+                wrapped.append(Event(e.text, seats=e.seats, kind=e.kind, data=data))
+                continue
+            ending = Outcome.from_dict(e.data)
+            if ending is not None and ending.termination is Termination.TIME and "seat" in ending.data:
+                seat = ending.data["seat"]
+                wrapped.append(Event(e.text, seats=e.seats, kind=EventKind.TIMEOUT, data={**data, "seat": seat}))
+                wrapped.append(Event("", seats=e.seats, kind="task-end", data=data))
+            else:
+                wrapped.append(Event(e.text, seats=e.seats, kind="task-end", data=data))
+        return wrapped
 
     def _after_task_step(self) -> list[Event]:
         assert self.task is not None
@@ -933,7 +943,7 @@ class AllHandsOnDeck(Game):
             assert self.task is not None
             return self._wrap(self.task.timeout(seat)) + self._after_task_step()
         if self.phase == "override":
-            return self._apply_pass(seat, "ran out of time, so passes")
+            return self._apply_pass(seat, "ran out of time, so passes", timeout=True)
         if self.phase == "items":
             return self._apply_all_in(seat, False, timeout=True)
         rng = random.Random(f"{self.seed}:allhands:ban:{self.play_no}:{len(self.bans)}")

@@ -692,12 +692,12 @@ class DeckSwabbing(Game):
         self.result = {"reason": "no-move", "scores": dict(scores), "tiebreak": winner if tied else None}
         return self._finish(winner, Termination.POINTS, reason)
 
-    def _finish(self, winner: str, ending: Termination, reason: str) -> list[Event]:
+    def _finish(self, winner: str, ending: Termination, reason: str, **data: Any) -> list[Event]:
         self.phase = "over"
         self.sealed_move = None
         self.sealed_snipe = None
         self.snipe_answered = False
-        return self.end(winner, ending, reason, verdict="", scores=self.scores())
+        return self.end(winner, ending, reason, verdict="", scores=self.scores(), **data)
 
     def timeout(self, seat: str) -> list[Event]:
         """The mover who runs out of time loses the task; a sniper who does snipes nothing."""
@@ -717,7 +717,7 @@ class DeckSwabbing(Game):
             return events + self._resolve_if_ready()
         self.result = {"reason": "timeout", "scores": self.scores(), "tiebreak": None}
         return self._finish(
-            other_seat(seat), Termination.TIME, f"{seat} ran out of time; {other_seat(seat)} wins the task."
+            other_seat(seat), Termination.TIME, f"{seat} ran out of time; {other_seat(seat)} wins the task.", seat=seat
         )
 
     def resign(self, seat: str) -> list[Event]:

@@ -14,6 +14,7 @@ from typing import Any, TypedDict, cast
 
 from geniusbot.games.base import (
     Event,
+    EventKind,
     Game,
     GameError,
     IllegalMoveError,
@@ -336,6 +337,8 @@ class ArmsLength(Game):
         # Who moves next is the caption's "To move:" line; "moves first/second" says why.
         text = f"{how}{dmo} plays {color} and moves {order}; {other} plays {other_color(color)}."
         data = {"dmo": dmo, "color": color, "order": order, "first": self.first, "by_lot": by_lot}
+        if by_lot:  # the DMO's clock ran out: this event says the timeout, and what follows
+            return [Event(text, kind=EventKind.TIMEOUT, data={"seat": dmo, **data})]
         return [Event(text, kind="phase", data=data)]
 
     def _apply_place(self, move: Place) -> list[Event]:
@@ -395,8 +398,8 @@ class ArmsLength(Game):
             return self.end(
                 opponent,
                 Termination.LINE,
-                f"Both players have four in a row after {mover}'s move",
-                verdict=f"; the mover loses, so {opponent} ({oc}) wins",
+                f"Both players have four in a row after {mover}'s move; the mover loses",
+                verdict=f", so {opponent} ({oc}) wins",
                 mover=mover,
             )
         if m_four:
@@ -417,8 +420,8 @@ class ArmsLength(Game):
             return self.end(
                 opponent,
                 Termination.KNOCKOUT,
-                f"Both players had their 10th stone knocked off on {mover}'s move",
-                verdict=f"; the mover loses, so {opponent} ({oc}) wins",
+                f"Both players had their 10th stone knocked off on {mover}'s move; the mover loses",
+                verdict=f", so {opponent} ({oc}) wins",
                 mover=mover,
             )
         if o_off:

@@ -1,0 +1,292 @@
+"""The action pipeline: a match starts, a submission is taken or refused, every change is
+committed before it is announced."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game
+from geniusbot.storage import (
+    ENDED_STATUSES,
+    MatchStatus,
+    NewAction,
+    Result,
+    RoomBusy,
+    SeatInfo,
+    StaleVersion,
+    StorageError,
+    StorageUnavailable,
+)
+
+from .base import HostBase, never_raises
+from .clock import Clock, ClockSpecError, TimeControl, preset
+from .deadlines import CLOCK_TIMER, WINDOW_TIMER
+from .live import LiveMatch, Reply, ReplyStatus, utc
+from .naming import game_title
+from .routing import CHAT_PREFIXES
+from .transport import Player
+
+log = logging.getLogger(__name__)
+
+
+class Actions(HostBase):
+    """Start a match; take or refuse a submission; commit every change before it is said."""
+
+    @never_raises
+    async def start_match(
+        self,
+        game: str,
+        *,
+        players: Sequence[Player] = (Player("p1"), Player("p2")),
+        seed: int | None = None,
+        variant: str | None = None,
+        options: Mapping[str, str] | None = None,
+        clock: str | TimeControl | None = None,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+    ) -> Reply:
+        """Start a match: validate everything, commit it, announce it. Never raises."""
+        try:
+            cls = get_game(game)
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**31)
+            instance = cls.new(seed=int(seed), variant=variant or default_variant(game), **dict(options or {}))
+            if isinstance(clock, TimeControl):
+                control = clock
+            elif clock:
+                control = TimeControl.parse(clock)
+            else:
+                control = preset(instance.name, instance.variant)
+        except (GameError, ClockSpecError) as error:
+            return Reply(ReplyStatus.ERROR, str(error))
+        except ValueError as error:
+            return Reply(ReplyStatus.ERROR, f"That option is not valid ({error}); check it and start again.")
+        seats = {p.seat: p for p in players}
+        missing = [s for s in instance.seats if s not in seats]
+        if missing:
+            return Reply(ReplyStatus.ERROR, f"Name a player for {', '.join(missing)} and start again.")
+        now = self.now()
+        match_clock = Clock.new(control, instance.seats)
+        # A preset clock follows a final match from task to task; a host's own clock stays.
+        host_data: dict[str, Any] = {"saved_at": now, "window": None, "preset_clock": not clock}
+        # Some games open with an announcement of their own (a memory grid, the prize cards, the
+        # items of a final match); its events set the clocks too (a bout, the Clock item).
+        opening: list[Event] = instance.opening_events()
+        for event in opening:
+            seat = event.data.get("seat")
+            if event.kind == EventKind.EXTRA_TIME and seat in match_clock.seats:
+                match_clock.add_extra(seat, round(float(event.data["seconds"]) * 1000))
+        try:
+            record = await self.store.create_match(
+                game=instance.name,
+                seats=[SeatInfo(s, seats[s].name or s, seats[s].user_id) for s in instance.seats],
+                state=instance.to_dict(),
+                variant=instance.variant,
+                seed=instance.seed,
+                options=instance.option_values,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                clock=match_clock.to_dict(),
+                host=host_data,
+            )
+        except RoomBusy as error:
+            return Reply(ReplyStatus.ERROR, str(error))
+        except StorageError as error:
+            log.warning("starting a match failed: %s", error)
+            return Reply(
+                ReplyStatus.UNAVAILABLE, "The match could not be saved, so it has not started; try again in a moment."
+            )
+        live = LiveMatch(
+            record.id,
+            guild_id,
+            channel_id,
+            instance,
+            match_clock,
+            {s: Player(s, seats[s].user_id, seats[s].name or s) for s in instance.seats},
+            record.version,
+            MatchStatus.LIVE,
+            host_data,
+        )
+        live.snapshot()
+        live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
+        self.matches[live.id] = live
+        async with live.lock:
+            self._after_change(live, now, opening)
+            try:
+                await self._commit(live, NewAction("command", f"start {control.spec()}", None), now)
+            except StorageError:
+                # The match row exists; its start action did not land. Recovery will pick it up.
+                return Reply(
+                    ReplyStatus.UNAVAILABLE,
+                    "The match was created but could not be started; try again in a moment.",
+                    live.id,
+                )
+            await self._arm(live, now)
+            names = " vs ".join(live.label(s) for s in instance.seats)
+            heading = f"Match #{live.id}: {game_title(instance)}, {names}. Clock: {control.describe()}."
+            # As a move's announcement does: the heading and the game's opening lines ride in the
+            # first board's caption, one message (on their own before a text board or a grid
+            # that vanishes).
+            await self._report(live, now, opening, lead=[heading])
+        return Reply(ReplyStatus.ACCEPTED, "", live.id)
+
+    @never_raises
+    async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False) -> Reply:
+        """Seat ``seat`` of match ``match_id`` typed ``text`` (privately if ``private``)."""
+        live, reply = await self._get(match_id)
+        if live is None:
+            return reply
+        async with live.lock:
+            try:
+                return await self._submit(live, seat, text.strip(), private)
+            except StorageUnavailable as error:
+                log.warning("match %s: %s", match_id, error)
+                live.restore()
+                message = "The bot could not save that move, so it was not taken; send it again in a moment."
+                await self._answer(live, seat, private, message)
+                return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
+            except StaleVersion:
+                # Another process moved this match on; take its state and let the player retry.
+                self.matches.pop(match_id, None)
+                message = "The match changed while your move was being taken; look at the board and send it again."
+                await self._answer(live, seat, private, message)
+                return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
+            except Exception:
+                log.exception("match %s: submission %r by %s failed", match_id, text, seat)
+                live.restore()
+                message = "Something went wrong on the bot's side and that move was not taken; send it again."
+                await self._answer(live, seat, private, message)
+                return Reply(ReplyStatus.ERROR, message, match_id)
+
+    async def _submit(self, live: LiveMatch, seat: str, text: str, private: bool) -> Reply:
+        if seat not in live.players:
+            seats = ", ".join(live.players)
+            return Reply(
+                ReplyStatus.ERROR, f"{seat!r} is not a seat of match #{live.id}; its seats are {seats}.", live.id
+            )
+        if not text or (not private and text.startswith(CHAT_PREFIXES)):
+            return Reply(ReplyStatus.IGNORED, match_id=live.id)
+        if live.status in ENDED_STATUSES:
+            if private:
+                await self._answer(live, seat, True, "This match is over; no more moves are taken.")
+                return Reply(ReplyStatus.REJECTED, "This match is over; no more moves are taken.", live.id)
+            return Reply(ReplyStatus.IGNORED, match_id=live.id)
+        now = self.now()
+        kind = "private" if private else "move"
+        if live.status == MatchStatus.PAUSED:
+            message = "The match is paused; wait for the host to resume it, then send your move again."
+            await self._log_rejected(live, seat, kind, text, private, message, now)
+            await self._answer(live, seat, private, message)
+            return Reply(ReplyStatus.REJECTED, message, live.id)
+        # A clock that ran out before this message arrived decides first, even if its timer is late.
+        await self._expire(live, now)
+        if live.game.is_over:
+            message = "Time ran out before that move arrived; the game is over."
+            await self._log_rejected(live, seat, kind, text, private, message, now)
+            await self._answer(live, seat, private, message)
+            return Reply(ReplyStatus.REJECTED, message, live.id)
+        try:
+            move = live.game.parse_move(text, seat, private=private)
+        except GameError as error:
+            # The log keeps the game's reason as it is; the player reads it with the names.
+            await self._log_rejected(live, seat, kind, text, private, str(error), now)
+            message = live.speak(str(error))
+            await self._answer(live, seat, private, message)
+            # Where the move belongs, as data (a transport says how its users send it there).
+            belongs = error.private if isinstance(error, WrongPlaceError) else None
+            return Reply(ReplyStatus.REJECTED, message, live.id, belongs_private=belongs)
+        events = live.game.play(move)
+        live.clock.stop(seat, now)
+        self._after_change(live, now, events)
+        # The board depends only on the new state: draw it while the commit runs, and post it
+        # only once the commit has succeeded (a failed commit drops it unseen).
+        drawing = self._draw_board(live, now)
+        try:
+            await self._commit(live, NewAction(kind, move.text(), seat, private), now)
+        except BaseException:
+            self._drop(drawing)
+            raise
+        await self._arm(live, now)
+        # One acknowledgement a private move: the game's own echo of it ("Sealed: play 15.", "Your
+        # mines are on ...") goes unsent, the host's "Taken:" says the same.
+        if private:
+            events = [e for e in events if not (e.seats == frozenset({seat}) and e.kind == EventKind.SEALED)]
+        if private:
+            await self._private(live, seat, f"Taken: {move.text()}.")
+        await self._report(live, now, events, drawing=drawing)
+        return Reply(ReplyStatus.ACCEPTED, move.text(), live.id)
+
+    def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
+        """Bring clocks, window and status in line with the game after it changed."""
+        for event in events:
+            if event.kind != EventKind.BOUT:
+                continue
+            spec = event.data.get("clock")
+            if spec and live.host.get("preset_clock"):
+                live.clock.switch(TimeControl.parse(str(spec)))
+            else:
+                live.clock.reset_reserves()
+        window = live.game.window() if not live.game.is_over else None
+        if window is not None:
+            current = live.host.get("window")
+            if not current or current.get("kind") != window.kind:
+                live.host["window"] = {"kind": window.kind, "due": now + window.seconds, "vanishing": window.vanishing}
+            # While a timed window runs, the window's timer is the only clock.
+            live.clock.sync((), now)
+        else:
+            live.host["window"] = None
+            live.clock.sync(() if live.game.is_over else live.game.to_move(), now)
+        if live.game.is_over:
+            live.status = MatchStatus.FINISHED
+
+    async def _commit(
+        self, live: LiveMatch, action: NewAction | None, now: float, *, result: Result | None = None
+    ) -> None:
+        """Commit the in-memory state (and ``action``); on any failure, go back to the last commit."""
+        live.host["saved_at"] = now
+        if action is not None:
+            action = NewAction(action.kind, action.text, action.seat, action.private, live.clock.to_dict(), utc(now))
+        outcome = live.game.outcome()
+        if result is None and outcome is not None:
+            result = Result(outcome.winner, outcome.reason)
+        extra: dict[str, Any] = {}
+        if result is not None:
+            extra["result"] = result
+        # A delivery that ends the match arms nothing after this commit: its row can go with it.
+        # (While the match is live, a later write of the delivery re-arms and replaces the row,
+        # so a failure between the two still leaves the row to be delivered again.)
+        done = live.delivered if live.delivered is not None and live.status != MatchStatus.LIVE else None
+        if done is not None:
+            extra["done_timer"] = done
+        try:
+            committed = await self.store.commit_action(
+                live.id,
+                live.version,
+                action,
+                state=live.game.to_dict(),
+                clock=live.clock.to_dict(),
+                host=live.host,
+                status=live.status,
+                **extra,
+            )
+        except BaseException:
+            live.restore()
+            raise
+        live.version = committed.version
+        if done is not None:
+            live.delivered = None
+        live.snapshot()
+
+    async def _log_rejected(
+        self, live: LiveMatch, seat: str, kind: str, text: str, private: bool, reason: str, now: float
+    ) -> None:
+        try:
+            await self.store.append_rejected(
+                live.id, NewAction(kind, text, seat, private, live.clock.to_dict(), utc(now)), reason
+            )
+        except StorageError as error:
+            # The answer still goes out; a refused submission changed nothing worth keeping.
+            log.warning("match %s: could not log a refused submission: %s", live.id, error)

@@ -1,0 +1,319 @@
+"""Announcements: what the room and the seats read (events, boards and their captions, clock
+lines, the status text)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from geniusbot.games import Event, EventKind
+from geniusbot.storage import ENDED_STATUSES, MatchStatus
+
+from . import board
+from .base import HostBase
+from .clock import format_duration
+from .live import LiveMatch, result_detail
+from .live import timed_out as timed_out_of
+from .naming import game_title
+from .transport import TransportError
+
+log = logging.getLogger(__name__)
+
+#: The result line of a match the host aborted (it has no result).
+ABORTED_RESULT = "Result: none; the host aborted it."
+
+
+class Announcer(HostBase):
+    """What the room and the seats read: events, boards, captions, clock lines, status."""
+
+    async def _post(self, live: LiveMatch, text: str) -> int | None:
+        try:
+            return await self.transport.post(live.room, text)
+        except TransportError as error:
+            log.warning("match %s: could not post: %s", live.id, error)
+            return None
+
+    async def _private(self, live: LiveMatch, seat: str, text: str) -> bool:
+        player = live.players.get(seat)
+        if player is None:
+            return False
+        try:
+            await self.transport.send_private(player, text)
+            return True
+        except TransportError as error:
+            log.info("match %s: private message to %s failed: %s", live.id, seat, error)
+            # Say that it failed, never what it said: the room must not learn a secret.
+            await self._post(
+                live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot."
+            )
+            return False
+
+    async def _answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None:
+        if private:
+            await self._private(live, seat, text)
+        else:
+            await self._post(live, f"{live.label(seat)}: {text}")
+
+    async def _announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
+        for event in events:
+            if not event.text:
+                continue  # data only: nothing to say
+            if event.public:
+                message_id = await self._post(live, live.speak(event.text))
+                delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
+                if message_id is not None and delete_after:
+                    await self._schedule_delete(live, message_id, float(delete_after))
+            else:
+                text = live.speak(event.text)
+                for seat in sorted(event.seats or ()):
+                    await self._private(live, seat, text)
+
+    def clocks(self, live: LiveMatch, now: float) -> dict[str, str]:
+        """Each seat's clock as a short string for a board."""
+        return {seat: live.clock.display(seat, now) for seat in live.clock.seats}
+
+    def clock_line(self, live: LiveMatch, now: float) -> str:
+        """Whose turn it is, with their clocks: "To move: alice (p1) 0:52 +5:00."; untimed, the
+        names alone: "To move: alice (p1)."; "" when nobody moves (a finished match, a memorize
+        window). While a timed window runs, its timer is the only clock (the move clocks wait), so
+        the line gives its time left instead: "To move: alice (p1), bob (p2); the window closes in 30 s."."""
+        if live.game.is_over:
+            return ""
+        movers = live.game.to_move()
+        if not movers:
+            return ""
+        left = self._window_left(live, now)
+        if left is not None:
+            return f"To move: {', '.join(live.label(s) for s in movers)}; the window closes in {left}."
+        if live.clock.control.untimed:
+            return f"To move: {', '.join(live.label(s) for s in movers)}."
+        parts = [f"{live.label(s)} {live.clock.display(s, now)}" for s in movers]
+        return f"To move: {', '.join(parts)}."
+
+    @staticmethod
+    def _vanishing(live: LiveMatch, window: Mapping[str, Any] | None) -> bool:
+        """Whether the window the host runs (its record of it) shows what the rules hide once it
+        closes (a memory grid), so that the boards posted during it go with it."""
+        if not window:
+            return False
+        if "vanishing" in window:
+            return bool(window["vanishing"])
+        # Recorded before the host kept the flag: the game, which still runs the window, says.
+        running = live.game.window()
+        return running is not None and running.kind == window.get("kind") and running.vanishing
+
+    def _pictured(self, live: LiveMatch) -> bool:
+        """Whether this host posts the match's board as a picture."""
+        return self.boards and self.pictures and board.has_picture(live.game.name)
+
+    def _draw_board(self, live: LiveMatch, now: float) -> asyncio.Future[bytes | None] | None:
+        """Start drawing the public board of the current state in a worker thread (or ``None``)."""
+        if not self._pictured(live):
+            return None
+        view = live.game.view(None)
+        players = {s: p.name or s for s, p in live.players.items()}
+        return asyncio.ensure_future(
+            asyncio.to_thread(
+                board.picture, view, players=players, clocks=self.clocks(live, now), title=f"Match #{live.id}"
+            )
+        )
+
+    @staticmethod
+    def _drop(drawing: asyncio.Future[bytes | None] | None) -> None:
+        """Forget a board drawn for a state that was never committed."""
+        if drawing is not None:
+            drawing.cancel()
+
+    async def _report(
+        self,
+        live: LiveMatch,
+        now: float,
+        events: Iterable[Event],
+        *,
+        lead: Sequence[str] = (),
+        drawing: asyncio.Future[bytes | None] | None = None,
+        timed_out: frozenset[str] = frozenset(),
+    ) -> None:
+        """Announce a committed action: private events to their seats, the public ones with the board.
+
+        When the board is a picture, the action's public texts (``lead``, then the events') ride
+        in its caption above the clock line, so one action is one message in the room. They are
+        posted on their own when the board is text, or when the board will vanish with a
+        memorize window (the announcement must stay), or when an event deletes itself later.
+        The events' texts go out with the players' names (:meth:`LiveMatch.speak`); ``lead`` is
+        the host's own lines, said as they stand; ``timed_out``, the seats whose timeout they say.
+        """
+        window = live.host.get("window")
+        vanishing = self._vanishing(live, window)
+        if not self._pictured(live) or vanishing:
+            self._drop(drawing)
+            events = list(events)
+            for text in lead:
+                await self._post(live, text)
+            await self._announce(live, events)
+            await self._show_board(live, now, timed_out=timed_out)
+            return
+        texts = list(lead)
+        separate: list[Event] = []
+        for event in events:
+            delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
+            if event.public and not delete_after:
+                # An event with no text is data only; the game's end is said by the result line
+                # under the board ("p2 resigned; p1 wins." is "Result: alice (p1) wins. bob resigned.").
+                if event.text and event.kind != EventKind.END:
+                    texts.append(live.speak(event.text))
+            else:
+                separate.append(event)
+        await self._announce(live, separate)
+        await self._show_board(live, now, lead=texts, drawing=drawing, timed_out=timed_out)
+
+    async def _show_board(
+        self,
+        live: LiveMatch,
+        now: float,
+        *,
+        lead: Sequence[str] = (),
+        drawing: asyncio.Future[bytes | None] | None = None,
+        timed_out: frozenset[str] = frozenset(),
+    ) -> None:
+        """Post the public board (a picture when a renderer exists) and changed private views by DM.
+
+        ``lead``: texts to put above the caption of a picture board (posted on their own before
+        a text board). ``drawing``: the picture, already being drawn. ``timed_out``: the seats whose
+        timeout this action's announcement says, so the result line does not say it again.
+        """
+        if not self.boards:
+            self._drop(drawing)
+            for text in lead:
+                await self._post(live, text)
+            return
+        view = live.game.view(None)
+        clocks = self.clocks(live, now)
+        png = None
+        if drawing is not None:
+            png = await drawing
+        elif self._pictured(live):
+            drawing = self._draw_board(live, now)
+            png = await drawing if drawing is not None else None
+        ending = self._caption(live, now, timed_out=timed_out)
+        lead = [t for t in lead if t]
+        # A picture says what a running window is for (a text board says it in its own lines).
+        caption = "\n".join(t for t in (*lead, self.window_line(live, now), ending) if t)
+        posted: list[int | None] = []
+        if png is not None:
+            try:
+                posted.append(
+                    await self.transport.post_picture(live.room, png, filename=f"match{live.id}.png", text=caption)
+                )
+                if self.on_picture is not None:
+                    result = self.on_picture(live.id, png)
+                    if asyncio.iscoroutine(result):
+                        await result
+            except TransportError as error:
+                log.warning("match %s: could not post the board: %s", live.id, error)
+                if lead:  # the board is lost, the announcement must not be
+                    posted.append(await self._post(live, caption))
+        else:
+            for text in lead:
+                await self._post(live, text)
+        if png is None or self.text_boards:
+            text = board.text_board(view, clocks=clocks)
+            caption = ending
+            posted.append(await self._post(live, text + ("\n" + caption if caption and png is None else "")))
+        window = live.host.get("window")
+        if self._vanishing(live, window):
+            # A memorize window shows what the rules hide when it closes (a memory grid): a board
+            # posted during it goes when it closes, even across a restart. Any other window (the
+            # landmine window) shows nothing hidden, and nothing else is ever deleted.
+            for message_id in posted:
+                if message_id is not None and window:
+                    # From the time now, not the action's: an upload may have taken a while.
+                    await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - self.now()))
+        for seat in live.players:
+            own = live.game.view(seat)
+            if own != view and live.private_views.get(seat) != own:
+                live.private_views[seat] = own
+                await self._private_view(live, seat, own, clocks)
+
+    async def _private_view(
+        self, live: LiveMatch, seat: str, view: Mapping[str, Any], clocks: Mapping[str, str]
+    ) -> bool:
+        """Send a seat its own view: a picture with a one-line caption when a renderer draws the
+        game, a readable text otherwise (never a JSON dump)."""
+        player = live.players.get(seat)
+        send_picture = getattr(self.transport, "send_private_picture", None)
+        if player is not None and send_picture is not None and self.pictures and board.has_picture(live.game.name):
+            players = {s: p.name or s for s, p in live.players.items()}
+            png = await asyncio.to_thread(
+                board.picture, view, players=players, clocks=clocks, title=f"Match #{live.id}: {live.label(seat)}"
+            )
+            if png is not None:
+                try:
+                    await send_picture(
+                        player,
+                        png,
+                        filename=f"match{live.id}-{seat}.png",
+                        text=f"Your view of match #{live.id} (only you can see this).",
+                    )
+                except TransportError as error:
+                    log.info("match %s: private view to %s failed: %s", live.id, seat, error)
+                    await self._post(
+                        live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot."
+                    )
+                    return False
+                if not self.text_boards:  # a terminal shows the text view as well as saving the picture
+                    return True
+        return await self._private(live, seat, f"Your view of match #{live.id}:\n" + board.text_board(view))
+
+    def _caption(self, live: LiveMatch, now: float, *, timed_out: frozenset[str] = frozenset()) -> str:
+        """The line under a board: the result once the game is over, the clock line before.
+
+        ``timed_out``: the seats whose timeout the announcement has just said with the player's
+        name; a result that is one of those timeouts says who wins, and no more."""
+        outcome = live.game.outcome()
+        if outcome is not None:
+            who = live.label(outcome.winner) + " wins" if outcome.winner else "a draw"
+            if any(timed_out_of(outcome, seat) for seat in timed_out):
+                return f"Result: {who}."
+            # The line has said who wins: the game's sentence without its verdict (a draw's whole).
+            return f"Result: {who}. {live.speak(result_detail(outcome))}"
+        return self.clock_line(live, now)
+
+    def window_line(self, live: LiveMatch, now: float) -> str:
+        """What the running timed window says under a board's picture, with the time it has
+        left ("Memorize the grid: it is hidden in 30 s."); "" when none runs or it says nothing."""
+        left = self._window_left(live, now)
+        window = live.game.window() if left is not None else None
+        if window is None or not window.says:
+            return ""
+        return window.says.format(left=left)
+
+    def _window_left(self, live: LiveMatch, now: float) -> str | None:
+        """The time the running timed window has left ("30 s", "1:30"); ``None`` when none runs."""
+        running = live.host.get("window")
+        window = live.game.window() if running and not live.game.is_over else None
+        if window is None or running is None or window.kind != running.get("kind"):
+            return None
+        left = math.ceil(max(0.0, float(running["due"]) - now) - 0.0005)
+        return f"{left} s" if left < 60 else format_duration(left * 1000)
+
+    def status_text(self, live: LiveMatch) -> str:
+        """A status line for the ``status`` command."""
+        now = self.now()
+        game = live.game
+        head = f"Match #{live.id}: {game_title(game)}, {live.status}."
+        clocks = ", ".join(f"{live.label(s)} {t}" for s, t in self.clocks(live, now).items() if t)
+        movers = game.to_move()
+        parts = [head]
+        if movers and live.status not in ENDED_STATUSES:
+            parts.append(f"To move: {' and '.join(live.label(s) for s in movers)}.")
+        if clocks:
+            parts.append(f"Clocks: {clocks}.")
+        if game.outcome():
+            parts.append(self._caption(live, now))
+        elif live.status == MatchStatus.ABORTED:
+            parts.append(ABORTED_RESULT)
+        return " ".join(parts)

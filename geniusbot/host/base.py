@@ -1,0 +1,173 @@
+"""What every part of the match host shares: its settings and state, and what each job offers the others.
+
+:class:`~geniusbot.host.match.Host` is composed of one mixin per job (routing, actions, commands,
+deadlines, recovery, announcements, the live-match cache), each a subclass of :class:`HostBase`.
+The methods one job calls on another are declared here for the type checker only; each is
+defined once, in its own module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+
+from .live import LiveMatch, Reply, ReplyStatus
+
+if TYPE_CHECKING:
+    from abc import abstractmethod
+
+    from geniusbot.games import Event
+    from geniusbot.storage import MatchRecord, NewAction, Result, Store, TimerRecord
+
+    from .transport import Transport
+
+log = logging.getLogger(__name__)
+
+#: How often a running host notes that it is alive (bounds the time an outage may give back).
+HEARTBEAT_SECONDS = 5.0
+
+_P = ParamSpec("_P")
+_H = TypeVar("_H", bound="HostBase")
+
+
+def never_raises(
+    method: Callable[Concatenate[_H, _P], Coroutine[Any, Any, Reply]],
+) -> Callable[Concatenate[_H, _P], Coroutine[Any, Any, Reply]]:
+    """A public entry point answers every input; a bug is logged, never raised into the loop."""
+
+    @functools.wraps(method)
+    async def wrapper(self: _H, *args: _P.args, **kwargs: _P.kwargs) -> Reply:
+        try:
+            reply = await method(self, *args, **kwargs)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("host: %s%r failed", method.__name__, args)
+            return Reply(
+                ReplyStatus.ERROR, "Something went wrong on the bot's side; nothing changed. Try again in a moment."
+            )
+        if reply.match_id is not None:
+            self._let_go(reply.match_id)  # its end (if this was it) is announced by now
+        return reply
+
+    return wrapper
+
+
+class HostBase:
+    """Hosts every match of one store, speaking through one transport.
+
+    ``now`` is the time source (epoch seconds); tests and the console inject their own.
+    ``wake`` is called with the due time (aware UTC) of each timer row added, so the dispatcher
+    wakes by then. ``pictures``: post a rendered board when a renderer exists (the text board
+    otherwise); ``text_boards``: post the text board as well (the console). ``adopt``: a timer of
+    a match this host has not loaded loads it (the bot); false: such timers are left alone (a
+    console that resumes one match of a shared file).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        transport: Transport,
+        *,
+        now: Callable[[], float] = time.time,
+        wake: Callable[[datetime], Any] | None = None,
+        pictures: bool = True,
+        boards: bool = True,
+        text_boards: bool = False,
+        adopt: bool = True,
+        on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
+        heartbeat: float = HEARTBEAT_SECONDS,
+    ) -> None:
+        self.store = store
+        self.transport = transport
+        self.now = now
+        self.wake = wake
+        self.pictures = pictures
+        self.boards = boards
+        self.text_boards = text_boards
+        self.adopt = adopt
+        self.on_picture = on_picture
+        self.heartbeat = heartbeat
+        # (down, up) of each outage not yet in every live match's row; see Recovery.recover().
+        self.outages: list[tuple[float, float]] = []
+        self.matches: dict[int, LiveMatch] = {}
+        self._loading: dict[int, asyncio.Lock] = {}
+
+    if TYPE_CHECKING:
+        # What one job calls on another, each defined in its own module.
+
+        # ---- cache.py: the live-match cache
+        @abstractmethod
+        def _from_record(self, record: MatchRecord) -> LiveMatch: ...
+        @abstractmethod
+        async def _get(self, match_id: int) -> tuple[LiveMatch | None, Reply]: ...
+        @abstractmethod
+        def _let_go(self, match_id: int) -> None: ...
+
+        # ---- actions.py: the action pipeline
+        @abstractmethod
+        def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None: ...
+        @abstractmethod
+        async def _commit(
+            self, live: LiveMatch, action: NewAction | None, now: float, *, result: Result | None = None
+        ) -> None: ...
+        @abstractmethod
+        async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False) -> Reply: ...
+
+        # ---- commands.py: host commands
+        @abstractmethod
+        def _command(self, name: str) -> str: ...
+
+        # ---- deadlines.py: timers and deadlines
+        @abstractmethod
+        async def _arm(self, live: LiveMatch, now: float) -> None: ...
+        @abstractmethod
+        async def _delete_message(self, timer: TimerRecord) -> None: ...
+        @abstractmethod
+        async def _expire(self, live: LiveMatch, now: float) -> None: ...
+        @staticmethod
+        @abstractmethod
+        def _know_rows(live: LiveMatch, rows: Iterable[TimerRecord]) -> None: ...
+        @abstractmethod
+        async def _schedule_delete(self, live: LiveMatch, message_id: int, seconds: float) -> None: ...
+        @abstractmethod
+        async def _wake(self, due: float) -> None: ...
+
+        # ---- recovery.py: the heartbeat
+        @abstractmethod
+        async def _beat(self, replacing: Sequence[int] = (), *, delivered: TimerRecord | None = None) -> bool: ...
+
+        # ---- announce.py: what the room and the seats read
+        @abstractmethod
+        async def _announce(self, live: LiveMatch, events: Iterable[Event]) -> None: ...
+        @abstractmethod
+        async def _answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None: ...
+        @abstractmethod
+        def _draw_board(self, live: LiveMatch, now: float) -> asyncio.Future[bytes | None] | None: ...
+        @staticmethod
+        @abstractmethod
+        def _drop(drawing: asyncio.Future[bytes | None] | None) -> None: ...
+        @abstractmethod
+        async def _post(self, live: LiveMatch, text: str) -> int | None: ...
+        @abstractmethod
+        async def _private(self, live: LiveMatch, seat: str, text: str) -> bool: ...
+        @abstractmethod
+        async def _report(
+            self,
+            live: LiveMatch,
+            now: float,
+            events: Iterable[Event],
+            *,
+            lead: Sequence[str] = (),
+            drawing: asyncio.Future[bytes | None] | None = None,
+            timed_out: frozenset[str] = frozenset(),
+        ) -> None: ...
+        @abstractmethod
+        def clock_line(self, live: LiveMatch, now: float) -> str: ...
+        @abstractmethod
+        def status_text(self, live: LiveMatch) -> str: ...

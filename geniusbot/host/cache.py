@@ -1,0 +1,98 @@
+"""The live-match cache: the matches the host holds in memory, loaded from the store on demand
+and let go of once they are over."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from geniusbot.games import load
+from geniusbot.storage import ENDED_STATUSES, MatchNotFound, MatchRecord, MatchStatus, StorageUnavailable
+
+from .base import HostBase
+from .clock import Clock, preset
+from .live import LiveMatch, Reply, ReplyStatus
+from .transport import Player
+
+log = logging.getLogger(__name__)
+
+
+class MatchCache(HostBase):
+    """The live-match cache: load a match once, hold it while it runs, forget it once it is over."""
+
+    async def load(self, match_id: int) -> LiveMatch | None:
+        """The match ``match_id`` as the host holds it, or as the store has it once it is over
+        (``None``: no such match, or the store cannot be read now). A finished match read here
+        is not kept in memory."""
+        live, _ = await self._get(match_id)
+        self._let_go(match_id)
+        return live
+
+    def _let_go(self, match_id: int) -> None:
+        """Forget a finished or aborted match (and its loading lock): a bot that runs for months
+        must not hold every match it ever hosted. Reading it later loads it from the store.
+
+        A match whose lock is held is kept: the holder may still be announcing its end, and
+        lets go of it itself when done. A live or paused match is never let go of.
+        """
+        live = self.matches.get(match_id)
+        if live is not None:
+            if live.status not in ENDED_STATUSES or live.lock.locked():
+                return
+            del self.matches[match_id]
+        loading = self._loading.get(match_id)
+        if loading is not None and not loading.locked():
+            del self._loading[match_id]
+
+    async def _get(self, match_id: int) -> tuple[LiveMatch | None, Reply]:
+        live = self.matches.get(match_id)
+        if live is not None:
+            return live, Reply(ReplyStatus.ACCEPTED)
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            live = self.matches.get(match_id)
+            if live is not None:
+                return live, Reply(ReplyStatus.ACCEPTED)
+            try:
+                record = await self.store.get_match(match_id)
+            except MatchNotFound as error:
+                return None, Reply(ReplyStatus.ERROR, str(error), match_id)
+            except StorageUnavailable:
+                return None, Reply(
+                    ReplyStatus.UNAVAILABLE,
+                    "The bot cannot read its matches right now; try again in a moment.",
+                    match_id,
+                )
+            try:
+                live = self._from_record(record)
+            except Exception:
+                log.exception("match %s cannot be loaded", match_id)
+                return None, Reply(
+                    ReplyStatus.ERROR,
+                    f"Match #{match_id} cannot be loaded; ask the bot's owner to look at the log.",
+                    match_id,
+                )
+            self.matches[match_id] = live
+            return live, Reply(ReplyStatus.ACCEPTED)
+
+    def _from_record(self, record: MatchRecord) -> LiveMatch:
+        game = load(record.state)
+        clock = (
+            Clock.from_dict(record.clock)
+            if record.clock
+            else Clock.new(preset(record.game, record.variant), game.seats)
+        )
+        players = {s.seat: Player(s.seat, s.user_id, s.display_name) for s in record.seats}
+        live = LiveMatch(
+            record.id,
+            record.guild_id,
+            record.channel_id,
+            game,
+            clock,
+            players,
+            record.version,
+            MatchStatus(record.status),
+            dict(record.host or {}),
+        )
+        live.snapshot()
+        return live

@@ -1,0 +1,294 @@
+"""Deadlines: the clock and window timers, clock notices, timeouts, windows that close, and
+scheduled deletions; every deadline is a timer row in the store."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from geniusbot.games import Event, EventKind
+from geniusbot.storage import MatchStatus, NewAction, StaleVersion, StorageUnavailable, TimerRecord
+
+from .base import HostBase
+from .clock import Alert, format_duration
+from .live import LiveMatch, epoch, timed_out, utc
+from .transport import TransportError
+
+log = logging.getLogger(__name__)
+
+#: Timer kinds the host arms.
+CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "delete", "heartbeat"
+
+
+class Deadlines(HostBase):
+    """Timer rows armed and delivered: clock notices, timeouts, windows, deletions."""
+
+    async def on_timer(self, timer: TimerRecord) -> bool:
+        """A durable timer fell due: deliver it (see ``_deliver``), then let go of a match it ended."""
+        try:
+            return await self._deliver(timer)
+        finally:
+            if timer.match_id is not None:
+                self._let_go(timer.match_id)
+
+    async def _deliver(self, timer: TimerRecord) -> bool:
+        """A durable timer fell due (the dispatcher calls this; raising means "deliver again").
+
+        Returns ``True`` when the delivered row was deleted here, in the same transaction as
+        this delivery's own write (a re-armed clock row, a heartbeat, the commit that ended the
+        match), so the dispatcher has nothing to delete; ``False`` leaves that to it.
+        """
+        if timer.kind == DELETE_TIMER:
+            await self._delete_message(timer)
+            return False
+        if timer.kind == HEARTBEAT_TIMER:
+            return await self._beat(delivered=timer)
+        if timer.match_id is None:
+            return False
+        if not self.adopt and timer.match_id not in self.matches:
+            return False
+        live, _ = await self._get(timer.match_id)
+        if live is None:
+            return False
+        async with live.lock:
+            if timer.kind in live.armed:
+                # This row goes with this delivery: it no longer counts as armed.
+                live.armed[timer.kind] = [r for r in live.armed[timer.kind] if r[2] != timer.id]
+            if live.status != MatchStatus.LIVE:
+                return False
+            now = self.now()
+            live.delivered = timer
+            try:
+                if timer.kind == CLOCK_TIMER:
+                    await self._clock_alert(live, epoch(timer.due_at), now)
+                elif timer.kind == WINDOW_TIMER:
+                    await self._window_due(live, timer.payload, now)
+            except (StorageUnavailable, StaleVersion):
+                live.restore()
+                self.matches.pop(live.id, None)
+                raise  # the dispatcher keeps the row (unless it was replaced) and delivers it again
+            except Exception:
+                log.exception("match %s: timer %s failed", live.id, timer.kind)
+                live.restore()
+                raise
+            finally:
+                consumed, live.delivered = live.delivered is None, None
+            return consumed
+
+    async def _clock_alert(self, live: LiveMatch, due: float, now: float) -> None:
+        """Post every clock notice due since the delivered row's own time, then apply timeouts.
+
+        The row may fire late, or be a row left over from an earlier alert: the notices are read
+        from the clock between the row's due time (or the last notice posted) and now, so none
+        is skipped and none is said twice. Several due in one delivery are summed up per seat
+        (docs/host.md, "Clock notices").
+        """
+        # A millisecond of slack: the row's stored time may round below the alert's own.
+        since = max(live.alerted, due - 0.001)
+        passed = live.clock.passed_alerts(since, now)
+        live.alerted = max(live.alerted, now)
+        for _, text in self._notices(live, passed, now):
+            await self._post(live, text)
+        await self._expire(live, now)
+        await self._arm(live, now)
+
+    @staticmethod
+    def _notices(live: LiveMatch, passed: Sequence[Alert], now: float) -> list[tuple[float, str]]:
+        """The room's clock notices for the alerts ``passed``, in time order, one per kind and seat.
+
+        A seat whose time has run out by now gets none: its timeout says all there is. Of several
+        warnings only the last is true now; several periods become one count.
+        """
+        notices: list[tuple[float, str]] = []
+        for seat in live.clock.seats:
+            if live.clock.expired(seat, now):
+                continue
+            mine = [a for a in passed if a.seat == seat]
+            warnings = [a for a in mine if a.kind == "warning"]
+            periods = [a for a in mine if a.kind == "period"]
+            overtime = [a for a in mine if a.kind == "overtime"]
+            who = live.label(seat)
+            if warnings:
+                notices.append((warnings[-1].at, f"{who}: {warnings[-1].seconds} s left."))
+            if periods:
+                # Counted just past the last boundary, where that period is (just) spent.
+                periods_left = live.clock.remaining(seat, periods[-1].at + 0.001).periods_left
+                used = "a period is used up" if len(periods) == 1 else f"{len(periods)} periods are used up"
+                notices.append((periods[-1].at, f"{who}: {used}; {periods_left} left."))
+            if overtime:
+                # The time to the flag, in words: the board's "0:00 +4:55" is not for a sentence.
+                left = format_duration(live.clock.remaining(seat, now).total_ms)
+                notices.append((overtime[-1].at, f"{who}: the move time is up; now on reserve, {left} left."))
+        notices.sort(key=lambda n: n[0])
+        return notices
+
+    @staticmethod
+    def _run_out(live: LiveMatch, now: float) -> tuple[float, str] | None:
+        """The earliest running clock that has run out by ``now`` (deadline, seat), if any."""
+        if live.status != MatchStatus.LIVE or live.game.is_over:
+            return None
+        nxt = live.clock.next_deadline()
+        if nxt is None or not live.clock.expired(nxt[1], now):
+            return None
+        return nxt
+
+    async def _expire(self, live: LiveMatch, now: float) -> None:
+        """Apply every running clock that has run out, earliest first.
+
+        Each timeout is its own action, committed on its own; when several clocks have run out
+        (both seats of a simultaneous phase), their lines are said together and one board
+        follows the last, so no board says that a seat whose time is gone is to move.
+        """
+        lines: list[str] = []  # the room's lines of timeouts applied, not yet said
+        timed_out: set[str] = set()  # the seats whose timeout those lines say
+        try:
+            while (nxt := self._run_out(live, now)) is not None:
+                deadline, seat = nxt
+                # Charged at the deadline itself: a late timer must not cost the seat extra.
+                live.clock.stop(seat, deadline)
+                events = live.game.timeout(seat)
+                self._after_change(live, deadline, events)
+                await self._commit(live, NewAction("timeout", f"timeout {seat}", None), deadline)
+                await self._arm(live, now)
+                lead, events = self._timeout_words(live, seat, events)
+                lines += lead
+                timed_out.add(seat)
+                if self._run_out(live, now) is None:
+                    lead, lines = lines, []
+                    await self._report(live, now, events, lead=lead, timed_out=frozenset(timed_out))
+                    timed_out.clear()
+                    continue
+                # Another clock has run out too: its timeout comes first, then the board.
+                said = [
+                    e for e in events if e.public and not (isinstance(e.data, Mapping) and e.data.get("delete_after"))
+                ]
+                lines += [live.speak(e.text) for e in said if e.text]
+                await self._announce(live, [e for e in events if e not in said])
+        except Exception:
+            for text in lines:  # committed: said even if a later timeout could not be
+                await self._post(live, text)
+            raise
+
+    @staticmethod
+    def _timeout_words(live: LiveMatch, seat: str, events: Iterable[Event]) -> tuple[list[str], list[Event]]:
+        """Say a timeout once, with the player's name: the host's line, or the game's own event.
+
+        The game's end that is this timeout (an :attr:`~EventKind.END` event whose outcome is the
+        seat's time, "p1 ran out of time; p2 wins.") is left to the result line; the game's
+        :attr:`~EventKind.TIMEOUT` event of the seat, which says what follows ("p1 ran out of
+        time and plays nothing this phase."), is said instead of the host's line, the seat named as
+        the room knows it ("alice (p1) ran out of time and plays nothing this phase."). Either way
+        the line is returned as the lead, said first and as it stands (the rest of the event is named).
+        """
+        ended_by_it = timed_out(live.game.outcome(), seat)
+        kept: list[Event] = []
+        named: list[str] = []
+        for event in events:
+            if event.kind == EventKind.END and ended_by_it:
+                continue
+            if not named and event.public and event.kind == EventKind.TIMEOUT and event.data.get("seat") == seat:
+                # The event begins with the seat: the room reads its label there.
+                named.append(live.label(seat) + live.speak(event.text[len(seat) :]))
+                continue
+            kept.append(event)
+        return (named or [f"{live.label(seat)} ran out of time."]), kept
+
+    async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
+        window = live.host.get("window")
+        if not window or window.get("kind") != payload.get("kind") or now + 0.0005 < float(window["due"]):
+            await self._arm(live, now)  # stale or early: the live window (if any) re-arms
+            return
+        if live.game.window() is None:
+            live.host["window"] = None
+            await self._arm(live, now)
+            return
+        events = live.game.close_window()
+        self._after_change(live, now, events)
+        await self._commit(live, NewAction("window", "close window", None), now)
+        await self._arm(live, now)
+        await self._report(live, now, events)
+
+    async def _delete_message(self, timer: TimerRecord) -> None:
+        channel = timer.payload.get("channel_id")
+        message_id = int(timer.payload["message_id"])
+        try:
+            await self.transport.delete(channel, message_id)
+        except TransportError as error:
+            log.info("deleting message %s: %s (already gone?)", message_id, error)
+        await self.store.mark_message_deleted(channel, message_id)
+
+    @staticmethod
+    def _know_rows(live: LiveMatch, rows: Iterable[TimerRecord]) -> None:
+        """Learn which clock and window rows exist for the match (after a load)."""
+        live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
+        gone = live.delivered
+        for row in rows:
+            if gone is not None and (row.id, row.kind, row.due_at) == (gone.id, gone.kind, gone.due_at):
+                continue  # being delivered: it goes with this delivery, it cannot stand for a deadline
+            if row.kind in live.armed and row.match_id == live.id:
+                live.armed[row.kind].append((epoch(row.due_at), dict(row.payload), row.id))
+
+    async def _arm(self, live: LiveMatch, now: float) -> None:
+        """Make sure a timer row is due no later than the next clock alert (and the window).
+
+        The exact alert rides in the payload; a row that fires early is re-checked and re-armed.
+        """
+        wanted: dict[str, tuple[float, dict[str, Any]] | None] = {CLOCK_TIMER: None, WINDOW_TIMER: None}
+        added: float = 0.0  # the earliest due time of a row written here (0: none)
+        if live.status == MatchStatus.LIVE:
+            alerts = live.clock.alerts(now)
+            if alerts:
+                a = alerts[0]
+                deadline = live.clock.deadline(a.seat)
+                wanted[CLOCK_TIMER] = (
+                    a.at,
+                    {"seat": a.seat, "alert": a.kind, "seconds": a.seconds, "deadline": deadline},
+                )
+            window = live.host.get("window")
+            if window:
+                wanted[WINDOW_TIMER] = (float(window["due"]), {"kind": window["kind"]})
+        if any(kind not in live.armed for kind in wanted):
+            self._know_rows(live, await self.store.timers(live.id))
+        for kind, want in wanted.items():
+            rows = live.armed[kind]
+            # Rows are never deleted here, only added: the dispatcher deletes a delivered row by
+            # id once its callback returns, and SQLite reuses the highest free row id, so a row
+            # deleted while its delivery waits for this match's lock could hand its id to a new
+            # row that the dispatcher would then delete. A row no longer wanted fires, finds
+            # nothing due (or a match not live), and goes.
+            if want is None:
+                continue
+            # A row due no later than wanted may stay: when it fires early, the callback finds
+            # nothing due and re-arms. That saves a write on most moves.
+            if rows and min(due for due, _, _ in rows) <= want[0] + 0.0005:
+                continue
+            gone = live.delivered
+            if gone is not None:
+                # Re-armed from its own delivery: the new row and the delivered row's deletion
+                # in one write (the dispatcher then deletes nothing).
+                timer, _ = await self.store.replace_timer(gone, kind, utc(want[0]), match_id=live.id, payload=want[1])
+                live.delivered = None
+            else:
+                timer = await self.store.add_timer(kind, utc(want[0]), match_id=live.id, payload=want[1])
+            added = min(added or want[0], want[0])
+            live.armed[kind] = rows + [(want[0], want[1], timer.id)]
+        if added:
+            await self._wake(added)
+
+    async def _schedule_delete(self, live: LiveMatch, message_id: int, seconds: float) -> None:
+        due = utc(self.now() + seconds)
+        await self.store.add_message(live.room, message_id, "timed", match_id=live.id, delete_at=due)
+        await self.store.add_timer(
+            DELETE_TIMER, due, match_id=live.id, payload={"channel_id": live.room, "message_id": message_id}
+        )
+        await self._wake(epoch(due))
+
+    async def _wake(self, due: float) -> None:
+        """Tell the dispatcher a timer row due at ``due`` was written (it may need to wake sooner)."""
+        if self.wake is None:
+            return
+        result = self.wake(utc(due))
+        if asyncio.iscoroutine(result):
+            await result

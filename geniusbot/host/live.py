@@ -1,0 +1,123 @@
+"""A live match as the host holds it in memory, and the host's answer to an input."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from geniusbot.games import Game, Outcome, Termination, load
+from geniusbot.storage import MatchStatus, TimerRecord
+
+from .clock import Clock
+from .naming import name_seats
+from .transport import Player
+
+
+def utc(seconds: float) -> datetime:
+    """Epoch seconds as an aware UTC datetime."""
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+def epoch(moment: datetime) -> float:
+    """An aware datetime as epoch seconds."""
+    return moment.timestamp()
+
+
+def timed_out(outcome: Outcome | None, seat: str) -> bool:
+    """Whether the game ended because ``seat``'s clock ran out."""
+    return outcome is not None and outcome.termination is Termination.TIME and outcome.data.get("seat") == seat
+
+
+def result_detail(outcome: Outcome) -> str:
+    """How the game ended, for a result line that has just said who wins ("p2 resigned."): the
+    outcome's :attr:`~Outcome.detail`; a draw's whole sentence (its verdict names no winner)."""
+    return outcome.detail if outcome.winner is not None else outcome.reason
+
+
+class ReplyStatus(StrEnum):
+    """What the host did with an input (a member equals its string: ``ReplyStatus.ACCEPTED == "accepted"``)."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    IGNORED = "ignored"
+    UNAVAILABLE = "unavailable"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the host did with an input.
+
+    ``status``: ``accepted``, ``rejected`` (answered with ``message``), ``ignored`` (table talk,
+    a non-player, a finished match), ``unavailable`` (the store failed; nothing changed, try
+    again), ``error`` (bad input such as an unknown match; ``message`` says what to do).
+    ``belongs_private``: set when the game refused a move sent to the wrong place
+    (:class:`~geniusbot.games.WrongPlaceError`): true, it is sent privately; false, in the room.
+    """
+
+    status: ReplyStatus
+    message: str = ""
+    match_id: int | None = None
+    belongs_private: bool | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the input was taken."""
+        return self.status == ReplyStatus.ACCEPTED
+
+
+@dataclass
+class LiveMatch:
+    """A match the host holds in memory, with the snapshot it last committed."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    game: Game
+    clock: Clock
+    players: dict[str, Player]
+    version: int
+    status: MatchStatus
+    host: dict[str, Any]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    saved: tuple[dict[str, Any], dict[str, Any], dict[str, Any], MatchStatus] | None = None
+    # The timer rows the host knows of: kind -> [(due, payload, row id)]; absent = not read yet.
+    armed: dict[str, Any] = field(default_factory=dict)
+    private_views: dict[str, Any] = field(default_factory=dict)
+    # The timer row being delivered, until a write of this delivery deletes it (see on_timer).
+    delivered: TimerRecord | None = None
+    # Clock notices due up to this moment have been posted (epoch seconds; 0: none since the load).
+    alerted: float = 0.0
+
+    @property
+    def room(self) -> int | None:
+        """The room the match is played in (its channel), ``None`` on the console."""
+        return self.channel_id
+
+    def label(self, seat: str) -> str:
+        """How the room names a seat: ``Alice (p1)``."""
+        player = self.players.get(seat)
+        return player.label if player else seat
+
+    def speak(self, text: str) -> str:
+        """A game's text (an event, a result, a refusal) as the players read it: seat ids become
+        their names ("alice places black on G8."), see :func:`~geniusbot.host.naming.name_seats`.
+        Only what goes out is named; the store keeps the seat ids."""
+        return name_seats(text, {seat: player.name for seat, player in self.players.items()})
+
+    def snapshot(self) -> None:
+        """Remember the current state as the committed one."""
+        self.saved = (self.game.to_dict(), self.clock.to_dict(), dict(self.host), self.status)
+
+    def restore(self) -> None:
+        """Go back to the last committed state (a commit failed)."""
+        if self.saved is None:
+            return
+        game, clock, host, status = self.saved
+        self.game = load(game)
+        self.clock = Clock.from_dict(clock)
+        self.host = dict(host)
+        self.status = status

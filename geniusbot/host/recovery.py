@@ -1,0 +1,119 @@
+"""Crash recovery: the heartbeat, and the outage given back to every match after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+
+from geniusbot.storage import MatchRecord, MatchStatus, TimerRecord
+
+from .base import HostBase
+from .clock import format_duration
+from .deadlines import HEARTBEAT_TIMER
+from .live import utc
+
+log = logging.getLogger(__name__)
+
+#: Outages the heartbeat ledger keeps for matches that have not committed since (the newest).
+MAX_OUTAGES = 50
+
+
+class Recovery(HostBase):
+    """A restart: the heartbeat and its ledger of outages, and the matches resumed."""
+
+    async def recover(self, only: Callable[[MatchRecord], bool] | None = None) -> list[int]:
+        """Reload every unfinished match after a start: give back the outage, say so, re-arm.
+
+        ``only`` picks the matches to resume (default: all). Returns the ids of the matches
+        resumed. A match that fails to load is logged and skipped (the others still resume).
+
+        The outage is written once, into the heartbeat row's ledger of outages, before anything
+        is announced; a match's shifted clock reaches its own row with its next commit. Until
+        then the ledger says what to give back, so a second crash loses nothing.
+        """
+        now = self.now()
+        unfinished = await self.store.live_matches()
+        records = [r for r in unfinished if only is None or only(r)]
+        rows: dict[int | None, list[TimerRecord]] = {}
+        for row in await self.store.timers():
+            rows.setdefault(row.match_id, []).append(row)
+        beats = [r for r in rows.get(None, []) if r.kind == HEARTBEAT_TIMER]
+        # The last heartbeat of the process that went down: it was alive then, so the outage
+        # began no earlier. Without one (the first start), a match's own last commit stands in.
+        alive_at = max((float(r.payload.get("alive_at", 0)) for r in beats), default=None)
+        ledger = {(float(d), float(u)) for r in beats for d, u in r.payload.get("outages", ())}
+        saved = [float((r.host or {}).get("saved_at", now)) for r in unfinished if r.status == MatchStatus.LIVE]
+        oldest = min(saved, default=now)
+        ledger.add((alive_at if alive_at is not None else oldest, now))
+        # An outage that ended before every live match's last commit is in their rows already.
+        self.outages = sorted((d, u) for d, u in ledger if u > oldest and u > d)[-MAX_OUTAGES:]
+        await self._beat(replacing=[r.id for r in beats])
+        resumed: list[int] = []
+        semaphore = asyncio.Semaphore(8 if self.store.dialect == "postgresql" else 1)
+
+        async def one(record: MatchRecord) -> None:
+            async with semaphore:
+                try:
+                    await self._recover_one(record, now, rows.get(record.id, []))
+                    resumed.append(record.id)
+                    self._let_go(record.id)  # a clock that ran out before the outage ended it
+                except Exception:
+                    log.exception("match %s could not be resumed", record.id)
+
+        await asyncio.gather(*(one(r) for r in records))
+        resumed.sort()
+        return resumed
+
+    async def _beat(self, replacing: Sequence[int] = (), *, delivered: TimerRecord | None = None) -> bool:
+        """Note that this host is alive now: a heartbeat row (carrying the ledger of outages not
+        yet in every match's row), due again in ``heartbeat`` seconds. A ``delivered`` heartbeat
+        row is replaced in the same write; returns whether it was."""
+        if self.heartbeat <= 0:
+            return False
+        now = self.now()
+        payload = {"alive_at": now, "outages": [list(o) for o in self.outages]}
+        due = utc(now + self.heartbeat)
+        if delivered is not None:
+            await self.store.replace_timer(delivered, HEARTBEAT_TIMER, due, payload=payload)
+        else:
+            await self.store.add_timer(HEARTBEAT_TIMER, due, payload=payload)
+        for row_id in replacing:
+            await self.store.delete_timer(row_id)
+        await self._wake(now + self.heartbeat)
+        return delivered is not None
+
+    def _give_back(self, saved_at: float) -> tuple[float, float]:
+        """What the ledger gives back to a match last committed at ``saved_at``, and how long
+        the latest outage it saw lasted."""
+        total = last = 0.0
+        for down, up in self.outages:
+            if up > saved_at:
+                last = up - max(down, saved_at)
+                total += last
+        return total, last
+
+    async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord]) -> None:
+        live = self._from_record(record)
+        self._know_rows(live, rows)
+        self.matches[live.id] = live
+        async with live.lock:
+            if live.status != MatchStatus.LIVE:
+                return  # paused: its clocks are stopped already
+            outage, latest = self._give_back(float(live.host.get("saved_at", now)))
+            live.clock.give_back(outage)
+            if live.host.get("window"):
+                live.host["window"]["due"] += outage
+            if self.heartbeat > 0:
+                live.snapshot()  # what the row and the ledger together say
+            else:
+                await self._commit(live, None, now)  # no ledger: the row must say it alone
+            await self._arm(live, now)
+            await self._post(
+                live,
+                f"The bot is back after {format_duration(int(latest * 1000))}"
+                f"{'' if live.clock.control.untimed else '; the clocks were stopped meanwhile'}. "
+                f"{self.clock_line(live, now)}".strip(),
+            )
+            # A clock that had already run out before the outage still decides.
+            await self._expire(live, now)

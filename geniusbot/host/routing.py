@@ -1,0 +1,96 @@
+"""Input routing: a room message or a private message, to the match and seat it is for."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from geniusbot.games import get_game, registry
+from geniusbot.storage import StorageUnavailable
+
+from .base import HostBase, never_raises
+from .live import Reply, ReplyStatus
+
+log = logging.getLogger(__name__)
+
+#: Room messages that start with one of these are table talk, never a submission.
+CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
+#: The number of the match a private message is for, before it: "#12 mines A1 B2", "#12: bid 3",
+#: "12, bid 3" (the "#" marks it; see :func:`match_number`).
+_MATCH_NUMBER = re.compile(r"^\s*(#?)(\d+)\s*[:,]?\s+(.+)$", re.DOTALL)
+
+
+def match_number(text: str) -> tuple[int, str, bool] | None:
+    """The match number a private message starts with: (number, the rest, whether "#" marks it);
+    ``None`` when it starts with none. The one reading of it (the transports pass the text on)."""
+    found = _MATCH_NUMBER.match(text)
+    if found is None:
+        return None
+    return int(found.group(2)), found.group(3).strip(), bool(found.group(1))
+
+
+class Routing(HostBase):
+    """Where an input goes: the room's match, or the sender's match of a private message."""
+
+    @never_raises
+    async def room_message(self, channel_id: int, user_id: int, text: str) -> Reply:
+        """Someone typed ``text`` in a room: a submission if they hold a seat of its match."""
+        try:
+            record = await self.store.live_match_in_channel(channel_id)
+        except StorageUnavailable as error:
+            log.warning("room message lost to storage: %s", error)
+            return Reply(
+                ReplyStatus.UNAVAILABLE, "The bot cannot read its matches right now; send that again in a moment."
+            )
+        if record is None:
+            return Reply(ReplyStatus.IGNORED)
+        seat = record.seat_of(user_id)
+        if seat is None:
+            return Reply(ReplyStatus.IGNORED, match_id=record.id)
+        return await self.submit(record.id, seat, text)
+
+    @never_raises
+    async def private_message(self, user_id: int, text: str, match_id: int | None = None) -> Reply:
+        """A player sent ``text`` privately; with several live matches, ``match_id`` picks one, or
+        the match number the text starts with: "#12 bid 3" always names match 12; a bare "12 bid 3"
+        does when match 12 is one of the sender's several (else the number may be the move)."""
+        try:
+            records = await self.store.live_matches_of_user(user_id)
+        except StorageUnavailable:
+            return Reply(
+                ReplyStatus.UNAVAILABLE, "The bot cannot read its matches right now; send that again in a moment."
+            )
+        numbered = match_number(text) if match_id is None else None
+        if numbered is not None:
+            number, rest, marked = numbered
+            if marked or (len(records) > 1 and any(r.id == number for r in records)):
+                match_id, text = number, rest
+        if match_id is not None:
+            records = [r for r in records if r.id == match_id]
+        elif len(records) > 1:
+            # Only a game that takes private moves can be waiting for a DM: if one match alone
+            # plays such a game, the DM is for it (a careful host would not ask which).
+            games = registry()  # a game no longer installed takes nothing
+            private_games = [r for r in records if r.game in games and games[r.game].takes_private_moves()]
+            if len(private_games) == 1:
+                records = private_games
+        if not records:
+            # /start is the bot's, not a host command: named only where the transport has it.
+            offered = getattr(self.transport, "commands", None)
+            how = f" ({self._command('start')} in a game room)" if offered is not None and "start" in offered else ""
+            return Reply(
+                ReplyStatus.IGNORED,
+                "You play in no running match, so there is nothing to send this to. Once a host starts a "
+                f"match with you{how}, send that match's private moves here.",
+            )
+        if len(records) > 1:
+            listing = ", ".join(f"#{r.id} ({get_game(r.game).title})" for r in records)
+            return Reply(
+                ReplyStatus.ERROR,
+                f"You play in several matches ({listing}); start your message with the match number, "
+                f"such as #{records[0].id} {text}.",
+            )
+        record = records[0]
+        seat = record.seat_of(user_id)
+        assert seat is not None
+        return await self.submit(record.id, seat, text, private=True)
