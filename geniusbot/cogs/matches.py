@@ -25,6 +25,29 @@ from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sea
 log = logging.getLogger(__name__)
 
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=name) for name, cls in registry().items()][:25]
+#: Discord's limit on an option's description.
+DESCRIPTION_CHARS = 100
+
+
+def _fitted(text: str) -> str:
+    return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip(" ,;:") + "…"
+
+
+def describe_dmo() -> str:
+    """/start's ``dmo`` option, in the words of the games that take it (from the registry)."""
+    takers = [cls for cls in registry().values() if "dmo" in cls.options]
+    if not takers:
+        return "which player is the DMO (no installed game takes one)"
+    titles = ", ".join(cls.title for cls in takers)
+    return _fitted(f"{titles}: which player is the DMO and chooses colour and order")
+
+
+def describe_variant() -> str:
+    """/start's ``variant`` option: the rule sets of the games that have several (from the registry)."""
+    several = [f"{cls.title}: {', '.join(cls.variants)}" for cls in registry().values() if len(cls.variants) > 1]
+    return _fitted(f"the rule set ({'; '.join(several)})" if several else "the rule set")
+
+
 SEAT_CHOICES = [
     app_commands.Choice(name="the first player", value="p1"),
     app_commands.Choice(name="the second player", value="p2"),
@@ -107,12 +130,12 @@ class Matches(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         game="the game to play",
-        # Not "moves first": a DMO (Arm's Length), Turn Order (Tightwire fate) or an option may
-        # give the first move to p2. Discord allows 100 characters here.
+        # Not "moves first": a game's own rules (a DMO, an item) or an option may give the first
+        # move to p2. Discord allows 100 characters here.
         first="the player in seat p1: opens the game unless a DMO, Turn Order or an option decides (/rules)",
         second="the player in seat p2",
-        dmo="Arm's Length: which player is the DMO and chooses colour and order",
-        variant="the rule set (Tightwire: classic, influx, fate)",
+        dmo=describe_dmo(),
+        variant=describe_variant(),
         seed="the match seed (default: random); the same seed gives the same pre-placed stones",
         clock="time control, such as 60s, 60s+5m, 90s+5m/10s, 5x60s or none (default: the game's)",
         room="the game room (default: this channel)",

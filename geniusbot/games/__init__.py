@@ -136,7 +136,7 @@ def _key(name: str) -> str:
 
 
 def default_variant(name: str) -> str | None:
-    """The rule set a name implies (``"threadsoffate"`` -> ``"fate"``), or ``None``."""
+    """The rule set a rule set's own name implies (``Game.variant_aliases``), or ``None``."""
     _discover()
     return _VARIANT_ALIASES.get(_key(name))
 

@@ -118,11 +118,11 @@ class Move(ABC):
 class Termination(StrEnum):
     """How a game ended, as data: a host, a picture or an archive reads this, never the sentence."""
 
-    #: A line of the mover's stones: five in a row (Tic-Tac-Five), four in a row (Arm's Length).
+    #: A line of the mover's stones: five in a row, four in a row.
     LINE = "line"
-    #: The loser's pieces were captured down to the last (Tightwire).
+    #: The loser's pieces were captured down to the last.
     CAPTURE = "capture"
-    #: The loser had too many stones knocked off the board (Arm's Length).
+    #: The loser had too many stones knocked off the board.
     KNOCKOUT = "knockout"
     #: The loser's clock ran out.
     TIME = "time"
@@ -280,8 +280,8 @@ class Game(ABC):
     """One game of one rule set. Subclasses set the class attributes and the hooks below.
 
     Class attributes:
-        name: the registry key (``"tictacfive"``), also the record's ``Game`` header.
-        title: the human name ("Tic-Tac-Five").
+        name: the registry key (``"nim"``), also the record's ``Game`` header.
+        title: the human name ("Nim").
         variants: rule-set names; the first is the default.
         options: option name -> one-line help; option names are lower-case record header names
             (``setup``, ``p1_color``, ``board``, ``dmo``...). ``seed`` and ``variant`` are always taken.
@@ -289,12 +289,12 @@ class Game(ABC):
         keywords: the words of the game's notation, lower case, as :func:`notation_words` reads
             them (``black``, ``pick``, ``use``, ``all-in``): every word of every legal move's
             text, and the other words its parser takes that show a move attempt without a
-            coordinate (not the ones that only join coordinates, such as "move C3 C4" in Deck
-            Swabbing). A host tells a move attempt from table talk by them (a test holds every
+            coordinate (not the ones that only join coordinates, such as "and" in "draw B5-C3
+            and move"). A host tells a move attempt from table talk by them (a test holds every
             legal move's words among them).
-        aliases: other names the game is found by (``"gomoku"``); case, spaces and hyphens are
+        aliases: other names the game is found by (``"takeaway"``); case, spaces and hyphens are
             ignored.
-        variant_aliases: a rule set's own name -> the rule set (``"threadsoffate"`` -> ``"fate"``):
+        variant_aliases: a rule set's own name -> the rule set (``"misere"`` -> ``"misère"``):
             the name picks the game and that rule set.
         clocks: rule set -> the default time control, as a spec (``"60s+5m"``, ``"5x60s"``,
             ``"90s+5m/10s"``, ``"30s+1m"``, ``"none"``); the key ``"*"`` covers every rule set not

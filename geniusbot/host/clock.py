@@ -2,15 +2,15 @@
 
 One shape covers every time control of the rule texts. A seat's turn is paid for, in order, by
 
-1. the **per-move allowance** (fresh each turn: Tightwire's 60 s, Threads of Fate's 90 s),
-2. the **reserve**, spent continuously (Arm's Length: 5 min) or in whole **blocks** (Threads of
-   Fate: 5 min in 10 s blocks), and
-3. the **extra** reserve of the Clock item (3 min, match-wide, spent continuously whenever time
-   would be exceeded).
+1. the **per-move allowance** (fresh each turn: ``60s``, ``90s``),
+2. the **reserve**, spent continuously (``60s+5m``: 5 min) or in whole **blocks**
+   (``90s+5m/10s``: 5 min in 10 s blocks), and
+3. the **extra** reserve an item may give (``EventKind.EXTRA_TIME``: match-wide, spent
+   continuously whenever time would be exceeded).
 
-Byo-yomi (Deadly Influx: 5 periods of 60 s) is the same shape: a period is a per-move allowance
+Byo-yomi (``5x60s``: 5 periods of 60 s) is the same shape: a period is a per-move allowance
 of 60 s and the other four periods are a reserve spent in 60 s blocks; a move made inside its
-period keeps it. A reserve may be **reset each bout** (Dueling Decks: 60 s a bout).
+period keeps it. A reserve may be **reset each bout** (``EventKind.BOUT``: a task's 60 s a bout).
 
 As lichess and OGS do, the state is timestamps and amounts (when the running stretch of a turn
 began, the time banked before a pause, reserve and extra left); what is left is computed when it

@@ -10,7 +10,7 @@ A seat's table talk is set aside as in a Discord room (:mod:`.chatter`): ``p1: g
 ``(ignored)`` and reaches no match, ``p1: resign`` is told the command as it is typed here. Where
 a Discord room would show a choice's buttons, ``help`` names its few options (:mod:`.offers`).
 
-``close window`` ends a timed window (Tile Decklaration's 30 s memory grid) at once, as the host
+``close window`` ends a timed window (a memory grid's 30 s, say) at once, as the host
 does when its time runs out; a person at the keyboard may also just wait for it.
 
 Boards are printed as text; when a renderer exists for the game, each board is also saved as a
@@ -323,7 +323,7 @@ async def run_console(
             return 2
         if match_id is None:
             reply = await host.start_match(
-                # A rule set's own name ("threadsoffate") picks that rule set, as in the bot.
+                # A rule set's own name (Game.variant_aliases) picks that rule set, as in the bot.
                 name,
                 seed=seed,
                 variant=variant or default_variant(game),
@@ -448,6 +448,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         for name, cls in games.items()
     )
     rule_sets = "; ".join(f"{name}: {', '.join(cls.variants)}" for name, cls in games.items() if len(cls.variants) > 1)
+    implied = ", ".join(
+        f"{alias} ({name}, {variant})" for name, cls in games.items() for alias, variant in cls.variant_aliases.items()
+    )
     parser = commands.add_parser(
         "play",
         help="play a match in the terminal through the match host",
@@ -462,7 +465,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--variant",
         help=f"the rule set of a game that has several ({rule_sets}; default: the first, or the one "
-        "the game's name implies, as threadsoffate does)".replace("%", "%%"),
+        f"a rule set's own name implies{': ' + implied if implied else ''})".replace("%", "%%"),
     )
     parser.add_argument(
         "--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)"

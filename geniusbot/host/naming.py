@@ -27,7 +27,7 @@ def _label(seat: str, name: str) -> str:
 
 def game_title(game: Any) -> str:
     """How the room names a match's game: its title, and its rule set only when the game has
-    several ("Tightwire (fate)", but "Tic-Tac-Five": a lone rule set is noise)."""
+    several ("Nim (misère)", but "Nim" for a game of one rule set: a lone rule set is noise)."""
     return f"{game.title} ({game.variant})" if len(type(game).variants) > 1 else game.title
 
 

@@ -211,3 +211,30 @@ async def test_start_offers_the_rule_sets_of_the_chosen_game(world: World) -> No
         command = fake.find_command("start", world.guild)
         game_option = next(o for o in command.data["options"] if o["name"] == "game")
         assert {c["value"] for c in game_option["choices"]} >= {"tictacfive", "armslength", "tightwire"}
+
+
+def test_starts_descriptions_name_the_installed_games_that_take_the_option() -> None:
+    """/start's dmo and variant options are described from the registry: a game installed with
+    rule sets of its own joins the variant's description, and no description outgrows Discord's 100
+    characters."""
+    from geniusbot.cogs.matches import DESCRIPTION_CHARS, describe_dmo, describe_variant
+    from geniusbot.games import register, unregister
+    from tests.host.sealedbid import SealedBid
+
+    assert describe_dmo() == "Arm's Length: which player is the DMO and chooses colour and order"
+    assert describe_variant() == "the rule set (Tightwire: classic, influx, fate)"
+
+    class Auction(SealedBid):
+        name = "auction"
+        title = "Auction"
+        variants = ("open", "sealed")
+        options = {"dmo": "p1 or p2: who opens the bidding"}
+
+    register(Auction)
+    try:
+        assert "Auction: open, sealed" in describe_variant()
+        assert describe_dmo().startswith("Arm's Length, Auction: ")
+        assert len(describe_variant()) <= DESCRIPTION_CHARS and len(describe_dmo()) <= DESCRIPTION_CHARS
+    finally:
+        unregister(Auction.name)
+    assert "Auction" not in describe_variant()

@@ -179,7 +179,7 @@ class ArmsLength(Game):
     aliases = ("dm7a",)
     title = "Arm's Length"
     picture = "geniusbot.games.armslength.picture:render"
-    # The rule text has no clock: the host's choice, as for Tic-Tac-Five.
+    # The rule text has no clock: the host's choice (60 s a move and a 5 min reserve).
     clocks = {"*": "60s+5m"}
     choice_phases = frozenset({"choice"})
     keywords = frozenset(COLORS + ORDERS)

@@ -157,7 +157,7 @@ class TicTacFive(Game):
     aliases = ("gomoku",)
     title = "Tic-Tac-Five"
     picture = "geniusbot.games.tictacfive.picture:render"
-    # The rule text has no clock: the host's choice, as for Arm's Length.
+    # The rule text has no clock: the host's choice (60 s a move and a 5 min reserve).
     clocks = {"*": "60s+5m"}
     choice_phases = frozenset({"choice"})
     keywords = frozenset(COLOURS)
