@@ -23,8 +23,18 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import letter, tile_inks, tile_sprite
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import ink, new_canvas, rgb
+from geniusbot.render.sprites import Sprite, paste, smooth_sprite
+from geniusbot.render.text import draw_text
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -49,13 +59,13 @@ def tile_side() -> int:
 
 def canvas_size() -> tuple[int, int]:
     """The picture's width and height."""
-    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
 
 
 def _board_box() -> tuple[int, int, int, int]:
     side = cell_size() * SIZE
     left = (WIDTH - side) // 2
-    top = common.HEADER_HEIGHT + (WIDTH - side) // 2
+    top = HEADER_HEIGHT + (WIDTH - side) // 2
     return left, top, left + side, top + side
 
 
@@ -82,21 +92,21 @@ def _corner(square: str) -> tuple[int, int]:
 @lru_cache(maxsize=2)
 def background(centre: str = "D4") -> Image.Image:
     """The static part: the slate, every tile empty, the black centre and the coordinates."""
-    canvas = common.new_canvas(canvas_size())
+    canvas = new_canvas(canvas_size())
     draw = ImageDraw.Draw(canvas)
     left, top, right, bottom = _board_box()
     draw.rectangle([left, top, right - 1, bottom - 1], fill=ink("slate"))
     empty = tile_sprite("empty", tile_side(), 0)
     for square in squares():
-        common.paste(canvas, empty if square != centre else tile_sprite("black", tile_side(), 0), _corner(square))
+        paste(canvas, empty if square != centre else tile_sprite("black", tile_side(), 0), _corner(square))
     for k in range(SIZE):
         col = chr(ord("A") + k)
         x = square_xy(f"{col}1")[0]
-        common.draw_text(canvas, (x, top - MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (x, bottom + MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (x, top - MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (x, bottom + MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
         y = square_xy(f"A{k + 1}")[1]
-        common.draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
     return canvas
 
 
@@ -109,17 +119,15 @@ def badge_sprite(background_name: str) -> Sprite:
         c = side * scale / 2
         r = BADGE_RADIUS * scale
         # A dark rim keeps the gold disc apart from a yellow or orange tile.
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("banner_text"))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("banner_text"))
         r -= 2.5 * scale
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("accent"))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("accent"))
         bar = 2.6 * scale
-        draw.rounded_rectangle(
-            [c - bar, c - r * 0.62, c + bar, c + r * 0.18], radius=bar, fill=common.rgb("banner_text")
-        )
+        draw.rounded_rectangle([c - bar, c - r * 0.62, c + bar, c + r * 0.18], radius=bar, fill=rgb("banner_text"))
         dot = 2.9 * scale
-        draw.ellipse([c - dot, c + r * 0.42 - dot, c + dot, c + r * 0.42 + dot], fill=common.rgb("banner_text"))
+        draw.ellipse([c - dot, c + r * 0.42 - dot, c + dot, c + r * 0.42 + dot], fill=rgb("banner_text"))
 
-    return common.smooth_sprite(side, background_name, paint)
+    return smooth_sprite(side, background_name, paint)
 
 
 @lru_cache(maxsize=32)
@@ -136,22 +144,20 @@ def mine_sprite(background_name: str, exploded: bool) -> Sprite:
                 radius = (side / 2 - 1 if k % 2 == 0 else side / 4) * scale
                 angle = math.pi * k / 8
                 points.append((c + radius * math.cos(angle), c + radius * math.sin(angle)))
-            draw.polygon(points, fill=common.rgb("accent"))
+            draw.polygon(points, fill=rgb("accent"))
         r = side * 0.21 * scale
         for k in range(8):
             angle = math.pi * k / 4
             draw.line(
                 [(c, c), (c + r * 1.55 * math.cos(angle), c + r * 1.55 * math.sin(angle))],
-                fill=common.rgb("black_stone"),
+                fill=rgb("black_stone"),
                 width=round(3.2 * scale),
             )
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("black_stone"))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("black_stone"))
         h = r * 0.32
-        draw.ellipse(
-            [c - r * 0.45 - h, c - r * 0.45 - h, c - r * 0.45 + h, c - r * 0.45 + h], fill=common.rgb("white_stone")
-        )
+        draw.ellipse([c - r * 0.45 - h, c - r * 0.45 - h, c - r * 0.45 + h, c - r * 0.45 + h], fill=rgb("white_stone"))
 
-    return common.smooth_sprite(side, background_name, paint)
+    return smooth_sprite(side, background_name, paint)
 
 
 def _frame(draw: ImageDraw.ImageDraw, square: str, fill: int, width: int, reach: int = GAP + 1) -> None:
@@ -195,7 +201,7 @@ def colour_word(colour: str | None) -> str:
 def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None, seat_view: bool = False) -> str:
     """What the card says under the grid while the task runs."""
     phase = view.get("phase")
-    name = lambda seat: common.seat_name(seat, players)  # noqa: E731
+    name = lambda seat: seat_name(seat, players)  # noqa: E731
     if phase == "memorize":
         letters = ", ".join(f"{letter(c)} {c}" for c in view.get("palette") or [])
         return f"Memorize! Hidden in 30 s · {letters}"
@@ -270,12 +276,12 @@ def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
                 # tiles stand out as the game's own moves.
                 inset = side * 62 // 100
                 x, y = square_xy(square)
-                common.paste(canvas, tile_sprite(colour, inset, INSET_LETTER_SIZE), (x - inset // 2, y - inset // 2))
+                paste(canvas, tile_sprite(colour, inset, INSET_LETTER_SIZE), (x - inset // 2, y - inset // 2))
             else:
                 colours[square] = colour
     for square, colour in colours.items():
         if square != centre:
-            common.paste(canvas, tile_sprite(colour, side, LETTER_SIZE), _corner(square))
+            paste(canvas, tile_sprite(colour, side, LETTER_SIZE), _corner(square))
 
     if original and grid:
         # Implode changed these tiles: the old colour in the bottom-left corner.
@@ -284,24 +290,24 @@ def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
             if grid.get(square) != old and square != centre:
                 x0, y0 = _corner(square)
                 draw.rectangle([x0, y0 + side - small - 4, x0 + small + 3, y0 + side - 1], fill=ink("page"))
-                common.paste(canvas, tile_sprite(old, small, 20), (x0, y0 + side - small))
+                paste(canvas, tile_sprite(old, small, 20), (x0, y0 + side - small))
 
     for square in view.get("marks") or []:
         fill = _fill_at(square, colours, grid, over, centre)
         x0, y0 = _corner(square)
-        common.paste(canvas, badge_sprite(fill), (x0 + side - 2 * BADGE_RADIUS - 8, y0 + 4))
+        paste(canvas, badge_sprite(fill), (x0 + side - 2 * BADGE_RADIUS - 8, y0 + 4))
 
     exploded = {e.get("tile") for e in view.get("exploded") or []}
     for square in view.get("mines") or []:
         if square in exploded:
             continue
         x0, y0 = _corner(square)
-        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 2, y0 + 2))
+        paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 2, y0 + 2))
     for square in exploded:
         if not square:
             continue
         x0, y0 = _corner(square)
-        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0, y0))
+        paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0, y0))
 
     if view.get("chain_from") and view.get("phase") == "declare":
         _chain_outline(draw, view["chain_from"])
@@ -342,7 +348,7 @@ def render(
         # No seat mark here: a red disc or blue square would read as a tile colour.
         return None
 
-    rows = common.player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
+    rows = player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
     head = title or "Tile Decklaration"
     anomalies = view.get("anomalies") or []
     if anomalies:
@@ -352,6 +358,6 @@ def render(
         head = f"{head} · MEMORIZE"
     elif view.get("move_number"):
         head = f"{head} · {view['move_number']} declared"
-    common.draw_header(canvas, head, rows)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    draw_header(canvas, head, rows)
+    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
     return canvas

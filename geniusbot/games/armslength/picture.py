@@ -15,8 +15,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import ink, new_canvas, rgb
+from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.render.text import draw_text
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -31,13 +41,13 @@ def cell_size(size: int) -> int:
 
 def canvas_size(size: int = 8) -> tuple[int, int]:
     """The picture's width and height for a board of ``size`` x ``size`` squares."""
-    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
 
 
 def _board_box(size: int) -> tuple[int, int, int, int]:
     side = cell_size(size) * size
     left = (WIDTH - side) // 2
-    top = common.HEADER_HEIGHT + (WIDTH - side) // 2
+    top = HEADER_HEIGHT + (WIDTH - side) // 2
     return left, top, left + side, top + side
 
 
@@ -64,7 +74,7 @@ def stone_radius(size: int = 8) -> int:
 @lru_cache(maxsize=4)
 def background(size: int) -> Image.Image:
     """The static part of the card: the squares, their lines and the coordinates."""
-    canvas = common.new_canvas(canvas_size(size))
+    canvas = new_canvas(canvas_size(size))
     draw = ImageDraw.Draw(canvas)
     left, top, right, bottom = _board_box(size)
     cell = cell_size(size)
@@ -76,11 +86,11 @@ def background(size: int) -> Image.Image:
     for k in range(size):
         letter = chr(ord("A") + k)
         x = square_xy(f"{letter}1", size)[0]
-        common.draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
         y = square_xy(f"A{k + 1}", size)[1]
-        common.draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
     return canvas
 
 
@@ -92,22 +102,22 @@ def stone_sprite(colour: str, radius: int, background: str = "cell") -> Sprite:
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c = side * scale / 2
         r = radius * scale
-        white = common.rgb("symbol")
+        white = rgb("symbol")
         bar = max(2.0, radius * 0.16) * scale
         if colour == "red":
-            draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("red_stone"))
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("red_stone"))
             arm = r * 0.58
             draw.rectangle([c - arm, c - bar, c + arm, c + bar], fill=white)
             draw.rectangle([c - bar, c - arm, c + bar, c + arm], fill=white)
         else:
             s = r * 0.9  # a square looks larger than a disc of the same width
-            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=common.rgb("blue_stone"))
+            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=rgb("blue_stone"))
             inner = s * 0.52
             draw.rectangle([c - inner, c - inner, c + inner, c + inner], fill=white)
             hole = inner - bar * 1.2
-            draw.rectangle([c - hole, c - hole, c + hole, c + hole], fill=common.rgb("blue_stone"))
+            draw.rectangle([c - hole, c - hole, c + hole, c + hole], fill=rgb("blue_stone"))
 
-    return common.smooth_sprite(side, background, paint)
+    return smooth_sprite(side, background, paint)
 
 
 def _push_direction(origin: str | None, square: str) -> tuple[int, int] | None:
@@ -131,14 +141,14 @@ def draw_pushes(canvas: Image.Image, view: Mapping[str, Any], size: int) -> None
             continue
         start = square_xy(source, size)
         shape = "square" if push.get("color") == "blue" else "disc"
-        common.paste_centred(canvas, common.ghost_sprite(shape, radius, push.get("to") is None, "cell"), start)
+        paste_centred(canvas, ghost_sprite(shape, radius, push.get("to") is None, "cell"), start)
         if push.get("to"):
             end = square_xy(push["to"], size)
             dx, dy = end[0] - start[0], end[1] - start[1]
             length = (dx * dx + dy * dy) ** 0.5 or 1.0
             stop = radius + 6
             tip = (end[0] - dx / length * stop, end[1] - dy / length * stop)
-            common.arrow(draw, start, tip, ink("ghost"), width=4, head=16)
+            arrow(draw, start, tip, ink("ghost"), width=4, head=16)
         else:
             direction = _push_direction(view.get("last_move"), source)
             if direction is None:
@@ -150,7 +160,7 @@ def draw_pushes(canvas: Image.Image, view: Mapping[str, Any], size: int) -> None
             )
             tail = (start[0] + direction[0] * radius * 0.55, start[1] + direction[1] * radius * 0.55)
             if tip != tail:
-                common.arrow(draw, tail, tip, ink("ghost"), width=4, head=14)
+                arrow(draw, tail, tip, ink("ghost"), width=4, head=14)
 
 
 def draw_fours(draw: ImageDraw.ImageDraw, fours: list[list[str]], size: int) -> None:
@@ -188,10 +198,10 @@ def draw_last_move(draw: ImageDraw.ImageDraw, square: str, size: int) -> None:
 def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
     movers = list(view.get("to_move") or [])
-    mover = common.seat_name(movers[0], players) if movers else None
+    mover = seat_name(movers[0], players) if movers else None
     phase = view.get("phase")
     if phase == "choice":
-        who = mover or common.seat_name(view.get("dmo"), players)
+        who = mover or seat_name(view.get("dmo"), players)
         return f"{who} chooses a colour and to go first or second (e.g. red first)"
     parts = []
     colours: Mapping[str, str | None] = view.get("colors") or {}
@@ -239,7 +249,7 @@ def render(
     draw_pushes(canvas, view, size)
     centres = _centres(size)
     for colour in ("red", "blue"):
-        common.stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])
+        stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])
     draw_fours(draw, [list(line) for line in view.get("fours") or []], size)
     last = view.get("last_move")
     if last:
@@ -252,11 +262,11 @@ def render(
     def detail(seat: str) -> str:
         return seat_detail(view, seat)
 
-    rows = common.player_rows(view, players, clocks, symbol, detail)
+    rows = player_rows(view, players, clocks, symbol, detail)
     move_number = view.get("move_number")
     head = title or "Arm's Length"
     if move_number:
         head = f"{head} · move {move_number}"
-    common.draw_header(canvas, head, rows)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    draw_header(canvas, head, rows)
+    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
     return canvas

@@ -15,8 +15,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import ink, new_canvas, rgb
+from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.render.text import draw_text
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -32,7 +42,7 @@ ITEM_WORDS = {"turn_order": "turn order", "extra_slack": "extra slack", "woven_r
 
 def canvas_size(cols: int = 5, rows: int = 5) -> tuple[int, int]:
     """The picture's width and height for a grid of ``cols`` x ``rows`` dots."""
-    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
 
 
 def spacing(cols: int, rows: int) -> int:
@@ -44,7 +54,7 @@ def _origin(cols: int, rows: int) -> tuple[int, int]:
     step = spacing(cols, rows)
     # Centre a grid that is not square (or not a divisor of SPAN) on the slate.
     left = MARGIN + INSET + (SPAN - step * (cols - 1)) // 2
-    top = common.HEADER_HEIGHT + MARGIN + INSET + (SPAN - step * (rows - 1)) // 2
+    top = HEADER_HEIGHT + MARGIN + INSET + (SPAN - step * (rows - 1)) // 2
     return left, top
 
 
@@ -75,9 +85,9 @@ def _centres(cols: int, rows: int) -> dict[str, tuple[int, int]]:
 @lru_cache(maxsize=4)
 def background(cols: int, rows: int) -> Image.Image:
     """The static part of the card: the slate, the coordinates (the dots go on after the lines)."""
-    canvas = common.new_canvas(canvas_size(cols, rows))
+    canvas = new_canvas(canvas_size(cols, rows))
     draw = ImageDraw.Draw(canvas)
-    top = common.HEADER_HEIGHT + MARGIN
+    top = HEADER_HEIGHT + MARGIN
     draw.rounded_rectangle(
         [MARGIN, top, WIDTH - MARGIN - 1, top + WIDTH - 2 * MARGIN - 1], radius=18, fill=ink("slate")
     )
@@ -85,12 +95,12 @@ def background(cols: int, rows: int) -> Image.Image:
     for c in range(cols):
         letter = chr(ord("A") + c)
         x = dot_xy(f"{letter}1", cols, rows)[0]
-        common.draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
     for r in range(1, rows + 1):
         y = dot_xy(f"A{r}", cols, rows)[1]
-        common.draw_text(canvas, (MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (WIDTH - MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
+        draw_text(canvas, (WIDTH - MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
     return canvas
 
 
@@ -101,9 +111,9 @@ def dot_sprite(radius: int = DOT_RADIUS) -> Sprite:
 
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c, r = side * scale / 2, radius * scale
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("dot"))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("dot"))
 
-    return common.smooth_sprite(side, "slate", paint)
+    return smooth_sprite(side, "slate", paint)
 
 
 @lru_cache(maxsize=32)
@@ -114,18 +124,18 @@ def piece_sprite(colour: str, radius: int, background: str = "slate") -> Sprite:
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c, r = side * scale / 2, radius * scale
         rim = max(2.0, radius / 10) * scale
-        dark = common.rgb("frame")
+        dark = rgb("frame")
         if colour == "orange":
             draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)
             r -= rim
-            draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("orange_piece"))
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("orange_piece"))
         else:
             s = r * 0.9  # a square looks larger than a disc of the same width
             draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.25, fill=dark)
             s -= rim
-            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=common.rgb("blue_piece"))
+            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=rgb("blue_piece"))
 
-    return common.smooth_sprite(side, background, paint)
+    return smooth_sprite(side, background, paint)
 
 
 def _offset_segment(a: tuple[int, int], b: tuple[int, int], shift: float) -> list[tuple[float, float]]:
@@ -191,7 +201,7 @@ def seat_detail(view: Mapping[str, Any], seat: str) -> str:
 def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
     movers = list(view.get("to_move") or [])
-    mover = common.seat_name(movers[0], players) if movers else None
+    mover = seat_name(movers[0], players) if movers else None
     phase = view.get("phase")
     if phase == "draft":
         available = (view.get("draft") or {}).get("available") or []
@@ -238,15 +248,15 @@ def render(
     if new_line is not None:
         newest = next(ln for ln in reversed(lines) if tuple(sorted((ln["a"], ln["b"]))) == new_line)
         draw_line(draw, centres[newest["a"]], centres[newest["b"]], bool(newest.get("slack")), "path")
-    common.stamp(canvas, dot_sprite(), [xy for name, xy in centres.items() if name not in pieces])
+    stamp(canvas, dot_sprite(), [xy for name, xy in centres.items() if name not in pieces])
 
     taken: Mapping[str, str] = view.get("captured_last_colors") or {}
     if kind in ("move", "draw_move") and len(path) >= 2:
         start, end = centres[path[0]], centres[path[1]]
         # The piece that moved stands at the end of its path, unless it was captured there.
         mover = pieces.get(path[1]) or taken.get(path[1])
-        common.paste_centred(canvas, common.ghost_sprite(_shape(mover), radius, False, "slate"), start)
-        common.arrow(
+        paste_centred(canvas, ghost_sprite(_shape(mover), radius, False, "slate"), start)
+        arrow(
             draw,
             _shortened(end, start, radius * 0.6),
             _shortened(start, end, radius + 6),
@@ -256,11 +266,9 @@ def render(
         )
     for dot in view.get("captured_last") or []:
         if dot in centres:
-            common.paste_centred(
-                canvas, common.ghost_sprite(_shape(taken.get(dot)), radius, True, "slate"), centres[dot]
-            )
+            paste_centred(canvas, ghost_sprite(_shape(taken.get(dot)), radius, True, "slate"), centres[dot])
     for colour in ("orange", "blue"):
-        common.stamp(
+        stamp(
             canvas,
             piece_sprite(colour, radius),
             [centres[d] for d, c in pieces.items() if c == colour and d in centres],
@@ -277,13 +285,13 @@ def render(
     def detail(seat: str) -> str:
         return seat_detail(view, seat)
 
-    rows_ = common.player_rows(view, players, clocks, symbol, detail)
+    rows_ = player_rows(view, players, clocks, symbol, detail)
     head = title or "Tightwire"
     variant = view.get("variant")
     if variant and variant != "classic":
         head = f"{head} ({variant})"
     if view.get("move_number"):
         head = f"{head} · move {view['move_number']}"
-    common.draw_header(canvas, head, rows_)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    draw_header(canvas, head, rows_)
+    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
     return canvas
