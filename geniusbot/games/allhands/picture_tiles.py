@@ -23,6 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import letter, tile_inks, tile_sprite
+from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
@@ -34,7 +35,6 @@ from geniusbot.render.layout import (
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, paste, smooth_sprite
-from geniusbot.render.text import draw_text
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -99,14 +99,17 @@ def background(centre: str = "D4") -> Image.Image:
     empty = tile_sprite("empty", tile_side(), 0)
     for square in squares():
         paste(canvas, empty if square != centre else tile_sprite("black", tile_side(), 0), _corner(square))
-    for k in range(SIZE):
-        col = chr(ord("A") + k)
-        x = square_xy(f"{col}1")[0]
-        draw_text(canvas, (x, top - MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, (x, bottom + MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        y = square_xy(f"A{k + 1}")[1]
-        draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+    letters = [chr(ord("A") + k) for k in range(SIZE)]
+    coordinate_bands(
+        canvas,
+        [(col, square_xy(f"{col}1")[0]) for col in letters],
+        [(str(k), square_xy(f"A{k}")[1]) for k in range(1, SIZE + 1)],
+        top=top - MARGIN / 2,
+        bottom=bottom + MARGIN / 2,
+        left=left / 2,
+        right=(right + WIDTH) / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
@@ -26,7 +27,6 @@ from geniusbot.render.layout import (
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
-from geniusbot.render.text import draw_text
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -83,14 +83,17 @@ def background(size: int) -> Image.Image:
         width = 3 if k in (0, size) else 2
         draw.line([(left + k * cell, top), (left + k * cell, bottom)], fill=ink("cell_line"), width=width)
         draw.line([(left, top + k * cell), (right, top + k * cell)], fill=ink("cell_line"), width=width)
-    for k in range(size):
-        letter = chr(ord("A") + k)
-        x = square_xy(f"{letter}1", size)[0]
-        draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        y = square_xy(f"A{k + 1}", size)[1]
-        draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+    letters = [chr(ord("A") + k) for k in range(size)]
+    coordinate_bands(
+        canvas,
+        [(letter, square_xy(f"{letter}1", size)[0]) for letter in letters],
+        [(str(k), square_xy(f"A{k}", size)[1]) for k in range(1, size + 1)],
+        top=top - MARGIN / 2,
+        bottom=bottom + MARGIN / 2,
+        left=left / 2,
+        right=(right + WIDTH) / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 

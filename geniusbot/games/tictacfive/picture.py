@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
@@ -24,7 +25,6 @@ from geniusbot.render.layout import (
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, smooth_sprite, stamp
-from geniusbot.render.text import draw_text
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -107,14 +107,16 @@ def background(size: int) -> Image.Image:
     for point in _star_points(size):
         x, y = point_xy(point, size)
         draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=ink("grid"))
-    for letter in letters(size):
-        x = point_xy(f"{letter}1", size)[0]
-        draw_text(canvas, (x, board_top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, (x, board_top + WIDTH - 2 * MARGIN + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-    for row in range(1, size + 1):
-        y = point_xy(f"A{row}", size)[1]
-        draw_text(canvas, (MARGIN / 2, y), str(row), COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, (WIDTH - MARGIN / 2, y), str(row), COORD_SIZE, fg="muted", anchor="m")
+    coordinate_bands(
+        canvas,
+        [(letter, point_xy(f"{letter}1", size)[0]) for letter in letters(size)],
+        [(str(row), point_xy(f"A{row}", size)[1]) for row in range(1, size + 1)],
+        top=board_top - MARGIN / 2,
+        bottom=board_top + WIDTH - 2 * MARGIN + MARGIN / 2,
+        left=MARGIN / 2,
+        right=WIDTH - MARGIN / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
@@ -26,7 +27,6 @@ from geniusbot.render.layout import (
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
-from geniusbot.render.text import draw_text
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -92,15 +92,17 @@ def background(cols: int, rows: int) -> Image.Image:
         [MARGIN, top, WIDTH - MARGIN - 1, top + WIDTH - 2 * MARGIN - 1], radius=18, fill=ink("slate")
     )
     bottom = top + WIDTH - 2 * MARGIN
-    for c in range(cols):
-        letter = chr(ord("A") + c)
-        x = dot_xy(f"{letter}1", cols, rows)[0]
-        draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-    for r in range(1, rows + 1):
-        y = dot_xy(f"A{r}", cols, rows)[1]
-        draw_text(canvas, (MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, (WIDTH - MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
+    letters = [chr(ord("A") + c) for c in range(cols)]
+    coordinate_bands(
+        canvas,
+        [(letter, dot_xy(f"{letter}1", cols, rows)[0]) for letter in letters],
+        [(str(r), dot_xy(f"A{r}", cols, rows)[1]) for r in range(1, rows + 1)],
+        top=top - MARGIN / 2,
+        bottom=bottom + MARGIN / 2,
+        left=MARGIN / 2,
+        right=WIDTH - MARGIN / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 
