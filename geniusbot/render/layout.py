@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
+
+from geniusbot.games import Outcome
 
 from .fonts import drawable_name
 from .palette import ink
@@ -38,21 +41,35 @@ def with_names(text: str, players: Mapping[str, str] | None) -> str:
     return _SEAT_WORD.sub(lambda m: seat_name(m.group(1), players), text)
 
 
-def outcome_line(outcome: Mapping[str, object] | None, players: Mapping[str, str] | None) -> str | None:
-    """The banner text for an outcome, or ``None`` while the game runs."""
-    if not outcome:
+def outcome_line(
+    outcome: Mapping[str, Any] | None,
+    players: Mapping[str, str] | None,
+    *,
+    how_names_winner: bool = False,
+) -> str | None:
+    """The banner text for ``view["outcome"]`` (:meth:`Outcome.to_dict`), or ``None`` while the
+    game runs; seats are named as the card names them.
+
+    A draw: "Draw: " and the whole sentence. A win: the whole sentence (:attr:`Outcome.reason`)
+    when its verdict says who wins ("; p1 wins", ", and wins"), so the winner is named once;
+    without a verdict the game's sentence says who wins or who loses, so the banner says who wins
+    before how it ended ("Ann wins: Ben has no legal action and loses"), unless the picture's game
+    words every ending with who wins (``how_names_winner``: "Ann wins the task, 12 to 9").
+    """
+    ended = Outcome.from_dict(outcome) if outcome else None
+    if ended is None:
         return None
-    winner = outcome.get("winner")
-    reason = with_names(str(outcome.get("reason") or ""), players).strip().rstrip(".")
-    head = f"{seat_name(str(winner), players)} wins" if winner else "Draw"
-    if not reason:
-        return head
-    # Reasons from the rules often already name the winner ("...; p2 wins", "p2 makes five
-    # and wins"): say it once.
-    name = seat_name(str(winner), players).lower() if winner else ""
-    if winner and name in reason.lower() and "win" in reason.lower():
-        return reason
-    return f"{head}: {reason}"
+    if ended.winner is None:
+        head: str | None = "Draw"
+        sentence = ended.reason
+    elif ended.verdict or how_names_winner:
+        head, sentence = None, ended.reason
+    else:
+        head, sentence = f"{seat_name(ended.winner, players)} wins", ended.detail
+    text = with_names(sentence, players).strip().rstrip(".")
+    if head is None:
+        return text or f"{seat_name(ended.winner, players)} wins"
+    return f"{head}: {text}" if text else head
 
 
 @dataclass(frozen=True)

@@ -340,7 +340,7 @@ def render(
         head = f"{head} · {', '.join(str(a) for a in anomalies)}"
     head = f"{head} · round {view.get('round')}/{view.get('rounds') or 7}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
+    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
     return canvas
 
 

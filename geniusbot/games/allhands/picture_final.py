@@ -374,5 +374,5 @@ def render(
     canvas = new_canvas(canvas_size())
     _band(canvas, view, players, clocks, title)
     _panel(canvas, view, players)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
+    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
     return canvas

@@ -273,5 +273,5 @@ def render(
     if view.get("move_number"):
         head = f"{head} · move {view['move_number']}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
+    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
     return canvas

@@ -362,5 +362,5 @@ def render(
     elif view.get("move_number"):
         head = f"{head} · {view['move_number']} declared"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
+    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
     return canvas
