@@ -113,6 +113,11 @@ def test_knocked_off_stones_are_counted_and_named():
     assert armslength.status_line(view, NAMES) == "Ben to play blue · last G5 · knocked off H5 blue"
 
 
+def test_the_knockout_limit_shown_is_the_views():
+    view = dict(game_after(*PUSHING).view(), knockout_limit=7)
+    assert armslength.seat_detail(view, "p2") == "blue · 1/7 knocked off"
+
+
 def test_knocked_off_counts_change_the_picture():
     game = game_after(*PUSHING)
     view = game.view()

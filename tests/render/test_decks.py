@@ -113,6 +113,15 @@ def test_points_fill_the_winners_bar():
     )
 
 
+def test_the_points_bar_runs_to_the_views_target():
+    view = dict(after("", *ROUND_ONE).view(), target=50)  # 10 of 50: a fifth of the bar
+    image = picture(view)
+    top = decks.panel_top("p1")
+    bar_x = decks.WIDTH - 22 - decks.BAR_W
+    assert colour_at(image, (bar_x + decks.BAR_W * 0.18, top + 20)) == rgb("red_stone")
+    assert colour_at(image, (bar_x + decks.BAR_W * 0.25, top + 20)) == rgb("band")
+
+
 def test_a_sealed_play_is_marked_in_its_owners_view_only():
     game = after("", ("p1", "create 20 15"), ("p2", "create 30 5"), ("p1", "play 15"))
     own, other, public = (game.view(seat) for seat in ("p1", "p2", None))

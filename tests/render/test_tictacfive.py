@@ -140,6 +140,9 @@ def test_clocks_and_names_appear_in_their_own_rows():
 
 def test_status_lines_say_what_happens_next():
     assert tictacfive.status_line(played().view(), NAMES).startswith("Opening: Ann places stone 1 of 3 (black)")
+    assert tictacfive.status_line(dict(played().view(), opening_stones=4), NAMES).startswith(
+        "Opening: Ann places stone 1 of 4 (black)"
+    )
     assert tictacfive.status_line(played(*OPENING).view(), NAMES).startswith("Ben chooses a colour")
     assert tictacfive.status_line(played(*IN_PLAY).view(), NAMES) == "Ann to play white · last J8"
 

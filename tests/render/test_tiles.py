@@ -164,6 +164,12 @@ def test_the_called_colour_shows_as_a_lettered_swatch_in_the_movers_row():
     assert tiles.status_line(game.view(), NAMES).startswith("Ben: declare a red (R) tile")
 
 
+def test_the_memorize_line_gives_the_views_seconds():
+    view = new_game("tiles", seed=3).view()
+    assert tiles.status_line(view, NAMES).startswith("Memorize! Hidden in 30 s · ")
+    assert tiles.status_line(dict(view, memorize_seconds=45), NAMES).startswith("Memorize! Hidden in 45 s · ")
+
+
 def test_implode_marks_are_gold_badges_on_the_marked_tiles_only_after_the_grid_is_hidden():
     game, _ = memorized(anomalies="implode")
     assert colour_bbox(picture(game.view()), "accent", tile_box("A7", -6)[:2] + tile_box("G1", -6)[2:]) is None

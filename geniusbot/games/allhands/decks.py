@@ -809,6 +809,8 @@ class DuelingDecks(Game):
             "prizes": self._prize_list(),
             "prize": None if over or self.has("pick-your-prize") else self.prizes[self.round],
             "power": dict(self.power),
+            "start_power": START_POWER,
+            "target": WINNING_POINTS,
             "hands": hands,
             "points": self._points_view(full=over),
             "backups_left": backups,

@@ -36,8 +36,6 @@ from geniusbot.render.sprites import Sprite, paste, paste_centred
 from geniusbot.render.text import draw_text, fit_text
 
 WIDTH = 900
-TARGET = 25
-START_POWER = 50
 PRIZE_TOP = HEADER_HEIGHT + 10
 PRIZE_W, PRIZE_H, PRIZE_GAP = 92, 118, 18
 PRIZE_BAND = 44 + PRIZE_H + 56
@@ -135,13 +133,13 @@ def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, fraction: float, fill: str, 
 
 def _prizes(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None) -> None:
     draw = ImageDraw.Draw(canvas)
-    prizes: Sequence[Any] = view.get("prizes") or [None] * 7
+    prizes: Sequence[Any] = view["prizes"]
     history = {int(h.get("round", 0)): h for h in view.get("history") or []}
     current = int(view.get("round") or 0) if view.get("phase") != "over" else 0
-    for index in range(7):
+    for index in range(len(prizes)):
         x, y = prize_xy(index)
         rnd = index + 1
-        value = prizes[index] if index < len(prizes) else None
+        value = prizes[index]
         played = history.get(rnd)
         if value is None and played is not None:
             value = played.get("prize")  # Pick Your Prize: a value once the round gave it one
@@ -178,10 +176,11 @@ def _panel(
     power = (view.get("power") or {}).get(seat)
     right = WIDTH - 22
     bar_x = right - BAR_W
-    draw_text(canvas, (bar_x - 14, top + 20), f"{number(points)} / {TARGET} pts", LABEL_SIZE, anchor="r")
-    _bar(draw, bar_x, top + 12, (float(points) / TARGET) if points is not None else 0.0, SEAT_FILL[seat], 5)
+    target, start_power = view["target"], view["start_power"]
+    draw_text(canvas, (bar_x - 14, top + 20), f"{number(points)} / {target} pts", LABEL_SIZE, anchor="r")
+    _bar(draw, bar_x, top + 12, (float(points) / target) if points is not None else 0.0, SEAT_FILL[seat], 5)
     draw_text(canvas, (bar_x - 14, top + 56), f"power {number(power)}", LABEL_SIZE, fg="muted", anchor="r")
-    _bar(draw, bar_x, top + 48, (float(power) / START_POWER) if power is not None else 0.0, "muted")
+    _bar(draw, bar_x, top + 48, (float(power) / start_power) if power is not None else 0.0, "muted")
 
     hands = view.get("hands") or {}
     hand = hands.get(seat) if isinstance(hands, Mapping) else None
@@ -338,7 +337,7 @@ def render(
     anomalies = view.get("anomalies") or []
     if anomalies:
         head = f"{head} · {', '.join(str(a) for a in anomalies)}"
-    head = f"{head} · round {view.get('round')}/{view.get('rounds') or 7}"
+    head = f"{head} · round {view.get('round')}/{view['rounds']}"
     draw_header(canvas, head, rows)
     draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
     return canvas

@@ -22,6 +22,7 @@ from geniusbot.games.allhands import picture_decks as decks
 from geniusbot.games.allhands import picture_swabbing as swabbing
 from geniusbot.games.allhands import picture_tiles as tiles
 from geniusbot.games.allhands.common import TASK_ANOMALIES, TASK_TITLES, TASKS
+from geniusbot.games.allhands.final import TIMES_PER_TASK
 from geniusbot.games.allhands.picture_common import SEAT_FILL, anomaly_word, seat_sprite
 from geniusbot.render.layout import FOOTER_HEIGHT, TITLE_HEIGHT, TITLE_SIZE, draw_footer, outcome_line, seat_name
 from geniusbot.render.palette import PALETTE, ink, new_canvas
@@ -29,7 +30,6 @@ from geniusbot.render.sprites import paste_centred, triangle_right
 from geniusbot.render.text import draw_text, fit_text
 
 WIDTH = 900
-TARGET = 23
 TASK_RENDERERS: dict[str, Callable[..., Image.Image]] = {
     "tiles": tiles.render,
     "decks": decks.render,
@@ -44,7 +44,7 @@ TABLE_TOP = TITLE_H + 2 * SCORE_ROW_H + 12
 TABLE_HEAD_H = 32
 CELL_H = 84
 LABEL_W = 128
-CELL_W = (WIDTH - 22 - LABEL_W - 12) // 5
+CELL_W = (WIDTH - 22 - LABEL_W - 12) // TIMES_PER_TASK
 BAND_H = TABLE_TOP + TABLE_HEAD_H + 3 * CELL_H + 14
 PANEL_H = 300
 HEIGHT = BAND_H + PANEL_H + FOOTER_HEIGHT
@@ -59,7 +59,7 @@ def canvas_size() -> tuple[int, int]:
 
 
 def cell_box(task: str, time: int) -> tuple[int, int, int, int]:
-    """The table cell of the ``time``-th play (1-5) of ``task``."""
+    """The table cell of the ``time``-th play (1 to ``TIMES_PER_TASK``) of ``task``."""
     row = TASKS.index(task)
     x = 22 + LABEL_W + (time - 1) * CELL_W
     y = TABLE_TOP + TABLE_HEAD_H + row * CELL_H
@@ -81,14 +81,14 @@ def band_background() -> Image.Image:
     """The static part of the scoreboard band: the table's grid and its labels."""
     canvas = new_canvas((WIDTH, BAND_H))
     draw = ImageDraw.Draw(canvas)
-    for time in range(1, 6):
+    for time in range(1, TIMES_PER_TASK + 1):
         x0, _, x1, _ = cell_box("tiles", time)
         label = f"{time}{_ordinal(time)} · {time} pt{'s' if time > 1 else ''}"
         draw_text(canvas, ((x0 + x1) / 2, TABLE_TOP + TABLE_HEAD_H / 2), label, SMALL, fg="muted", anchor="m")
     for task in TASKS:
         x0, y0, _, y1 = cell_box(task, 1)
         draw_text(canvas, (22, (y0 + y1) / 2), SHORT_TASK[task], 24, fg="muted")
-        for time in range(1, 6):
+        for time in range(1, TIMES_PER_TASK + 1):
             bx0, by0, bx1, by1 = cell_box(task, time)
             draw.rectangle([bx0 + 3, by0 + 3, bx1 - 3, by1 - 3], fill=ink("band"))
     draw.line([(0, BAND_H - 3), (WIDTH, BAND_H - 3)], fill=ink("band"), width=2)
@@ -122,6 +122,7 @@ def _score_rows(
     items = view.get("items") or {}
     movers = set(view.get("to_move") or ()) if view.get("phase") != "task" else set()
     bar_x, bar_w = bar_box()
+    target = view["target"]
     for seat in ("p1", "p2"):
         top = score_row_top(seat)
         bg = "page"
@@ -141,12 +142,12 @@ def _score_rows(
         value = int(points.get(seat) or 0)
         y = top + SCORE_ROW_H // 2 - 9
         draw.rectangle([bar_x, y, bar_x + bar_w, y + 18], fill=ink("slate" if bg == "page" else "page"))
-        filled = int(round(bar_w * min(1.0, value / TARGET)))
+        filled = int(round(bar_w * min(1.0, value / target)))
         if filled:
             draw.rectangle([bar_x, y, bar_x + filled, y + 18], fill=ink(SEAT_FILL[seat]))
         tick = bar_x + bar_w  # the target line
         draw.line([(tick, y - 6), (tick, y + 24)], fill=ink("accent"), width=3)
-        draw_text(canvas, (WIDTH - 22, top + SCORE_ROW_H / 2), f"{value}/{TARGET}", 28, bg=bg, bold=True, anchor="r")
+        draw_text(canvas, (WIDTH - 22, top + SCORE_ROW_H / 2), f"{value}/{target}", 28, bg=bg, bold=True, anchor="r")
 
 
 def _cell_anomalies(names: list[str]) -> list[str]:
@@ -210,11 +211,11 @@ def _band(
     head = title or "All Hands On Deck"
     play = view.get("play")
     if play:
-        head = f"{head} · play {play}/{view.get('plays_total') or 15}"
+        head = f"{head} · play {play}/{view['plays_total']}"
     phase = PHASE_WORDS.get(str(view.get("phase")))
     if phase:
         head = f"{head} · {phase}"
-    head = f"{head} · first to {view.get('target') or TARGET}"
+    head = f"{head} · first to {view['target']}"
     draw_text(
         canvas,
         (22, TITLE_H / 2 + 2),
@@ -245,7 +246,7 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     if phase == "override":
         asked = (current.get("override") or {}).get("asked")
         if asked:
-            count = {2: 1, 3: 2, 4: 2}.get(int(current.get("time") or 0), 1)
+            count = current["anomaly_count"]
             return f"{name(asked)}: use the Override (hand-pick {count}: use override ...) or pass"
     if phase == "items":
         answered = (current.get("all_in") or {}).get("answered") or {}
@@ -334,7 +335,9 @@ def _panel(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, s
         lines.append(f"{name(current['first'])} bans first (won the last play)")
     all_in = current.get("all_in") or {}
     if all_in.get("used"):
-        lines.append("All-In: " + ", ".join(name(s) for s in all_in["used"]) + " (+2 to the winner)")
+        lines.append(
+            "All-In: " + ", ".join(name(s) for s in all_in["used"]) + f" (+{view['all_in_points']} to the winner)"
+        )
     elif all_in.get("answered"):
         sent = [name(s) for s, done in all_in["answered"].items() if done]
         if sent:

@@ -19,6 +19,8 @@ from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import SEAT_FILL, draw_text_over, seat_symbol
 from geniusbot.games.allhands.picture_tiles import _board_box, _corner, square_xy, squares, tile_side
+from geniusbot.games.allhands.swabbing import SIZE
+from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
@@ -30,7 +32,7 @@ from geniusbot.render.layout import (
 )
 from geniusbot.render.palette import PALETTE, ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, paste, paste_centred, smooth_sprite
-from geniusbot.render.text import draw_text, text_width
+from geniusbot.render.text import text_width
 
 WIDTH = 900
 MARGIN = 46
@@ -60,14 +62,17 @@ def background() -> Image.Image:
     white = tile_sprite("white", None, None)
     for square in squares():
         paste(canvas, white, _corner(square))
-    for k in range(7):
-        col = chr(ord("A") + k)
-        x = square_xy(f"{col}1")[0]
-        draw_text(canvas, (x, top - MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, (x, bottom + MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        y = square_xy(f"A{k + 1}")[1]
-        draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
-        draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+    letters = [chr(ord("A") + k) for k in range(SIZE)]
+    coordinate_bands(
+        canvas,
+        [(col, square_xy(f"{col}1")[0]) for col in letters],
+        [(str(k), square_xy(f"A{k}")[1]) for k in range(1, SIZE + 1)],
+        top=top - MARGIN / 2,
+        bottom=bottom + MARGIN / 2,
+        left=left / 2,
+        right=(right + WIDTH) / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 

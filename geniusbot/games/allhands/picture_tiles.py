@@ -23,6 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import letter, tile_inks, tile_sprite
+from geniusbot.games.allhands.tiles import SIZE
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
@@ -39,7 +40,6 @@ from geniusbot.render.sprites import Sprite, paste, smooth_sprite
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
 COORD_SIZE = 26
-SIZE = 7
 GAP = 5  # slate between a tile and its cell's edge
 LETTER_SIZE = 46
 INSET_LETTER_SIZE = 30
@@ -207,7 +207,7 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None, seat
     name = lambda seat: seat_name(seat, players)  # noqa: E731
     if phase == "memorize":
         letters = ", ".join(f"{letter(c)} {c}" for c in view.get("palette") or [])
-        return f"Memorize! Hidden in 30 s · {letters}"
+        return f"Memorize! Hidden in {view['memorize_seconds']} s · {letters}"
     if phase == "landmines":
         sent = view.get("mines_sent") or {}
         waiting = [name(s) for s in ("p1", "p2") if not sent.get(s)]

@@ -739,6 +739,7 @@ class TileDecklaration(Game):
             "centre": _sq(CENTRE),
             "anomalies": list(self.anomalies),
             "palette": list(self.palette),
+            "memorize_seconds": MEMORIZE_SECONDS,
             "starter": self.starter,
             "grid": grid,
             "original_grid": {_sq(p): c for p, c in self.original.items()} if over and self.marks else None,

@@ -31,7 +31,6 @@ from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred,
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
 COORD_SIZE = 26
-KNOCKOUT_LIMIT = 10
 
 
 def cell_size(size: int) -> int:
@@ -228,7 +227,7 @@ def seat_detail(view: Mapping[str, Any], seat: str) -> str:
         bits.append(colour)
         if view.get("first") == seat:
             bits.append("first")
-        bits.append(f"{int(knocked.get(colour, 0))}/{KNOCKOUT_LIMIT} knocked off")
+        bits.append(f"{int(knocked.get(colour, 0))}/{view['knockout_limit']} knocked off")
     elif view.get("dmo") == seat:
         bits.append("DMO")
     return " · ".join(bits)

@@ -469,6 +469,7 @@ class ArmsLength(Game):
             "first": self.first,
             "dmo": self.dmo,
             "knocked_off": dict(self.knocked_off),
+            "knockout_limit": KNOCKOUT_LIMIT,
             "last_move": self.last_move,
             "pushes": [dict(p) for p in self.pushes],
             "fours": fours(self.stones),

@@ -153,10 +153,6 @@ def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
     return smooth_sprite(side, background, paint)
 
 
-def _opening_colour(index: int) -> str:
-    return ("black", "white", "black")[index] if index < 3 else "black"
-
-
 def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
     movers = list(view.get("to_move") or [])
@@ -165,9 +161,9 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     last = view.get("last_move")
     tail = f" · last {last}" if last else ""
     if phase == "opening":
-        placed = len(view.get("stones") or {})
-        colour = view.get("next_color") or _opening_colour(placed)
-        return f"Opening: {mover or 'the first player'} places stone {min(placed + 1, 3)} of 3 ({colour}){tail}"
+        placed, stones = len(view["stones"]), view["opening_stones"]
+        colour = view["next_color"]
+        return f"Opening: {mover or 'the first player'} places stone {min(placed + 1, stones)} of {stones} ({colour}){tail}"
     if phase == "choice":
         return f"{mover or 'The second player'} chooses a colour: black or white{tail}"
     if phase == "play" and mover:

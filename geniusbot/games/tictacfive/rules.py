@@ -389,6 +389,7 @@ class TicTacFive(Game):
             "last_move": str(self._stones[-1][0]) if self._stones else None,
             "colors": dict(self._colours),
             "next_color": None if over else self._next_colour,
+            "opening_stones": len(OPENING_COLOURS),
             "move_number": len(self._stones),
             "winning_line": list(self._winning_line) if self._winning_line else None,
         }
