@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games.armslength.view import ArmsLengthView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
@@ -127,32 +127,35 @@ def _push_direction(origin: str | None, square: str) -> tuple[int, int] | None:
         return None
     dc = ord(square[0].upper()) - ord(origin[0].upper())
     dr = int(square[1:]) - int(origin[1:])
-    sign = lambda v: (v > 0) - (v < 0)  # noqa: E731
-    return sign(dc), -sign(dr)  # rows grow upwards, pixels downwards
+    return _sign(dc), -_sign(dr)  # rows grow upwards, pixels downwards
 
 
-def draw_pushes(canvas: Image.Image, view: Mapping[str, Any], size: int) -> None:
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def draw_pushes(canvas: Image.Image, view: ArmsLengthView, size: int) -> None:
     """Ghosts and arrows for the stones the last placement pushed (drawn under the stones)."""
     draw = ImageDraw.Draw(canvas)
     radius = stone_radius(size)
     cell = cell_size(size)
     left, top, right, bottom = _board_box(size)
-    for push in view.get("pushes") or []:
-        source = push.get("from")
+    for push in view["pushes"]:
+        source, destination = push["from"], push["to"]
         if not source:
             continue
         start = square_xy(source, size)
-        shape = "square" if push.get("color") == "blue" else "disc"
-        paste_centred(canvas, ghost_sprite(shape, radius, push.get("to") is None, "cell"), start)
-        if push.get("to"):
-            end = square_xy(push["to"], size)
+        shape = "square" if push["color"] == "blue" else "disc"
+        paste_centred(canvas, ghost_sprite(shape, radius, destination is None, "cell"), start)
+        if destination:
+            end = square_xy(destination, size)
             dx, dy = end[0] - start[0], end[1] - start[1]
             length = (dx * dx + dy * dy) ** 0.5 or 1.0
             stop = radius + 6
             tip = (end[0] - dx / length * stop, end[1] - dy / length * stop)
             arrow(draw, start, tip, ink("ghost"), width=4, head=16)
         else:
-            direction = _push_direction(view.get("last_move"), source)
+            direction = _push_direction(view["last_move"], source)
             if direction is None:
                 continue
             # To the board's edge in the push direction: the stone left the board there.
@@ -197,63 +200,63 @@ def draw_last_move(draw: ImageDraw.ImageDraw, square: str, size: int) -> None:
             draw.line([(cx, cy), (cx, cy - sy * arm)], fill=fill, width=6)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: ArmsLengthView, players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
-    movers = list(view.get("to_move") or [])
+    movers = view["to_move"]
     mover = seat_name(movers[0], players) if movers else None
-    phase = view.get("phase")
+    phase = view["phase"]
     if phase == "choice":
-        who = mover or seat_name(view.get("dmo"), players)
+        who = mover or seat_name(view["dmo"], players)
         return f"{who} chooses a colour and to go first or second (e.g. red first)"
     parts = []
-    colours: Mapping[str, str | None] = view.get("colors") or {}
+    colours = view["colors"]
     if mover:
         colour = colours.get(movers[0])
         parts.append(f"{mover} to play{' ' + colour if colour else ''}")
-    if view.get("last_move"):
+    if view["last_move"]:
         parts.append(f"last {view['last_move']}")
-    off = [p for p in view.get("pushes") or [] if p.get("to") is None and p.get("from")]
+    off = [p for p in view["pushes"] if p["to"] is None and p["from"]]
     if off:
-        parts.append("knocked off " + ", ".join(f"{p['from']} {p.get('color', '')}".strip() for p in off))
+        parts.append("knocked off " + ", ".join(f"{p['from']} {p['color']}".strip() for p in off))
     return " · ".join(parts)
 
 
-def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+def seat_detail(view: ArmsLengthView, seat: str) -> str:
     """The small text beside a player's name: colour, who moves first, stones knocked off."""
-    colour = (view.get("colors") or {}).get(seat)
-    knocked: Mapping[str, int] = view.get("knocked_off") or {}
+    colour = view["colors"].get(seat)
+    knocked = view["knocked_off"]
     bits = []
     if colour:
         bits.append(colour)
-        if view.get("first") == seat:
+        if view["first"] == seat:
             bits.append("first")
         bits.append(f"{int(knocked.get(colour, 0))}/{view['knockout_limit']} knocked off")
-    elif view.get("dmo") == seat:
+    elif view["dmo"] == seat:
         bits.append("DMO")
     return " · ".join(bits)
 
 
 def render(
-    view: Mapping[str, Any],
+    view: ArmsLengthView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of an Arm's Length view as a palette image."""
-    size = int(view.get("size") or 8)
+    size = view["size"]
     canvas = background(size).copy()
     draw = ImageDraw.Draw(canvas)
     radius = stone_radius(size)
-    stones: Mapping[str, str] = view.get("stones") or {}
-    colours: Mapping[str, str | None] = view.get("colors") or {}
+    stones = view["stones"]
+    colours = view["colors"]
 
     draw_pushes(canvas, view, size)
     centres = _centres(size)
     for colour in ("red", "blue"):
         stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])
-    draw_fours(draw, [list(line) for line in view.get("fours") or []], size)
-    last = view.get("last_move")
+    draw_fours(draw, [list(line) for line in view["fours"]], size)
+    last = view["last_move"]
     if last:
         draw_last_move(draw, last, size)
 
@@ -265,10 +268,10 @@ def render(
         return seat_detail(view, seat)
 
     rows = player_rows(view, players, clocks, symbol, detail)
-    move_number = view.get("move_number")
+    move_number = view["move_number"]
     head = title or "Arm's Length"
     if move_number:
         head = f"{head} · move {move_number}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
     return canvas

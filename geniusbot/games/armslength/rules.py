@@ -10,8 +10,9 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from geniusbot.games.armslength.view import ArmsLengthView, Push
 from geniusbot.games.base import (
     Event,
     Game,
@@ -208,7 +209,7 @@ class ArmsLength(Game):
         self.turn: str | None = None
         self.knocked_off: dict[str, int] = {"red": 0, "blue": 0}
         self.last_move: str | None = None
-        self.pushes: list[dict[str, str | None]] = []
+        self.pushes: list[Push] = []
         self.move_number = 0
 
     # ---- construction -----------------------------------------------------------------
@@ -216,8 +217,9 @@ class ArmsLength(Game):
     @classmethod
     def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
         """The stones on the grid, the last one placed in lower case."""
-        last = view.get("last_move")
-        return grid_lines(int(view["size"]), int(view["size"]), view["stones"], [str(last)] if last else [])
+        board = cast(ArmsLengthView, view)  # a host passes the views of this game
+        last = board["last_move"]
+        return grid_lines(board["size"], board["size"], board["stones"], [last] if last else [])
 
     def setup(self, *, setup: str = "", p1_color: str = "", dmo: str = "") -> None:
         """Lay the pre-placed stones and settle colours and order, or open the DMO's choice."""
@@ -458,7 +460,7 @@ class ArmsLength(Game):
 
     # ---- what a seat sees ------------------------------------------------------------------
 
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> ArmsLengthView:
         """The whole position: Arm's Length has no hidden information, so every seat sees the same."""
         return {
             **self.base_view(),
@@ -471,7 +473,7 @@ class ArmsLength(Game):
             "knocked_off": dict(self.knocked_off),
             "knockout_limit": KNOCKOUT_LIMIT,
             "last_move": self.last_move,
-            "pushes": [dict(p) for p in self.pushes],
+            "pushes": [p.copy() for p in self.pushes],
             "fours": fours(self.stones),
             "move_number": self.move_number,
         }
@@ -503,11 +505,11 @@ class ArmsLength(Game):
         self.turn = data["turn"]
         self.knocked_off = {"red": int(data["knocked_off"]["red"]), "blue": int(data["knocked_off"]["blue"])}
         self.last_move = data["last_move"]
-        self.pushes = [dict(p) for p in data["pushes"]]
+        self.pushes = [cast(Push, dict(p)) for p in data["pushes"]]
         self.move_number = int(data["move_number"])
 
 
-def push_results(stones: Mapping[Point, str], placed: Point) -> list[dict[str, str | None]]:
+def push_results(stones: Mapping[Point, str], placed: Point) -> list[Push]:
     """What a stone placed on ``placed`` does to its neighbours, all read from ``stones`` as it is.
 
     Each neighbour goes one square straight away from ``placed``: off the board if the edge is
@@ -515,7 +517,7 @@ def push_results(stones: Mapping[Point, str], placed: Point) -> list[dict[str, s
     The squares behind lie two steps from ``placed``, never among the neighbours, so no two
     pushes can meet and no pushed stone pushes another.
     """
-    pushes: list[dict[str, str | None]] = []
+    pushes: list[Push] = []
     for dc, dr in NEIGHBOURS:
         neighbour = placed.offset(dc, dr)
         color = stones.get(neighbour)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games.tictacfive.view import TicTacFiveView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
@@ -153,12 +153,12 @@ def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
     return smooth_sprite(side, background, paint)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: TicTacFiveView, players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
-    movers = list(view.get("to_move") or [])
+    movers = view["to_move"]
     mover = seat_name(movers[0], players) if movers else None
-    phase = view.get("phase")
-    last = view.get("last_move")
+    phase = view["phase"]
+    last = view["last_move"]
     tail = f" · last {last}" if last else ""
     if phase == "opening":
         placed, stones = len(view["stones"]), view["opening_stones"]
@@ -167,27 +167,27 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     if phase == "choice":
         return f"{mover or 'The second player'} chooses a colour: black or white{tail}"
     if phase == "play" and mover:
-        colour = view.get("next_color")
+        colour = view["next_color"]
         return f"{mover} to play{' ' + colour if colour else ''}{tail}"
     return tail.lstrip(" ·")
 
 
 def render(
-    view: Mapping[str, Any],
+    view: TicTacFiveView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of a Tic-Tac-Five view as a palette image."""
-    size = int(view.get("size") or 15)
+    size = view["size"]
     canvas = background(size).copy()
     draw = ImageDraw.Draw(canvas)
     radius = stone_radius(size)
-    stones: Mapping[str, str] = view.get("stones") or {}
-    colours: Mapping[str, str | None] = view.get("colors") or {}
+    stones = view["stones"]
+    colours = view["colors"]
 
-    winning = [p for p in (view.get("winning_line") or []) if p]
+    winning = [p for p in (view["winning_line"] or []) if p]
     centres = _centres(size)
     for colour in ("black", "white"):
         stamp(canvas, stone_sprite(colour, radius), [centres[p] for p, c in stones.items() if c == colour])
@@ -200,7 +200,7 @@ def render(
         x, y = point_xy(point, size)
         ring = radius + 2
         draw.ellipse([x - ring, y - ring, x + ring, y + ring], outline=ink("accent"), width=3)
-    last = view.get("last_move")
+    last = view["last_move"]
     if last and last in stones:
         x, y = point_xy(last, size)
         half = max(3, radius // 3)
@@ -214,10 +214,10 @@ def render(
         return colours.get(seat) or ""  # the colour word, so the row reads without colour too
 
     rows = player_rows(view, players, clocks, symbol, detail)
-    move_number = view.get("move_number")
+    move_number = view["move_number"]
     head = title or "Tic-Tac-Five"
     if move_number:
         head = f"{head} · move {move_number}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
     return canvas

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games.tightwire.view import TightwireView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
@@ -185,28 +185,29 @@ def _shortened(a: tuple[int, int], b: tuple[int, int], by: float) -> tuple[float
     return b[0] - dx / length * by, b[1] - dy / length * by
 
 
-def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+def seat_detail(view: TightwireView, seat: str) -> str:
     """The small text beside a player's name: colour, slack lines left, pieces to revive, items."""
-    colour = (view.get("colors") or {}).get(seat)
+    colour = view["colors"].get(seat)
     bits = [colour] if colour else []
-    slack = int((view.get("slack_left") or {}).get(seat, 0))
-    items = list((view.get("items") or {}).get(seat) or [])
+    slack = view["slack_left"].get(seat, 0)
+    items = view["items"].get(seat) or []
     if slack:
         bits.append(f"{slack} slack")
-    off = int((view.get("captured") or {}).get(colour, 0)) if colour else 0
+    off = view["captured"].get(colour, 0) if colour else 0
     if off:
         bits.append(f"{off} to revive")
     bits.extend(ITEM_WORDS.get(item, item) for item in items)
     return " · ".join(bits)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: TightwireView, players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
-    movers = list(view.get("to_move") or [])
+    movers = view["to_move"]
     mover = seat_name(movers[0], players) if movers else None
-    phase = view.get("phase")
+    phase = view["phase"]
     if phase == "draft":
-        available = (view.get("draft") or {}).get("available") or []
+        draft = view["draft"]
+        available = draft["available"] if draft else []
         words = [ITEM_WORDS.get(item, item) for item in available]
         listed = " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
         return f"{mover or 'A player'} picks an item: {listed}"
@@ -215,44 +216,44 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     parts = []
     if mover:
         parts.append(f"{mover} to move")
-    if view.get("last_move"):
+    if view["last_move"]:
         parts.append(f"last {view['last_move']}")
-    if view.get("captured_last"):
+    if view["captured_last"]:
         parts.append("captured " + ", ".join(view["captured_last"]))
     return " · ".join(parts)
 
 
 def render(
-    view: Mapping[str, Any],
+    view: TightwireView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of a Tightwire view as a palette image."""
-    cols, rows = int(view.get("cols") or 5), int(view.get("rows") or 5)
+    cols, rows = view["cols"], view["rows"]
     canvas = background(cols, rows).copy()
     draw = ImageDraw.Draw(canvas)
     centres = _centres(cols, rows)
     radius = piece_radius(cols, rows)
-    pieces: Mapping[str, str] = view.get("pieces") or {}
-    colours: Mapping[str, str | None] = view.get("colors") or {}
-    lines = list(view.get("lines") or [])
-    path = [dot for dot in view.get("last_path") or [] if dot in centres]
-    kind = _action_kind(view.get("last_move"))
+    pieces = view["pieces"]
+    colours = view["colors"]
+    lines = view["lines"]
+    path = [dot for dot in view["last_path"] if dot in centres]
+    kind = _action_kind(view["last_move"])
     new_line = tuple(sorted(path[:2])) if kind in ("draw", "draw_move") and len(path) >= 2 and lines else None
 
     # Normal wires first, slack ones on top of them: a slack line may cross normal lines.
-    for line in sorted(lines, key=lambda ln: bool(ln.get("slack"))):
+    for line in sorted(lines, key=lambda ln: ln["slack"]):
         if tuple(sorted((line["a"], line["b"]))) == new_line:
             continue
-        draw_line(draw, centres[line["a"]], centres[line["b"]], bool(line.get("slack")))
+        draw_line(draw, centres[line["a"]], centres[line["b"]], line["slack"])
     if new_line is not None:
         newest = next(ln for ln in reversed(lines) if tuple(sorted((ln["a"], ln["b"]))) == new_line)
-        draw_line(draw, centres[newest["a"]], centres[newest["b"]], bool(newest.get("slack")), "path")
+        draw_line(draw, centres[newest["a"]], centres[newest["b"]], newest["slack"], "path")
     stamp(canvas, dot_sprite(), [xy for name, xy in centres.items() if name not in pieces])
 
-    taken: Mapping[str, str] = view.get("captured_last_colors") or {}
+    taken = view["captured_last_colors"]
     if kind in ("move", "draw_move") and len(path) >= 2:
         start, end = centres[path[0]], centres[path[1]]
         # The piece that moved stands at the end of its path, unless it was captured there.
@@ -266,7 +267,7 @@ def render(
             width=5,
             head=20,
         )
-    for dot in view.get("captured_last") or []:
+    for dot in view["captured_last"]:
         if dot in centres:
             paste_centred(canvas, ghost_sprite(_shape(taken.get(dot)), radius, True, "slate"), centres[dot])
     for colour in ("orange", "blue"):
@@ -289,11 +290,11 @@ def render(
 
     rows_ = player_rows(view, players, clocks, symbol, detail)
     head = title or "Tightwire"
-    variant = view.get("variant")
+    variant = view["variant"]
     if variant and variant != "classic":
         head = f"{head} ({variant})"
-    if view.get("move_number"):
+    if view["move_number"]:
         head = f"{head} · move {view['move_number']}"
     draw_header(canvas, head, rows_)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players))
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
     return canvas
