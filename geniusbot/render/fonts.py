@@ -68,11 +68,18 @@ def font_path() -> str | None:
 
 
 def _clear_caches() -> None:
-    # Every renderer caches sprites and backgrounds with text on them (coordinates, card values):
-    # empty every function cache of the package rather than keep a list that could fall behind.
-    package = __name__.rpartition(".")[0]
+    # Every picture caches sprites and backgrounds with text on them (coordinates, card values):
+    # empty every function cache of this package and of the packages of the games' pictures
+    # (games/<game>/, where Game.picture points) rather than keep a list that could fall behind.
+    from geniusbot.games import registry
+
+    packages = {__name__.rpartition(".")[0]}
+    for cls in registry().values():
+        picture = cls.picture.partition(":")[0]
+        if picture:
+            packages.add(picture.rpartition(".")[0] or picture)
     for name, module in list(sys.modules.items()):
-        if module is None or not (name == package or name.startswith(package + ".")):
+        if module is None or not any(name == package or name.startswith(package + ".") for package in packages):
             continue
         for value in list(vars(module).values()):
             if getattr(value, "__module__", None) == name and callable(getattr(value, "cache_clear", None)):
@@ -105,9 +112,10 @@ def _is_variation_selector(char: str) -> bool:
 
 
 def _signature(face: ImageFont.FreeTypeFont, char: str) -> tuple[float, bytes]:
-    side = face.size * 3
+    size = int(face.size)
+    side = size * 3
     probe = Image.new("L", (side, side), 0)
-    ImageDraw.Draw(probe).text((face.size, face.size // 2), char, font=face, fill=255)
+    ImageDraw.Draw(probe).text((size, size // 2), char, font=face, fill=255)
     return face.getlength(char), probe.tobytes()
 
 

@@ -143,7 +143,7 @@ def draw_footer(canvas: Image.Image, status: str, banner: str | None) -> None:
 
 
 def player_rows(
-    view: Mapping[str, object],
+    view: Mapping[str, Any],
     players: Mapping[str, str] | None,
     clocks: Mapping[str, str] | None,
     symbol: Callable[[str, str], Sprite | None],
@@ -155,7 +155,7 @@ def player_rows(
 
     ``symbol(seat, background)`` gives the seat's stone drawn on the row's background colour.
     """
-    movers = set(view.get("to_move") or ())  # type: ignore[arg-type]
+    movers = set(view.get("to_move") or ())
     rows = []
     for seat in order:
         to_move = seat in movers and not view.get("outcome")

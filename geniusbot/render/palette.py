@@ -129,7 +129,9 @@ def _build_palette() -> tuple[list[RGB], dict[str, int], dict[tuple[str, str], l
         for k in range(1, RAMP_STEPS + 1):
             t = k / (RAMP_STEPS + 1)
             steps.append(len(entries))
-            entries.append(tuple(round(b[i] + (a[i] - b[i]) * t) for i in range(3)))  # type: ignore[misc]
+            entries.append(
+                (round(b[0] + (a[0] - b[0]) * t), round(b[1] + (a[1] - b[1]) * t), round(b[2] + (a[2] - b[2]) * t))
+            )
         steps.append(index[fg])
         ramps[(fg, bg)] = steps
     if len(entries) > 256:

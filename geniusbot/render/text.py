@@ -62,7 +62,7 @@ def text_sprite(text: str, size: int, fg: str = "text", bg: str = "page", bold: 
     width = text_width(text, size, bold)
     ascent, descent = font(size).getmetrics()
     line = Image.new("P", (width + 2 * GLYPH_PAD, ascent + descent + 2), ink(bg))
-    pen = GLYPH_PAD + (1 if bold else 0)
+    pen: float = GLYPH_PAD + (1 if bold else 0)
     for char in text:
         if char != " ":
             paste(line, glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - GLYPH_PAD, 0))

@@ -157,3 +157,14 @@ def test_the_per_name_check_is_cached_across_pictures():
     picture(names)
     assert has_glyph.cache_info().misses == checks
     assert drawable_name.cache_info().misses == names_worked_out
+
+
+@needs_dejavu
+def test_a_new_font_empties_the_games_picture_caches():
+    # The backgrounds of the games' pictures (games/<game>/) carry coordinates drawn in the font.
+    from geniusbot.games.tictacfive import picture as tictacfive
+
+    picture({"p1": "Ann", "p2": "Ben"})
+    assert tictacfive.background.cache_info().currsize == 1
+    configure_font(DEJAVU)
+    assert tictacfive.background.cache_info().currsize == 0

@@ -239,7 +239,10 @@ def current_heading(current: Mapping[str, Any] | None) -> str:
 def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
     """What the card says at the bottom between tasks."""
     current = view.get("current") or {}
-    name = lambda seat: seat_name(seat, players)  # noqa: E731
+
+    def name(seat: str | None) -> str:
+        return seat_name(seat, players)
+
     phase = view.get("phase")
     if phase == "ban" and current.get("banner"):
         return f"{name(current['banner'])} bans an anomaly (e.g. ban {current.get('pool', ['chain'])[0]}) · {current.get('bans_left')} ban(s) to go"
@@ -307,7 +310,10 @@ def _chips(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, s
 def _panel(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None) -> None:
     top = PANEL_TOP
     current = view.get("current")
-    name = lambda seat: seat_name(seat, players)  # noqa: E731
+
+    def name(seat: str | None) -> str:
+        return seat_name(seat, players)
+
     if view.get("phase") == "over" or not current:
         result = view.get("result") or {}
         plays = view.get("plays") or []

@@ -187,7 +187,10 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     """What the card says under the grid while the task runs."""
     if view.get("phase") != "move":
         return ""
-    name = lambda seat: seat_name(seat, players)  # noqa: E731
+
+    def name(seat: str | None) -> str:
+        return seat_name(seat, players)
+
     anomalies = set(view.get("anomalies") or [])
     turn = view.get("turn")
     how = "a line of white tiles, e.g. C3 C4 C6" if "linear" in anomalies else "two adjacent white tiles, e.g. C3 C4"

@@ -204,7 +204,10 @@ def colour_word(colour: str | None) -> str:
 def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None, seat_view: bool = False) -> str:
     """What the card says under the grid while the task runs."""
     phase = view.get("phase")
-    name = lambda seat: seat_name(seat, players)  # noqa: E731
+
+    def name(seat: str | None) -> str:
+        return seat_name(seat, players)
+
     if phase == "memorize":
         letters = ", ".join(f"{letter(c)} {c}" for c in view.get("palette") or [])
         return f"Memorize! Hidden in {view['memorize_seconds']} s · {letters}"
