@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import letter, tile_inks, tile_sprite
 from geniusbot.games.allhands.tiles import SIZE
+from geniusbot.games.allhands.view import TileDecklarationView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
@@ -201,36 +201,37 @@ def colour_word(colour: str | None) -> str:
     return f"{colour} ({letter(colour)})" if letter(colour) else colour
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None, seat_view: bool = False) -> str:
+def status_line(view: TileDecklarationView, players: Mapping[str, str] | None, seat_view: bool = False) -> str:
     """What the card says under the grid while the task runs."""
-    phase = view.get("phase")
+    phase = view["phase"]
 
     def name(seat: str | None) -> str:
         return seat_name(seat, players)
 
     if phase == "memorize":
-        letters = ", ".join(f"{letter(c)} {c}" for c in view.get("palette") or [])
+        letters = ", ".join(f"{letter(c)} {c}" for c in view["palette"])
         return f"Memorize! Hidden in {view['memorize_seconds']} s · {letters}"
     if phase == "landmines":
-        sent = view.get("mines_sent") or {}
+        sent = view["mines_sent"] or {}
         waiting = [name(s) for s in ("p1", "p2") if not sent.get(s)]
-        if view.get("mines") is not None:
+        own = view["mines"]
+        if own is not None:
             # Only the owner's view holds its mines.
-            mines = " ".join(view["mines"]) or "none"
+            mines = " ".join(own) or "none"
             head = f"Your mines: {mines}"
         else:
-            head = "Landmine: send 5 tiles by DM (mines A1 B2 C3 E6 G7)"
+            head = f"Landmine: send {view['mines_per_seat']} tiles by DM (mines A1 B2 C3 E6 G7)"
         return f"{head} · waiting for {' and '.join(waiting)}" if waiting else head
-    movers = list(view.get("to_move") or [])
+    movers = view["to_move"]
     mover = name(movers[0]) if movers else None
     if phase == "call" and mover:
         return f"{mover} calls a colour for {name(_other(movers[0]))} (e.g. call red)"
     if phase == "declare" and mover:
-        parts = [f"{mover}: declare a {colour_word(view.get('called'))} tile"]
-        if view.get("chain_from"):
+        parts = [f"{mover}: declare a {colour_word(view['called'])} tile"]
+        if view["chain_from"]:
             parts[0] += f" next to {view['chain_from']}"
-        parts.append("then call a colour" if not view.get("must_move_again") else "mine! move again")
-        if view.get("last_move"):
+        parts.append("then call a colour" if not view["must_move_again"] else "mine! move again")
+        if view["last_move"]:
             parts.append(f"last {view['last_move']}")
         return " · ".join(parts)
     return ""
@@ -240,19 +241,19 @@ def _other(seat: str) -> str:
     return "p2" if seat == "p1" else "p1"
 
 
-def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+def seat_detail(view: TileDecklarationView, seat: str) -> str:
     """The small text beside a player's name: the colour to declare, declarations, mines."""
     bits = []
-    movers = set(view.get("to_move") or ())
-    if view.get("phase") == "declare" and seat in movers and view.get("called"):
+    movers = set(view["to_move"])
+    if view["phase"] == "declare" and seat in movers and view["called"]:
         bits.append(f"declare {view['called']}")
-    elif view.get("phase") in ("call", "memorize", "landmines") and view.get("starter") == seat:
+    elif view["phase"] in ("call", "memorize", "landmines") and view["starter"] == seat:
         bits.append("calls first")
-    count = sum(1 for d in view.get("declared") or [] if d.get("seat") == seat)
+    count = sum(1 for d in view["declared"] if d.get("seat") == seat)
     if count:
         bits.append(f"{count} declared")
-    sent = view.get("mines_sent")
-    if sent is not None and view.get("phase") == "landmines":
+    sent = view["mines_sent"]
+    if sent is not None and view["phase"] == "landmines":
         bits.append("mines sent" if sent.get(seat) else "mines: waiting")
     return " · ".join(bits)
 
@@ -262,14 +263,14 @@ def _called_symbol(colour: str) -> Sprite:
     return tile_sprite(colour, 34, 24)
 
 
-def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
+def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
     draw = ImageDraw.Draw(canvas)
     side = tile_side()
-    grid: Mapping[str, str] | None = view.get("grid")
-    original: Mapping[str, str] | None = view.get("original_grid")
-    declared = {d["tile"]: d for d in view.get("declared") or [] if d.get("tile")}
-    centre = view.get("centre") or "D4"
-    over = view.get("phase") == "over"
+    grid = view["grid"]
+    original = view["original_grid"]
+    declared = {d["tile"]: d for d in view["declared"] if d.get("tile")}
+    centre = view["centre"]
+    over = view["phase"] == "over"
 
     # Colours known: the whole grid (memorize window, end of task), else only declared tiles.
     colours: dict[str, str] = {t: str(d.get("color")) for t, d in declared.items()}
@@ -298,31 +299,30 @@ def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
                 draw.rectangle([x0, y0 + side - small - 4, x0 + small + 3, y0 + side - 1], fill=ink("page"))
                 paste(canvas, tile_sprite(old, small, 20), (x0, y0 + side - small))
 
-    for square in view.get("marks") or []:
+    for square in view["marks"]:
         fill = _fill_at(square, colours, grid, over, centre)
         x0, y0 = _corner(square)
         paste(canvas, badge_sprite(fill), (x0 + side - 2 * BADGE_RADIUS - 8, y0 + 4))
 
-    exploded = {e.get("tile") for e in view.get("exploded") or []}
-    for square in view.get("mines") or []:
+    exploded = {str(e["tile"]) for e in view["exploded"] if e.get("tile")}
+    for square in view["mines"] or []:
         if square in exploded:
             continue
         x0, y0 = _corner(square)
         paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 2, y0 + 2))
     for square in exploded:
-        if not square:
-            continue
         x0, y0 = _corner(square)
         paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0, y0))
 
-    if view.get("chain_from") and view.get("phase") == "declare":
-        _chain_outline(draw, view["chain_from"])
-    order = [d.get("tile") for d in view.get("declared") or [] if d.get("tile")]
+    chain_from = view["chain_from"]
+    if chain_from and view["phase"] == "declare":
+        _chain_outline(draw, chain_from)
+    order = [d["tile"] for d in view["declared"] if d.get("tile")]
     if order:
         _frame(draw, order[-1], ink("text"), 5)
-    loss = view.get("loss") or {}
-    if loss.get("tile"):
-        _cross(draw, loss["tile"])
+    lost_on = (view["loss"] or {}).get("tile")
+    if lost_on:
+        _cross(draw, lost_on)
 
 
 def _fill_at(square: str, colours: Mapping[str, str], grid: Mapping[str, str] | None, over: bool, centre: str) -> str:
@@ -335,35 +335,35 @@ def _fill_at(square: str, colours: Mapping[str, str], grid: Mapping[str, str] | 
 
 
 def render(
-    view: Mapping[str, Any],
+    view: TileDecklarationView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of a Tile Decklaration view as a palette image."""
-    canvas = background(str(view.get("centre") or "D4")).copy()
+    canvas = background(view["centre"]).copy()
     _draw_board(canvas, view)
 
-    called = view.get("called")
-    movers = set(view.get("to_move") or ())
+    called = view["called"]
+    movers = set(view["to_move"])
 
     def symbol(seat: str, row_background: str) -> Sprite | None:
-        if called and seat in movers and view.get("phase") == "declare":
-            return _called_symbol(str(called))
+        if called and seat in movers and view["phase"] == "declare":
+            return _called_symbol(called)
         # No seat mark here: a red disc or blue square would read as a tile colour.
         return None
 
     rows = player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
     head = title or "Tile Decklaration"
-    anomalies = view.get("anomalies") or []
+    anomalies = view["anomalies"]
     if anomalies:
-        head = f"{head} · {', '.join(str(a) for a in anomalies)}"
-    phase = view.get("phase")
+        head = f"{head} · {', '.join(anomalies)}"
+    phase = view["phase"]
     if phase == "memorize":
         head = f"{head} · MEMORIZE"
-    elif view.get("move_number"):
+    elif view["move_number"]:
         head = f"{head} · {view['move_number']} declared"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
     return canvas

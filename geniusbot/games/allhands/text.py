@@ -3,70 +3,73 @@ there is no picture. Each reads only the view it is given."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
 from geniusbot.games.allhands.tiles import grid_text
+from geniusbot.games.allhands.view import TileDecklarationView
 from geniusbot.games.grid import parse_point, points_of, seat_list
 
 
-def tiles_lines(view: Mapping[str, Any]) -> list[str]:
-    size = int(view.get("size") or 7)
-    phase = view.get("phase")
-    declared = list(view.get("declared") or [])
+def tiles_lines(view: TileDecklarationView) -> list[str]:
+    size = view["size"]
+    phase = view["phase"]
+    declared = view["declared"]
     lines: list[str] = []
     if phase == "memorize":
         lines.append("Memorize the grid: it is hidden when the time is up.")
     elif phase == "landmines":
-        sent = view.get("mines_sent") or {}
+        sent = view["mines_sent"] or {}
         waiting = [s for s, done in sent.items() if not done]
         lines.append(
             "Landmines: each player sends five tiles by direct message, such as `mines A1 B2 C3 E6 G7`"
             + (f"; waiting for {seat_list(waiting)}." if waiting else ".")
         )
     elif phase == "call":
-        lines.append(f"{view.get('starter')} calls the first colour, such as `call red`.")
+        lines.append(f"{view['starter']} calls the first colour, such as `call red`.")
     elif phase == "declare":
-        movers = seat_list(view.get("to_move"))
-        head = f"{movers} declares a {view.get('called')} tile"
-        if view.get("caller"):
+        movers = seat_list(view["to_move"])
+        head = f"{movers} declares a {view['called']} tile"
+        if view["caller"]:
             head += f" (called by {view['caller']})"
-        if view.get("chain_from"):
+        if view["chain_from"]:
             head += f", next to {view['chain_from']}"
         head += ", then calls a colour."
-        if view.get("must_move_again"):
+        if view["must_move_again"]:
             head += " A mine went off: move again."
         lines.append(head)
     elif phase == "over":
         lines.append("The task is over; the grid is shown.")
     lines.append(
         f"{len(declared)} tile{'s' if len(declared) != 1 else ''} declared."
-        + (f" Anomalies: {', '.join(view['anomalies'])}." if view.get("anomalies") else "")
+        + (f" Anomalies: {', '.join(view['anomalies'])}." if view["anomalies"] else "")
     )
-    marks = [parse_point(m, size, size) for m in view.get("marks") or ()]
-    if isinstance(view.get("grid"), Mapping):
-        known = points_of(view["grid"], size)
+    marks = [parse_point(m, size, size) for m in view["marks"]]
+    grid = view["grid"]
+    if grid is not None:
+        known = points_of(grid, size)
     else:
         # Hidden: only the black centre and the tiles declared so far (their true colours).
-        known = {parse_point(str(view.get("centre") or "D4"), size, size): "black"}
+        known = {parse_point(view["centre"], size, size): "black"}
         known.update({parse_point(d["tile"], size, size): d["color"] for d in declared})
     lines += grid_text(known, marks).splitlines()
-    palette = [str(c) for c in view.get("palette") or ()]
-    legend = ", ".join(f"{c[:1].upper()} {c}" for c in palette)
-    legend += f"; * the black centre {view.get('centre') or 'D4'}"
-    if not isinstance(view.get("grid"), Mapping):
+    legend = ", ".join(f"{c[:1].upper()} {c}" for c in view["palette"])
+    legend += f"; * the black centre {view['centre']}"
+    if grid is None:
         legend += "; ? hidden"
     if marks:
         legend += "; ! marked to implode"
     lines.append(legend + ".")
-    if isinstance(view.get("original_grid"), Mapping):
+    original = view["original_grid"]
+    if original is not None:
         lines.append("Before the implosion:")
-        lines += grid_text(points_of(view["original_grid"], size)).splitlines()
-    if view.get("mines") is not None:
-        lines.append("Your mines: " + (" ".join(view["mines"]) or "none") + ".")
-    exploded = view.get("exploded") or []
+        lines += grid_text(points_of(original, size)).splitlines()
+    mines = view["mines"]
+    if mines is not None:
+        lines.append("Your mines: " + (" ".join(mines) or "none") + ".")
+    exploded = view["exploded"]
     if exploded:
         gone = [f"{e['tile']} ({' and '.join(e.get('owners') or ())})" for e in exploded]
         lines.append("Mines gone off: " + ", ".join(gone) + ".")
@@ -176,4 +179,9 @@ def final_lines(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-_TASK_LINES = {"tiles": tiles_lines, "decks": decks_lines, "swabbing": swabbing_lines}
+# Each task's text board, by the task's name (a task's view is typed by its own lines function).
+_TASK_LINES: dict[str, Callable[[Any], list[str]]] = {
+    "tiles": tiles_lines,
+    "decks": decks_lines,
+    "swabbing": swabbing_lines,
+}
