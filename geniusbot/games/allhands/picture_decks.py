@@ -22,6 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import SEAT_FILL, seat_sprite, seat_symbol
+from geniusbot.games.allhands.view import DuelingDecksView
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
@@ -131,11 +132,11 @@ def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, fraction: float, fill: str, 
         draw.line([(tx, y), (tx, y + h)], fill=ink("page"), width=2)
 
 
-def _prizes(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None) -> None:
+def _prizes(canvas: Image.Image, view: DuelingDecksView, players: Mapping[str, str] | None) -> None:
     draw = ImageDraw.Draw(canvas)
     prizes: Sequence[Any] = view["prizes"]
-    history = {int(h.get("round", 0)): h for h in view.get("history") or []}
-    current = int(view.get("round") or 0) if view.get("phase") != "over" else 0
+    history = {int(h.get("round", 0)): h for h in view["history"]}
+    current = view["round"] if view["phase"] != "over" else 0
     for index in range(len(prizes)):
         x, y = prize_xy(index)
         rnd = index + 1
@@ -157,23 +158,23 @@ def _prizes(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, 
             draw_text(canvas, (x + PRIZE_W / 2, below), "now", 22, fg="accent", bold=True, anchor="m")
 
 
-def _sealed_cards(view: Mapping[str, Any]) -> tuple[list[Any], int]:
-    sealed = view.get("sealed") or {}
+def _sealed_cards(view: DuelingDecksView) -> tuple[list[Any], int]:
+    sealed = view["sealed"] or {}
     if not isinstance(sealed, Mapping):
         return [], 0
     return list(sealed.get("cards") or []), int(sealed.get("backup") or 0)
 
 
 def _panel(
-    canvas: Image.Image, view: Mapping[str, Any], seat: str, players: Mapping[str, str] | None, own: bool
+    canvas: Image.Image, view: DuelingDecksView, seat: str, players: Mapping[str, str] | None, own: bool
 ) -> None:
     draw = ImageDraw.Draw(canvas)
     top = panel_top(seat)
     name = fit_text(seat_name(seat, players), 28, 220, True)
     paste_centred(canvas, seat_sprite(seat, 14, "page"), (36, top + 26))
     draw_text(canvas, (60, top + 26), name, 28, bold=True)
-    points = (view.get("points") or {}).get(seat)
-    power = (view.get("power") or {}).get(seat)
+    points = view["points"].get(seat)
+    power = view["power"].get(seat)
     right = WIDTH - 22
     bar_x = right - BAR_W
     target, start_power = view["target"], view["start_power"]
@@ -182,18 +183,18 @@ def _panel(
     draw_text(canvas, (bar_x - 14, top + 56), f"power {number(power)}", LABEL_SIZE, fg="muted", anchor="r")
     _bar(draw, bar_x, top + 48, (float(power) / start_power) if power is not None else 0.0, "muted")
 
-    hands = view.get("hands") or {}
+    hands = view["hands"]
     hand = hands.get(seat) if isinstance(hands, Mapping) else None
-    deck_size = int(view.get("deck_size") or 2)
+    deck_size = view["deck_size"]
     sealed_cards, sealed_backup = _sealed_cards(view) if own else ([], 0)
-    phase = view.get("phase")
+    phase = view["phase"]
     if hand is None:
         # Darkness: the hand is unknown, but every creation is public.
         x, y = card_xy(seat, 0)
         draw_text(canvas, (x, y + 18), "hand hidden (Darkness)", LABEL_SIZE, fg="muted")
         made = [
             " ".join(number(v) for v in (entry.get("cards") or {}).get(seat) or [])
-            for entry in view.get("created") or []
+            for entry in view["created"]
             if isinstance(entry.get("cards"), Mapping)
         ]
         made = [m for m in made if m]
@@ -220,16 +221,16 @@ def _panel(
     # The side column: Backup's uses, what was sent.
     col = card_xy(seat, 3)[0] + 20 if deck_size <= 3 else WIDTH - 260
     lines = []
-    backups = view.get("backups_left")
+    backups = view["backups_left"]
     if isinstance(backups, Mapping):
         left = backups.get(seat)
         lines.append(("backup: hidden" if left is None else f"backup uses left: {left}", "muted"))
-    submitted = (view.get("submitted") or {}).get(seat)
-    if phase in ("create", "play") and seat in (view.get("to_move") or []):
+    submitted = view["submitted"].get(seat)
+    if phase in ("create", "play") and seat in view["to_move"]:
         lines.append(("waiting for " + ("cards" if phase == "create" else "a play"), "text"))
     elif phase in ("create", "play") and submitted:
         lines.append(("sent, sealed", "text"))
-    if own and view.get("sealed"):
+    if own and view["sealed"]:
         lines.append((_sealed_text(phase, sealed_cards, sealed_backup), "accent"))
     y = card_xy(seat, 0)[1] + 18
     for text, fg in lines:
@@ -258,9 +259,9 @@ def _play_text(play: Mapping[str, Any] | None, counted: Sequence[Any] | None, to
     return shown if total is None else f"{shown} = {number(total)}"
 
 
-def last_round_lines(view: Mapping[str, Any], players: Mapping[str, str] | None) -> list[str]:
+def last_round_lines(view: DuelingDecksView, players: Mapping[str, str] | None) -> list[str]:
     """The last resolved round, as much of it as the view shows: who won it, then the plays."""
-    history = view.get("history") or []
+    history = view["history"]
     if not history:
         return ["No round played yet"]
     last = history[-1]
@@ -285,23 +286,23 @@ def last_round_lines(view: Mapping[str, Any], players: Mapping[str, str] | None)
     return lines
 
 
-def last_round_text(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def last_round_text(view: DuelingDecksView, players: Mapping[str, str] | None) -> str:
     """The last resolved round on one line."""
     return " · ".join(last_round_lines(view, players))
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: DuelingDecksView, players: Mapping[str, str] | None) -> str:
     """What the card says at the bottom while the task runs."""
-    phase = view.get("phase")
+    phase = view["phase"]
     if phase == "create":
-        head = f"Round {view.get('round')}: create cards by DM (create 20 15, or create none)"
+        head = f"Round {view['round']}: create cards by DM (create 20 15, or create none)"
     elif phase == "play":
         how = (
             "play 20 15, play 20 backup 3, or play none"
-            if "backup" in (view.get("anomalies") or [])
+            if "backup" in view["anomalies"]
             else "play 20 15, or play none"
         )
-        head = f"Round {view.get('round')}: play by DM ({how})"
+        head = f"Round {view['round']}: play by DM ({how})"
     else:
         return ""
     # Who is still awaited shows in the player rows and the panels.
@@ -309,7 +310,7 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
 
 
 def render(
-    view: Mapping[str, Any],
+    view: DuelingDecksView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
@@ -329,26 +330,26 @@ def render(
         draw_text(canvas, (22, y), fit_text(line, LABEL_SIZE, WIDTH - 44), LABEL_SIZE, fg="text" if k == 0 else "muted")
 
     def detail(seat: str) -> str:
-        points = (view.get("points") or {}).get(seat)
-        return f"{number(points)} pts · power {number((view.get('power') or {}).get(seat))}"
+        points = view["points"].get(seat)
+        return f"{number(points)} pts · power {number(view['power'].get(seat))}"
 
     rows = player_rows(view, players, clocks, seat_symbol, detail)
     head = title or "Dueling Decks"
-    anomalies = view.get("anomalies") or []
+    anomalies = view["anomalies"]
     if anomalies:
         head = f"{head} · {', '.join(str(a) for a in anomalies)}"
-    head = f"{head} · round {view.get('round')}/{view['rounds']}"
+    head = f"{head} · round {view['round']}/{view['rounds']}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
     return canvas
 
 
-def _viewer(view: Mapping[str, Any]) -> str | None:
+def _viewer(view: DuelingDecksView) -> str | None:
     """The seat whose view this is, as far as the view tells. ``sealed`` is only ever the
     viewer's own, sent while the other seat is still awaited: the viewer is the seat that is
     no longer to move. Anything else marks nothing, so a wrong guess can draw nothing extra."""
-    if not view.get("sealed"):
+    if not view["sealed"]:
         return None
-    waiting = set(view.get("to_move") or ())
+    waiting = set(view["to_move"])
     done = [s for s in ("p1", "p2") if s not in waiting]
     return done[0] if len(done) == 1 else None

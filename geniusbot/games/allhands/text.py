@@ -9,7 +9,7 @@ from typing import Any
 from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
 from geniusbot.games.allhands.tiles import grid_text
-from geniusbot.games.allhands.view import TileDecklarationView
+from geniusbot.games.allhands.view import DuelingDecksView, TileDecklarationView
 from geniusbot.games.grid import parse_point, points_of, seat_list
 
 
@@ -76,7 +76,7 @@ def tiles_lines(view: TileDecklarationView) -> list[str]:
     return lines
 
 
-def decks_lines(view: Mapping[str, Any]) -> list[str]:
+def decks_lines(view: DuelingDecksView) -> list[str]:
     return decks_board_text(view).splitlines()
 
 

@@ -33,3 +33,30 @@ class TileDecklarationView(BaseView):
     exploded: list[dict[str, Any]]  # {"tile", "owners"}: the mines that went off
     move_number: int  # tiles declared
     loss: dict[str, str | None] | None  # {"seat", "rule", "tile"}: how the task was lost
+
+
+class DuelingDecksView(BaseView):
+    """What a seat of Dueling Decks sees (``DuelingDecks.view``): a sealed submission only in its
+    owner's view until the phase resolves; under Darkness the opponent's hand, backups and plays
+    are hidden (None) until the task is over."""
+
+    last_move: str | None  # this seat's own last submission (None for the room)
+    phase: str  # "create", "play" or "over"
+    round: int  # the round under way, from 1
+    rounds: int  # rounds in the task, one per prize
+    anomalies: list[str]
+    deck_size: int  # cards a hand holds
+    tiebreak: str | None  # the seat the match names for a tie, if any
+    prizes: list[int | None]  # the prizes in order (None each under Pick Your Prize)
+    prize: int | None  # this round's prize, when known
+    power: dict[str, int]  # seat -> power left to create cards with
+    start_power: int  # the power each seat starts with
+    target: int  # points that win the task
+    hands: dict[str, list[int] | None]  # seat -> its cards (None: hidden by Darkness)
+    points: dict[str, int | float | None]  # seat -> points (None: hidden by Darkness)
+    backups_left: dict[str, int | None] | None  # Backup's uses left (None without Backup)
+    submitted: dict[str, bool]  # seat -> whether it has sent this phase's submission
+    sealed: dict[str, Any] | None  # {"cards", "backup"}: this seat's own sealed submission
+    created: list[dict[str, Any]]  # {"round", "cards": seat -> cards created}
+    history: list[dict[str, Any]]  # the resolved rounds, as this seat may see them
+    result: dict[str, Any] | None  # {"reason", "tiebreak"} once the task is over
