@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import SEAT_FILL, draw_text_over, seat_symbol
 from geniusbot.games.allhands.picture_tiles import _board_box, _corner, square_xy, squares, tile_side
 from geniusbot.games.allhands.swabbing import SIZE
+from geniusbot.games.allhands.view import DeckSwabbingView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
@@ -45,6 +45,8 @@ INK_ON = {
     "p1": ("red_stone", "symbol"),
     "p2": ("blue_stone", "symbol"),
 }
+
+COLUMNS = "".join(chr(ord("A") + k) for k in range(SIZE))  # the board's column letters
 
 
 def canvas_size() -> tuple[int, int]:
@@ -183,30 +185,30 @@ def _value_text(canvas: Image.Image, origin: tuple[int, int], value: int, fg: st
     draw_text_over(canvas, centre, text, VALUE_SIZE, fg=fg, bg=fill, bold=True)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: DeckSwabbingView, players: Mapping[str, str] | None) -> str:
     """What the card says under the grid while the task runs."""
-    if view.get("phase") != "move":
+    if view["phase"] != "move":
         return ""
 
     def name(seat: str | None) -> str:
         return seat_name(seat, players)
 
-    anomalies = set(view.get("anomalies") or [])
-    turn = view.get("turn")
+    anomalies = set(view["anomalies"])
+    turn = view["turn"]
     how = "a line of white tiles, e.g. C3 C4 C6" if "linear" in anomalies else "two adjacent white tiles, e.g. C3 C4"
     parts = []
-    if "snipe" in anomalies and view.get("sniper"):
+    if "snipe" in anomalies and view["sniper"]:
         # Who has sent what shows in the player rows; the line says what each may do.
         parts.append(f"{name(turn)} moves, {name(view['sniper'])} may snipe")
     else:
         parts.append(f"{name(turn)} to swab {how}")
-    hook = view.get("hook") or {}
-    if hook.get("from") and not hook.get("lifted"):
+    hook = view["hook"]
+    if hook and hook["from"] and not hook["lifted"]:
         parts.append(f"touch {' or '.join(hook['from'])} (Hook)")
-    if view.get("sealed"):
+    if view["sealed"]:
         parts.insert(0, f"You sent {view['sealed']}")
-    history = view.get("history") or []
-    if history and not view.get("sealed"):
+    history = view["history"]
+    if history and not view["sealed"]:
         last = history[-1]
         text = f"last {' '.join(last.get('tiles') or [])}"
         if last.get("snipe"):
@@ -215,27 +217,22 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     return " · ".join(parts)
 
 
-def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+def seat_detail(view: DeckSwabbingView, seat: str) -> str:
     """The small text beside a player's name: tiles (and Pyramid points), who moved first."""
-    tiles_count = (view.get("tiles") or {}).get(seat, 0)
+    tiles_count = view["tiles"].get(seat, 0)
     bits = [f"{tiles_count} tile{'s' if tiles_count != 1 else ''}"]
-    if "pyramid" in (view.get("anomalies") or []):
-        bits.append(f"{(view.get('scores') or {}).get(seat, 0)} pts")
-    if view.get("phase") == "move" and view.get("sniper") == seat:
-        submitted = (view.get("submitted") or {}).get(seat)
+    if "pyramid" in view["anomalies"]:
+        bits.append(f"{view['scores'].get(seat, 0)} pts")
+    if view["phase"] == "move" and view["sniper"] == seat:
+        submitted = (view["submitted"] or {}).get(seat)
         bits.insert(0, "snipe sent" if submitted else "may snipe")
-    elif (
-        view.get("phase") == "move"
-        and view.get("sniper")
-        and view.get("turn") == seat
-        and (view.get("submitted") or {}).get(seat)
-    ):
+    elif view["phase"] == "move" and view["sniper"] and view["turn"] == seat and (view["submitted"] or {}).get(seat):
         bits.insert(0, "move sent")
     return " · ".join(bits)
 
 
 def render(
-    view: Mapping[str, Any],
+    view: DeckSwabbingView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
@@ -244,9 +241,9 @@ def render(
     """The card of a Deck Swabbing view as a palette image."""
     canvas = background().copy()
     draw = ImageDraw.Draw(canvas)
-    board: Mapping[str, str] = view.get("board") or {}
-    numbers: Mapping[str, int] = view.get("numbers") or {}
-    values: Mapping[str, int] = view.get("values") or {}
+    board = view["board"]
+    numbers = view["numbers"] or {}
+    values = view["values"] or {}
     for square in squares():
         state = board.get(square, "white")
         number, value = numbers.get(square), values.get(square)
@@ -254,7 +251,7 @@ def render(
             continue  # the background already has it
         paste(canvas, tile_sprite(state, number, value), _corner(square))
 
-    history = view.get("history") or []
+    history = view["history"]
     if history:
         last = history[-1]
         for square in last.get("tiles") or []:
@@ -264,10 +261,10 @@ def render(
         if snipe:
             fill = INK_ON.get(board.get(snipe, "black"), INK_ON["black"])[0]
             paste_centred(canvas, crosshair_sprite(fill), square_xy(snipe))
-    sealed = str(view.get("sealed") or "")
+    sealed = view["sealed"] or ""
     for word in sealed.split():
         word = word.upper()
-        if len(word) >= 2 and word[0] in "ABCDEFG" and word[1:].isdigit() and board.get(word) == "white":
+        if len(word) >= 2 and word[0] in COLUMNS and word[1:].isdigit() and board.get(word) == "white":
             _dashed_frame(draw, word)
 
     def symbol(seat: str, row_background: str) -> Sprite | None:
@@ -275,11 +272,11 @@ def render(
 
     rows = player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
     head = title or "Deck Swabbing"
-    anomalies = view.get("anomalies") or []
+    anomalies = view["anomalies"]
     if anomalies:
         head = f"{head} · {', '.join(str(a) for a in anomalies)}"
-    if view.get("move_number"):
+    if view["move_number"]:
         head = f"{head} · move {view['move_number']}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
     return canvas

@@ -9,7 +9,7 @@ from typing import Any
 from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
 from geniusbot.games.allhands.tiles import grid_text
-from geniusbot.games.allhands.view import DuelingDecksView, TileDecklarationView
+from geniusbot.games.allhands.view import DeckSwabbingView, DuelingDecksView, TileDecklarationView
 from geniusbot.games.grid import parse_point, points_of, seat_list
 
 
@@ -80,7 +80,7 @@ def decks_lines(view: DuelingDecksView) -> list[str]:
     return decks_board_text(view).splitlines()
 
 
-def swabbing_lines(view: Mapping[str, Any]) -> list[str]:
+def swabbing_lines(view: DeckSwabbingView) -> list[str]:
     size = int(view.get("size") or 7)
     lines: list[str] = []
     if view.get("phase") == "over":

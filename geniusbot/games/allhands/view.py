@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from geniusbot.games.base import BaseView
 
@@ -60,3 +60,34 @@ class DuelingDecksView(BaseView):
     created: list[dict[str, Any]]  # {"round", "cards": seat -> cards created}
     history: list[dict[str, Any]]  # the resolved rounds, as this seat may see them
     result: dict[str, Any] | None  # {"reason", "tiebreak"} once the task is over
+
+
+# Hook: the tiles the next move must touch ("from", a keyword: the functional syntax), and whether
+# no move can touch them, so the rule is lifted for that move.
+Hook = TypedDict("Hook", {"from": list[str], "lifted": bool})
+
+
+class DeckSwabbingView(BaseView):
+    """What a seat of Deck Swabbing sees (``DeckSwabbing.view``): everything but the other
+    seat's sealed submission (Snipe)."""
+
+    last_move: str | None
+    phase: str  # "move" or "over"
+    size: int  # tiles on a side
+    centre: str
+    anomalies: list[str]
+    starter: str
+    tiebreak: str  # the seat a tie goes to
+    turn: str | None  # the seat that colours tiles now (None once over)
+    sniper: str | None  # Snipe: the seat that may snipe this turn
+    board: dict[str, str]  # square -> "white", "black", "p1" or "p2"
+    numbers: dict[str, int] | None  # Unique: square -> its number
+    values: dict[str, int] | None  # Pyramid: square -> its points
+    tiles: dict[str, int]  # seat -> tiles of its colour
+    scores: dict[str, int]  # seat -> the score that decides the task
+    hook: Hook | None  # Hook, while the task runs
+    submitted: dict[str, bool] | None  # Snipe: seat -> whether it has sent this turn's submission
+    sealed: str | None  # this seat's own sealed submission (Snipe)
+    history: list[dict[str, Any]]  # the moves made: {"seat", "tiles", "filled", "snipe", ...}
+    move_number: int
+    result: dict[str, Any] | None  # {"reason", "scores", "tiebreak"} once the task is over
