@@ -248,3 +248,8 @@ def test_the_title_names_the_phase():
         phase: render_image(dict(view, phase=phase)).crop(title).tobytes() for phase in ("ban", "items", "override")
     }
     assert len(set(pictures.values())) == 3
+
+
+def test_the_plays_of_the_match_are_spelled_from_the_view():
+    assert allhands._spelled(15) == "fifteen"
+    assert allhands._spelled(21) == "21"

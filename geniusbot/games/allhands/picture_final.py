@@ -24,6 +24,7 @@ from geniusbot.games.allhands import picture_tiles as tiles
 from geniusbot.games.allhands.common import TASK_ANOMALIES, TASK_TITLES, TASKS
 from geniusbot.games.allhands.final import TIMES_PER_TASK
 from geniusbot.games.allhands.picture_common import SEAT_FILL, anomaly_word, seat_sprite
+from geniusbot.games.allhands.view import AllHandsView
 from geniusbot.render.layout import FOOTER_HEIGHT, TITLE_HEIGHT, TITLE_SIZE, draw_footer, outcome_line, seat_name
 from geniusbot.render.palette import PALETTE, ink, new_canvas
 from geniusbot.render.sprites import paste_centred, triangle_right
@@ -95,6 +96,34 @@ def band_background() -> Image.Image:
     return canvas
 
 
+def _spelled(n: int) -> str:
+    """``n`` in words up to twenty ("fifteen"), else in digits."""
+    words = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ]
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
 def _ordinal(k: int) -> str:
     return {1: "st", 2: "nd", 3: "rd"}.get(k, "th")
 
@@ -115,24 +144,24 @@ def items_text(items: Mapping[str, Any] | None) -> str:
 
 
 def _score_rows(
-    canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None, clocks: Mapping[str, str] | None
+    canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] | None, clocks: Mapping[str, str] | None
 ) -> None:
     draw = ImageDraw.Draw(canvas)
-    points = view.get("points") or {}
-    items = view.get("items") or {}
-    movers = set(view.get("to_move") or ()) if view.get("phase") != "task" else set()
+    points = view["points"]
+    items = view["items"]
+    movers = set(view["to_move"]) if view["phase"] != "task" else set()
     bar_x, bar_w = bar_box()
     target = view["target"]
     for seat in ("p1", "p2"):
         top = score_row_top(seat)
         bg = "page"
-        if seat in movers and not view.get("outcome"):
+        if seat in movers and not view["outcome"]:
             bg = "band"
             draw.rectangle([0, top + 2, WIDTH - 1, top + SCORE_ROW_H - 3], fill=ink("band"))
             triangle_right(draw, (20, top + SCORE_ROW_H / 2), 20, ink("accent"))
         paste_centred(canvas, seat_sprite(seat, 16, bg), (56, top + SCORE_ROW_H / 2))
         right = bar_x - 16
-        clock = (clocks or {}).get(seat) if view.get("phase") != "task" else None
+        clock = (clocks or {}).get(seat) if view["phase"] != "task" else None
         if clock:
             right -= draw_text(canvas, (right, top + SCORE_ROW_H / 2), clock, 28, bg=bg, bold=True, anchor="r") + 14
         name = fit_text(seat_name(seat, players), NAME_SIZE, max(0, right - 86), True)
@@ -162,11 +191,11 @@ def _cell_anomalies(names: list[str]) -> list[str]:
     return [words[0] + ", " + words[1] + ",", words[2]]
 
 
-def _table(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None) -> None:
+def _table(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] | None) -> None:
     draw = ImageDraw.Draw(canvas)
-    for play in view.get("plays") or []:
+    for play in view["plays"]:
         task, time = play.get("task"), int(play.get("time") or 0)
-        if task not in TASKS or not 1 <= time <= 5:
+        if task not in TASKS or not 1 <= time <= TIMES_PER_TASK:
             continue
         x0, y0, x1, y1 = cell_box(task, time)
         winner = play.get("winner")
@@ -177,17 +206,17 @@ def _table(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, s
             scored += " all-in"
         draw_text(canvas, (x0 + 40, y0 + 22), scored, SMALL, bg="band", bold=True)
         _anomaly_lines(canvas, (x0, y0, x1, y1), list(play.get("anomalies") or []))
-    current = view.get("current")
-    if current and view.get("phase") != "over":
-        task, time = current.get("task"), int(current.get("time") or 0)
-        if task in TASKS and 1 <= time <= 5:
+    current = view["current"]
+    if current and view["phase"] != "over":
+        task, time = current["task"], current["time"]
+        if task in TASKS and 1 <= time <= TIMES_PER_TASK:
             x0, y0, x1, y1 = cell_box(task, time)
             draw.rectangle([x0, y0, x1 - 1, y1 - 1], outline=ink("accent"), width=4)
-            chosen = current.get("anomalies")
+            chosen = current["anomalies"]
             draw_text(canvas, (x0 + 14, y0 + 22), "now", SMALL, fg="accent", bg="band", bold=True)
             if chosen is not None:
                 _anomaly_lines(canvas, (x0, y0, x1, y1), list(chosen))
-            used = list((current.get("all_in") or {}).get("used") or [])
+            used = current["all_in"]["used"]
             if used:
                 draw_text(canvas, (x1 - 12, y0 + 22), "all-in", SMALL, fg="accent", bg="band", anchor="r")
 
@@ -201,7 +230,7 @@ def _anomaly_lines(canvas: Image.Image, box: tuple[int, int, int, int], names: l
 
 def _band(
     canvas: Image.Image,
-    view: Mapping[str, Any],
+    view: AllHandsView,
     players: Mapping[str, str] | None,
     clocks: Mapping[str, str] | None,
     title: str | None,
@@ -209,10 +238,10 @@ def _band(
     """The scoreboard band, drawn onto the top ``BAND_H`` rows of ``canvas``."""
     canvas.paste(band_background(), (0, 0))
     head = title or "All Hands On Deck"
-    play = view.get("play")
+    play = view["play"]
     if play:
         head = f"{head} · play {play}/{view['plays_total']}"
-    phase = PHASE_WORDS.get(str(view.get("phase")))
+    phase = PHASE_WORDS.get(view["phase"])
     if phase:
         head = f"{head} · {phase}"
     head = f"{head} · first to {view['target']}"
@@ -236,24 +265,26 @@ def current_heading(current: Mapping[str, Any] | None) -> str:
     return f"Play {current.get('play')}: {title}, {time}{_ordinal(time)} time, worth {current.get('worth')}"
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: AllHandsView, players: Mapping[str, str] | None) -> str:
     """What the card says at the bottom between tasks."""
-    current = view.get("current") or {}
+    current = view["current"]
 
     def name(seat: str | None) -> str:
         return seat_name(seat, players)
 
-    phase = view.get("phase")
-    if phase == "ban" and current.get("banner"):
-        return f"{name(current['banner'])} bans an anomaly (e.g. ban {current.get('pool', ['chain'])[0]}) · {current.get('bans_left')} ban(s) to go"
+    phase = view["phase"]
+    if current is None:
+        return ""
+    if phase == "ban" and current["banner"]:
+        return f"{name(current['banner'])} bans an anomaly (e.g. ban {current['pool'][0]}) · {current['bans_left']} ban(s) to go"
     if phase == "override":
-        asked = (current.get("override") or {}).get("asked")
+        asked = current["override"]["asked"]
         if asked:
             count = current["anomaly_count"]
             return f"{name(asked)}: use the Override (hand-pick {count}: use override ...) or pass"
     if phase == "items":
-        answered = (current.get("all_in") or {}).get("answered") or {}
-        waiting = [name(s) for s in view.get("to_move") or [] if not answered.get(s)]
+        answered = current["all_in"]["answered"]
+        waiting = [name(s) for s in view["to_move"] if not answered.get(s)]
         head = "All-In? Answer by DM: use all-in, or pass"
         return f"{head} · waiting for {' and '.join(waiting)}" if waiting else head
     return ""
@@ -270,14 +301,15 @@ def chip_box(index: int) -> tuple[int, int, int, int]:
     return left, top, left + CHIP_W, top + CHIP_H
 
 
-def _chips(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None) -> None:
+def _chips(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] | None) -> None:
     """The current task's five anomalies: open, banned (struck, with the banner's mark), chosen."""
-    current = view.get("current") or {}
-    task = str(current.get("task"))
-    names = TASK_ANOMALIES.get(task, ())
-    bans = {b.get("anomaly"): b for b in current.get("bans") or []}
-    chosen = set(current.get("anomalies") or [])
-    pool = set(current.get("pool") or [])
+    current = view["current"]
+    if current is None:
+        return
+    names = TASK_ANOMALIES.get(current["task"], ())
+    bans = {b.get("anomaly"): b for b in current["bans"]}
+    chosen = set(current["anomalies"] or [])
+    pool = set(current["pool"])
     draw = ImageDraw.Draw(canvas)
     for k, anomaly in enumerate(names):
         x, y, right, bottom = chip_box(k)
@@ -307,50 +339,50 @@ def _chips(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, s
                 paste_centred(canvas, seat_sprite(str(ban["seat"]), 10, "page"), (x + chip_w - 4, y + 4))
 
 
-def _panel(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None) -> None:
+def _panel(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] | None) -> None:
     top = PANEL_TOP
-    current = view.get("current")
+    current = view["current"]
 
     def name(seat: str | None) -> str:
         return seat_name(seat, players)
 
-    if view.get("phase") == "over" or not current:
-        result = view.get("result") or {}
-        plays = view.get("plays") or []
+    if view["phase"] == "over" or not current:
+        result = view["result"] or {}
+        plays = view["plays"]
         draw_text(canvas, (22, top + 24), f"Match over after {len(plays)} plays", NAME_SIZE, bold=True)
         if plays:
             last = plays[-1]
             text = f"Last play: {TASK_TITLES.get(str(last.get('task')), '')}, won by {name(last.get('winner'))} (+{last.get('points')})"
             draw_text(canvas, (22, top + 70), fit_text(text, 24, WIDTH - 44), 24, fg="muted")
         if result.get("reason") == "plays-used":
-            draw_text(canvas, (22, top + 110), "All fifteen plays used", 24, fg="muted")
+            draw_text(canvas, (22, top + 110), f"All {_spelled(view['plays_total'])} plays used", 24, fg="muted")
         return
     draw_text(canvas, (22, top + 24), fit_text(current_heading(current), NAME_SIZE, WIDTH - 44), NAME_SIZE, bold=True)
-    if current.get("time") == 1:
+    if current["time"] == 1:
         draw_text(canvas, (22, top + 70), "Played exactly as written: no anomalies", 24, fg="muted")
     else:
         draw_text(canvas, (22, top + 70), "Anomalies", 24, fg="muted")
         _chips(canvas, view, players)
     lines = []
-    override = current.get("override") or {}
-    if override.get("by"):
+    override = current["override"]
+    if override["by"]:
         lines.append(f"{name(override['by'])} used the Override this play")
-    elif override.get("asked"):
+    elif override["asked"]:
         lines.append(f"{name(override['asked'])} is asked about the Override")
-    if current.get("first") and (current.get("bans") or current.get("bans_left")):
+    if current["first"] and (current["bans"] or current["bans_left"]):
         lines.append(f"{name(current['first'])} bans first (won the last play)")
-    all_in = current.get("all_in") or {}
-    if all_in.get("used"):
+    all_in = current["all_in"]
+    if all_in["used"]:
         lines.append(
             "All-In: " + ", ".join(name(s) for s in all_in["used"]) + f" (+{view['all_in_points']} to the winner)"
         )
-    elif all_in.get("answered"):
+    elif all_in["answered"]:
         sent = [name(s) for s, done in all_in["answered"].items() if done]
         if sent:
             lines.append("All-In answer sent: " + ", ".join(sent))
-    if view.get("sealed"):
+    if view["sealed"]:
         lines.append(f"your sealed answer: {view['sealed']}")
-    y = top + (190 if current.get("time") != 1 else 116)
+    y = top + (190 if current["time"] != 1 else 116)
     for line in lines[:4]:
         fg = "accent" if line.startswith("your sealed") else "text"
         draw_text(canvas, (22, y), fit_text(line, 24, WIDTH - 44), 24, fg=fg)
@@ -358,21 +390,20 @@ def _panel(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, s
 
 
 def render(
-    view: Mapping[str, Any],
+    view: AllHandsView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of an All Hands On Deck view: the scoreboard, and the task or the play being set up."""
-    task_view = view.get("task")
-    if view.get("phase") == "task" and isinstance(task_view, Mapping):
+    task_view = view["task"]
+    if view["phase"] == "task" and task_view is not None:
         renderer = TASK_RENDERERS.get(str(task_view.get("game")))
         if renderer is not None:
-            current = view.get("current") or {}
-            task_title = (
-                f"Play {current.get('play') or view.get('play')}: {TASK_TITLES.get(str(task_view.get('game')), '')}"
-            )
+            current = view["current"]
+            play = (current["play"] if current else None) or view["play"]
+            task_title = f"Play {play}: {TASK_TITLES.get(str(task_view.get('game')), '')}"
             picture = renderer(task_view, players=players, clocks=clocks, title=task_title)
             # One copy: the crop reaches BAND_H rows above the task's picture, which the band
             # then covers.
@@ -383,5 +414,5 @@ def render(
     canvas = new_canvas(canvas_size())
     _band(canvas, view, players, clocks, title)
     _panel(canvas, view, players)
-    draw_footer(canvas, status_line(view, players), outcome_line(view.get("outcome"), players, how_names_winner=True))
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
     return canvas

@@ -9,7 +9,7 @@ from typing import Any
 from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
 from geniusbot.games.allhands.tiles import grid_text
-from geniusbot.games.allhands.view import DeckSwabbingView, DuelingDecksView, TileDecklarationView
+from geniusbot.games.allhands.view import AllHandsView, DeckSwabbingView, DuelingDecksView, TileDecklarationView
 from geniusbot.games.grid import parse_point, points_of, seat_list
 
 
@@ -133,49 +133,52 @@ def _items_words(have: Mapping[str, Any]) -> list[str]:
     return words
 
 
-def final_lines(view: Mapping[str, Any]) -> list[str]:
-    points = view.get("points") or {}
-    score = ", ".join(f"{s} {n}" for s, n in points.items())
-    current = view.get("current")
+def final_lines(view: AllHandsView) -> list[str]:
+    score = ", ".join(f"{s} {n}" for s, n in view["points"].items())
+    current = view["current"]
     lines: list[str] = []
     if current:
-        time = int(current.get("time") or 0)
+        time = current["time"]
         ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(time, f"{time}th")
-        anomalies = current.get("anomalies")
+        anomalies = current["anomalies"]
         chosen = "" if anomalies is None else f"; anomalies: {', '.join(anomalies) or 'none'}"
         lines.append(
-            f"Play {current.get('play')} of {view.get('plays_total')}: {current.get('title')} "
-            f"({ordinal} time, worth {current.get('worth')}){chosen}. "
-            f"Points: {score} (first to {view.get('target')})."
+            f"Play {current['play']} of {view['plays_total']}: {current['title']} "
+            f"({ordinal} time, worth {current['worth']}){chosen}. "
+            f"Points: {score} (first to {view['target']})."
         )
-        phase = view.get("phase")
-        if phase == "override" and (current.get("override") or {}).get("asked"):
-            lines.append(f"{current['override']['asked']}: use your Override (`use override chain rainbow`) or `pass`.")
+        phase = view["phase"]
+        asked = current["override"]["asked"]
+        if phase == "override" and asked:
+            lines.append(f"{asked}: use your Override (`use override chain rainbow`) or `pass`.")
         elif phase == "ban":
-            bans = ", ".join(f"{b['seat']} {b['anomaly']}" for b in current.get("bans") or ()) or "none yet"
-            lines.append(f"Bans: {bans}. Still open: {', '.join(current.get('pool') or ())}.")
-            if current.get("banner"):
+            bans = ", ".join(f"{b['seat']} {b['anomaly']}" for b in current["bans"]) or "none yet"
+            lines.append(f"Bans: {bans}. Still open: {', '.join(current['pool'])}.")
+            if current["banner"]:
                 lines.append(
-                    f"{current['banner']} bans next ({current.get('bans_left')} to go), such as `ban {(current.get('pool') or ['chain'])[0]}`."
+                    f"{current['banner']} bans next ({current['bans_left']} to go), such as `ban {(current['pool'] or ['chain'])[0]}`."
                 )
         elif phase == "items":
-            answered = [s for s, done in ((current.get("all_in") or {}).get("answered") or {}).items() if done]
+            answered = [s for s, done in current["all_in"]["answered"].items() if done]
             lines.append(
                 "All-In: send `use all-in` or `pass` by direct message"
                 + (f"; {seat_list(answered)} answered." if answered else ".")
             )
-        used = (current.get("all_in") or {}).get("used") or []
+        used = current["all_in"]["used"]
         if used:
-            lines.append(f"All-In used by {seat_list(used)}: the winner of this play scores 2 more.")
+            lines.append(
+                f"All-In used by {seat_list(used)}: the winner of this play scores {view['all_in_points']} more."
+            )
     else:
-        lines.append(f"Points: {score} (first to {view.get('target')}).")
-    if view.get("sealed"):
+        lines.append(f"Points: {score} (first to {view['target']}).")
+    if view["sealed"]:
         lines.append(f"Your sealed answer: {view['sealed']}.")
-    held = {seat: _items_words(have) for seat, have in (view.get("items") or {}).items()}
+    held = {seat: _items_words(have) for seat, have in view["items"].items()}
     if any(held.values()):
         lines.append("Items left: " + "; ".join(f"{s} {', '.join(w) or 'none'}" for s, w in held.items()) + ".")
-    if isinstance(view.get("task"), Mapping):
-        lines += _TASK_LINES[str(view["task"].get("game"))](view["task"])
+    task = view["task"]
+    if task is not None:
+        lines += _TASK_LINES[str(task.get("game"))](task)
     return lines
 
 

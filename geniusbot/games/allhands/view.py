@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from geniusbot.games.base import BaseView
@@ -91,3 +92,58 @@ class DeckSwabbingView(BaseView):
     history: list[dict[str, Any]]  # the moves made: {"seat", "tiles", "filled", "snipe", ...}
     move_number: int
     result: dict[str, Any] | None  # {"reason", "scores", "tiebreak"} once the task is over
+
+
+class OverrideState(TypedDict):
+    asked: str | None  # the seat asked now whether it uses its Override
+    by: str | None  # the seat that used it this play
+
+
+class AllInState(TypedDict):
+    answered: dict[str, bool]  # seat -> whether it has answered this play's All-In question
+    used: list[str]  # the seats that played their All-In on this play
+
+
+class CurrentPlay(TypedDict):
+    """The play under way in All Hands On Deck."""
+
+    play: int  # from 1
+    task: str  # "tiles", "decks" or "swabbing"
+    title: str
+    time: int  # the task's how-manyth play this is
+    worth: int  # points to its winner
+    anomaly_count: int  # anomalies active in this play
+    first: str  # the seat that bans first (won the last play)
+    pool: list[str]  # the anomalies open to ban or pick
+    bans: list[dict[str, Any]]  # {"seat", "anomaly"}
+    bans_left: int
+    banner: str | None  # the seat to ban now
+    override: OverrideState
+    anomalies: list[str] | None  # the anomalies chosen, once chosen
+    all_in: AllInState
+
+
+class ItemsLeft(TypedDict):
+    all_in: int
+    override: int
+    clock: bool
+
+
+class AllHandsView(BaseView):
+    """What a seat of All Hands On Deck sees (``AllHandsOnDeck.view``): the scoreboard, the play
+    under way, and the running task's own view for that seat."""
+
+    last_move: str | None
+    phase: str  # "override", "ban", "items", "task" or "over"
+    target: int  # points that win the match
+    plays_total: int
+    all_in_points: int  # the All-In's bonus to a play's winner
+    order: list[str]  # the tasks, in the order they take turns
+    points: dict[str, int]
+    play: int
+    current: CurrentPlay | None  # None once the match is over
+    plays: list[dict[str, Any]]  # the plays made: {"play", "task", "time", "winner", ...}
+    items: dict[str, ItemsLeft]  # seat -> its items left
+    sealed: str | None  # this seat's own All-In answer, while the others are awaited
+    task: Mapping[str, Any] | None  # the running task's view for this seat (phase "task")
+    result: dict[str, Any] | None  # {"winner", "points", "reason"} once over
