@@ -1,6 +1,6 @@
 """Rendering speed against PNG encoding: how long a board picture takes (drawing + encoding, what
 ``render_view`` returns), next to the time Pillow takes to PNG-encode a blank image of the same
-size alone (mode "P", the house palette, ``geniusbot.render.common.PNG_SETTINGS``: zlib level 2,
+size alone (mode "P", the house palette, ``geniusbot.render.png.PNG_SETTINGS``: zlib level 2,
 no optimize pass). Target: rendering a board takes at most 1.5 x the blank encode.
 
 Two parts, in one run:
@@ -47,8 +47,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import geniusbot.render
 from geniusbot.games import new_game
-from geniusbot.render import common, png, render_image, render_view
+from geniusbot.render import png, render_image, render_view
+from geniusbot.render.palette import new_canvas
 
 TARGET = 1.5
 NAMES = {"p1": "Alice Wonderland", "p2": "Bob"}
@@ -159,7 +161,7 @@ OTHER_NAMES = {"p1": "Carol Danvers", "p2": "Dave"}
 def pillow_png(image) -> bytes:
     """The PNG bytes of ``image`` as Pillow writes them with the house settings (the baseline)."""
     buffer = io.BytesIO()
-    image.save(buffer, **common.PNG_SETTINGS)
+    image.save(buffer, **png.PNG_SETTINGS)
     return buffer.getvalue()
 
 
@@ -202,7 +204,7 @@ class Blank:
         self.canvases: dict[tuple[int, int], object] = {}
 
     def time(self, size: tuple[int, int]) -> float:
-        canvas = self.canvases.setdefault(size, common.new_canvas(size))
+        canvas = self.canvases.setdefault(size, new_canvas(size))
         t0 = clock()
         pillow_png(canvas)
         return clock() - t0
@@ -300,8 +302,8 @@ def main(argv: list[str]) -> int:
     rounds, rows, level = args.rounds, args.band_rows, args.level
     if (rows, level) != (png.BAND_ROWS, png.LEVEL):
         # render_view takes no encoder options: point the house encoder at these settings.
-        common.png = _Configured(rows, level)  # type: ignore[attr-defined]
-    print(f"Baseline: Pillow, {dict(common.PNG_SETTINGS)}, mode P.")
+        geniusbot.render.png = _Configured(rows, level)  # type: ignore[assignment]
+    print(f"Baseline: Pillow, {dict(png.PNG_SETTINGS)}, mode P.")
     print(f"Encoder: bands of {rows} rows, level {level}, deflate by {png.DEFLATE_LIBRARY}.")
     print(f"Clock: {'wall (perf_counter)' if args.wall else 'CPU time of this thread (thread_time)'}.")
     print(f"Matches: {rounds} rounds, cache emptied before each match; ratios are render / blank encode.")

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_render import NAMES, positions
 
-from geniusbot.render import common, render_image
+from geniusbot.render import palette, render_image
 
 SETTINGS: dict[str, dict[str, object]] = {
     "level 2 (house)": {"compress_level": 2},
@@ -43,7 +43,7 @@ def encode(image, settings) -> bytes:
 
 def no_aa_table() -> list[int]:
     table = list(range(256))
-    for steps in common._RAMPS.values():
+    for steps in palette._RAMPS.values():
         n = len(steps) - 1
         for k, index in enumerate(steps[1:-1], start=1):
             table[index] = steps[-1] if 2 * k >= n else steps[0]
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
     blank_ms = {name: 9e9 for name in SETTINGS}
     largest = {name: 0 for name in SETTINGS}
     for label, view in positions():
-        blank = common.new_canvas(render_image(view).size)
+        blank = palette.new_canvas(render_image(view).size)
         best = {name: [9e9, 9e9] for name in SETTINGS}
         draw_best = 9e9
         for k in range(rounds):
@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
             card = render_image(view, players=NAMES, clocks=clocks, title=f"Death Match {k}")
             draw_best = min(draw_best, time.perf_counter() - t0)
             flat = card.point(table)
-            flat.putpalette(common.PALETTE)
+            flat.putpalette(palette.PALETTE)
             for name, settings in SETTINGS.items():
                 source = flat if name.endswith("no-AA") else card
                 t1 = time.perf_counter()

@@ -32,7 +32,7 @@ from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
-from geniusbot.render.common import configure_font
+from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 
 log = logging.getLogger(__name__)

@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.settings = settings
     if settings.font_path is not None:
         # The pictures of every command (the bot's, `geniusbot play`'s) use it; checked by Settings.
-        from geniusbot.render.common import configure_font
+        from geniusbot.render.fonts import configure_font
 
         configure_font(settings.font_path)
 

@@ -99,7 +99,7 @@ class Settings(BaseSettings):
     def _readable_font(cls, value: Path | None) -> Path | None:
         if value is None:
             return None
-        from geniusbot.render.common import check_font  # Pillow only when the setting is used
+        from geniusbot.render.fonts import check_font  # Pillow only when the setting is used
 
         return Path(check_font(value))
 

@@ -141,7 +141,7 @@ def test_a_bad_font_path_exits_2_with_the_reason(monkeypatch, tmp_path, capsys):
 
 @pytest.mark.skipif(not DEJAVU.is_file(), reason=f"no DejaVu Sans at {DEJAVU} on this machine")
 def test_the_font_path_setting_is_what_the_pictures_use(monkeypatch, tmp_path, capsys):
-    from geniusbot.render import common
+    from geniusbot.render import fonts as common
 
     monkeypatch.setenv("FONT_PATH", str(DEJAVU))
     try:

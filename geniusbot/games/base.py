@@ -40,7 +40,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypedDict
 
 SEATS: tuple[str, str] = ("p1", "p2")
 
@@ -209,6 +209,17 @@ def _sentence(text: str) -> str:
 def default_verdict(winner: str | None) -> str:
     """The record's usual closing words for ``winner``: "; p1 wins" or "; the game is a draw"."""
     return f"; {winner} wins" if winner else "; the game is a draw"
+
+
+class BaseView(TypedDict):
+    """The keys every view shares, as :meth:`Game.base_view` gives them: the game's name, its
+    variant, the seats to move, and the outcome (:meth:`Outcome.to_dict`, ``None`` while it runs).
+    A game's own view type adds ``last_move`` and the rest."""
+
+    game: str
+    variant: str
+    to_move: list[str]
+    outcome: dict[str, Any] | None
 
 
 class EventKind(StrEnum):
@@ -476,14 +487,15 @@ class Game(ABC):
     # ---- what a seat sees ------------------------------------------------------------------
 
     @abstractmethod
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> Mapping[str, Any]:
         """What ``seat`` may see now (``None``: a spectator or the public room). JSON-ready.
 
         Every view has at least ``game``, ``variant``, ``to_move``, ``outcome`` and
-        ``last_move`` (canonical text or ``None``).
+        ``last_move`` (canonical text or ``None``). A game may type its view as a ``TypedDict``
+        (starting from :class:`BaseView`), which its picture and text board then read by key.
         """
 
-    def base_view(self) -> dict[str, Any]:
+    def base_view(self) -> BaseView:
         """The keys every view shares."""
         return {
             "game": self.name,

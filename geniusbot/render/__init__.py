@@ -4,6 +4,33 @@ A game's picture lives in its own package (``Game.picture`` names it); :func:`re
 a view with the picture of ``view["game"]``. Pictures only read the view (the same JSON-ready
 dict a seat may see), so a picture never shows more than that seat may know. Output is
 deterministic: the same view, names, clocks and title give the same bytes.
+
+What a picture uses, by module:
+
+* :mod:`.palette`: the house palette. Every picture is a palette ("P") image with one fixed
+  palette (``COLOURS`` by name, with blend ramps for the colour pairs drawn on each other);
+  ``new_canvas`` gives a blank card, ``ink(name)`` a colour's index to draw with, ``rgb(name)``
+  its value (what a test reads back).
+* :mod:`.fonts`: the boards' font (the FONT_PATH setting, ``configure_font``) and what it can
+  draw: ``drawable_text`` and ``drawable_name`` leave out what the font lacks, never a box.
+* :mod:`.text`: one line of text, laid out from cached glyphs: ``draw_text`` (centred on a
+  line, anchored left, middle or right, on a solid box of its background colour),
+  ``text_width``, ``fit_text`` (cut with an ellipsis).
+* :mod:`.sprites`: cached pieces of picture. ``smooth_sprite`` paints a stone super-sampled
+  onto a known background and maps it onto the palette; ``paste``, ``paste_centred`` and
+  ``stamp`` (many at once) put sprites on the card; ``ghost_sprite``, ``arrow`` and
+  ``triangle_right`` are the shapes several pictures share.
+* :mod:`.grid`: ``coordinate_bands``, the letters above and below a square board and the
+  numbers on its sides.
+* :mod:`.layout`: the card around the board. The title and two player rows at the top
+  (``HEADER_HEIGHT``; ``player_rows`` builds them from the view, ``draw_header`` draws them),
+  the status line or the outcome banner at the bottom (``FOOTER_HEIGHT``, ``draw_footer``,
+  ``outcome_line``), and the players' names (``seat_name``, ``with_names``).
+* :mod:`.png`: the PNG encoder, which reuses the compressed bands a picture shares with the
+  pictures before it; :func:`render_view` encodes with it.
+
+A picture caches its static background (board, coordinates) and its sprites with
+``functools.lru_cache``, draws the position onto a copy, and ends with the header and footer.
 """
 
 from __future__ import annotations
@@ -17,7 +44,7 @@ from PIL import Image
 
 from geniusbot.games import OptionError, get_game, registry
 
-from .common import encode_png
+from . import png
 
 __all__ = ["has_renderer", "render_image", "render_view", "renderers"]
 
@@ -81,4 +108,4 @@ def render_view(
     has formatted (shown beside each name); ``title`` heads the picture. Raises ``KeyError`` for a
     game without a renderer (ask :func:`has_renderer` first).
     """
-    return encode_png(render_image(view, players=players, clocks=clocks, title=title))
+    return png.encode_png(render_image(view, players=players, clocks=clocks, title=title))

@@ -22,6 +22,7 @@ import threading
 import types
 import zlib
 from collections import OrderedDict
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -43,12 +44,18 @@ __all__ = [
     "CACHE_BANDS",
     "DEFLATE_LIBRARY",
     "LEVEL",
+    "PNG_SETTINGS",
     "CacheInfo",
     "cache_info",
     "clear_cache",
     "compressed_bands",
     "encode_png",
 ]
+
+# Pillow's own PNG settings for these cards, the baseline the encoder is timed against
+# (bench/bench_render.py): zlib level 2 packs the flat cards to a few tens of kilobytes for the CPU
+# of level 1, while higher levels cost several times the CPU for a few kilobytes less.
+PNG_SETTINGS: Mapping[str, object] = {"format": "PNG", "compress_level": 2, "optimize": False}
 
 # Measured over whole matches (bench/README.md, "Rendering"): smaller bands recompress fewer
 # unchanged rows around a change, but each costs a compressor, a block header and a flush marker;

@@ -720,6 +720,7 @@ def test_the_view_has_exactly_the_renderers_shape_and_is_the_same_for_everyone()
         "first",
         "dmo",
         "knocked_off",
+        "knockout_limit",
         "last_move",
         "pushes",
         "fours",
@@ -728,6 +729,7 @@ def test_the_view_has_exactly_the_renderers_shape_and_is_the_same_for_everyone()
     assert view == game.view("p1") == game.view("p2")
     assert json.loads(json.dumps(view)) == view
     assert view["last_move"] == "D4" and view["move_number"] == 1
+    assert view["knockout_limit"] == 10
 
 
 def test_state_round_trips_through_json_in_every_phase():

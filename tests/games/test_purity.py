@@ -57,7 +57,7 @@ def test_the_check_sees_a_foreign_import(tmp_path):
     assert foreign_imports(rules) == {"discord", "PIL", "asyncio", "geniusbot.host"}
     picture = tmp_path / "picture.py"
     picture.write_text(
-        "from PIL import Image\nfrom geniusbot.render import common\nfrom geniusbot.storage import Store\n"
+        "from PIL import Image\nfrom geniusbot.render import layout\nfrom geniusbot.storage import Store\n"
     )
     assert foreign_imports(picture) == {"geniusbot.storage"}
 

@@ -542,6 +542,7 @@ def test_the_view_has_exactly_the_renderers_shape_and_is_the_same_for_every_seat
         "last_move": None,
         "colors": {"p1": None, "p2": None},
         "next_color": "black",
+        "opening_stones": 3,
         "move_number": 0,
         "winning_line": None,
     }

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image, ImageChops
 
-from geniusbot.render import common
+from geniusbot.render.palette import rgb
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -32,7 +32,7 @@ def colour_bbox(
 ) -> tuple[int, int, int, int] | None:
     """The bounding box (x0, y0, x1, y1 exclusive) of the pixels of the named colour inside
     ``box`` (default: the whole image), or ``None`` when there are none."""
-    target = common.rgb(name)
+    target = rgb(name)
     region = image if box is None else image.crop(box)
     masks = [band.point([255 if v == want else 0 for v in range(256)]) for band, want in zip(region.split(), target)]
     found = ImageChops.multiply(ImageChops.multiply(masks[0], masks[1]), masks[2]).getbbox()

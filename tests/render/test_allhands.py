@@ -14,7 +14,11 @@ from geniusbot.games import new_game
 from geniusbot.games.allhands import picture_common as allhands_common
 from geniusbot.games.allhands import picture_final as allhands
 from geniusbot.games.allhands import picture_tiles as tiles
-from geniusbot.render import common, render_image, render_view
+from geniusbot.render import render_image, render_view
+from geniusbot.render.layout import FOOTER_HEIGHT
+from geniusbot.render.palette import rgb
+from geniusbot.render.png import encode_png
+from geniusbot.render.text import glyph_sprite, text_sprite
 
 from .support import colour_at, colour_bbox, decode
 
@@ -77,8 +81,8 @@ def test_the_memory_grid_vanishes_from_the_match_card_when_the_task_hides_it():
             continue
         x, y = tiles.square_xy(square)
         corner = (x - tiles.tile_side() * 0.4, y - tiles.tile_side() * 0.4 + allhands.BAND_H)
-        assert colour_at(hidden, corner) == common.rgb("empty_tile")
-        assert colour_at(shown, corner) != common.rgb("empty_tile")
+        assert colour_at(hidden, corner) == rgb("empty_tile")
+        assert colour_at(shown, corner) != rgb("empty_tile")
 
 
 def test_points_fill_each_seats_bar_toward_23():
@@ -91,8 +95,8 @@ def test_points_fill_each_seats_bar_toward_23():
         y = allhands.score_row_top(seat) + allhands.SCORE_ROW_H // 2
         length = bar_w * points[seat] / 23
         if points[seat]:
-            assert colour_at(image, (bar_x + length - 2, y)) == common.rgb(fill)
-        assert colour_at(image, (bar_x + length + 3, y)) != common.rgb(fill)
+            assert colour_at(image, (bar_x + length - 2, y)) == rgb(fill)
+        assert colour_at(image, (bar_x + length + 3, y)) != rgb(fill)
 
 
 def test_each_played_cell_shows_its_winners_mark_and_the_current_play_is_framed():
@@ -111,7 +115,7 @@ def test_each_played_cell_shows_its_winners_mark_and_the_current_play_is_framed(
         assert colour_bbox(image, "muted", (box[0], box[1] + 34, box[2], box[3])) is not None
     current = view["current"]
     x0, y0, x1, y1 = allhands.cell_box(current["task"], current["time"])
-    assert colour_at(image, (x0 + 1, (y0 + y1) / 2)) == common.rgb("accent")
+    assert colour_at(image, (x0 + 1, (y0 + y1) / 2)) == rgb("accent")
     future = allhands.cell_box("tiles", 5)
     assert colour_bbox(image, "muted", future) is None and colour_bbox(image, "accent", future) is None
 
@@ -128,11 +132,11 @@ def test_ban_chips_strike_the_banned_anomaly_with_the_banners_mark():
         x0, y0, x1, y1 = allhands.chip_box(index)
         inside = colour_at(image, (x0 + 6, y0 + 6))
         if name == banned["anomaly"]:
-            assert inside == common.rgb("page")
+            assert inside == rgb("page")
             fill = allhands_common.SEAT_FILL[banned["seat"]]
             assert colour_bbox(image, fill, (x1 - 20, y0 - 16, x1 + 12, y0 + 20)) is not None
         else:
-            assert inside == common.rgb("band")
+            assert inside == rgb("band")
     assert allhands.status_line(view, NAMES).startswith(f"{NAMES[current['banner']]} bans an anomaly")
 
 
@@ -148,7 +152,7 @@ def test_chosen_anomalies_are_gold_chips():
 
     for index, name in enumerate(TASK_ANOMALIES[view["current"]["task"]]):
         x0, y0, _, _ = allhands.chip_box(index)
-        assert (colour_at(image, (x0 + 6, y0 + 6)) == common.rgb("accent")) == (name in chosen)
+        assert (colour_at(image, (x0 + 6, y0 + 6)) == rgb("accent")) == (name in chosen)
 
 
 def test_items_left_are_written_under_each_name():
@@ -170,7 +174,7 @@ def test_a_sealed_all_in_answer_shows_only_in_its_senders_view():
     own = game.view(sender)
     assert own["sealed"] in ("use all-in", "pass")
     own_picture = picture(own)
-    panel = (0, allhands.PANEL_TOP, allhands.WIDTH, allhands.HEIGHT - common.FOOTER_HEIGHT)
+    panel = (0, allhands.PANEL_TOP, allhands.WIDTH, allhands.HEIGHT - FOOTER_HEIGHT)
     assert colour_bbox(own_picture, "accent", panel) is not None
     assert colour_bbox(picture(game.view(other)), "accent", panel) is None
     assert render_view(game.view(other)) == render_view(public)
@@ -194,7 +198,7 @@ def test_every_phase_renders_to_the_end(options):
     phases.add(game.view()["phase"])
     image = picture(game.view())
     assert image.size == allhands.canvas_size()
-    assert colour_at(image, (4, image.height - 4)) == common.rgb("accent")
+    assert colour_at(image, (4, image.height - 4)) == rgb("accent")
     assert tasks == {"tiles", "decks", "swabbing"}
     assert {"ban", "task", "over"} <= phases
 
@@ -202,7 +206,7 @@ def test_every_phase_renders_to_the_end(options):
 def test_the_same_view_gives_the_same_bytes():
     view = drive(seed=2, until=in_phase("task", play=5)).view("p1")
     first = render_view(view, players=NAMES, clocks=CLOCKS, title="Final")
-    for cache in (allhands.band_background, allhands_common.seat_sprite, common.glyph_sprite, common.text_sprite):
+    for cache in (allhands.band_background, allhands_common.seat_sprite, glyph_sprite, text_sprite):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks=CLOCKS, title="Final") == first
 
@@ -234,7 +238,7 @@ def test_the_family_is_registered_and_render_view_is_the_png_of_render_image(nam
     assert has_renderer(name)
     view = new_game(name, seed=7).view()
     data = render_view(view, players=NAMES, title="Match 1")
-    assert data == common.encode_png(render_image(view, players=NAMES, title="Match 1"))
+    assert data == encode_png(render_image(view, players=NAMES, title="Match 1"))
 
 
 def test_the_title_names_the_phase():
@@ -244,3 +248,8 @@ def test_the_title_names_the_phase():
         phase: render_image(dict(view, phase=phase)).crop(title).tobytes() for phase in ("ban", "items", "override")
     }
     assert len(set(pictures.values())) == 3
+
+
+def test_the_plays_of_the_match_are_spelled_from_the_view():
+    assert allhands._spelled(15) == "fifteen"
+    assert allhands._spelled(21) == "21"

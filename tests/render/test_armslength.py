@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from geniusbot.games import new_game
 from geniusbot.games.armslength import picture as armslength
 from geniusbot.games.armslength.picture import cell_size, square_xy, stone_radius
-from geniusbot.render import common, render_view
+from geniusbot.render import render_view
+from geniusbot.render.palette import rgb
+from geniusbot.render.text import glyph_sprite, text_sprite
 
 from .support import colour_at, colour_bbox, decode, within
 
@@ -64,15 +66,15 @@ def test_play_and_over_render_pngs_of_the_card_size(layout):
 def test_red_is_a_disc_and_blue_a_square_in_shape_as_well_as_colour():
     image = picture(game_after("red C3; blue F6"))
     red, blue = square_xy("C3"), square_xy("F6")
-    assert colour_at(image, (red[0] + R * 0.8, red[1])) == common.rgb("red_stone")
-    assert colour_at(image, (blue[0] + R * 0.8, blue[1])) == common.rgb("blue_stone")
+    assert colour_at(image, (red[0] + R * 0.8, red[1])) == rgb("red_stone")
+    assert colour_at(image, (blue[0] + R * 0.8, blue[1])) == rgb("blue_stone")
     # At the corner of the stone's box a square has ink and a disc has none.
-    assert colour_at(image, (blue[0] + R * 0.8, blue[1] + R * 0.8)) == common.rgb("blue_stone")
-    assert colour_at(image, (red[0] + R * 0.8, red[1] + R * 0.8)) == common.rgb("cell")
+    assert colour_at(image, (blue[0] + R * 0.8, blue[1] + R * 0.8)) == rgb("blue_stone")
+    assert colour_at(image, (red[0] + R * 0.8, red[1] + R * 0.8)) == rgb("cell")
     # Each carries a white symbol: a cross through the disc's centre, a frame in the square.
-    assert colour_at(image, red) == common.rgb("symbol")
-    assert colour_at(image, blue) == common.rgb("blue_stone")
-    assert colour_at(image, (blue[0] + R * 0.4, blue[1])) == common.rgb("symbol")
+    assert colour_at(image, red) == rgb("symbol")
+    assert colour_at(image, blue) == rgb("blue_stone")
+    assert colour_at(image, (blue[0] + R * 0.4, blue[1])) == rgb("symbol")
 
 
 def test_the_last_move_is_marked_in_its_square_only():
@@ -88,13 +90,13 @@ def test_pushes_leave_ghosts_where_the_stones_were():
     image = picture(game_after(*PUSHING))
     # F5's stone went west to E5: its dashed outline shows on the east side, away from the arrow.
     fx, fy = square_xy("F5")
-    assert colour_at(image, (fx + R - 3, fy)) == common.rgb("ghost")
+    assert colour_at(image, (fx + R - 3, fy)) == rgb("ghost")
     # H5's stone left the board: a crossed-out ghost, the cross through its centre.
-    assert colour_at(image, square_xy("H5")) == common.rgb("ghost")
+    assert colour_at(image, square_xy("H5")) == rgb("ghost")
     assert colour_bbox(image, "ghost", cell_box("H5"))
     assert colour_bbox(image, "ghost", cell_box("B2")) is None
-    assert colour_at(image, (square_xy("E5")[0] + R * 0.8, square_xy("E5")[1])) == common.rgb("red_stone")
-    assert colour_at(image, square_xy("H5")) != common.rgb("blue_stone")
+    assert colour_at(image, (square_xy("E5")[0] + R * 0.8, square_xy("E5")[1])) == rgb("red_stone")
+    assert colour_at(image, square_xy("H5")) != rgb("blue_stone")
 
 
 def test_a_move_that_pushes_nothing_draws_no_ghosts():
@@ -111,6 +113,11 @@ def test_knocked_off_stones_are_counted_and_named():
     assert armslength.status_line(view, NAMES) == "Ben to play blue · last G5 · knocked off H5 blue"
 
 
+def test_the_knockout_limit_shown_is_the_views():
+    view = dict(game_after(*PUSHING).view(), knockout_limit=7)
+    assert armslength.seat_detail(view, "p2") == "blue · 1/7 knocked off"
+
+
 def test_knocked_off_counts_change_the_picture():
     game = game_after(*PUSHING)
     view = game.view()
@@ -123,8 +130,8 @@ def test_a_four_is_highlighted_and_the_winner_announced():
     assert game.outcome().winner == "p1"
     image = picture(game)
     (ax, ay), (bx, by) = square_xy("B2"), square_xy("C3")
-    assert colour_at(image, ((ax + bx) / 2, (ay + by) / 2)) == common.rgb("accent")
-    assert colour_at(image, (4, SIZE[1] - 4)) == common.rgb("accent")
+    assert colour_at(image, ((ax + bx) / 2, (ay + by) / 2)) == rgb("accent")
+    assert colour_at(image, (4, SIZE[1] - 4)) == rgb("accent")
     board = (*square_xy("A8"), *square_xy("H1"))
     assert colour_bbox(picture(game_after(FOUR[0])), "accent", board) is None
 
@@ -138,7 +145,7 @@ def test_an_empty_board_differs_from_one_with_a_stone():
 def test_the_same_view_gives_the_same_bytes():
     view = game_after(*PUSHING).view()
     first = render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="DM 7A")
-    for cache in (armslength.background, armslength.stone_sprite, common.glyph_sprite, common.text_sprite):
+    for cache in (armslength.background, armslength.stone_sprite, glyph_sprite, text_sprite):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="DM 7A") == first
 
@@ -160,4 +167,4 @@ def test_any_reachable_position_renders(seed, length, dmo):
         if square in in_fours:
             continue
         x, y = square_xy(square)
-        assert colour_at(image, (x + R * 0.8, y)) == common.rgb(f"{colour}_stone")
+        assert colour_at(image, (x + R * 0.8, y)) == rgb(f"{colour}_stone")

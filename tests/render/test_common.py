@@ -2,55 +2,75 @@
 
 from __future__ import annotations
 
-from geniusbot.render import common
+from geniusbot.games import Outcome, Termination
+from geniusbot.render.layout import draw_footer, outcome_line, seat_name, with_names
+from geniusbot.render.palette import new_canvas, rgb
+from geniusbot.render.text import fit_text, text_width
 
 
 def test_outcome_line_names_the_winner_once():
-    outcome = {"winner": "p2", "reason": "p2 made four in a row; p2 wins."}
-    assert common.outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ben made four in a row; Ben wins"
+    outcome = Outcome("p2", Termination.LINE, "p2 made four in a row", "; p2 wins").to_dict()
+    assert outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ben made four in a row; Ben wins"
 
 
 def test_outcome_line_takes_a_reason_that_already_says_who_won():
-    outcome = {"winner": "p2", "reason": "p2 (white) makes five in a row, A4 to E8, and wins."}
-    assert common.outcome_line(outcome, {"p2": "Ben"}) == "Ben (white) makes five in a row, A4 to E8, and wins"
+    outcome = Outcome("p2", Termination.LINE, "p2 (white) makes five in a row, A4 to E8", ", and wins").to_dict()
+    assert outcome_line(outcome, {"p2": "Ben"}) == "Ben (white) makes five in a row, A4 to E8, and wins"
 
 
 def test_outcome_line_adds_the_winner_when_the_reason_does_not_say():
-    outcome = {"winner": "p1", "reason": "p2 ran out of time."}
-    assert common.outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ann wins: Ben ran out of time"
+    outcome = {"winner": "p1", "reason": "p2 ran out of time."}  # saved before outcomes were data
+    assert outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ann wins: Ben ran out of time"
+    outcome = Outcome("p1", Termination.NO_LEGAL_ACTION, "p2 has no legal action and loses").to_dict()
+    assert outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ann wins: Ben has no legal action and loses"
+
+
+def test_outcome_line_reads_the_verdict_not_the_words():
+    # The verdict says who wins; a name that happens to be a word of the sentence changes nothing.
+    timed_out = Outcome("p1", Termination.TIME, "p2 ran out of time", "; p1 wins").to_dict()
+    assert outcome_line(timed_out, {"p1": "Ann", "p2": "Ben"}) == "Ben ran out of time; Ann wins"
+    assert outcome_line(timed_out, {"p1": "out", "p2": "Ben"}) == "Ben ran out of time; out wins"
+    loses = Outcome("p1", Termination.CAPTURE, "Blue (p2) has no piece left and loses").to_dict()
+    assert outcome_line(loses, {"p1": "Blue", "p2": "wins"}) == "Blue wins: Blue (wins) has no piece left and loses"
+
+
+def test_outcome_line_of_a_game_whose_endings_name_the_winner():
+    outcome = Outcome("p2", Termination.POINTS, "p2 wins the task, 12 to 9").to_dict()
+    assert outcome_line(outcome, {"p2": "Ben"}, how_names_winner=True) == "Ben wins the task, 12 to 9"
+    assert outcome_line(outcome, {"p2": "Ben"}) == "Ben wins: Ben wins the task, 12 to 9"
 
 
 def test_outcome_line_of_a_draw_and_of_a_running_game():
-    assert common.outcome_line({"winner": None, "reason": "The board is full."}, None) == "Draw: The board is full"
-    assert common.outcome_line(None, None) is None
+    assert outcome_line({"winner": None, "reason": "The board is full."}, None) == "Draw: The board is full"
+    assert outcome_line(None, None) is None
 
 
 def test_seat_names_default_to_player_numbers():
-    assert common.seat_name("p1", None) == "Player 1"
-    assert common.seat_name("p2", {"p1": "Ann"}) == "Player 2"
-    assert common.seat_name("p2", {"p2": "Ben"}) == "Ben"
+    assert seat_name("p1", None) == "Player 1"
+    assert seat_name("p2", {"p1": "Ann"}) == "Player 2"
+    assert seat_name("p2", {"p2": "Ben"}) == "Ben"
 
 
 def test_seat_ids_inside_words_are_left_alone():
-    assert common.with_names("p1 beat p2 at step1p2", {"p1": "Ann", "p2": "Ben"}) == "Ann beat Ben at step1p2"
+    assert with_names("p1 beat p2 at step1p2", {"p1": "Ann", "p2": "Ben"}) == "Ann beat Ben at step1p2"
 
 
 def test_fit_text_cuts_long_text_with_an_ellipsis():
     long = "An extremely long display name that cannot possibly fit"
-    cut = common.fit_text(long, 30, 200)
+    cut = fit_text(long, 30, 200)
     assert cut.endswith("…") and len(cut) < len(long)
-    assert common.text_width(cut, 30) <= 200
-    assert common.fit_text("Ann", 30, 200) == "Ann"
+    assert text_width(cut, 30) <= 200
+    assert fit_text("Ann", 30, 200) == "Ann"
 
 
 def test_footer_banner_colours_win_and_draw_apart():
-    win = common.new_canvas((400, 200))
-    common.draw_footer(win, "", "Ann wins")
-    draw = common.new_canvas((400, 200))
-    common.draw_footer(draw, "", "Draw: the board is full")
-    running = common.new_canvas((400, 200))
-    common.draw_footer(running, "Ann to play", None)
+    win = new_canvas((400, 200))
+    draw_footer(win, "", "Ann wins")
+    draw = new_canvas((400, 200))
+    draw_footer(draw, "", "Draw: the board is full")
+    running = new_canvas((400, 200))
+    draw_footer(running, "Ann to play", None)
     corner = (2, 198)
-    assert win.convert("RGB").getpixel(corner) == common.rgb("accent")
-    assert draw.convert("RGB").getpixel(corner) == common.rgb("draw_banner")
-    assert running.convert("RGB").getpixel(corner) == common.rgb("page")
+    assert win.convert("RGB").getpixel(corner) == rgb("accent")
+    assert draw.convert("RGB").getpixel(corner) == rgb("draw_banner")
+    assert running.convert("RGB").getpixel(corner) == rgb("page")

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from geniusbot.games import new_game
 from geniusbot.games.allhands import picture_common as allhands_common
 from geniusbot.games.allhands import picture_decks as decks
-from geniusbot.render import common, render_view
+from geniusbot.render import render_view
+from geniusbot.render.palette import rgb
+from geniusbot.render.text import glyph_sprite, text_sprite
 
 from .support import colour_at, colour_bbox, decode
 
@@ -57,9 +59,9 @@ def test_the_start_shows_seven_prizes_with_the_first_marked_and_empty_hands():
     assert image.size == SIZE
     for index in range(7):
         x, y = decks.prize_xy(index)
-        assert colour_at(image, (x + 6, y + 6)) == common.rgb("wood")
+        assert colour_at(image, (x + 6, y + 6)) == rgb("wood")
         frame = colour_at(image, (x - 4, y + decks.PRIZE_H // 2))
-        assert (frame == common.rgb("accent")) == (index == 0)
+        assert (frame == rgb("accent")) == (index == 0)
     for seat in ("p1", "p2"):
         for index in range(view["deck_size"]):
             assert colour_bbox(image, "white_stone", card_box(seat, index)) is None
@@ -71,11 +73,11 @@ def test_hands_are_white_cards_and_the_deck_size_sets_the_slots():
     view = game.view()
     assert view["deck_size"] == 3 and view["hands"] == {"p1": [20, 15], "p2": [30]}
     image = picture(view)
-    assert card_face(image, "p1", 0) == common.rgb("white_stone")
-    assert card_face(image, "p1", 1) == common.rgb("white_stone")
-    assert card_face(image, "p1", 2) != common.rgb("white_stone")
-    assert card_face(image, "p2", 0) == common.rgb("white_stone")
-    assert card_face(image, "p2", 1) != common.rgb("white_stone")
+    assert card_face(image, "p1", 0) == rgb("white_stone")
+    assert card_face(image, "p1", 1) == rgb("white_stone")
+    assert card_face(image, "p1", 2) != rgb("white_stone")
+    assert card_face(image, "p2", 0) == rgb("white_stone")
+    assert card_face(image, "p2", 1) != rgb("white_stone")
     # The value is printed on the card.
     assert (
         colour_bbox(image, "black_stone", tuple(a + d for a, d in zip(card_box("p1", 0), (10, 10, -10, -10))))
@@ -92,8 +94,8 @@ def test_a_won_round_marks_its_prize_with_the_winners_mark_and_moves_the_marker(
     assert colour_bbox(image, "red_stone", below) is not None
     assert colour_bbox(image, "blue_stone", below) is None
     x1, y1 = decks.prize_xy(1)
-    assert colour_at(image, (x1 - 4, y1 + decks.PRIZE_H // 2)) == common.rgb("accent")
-    assert colour_at(image, (x - 4, y + decks.PRIZE_H // 2)) != common.rgb("accent")
+    assert colour_at(image, (x1 - 4, y1 + decks.PRIZE_H // 2)) == rgb("accent")
+    assert colour_at(image, (x - 4, y + decks.PRIZE_H // 2)) != rgb("accent")
     assert decks.last_round_lines(view, NAMES) == ["Round 1, prize 10: Ann wins it (+10)", "Ann 20 = 20 · Ben 5 = 5"]
 
 
@@ -102,13 +104,22 @@ def test_points_fill_the_winners_bar():
     image = picture(view)
     top = decks.panel_top("p1")
     bar_x = decks.WIDTH - 22 - decks.BAR_W
-    assert colour_at(image, (bar_x + 5, top + 20)) == common.rgb("red_stone")
-    assert colour_at(image, (bar_x + decks.BAR_W * 0.39, top + 20)) == common.rgb("red_stone")  # 10/25
-    assert colour_at(image, (bar_x + decks.BAR_W * 0.45, top + 20)) == common.rgb("band")
+    assert colour_at(image, (bar_x + 5, top + 20)) == rgb("red_stone")
+    assert colour_at(image, (bar_x + decks.BAR_W * 0.39, top + 20)) == rgb("red_stone")  # 10/25
+    assert colour_at(image, (bar_x + decks.BAR_W * 0.45, top + 20)) == rgb("band")
     assert (
         colour_bbox(image, "blue_stone", (bar_x, decks.panel_top("p2"), decks.WIDTH, decks.panel_top("p2") + 40))
         is None
     )
+
+
+def test_the_points_bar_runs_to_the_views_target():
+    view = dict(after("", *ROUND_ONE).view(), target=50)  # 10 of 50: a fifth of the bar
+    image = picture(view)
+    top = decks.panel_top("p1")
+    bar_x = decks.WIDTH - 22 - decks.BAR_W
+    assert colour_at(image, (bar_x + decks.BAR_W * 0.18, top + 20)) == rgb("red_stone")
+    assert colour_at(image, (bar_x + decks.BAR_W * 0.25, top + 20)) == rgb("band")
 
 
 def test_a_sealed_play_is_marked_in_its_owners_view_only():
@@ -117,9 +128,9 @@ def test_a_sealed_play_is_marked_in_its_owners_view_only():
     assert own["sealed"] == {"cards": [15], "backup": 0}
     image = picture(own)
     x, y = decks.card_xy("p1", 1)  # the hand is [20, 15]: the 15 is the second card
-    assert colour_at(image, (x - 3, y + 20)) == common.rgb("accent")
+    assert colour_at(image, (x - 3, y + 20)) == rgb("accent")
     x0, y0 = decks.card_xy("p1", 0)
-    assert colour_at(image, (x0 - 3, y0 + 20)) != common.rgb("accent")
+    assert colour_at(image, (x0 - 3, y0 + 20)) != rgb("accent")
     for view in (other, public):
         assert colour_bbox(picture(view), "accent", panel_box("p1")) is None
     assert render_view(other) == render_view(public)
@@ -145,7 +156,7 @@ def test_darkness_public_view_shows_no_hand_and_no_play():
     # The owner still sees its own hand and play; not the opponent's hand.
     own = game.view("p1")
     image = picture(own)
-    assert card_face(image, "p1", 0) == common.rgb("white_stone")
+    assert card_face(image, "p1", 0) == rgb("white_stone")
     assert colour_bbox(image, "white_stone", panel_box("p2")) is None
     assert decks.last_round_lines(own, NAMES) == ["Round 1, prize 10: Ann wins it (+10)", "Ann 20"]
 
@@ -207,7 +218,7 @@ def test_every_phase_renders_to_the_end(anomalies):
     phases.add(game.view()["phase"])
     assert phases == {"create", "play", "over"}
     image = picture(game.view())
-    assert colour_at(image, (4, SIZE[1] - 4)) == common.rgb("accent")
+    assert colour_at(image, (4, SIZE[1] - 4)) == rgb("accent")
 
 
 def test_the_same_view_gives_the_same_bytes():
@@ -217,8 +228,8 @@ def test_the_same_view_gives_the_same_bytes():
         decks.background,
         decks.card_sprite,
         allhands_common.seat_sprite,
-        common.glyph_sprite,
-        common.text_sprite,
+        glyph_sprite,
+        text_sprite,
     ):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 2") == first
@@ -241,4 +252,4 @@ def test_any_reachable_position_renders_its_hands(seed, steps, anomalies):
                 assert colour_bbox(image, "white_stone", panel_box(owner)) is None
                 continue
             for index in range(view["deck_size"]):
-                assert (card_face(image, owner, index) == common.rgb("white_stone")) == (index < len(hand))
+                assert (card_face(image, owner, index) == rgb("white_stone")) == (index < len(hand))

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from geniusbot.games import new_game
-from geniusbot.render import common, png, render_image, render_view
+from geniusbot.render import png, render_image, render_view
+from geniusbot.render.png import encode_png
 
 BYTES_PER_PIXEL = {"L": 1, "LA": 2, "P": 1, "RGB": 3, "RGBA": 4}
 
@@ -213,7 +214,7 @@ def test_boards_of_a_played_match_decode_to_the_drawn_card(game_name):
             card = render_image(view, players={"p1": "Ann", "p2": "Ben"}, title=f"Move {move}")
             data = render_view(view, players={"p1": "Ann", "p2": "Ben"}, title=f"Move {move}")
             assert_same_picture(data, card)
-            assert data == common.encode_png(card)
+            assert data == encode_png(card)
         if game.is_over:
             break
         game.play(rng.choice(list(game.legal_moves(game.to_move()[0]))))

@@ -9,7 +9,9 @@ import pytest
 
 import geniusbot.render
 from geniusbot.games import new_game
-from geniusbot.render import common, has_renderer, render_image, render_view
+from geniusbot.render import has_renderer, render_image, render_view
+from geniusbot.render.palette import PALETTE, PALETTE_ENTRIES
+from geniusbot.render.png import encode_png
 
 from .support import decode
 
@@ -31,13 +33,13 @@ def test_a_game_without_a_renderer_is_not_known():
 def test_render_view_is_the_png_of_render_image(name):
     view = new_game(name, seed=7).view()
     data = render_view(view, players={"p1": "Ann", "p2": "Ben"}, title="Match 1")
-    assert data == common.encode_png(render_image(view, players={"p1": "Ann", "p2": "Ben"}, title="Match 1"))
+    assert data == encode_png(render_image(view, players={"p1": "Ann", "p2": "Ben"}, title="Match 1"))
     assert decode(data).size == render_image(view).size
 
 
 def test_the_palette_fits_a_png_palette():
-    assert len(common.PALETTE_ENTRIES) <= 256
-    assert len(common.PALETTE) == 256 * 3
+    assert len(PALETTE_ENTRIES) <= 256
+    assert len(PALETTE) == 256 * 3
 
 
 def test_render_imports_no_discord_database_or_asyncio():

@@ -13,7 +13,10 @@ from geniusbot.games import new_game
 from geniusbot.games.allhands import picture_common as allhands_common
 from geniusbot.games.allhands import picture_swabbing as swabbing
 from geniusbot.games.allhands.picture_tiles import square_xy, tile_side
-from geniusbot.render import common, render_view
+from geniusbot.render import render_view
+from geniusbot.render.layout import ROW_HEIGHT, TITLE_HEIGHT
+from geniusbot.render.palette import rgb
+from geniusbot.render.text import glyph_sprite, text_sprite
 
 from .support import colour_at, colour_bbox, decode, within
 
@@ -56,7 +59,7 @@ def test_an_empty_board_is_all_white_with_no_marks():
     image = picture(game.view())
     assert image.size == SIZE
     for square in game.view()["board"]:
-        assert fill_at(image, square) == common.rgb("white_stone")
+        assert fill_at(image, square) == rgb("white_stone")
     board = tile_box("A7")[:2] + tile_box("G1")[2:]
     for name in ("accent", "black_stone", "red_stone", "blue_stone"):
         assert colour_bbox(image, name, board) is None
@@ -69,7 +72,7 @@ def test_every_tile_shows_its_state():
     states = set(view["board"].values())
     assert {"white", "black"} <= states and states & {"p1", "p2"}
     for square, state in view["board"].items():
-        assert fill_at(image, square) == common.rgb(FILL[state]), square
+        assert fill_at(image, square) == rgb(FILL[state]), square
 
 
 def test_the_two_seats_colours_differ_in_pattern_as_well_as_colour():
@@ -83,16 +86,13 @@ def test_the_two_seats_colours_differ_in_pattern_as_well_as_colour():
         x, y = square_xy(square)
         # p1: a white ring (white on the horizontal axis, not at the diagonal corner);
         # p2: a white square frame (white at the frame's corner).
-        assert (colour_at(image, (x + SIDE * 0.33, y)) == common.rgb("symbol")) == ring_white
-        assert (colour_at(image, (x + SIDE * 0.27, y + SIDE * 0.27)) == common.rgb("symbol")) == corner_white
+        assert (colour_at(image, (x + SIDE * 0.33, y)) == rgb("symbol")) == ring_white
+        assert (colour_at(image, (x + SIDE * 0.27, y + SIDE * 0.27)) == rgb("symbol")) == corner_white
 
 
 def test_the_seats_patterns_are_in_the_player_rows_too():
     image = picture(new_game("swabbing", seed=1).view())
-    rows = [
-        (40, common.TITLE_HEIGHT + k * common.ROW_HEIGHT, 100, common.TITLE_HEIGHT + (k + 1) * common.ROW_HEIGHT)
-        for k in (0, 1)
-    ]
+    rows = [(40, TITLE_HEIGHT + k * ROW_HEIGHT, 100, TITLE_HEIGHT + (k + 1) * ROW_HEIGHT) for k in (0, 1)]
     assert colour_bbox(image, "red_stone", rows[0]) and not colour_bbox(image, "red_stone", rows[1])
     assert colour_bbox(image, "blue_stone", rows[1]) and not colour_bbox(image, "blue_stone", rows[0])
 
@@ -128,7 +128,7 @@ def test_pyramid_values_sit_in_the_corner_of_every_tile():
     for square in view["board"]:
         x0, y0, _, _ = tile_box(square)
         assert colour_bbox(image, "black_stone", (x0, y0, x0 + 32, y0 + 32)) is not None, square
-        assert fill_at(image, square) == common.rgb("white_stone")
+        assert fill_at(image, square) == rgb("white_stone")
     assert swabbing.seat_detail(view, "p1") == "0 tiles · 0 pts"
 
 
@@ -151,7 +151,7 @@ def test_a_sealed_move_shows_only_in_its_senders_view():
     image = picture(own)
     for square in ("C3", "C4"):
         assert colour_bbox(image, "frame", tile_box(square)) is not None
-        assert fill_at(image, square) == common.rgb("white_stone")
+        assert fill_at(image, square) == rgb("white_stone")
     assert colour_bbox(picture(other), "frame") is None
     assert render_view(other) == render_view(public)
     assert "C3" not in swabbing.status_line(other, NAMES)
@@ -171,7 +171,7 @@ def test_every_phase_renders_to_the_end(anomalies):
     assert game.is_over
     image = picture(game.view())
     assert image.size == SIZE
-    assert colour_at(image, (4, SIZE[1] - 4)) in (common.rgb("accent"), common.rgb("draw_banner"))
+    assert colour_at(image, (4, SIZE[1] - 4)) in (rgb("accent"), rgb("draw_banner"))
 
 
 def test_the_same_view_gives_the_same_bytes():
@@ -182,8 +182,8 @@ def test_the_same_view_gives_the_same_bytes():
         swabbing.tile_sprite,
         swabbing._pattern,
         allhands_common.seat_sprite,
-        common.glyph_sprite,
-        common.text_sprite,
+        glyph_sprite,
+        text_sprite,
     ):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 3") == first
@@ -200,4 +200,4 @@ def test_any_reachable_position_renders_each_tile_in_its_state(seed, moves, anom
     image = picture(view)
     assert image.size == SIZE
     for square, state in view["board"].items():
-        assert fill_at(image, square) == common.rgb(FILL[state]), square
+        assert fill_at(image, square) == rgb(FILL[state]), square

@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 from geniusbot.games import new_game
 from geniusbot.games.tictacfive import picture as tictacfive
 from geniusbot.games.tictacfive.picture import point_xy, stone_radius
-from geniusbot.render import common, render_view
+from geniusbot.render import render_view
+from geniusbot.render.layout import ROW_HEIGHT, TITLE_HEIGHT
+from geniusbot.render.palette import rgb
+from geniusbot.render.text import glyph_sprite, text_sprite
 
 from .support import colour_at, colour_bbox, decode, within
 
@@ -58,24 +61,24 @@ def test_every_phase_renders_a_png_of_the_card_size(moves, phase):
 def test_black_is_a_filled_disc_and_white_a_hollow_ring():
     image = picture(played(*IN_PLAY))  # last move J8; H8 black, H9 white are older stones
     black, white = point_xy("H8"), point_xy("H9")
-    assert colour_at(image, black) == common.rgb("black_stone")
-    assert colour_at(image, (black[0] + R * 0.7, black[1])) == common.rgb("black_stone")
-    assert colour_at(image, (white[0] + R * 0.7, white[1])) == common.rgb("white_stone")
-    assert colour_at(image, (white[0], white[1] + R * 0.7)) == common.rgb("white_stone")
+    assert colour_at(image, black) == rgb("black_stone")
+    assert colour_at(image, (black[0] + R * 0.7, black[1])) == rgb("black_stone")
+    assert colour_at(image, (white[0] + R * 0.7, white[1])) == rgb("white_stone")
+    assert colour_at(image, (white[0], white[1] + R * 0.7)) == rgb("white_stone")
     # The hole: the board shows through the centre of a white stone.
-    assert colour_at(image, white) == common.rgb("wood")
+    assert colour_at(image, white) == rgb("wood")
 
 
 def test_an_empty_point_shows_the_board():
     image = picture(played(*IN_PLAY))
     x, y = point_xy("C3")
-    assert colour_at(image, (x + R * 0.5, y + R * 0.5)) == common.rgb("wood")
+    assert colour_at(image, (x + R * 0.5, y + R * 0.5)) == rgb("wood")
 
 
 def test_the_last_move_is_marked_there_and_nowhere_else():
     image = picture(played(*IN_PLAY))
     x, y = point_xy("J8")
-    assert colour_at(image, (x, y)) == common.rgb("last")
+    assert colour_at(image, (x, y)) == rgb("last")
     assert within(colour_bbox(image, "last"), (x, y), R)
 
 
@@ -98,7 +101,7 @@ def test_the_winning_line_is_highlighted():
     image = picture(game)
     # Between two stones of the line the gold bar crosses the bare board.
     (ax, ay), (bx, by) = point_xy("H8"), point_xy("I8")
-    assert colour_at(image, ((ax + bx) / 2, (ay + by) / 2)) == common.rgb("accent")
+    assert colour_at(image, ((ax + bx) / 2, (ay + by) / 2)) == rgb("accent")
     running = picture(played(*IN_PLAY))
     assert colour_bbox(running, "accent", board_box()) is None
 
@@ -106,21 +109,21 @@ def test_the_winning_line_is_highlighted():
 def test_the_outcome_is_a_banner_and_nobody_is_to_move():
     image = picture(played(*BLACK_WINS))
     width, height = image.size
-    assert colour_at(image, (4, height - 4)) == common.rgb("accent")
+    assert colour_at(image, (4, height - 4)) == rgb("accent")
     # No to-move band once the game is over.
-    assert colour_at(image, (4, common.TITLE_HEIGHT + common.ROW_HEIGHT / 2)) == common.rgb("page")
-    assert colour_at(image, (4, common.TITLE_HEIGHT + 1.5 * common.ROW_HEIGHT)) == common.rgb("page")
+    assert colour_at(image, (4, TITLE_HEIGHT + ROW_HEIGHT / 2)) == rgb("page")
+    assert colour_at(image, (4, TITLE_HEIGHT + 1.5 * ROW_HEIGHT)) == rgb("page")
 
 
 def test_the_player_to_move_is_marked():
     game = played(*IN_PLAY)  # p1 (white) to move
     assert game.to_move() == ("p1",)
     image = picture(game)
-    p1_row = common.TITLE_HEIGHT + common.ROW_HEIGHT / 2
-    p2_row = p1_row + common.ROW_HEIGHT
-    assert colour_at(image, (24, p1_row)) == common.rgb("accent")
-    assert colour_at(image, (4, p1_row)) == common.rgb("band")
-    assert colour_at(image, (4, p2_row)) == common.rgb("page")
+    p1_row = TITLE_HEIGHT + ROW_HEIGHT / 2
+    p2_row = p1_row + ROW_HEIGHT
+    assert colour_at(image, (24, p1_row)) == rgb("accent")
+    assert colour_at(image, (4, p1_row)) == rgb("band")
+    assert colour_at(image, (4, p2_row)) == rgb("page")
 
 
 def test_clocks_and_names_appear_in_their_own_rows():
@@ -128,8 +131,8 @@ def test_clocks_and_names_appear_in_their_own_rows():
     plain = picture(game)
     timed = picture(game, clocks={"p2": "0:42 +4:10"})
     renamed = decode(render_view(game.view(), players={"p1": "Ann", "p2": "Someone Else"}))
-    p2_rows = (0, common.TITLE_HEIGHT + common.ROW_HEIGHT, SIZE[0], common.TITLE_HEIGHT + 2 * common.ROW_HEIGHT)
-    rest = (0, common.TITLE_HEIGHT + 2 * common.ROW_HEIGHT, SIZE[0], SIZE[1])
+    p2_rows = (0, TITLE_HEIGHT + ROW_HEIGHT, SIZE[0], TITLE_HEIGHT + 2 * ROW_HEIGHT)
+    rest = (0, TITLE_HEIGHT + 2 * ROW_HEIGHT, SIZE[0], SIZE[1])
     assert plain.crop(p2_rows).tobytes() != timed.crop(p2_rows).tobytes()
     assert plain.crop(rest).tobytes() == timed.crop(rest).tobytes()
     assert plain.crop(p2_rows).tobytes() != renamed.crop(p2_rows).tobytes()
@@ -137,6 +140,9 @@ def test_clocks_and_names_appear_in_their_own_rows():
 
 def test_status_lines_say_what_happens_next():
     assert tictacfive.status_line(played().view(), NAMES).startswith("Opening: Ann places stone 1 of 3 (black)")
+    assert tictacfive.status_line(dict(played().view(), opening_stones=4), NAMES).startswith(
+        "Opening: Ann places stone 1 of 4 (black)"
+    )
     assert tictacfive.status_line(played(*OPENING).view(), NAMES).startswith("Ben chooses a colour")
     assert tictacfive.status_line(played(*IN_PLAY).view(), NAMES) == "Ann to play white · last J8"
 
@@ -144,7 +150,7 @@ def test_status_lines_say_what_happens_next():
 def test_the_same_view_gives_the_same_bytes():
     view = played(*BLACK_WINS).view()
     first = render_view(view, players=NAMES, clocks={"p1": "0:01"}, title="Death Match")
-    for cache in (tictacfive.background, tictacfive.stone_sprite, common.glyph_sprite, common.text_sprite):
+    for cache in (tictacfive.background, tictacfive.stone_sprite, glyph_sprite, text_sprite):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:01"}, title="Death Match") == first
 
@@ -153,7 +159,7 @@ def test_a_drawn_game_shows_the_draw_banner():
     view = dict(played(*IN_PLAY).view(), outcome={"winner": None, "reason": "The board is full."}, phase="over")
     view["to_move"] = []
     image = decode(render_view(view))
-    assert colour_at(image, (4, SIZE[1] - 4)) == common.rgb("draw_banner")
+    assert colour_at(image, (4, SIZE[1] - 4)) == rgb("draw_banner")
 
 
 @settings(max_examples=25, deadline=None)
@@ -174,4 +180,4 @@ def test_any_reachable_position_renders(seed, length):
         if point in skip:
             continue
         x, y = point_xy(point)
-        assert colour_at(image, (x + R * 0.7, y)) == common.rgb(f"{colour}_stone")
+        assert colour_at(image, (x + R * 0.7, y)) == rgb(f"{colour}_stone")

@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 from geniusbot.games import new_game
 from geniusbot.games.tightwire import picture as tightwire
 from geniusbot.games.tightwire.picture import dot_xy, piece_radius
-from geniusbot.render import common, render_view
+from geniusbot.render import render_view
+from geniusbot.render.layout import DETAIL_SIZE, NAME_SIZE, ROW_HEIGHT, TITLE_HEIGHT
+from geniusbot.render.palette import rgb
+from geniusbot.render.text import glyph_sprite, text_sprite, text_width
 
 from .support import colour_at, colour_bbox, decode, within
 
@@ -44,23 +47,23 @@ def test_the_start_renders_pieces_by_shape_and_colour():
     image = picture(game_after())
     orange, blue = dot_xy("B5"), dot_xy("B1")
     assert image.size == SIZE
-    assert colour_at(image, orange) == common.rgb("orange_piece")
-    assert colour_at(image, blue) == common.rgb("blue_piece")
+    assert colour_at(image, orange) == rgb("orange_piece")
+    assert colour_at(image, blue) == rgb("blue_piece")
     # At the corner of the piece's box a square has ink and a disc has none.
-    assert colour_at(image, (blue[0] + R * 0.72, blue[1] + R * 0.72)) == common.rgb("blue_piece")
-    assert colour_at(image, (orange[0] + R * 0.72, orange[1] + R * 0.72)) == common.rgb("slate")
-    assert colour_at(image, dot_xy("C3")) == common.rgb("dot")
+    assert colour_at(image, (blue[0] + R * 0.72, blue[1] + R * 0.72)) == rgb("blue_piece")
+    assert colour_at(image, (orange[0] + R * 0.72, orange[1] + R * 0.72)) == rgb("slate")
+    assert colour_at(image, dot_xy("C3")) == rgb("dot")
     assert colour_bbox(image, "path") is None  # nothing has happened yet
 
 
 def test_the_newest_line_is_gold_and_older_lines_are_wires():
     game = game_after(("draw B5-C4", "p1"))
     image = picture(game)
-    assert colour_at(image, midpoint("B5", "C4")) == common.rgb("path")
+    assert colour_at(image, midpoint("B5", "C4")) == rgb("path")
     game.submit("draw B1-C2", "p2")
     image = picture(game)
-    assert colour_at(image, midpoint("B5", "C4")) == common.rgb("wire")
-    assert colour_at(image, midpoint("B1", "C2")) == common.rgb("path")
+    assert colour_at(image, midpoint("B5", "C4")) == rgb("wire")
+    assert colour_at(image, midpoint("B1", "C2")) == rgb("path")
     x0, y0, x1, y1 = colour_bbox(image, "path")
     (ax, ay), (bx, by) = dot_xy("B1"), dot_xy("C2")
     assert min(ax, bx) - 8 <= x0 and x1 <= max(ax, bx) + 8 and min(ay, by) - 8 <= y0 and y1 <= max(ay, by) + 8
@@ -72,12 +75,12 @@ def test_a_slack_line_is_a_double_wire():
     image = picture(game)
     mid = midpoint("B5", "C3")
     # The centre of a slack line is the gap between its two wires.
-    assert colour_at(image, mid) == common.rgb("slate")
+    assert colour_at(image, mid) == rgb("slate")
     (ax, ay), (bx, by) = dot_xy("B5"), dot_xy("C3")
     length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
     normal = (-(by - ay) / length, (bx - ax) / length)
     for side in (-4, 4):
-        assert colour_at(image, (mid[0] + normal[0] * side, mid[1] + normal[1] * side)) == common.rgb("slack")
+        assert colour_at(image, (mid[0] + normal[0] * side, mid[1] + normal[1] * side)) == rgb("slack")
 
 
 def test_a_move_shows_a_ghost_where_the_piece_was_and_a_gold_arrow():
@@ -85,8 +88,8 @@ def test_a_move_shows_a_ghost_where_the_piece_was_and_a_gold_arrow():
     assert game.view()["pieces"].get("C4") == "orange"
     image = picture(game)
     assert within(colour_bbox(image, "ghost"), dot_xy("B5"), R + 2)
-    assert colour_at(image, midpoint("B5", "C4")) == common.rgb("path")
-    assert colour_at(image, dot_xy("C4")) == common.rgb("orange_piece")
+    assert colour_at(image, midpoint("B5", "C4")) == rgb("path")
+    assert colour_at(image, dot_xy("C4")) == rgb("orange_piece")
 
 
 def test_a_capture_crosses_out_the_emptied_dot():
@@ -95,7 +98,7 @@ def test_a_capture_crosses_out_the_emptied_dot():
     assert view["captured_last"] == ["B3"]
     image = picture(game)
     assert within(colour_bbox(image, "ghost"), dot_xy("B3"), R + 2)
-    assert colour_at(image, dot_xy("B3")) == common.rgb("ghost")  # the cross goes through the centre
+    assert colour_at(image, dot_xy("B3")) == rgb("ghost")  # the cross goes through the centre
     assert tightwire.seat_detail(view, "p2") == "blue · 1 slack · 1 to revive"
     assert tightwire.status_line(view, NAMES) == "Ben to move · last draw B3-C3 · captured B3"
 
@@ -104,7 +107,7 @@ def test_a_revived_piece_gets_a_gold_ring():
     game = game_after(("draw C3-B3", "p1"), ("revive C1", "p2"), setup=CAPTURE)
     image = picture(game)
     x, y = dot_xy("C1")
-    assert colour_at(image, (x, y)) == common.rgb("blue_piece")
+    assert colour_at(image, (x, y)) == rgb("blue_piece")
     assert within(colour_bbox(image, "path"), (x, y), R + 12)
     assert colour_bbox(image, "ghost") is None
 
@@ -125,7 +128,7 @@ def test_a_finished_game_shows_the_banner():
     game = game_after(("draw C3-B3", "p1"), setup=CAPTURE)
     game.resign("p2")
     image = picture(game)
-    assert colour_at(image, (4, SIZE[1] - 4)) == common.rgb("accent")
+    assert colour_at(image, (4, SIZE[1] - 4)) == rgb("accent")
 
 
 @pytest.mark.parametrize("board", ["classic5", "large7"])
@@ -135,7 +138,7 @@ def test_every_board_preset_renders(board):
     image = picture(game)
     assert image.size == SIZE
     for dot, colour in view["pieces"].items():
-        assert colour_at(image, dot_xy(dot, view["cols"], view["rows"])) == common.rgb(f"{colour}_piece")
+        assert colour_at(image, dot_xy(dot, view["cols"], view["rows"])) == rgb(f"{colour}_piece")
 
 
 def test_the_same_view_gives_the_same_bytes():
@@ -145,8 +148,8 @@ def test_the_same_view_gives_the_same_bytes():
         tightwire.background,
         tightwire.piece_sprite,
         tightwire.dot_sprite,
-        common.glyph_sprite,
-        common.text_sprite,
+        glyph_sprite,
+        text_sprite,
     ):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:59"}, title="DM 4") == first
@@ -165,7 +168,7 @@ def test_any_reachable_position_renders(seed, length, variant):
     image = decode(render_view(view, players=NAMES))
     assert image.size == SIZE
     for dot, colour in view["pieces"].items():
-        assert colour_at(image, dot_xy(dot, view["cols"], view["rows"])) == common.rgb(f"{colour}_piece")
+        assert colour_at(image, dot_xy(dot, view["cols"], view["rows"])) == rgb(f"{colour}_piece")
 
 
 # Blue steps from B2 to B3, between orange A3 and C3, and is captured there at once.
@@ -192,7 +195,7 @@ def test_ghosts_take_the_shape_of_the_piece_that_was_there():
     # Blue pieces are squares: the origin's ghost and the crossed ghost of the captured piece are too.
     assert corners_inked(image, dot_xy("B2")) >= 3
     assert corners_inked(image, dot_xy("B3")) >= 3
-    assert colour_at(image, dot_xy("B3")) == common.rgb("ghost")  # crossed out
+    assert colour_at(image, dot_xy("B3")) == rgb("ghost")  # crossed out
     # A blue piece captured where it stood (a line drawn to it) is crossed out as a square too.
     taken = game_after(("draw C3-B3", "p1"), setup=CAPTURE)
     assert taken.view()["captured_last_colors"] == {"B3": "blue"}
@@ -221,11 +224,11 @@ def test_a_short_name_leaves_room_for_every_item_in_the_row():
     assert detail == "orange · 1 slack · turn order · woven revive"
     clock = "1:30 +5:00"
     image = decode(render_view(game.view(), players=NAMES, clocks={"p1": clock, "p2": clock}))
-    top = common.TITLE_HEIGHT
-    row = (0, top + 4, SIZE[0], top + common.ROW_HEIGHT - 4)
+    top = TITLE_HEIGHT
+    row = (0, top + 4, SIZE[0], top + ROW_HEIGHT - 4)
     muted = colour_bbox(image, "muted", row)
     assert muted is not None
     # The detail is drawn whole: its ink starts where the whole text, set right of the clock, starts.
-    right = SIZE[0] - 22 - common.text_width(clock, common.NAME_SIZE, True) - 22
-    start = right - common.text_width(detail, common.DETAIL_SIZE)
+    right = SIZE[0] - 22 - text_width(clock, NAME_SIZE, True) - 22
+    start = right - text_width(detail, DETAIL_SIZE)
     assert abs(muted[0] - start) <= 6

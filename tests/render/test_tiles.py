@@ -13,7 +13,11 @@ from geniusbot.games import new_game
 from geniusbot.games.allhands import picture_common as allhands_common
 from geniusbot.games.allhands import picture_tiles as tiles
 from geniusbot.games.allhands.picture_tiles import square_xy, tile_side
-from geniusbot.render import common, render_view
+from geniusbot.render import render_view
+from geniusbot.render.layout import ROW_HEIGHT, TITLE_HEIGHT
+from geniusbot.render.palette import rgb
+from geniusbot.render.png import encode_png
+from geniusbot.render.text import glyph_sprite, text_sprite
 
 from .support import colour_at, colour_bbox, decode, within
 
@@ -73,7 +77,7 @@ def test_the_memory_grid_shows_every_tile_in_its_colour_with_its_letter():
     assert image.size == SIZE
     for square, colour in grid.items():
         fill, letter_ink = allhands_common.tile_inks(colour)
-        assert fill_at(image, square) == common.rgb(fill), square
+        assert fill_at(image, square) == rgb(fill), square
         if colour != "black":
             # The letter: its ink in the middle of the tile, nowhere near the edge.
             assert within(colour_bbox(image, letter_ink, tile_box(square, 4)), square_xy(square), SIDE * 0.3), square
@@ -85,7 +89,7 @@ def test_rainbow_memory_grid_has_six_colours_each_with_its_own_letter():
     image = picture(game.view())
     for colour in ("red", "orange", "yellow", "green", "blue", "purple"):
         square = next(sq for sq, c in grid.items() if c == colour)
-        assert fill_at(image, square) == common.rgb(allhands_common.tile_inks(colour)[0])
+        assert fill_at(image, square) == rgb(allhands_common.tile_inks(colour)[0])
     letters = {allhands_common.letter(c) for c in grid.values() if c != "black"}
     assert letters == {"R", "O", "Y", "G", "B", "P"}
 
@@ -93,8 +97,8 @@ def test_rainbow_memory_grid_has_six_colours_each_with_its_own_letter():
 def test_letters_tell_tiles_apart_where_colour_might_not():
     # Red and green both carry a white letter; the letters' shapes differ, pixel for pixel.
     def letter_pixels(colour: str) -> list[bool]:
-        image = decode(common.encode_png(allhands_common.tile_sprite(colour, SIDE, 46).image))
-        return [image.getpixel((x, y)) == common.rgb("symbol") for x in range(SIDE) for y in range(SIDE)]
+        image = decode(encode_png(allhands_common.tile_sprite(colour, SIDE, 46).image))
+        return [image.getpixel((x, y)) == rgb("symbol") for x in range(SIDE) for y in range(SIDE)]
 
     red, green = letter_pixels("red"), letter_pixels("green")
     assert any(red) and any(green) and red != green
@@ -107,9 +111,9 @@ def test_the_hidden_grid_shows_no_colour_for_undeclared_tiles():
     image = picture(view)
     for square in grid:
         if square == "D4":
-            assert fill_at(image, square) == common.rgb("black_stone")
+            assert fill_at(image, square) == rgb("black_stone")
             continue
-        assert fill_at(image, square) == common.rgb("empty_tile")
+        assert fill_at(image, square) == rgb("empty_tile")
         for fill in TILE_FILLS:
             assert colour_bbox(image, fill, tile_box(square)) is None, (square, fill)
 
@@ -127,17 +131,17 @@ def test_a_declared_tile_shows_its_colour_and_letter_and_is_framed_as_the_last()
     game, grid = hidden_with_call()
     first = declare_right(game, grid)
     image = picture(game.view())
-    assert fill_at(image, first) == common.rgb("red_stone")
+    assert fill_at(image, first) == rgb("red_stone")
     assert colour_bbox(image, "symbol", tile_box(first, 4)) is not None
     # The white frame sits in the slate gap round the last declared tile only.
     x, y = square_xy(first)
-    assert colour_at(image, (x - SIDE // 2 - 4, y)) == common.rgb("text")
+    assert colour_at(image, (x - SIDE // 2 - 4, y)) == rgb("text")
     second = declare_right(game, grid, "red")
     image = picture(game.view())
-    assert colour_at(image, (x - SIDE // 2 - 4, y)) == common.rgb("slate")
+    assert colour_at(image, (x - SIDE // 2 - 4, y)) == rgb("slate")
     x2, y2 = square_xy(second)
-    assert colour_at(image, (x2 - SIDE // 2 - 4, y2)) == common.rgb("text")
-    assert fill_at(image, second) == common.rgb("blue_stone")
+    assert colour_at(image, (x2 - SIDE // 2 - 4, y2)) == rgb("text")
+    assert fill_at(image, second) == rgb("blue_stone")
 
 
 def test_no_frame_before_the_first_declaration():
@@ -155,9 +159,15 @@ def test_no_frame_before_the_first_declaration():
 def test_the_called_colour_shows_as_a_lettered_swatch_in_the_movers_row():
     game, _ = hidden_with_call()
     image = picture(game.view())
-    row = (40, common.TITLE_HEIGHT + common.ROW_HEIGHT, 90, common.TITLE_HEIGHT + 2 * common.ROW_HEIGHT)
+    row = (40, TITLE_HEIGHT + ROW_HEIGHT, 90, TITLE_HEIGHT + 2 * ROW_HEIGHT)
     assert colour_bbox(image, "red_stone", row) is not None
     assert tiles.status_line(game.view(), NAMES).startswith("Ben: declare a red (R) tile")
+
+
+def test_the_memorize_line_gives_the_views_seconds():
+    view = new_game("tiles", seed=3).view()
+    assert tiles.status_line(view, NAMES).startswith("Memorize! Hidden in 30 s · ")
+    assert tiles.status_line(dict(view, memorize_seconds=45), NAMES).startswith("Memorize! Hidden in 45 s · ")
 
 
 def test_implode_marks_are_gold_badges_on_the_marked_tiles_only_after_the_grid_is_hidden():
@@ -224,15 +234,15 @@ def test_the_end_reveals_the_grid_and_crosses_out_the_losing_tile():
     assert view["phase"] == "over" and view["loss"]["tile"] == wrong
     image = picture(view)
     # Declared: a full tile. Undeclared: an inset of its colour on the empty tile.
-    assert fill_at(image, first) == common.rgb("red_stone")
+    assert fill_at(image, first) == rgb("red_stone")
     other = next(sq for sq in grid if sq not in (first, wrong, "D4"))
-    assert fill_at(image, other) == common.rgb("empty_tile")
-    assert colour_at(image, square_xy(other)[:1] + (square_xy(other)[1] - SIDE * 0.2,)) == common.rgb(
+    assert fill_at(image, other) == rgb("empty_tile")
+    assert colour_at(image, square_xy(other)[:1] + (square_xy(other)[1] - SIDE * 0.2,)) == rgb(
         allhands_common.tile_inks(grid[other])[0]
     )
     # The losing tile: a black X edged in white through its centre.
-    assert colour_at(image, square_xy(wrong)) == common.rgb("black_stone")
-    assert colour_at(image, (4, SIZE[1] - 4)) == common.rgb("accent")
+    assert colour_at(image, square_xy(wrong)) == rgb("black_stone")
+    assert colour_at(image, (4, SIZE[1] - 4)) == rgb("accent")
 
 
 def test_implode_end_shows_the_old_colour_of_a_tile_that_changed():
@@ -280,8 +290,8 @@ def test_the_same_view_gives_the_same_bytes():
         tiles.background,
         tiles.badge_sprite,
         allhands_common.tile_sprite,
-        common.glyph_sprite,
-        common.text_sprite,
+        glyph_sprite,
+        text_sprite,
     ):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 4") == first
@@ -309,9 +319,9 @@ def test_any_reachable_position_renders_with_declared_tiles_in_their_colour(seed
     image = picture(view)
     assert image.size == SIZE
     for entry in view["declared"]:
-        assert fill_at(image, entry["tile"]) == common.rgb(allhands_common.tile_inks(entry["color"])[0])
+        assert fill_at(image, entry["tile"]) == rgb(allhands_common.tile_inks(entry["color"])[0])
     if view["grid"] is None:
         named = {d["tile"] for d in view["declared"]}
         for square in grid:
             if square not in named and square != "D4":
-                assert fill_at(image, square) == common.rgb("empty_tile")
+                assert fill_at(image, square) == rgb("empty_tile")

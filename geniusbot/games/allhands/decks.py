@@ -78,10 +78,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from geniusbot.games.allhands.common import TASK_ANOMALIES
 from geniusbot.games.allhands.common import parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.view import DuelingDecksView
 from geniusbot.games.base import (
     Event,
     EventKind,
@@ -311,7 +312,7 @@ class DuelingDecks(Game):
         """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
         from geniusbot.games.allhands.text import decks_lines
 
-        return decks_lines(view)
+        return decks_lines(cast(DuelingDecksView, view))  # a host passes the views of this game
 
     def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
         """Deal the prize cards from the seed and open the first create phase."""
@@ -785,7 +786,7 @@ class DuelingDecks(Game):
             "points": None if value_hidden else {s: halves(v) for s, v in entry["award"].items()},
         }
 
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> DuelingDecksView:
         """What ``seat`` may see: sealed submissions only their owner's until the phase resolves;
         under Darkness only creations and round winners of the opponent, until the task is over."""
         over = self.is_over
@@ -796,9 +797,9 @@ class DuelingDecks(Game):
         if self.has("backup"):
             backups = {s: (self.backups_left[s] if not dark or s == own else None) for s in self.seats}
         sealed = None
-        own_sealed = self.sealed[own] if own is not None else None
-        if own_sealed is not None and own_sealed["how"] == "sent":
-            sealed = {"cards": list(own_sealed["cards"]), "backup": own_sealed["backup"]}
+        mine = self.sealed[own] if own is not None else None
+        if mine is not None and mine["how"] == "sent":
+            sealed = {"cards": list(mine["cards"]), "backup": mine["backup"]}
         return {
             **self.base_view(),
             "phase": "over" if over else self.phase,
@@ -810,6 +811,8 @@ class DuelingDecks(Game):
             "prizes": self._prize_list(),
             "prize": None if over or self.has("pick-your-prize") else self.prizes[self.round],
             "power": dict(self.power),
+            "start_power": START_POWER,
+            "target": WINNING_POINTS,
             "hands": hands,
             "points": self._points_view(full=over),
             "backups_left": backups,
@@ -869,7 +872,7 @@ class DuelingDecks(Game):
         self.result = dict(data["result"]) if data["result"] else None
 
 
-def board_text(view: Mapping[str, Any]) -> str:
+def board_text(view: DuelingDecksView) -> str:
     """A view as plain text for a room with no pictures; it shows only what ``view`` holds, so a
     public view gives a public board and a seat's view that seat's board.
 
@@ -897,13 +900,14 @@ def board_text(view: Mapping[str, Any]) -> str:
             f"{view['power'][seat]} power",
             "hand " + ("?" if hand is None else (" ".join(map(str, hand)) or "empty")),
         ]
-        if view.get("backups_left"):
-            parts.append(f"Backup {shown(view['backups_left'][seat])} left")
+        backups = view["backups_left"]
+        if backups:
+            parts.append(f"Backup {shown(backups[seat])} left")
         if phase != "over" and view["submitted"][seat]:
             parts.append("sent")
         lines.append(f"{seat}: " + ", ".join(parts))
-    if view.get("sealed"):
-        sealed = view["sealed"]
+    sealed = view["sealed"]
+    if sealed:
         cards = " ".join(map(str, sealed["cards"])) or "none"
         lines.append(
             f"Your sealed {'creations' if phase == 'create' else 'play'}: {cards}"

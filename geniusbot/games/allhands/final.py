@@ -72,7 +72,7 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from geniusbot.games.allhands.common import (
     TASK_ANOMALIES,
@@ -88,6 +88,7 @@ from geniusbot.games.allhands.swabbing import DeckSwabbing
 from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
 from geniusbot.games.allhands.tiles import TileDecklaration
 from geniusbot.games.allhands.tiles import grid_text as tiles_grid_text
+from geniusbot.games.allhands.view import AllHandsView, CurrentPlay
 from geniusbot.games.base import (
     Event,
     EventKind,
@@ -323,7 +324,7 @@ class AllHandsOnDeck(Game):
         """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
         from geniusbot.games.allhands.text import final_lines
 
-        return final_lines(view)
+        return final_lines(cast(AllHandsView, view))  # a host passes the views of this game
 
     def setup(self, *, first: str = "", items: str = "") -> None:
         """Give the items and open the first play (Tile Decklaration, no anomalies)."""
@@ -963,10 +964,10 @@ class AllHandsOnDeck(Game):
 
     # ---- what a seat sees ------------------------------------------------------------------
 
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> AllHandsView:
         """The scoreboard for ``seat`` plus the running task's own view for ``seat``."""
         over = self.is_over
-        current = None
+        current: CurrentPlay | None = None
         if not over:
             current = {
                 "play": self.play_no,
@@ -974,6 +975,7 @@ class AllHandsOnDeck(Game):
                 "title": TASK_TITLES[self.current_task],
                 "time": self.time,
                 "worth": self.time,
+                "anomaly_count": active_count(self.time),
                 "first": self.previous_winner(),
                 "pool": list(self.pool) if self.phase in ("override", "ban") else [],
                 "bans": [dict(b) for b in self.bans],
@@ -997,6 +999,7 @@ class AllHandsOnDeck(Game):
             "phase": "over" if over else self.phase,
             "target": TARGET,
             "plays_total": PLAYS_TOTAL,
+            "all_in_points": ALL_IN_POINTS,
             "order": list(TASKS),
             "points": dict(self.points),
             "play": self.play_no,

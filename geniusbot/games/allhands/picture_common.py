@@ -11,8 +11,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from geniusbot.render import common
-from geniusbot.render.common import Sprite
+from geniusbot.render.fonts import font
+from geniusbot.render.palette import new_canvas, rgb
+from geniusbot.render.sprites import Sprite, paste, smooth_sprite
+from geniusbot.render.text import GLYPH_PAD, advance, draw_text, glyph_sprite, text_width
 
 # tile colour -> (fill, letter ink)
 TILE_INKS: dict[str, tuple[str, str]] = {
@@ -42,10 +44,10 @@ def tile_inks(colour: str) -> tuple[str, str]:
 def tile_sprite(colour: str, side: int, letter_size: int) -> Sprite:
     """A square tile of ``colour`` with its letter in the middle (``letter_size`` 0: no letter)."""
     fill, fg = tile_inks(colour)
-    image = common.new_canvas((side, side), fill)
+    image = new_canvas((side, side), fill)
     text = letter(colour)
     if text and letter_size:
-        common.draw_text(image, (side / 2, side / 2), text, letter_size, fg=fg, bg=fill, bold=True, anchor="m")
+        draw_text(image, (side / 2, side / 2), text, letter_size, fg=fg, bg=fill, bold=True, anchor="m")
     return Sprite(image, None)
 
 
@@ -57,8 +59,8 @@ def seat_sprite(seat: str, radius: int, background: str = "page") -> Sprite:
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c = side * scale / 2
         r = radius * scale
-        white = common.rgb("symbol")
-        fill = common.rgb(SEAT_FILL.get(seat, "ghost"))
+        white = rgb("symbol")
+        fill = rgb(SEAT_FILL.get(seat, "ghost"))
         bar = max(2.0, radius * 0.16) * scale
         if SEAT_SHAPE.get(seat) == "disc":
             draw.ellipse([c - r, c - r, c + r, c + r], fill=fill)
@@ -74,7 +76,7 @@ def seat_sprite(seat: str, radius: int, background: str = "page") -> Sprite:
             hole = inner - bar
             draw.rectangle([c - hole, c - hole, c + hole, c + hole], fill=fill)
 
-    return common.smooth_sprite(side, background, paint)
+    return smooth_sprite(side, background, paint)
 
 
 def seat_symbol(seat: str, background: str) -> Sprite | None:
@@ -101,14 +103,12 @@ def draw_text_over(
     """One line of text centred on ``xy``, glyph by glyph through each glyph's mask, so that what
     lies under the text box (a ring, a frame) shows between the letters.
 
-    :func:`common.draw_text` lays a solid box of ``bg`` under the text, which would cut a pattern.
+    :func:`draw_text` lays a solid box of ``bg`` under the text, which would cut a pattern.
     """
-    width = common.text_width(text, size, bold)
+    width = text_width(text, size, bold)
     pen = xy[0] - width / 2 + (1 if bold else 0)
-    top = int(round(xy[1] - common.font(size).getmetrics()[0] * 0.62))
+    top = int(round(xy[1] - font(size).getmetrics()[0] * 0.62))
     for char in text:
         if char != " ":
-            common.paste(
-                canvas, common.glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - common._GLYPH_PAD, top)
-            )
-        pen += common._advance(char, size)
+            paste(canvas, glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - GLYPH_PAD, top))
+        pen += advance(char, size)

@@ -22,20 +22,29 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import SEAT_FILL, seat_sprite, seat_symbol
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.games.allhands.view import DuelingDecksView
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import ink, new_canvas
+from geniusbot.render.sprites import Sprite, paste, paste_centred
+from geniusbot.render.text import draw_text, fit_text
 
 WIDTH = 900
-TARGET = 25
-START_POWER = 50
-PRIZE_TOP = common.HEADER_HEIGHT + 10
+PRIZE_TOP = HEADER_HEIGHT + 10
 PRIZE_W, PRIZE_H, PRIZE_GAP = 92, 118, 18
 PRIZE_BAND = 44 + PRIZE_H + 56
 PANEL_TOP = PRIZE_TOP + PRIZE_BAND
 PANEL_H = 232
 CARD_W, CARD_H, CARD_GAP = 96, 128, 16
 LAST_H = 84
-HEIGHT = PANEL_TOP + 2 * PANEL_H + LAST_H + common.FOOTER_HEIGHT
+HEIGHT = PANEL_TOP + 2 * PANEL_H + LAST_H + FOOTER_HEIGHT
 LABEL_SIZE = 24
 VALUE_SIZE = 48
 BAR_W = 430
@@ -74,9 +83,9 @@ def card_xy(seat: str, index: int) -> tuple[int, int]:
 @lru_cache(maxsize=1)
 def background() -> Image.Image:
     """The static part: the labels and the rules between the parts of the card."""
-    canvas = common.new_canvas(canvas_size())
+    canvas = new_canvas(canvas_size())
     draw = ImageDraw.Draw(canvas)
-    common.draw_text(canvas, (22, PRIZE_TOP + 20), "Prizes, in order", LABEL_SIZE, fg="muted")
+    draw_text(canvas, (22, PRIZE_TOP + 20), "Prizes, in order", LABEL_SIZE, fg="muted")
     for top in (PANEL_TOP, PANEL_TOP + PANEL_H, PANEL_TOP + 2 * PANEL_H):
         draw.line([(0, top - 4), (WIDTH, top - 4)], fill=ink("band"), width=2)
     return canvas
@@ -88,7 +97,7 @@ def card_sprite(value: str, kind: str) -> Sprite:
     ``pending`` (a dashed gold slot with the value of a sealed creation)."""
     width, height = (PRIZE_W, PRIZE_H) if kind == "prize" else (CARD_W, CARD_H)
     if kind in ("empty", "pending"):
-        image = common.new_canvas((width, height), "page")
+        image = new_canvas((width, height), "page")
         draw = ImageDraw.Draw(image)
         dash = 10
         edge = ink("ghost" if kind == "empty" else "accent")
@@ -100,14 +109,14 @@ def card_sprite(value: str, kind: str) -> Sprite:
             draw.rectangle([width - 3, y, width - 1, min(y + dash, height) - 1], fill=edge)
         if kind == "pending" and value:
             size = VALUE_SIZE if len(value) <= 2 else VALUE_SIZE * 2 // 3
-            common.draw_text(image, (width / 2, height / 2), value, size, fg="accent", bold=True, anchor="m")
+            draw_text(image, (width / 2, height / 2), value, size, fg="accent", bold=True, anchor="m")
         return Sprite(image, None)
     face = "wood" if kind == "prize" else "white_stone"
-    image = common.new_canvas((width, height), face)
+    image = new_canvas((width, height), face)
     draw = ImageDraw.Draw(image)
     draw.rectangle([0, 0, width - 1, height - 1], outline=ink("black_stone"), width=2)
     size = VALUE_SIZE if len(value) <= 2 else VALUE_SIZE * 2 // 3
-    common.draw_text(image, (width / 2, height / 2), value, size, fg="black_stone", bg=face, bold=True, anchor="m")
+    draw_text(image, (width / 2, height / 2), value, size, fg="black_stone", bg=face, bold=True, anchor="m")
     return Sprite(image, None)
 
 
@@ -123,74 +132,75 @@ def _bar(draw: ImageDraw.ImageDraw, x: int, y: int, fraction: float, fill: str, 
         draw.line([(tx, y), (tx, y + h)], fill=ink("page"), width=2)
 
 
-def _prizes(canvas: Image.Image, view: Mapping[str, Any], players: Mapping[str, str] | None) -> None:
+def _prizes(canvas: Image.Image, view: DuelingDecksView, players: Mapping[str, str] | None) -> None:
     draw = ImageDraw.Draw(canvas)
-    prizes: Sequence[Any] = view.get("prizes") or [None] * 7
-    history = {int(h.get("round", 0)): h for h in view.get("history") or []}
-    current = int(view.get("round") or 0) if view.get("phase") != "over" else 0
-    for index in range(7):
+    prizes: Sequence[Any] = view["prizes"]
+    history = {int(h.get("round", 0)): h for h in view["history"]}
+    current = view["round"] if view["phase"] != "over" else 0
+    for index in range(len(prizes)):
         x, y = prize_xy(index)
         rnd = index + 1
-        value = prizes[index] if index < len(prizes) else None
+        value = prizes[index]
         played = history.get(rnd)
         if value is None and played is not None:
             value = played.get("prize")  # Pick Your Prize: a value once the round gave it one
         if rnd == current:
             draw.rectangle([x - 7, y - 7, x + PRIZE_W + 6, y + PRIZE_H + 6], fill=ink("accent"))
-        common.paste(canvas, card_sprite(number(value), "prize"), (x, y))
+        paste(canvas, card_sprite(number(value), "prize"), (x, y))
         below = y + PRIZE_H + 26
         if played is not None:
             winner = played.get("winner")
             if winner in SEAT_FILL:
-                common.paste_centred(canvas, seat_sprite(str(winner), 14, "page"), (x + PRIZE_W / 2, below))
+                paste_centred(canvas, seat_sprite(str(winner), 14, "page"), (x + PRIZE_W / 2, below))
             else:
-                common.draw_text(canvas, (x + PRIZE_W / 2, below), "split", 22, fg="muted", anchor="m")
+                draw_text(canvas, (x + PRIZE_W / 2, below), "split", 22, fg="muted", anchor="m")
         elif rnd == current:
-            common.draw_text(canvas, (x + PRIZE_W / 2, below), "now", 22, fg="accent", bold=True, anchor="m")
+            draw_text(canvas, (x + PRIZE_W / 2, below), "now", 22, fg="accent", bold=True, anchor="m")
 
 
-def _sealed_cards(view: Mapping[str, Any]) -> tuple[list[Any], int]:
-    sealed = view.get("sealed") or {}
+def _sealed_cards(view: DuelingDecksView) -> tuple[list[Any], int]:
+    sealed = view["sealed"] or {}
     if not isinstance(sealed, Mapping):
         return [], 0
     return list(sealed.get("cards") or []), int(sealed.get("backup") or 0)
 
 
 def _panel(
-    canvas: Image.Image, view: Mapping[str, Any], seat: str, players: Mapping[str, str] | None, own: bool
+    canvas: Image.Image, view: DuelingDecksView, seat: str, players: Mapping[str, str] | None, own: bool
 ) -> None:
     draw = ImageDraw.Draw(canvas)
     top = panel_top(seat)
-    name = common.fit_text(common.seat_name(seat, players), 28, 220, True)
-    common.paste_centred(canvas, seat_sprite(seat, 14, "page"), (36, top + 26))
-    common.draw_text(canvas, (60, top + 26), name, 28, bold=True)
-    points = (view.get("points") or {}).get(seat)
-    power = (view.get("power") or {}).get(seat)
+    name = fit_text(seat_name(seat, players), 28, 220, True)
+    paste_centred(canvas, seat_sprite(seat, 14, "page"), (36, top + 26))
+    draw_text(canvas, (60, top + 26), name, 28, bold=True)
+    points = view["points"].get(seat)
+    power = view["power"].get(seat)
     right = WIDTH - 22
     bar_x = right - BAR_W
-    common.draw_text(canvas, (bar_x - 14, top + 20), f"{number(points)} / {TARGET} pts", LABEL_SIZE, anchor="r")
-    _bar(draw, bar_x, top + 12, (float(points) / TARGET) if points is not None else 0.0, SEAT_FILL[seat], 5)
-    common.draw_text(canvas, (bar_x - 14, top + 56), f"power {number(power)}", LABEL_SIZE, fg="muted", anchor="r")
-    _bar(draw, bar_x, top + 48, (float(power) / START_POWER) if power is not None else 0.0, "muted")
+    target, start_power = view["target"], view["start_power"]
+    draw_text(canvas, (bar_x - 14, top + 20), f"{number(points)} / {target} pts", LABEL_SIZE, anchor="r")
+    _bar(draw, bar_x, top + 12, (float(points) / target) if points is not None else 0.0, SEAT_FILL[seat], 5)
+    draw_text(canvas, (bar_x - 14, top + 56), f"power {number(power)}", LABEL_SIZE, fg="muted", anchor="r")
+    _bar(draw, bar_x, top + 48, (float(power) / start_power) if power is not None else 0.0, "muted")
 
-    hands = view.get("hands") or {}
+    hands = view["hands"]
     hand = hands.get(seat) if isinstance(hands, Mapping) else None
-    deck_size = int(view.get("deck_size") or 2)
+    deck_size = view["deck_size"]
     sealed_cards, sealed_backup = _sealed_cards(view) if own else ([], 0)
-    phase = view.get("phase")
+    phase = view["phase"]
     if hand is None:
         # Darkness: the hand is unknown, but every creation is public.
         x, y = card_xy(seat, 0)
-        common.draw_text(canvas, (x, y + 18), "hand hidden (Darkness)", LABEL_SIZE, fg="muted")
+        draw_text(canvas, (x, y + 18), "hand hidden (Darkness)", LABEL_SIZE, fg="muted")
         made = [
             " ".join(number(v) for v in (entry.get("cards") or {}).get(seat) or [])
-            for entry in view.get("created") or []
+            for entry in view["created"]
             if isinstance(entry.get("cards"), Mapping)
         ]
         made = [m for m in made if m]
         if made:
-            text = common.fit_text("created: " + " | ".join(made), LABEL_SIZE, 330)
-            common.draw_text(canvas, (x, y + 54), text, LABEL_SIZE, fg="muted")
+            text = fit_text("created: " + " | ".join(made), LABEL_SIZE, 330)
+            draw_text(canvas, (x, y + 54), text, LABEL_SIZE, fg="muted")
     else:
         marked = Counter(sealed_cards) if phase == "play" else Counter()
         pending = list(sealed_cards) if phase == "create" else []
@@ -202,29 +212,29 @@ def _panel(
                     # The viewer's own sealed play: those cards framed in gold.
                     marked[value] -= 1
                     draw.rectangle([x - 6, y - 6, x + CARD_W + 5, y + CARD_H + 5], fill=ink("accent"))
-                common.paste(canvas, card_sprite(number(value), "hand"), (x, y))
+                paste(canvas, card_sprite(number(value), "hand"), (x, y))
             elif pending:
                 # The viewer's own sealed creation, in the slots it will fill.
-                common.paste(canvas, card_sprite(number(pending.pop(0)), "pending"), (x, y))
+                paste(canvas, card_sprite(number(pending.pop(0)), "pending"), (x, y))
             else:
-                common.paste(canvas, card_sprite("", "empty"), (x, y))
+                paste(canvas, card_sprite("", "empty"), (x, y))
     # The side column: Backup's uses, what was sent.
     col = card_xy(seat, 3)[0] + 20 if deck_size <= 3 else WIDTH - 260
     lines = []
-    backups = view.get("backups_left")
+    backups = view["backups_left"]
     if isinstance(backups, Mapping):
         left = backups.get(seat)
         lines.append(("backup: hidden" if left is None else f"backup uses left: {left}", "muted"))
-    submitted = (view.get("submitted") or {}).get(seat)
-    if phase in ("create", "play") and seat in (view.get("to_move") or []):
+    submitted = view["submitted"].get(seat)
+    if phase in ("create", "play") and seat in view["to_move"]:
         lines.append(("waiting for " + ("cards" if phase == "create" else "a play"), "text"))
     elif phase in ("create", "play") and submitted:
         lines.append(("sent, sealed", "text"))
-    if own and view.get("sealed"):
+    if own and view["sealed"]:
         lines.append((_sealed_text(phase, sealed_cards, sealed_backup), "accent"))
     y = card_xy(seat, 0)[1] + 18
     for text, fg in lines:
-        common.draw_text(canvas, (col, y), common.fit_text(text, LABEL_SIZE, WIDTH - col - 20), LABEL_SIZE, fg=fg)
+        draw_text(canvas, (col, y), fit_text(text, LABEL_SIZE, WIDTH - col - 20), LABEL_SIZE, fg=fg)
         y += 36
 
 
@@ -249,14 +259,14 @@ def _play_text(play: Mapping[str, Any] | None, counted: Sequence[Any] | None, to
     return shown if total is None else f"{shown} = {number(total)}"
 
 
-def last_round_lines(view: Mapping[str, Any], players: Mapping[str, str] | None) -> list[str]:
+def last_round_lines(view: DuelingDecksView, players: Mapping[str, str] | None) -> list[str]:
     """The last resolved round, as much of it as the view shows: who won it, then the plays."""
-    history = view.get("history") or []
+    history = view["history"]
     if not history:
         return ["No round played yet"]
     last = history[-1]
     winner = last.get("winner")
-    result = f"{common.seat_name(str(winner), players)} wins it" if winner else "a tie, the prize split"
+    result = f"{seat_name(str(winner), players)} wins it" if winner else "a tie, the prize split"
     points = last.get("points")
     if winner and isinstance(points, Mapping) and points.get(winner) is not None:
         result += f" (+{number(points[winner])})"
@@ -270,31 +280,29 @@ def last_round_lines(view: Mapping[str, Any], players: Mapping[str, str] | None)
         if play is None and sums is None:
             continue  # Darkness: nothing of this seat's play is in the view
         total = sums.get(seat) if isinstance(sums, Mapping) else None
-        seen.append(
-            f"{common.seat_name(seat, players)} {_play_text(play, counted.get(seat) if counted else None, total)}"
-        )
+        seen.append(f"{seat_name(seat, players)} {_play_text(play, counted.get(seat) if counted else None, total)}")
     if seen:
         lines.append(" · ".join(seen))
     return lines
 
 
-def last_round_text(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def last_round_text(view: DuelingDecksView, players: Mapping[str, str] | None) -> str:
     """The last resolved round on one line."""
     return " · ".join(last_round_lines(view, players))
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: DuelingDecksView, players: Mapping[str, str] | None) -> str:
     """What the card says at the bottom while the task runs."""
-    phase = view.get("phase")
+    phase = view["phase"]
     if phase == "create":
-        head = f"Round {view.get('round')}: create cards by DM (create 20 15, or create none)"
+        head = f"Round {view['round']}: create cards by DM (create 20 15, or create none)"
     elif phase == "play":
         how = (
             "play 20 15, play 20 backup 3, or play none"
-            if "backup" in (view.get("anomalies") or [])
+            if "backup" in view["anomalies"]
             else "play 20 15, or play none"
         )
-        head = f"Round {view.get('round')}: play by DM ({how})"
+        head = f"Round {view['round']}: play by DM ({how})"
     else:
         return ""
     # Who is still awaited shows in the player rows and the panels.
@@ -302,7 +310,7 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
 
 
 def render(
-    view: Mapping[str, Any],
+    view: DuelingDecksView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
@@ -319,31 +327,29 @@ def render(
     lines = last_round_lines(view, players)
     for k, line in enumerate(lines):
         y = PANEL_TOP + 2 * PANEL_H + (LAST_H / 2 - 6 if len(lines) == 1 else 18 + 34 * k)
-        common.draw_text(
-            canvas, (22, y), common.fit_text(line, LABEL_SIZE, WIDTH - 44), LABEL_SIZE, fg="text" if k == 0 else "muted"
-        )
+        draw_text(canvas, (22, y), fit_text(line, LABEL_SIZE, WIDTH - 44), LABEL_SIZE, fg="text" if k == 0 else "muted")
 
     def detail(seat: str) -> str:
-        points = (view.get("points") or {}).get(seat)
-        return f"{number(points)} pts · power {number((view.get('power') or {}).get(seat))}"
+        points = view["points"].get(seat)
+        return f"{number(points)} pts · power {number(view['power'].get(seat))}"
 
-    rows = common.player_rows(view, players, clocks, seat_symbol, detail)
+    rows = player_rows(view, players, clocks, seat_symbol, detail)
     head = title or "Dueling Decks"
-    anomalies = view.get("anomalies") or []
+    anomalies = view["anomalies"]
     if anomalies:
         head = f"{head} · {', '.join(str(a) for a in anomalies)}"
-    head = f"{head} · round {view.get('round')}/{view.get('rounds') or 7}"
-    common.draw_header(canvas, head, rows)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    head = f"{head} · round {view['round']}/{view['rounds']}"
+    draw_header(canvas, head, rows)
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
     return canvas
 
 
-def _viewer(view: Mapping[str, Any]) -> str | None:
+def _viewer(view: DuelingDecksView) -> str | None:
     """The seat whose view this is, as far as the view tells. ``sealed`` is only ever the
     viewer's own, sent while the other seat is still awaited: the viewer is the seat that is
     no longer to move. Anything else marks nothing, so a wrong guess can draw nothing extra."""
-    if not view.get("sealed"):
+    if not view["sealed"]:
         return None
-    waiting = set(view.get("to_move") or ())
+    waiting = set(view["to_move"])
     done = [s for s in ("p1", "p2") if s not in waiting]
     return done[0] if len(done) == 1 else None

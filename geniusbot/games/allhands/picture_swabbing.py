@@ -13,14 +13,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import SEAT_FILL, draw_text_over, seat_symbol
 from geniusbot.games.allhands.picture_tiles import _board_box, _corner, square_xy, squares, tile_side
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.games.allhands.swabbing import SIZE
+from geniusbot.games.allhands.view import DeckSwabbingView
+from geniusbot.render.grid import coordinate_bands
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import PALETTE, ink, new_canvas, rgb
+from geniusbot.render.sprites import Sprite, paste, paste_centred, smooth_sprite
+from geniusbot.render.text import text_width
 
 WIDTH = 900
 MARGIN = 46
@@ -34,30 +46,35 @@ INK_ON = {
     "p2": ("blue_stone", "symbol"),
 }
 
+COLUMNS = "".join(chr(ord("A") + k) for k in range(SIZE))  # the board's column letters
+
 
 def canvas_size() -> tuple[int, int]:
     """The picture's width and height."""
-    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
 
 
 @lru_cache(maxsize=1)
 def background() -> Image.Image:
     """The static part: the slate, all tiles white, the coordinates."""
-    canvas = common.new_canvas(canvas_size())
+    canvas = new_canvas(canvas_size())
     draw = ImageDraw.Draw(canvas)
     left, top, right, bottom = _board_box()
     draw.rectangle([left, top, right - 1, bottom - 1], fill=ink("slate"))
     white = tile_sprite("white", None, None)
     for square in squares():
-        common.paste(canvas, white, _corner(square))
-    for k in range(7):
-        col = chr(ord("A") + k)
-        x = square_xy(f"{col}1")[0]
-        common.draw_text(canvas, (x, top - MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (x, bottom + MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        y = square_xy(f"A{k + 1}")[1]
-        common.draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        paste(canvas, white, _corner(square))
+    letters = [chr(ord("A") + k) for k in range(SIZE)]
+    coordinate_bands(
+        canvas,
+        [(col, square_xy(f"{col}1")[0]) for col in letters],
+        [(str(k), square_xy(f"A{k}")[1]) for k in range(1, SIZE + 1)],
+        top=top - MARGIN / 2,
+        bottom=bottom + MARGIN / 2,
+        left=left / 2,
+        right=(right + WIDTH) / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 
@@ -69,19 +86,19 @@ def tile_sprite(state: str, number: int | None, value: int | None) -> Sprite:
     if state in SEAT_FILL:
         image = _pattern(state, side).image.copy()
     else:
-        image = common.new_canvas((side, side), fill)
+        image = new_canvas((side, side), fill)
     if number is not None:
         draw_text_over(image, (side / 2, side / 2), str(number), NUMBER_SIZE, fg=fg, bg=fill, bold=True)
     if value is not None:
         _value_text(image, (0, 0), value, fg, fill)
-    image.putpalette(common.PALETTE)
+    image.putpalette(PALETTE)
     return Sprite(image, None)
 
 
 @lru_cache(maxsize=4)
 def _pattern(seat: str, side: int) -> Sprite:
     """A claimed tile's fill with the seat's mark: p1 a white ring, p2 a white square frame."""
-    fill = common.rgb(SEAT_FILL[seat])
+    fill = rgb(SEAT_FILL[seat])
 
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         s = side * scale
@@ -89,7 +106,7 @@ def _pattern(seat: str, side: int) -> Sprite:
         draw.rectangle([0, 0, s, s], fill=fill)
         r = s * 0.36
         bar = s * 0.065
-        white = common.rgb("symbol")
+        white = rgb("symbol")
         if seat == "p1":
             draw.ellipse([c - r, c - r, c + r, c + r], fill=white)
             draw.ellipse([c - r + bar, c - r + bar, c + r - bar, c + r - bar], fill=fill)
@@ -98,7 +115,7 @@ def _pattern(seat: str, side: int) -> Sprite:
             draw.rectangle([c - r, c - r, c + r, c + r], fill=white)
             draw.rectangle([c - r + bar, c - r + bar, c + r - bar, c + r - bar], fill=fill)
 
-    return common.smooth_sprite(side, SEAT_FILL[seat], paint, masked=False)
+    return smooth_sprite(side, SEAT_FILL[seat], paint, masked=False)
 
 
 def _brackets(draw: ImageDraw.ImageDraw, square: str) -> None:
@@ -122,7 +139,7 @@ def crosshair_sprite(background_name: str) -> Sprite:
         c = side * scale / 2
         r = side * 0.34 * scale
         width = round(5 * scale)
-        gold = common.rgb("accent")
+        gold = rgb("accent")
         draw.ellipse([c - r, c - r, c + r, c + r], outline=gold, width=width)
         # Ticks across the ring but short of the middle, where Unique's number stays readable.
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
@@ -130,7 +147,7 @@ def crosshair_sprite(background_name: str) -> Sprite:
                 [(c + dx * r * 0.72, c + dy * r * 0.72), (c + dx * r * 1.35, c + dy * r * 1.35)], fill=gold, width=width
             )
 
-    return common.smooth_sprite(side, background_name, paint)
+    return smooth_sprite(side, background_name, paint)
 
 
 def _dashed_frame(draw: ImageDraw.ImageDraw, square: str) -> None:
@@ -164,31 +181,34 @@ def _value_on_top(canvas: Image.Image, square: str, board: Mapping[str, str], va
 
 def _value_text(canvas: Image.Image, origin: tuple[int, int], value: int, fg: str, fill: str) -> None:
     text = str(value)
-    centre = (origin[0] + 11 + common.text_width(text, VALUE_SIZE, True) / 2, origin[1] + 15)
+    centre = (origin[0] + 11 + text_width(text, VALUE_SIZE, True) / 2, origin[1] + 15)
     draw_text_over(canvas, centre, text, VALUE_SIZE, fg=fg, bg=fill, bold=True)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: DeckSwabbingView, players: Mapping[str, str] | None) -> str:
     """What the card says under the grid while the task runs."""
-    if view.get("phase") != "move":
+    if view["phase"] != "move":
         return ""
-    name = lambda seat: common.seat_name(seat, players)  # noqa: E731
-    anomalies = set(view.get("anomalies") or [])
-    turn = view.get("turn")
+
+    def name(seat: str | None) -> str:
+        return seat_name(seat, players)
+
+    anomalies = set(view["anomalies"])
+    turn = view["turn"]
     how = "a line of white tiles, e.g. C3 C4 C6" if "linear" in anomalies else "two adjacent white tiles, e.g. C3 C4"
     parts = []
-    if "snipe" in anomalies and view.get("sniper"):
+    if "snipe" in anomalies and view["sniper"]:
         # Who has sent what shows in the player rows; the line says what each may do.
         parts.append(f"{name(turn)} moves, {name(view['sniper'])} may snipe")
     else:
         parts.append(f"{name(turn)} to swab {how}")
-    hook = view.get("hook") or {}
-    if hook.get("from") and not hook.get("lifted"):
+    hook = view["hook"]
+    if hook and hook["from"] and not hook["lifted"]:
         parts.append(f"touch {' or '.join(hook['from'])} (Hook)")
-    if view.get("sealed"):
+    if view["sealed"]:
         parts.insert(0, f"You sent {view['sealed']}")
-    history = view.get("history") or []
-    if history and not view.get("sealed"):
+    history = view["history"]
+    if history and not view["sealed"]:
         last = history[-1]
         text = f"last {' '.join(last.get('tiles') or [])}"
         if last.get("snipe"):
@@ -197,27 +217,22 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     return " · ".join(parts)
 
 
-def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+def seat_detail(view: DeckSwabbingView, seat: str) -> str:
     """The small text beside a player's name: tiles (and Pyramid points), who moved first."""
-    tiles_count = (view.get("tiles") or {}).get(seat, 0)
+    tiles_count = view["tiles"].get(seat, 0)
     bits = [f"{tiles_count} tile{'s' if tiles_count != 1 else ''}"]
-    if "pyramid" in (view.get("anomalies") or []):
-        bits.append(f"{(view.get('scores') or {}).get(seat, 0)} pts")
-    if view.get("phase") == "move" and view.get("sniper") == seat:
-        submitted = (view.get("submitted") or {}).get(seat)
+    if "pyramid" in view["anomalies"]:
+        bits.append(f"{view['scores'].get(seat, 0)} pts")
+    if view["phase"] == "move" and view["sniper"] == seat:
+        submitted = (view["submitted"] or {}).get(seat)
         bits.insert(0, "snipe sent" if submitted else "may snipe")
-    elif (
-        view.get("phase") == "move"
-        and view.get("sniper")
-        and view.get("turn") == seat
-        and (view.get("submitted") or {}).get(seat)
-    ):
+    elif view["phase"] == "move" and view["sniper"] and view["turn"] == seat and (view["submitted"] or {}).get(seat):
         bits.insert(0, "move sent")
     return " · ".join(bits)
 
 
 def render(
-    view: Mapping[str, Any],
+    view: DeckSwabbingView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
@@ -226,17 +241,17 @@ def render(
     """The card of a Deck Swabbing view as a palette image."""
     canvas = background().copy()
     draw = ImageDraw.Draw(canvas)
-    board: Mapping[str, str] = view.get("board") or {}
-    numbers: Mapping[str, int] = view.get("numbers") or {}
-    values: Mapping[str, int] = view.get("values") or {}
+    board = view["board"]
+    numbers = view["numbers"] or {}
+    values = view["values"] or {}
     for square in squares():
         state = board.get(square, "white")
         number, value = numbers.get(square), values.get(square)
         if state == "white" and number is None and value is None:
             continue  # the background already has it
-        common.paste(canvas, tile_sprite(state, number, value), _corner(square))
+        paste(canvas, tile_sprite(state, number, value), _corner(square))
 
-    history = view.get("history") or []
+    history = view["history"]
     if history:
         last = history[-1]
         for square in last.get("tiles") or []:
@@ -245,23 +260,23 @@ def render(
         snipe = last.get("snipe")
         if snipe:
             fill = INK_ON.get(board.get(snipe, "black"), INK_ON["black"])[0]
-            common.paste_centred(canvas, crosshair_sprite(fill), square_xy(snipe))
-    sealed = str(view.get("sealed") or "")
+            paste_centred(canvas, crosshair_sprite(fill), square_xy(snipe))
+    sealed = view["sealed"] or ""
     for word in sealed.split():
         word = word.upper()
-        if len(word) >= 2 and word[0] in "ABCDEFG" and word[1:].isdigit() and board.get(word) == "white":
+        if len(word) >= 2 and word[0] in COLUMNS and word[1:].isdigit() and board.get(word) == "white":
             _dashed_frame(draw, word)
 
     def symbol(seat: str, row_background: str) -> Sprite | None:
         return seat_symbol(seat, row_background)
 
-    rows = common.player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
+    rows = player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
     head = title or "Deck Swabbing"
-    anomalies = view.get("anomalies") or []
+    anomalies = view["anomalies"]
     if anomalies:
         head = f"{head} · {', '.join(str(a) for a in anomalies)}"
-    if view.get("move_number"):
+    if view["move_number"]:
         head = f"{head} · move {view['move_number']}"
-    common.draw_header(canvas, head, rows)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    draw_header(canvas, head, rows)
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
     return canvas

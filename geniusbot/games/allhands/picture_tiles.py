@@ -18,18 +18,28 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import letter, tile_inks, tile_sprite
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.games.allhands.tiles import SIZE
+from geniusbot.games.allhands.view import TileDecklarationView
+from geniusbot.render.grid import coordinate_bands
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import ink, new_canvas, rgb
+from geniusbot.render.sprites import Sprite, paste, smooth_sprite
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
 COORD_SIZE = 26
-SIZE = 7
 GAP = 5  # slate between a tile and its cell's edge
 LETTER_SIZE = 46
 INSET_LETTER_SIZE = 30
@@ -49,13 +59,13 @@ def tile_side() -> int:
 
 def canvas_size() -> tuple[int, int]:
     """The picture's width and height."""
-    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
 
 
 def _board_box() -> tuple[int, int, int, int]:
     side = cell_size() * SIZE
     left = (WIDTH - side) // 2
-    top = common.HEADER_HEIGHT + (WIDTH - side) // 2
+    top = HEADER_HEIGHT + (WIDTH - side) // 2
     return left, top, left + side, top + side
 
 
@@ -82,21 +92,24 @@ def _corner(square: str) -> tuple[int, int]:
 @lru_cache(maxsize=2)
 def background(centre: str = "D4") -> Image.Image:
     """The static part: the slate, every tile empty, the black centre and the coordinates."""
-    canvas = common.new_canvas(canvas_size())
+    canvas = new_canvas(canvas_size())
     draw = ImageDraw.Draw(canvas)
     left, top, right, bottom = _board_box()
     draw.rectangle([left, top, right - 1, bottom - 1], fill=ink("slate"))
     empty = tile_sprite("empty", tile_side(), 0)
     for square in squares():
-        common.paste(canvas, empty if square != centre else tile_sprite("black", tile_side(), 0), _corner(square))
-    for k in range(SIZE):
-        col = chr(ord("A") + k)
-        x = square_xy(f"{col}1")[0]
-        common.draw_text(canvas, (x, top - MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (x, bottom + MARGIN / 2), col, COORD_SIZE, fg="muted", anchor="m")
-        y = square_xy(f"A{k + 1}")[1]
-        common.draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+        paste(canvas, empty if square != centre else tile_sprite("black", tile_side(), 0), _corner(square))
+    letters = [chr(ord("A") + k) for k in range(SIZE)]
+    coordinate_bands(
+        canvas,
+        [(col, square_xy(f"{col}1")[0]) for col in letters],
+        [(str(k), square_xy(f"A{k}")[1]) for k in range(1, SIZE + 1)],
+        top=top - MARGIN / 2,
+        bottom=bottom + MARGIN / 2,
+        left=left / 2,
+        right=(right + WIDTH) / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 
@@ -109,17 +122,15 @@ def badge_sprite(background_name: str) -> Sprite:
         c = side * scale / 2
         r = BADGE_RADIUS * scale
         # A dark rim keeps the gold disc apart from a yellow or orange tile.
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("banner_text"))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("banner_text"))
         r -= 2.5 * scale
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("accent"))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("accent"))
         bar = 2.6 * scale
-        draw.rounded_rectangle(
-            [c - bar, c - r * 0.62, c + bar, c + r * 0.18], radius=bar, fill=common.rgb("banner_text")
-        )
+        draw.rounded_rectangle([c - bar, c - r * 0.62, c + bar, c + r * 0.18], radius=bar, fill=rgb("banner_text"))
         dot = 2.9 * scale
-        draw.ellipse([c - dot, c + r * 0.42 - dot, c + dot, c + r * 0.42 + dot], fill=common.rgb("banner_text"))
+        draw.ellipse([c - dot, c + r * 0.42 - dot, c + dot, c + r * 0.42 + dot], fill=rgb("banner_text"))
 
-    return common.smooth_sprite(side, background_name, paint)
+    return smooth_sprite(side, background_name, paint)
 
 
 @lru_cache(maxsize=32)
@@ -136,22 +147,20 @@ def mine_sprite(background_name: str, exploded: bool) -> Sprite:
                 radius = (side / 2 - 1 if k % 2 == 0 else side / 4) * scale
                 angle = math.pi * k / 8
                 points.append((c + radius * math.cos(angle), c + radius * math.sin(angle)))
-            draw.polygon(points, fill=common.rgb("accent"))
+            draw.polygon(points, fill=rgb("accent"))
         r = side * 0.21 * scale
         for k in range(8):
             angle = math.pi * k / 4
             draw.line(
                 [(c, c), (c + r * 1.55 * math.cos(angle), c + r * 1.55 * math.sin(angle))],
-                fill=common.rgb("black_stone"),
+                fill=rgb("black_stone"),
                 width=round(3.2 * scale),
             )
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("black_stone"))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("black_stone"))
         h = r * 0.32
-        draw.ellipse(
-            [c - r * 0.45 - h, c - r * 0.45 - h, c - r * 0.45 + h, c - r * 0.45 + h], fill=common.rgb("white_stone")
-        )
+        draw.ellipse([c - r * 0.45 - h, c - r * 0.45 - h, c - r * 0.45 + h, c - r * 0.45 + h], fill=rgb("white_stone"))
 
-    return common.smooth_sprite(side, background_name, paint)
+    return smooth_sprite(side, background_name, paint)
 
 
 def _frame(draw: ImageDraw.ImageDraw, square: str, fill: int, width: int, reach: int = GAP + 1) -> None:
@@ -192,33 +201,37 @@ def colour_word(colour: str | None) -> str:
     return f"{colour} ({letter(colour)})" if letter(colour) else colour
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None, seat_view: bool = False) -> str:
+def status_line(view: TileDecklarationView, players: Mapping[str, str] | None, seat_view: bool = False) -> str:
     """What the card says under the grid while the task runs."""
-    phase = view.get("phase")
-    name = lambda seat: common.seat_name(seat, players)  # noqa: E731
+    phase = view["phase"]
+
+    def name(seat: str | None) -> str:
+        return seat_name(seat, players)
+
     if phase == "memorize":
-        letters = ", ".join(f"{letter(c)} {c}" for c in view.get("palette") or [])
-        return f"Memorize! Hidden in 30 s · {letters}"
+        letters = ", ".join(f"{letter(c)} {c}" for c in view["palette"])
+        return f"Memorize! Hidden in {view['memorize_seconds']} s · {letters}"
     if phase == "landmines":
-        sent = view.get("mines_sent") or {}
+        sent = view["mines_sent"] or {}
         waiting = [name(s) for s in ("p1", "p2") if not sent.get(s)]
-        if view.get("mines") is not None:
+        own = view["mines"]
+        if own is not None:
             # Only the owner's view holds its mines.
-            mines = " ".join(view["mines"]) or "none"
+            mines = " ".join(own) or "none"
             head = f"Your mines: {mines}"
         else:
-            head = "Landmine: send 5 tiles by DM (mines A1 B2 C3 E6 G7)"
+            head = f"Landmine: send {view['mines_per_seat']} tiles by DM (mines A1 B2 C3 E6 G7)"
         return f"{head} · waiting for {' and '.join(waiting)}" if waiting else head
-    movers = list(view.get("to_move") or [])
+    movers = view["to_move"]
     mover = name(movers[0]) if movers else None
     if phase == "call" and mover:
         return f"{mover} calls a colour for {name(_other(movers[0]))} (e.g. call red)"
     if phase == "declare" and mover:
-        parts = [f"{mover}: declare a {colour_word(view.get('called'))} tile"]
-        if view.get("chain_from"):
+        parts = [f"{mover}: declare a {colour_word(view['called'])} tile"]
+        if view["chain_from"]:
             parts[0] += f" next to {view['chain_from']}"
-        parts.append("then call a colour" if not view.get("must_move_again") else "mine! move again")
-        if view.get("last_move"):
+        parts.append("then call a colour" if not view["must_move_again"] else "mine! move again")
+        if view["last_move"]:
             parts.append(f"last {view['last_move']}")
         return " · ".join(parts)
     return ""
@@ -228,19 +241,19 @@ def _other(seat: str) -> str:
     return "p2" if seat == "p1" else "p1"
 
 
-def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+def seat_detail(view: TileDecklarationView, seat: str) -> str:
     """The small text beside a player's name: the colour to declare, declarations, mines."""
     bits = []
-    movers = set(view.get("to_move") or ())
-    if view.get("phase") == "declare" and seat in movers and view.get("called"):
+    movers = set(view["to_move"])
+    if view["phase"] == "declare" and seat in movers and view["called"]:
         bits.append(f"declare {view['called']}")
-    elif view.get("phase") in ("call", "memorize", "landmines") and view.get("starter") == seat:
+    elif view["phase"] in ("call", "memorize", "landmines") and view["starter"] == seat:
         bits.append("calls first")
-    count = sum(1 for d in view.get("declared") or [] if d.get("seat") == seat)
+    count = sum(1 for d in view["declared"] if d.get("seat") == seat)
     if count:
         bits.append(f"{count} declared")
-    sent = view.get("mines_sent")
-    if sent is not None and view.get("phase") == "landmines":
+    sent = view["mines_sent"]
+    if sent is not None and view["phase"] == "landmines":
         bits.append("mines sent" if sent.get(seat) else "mines: waiting")
     return " · ".join(bits)
 
@@ -250,14 +263,14 @@ def _called_symbol(colour: str) -> Sprite:
     return tile_sprite(colour, 34, 24)
 
 
-def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
+def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
     draw = ImageDraw.Draw(canvas)
     side = tile_side()
-    grid: Mapping[str, str] | None = view.get("grid")
-    original: Mapping[str, str] | None = view.get("original_grid")
-    declared = {d["tile"]: d for d in view.get("declared") or [] if d.get("tile")}
-    centre = view.get("centre") or "D4"
-    over = view.get("phase") == "over"
+    grid = view["grid"]
+    original = view["original_grid"]
+    declared = {d["tile"]: d for d in view["declared"] if d.get("tile")}
+    centre = view["centre"]
+    over = view["phase"] == "over"
 
     # Colours known: the whole grid (memorize window, end of task), else only declared tiles.
     colours: dict[str, str] = {t: str(d.get("color")) for t, d in declared.items()}
@@ -270,12 +283,12 @@ def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
                 # tiles stand out as the game's own moves.
                 inset = side * 62 // 100
                 x, y = square_xy(square)
-                common.paste(canvas, tile_sprite(colour, inset, INSET_LETTER_SIZE), (x - inset // 2, y - inset // 2))
+                paste(canvas, tile_sprite(colour, inset, INSET_LETTER_SIZE), (x - inset // 2, y - inset // 2))
             else:
                 colours[square] = colour
     for square, colour in colours.items():
         if square != centre:
-            common.paste(canvas, tile_sprite(colour, side, LETTER_SIZE), _corner(square))
+            paste(canvas, tile_sprite(colour, side, LETTER_SIZE), _corner(square))
 
     if original and grid:
         # Implode changed these tiles: the old colour in the bottom-left corner.
@@ -284,33 +297,32 @@ def _draw_board(canvas: Image.Image, view: Mapping[str, Any]) -> None:
             if grid.get(square) != old and square != centre:
                 x0, y0 = _corner(square)
                 draw.rectangle([x0, y0 + side - small - 4, x0 + small + 3, y0 + side - 1], fill=ink("page"))
-                common.paste(canvas, tile_sprite(old, small, 20), (x0, y0 + side - small))
+                paste(canvas, tile_sprite(old, small, 20), (x0, y0 + side - small))
 
-    for square in view.get("marks") or []:
+    for square in view["marks"]:
         fill = _fill_at(square, colours, grid, over, centre)
         x0, y0 = _corner(square)
-        common.paste(canvas, badge_sprite(fill), (x0 + side - 2 * BADGE_RADIUS - 8, y0 + 4))
+        paste(canvas, badge_sprite(fill), (x0 + side - 2 * BADGE_RADIUS - 8, y0 + 4))
 
-    exploded = {e.get("tile") for e in view.get("exploded") or []}
-    for square in view.get("mines") or []:
+    exploded = {str(e["tile"]) for e in view["exploded"] if e.get("tile")}
+    for square in view["mines"] or []:
         if square in exploded:
             continue
         x0, y0 = _corner(square)
-        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 2, y0 + 2))
+        paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 2, y0 + 2))
     for square in exploded:
-        if not square:
-            continue
         x0, y0 = _corner(square)
-        common.paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0, y0))
+        paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0, y0))
 
-    if view.get("chain_from") and view.get("phase") == "declare":
-        _chain_outline(draw, view["chain_from"])
-    order = [d.get("tile") for d in view.get("declared") or [] if d.get("tile")]
+    chain_from = view["chain_from"]
+    if chain_from and view["phase"] == "declare":
+        _chain_outline(draw, chain_from)
+    order = [d["tile"] for d in view["declared"] if d.get("tile")]
     if order:
         _frame(draw, order[-1], ink("text"), 5)
-    loss = view.get("loss") or {}
-    if loss.get("tile"):
-        _cross(draw, loss["tile"])
+    lost_on = (view["loss"] or {}).get("tile")
+    if lost_on:
+        _cross(draw, lost_on)
 
 
 def _fill_at(square: str, colours: Mapping[str, str], grid: Mapping[str, str] | None, over: bool, centre: str) -> str:
@@ -323,35 +335,35 @@ def _fill_at(square: str, colours: Mapping[str, str], grid: Mapping[str, str] | 
 
 
 def render(
-    view: Mapping[str, Any],
+    view: TileDecklarationView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of a Tile Decklaration view as a palette image."""
-    canvas = background(str(view.get("centre") or "D4")).copy()
+    canvas = background(view["centre"]).copy()
     _draw_board(canvas, view)
 
-    called = view.get("called")
-    movers = set(view.get("to_move") or ())
+    called = view["called"]
+    movers = set(view["to_move"])
 
     def symbol(seat: str, row_background: str) -> Sprite | None:
-        if called and seat in movers and view.get("phase") == "declare":
-            return _called_symbol(str(called))
+        if called and seat in movers and view["phase"] == "declare":
+            return _called_symbol(called)
         # No seat mark here: a red disc or blue square would read as a tile colour.
         return None
 
-    rows = common.player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
+    rows = player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
     head = title or "Tile Decklaration"
-    anomalies = view.get("anomalies") or []
+    anomalies = view["anomalies"]
     if anomalies:
-        head = f"{head} · {', '.join(str(a) for a in anomalies)}"
-    phase = view.get("phase")
+        head = f"{head} · {', '.join(anomalies)}"
+    phase = view["phase"]
     if phase == "memorize":
         head = f"{head} · MEMORIZE"
-    elif view.get("move_number"):
+    elif view["move_number"]:
         head = f"{head} · {view['move_number']} declared"
-    common.draw_header(canvas, head, rows)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    draw_header(canvas, head, rows)
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
     return canvas

@@ -84,10 +84,11 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from geniusbot.games.allhands.common import TASK_ANOMALIES
 from geniusbot.games.allhands.common import parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.view import DeckSwabbingView, Hook
 from geniusbot.games.base import (
     Event,
     EventKind,
@@ -316,7 +317,7 @@ class DeckSwabbing(Game):
         """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
         from geniusbot.games.allhands.text import swabbing_lines
 
-        return swabbing_lines(view)
+        return swabbing_lines(cast(DeckSwabbingView, view))  # a host passes the views of this game
 
     def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
         """An all-white board (Unique: numbered from the seed); the starter moves first."""
@@ -747,10 +748,10 @@ class DeckSwabbing(Game):
             return Snipe(seat, self.sealed_snipe).text()
         return None
 
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> DeckSwabbingView:
         """What ``seat`` may see: everything but the other seat's sealed submission."""
         over = self.is_over
-        hook = None
+        hook: Hook | None = None
         if self.has("hook") and not over:
             hook = {"from": [_sq(p) for p in self.recent], "lifted": bool(self.recent) and not self.hook_binds()}
         return {

@@ -3,81 +3,84 @@ there is no picture. Each reads only the view it is given."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
 from geniusbot.games.allhands.tiles import grid_text
+from geniusbot.games.allhands.view import AllHandsView, DeckSwabbingView, DuelingDecksView, TileDecklarationView
 from geniusbot.games.grid import parse_point, points_of, seat_list
 
 
-def tiles_lines(view: Mapping[str, Any]) -> list[str]:
-    size = int(view.get("size") or 7)
-    phase = view.get("phase")
-    declared = list(view.get("declared") or [])
+def tiles_lines(view: TileDecklarationView) -> list[str]:
+    size = view["size"]
+    phase = view["phase"]
+    declared = view["declared"]
     lines: list[str] = []
     if phase == "memorize":
         lines.append("Memorize the grid: it is hidden when the time is up.")
     elif phase == "landmines":
-        sent = view.get("mines_sent") or {}
+        sent = view["mines_sent"] or {}
         waiting = [s for s, done in sent.items() if not done]
         lines.append(
             "Landmines: each player sends five tiles by direct message, such as `mines A1 B2 C3 E6 G7`"
             + (f"; waiting for {seat_list(waiting)}." if waiting else ".")
         )
     elif phase == "call":
-        lines.append(f"{view.get('starter')} calls the first colour, such as `call red`.")
+        lines.append(f"{view['starter']} calls the first colour, such as `call red`.")
     elif phase == "declare":
-        movers = seat_list(view.get("to_move"))
-        head = f"{movers} declares a {view.get('called')} tile"
-        if view.get("caller"):
+        movers = seat_list(view["to_move"])
+        head = f"{movers} declares a {view['called']} tile"
+        if view["caller"]:
             head += f" (called by {view['caller']})"
-        if view.get("chain_from"):
+        if view["chain_from"]:
             head += f", next to {view['chain_from']}"
         head += ", then calls a colour."
-        if view.get("must_move_again"):
+        if view["must_move_again"]:
             head += " A mine went off: move again."
         lines.append(head)
     elif phase == "over":
         lines.append("The task is over; the grid is shown.")
     lines.append(
         f"{len(declared)} tile{'s' if len(declared) != 1 else ''} declared."
-        + (f" Anomalies: {', '.join(view['anomalies'])}." if view.get("anomalies") else "")
+        + (f" Anomalies: {', '.join(view['anomalies'])}." if view["anomalies"] else "")
     )
-    marks = [parse_point(m, size, size) for m in view.get("marks") or ()]
-    if isinstance(view.get("grid"), Mapping):
-        known = points_of(view["grid"], size)
+    marks = [parse_point(m, size, size) for m in view["marks"]]
+    grid = view["grid"]
+    if grid is not None:
+        known = points_of(grid, size)
     else:
         # Hidden: only the black centre and the tiles declared so far (their true colours).
-        known = {parse_point(str(view.get("centre") or "D4"), size, size): "black"}
+        known = {parse_point(view["centre"], size, size): "black"}
         known.update({parse_point(d["tile"], size, size): d["color"] for d in declared})
     lines += grid_text(known, marks).splitlines()
-    palette = [str(c) for c in view.get("palette") or ()]
-    legend = ", ".join(f"{c[:1].upper()} {c}" for c in palette)
-    legend += f"; * the black centre {view.get('centre') or 'D4'}"
-    if not isinstance(view.get("grid"), Mapping):
+    legend = ", ".join(f"{c[:1].upper()} {c}" for c in view["palette"])
+    legend += f"; * the black centre {view['centre']}"
+    if grid is None:
         legend += "; ? hidden"
     if marks:
         legend += "; ! marked to implode"
     lines.append(legend + ".")
-    if isinstance(view.get("original_grid"), Mapping):
+    original = view["original_grid"]
+    if original is not None:
         lines.append("Before the implosion:")
-        lines += grid_text(points_of(view["original_grid"], size)).splitlines()
-    if view.get("mines") is not None:
-        lines.append("Your mines: " + (" ".join(view["mines"]) or "none") + ".")
-    exploded = view.get("exploded") or []
+        lines += grid_text(points_of(original, size)).splitlines()
+    mines = view["mines"]
+    if mines is not None:
+        lines.append("Your mines: " + (" ".join(mines) or "none") + ".")
+    exploded = view["exploded"]
     if exploded:
         gone = [f"{e['tile']} ({' and '.join(e.get('owners') or ())})" for e in exploded]
         lines.append("Mines gone off: " + ", ".join(gone) + ".")
     return lines
 
 
-def decks_lines(view: Mapping[str, Any]) -> list[str]:
+def decks_lines(view: DuelingDecksView) -> list[str]:
     return decks_board_text(view).splitlines()
 
 
-def swabbing_lines(view: Mapping[str, Any]) -> list[str]:
+def swabbing_lines(view: DeckSwabbingView) -> list[str]:
     size = int(view.get("size") or 7)
     lines: list[str] = []
     if view.get("phase") == "over":
@@ -130,50 +133,58 @@ def _items_words(have: Mapping[str, Any]) -> list[str]:
     return words
 
 
-def final_lines(view: Mapping[str, Any]) -> list[str]:
-    points = view.get("points") or {}
-    score = ", ".join(f"{s} {n}" for s, n in points.items())
-    current = view.get("current")
+def final_lines(view: AllHandsView) -> list[str]:
+    score = ", ".join(f"{s} {n}" for s, n in view["points"].items())
+    current = view["current"]
     lines: list[str] = []
     if current:
-        time = int(current.get("time") or 0)
+        time = current["time"]
         ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(time, f"{time}th")
-        anomalies = current.get("anomalies")
+        anomalies = current["anomalies"]
         chosen = "" if anomalies is None else f"; anomalies: {', '.join(anomalies) or 'none'}"
         lines.append(
-            f"Play {current.get('play')} of {view.get('plays_total')}: {current.get('title')} "
-            f"({ordinal} time, worth {current.get('worth')}){chosen}. "
-            f"Points: {score} (first to {view.get('target')})."
+            f"Play {current['play']} of {view['plays_total']}: {current['title']} "
+            f"({ordinal} time, worth {current['worth']}){chosen}. "
+            f"Points: {score} (first to {view['target']})."
         )
-        phase = view.get("phase")
-        if phase == "override" and (current.get("override") or {}).get("asked"):
-            lines.append(f"{current['override']['asked']}: use your Override (`use override chain rainbow`) or `pass`.")
+        phase = view["phase"]
+        asked = current["override"]["asked"]
+        if phase == "override" and asked:
+            lines.append(f"{asked}: use your Override (`use override chain rainbow`) or `pass`.")
         elif phase == "ban":
-            bans = ", ".join(f"{b['seat']} {b['anomaly']}" for b in current.get("bans") or ()) or "none yet"
-            lines.append(f"Bans: {bans}. Still open: {', '.join(current.get('pool') or ())}.")
-            if current.get("banner"):
+            bans = ", ".join(f"{b['seat']} {b['anomaly']}" for b in current["bans"]) or "none yet"
+            lines.append(f"Bans: {bans}. Still open: {', '.join(current['pool'])}.")
+            if current["banner"]:
                 lines.append(
-                    f"{current['banner']} bans next ({current.get('bans_left')} to go), such as `ban {(current.get('pool') or ['chain'])[0]}`."
+                    f"{current['banner']} bans next ({current['bans_left']} to go), such as `ban {(current['pool'] or ['chain'])[0]}`."
                 )
         elif phase == "items":
-            answered = [s for s, done in ((current.get("all_in") or {}).get("answered") or {}).items() if done]
+            answered = [s for s, done in current["all_in"]["answered"].items() if done]
             lines.append(
                 "All-In: send `use all-in` or `pass` by direct message"
                 + (f"; {seat_list(answered)} answered." if answered else ".")
             )
-        used = (current.get("all_in") or {}).get("used") or []
+        used = current["all_in"]["used"]
         if used:
-            lines.append(f"All-In used by {seat_list(used)}: the winner of this play scores 2 more.")
+            lines.append(
+                f"All-In used by {seat_list(used)}: the winner of this play scores {view['all_in_points']} more."
+            )
     else:
-        lines.append(f"Points: {score} (first to {view.get('target')}).")
-    if view.get("sealed"):
+        lines.append(f"Points: {score} (first to {view['target']}).")
+    if view["sealed"]:
         lines.append(f"Your sealed answer: {view['sealed']}.")
-    held = {seat: _items_words(have) for seat, have in (view.get("items") or {}).items()}
+    held = {seat: _items_words(have) for seat, have in view["items"].items()}
     if any(held.values()):
         lines.append("Items left: " + "; ".join(f"{s} {', '.join(w) or 'none'}" for s, w in held.items()) + ".")
-    if isinstance(view.get("task"), Mapping):
-        lines += _TASK_LINES[str(view["task"].get("game"))](view["task"])
+    task = view["task"]
+    if task is not None:
+        lines += _TASK_LINES[str(task.get("game"))](task)
     return lines
 
 
-_TASK_LINES = {"tiles": tiles_lines, "decks": decks_lines, "swabbing": swabbing_lines}
+# Each task's text board, by the task's name (a task's view is typed by its own lines function).
+_TASK_LINES: dict[str, Callable[[Any], list[str]]] = {
+    "tiles": tiles_lines,
+    "decks": decks_lines,
+    "swabbing": swabbing_lines,
+}

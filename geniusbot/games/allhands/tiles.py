@@ -69,9 +69,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from geniusbot.games.allhands.common import parse_anomalies as _parse_anomalies
+from geniusbot.games.allhands.view import TileDecklarationView
 from geniusbot.games.base import (
     Event,
     EventKind,
@@ -302,7 +303,7 @@ class TileDecklaration(Game):
         """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
         from geniusbot.games.allhands.text import tiles_lines
 
-        return tiles_lines(view)
+        return tiles_lines(cast(TileDecklarationView, view))  # a host passes the views of this game
 
     def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
         """Draw the grid (and Implode's marks) from the seed and open the memorize window."""
@@ -717,7 +718,7 @@ class TileDecklaration(Game):
 
     # ---- what a seat sees ------------------------------------------------------------------
 
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> TileDecklarationView:
         """What ``seat`` may see: the grid only in the memorize window and after the end, mines
         only in their owner's view until they go off."""
         over = self.is_over
@@ -729,9 +730,9 @@ class TileDecklaration(Game):
         else:
             grid = None
         own_mines = None
-        mines = self.mines[seat] if seat in self.seats else None
-        if mines is not None:
-            own_mines = [_sq(p) for p in mines]
+        seat_mines = self.mines.get(seat) if seat in self.seats else None
+        if seat_mines is not None:
+            own_mines = [_sq(p) for p in seat_mines]
         anchor = None if over or phase in ("memorize", "landmines") else self.chain_from()
         return {
             **self.base_view(),
@@ -740,6 +741,8 @@ class TileDecklaration(Game):
             "centre": _sq(CENTRE),
             "anomalies": list(self.anomalies),
             "palette": list(self.palette),
+            "memorize_seconds": MEMORIZE_SECONDS,
+            "mines_per_seat": MINES_PER_SEAT,
             "starter": self.starter,
             "grid": grid,
             "original_grid": {_sq(p): c for p, c in self.original.items()} if over and self.marks else None,

@@ -11,17 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.games.armslength.view import ArmsLengthView
+from geniusbot.render.grid import coordinate_bands
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import ink, new_canvas, rgb
+from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
 COORD_SIZE = 26
-KNOCKOUT_LIMIT = 10
 
 
 def cell_size(size: int) -> int:
@@ -31,13 +40,13 @@ def cell_size(size: int) -> int:
 
 def canvas_size(size: int = 8) -> tuple[int, int]:
     """The picture's width and height for a board of ``size`` x ``size`` squares."""
-    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
 
 
 def _board_box(size: int) -> tuple[int, int, int, int]:
     side = cell_size(size) * size
     left = (WIDTH - side) // 2
-    top = common.HEADER_HEIGHT + (WIDTH - side) // 2
+    top = HEADER_HEIGHT + (WIDTH - side) // 2
     return left, top, left + side, top + side
 
 
@@ -64,7 +73,7 @@ def stone_radius(size: int = 8) -> int:
 @lru_cache(maxsize=4)
 def background(size: int) -> Image.Image:
     """The static part of the card: the squares, their lines and the coordinates."""
-    canvas = common.new_canvas(canvas_size(size))
+    canvas = new_canvas(canvas_size(size))
     draw = ImageDraw.Draw(canvas)
     left, top, right, bottom = _board_box(size)
     cell = cell_size(size)
@@ -73,14 +82,17 @@ def background(size: int) -> Image.Image:
         width = 3 if k in (0, size) else 2
         draw.line([(left + k * cell, top), (left + k * cell, bottom)], fill=ink("cell_line"), width=width)
         draw.line([(left, top + k * cell), (right, top + k * cell)], fill=ink("cell_line"), width=width)
-    for k in range(size):
-        letter = chr(ord("A") + k)
-        x = square_xy(f"{letter}1", size)[0]
-        common.draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        y = square_xy(f"A{k + 1}", size)[1]
-        common.draw_text(canvas, (left / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, ((right + WIDTH) / 2, y), str(k + 1), COORD_SIZE, fg="muted", anchor="m")
+    letters = [chr(ord("A") + k) for k in range(size)]
+    coordinate_bands(
+        canvas,
+        [(letter, square_xy(f"{letter}1", size)[0]) for letter in letters],
+        [(str(k), square_xy(f"A{k}", size)[1]) for k in range(1, size + 1)],
+        top=top - MARGIN / 2,
+        bottom=bottom + MARGIN / 2,
+        left=left / 2,
+        right=(right + WIDTH) / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 
@@ -92,22 +104,22 @@ def stone_sprite(colour: str, radius: int, background: str = "cell") -> Sprite:
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c = side * scale / 2
         r = radius * scale
-        white = common.rgb("symbol")
+        white = rgb("symbol")
         bar = max(2.0, radius * 0.16) * scale
         if colour == "red":
-            draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("red_stone"))
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("red_stone"))
             arm = r * 0.58
             draw.rectangle([c - arm, c - bar, c + arm, c + bar], fill=white)
             draw.rectangle([c - bar, c - arm, c + bar, c + arm], fill=white)
         else:
             s = r * 0.9  # a square looks larger than a disc of the same width
-            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=common.rgb("blue_stone"))
+            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=rgb("blue_stone"))
             inner = s * 0.52
             draw.rectangle([c - inner, c - inner, c + inner, c + inner], fill=white)
             hole = inner - bar * 1.2
-            draw.rectangle([c - hole, c - hole, c + hole, c + hole], fill=common.rgb("blue_stone"))
+            draw.rectangle([c - hole, c - hole, c + hole, c + hole], fill=rgb("blue_stone"))
 
-    return common.smooth_sprite(side, background, paint)
+    return smooth_sprite(side, background, paint)
 
 
 def _push_direction(origin: str | None, square: str) -> tuple[int, int] | None:
@@ -115,32 +127,35 @@ def _push_direction(origin: str | None, square: str) -> tuple[int, int] | None:
         return None
     dc = ord(square[0].upper()) - ord(origin[0].upper())
     dr = int(square[1:]) - int(origin[1:])
-    sign = lambda v: (v > 0) - (v < 0)  # noqa: E731
-    return sign(dc), -sign(dr)  # rows grow upwards, pixels downwards
+    return _sign(dc), -_sign(dr)  # rows grow upwards, pixels downwards
 
 
-def draw_pushes(canvas: Image.Image, view: Mapping[str, Any], size: int) -> None:
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def draw_pushes(canvas: Image.Image, view: ArmsLengthView, size: int) -> None:
     """Ghosts and arrows for the stones the last placement pushed (drawn under the stones)."""
     draw = ImageDraw.Draw(canvas)
     radius = stone_radius(size)
     cell = cell_size(size)
     left, top, right, bottom = _board_box(size)
-    for push in view.get("pushes") or []:
-        source = push.get("from")
+    for push in view["pushes"]:
+        source, destination = push["from"], push["to"]
         if not source:
             continue
         start = square_xy(source, size)
-        shape = "square" if push.get("color") == "blue" else "disc"
-        common.paste_centred(canvas, common.ghost_sprite(shape, radius, push.get("to") is None, "cell"), start)
-        if push.get("to"):
-            end = square_xy(push["to"], size)
+        shape = "square" if push["color"] == "blue" else "disc"
+        paste_centred(canvas, ghost_sprite(shape, radius, destination is None, "cell"), start)
+        if destination:
+            end = square_xy(destination, size)
             dx, dy = end[0] - start[0], end[1] - start[1]
             length = (dx * dx + dy * dy) ** 0.5 or 1.0
             stop = radius + 6
             tip = (end[0] - dx / length * stop, end[1] - dy / length * stop)
-            common.arrow(draw, start, tip, ink("ghost"), width=4, head=16)
+            arrow(draw, start, tip, ink("ghost"), width=4, head=16)
         else:
-            direction = _push_direction(view.get("last_move"), source)
+            direction = _push_direction(view["last_move"], source)
             if direction is None:
                 continue
             # To the board's edge in the push direction: the stone left the board there.
@@ -150,7 +165,7 @@ def draw_pushes(canvas: Image.Image, view: Mapping[str, Any], size: int) -> None
             )
             tail = (start[0] + direction[0] * radius * 0.55, start[1] + direction[1] * radius * 0.55)
             if tip != tail:
-                common.arrow(draw, tail, tip, ink("ghost"), width=4, head=14)
+                arrow(draw, tail, tip, ink("ghost"), width=4, head=14)
 
 
 def draw_fours(draw: ImageDraw.ImageDraw, fours: list[list[str]], size: int) -> None:
@@ -185,63 +200,63 @@ def draw_last_move(draw: ImageDraw.ImageDraw, square: str, size: int) -> None:
             draw.line([(cx, cy), (cx, cy - sy * arm)], fill=fill, width=6)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: ArmsLengthView, players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
-    movers = list(view.get("to_move") or [])
-    mover = common.seat_name(movers[0], players) if movers else None
-    phase = view.get("phase")
+    movers = view["to_move"]
+    mover = seat_name(movers[0], players) if movers else None
+    phase = view["phase"]
     if phase == "choice":
-        who = mover or common.seat_name(view.get("dmo"), players)
+        who = mover or seat_name(view["dmo"], players)
         return f"{who} chooses a colour and to go first or second (e.g. red first)"
     parts = []
-    colours: Mapping[str, str | None] = view.get("colors") or {}
+    colours = view["colors"]
     if mover:
         colour = colours.get(movers[0])
         parts.append(f"{mover} to play{' ' + colour if colour else ''}")
-    if view.get("last_move"):
+    if view["last_move"]:
         parts.append(f"last {view['last_move']}")
-    off = [p for p in view.get("pushes") or [] if p.get("to") is None and p.get("from")]
+    off = [p for p in view["pushes"] if p["to"] is None and p["from"]]
     if off:
-        parts.append("knocked off " + ", ".join(f"{p['from']} {p.get('color', '')}".strip() for p in off))
+        parts.append("knocked off " + ", ".join(f"{p['from']} {p['color']}".strip() for p in off))
     return " · ".join(parts)
 
 
-def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+def seat_detail(view: ArmsLengthView, seat: str) -> str:
     """The small text beside a player's name: colour, who moves first, stones knocked off."""
-    colour = (view.get("colors") or {}).get(seat)
-    knocked: Mapping[str, int] = view.get("knocked_off") or {}
+    colour = view["colors"].get(seat)
+    knocked = view["knocked_off"]
     bits = []
     if colour:
         bits.append(colour)
-        if view.get("first") == seat:
+        if view["first"] == seat:
             bits.append("first")
-        bits.append(f"{int(knocked.get(colour, 0))}/{KNOCKOUT_LIMIT} knocked off")
-    elif view.get("dmo") == seat:
+        bits.append(f"{int(knocked.get(colour, 0))}/{view['knockout_limit']} knocked off")
+    elif view["dmo"] == seat:
         bits.append("DMO")
     return " · ".join(bits)
 
 
 def render(
-    view: Mapping[str, Any],
+    view: ArmsLengthView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of an Arm's Length view as a palette image."""
-    size = int(view.get("size") or 8)
+    size = view["size"]
     canvas = background(size).copy()
     draw = ImageDraw.Draw(canvas)
     radius = stone_radius(size)
-    stones: Mapping[str, str] = view.get("stones") or {}
-    colours: Mapping[str, str | None] = view.get("colors") or {}
+    stones = view["stones"]
+    colours = view["colors"]
 
     draw_pushes(canvas, view, size)
     centres = _centres(size)
     for colour in ("red", "blue"):
-        common.stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])
-    draw_fours(draw, [list(line) for line in view.get("fours") or []], size)
-    last = view.get("last_move")
+        stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])
+    draw_fours(draw, [list(line) for line in view["fours"]], size)
+    last = view["last_move"]
     if last:
         draw_last_move(draw, last, size)
 
@@ -252,11 +267,11 @@ def render(
     def detail(seat: str) -> str:
         return seat_detail(view, seat)
 
-    rows = common.player_rows(view, players, clocks, symbol, detail)
-    move_number = view.get("move_number")
+    rows = player_rows(view, players, clocks, symbol, detail)
+    move_number = view["move_number"]
     head = title or "Arm's Length"
     if move_number:
         head = f"{head} · move {move_number}"
-    common.draw_header(canvas, head, rows)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    draw_header(canvas, head, rows)
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
     return canvas

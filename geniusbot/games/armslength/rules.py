@@ -10,8 +10,9 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
+from geniusbot.games.armslength.view import ArmsLengthView, Push
 from geniusbot.games.base import (
     Event,
     EventKind,
@@ -217,8 +218,9 @@ class ArmsLength(Game):
     @classmethod
     def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
         """The stones on the grid, the last one placed in lower case."""
-        last = view.get("last_move")
-        return grid_lines(int(view["size"]), int(view["size"]), view["stones"], [str(last)] if last else [])
+        board = cast(ArmsLengthView, view)  # a host passes the views of this game
+        last = board["last_move"]
+        return grid_lines(board["size"], board["size"], board["stones"], [last] if last else [])
 
     def setup(self, *, setup: str = "", p1_color: str = "", dmo: str = "") -> None:
         """Lay the pre-placed stones and settle colours and order, or open the DMO's choice."""
@@ -461,7 +463,7 @@ class ArmsLength(Game):
 
     # ---- what a seat sees ------------------------------------------------------------------
 
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> ArmsLengthView:
         """The whole position: Arm's Length has no hidden information, so every seat sees the same."""
         return {
             **self.base_view(),
@@ -472,8 +474,9 @@ class ArmsLength(Game):
             "first": self.first,
             "dmo": self.dmo,
             "knocked_off": dict(self.knocked_off),
+            "knockout_limit": KNOCKOUT_LIMIT,
             "last_move": self.last_move,
-            "pushes": [dict(p) for p in self.pushes],
+            "pushes": [p.copy() for p in self.pushes],
             "fours": fours(self.stones),
             "move_number": self.move_number,
         }
@@ -507,11 +510,6 @@ class ArmsLength(Game):
         self.last_move = data["last_move"]
         self.pushes = [cast(Push, dict(p)) for p in data["pushes"]]
         self.move_number = int(data["move_number"])
-
-
-#: One stone pushed by a placement: the square it leaves, the square it lands on (``None``: off
-#: the board) and its colour.
-Push = TypedDict("Push", {"from": str, "to": str | None, "color": str})
 
 
 def push_results(stones: Mapping[Point, str], placed: Point) -> list[Push]:

@@ -9,12 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.games.tictacfive.view import TicTacFiveView
+from geniusbot.render.grid import coordinate_bands
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import ink, new_canvas, rgb
+from geniusbot.render.sprites import Sprite, smooth_sprite, stamp
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -35,14 +45,14 @@ def spacing(size: int) -> int:
 
 def canvas_size(size: int = 15) -> tuple[int, int]:
     """The picture's width and height for a board of ``size`` points."""
-    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
 
 
 def _origin(size: int) -> tuple[int, int]:
     # Centre the grid in the wood when SPAN does not divide evenly.
     extra = SPAN - spacing(size) * (size - 1)
     left = MARGIN + INSET + extra // 2
-    top = common.HEADER_HEIGHT + MARGIN + INSET + extra // 2
+    top = HEADER_HEIGHT + MARGIN + INSET + extra // 2
     return left, top
 
 
@@ -83,9 +93,9 @@ def _star_points(size: int) -> list[str]:
 @lru_cache(maxsize=4)
 def background(size: int) -> Image.Image:
     """The static part of the card for a board of ``size`` points: wood, grid, coordinates."""
-    canvas = common.new_canvas(canvas_size(size))
+    canvas = new_canvas(canvas_size(size))
     draw = ImageDraw.Draw(canvas)
-    board_top = common.HEADER_HEIGHT + MARGIN
+    board_top = HEADER_HEIGHT + MARGIN
     draw.rectangle([MARGIN, board_top, WIDTH - MARGIN - 1, board_top + WIDTH - 2 * MARGIN - 1], fill=ink("wood"))
     first, last = point_xy("A1", size), point_xy(f"{letters(size)[-1]}{size}", size)
     for k in range(size):
@@ -97,16 +107,16 @@ def background(size: int) -> Image.Image:
     for point in _star_points(size):
         x, y = point_xy(point, size)
         draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=ink("grid"))
-    for letter in letters(size):
-        x = point_xy(f"{letter}1", size)[0]
-        common.draw_text(canvas, (x, board_top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(
-            canvas, (x, board_top + WIDTH - 2 * MARGIN + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m"
-        )
-    for row in range(1, size + 1):
-        y = point_xy(f"A{row}", size)[1]
-        common.draw_text(canvas, (MARGIN / 2, y), str(row), COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (WIDTH - MARGIN / 2, y), str(row), COORD_SIZE, fg="muted", anchor="m")
+    coordinate_bands(
+        canvas,
+        [(letter, point_xy(f"{letter}1", size)[0]) for letter in letters(size)],
+        [(str(row), point_xy(f"A{row}", size)[1]) for row in range(1, size + 1)],
+        top=board_top - MARGIN / 2,
+        bottom=board_top + WIDTH - 2 * MARGIN + MARGIN / 2,
+        left=MARGIN / 2,
+        right=WIDTH - MARGIN / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 
@@ -121,13 +131,13 @@ def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c = side * scale / 2
         r = radius * scale
-        dark = common.rgb("black_stone")
+        dark = rgb("black_stone")
         if background != "wood":
             # Off the board (beside a name) the stone sits on a small square of wood, as on the
             # board: a black disc on the dark card would vanish, and outlining it would make
             # it look like the white ring.
             draw.rounded_rectangle(
-                [0, 0, side * scale - 1, side * scale - 1], radius=side * scale / 5, fill=common.rgb("wood")
+                [0, 0, side * scale - 1, side * scale - 1], radius=side * scale / 5, fill=rgb("wood")
             )
             r = (radius - 2) * scale
         if colour == "black":
@@ -136,55 +146,51 @@ def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
             hole = r * 0.42
             edge = max(2.0, radius / 11) * scale
             draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)
-            draw.ellipse([c - r + edge, c - r + edge, c + r - edge, c + r - edge], fill=common.rgb("white_stone"))
+            draw.ellipse([c - r + edge, c - r + edge, c + r - edge, c + r - edge], fill=rgb("white_stone"))
             draw.ellipse([c - hole - edge, c - hole - edge, c + hole + edge, c + hole + edge], fill=dark)
-            draw.ellipse([c - hole, c - hole, c + hole, c + hole], fill=common.rgb("wood"))
+            draw.ellipse([c - hole, c - hole, c + hole, c + hole], fill=rgb("wood"))
 
-    return common.smooth_sprite(side, background, paint)
-
-
-def _opening_colour(index: int) -> str:
-    return ("black", "white", "black")[index] if index < 3 else "black"
+    return smooth_sprite(side, background, paint)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: TicTacFiveView, players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
-    movers = list(view.get("to_move") or [])
-    mover = common.seat_name(movers[0], players) if movers else None
-    phase = view.get("phase")
-    last = view.get("last_move")
+    movers = view["to_move"]
+    mover = seat_name(movers[0], players) if movers else None
+    phase = view["phase"]
+    last = view["last_move"]
     tail = f" · last {last}" if last else ""
     if phase == "opening":
-        placed = len(view.get("stones") or {})
-        colour = view.get("next_color") or _opening_colour(placed)
-        return f"Opening: {mover or 'the first player'} places stone {min(placed + 1, 3)} of 3 ({colour}){tail}"
+        placed, stones = len(view["stones"]), view["opening_stones"]
+        colour = view["next_color"]
+        return f"Opening: {mover or 'the first player'} places stone {min(placed + 1, stones)} of {stones} ({colour}){tail}"
     if phase == "choice":
         return f"{mover or 'The second player'} chooses a colour: black or white{tail}"
     if phase == "play" and mover:
-        colour = view.get("next_color")
+        colour = view["next_color"]
         return f"{mover} to play{' ' + colour if colour else ''}{tail}"
     return tail.lstrip(" ·")
 
 
 def render(
-    view: Mapping[str, Any],
+    view: TicTacFiveView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of a Tic-Tac-Five view as a palette image."""
-    size = int(view.get("size") or 15)
+    size = view["size"]
     canvas = background(size).copy()
     draw = ImageDraw.Draw(canvas)
     radius = stone_radius(size)
-    stones: Mapping[str, str] = view.get("stones") or {}
-    colours: Mapping[str, str | None] = view.get("colors") or {}
+    stones = view["stones"]
+    colours = view["colors"]
 
-    winning = [p for p in (view.get("winning_line") or []) if p]
+    winning = [p for p in (view["winning_line"] or []) if p]
     centres = _centres(size)
     for colour in ("black", "white"):
-        common.stamp(canvas, stone_sprite(colour, radius), [centres[p] for p, c in stones.items() if c == colour])
+        stamp(canvas, stone_sprite(colour, radius), [centres[p] for p, c in stones.items() if c == colour])
     if len(winning) >= 2:
         ends = sorted(winning, key=lambda p: (ord(p[0].upper()), int(p[1:])))
         a, b = point_xy(ends[0], size), point_xy(ends[-1], size)
@@ -194,7 +200,7 @@ def render(
         x, y = point_xy(point, size)
         ring = radius + 2
         draw.ellipse([x - ring, y - ring, x + ring, y + ring], outline=ink("accent"), width=3)
-    last = view.get("last_move")
+    last = view["last_move"]
     if last and last in stones:
         x, y = point_xy(last, size)
         half = max(3, radius // 3)
@@ -207,11 +213,11 @@ def render(
     def detail(seat: str) -> str:
         return colours.get(seat) or ""  # the colour word, so the row reads without colour too
 
-    rows = common.player_rows(view, players, clocks, symbol, detail)
-    move_number = view.get("move_number")
+    rows = player_rows(view, players, clocks, symbol, detail)
+    move_number = view["move_number"]
     head = title or "Tic-Tac-Five"
     if move_number:
         head = f"{head} · move {move_number}"
-    common.draw_header(canvas, head, rows)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    draw_header(canvas, head, rows)
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
     return canvas

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move, Termination
 from geniusbot.games.grid import Point, grid_lines, parse_point
+from geniusbot.games.tictacfive.view import TicTacFiveView
 
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
@@ -182,8 +183,9 @@ class TicTacFive(Game):
     @classmethod
     def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
         """The stones on the grid, the last one in lower case."""
-        last = view.get("last_move")
-        return grid_lines(int(view["size"]), int(view["size"]), view["stones"], [str(last)] if last else [])
+        board = cast(TicTacFiveView, view)  # a host passes the views of this game
+        last = board["last_move"]
+        return grid_lines(board["size"], board["size"], board["stones"], [last] if last else [])
 
     def setup(self, **options: str) -> None:
         """Nothing to lay out: the board starts empty and the game takes no options."""
@@ -378,7 +380,7 @@ class TicTacFive(Game):
 
     # ---- what a seat sees ------------------------------------------------------------------
 
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> TicTacFiveView:
         """The whole board; every seat and the room see the same. ``last_move`` is the last stone placed."""
         over = self.is_over
         return {
@@ -389,6 +391,7 @@ class TicTacFive(Game):
             "last_move": str(self._stones[-1][0]) if self._stones else None,
             "colors": dict(self._colours),
             "next_color": None if over else self._next_colour,
+            "opening_stones": len(OPENING_COLOURS),
             "move_number": len(self._stones),
             "winning_line": list(self._winning_line) if self._winning_line else None,
         }

@@ -11,12 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from geniusbot.render import common
-from geniusbot.render.common import Sprite, ink
+from geniusbot.games.tightwire.view import TightwireView
+from geniusbot.render.grid import coordinate_bands
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    draw_footer,
+    draw_header,
+    outcome_line,
+    player_rows,
+    seat_name,
+)
+from geniusbot.render.palette import ink, new_canvas, rgb
+from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -32,7 +42,7 @@ ITEM_WORDS = {"turn_order": "turn order", "extra_slack": "extra slack", "woven_r
 
 def canvas_size(cols: int = 5, rows: int = 5) -> tuple[int, int]:
     """The picture's width and height for a grid of ``cols`` x ``rows`` dots."""
-    return WIDTH, common.HEADER_HEIGHT + WIDTH + common.FOOTER_HEIGHT
+    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
 
 
 def spacing(cols: int, rows: int) -> int:
@@ -44,7 +54,7 @@ def _origin(cols: int, rows: int) -> tuple[int, int]:
     step = spacing(cols, rows)
     # Centre a grid that is not square (or not a divisor of SPAN) on the slate.
     left = MARGIN + INSET + (SPAN - step * (cols - 1)) // 2
-    top = common.HEADER_HEIGHT + MARGIN + INSET + (SPAN - step * (rows - 1)) // 2
+    top = HEADER_HEIGHT + MARGIN + INSET + (SPAN - step * (rows - 1)) // 2
     return left, top
 
 
@@ -75,22 +85,24 @@ def _centres(cols: int, rows: int) -> dict[str, tuple[int, int]]:
 @lru_cache(maxsize=4)
 def background(cols: int, rows: int) -> Image.Image:
     """The static part of the card: the slate, the coordinates (the dots go on after the lines)."""
-    canvas = common.new_canvas(canvas_size(cols, rows))
+    canvas = new_canvas(canvas_size(cols, rows))
     draw = ImageDraw.Draw(canvas)
-    top = common.HEADER_HEIGHT + MARGIN
+    top = HEADER_HEIGHT + MARGIN
     draw.rounded_rectangle(
         [MARGIN, top, WIDTH - MARGIN - 1, top + WIDTH - 2 * MARGIN - 1], radius=18, fill=ink("slate")
     )
     bottom = top + WIDTH - 2 * MARGIN
-    for c in range(cols):
-        letter = chr(ord("A") + c)
-        x = dot_xy(f"{letter}1", cols, rows)[0]
-        common.draw_text(canvas, (x, top - MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (x, bottom + MARGIN / 2), letter, COORD_SIZE, fg="muted", anchor="m")
-    for r in range(1, rows + 1):
-        y = dot_xy(f"A{r}", cols, rows)[1]
-        common.draw_text(canvas, (MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
-        common.draw_text(canvas, (WIDTH - MARGIN / 2, y), str(r), COORD_SIZE, fg="muted", anchor="m")
+    letters = [chr(ord("A") + c) for c in range(cols)]
+    coordinate_bands(
+        canvas,
+        [(letter, dot_xy(f"{letter}1", cols, rows)[0]) for letter in letters],
+        [(str(r), dot_xy(f"A{r}", cols, rows)[1]) for r in range(1, rows + 1)],
+        top=top - MARGIN / 2,
+        bottom=bottom + MARGIN / 2,
+        left=MARGIN / 2,
+        right=WIDTH - MARGIN / 2,
+        size=COORD_SIZE,
+    )
     return canvas
 
 
@@ -101,9 +113,9 @@ def dot_sprite(radius: int = DOT_RADIUS) -> Sprite:
 
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c, r = side * scale / 2, radius * scale
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("dot"))
+        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("dot"))
 
-    return common.smooth_sprite(side, "slate", paint)
+    return smooth_sprite(side, "slate", paint)
 
 
 @lru_cache(maxsize=32)
@@ -114,18 +126,18 @@ def piece_sprite(colour: str, radius: int, background: str = "slate") -> Sprite:
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
         c, r = side * scale / 2, radius * scale
         rim = max(2.0, radius / 10) * scale
-        dark = common.rgb("frame")
+        dark = rgb("frame")
         if colour == "orange":
             draw.ellipse([c - r, c - r, c + r, c + r], fill=dark)
             r -= rim
-            draw.ellipse([c - r, c - r, c + r, c + r], fill=common.rgb("orange_piece"))
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("orange_piece"))
         else:
             s = r * 0.9  # a square looks larger than a disc of the same width
             draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.25, fill=dark)
             s -= rim
-            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=common.rgb("blue_piece"))
+            draw.rounded_rectangle([c - s, c - s, c + s, c + s], radius=s * 0.22, fill=rgb("blue_piece"))
 
-    return common.smooth_sprite(side, background, paint)
+    return smooth_sprite(side, background, paint)
 
 
 def _offset_segment(a: tuple[int, int], b: tuple[int, int], shift: float) -> list[tuple[float, float]]:
@@ -173,28 +185,29 @@ def _shortened(a: tuple[int, int], b: tuple[int, int], by: float) -> tuple[float
     return b[0] - dx / length * by, b[1] - dy / length * by
 
 
-def seat_detail(view: Mapping[str, Any], seat: str) -> str:
+def seat_detail(view: TightwireView, seat: str) -> str:
     """The small text beside a player's name: colour, slack lines left, pieces to revive, items."""
-    colour = (view.get("colors") or {}).get(seat)
+    colour = view["colors"].get(seat)
     bits = [colour] if colour else []
-    slack = int((view.get("slack_left") or {}).get(seat, 0))
-    items = list((view.get("items") or {}).get(seat) or [])
+    slack = view["slack_left"].get(seat, 0)
+    items = view["items"].get(seat) or []
     if slack:
         bits.append(f"{slack} slack")
-    off = int((view.get("captured") or {}).get(colour, 0)) if colour else 0
+    off = view["captured"].get(colour, 0) if colour else 0
     if off:
         bits.append(f"{off} to revive")
     bits.extend(ITEM_WORDS.get(item, item) for item in items)
     return " · ".join(bits)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def status_line(view: TightwireView, players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
-    movers = list(view.get("to_move") or [])
-    mover = common.seat_name(movers[0], players) if movers else None
-    phase = view.get("phase")
+    movers = view["to_move"]
+    mover = seat_name(movers[0], players) if movers else None
+    phase = view["phase"]
     if phase == "draft":
-        available = (view.get("draft") or {}).get("available") or []
+        draft = view["draft"]
+        available = draft["available"] if draft else []
         words = [ITEM_WORDS.get(item, item) for item in available]
         listed = " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
         return f"{mover or 'A player'} picks an item: {listed}"
@@ -203,50 +216,50 @@ def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> s
     parts = []
     if mover:
         parts.append(f"{mover} to move")
-    if view.get("last_move"):
+    if view["last_move"]:
         parts.append(f"last {view['last_move']}")
-    if view.get("captured_last"):
+    if view["captured_last"]:
         parts.append("captured " + ", ".join(view["captured_last"]))
     return " · ".join(parts)
 
 
 def render(
-    view: Mapping[str, Any],
+    view: TightwireView,
     *,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
     """The card of a Tightwire view as a palette image."""
-    cols, rows = int(view.get("cols") or 5), int(view.get("rows") or 5)
+    cols, rows = view["cols"], view["rows"]
     canvas = background(cols, rows).copy()
     draw = ImageDraw.Draw(canvas)
     centres = _centres(cols, rows)
     radius = piece_radius(cols, rows)
-    pieces: Mapping[str, str] = view.get("pieces") or {}
-    colours: Mapping[str, str | None] = view.get("colors") or {}
-    lines = list(view.get("lines") or [])
-    path = [dot for dot in view.get("last_path") or [] if dot in centres]
-    kind = _action_kind(view.get("last_move"))
+    pieces = view["pieces"]
+    colours = view["colors"]
+    lines = view["lines"]
+    path = [dot for dot in view["last_path"] if dot in centres]
+    kind = _action_kind(view["last_move"])
     new_line = tuple(sorted(path[:2])) if kind in ("draw", "draw_move") and len(path) >= 2 and lines else None
 
     # Normal wires first, slack ones on top of them: a slack line may cross normal lines.
-    for line in sorted(lines, key=lambda ln: bool(ln.get("slack"))):
+    for line in sorted(lines, key=lambda ln: ln["slack"]):
         if tuple(sorted((line["a"], line["b"]))) == new_line:
             continue
-        draw_line(draw, centres[line["a"]], centres[line["b"]], bool(line.get("slack")))
+        draw_line(draw, centres[line["a"]], centres[line["b"]], line["slack"])
     if new_line is not None:
         newest = next(ln for ln in reversed(lines) if tuple(sorted((ln["a"], ln["b"]))) == new_line)
-        draw_line(draw, centres[newest["a"]], centres[newest["b"]], bool(newest.get("slack")), "path")
-    common.stamp(canvas, dot_sprite(), [xy for name, xy in centres.items() if name not in pieces])
+        draw_line(draw, centres[newest["a"]], centres[newest["b"]], newest["slack"], "path")
+    stamp(canvas, dot_sprite(), [xy for name, xy in centres.items() if name not in pieces])
 
-    taken: Mapping[str, str] = view.get("captured_last_colors") or {}
+    taken = view["captured_last_colors"]
     if kind in ("move", "draw_move") and len(path) >= 2:
         start, end = centres[path[0]], centres[path[1]]
         # The piece that moved stands at the end of its path, unless it was captured there.
         mover = pieces.get(path[1]) or taken.get(path[1])
-        common.paste_centred(canvas, common.ghost_sprite(_shape(mover), radius, False, "slate"), start)
-        common.arrow(
+        paste_centred(canvas, ghost_sprite(_shape(mover), radius, False, "slate"), start)
+        arrow(
             draw,
             _shortened(end, start, radius * 0.6),
             _shortened(start, end, radius + 6),
@@ -254,13 +267,11 @@ def render(
             width=5,
             head=20,
         )
-    for dot in view.get("captured_last") or []:
+    for dot in view["captured_last"]:
         if dot in centres:
-            common.paste_centred(
-                canvas, common.ghost_sprite(_shape(taken.get(dot)), radius, True, "slate"), centres[dot]
-            )
+            paste_centred(canvas, ghost_sprite(_shape(taken.get(dot)), radius, True, "slate"), centres[dot])
     for colour in ("orange", "blue"):
-        common.stamp(
+        stamp(
             canvas,
             piece_sprite(colour, radius),
             [centres[d] for d, c in pieces.items() if c == colour and d in centres],
@@ -277,13 +288,13 @@ def render(
     def detail(seat: str) -> str:
         return seat_detail(view, seat)
 
-    rows_ = common.player_rows(view, players, clocks, symbol, detail)
+    rows_ = player_rows(view, players, clocks, symbol, detail)
     head = title or "Tightwire"
-    variant = view.get("variant")
+    variant = view["variant"]
     if variant and variant != "classic":
         head = f"{head} ({variant})"
-    if view.get("move_number"):
+    if view["move_number"]:
         head = f"{head} · move {view['move_number']}"
-    common.draw_header(canvas, head, rows_)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    draw_header(canvas, head, rows_)
+    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
     return canvas

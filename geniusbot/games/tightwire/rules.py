@@ -54,7 +54,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from geniusbot.games.base import (
     AmbiguousMoveError,
@@ -70,6 +70,7 @@ from geniusbot.games.base import (
 )
 from geniusbot.games.grid import parse_point
 from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
+from geniusbot.games.tightwire.view import TightwireView
 
 ORANGE, BLUE = "orange", "blue"
 COLORS: tuple[str, str] = (ORANGE, BLUE)
@@ -243,7 +244,7 @@ class Tightwire(Game):
         """The dots and lines between neighbours, the longer lines listed, pieces off the board, items."""
         from geniusbot.games.tightwire.text import board_lines
 
-        return board_lines(view)
+        return board_lines(cast(TightwireView, view))  # a host passes the views of this game
 
     def setup(self, **options: str) -> None:
         """Lay out the preset or the explicit ``setup`` layout; validate every option."""
@@ -945,25 +946,25 @@ class Tightwire(Game):
 
     # ---- what a seat sees ---------------------------------------------------------------
 
-    def view(self, seat: str | None = None) -> dict[str, Any]:
+    def view(self, seat: str | None = None) -> TightwireView:
         """The whole position (Tightwire hides nothing); the keys are listed in the module docstring."""
-        view = self.base_view()
         names = self.geo.names
-        view.update(
-            board=self.board_name,
-            cols=self.cols,
-            rows=self.rows,
-            phase=self.phase,
-            pieces={names[d]: p for d, p in enumerate(self.pieces) if p is not None},
-            colors=dict(self.colors),
-            lines=[
+        return {
+            **self.base_view(),
+            "board": self.board_name,
+            "cols": self.cols,
+            "rows": self.rows,
+            "phase": self.phase,
+            "pieces": {names[d]: p for d, p in enumerate(self.pieces) if p is not None},
+            "colors": dict(self.colors),
+            "lines": [
                 {"a": names[self.geo.pairs[pid][0]], "b": names[self.geo.pairs[pid][1]], "slack": slack, "by": by}
                 for pid, slack, by in self.lines
             ],
-            captured=dict(self.captured),
-            slack_left=dict(self.slack_left),
-            items={s: list(v) for s, v in self.items.items()},
-            draft=(
+            "captured": dict(self.captured),
+            "slack_left": dict(self.slack_left),
+            "items": {s: list(v) for s, v in self.items.items()},
+            "draft": (
                 {
                     "order": list(DRAFT_ORDER),
                     "picks": [{"seat": s, "item": i} for s, i in self.draft_picks],
@@ -972,14 +973,13 @@ class Tightwire(Game):
                 if self.variant == "fate"
                 else None
             ),
-            last_move=self.last_move,
-            last_path=list(self.last_path),
-            captured_last=list(self.captured_last),
-            captured_last_colors=dict(self.captured_last_colors),
-            first=self.first,
-            move_number=self.move_number,
-        )
-        return view
+            "last_move": self.last_move,
+            "last_path": list(self.last_path),
+            "captured_last": list(self.captured_last),
+            "captured_last_colors": dict(self.captured_last_colors),
+            "first": self.first,
+            "move_number": self.move_number,
+        }
 
     # ---- serialisation ------------------------------------------------------------------
 

@@ -4,10 +4,10 @@ reads only the view it is given."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from geniusbot.games.grid import seat_list, symbol
 from geniusbot.games.tightwire.rules import ITEM_TITLES
+from geniusbot.games.tightwire.view import TightwireView
 
 # Columns between two dots of the drawing: a horizontal line fills them with '---'.
 _TW_GAP = 3
@@ -58,37 +58,29 @@ def _neighbours(a: str, b: str) -> bool:
     return abs(ord(a[0]) - ord(b[0])) <= 1 and abs(int(a[1:]) - int(b[1:])) <= 1
 
 
-def board_lines(view: Mapping[str, Any]) -> list[str]:
-    lines = [(str(ln["a"]), str(ln["b"]), bool(ln.get("slack"))) for ln in view.get("lines") or ()]
+def board_lines(view: TightwireView) -> list[str]:
+    lines = [(ln["a"], ln["b"], ln["slack"]) for ln in view["lines"]]
     drawn = [(a, b) for a, b, _ in lines if _neighbours(a, b)]
-    out = _tightwire_grid(
-        int(view["cols"]),
-        int(view["rows"]),
-        view.get("pieces") or {},
-        drawn,
-        {str(d) for d in view.get("last_path") or ()},
-    )
+    out = _tightwire_grid(view["cols"], view["rows"], view["pieces"], drawn, set(view["last_path"]))
     longer = [f"{a}-{b}{' (slack)' if slack else ''}" for a, b, slack in lines if not _neighbours(a, b)]
     if longer:
         out.append("Longer lines: " + ", ".join(longer) + ".")
     slack_drawn = [f"{a}-{b}" for a, b, slack in lines if slack and _neighbours(a, b)]
     if slack_drawn:
         out.append("Slack lines drawn above: " + ", ".join(slack_drawn) + ".")
-    legend = ", ".join(f"{symbol(c)} {c}" for c in (view.get("colors") or {}).values() if c)
+    legend = ", ".join(f"{symbol(c)} {c}" for c in view["colors"].values() if c)
     out.append(f"{legend}, . an empty dot; lower case: the dots of the last action.")
-    draft = view.get("draft")
-    if view.get("phase") == "draft" and draft:
-        out.append(
-            "Items still to pick: " + ", ".join(ITEM_TITLES.get(i, i) for i in draft.get("available") or ()) + "."
-        )
-    captured = view.get("captured") or {}
+    draft = view["draft"]
+    if view["phase"] == "draft" and draft:
+        out.append("Items still to pick: " + ", ".join(ITEM_TITLES.get(i, i) for i in draft["available"]) + ".")
+    captured = view["captured"]
     off = [f"{n} {colour}" for colour, n in captured.items() if n]
     if off:
         out.append("Off the board, to be revived: " + ", ".join(off) + ".")
-    slack_left = view.get("slack_left") or {}
-    if view.get("phase") not in ("draft", "order", "over") and slack_left:
+    slack_left = view["slack_left"]
+    if view["phase"] not in ("draft", "order", "over") and slack_left:
         out.append("Slack line unused: " + (seat_list(s for s, n in slack_left.items() if n) or "nobody") + ".")
-    held = {s: [ITEM_TITLES.get(i, i) for i in items] for s, items in (view.get("items") or {}).items()}
+    held = {s: [ITEM_TITLES.get(i, i) for i in items] for s, items in view["items"].items()}
     if any(held.values()):
         out.append("Items held: " + "; ".join(f"{s} {', '.join(t) or 'none'}" for s, t in held.items()) + ".")
     return out

@@ -14,17 +14,17 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from geniusbot.render import common
+from geniusbot.render import layout, palette, text
 
 WIDTH = 900
 TILE = 64
 GAP = 14
 LEFT = 160  # the seat labels sit left of the tiles
-TOP = common.HEADER_HEIGHT + 24
+TOP = layout.HEADER_HEIGHT + 24
 NUMBERS_HEIGHT = 40  # the round numbers above the tiles
 ROW = TILE + 26
 BOARD_HEIGHT = NUMBERS_HEIGHT + 2 * ROW + 20
-HEIGHT = TOP + BOARD_HEIGHT + common.FOOTER_HEIGHT
+HEIGHT = TOP + BOARD_HEIGHT + layout.FOOTER_HEIGHT
 SEATS = ("p1", "p2")
 
 
@@ -40,28 +40,28 @@ def _tile(canvas: Image.Image, box: tuple[int, int, int, int], colour: str, numb
     fill = "black_stone" if colour == "black" else "white_stone"
     if won:
         x0, y0, x1, y1 = box
-        draw.rectangle([x0 - 6, y0 - 6, x1 + 6, y1 + 6], fill=common.ink("accent"))
-        draw.rectangle([x0 - 2, y0 - 2, x1 + 2, y1 + 2], fill=common.ink("page"))
+        draw.rectangle([x0 - 6, y0 - 6, x1 + 6, y1 + 6], fill=palette.ink("accent"))
+        draw.rectangle([x0 - 2, y0 - 2, x1 + 2, y1 + 2], fill=palette.ink("page"))
     # A black tile on the dark card gets a light edge, so it reads as a tile and not a hole.
-    draw.rectangle(box, fill=common.ink(fill), outline=common.ink("muted") if colour == "black" else None, width=2)
+    draw.rectangle(box, fill=palette.ink(fill), outline=palette.ink("muted") if colour == "black" else None, width=2)
     if number is not None:
         fg = "white_stone" if colour == "black" else "black_stone"
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        common.draw_text(canvas, centre, str(number), 36, fg=fg, bg=fill, bold=True, anchor="m")
+        text.draw_text(canvas, centre, str(number), 36, fg=fg, bg=fill, bold=True, anchor="m")
 
 
 def _slot(canvas: Image.Image, box: tuple[int, int, int, int], sealed: bool) -> None:
     draw = ImageDraw.Draw(canvas)
-    draw.rectangle(box, outline=common.ink("muted" if sealed else "band"), width=3 if sealed else 2)
+    draw.rectangle(box, outline=palette.ink("muted" if sealed else "band"), width=3 if sealed else 2)
     if sealed:
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        common.draw_text(canvas, centre, "?", 34, fg="muted", bold=True, anchor="m")
+        text.draw_text(canvas, centre, "?", 34, fg="muted", bold=True, anchor="m")
 
 
 def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
     """The footer while the game runs: the round, and whose tile is awaited."""
     movers = list(view.get("to_move") or [])
-    names = " and ".join(common.seat_name(seat, players) for seat in movers)
+    names = " and ".join(layout.seat_name(seat, players) for seat in movers)
     if not names:
         return ""
     return f"Round {view.get('round')} of {view.get('rounds_total')}: {names} to play a tile, by DM"
@@ -75,7 +75,7 @@ def render(
     title: str | None = None,
 ) -> Image.Image:
     """The card of a Black and White view as a palette image."""
-    canvas = common.new_canvas((WIDTH, HEIGHT))
+    canvas = palette.new_canvas((WIDTH, HEIGHT))
     rounds: list[Mapping[str, Any]] = list(view.get("rounds") or [])
     total = int(view.get("rounds_total") or 9)
     tiles: Mapping[str, list[int]] = view.get("tiles") or {}
@@ -86,11 +86,11 @@ def render(
 
     for k in range(total):
         x = LEFT + k * (TILE + GAP) + TILE / 2
-        common.draw_text(canvas, (x, TOP + NUMBERS_HEIGHT / 2 - 4), str(k + 1), 24, fg="muted", anchor="m")
+        text.draw_text(canvas, (x, TOP + NUMBERS_HEIGHT / 2 - 4), str(k + 1), 24, fg="muted", anchor="m")
     for seat in SEATS:
         y = tile_box(seat, 0)[1] + TILE / 2
-        label = common.fit_text(common.seat_name(seat, players), 25, LEFT - 40)
-        common.draw_text(canvas, (24, y), label, 25, fg="text")
+        label = text.fit_text(layout.seat_name(seat, players), 25, LEFT - 40)
+        text.draw_text(canvas, (24, y), label, 25, fg="text")
         for k in range(total):
             box = tile_box(seat, k)
             if k < len(rounds):
@@ -111,8 +111,8 @@ def render(
         points = scores.get(seat, 0)
         return f"{points} point{'s' if points != 1 else ''}"
 
-    rows = common.player_rows(view, players, clocks, lambda seat, background: None, detail)
+    rows = layout.player_rows(view, players, clocks, lambda seat, background: None, detail)
     head = title or "Black and White"
-    common.draw_header(canvas, head, rows)
-    common.draw_footer(canvas, status_line(view, players), common.outcome_line(view.get("outcome"), players))
+    layout.draw_header(canvas, head, rows)
+    layout.draw_footer(canvas, status_line(view, players), layout.outcome_line(view.get("outcome"), players))
     return canvas

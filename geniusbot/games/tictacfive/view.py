@@ -1,0 +1,19 @@
+"""The shape of a Tic-Tac-Five view (``TicTacFive.view``), read by its picture and text board."""
+
+from __future__ import annotations
+
+from geniusbot.games.base import BaseView
+
+
+class TicTacFiveView(BaseView):
+    """Every seat and the room see the same view (docs/rules/tictacfive.md, "The view")."""
+
+    last_move: str | None  # the last stone placed ("H8")
+    size: int  # points on a side
+    phase: str  # "opening", "choice", "play" or "over"
+    stones: dict[str, str]  # point -> "black" / "white", in the order placed
+    colors: dict[str, str | None]  # seat -> its colour, None until p2 chooses
+    next_color: str | None  # the colour of the next stone; None at the choice and after the end
+    opening_stones: int  # stones placed in the opening (3)
+    move_number: int  # stones on the board
+    winning_line: list[str] | None  # every stone of the winning run, from its left (bottom) end

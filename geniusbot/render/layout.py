@@ -1,0 +1,172 @@
+"""The card around a board: the title and player rows at the top, the status or outcome at the
+bottom, and the names and the outcome banner they show.
+
+A game's picture draws its board between :data:`HEADER_HEIGHT` and the :data:`FOOTER_HEIGHT` band
+at the bottom, builds its rows with :func:`player_rows`, and ends with :func:`draw_header` and
+:func:`draw_footer` (the banner from :func:`outcome_line`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from geniusbot.games import Outcome
+
+from .fonts import drawable_name
+from .palette import ink
+from .sprites import Sprite, paste_centred, triangle_right
+from .text import draw_text, fit_text, text_width
+
+
+def seat_name(seat: str | None, players: Mapping[str, str] | None) -> str:
+    """The display name of ``seat`` as the boards' font can draw it (:func:`drawable_name`): the
+    host's name for it, else "Player 1" / "Player 2"."""
+    if seat is None:
+        return "nobody"
+    if players and players.get(seat):
+        return drawable_name(str(players[seat]), seat)
+    return {"p1": "Player 1", "p2": "Player 2"}.get(seat, seat)
+
+
+_SEAT_WORD = re.compile(r"\b(p1|p2)\b")
+
+
+def with_names(text: str, players: Mapping[str, str] | None) -> str:
+    """``text`` (an outcome reason from the rules) with the seat ids replaced by display names."""
+    return _SEAT_WORD.sub(lambda m: seat_name(m.group(1), players), text)
+
+
+def outcome_line(
+    outcome: Mapping[str, Any] | None,
+    players: Mapping[str, str] | None,
+    *,
+    how_names_winner: bool = False,
+) -> str | None:
+    """The banner text for ``view["outcome"]`` (:meth:`Outcome.to_dict`), or ``None`` while the
+    game runs; seats are named as the card names them.
+
+    A draw: "Draw: " and the whole sentence. A win: the whole sentence (:attr:`Outcome.reason`)
+    when its verdict says who wins ("; p1 wins", ", and wins"), so the winner is named once;
+    without a verdict the game's sentence says who wins or who loses, so the banner says who wins
+    before how it ended ("Ann wins: Ben has no legal action and loses"), unless the picture's game
+    words every ending with who wins (``how_names_winner``: "Ann wins the task, 12 to 9").
+    """
+    ended = Outcome.from_dict(outcome) if outcome else None
+    if ended is None:
+        return None
+    if ended.winner is None:
+        head: str | None = "Draw"
+        sentence = ended.reason
+    elif ended.verdict or how_names_winner:
+        head, sentence = None, ended.reason
+    else:
+        head, sentence = f"{seat_name(ended.winner, players)} wins", ended.detail
+    text = with_names(sentence, players).strip().rstrip(".")
+    if head is None:
+        return text or f"{seat_name(ended.winner, players)} wins"
+    return f"{head}: {text}" if text else head
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """What one player's row of the card shows."""
+
+    seat: str
+    name: str
+    symbol: Sprite | None  # the player's stone, if they have a colour yet
+    detail: str  # e.g. "black", "red · first", "knocked off 3/10"
+    clock: str | None
+    to_move: bool
+
+
+ROW_HEIGHT = 54
+TITLE_HEIGHT = 46
+FOOTER_HEIGHT = 62
+HEADER_HEIGHT = TITLE_HEIGHT + 2 * ROW_HEIGHT + 8
+NAME_SIZE = 30
+DETAIL_SIZE = 25
+TITLE_SIZE = 25
+STATUS_SIZE = 27
+
+
+def draw_header(canvas: Image.Image, title: str, rows: Sequence[PlayerRow]) -> None:
+    """The title line and the two player rows at the top of the card."""
+    width = canvas.width
+    draw = ImageDraw.Draw(canvas)
+    draw_text(canvas, (22, TITLE_HEIGHT / 2 + 2), fit_text(title, TITLE_SIZE, width - 44), TITLE_SIZE, fg="muted")
+    for k, row in enumerate(rows):
+        top = TITLE_HEIGHT + k * ROW_HEIGHT
+        mid = top + ROW_HEIGHT / 2
+        bg = "band" if row.to_move else "page"
+        if row.to_move:
+            draw.rectangle([0, top + 2, width - 1, top + ROW_HEIGHT - 3], fill=ink("band"))
+            triangle_right(draw, (24, mid), 22, ink("accent"))
+        x = 48
+        if row.symbol is not None:
+            paste_centred(canvas, row.symbol, (x + 18, mid))
+        x += 46
+        right = width - 22
+        if row.clock:
+            right -= draw_text(canvas, (right, mid), row.clock, NAME_SIZE, fg="text", bg=bg, bold=True, anchor="r")
+            right -= 22
+        if row.detail:
+            # The detail may use what a short name leaves; a long name still keeps half the row.
+            room = max((right - x) // 2, right - x - text_width(row.name, NAME_SIZE, True) - 18)
+            detail = fit_text(row.detail, DETAIL_SIZE, max(0, room))
+            right -= draw_text(canvas, (right, mid), detail, DETAIL_SIZE, fg="muted", bg=bg, anchor="r")
+            right -= 18
+        name = fit_text(row.name, NAME_SIZE, max(0, right - x), True)
+        draw_text(canvas, (x, mid), name, NAME_SIZE, fg="text", bg=bg, bold=True)
+
+
+def draw_footer(canvas: Image.Image, status: str, banner: str | None) -> None:
+    """The bottom line: the outcome as a banner once the game is over, else the status."""
+    width, height = canvas.size
+    top = height - FOOTER_HEIGHT
+    mid = top + FOOTER_HEIGHT / 2
+    if banner is not None:
+        bg = "accent" if not banner.startswith("Draw") else "draw_banner"
+        ImageDraw.Draw(canvas).rectangle([0, top + 4, width - 1, height - 1], fill=ink(bg))
+        size = NAME_SIZE
+        if text_width(banner, size, True) > width - 40:
+            size = STATUS_SIZE
+        text = fit_text(banner, size, width - 40, True)
+        draw_text(canvas, (width / 2, mid + 2), text, size, fg="banner_text", bg=bg, bold=True, anchor="m")
+    elif status:
+        text = fit_text(status, STATUS_SIZE, width - 44)
+        draw_text(canvas, (22, mid), text, STATUS_SIZE, fg="text")
+
+
+def player_rows(
+    view: Mapping[str, Any],
+    players: Mapping[str, str] | None,
+    clocks: Mapping[str, str] | None,
+    symbol: Callable[[str, str], Sprite | None],
+    detail: Callable[[str], str],
+    *,
+    order: Sequence[str] = ("p1", "p2"),
+) -> list[PlayerRow]:
+    """The two player rows, built from the view with the renderer's symbol and detail.
+
+    ``symbol(seat, background)`` gives the seat's stone drawn on the row's background colour.
+    """
+    movers = set(view.get("to_move") or ())
+    rows = []
+    for seat in order:
+        to_move = seat in movers and not view.get("outcome")
+        rows.append(
+            PlayerRow(
+                seat=seat,
+                name=seat_name(seat, players),
+                symbol=symbol(seat, "band" if to_move else "page"),
+                detail=detail(seat),
+                clock=(clocks or {}).get(seat),
+                to_move=to_move,
+            )
+        )
+    return rows
