@@ -26,22 +26,22 @@ COLOURS: dict[str, RGB] = {
     "accent": (255, 196, 0),  # to-move marker, winning lines, banners
     "banner_text": (28, 24, 10),
     "draw_banner": (150, 160, 178),
-    # Tic-Tac-Five: a wooden go board
+    # A wooden go board, its grid and stones
     "wood": (222, 178, 104),
     "grid": (70, 48, 20),
     "black_stone": (20, 20, 22),
     "white_stone": (250, 250, 246),
     "last": (230, 30, 60),  # the last-move marker, used by nothing else
-    # Arm's Length: a stone-grey board of squares
+    # A stone-grey board of squares and its coloured stones
     "cell": (214, 210, 200),
     "cell_line": (120, 114, 104),
     "red_stone": (214, 40, 52),
     "blue_stone": (30, 100, 210),
     "symbol": (255, 255, 255),
     "ghost": (150, 142, 128),
-    "frame": (16, 16, 16),  # Arm's Length last-move corners, used by nothing else there
+    "frame": (16, 16, 16),  # last-move corners on the stone-grey board
     "outline": (48, 40, 30),  # the dark edge of a winning bar
-    # Tightwire: dots on a dark slate
+    # Dots and lines on a dark slate
     "slate": (44, 50, 62),
     "dot": (196, 202, 214),
     "wire": (232, 232, 236),
@@ -49,8 +49,8 @@ COLOURS: dict[str, RGB] = {
     "orange_piece": (250, 140, 30),
     "blue_piece": (60, 140, 255),
     "path": (255, 230, 120),
-    # All Hands On Deck: tiles of six colours (red, orange and blue are the colours above), the
-    # empty tile of a hidden grid; every coloured tile also carries its letter
+    # Tiles of six colours (red, orange and blue are the colours above), and the empty tile of a
+    # hidden grid; every coloured tile also carries its letter
     "green_tile": (40, 150, 76),
     "yellow_tile": (240, 222, 60),
     "purple_tile": (142, 72, 196),
