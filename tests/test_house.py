@@ -54,7 +54,9 @@ EVERYDAY_WORDS = {"decks", "tiles", "tile", "deck", "dueling"}
 
 
 def _pattern(word: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z0-9_])" + re.escape(word).replace(r"\ ", r"[\s_-]?") + r"(?![A-Za-z0-9_])", re.IGNORECASE)
+    return re.compile(
+        r"(?<![A-Za-z0-9_])" + re.escape(word).replace(r"\ ", r"[\s_-]?") + r"(?![A-Za-z0-9_])", re.IGNORECASE
+    )
 
 
 BUILT_IN = {name: cls for name, cls in registry().items() if _package_of(cls) is not None}

@@ -23,14 +23,14 @@ from geniusbot.games import get_game
 from geniusbot.host import board
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import Step, export_record, replay_match
-from geniusbot.storage import MatchNotFound, MatchRecord
+from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus
 
 from . import bot_of
 from .matches import GAME_CHOICES
 
 log = logging.getLogger(__name__)
 
-ENDED = ("finished", "aborted")
+ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 CACHE_SIZE = 32
 NAVIGATION = (("first", "\u23ee First"), ("prev", "\u25c0 Previous"), ("next", "Next \u25b6"), ("last", "Last \u23ed"))
 
@@ -42,7 +42,7 @@ def target_step(tag: str, current: int, last: int) -> int:
 
 def result_text(record: MatchRecord) -> str:
     """ "alice wins", "a draw" or "aborted"."""
-    if record.status == "aborted":
+    if record.status == MatchStatus.ABORTED:
         return "aborted"
     if record.result is None or record.result.winner is None:
         return "a draw"

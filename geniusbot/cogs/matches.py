@@ -17,7 +17,7 @@ from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply
 from geniusbot.host.naming import name_seats
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
-from geniusbot.storage import MatchNotFound, MatchRecord, StorageError
+from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus, StorageError
 
 from . import host_refusal, parse_options
 from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sealed_answer_message
@@ -58,7 +58,7 @@ def result_line(record: MatchRecord) -> str:
     """An ended match's result as the room read it: "Result: alice (p1) wins. bob resigned."."""
     names = {s.seat: s.display_name for s in record.seats}
     result = record.result
-    if record.status == "aborted" or result is None:
+    if record.status == MatchStatus.ABORTED or result is None:
         return ABORTED_RESULT
     if result.winner is None:
         return f"Result: a draw. {name_seats(result.reason, names)}"
@@ -101,7 +101,7 @@ class Matches(commands.Cog):
     def live_in(self, channel_id: int) -> LiveMatch | None:
         """The unfinished match the host holds in memory for ``channel_id``."""
         for live in self.host.matches.values():
-            if live.channel_id == channel_id and live.status in ("live", "paused"):
+            if live.channel_id == channel_id and live.status in (MatchStatus.LIVE, MatchStatus.PAUSED):
                 return live
         return None
 
@@ -382,7 +382,8 @@ class Matches(commands.Cog):
         mine = [
             live
             for live in self.host.matches.values()
-            if live.status in ("live", "paused") and any(p.user_id == message.author.id for p in live.players.values())
+            if live.status in (MatchStatus.LIVE, MatchStatus.PAUSED)
+            and any(p.user_id == message.author.id for p in live.players.values())
         ]
         if mine and not any(type(live.game).takes_private_moves() for live in mine):
             # A move sent here would be public anyway; the room is where the match is played.
@@ -415,7 +416,7 @@ class Matches(commands.Cog):
             if live is None or live.channel_id is None:
                 return
             await self._refresh_private_choices(match_id, live)
-            offer = choice_offer(live.game) if live.status == "live" else None
+            offer = choice_offer(live.game) if live.status == MatchStatus.LIVE else None
             old = self.offers.get(match_id)
             if old is not None and offer is not None and (old.seat, old.texts) == (offer[0], tuple(offer[1])):
                 return
@@ -440,7 +441,7 @@ class Matches(commands.Cog):
 
     async def _refresh_private_choices(self, match_id: int, live: LiveMatch) -> None:
         """DM sealed-answer buttons to each seat asked now; close those no longer asked."""
-        offers = private_choice_offers(live.game) if live.status == "live" else {}
+        offers = private_choice_offers(live.game) if live.status == MatchStatus.LIVE else {}
         view = live.game.view(None)
         for seat, player in live.players.items():
             texts = offers.get(seat)

@@ -366,16 +366,23 @@ async def _handle(
     again: str = "geniusbot play",
 ) -> bool:
     """Handle one console line; ``False`` to quit. ``again`` is the command that comes back to it."""
+    from geniusbot.storage import MatchStatus
+
     from .chatter import command_hint, is_chatter
-    from .match import CHAT_PREFIXES
+    from .match import CHAT_PREFIXES, ReplyStatus
 
     live = await host.load(match_id)  # from the store once it is over
-    over = live is not None and live.status in ("finished", "aborted")
+    over = live is not None and live.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
     words = line.lower().split()
     submission = _SUBMISSION.match(line)
     if submission:
         seat, private, text = submission.group(1).lower(), bool(submission.group(2)), submission.group(3)
-        if not private and live is not None and live.status in ("live", "paused") and seat in live.players:
+        if (
+            not private
+            and live is not None
+            and live.status in (MatchStatus.LIVE, MatchStatus.PAUSED)
+            and seat in live.players
+        ):
             # Table talk at the table, as in a Discord room: a command's name gets the command
             # as it is typed here, chatter is set aside (no refusal), the rest goes to the host.
             hint = command_hint(text, host.transport.command_prefix, seat=seat)
@@ -388,18 +395,18 @@ async def _handle(
         reply = await host.submit(match_id, seat, text, private=private)
         if reply.ok:
             say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
-        elif reply.status == "ignored" and over and not text.strip().startswith(CHAT_PREFIXES):
+        elif reply.status == ReplyStatus.IGNORED and over and not text.strip().startswith(CHAT_PREFIXES):
             say(
                 f"Match #{match_id} is over; no more moves are taken. Type quit to leave, then '{again}' starts another."
             )
-        elif reply.status == "ignored":
+        elif reply.status == ReplyStatus.IGNORED:
             say("(ignored)")
-        elif reply.status == "error":
+        elif reply.status == ReplyStatus.ERROR:
             say(reply.message)
-        elif reply.status == "rejected" and live is not None and live.status == "paused":
+        elif reply.status == ReplyStatus.REJECTED and live is not None and live.status == MatchStatus.PAUSED:
             # The refusal says to wait for the host: at the console, the host is whoever types.
             say(PAUSED_HINT)
-        elif reply.status == "rejected" and not private and reply.belongs_private:
+        elif reply.status == ReplyStatus.REJECTED and not private and reply.belongs_private:
             say(f"At the console a private move is typed as '{seat} (dm): {text.strip()}'.")
         return True
     if words in (["quit"], ["exit"], ["q"]):
