@@ -11,6 +11,7 @@ from typing import Any
 from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game
 from geniusbot.storage import (
     ENDED_STATUSES,
+    ActionKind,
     MatchStatus,
     NewAction,
     Result,
@@ -116,7 +117,7 @@ class Actions(HostBase):
         async with live.lock:
             self._after_change(live, now, opening)
             try:
-                await self._commit(live, NewAction("command", f"start {control.spec()}", None), now)
+                await self._commit(live, NewAction(ActionKind.COMMAND, f"start {control.spec()}", None), now)
             except StorageError:
                 # The match row exists; its start action did not land. Recovery will pick it up.
                 return Reply(
@@ -175,7 +176,7 @@ class Actions(HostBase):
                 return Reply(ReplyStatus.REJECTED, "This match is over; no more moves are taken.", live.id)
             return Reply(ReplyStatus.IGNORED, match_id=live.id)
         now = self.now()
-        kind = "private" if private else "move"
+        kind = ActionKind.PRIVATE if private else ActionKind.MOVE
         if live.status == MatchStatus.PAUSED:
             message = "The match is paused; wait for the host to resume it, then send your move again."
             await self._log_rejected(live, seat, kind, text, private, message, now)

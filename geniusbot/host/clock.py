@@ -24,6 +24,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from geniusbot.games import OptionError, get_game
@@ -250,12 +251,25 @@ class Remaining:
     periods_left: int | None = None
 
 
+class AlertKind(StrEnum):
+    """What a clock's alert marks."""
+
+    #: ``seconds`` are left of the move's time or of the reserve.
+    WARNING = "warning"
+    #: The move's allowance is spent: the reserve runs now.
+    OVERTIME = "overtime"
+    #: A byo-yomi period is used up; the next one runs.
+    PERIOD = "period"
+    #: The time is up.
+    EXPIRY = "expiry"
+
+
 @dataclass(frozen=True)
 class Alert:
     """A moment worth a timer: a warning (``seconds`` left), overtime, or the expiry itself."""
 
     seat: str
-    kind: str  # "warning" | "overtime" | "period" (byo-yomi) | "expiry"
+    kind: AlertKind
     at: float
     seconds: int = 0
 
@@ -355,20 +369,20 @@ class Clock:
             for seconds in thresholds:
                 at = deadline_ms - seconds * MS
                 if at > now_ms:
-                    out.append(Alert(seat, "warning", at / MS, seconds))
+                    out.append(Alert(seat, AlertKind.WARNING, at / MS, seconds))
             start_ms = state.since_ms - state.elapsed_ms  # type: ignore[operator]
             if self.control.periods:
                 # Byo-yomi: each period that runs out (while another is left) is announced.
                 boundary = start_ms + self.control.per_move_ms
                 while boundary < deadline_ms:
                     if boundary > now_ms:
-                        out.append(Alert(seat, "period", boundary / MS))
+                        out.append(Alert(seat, AlertKind.PERIOD, boundary / MS))
                     boundary += self.control.per_move_ms
             elif self.control.per_move_ms and (state.reserve_ms or state.extra_ms):
                 at = start_ms + self.control.per_move_ms
                 if at > now_ms:
-                    out.append(Alert(seat, "overtime", at / MS))
-            out.append(Alert(seat, "expiry", deadline))
+                    out.append(Alert(seat, AlertKind.OVERTIME, at / MS))
+            out.append(Alert(seat, AlertKind.EXPIRY, deadline))
         out.sort(key=lambda a: (a.at, a.seat, a.kind))
         return out
 
@@ -385,7 +399,7 @@ class Clock:
         return [
             a
             for a in self.alerts(since)
-            if a.kind != "expiry" and to_ms(a.at) <= now_ms and to_ms(a.at) > starts.get(a.seat, now_ms)
+            if a.kind != AlertKind.EXPIRY and to_ms(a.at) <= now_ms and to_ms(a.at) > starts.get(a.seat, now_ms)
         ]
 
     # ---- changing ----------------------------------------------------------------------

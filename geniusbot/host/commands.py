@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import logging
 
-from geniusbot.storage import ENDED_STATUSES, MatchStatus, NewAction, Result, StaleVersion, StorageUnavailable
+from geniusbot.storage import (
+    ENDED_STATUSES,
+    ActionKind,
+    MatchStatus,
+    NewAction,
+    Result,
+    StaleVersion,
+    StorageUnavailable,
+)
 
 from .base import HostBase, never_raises
 from .deadlines import DELETE_TIMER
@@ -95,7 +103,7 @@ class Commands(HostBase):
         live.clock.pause(now)
         live.status = MatchStatus.PAUSED
         live.host["paused_at"] = now
-        await self._commit(live, NewAction("command", "pause", None), now)
+        await self._commit(live, NewAction(ActionKind.COMMAND, "pause", None), now)
         await self._arm(live, now)
         stopped = "" if live.clock.control.untimed else "; the clocks are stopped"
         await self._post(live, f"The host paused the match{stopped}.")
@@ -112,7 +120,7 @@ class Commands(HostBase):
         if live.host.get("window"):
             live.host["window"]["due"] += paused_for
         live.status = MatchStatus.LIVE
-        await self._commit(live, NewAction("command", "resume", None), now)
+        await self._commit(live, NewAction(ActionKind.COMMAND, "resume", None), now)
         await self._arm(live, now)
         await self._post(live, f"The match goes on. {self.clock_line(live, now)}".strip())
         return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)
@@ -124,7 +132,9 @@ class Commands(HostBase):
         live.clock.sync((), now)
         live.status = MatchStatus.ABORTED
         live.host["window"] = None
-        await self._commit(live, NewAction("command", "abort", None), now, result=Result(None, "aborted by the host"))
+        await self._commit(
+            live, NewAction(ActionKind.COMMAND, "abort", None), now, result=Result(None, "aborted by the host")
+        )
         await self._arm(live, now)
         await self._post(live, f"The host aborted match #{live.id}; it has no result.")
         return Reply(ReplyStatus.ACCEPTED, "aborted", live.id)
@@ -137,7 +147,7 @@ class Commands(HostBase):
         now = self.now()
         events = live.game.resign(seat)
         self._after_change(live, now, events)
-        await self._commit(live, NewAction("resign", "resign", seat), now)
+        await self._commit(live, NewAction(ActionKind.RESIGN, "resign", seat), now)
         await self._arm(live, now)
         await self._report(live, now, events)
         return Reply(ReplyStatus.ACCEPTED, "resigned", live.id)
@@ -170,7 +180,7 @@ class Commands(HostBase):
         now = self.now()
         events = live.game.close_window()
         self._after_change(live, now, events)
-        await self._commit(live, NewAction("window", "close window", None), now)
+        await self._commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
         await self._arm(live, now)  # the window's own row fires later, finds nothing, and goes
         # What the window showed goes with it now, not at the time it would have run out.
         for row in await self.store.timers(live.id):

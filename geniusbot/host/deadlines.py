@@ -9,10 +9,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from geniusbot.games import Event, EventKind
-from geniusbot.storage import MatchStatus, NewAction, StaleVersion, StorageUnavailable, TimerRecord
+from geniusbot.storage import ActionKind, MatchStatus, NewAction, StaleVersion, StorageUnavailable, TimerRecord
 
 from .base import HostBase
-from .clock import Alert, format_duration
+from .clock import Alert, AlertKind, format_duration
 from .live import LiveMatch, epoch, timed_out, utc
 from .transport import TransportError
 
@@ -106,9 +106,9 @@ class Deadlines(HostBase):
             if live.clock.expired(seat, now):
                 continue
             mine = [a for a in passed if a.seat == seat]
-            warnings = [a for a in mine if a.kind == "warning"]
-            periods = [a for a in mine if a.kind == "period"]
-            overtime = [a for a in mine if a.kind == "overtime"]
+            warnings = [a for a in mine if a.kind == AlertKind.WARNING]
+            periods = [a for a in mine if a.kind == AlertKind.PERIOD]
+            overtime = [a for a in mine if a.kind == AlertKind.OVERTIME]
             who = live.label(seat)
             if warnings:
                 notices.append((warnings[-1].at, f"{who}: {warnings[-1].seconds} s left."))
@@ -150,7 +150,7 @@ class Deadlines(HostBase):
                 live.clock.stop(seat, deadline)
                 events = live.game.timeout(seat)
                 self._after_change(live, deadline, events)
-                await self._commit(live, NewAction("timeout", f"timeout {seat}", None), deadline)
+                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), deadline)
                 await self._arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead
@@ -206,7 +206,7 @@ class Deadlines(HostBase):
             return
         events = live.game.close_window()
         self._after_change(live, now, events)
-        await self._commit(live, NewAction("window", "close window", None), now)
+        await self._commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
         await self._arm(live, now)
         await self._report(live, now, events)
 

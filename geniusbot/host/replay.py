@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from geniusbot.games import Game, GameError, get_game
-from geniusbot.storage import ActionRecord, MatchRecord, MatchStatus, NewAction, Result, SeatInfo, Store
+from geniusbot.storage import ActionKind, ActionRecord, MatchRecord, MatchStatus, NewAction, Result, SeatInfo, Store
 from geniusbot.storage.record import (
     Record,
     RecordError,
@@ -34,7 +34,7 @@ from geniusbot.storage.record import (
 from .clock import Clock, ClockSpecError, TimeControl, preset
 
 #: Host actions that change the game, and how a record writes them.
-GAME_HOST_KINDS = ("timeout", "resign", "window")
+GAME_HOST_KINDS = (ActionKind.TIMEOUT, ActionKind.RESIGN, ActionKind.WINDOW)
 
 
 @dataclass(frozen=True)
@@ -60,16 +60,16 @@ def start_game(record: MatchRecord) -> Game:
 
 def apply_action(game: Game, action: ActionRecord) -> None:
     """Apply one accepted logged action to ``game`` (commands that change no game are skipped)."""
-    if action.kind in ("move", "private"):
+    if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
         assert action.seat is not None
         game.submit(action.text, action.seat, private=action.private)
-    elif action.kind == "timeout":
+    elif action.kind == ActionKind.TIMEOUT:
         seat = action.text.split()[-1] if action.seat is None else action.seat
         game.timeout(seat)
-    elif action.kind == "resign":
+    elif action.kind == ActionKind.RESIGN:
         assert action.seat is not None
         game.resign(action.seat)
-    elif action.kind == "window":
+    elif action.kind == ActionKind.WINDOW:
         game.close_window()
 
 
@@ -90,14 +90,14 @@ def replay_actions(record: MatchRecord, actions: Sequence[ActionRecord]) -> list
     first_clock: Clock | None = None
     first_at: datetime | None = None
     first_display: dict[str, str] = {}
-    if accepted and accepted[0].kind == "command" and accepted[0].text.startswith("start"):
+    if accepted and accepted[0].kind == ActionKind.COMMAND and accepted[0].text.startswith("start"):
         first_clock, first_display = _clock_of(accepted[0])
         first_at = accepted[0].at
     elif record.clock:
         first_clock = Clock.new(Clock.from_dict(record.clock).control, game.seats)
     steps.append(Step(0, None, game.copy(), first_clock, first_display, first_at))
     for action in accepted:
-        if action.kind not in ("move", "private", *GAME_HOST_KINDS):
+        if action.kind not in (ActionKind.MOVE, ActionKind.PRIVATE, *GAME_HOST_KINDS):
             continue
         apply_action(game, action)
         clock, display = _clock_of(action)
@@ -124,12 +124,12 @@ def record_line(action: ActionRecord, display: Mapping[str, str]) -> RecordLine:
     """The record line of one accepted action, annotated with its time and the clocks."""
     annotations = {"at": _iso(action.at)}
     annotations.update({seat: text.replace(" +", "+") for seat, text in display.items() if text})
-    if action.kind in ("move", "private"):
+    if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
         return RecordLine(0, action.seat, action.private, action.text, annotations)
-    if action.kind == "timeout":
+    if action.kind == ActionKind.TIMEOUT:
         seat = action.seat or action.text.split()[-1]
         return RecordLine(0, "host", False, f"timeout {seat}", annotations)
-    if action.kind == "resign":
+    if action.kind == ActionKind.RESIGN:
         return RecordLine(0, "host", False, f"resign {action.seat}", annotations)
     return RecordLine(0, "host", False, "close window", annotations)
 
@@ -172,18 +172,18 @@ def _parse_at(value: str | None) -> datetime | None:
         return None
 
 
-def _host_line(game: Game, text: str) -> tuple[str, str | None]:
+def _host_line(game: Game, text: str) -> tuple[ActionKind, str | None]:
     """Apply a ``host:`` line; return (action kind, seat) or raise :class:`GameError`."""
     words = text.lower().split()
     if words == ["close", "window"]:
         game.close_window()
-        return "window", None
+        return ActionKind.WINDOW, None
     if len(words) == 2 and words[0] in ("timeout", "resign") and words[1] in game.seats:
         if words[0] == "timeout":
             game.timeout(words[1])
-            return "timeout", None
+            return ActionKind.TIMEOUT, None
         game.resign(words[1])
-        return "resign", words[1]
+        return ActionKind.RESIGN, words[1]
     raise GameError("A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'.")
 
 
@@ -223,7 +223,7 @@ async def import_record(
     )
     version = match.version
     committed = await store.commit_action(
-        match.id, version, NewAction("command", f"start {control.spec()}", None, clocks=clock.to_dict())
+        match.id, version, NewAction(ActionKind.COMMAND, f"start {control.spec()}", None, clocks=clock.to_dict())
     )
     version = committed.version
     for line in record.lines:
@@ -231,13 +231,13 @@ async def import_record(
         display = {k: v for k, v in line.annotations.items() if k in game.seats}
         clocks: dict[str, Any] = {"display": display}
         seat = line.seat
-        kind = "private" if line.private else "move"
+        kind = ActionKind.PRIVATE if line.private else ActionKind.MOVE
         try:
             if game.is_over:
                 raise GameError("The game is over; no more moves are taken.")
             if seat == "host":
                 kind, seat = _host_line(game, line.text)
-                action_text = line.text.lower() if kind != "resign" else "resign"
+                action_text = line.text.lower() if kind != ActionKind.RESIGN else "resign"
             elif seat in game.seats:
                 move, _ = game.submit(line.text, seat, private=line.private)
                 action_text = move.text()

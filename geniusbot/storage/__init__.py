@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .retry import RetryState, is_transient, retry_transient
     from .store import Store
     from .values import (
+        ActionKind,
         ActionRecord,
         Committed,
         GuildConfig,
@@ -50,6 +51,7 @@ _MODULE_OF = {
     "StaleVersion": "errors",
     "StorageError": "errors",
     "StorageUnavailable": "errors",
+    "ActionKind": "values",
     "ActionRecord": "values",
     "Committed": "values",
     "GuildConfig": "values",
@@ -85,6 +87,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "ENDED_STATUSES",
     "UNFINISHED_STATUSES",
+    "ActionKind",
     "ActionRecord",
     "Committed",
     "GuildConfig",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from .models import UNFINISHED_STATUSES
@@ -65,6 +66,23 @@ class MatchRecord:
             if seat.user_id == user_id:
                 return seat.seat
         return None
+
+
+class ActionKind(StrEnum):
+    """What a logged action is (``actions.kind``; a member equals its string)."""
+
+    #: A submission typed in the room (``text`` is the move's notation).
+    MOVE = "move"
+    #: A submission sent privately.
+    PRIVATE = "private"
+    #: A seat's clock ran out (``text``: ``timeout p1``).
+    TIMEOUT = "timeout"
+    #: A seat resigned.
+    RESIGN = "resign"
+    #: A timed window closed (``text``: ``close window``).
+    WINDOW = "window"
+    #: A host command: ``start SPEC``, ``pause``, ``resume``, ``abort``.
+    COMMAND = "command"
 
 
 @dataclass(frozen=True)
