@@ -251,14 +251,15 @@ class Event:
     """Something a host announces after a move, a timeout or a closed window.
 
     ``seats`` is ``None`` for a public announcement, or the seats that alone may read it.
-    ``kind`` lets a host treat some events specially (:class:`EventKind`, or a kind of the
-    game's own); ``data`` carries plain values for it. An event whose ``text`` is empty is data
-    only: a host says nothing for it.
+    ``kind`` lets a host treat some events specially: a member of :class:`EventKind`, or of the
+    ``StrEnum`` of the game's own kinds, never a free string (its value is what a record keeps);
+    ``data`` carries plain values for it. An event whose ``text`` is empty is data only: a host
+    says nothing for it.
     """
 
     text: str
     seats: frozenset[str] | None = None
-    kind: str = EventKind.INFO
+    kind: StrEnum = EventKind.INFO
     data: Mapping[str, Any] = field(default_factory=dict)
 
     @property

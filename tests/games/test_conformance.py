@@ -3,21 +3,37 @@
 Each game is played by seeded random choice from ``legal_moves()`` (half the moves go through
 ``parse_move(move.text())`` as a player would type them) to its end or a cap, and at every step
 the invariants of the rules API are checked. The written record of each game then replays
-through the adjudicator to the same state.
+through the adjudicator to the same state. Every event a playout gives (moves, closed windows,
+timeouts, resignations) has a kind that is data: a member of ``EventKind`` or of a ``StrEnum`` of
+the game's own package.
 """
 
 from __future__ import annotations
 
+import enum
 import itertools
 import json
 import random
+import re
 import string
+import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
 
 from geniusbot.adjudicate import adjudicate
-from geniusbot.games import ENTRY_POINT_GROUP, SEATS, Game, GameError, NotYourTurnError, load, registry
+from geniusbot.games import (
+    ENTRY_POINT_GROUP,
+    SEATS,
+    Event,
+    EventKind,
+    Game,
+    GameError,
+    NotYourTurnError,
+    load,
+    registry,
+)
 from geniusbot.storage.record import format_record, parse_record, record_from_game
 
 BASE_VIEW_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
@@ -160,6 +176,85 @@ def test_random_games_keep_every_invariant_and_replay_from_their_record(name, va
         assert result.game.name == name
 
 
+def check_event_kinds(cls: type[Game], events: list[Event]) -> None:
+    # A kind is data, never a free string: a member of EventKind or of a StrEnum that the game's own
+    # package declares (a plug-in's package too), so a program reads it by name and a typo fails.
+    package = sys.modules[cls.__module__].__package__ or cls.__module__
+    for event in events:
+        kind = event.kind
+        assert isinstance(kind, enum.Enum) and isinstance(kind, enum.StrEnum), (
+            f"{cls.name}: the kind {kind!r} of {event.text!r} is a free string, not a StrEnum member"
+        )
+        owner = type(kind)
+        assert owner is EventKind or owner.__module__ == package or owner.__module__.startswith(f"{package}."), (
+            f"{cls.name}: the kind {kind!r} is of {owner.__module__}.{owner.__qualname__}, outside {package}"
+        )
+
+
+def playout_events(cls: type[Game], variant: str, seed: int) -> list[Event]:
+    """Every event of a seeded random game to its end or the cap: its opening, its moves and closed
+    windows, and on copies along the way each mover's timeout and a resignation."""
+    rng = random.Random(f"kinds:{cls.name}:{variant}:{seed}")
+    game = cls.new(seed=seed, variant=variant)
+    events = list(game.opening_events())
+    for step in range(MOVE_CAP):
+        if game.is_over:
+            break
+        if not game.to_move():
+            events += game.close_window()
+            continue
+        if step % 5 == 0:
+            for seat in game.to_move():
+                events += game.copy().timeout(seat)
+            events += game.copy().resign(rng.choice(SEATS))
+        events += game.play(rng.choice(list(itertools.islice(game.legal_moves(), LEGAL_CAP))))
+    return events
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES)
+def test_every_event_kind_is_a_member_of_event_kind_or_of_the_games_own_enum(name, variant):
+    cls = registry()[name]
+    for seed in SEEDS:
+        events = playout_events(cls, variant, seed)
+        assert events, "a playout gives events"
+        check_event_kinds(cls, events)
+
+
+#: An event given its kind as a string literal, or a kind compared with one (``kind=EventKind.X`` and
+#: ``e.kind == Kind.X`` pass; a local ``kind = "draw"`` that names a move's action is no event kind).
+LITERAL_KIND = re.compile(r"""\bkind=["']|\.kind\s*(?:==|!=|not in|in)\s*[("']""")
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_no_event_kind_in_a_games_package_is_a_string_literal(name):
+    # The playouts cannot reach every branch (an item a random game never holds); the source can be read.
+    package = Path(sys.modules[registry()[name].__module__].__file__ or "").parent
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(package.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if LITERAL_KIND.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+class ForeignKind(enum.StrEnum):
+    MOVE = "move"
+
+
+class PlainKind(enum.Enum):
+    MOVE = "move"
+
+
+@pytest.mark.parametrize("kind", ["move", ForeignKind.MOVE, PlainKind.MOVE])
+def test_a_free_string_or_a_kind_from_outside_the_games_package_fails_the_kind_check(kind):
+    # The check itself: a plain string, another package's member or a member of no StrEnum fails.
+    cls = next(iter(registry().values()))
+    check_event_kinds(cls, [Event("said", kind=EventKind.INFO)])
+    with pytest.raises(AssertionError):
+        check_event_kinds(cls, [Event("said", kind=kind)])
+
+
 @pytest.mark.parametrize(("name", "variant"), CASES)
 def test_a_new_game_needs_no_options_and_is_deterministic_per_seed(name, variant):
     cls = registry()[name]
@@ -177,6 +272,7 @@ def test_timeouts_end_or_advance_the_game_consistently(name, variant):
         copy = game.copy()
         events = copy.timeout(seat)
         assert isinstance(events, list)
+        check_event_kinds(cls, events)
         check_invariants(copy)
 
 

@@ -15,10 +15,12 @@ import contextlib
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from geniusbot.games import (
     Event,
+    EventKind,
     Game,
     GameError,
     MalformedMoveError,
@@ -30,6 +32,17 @@ from geniusbot.games import (
 )
 
 ROUNDS = 2
+
+
+class SealedBidEvent(StrEnum):
+    """The test game's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
+
+    #: A seat's own bid, to it alone.
+    PRIVATE = "private"
+    #: Both bids shown: ``data["delete_after"]``, seconds until the host deletes the message.
+    REVEAL = "reveal"
+    #: The memorize window closed: the number is hidden.
+    HIDE = "hide"
 
 
 @dataclass(frozen=True)
@@ -80,14 +93,14 @@ class SealedBid(Game):
     def play(self, move: Move) -> list[Event]:
         assert isinstance(move, Bid)
         self.bids[move.seat] = move.amount
-        events = [Event(f"Your bid of {move.amount} is in.", frozenset({move.seat}), kind="private")]
+        events = [Event(f"Your bid of {move.amount} is in.", frozenset({move.seat}), kind=SealedBidEvent.PRIVATE)]
         return events + self._settle()
 
     def _settle(self) -> list[Event]:
         if len(self.bids) < 2:
             return [Event(f"{next(iter(self.bids))} has bid.")]
         a, b = self.bids["p1"], self.bids["p2"]
-        events = [Event(f"Bids revealed: p1 {a}, p2 {b}.", kind="reveal", data={"delete_after": 60})]
+        events = [Event(f"Bids revealed: p1 {a}, p2 {b}.", kind=SealedBidEvent.REVEAL, data={"delete_after": 60})]
         if a != b:
             self.scores["p1" if a > b else "p2"] += 1
         self.bids = {}
@@ -97,7 +110,7 @@ class SealedBid(Game):
             winner = None if p1 == p2 else ("p1" if p1 > p2 else "p2")
             return events + self.end(winner, Termination.POINTS, f"Final score {p1}-{p2}", verdict="")
         self.window_open = self.rewindow
-        return events + [Event(f"Round {self.round}.", kind="bout")]
+        return events + [Event(f"Round {self.round}.", kind=EventKind.BOUT)]
 
     def timeout(self, seat: str) -> list[Event]:
         self.require_seat(seat)
@@ -113,7 +126,7 @@ class SealedBid(Game):
         if not self.window_open:
             raise GameError("There is no timed phase to close.")
         self.window_open = False
-        return [Event("The number is hidden; bid now.", kind="hide")]
+        return [Event("The number is hidden; bid now.", kind=SealedBidEvent.HIDE)]
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
         view = {**self.base_view(), "round": self.round, "scores": dict(self.scores), "last_move": self.last}

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from blackwhite import BlackAndWhite
-from blackwhite.rules import Kind, Tile, colour
+from blackwhite.rules import BlackAndWhiteEvent, Tile, colour
 
 from geniusbot.games import (
     EventKind,
@@ -35,7 +35,7 @@ def rounds(g: BlackAndWhite, *pairs: tuple[int, int]) -> list:
 
 def round_said(events: list):
     """The room's announcement of a resolved round among ``events``."""
-    [said] = [e for e in events if e.kind == Kind.ROUND]
+    [said] = [e for e in events if e.kind == BlackAndWhiteEvent.ROUND]
     return said
 
 
@@ -65,7 +65,7 @@ def test_either_player_may_send_first():
     g = game()
     g.submit("play 5", "p2", private=True)
     events = g.submit("play 3", "p1", private=True)[1]
-    assert any(e.kind == Kind.ROUND for e in events)
+    assert any(e.kind == BlackAndWhiteEvent.ROUND for e in events)
 
 
 def test_a_tile_played_is_gone():
@@ -92,7 +92,7 @@ def test_a_sealed_tile_is_confirmed_to_its_sender_alone():
 def test_the_higher_tile_wins_the_round_and_the_room_is_told_the_colours():
     g = game()
     event = round_said(rounds(g, (3, 6)))
-    assert event.public and event.kind == Kind.ROUND
+    assert event.public and event.kind == BlackAndWhiteEvent.ROUND
     assert event.text == "Round 1: p1 played white, p2 played black; p2 wins the round. Score: p1 0, p2 1."
     assert event.data == {
         "round": 1,
@@ -172,10 +172,10 @@ def test_the_game_ends_once_a_lead_is_more_than_the_rounds_left():
 def test_when_the_game_ends_every_tile_is_shown():
     g = game()
     events = rounds(g, (8, 7), (7, 6), (6, 5), (5, 4), (4, 3))
-    reveal = next(e for e in events if e.kind == Kind.REVEAL)
+    reveal = next(e for e in events if e.kind == BlackAndWhiteEvent.REVEAL)
     assert reveal.public and reveal.text == "The tiles, round by round: p1 8 7 6 5 4; p2 7 6 5 4 3."
     assert g.view(None)["tiles"] == {"p1": [8, 7, 6, 5, 4], "p2": [7, 6, 5, 4, 3]}
-    assert [e.kind for e in events][-2:] == [Kind.REVEAL, EventKind.END]
+    assert [e.kind for e in events][-2:] == [BlackAndWhiteEvent.REVEAL, EventKind.END]
 
 
 # ---- ruling 3: only privately -------------------------------------------------------------------

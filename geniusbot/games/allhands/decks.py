@@ -78,6 +78,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import TASK_ANOMALIES
@@ -108,6 +109,26 @@ BACKUP_MAX = 3
 
 #: The anomalies of Task 2, in the order the rule text lists them.
 ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["decks"]
+
+
+class DuelingDecksEvent(StrEnum):
+    """Dueling Decks' own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
+
+    #: The prize cards, said at the start: ``data["prizes"]``, in order (each ``None`` under Pick Your Prize).
+    PRIZES = "prizes"
+    #: A phase waits for submissions: ``data`` has the ``phase`` (create, play), the ``round`` and the ``seats``.
+    PHASE = "phase"
+    #: A seat's sealed move is in (the room learns that, never what): ``data`` has the ``seat`` and ``phase``.
+    SUBMITTED = "submitted"
+    #: A seat with no choice this phase submits nothing: ``data`` has the ``seat`` and the ``phase``.
+    SKIPPED = "skipped"
+    #: The create phase resolved: ``data`` has the ``round`` and each seat's new ``cards``.
+    CREATED = "created"
+    #: A round resolved: ``data`` has the ``round`` and ``winner``, and what Darkness does not hide of it.
+    ROUND = "round"
+    #: Darkness lifts when the task ends: ``data`` has every round's ``history`` and the ``points``.
+    REVEAL = "reveal"
+
 
 _TOKEN = re.compile(r"[a-z]+|[0-9]+")
 _FILLER = re.compile(r"^[\s,;:+&()]*$")
@@ -345,7 +366,7 @@ class DuelingDecks(Game):
         else:
             prizes = "The prize cards, in order: " + ", ".join(str(p) for p in self.prizes) + "."
         return [
-            Event(prizes, kind="prizes", data={"prizes": self._prize_list()}),
+            Event(prizes, kind=DuelingDecksEvent.PRIZES, data={"prizes": self._prize_list()}),
             *self._phase_prompt(),
         ]
 
@@ -519,7 +540,11 @@ class DuelingDecks(Game):
                 kind=EventKind.SEALED,
                 data={"seat": seat, "move": move.text()},
             ),
-            Event(f"{seat} has sent their {what}.", kind="submitted", data={"seat": seat, "phase": self.phase}),
+            Event(
+                f"{seat} has sent their {what}.",
+                kind=DuelingDecksEvent.SUBMITTED,
+                data={"seat": seat, "phase": self.phase},
+            ),
         ]
         return events + self._advance()
 
@@ -549,7 +574,11 @@ class DuelingDecks(Game):
                 if self.sealed[seat] is None and self._no_choice(seat):
                     self.sealed[seat] = {"cards": [], "backup": 0, "how": "auto"}
                     events.append(
-                        Event(self._skip_text(seat), kind="skipped", data={"seat": seat, "phase": self.phase})
+                        Event(
+                            self._skip_text(seat),
+                            kind=DuelingDecksEvent.SKIPPED,
+                            data={"seat": seat, "phase": self.phase},
+                        )
                     )
             if any(self.sealed[s] is None for s in self.seats):
                 # Prompt only for a phase that waits for someone, never for one that resolves itself.
@@ -583,7 +612,11 @@ class DuelingDecks(Game):
                 f"Round {number}: play phase{prize}. Send your play by direct message within "
                 f"{PHASE_SECONDS} seconds, such as play 20, play 20 15 or play none."
             )
-        return [Event(text, kind="phase", data={"phase": self.phase, "round": number, "seats": list(waiting)})]
+        return [
+            Event(
+                text, kind=DuelingDecksEvent.PHASE, data={"phase": self.phase, "round": number, "seats": list(waiting)}
+            )
+        ]
 
     def _resolve_create(self) -> list[Event]:
         cards: dict[str, list[int]] = {}
@@ -600,7 +633,7 @@ class DuelingDecks(Game):
         return [
             Event(
                 f"Round {self.round + 1}, cards created: {made}.",
-                kind="created",
+                kind=DuelingDecksEvent.CREATED,
                 data={"round": self.round + 1, "cards": {s: list(c) for s, c in cards.items()}},
             )
         ]
@@ -640,11 +673,17 @@ class DuelingDecks(Game):
         if self.has("darkness"):
             # Only the winner is told: never the cards, the sums or (Pick Your Prize) the value.
             if self.has("pick-your-prize"):
-                return [Event(f"Round {number}: {outcome}.", kind="round", data={"round": number, "winner": winner})]
+                return [
+                    Event(
+                        f"Round {number}: {outcome}.",
+                        kind=DuelingDecksEvent.ROUND,
+                        data={"round": number, "winner": winner},
+                    )
+                ]
             return [
                 Event(
                     f"Round {number} (prize {entry['prize']}): {outcome}. Points: {self._score_text()}.",
-                    kind="round",
+                    kind=DuelingDecksEvent.ROUND,
                     data={
                         "round": number,
                         "winner": winner,
@@ -662,7 +701,7 @@ class DuelingDecks(Game):
         if self.has("pick-your-prize"):
             prize = f"prize worth {entry['prize']} (Pick Your Prize)"
         text = f"Round {number}, {prize}: {'; '.join(parts)}; {outcome}. Points: {self._score_text()}."
-        return [Event(text, kind="round", data=self._entry_view(entry, None, full=True))]
+        return [Event(text, kind=DuelingDecksEvent.ROUND, data=self._entry_view(entry, None, full=True))]
 
     def _after_round(self) -> list[Event]:
         goal = 2 * WINNING_POINTS
@@ -740,7 +779,7 @@ class DuelingDecks(Game):
         lines.append(f"Points: {self._score_text()}.")
         return Event(
             "\n".join(lines),
-            kind="reveal",
+            kind=DuelingDecksEvent.REVEAL,
             data={
                 "history": [self._entry_view(e, None, full=True) for e in self.history],
                 "points": self._points_view(full=True),

@@ -72,6 +72,7 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import (
@@ -117,6 +118,33 @@ PLAYS_TOTAL = TIMES_PER_TASK * len(TASKS)
 ALL_IN_POINTS = 2
 OVERRIDE_USES = 2
 ITEMS: tuple[str, ...] = ("all-in", "clock", "override")
+
+
+class AllHandsOnDeckEvent(StrEnum):
+    """All Hands On Deck's own event kinds; a task's events keep their task's kinds (its END becomes
+    :attr:`TASK_END`), with ``data["task"]`` and ``data["play"]`` added (a host treats all as INFO)."""
+
+    #: The match opens: ``data["items"]``, each seat's items.
+    MATCH = "match"
+    #: A choice is asked: ``data`` has the ``phase`` (override, ban, items), ``seat``/``seats``, ``count``/``pool``.
+    PROMPT = "prompt"
+    #: A seat bans an anomaly: ``data`` has the ``seat``, the ``anomaly``, ``timeout`` (False; a drawn ban is TIMEOUT).
+    BAN = "ban"
+    #: A seat passes on the Override: ``data["seat"]`` and ``used`` (False; a timeout's pass is TIMEOUT).
+    OVERRIDE = "override"
+    #: The play's anomalies are chosen: ``data`` has the ``play`` and its ``anomalies``.
+    ANOMALIES = "anomalies"
+    #: A seat's sealed All-In answer is in, or none in time: ``data["seat"]`` (``timeout`` when none came).
+    SUBMITTED = "submitted"
+    #: The All-In answers shown together: ``data["used"]``, the seats that use it on this play.
+    ALL_IN = "all-in"
+    #: The task's end, not the match's: its outcome's ``data`` (``Outcome.to_dict``) with ``task`` and ``play``.
+    TASK_END = "task-end"
+    #: The finished task's board (Deck Swabbing, ``data["board"]``) or grid (Tile Decklaration, ``grid``).
+    FINAL_BOARD = "final-board"
+    #: A play is scored: ``data`` has the ``play``, its ``winner``, the ``points`` won and the ``score``.
+    SCORE = "score"
+
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
 
@@ -354,7 +382,9 @@ class AllHandsOnDeck(Game):
             f"All Hands On Deck: three tasks, five times each; the k-th play of a task is worth k points "
             f"and the first to {TARGET} wins. Items: {'; '.join(held) if held else 'none'}."
         )
-        events = [Event(text, kind="match", data={"items": {s: list(self.given[s]) for s in self.seats}})]
+        events = [
+            Event(text, kind=AllHandsOnDeckEvent.MATCH, data={"items": {s: list(self.given[s]) for s in self.seats}})
+        ]
         # The Clock item: extra reserve for the whole final match (said by the line above).
         events += [
             Event("", kind=EventKind.EXTRA_TIME, data={"seat": s, "seconds": CLOCK_ITEM_SECONDS})
@@ -475,7 +505,7 @@ class AllHandsOnDeck(Game):
                 f"{'s' if self.override_left[seat] > 1 else ''} left)? Hand-pick {count} anomal"
                 f"{'y' if count == 1 else 'ies'} not played together before, such as use override "
                 f"{' '.join(self._example_override())}, or pass.",
-                kind="prompt",
+                kind=AllHandsOnDeckEvent.PROMPT,
                 data={"seat": seat, "phase": "override", "count": count},
             )
         ]
@@ -511,14 +541,16 @@ class AllHandsOnDeck(Game):
             Event(
                 f"{seat}: ban an anomaly of {TASK_TITLES[self.current_task]} ({self.bans_left} ban"
                 f"{'s' if self.bans_left > 1 else ''} to go), such as ban {self.pool[0]}. Open: {_listing(self.pool)}.",
-                kind="prompt",
+                kind=AllHandsOnDeckEvent.PROMPT,
                 data={"seat": seat, "phase": "ban", "pool": list(self.pool)},
             )
         ]
 
     def _choose(self, anomalies: tuple[str, ...], text: str) -> list[Event]:
         self.chosen = canonical_order(anomalies, self.current_task)
-        events = [Event(text, kind="anomalies", data={"play": self.play_no, "anomalies": list(self.chosen)})]
+        events = [
+            Event(text, kind=AllHandsOnDeckEvent.ANOMALIES, data={"play": self.play_no, "anomalies": list(self.chosen)})
+        ]
         holders = [s for s in self.seats if self.all_in_left[s] > 0]
         if holders:
             self.phase = "items"
@@ -532,7 +564,7 @@ class AllHandsOnDeck(Game):
             Event(
                 f"{holders}: use your All-In on this play (+{ALL_IN_POINTS} points to its winner)? Send use all-in "
                 "or pass to me by direct message; the answers are shown together.",
-                kind="prompt",
+                kind=AllHandsOnDeckEvent.PROMPT,
                 data={"seats": list(self.all_in_answers), "phase": "items"},
             )
         ]
@@ -759,7 +791,7 @@ class AllHandsOnDeck(Game):
             how = f"{seat} ran out of time, so {anomaly} is banned for them at random"
         else:
             how = f"{seat} bans {anomaly}"
-        kind = EventKind.TIMEOUT if timeout else "ban"
+        kind = EventKind.TIMEOUT if timeout else AllHandsOnDeckEvent.BAN
         events = [Event(f"{how}.", kind=kind, data={"seat": seat, "anomaly": anomaly, "timeout": timeout})]
         if self.bans_left > 0:
             return events + self._ban_prompt()
@@ -770,7 +802,7 @@ class AllHandsOnDeck(Game):
         self.override_queue.pop(0)
         if not timeout:
             self.last_move = "pass"
-        kind = EventKind.TIMEOUT if timeout else "override"
+        kind = EventKind.TIMEOUT if timeout else AllHandsOnDeckEvent.OVERRIDE
         events = [Event(f"{seat} {how} on the Override.", kind=kind, data={"seat": seat, "used": False})]
         if self.override_queue:
             return events + self._override_prompt()
@@ -795,7 +827,7 @@ class AllHandsOnDeck(Game):
             events = [
                 Event(
                     f"{seat} sent no All-In answer in time, so keeps it.",
-                    kind="submitted",
+                    kind=AllHandsOnDeckEvent.SUBMITTED,
                     data={"seat": seat, "timeout": True},
                 )
             ]
@@ -807,7 +839,7 @@ class AllHandsOnDeck(Game):
                     kind=EventKind.SEALED,
                     data={"seat": seat, "use": use},
                 ),
-                Event(f"{seat} has sent an All-In answer.", kind="submitted", data={"seat": seat}),
+                Event(f"{seat} has sent an All-In answer.", kind=AllHandsOnDeckEvent.SUBMITTED, data={"seat": seat}),
             ]
         if any(answer is None for answer in self.all_in_answers.values()):
             return events
@@ -821,7 +853,7 @@ class AllHandsOnDeck(Game):
             )
         else:
             text = "Nobody uses All-In on this play."
-        events.append(Event(text, kind="all-in", data={"used": list(self.all_in_used)}))
+        events.append(Event(text, kind=AllHandsOnDeckEvent.ALL_IN, data={"used": list(self.all_in_used)}))
         return events + self._start_task()
 
     # ---- the running task ------------------------------------------------------------------
@@ -840,9 +872,9 @@ class AllHandsOnDeck(Game):
             if ending is not None and ending.termination is Termination.TIME and "seat" in ending.data:
                 seat = ending.data["seat"]
                 wrapped.append(Event(e.text, seats=e.seats, kind=EventKind.TIMEOUT, data={**data, "seat": seat}))
-                wrapped.append(Event("", seats=e.seats, kind="task-end", data=data))
+                wrapped.append(Event("", seats=e.seats, kind=AllHandsOnDeckEvent.TASK_END, data=data))
             else:
-                wrapped.append(Event(e.text, seats=e.seats, kind="task-end", data=data))
+                wrapped.append(Event(e.text, seats=e.seats, kind=AllHandsOnDeckEvent.TASK_END, data=data))
         return wrapped
 
     def _after_task_step(self) -> list[Event]:
@@ -861,11 +893,21 @@ class AllHandsOnDeck(Game):
         if isinstance(task, DeckSwabbing):
             text = "The board as it ended:\n" + swabbing_board_text(task.board, task.numbers)
             return [
-                Event(text, kind="final-board", data={**where, "board": {str(p): v for p, v in task.board.items()}})
+                Event(
+                    text,
+                    kind=AllHandsOnDeckEvent.FINAL_BOARD,
+                    data={**where, "board": {str(p): v for p, v in task.board.items()}},
+                )
             ]
         if isinstance(task, TileDecklaration):
             text = "The grid as it was:\n" + tiles_grid_text(task.grid, task.marks)
-            return [Event(text, kind="final-board", data={**where, "grid": {str(p): c for p, c in task.grid.items()}})]
+            return [
+                Event(
+                    text,
+                    kind=AllHandsOnDeckEvent.FINAL_BOARD,
+                    data={**where, "grid": {str(p): c for p, c in task.grid.items()}},
+                )
+            ]
         return []
 
     def _score(self) -> list[Event]:
@@ -901,7 +943,7 @@ class AllHandsOnDeck(Game):
             *self._final_board(),
             Event(
                 text,
-                kind="score",
+                kind=AllHandsOnDeckEvent.SCORE,
                 data={"play": self.play_no, "winner": winner, "points": gained, "score": dict(self.points)},
             ),
         ]

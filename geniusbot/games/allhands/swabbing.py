@@ -84,6 +84,7 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import TASK_ANOMALIES
@@ -117,6 +118,20 @@ ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["swabbing"]
 
 SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
 ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+class DeckSwabbingEvent(StrEnum):
+    """Deck Swabbing's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
+
+    #: The board at the start, all white: ``data["numbers"]``, Unique's numbers (no data without Unique).
+    BOARD = "board"
+    #: Whose move it is: ``data["seat"]``, and the ``sniper`` (``None`` without Snipe).
+    TURN = "turn"
+    #: Under Snipe, a sealed move or snipe is in, or none in time: ``data["seat"]`` (``none`` when it sent none).
+    SUBMITTED = "submitted"
+    #: A move is coloured: ``data`` has the ``seat``, ``tiles``, ``snipe``, ``snipe_ignored``, ``filled``, ``board``.
+    MOVE = "move"
+
 
 _TOKEN = re.compile(r"[a-z]\s*\d+|[a-z]+|\d+")
 _POINT_TOKEN = re.compile(r"^[a-z]\s*\d+$|^\d+$")
@@ -346,7 +361,7 @@ class DeckSwabbing(Game):
             return []
         text = "Deck Swabbing: the board is all white."
         data = {"numbers": self._numbers_view()} if self.numbers else {}
-        return [Event(text, kind="board", data=data), *self._prompt()]
+        return [Event(text, kind=DeckSwabbingEvent.BOARD, data=data), *self._prompt()]
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -559,7 +574,7 @@ class DeckSwabbing(Game):
                     kind=EventKind.SEALED,
                     data={"seat": move.seat, "move": move.text()},
                 ),
-                Event(f"{move.seat} has sent their move.", kind="submitted", data={"seat": move.seat}),
+                Event(f"{move.seat} has sent their move.", kind=DeckSwabbingEvent.SUBMITTED, data={"seat": move.seat}),
             ]
         else:
             self.sealed_snipe = move.tile
@@ -571,7 +586,7 @@ class DeckSwabbing(Game):
                     kind=EventKind.SEALED,
                     data={"seat": move.seat, "snipe": move.tile},
                 ),
-                Event(f"{move.seat} has answered.", kind="submitted", data={"seat": move.seat}),
+                Event(f"{move.seat} has answered.", kind=DeckSwabbingEvent.SUBMITTED, data={"seat": move.seat}),
             ]
         return events + self._resolve_if_ready()
 
@@ -630,7 +645,7 @@ class DeckSwabbing(Game):
             text += f" {len(filled)} tiles take {seat}'s colour: {_listing(filled)}."
         # The board itself is the host's to show after the move (once), not this text's.
         text += " " + self._score_text()
-        events = [Event(text, kind="move", data=dict(self.history[-1], board=self._board_view()))]
+        events = [Event(text, kind=DeckSwabbingEvent.MOVE, data=dict(self.history[-1], board=self._board_view()))]
         self.turn = other_seat(seat)
         if not self.has_legal_move():
             return events + self._finish_by_score()
@@ -648,7 +663,7 @@ class DeckSwabbing(Game):
                 f" Send it to me by direct message. {other_seat(self.turn)}: you may snipe a white tile by "
                 "direct message (snipe D4, or snipe none)."
             )
-        return [Event(text, kind="turn", data={"seat": self.turn, "sniper": self.sniper})]
+        return [Event(text, kind=DeckSwabbingEvent.TURN, data={"seat": self.turn, "sniper": self.sniper})]
 
     # ---- the end ---------------------------------------------------------------------------
 
@@ -711,7 +726,7 @@ class DeckSwabbing(Game):
             events = [
                 Event(
                     f"{seat} sent no snipe in time, so snipes nothing this turn.",
-                    kind="submitted",
+                    kind=DeckSwabbingEvent.SUBMITTED,
                     data={"seat": seat, "none": True},
                 )
             ]

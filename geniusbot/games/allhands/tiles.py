@@ -69,6 +69,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import parse_anomalies as _parse_anomalies
@@ -106,6 +107,32 @@ ANOMALIES: tuple[str, ...] = ("chain", "implode", "landmine", "rainbow", "rectan
 ALL_SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
 TILES: tuple[Point, ...] = tuple(p for p in ALL_SQUARES if p != CENTRE)
 ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+class TileDecklarationEvent(StrEnum):
+    """Tile Decklaration's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
+
+    #: The grid shown to memorize: ``data["grid"]`` (square to colour) and ``delete_after`` (seconds).
+    REVEAL = "reveal"
+    #: The memorize window closed and the grid is hidden; no data.
+    HIDE = "hide"
+    #: Implode turned the marked tiles: ``data["marks"]``, their squares.
+    IMPLODE = "implode"
+    #: A new phase: ``data["phase"]`` is ``landmines`` or ``call`` (with the calling ``seat``).
+    PHASE = "phase"
+    #: A seat's mines are in, or none in time: ``data["seat"]``, and ``none`` when it placed none.
+    MINES_SENT = "mines-sent"
+    #: The opening call: ``data`` has the calling ``seat`` and the ``color`` called.
+    CALL = "call"
+    #: A right declaration: ``data`` has the ``seat``, the ``tile``, its ``color`` and the next ``call``.
+    DECLARE = "declare"
+    #: A declared tile held a mine: ``data`` has the ``tile``, its ``owners``, the ``seat`` and ``color``.
+    LANDMINE = "landmine"
+    #: Who declares next: ``data["seat"]`` and the ``color`` called.
+    TURN = "turn"
+    #: Data only, when the task ends: ``data["grid"]``, the grid as it ended (square to colour).
+    FINAL_GRID = "final-grid"
+
 
 _TOKEN = re.compile(r"[a-z]+\s*\d+|[a-z]+|\d+")
 _POINT_TOKEN = re.compile(r"^[a-z]+\s*\d+$|^\d+$")
@@ -335,7 +362,7 @@ class TileDecklaration(Game):
             return []
         text = f"Memorize the grid: it is shown for {MEMORIZE_SECONDS} seconds, then hidden for good. No notes!"
         data = {"grid": {_sq(p): c for p, c in self.original.items()}, "delete_after": MEMORIZE_SECONDS}
-        return [Event(text, kind="reveal", data=data)]
+        return [Event(text, kind=TileDecklarationEvent.REVEAL, data=data)]
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -505,7 +532,7 @@ class TileDecklaration(Game):
             events = [
                 Event(
                     f"{move.seat} calls {move.color} for {other_seat(move.seat)}.",
-                    kind="call",
+                    kind=TileDecklarationEvent.CALL,
                     data={"seat": move.seat, "color": move.color},
                 )
             ]
@@ -522,7 +549,7 @@ class TileDecklaration(Game):
                 kind=EventKind.SEALED,
                 data={"seat": seat, "tiles": [_sq(p) for p in tiles]},
             ),
-            Event(f"{seat} has placed their mines.", kind="mines-sent", data={"seat": seat}),
+            Event(f"{seat} has placed their mines.", kind=TileDecklarationEvent.MINES_SENT, data={"seat": seat}),
         ]
         if all(self.mines[s] is not None for s in self.seats):
             events += self._start_calls()
@@ -554,7 +581,7 @@ class TileDecklaration(Game):
         events = [
             Event(
                 f"{seat} declared {tile}: {true_color}. {seat} calls {move.color}.",
-                kind="declare",
+                kind=TileDecklarationEvent.DECLARE,
                 data={"seat": seat, "tile": _sq(tile), "color": true_color, "call": move.color},
             )
         ]
@@ -595,7 +622,7 @@ class TileDecklaration(Game):
                 Event(
                     f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare a {color} "
                     "tile and call a colour.",
-                    kind="landmine",
+                    kind=TileDecklarationEvent.LANDMINE,
                     data=dict(last, seat=caller, color=color),
                 )
             )
@@ -606,7 +633,7 @@ class TileDecklaration(Game):
             events.append(
                 Event(
                     f"{self.turn}: declare a {color} tile{where} and call a colour.",
-                    kind="turn",
+                    kind=TileDecklarationEvent.TURN,
                     data={"seat": self.turn, "color": color},
                 )
             )
@@ -621,11 +648,13 @@ class TileDecklaration(Game):
         self.called = self.caller = None
         self.must_move_again = False
         events = self.end(winner, ending, reason, verdict="", seat=other_seat(winner))
-        # Not kind "reveal": that one is the memory picture, which the host deletes after 30 s.
+        # Not REVEAL: that one is the memory picture, which the host deletes after 30 s.
         # Data only, no text: the board the host shows after this action is the finished grid
         # (a picture, or the text board), so a text copy would show it twice. All Hands On Deck,
         # whose next board is the next play's, says the grid itself.
-        events.append(Event("", kind="final-grid", data={"grid": {_sq(p): c for p, c in self.grid.items()}}))
+        events.append(
+            Event("", kind=TileDecklarationEvent.FINAL_GRID, data={"grid": {_sq(p): c for p, c in self.grid.items()}})
+        )
         return events
 
     # ---- windows and clocks ------------------------------------------------------------------
@@ -643,12 +672,12 @@ class TileDecklaration(Game):
                     events.append(
                         Event(
                             f"{seat} sent no mines in time, so places none.",
-                            kind="mines-sent",
+                            kind=TileDecklarationEvent.MINES_SENT,
                             data={"seat": seat, "none": True},
                         )
                     )
             return events + self._start_calls()
-        events = [Event("Time is up: the grid is hidden.", kind="hide")]
+        events = [Event("Time is up: the grid is hidden.", kind=TileDecklarationEvent.HIDE)]
         if self.has("implode"):
             self.grid = implode(self.original, self.marks)
             listed = " ".join(_sq(p) for p in self.marks)
@@ -656,7 +685,7 @@ class TileDecklaration(Game):
                 Event(
                     f"Implode: {listed} are marked '!'. Each has taken the most frequent colour among its "
                     "orthogonal neighbours as they were (a tie keeps its colour).",
-                    kind="implode",
+                    kind=TileDecklarationEvent.IMPLODE,
                     data={"marks": [_sq(p) for p in self.marks]},
                 )
             )
@@ -666,7 +695,7 @@ class TileDecklaration(Game):
                 Event(
                     f"Landmine: you have {LANDMINE_SECONDS} seconds to send me five different tiles by direct "
                     "message, such as mines A1 B2 C3 E6 G7.",
-                    kind="phase",
+                    kind=TileDecklarationEvent.PHASE,
                     data={"phase": "landmines"},
                 )
             )
@@ -679,7 +708,7 @@ class TileDecklaration(Game):
         return [
             Event(
                 f"{self.starter}: call a colour for {other_seat(self.starter)}, such as call red.",
-                kind="phase",
+                kind=TileDecklarationEvent.PHASE,
                 data={"phase": "call", "seat": self.starter},
             )
         ]
@@ -694,7 +723,7 @@ class TileDecklaration(Game):
             events = [
                 Event(
                     f"{seat} sent no mines in time, so places none.",
-                    kind="mines-sent",
+                    kind=TileDecklarationEvent.MINES_SENT,
                     data={"seat": seat, "none": True},
                 )
             ]

@@ -10,6 +10,7 @@ import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.armslength.view import ArmsLengthView, Push
@@ -33,6 +34,16 @@ ORDERS: tuple[str, str] = ("first", "second")
 FOUR = 4
 KNOCKOUT_LIMIT = 10
 PRESET_PER_COLOR = 4
+
+
+class ArmsLengthEvent(StrEnum):
+    """Arm's Length's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
+
+    #: The opening (``data["phase"]``: choice or play) or the DMO's choice (dmo, color, order, first, by_lot).
+    PHASE = "phase"
+    #: A stone is placed: ``data`` has the ``seat``, the ``square``, the ``pushes`` and ``knocked_off``.
+    MOVE = "move"
+
 
 _SQUARE = re.compile(r"^\s*[A-Za-z]\s*\d{1,2}\s*$")
 _ORDER_WORDS = {"first": "first", "1st": "first", "second": "second", "2nd": "second"}
@@ -256,7 +267,7 @@ class ArmsLength(Game):
                 f"{self.first} plays {self.colors[self.first]} and moves first; {second} plays "
                 f"{self.colors[second]}. Type an empty square, such as E4, to place a stone."
             )
-        return [Event(text, kind="phase", data={"phase": self.phase})]
+        return [Event(text, kind=ArmsLengthEvent.PHASE, data={"phase": self.phase})]
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -341,7 +352,7 @@ class ArmsLength(Game):
         data = {"dmo": dmo, "color": color, "order": order, "first": self.first, "by_lot": by_lot}
         if by_lot:  # the DMO's clock ran out: this event says the timeout, and what follows
             return [Event(text, kind=EventKind.TIMEOUT, data={"seat": dmo, **data})]
-        return [Event(text, kind="phase", data=data)]
+        return [Event(text, kind=ArmsLengthEvent.PHASE, data=data)]
 
     def _apply_place(self, move: Place) -> list[Event]:
         mover = move.seat
@@ -374,7 +385,7 @@ class ArmsLength(Game):
         events = [
             Event(
                 text,
-                kind="move",
+                kind=ArmsLengthEvent.MOVE,
                 data={
                     "seat": mover,
                     "square": move.square,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move, Termination
@@ -26,6 +27,16 @@ from geniusbot.games.tictacfive.view import TicTacFiveView
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
 OPENING_COLOURS: tuple[str, str, str] = ("black", "white", "black")
+
+
+class TicTacFiveEvent(StrEnum):
+    """Tic-Tac-Five's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
+
+    #: A new phase: ``data["phase"]`` (opening, choice, play); entering play, ``data["colors"]`` by seat.
+    PHASE = "phase"
+    #: A stone is placed: ``data`` has the ``seat``, the ``point`` ("H8") and the stone's ``color``.
+    MOVE = "move"
+
 
 _EMPTY, _BLACK, _WHITE, _WALL = 0, 1, 2, 3
 _CODE = {"black": _BLACK, "white": _WHITE}
@@ -198,7 +209,7 @@ class TicTacFive(Game):
         return [
             Event(
                 "p1 places the three opening stones, black, white, black: type a point such as H8.",
-                kind="phase",
+                kind=TicTacFiveEvent.PHASE,
                 data={"phase": "opening"},
             )
         ]
@@ -304,7 +315,7 @@ class TicTacFive(Game):
         events = [
             Event(
                 said,
-                kind="phase",
+                kind=TicTacFiveEvent.PHASE,
                 data={"phase": "play", "colors": dict(self._colours)},
             )
         ]
@@ -320,7 +331,7 @@ class TicTacFive(Game):
         events = [
             Event(
                 f"{seat} places {colour} on {point}.",
-                kind="move",
+                kind=TicTacFiveEvent.MOVE,
                 data={"seat": seat, "point": str(point), "color": colour},
             )
         ]
@@ -346,7 +357,7 @@ class TicTacFive(Game):
                     # The question itself (black / white, by button or typed) is put by the host.
                     "The three opening stones are down. p2 now chooses a colour; whoever takes white "
                     "places the fourth stone.",
-                    kind="phase",
+                    kind=TicTacFiveEvent.PHASE,
                     data={"phase": "choice"},
                 )
             ]

@@ -54,6 +54,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.base import (
@@ -95,6 +96,17 @@ _VERBS = {
     "revive": "revive",
     "woven_revive": "woven revive",
 }
+
+
+class TightwireEvent(StrEnum):
+    """Tightwire's own event kinds, for its three rule sets (a host treats them as :attr:`EventKind.INFO`)."""
+
+    #: The item draft and Turn Order (Threads of Fate): ``data["seat"]`` with the ``item`` picked, or ``first``.
+    PHASE = "phase"
+    #: An action is played: ``data`` has the ``seat``, the ``move`` as text and the ``path`` of dots it runs on.
+    MOVE = "move"
+    #: The pieces of one colour are captured: ``data`` has the ``color`` and the ``dots`` they stood on.
+    CAPTURE = "capture"
 
 
 @dataclass(frozen=True)
@@ -804,7 +816,9 @@ class Tightwire(Game):
         self.items[seat].append(item)
         self.last_move, self.last_path, self.captured_last = move.text(), [], []
         self.captured_last_colors = {}
-        events = [Event(f"{seat} picks {ITEM_TITLES[item]}.", kind="phase", data={"seat": seat, "item": item})]
+        events = [
+            Event(f"{seat} picks {ITEM_TITLES[item]}.", kind=TightwireEvent.PHASE, data={"seat": seat, "item": item})
+        ]
         if len(self.draft_picks) == len(DRAFT_ORDER) - 1:
             # Ruling: the last pick is forced, so the host makes it at once.
             last_seat = DRAFT_ORDER[-1]
@@ -814,7 +828,7 @@ class Tightwire(Game):
             events.append(
                 Event(
                     f"{last_seat} receives the last item, {ITEM_TITLES[last]}.",
-                    kind="phase",
+                    kind=TightwireEvent.PHASE,
                     data={"seat": last_seat, "item": last},
                 )
             )
@@ -824,7 +838,7 @@ class Tightwire(Game):
             events.append(
                 Event(
                     f"{holder} holds Turn Order: `first` to move first, or `second` to let {other_seat(holder)} move first.",
-                    kind="phase",
+                    kind=TightwireEvent.PHASE,
                     data={"seat": holder},
                 )
             )
@@ -842,7 +856,7 @@ class Tightwire(Game):
         events = [
             Event(
                 f"{seat} uses Turn Order: {self.first} ({_cap(color)}) moves first.",
-                kind="phase",
+                kind=TightwireEvent.PHASE,
                 data={"seat": seat, "first": self.first},
             )
         ]
@@ -901,7 +915,7 @@ class Tightwire(Game):
         self.last_move, self.last_path = move.text(), path
         self.captured_last = [self.geo.names[d] for d in taken]
         self.captured_last_colors = {self.geo.names[d]: before[d] or color for d in taken}
-        events = [Event(f"{text}.", kind="move", data={"seat": seat, "move": move.text(), "path": path})]
+        events = [Event(f"{text}.", kind=TightwireEvent.MOVE, data={"seat": seat, "move": move.text(), "path": path})]
         for loser_color in COLORS:
             dots = [self.geo.names[d] for d in taken if before[d] == loser_color]
             if dots:
@@ -910,7 +924,7 @@ class Tightwire(Game):
                     Event(
                         f"{_cap(loser_color)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
                         f"on {', '.join(dots)}.",
-                        kind="capture",
+                        kind=TightwireEvent.CAPTURE,
                         data={"color": loser_color, "dots": dots},
                     )
                 )

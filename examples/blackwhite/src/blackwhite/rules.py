@@ -42,16 +42,16 @@ def colour(tile: int) -> str:
     return "black" if tile % 2 == 0 else "white"
 
 
-class Kind(StrEnum):
-    """The game's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
+class BlackAndWhiteEvent(StrEnum):
+    """Black and White's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
 
-    #: How to play, said when the match starts.
+    #: How to play, said when the match starts: ``data["round"]``, the first (1).
     OPENING = "opening"
-    #: A seat's tile for this round is in (the room learns that, never which).
+    #: A seat's tile for this round is in (the room learns that, never which): ``data["seat"]``.
     PLAYED = "played"
-    #: Both tiles of a round are in: their colours and who won the round.
+    #: Both tiles of a round are in: ``data`` has the ``round``, the ``colors``, the ``winner`` and ``scores``.
     ROUND = "round"
-    #: The game is over: every tile played, by number.
+    #: The game is over: ``data["tiles"]``, every tile each seat played, round by round.
     REVEAL = "reveal"
 
 
@@ -103,7 +103,7 @@ class BlackAndWhite(Game):
         return [
             Event(
                 f"Round 1 of {ROUNDS}: each player sends one tile, 0 to 8, to the bot privately, such as play 4.",
-                kind=Kind.OPENING,
+                kind=BlackAndWhiteEvent.OPENING,
                 data={"round": 1},
             )
         ]
@@ -204,7 +204,7 @@ class BlackAndWhite(Game):
                 )
             )
         if any(t is None for t in self.sealed.values()):
-            events.append(Event(f"{seat} has played a tile.", kind=Kind.PLAYED, data={"seat": seat}))
+            events.append(Event(f"{seat} has played a tile.", kind=BlackAndWhiteEvent.PLAYED, data={"seat": seat}))
             return events
         return events + self._resolve()
 
@@ -224,7 +224,7 @@ class BlackAndWhite(Game):
             Event(
                 f"Round {number}: p1 played {colour(p1)}, p2 played {colour(p2)}; {result}. "
                 f"Score: p1 {scores['p1']}, p2 {scores['p2']}.",
-                kind=Kind.ROUND,
+                kind=BlackAndWhiteEvent.ROUND,
                 data={
                     "round": number,
                     "colors": {seat: colour(tiles[seat]) for seat in self.seats},
@@ -246,7 +246,7 @@ class BlackAndWhite(Game):
             "The tiles, round by round: "
             + "; ".join(f"{seat} {' '.join(map(str, self.played[seat]))}" for seat in self.seats)
             + ".",
-            kind=Kind.REVEAL,
+            kind=BlackAndWhiteEvent.REVEAL,
             data={"tiles": {seat: list(self.played[seat]) for seat in self.seats}},
         )
         if winner is None:
