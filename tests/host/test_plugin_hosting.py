@@ -34,7 +34,8 @@ async def start(host: Host, **kw) -> int:
 
 async def test_both_clocks_running_out_at_once_play_both_lowest_tiles(store):
     clock = FakeTime()
-    host = Host(store, RecordingTransport(), now=clock, pictures=False, heartbeat=0)
+    transport = RecordingTransport()
+    host = Host(store, transport, now=clock, pictures=False, heartbeat=0)
     match_id = await start(host, clock="10s")
     clock.advance(11)
     await fire_due(host, clock)
@@ -48,6 +49,11 @@ async def test_both_clocks_running_out_at_once_play_both_lowest_tiles(store):
     game = (await host.load(match_id)).game
     assert game.view(None)["rounds"][-1] == {"p1": "black", "p2": "white", "winner": "p1"}  # 8 against 1
     assert game.view("p2")["mine"] == [0, 1]
+    # The game's own timeout event (EventKind.TIMEOUT) is the room's line for it, said once.
+    timeouts = [s.text for s in transport.sent if s.room == ROOM and "ran out of time" in s.text]
+    said = [line for text in timeouts for line in text.splitlines() if "ran out of time" in line]
+    assert len(said) == 3, said  # both seats in round 1, p2 alone in round 2
+    assert all("their lowest tile is played for them" in line for line in said), said
 
 
 async def test_a_hosted_match_never_shows_the_room_a_tile_before_the_reveal(store):

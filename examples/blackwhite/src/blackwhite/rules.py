@@ -186,7 +186,7 @@ class BlackAndWhite(Game):
         tile = self.hand(seat)[0]
         said = Event(
             f"{seat} ran out of time; their lowest tile is played for them.",
-            kind=EventKind.INFO,
+            kind=EventKind.TIMEOUT,
             data={"seat": seat, "timeout": True},
         )
         return [said, *self._seal(seat, tile, confirm=False)]
