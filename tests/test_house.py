@@ -111,3 +111,25 @@ def test_the_checks_find_what_they_look_for(tmp_path):
     assert _READS_A_SENTENCE.search('if outcome.reason.startswith(f"{seat} ran out of time"):')
     assert _READS_A_SENTENCE.search('if "win" in reason.lower():')
     assert not _READS_A_SENTENCE.search("await self._post(live, outcome.reason)")
+
+
+# Names the games already publish, which records and stored games carry: an option (a record
+# header) and the keys of the views (declared in each game's view.py), and Pillow's own API.
+_PUBLISHED_COLOR_NAMES = {"p1_color", "getcolors"}
+
+
+def test_one_spelling_of_colour_in_names():
+    """Identifiers say "colour"; only the option and view keys already published say "color"."""
+    import io
+    import tokenize
+
+    found = []
+    for path in _sources():
+        if path.name == "view.py":  # a view's keys, which stored games and records carry
+            continue
+        source = path.read_text(encoding="utf-8")
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NAME and "color" in token.string.lower():
+                if token.string not in _PUBLISHED_COLOR_NAMES:
+                    found.append(f"{path.relative_to(PACKAGE.parent)}:{token.start[0]}: {token.string}")
+    assert not found, "\n".join(found)

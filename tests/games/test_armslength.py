@@ -37,12 +37,12 @@ def layout(picture: list[str], *, mover: str = "red") -> str:
     """The ``setup`` option for a picture (row 8 first); ``M``/``O`` are the mover's/opponent's."""
     assert len(picture) == 8 and all(len(row) == 8 for row in picture)
     other = "blue" if mover == "red" else "red"
-    colors = {"R": "red", "B": "blue", "M": mover, "O": other}
+    colours = {"R": "red", "B": "blue", "M": mover, "O": other}
     squares: dict[str, list[str]] = {"red": [], "blue": []}
     for i, row in enumerate(picture):
         for col, char in enumerate(row):
             if char != ".":
-                squares[colors[char]].append(f"{'ABCDEFGH'[col]}{8 - i}")
+                squares[colours[char]].append(f"{'ABCDEFGH'[col]}{8 - i}")
     if not squares["red"] and not squares["blue"]:
         return "none"
     return "; ".join(f"{c} {' '.join(s)}" for c, s in squares.items() if s)
@@ -568,7 +568,7 @@ def test_with_a_dmo_only_the_dmo_chooses_and_nobody_places_yet():
 
 
 @pytest.mark.parametrize(
-    "text, color, order",
+    "text, colour, order",
     [
         ("red first", "red", "first"),
         ("First Red", "red", "first"),
@@ -577,9 +577,9 @@ def test_with_a_dmo_only_the_dmo_chooses_and_nobody_places_yet():
         ("BLUE 1ST", "blue", "first"),
     ],
 )
-def test_the_dmo_writes_colour_and_order_in_either_order(text, color, order):
+def test_the_dmo_writes_colour_and_order_in_either_order(text, colour, order):
     game = ArmsLength.new(seed=0, dmo="p1")
-    assert game.parse_move(text, "p1") == Choose("p1", color, order)
+    assert game.parse_move(text, "p1") == Choose("p1", colour, order)
 
 
 @pytest.mark.parametrize("text", ["red", "first", "red blue", "first second", "red first please", ""])
@@ -627,8 +627,8 @@ def test_the_dmo_out_of_time_gets_a_choice_drawn_from_the_seed_and_announced():
             "p1 ran out of time to choose as the DMO, so the choice was drawn by lot: p1 plays "
         )
         assert "to move" not in events[0].text
-        color, first = game.view()["colors"]["p1"], game.view()["first"]
-        results.add((color, first))
+        colour, first = game.view()["colors"]["p1"], game.view()["first"]
+        results.add((colour, first))
         assert game.to_move() == (first,)
     assert results == {("red", "p1"), ("red", "p2"), ("blue", "p1"), ("blue", "p2")}
 

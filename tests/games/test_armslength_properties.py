@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geniusbot.games import GameError, load
-from geniusbot.games.armslength.rules import COLORS, ArmsLength, Place, fours, generate_layout, mirror
+from geniusbot.games.armslength.rules import COLOURS, ArmsLength, Place, fours, generate_layout, mirror
 from geniusbot.games.grid import Point
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -23,20 +23,20 @@ option_sets = st.one_of(
 
 def counts(game: ArmsLength) -> dict[str, int]:
     stones = game.view()["stones"]
-    return {c: sum(1 for v in stones.values() if v == c) for c in COLORS}
+    return {c: sum(1 for v in stones.values() if v == c) for c in COLOURS}
 
 
 def check_invariants(game: ArmsLength, start: dict[str, int], placed: dict[str, int]) -> None:
     view = game.view()
     # Each colour: on the board + knocked off = pre-placed + placed (stones are never in hand).
     on_board = counts(game)
-    for color in COLORS:
-        assert on_board[color] + view["knocked_off"][color] == start[color] + placed[color]
+    for colour in COLOURS:
+        assert on_board[colour] + view["knocked_off"][colour] == start[colour] + placed[colour]
     # One stone per square, every one on the board and of a colour.
     squares = [Point(ord(s[0]) - 65, int(s[1:]) - 1) for s in view["stones"]]
     assert len(set(squares)) == len(squares) == len(view["stones"])
     assert all(0 <= p.col < 8 and 0 <= p.row < 8 for p in squares)
-    assert set(view["stones"].values()) <= set(COLORS)
+    assert set(view["stones"].values()) <= set(COLOURS)
     assert view["move_number"] == sum(placed.values())
     # While the game runs nobody has four or ten knocked off; the fours shown belong to the end.
     if not game.is_over:
@@ -53,7 +53,7 @@ def test_random_playouts_end_cleanly_and_keep_every_stone_accounted_for(seed, op
     rng = random.Random(rng_seed)
     game = ArmsLength.new(seed=seed, **options)
     start = counts(game)
-    placed = {c: 0 for c in COLORS}
+    placed = {c: 0 for c in COLOURS}
     for _ in range(200):
         if game.is_over:
             break
@@ -65,10 +65,10 @@ def test_random_playouts_end_cleanly_and_keep_every_stone_accounted_for(seed, op
         assert moves, "a running game always has a legal move"
         move = rng.choice(moves)
         assert game.is_legal(move)
-        color = game.view()["colors"].get(move.seat)
+        colour = game.view()["colors"].get(move.seat)
         game.play(move)
         if isinstance(move, Place):
-            placed[color] += 1
+            placed[colour] += 1
     assert game.is_over, "every game ends: each turn adds a stone and knock-offs are bounded"
     check_invariants(game, start, placed)
     if game.outcome().winner is None:

@@ -26,14 +26,14 @@ def pt(text: str) -> Point:
 def position(black: str = "", white: str = "", *, to_move: str = "black", phase: str = "play") -> TicTacFive:
     """A game in the play phase, p1 black and p2 white, with the stones given as 'H8 J8 ...'."""
     stones = [[p, "black"] for p in black.split()] + [[p, "white"] for p in white.split()]
-    colors = {"p1": "black", "p2": "white"} if phase == "play" else {"p1": None, "p2": None}
+    colours = {"p1": "black", "p2": "white"} if phase == "play" else {"p1": None, "p2": None}
     data = {
         "game": "tictacfive",
         "variant": "standard",
         "seed": 0,
         "options": {},
         "outcome": None,
-        "state": {"phase": phase, "stones": stones, "colors": colors, "next_color": to_move, "winning_line": None},
+        "state": {"phase": phase, "stones": stones, "colors": colours, "next_color": to_move, "winning_line": None},
     }
     return load(data)
 

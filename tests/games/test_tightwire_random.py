@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from geniusbot.games import load
 from geniusbot.games.base import GameError
 from geniusbot.games.tightwire.geometry import geometry
-from geniusbot.games.tightwire.rules import COLORS, Tightwire, TightwireMove
+from geniusbot.games.tightwire.rules import COLOURS, Tightwire, TightwireMove
 
 MAX_ACTIONS = 160
 
@@ -22,7 +22,7 @@ def choose(rng, moves):
     return rng.choice(moves)
 
 
-def surrounded(view, color, by):
+def surrounded(view, colour, by):
     """Dots of ``color`` joined by single lines to two or more ``by`` pieces."""
     joined = {}
     for line in view["lines"]:
@@ -31,7 +31,7 @@ def surrounded(view, color, by):
     return [
         dot
         for dot, piece in view["pieces"].items()
-        if piece == color and sum(1 for n in joined.get(dot, []) if view["pieces"].get(n) == by) >= 2
+        if piece == colour and sum(1 for n in joined.get(dot, []) if view["pieces"].get(n) == by) >= 2
     ]
 
 
@@ -50,9 +50,9 @@ def every_conceivable_text(g):
 
 def check_invariants(g, totals, seen_keys):
     v = g.view()
-    for color in COLORS:
-        on_board = sum(1 for p in v["pieces"].values() if p == color)
-        assert on_board + v["captured"][color] == totals[color]
+    for colour in COLOURS:
+        on_board = sum(1 for p in v["pieces"].values() if p == colour)
+        assert on_board + v["captured"][colour] == totals[colour]
     geo = geometry(v["cols"], v["rows"])
     ids = [geo.pair_id[(geo.names.index(line["a"]), geo.names.index(line["b"]))] for line in v["lines"]]
     assert len(set(ids)) == len(ids), "a line was drawn twice"
@@ -66,9 +66,9 @@ def check_invariants(g, totals, seen_keys):
         assert slack_lines + v["slack_left"][seat] + unused_extra == 1 + drafted_extra
     if v["phase"] == "play" and v["move_number"]:
         mover = "p2" if v["to_move"] == ["p1"] else "p1"
-        mover_color, enemy_color = v["colors"][mover], v["colors"]["p1" if mover == "p2" else "p2"]
+        mover_colour, enemy_colour = v["colors"][mover], v["colors"]["p1" if mover == "p2" else "p2"]
         if g.variant == "influx":
-            assert surrounded(v, enemy_color, mover_color) == []
+            assert surrounded(v, enemy_colour, mover_colour) == []
         else:
             assert surrounded(v, "orange", "blue") == [] and surrounded(v, "blue", "orange") == []
     if g.variant == "influx":
@@ -84,7 +84,7 @@ def random_game(variant, seed, max_actions=MAX_ACTIONS, **options):
     rng = random.Random(f"tightwire:{variant}:{seed}")
     g = Tightwire.new(variant=variant, seed=seed, **options)
     v = g.view()
-    totals = {c: sum(1 for p in v["pieces"].values() if p == c) for c in COLORS}
+    totals = {c: sum(1 for p in v["pieces"].values() if p == c) for c in COLOURS}
     seen = set(g.history)
     for step in range(max_actions):
         if g.is_over:

@@ -39,13 +39,13 @@ def ref_rectangle(tile: Point, named: list[Point]) -> bool:
     return any(Point(b.col, a.row) in taken for a in same_col for b in same_row)
 
 
-def ref_call_loses(game: TileDecklaration, color: str, anchor: Point | None, named: list[Point] | None = None) -> bool:
+def ref_call_loses(game: TileDecklaration, colour: str, anchor: Point | None, named: list[Point] | None = None) -> bool:
     """The text: the caller loses if the next declarer has no valid tile of ``color`` (Chain: next to
     ``anchor``), or (Rectangle-Adverse) every such tile closes a rectangle."""
     if named is None:
         named = [pt(d["tile"]) for d in game.declared]
     valid = [
-        t for t in TILES if game.grid[t] == color and t not in named and (anchor is None or ref_touches(t, anchor))
+        t for t in TILES if game.grid[t] == colour and t not in named and (anchor is None or ref_touches(t, anchor))
     ]
     if not valid:
         return True
@@ -133,7 +133,7 @@ def expected_result(game: TileDecklaration, move) -> str | None:
     chain = "chain" in game.anomalies
     named = [pt(d["tile"]) for d in game.declared]
     if isinstance(move, Call):
-        return "no-valid-or-forced" if ref_call_loses(game, move.color, CENTRE if chain else None, named) else None
+        return "no-valid-or-forced" if ref_call_loses(game, move.colour, CENTRE if chain else None, named) else None
     tile = pt(move.tile)
     if tile in named:
         return "named-before"
@@ -141,7 +141,7 @@ def expected_result(game: TileDecklaration, move) -> str | None:
         return "wrong-color"
     if "rectangle-adverse" in game.anomalies and ref_rectangle(tile, named):
         return "rectangle"
-    if ref_call_loses(game, move.color, tile if chain else None, named + [tile]):
+    if ref_call_loses(game, move.colour, tile if chain else None, named + [tile]):
         return "no-valid-or-forced"
     return "mine" if any(m and tile in m for m in game.mines.values()) else None
 
@@ -152,7 +152,7 @@ def assert_result(game: TileDecklaration, move, expected: str | None) -> None:
     if expected is None or expected == "mine":
         assert not game.is_over
         assert game.to_move() == ((move.seat,) if expected == "mine" else (("p2", "p1")[move.seat == "p2"],))
-        assert game.called == move.color and game.must_move_again == (expected == "mine")
+        assert game.called == move.colour and game.must_move_again == (expected == "mine")
         return
     assert game.is_over and game.outcome().winner != move.seat
     if expected == "no-valid-or-forced":

@@ -94,8 +94,8 @@ from geniusbot.games.grid import Point, on_board, parse_point, split_submission
 SIZE = 7
 CENTRE = Point(3, 3)
 BLACK = "black"
-BASE_COLORS: tuple[str, ...] = ("red", "blue", "green")
-RAINBOW_COLORS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
+BASE_COLOURS: tuple[str, ...] = ("red", "blue", "green")
+RAINBOW_COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple")
 MEMORIZE_SECONDS = 30
 LANDMINE_SECONDS = 30
 MINES_PER_SEAT = 5
@@ -149,15 +149,15 @@ def parse_anomalies(text: str) -> tuple[str, ...]:
 
 def palette_for(anomalies: Iterable[str]) -> tuple[str, ...]:
     """The tile colours of a board: six with Rainbow, else red, blue and green."""
-    return RAINBOW_COLORS if "rainbow" in anomalies else BASE_COLORS
+    return RAINBOW_COLOURS if "rainbow" in anomalies else BASE_COLOURS
 
 
 def generate_grid(seed: int, palette: tuple[str, ...]) -> dict[Point, str]:
     """A shuffled grid from ``seed``: the 48 tiles share the palette equally, D4 is black."""
-    per_color = len(TILES) // len(palette)
-    colors = [color for color in palette for _ in range(per_color)]
-    random.Random(f"{seed}:tiles:grid").shuffle(colors)
-    grid = dict(zip(TILES, colors, strict=True))
+    per_colour = len(TILES) // len(palette)
+    colours = [colour for colour in palette for _ in range(per_colour)]
+    random.Random(f"{seed}:tiles:grid").shuffle(colours)
+    grid = dict(zip(TILES, colours, strict=True))
     grid[CENTRE] = BLACK
     return dict(sorted(grid.items(), key=lambda item: (item[0].row, item[0].col)))
 
@@ -216,8 +216,8 @@ def grid_text(grid: Mapping[Point, str], marks: Iterable[Point] = ()) -> str:
         cells = []
         for col in range(SIZE):
             point = Point(col, row)
-            color = grid.get(point)
-            cell = "?" if color is None else ("*" if color == BLACK else color[0].upper())
+            colour = grid.get(point)
+            cell = "?" if colour is None else ("*" if colour == BLACK else colour[0].upper())
             cells.append(cell + ("!" if point in marked else ""))
         lines.append(f"{row + 1} " + " ".join(f"{c:<2}" for c in cells).rstrip())
     lines.append("  " + " ".join(f"{chr(65 + c):<2}" for c in range(SIZE)).rstrip())
@@ -243,11 +243,11 @@ def _sort(points: Iterable[Point]) -> list[Point]:
 class Call(Move):
     """The starter's first call: the colour the opponent must declare first."""
 
-    color: str
+    colour: str
 
     def text(self) -> str:
         """As a record writes it: ``call red``."""
-        return f"call {self.color}"
+        return f"call {self.colour}"
 
 
 @dataclass(frozen=True)
@@ -255,11 +255,11 @@ class Declare(Move):
     """Declare ``tile`` as the colour called for the seat, and call ``color`` for the opponent."""
 
     tile: str
-    color: str
+    colour: str
 
     def text(self) -> str:
         """As a record writes it: ``D5 blue``."""
-        return f"{self.tile} {self.color}"
+        return f"{self.tile} {self.colour}"
 
 
 @dataclass(frozen=True)
@@ -286,7 +286,7 @@ class TileDecklaration(Game):
     # All Hands On Deck: 30 s to act.
     clocks = {"*": "30s"}
     choice_phases = frozenset({"call"})
-    keywords = frozenset({"call", "declare", "mines", "mine", BLACK, *RAINBOW_COLORS})
+    keywords = frozenset({"call", "declare", "mines", "mine", BLACK, *RAINBOW_COLOURS})
     options = {
         "anomalies": "comma-separated: chain, implode, landmine, rainbow, rectangle-adverse (default none)",
         "starter": "p1 or p2: the seat that makes the first call (the winner of the last task; default p1)",
@@ -306,7 +306,7 @@ class TileDecklaration(Game):
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         super().__init__(seed=seed, variant=variant)
         self.anomalies: tuple[str, ...] = ()
-        self.palette: tuple[str, ...] = BASE_COLORS
+        self.palette: tuple[str, ...] = BASE_COLOURS
         self.starter = "p1"
         self.tiebreak = "p2"
         self.phase = "memorize"
@@ -400,14 +400,14 @@ class TileDecklaration(Game):
         """The successfully declared tiles, in order."""
         return [_pt(d["tile"]) for d in self.declared]
 
-    def valid_tiles(self, color: str, anchor: Point | None = None) -> list[Point]:
+    def valid_tiles(self, colour: str, anchor: Point | None = None) -> list[Point]:
         """The tiles the next declarer may still truthfully declare as ``color``: of that colour (as
         played, after any implosion), never named, and with Chain touching ``anchor``."""
         named = set(self.declared_points())
         return [
             tile
             for tile in TILES
-            if self.grid[tile] == color and tile not in named and (anchor is None or adjacent(tile, anchor))
+            if self.grid[tile] == colour and tile not in named and (anchor is None or adjacent(tile, anchor))
         ]
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
@@ -443,21 +443,21 @@ class TileDecklaration(Game):
                 )
             if len(words) != 1:
                 raise MalformedMoveError(f"Name one colour for {other_seat(seat)}, such as call red.")
-            return Call(seat, self._color(words[0]))
+            return Call(seat, self._colour(words[0]))
         if len(points) != 1 or len(words) != 1:
             raise MalformedMoveError(
                 f"Write one tile and one colour: the {self.called} tile you declare, then the colour you "
                 "call for your opponent, such as D5 blue."
             )
         tile = _pt(points[0])
-        color = self._color(words[0])
+        colour = self._colour(words[0])
         anchor = self.chain_from()
         if anchor is not None and not adjacent(tile, anchor):
             where = "the black centre D4" if not self.declared else f"{anchor}, the last declared tile"
             raise IllegalMoveError(
                 f"Chain: you may only declare a tile next to {where} (orthogonally or diagonally); choose one of those."
             )
-        return Declare(seat, _sq(tile), color)
+        return Declare(seat, _sq(tile), colour)
 
     def _parse_mines(self, points: list[str], words: list[str], seat: str, private: bool) -> Mines:
         other_words = [w for w in words if w not in ("mines", "mine")]
@@ -481,12 +481,12 @@ class TileDecklaration(Game):
             )
         return Mines(seat, tuple(_sq(p) for p in _sort(tiles)))
 
-    def _color(self, word: str) -> str:
+    def _colour(self, word: str) -> str:
         names = {c: c for c in self.palette} | {c[0]: c for c in self.palette}
         if word in names:
             return names[word]
         choices = ", ".join(self.palette)
-        if word == BLACK or word in RAINBOW_COLORS:
+        if word == BLACK or word in RAINBOW_COLOURS:
             what = "Black is never called" if word == BLACK else f"There is no {word} on this board"
             raise IllegalMoveError(f"{what}; call one of: {choices}.")
         raise MalformedMoveError(f"{word!r} is not a colour here; use one of: {choices}.")
@@ -505,14 +505,14 @@ class TileDecklaration(Game):
                 for combo in itertools.combinations(_sort(TILES), MINES_PER_SEAT):
                     yield Mines(mover, tuple(_sq(p) for p in combo))
             elif self.phase == "call":
-                for color in self.palette:
-                    yield Call(mover, color)
+                for colour in self.palette:
+                    yield Call(mover, colour)
             else:
                 anchor = self.chain_from()
                 for tile in ALL_SQUARES:
                     if anchor is None or adjacent(tile, anchor):
-                        for color in self.palette:
-                            yield Declare(mover, _sq(tile), color)
+                        for colour in self.palette:
+                            yield Declare(mover, _sq(tile), colour)
 
     # ---- playing ---------------------------------------------------------------------------
 
@@ -531,12 +531,12 @@ class TileDecklaration(Game):
             self.last_move = move.text()
             events = [
                 Event(
-                    f"{move.seat} calls {move.color} for {other_seat(move.seat)}.",
+                    f"{move.seat} calls {move.colour} for {other_seat(move.seat)}.",
                     kind=TileDecklarationEvent.CALL,
-                    data={"seat": move.seat, "color": move.color},
+                    data={"seat": move.seat, "color": move.colour},
                 )
             ]
-            return events + self._after_call(move.seat, move.color, self.chain_from(), hit_mine=False)
+            return events + self._after_call(move.seat, move.colour, self.chain_from(), hit_mine=False)
         return self._apply_declare(move)
 
     def _apply_mines(self, seat: str, tiles: list[Point]) -> list[Event]:
@@ -564,9 +564,11 @@ class TileDecklaration(Game):
         # The text's order: a repeated tile, then the wrong colour; then the anomaly's rectangle.
         if tile in named:
             return self._lose(seat, "named-before", tile, f"{seat} declared {tile}, which was named before.")
-        true_color = self.grid[tile]
-        if true_color != needed:
-            return self._lose(seat, "wrong-color", tile, f"{seat} declared {tile} as {needed}, but it is {true_color}.")
+        true_colour = self.grid[tile]
+        if true_colour != needed:
+            return self._lose(
+                seat, "wrong-color", tile, f"{seat} declared {tile} as {needed}, but it is {true_colour}."
+            )
         if self.has("rectangle-adverse"):
             corners = forms_rectangle(tile, named)
             if corners:
@@ -574,33 +576,33 @@ class TileDecklaration(Game):
                     seat,
                     "rectangle",
                     tile,
-                    f"{seat} declared {tile} ({true_color}), which makes a rectangle with "
+                    f"{seat} declared {tile} ({true_colour}), which makes a rectangle with "
                     f"{', '.join(map(str, corners))} (Rectangle-Adverse).",
                 )
-        self.declared.append({"tile": _sq(tile), "color": true_color, "seat": seat})
+        self.declared.append({"tile": _sq(tile), "color": true_colour, "seat": seat})
         events = [
             Event(
-                f"{seat} declared {tile}: {true_color}. {seat} calls {move.color}.",
+                f"{seat} declared {tile}: {true_colour}. {seat} calls {move.colour}.",
                 kind=TileDecklarationEvent.DECLARE,
-                data={"seat": seat, "tile": _sq(tile), "color": true_color, "call": move.color},
+                data={"seat": seat, "tile": _sq(tile), "color": true_colour, "call": move.colour},
             )
         ]
         owners = [s for s in self.seats if tile in (self.mines[s] or ())]
         if owners:
             self.exploded.append({"tile": _sq(tile), "owners": owners})
-        return events + self._after_call(seat, move.color, self.chain_from(), hit_mine=bool(owners))
+        return events + self._after_call(seat, move.colour, self.chain_from(), hit_mine=bool(owners))
 
-    def _after_call(self, caller: str, color: str, anchor: Point | None, *, hit_mine: bool) -> list[Event]:
+    def _after_call(self, caller: str, colour: str, anchor: Point | None, *, hit_mine: bool) -> list[Event]:
         """Judge a call against the position the next declarer faces, then pass the turn (or, on a
         mine, keep it: the caller declares its own colour next)."""
-        valid = self.valid_tiles(color, anchor)
+        valid = self.valid_tiles(colour, anchor)
         if not valid:
             where = f" next to {anchor}" if anchor is not None else ""
             return self._lose(
                 caller,
                 "no-valid-tile",
                 None,
-                f"{caller} called {color}, but no {color} tile{where} is left to declare.",
+                f"{caller} called {colour}, but no {colour} tile{where} is left to declare.",
             )
         if self.has("rectangle-adverse") and all(forms_rectangle(t, self.declared_points()) for t in valid):
             where = f" next to {anchor}" if anchor is not None else " left"
@@ -608,10 +610,10 @@ class TileDecklaration(Game):
                 caller,
                 "forced-rectangle",
                 None,
-                f"{caller} called {color}, and every {color} tile{where} would make a rectangle (Rectangle-Adverse).",
+                f"{caller} called {colour}, and every {colour} tile{where} would make a rectangle (Rectangle-Adverse).",
             )
         self.phase = "declare"
-        self.called = color
+        self.called = colour
         self.caller = caller
         self.must_move_again = hit_mine
         events: list[Event] = []
@@ -620,10 +622,10 @@ class TileDecklaration(Game):
             whose = " and ".join(f"{s}'s" for s in last["owners"])
             events.append(
                 Event(
-                    f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare a {color} "
+                    f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare a {colour} "
                     "tile and call a colour.",
                     kind=TileDecklarationEvent.LANDMINE,
-                    data=dict(last, seat=caller, color=color),
+                    data=dict(last, seat=caller, colour=colour),
                 )
             )
             self.turn = caller
@@ -632,9 +634,9 @@ class TileDecklaration(Game):
             where = f" next to {anchor}" if anchor is not None else ""
             events.append(
                 Event(
-                    f"{self.turn}: declare a {color} tile{where} and call a colour.",
+                    f"{self.turn}: declare a {colour} tile{where} and call a colour.",
                     kind=TileDecklarationEvent.TURN,
-                    data={"seat": self.turn, "color": color},
+                    data={"seat": self.turn, "color": colour},
                 )
             )
         return events

@@ -29,11 +29,11 @@ from geniusbot.games.base import (
 from geniusbot.games.grid import LINE_DIRECTIONS, NEIGHBOURS, Point, grid_lines, on_board, parse_point
 
 SIZE = 8
-COLORS: tuple[str, str] = ("red", "blue")
+COLOURS: tuple[str, str] = ("red", "blue")
 ORDERS: tuple[str, str] = ("first", "second")
 FOUR = 4
 KNOCKOUT_LIMIT = 10
-PRESET_PER_COLOR = 4
+PRESET_PER_COLOUR = 4
 
 
 class ArmsLengthEvent(StrEnum):
@@ -52,9 +52,9 @@ _CHOICE_HELP = "write your colour and turn order, such as red first, red second,
 ALL_SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
 
 
-def other_color(color: str) -> str:
+def other_colour(colour: str) -> str:
     """The other stone colour."""
-    return "blue" if color == "red" else "red"
+    return "blue" if colour == "red" else "red"
 
 
 def mirror(point: Point) -> Point:
@@ -62,7 +62,7 @@ def mirror(point: Point) -> Point:
     return Point(SIZE - 1 - point.col, SIZE - 1 - point.row)
 
 
-def fours(stones: Mapping[Point, str], color: str | None = None) -> list[list[str]]:
+def fours(stones: Mapping[Point, str], colour: str | None = None) -> list[list[str]]:
     """Every maximal straight run of four or more stones of one colour (of ``color`` if given).
 
     A run of five is one line of five squares, not two fours, so a renderer draws it once.
@@ -70,7 +70,7 @@ def fours(stones: Mapping[Point, str], color: str | None = None) -> list[list[st
     lines: list[list[str]] = []
     for point in ALL_SQUARES:
         owner = stones.get(point)
-        if owner is None or (color is not None and owner != color):
+        if owner is None or (colour is not None and owner != colour):
             continue
         for dc, dr in LINE_DIRECTIONS:
             # Only the first stone of a run starts it, so a run is listed once.
@@ -101,8 +101,8 @@ def parse_layout(text: str) -> dict[Point, str]:
         words = [w for w in re.split(r"[\s,]+", part) if w]
         if not words:
             continue
-        color = words[0].lower()
-        if color not in COLORS:
+        colour = words[0].lower()
+        if colour not in COLOURS:
             raise OptionError(
                 f"The setup part {part!r} must start with a colour, red or blue; "
                 "write a layout such as 'red C3 F6; blue F3 C6'."
@@ -114,7 +114,7 @@ def parse_layout(text: str) -> dict[Point, str]:
                 raise OptionError(f"In the setup layout, {error}") from None
             if point in stones:
                 raise OptionError(f"The setup layout names {point} twice; give each square once.")
-            stones[point] = color
+            stones[point] = colour
     if not stones and cleaned:
         raise OptionError(
             "The setup layout names no stones; write one such as 'red C3 F6; blue F3 C6', or 'none' for an empty board."
@@ -146,7 +146,7 @@ def generate_layout(seed: int) -> dict[Point, str]:
     lower_half = [p for p in ALL_SQUARES if p.row < SIZE // 2]
     while True:
         stones: dict[Point, str] = {}
-        for point in rng.sample(lower_half, PRESET_PER_COLOR):
+        for point in rng.sample(lower_half, PRESET_PER_COLOUR):
             red = point if rng.random() < 0.5 else mirror(point)
             stones[red] = "red"
             stones[mirror(red)] = "blue"
@@ -173,12 +173,12 @@ class Place(Move):
 class Choose(Move):
     """The DMO's choice of colour (``"red"``/``"blue"``) and turn order (``"first"``/``"second"``)."""
 
-    color: str
+    colour: str
     order: str
 
     def text(self) -> str:
         """The choice, as a record writes it: ``red first``."""
-        return f"{self.color} {self.order}"
+        return f"{self.colour} {self.order}"
 
 
 # --------------------------------------------------------------------------- the game
@@ -194,7 +194,7 @@ class ArmsLength(Game):
     # The rule text has no clock: the host's choice (60 s a move and a 5 min reserve).
     clocks = {"*": "60s+5m"}
     choice_phases = frozenset({"choice"})
-    keywords = frozenset(COLORS + ORDERS)
+    keywords = frozenset(COLOURS + ORDERS)
     options = {
         "setup": "pre-placed stones, such as 'red C3 F6; blue F3 C6' ('none': empty board); "
         "default: 4 a colour at random from the seed, point-symmetric",
@@ -215,7 +215,7 @@ class ArmsLength(Game):
         super().__init__(seed=seed, variant=variant)
         self.phase = "play"
         self.stones: dict[Point, str] = {}
-        self.colors: dict[str, str | None] = {"p1": None, "p2": None}
+        self.colours: dict[str, str | None] = {"p1": None, "p2": None}
         self.first: str | None = None
         self.dmo: str | None = None
         self.turn: str | None = None
@@ -239,7 +239,7 @@ class ArmsLength(Game):
         p1_color = p1_color.strip().lower()
         if dmo and dmo not in self.seats:
             raise OptionError(f"The DMO must be p1 or p2, not {dmo!r}.")
-        if p1_color and p1_color not in COLORS:
+        if p1_color and p1_color not in COLOURS:
             raise OptionError(f"p1's colour must be red or blue, not {p1_color!r}.")
         if dmo and p1_color:
             raise OptionError("With a DMO, the DMO chooses the colours; leave out p1_color.")
@@ -248,8 +248,8 @@ class ArmsLength(Game):
             self.dmo = dmo
             self.phase = "choice"
         else:
-            color = p1_color or "red"
-            self.colors = {"p1": color, "p2": other_color(color)}
+            colour = p1_color or "red"
+            self.colours = {"p1": colour, "p2": other_colour(colour)}
             self.first = self.turn = "p1"
             self.phase = "play"
 
@@ -264,8 +264,8 @@ class ArmsLength(Game):
             assert self.first is not None
             second = other_seat(self.first)
             text = (
-                f"{self.first} plays {self.colors[self.first]} and moves first; {second} plays "
-                f"{self.colors[second]}. Type an empty square, such as E4, to place a stone."
+                f"{self.first} plays {self.colours[self.first]} and moves first; {second} plays "
+                f"{self.colours[second]}. Type an empty square, such as E4, to place a stone."
             )
         return [Event(text, kind=ArmsLengthEvent.PHASE, data={"phase": self.phase})]
 
@@ -302,8 +302,8 @@ class ArmsLength(Game):
         words = _choice_words(text)
         if words is None:
             raise MalformedMoveError(f"You choose before anyone places: {_CHOICE_HELP}.")
-        color, order = words
-        return Choose(seat, color, order)
+        colour, order = words
+        return Choose(seat, colour, order)
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
         """The four choices of the DMO, or a placement on every empty square."""
@@ -312,9 +312,9 @@ class ArmsLength(Game):
             if mover not in movers:
                 continue
             if self.phase == "choice":
-                for color in COLORS:
+                for colour in COLOURS:
                     for order in ORDERS:
-                        yield Choose(mover, color, order)
+                        yield Choose(mover, colour, order)
             else:
                 for point in ALL_SQUARES:
                     if point not in self.stones:
@@ -330,14 +330,14 @@ class ArmsLength(Game):
         if self.parse_move(move.text(), move.seat) != move:
             raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
         if isinstance(move, Choose):
-            return self._apply_choice(move.seat, move.color, move.order, by_lot=False)
+            return self._apply_choice(move.seat, move.colour, move.order, by_lot=False)
         assert isinstance(move, Place)
         return self._apply_place(move)
 
-    def _apply_choice(self, dmo: str, color: str, order: str, *, by_lot: bool) -> list[Event]:
+    def _apply_choice(self, dmo: str, colour: str, order: str, *, by_lot: bool) -> list[Event]:
         other = other_seat(dmo)
-        chosen = {dmo: color, other: other_color(color)}
-        self.colors = {seat: chosen[seat] for seat in self.seats}
+        chosen = {dmo: colour, other: other_colour(colour)}
+        self.colours = {seat: chosen[seat] for seat in self.seats}
         self.first = dmo if order == "first" else other
         self.turn = self.first
         self.phase = "play"
@@ -348,16 +348,16 @@ class ArmsLength(Game):
             else f"{dmo} (the DMO) chose: "
         )
         # Who moves next is the caption's "To move:" line; "moves first/second" says why.
-        text = f"{how}{dmo} plays {color} and moves {order}; {other} plays {other_color(color)}."
-        data = {"dmo": dmo, "color": color, "order": order, "first": self.first, "by_lot": by_lot}
+        text = f"{how}{dmo} plays {colour} and moves {order}; {other} plays {other_colour(colour)}."
+        data = {"dmo": dmo, "color": colour, "order": order, "first": self.first, "by_lot": by_lot}
         if by_lot:  # the DMO's clock ran out: this event says the timeout, and what follows
             return [Event(text, kind=EventKind.TIMEOUT, data={"seat": dmo, **data})]
         return [Event(text, kind=ArmsLengthEvent.PHASE, data=data)]
 
     def _apply_place(self, move: Place) -> list[Event]:
         mover = move.seat
-        color = self.colors[mover]
-        assert color is not None
+        colour = self.colours[mover]
+        assert colour is not None
         placed = parse_point(move.square, SIZE, SIZE)
         pushes = push_results(self.stones, placed)
         # Every push is decided on the position before any stone moves: lift them all, then set.
@@ -368,14 +368,14 @@ class ArmsLength(Game):
                 self.knocked_off[push["color"]] += 1
             else:
                 self.stones[parse_point(push["to"], SIZE, SIZE)] = push["color"]
-        self.stones[placed] = color
+        self.stones[placed] = colour
         self.move_number += 1
         self.last_move = move.square
         self.pushes = pushes
         moved = [f"{p['from']} to {p['to']}" for p in pushes if p["to"] is not None]
         off = [f"{p['from']} ({p['color']})" for p in pushes if p["to"] is None]
         # Present tense, as every game's move line: "alice places black on H8."
-        text = f"{mover} ({color}) places {move.square}."
+        text = f"{mover} ({colour}) places {move.square}."
         if moved:
             text += f" Pushed: {', '.join(moved)}."
         if off:
@@ -402,7 +402,7 @@ class ArmsLength(Game):
     def _end_of_turn(self, mover: str) -> list[Event]:
         """The six checks of the rule text, in order, then the full board."""
         opponent = other_seat(mover)
-        mc, oc = self.colors[mover], self.colors[opponent]
+        mc, oc = self.colours[mover], self.colours[opponent]
         assert mc is not None and oc is not None
         m_four, o_four = fours(self.stones, mc), fours(self.stones, oc)
         m_off = self.knocked_off[mc] >= KNOCKOUT_LIMIT
@@ -467,9 +467,9 @@ class ArmsLength(Game):
             if seat != self.dmo:
                 return []
             rng = random.Random(f"{self.seed}:dmo-choice")
-            color = rng.choice(COLORS)
+            colour = rng.choice(COLOURS)
             order = rng.choice(ORDERS)
-            return self._apply_choice(seat, color, order, by_lot=True)
+            return self._apply_choice(seat, colour, order, by_lot=True)
         return super().timeout(seat)
 
     # ---- what a seat sees ------------------------------------------------------------------
@@ -481,7 +481,7 @@ class ArmsLength(Game):
             "size": SIZE,
             "phase": "over" if self.is_over else self.phase,
             "stones": {str(p): c for p, c in _sorted_stones(self.stones)},
-            "colors": dict(self.colors),
+            "colors": dict(self.colours),
             "first": self.first,
             "dmo": self.dmo,
             "knocked_off": dict(self.knocked_off),
@@ -499,7 +499,7 @@ class ArmsLength(Game):
         return {
             "phase": self.phase,
             "stones": {str(p): c for p, c in _sorted_stones(self.stones)},
-            "colors": dict(self.colors),
+            "colors": dict(self.colours),
             "first": self.first,
             "dmo": self.dmo,
             "turn": self.turn,
@@ -513,7 +513,7 @@ class ArmsLength(Game):
         """Restore :meth:`state_dict`."""
         self.phase = data["phase"]
         self.stones = {parse_point(sq, SIZE, SIZE): c for sq, c in data["stones"].items()}
-        self.colors = {"p1": data["colors"]["p1"], "p2": data["colors"]["p2"]}
+        self.colours = {"p1": data["colors"]["p1"], "p2": data["colors"]["p2"]}
         self.first = data["first"]
         self.dmo = data["dmo"]
         self.turn = data["turn"]
@@ -534,14 +534,14 @@ def push_results(stones: Mapping[Point, str], placed: Point) -> list[Push]:
     pushes: list[Push] = []
     for dc, dr in NEIGHBOURS:
         neighbour = placed.offset(dc, dr)
-        color = stones.get(neighbour)
-        if color is None:
+        colour = stones.get(neighbour)
+        if colour is None:
             continue
         behind = neighbour.offset(dc, dr)
         if not on_board(behind, SIZE, SIZE):
-            pushes.append({"from": str(neighbour), "to": None, "color": color})
+            pushes.append({"from": str(neighbour), "to": None, "color": colour})
         elif behind not in stones:
-            pushes.append({"from": str(neighbour), "to": str(behind), "color": color})
+            pushes.append({"from": str(neighbour), "to": str(behind), "color": colour})
     return pushes
 
 
@@ -550,11 +550,11 @@ def _choice_words(text: str) -> tuple[str, str] | None:
     words = re.findall(r"[a-z0-9]+", text.lower())
     if len(words) != 2:
         return None
-    colors = [w for w in words if w in COLORS]
+    colours = [w for w in words if w in COLOURS]
     orders = [_ORDER_WORDS[w] for w in words if w in _ORDER_WORDS]
-    if len(colors) != 1 or len(orders) != 1:
+    if len(colours) != 1 or len(orders) != 1:
         return None
-    return colors[0], orders[0]
+    return colours[0], orders[0]
 
 
 def _sorted_stones(stones: Mapping[Point, str]) -> list[tuple[Point, str]]:

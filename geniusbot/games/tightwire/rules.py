@@ -74,7 +74,7 @@ from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
 from geniusbot.games.tightwire.view import TightwireView
 
 ORANGE, BLUE = "orange", "blue"
-COLORS: tuple[str, str] = (ORANGE, BLUE)
+COLOURS: tuple[str, str] = (ORANGE, BLUE)
 
 TURN_ORDER, EXTRA_SLACK, WOVEN_REVIVE = "turn_order", "extra_slack", "woven_revive"
 ITEMS: tuple[str, ...] = (TURN_ORDER, EXTRA_SLACK, WOVEN_REVIVE)
@@ -185,8 +185,8 @@ def _item_from_words(words: str) -> str:
     return WOVEN_REVIVE
 
 
-def _cap(color: str) -> str:
-    return color.capitalize()
+def _cap(colour: str) -> str:
+    return colour.capitalize()
 
 
 # ------------------------------------------------------------------------------- the game
@@ -265,21 +265,21 @@ class Tightwire(Game):
             raise OptionError(f"There is no Tightwire board {board!r}; choose one of: {', '.join(PRESETS)}.")
         preset = PRESETS[board]
         p1_color = options.get("p1_color", ORANGE).strip().lower()
-        if p1_color not in COLORS:
+        if p1_color not in COLOURS:
             raise OptionError(f"p1_color must be orange or blue, not {p1_color!r}.")
         self.board_name = board
         self.cols, self.rows = preset.cols, preset.rows
         self.geo: BoardGeometry = geometry(self.cols, self.rows)
-        self.colors = {"p1": p1_color, "p2": BLUE if p1_color == ORANGE else ORANGE}
+        self.colours = {"p1": p1_color, "p2": BLUE if p1_color == ORANGE else ORANGE}
         if options.get("setup"):
             layout, setup_lines = self._parse_layout(options["setup"])
         else:
             layout = {ORANGE: list(preset.orange), BLUE: list(preset.blue)}
             setup_lines = []
         self.pieces: list[str | None] = [None] * self.geo.dot_count
-        for color in COLORS:
-            for name in layout[color]:
-                self.pieces[self._dot(name)] = color
+        for colour in COLOURS:
+            for name in layout[colour]:
+                self.pieces[self._dot(name)] = colour
         self.lines: list[tuple[int, bool, str | None]] = []
         self.line_mask = 0
         self.neighbours: list[set[int]] = [set() for _ in range(self.geo.dot_count)]
@@ -295,7 +295,7 @@ class Tightwire(Game):
         self.last_move: str | None = None
         self.last_path: list[str] = []
         self.captured_last: list[str] = []
-        self.captured_last_colors: dict[str, str] = {}
+        self.captured_last_colours: dict[str, str] = {}
         self.move_number = 0
         self.history: list[str] = []
         if self.variant == "influx":
@@ -312,7 +312,7 @@ class Tightwire(Game):
             if not words:
                 continue
             key, rest = words[0].lower(), words[1:]
-            if key in COLORS:
+            if key in COLOURS:
                 if key in layout:
                     raise OptionError(f"The setup names {key} twice; list each colour once.")
                 layout[key] = []
@@ -336,12 +336,12 @@ class Tightwire(Game):
                     f'The setup has a part {key!r}; write it as "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
                     f'with an optional "; lines B5-C3 C3-C2".'
                 )
-        for color in COLORS:
-            if color not in layout:
-                raise OptionError(f'The setup places no {color} pieces; list them as "{color} A1 B1".')
-            if len(layout[color]) < 2:
+        for colour in COLOURS:
+            if colour not in layout:
+                raise OptionError(f'The setup places no {colour} pieces; list them as "{colour} A1 B1".')
+            if len(layout[colour]) < 2:
                 raise OptionError(
-                    f"The setup gives {color} fewer than two pieces, and a player with one piece or none "
+                    f"The setup gives {colour} fewer than two pieces, and a player with one piece or none "
                     f"has already lost; give each colour at least two."
                 )
         return layout, lines
@@ -395,8 +395,8 @@ class Tightwire(Game):
     def _every_dot_has_a_line(self) -> bool:
         return all(self.line_mask & at for at in self.geo.at_dot)
 
-    def _count(self, color: str) -> int:
-        return sum(1 for piece in self.pieces if piece == color)
+    def _count(self, colour: str) -> int:
+        return sum(1 for piece in self.pieces if piece == colour)
 
     def _holder_of(self, item: str) -> str | None:
         for seat, picked in self.draft_picks:
@@ -440,11 +440,11 @@ class Tightwire(Game):
         enemy = BLUE if mover == ORANGE else ORANGE
         neighbours = self.neighbours
 
-        def surrounded(color: str, by: str) -> list[int]:
+        def surrounded(colour: str, by: str) -> list[int]:
             return [
                 dot
                 for dot, piece in enumerate(pieces)
-                if piece == color and sum(1 for n in neighbours[dot] if pieces[n] == by) >= 2
+                if piece == colour and sum(1 for n in neighbours[dot] if pieces[n] == by) >= 2
             ]
 
         taken = surrounded(enemy, mover)
@@ -461,28 +461,28 @@ class Tightwire(Game):
 
     # ---- legality -----------------------------------------------------------------------
 
-    def _free_move(self, pid: int, color: str, pieces: list[str | None]) -> tuple[int, int] | None:
+    def _free_move(self, pid: int, colour: str, pieces: list[str | None]) -> tuple[int, int] | None:
         """The (from, to) of the free move along line ``pid``, if one end holds ``color`` and the other is empty."""
         i, j = self.geo.pairs[pid]
-        if pieces[i] == color and pieces[j] is None:
+        if pieces[i] == colour and pieces[j] is None:
             return i, j
-        if pieces[j] == color and pieces[i] is None:
+        if pieces[j] == colour and pieces[i] is None:
             return j, i
         return None
 
     def _result_key(self, seat: str, frm: int | None, to: int) -> str:
         """The position after ``seat`` moves ``frm`` -> ``to`` (or revives onto ``to`` when ``frm`` is None)."""
-        color = self.colors[seat]
+        colour = self.colours[seat]
         pieces = list(self.pieces)
         captured = dict(self.captured)
         if frm is None:
-            captured[color] -= 1
+            captured[colour] -= 1
         else:
             pieces[frm] = None
-        pieces[to] = color
+        pieces[to] = colour
         before = list(pieces)
-        for dot in self._captures(pieces, color):
-            captured[before[dot] or color] += 1
+        for dot in self._captures(pieces, colour):
+            captured[before[dot] or colour] += 1
         return self._position_key(pieces, self.line_mask, self.slack_left, captured, other_seat(seat))
 
     def _repeats(self, seat: str, frm: int | None, to: int) -> bool:
@@ -494,7 +494,7 @@ class Tightwire(Game):
         """Every legal action of ``seat`` in the play phase (the fast path of the legality rules)."""
         geo, mask, pieces = self.geo, self.line_mask, self.pieces
         names = geo.names
-        color = self.colors[seat]
+        colour = self.colours[seat]
         kinds_all: list[str] = []
         if self.slack_left[seat]:
             kinds_all.append("slack")
@@ -507,16 +507,16 @@ class Tightwire(Game):
             kinds = kinds_all if crossing[pid] & mask else ["draw", *kinds_all]
             if not kinds:
                 continue
-            free = self._free_move(pid, color, pieces)
+            free = self._free_move(pid, colour, pieces)
             for kind in kinds:
                 yield TightwireMove(seat, kind, names[i], names[j])
                 if free:
                     yield TightwireMove(seat, kind, names[free[0]], names[free[1]], True)
         for pid, _slack, _by in self.lines:
-            free = self._free_move(pid, color, pieces)
+            free = self._free_move(pid, colour, pieces)
             if free and not self._repeats(seat, free[0], free[1]):
                 yield TightwireMove(seat, "move", names[free[0]], names[free[1]])
-        if self.captured[color]:
+        if self.captured[colour]:
             woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat] and not self._every_dot_has_a_line()
             for dot in range(geo.dot_count):
                 if pieces[dot] is not None:
@@ -587,7 +587,7 @@ class Tightwire(Game):
             )
         if self.line_mask >> pid & 1:
             hint = "choose another line"
-            if self._free_move(pid, self.colors[seat], self.pieces):
+            if self._free_move(pid, self.colours[seat], self.pieces):
                 hint = f"to move along it write `move {text}`, or choose another line"
             raise IllegalMoveError(f"There is already a line between {names[a]} and {names[b]}; {hint}.")
         if kind == "draw":
@@ -620,7 +620,7 @@ class Tightwire(Game):
                 raise IllegalMoveError(
                     f"The Extra Slack Thread is woven only after your first slack line; write `slack {text}` first."
                 )
-        free = self._free_move(pid, self.colors[seat], self.pieces)
+        free = self._free_move(pid, self.colours[seat], self.pieces)
         if move.and_move:
             if free is None:
                 raise IllegalMoveError(
@@ -649,19 +649,19 @@ class Tightwire(Game):
             raise IllegalMoveError(
                 f"There is no line between {names[a]} and {names[b]}; to draw one write `draw {text}`."
             )
-        color = self.colors[seat]
-        free = self._free_move(pid, color, self.pieces)
+        colour = self.colours[seat]
+        free = self._free_move(pid, colour, self.pieces)
         if free is None:
             ends = (self.pieces[a], self.pieces[b])
-            if color not in ends:
+            if colour not in ends:
                 raise IllegalMoveError(
                     f"Neither {names[a]} nor {names[b]} holds one of your pieces; move one of your own pieces."
                 )
-            if ends == (color, color):
+            if ends == (colour, colour):
                 raise IllegalMoveError(
                     f"Both {names[a]} and {names[b]} hold your pieces; a piece moves only to an empty dot."
                 )
-            target = b if self.pieces[a] == color else a
+            target = b if self.pieces[a] == colour else a
             raise IllegalMoveError(
                 f"{names[target]} holds a {self.pieces[target]} piece; a piece moves only to an empty dot."
             )
@@ -675,7 +675,7 @@ class Tightwire(Game):
         seat, kind = move.seat, move.action
         dot = self._dot(move.a or "")
         name = self.geo.names[dot]
-        color = self.colors[seat]
+        colour = self.colours[seat]
         holds_woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat]
         if kind == "woven_revive":
             if self.variant != "fate":
@@ -684,7 +684,7 @@ class Tightwire(Game):
                 raise IllegalMoveError(
                     "You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C3`."
                 )
-        if not self.captured[color]:
+        if not self.captured[colour]:
             raise IllegalMoveError("You have no captured piece to revive; draw a line or move a piece.")
         if self.pieces[dot] is not None:
             where = (
@@ -789,7 +789,7 @@ class Tightwire(Game):
                 )
             return self._check(TightwireMove(seat, "move", a, b))
         draw = self._check(TightwireMove(seat, "draw", a, b, and_move))
-        if not and_move and pid is not None and self._free_move(pid, self.colors[seat], self.pieces):
+        if not and_move and pid is not None and self._free_move(pid, self.colours[seat], self.pieces):
             raise AmbiguousMoveError(
                 f"{a}-{b} could mean drawing the line alone or drawing it and moving your piece along it; "
                 f"write `draw {a}-{b}` or `draw {a}-{b} and move`."
@@ -815,7 +815,7 @@ class Tightwire(Game):
         self.draft_picks.append((seat, item))
         self.items[seat].append(item)
         self.last_move, self.last_path, self.captured_last = move.text(), [], []
-        self.captured_last_colors = {}
+        self.captured_last_colours = {}
         events = [
             Event(f"{seat} picks {ITEM_TITLES[item]}.", kind=TightwireEvent.PHASE, data={"seat": seat, "item": item})
         ]
@@ -851,11 +851,11 @@ class Tightwire(Game):
         self.turn = self.first
         self._phase = "play"
         self.last_move, self.last_path, self.captured_last = move.text(), [], []
-        self.captured_last_colors = {}
-        color = self.colors[self.first]
+        self.captured_last_colours = {}
+        colour = self.colours[self.first]
         events = [
             Event(
-                f"{seat} uses Turn Order: {self.first} ({_cap(color)}) moves first.",
+                f"{seat} uses Turn Order: {self.first} ({_cap(colour)}) moves first.",
                 kind=TightwireEvent.PHASE,
                 data={"seat": seat, "first": self.first},
             )
@@ -872,9 +872,9 @@ class Tightwire(Game):
 
     def _play_action(self, move: TightwireMove) -> list[Event]:
         seat, kind = move.seat, move.action
-        color = self.colors[seat]
+        colour = self.colours[seat]
         # Colour and seat: the board shows colours, the host's captions name seats.
-        name = f"{_cap(color)} ({seat})"
+        name = f"{_cap(colour)} ({seat})"
         a = self._dot(move.a or "")
         path = [move.a or ""]
         if kind in DRAW_ACTIONS:
@@ -891,53 +891,53 @@ class Tightwire(Game):
             }[kind]
             text = f"{name} {what} {move.a}-{move.b}"
             if move.and_move:
-                self.pieces[a], self.pieces[b] = None, color
+                self.pieces[a], self.pieces[b] = None, colour
                 text += f" and moves {move.a} to {move.b}"
             path.append(move.b or "")
         elif kind == "move":
             b = self._dot(move.b or "")
-            self.pieces[a], self.pieces[b] = None, color
+            self.pieces[a], self.pieces[b] = None, colour
             text = f"{name} moves {move.a} to {move.b}"
             path.append(move.b or "")
         else:
-            self.pieces[a] = color
-            self.captured[color] -= 1
+            self.pieces[a] = colour
+            self.captured[colour] -= 1
             if kind == "woven_revive":
                 self.items[seat].remove(WOVEN_REVIVE)
                 text = f"{name} uses the Woven Revive on {move.a}"
             else:
                 text = f"{name} revives a piece on {move.a}"
         before = list(self.pieces)
-        taken = self._captures(self.pieces, color)
+        taken = self._captures(self.pieces, colour)
         for dot in taken:
-            self.captured[before[dot] or color] += 1
+            self.captured[before[dot] or colour] += 1
         self.move_number += 1
         self.last_move, self.last_path = move.text(), path
         self.captured_last = [self.geo.names[d] for d in taken]
-        self.captured_last_colors = {self.geo.names[d]: before[d] or color for d in taken}
+        self.captured_last_colours = {self.geo.names[d]: before[d] or colour for d in taken}
         events = [Event(f"{text}.", kind=TightwireEvent.MOVE, data={"seat": seat, "move": move.text(), "path": path})]
-        for loser_color in COLORS:
-            dots = [self.geo.names[d] for d in taken if before[d] == loser_color]
+        for loser_colour in COLOURS:
+            dots = [self.geo.names[d] for d in taken if before[d] == loser_colour]
             if dots:
-                owner = seat if loser_color == color else other_seat(seat)
+                owner = seat if loser_colour == colour else other_seat(seat)
                 events.append(
                     Event(
-                        f"{_cap(loser_color)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
+                        f"{_cap(loser_colour)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
                         f"on {', '.join(dots)}.",
                         kind=TightwireEvent.CAPTURE,
-                        data={"color": loser_color, "dots": dots},
+                        data={"color": loser_colour, "dots": dots},
                     )
                 )
         opponent = other_seat(seat)
         # The end is checked after the captures, the opponent first.
         for loser in (opponent, seat):
-            left = self._count(self.colors[loser])
+            left = self._count(self.colours[loser])
             if left <= 1:
                 return events + self.end(
                     other_seat(loser),
                     Termination.CAPTURE,
                     # The host's caption names the winner; the reason says why the loser lost.
-                    f"{_cap(self.colors[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
+                    f"{_cap(self.colours[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
                     "and loses",
                     verdict="",
                     seat=loser,
@@ -952,7 +952,7 @@ class Tightwire(Game):
             events += self.end(
                 seat,
                 Termination.NO_LEGAL_ACTION,
-                f"{_cap(self.colors[opponent])} ({opponent}) has no legal action and loses",
+                f"{_cap(self.colours[opponent])} ({opponent}) has no legal action and loses",
                 verdict="",
                 seat=opponent,
             )
@@ -970,7 +970,7 @@ class Tightwire(Game):
             "rows": self.rows,
             "phase": self.phase,
             "pieces": {names[d]: p for d, p in enumerate(self.pieces) if p is not None},
-            "colors": dict(self.colors),
+            "colors": dict(self.colours),
             "lines": [
                 {"a": names[self.geo.pairs[pid][0]], "b": names[self.geo.pairs[pid][1]], "slack": slack, "by": by}
                 for pid, slack, by in self.lines
@@ -990,7 +990,7 @@ class Tightwire(Game):
             "last_move": self.last_move,
             "last_path": list(self.last_path),
             "captured_last": list(self.captured_last),
-            "captured_last_colors": dict(self.captured_last_colors),
+            "captured_last_colors": dict(self.captured_last_colours),
             "first": self.first,
             "move_number": self.move_number,
         }
@@ -1003,7 +1003,7 @@ class Tightwire(Game):
             "board": self.board_name,
             "cols": self.cols,
             "rows": self.rows,
-            "colors": dict(self.colors),
+            "colors": dict(self.colours),
             "pieces": {self.geo.names[d]: p for d, p in enumerate(self.pieces) if p is not None},
             "lines": [[self._line_name(pid), slack, by] for pid, slack, by in self.lines],
             "captured": dict(self.captured),
@@ -1016,7 +1016,7 @@ class Tightwire(Game):
             "last_move": self.last_move,
             "last_path": list(self.last_path),
             "captured_last": list(self.captured_last),
-            "captured_last_colors": dict(self.captured_last_colors),
+            "captured_last_colors": dict(self.captured_last_colours),
             "move_number": self.move_number,
             "history": list(self.history),
         }
@@ -1026,10 +1026,10 @@ class Tightwire(Game):
         self.board_name = data["board"]
         self.cols, self.rows = int(data["cols"]), int(data["rows"])
         self.geo = geometry(self.cols, self.rows)
-        self.colors = dict(data["colors"])
+        self.colours = dict(data["colors"])
         self.pieces = [None] * self.geo.dot_count
-        for name, color in data["pieces"].items():
-            self.pieces[self._dot(name)] = color
+        for name, colour in data["pieces"].items():
+            self.pieces[self._dot(name)] = colour
         self.lines, self.line_mask = [], 0
         self.neighbours = [set() for _ in range(self.geo.dot_count)]
         for line, slack, by in data["lines"]:
@@ -1046,7 +1046,7 @@ class Tightwire(Game):
         self.last_path = list(data["last_path"])
         self.captured_last = list(data["captured_last"])
         # Games saved before the colours were kept: the ghosts fall back to the default shape.
-        self.captured_last_colors = dict(data.get("captured_last_colors") or {})
+        self.captured_last_colours = dict(data.get("captured_last_colors") or {})
         self.move_number = int(data["move_number"])
         self.history = list(data["history"])
         self._seen = set(self.history)
