@@ -395,8 +395,7 @@ class AllHandsOnDeck(Game):
         if self.phase == "items":
             return events + self._items_prompt()
         assert self.task is not None
-        opening = getattr(self.task, "opening_events", None)
-        return events + (self._wrap(opening()) if callable(opening) else [])
+        return events + self._wrap(self.task.opening_events())
 
     # ---- the history a play is built from ----------------------------------------------------
 
@@ -574,8 +573,7 @@ class AllHandsOnDeck(Game):
         self.task = _TASK_GAMES[self.current_task].new(
             seed=derived_seed(self.seed, self.play_no), **self.task_options()
         )
-        opening = getattr(self.task, "opening_events", None)
-        return self._wrap(opening()) if callable(opening) else []
+        return self._wrap(self.task.opening_events())
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
