@@ -3,7 +3,7 @@ in the player's DM. Which options are offered is the host's (:mod:`geniusbot.hos
 this module draws them as Discord buttons and says what the message above them reads.
 
 A button's custom_id carries the match, the seat and the text to submit (``gb:choice:12:p2:white``
-in the room, ``gb:dm:12:p1:use all-in`` in a DM), so buttons posted before a restart still work:
+in the room, ``gb:dm:12:p1:pass`` in a DM), so buttons posted before a restart still work:
 the class is a discord.py dynamic item, registered with ``add_dynamic_items`` at start. These
 formats are what running matches' buttons carry: they never change.
 """
