@@ -197,3 +197,16 @@ def test_play_help_says_pictures_are_kept_only_with_boards(capsys):
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "--boards DIR save every board picture as a PNG in DIR (default: no picture is kept)" in out
+
+
+def test_the_readme_documents_the_exit_codes_the_launcher_uses():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The commands and their exit codes", 1)[1].split("\n## ", 1)[0]
+    for code, words in [
+        (0, "done"),
+        (EXIT_ERROR, "an unexpected error"),
+        (EXIT_USAGE, "a mistake the user can fix"),
+        (EXIT_INTERRUPTED, "stopped by Ctrl-C"),
+    ]:
+        assert f"\n| {code} | {words}" in section
+    assert "`--boards DIR`" in section and "no picture is kept" in section
