@@ -78,12 +78,17 @@ def main() -> int:
             shift = round_ % len(names)
             for name in names[shift:] + names[:shift]:
                 times[name].append(time_once(commands[name]))
+    # Each median as a multiple of `python3 -c pass` (the shell's python3, a pyenv shim here) and
+    # of the same interpreter's `-c pass` (the venv's, which the launcher runs on: the fair one).
     base = statistics.median(times["python3 -c pass"])
+    same = statistics.median(times[f"{Path(sys.executable).name} -c pass"])
     print(f"{args.n} runs each, interleaved; {args.example}; {sys.version.split()[0]}")
-    print(f"{'command':<36} {'best':>8} {'median':>8} {'x pass':>7}")
+    print(f"{'command':<36} {'best':>8} {'median':>8} {'x python3':>10} {'x same':>7}")
     for name, runs in times.items():
         median = statistics.median(runs)
-        print(f"{name:<36} {min(runs) * 1000:7.1f}ms {median * 1000:7.1f}ms {median / base:6.2f}x")
+        print(
+            f"{name:<36} {min(runs) * 1000:7.1f}ms {median * 1000:7.1f}ms {median / base:9.2f}x {median / same:6.2f}x"
+        )
     return 0
 
 
