@@ -35,7 +35,7 @@ EXIT_ERROR = 1
 #: Exit code for a command stopped by Ctrl-C (SIGINT), as a shell reports it.
 EXIT_INTERRUPTED = 130
 
-#: ``play``'s line in ``geniusbot --help`` (the console's own parser says the same).
+#: ``play``'s line in ``geniusbot --help`` (the console's own parser uses it too).
 PLAY_HELP = "play a match in the terminal through the match host"
 
 

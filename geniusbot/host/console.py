@@ -464,6 +464,7 @@ async def _handle(
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play`` to the launcher's sub-commands (its help lists every game of the registry)."""
+    from geniusbot.cli import PLAY_HELP
     from geniusbot.games import registry
 
     games = registry()
@@ -477,7 +478,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser = commands.add_parser(
         "play",
-        help="play a match in the terminal through the match host",
+        help=PLAY_HELP,
         description=(
             "Play a match in the terminal: both seats type at one keyboard ('p1: H8', "
             f"'p2 (dm): ...' for a private submission). Commands: {COMMANDS}. Reads standard input "
