@@ -231,10 +231,17 @@ async def run_bot(
     bot = GeniusBot(settings, time=time)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Future[None]] = []
+    stopped_by: list[int] = []
+
+    def stop(signum: int) -> None:
+        stopped_by.append(signum)
+        closing.append(asyncio.ensure_future(bot.close()))
+
     for signum in (signal.SIGTERM, signal.SIGINT):
-        # A service manager stops the bot with SIGTERM: close cleanly (timers, database, socket).
+        # A service manager stops the bot with SIGTERM, a person with Ctrl-C (SIGINT): close
+        # cleanly (timers, database, socket) and say so in one line, no traceback.
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, lambda: closing.append(asyncio.ensure_future(bot.close())))
+            loop.add_signal_handler(signum, stop, signum)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value().strip())
@@ -262,6 +269,10 @@ async def run_bot(
     finally:
         # Let a close begun by a signal finish (asyncio.run would cancel it half-way).
         await asyncio.gather(*closing, return_exceptions=True)
+    if stopped_by:
+        by = "Ctrl-C" if stopped_by[0] == signal.SIGINT else signal.Signals(stopped_by[0]).name
+        say(f"geniusbot: stopped ({by}); the unfinished matches resume when the bot runs again.\n")
+        return 130 if stopped_by[0] == signal.SIGINT else 0
     return 0
 
 

@@ -5,17 +5,24 @@ adds its parser and sets ``handler`` to ``"module:function"`` (imported only whe
 runs, so ``geniusbot adjudicate`` never loads discord.py or SQLAlchemy), then list it in
 :data:`COMMANDS`. A handler takes the parsed ``argparse.Namespace`` (with ``args.settings``, the
 :class:`~geniusbot.config.Settings`) and returns the exit code, or a coroutine that does (the
-launcher runs it with :func:`asyncio.run`).
+launcher runs it with :func:`asyncio.run`). A command that reads no setting but the log level
+(``adjudicate``) sets ``needs_settings=False``: the launcher then reads ``LOG_LEVEL`` itself and
+never imports pydantic.
+
+Exit codes, the same for every command (README.md, "The commands and their exit codes"):
+0 done; 2 a user's mistake (a bad argument, setting, file or folder, a database or Discord that
+cannot be used with the settings given), with one sentence saying what to fix; 1 an unexpected
+error (a bug: one line, the traceback only at ``--log-level DEBUG``); 130 stopped by Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import logging
+import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 
 from geniusbot import __version__
 
@@ -23,6 +30,13 @@ log = logging.getLogger("geniusbot")
 
 #: Exit code for a command that could not do its work because of its input (bad file, bad settings).
 EXIT_USAGE = 2
+#: Exit code for an unexpected error (a bug; the launcher says so in one line).
+EXIT_ERROR = 1
+#: Exit code for a command stopped by Ctrl-C (SIGINT), as a shell reports it.
+EXIT_INTERRUPTED = 130
+
+#: ``play``'s line in ``geniusbot --help`` (the console's own parser uses it too).
+PLAY_HELP = "play a match in the terminal through the match host"
 
 
 # --------------------------------------------------------------------------- sub-commands
@@ -41,11 +55,17 @@ def _add_adjudicate(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("file", help="the record file (see README.md, 'The match record')")
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    parser.set_defaults(handler="geniusbot.adjudicate:command")
+    # It rules a text file: no pydantic settings, no database, no pictures (see bench/bench_startup.py).
+    parser.set_defaults(handler="geniusbot.adjudicate:command", needs_settings=False)
 
 
-def _add_play(commands: argparse._SubParsersAction) -> None:
-    from geniusbot.host.console import add_parser  # standard library only at import
+def _add_play(commands: argparse._SubParsersAction, full: bool = True) -> None:
+    if not full:
+        # Another command runs: a line in the command list is enough (the console's own parser
+        # imports asyncio and lists every game of the registry, which loads them all).
+        commands.add_parser("play", help=PLAY_HELP)
+        return
+    from geniusbot.host.console import add_parser
 
     add_parser(commands)
 
@@ -59,7 +79,8 @@ def _add_db(commands: argparse._SubParsersAction) -> None:
         description=(
             "Run the database migrations on DATABASE_URL (default: a SQLite file in the data "
             "directory). Safe to repeat: an up-to-date database is left as it is. Exit 0 when the "
-            "database is up to date, 1 when it could not be reached or migrated."
+            "database is up to date, 2 when it could not be reached or migrated (the message says "
+            "why), 130 when stopped by Ctrl-C."
         ),
     )
     upgrade.add_argument("--url", help="the database URL to migrate instead of the DATABASE_URL setting")
@@ -99,8 +120,12 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 # --------------------------------------------------------------------------- the launcher
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command of :data:`COMMANDS`."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every sub-command of :data:`COMMANDS`.
+
+    Given the command line ``argv``, ``play``'s own parser (which loads every game) is built only
+    when ``play`` is in it; without ``argv``, always.
+    """
     parser = argparse.ArgumentParser(
         prog="geniusbot",
         description="geniusbot: a Discord game master for Genius-style death matches and final matches.",
@@ -112,8 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="DEBUG, INFO, WARNING, ERROR or CRITICAL (default: the LOG_LEVEL setting, else INFO)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    full_play = argv is None or "play" in argv
     for add in COMMANDS:
-        add(commands)
+        if add is _add_play:
+            _add_play(commands, full=full_play)
+        else:
+            add(commands)
     return parser
 
 
@@ -139,17 +168,45 @@ def _resolve(handler: str) -> Callable[[argparse.Namespace], object]:
     return getattr(importlib.import_module(module_name), function)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the launcher with ``argv`` (default: the command line); return the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
+#: The log levels ``--log-level`` and ``LOG_LEVEL`` take (geniusbot.config says the same).
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def light_setting(name: str, env_file: str | os.PathLike[str] = ".env") -> str | None:
+    """The setting ``name`` as :class:`~geniusbot.config.Settings` reads it (the environment,
+    else ``NAME=value`` in ``.env``; an empty value counts as unset), without pydantic: for a
+    command that needs no other setting."""
+    value = os.environ.get(name, "").strip()
+    if value:
+        return value
+    try:
+        lines = open(env_file, encoding="utf-8").read().splitlines()  # noqa: SIM115  # a few lines
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in lines:
+        key, eq, value = line.strip().removeprefix("export ").partition("=")
+        if eq and key.strip().upper() == name.upper():
+            value = value.split(" #", 1)[0].strip().strip("\"'")
+            return value or None
+    return None
+
+
+def _settings(args: argparse.Namespace) -> tuple[object | None, str] | int:
+    """The settings and the log level the command runs with, or the exit code of a bad setting."""
+    if not getattr(args, "needs_settings", True):
+        level = light_setting("LOG_LEVEL") or "INFO"
+        if level.upper() not in LOG_LEVELS:
+            print(
+                f"geniusbot: the settings cannot be read (LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, "
+                f"not {level!r}); fix the environment or .env.",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        return None, level.upper()
 
     from pydantic import ValidationError
 
-    from geniusbot.config import LOG_LEVELS, Settings
+    from geniusbot.config import Settings
 
     try:
         settings = Settings()
@@ -157,24 +214,57 @@ def main(argv: Sequence[str] | None = None) -> int:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in error.errors())
         print(f"geniusbot: the settings cannot be read ({problems}); fix the environment or .env.", file=sys.stderr)
         return EXIT_USAGE
-    level = (args.log_level or settings.log_level).upper()
-    if level not in LOG_LEVELS:
-        print(f"geniusbot: --log-level must be one of {', '.join(LOG_LEVELS)}.", file=sys.stderr)
+    return settings, settings.log_level
+
+
+def _name(args: argparse.Namespace) -> str:
+    """The command as typed: ``adjudicate``, ``db upgrade``."""
+    return " ".join(filter(None, (args.command, getattr(args, "db_command", None))))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the launcher with ``argv`` (default: the command line); return the exit code."""
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
         return EXIT_USAGE
-    configure_logging(level)
-    args.settings = settings
-    if settings.font_path is not None:
-        # The pictures of every command (the bot's, `geniusbot play`'s) use it; checked by Settings.
-        from geniusbot.render.fonts import configure_font
+    try:
+        read = _settings(args)
+        if isinstance(read, int):
+            return read
+        settings, level = read
+        level = (args.log_level or level).upper()
+        if level not in LOG_LEVELS:
+            print(f"geniusbot: --log-level must be one of {', '.join(LOG_LEVELS)}.", file=sys.stderr)
+            return EXIT_USAGE
+        configure_logging(level)
+        args.settings = settings
+        font_path = getattr(settings, "font_path", None)
+        if font_path is not None:
+            # The pictures of every command (the bot's, `geniusbot play`'s) use it; checked by Settings.
+            from geniusbot.render.fonts import configure_font
 
-        configure_font(settings.font_path)
+            configure_font(font_path)
 
-    result = _resolve(args.handler)(args)
-    if inspect.iscoroutine(result):
-        import asyncio  # only the commands that need an event loop pay for importing it
+        result = _resolve(args.handler)(args)
+        if isinstance(result, Coroutine):  # not inspect.iscoroutine: inspect costs ~8 ms to import
+            import asyncio  # only the commands that need an event loop pay for importing it
 
-        result = asyncio.run(result)
-    return int(result or 0)  # type: ignore[call-overload]  # a handler returns its exit status
+            result = asyncio.run(result)
+        return int(result or 0)  # type: ignore[call-overload]  # a handler returns its exit status
+    except KeyboardInterrupt:
+        # asyncio.run has cancelled the command's tasks (each closes what it holds) and re-raised.
+        print(f"geniusbot {_name(args)}: stopped (Ctrl-C).", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:  # a bug: say it in one line; the traceback is for --log-level DEBUG
+        log.debug("the command %r failed", args.command, exc_info=True)
+        print(
+            f"geniusbot {_name(args)}: an unexpected error stopped the command ({type(error).__name__}: {error}); "
+            "run it again with --log-level DEBUG to see where, and report it.",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ Every setting and its environment variable (``.env.example`` lists them with com
 
 ==========================  ================================================================
 ``DISCORD_TOKEN``           the bot account's token (optional until the bot runs)
-``DATABASE_URL``            SQLAlchemy URL; default ``sqlite+aiosqlite:///<data dir>/geniusbot.sqlite3``
+``DATABASE_URL``            SQLAlchemy URL, or a SQLite file's path (as ``play --db`` takes it);
+                            default ``sqlite+aiosqlite:///<data dir>/geniusbot.sqlite3``
 ``GENIUSBOT_DATA_DIR``      where the bot keeps its files; default ``./data``
 ``LOG_LEVEL``               DEBUG, INFO (default), WARNING, ERROR or CRITICAL
 ``DISCORD_API_BASE_URL``    REST base of a Discord proxy, e.g. ``https://proxy.example/api/v10``
@@ -19,12 +20,39 @@ The environment wins over ``.env``; an empty value counts as unset.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+from geniusbot.cli import LOG_LEVELS  # the launcher checks --log-level without importing this module
+
+#: What a database URL looks like, for the sentence that refuses one.
+URL_EXAMPLES = (
+    "a SQLite file such as data/geniusbot.sqlite3, or a database URL such as "
+    "sqlite+aiosqlite:///data/geniusbot.sqlite3 or postgresql+asyncpg://user:password@host:5432/geniusbot"
+)
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9]*)(\+[A-Za-z0-9_]+)?$")
+
+
+def database_url(value: str, setting: str = "DATABASE_URL") -> str:
+    """``value`` as a database URL: a URL of a database geniusbot can use (SQLite, PostgreSQL)
+    as written, a plain file path (``games.sqlite3``, ``/tmp/x.sqlite3``) as the SQLite database in
+    that file, as ``geniusbot play --db`` takes it. Anything else is a :class:`ValueError` whose
+    sentence says what a URL looks like (and shows no password)."""
+    value = value.strip()
+    if not value:
+        raise ValueError(f"{setting} is empty; write {URL_EXAMPLES}")
+    scheme, sep, _rest = value.partition("://")
+    if not sep:
+        return f"sqlite+aiosqlite:///{Path(value).expanduser().resolve()}"
+    match = _SCHEME.match(scheme)
+    if match is None or match.group(1).lower() not in ("sqlite", "postgresql", "postgres"):
+        shown = f"a URL starting {scheme[:40]}://" if scheme else "a URL with nothing before ://"
+        raise ValueError(f"{setting} must be {URL_EXAMPLES}; {shown} is not one geniusbot can use")
+    return value
 
 
 class Settings(BaseSettings):
@@ -64,6 +92,11 @@ class Settings(BaseSettings):
             "Korean, Japanese and Chinese names; None = Pillow's built-in font (Latin only)."
         ),
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        return None if value is None else database_url(value)
 
     @field_validator("log_level")
     @classmethod

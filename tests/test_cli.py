@@ -133,19 +133,23 @@ def test_bad_settings_exit_2_with_a_message(monkeypatch, tmp_path, capsys):
 
 
 def test_a_bad_font_path_exits_2_with_the_reason(monkeypatch, tmp_path, capsys):
+    # A command that reads the settings (adjudicate draws no picture and reads only LOG_LEVEL).
+    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, _add_ping])
     monkeypatch.setenv("FONT_PATH", str(tmp_path / "NotoSansCJK-Regular.ttc"))
-    assert main(["adjudicate", write(tmp_path, GOOD)]) == 2
+    assert main(["ping"]) == 2
     err = capsys.readouterr().err
     assert "FONT_PATH: there is no file at" in err and "NotoSansCJK-Regular.ttc" in err
+    assert main(["adjudicate", write(tmp_path, GOOD)]) == 0
 
 
 @pytest.mark.skipif(not DEJAVU.is_file(), reason=f"no DejaVu Sans at {DEJAVU} on this machine")
 def test_the_font_path_setting_is_what_the_pictures_use(monkeypatch, tmp_path, capsys):
     from geniusbot.render import fonts as common
 
+    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, _add_ping])
     monkeypatch.setenv("FONT_PATH", str(DEJAVU))
     try:
-        assert main(["adjudicate", write(tmp_path, GOOD)]) == 0
+        assert main(["ping"]) == 3
         assert common.font_path() == str(DEJAVU.resolve())
         assert common.font(30).getname()[0] == "DejaVu Sans"
     finally:

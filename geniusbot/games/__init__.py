@@ -3,14 +3,16 @@
 Every game is a package (its rules, its picture, its text board) that declares its
 :class:`~geniusbot.games.base.Game` subclass under the ``geniusbot.games`` entry-point group; the
 built-in games register through the same group in ``pyproject.toml`` as a game installed from
-outside. The registry loads them on first use, so a new game needs no edit here.
+outside. The registry loads them on first use, so a new game needs no edit here: asked for one
+game by its entry point's name (``get_game("<name>")``), it loads that one only; asked for any
+other name, or for the whole registry, it loads them all.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from .base import (
@@ -70,6 +72,8 @@ _REGISTRY: dict[str, type[Game]] = {}
 _ALIASES: dict[str, str] = {}
 _VARIANT_ALIASES: dict[str, str] = {}
 _discovered = False
+# The entry points already loaded (or refused), by name: each is loaded once.
+_loaded: set[str] = set()
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -100,18 +104,42 @@ def _discover() -> None:
         return
     _discovered = True
     for entry in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            cls = entry.load()
-        except Exception:  # a broken plug-in must not take the other games down with it
-            log.exception("the game %r (%s) cannot be loaded; it is left out", entry.name, entry.value)
-            continue
-        if not (isinstance(cls, type) and issubclass(cls, Game)):
-            log.error("the entry point %r (%s) is not a Game subclass; it is left out", entry.name, entry.value)
-            continue
-        if cls.name != entry.name:
-            log.error("the entry point %r names the game %r; it is left out", entry.name, cls.name)
-            continue
-        register(cls)
+        _load_entry(entry)
+
+
+def _load_entry(entry: EntryPoint) -> None:
+    """Register the game of one entry point, unless it was loaded before or cannot be."""
+    if entry.name in _loaded:
+        return
+    _loaded.add(entry.name)
+    try:
+        cls = entry.load()
+    except Exception:  # a broken plug-in must not take the other games down with it
+        log.exception("the game %r (%s) cannot be loaded; it is left out", entry.name, entry.value)
+        return
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        log.error("the entry point %r (%s) is not a Game subclass; it is left out", entry.name, entry.value)
+        return
+    if cls.name != entry.name:
+        log.error("the entry point %r names the game %r; it is left out", entry.name, cls.name)
+        return
+    register(cls)
+
+
+def _find(key: str) -> str | None:
+    """The registered game ``key`` (a :func:`_key`) names, loading only the entry point of that
+    name if it has one; every game only when that does not find it."""
+    key = _ALIASES.get(key, key)
+    if key in _REGISTRY or _discovered:
+        return key if key in _REGISTRY else None
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if _key(entry.name) == key:
+            _load_entry(entry)
+            break
+    if key not in _REGISTRY:  # an alias, a rule set's name, or no game at all
+        _discover()
+        key = _ALIASES.get(key, key)
+    return key if key in _REGISTRY else None
 
 
 def registry() -> dict[str, type[Game]]:
@@ -122,13 +150,11 @@ def registry() -> dict[str, type[Game]]:
 
 def get_game(name: str) -> type[Game]:
     """The game class called ``name`` (case and spaces, hyphens ignored), or :class:`OptionError`."""
-    _discover()
-    key = _key(name)
-    key = _ALIASES.get(key, key)
-    try:
-        return _REGISTRY[key]
-    except KeyError:
-        raise OptionError(f"There is no game called {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}.") from None
+    key = _find(_key(name))
+    if key is None:
+        _discover()
+        raise OptionError(f"There is no game called {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}.")
+    return _REGISTRY[key]
 
 
 def _key(name: str) -> str:
@@ -137,8 +163,10 @@ def _key(name: str) -> str:
 
 def default_variant(name: str) -> str | None:
     """The rule set a rule set's own name implies (``Game.variant_aliases``), or ``None``."""
-    _discover()
-    return _VARIANT_ALIASES.get(_key(name))
+    key = _key(name)
+    if key not in _VARIANT_ALIASES:
+        _find(key)  # a game's own name implies none; anything else may be a rule set's name
+    return _VARIANT_ALIASES.get(key)
 
 
 def new_game(name: str, *, seed: int = 0, variant: str | None = None, **options: str) -> Game:

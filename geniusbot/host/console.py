@@ -13,8 +13,8 @@ a Discord room would show a choice's buttons, ``help`` names its few options (:m
 ``close window`` ends a timed window (a memory grid's 30 s, say) at once, as the host
 does when its time runs out; a person at the keyboard may also just wait for it.
 
-Boards are printed as text; when a renderer exists for the game, each board is also saved as a
-PNG in ``--boards`` (default ``<data dir>/boards``). Every accepted submission is acknowledged
+Boards are printed as text; with ``--boards DIR`` (and a renderer for the game), each board is
+also saved as a PNG in DIR; without it no picture is kept. Every accepted submission is acknowledged
 with a line ``ok p1: H8`` printed only after it was committed to the database.
 
 The console keeps its matches in ``--db`` (a SQLite file or a database URL; default:
@@ -245,6 +245,23 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return options
 
 
+def boards_problem(folder: Path) -> str | None:
+    """Why the pictures cannot be saved in ``folder`` (``--boards``), or ``None``: it is made if
+    missing and written to once, before the database is touched or a match starts."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".geniusbot-{os.getpid()}.probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        why = error.strerror or type(error).__name__
+        return (
+            f"--boards {str(folder)!r} cannot be written ({why}); choose a folder you can write to, "
+            "or leave --boards out (then no picture is saved)."
+        )
+    return None
+
+
 async def run_console(
     game: str,
     *,
@@ -447,6 +464,7 @@ async def _handle(
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play`` to the launcher's sub-commands (its help lists every game of the registry)."""
+    from geniusbot.cli import PLAY_HELP
     from geniusbot.games import registry
 
     games = registry()
@@ -460,7 +478,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser = commands.add_parser(
         "play",
-        help="play a match in the terminal through the match host",
+        help=PLAY_HELP,
         description=(
             "Play a match in the terminal: both seats type at one keyboard ('p1: H8', "
             f"'p2 (dm): ...' for a private submission). Commands: {COMMANDS}. Reads standard input "
@@ -483,7 +501,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE",
         help="a SQLite file, or a database URL such as postgresql+asyncpg://... (default: <data dir>/console.sqlite3)",
     )
-    parser.add_argument("--boards", metavar="DIR", help="where to save board pictures (default: <data dir>/boards)")
+    parser.add_argument(
+        "--boards", metavar="DIR", help="save every board picture as a PNG in DIR (default: no picture is kept)"
+    )
     parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
     parser.set_defaults(handler="geniusbot.host.console:command")
 
@@ -500,12 +520,15 @@ async def command(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 2
+    boards = Path(args.boards).expanduser() if args.boards else None
+    if boards is not None and (problem := boards_problem(boards)):
+        print(problem, file=sys.stderr)
+        return 2
     data_dir = Path(getattr(getattr(args, "settings", None), "data_dir", "data"))
     db_url = database_url(args.db) if args.db else None
     if not db_url:
         data_dir.mkdir(parents=True, exist_ok=True)
         db_url = f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
-    boards = Path(args.boards) if args.boards else data_dir / "boards"
     return await run_console(
         args.game,
         db_url=db_url,

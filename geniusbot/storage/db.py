@@ -200,16 +200,43 @@ async def _upgrade_on(engine: AsyncEngine, revision: str) -> None:
 
 
 def _safe_url(url: str | URL) -> str:
-    return normalize_url(url).render_as_string(hide_password=True)
+    """``url`` for a message, its password hidden; a URL SQLAlchemy cannot read, quoted as typed
+    up to its ``@`` (where a password would end)."""
+    try:
+        return normalize_url(url).render_as_string(hide_password=True)
+    except Exception:
+        text = str(url)
+        return repr(text if "@" not in text else "***@" + text.rsplit("@", 1)[1])
+
+
+def checked_url(value: str, setting: str) -> str:
+    """``value`` as a URL SQLAlchemy reads (a plain path as a SQLite file, see
+    :func:`geniusbot.config.database_url`), or a :class:`ValueError` saying what a URL looks like."""
+    from geniusbot.config import URL_EXAMPLES, database_url
+
+    url = database_url(value, setting)
+    try:
+        parsed = normalize_url(url)
+        parsed.get_dialect()  # the driver is installed and the URL's parts are what it takes
+    except Exception as error:
+        raise ValueError(f"{setting} cannot be read as a database URL ({error}); write {URL_EXAMPLES}") from None
+    return url
 
 
 async def command_upgrade(args: Any) -> int:
     """``geniusbot db upgrade``: migrate the database of ``DATABASE_URL`` to the newest schema.
 
-    Exit 0 when the database is up to date, 1 when it could not be reached or migrated.
+    Exit 0 when the database is up to date, 2 when the URL is not one or the database could not
+    be reached or migrated (the launcher's exit code for what the user can fix, as ``run`` and
+    ``play`` give), 130 when stopped by Ctrl-C (the launcher says so).
     """
-    url = getattr(args, "url", None) or args.settings.database_url
+    given = getattr(args, "url", None)
     revision = getattr(args, "revision", None) or "head"
+    try:
+        url = checked_url(given or args.settings.database_url, "--url" if given else "DATABASE_URL")
+    except ValueError as error:
+        print(f"geniusbot: {error}.", file=sys.stderr)
+        return 2
     try:
         before = await current_revision(url)
         # Retried as the store retries its writes (a running bot may hold SQLite's write lock).
@@ -225,7 +252,7 @@ async def command_upgrade(args: Any) -> int:
             "check DATABASE_URL and that the database server is running, then try again.",
             file=sys.stderr,
         )
-        return 1
+        return 2
     if before == after:
         print(f"The database at {_safe_url(url)} is up to date (revision {after}).")
     else:
