@@ -34,6 +34,7 @@ import itertools
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -58,6 +59,13 @@ CLOCK_HELP = (
     "--clock {spec!r} is not a time control; write one such as 60s (60 s a move), 60s+5m (then a "
     "5:00 reserve), 5x60s (five periods of 60 s) or none (no clock)."
 )
+
+#: The longest line the console reads (a Discord message holds at most 2,000 characters); a
+#: longer one is refused unread, and a line quoted back is cut at :data:`QUOTED` characters.
+MAX_LINE = 2000
+QUOTED = 60
+
+UNREADABLE = "That line is not UTF-8 text, so it cannot be read; nothing was taken. Type it again."
 
 _SUBMISSION = re.compile(r"^\s*(p\d)\s*(\(\s*dm\s*\))?\s*:\s*(.*)$", re.IGNORECASE)
 
@@ -150,6 +158,56 @@ class ConsoleTransport:
             saved = f" (saved to {path})"
         self._print(f"[to {player.seat} only] {text}{saved}".rstrip())
         return mid
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted back to the typist, cut at :data:`QUOTED` characters (and saying so)."""
+    if len(text) <= QUOTED:
+        return repr(text)
+    return f"{text[:QUOTED]!r}... ({len(text):,} characters, cut here)"
+
+
+async def read_line(stdin: IO[str]) -> str | None:
+    """The next line of ``stdin`` (``""`` at its end), or ``None`` for a line that is not UTF-8.
+
+    It is read in a daemon thread of its own, so that a Ctrl-C (which cancels the waiting
+    coroutine) never waits for the line, nor keeps the process alive for one. A terminal's bytes
+    are decoded here: invalid UTF-8 is a line the console cannot read, not an error later.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str | bytes] = loop.create_future()
+    source: Any = getattr(stdin, "buffer", None) or stdin
+
+    def deliver(result: str | bytes | None, error: BaseException | None) -> None:
+        if future.done():
+            return  # nobody waits any more (Ctrl-C)
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result or "")
+
+    def work() -> None:
+        try:
+            result, error = source.readline(), None
+        except Exception as caught:  # a closed or broken input: the loop says so
+            result, error = None, caught
+        try:
+            loop.call_soon_threadsafe(deliver, result, error)
+        except RuntimeError:
+            pass  # the loop has closed: the console has left
+
+    threading.Thread(target=work, name="console-input", daemon=True).start()
+    raw = await future
+    if isinstance(raw, bytes):
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    try:
+        raw.encode("utf-8")  # a text stream decoded with surrogateescape keeps bad bytes so
+    except UnicodeEncodeError:
+        return None
+    return raw
 
 
 def example_move(game: Any) -> str | None:
@@ -338,22 +396,66 @@ async def run_console(
         assert match_id is not None
         dispatcher.start()
         say(help_text(host.matches[match_id].game if match_id in host.matches else None))
-        while True:
-            line = await asyncio.to_thread(stdin.readline)
-            if not line:
-                break
-            line = line.strip()
-            if not line:
-                continue
+
+        async def one(line: str) -> bool:
             try:
-                if not await _handle(line, host, store, match_id, say, export_record, again):
-                    break
+                return await _handle(line, host, store, match_id, say, export_record, again)
             except StorageError as error:
                 say(f"The database failed ({error}); nothing changed, try again.")
+                return True
+
+        going = True
+        try:
+            while going:
+                read = await read_line(stdin)
+                if read == "":
+                    break  # the end of the input, without 'quit'
+                if read is None:
+                    say(UNREADABLE)
+                    continue
+                line = read.strip()
+                if not line:
+                    continue
+                if len(line) > MAX_LINE:
+                    say(
+                        f"That line is {len(line):,} characters long, more than any move or command "
+                        f"({MAX_LINE:,} at most); it was not read: {quoted(line)}."
+                    )
+                    continue
+                handling = asyncio.ensure_future(one(line))
+                try:
+                    going = await asyncio.shield(handling)
+                except asyncio.CancelledError:
+                    await handling  # Ctrl-C while a line is handled: it ends (it may be committing) first
+                    raise
+        except asyncio.CancelledError:  # Ctrl-C: leave as 'quit' does, without a traceback
+            say("")
+            say(await _leaving(host, match_id, again))
+            return 130
+        if going:
+            say(await _leaving(host, match_id, again))
         return 0
     finally:
         await dispatcher.stop()
         await store.close()
+
+
+def _leaving_text(match_id: int, over: bool, again: str) -> str:
+    if over:
+        return f"Leaving match #{match_id}, which is over; '{again}' starts another."
+    return f"Leaving match #{match_id}; '{again}' with the same --db resumes it."
+
+
+async def _leaving(host: Any, match_id: int, again: str) -> str:
+    """What the console says as it leaves without 'quit' (the end of the input, Ctrl-C)."""
+    from geniusbot.storage import MatchStatus
+
+    try:
+        live = await host.load(match_id)
+    except Exception:  # the database is gone too: a match not known over may be resumed
+        live = None
+    over = live is not None and live.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+    return _leaving_text(match_id, over, again)
 
 
 async def _handle(
@@ -410,10 +512,7 @@ async def _handle(
             say(f"At the console a private move is typed as '{seat} (dm): {text.strip()}'.")
         return True
     if words in (["quit"], ["exit"], ["q"]):
-        if over:
-            say(f"Leaving match #{match_id}, which is over; '{again}' starts another.")
-        else:
-            say(f"Leaving match #{match_id}; '{again}' with the same --db resumes it.")
+        say(_leaving_text(match_id, over, again))
         return False
     game = live.game if live is not None else None
     if words == ["help"]:
@@ -441,7 +540,7 @@ async def _handle(
             if not reply.ok:
                 say(reply.message)
     else:
-        say(f"I did not understand {line!r}. {OVER_HELP if over else help_text(game)}")
+        say(f"I did not understand {quoted(line)}. {OVER_HELP if over else help_text(game)}")
     return True
 
 
