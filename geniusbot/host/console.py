@@ -35,6 +35,7 @@ import os
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -104,18 +105,34 @@ class ConsoleTransport:
     def __init__(self, out: IO[str], boards_dir: Path | None) -> None:
         self.out = out
         self.boards_dir = boards_dir
-        self._next = 0
+        # Message ids outlive the process: the store keeps them (a board to delete when a window
+        # closes, even in a later run). Each id is the microsecond it was made, or one more than
+        # the last, so that no two runs of the console share one; the saved pictures are
+        # numbered 1, 2, ... in each run.
+        self._last = 0
+        self._saved = 0
         # The first line of each message printed, by id: a deletion or an edit names the message by it.
         self._heads: dict[int, str] = {}
 
     def _id(self, text: str = "") -> int:
-        self._next += 1
-        self._heads[self._next] = text.strip().split("\n", 1)[0]
-        return self._next
+        self._last = max(self._last + 1, time.time_ns() // 1000)
+        self._heads[self._last] = text.strip().split("\n", 1)[0]
+        return self._last
 
     def _named(self, message_id: int) -> str:
-        head = self._heads.get(message_id)
-        return f"the message {head!r}" if head else f"message {message_id}"
+        if message_id not in self._heads:
+            return "a message from an earlier run"
+        head = self._heads[message_id]
+        return f"the message {head!r}" if head else "a message"
+
+    def _save(self, png: bytes, filename: str) -> Path | None:
+        if self.boards_dir is None:
+            return None
+        self._saved += 1
+        self.boards_dir.mkdir(parents=True, exist_ok=True)
+        path = self.boards_dir / f"{Path(filename).stem}-{self._saved}.png"
+        path.write_bytes(png)
+        return path
 
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -131,10 +148,8 @@ class ConsoleTransport:
         mid = self._id(text or "the board picture")
         if text:
             self._print(text)
-        if self.boards_dir is not None:
-            self.boards_dir.mkdir(parents=True, exist_ok=True)
-            path = self.boards_dir / f"{Path(filename).stem}-{mid}.png"
-            path.write_bytes(png)
+        path = self._save(png, filename)
+        if path is not None:
             self._print(f"(board saved to {path})")
         return mid
 
@@ -150,12 +165,8 @@ class ConsoleTransport:
     async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int:
         """Save a private picture (if a folder is set) and print its caption, marked with its addressee."""
         mid = self._id()
-        saved = ""
-        if self.boards_dir is not None:
-            self.boards_dir.mkdir(parents=True, exist_ok=True)
-            path = self.boards_dir / f"{Path(filename).stem}-{mid}.png"
-            path.write_bytes(png)
-            saved = f" (saved to {path})"
+        path = self._save(png, filename)
+        saved = f" (saved to {path})" if path is not None else ""
         self._print(f"[to {player.seat} only] {text}{saved}".rstrip())
         return mid
 
@@ -379,6 +390,8 @@ async def run_console(
         if match_id is not None and match_id not in resumed:
             say(f"Match #{match_id} could not be resumed; start a new one with --new.")
             return 2
+        if match_id is not None:
+            await _show_window_again(host, match_id)
         if match_id is None:
             reply = await host.start_match(
                 # A rule set's own name (Game.variant_aliases) picks that rule set, as in the bot.
@@ -438,6 +451,17 @@ async def run_console(
     finally:
         await dispatcher.stop()
         await store.close()
+
+
+async def _show_window_again(host: Any, match_id: int) -> None:
+    """A resumed match whose timed window shows what the rules hide once it closes (a memory
+    grid) shows its board again, for the time the window has left: the earlier run's boards are
+    not on this terminal, and they go when the window closes, as these do."""
+    live = host.matches.get(match_id)
+    if live is None or not host._vanishing(live, live.host.get("window")):
+        return
+    async with live.lock:
+        await host._show_board(live, host.now())
 
 
 def _leaving_text(match_id: int, over: bool, again: str) -> str:
