@@ -40,7 +40,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from .hints import COMMANDS, OVER_HELP, help_text, rules_text
+from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
 from .transport import Player
 
 TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
@@ -223,6 +223,14 @@ def check_options(
 
     from .clock import ClockSpecError, TimeControl
 
+    implied = default_variant(game)
+    if variant and implied and variant.strip().lower() != implied:
+        # 'play <a rule set's own name> --variant <another>': which one was meant?
+        name = get_game(game).name
+        return (
+            f"{game!r} is the rule set {implied!r} of {name}, but --variant asks for {variant!r}; "
+            f"write 'geniusbot play {name} --variant {variant}', or leave --variant out."
+        )
     try:
         get_game(game).new(seed=seed or 0, variant=variant or default_variant(game), **dict(options or {}))
     except GameError as error:
@@ -445,6 +453,11 @@ async def _handle(
     submission = _SUBMISSION.match(line)
     if submission:
         seat, private, text = submission.group(1).lower(), bool(submission.group(2)), submission.group(3)
+        if not text.strip() and not over:
+            from geniusbot.adjudicate import nothing_follows
+
+            say(nothing_follows(seat, private))  # as the adjudicator rules such a line
+            return True
         if (
             not private
             and live is not None
@@ -485,6 +498,8 @@ async def _handle(
         say(OVER_HELP if over else help_text(game))
     elif words == ["rules"] and game is not None:
         say(rules_text(game))
+    elif len(words) == 2 and words[0] == "rules":
+        say(rules_of(words[1]))  # a task's own rules, or any game's
     elif words == ["export"]:
         say((await export(store, match_id)).rstrip("\n"))
     elif words == ["close", "window"]:
