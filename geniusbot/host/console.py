@@ -398,6 +398,10 @@ async def run_console(
         if going:
             say(await _leaving(host, match_id, again))
         return 0
+    except asyncio.CancelledError:  # Ctrl-C before the first line was read
+        say("")
+        say(f"Stopped while the match was being set up; '{again}' with the same --db takes it up again.")
+        return 130
     finally:
         await dispatcher.stop()
         await store.close()

@@ -107,3 +107,23 @@ def test_ctrl_c_in_a_real_terminal_session_prints_no_traceback(tmp_path):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "Leaving match #1; 'geniusbot play tictacfive' with the same --db resumes it." in out
     assert process.returncode == 130
+
+
+async def test_ctrl_c_while_the_match_is_being_set_up_says_so_without_a_traceback(tmp_path, monkeypatch):
+    from geniusbot.host.match import Host
+
+    started = asyncio.Event()
+
+    async def slow_recover(self, only=None):
+        started.set()
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(Host, "recover", slow_recover)
+    task = asyncio.ensure_future(play(tmp_path, io.StringIO("quit\n")))
+    await asyncio.wait_for(started.wait(), 10)
+    task.cancel()
+    code, out = await asyncio.wait_for(task, 10)
+    assert code == 130
+    assert out.strip() == (
+        "Stopped while the match was being set up; 'geniusbot play tictacfive' with the same --db takes it up again."
+    )
