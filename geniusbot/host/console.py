@@ -33,7 +33,6 @@ import asyncio
 import os
 import re
 import sys
-import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
+from .lines import MAX_LINE, UNREADABLE, quoted, read_line
 from .transport import Player
 
 TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
@@ -51,13 +51,6 @@ CLOCK_HELP = (
     "--clock {spec!r} is not a time control; write one such as 60s (60 s a move), 60s+5m (then a "
     "5:00 reserve), 5x60s (five periods of 60 s) or none (no clock)."
 )
-
-#: The longest line the console reads (a Discord message holds at most 2,000 characters); a
-#: longer one is refused unread, and a line quoted back is cut at :data:`QUOTED` characters.
-MAX_LINE = 2000
-QUOTED = 60
-
-UNREADABLE = "That line is not UTF-8 text, so it cannot be read; nothing was taken. Type it again."
 
 _SUBMISSION = re.compile(r"^\s*(p\d)\s*(\(\s*dm\s*\))?\s*:\s*(.*)$", re.IGNORECASE)
 
@@ -160,56 +153,6 @@ class ConsoleTransport:
         saved = f" (saved to {path})" if path is not None else ""
         self._print(f"[to {player.seat} only] {text}{saved}".rstrip())
         return mid
-
-
-def quoted(text: str) -> str:
-    """``text`` quoted back to the typist, cut at :data:`QUOTED` characters (and saying so)."""
-    if len(text) <= QUOTED:
-        return repr(text)
-    return f"{text[:QUOTED]!r}... ({len(text):,} characters, cut here)"
-
-
-async def read_line(stdin: IO[str]) -> str | None:
-    """The next line of ``stdin`` (``""`` at its end), or ``None`` for a line that is not UTF-8.
-
-    It is read in a daemon thread of its own, so that a Ctrl-C (which cancels the waiting
-    coroutine) never waits for the line, nor keeps the process alive for one. A terminal's bytes
-    are decoded here: invalid UTF-8 is a line the console cannot read, not an error later.
-    """
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[str | bytes] = loop.create_future()
-    source: Any = getattr(stdin, "buffer", None) or stdin
-
-    def deliver(result: str | bytes | None, error: BaseException | None) -> None:
-        if future.done():
-            return  # nobody waits any more (Ctrl-C)
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result or "")
-
-    def work() -> None:
-        try:
-            result, error = source.readline(), None
-        except Exception as caught:  # a closed or broken input: the loop says so
-            result, error = None, caught
-        try:
-            loop.call_soon_threadsafe(deliver, result, error)
-        except RuntimeError:
-            pass  # the loop has closed: the console has left
-
-    threading.Thread(target=work, name="console-input", daemon=True).start()
-    raw = await future
-    if isinstance(raw, bytes):
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    try:
-        raw.encode("utf-8")  # a text stream decoded with surrogateescape keeps bad bytes so
-    except UnicodeEncodeError:
-        return None
-    return raw
 
 
 def check_options(
