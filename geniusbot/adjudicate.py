@@ -104,12 +104,20 @@ def rule_on(game: Game, line: RecordLine) -> str | None:
             "(p1 (dm): for a private submission)."
         )
     if not line.text:
-        return f"Nothing follows '{line.seat}:'; write the move after the colon."
+        return nothing_follows(line.seat)
     try:
         game.submit(line.text, line.seat, private=line.private)
     except GameError as error:
+        if line.text.lower().split() in (["resign"], ["resign", line.seat]):
+            # A seat's own 'resign' is no move: the host records a resignation.
+            return f"A resignation is the host's line; write it as 'host: resign {line.seat}'."
         return str(error)
     return None
+
+
+def nothing_follows(seat: str, private: bool = False) -> str:
+    """The ruling on a seat's line with nothing after its colon (the console says it too)."""
+    return f"Nothing follows '{seat}{' (dm)' if private else ''}:'; write the move after the colon."
 
 
 def _no_seat_reason(text: str) -> str:
@@ -136,6 +144,11 @@ def _host_action(game: Game, text: str) -> str | None:
     except GameError as error:
         return str(error)
     return "A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."
+
+
+def _printable(text: str) -> str:
+    """``text`` with its control characters escaped (``\\x1b``, ``\\t``), as the rulings quote them."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _seat_label(action: Action) -> str:
@@ -168,7 +181,7 @@ def format_report(result: Adjudication) -> str:
     game = result.game
     rows = [("line", "seat", "submission", "ruling")]
     rows += [
-        (str(a.line), _seat_label(a), a.text or "-", "OK" if a.accepted else f"rejected: {a.error}")
+        (str(a.line), _seat_label(a), _printable(a.text) or "-", "OK" if a.accepted else f"rejected: {a.error}")
         for a in result.actions
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
@@ -198,14 +211,22 @@ def format_report(result: Adjudication) -> str:
     return "\n".join(out) + "\n"
 
 
+def _read_stdin() -> str:
+    buffer = getattr(sys.stdin, "buffer", None)
+    return buffer.read().decode("utf-8") if buffer is not None else sys.stdin.read()
+
+
 def command(args: argparse.Namespace) -> int:
-    """``geniusbot adjudicate FILE [--json]``: exit 0 once the file is read, 2 if it cannot be."""
+    """``geniusbot adjudicate FILE [--json]`` (``-``: standard input): exit 0 once the file is
+    read, 2 if it cannot be."""
     path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
+        # '-' is standard input, read as UTF-8 whatever the terminal's encoding.
+        text = _read_stdin() if args.file == "-" else path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else "it is not UTF-8 text"
-        print(f"geniusbot adjudicate: cannot read {str(path)!r}: {reason}.", file=sys.stderr)
+        where = "standard input" if args.file == "-" else repr(str(path))
+        print(f"geniusbot adjudicate: cannot read {where}: {reason}.", file=sys.stderr)
         return 2
     try:
         result = adjudicate_text(text)

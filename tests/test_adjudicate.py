@@ -389,3 +389,38 @@ def test_the_report_of_a_record_stopped_in_a_timed_window_says_which_line_closes
     # Once the window is closed, the report names the seat to move as usual.
     report = format_report(adjudicate_text('[Game "tiles"]\n[Seed "1"]\nhost: close window\n'))
     assert report.splitlines()[-1] == "Result: the game has not ended; waiting for p1."
+
+
+# ---- a newcomer's records: standard input, control characters, a seat that resigns ---------------
+
+
+def test_a_seats_own_resign_is_told_the_host_line_and_an_empty_line_what_to_write():
+    result = adjudicate_text('[Game "tictacfive"]\n\np1:\np1: resign\np2: Resign p2\np1: H8\n')
+    errors = [a.error for a in result.actions]
+    assert errors == [
+        "Nothing follows 'p1:'; write the move after the colon.",
+        "A resignation is the host's line; write it as 'host: resign p1'.",
+        "A resignation is the host's line; write it as 'host: resign p2'.",
+        None,
+    ]
+
+
+def test_the_report_escapes_control_characters_in_the_submission_as_in_the_ruling():
+    report = format_report(adjudicate_text('[Game "tictacfive"]\n\np1: H\x1b[31m8\tx\n'))
+    assert "\x1b" not in report and "\t" not in report
+    [row] = [line for line in report.splitlines() if line.lstrip().startswith("3 ")]
+    assert "p1    H\\x1b[31m8\\tx  rejected: 'H\\x1b[31m8\\tx' is not a point" in row
+
+
+def test_adjudicate_dash_reads_standard_input(monkeypatch, capsys):
+    import io
+
+    from geniusbot.cli import main
+
+    record = '[Game "tictacfive"]\n\np1: H8\n'
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(record.encode()), encoding="ascii"))
+    assert main(["adjudicate", "-"]) == 0
+    assert "1 of 1 lines accepted." in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe"), encoding="utf-8"))
+    assert main(["adjudicate", "-"]) == 2
+    assert "geniusbot adjudicate: cannot read standard input: it is not UTF-8 text." in capsys.readouterr().err

@@ -30,27 +30,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
 import os
 import re
 import sys
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
+from .lines import MAX_LINE, UNREADABLE, quoted, read_line
 from .transport import Player
 
 TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
-
-COMMANDS = "status, rules, pause, resume, resign p1, abort, close window, export, help, quit"
-
-HELP = f"Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: {COMMANDS}."
-
-OVER_HELP = (
-    "The match is over; no more moves are taken. 'status' shows the result, 'export' prints the "
-    "record, 'rules' the rules, and 'quit' leaves."
-)
 
 PAUSED_HINT = "The match is paused: type resume to go on."
 
@@ -96,18 +89,34 @@ class ConsoleTransport:
     def __init__(self, out: IO[str], boards_dir: Path | None) -> None:
         self.out = out
         self.boards_dir = boards_dir
-        self._next = 0
+        # Message ids outlive the process: the store keeps them (a board to delete when a window
+        # closes, even in a later run). Each id is the microsecond it was made, or one more than
+        # the last, so that no two runs of the console share one; the saved pictures are
+        # numbered 1, 2, ... in each run.
+        self._last = 0
+        self._saved = 0
         # The first line of each message printed, by id: a deletion or an edit names the message by it.
         self._heads: dict[int, str] = {}
 
     def _id(self, text: str = "") -> int:
-        self._next += 1
-        self._heads[self._next] = text.strip().split("\n", 1)[0]
-        return self._next
+        self._last = max(self._last + 1, time.time_ns() // 1000)
+        self._heads[self._last] = text.strip().split("\n", 1)[0]
+        return self._last
 
     def _named(self, message_id: int) -> str:
-        head = self._heads.get(message_id)
-        return f"the message {head!r}" if head else f"message {message_id}"
+        if message_id not in self._heads:
+            return "a message from an earlier run"
+        head = self._heads[message_id]
+        return f"the message {head!r}" if head else "a message"
+
+    def _save(self, png: bytes, filename: str) -> Path | None:
+        if self.boards_dir is None:
+            return None
+        self._saved += 1
+        self.boards_dir.mkdir(parents=True, exist_ok=True)
+        path = self.boards_dir / f"{Path(filename).stem}-{self._saved}.png"
+        path.write_bytes(png)
+        return path
 
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -123,10 +132,8 @@ class ConsoleTransport:
         mid = self._id(text or "the board picture")
         if text:
             self._print(text)
-        if self.boards_dir is not None:
-            self.boards_dir.mkdir(parents=True, exist_ok=True)
-            path = self.boards_dir / f"{Path(filename).stem}-{mid}.png"
-            path.write_bytes(png)
+        path = self._save(png, filename)
+        if path is not None:
             self._print(f"(board saved to {path})")
         return mid
 
@@ -142,63 +149,10 @@ class ConsoleTransport:
     async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int:
         """Save a private picture (if a folder is set) and print its caption, marked with its addressee."""
         mid = self._id()
-        saved = ""
-        if self.boards_dir is not None:
-            self.boards_dir.mkdir(parents=True, exist_ok=True)
-            path = self.boards_dir / f"{Path(filename).stem}-{mid}.png"
-            path.write_bytes(png)
-            saved = f" (saved to {path})"
+        path = self._save(png, filename)
+        saved = f" (saved to {path})" if path is not None else ""
         self._print(f"[to {player.seat} only] {text}{saved}".rstrip())
         return mid
-
-
-def example_move(game: Any) -> str | None:
-    """A move legal now, as the console takes it (``p1: H8``, ``p1 (dm): create none``), or ``None``
-    while nobody may move (a timed window runs, or the game is over)."""
-    for seat in game.to_move():
-        # A few hundred are enough to pick from: a landmine phase has 1.7 million mine sets.
-        moves = list(itertools.islice(game.legal_moves(seat), 400))
-        if moves:
-            move = moves[len(moves) // 2]  # the middle one: H8 rather than A1 on an empty board
-            return f"{seat}{' (dm)' if game.is_private(move) else ''}: {move.text()}"
-    return None
-
-
-def help_text(game: Any | None) -> str:
-    """How to type a move in ``game``'s own notation (a move legal now), and the commands."""
-    if game is None:
-        return HELP
-    example = example_move(game)
-    if example is None:
-        if game.is_over:
-            return OVER_HELP
-        how = "No move is taken right now" + ("; 'close window' ends the timed phase." if game.window() else ".")
-        return f"{how} Moves are typed as 'p1: ...' ('p1 (dm): ...' for a private one). Commands: {COMMANDS}."
-    return (
-        f"Type a move as '{example}' (the seat, then the move; 'p1 (dm): ...' sends it privately), "
-        f"or a command: {COMMANDS}. 'rules' shows the rules and the notation.{offered(game)}"
-    )
-
-
-def offered(game: Any) -> str:
-    """The choice the game waits for, named as the room names it above its buttons (a few short
-    options only, :func:`~geniusbot.host.offers.listing`): " p2 chooses one of: black / white.",
-    " p1 (dm) chooses one of: use all-in / pass." for a sealed answer; else nothing."""
-    from .offers import choice_offer, listing, private_choice_offers
-
-    offers: list[tuple[str, list[str]]] = []
-    if (offer := choice_offer(game)) is not None:
-        offers.append(offer)
-    offers += [(f"{seat} (dm)", texts) for seat, texts in private_choice_offers(game).items()]
-    return "".join(f" {who} chooses one of: {listed}." for who, texts in offers if (listed := listing(texts)))
-
-
-def rules_text(game: Any) -> str:
-    """The game's rules summary for the terminal (its Markdown bold taken out)."""
-    from .naming import game_title
-
-    summary = type(game).summary.replace("**", "") or "This game has no rules summary yet."
-    return f"{game_title(game)}: {summary}"
 
 
 def check_options(
@@ -212,6 +166,14 @@ def check_options(
 
     from .clock import ClockSpecError, TimeControl
 
+    implied = default_variant(game)
+    if variant and implied and variant.strip().lower() != implied:
+        # 'play <a rule set's own name> --variant <another>': which one was meant?
+        name = get_game(game).name
+        return (
+            f"{game!r} is the rule set {implied!r} of {name}, but --variant asks for {variant!r}; "
+            f"write 'geniusbot play {name} --variant {variant}', or leave --variant out."
+        )
     try:
         get_game(game).new(seed=seed or 0, variant=variant or default_variant(game), **dict(options or {}))
     except GameError as error:
@@ -338,6 +300,8 @@ async def run_console(
         if match_id is not None and match_id not in resumed:
             say(f"Match #{match_id} could not be resumed; start a new one with --new.")
             return 2
+        if match_id is not None:
+            await _show_window_again(host, match_id)
         if match_id is None:
             reply = await host.start_match(
                 # A rule set's own name (Game.variant_aliases) picks that rule set, as in the bot.
@@ -355,22 +319,81 @@ async def run_console(
         assert match_id is not None
         dispatcher.start()
         say(help_text(host.matches[match_id].game if match_id in host.matches else None))
-        while True:
-            line = await asyncio.to_thread(stdin.readline)
-            if not line:
-                break
-            line = line.strip()
-            if not line:
-                continue
+
+        async def one(line: str) -> bool:
             try:
-                if not await _handle(line, host, store, match_id, say, export_record, again):
-                    break
+                return await _handle(line, host, store, match_id, say, export_record, again)
             except StorageError as error:
                 say(f"The database failed ({error}); nothing changed, try again.")
+                return True
+
+        going = True
+        try:
+            while going:
+                read = await read_line(stdin)
+                if read == "":
+                    break  # the end of the input, without 'quit'
+                if read is None:
+                    say(UNREADABLE)
+                    continue
+                line = read.strip()
+                if not line:
+                    continue
+                if len(line) > MAX_LINE:
+                    say(
+                        f"That line is {len(line):,} characters long, more than any move or command "
+                        f"({MAX_LINE:,} at most); it was not read: {quoted(line)}."
+                    )
+                    continue
+                handling = asyncio.ensure_future(one(line))
+                try:
+                    going = await asyncio.shield(handling)
+                except asyncio.CancelledError:
+                    await handling  # Ctrl-C while a line is handled: it ends (it may be committing) first
+                    raise
+        except asyncio.CancelledError:  # Ctrl-C: leave as 'quit' does, without a traceback
+            say("")
+            say(await _leaving(host, match_id, again))
+            return 130
+        if going:
+            say(await _leaving(host, match_id, again))
         return 0
+    except asyncio.CancelledError:  # Ctrl-C before the first line was read
+        say("")
+        say(f"Stopped while the match was being set up; '{again}' with the same --db takes it up again.")
+        return 130
     finally:
         await dispatcher.stop()
         await store.close()
+
+
+async def _show_window_again(host: Any, match_id: int) -> None:
+    """A resumed match whose timed window shows what the rules hide once it closes (a memory
+    grid) shows its board again, for the time the window has left: the earlier run's boards are
+    not on this terminal, and they go when the window closes, as these do."""
+    live = host.matches.get(match_id)
+    if live is None or not host._vanishing(live, live.host.get("window")):
+        return
+    async with live.lock:
+        await host._show_board(live, host.now())
+
+
+def _leaving_text(match_id: int, over: bool, again: str) -> str:
+    if over:
+        return f"Leaving match #{match_id}, which is over; '{again}' starts another."
+    return f"Leaving match #{match_id}; '{again}' with the same --db resumes it."
+
+
+async def _leaving(host: Any, match_id: int, again: str) -> str:
+    """What the console says as it leaves without 'quit' (the end of the input, Ctrl-C)."""
+    from geniusbot.storage import MatchStatus
+
+    try:
+        live = await host.load(match_id)
+    except Exception:  # the database is gone too: a match not known over may be resumed
+        live = None
+    over = live is not None and live.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+    return _leaving_text(match_id, over, again)
 
 
 async def _handle(
@@ -394,6 +417,11 @@ async def _handle(
     submission = _SUBMISSION.match(line)
     if submission:
         seat, private, text = submission.group(1).lower(), bool(submission.group(2)), submission.group(3)
+        if not text.strip() and not over:
+            from geniusbot.adjudicate import nothing_follows
+
+            say(nothing_follows(seat, private))  # as the adjudicator rules such a line
+            return True
         if (
             not private
             and live is not None
@@ -427,16 +455,15 @@ async def _handle(
             say(f"At the console a private move is typed as '{seat} (dm): {text.strip()}'.")
         return True
     if words in (["quit"], ["exit"], ["q"]):
-        if over:
-            say(f"Leaving match #{match_id}, which is over; '{again}' starts another.")
-        else:
-            say(f"Leaving match #{match_id}; '{again}' with the same --db resumes it.")
+        say(_leaving_text(match_id, over, again))
         return False
     game = live.game if live is not None else None
     if words == ["help"]:
         say(OVER_HELP if over else help_text(game))
     elif words == ["rules"] and game is not None:
         say(rules_text(game))
+    elif len(words) == 2 and words[0] == "rules":
+        say(rules_of(words[1]))  # a task's own rules, or any game's
     elif words == ["export"]:
         say((await export(store, match_id)).rstrip("\n"))
     elif words == ["close", "window"]:
@@ -458,7 +485,7 @@ async def _handle(
             if not reply.ok:
                 say(reply.message)
     else:
-        say(f"I did not understand {line!r}. {OVER_HELP if over else help_text(game)}")
+        say(f"I did not understand {quoted(line)}. {OVER_HELP if over else help_text(game)}")
     return True
 
 

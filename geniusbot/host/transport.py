@@ -36,7 +36,7 @@ class Player:
 
 @runtime_checkable
 class Transport(Protocol):
-    """What the host may do in the outside world. Message ids are integers (Discord snowflakes; the console counts from 1).
+    """What the host may do in the outside world. Message ids are integers (Discord snowflakes; the console's are unique across its runs).
 
     A transport may also set ``command_prefix``: how its users write a host command, put before
     the command's name when the host names one in a hint ("/" on Discord: "use /resume to go

@@ -98,13 +98,25 @@ def test_migrations_are_quiet_unless_debugging(launcher, tmp_path, caplog, level
         ("deadlyinflux", {}, "influx"),
         ("threadsoffate", {}, "fate"),
         ("tightwire", {}, "classic"),
-        ("deadlyinflux", {"variant": "classic"}, "classic"),  # an explicit --variant still wins
+        ("tightwire", {"variant": "influx"}, "influx"),
+        ("deadlyinflux", {"variant": "influx"}, "influx"),  # a --variant that agrees with the name
     ],
 )
 async def test_a_rule_sets_own_name_starts_that_rule_set(tmp_path, game, kw, rule_set):
     code, out = await play(tmp_path, ["status", "quit"], game, **kw)
     assert code == 0
     assert f"Match #1: Tightwire ({rule_set})" in out
+
+
+async def test_a_variant_that_contradicts_the_rule_sets_own_name_starts_nothing(tmp_path):
+    # Issue 12: 'play deadlyinflux --variant classic' once played classic; which was meant is unclear.
+    code, out = await play(tmp_path, ["status", "quit"], "deadlyinflux", variant="classic")
+    assert code == 2 and "Match #1" not in out
+    assert out.strip() == (
+        "'deadlyinflux' is the rule set 'influx' of tightwire, but --variant asks for 'classic'; "
+        "write 'geniusbot play tightwire --variant classic', or leave --variant out."
+    )
+    assert not (tmp_path / "c.db").exists()
 
 
 # ---- --help -------------------------------------------------------------------------------------

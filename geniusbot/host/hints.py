@@ -1,0 +1,135 @@
+"""What the console's ``help`` and ``rules`` say: a move to try (legal now, and one that does
+not lose at once when the game has such a move), the choice the game waits for, the commands,
+and the rules of the game or of a game it plays within it (a task).
+
+Nothing here holds rules: the moves are the game's own legal moves, tried on a copy of the game.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+COMMANDS = "status, rules, pause, resume, resign p1, abort, close window, export, help, quit"
+
+HELP = f"Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: {COMMANDS}."
+
+OVER_HELP = (
+    "The match is over; no more moves are taken. 'status' shows the result, 'export' prints the "
+    "record, 'rules' the rules, and 'quit' leaves."
+)
+
+#: How many legal moves ``help`` picks from (a landmine phase has 1.7 million mine sets), and
+#: how many of them it tries on a copy of the game before it offers one untried.
+PICKED_FROM = 400
+TRIED = 100
+
+
+def example_move(game: Any) -> str | None:
+    """A move legal now, as the console takes it (``p1: H8``, ``p1 (dm): create none``), or ``None``
+    while nobody may move (a timed window runs, or the game is over).
+
+    The middle one of the first legal moves (H8 rather than A1 on an empty board), or the one
+    nearest it that does not lose at once (:func:`loses_at_once`) when there is such a move.
+    """
+    for seat in game.to_move():
+        moves = list(itertools.islice(game.legal_moves(seat), PICKED_FROM))
+        if moves:
+            middle = len(moves) // 2
+            # From the middle outwards: middle, middle - 1, middle + 1, ...
+            order = sorted(range(len(moves)), key=lambda i: (abs(i - middle), i))
+            move = next(
+                (moves[i] for i in order[:TRIED] if not loses_at_once(game, moves[i], seat)),
+                moves[middle],
+            )
+            return f"{seat}{' (dm)' if game.is_private(move) else ''}: {move.text()}"
+    return None
+
+
+def loses_at_once(game: Any, move: Any, seat: str) -> bool:
+    """Whether playing ``move`` (on a copy of ``game``) ends the game, or a game it plays within
+    it (a task: an event that carries that game's outcome), with ``seat`` losing."""
+    from geniusbot.games import GameError
+
+    trial = game.copy()
+    try:
+        events = trial.play(move)
+    except GameError:
+        return True  # not a move to offer after all
+    outcomes = [trial.outcome()] if trial.outcome() is not None else []
+    outcomes += [event.data for event in events if _is_outcome(event.data)]
+    return any(_winner(outcome) not in (None, seat) for outcome in outcomes)
+
+
+def _is_outcome(data: Any) -> bool:
+    """Whether an event's data is an outcome (:meth:`~geniusbot.games.Outcome.to_dict`)."""
+    return isinstance(data, dict) and "winner" in data and "termination" in data
+
+
+def _winner(outcome: Any) -> str | None:
+    return outcome.get("winner") if isinstance(outcome, dict) else outcome.winner
+
+
+def help_text(game: Any | None) -> str:
+    """How to type a move in ``game``'s own notation (a move legal now), and the commands; how
+    to send a private move only where one is legal (now, or in a game that takes them while no
+    move is)."""
+    if game is None:
+        return HELP
+    example = example_move(game)
+    if example is None:
+        if game.is_over:
+            return OVER_HELP
+        how = "No move is taken right now" + ("; 'close window' ends the timed phase." if game.window() else ".")
+        private = " ('p1 (dm): ...' for a private one)" if type(game).takes_private_moves() else ""
+        return f"{how} Moves are typed as 'p1: ...'{private}. Commands: {COMMANDS}."
+    private = "; 'p1 (dm): ...' sends it privately" if private_move_legal(game) else ""
+    return (
+        f"Type a move as '{example}' (the seat, then the move{private}), "
+        f"or a command: {COMMANDS}. 'rules' shows the rules and the notation.{offered(game)}"
+    )
+
+
+def private_move_legal(game: Any) -> bool:
+    """Whether a seat to move may send a private move now (among the first legal moves)."""
+    return any(
+        game.is_private(move)
+        for seat in game.to_move()
+        for move in itertools.islice(game.legal_moves(seat), PICKED_FROM)
+    )
+
+
+def offered(game: Any) -> str:
+    """The choice the game waits for, named as the room names it above its buttons (a few short
+    options only, :func:`~geniusbot.host.offers.listing`): " p2 chooses one of: black / white.",
+    " p1 (dm) chooses one of: use all-in / pass." for a sealed answer; else nothing."""
+    from .offers import choice_offer, listing, private_choice_offers
+
+    offers: list[tuple[str, list[str]]] = []
+    if (offer := choice_offer(game)) is not None:
+        offers.append(offer)
+    offers += [(f"{seat} (dm)", texts) for seat, texts in private_choice_offers(game).items()]
+    return "".join(f" {who} chooses one of: {listed}." for who, texts in offers if (listed := listing(texts)))
+
+
+def rules_text(game: Any) -> str:
+    """The game's rules summary for the terminal (its Markdown bold taken out)."""
+    from .naming import game_title
+
+    summary = type(game).summary.replace("**", "") or "This game has no rules summary yet."
+    return f"{game_title(game)}: {summary}"
+
+
+def rules_of(name: str) -> str:
+    """``rules NAME``: the rules summary of the named game, such as a game the running game plays
+    within it (a task), or a sentence naming the games there are."""
+    from geniusbot.games import GameError, default_variant, get_game, registry
+
+    try:
+        cls = get_game(name)
+    except GameError:
+        return f"There is no game {name!r}; 'rules' alone gives this match's rules. Games: {', '.join(registry())}."
+    variant = default_variant(name) or cls.variants[0]
+    title = f"{cls.title} ({variant})" if len(cls.variants) > 1 else cls.title
+    summary = cls.summary.replace("**", "") or "This game has no rules summary yet."
+    return f"{title}: {summary}"

@@ -1,0 +1,71 @@
+"""The console's messages across its runs: ids no two runs share (the store keeps them, a
+deletion may come due in a later run), and a memory grid's window resumed with its grid."""
+
+from __future__ import annotations
+
+import io
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from geniusbot.host.console import ConsoleTransport, run_console
+from geniusbot.host.timers import ManualTime
+
+T0 = datetime(2027, 1, 1, tzinfo=UTC)
+LEGEND = "R red, B blue, G green; * the black centre D4."
+
+
+class Typist(io.StringIO):
+    """Lines typed after a pause, as a person types them: the timers due meanwhile fire first
+    (the first line waits, up to 10 s, until ``out`` holds ``wait_for``)."""
+
+    def __init__(self, text: str, out: io.StringIO, wait_for: str = "") -> None:
+        super().__init__(text)
+        self.watched, self.wait_for = out, wait_for
+
+    def readline(self, size: int | None = -1) -> str:
+        deadline = time.monotonic() + 10
+        while self.wait_for and self.wait_for not in self.watched.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.wait_for = ""
+        return super().readline()
+
+
+async def play(tmp_path: Path, lines: list[str], game: str, *, after: float = 0, wait_for: str = "", **kw) -> str:
+    out = io.StringIO()
+    await run_console(
+        game,
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+        seed=1,
+        stdin=Typist("".join(f"{line}\n" for line in lines), out, wait_for),
+        out=out,
+        time_source=ManualTime(T0 + timedelta(seconds=after)),
+        **kw,
+    )
+    return out.getvalue()
+
+
+async def test_two_runs_never_hand_out_the_same_message_id(tmp_path):
+    first, second = ConsoleTransport(io.StringIO(), None), ConsoleTransport(io.StringIO(), None)
+    ids = [await first.post(None, "a") for _ in range(50)]
+    ids += [await second.post(None, "b") for _ in range(50)]
+    assert len(set(ids)) == 100 and ids == sorted(ids)
+
+
+async def test_a_deletion_left_by_one_match_names_no_message_of_a_later_run(tmp_path):
+    await play(tmp_path, ["quit"], "tiles")  # the grid is on show; its boards go when the window closes
+    later = await play(tmp_path, ["p1: H8", "status", "quit"], "tictacfive", after=60, new=True, wait_for="(deleted: ")
+    gone = [line for line in later.splitlines() if line.startswith("(deleted: ")]
+    assert gone and set(gone) == {"(deleted: a message from an earlier run)"}, later
+
+
+async def test_a_resumed_memory_window_shows_its_grid_again_and_hides_it_when_it_closes(tmp_path):
+    await play(tmp_path, ["quit"], "tiles")
+    resumed = await play(tmp_path, ["close window", "quit"], "tiles", after=5)
+    back, _, after = resumed.partition("The bot is back after 0:05")
+    assert after and LEGEND in after.partition("Time is up: the grid is hidden.")[0], resumed
+    assert "Memorize the grid: it is hidden in 30 s." in after
+    assert "(deleted: message " not in resumed
+    gone = [line for line in after.splitlines() if line.startswith("(deleted: ")]
+    assert "(deleted: the message 'Memorize the grid: it is hidden in 30 s.')" in gone
+    assert "(deleted: a message from an earlier run)" in gone
