@@ -776,3 +776,16 @@ def test_a_phase_that_resolves_itself_is_not_announced_as_waiting():
     events = both(game, "play 25 25", "play 25 25")
     assert [e for e in events if e.kind == "phase"] == []  # everything after resolves itself
     assert game.is_over
+
+
+def test_a_phase_prompt_leaves_the_time_to_the_clock():
+    """The rule gives 30 s a phase, but the time is the clock's to say: a match played without a
+    clock must not be told to answer "within 30 seconds" (the host's clock line says the time)."""
+    game = new_game("decks", seed=5)
+    prompts = [e.text for e in game.opening_events() if "create phase" in e.text]
+    seat = game.to_move()[0]
+    prompts += [e.text for e in game.play(game.parse_move("create 20", seat, private=True))]
+    other = game.to_move()[0]
+    prompts += [e.text for e in game.play(game.parse_move("create 20", other, private=True)) if "phase" in e.text]
+    assert any("create phase" in t for t in prompts) and any("play phase" in t for t in prompts), prompts
+    assert not any("second" in t for t in prompts), prompts

@@ -603,14 +603,15 @@ class DuelingDecks(Game):
         number = self.round + 1
         if self.phase == "create":
             text = (
-                f"Round {number}: create phase. Send your new cards by direct message within "
-                f"{PHASE_SECONDS} seconds, such as create 20 15, or create none."
+                # The time is the clock's to say (the host's clock line): a match without a clock has none.
+                f"Round {number}: create phase. Send your new cards by direct message, such as "
+                "create 20 15, or create none."
             )
         else:
             prize = "" if self.has("pick-your-prize") else f" for the prize card {self.prizes[self.round]}"
             text = (
-                f"Round {number}: play phase{prize}. Send your play by direct message within "
-                f"{PHASE_SECONDS} seconds, such as play 20, play 20 15 or play none."
+                f"Round {number}: play phase{prize}. Send your play by direct message, such as "
+                "play 20, play 20 15 or play none."
             )
         return [
             Event(
