@@ -1,5 +1,6 @@
 """Tic-Tac-Five properties: random playouts, round trips, random text, and the double-three check
-against a reference written straight from the pattern definitions in RULINGS.md."""
+against a reference written straight from the pattern definitions in docs/rules/tictacfive.md
+(ruling 14)."""
 
 from __future__ import annotations
 
