@@ -481,6 +481,7 @@ def test_a_generated_layout_is_the_same_for_a_seed_and_differs_across_seeds():
     assert len(layouts) == 20
 
 
+@pytest.mark.slow
 def test_a_generated_layout_never_starts_with_a_four():
     from geniusbot.games.armslength.rules import fours
 

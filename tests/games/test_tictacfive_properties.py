@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from itertools import cycle
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,6 +91,7 @@ patches = st.tuples(
 )
 
 
+@pytest.mark.slow
 @FAST
 @given(patches)
 def test_legality_matches_the_reference_on_crowded_boards(patch):
@@ -107,6 +109,7 @@ def test_legality_matches_the_reference_on_crowded_boards(patch):
             assert (Point(col, row) in legal) == expected
 
 
+@pytest.mark.slow
 @FAST
 @given(patches)
 def test_the_first_empty_point_in_reading_order_is_always_legal(patch):
@@ -160,6 +163,7 @@ playouts = st.tuples(
 )
 
 
+@pytest.mark.slow
 @FAST
 @given(playouts)
 def test_random_games_play_to_an_end_and_keep_their_counts(playout):
@@ -187,6 +191,7 @@ def test_random_games_play_to_an_end_and_keep_their_counts(playout):
     assert load(game.to_dict()) == game
 
 
+@pytest.mark.slow
 @FAST
 @given(playouts, st.integers(min_value=0, max_value=60))
 def test_a_game_saved_midway_loads_equal_and_plays_on_identically(playout, stop):
