@@ -88,3 +88,17 @@ def test_the_check_catches_what_it_should(tmp_path: Path) -> None:
         "links to /img/none.png, which does not exist in the repository",
         "links to ../../outside.md, outside the repository",
     ]
+
+
+RULED_PAGES = sorted((ROOT / "docs" / "rules").glob("*.md")) + [ROOT / "docs" / "host.md"]
+
+
+@pytest.mark.parametrize("page", RULED_PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_rulings_are_numbered_one_by_one(page: Path) -> None:
+    """Each game's page and the host's hold their rulings under "## Rulings", numbered 1, 2, 3 ...,
+    so that code, tests and other pages can cite a ruling by its page and number."""
+    text = page.read_text(encoding="utf-8")
+    assert "\n## Rulings\n" in text
+    section = text.split("\n## Rulings\n", 1)[1].split("\n## ", 1)[0]
+    numbers = [int(n) for n in re.findall(r"^(\d+)\. \*\*", section, re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1)) and numbers
