@@ -161,6 +161,7 @@ def test_a_bad_log_level_option_exits_2(tmp_path, capsys):
     assert "--log-level must be one of" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_python_dash_m_geniusbot_adjudicate_json_in_a_real_subprocess(tmp_path):
     path = write(tmp_path, GOOD)
     env = {**os.environ, "PYTHONPATH": str(REPO)}

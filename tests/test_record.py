@@ -228,6 +228,7 @@ def records(draw) -> Record:
     return Record(headers, lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(records())
 def test_any_record_round_trips(record):
@@ -237,6 +238,7 @@ def test_any_record_round_trips(record):
     assert format_record(again) == text
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=80))
 def test_any_text_parses_or_raises_record_error(text):

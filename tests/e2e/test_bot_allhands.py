@@ -292,6 +292,7 @@ class Driver:
                 assert not any(f"{text}." in m or f"{text} " in m for m in last), f"{text} is visible"
 
 
+@pytest.mark.slow
 async def test_a_whole_final_match_is_hosted_in_discord_from_the_first_task_to_23_points(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -340,6 +341,7 @@ async def test_a_whole_final_match_is_hosted_in_discord_from_the_first_task_to_2
         assert all(m.attachments for m in boards) and len(boards) == len(grids)
 
 
+@pytest.mark.slow
 async def test_the_grid_posted_before_a_restart_is_deleted_by_the_next_bot(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -372,6 +374,7 @@ async def test_the_grid_posted_before_a_restart_is_deleted_by_the_next_bot(world
         )
 
 
+@pytest.mark.slow
 async def test_a_dm_reaches_the_players_match_that_takes_private_moves(world: World) -> None:
     fake = world.fake
     other = fake.create_channel(world.guild, "side-room")
@@ -407,6 +410,7 @@ async def test_a_dm_reaches_the_players_match_that_takes_private_moves(world: Wo
         await fake.wait_for_edit(offer, predicate=lambda m: not m.components)
 
 
+@pytest.mark.slow
 async def test_all_in_is_answered_by_a_button_in_the_dm_or_by_typing_it_there(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -440,6 +444,7 @@ async def test_all_in_is_answered_by_a_button_in_the_dm_or_by_typing_it_there(wo
         await fake.wait_for_message(world.room, predicate=lambda m: m.content.startswith("alice uses All-In"))
 
 
+@pytest.mark.slow
 async def test_a_dm_from_a_player_of_two_matches_with_private_moves_names_the_match(world: World) -> None:
     fake = world.fake
     other = fake.create_channel(world.guild, "card-room")

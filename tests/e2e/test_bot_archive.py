@@ -4,6 +4,8 @@ replayable; /record sends the record file, which the adjudicator reads back to t
 
 from __future__ import annotations
 
+import pytest
+
 from geniusbot.storage.record import game_from_record, parse_record
 from tests.e2e.botworld import PNG_MAGIC, World
 from tests.fakediscord import FakeMessage
@@ -38,6 +40,7 @@ def buttons(message: FakeMessage) -> dict[str, bool]:
     }
 
 
+@pytest.mark.slow
 async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
     fake = world.fake
     other_room = fake.create_channel(world.guild, "second-room")
@@ -122,6 +125,7 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         assert len(set(pictures)) == 3 and len(page.attachments) == 1
 
 
+@pytest.mark.slow
 async def test_record_sends_the_file_that_replays_to_the_result(world: World) -> None:
     fake = world.fake
     async with world.running():

@@ -4,6 +4,8 @@ word of the game's notation (or a typo of one) and a command's name are answered
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.botworld import World
 from tests.fakediscord import FakeUser
 
@@ -22,6 +24,7 @@ async def bot_lines(world: World, say: list[tuple[FakeUser, str]], last: str) ->
     return [m.content for m in fake.messages(world.room)[seen:] if m.author.id == fake.bot_user.id]
 
 
+@pytest.mark.slow
 async def test_short_chatter_from_either_player_gets_no_reply_and_changes_nothing(world: World) -> None:
     async with world.running() as bot:
         await world.start("tictacfive", seed=7)

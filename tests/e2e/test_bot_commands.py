@@ -66,6 +66,7 @@ async def test_setup_needs_manage_server_and_limits_the_game_rooms(world: World)
         assert (await ephemeral_answer(world, interaction)).endswith("Any text channel may be a game room.")
 
 
+@pytest.mark.slow
 async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -125,6 +126,7 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
         assert (await ephemeral_answer(world, interaction)).startswith("There is no match #99 in this server")
 
 
+@pytest.mark.slow
 async def test_resign_by_a_player_ends_the_match(world: World) -> None:
     fake = world.fake
     async with world.running():
@@ -138,6 +140,7 @@ async def test_resign_by_a_player_ends_the_match(world: World) -> None:
         assert board.content == "Result: alice (p1) wins. bob resigned."
 
 
+@pytest.mark.slow
 async def test_an_arms_length_match_with_a_dmo_choice_by_button_to_a_result(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -181,6 +184,7 @@ async def test_a_room_where_the_bot_cannot_attach_boards_is_refused(world: World
         assert not bot.host.matches
 
 
+@pytest.mark.slow
 async def test_tightwire_fate_draft_and_turn_order_by_buttons(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -212,6 +216,7 @@ async def test_tightwire_fate_draft_and_turn_order_by_buttons(world: World) -> N
         assert game.view()["phase"] == "play" and game.view()["first"] != holder
 
 
+@pytest.mark.slow
 async def test_a_choice_settled_by_the_clock_closes_its_buttons(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -249,6 +254,7 @@ async def test_a_player_who_is_not_a_member_is_refused_with_a_reason(world: Worl
         assert not bot.host.matches
 
 
+@pytest.mark.slow
 async def test_the_hosts_hints_on_discord_name_only_slash_commands_discord_has(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:

@@ -150,6 +150,7 @@ async def test_run_says_when_the_database_cannot_be_used(tmp_path: Path) -> None
     assert said.startswith("geniusbot: the database cannot be used (") and said.endswith("; check DATABASE_URL.\n")
 
 
+@pytest.mark.slow
 async def test_run_says_once_when_the_database_server_is_unreachable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

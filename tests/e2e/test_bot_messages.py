@@ -46,6 +46,7 @@ async def test_a_command_name_typed_in_the_room_points_to_the_slash_command(worl
         assert live.version > before[0]
 
 
+@pytest.mark.slow
 async def test_status_in_a_room_whose_match_has_ended_names_it_with_its_result(world: World) -> None:
     fake = world.fake
     lobby = fake.create_channel(world.guild, "lobby")

@@ -46,6 +46,7 @@ async def test_start_offers_the_installed_game(world: World) -> None:
         ]
 
 
+@pytest.mark.slow
 async def test_a_match_of_the_installed_game_is_played_by_dm_and_its_board_drawn(world: World) -> None:
     from blackwhite.picture import HEIGHT, WIDTH
 

@@ -4,9 +4,12 @@ DMs are closed is reported to the host before the match starts, and nothing hang
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.botworld import World
 
 
+@pytest.mark.slow
 async def test_a_dm_reaches_the_match_and_is_acknowledged_privately(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -50,6 +53,7 @@ async def test_a_dm_reaches_the_match_and_is_acknowledged_privately(world: World
         )
 
 
+@pytest.mark.slow
 async def test_a_player_with_closed_dms_is_reported_to_the_host_and_no_match_starts(world: World) -> None:
     fake = world.fake
     world.bob.dms_open = False

@@ -10,12 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.botworld import PNG_MAGIC, make_world
 from tests.fakediscord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 async def test_a_new_bot_resumes_the_match_and_gives_back_the_outage(db_url: str, tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         world = make_world(fake, tmp_path, db_url)
@@ -48,6 +51,7 @@ async def test_a_new_bot_resumes_the_match_and_gives_back_the_outage(db_url: str
             assert bot.host.matches[1].game.view()["colors"] == {"p1": "white", "p2": "black"}
 
 
+@pytest.mark.slow
 async def test_choice_buttons_posted_before_a_restart_still_work_after_it(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         world = make_world(fake, tmp_path)
@@ -62,6 +66,7 @@ async def test_choice_buttons_posted_before_a_restart_still_work_after_it(tmp_pa
             assert bot.host.matches[1].game.view()["first"] == "p1"
 
 
+@pytest.mark.slow
 async def test_sealed_answer_buttons_dmed_before_a_restart_still_work_after_it(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         world = make_world(fake, tmp_path)
@@ -111,6 +116,7 @@ class BotProcess:
         return self.log.read_text(errors="replace")
 
 
+@pytest.mark.slow
 async def test_the_run_process_is_killed_in_mid_match_and_a_new_one_resumes_it(tmp_path: Path) -> None:
     time_file = tmp_path / "now"
     now = 1_800_000_000.0

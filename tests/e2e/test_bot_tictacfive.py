@@ -4,6 +4,8 @@ their reason, bystanders and chatter are ignored, a 429 is survived."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.botworld import PNG_MAGIC, World
 from tests.fakediscord import FakeMessage, png_size
 
@@ -33,6 +35,7 @@ async def play_opening(world: World) -> FakeMessage:
     )
 
 
+@pytest.mark.slow
 async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: World) -> None:
     fake = world.fake
     async with world.running():
@@ -102,6 +105,7 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         assert world.bob.id not in {m.author.id for m in fake.messages(world.room) if m.id > final.id and m.author.bot}
 
 
+@pytest.mark.slow
 async def test_an_illegal_move_gets_its_reason_and_the_turn_stands(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -144,6 +148,7 @@ async def test_bystanders_and_chatter_are_ignored_without_a_reply(world: World) 
         assert live.game.view()["last_move"] == "H8"
 
 
+@pytest.mark.slow
 async def test_only_the_chooser_may_press_and_typing_the_choice_works_too(world: World) -> None:
     fake = world.fake
     async with world.running():
@@ -164,6 +169,7 @@ async def test_only_the_chooser_may_press_and_typing_the_choice_works_too(world:
         assert "To move: alice (p1)" in board.content
 
 
+@pytest.mark.slow
 async def test_a_rate_limit_in_mid_match_is_survived(world: World) -> None:
     fake = world.fake
     async with world.running():
@@ -177,6 +183,7 @@ async def test_a_rate_limit_in_mid_match_is_survived(world: World) -> None:
         assert is_png_board(board)
 
 
+@pytest.mark.slow
 async def test_a_dropped_gateway_in_mid_match_is_survived(world: World) -> None:
     fake = world.fake
     async with world.running():

@@ -8,6 +8,8 @@ The games are the short scripts of ``tests/host/tightwire_scripts.py``."""
 
 from __future__ import annotations
 
+import pytest
+
 from geniusbot.adjudicate import adjudicate
 from geniusbot.games import get_game
 from geniusbot.host.clock import preset
@@ -135,6 +137,7 @@ async def play_script(table: Table, moves: list[tuple[str, str]]) -> FakeMessage
     return board
 
 
+@pytest.mark.slow
 async def test_rules_tell_a_new_user_the_three_rule_sets_their_clocks_and_the_notation(world: World) -> None:
     fake = world.fake
     async with world.running():
@@ -164,6 +167,7 @@ async def test_rules_tell_a_new_user_the_three_rule_sets_their_clocks_and_the_no
             assert words in summary
 
 
+@pytest.mark.slow
 async def test_classic_is_played_to_a_result_and_its_record_adjudicated(world: World) -> None:
     async with world.running() as bot:
         table = Table(world, bot)
@@ -206,6 +210,7 @@ async def test_classic_is_played_to_a_result_and_its_record_adjudicated(world: W
         assert png_size(world.fake.attachments(page)[0]) == png_size(table.pictures[-1])
 
 
+@pytest.mark.slow
 async def test_influx_spends_a_byo_yomi_period_and_captures_only_at_the_end_of_a_turn(world: World) -> None:
     async with world.running() as bot:
         table = Table(world, bot)
@@ -233,6 +238,7 @@ async def test_influx_spends_a_byo_yomi_period_and_captures_only_at_the_end_of_a
         assert ruled.outcome.reason == RESULT
 
 
+@pytest.mark.slow
 async def test_influx_refuses_a_repeated_position_and_a_byo_yomi_timeout_loses(world: World) -> None:
     async with world.running() as bot:
         table = Table(world, bot)
@@ -261,6 +267,7 @@ async def test_influx_refuses_a_repeated_position_and_a_byo_yomi_timeout_loses(w
         assert ruled.outcome.winner == "p1"
 
 
+@pytest.mark.slow
 async def test_threads_of_fate_draft_turn_order_and_items_to_a_result(world: World) -> None:
     async with world.running() as bot:
         table = Table(world, bot)
@@ -310,6 +317,7 @@ async def test_threads_of_fate_draft_turn_order_and_items_to_a_result(world: Wor
         assert ruled.outcome.winner == "p1" and ruled.outcome.reason == RESULT
 
 
+@pytest.mark.slow
 async def test_threads_of_fate_turn_order_typed_the_draft_by_bobs_button_and_the_woven_revive(world: World) -> None:
     async with world.running() as bot:
         table = Table(world, bot)

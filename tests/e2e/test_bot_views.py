@@ -9,6 +9,7 @@ from geniusbot.host.transport import Player, TransportError
 from tests.e2e.botworld import PNG_MAGIC, World
 
 
+@pytest.mark.slow
 async def test_a_private_move_brings_the_seat_its_own_view_as_a_picture_by_dm(world: World) -> None:
     fake = world.fake
     async with world.running():

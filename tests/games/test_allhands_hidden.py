@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,12 +149,14 @@ def scan_match(seed: int, items: str, *, steps: int = 3000) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6), items=st.sampled_from(ITEMS))
 def test_no_public_event_or_view_ever_holds_a_hidden_value(seed, items):
     scan_match(seed, items)
 
 
+@pytest.mark.slow
 def test_the_scan_meets_every_kind_of_secret():
     totals = {"hidden-grid": 0, "mines": 0, "sealed": 0}
     for seed in range(6):

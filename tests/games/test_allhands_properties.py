@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +104,7 @@ def play_match(seed: int, items: str, first: str, *, checks: bool = True, lines:
     return game
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 10**6), items=st.sampled_from(ITEMS), first=st.sampled_from(SEATS))
 def test_random_matches_run_to_a_winner_at_23_keeping_every_rule(seed, items, first):
@@ -111,6 +113,7 @@ def test_random_matches_run_to_a_winner_at_23_keeping_every_rule(seed, items, fi
     assert load(json.loads(json.dumps(game.to_dict()))) == game
 
 
+@pytest.mark.slow
 def test_every_phase_and_item_is_reached_by_the_random_matches():
     seen_phases, used = set(), {"override": 0, "all_in": 0, "timeout_ban": 0}
     for seed in range(12):
@@ -124,6 +127,7 @@ def test_every_phase_and_item_is_reached_by_the_random_matches():
     assert all(count > 0 for count in used.values()), used
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10**6), items=st.sampled_from(ITEMS))
 def test_the_record_of_a_match_replays_to_the_same_match(seed, items):
@@ -174,6 +178,7 @@ def texts_for(game, rng: random.Random) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 10**6), stop=st.integers(0, 120), items=st.sampled_from(ITEMS))
 def test_any_text_is_a_legal_move_or_a_game_error_that_changes_nothing(seed, stop, items):
@@ -196,6 +201,7 @@ def test_any_text_is_a_legal_move_or_a_game_error_that_changes_nothing(seed, sto
     assert game.to_dict() == before
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10**6), stop=st.integers(0, 150))
 def test_the_same_moves_from_the_same_seed_give_the_same_match(seed, stop):

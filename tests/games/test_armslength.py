@@ -1,4 +1,4 @@
-"""Arm's Length, rule by rule: scenario tests that read like the rule text (seed 003, RULINGS.md).
+"""Arm's Length, rule by rule: scenario tests that read like the rule text (seed 003, docs/rules/armslength.md).
 
 Positions are drawn as pictures, row 8 at the top and column A on the left, like the board:
 ``R``/``B`` are red and blue stones; in the end-of-turn tests ``M`` is the mover's colour and ``O``
@@ -481,6 +481,7 @@ def test_a_generated_layout_is_the_same_for_a_seed_and_differs_across_seeds():
     assert len(layouts) == 20
 
 
+@pytest.mark.slow
 def test_a_generated_layout_never_starts_with_a_four():
     from geniusbot.games.armslength.rules import fours
 

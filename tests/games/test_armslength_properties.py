@@ -4,6 +4,7 @@ round-trips, and no text makes the parser do anything but answer or raise a Game
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ def check_invariants(game: ArmsLength, start: dict[str, int], placed: dict[str, 
         assert view["to_move"] == [] and view["phase"] == "over"
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32), options=option_sets, rng_seed=st.integers(0, 2**32))
 def test_random_playouts_end_cleanly_and_keep_every_stone_accounted_for(seed, options, rng_seed):
@@ -75,6 +77,7 @@ def test_random_playouts_end_cleanly_and_keep_every_stone_accounted_for(seed, op
         assert len(game.view()["stones"]) == 64
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32), options=option_sets, rng_seed=st.integers(0, 2**32), stop=st.integers(0, 80))
 def test_state_round_trips_at_any_point_and_plays_on_the_same(seed, options, rng_seed, stop):
@@ -94,6 +97,7 @@ def test_state_round_trips_at_any_point_and_plays_on_the_same(seed, options, rng
     assert copy == game
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32), options=option_sets, text=st.text(max_size=20), seat=st.sampled_from(["p1", "p2"]))
 def test_any_text_is_a_legal_move_or_a_game_error_and_changes_nothing(seed, options, text, seat):

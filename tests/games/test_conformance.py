@@ -154,6 +154,7 @@ def play_random_game(cls: type[Game], variant: str, seed: int):
     return start, game, lines, texts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "variant"), CASES)
 def test_random_games_keep_every_invariant_and_replay_from_their_record(name, variant):
     cls = registry()[name]

@@ -12,6 +12,7 @@ import json
 import random
 import string
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -136,23 +137,27 @@ def play_out(game: DuelingDecks, rng: random.Random, *, garbage: bool = False) -
     return game
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(combo=st.sampled_from(COMBINATIONS), seed=st.integers(0, 10**6), choices=st.randoms(use_true_random=False))
 def test_random_tasks_with_any_anomalies_keep_the_invariants_and_end(combo, seed, choices):
     play_out(DuelingDecks.new(seed=seed, anomalies=combo), choices)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(combo=st.sampled_from(COMBINATIONS), choices=st.randoms(use_true_random=False))
 def test_random_text_is_refused_only_with_a_game_error_that_changes_nothing(combo, choices):
     play_out(DuelingDecks.new(seed=5, anomalies=combo), choices, garbage=True)
 
 
+@pytest.mark.slow
 def test_every_combination_plays_to_the_end():
     for index, combo in enumerate(COMBINATIONS):
         play_out(DuelingDecks.new(seed=index, anomalies=combo), random.Random(index))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(combo=st.sampled_from(COMBINATIONS), choices=st.randoms(use_true_random=False))
 def test_simultaneous_submissions_in_either_order_give_the_same_task(combo, choices):
@@ -174,6 +179,7 @@ def test_simultaneous_submissions_in_either_order_give_the_same_task(combo, choi
         game = one
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(combo=st.sampled_from(COMBINATIONS), choices=st.randoms(use_true_random=False))
 def test_a_sealed_submission_changes_nothing_the_room_or_the_opponent_sees(combo, choices):
@@ -206,6 +212,7 @@ def test_the_random_moves_are_legal_and_cover_both_kinds():
 DARK_COMBINATIONS = [c for c in COMBINATIONS if "darkness" in c]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(combo=st.sampled_from(DARK_COMBINATIONS), choices=st.randoms(use_true_random=False))
 def test_under_darkness_no_play_reaches_the_room_or_the_opponent_before_the_end(combo, choices):

@@ -53,6 +53,7 @@ def words_met(cls: type[Game], variant: str, options: dict[str, str], seed: int)
     return {word: text for text in texts for word in notation_words(text)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "variant", "options"), CASES)
 def test_every_word_of_every_legal_move_is_a_keyword(name, variant, options):
     cls = registry()[name]
@@ -63,6 +64,7 @@ def test_every_word_of_every_legal_move_is_a_keyword(name, variant, options):
     assert missing == {}, f"{cls.title} takes these words but lacks them as keywords"
 
 
+@pytest.mark.slow
 def test_the_playouts_reach_the_words_of_the_choices_and_the_anomalies():
     # The test above can only fail if the playouts meet the words: they do, phase by phase.
     arms = words_met(registry()["armslength"], "standard", {"dmo": "p1"}, 1)

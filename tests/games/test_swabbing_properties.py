@@ -136,12 +136,14 @@ def test_random_playouts_with_every_combination_end_cleanly(anomalies):
     assert result.game == game
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(COMBINATIONS), st.integers(0, 10_000))
 def test_random_playouts_keep_the_invariants(anomalies, seed):
     play_out(anomalies, seed, oracle=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from(COMBINATIONS), st.integers(0, 10_000), st.integers(0, 12))
 def test_snipe_answers_first_or_second_play_the_same_turn(anomalies, seed, steps):
@@ -179,6 +181,7 @@ GAMES = [DeckSwabbing.new(seed=2, anomalies=a) for a in ("", "snipe", "linear,ho
 GAMES.append(_sealed())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(range(len(GAMES))), st.text(max_size=30), st.sampled_from(("p1", "p2", "p3")), st.booleans())
 def test_any_text_is_a_legal_move_or_a_game_error_and_changes_nothing(index, text, seat, private):
@@ -193,6 +196,7 @@ def test_any_text_is_a_legal_move_or_a_game_error_and_changes_nothing(index, tex
     assert game.to_dict() == before
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(COMBINATIONS), st.integers(0, 10_000), st.text(max_size=20))
 def test_any_anomaly_text_makes_a_game_or_an_option_error(anomalies, seed, noise):

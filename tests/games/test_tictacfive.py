@@ -1,4 +1,4 @@
-"""Tic-Tac-Five scenarios, one per rule of seed 002 and per ruling (RULINGS.md, docs/rules/tictacfive.md)."""
+"""Tic-Tac-Five scenarios, one per rule of seed 002 and per ruling (docs/rules/tictacfive.md)."""
 
 from __future__ import annotations
 
@@ -252,7 +252,7 @@ def test_every_open_three_shape_with_another_three_is_a_forbidden_double_three(p
 @pytest.mark.parametrize(
     "pattern",
     [
-        "O.XX?.O",  # O.XXX.O: neither extension gives an open four (RULINGS.md)
+        "O.XX?.O",  # O.XXX.O: neither extension gives an open four (docs/rules/tictacfive.md, ruling 14)
         "OXX?..",  # blocked by the opponent at one end, touching
         "..XX?O",  # blocked by the opponent at the other end
         "|XX?..",  # blocked by the edge

@@ -1,10 +1,12 @@
 """Tic-Tac-Five properties: random playouts, round trips, random text, and the double-three check
-against a reference written straight from the pattern definitions in RULINGS.md."""
+against a reference written straight from the pattern definitions in docs/rules/tictacfive.md
+(ruling 14)."""
 
 from __future__ import annotations
 
 from itertools import cycle
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,6 +91,7 @@ patches = st.tuples(
 )
 
 
+@pytest.mark.slow
 @FAST
 @given(patches)
 def test_legality_matches_the_reference_on_crowded_boards(patch):
@@ -106,6 +109,7 @@ def test_legality_matches_the_reference_on_crowded_boards(patch):
             assert (Point(col, row) in legal) == expected
 
 
+@pytest.mark.slow
 @FAST
 @given(patches)
 def test_the_first_empty_point_in_reading_order_is_always_legal(patch):
@@ -159,6 +163,7 @@ playouts = st.tuples(
 )
 
 
+@pytest.mark.slow
 @FAST
 @given(playouts)
 def test_random_games_play_to_an_end_and_keep_their_counts(playout):
@@ -186,6 +191,7 @@ def test_random_games_play_to_an_end_and_keep_their_counts(playout):
     assert load(game.to_dict()) == game
 
 
+@pytest.mark.slow
 @FAST
 @given(playouts, st.integers(min_value=0, max_value=60))
 def test_a_game_saved_midway_loads_equal_and_plays_on_identically(playout, stop):

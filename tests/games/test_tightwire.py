@@ -90,6 +90,7 @@ def test_p1_may_be_blue_and_still_moves_first():
     assert g.view()["lines"] == [{"a": "A1", "b": "A2", "slack": False, "by": "p1"}]
 
 
+@pytest.mark.slow
 def test_large_preset():
     v = game(board="large7").view()
     assert (v["cols"], v["rows"]) == (7, 7)

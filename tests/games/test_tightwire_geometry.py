@@ -3,6 +3,7 @@
 from fractions import Fraction
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def reference_passes_over_a_dot(a, b, cols, rows):
 coord = st.tuples(st.integers(0, 6), st.integers(0, 6))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(coord, coord, coord, coord)
 def test_segments_cross_matches_the_reference(p1, p2, q1, q2):
@@ -105,6 +107,7 @@ def test_dot_names_sort_like_dot_numbers():
     assert g.dots_between(g.index(0, 0), g.index(4, 4)) == [g.index(1, 1), g.index(2, 2), g.index(3, 3)]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from([(5, 5), (7, 7), (3, 4)]), st.data())
 def test_crossing_masks_match_the_reference(size, data):
@@ -120,6 +123,7 @@ def test_crossing_masks_match_the_reference(size, data):
     assert bool(g.crossing[q] >> p & 1) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_a_draw_is_legal_exactly_when_it_crosses_nothing_drawn(data):

@@ -111,6 +111,7 @@ def random_game(variant, seed, max_actions=MAX_ACTIONS, **options):
     return g
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["classic", "influx", "fate"])
 @pytest.mark.parametrize("seed", range(3))
 def test_random_playouts_keep_the_invariants(variant, seed):
@@ -119,6 +120,7 @@ def test_random_playouts_keep_the_invariants(variant, seed):
     assert h == g and h.view() == g.view()
 
 
+@pytest.mark.slow
 def test_random_playouts_reach_the_end():
     finished = [random_game(v, seed) for v in ("classic", "influx", "fate") for seed in (3, 5)]
     assert sum(g.is_over for g in finished) >= 4
@@ -126,6 +128,7 @@ def test_random_playouts_reach_the_end():
     assert any("left on the board" in r for r in reasons)
 
 
+@pytest.mark.slow
 def test_random_playout_on_the_large_board():
     g = random_game("classic", 1, max_actions=40, board="large7")
     assert g.move_number == 40 or g.is_over
@@ -184,6 +187,7 @@ def positions():
 POSITIONS = positions()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(range(len(POSITIONS))), texts, st.sampled_from(["p1", "p2", "p3"]))
 def test_random_text_raises_only_game_errors_and_changes_nothing(index, text, seat):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,6 +98,7 @@ submissions = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
@@ -128,6 +130,7 @@ def test_nothing_a_seat_sees_or_is_told_depends_on_what_it_may_not_see(seed, com
     assert answers[0] == answers[1]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), combo=st.sampled_from(COMBOS))
 def test_events_carry_the_grid_only_when_it_is_shown_and_mines_only_to_their_owner(seed, combo):

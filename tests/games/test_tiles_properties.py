@@ -193,6 +193,7 @@ def test_every_anomaly_combination_plays_to_the_end(anomalies):
     assert rules <= {"named-before", "wrong-color", "rectangle", "no-valid-tile", "forced-rectangle", "timeout"}
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     seed=st.integers(0, 2**32),
@@ -264,6 +265,7 @@ texts = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     seed=st.integers(0, 1000),

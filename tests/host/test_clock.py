@@ -220,6 +220,7 @@ def test_format_duration_rounds_up():
 specs = st.sampled_from(["60s", "60s+5m", "90s+5m/10s", "5x60s", "30s+1m@bout", "0s+5m"])
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     specs,

@@ -137,6 +137,7 @@ def test_play_help_lists_every_registered_game_with_its_rule_sets(capsys):
 # ---- quitting and the end of a match ----------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_quitting_a_live_match_says_how_to_resume_it(tmp_path):
     _, out = await play(tmp_path, ["p1: H8", "quit"])
     assert "Leaving match #1; 'geniusbot play tictacfive' with the same --db resumes it." in out
@@ -149,6 +150,7 @@ async def test_quitting_a_finished_or_aborted_match_promises_no_resume(tmp_path,
     assert "Leaving match #1, which is over; 'geniusbot play tictacfive' starts another." in out
 
 
+@pytest.mark.slow
 async def test_a_move_after_the_end_says_the_match_is_over_and_what_to_do(tmp_path):
     _, out = await play(tmp_path, ["p1: H8", "resign p1", "p2: H9", "p1: # good game", "quit"])
     assert (
@@ -161,6 +163,7 @@ async def test_a_move_after_the_end_says_the_match_is_over_and_what_to_do(tmp_pa
 # ---- help and rules -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game, example",
     [
@@ -184,6 +187,7 @@ async def test_help_during_the_memory_grid_says_how_to_end_it(tmp_path):
     assert "No move is taken right now; 'close window' ends the timed phase." in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "game, named", [("tightwire", "Tightwire (classic)"), ("tiles", "Tile Decklaration"), ("decks", "Dueling Decks")]
 )
@@ -226,12 +230,14 @@ def test_the_play_command_refuses_bad_options_before_making_its_data_directory(
     assert not (tmp_path / "data").exists()
 
 
+@pytest.mark.slow
 async def test_help_answers_at_once_when_a_phase_has_millions_of_legal_moves(tmp_path):
     # Landmine: five mines out of 48 tiles, sent by DM, once the grid is hidden.
     _, out = await play(tmp_path, ["close window", "help", "quit"], "tiles", options={"anomalies": "landmine"})
     assert "Type a move as 'p1 (dm): mines " in out
 
 
+@pytest.mark.slow
 async def test_a_paused_window_stays_open_until_the_match_resumes(tmp_path):
     _, out = await play(tmp_path, ["pause", "close window", "resume", "close window", "quit"], "tiles")
     # The console's commands are named as they are typed there.
@@ -269,6 +275,7 @@ async def test_an_unreachable_database_is_named_once_with_what_to_do(tmp_path, m
 # ---- --db ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_db_takes_a_plain_file_path_and_the_next_run_resumes_from_it(launcher, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("p1: H8\nquit\n"))
     assert main(["play", "tictacfive", "--db", "games.sqlite3", "--new", "--seed", "1"]) == 0
@@ -312,6 +319,7 @@ async def test_help_after_the_end_names_only_what_still_works(tmp_path, end):
 # ---- table talk ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_table_talk_from_a_seat_is_set_aside_as_in_a_game_room(tmp_path):
     # As in a Discord room: talk gets no refusal, a command's name the command as typed here,
     # and what may be a move attempt (a coordinate, a word of the game or a typo) its answer.
@@ -328,6 +336,7 @@ async def test_table_talk_from_a_seat_is_set_aside_as_in_a_game_room(tmp_path):
     assert out.count("(ignored)") == 1 and out.count("The match is paused: type resume to go on.") == 2
 
 
+@pytest.mark.slow
 async def test_at_a_choice_the_talk_is_talk_and_a_typo_is_answered(tmp_path):
     lines = ["p1: H8", "p1: H9", "p1: I8", "p2: hmm", "p2: blakc", "help", "quit"]
     _, out = await play(tmp_path, lines)
@@ -337,6 +346,7 @@ async def test_at_a_choice_the_talk_is_talk_and_a_typo_is_answered(tmp_path):
     assert "'rules' shows the rules and the notation. p2 chooses one of: black / white." in out
 
 
+@pytest.mark.slow
 async def test_help_names_a_sealed_answers_options_as_a_private_move(tmp_path):
     options = {"items": "p1 all-in; p2 all-in"}
     _, out = await play(tmp_path, ["help", "p1 (dm): use all-in", "help", "quit"], "allhands", seed=4, options=options)

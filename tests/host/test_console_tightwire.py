@@ -42,6 +42,7 @@ def exported(out: str) -> str:
     return out[start : out.index("Leaving match", start)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["classic", "influx", "fate"])
 async def test_each_rule_set_is_played_to_a_result_and_exported(tmp_path: Path, variant: str) -> None:
     moves = script(variant)
@@ -112,6 +113,7 @@ async def test_a_rule_sets_own_name_plays_that_rule_set(tmp_path: Path) -> None:
     assert "ok p1: pick woven revive" in out
 
 
+@pytest.mark.slow
 async def test_asking_for_another_rule_set_starts_it_instead_of_resuming(tmp_path: Path) -> None:
     await play(tmp_path, ["p1: draw B5-C3", "quit"], variant="classic")
     out = await play(tmp_path, ["status", "quit"], variant="influx")

@@ -376,6 +376,7 @@ def random_anomalies(task: str, rng: random.Random) -> str:
 # ---- the tasks alone -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("task", ["tiles", "decks", "swabbing"])
 async def test_a_task_hosted_alone_never_shows_the_room_a_hidden_value(sqlite_db_url, task):
     store = await Store.open(sqlite_db_url, migrate=False)
@@ -405,6 +406,7 @@ async def test_a_task_hosted_alone_never_shows_the_room_a_hidden_value(sqlite_db
 ITEMS = ["", "p1 all-in; p2 all-in", "p1 all-in override; p2 all-in override clock", "p1 override clock; p2 all-in"]
 
 
+@pytest.mark.slow
 async def test_a_whole_final_match_never_shows_the_room_a_hidden_value(sqlite_db_url):
     store = await Store.open(sqlite_db_url, migrate=False)
     try:
@@ -421,6 +423,7 @@ async def test_a_whole_final_match_never_shows_the_room_a_hidden_value(sqlite_db
         await store.close()
 
 
+@pytest.mark.slow
 async def test_the_pictures_of_a_final_match_are_the_public_view(sqlite_db_url):
     store = await Store.open(sqlite_db_url, migrate=False)
     try:

@@ -29,6 +29,7 @@ def test_the_cases_are_every_registered_game_and_rule_set_a_plug_in_too():
     assert outside <= {name for name, _ in CASES}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, variant", CASES, ids=[f"{n}-{v}" for n, v in CASES])
 async def test_random_play_through_the_host_exports_a_record_that_adjudicates_the_same(store, name, variant):
     rng = random.Random(f"{name}:{variant}")

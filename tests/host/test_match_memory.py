@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from geniusbot.host.match import DELETE_TIMER, Host
 from geniusbot.host.transport import RecordingTransport
 
@@ -175,6 +177,7 @@ async def test_a_submission_waiting_while_the_end_is_announced_is_told_it_is_ove
     assert any("resign" in t.lower() for t in transport.room_texts())
 
 
+@pytest.mark.slow
 async def test_many_finished_matches_leave_nothing_behind(host, clock):
     for n in range(20):
         match_id = await start(host, channel_id=100 + n)

@@ -56,6 +56,7 @@ async def test_both_clocks_running_out_at_once_play_both_lowest_tiles(store):
     assert all("their lowest tile is played for them" in line for line in said), said
 
 
+@pytest.mark.slow
 async def test_a_hosted_match_never_shows_the_room_a_tile_before_the_reveal(store):
     from blackwhite.picture import HEIGHT, WIDTH
 

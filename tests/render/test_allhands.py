@@ -180,6 +180,7 @@ def test_a_sealed_all_in_answer_shows_only_in_its_senders_view():
     assert render_view(game.view(other)) == render_view(public)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [{}, {"items": ITEMS}])
 def test_every_phase_renders_to_the_end(options):
     game = new_game("allhands", seed=4, **options)
@@ -211,6 +212,7 @@ def test_the_same_view_gives_the_same_bytes():
     assert render_view(view, players=NAMES, clocks=CLOCKS, title="Final") == first
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), seat=st.sampled_from([None, "p1", "p2"]))
 def test_the_task_part_is_always_the_tasks_own_picture_of_this_viewers_task_view(seed, steps, seat):

@@ -150,6 +150,7 @@ def test_the_same_view_gives_the_same_bytes():
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="DM 7A") == first
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), length=st.integers(0, 40), dmo=st.sampled_from(["", "p1", "p2"]))
 def test_any_reachable_position_renders(seed, length, dmo):

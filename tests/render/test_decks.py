@@ -204,6 +204,7 @@ def random_game(seed: int, anomalies: str, steps: int):
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("anomalies", ["", "backup, revolution", "darkness, overshadow, pick-your-prize"])
 def test_every_phase_renders_to_the_end(anomalies):
     game = new_game("decks", seed=2, anomalies=anomalies)
@@ -235,6 +236,7 @@ def test_the_same_view_gives_the_same_bytes():
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 2") == first
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 10_000),

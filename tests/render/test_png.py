@@ -167,6 +167,7 @@ def test_an_unchanged_picture_is_served_entirely_from_the_cache():
     assert png.cache_info() == png.CacheInfo(hits=bands, misses=bands, bands=bands)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(x=st.integers(0, 63), y=st.integers(0, 99), band_rows=st.integers(1, 24))
 def test_a_changed_pixel_changes_only_its_own_band(x, y, band_rows):

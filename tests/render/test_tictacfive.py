@@ -162,6 +162,7 @@ def test_a_drawn_game_shows_the_draw_banner():
     assert colour_at(image, (4, SIZE[1] - 4)) == rgb("draw_banner")
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), length=st.integers(0, 40))
 def test_any_reachable_position_renders(seed, length):

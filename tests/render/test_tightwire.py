@@ -131,6 +131,7 @@ def test_a_finished_game_shows_the_banner():
     assert colour_at(image, (4, SIZE[1] - 4)) == rgb("accent")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", ["classic5", "large7"])
 def test_every_board_preset_renders(board):
     game = game_after(board=board)
@@ -155,6 +156,7 @@ def test_the_same_view_gives_the_same_bytes():
     assert render_view(view, players=NAMES, clocks={"p1": "0:59"}, title="DM 4") == first
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000), length=st.integers(0, 30), variant=st.sampled_from(["classic", "influx", "fate"]))
 def test_any_reachable_position_renders(seed, length, variant):

@@ -297,6 +297,7 @@ def test_the_same_view_gives_the_same_bytes():
     assert render_view(view, players=NAMES, clocks={"p1": "0:30"}, title="Play 4") == first
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), length=st.integers(0, 30), rainbow=st.booleans())
 def test_any_reachable_position_renders_with_declared_tiles_in_their_colour(seed, length, rainbow):

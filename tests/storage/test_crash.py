@@ -8,6 +8,8 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 from geniusbot.storage import Store
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,6 +35,7 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
+@pytest.mark.slow
 async def test_a_killed_writer_loses_no_acknowledged_action(db_url: str):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     child = await asyncio.create_subprocess_exec(

@@ -96,6 +96,7 @@ async def _tables(url: str) -> set[str]:
         await engine.dispose()
 
 
+@pytest.mark.slow
 async def test_migrations_build_exactly_the_models(empty_db_url: str):
     assert await current_revision(empty_db_url) is None
     await upgrade(empty_db_url)
@@ -114,6 +115,7 @@ async def test_two_upgrades_at_once_in_one_process_take_turns(empty_db_url: str)
     assert await current_revision(empty_db_url) == HEAD
 
 
+@pytest.mark.slow
 async def test_two_processes_upgrading_at_once_both_succeed(empty_db_url: str, tmp_path: Path):
     # Two bots (or a bot and 'geniusbot db upgrade') starting together on an empty database.
     env = {**os.environ, "PYTHONPATH": str(REPO), "GENIUSBOT_DATA_DIR": str(tmp_path)}

@@ -30,6 +30,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         storage.Repository  # noqa: B018
 
 
+@pytest.mark.slow
 def test_the_record_format_and_the_errors_load_without_sqlalchemy() -> None:
     # The record (and `geniusbot adjudicate`) must work without a database driver: the package
     # loads the store's names only when they are asked for.

@@ -278,6 +278,7 @@ async def test_rejected_submissions_are_logged_without_touching_the_snapshot(sto
     assert [a.seq for a in await store.actions(match.id, after_seq=1)] == [2, 3]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     steps=st.lists(
@@ -439,6 +440,7 @@ JSON_VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(state=st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=5), host=JSON_VALUES)
 async def test_snapshots_come_back_exactly(store: Store, state, host):

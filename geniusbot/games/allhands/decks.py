@@ -1,7 +1,7 @@
 """Dueling Decks (seed 001, task 2 of the final match All Hands On Deck): sealed card duels for
 seven prize cards.
 
-The readings are fixed in ``RULINGS.md`` (All Hands On Deck) and ``docs/rules/decks.md``. In short:
+The readings are fixed in ``docs/rules/decks.md`` (its rules and numbered rulings). In short:
 
 * Each seat starts the task with 50 power and 0 points. Seven prize cards 4..10, shuffled from the
   seed, are revealed in order at the start; one is played for in each round.

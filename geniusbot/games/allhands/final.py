@@ -1,8 +1,7 @@
 """All Hands On Deck (seed 001, FM2): the final match that plays the three tasks of the family,
 five times each, for points.
 
-The readings are fixed in ``RULINGS.md`` (All Hands On Deck) and ``docs/rules/allhands.md``. In
-short:
+The readings are fixed in ``docs/rules/allhands.md`` (its rules and numbered rulings). In short:
 
 * The tasks run Tile Decklaration, Dueling Decks, Deck Swabbing, Tile Decklaration, ... (15 plays
   at most). The k-th play of a task is worth k points to its winner; the first seat to 23 points

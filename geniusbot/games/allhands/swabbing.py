@@ -1,8 +1,7 @@
 """Deck Swabbing (seed 001, task 3 of the final match All Hands On Deck): colour white tiles black
 and claim the regions you close off.
 
-The readings are fixed in ``RULINGS.md`` (All Hands On Deck) and ``docs/rules/swabbing.md``. In
-short:
+The readings are fixed in ``docs/rules/swabbing.md`` (its rules and numbered rulings). In short:
 
 * A 7 x 7 grid, all white at the start. The seats alternate, the ``starter`` first (in the final
   match, the loser of the previous task). A move colours two orthogonally adjacent white tiles

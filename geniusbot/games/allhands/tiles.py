@@ -1,7 +1,7 @@
 """Tile Decklaration (seed 001, task 1 of the final match All Hands On Deck): a memory duel on a
 7 x 7 grid of coloured tiles that is shown for 30 seconds and then hidden.
 
-The readings are fixed in ``RULINGS.md`` (All Hands On Deck) and ``docs/rules/tiles.md``. In short:
+The readings are fixed in ``docs/rules/tiles.md`` (its rules and numbered rulings). In short:
 
 * 48 tiles, 16 each of red, blue and green (Rainbow: 8 each of six colours), and the black centre
   D4. The grid is shown for 30 s (the ``memorize`` window), then hidden from everyone.

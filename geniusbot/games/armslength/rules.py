@@ -1,7 +1,7 @@
 """Arm's Length (seed 003, DM7A by penzo): four in a row on an 8 x 8 board, where every stone
 placed pushes its neighbours one square away and off the edge.
 
-The readings are fixed in ``RULINGS.md`` (Arm's Length) and ``docs/rules/armslength.md``.
+The readings are fixed in ``docs/rules/armslength.md`` (its rules and numbered rulings).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ COORD_SIZE = 24
 
 
 def letters(size: int) -> list[str]:
-    """Column letters of a board of ``size`` points (the letter I is used, as RULINGS say)."""
+    """Column letters of a board of ``size`` points (the letter I is used: docs/rules/tictacfive.md, ruling 12)."""
     return [chr(ord("A") + k) for k in range(size)]
 
 

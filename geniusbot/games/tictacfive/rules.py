@@ -1,7 +1,7 @@
 """Tic-Tac-Five (seed 002): gomoku on a 15 x 15 board with a swap opening and no double three.
 
-The readings of the rule text are fixed in ``RULINGS.md`` (Tic-Tac-Five) and, where that is
-silent, in ``docs/rules/tictacfive.md``. In short:
+The readings of the rule text are fixed in ``docs/rules/tictacfive.md`` (its rules and numbered
+rulings). In short:
 
 * ``p1`` places three stones, black, white, black; ``p2`` then chooses a colour; whoever holds
   white places the fourth stone and play alternates.

@@ -120,7 +120,7 @@ class BoardPreset:
 
 
 PRESETS: dict[str, BoardPreset] = {
-    # RULINGS.md: the seed's picture is lost; this layout fits its worked example.
+    # docs/rules/tightwire.md, ruling 1: the seed's picture is lost; this layout fits its worked example.
     "classic5": BoardPreset(5, 5, ("A5", "B5", "D5", "E5"), ("A1", "B1", "D1", "E1")),
     # A roomier house board with the same four pieces a side, for longer games.
     "large7": BoardPreset(7, 7, ("A7", "B7", "F7", "G7"), ("A1", "B1", "F1", "G1")),
