@@ -53,7 +53,7 @@ def _add_adjudicate(commands: argparse._SubParsersAction) -> None:
             "malformed header)."
         ),
     )
-    parser.add_argument("file", help="the record file (see README.md, 'The match record')")
+    parser.add_argument("file", help="the record file (see README.md, 'The match record'); - reads standard input")
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     # It rules a text file: no pydantic settings, no database, no pictures (see bench/bench_startup.py).
     parser.set_defaults(handler="geniusbot.adjudicate:command", needs_settings=False)
