@@ -245,6 +245,11 @@ def test_a_move_needs_your_piece_and_an_empty_destination():
     assert refused(g, "move A1-A2").startswith("Neither A1 nor A2 holds one of your pieces")
 
 
+def test_the_refusal_gives_orange_its_article():
+    g = game(setup="orange B5 C3 E5; blue A1 C4 E1; lines B5-C3 C3-C4 A1-A2", p1_color="blue")
+    assert refused(g, "move C4-C3") == "C3 holds an orange piece; a piece moves only to an empty dot."
+
+
 def test_draw_and_move_along_the_new_line():
     g = game()
     events = play(g, "draw B5-C3 and move")

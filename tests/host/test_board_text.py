@@ -58,6 +58,12 @@ def test_a_hidden_tiles_grid_shows_question_marks_the_black_centre_and_the_decla
     assert f"p1 declares a {game.view()['called']} tile (called by p2), then calls a colour." in public
 
 
+def test_the_tiles_board_gives_a_called_orange_its_article():
+    game = tiles_in_play()
+    game.play(next(m for m in game.legal_moves() if right(game, m)))
+    assert "p1 declares an orange tile (called by p2)" in text_board(dict(game.view(None), called="orange"))
+
+
 def test_the_memory_grid_is_drawn_while_it_may_be_seen_and_again_at_the_end():
     game = new_game("tiles", seed=11)
     shown = game.view(None)["grid"]

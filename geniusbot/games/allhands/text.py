@@ -10,7 +10,7 @@ from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
 from geniusbot.games.allhands.tiles import grid_text
 from geniusbot.games.allhands.view import AllHandsView, DeckSwabbingView, DuelingDecksView, TileDecklarationView
-from geniusbot.games.grid import parse_point, points_of, seat_list
+from geniusbot.games.grid import parse_point, points_of, seat_list, with_article
 
 
 def tiles_lines(view: TileDecklarationView) -> list[str]:
@@ -31,7 +31,7 @@ def tiles_lines(view: TileDecklarationView) -> list[str]:
         lines.append(f"{view['starter']} calls the first colour, such as `call red`.")
     elif phase == "declare":
         movers = seat_list(view["to_move"])
-        head = f"{movers} declares a {view['called']} tile"
+        head = f"{movers} declares {with_article(str(view['called']))} tile"
         if view["caller"]:
             head += f" (called by {view['caller']})"
         if view["chain_from"]:

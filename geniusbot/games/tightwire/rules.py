@@ -69,7 +69,7 @@ from geniusbot.games.base import (
     Termination,
     other_seat,
 )
-from geniusbot.games.grid import parse_point
+from geniusbot.games.grid import parse_point, with_article
 from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
 from geniusbot.games.tightwire.view import TightwireView
 
@@ -663,7 +663,7 @@ class Tightwire(Game):
                 )
             target = b if self.pieces[a] == colour else a
             raise IllegalMoveError(
-                f"{names[target]} holds a {self.pieces[target]} piece; a piece moves only to an empty dot."
+                f"{names[target]} holds {with_article(str(self.pieces[target]))} piece; a piece moves only to an empty dot."
             )
         if self._repeats(seat, free[0], free[1]):
             raise IllegalMoveError(
