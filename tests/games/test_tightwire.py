@@ -652,7 +652,10 @@ def test_woven_revive_onto_an_empty_dot_with_exactly_one_line():
     assert events[0].text == "Blue (p2) uses the Woven Revive on C2."
     # One use only.
     play(g, "draw E2-D3")
-    assert refused(g, "woven revive C1").startswith("You do not hold the Woven Revive")
+    assert (
+        refused(g, "woven revive C1")
+        == "You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C1`."
+    )
 
 
 def test_woven_revive_needs_the_item_and_a_captured_piece():

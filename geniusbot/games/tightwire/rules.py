@@ -682,7 +682,7 @@ class Tightwire(Game):
                 raise IllegalMoveError(f"There are no items in this rule set; write `revive {name}` to revive a piece.")
             if not holds_woven:
                 raise IllegalMoveError(
-                    "You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C3`."
+                    f"You do not hold the Woven Revive; revive onto an empty dot with no line with `revive {name}`."
                 )
         if not self.captured[colour]:
             raise IllegalMoveError("You have no captured piece to revive; draw a line or move a piece.")
