@@ -916,10 +916,12 @@ class Tightwire(Game):
         self.captured_last = [self.geo.names[d] for d in taken]
         self.captured_last_colours = {self.geo.names[d]: before[d] or colour for d in taken}
         events = [Event(f"{text}.", kind=TightwireEvent.MOVE, data={"seat": seat, "move": move.text(), "path": path})]
-        for loser_colour in COLOURS:
+        opponent = other_seat(seat)
+        # The capture lines in the rule's order: the opponent's pieces go first, then the mover's.
+        for owner in (opponent, seat):
+            loser_colour = self.colours[owner]
             dots = [self.geo.names[d] for d in taken if before[d] == loser_colour]
             if dots:
-                owner = seat if loser_colour == colour else other_seat(seat)
                 events.append(
                     Event(
                         f"{_cap(loser_colour)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
@@ -928,7 +930,6 @@ class Tightwire(Game):
                         data={"color": loser_colour, "dots": dots},
                     )
                 )
-        opponent = other_seat(seat)
         # The end is checked after the captures, the opponent first.
         for loser in (opponent, seat):
             left = self._count(self.colours[loser])
