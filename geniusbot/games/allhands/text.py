@@ -18,9 +18,8 @@ def tiles_lines(view: TileDecklarationView) -> list[str]:
     phase = view["phase"]
     declared = view["declared"]
     lines: list[str] = []
-    if phase == "memorize":
-        lines.append("Memorize the grid: it is hidden when the time is up.")
-    elif phase == "landmines":
+    # The memorize phase has no line of its own: the host says the window under the board.
+    if phase == "landmines":
         sent = view["mines_sent"] or {}
         waiting = [s for s, done in sent.items() if not done]
         lines.append(
