@@ -300,7 +300,7 @@ def test_result_header_values(value, meaning):
 
 def test_result_text_of_outcomes():
     game = new_game("armslength", setup="red A1; blue H8")
-    assert result_text(game.outcome()) == ""
+    assert result_text(game.outcome()) == "*"
     game.resign("p1")
     assert result_text(game.outcome()) == "p2"
 
@@ -370,7 +370,7 @@ def test_record_from_game_writes_the_standard_headers_then_options_then_extras()
     assert record.headers["Game"] == "armslength" and record.headers["Seed"] == "9"
     assert record.headers["Setup"] == "red C3; blue F6" and record.headers["DMO"] == "p1"
     assert record.headers["P1"] == "Alice" and record.headers["Date"] == "2026-11-29"
-    assert record.headers["Result"] == "" and record.headers["P1Color"] == ""
+    assert record.headers["Result"] == "*" and record.headers["P1Color"] == ""
     assert record.lines[2] == RecordLine(0, "p2", True, "x")
     again = parse_record(format_record(record))
     assert again == record

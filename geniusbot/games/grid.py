@@ -115,3 +115,8 @@ def points_of(cells: Mapping[str, Any] | None, size: int) -> dict[Point, Any]:
 def seat_list(seats: Iterable[Any] | None) -> str:
     """``p1 and p2``."""
     return " and ".join(str(s) for s in seats or ())
+
+
+def with_article(word: str) -> str:
+    """``word`` after the indefinite article it takes: ``a red``, ``an orange``."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -148,13 +148,19 @@ class Announcer(HostBase):
         """
         window = live.host.get("window")
         vanishing = self._vanishing(live, window)
+        events = list(events)
+        # An event that goes with a vanishing window (deleted when it closes, as the opening
+        # "Memorize the grid" line is) says what the window is: the board after it says it no more.
+        window_said = vanishing and any(
+            event.public and event.text and isinstance(event.data, Mapping) and event.data.get("delete_after")
+            for event in events
+        )
         if not self._pictured(live) or vanishing:
             self._drop(drawing)
-            events = list(events)
             for text in lead:
                 await self._post(live, text)
             await self._announce(live, events)
-            await self._show_board(live, now, timed_out=timed_out)
+            await self._show_board(live, now, timed_out=timed_out, window_said=window_said)
             return
         texts = list(lead)
         separate: list[Event] = []
@@ -178,12 +184,15 @@ class Announcer(HostBase):
         lead: Sequence[str] = (),
         drawing: asyncio.Future[bytes | None] | None = None,
         timed_out: frozenset[str] = frozenset(),
+        window_said: bool = False,
     ) -> None:
         """Post the public board (a picture when a renderer exists) and changed private views by DM.
 
         ``lead``: texts to put above the caption of a picture board (posted on their own before
         a text board). ``drawing``: the picture, already being drawn. ``timed_out``: the seats whose
         timeout this action's announcement says, so the result line does not say it again.
+        The running window's line (:meth:`window_line`) goes under the board once, the picture's
+        or else the text board's, unless ``window_said``: the announcement has said it already.
         """
         if not self.boards:
             self._drop(drawing)
@@ -200,8 +209,8 @@ class Announcer(HostBase):
             png = await drawing if drawing is not None else None
         ending = self._caption(live, now, timed_out=timed_out)
         lead = [t for t in lead if t]
-        # A picture says what a running window is for (a text board says it in its own lines).
-        caption = "\n".join(t for t in (*lead, self.window_line(live, now), ending) if t)
+        window_says = "" if window_said else self.window_line(live, now)
+        caption = "\n".join(t for t in (*lead, window_says, ending) if t)
         posted: list[int | None] = []
         if png is not None:
             try:
@@ -221,8 +230,9 @@ class Announcer(HostBase):
                 await self._post(live, text)
         if png is None or self.text_boards:
             text = board.text_board(view, clocks=clocks)
-            caption = ending
-            posted.append(await self._post(live, text + ("\n" + caption if caption and png is None else "")))
+            # Under a text board alone its caption; after a picture (the console) the picture's said it.
+            caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
+            posted.append(await self._post(live, text + ("\n" + caption if caption else "")))
         window = live.host.get("window")
         if self._vanishing(live, window):
             # A memorize window shows what the rules hide when it closes (a memory grid): a board

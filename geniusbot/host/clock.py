@@ -196,23 +196,28 @@ def preset(game: str, variant: str | None = None) -> TimeControl:
 
 @dataclass
 class SeatClock:
-    """One seat's clock. ``since_ms`` is set while its turn runs; ``elapsed_ms`` is banked."""
+    """One seat's clock. ``since_ms`` is set while its turn runs; ``elapsed_ms`` is banked.
+    ``flagged``: the seat's last turn ran out of time (until its next turn starts)."""
 
     reserve_ms: int
     extra_ms: int = 0
     on_turn: bool = False
     elapsed_ms: int = 0
     since_ms: int | None = None
+    flagged: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data."""
-        return {
+        """Plain JSON-ready data (``flagged`` only when set: a clock that never ran out is stored as before)."""
+        data: dict[str, Any] = {
             "reserve_ms": self.reserve_ms,
             "extra_ms": self.extra_ms,
             "on_turn": self.on_turn,
             "elapsed_ms": self.elapsed_ms,
             "since_ms": self.since_ms,
         }
+        if self.flagged:
+            data["flagged"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeatClock:
@@ -223,6 +228,7 @@ class SeatClock:
             on_turn=bool(data.get("on_turn", False)),
             elapsed_ms=int(data.get("elapsed_ms", 0)),
             since_ms=None if data.get("since_ms") is None else int(data["since_ms"]),
+            flagged=bool(data.get("flagged", False)),
         )
 
 
@@ -409,7 +415,7 @@ class Clock:
         state = self.seats[seat]
         if state.on_turn:
             return
-        state.on_turn, state.elapsed_ms = True, 0
+        state.on_turn, state.elapsed_ms, state.flagged = True, 0, False
         state.since_ms = None if self.paused else to_ms(now)
 
     def stop(self, seat: str, now: float) -> Charge:
@@ -425,6 +431,7 @@ class Clock:
         state.reserve_ms -= reserve
         state.extra_ms -= extra
         state.on_turn, state.elapsed_ms, state.since_ms = False, 0, None
+        state.flagged = flagged
         return Charge(elapsed, reserve, extra, flagged)
 
     def sync(self, to_move: Iterable[str], now: float) -> None:
@@ -486,9 +493,12 @@ class Clock:
     # ---- display and storage ---------------------------------------------------------------
 
     def display(self, seat: str, now: float) -> str:
-        """A short string for a board or a status line: ``0:42 +4:10``, ``0:42 (4 periods)``."""
+        """A short string for a board or a status line: ``0:42 +4:10``, ``0:42 (4 periods)``;
+        ``0:00`` for a seat whose time ran out (until its next turn starts)."""
         if self.control.untimed:
             return ""
+        if self.seats[seat].flagged and not self.seats[seat].on_turn:
+            return format_duration(0)
         left = self.remaining(seat, now)
         if self.control.periods:
             text = (

@@ -348,9 +348,9 @@ def option_to_header(option: str) -> str:
 
 
 def result_text(outcome: Outcome | None) -> str:
-    """The ``Result`` header for an outcome: ``p1``, ``p2``, ``draw``, or empty while running."""
+    """The ``Result`` header for an outcome: ``p1``, ``p2``, ``draw``, or ``*`` while running."""
     if outcome is None:
-        return ""
+        return "*"
     return outcome.winner or "draw"
 
 

@@ -312,6 +312,8 @@ def test_override_is_offered_before_the_bans_of_a_second_to_fourth_play_previous
     send(game, "p2", "pass")
     assert game.phase == "override" and game.to_move() == ("p1",)
     assert "exactly 1" in refused(game, "p1", "use override chain rainbow", error=IllegalMoveError)
+    twice = refused(game, "p1", "use override chain chain", error=IllegalMoveError)
+    assert twice == "chain is named twice; pick 1 anomaly."
     assert "Dueling Decks" in refused(game, "p1", "use override backup", error=IllegalMoveError)
     assert "not an anomaly" in refused(game, "p1", "use override chian", error=MalformedMoveError)
     events = send(game, "p1", "use override Rectangle Adverse")

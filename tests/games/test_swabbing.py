@@ -458,7 +458,9 @@ def test_snipe_puts_both_seats_to_move_and_moves_go_by_direct_message():
     assert "direct message" in refuses(game, "C3 C4", "p1")
     assert "direct message" in refuses(game, "snipe D4", "p2")
     assert "only snipe" in refuses(game, "C3 C4", "p2", private=True)
-    assert "own move" in refuses(game, "snipe D4", "p1", private=True)
+    assert refuses(game, "snipe D4", "p1", private=True) == (
+        "It is your own move: you snipe only on your opponent's turn. Name two side-by-side white tiles, such as C3 C4."
+    )
     assert game.is_private(Swab("p1", ("C3", "C4"))) and game.is_private(Snipe("p2", "D4"))
 
 

@@ -245,6 +245,11 @@ def test_a_move_needs_your_piece_and_an_empty_destination():
     assert refused(g, "move A1-A2").startswith("Neither A1 nor A2 holds one of your pieces")
 
 
+def test_the_refusal_gives_orange_its_article():
+    g = game(setup="orange B5 C3 E5; blue A1 C4 E1; lines B5-C3 C3-C4 A1-A2", p1_color="blue")
+    assert refused(g, "move C4-C3") == "C3 holds an orange piece; a piece moves only to an empty dot."
+
+
 def test_draw_and_move_along_the_new_line():
     g = game()
     events = play(g, "draw B5-C3 and move")
@@ -318,11 +323,25 @@ def test_aggressor_advantage_the_mover_survives_once_the_enemy_piece_is_gone():
 
 def test_the_mover_still_surrounded_after_the_enemy_captures_is_captured():
     g = game(setup="orange A5 B5 D3 E5; blue A1 B2 C4 D2; lines B5-C4 C4-C3 C3-D2 D3-C3 C3-B2")
-    play(g, "move D3-C3")
+    events = play(g, "move D3-C3")
     v = g.view()
     assert "C4" not in v["pieces"] and "C3" not in v["pieces"]
     assert v["captured"] == {"orange": 1, "blue": 1}
     assert v["captured_last"] == ["C4", "C3"]
+    # The room reads the captures in the rule's order: the opponent's first, then the mover's.
+    assert [e.text for e in events if e.kind == "capture"] == [
+        "Blue (p2) loses the piece on C4.",
+        "Orange (p1) loses the piece on C3.",
+    ]
+
+
+def test_a_blue_mover_reads_its_own_loss_after_the_opponents_too():
+    g = game(setup="blue A5 B5 D3 E5; orange A1 B2 C4 D2; lines B5-C4 C4-C3 C3-D2 D3-C3 C3-B2", p1_color="blue")
+    events = play(g, "move D3-C3")
+    assert [e.text for e in events if e.kind == "capture"] == [
+        "Orange (p2) loses the piece on C4.",
+        "Blue (p1) loses the piece on C3.",
+    ]
 
 
 def test_moving_into_a_trap_without_capturing_loses_the_piece():
@@ -647,7 +666,10 @@ def test_woven_revive_onto_an_empty_dot_with_exactly_one_line():
     assert events[0].text == "Blue (p2) uses the Woven Revive on C2."
     # One use only.
     play(g, "draw E2-D3")
-    assert refused(g, "woven revive C1").startswith("You do not hold the Woven Revive")
+    assert (
+        refused(g, "woven revive C1")
+        == "You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C1`."
+    )
 
 
 def test_woven_revive_needs_the_item_and_a_captured_piece():

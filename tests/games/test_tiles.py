@@ -548,6 +548,13 @@ def test_rainbow_calls_and_declarations_use_the_six_colours():
     assert game.view()["declared"][-1] == {"tile": "A1", "color": "purple", "seat": "p1"}
 
 
+def test_a_colour_called_takes_its_article_in_the_turn_line():
+    game = make(RAINBOW, anomalies="rainbow")
+    assert play(game, "call orange")[-1].text == "p2: declare an orange tile and call a colour."
+    play(game, "B6 yellow")
+    assert play(game, "C5 orange")[-1].text == "p2: declare an orange tile and call a colour."
+
+
 # --------------------------------------------------------------------------- Rectangle-Adverse
 
 

@@ -47,14 +47,16 @@ def grid_messages(transport: RecordingTransport) -> list[int]:
     return [s.message_id for s in transport.sent if s.op in ("post", "picture") and _shows_grid(s.text)]
 
 
-_BOARD_ROW = re.compile(r"^ 7( +[A-Z]){7}$", re.MULTILINE)
+_BOARD_ROW = re.compile(r"^ ?7( +[A-Z]){7}$", re.MULTILINE)
 _MEMORIZE = re.compile(r"^Memorize the grid", re.MULTILINE)
 
 
 def _shows_grid(text: str) -> bool:
-    # The reveal's own text or a text board during it (a line of its own), a text board with
-    # coloured squares, or a JSON board with a grid.
-    return bool(_MEMORIZE.search(text) or _BOARD_ROW.search(text)) or '"grid": {"' in text
+    # The reveal's own text or a board captioned during it, a text board with coloured squares
+    # (its top row all letters; the grid kept after the task is not the memory grid on show), or
+    # a JSON board with a grid.
+    kept = text.startswith("The grid as it was:")
+    return bool(_MEMORIZE.search(text) or (_BOARD_ROW.search(text) and not kept)) or '"grid": {"' in text
 
 
 def deleted(transport: RecordingTransport) -> set[int]:
@@ -132,8 +134,10 @@ async def test_the_board_showing_the_grid_says_to_memorize_it_and_for_how_long(s
     await start(host, "tiles", anomalies=anomalies)
     [(said, caption)] = boards_after_the_grid(transport)
     assert said == "Memorize the grid: it is shown for 30 seconds, then hidden for good. No notes!"
-    # What is going on and how long, and nothing else (no mines, no marks, no turn).
-    assert caption == "Memorize the grid: it is hidden in 30 s."
+    # The line above says what is going on and how long, so the room says it once: the picture
+    # under it has no caption (no mines, no marks, no turn, no second memorize line).
+    assert caption == ""
+    assert [s.text for s in transport.sent if "Memorize" in s.text] == [said]
 
 
 async def test_the_board_showing_the_grid_in_the_final_match_says_the_time_left(store, transport, clock):
@@ -142,8 +146,10 @@ async def test_the_board_showing_the_grid_in_the_final_match_says_the_time_left(
     assert boards_after_the_grid(transport) == []
     clock.advance(4)  # the selection takes its time; the grid's 30 s start when it is shown
     await select(host, match_id)
-    [(_, caption)] = boards_after_the_grid(transport)
-    assert caption == "Memorize the grid: it is hidden in 30 s."
+    [(said, caption)] = boards_after_the_grid(transport)
+    assert said == "Memorize the grid: it is shown for 30 seconds, then hidden for good. No notes!"
+    assert caption == ""  # the line above has said it
+    assert [s.text for s in transport.sent if "Memorize" in s.text] == [said]
     clock.advance(30)
     await fire_due(host, clock)
     # Once the grid is hidden the board says whose turn it is again.

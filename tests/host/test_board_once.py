@@ -62,6 +62,12 @@ async def test_the_console_prints_the_memory_grid_once(tmp_path):
     top = [line for line in out.splitlines() if line.strip().startswith("7 ")]
     assert len(top) == 1, out  # one grid, the text board's
     assert out.count("Memorize the grid: it is shown for 30 seconds") == 1
+    assert out.count("Memorize") == 1, out  # said once: not again under the picture or in the board
+
+
+async def test_all_hands_tile_decklaration_at_the_console_says_memorize_once(tmp_path):
+    out = await _console(tmp_path, "allhands", ["quit"])
+    assert out.count("Memorize") == 1, out
 
 
 def _all_squares():
@@ -114,6 +120,7 @@ async def test_the_tiles_start_shows_the_grid_once(
     else:
         assert not pictured and _count(texts, grid_text(game.original)) == 1, texts
     assert _count(texts, "Memorize the grid: it is shown for 30 seconds, then hidden for good. No notes!") == 1
+    assert _count(texts, "Memorize") == 1, texts  # the room says it once
 
 
 @pytest.mark.parametrize("pictures", [False, True])

@@ -58,12 +58,19 @@ def test_a_hidden_tiles_grid_shows_question_marks_the_black_centre_and_the_decla
     assert f"p1 declares a {game.view()['called']} tile (called by p2), then calls a colour." in public
 
 
+def test_the_tiles_board_gives_a_called_orange_its_article():
+    game = tiles_in_play()
+    game.play(next(m for m in game.legal_moves() if right(game, m)))
+    assert "p1 declares an orange tile (called by p2)" in text_board(dict(game.view(None), called="orange"))
+
+
 def test_the_memory_grid_is_drawn_while_it_may_be_seen_and_again_at_the_end():
     game = new_game("tiles", seed=11)
     shown = game.view(None)["grid"]
     rows = grid_rows(text_board(game.view(None)))
     assert cell(rows, "D4") == "*" and cell(rows, "A1") == shown["A1"][0].upper()
-    assert "Memorize the grid" in text_board(game.view(None))
+    # The board has no memorize line of its own: the host says the window (once) around it.
+    assert "Memorize" not in text_board(game.view(None))
     game.close_window()
     game.resign("p2")
     rows = grid_rows(text_board(game.view(None)))
@@ -104,7 +111,7 @@ def test_all_hands_on_deck_shows_the_scoreboard_line_then_the_tasks_board():
     assert text.splitlines()[0] == (
         "Play 1 of 15: Tile Decklaration (1st time, worth 1); anomalies: none. Points: p1 0, p2 0 (first to 23)."
     )
-    assert "Memorize the grid" in text and "*" in text
+    assert "0 tiles declared." in text and "*" in text and "Memorize" not in text
 
 
 def test_an_untimed_match_has_no_clocks_in_its_footer():

@@ -46,9 +46,15 @@ async def test_close_window_ends_the_memory_grid_at_once_and_the_export_says_so(
     assert "ok p1: call red" in after
     assert "Match #1 has no timed phase running, so there is no window to close." in after
     assert "host: close window" in after  # the record carries it, as a record's host line
-    # The boards that showed the grid went with it, each named by its first line, not a number.
+    # The room said to memorize the grid once; that line and the boards that showed the grid
+    # went with it, each named by its first line, not a number.
+    assert out.count("Memorize the grid") == 2  # said, then named when deleted
     gone = [line for line in before.splitlines() if line.startswith("(deleted: ")]
-    assert gone and all(line.startswith("(deleted: the message 'Memorize the grid") for line in gone), gone
+    assert sorted(gone) == [
+        "(deleted: the message '0 tiles declared.')",
+        "(deleted: the message 'Memorize the grid: it is shown for 30 seconds, then hidden for good. No notes!')",
+        "(deleted: the message 'the board picture')",
+    ], gone
     assert "(message " not in out
 
 

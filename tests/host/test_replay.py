@@ -6,7 +6,7 @@ from geniusbot.games import load
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record, import_record, replay_match
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.record import game_from_record, parse_record
+from geniusbot.storage.record import game_from_record, parse_record, read_result
 
 from .sealedbid import registered
 from .test_match import T0, FakeTime, fire_due
@@ -82,7 +82,10 @@ async def test_import_stores_the_record_and_replays_the_same(store):
 async def test_an_unfinished_import_is_paused_and_can_be_resumed(store):
     clock = FakeTime()
     _, match_id = await played(store, clock, moves=OPENING[:3])
-    new_id = await import_record(store, await export_record(store, match_id))
+    text = await export_record(store, match_id)
+    assert '[Result "*"]' in text.splitlines()  # as the README says of a match still running
+    assert read_result(parse_record(text).header("Result")) == "running"
+    new_id = await import_record(store, text)
     assert (await store.get_match(new_id)).status == "paused"
     host = Host(store, RecordingTransport(), now=clock, pictures=False)
     assert (await host.command(new_id, "resume")).ok

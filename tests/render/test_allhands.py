@@ -138,6 +138,10 @@ def test_ban_chips_strike_the_banned_anomaly_with_the_banners_mark():
         else:
             assert inside == rgb("band")
     assert allhands.status_line(view, NAMES).startswith(f"{NAMES[current['banner']]} bans an anomaly")
+    left = current["bans_left"]
+    assert allhands.status_line(view, NAMES).endswith(f" · {left} ban{'' if left == 1 else 's'} to go")
+    one = dict(view, current=dict(current, bans_left=1))
+    assert allhands.status_line(one, NAMES).endswith(" · 1 ban to go")
 
 
 def test_chosen_anomalies_are_gold_chips():

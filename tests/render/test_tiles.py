@@ -326,3 +326,9 @@ def test_any_reachable_position_renders_with_declared_tiles_in_their_colour(seed
         for square in grid:
             if square not in named and square != "D4":
                 assert fill_at(image, square) == rgb("empty_tile")
+
+
+def test_the_status_line_gives_a_called_orange_its_article():
+    game, _ = hidden_with_call()
+    view = dict(game.view(), called="orange")
+    assert tiles.status_line(view, NAMES).startswith("Ben: declare an orange (O) tile")

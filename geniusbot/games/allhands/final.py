@@ -688,7 +688,8 @@ class AllHandsOnDeck(Game):
                     f"{_listing(TASK_ANOMALIES[task])}."
                 )
             if anomaly in chosen:
-                raise IllegalMoveError(f"{anomaly} is named twice; pick {count} different anomalies.")
+                wanted = "1 anomaly" if count == 1 else f"{count} different anomalies"
+                raise IllegalMoveError(f"{anomaly} is named twice; pick {wanted}.")
             chosen.append(anomaly)
         if len(chosen) != count:
             raise IllegalMoveError(

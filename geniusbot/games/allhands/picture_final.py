@@ -276,7 +276,7 @@ def status_line(view: AllHandsView, players: Mapping[str, str] | None) -> str:
     if current is None:
         return ""
     if phase == "ban" and current["banner"]:
-        return f"{name(current['banner'])} bans an anomaly (e.g. ban {current['pool'][0]}) · {current['bans_left']} ban(s) to go"
+        return f"{name(current['banner'])} bans an anomaly (e.g. ban {current['pool'][0]}) · {current['bans_left']} ban{'' if current['bans_left'] == 1 else 's'} to go"
     if phase == "override":
         asked = current["override"]["asked"]
         if asked:

@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 from geniusbot.games.allhands.picture_common import letter, tile_inks, tile_sprite
 from geniusbot.games.allhands.tiles import SIZE
 from geniusbot.games.allhands.view import TileDecklarationView
+from geniusbot.games.grid import with_article
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
@@ -227,7 +228,7 @@ def status_line(view: TileDecklarationView, players: Mapping[str, str] | None, s
     if phase == "call" and mover:
         return f"{mover} calls a colour for {name(_other(movers[0]))} (e.g. call red)"
     if phase == "declare" and mover:
-        parts = [f"{mover}: declare a {colour_word(view['called'])} tile"]
+        parts = [f"{mover}: declare {with_article(colour_word(view['called']))} tile"]
         if view["chain_from"]:
             parts[0] += f" next to {view['chain_from']}"
         parts.append("then call a colour" if not view["must_move_again"] else "mine! move again")

@@ -534,8 +534,9 @@ class DeckSwabbing(Game):
         if not self.has("snipe"):
             raise IllegalMoveError("There is no Snipe in this task; " + self._how_to_move())
         if seat == self.turn:
+            how = self._how_to_move()  # capitalised by its first letter: the example's tiles stay upper case
             raise IllegalMoveError(
-                "It is your own move: you snipe only on your opponent's turn. " + self._how_to_move().capitalize()
+                f"It is your own move: you snipe only on your opponent's turn. {how[:1].upper()}{how[1:]}"
             )
         extra = [w for w in words if w != "none"]
         if extra or len(points) + words.count("none") != 1:

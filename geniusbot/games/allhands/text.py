@@ -10,7 +10,7 @@ from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
 from geniusbot.games.allhands.tiles import grid_text
 from geniusbot.games.allhands.view import AllHandsView, DeckSwabbingView, DuelingDecksView, TileDecklarationView
-from geniusbot.games.grid import parse_point, points_of, seat_list
+from geniusbot.games.grid import parse_point, points_of, seat_list, with_article
 
 
 def tiles_lines(view: TileDecklarationView) -> list[str]:
@@ -18,9 +18,8 @@ def tiles_lines(view: TileDecklarationView) -> list[str]:
     phase = view["phase"]
     declared = view["declared"]
     lines: list[str] = []
-    if phase == "memorize":
-        lines.append("Memorize the grid: it is hidden when the time is up.")
-    elif phase == "landmines":
+    # The memorize phase has no line of its own: the host says the window under the board.
+    if phase == "landmines":
         sent = view["mines_sent"] or {}
         waiting = [s for s, done in sent.items() if not done]
         lines.append(
@@ -31,7 +30,7 @@ def tiles_lines(view: TileDecklarationView) -> list[str]:
         lines.append(f"{view['starter']} calls the first colour, such as `call red`.")
     elif phase == "declare":
         movers = seat_list(view["to_move"])
-        head = f"{movers} declares a {view['called']} tile"
+        head = f"{movers} declares {with_article(str(view['called']))} tile"
         if view["caller"]:
             head += f" (called by {view['caller']})"
         if view["chain_from"]:

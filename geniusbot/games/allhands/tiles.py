@@ -89,7 +89,7 @@ from geniusbot.games.base import (
     WrongPlaceError,
     other_seat,
 )
-from geniusbot.games.grid import Point, on_board, parse_point, split_submission
+from geniusbot.games.grid import Point, on_board, parse_point, split_submission, with_article
 
 SIZE = 7
 CENTRE = Point(3, 3)
@@ -622,7 +622,7 @@ class TileDecklaration(Game):
             whose = " and ".join(f"{s}'s" for s in last["owners"])
             events.append(
                 Event(
-                    f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare a {colour} "
+                    f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare {with_article(colour)} "
                     "tile and call a colour.",
                     kind=TileDecklarationEvent.LANDMINE,
                     data=dict(last, seat=caller, colour=colour),
@@ -634,7 +634,7 @@ class TileDecklaration(Game):
             where = f" next to {anchor}" if anchor is not None else ""
             events.append(
                 Event(
-                    f"{self.turn}: declare a {colour} tile{where} and call a colour.",
+                    f"{self.turn}: declare {with_article(colour)} tile{where} and call a colour.",
                     kind=TileDecklarationEvent.TURN,
                     data={"seat": self.turn, "color": colour},
                 )

@@ -69,7 +69,7 @@ from geniusbot.games.base import (
     Termination,
     other_seat,
 )
-from geniusbot.games.grid import parse_point
+from geniusbot.games.grid import parse_point, with_article
 from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
 from geniusbot.games.tightwire.view import TightwireView
 
@@ -663,7 +663,7 @@ class Tightwire(Game):
                 )
             target = b if self.pieces[a] == colour else a
             raise IllegalMoveError(
-                f"{names[target]} holds a {self.pieces[target]} piece; a piece moves only to an empty dot."
+                f"{names[target]} holds {with_article(str(self.pieces[target]))} piece; a piece moves only to an empty dot."
             )
         if self._repeats(seat, free[0], free[1]):
             raise IllegalMoveError(
@@ -682,7 +682,7 @@ class Tightwire(Game):
                 raise IllegalMoveError(f"There are no items in this rule set; write `revive {name}` to revive a piece.")
             if not holds_woven:
                 raise IllegalMoveError(
-                    "You do not hold the Woven Revive; revive onto an empty dot with no line with `revive C3`."
+                    f"You do not hold the Woven Revive; revive onto an empty dot with no line with `revive {name}`."
                 )
         if not self.captured[colour]:
             raise IllegalMoveError("You have no captured piece to revive; draw a line or move a piece.")
@@ -916,10 +916,12 @@ class Tightwire(Game):
         self.captured_last = [self.geo.names[d] for d in taken]
         self.captured_last_colours = {self.geo.names[d]: before[d] or colour for d in taken}
         events = [Event(f"{text}.", kind=TightwireEvent.MOVE, data={"seat": seat, "move": move.text(), "path": path})]
-        for loser_colour in COLOURS:
+        opponent = other_seat(seat)
+        # The capture lines in the rule's order: the opponent's pieces go first, then the mover's.
+        for owner in (opponent, seat):
+            loser_colour = self.colours[owner]
             dots = [self.geo.names[d] for d in taken if before[d] == loser_colour]
             if dots:
-                owner = seat if loser_colour == colour else other_seat(seat)
                 events.append(
                     Event(
                         f"{_cap(loser_colour)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
@@ -928,7 +930,6 @@ class Tightwire(Game):
                         data={"color": loser_colour, "dots": dots},
                     )
                 )
-        opponent = other_seat(seat)
         # The end is checked after the captures, the opponent first.
         for loser in (opponent, seat):
             left = self._count(self.colours[loser])
