@@ -7,9 +7,10 @@
 * ``sqlite_db_url`` / ``postgres_db_url``: one of the two alone, for what only one of them does.
 * ``store``: an open :class:`~geniusbot.storage.Store` on ``db_url``.
 
-Several engineers run the PostgreSQL tests at once on one server, so each test session creates a
-database of its own (``geniusbot_test_<pid>_<random>``) from the ``test`` database and drops it
-at the end; each test gets clean tables (TRUNCATE) in it.
+Several engineers run the PostgreSQL tests at once on one server, and the suite runs on several
+pytest-xdist workers, so each test session (each worker is one) creates databases of its own
+(``geniusbot_test_<pid>_<random>_...``) from the ``test`` database and drops them at the end; each
+test gets clean tables (TRUNCATE) in them. No worker touches another's databases.
 """
 
 from __future__ import annotations

@@ -25,7 +25,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+# One worker builds the install (the module's fixture) and runs every test of it.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("plugin_install")]
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "blackwhite"
