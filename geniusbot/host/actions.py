@@ -73,8 +73,8 @@ class Actions(HostBase):
         match_clock = Clock.new(control, instance.seats)
         # A preset clock follows a final match from task to task; a host's own clock stays.
         host_data: dict[str, Any] = {"saved_at": now, "window": None, "preset_clock": not clock}
-        # Some games open with an announcement of their own (a memory grid, the prize cards, the
-        # items of a final match); its events set the clocks too (a bout, the Clock item).
+        # Some games open with an announcement of their own (a timed window, a card draw, the
+        # items of a final match); its events set the clocks too (a bout, an item that gives extra time).
         opening: list[Event] = instance.opening_events()
         for event in opening:
             seat = event.data.get("seat")

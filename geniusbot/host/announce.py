@@ -77,8 +77,8 @@ class Announcer(HostBase):
 
     def clock_line(self, live: LiveMatch, now: float) -> str:
         """Whose turn it is, with their clocks: "To move: alice (p1) 0:52 +5:00."; untimed, the
-        names alone: "To move: alice (p1)."; "" when nobody moves (a finished match, a memorize
-        window). While a timed window runs, its timer is the only clock (the move clocks wait), so
+        names alone: "To move: alice (p1)."; "" when nobody moves (a finished match, a timed
+        window that takes no move). While a timed window runs, its timer is the only clock (the move clocks wait), so
         the line gives its time left instead: "To move: alice (p1), bob (p2); the window closes in 30 s."."""
         if live.game.is_over:
             return ""
@@ -96,7 +96,7 @@ class Announcer(HostBase):
     @staticmethod
     def _vanishing(live: LiveMatch, window: Mapping[str, Any] | None) -> bool:
         """Whether the window the host runs (its record of it) shows what the rules hide once it
-        closes (a memory grid), so that the boards posted during it go with it."""
+        closes (``Window.vanishing``), so that the boards posted during it go with it."""
         if not window:
             return False
         if "vanishing" in window:
@@ -142,15 +142,15 @@ class Announcer(HostBase):
         When the board is a picture, the action's public texts (``lead``, then the events') ride
         in its caption above the clock line, so one action is one message in the room. They are
         posted on their own when the board is text, or when the board will vanish with a
-        memorize window (the announcement must stay), or when an event deletes itself later.
+        vanishing window (the announcement must stay), or when an event deletes itself later.
         The events' texts go out with the players' names (:meth:`LiveMatch.speak`); ``lead`` is
         the host's own lines, said as they stand; ``timed_out``, the seats whose timeout they say.
         """
         window = live.host.get("window")
         vanishing = self._vanishing(live, window)
         events = list(events)
-        # An event that goes with a vanishing window (deleted when it closes, as the opening
-        # "Memorize the grid" line is) says what the window is: the board after it says it no more.
+        # An event that goes with a vanishing window (deleted when it closes, as a game's opening
+        # line for it is) says what the window is: the board after it says it no more.
         window_said = vanishing and any(
             event.public and event.text and isinstance(event.data, Mapping) and event.data.get("delete_after")
             for event in events
@@ -235,9 +235,9 @@ class Announcer(HostBase):
             posted.append(await self._post(live, text + ("\n" + caption if caption else "")))
         window = live.host.get("window")
         if self._vanishing(live, window):
-            # A memorize window shows what the rules hide when it closes (a memory grid): a board
-            # posted during it goes when it closes, even across a restart. Any other window (the
-            # landmine window) shows nothing hidden, and nothing else is ever deleted.
+            # A vanishing window shows what the rules hide once it closes: a board posted during
+            # it goes when it closes, even across a restart. Any other window shows nothing
+            # hidden, and nothing else is ever deleted.
             for message_id in posted:
                 if message_id is not None and window:
                     # From the time now, not the action's: an upload may have taken a while.
@@ -294,7 +294,7 @@ class Announcer(HostBase):
 
     def window_line(self, live: LiveMatch, now: float) -> str:
         """What the running timed window says under a board's picture, with the time it has
-        left ("Memorize the grid: it is hidden in 30 s."); "" when none runs or it says nothing."""
+        left (``Window.says`` with ``{left}`` filled in: "... it is hidden in 30 s."); "" when none runs or it says nothing."""
         left = self._window_left(live, now)
         window = live.game.window() if left is not None else None
         if window is None or not window.says:

@@ -10,7 +10,7 @@ A seat's table talk is set aside as in a Discord room (:mod:`.chatter`): ``p1: g
 ``(ignored)`` and reaches no match, ``p1: resign`` is told the command as it is typed here. Where
 a Discord room would show a choice's buttons, ``help`` names its few options (:mod:`.offers`).
 
-``close window`` ends a timed window (a memory grid's 30 s, say) at once, as the host
+``close window`` ends a timed window (one that shows a hidden board for a while, say) at once, as the host
 does when its time runs out; a person at the keyboard may also just wait for it.
 
 Boards are printed as text; with ``--boards DIR`` (and a renderer for the game), each board is

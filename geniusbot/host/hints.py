@@ -19,7 +19,7 @@ OVER_HELP = (
     "record, 'rules' the rules, and 'quit' leaves."
 )
 
-#: How many legal moves ``help`` picks from (a landmine phase has 1.7 million mine sets), and
+#: How many legal moves ``help`` picks from (a phase of secret placements may have millions), and
 #: how many of them it tries on a copy of the game before it offers one untried.
 PICKED_FROM = 400
 TRIED = 100
@@ -102,7 +102,7 @@ def private_move_legal(game: Any) -> bool:
 def offered(game: Any) -> str:
     """The choice the game waits for, named as the room names it above its buttons (a few short
     options only, :func:`~geniusbot.host.offers.listing`): " p2 chooses one of: black / white.",
-    " p1 (dm) chooses one of: use all-in / pass." for a sealed answer; else nothing."""
+    " p1 (dm) chooses one of: yes / no." for a sealed answer; else nothing."""
     from .offers import choice_offer, listing, private_choice_offers
 
     offers: list[tuple[str, list[str]]] = []

@@ -1,6 +1,6 @@
 """Durable timers: every deadline of every match is a database row, fired by one dispatcher task.
 
-A clock's expiry, a low-time warning, a memory grid's deletion 30 s after it was posted, the end
+A clock's expiry, a low-time warning, a board's deletion when its timed window closes, the end
 of a submission window: each is a :class:`~geniusbot.storage.TimerRecord` in the
 store, so a restart loses none of them. One :class:`TimerDispatcher` task sleeps until the
 earliest; adding an earlier one through :meth:`TimerDispatcher.add` wakes it. A due timer is
