@@ -22,6 +22,7 @@ from geniusbot.storage import (
     StorageUnavailable,
 )
 
+from .announce import caller_answers
 from .base import HostBase, never_raises
 from .clock import Clock, ClockSpecError, TimeControl, preset
 from .deadlines import CLOCK_TIMER, WINDOW_TIMER
@@ -135,12 +136,15 @@ class Actions(HostBase):
         return Reply(ReplyStatus.ACCEPTED, "", live.id)
 
     @never_raises
-    async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False) -> Reply:
-        """Seat ``seat`` of match ``match_id`` typed ``text`` (privately if ``private``)."""
+    async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False, answer: bool = True) -> Reply:
+        """Seat ``seat`` of match ``match_id`` typed ``text`` (privately if ``private``).
+
+        ``answer=False``: the caller answers the player with the reply's message itself (a
+        button press is answered to its presser alone), so the host posts no refusal."""
         live, reply = await self._get(match_id)
         if live is None:
             return reply
-        async with live.lock:
+        async with live.lock, caller_answers(not answer):
             try:
                 return await self._submit(live, seat, text.strip(), private)
             except StorageUnavailable as error:

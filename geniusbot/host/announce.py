@@ -4,9 +4,11 @@ lines, the status text)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from geniusbot.games import Event, EventKind
@@ -24,6 +26,26 @@ log = logging.getLogger(__name__)
 
 #: The result line of a match the host aborted (it has no result).
 ABORTED_RESULT = "Result: none; the host aborted it."
+#: What the room reads, after a seat's label, when a private message to that seat fails (once a spell).
+UNREACHABLE = "I could not send you a private message; open your DMs to this bot."
+#: What the room reads in place of a board whose picture could not be posted.
+BOARD_LOST = "The board could not be posted."
+
+
+# Set while the host takes a submission whose caller answers the player itself (a button press,
+# answered to its presser alone): the host then says nothing of a refusal (see ``caller_answers``).
+_CALLER_ANSWERS: ContextVar[bool] = ContextVar("caller_answers", default=False)
+
+
+@contextlib.asynccontextmanager
+async def caller_answers(yes: bool = True) -> AsyncIterator[None]:
+    """While the block runs (in this task), :meth:`Announcer._answer` is the caller's: the host
+    posts no answer of its own to the submitting seat, whose :class:`Reply` carries the message."""
+    token = _CALLER_ANSWERS.set(yes)
+    try:
+        yield
+    finally:
+        _CALLER_ANSWERS.reset(token)
 
 
 class Announcer(HostBase):
@@ -42,16 +64,25 @@ class Announcer(HostBase):
             return False
         try:
             await self.transport.send_private(player, text)
-            return True
         except TransportError as error:
-            log.info("match %s: private message to %s failed: %s", live.id, seat, error)
-            # Say that it failed, never what it said: the room must not learn a secret.
-            await self._post(
-                live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot."
-            )
+            await self._private_failed(live, seat, "private message", error)
             return False
+        live.unreachable.discard(seat)
+        return True
+
+    async def _private_failed(self, live: LiveMatch, seat: str, what: str, error: TransportError) -> None:
+        """A private message to ``seat`` failed: tell the room, once a spell (from the first
+        failure until a private message to the seat gets through again), that it did, never
+        what it said (the room must not learn a secret)."""
+        log.info("match %s: %s to %s failed: %s", live.id, what, seat, error)
+        if seat in live.unreachable:
+            return
+        live.unreachable.add(seat)
+        await self._post(live, f"{live.label(seat)}: {UNREACHABLE}")
 
     async def _answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None:
+        if _CALLER_ANSWERS.get():
+            return  # the caller shows the reply's message to the player alone
         if private:
             await self._private(live, seat, text)
         else:
@@ -223,8 +254,9 @@ class Announcer(HostBase):
                         await result
             except TransportError as error:
                 log.warning("match %s: could not post the board: %s", live.id, error)
-                if lead:  # the board is lost, the announcement must not be
-                    posted.append(await self._post(live, caption))
+                # The board is lost, the announcement must not be; the lines under the board
+                # are said again as they are now (the upload may have taken a while).
+                posted.append(await self._post(live, self._board_lost(live, lead, window_said, timed_out)))
         else:
             for text in lead:
                 await self._post(live, text)
@@ -248,6 +280,15 @@ class Announcer(HostBase):
                 live.private_views[seat] = own
                 await self._private_view(live, seat, own, clocks)
 
+    def _board_lost(self, live: LiveMatch, lead: Sequence[str], window_said: bool, timed_out: frozenset[str]) -> str:
+        """What the room reads when the board's picture could not be posted: the announcement
+        (``lead``), that the board is missing, and the window's line and the clock line (or the
+        result) as they are now, not as they were when the picture was drawn."""
+        now = self.now()
+        window_says = "" if window_said else self.window_line(live, now)
+        ending = self._caption(live, now, timed_out=timed_out)
+        return "\n".join(t for t in (*lead, BOARD_LOST, window_says, ending) if t)
+
     async def _private_view(
         self, live: LiveMatch, seat: str, view: Mapping[str, Any], clocks: Mapping[str, str]
     ) -> bool:
@@ -269,11 +310,9 @@ class Announcer(HostBase):
                         text=f"Your view of match #{live.id} (only you can see this).",
                     )
                 except TransportError as error:
-                    log.info("match %s: private view to %s failed: %s", live.id, seat, error)
-                    await self._post(
-                        live, f"{live.label(seat)}: I could not send you a private message; open your DMs to this bot."
-                    )
+                    await self._private_failed(live, seat, "private view", error)
                     return False
+                live.unreachable.discard(seat)
                 if not self.text_boards:  # a terminal shows the text view as well as saving the picture
                     return True
         return await self._private(live, seat, f"Your view of match #{live.id}:\n" + board.text_board(view))

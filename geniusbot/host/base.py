@@ -117,7 +117,9 @@ class HostBase:
             self, live: LiveMatch, action: NewAction | None, now: float, *, result: Result | None = None
         ) -> None: ...
         @abstractmethod
-        async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False) -> Reply: ...
+        async def submit(
+            self, match_id: int, seat: str, text: str, *, private: bool = False, answer: bool = True
+        ) -> Reply: ...
 
         # ---- commands.py: host commands
         @abstractmethod

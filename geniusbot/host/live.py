@@ -91,6 +91,9 @@ class LiveMatch:
     delivered: TimerRecord | None = None
     # Clock notices due up to this moment have been posted (epoch seconds; 0: none since the load).
     alerted: float = 0.0
+    # The seats whose private messages fail now: the room has been told once, in this spell
+    # (from a failed private message to the seat until one to it gets through again).
+    unreachable: set[str] = field(default_factory=set)
 
     @property
     def room(self) -> int | None:

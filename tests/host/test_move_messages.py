@@ -136,7 +136,7 @@ async def test_a_board_that_cannot_be_uploaded_still_leaves_the_announcement(sto
     transport.clear()
     assert (await host.submit(match_id, "p1", "H8")).ok
     assert [(s.op, s.text) for s in transport.sent] == [
-        ("post", "Alice places black on H8.\nTo move: Alice (p1) 1:00 +5:00.")
+        ("post", "Alice places black on H8.\nThe board could not be posted.\nTo move: Alice (p1) 1:00 +5:00.")
     ]
 
 
