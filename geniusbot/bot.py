@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from typing import Any
 
 import aiohttp
@@ -100,7 +101,8 @@ class GeniusBot(commands.Bot):
         self.cog_modules = tuple(cogs)
         self.store: Store | None = None
         self.host: Host | None = None
-        self.transport = DiscordTransport(self)
+        # An upload tried again waits on the bot's time source, as its clocks do (tests inject it).
+        self.transport = DiscordTransport(self, sleep=self.sleep)
         self.dispatcher: TimerDispatcher | None = None
         self.resumed: list[int] = []
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -108,6 +110,10 @@ class GeniusBot(commands.Bot):
     def now(self) -> float:
         """The time of the host's clocks, as epoch seconds."""
         return self.time.now().timestamp()
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` on the bot's time source."""
+        await self.time.sleep_until(self.time.now() + timedelta(seconds=seconds))
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""

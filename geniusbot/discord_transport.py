@@ -7,6 +7,12 @@ Every Discord refusal becomes the host's :class:`TransportError`: a closed DM (4
 a deleted channel, missing permissions, a network error. A call that takes longer than
 ``timeout`` seconds is given up with a :class:`TransportError` too, so a match never hangs on
 Discord.
+
+A picture upload that fails for a passing reason discord.py does not retry itself (503
+Service Unavailable, a dropped connection) is tried again after each of ``retry_delays``
+seconds, slept with ``sleep`` (the bot sleeps on its time source, so tests inject the delays);
+discord.py retries a 500, 502 or 504 itself, five times, before the transport hears of it, so
+those are not tried again here.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 import aiohttp
@@ -32,6 +38,10 @@ MESSAGE_LIMIT = 2000
 #: Error code of "Cannot send messages to this user" (the user's DMs are closed to the bot).
 CANNOT_DM = 50007
 NO_MENTIONS = discord.AllowedMentions.none()
+#: The statuses discord.py retries itself (sleeping 1, 3, 5, 7 and 9 s) before it raises.
+RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})
+#: Seconds between the tries of an upload that failed for a passing reason: three tries in all.
+UPLOAD_RETRY_DELAYS: tuple[float, ...] = (1.0, 3.0)
 
 # A text board has lines indented to line up columns; Discord drops leading spaces outside code.
 _INDENTED = re.compile(r"^ {2,}\S", re.MULTILINE)
@@ -75,6 +85,15 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return [f"```\n{p}\n```" if fenced else p for p in parts]
 
 
+def passing(error: TransportError) -> bool:
+    """Whether a failed call may pass if tried again and discord.py has not tried again itself:
+    a 503 or a dropped connection (not a refusal, a timeout, or a 500 discord.py retried)."""
+    cause = error.__cause__
+    if isinstance(cause, discord.DiscordServerError):
+        return cause.status not in RETRIED_BY_DISCORD_PY
+    return isinstance(cause, aiohttp.ClientConnectionError)
+
+
 def captions(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """A picture's caption as messages: all but the last go before the picture, the last rides
     with it (``[""]`` for no caption)."""
@@ -95,9 +114,18 @@ class DiscordTransport:
         tree = getattr(self.client, "tree", None)
         return frozenset(c.name for c in tree.get_commands()) if tree is not None else frozenset()
 
-    def __init__(self, client: discord.Client, *, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        timeout: float = 30.0,
+        retry_delays: Sequence[float] = UPLOAD_RETRY_DELAYS,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+    ) -> None:
         self.client = client
         self.timeout = timeout
+        self.retry_delays = tuple(retry_delays)
+        self.sleep: Callable[[float], Awaitable[None]] = sleep or asyncio.sleep
 
     def _room(self, room: int | None) -> discord.PartialMessageable:
         if room is None:
@@ -117,6 +145,19 @@ class DiscordTransport:
             # A closed session while shutting down, a dropped connection: the host goes on.
             raise TransportError(f"could not {what}: {error}") from error
 
+    async def _upload(self, send: Callable[[], Awaitable[T]]) -> T:
+        """``send()`` (a message with a file, built anew for each try), tried again after each of
+        :attr:`retry_delays` while it fails for a passing reason (see :func:`passing`)."""
+        for delay in (*self.retry_delays, None):
+            try:
+                return await send()
+            except TransportError as error:
+                if delay is None or not passing(error):
+                    raise
+                log.info("%s; trying again in %.0f s", error, delay)
+                await self.sleep(delay)
+        raise AssertionError("unreachable: the last try raises")
+
     async def post(self, room: int | None, text: str) -> int:
         """Post ``text`` in the room (split over several messages if it is long); the first id."""
         channel = self._room(room)
@@ -134,10 +175,12 @@ class DiscordTransport:
         *before, caption = captions(text)
         for part in before:
             await self._call("post a message", channel.send(part, allowed_mentions=NO_MENTIONS))
-        file = discord.File(io.BytesIO(png), filename=filename)
-        message = await self._call(
-            "post a picture", channel.send(caption or None, file=file, allowed_mentions=NO_MENTIONS)
-        )
+
+        def send() -> Awaitable[discord.Message]:
+            file = discord.File(io.BytesIO(png), filename=filename)
+            return self._call("post a picture", channel.send(caption or None, file=file, allowed_mentions=NO_MENTIONS))
+
+        message = await self._upload(send)
         return message.id
 
     async def delete(self, room: int | None, message_id: int) -> None:
@@ -176,6 +219,10 @@ class DiscordTransport:
         *before, caption = captions(text)
         for part in before:
             await self._dm(player, user.send(part, allowed_mentions=NO_MENTIONS))
-        file = discord.File(io.BytesIO(png), filename=filename)
-        message = await self._dm(player, user.send(caption or None, file=file, allowed_mentions=NO_MENTIONS))
+
+        def send() -> Awaitable[discord.Message]:
+            file = discord.File(io.BytesIO(png), filename=filename)
+            return self._dm(player, user.send(caption or None, file=file, allowed_mentions=NO_MENTIONS))
+
+        message = await self._upload(send)
         return message.id

@@ -280,8 +280,14 @@ class Archive(commands.Cog):
     async def record(self, interaction: discord.Interaction, match: int, public: bool = False) -> None:
         """The record text of an ended match, as a file: only to the one who asks, as ``/replay``
         is, so a game room where another match runs is not filled with files (and refusals)."""
-        await interaction.response.defer(ephemeral=not public, thinking=True)
+        # A deferral's follow-up shows as the deferral did: public once deferred publicly. So a
+        # public answer is deferred only once the match is known to be one to post; a refusal
+        # then goes, unanswered yet, to the asker alone.
+        if not public:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ended_match(interaction, match)
+        if public:
+            await interaction.response.defer(thinking=True)
         assert self.bot.store is not None
         text = await export_record(self.bot.store, record.id)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"geniusbot-match-{record.id}.txt")

@@ -223,8 +223,11 @@ class Matches(commands.Cog):
     async def check_dms(
         self, interaction: discord.Interaction, title: str, channel: discord.TextChannel, players: list[Player]
     ) -> None:
-        """Open a DM with each player before a match that needs them; refuse to start if one is closed."""
-        closed = []
+        """Open a DM with each player before a match that needs them; refuse to start if one is
+        closed, and tell the players who were written to that it did not start after all
+        (Discord has no way to ask whether a DM would get through but to send one)."""
+        closed: list[Player] = []
+        reached: list[Player] = []
         for player in players:
             try:
                 await self.bot.transport.send_private(
@@ -232,11 +235,22 @@ class Matches(commands.Cog):
                     f"{interaction.user.display_name} is starting a match of {title} in #{channel.name} with you "
                     f"as {player.seat}. Private moves of that match go here, in this direct message.",
                 )
+                reached.append(player)
             except TransportError as error:
                 log.info("DM check for %s failed: %s", player.label, error)
-                closed.append(f"<@{player.user_id}>")
+                closed.append(player)
         if closed:
-            who = " and ".join(closed)
+            for player in reached:
+                try:
+                    await self.bot.transport.send_private(
+                        player,
+                        f"The match of {title} in #{channel.name} has not started after all: I cannot send a "
+                        f"direct message to {' and '.join(p.name or p.seat for p in closed)}, and it needs private "
+                        "moves by DM. You will hear here again if it starts.",
+                    )
+                except TransportError as error:
+                    log.info("could not tell %s that the match did not start: %s", player.label, error)
+            who = " and ".join(f"<@{p.user_id}>" for p in closed)
             raise Refusal(
                 f"I cannot send a direct message to {who}, and {title} needs private moves by DM, so the match "
                 "has not started. Ask them to allow direct messages from server members (Privacy Settings), then start again."
@@ -489,7 +503,9 @@ class Matches(commands.Cog):
                 else f"This choice is for {label} alone; wait for your own turn."
             )
         await interaction.response.defer()
-        result: Reply = await self.host.submit(match_id, seat, text, private=private)
+        # A press is answered to the presser alone: the host posts no refusal in the room (a
+        # second press of a choice already made, say); the refusal below is ephemeral.
+        result: Reply = await self.host.submit(match_id, seat, text, private=private, answer=False)
         if not result.ok:
             raise Refusal(
                 result.message

@@ -17,6 +17,7 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
 
 from aiohttp import web
@@ -117,6 +118,10 @@ class RecordedRequest:
     status: int = 0
 
 
+#: Where the middleware leaves a request's record for its handler.
+RECORDED = web.RequestKey("recorded", RecordedRequest)
+
+
 class FakeDiscord(Driver):
     """A fake Discord: an aiohttp server speaking REST v10 and the gateway on 127.0.0.1.
 
@@ -157,6 +162,8 @@ class FakeDiscord(Driver):
         self.protocol_errors: list[str] = []
         self.rate_limited: list[RecordedRequest] = []
         self._rate_limits: list[RateLimit] = []
+        self._upload_failures: list[int] = []
+        self.failed_uploads: list[RecordedRequest] = []
         self.gateway = Gateway(self)
         self.port = 0
         self._runner: web.AppRunner | None = None
@@ -251,6 +258,15 @@ class FakeDiscord(Driver):
             raise ValueError(f"the fake has no route {method.upper()} {route}; known: {sorted(known)}")
         self._rate_limits.append(RateLimit(method.upper(), template, times, retry_after, is_global))
 
+    def fail_uploads(self, times: int = 1, *, status: int = 503) -> None:
+        """Make the next ``times`` messages with files posted in a channel (a DM too) fail with
+        ``status`` before anything is stored, as an overloaded Discord does.
+
+        discord.py gives up on a 503 at once (the caller sees ``DiscordServerError``); a 500,
+        502 or 504 it retries itself, sleeping 1, 3, 5, 7 and 9 s of real time between tries.
+        """
+        self._upload_failures.extend([status] * times)
+
     @staticmethod
     def _template(route: str) -> str:
         # Parameter names do not matter when matching: {channel_id} and {id} are the same slot.
@@ -279,6 +295,7 @@ class FakeDiscord(Driver):
         route = self._template(canonical[len(API) :])
         record = RecordedRequest(request.method, route, request.path[len(API) :])
         self.requests.append(record)
+        request[RECORDED] = record
         limit = self._take_rate_limit(request.method, route)
         if limit is not None:
             record.status = 429
@@ -941,6 +958,12 @@ class FakeDiscord(Driver):
     async def _create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(self._params(request)[0])
         payload, files = await self._body(request)
+        if files and self._upload_failures:
+            status = self._upload_failures.pop(0)
+            failed = request[RECORDED]
+            self.failed_uploads.append(failed)
+            self._record("upload_failed", failed)
+            raise ApiError(status, 0, HTTPStatus(status).phrase)
         if channel.type == DM:
             assert channel.recipient is not None
             if not channel.recipient.dms_open:
