@@ -152,8 +152,8 @@ class DiscordTransport:
             try:
                 return await send()
             except TransportError as error:
-                if delay is None or not passing(error):
-                    raise
+                if delay is None or not passing(error) or self.client.is_closed():
+                    raise  # the last try, a refusal, or a bot that is shutting down
                 log.info("%s; trying again in %.0f s", error, delay)
                 await self.sleep(delay)
         raise AssertionError("unreachable: the last try raises")
