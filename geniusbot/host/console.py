@@ -86,22 +86,24 @@ class ConsoleTransport:
     #: Commands are typed as they are named: "resume".
     command_prefix = ""
 
+    #: The last message id handed out in this process, by any console.
+    _last = 0
+
     def __init__(self, out: IO[str], boards_dir: Path | None) -> None:
         self.out = out
         self.boards_dir = boards_dir
         # Message ids outlive the process: the store keeps them (a board to delete when a window
         # closes, even in a later run). Each id is the microsecond it was made, or one more than
-        # the last, so that no two runs of the console share one; the saved pictures are
-        # numbered 1, 2, ... in each run.
-        self._last = 0
+        # the last this process handed out (whichever console made it), so that no two runs of
+        # the console share one; the saved pictures are numbered 1, 2, ... in each run.
         self._saved = 0
         # The first line of each message printed, by id: a deletion or an edit names the message by it.
         self._heads: dict[int, str] = {}
 
     def _id(self, text: str = "") -> int:
-        self._last = max(self._last + 1, time.time_ns() // 1000)
-        self._heads[self._last] = text.strip().split("\n", 1)[0]
-        return self._last
+        message_id = ConsoleTransport._last = max(ConsoleTransport._last + 1, time.time_ns() // 1000)
+        self._heads[message_id] = text.strip().split("\n", 1)[0]
+        return message_id
 
     def _named(self, message_id: int) -> str:
         if message_id not in self._heads:
