@@ -114,7 +114,13 @@ class HostBase:
         def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None: ...
         @abstractmethod
         async def _commit(
-            self, live: LiveMatch, action: NewAction | None, now: float, *, result: Result | None = None
+            self,
+            live: LiveMatch,
+            action: NewAction | None,
+            now: float,
+            *,
+            result: Result | None = None,
+            at: float | None = None,
         ) -> None: ...
         @abstractmethod
         async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False) -> Reply: ...

@@ -192,10 +192,10 @@ class Deadlines(HostBase):
                 events = live.game.timeout(seat)
                 # What follows starts now, when it is said, not at the deadline: a late timer
                 # (or a restart) must not charge the lateness to the next seat before it is told.
-                # The commit is now's too: its ``saved_at`` must not fall inside an outage that
-                # was given back already, or a second crash would give it back again.
+                # The commit is now's too (the log says the deadline): its ``saved_at`` must not
+                # fall inside an outage given back already, or a second crash would give it again.
                 self._after_change(live, now, events)
-                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), now)
+                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), now, at=deadline)
                 await self._arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead
