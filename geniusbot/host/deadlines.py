@@ -59,8 +59,9 @@ def kill_point(boundary: str) -> None:
 
 
 def message_key(row_id: int) -> str:
-    """The key a timed message is posted with (:class:`~.transport.KeyedTransport`): its row's."""
-    return f"geniusbot-message-{row_id}"
+    """The key a timed message is posted with (:class:`~.transport.KeyedTransport`): its row's
+    (short: a transport may carry it in a file's name)."""
+    return f"m{row_id}"
 
 
 class Deadlines(HostBase):
