@@ -71,10 +71,10 @@ class KeyedTransport(Protocol):
     """A transport that can find a room message again after a crash: it takes a ``key`` with a
     post and answers :meth:`find_posted` with the message posted with that key.
 
-    The host posts a message it must delete later (a memory grid) with a key of its own, after
-    writing the deletion's intent and before learning the message's id. If the bot dies between
-    the post and the id's fill-in, the restart asks the transport for the message by that key, so
-    it can still delete it. A transport without this (the recording one) has its open intents
+    The host posts a message it must delete later (a vanishing window's board) with a key of its
+    own, after writing the deletion's intent and before learning the message's id. If the bot
+    dies between the post and the id's fill-in, the restart asks the transport for the message
+    by that key, so it can still delete it. A transport without this (the recording one) has its open intents
     dropped at a restart: the narrow gap between a post returning and its id being written is
     not covered there (nor for a message that cannot carry a key, such as a Discord text).
     """
