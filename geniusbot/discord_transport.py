@@ -102,6 +102,22 @@ def captions(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return split_text(text, limit)
 
 
+#: How many of a room's latest messages :meth:`DiscordTransport.find_posted` looks through.
+FIND_WITHIN = 100
+
+
+def _keyed_filename(filename: str, key: str) -> str:
+    """``match1.png`` posted with the key ``m12``: ``match1-m12.png``."""
+    stem, dot, suffix = filename.rpartition(".")
+    return f"{stem}-{key}.{suffix}" if dot else f"{filename}-{key}"
+
+
+def _keyed_name(filename: str, key: str) -> bool:
+    """Whether an attachment's file name is one :func:`_keyed_filename` made with ``key``."""
+    stem = filename.rpartition(".")[0] or filename
+    return stem.endswith(f"-{key}")
+
+
 class DiscordTransport:
     """Posts, pictures, edits, deletions and DMs for the host, through one discord.py client."""
 
@@ -158,8 +174,9 @@ class DiscordTransport:
                 await self.sleep(delay)
         raise AssertionError("unreachable: the last try raises")
 
-    async def post(self, room: int | None, text: str) -> int:
-        """Post ``text`` in the room (split over several messages if it is long); the first id."""
+    async def post(self, room: int | None, text: str, *, key: str | None = None) -> int:
+        """Post ``text`` in the room (split over several messages if it is long); the first id.
+        A text message cannot carry a ``key``: :meth:`find_posted` never finds one."""
         channel = self._room(room)
         first: int | None = None
         for part in split_text(text):
@@ -168,13 +185,19 @@ class DiscordTransport:
         assert first is not None
         return first
 
-    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
+    async def post_picture(
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
+    ) -> int:
         """Post the PNG as a file attachment, with ``text`` as its caption (a caption too long for
-        one message goes first as text, the picture carries its last part); the picture's id."""
+        one message goes first as text, the picture carries its last part); the picture's id.
+        With ``key`` the file is named after it too (``match1-m12.png``), so that
+        :meth:`find_posted` finds the picture again after a crash."""
         channel = self._room(room)
         *before, caption = captions(text)
         for part in before:
             await self._call("post a message", channel.send(part, allowed_mentions=NO_MENTIONS))
+        if key is not None:
+            filename = _keyed_filename(filename, key)
 
         def send() -> Awaitable[discord.Message]:
             file = discord.File(io.BytesIO(png), filename=filename)
@@ -182,6 +205,23 @@ class DiscordTransport:
 
         message = await self._upload(send)
         return message.id
+
+    async def find_posted(self, room: int | None, key: str) -> int | None:
+        """The picture this bot posted in the room with ``key`` (by its file's name), among the
+        room's last :data:`FIND_WITHIN` messages; ``None`` if there is none (a keyed text is never
+        found: a text message cannot carry a key)."""
+        channel = self._room(room)
+        me = self.client.user
+        if me is None:
+            raise TransportError("The bot is not logged in to Discord yet.")
+
+        async def scan() -> int | None:
+            async for message in channel.history(limit=FIND_WITHIN):
+                if message.author.id == me.id and any(_keyed_name(a.filename, key) for a in message.attachments):
+                    return message.id
+            return None
+
+        return await self._call("read the room's messages", scan())
 
     async def delete(self, room: int | None, message_id: int) -> None:
         """Delete a message the bot posted."""

@@ -248,12 +248,20 @@ class Actions(HostBase):
             live.status = MatchStatus.FINISHED
 
     async def _commit(
-        self, live: LiveMatch, action: NewAction | None, now: float, *, result: Result | None = None
+        self,
+        live: LiveMatch,
+        action: NewAction | None,
+        now: float,
+        *,
+        result: Result | None = None,
+        at: float | None = None,
     ) -> None:
-        """Commit the in-memory state (and ``action``); on any failure, go back to the last commit."""
+        """Commit the in-memory state (and ``action``, logged at ``at``, default ``now``: a late
+        timeout is logged at its deadline); on any failure, go back to the last commit."""
         live.host["saved_at"] = now
         if action is not None:
-            action = NewAction(action.kind, action.text, action.seat, action.private, live.clock.to_dict(), utc(now))
+            stamp = utc(now if at is None else at)
+            action = NewAction(action.kind, action.text, action.seat, action.private, live.clock.to_dict(), stamp)
         outcome = live.game.outcome()
         if result is None and outcome is not None:
             result = Result(outcome.winner, outcome.reason)

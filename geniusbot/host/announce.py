@@ -20,7 +20,7 @@ from .clock import format_duration
 from .live import LiveMatch, result_detail
 from .live import timed_out as timed_out_of
 from .naming import game_title
-from .transport import TransportError
+from .transport import TransportError, post_picture, post_text
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +51,13 @@ async def caller_answers(yes: bool = True) -> AsyncIterator[None]:
 class Announcer(HostBase):
     """What the room and the seats read: events, boards, captions, clock lines, status."""
 
-    async def _post(self, live: LiveMatch, text: str) -> int | None:
+    async def _post(self, live: LiveMatch, text: str, *, delete_at: float | None = None) -> int | None:
+        """Post ``text`` in the room (``None`` if it could not be); with ``delete_at`` (epoch
+        seconds), a message to be deleted then, whose deletion is kept before it is posted."""
         try:
-            return await self.transport.post(live.room, text)
+            if delete_at is None:
+                return await self.transport.post(live.room, text)
+            return await self._post_timed(live, delete_at, lambda key: post_text(self.transport, live.room, text, key))
         except TransportError as error:
             log.warning("match %s: could not post: %s", live.id, error)
             return None
@@ -93,10 +97,9 @@ class Announcer(HostBase):
             if not event.text:
                 continue  # data only: nothing to say
             if event.public:
-                message_id = await self._post(live, live.speak(event.text))
                 delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
-                if message_id is not None and delete_after:
-                    await self._schedule_delete(live, message_id, float(delete_after))
+                delete_at = self.now() + float(delete_after) if delete_after else None
+                await self._post(live, live.speak(event.text), delete_at=delete_at)
             else:
                 text = live.speak(event.text)
                 for seat in sorted(event.seats or ()):
@@ -242,12 +245,14 @@ class Announcer(HostBase):
         lead = [t for t in lead if t]
         window_says = "" if window_said else self.window_line(live, now)
         caption = "\n".join(t for t in (*lead, window_says, ending) if t)
-        posted: list[int | None] = []
+        # A vanishing window shows what the rules hide once it closes: a board posted during it
+        # goes when it closes (its intent kept before it is posted), even across a restart. Any
+        # other window shows nothing hidden, and nothing else is ever deleted.
+        window = live.host.get("window")
+        vanish_at = float(window["due"]) if window and self._vanishing(live, window) else None
         if png is not None:
             try:
-                posted.append(
-                    await self.transport.post_picture(live.room, png, filename=f"match{live.id}.png", text=caption)
-                )
+                await self._post_picture(live, png, caption, vanish_at)
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -256,7 +261,7 @@ class Announcer(HostBase):
                 log.warning("match %s: could not post the board: %s", live.id, error)
                 # The board is lost, the announcement must not be; the lines under the board
                 # are said again as they are now (the upload may have taken a while).
-                posted.append(await self._post(live, self._board_lost(live, lead, window_said, timed_out)))
+                await self._post(live, self._board_lost(live, lead, window_said, timed_out), delete_at=vanish_at)
         else:
             for text in lead:
                 await self._post(live, text)
@@ -264,16 +269,7 @@ class Announcer(HostBase):
             text = board.text_board(view, clocks=clocks)
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
-            posted.append(await self._post(live, text + ("\n" + caption if caption else "")))
-        window = live.host.get("window")
-        if self._vanishing(live, window):
-            # A vanishing window shows what the rules hide once it closes: a board posted during
-            # it goes when it closes, even across a restart. Any other window shows nothing
-            # hidden, and nothing else is ever deleted.
-            for message_id in posted:
-                if message_id is not None and window:
-                    # From the time now, not the action's: an upload may have taken a while.
-                    await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - self.now()))
+            await self._post(live, text + ("\n" + caption if caption else ""), delete_at=vanish_at)
         for seat in live.players:
             own = live.game.view(seat)
             if own != view and live.private_views.get(seat) != own:
@@ -288,6 +284,17 @@ class Announcer(HostBase):
         window_says = "" if window_said else self.window_line(live, now)
         ending = self._caption(live, now, timed_out=timed_out)
         return "\n".join(t for t in (*lead, BOARD_LOST, window_says, ending) if t)
+
+    async def _post_picture(self, live: LiveMatch, png: bytes, caption: str, delete_at: float | None) -> int | None:
+        """Post the board's picture in the room; with ``delete_at``, one to be deleted then."""
+        filename = f"match{live.id}.png"
+        if delete_at is None:
+            return await self.transport.post_picture(live.room, png, filename=filename, text=caption)
+        return await self._post_timed(
+            live,
+            delete_at,
+            lambda key: post_picture(self.transport, live.room, png, filename=filename, text=caption, key=key),
+        )
 
     async def _private_view(
         self, live: LiveMatch, seat: str, view: Mapping[str, Any], clocks: Mapping[str, str]

@@ -12,7 +12,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from abc import abstractmethod
 
     from geniusbot.games import Event
-    from geniusbot.storage import MatchRecord, NewAction, Result, Store, TimerRecord
+    from geniusbot.storage import MatchRecord, NewAction, PostedMessage, Result, Store, TimerRecord
 
     from .transport import Transport
 
@@ -114,7 +114,13 @@ class HostBase:
         def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None: ...
         @abstractmethod
         async def _commit(
-            self, live: LiveMatch, action: NewAction | None, now: float, *, result: Result | None = None
+            self,
+            live: LiveMatch,
+            action: NewAction | None,
+            now: float,
+            *,
+            result: Result | None = None,
+            at: float | None = None,
         ) -> None: ...
         @abstractmethod
         async def submit(
@@ -136,7 +142,15 @@ class HostBase:
         @abstractmethod
         def _know_rows(live: LiveMatch, rows: Iterable[TimerRecord]) -> None: ...
         @abstractmethod
-        async def _schedule_delete(self, live: LiveMatch, message_id: int, seconds: float) -> None: ...
+        async def _delete_posted(self, channel: int | None, message_id: int) -> None: ...
+        @abstractmethod
+        async def _post_timed(
+            self, live: LiveMatch, delete_at: float, send: Callable[[str], Awaitable[int]]
+        ) -> int | None: ...
+        @abstractmethod
+        async def _settle_intent(self, intent: PostedMessage) -> tuple[int, TimerRecord | None] | None: ...
+        @abstractmethod
+        async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None: ...
         @abstractmethod
         async def _wake(self, due: float) -> None: ...
 
@@ -155,7 +169,7 @@ class HostBase:
         @abstractmethod
         def _drop(drawing: asyncio.Future[bytes | None] | None) -> None: ...
         @abstractmethod
-        async def _post(self, live: LiveMatch, text: str) -> int | None: ...
+        async def _post(self, live: LiveMatch, text: str, *, delete_at: float | None = None) -> int | None: ...
         @abstractmethod
         async def _private(self, live: LiveMatch, seat: str, text: str) -> bool: ...
         @abstractmethod
@@ -171,5 +185,10 @@ class HostBase:
         ) -> None: ...
         @abstractmethod
         def clock_line(self, live: LiveMatch, now: float) -> str: ...
+        @staticmethod
+        @abstractmethod
+        def _vanishing(live: LiveMatch, window: Mapping[str, Any] | None) -> bool: ...
+        @abstractmethod
+        def _window_left(self, live: LiveMatch, now: float) -> str | None: ...
         @abstractmethod
         def status_text(self, live: LiveMatch) -> str: ...

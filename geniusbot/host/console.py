@@ -23,13 +23,16 @@ unfinished console match of that game in it (the clocks stopped while it was awa
 ``--new`` is given.
 
 Time: the system clock, or, for tests only, the epoch seconds written in the file named by the
-environment variable ``GENIUSBOT_TEST_TIME_FILE`` (read at every look at the clock).
+environment variable ``GENIUSBOT_TEST_TIME_FILE`` (read at every look at the clock). Also for
+tests only, ``GENIUSBOT_TEST_KILL_AT`` names a boundary at which the process kills itself with
+SIGKILL (see :data:`geniusbot.host.deadlines.KILL_AT_ENV`), so that a crash test hits one gap.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import os
 import re
 import sys
@@ -100,8 +103,13 @@ class ConsoleTransport:
         # The first line of each message printed, by id: a deletion or an edit names the message by it.
         self._heads: dict[int, str] = {}
 
-    def _id(self, text: str = "") -> int:
-        message_id = ConsoleTransport._last = max(ConsoleTransport._last + 1, time.time_ns() // 1000)
+    def _id(self, text: str = "", key: str | None = None) -> int:
+        if key is not None:
+            # A keyed message's id is its key's, so that a later run finds it by the key alone
+            # (see find_posted); negative, apart from the numbered ones.
+            message_id = _keyed_id(key)
+        else:
+            message_id = ConsoleTransport._last = max(ConsoleTransport._last + 1, time.time_ns() // 1000)
         self._heads[message_id] = text.strip().split("\n", 1)[0]
         return message_id
 
@@ -123,21 +131,29 @@ class ConsoleTransport:
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
-    async def post(self, room: int | None, text: str) -> int:
+    async def post(self, room: int | None, text: str, *, key: str | None = None) -> int:
         """Print a room message."""
         self._print(text)
-        return self._id(text)
+        return self._id(text, key)
 
-    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
+    async def post_picture(
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
+    ) -> int:
         """Print the caption, then save the picture (if a folder is set) and print where it went:
         the caption reads first (a match's heading opens the terminal), the text board follows."""
-        mid = self._id(text or "the board picture")
+        mid = self._id(text or "the board picture", key)
         if text:
             self._print(text)
         path = self._save(png, filename)
         if path is not None:
             self._print(f"(board saved to {path})")
         return mid
+
+    async def find_posted(self, room: int | None, key: str) -> int | None:
+        """The message posted with ``key``, in this run or an earlier one. A terminal cannot be
+        read back, so the console cannot tell a line it printed before a crash from one it never
+        got to: it names the message either way, and its deletion says so at worst once too often."""
+        return _keyed_id(key)
 
     async def delete(self, room: int | None, message_id: int) -> None:
         """Say that a message is gone, named by its first line (a terminal cannot take it back)."""
@@ -155,6 +171,11 @@ class ConsoleTransport:
         saved = f" (saved to {path})" if path is not None else ""
         self._print(f"[to {player.seat} only] {text}{saved}".rstrip())
         return mid
+
+
+def _keyed_id(key: str) -> int:
+    """The console's id of the message posted with ``key``: the same in every run."""
+    return -int.from_bytes(hashlib.blake2b(key.encode(), digest_size=7).digest(), "big") - 1
 
 
 def check_options(

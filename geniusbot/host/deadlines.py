@@ -5,21 +5,63 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+import os
+import signal
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from geniusbot.games import Event, EventKind
-from geniusbot.storage import ActionKind, MatchStatus, NewAction, StaleVersion, StorageUnavailable, TimerRecord
+from geniusbot.storage import (
+    ActionKind,
+    MatchStatus,
+    NewAction,
+    PostedMessage,
+    StaleVersion,
+    StorageError,
+    StorageUnavailable,
+    TimerRecord,
+)
 
 from .base import HostBase
 from .clock import Alert, AlertKind, format_duration
 from .live import LiveMatch, epoch, timed_out, utc
-from .transport import TransportError
+from .transport import KeyedTransport, TransportError
 
 log = logging.getLogger(__name__)
 
 #: Timer kinds the host arms.
 CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "delete", "heartbeat"
+
+#: The ``messages`` kind of a message the host deletes at a set time.
+TIMED_MESSAGE = "timed"
+
+#: Test-only: the environment variable naming a boundary at which the process kills itself with
+#: SIGKILL, written ``boundary`` or ``boundary:n`` (the n-th time it is reached; default the
+#: first). The boundaries are those :func:`kill_point` is called with: ``message-intent`` (a timed
+#: message's intent is written, nothing posted yet) and ``message-posted`` (it is posted, its id
+#: not yet written). The crash tests use it to hit each gap; a bot never sets it.
+KILL_AT_ENV = "GENIUSBOT_TEST_KILL_AT"
+_reached: dict[str, int] = {}
+
+
+def kill_point(boundary: str) -> None:
+    """Die here, at once and without cleaning up, if :data:`KILL_AT_ENV` names this boundary
+    (and this is the time it asks for). A no-op unless that test-only variable is set."""
+    wanted = os.environ.get(KILL_AT_ENV)
+    if not wanted:
+        return
+    name, _, nth = wanted.partition(":")
+    if name.strip() != boundary:
+        return
+    _reached[boundary] = _reached.get(boundary, 0) + 1
+    if _reached[boundary] == int(nth or 1):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def message_key(row_id: int) -> str:
+    """The key a timed message is posted with (:class:`~.transport.KeyedTransport`): its row's
+    (short: a transport may carry it in a file's name)."""
+    return f"m{row_id}"
 
 
 class Deadlines(HostBase):
@@ -149,8 +191,12 @@ class Deadlines(HostBase):
                 # Charged at the deadline itself: a late timer must not cost the seat extra.
                 live.clock.stop(seat, deadline)
                 events = live.game.timeout(seat)
-                self._after_change(live, deadline, events)
-                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), deadline)
+                # What follows starts now, when it is said, not at the deadline: a late timer
+                # (or a restart) must not charge the lateness to the next seat before it is told.
+                # The commit is now's too (the log says the deadline): its ``saved_at`` must not
+                # fall inside an outage given back already, or a second crash would give it again.
+                self._after_change(live, now, events)
+                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), now, at=deadline)
                 await self._arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead
@@ -211,13 +257,60 @@ class Deadlines(HostBase):
         await self._report(live, now, events)
 
     async def _delete_message(self, timer: TimerRecord) -> None:
-        channel = timer.payload.get("channel_id")
-        message_id = int(timer.payload["message_id"])
+        await self._delete_posted(timer.payload.get("channel_id"), int(timer.payload["message_id"]))
+
+    async def _delete_posted(self, channel: int | None, message_id: int) -> None:
         try:
             await self.transport.delete(channel, message_id)
         except TransportError as error:
             log.info("deleting message %s: %s (already gone?)", message_id, error)
         await self.store.mark_message_deleted(channel, message_id)
+
+    async def _post_timed(self, live: LiveMatch, delete_at: float, send: Callable[[str], Awaitable[int]]) -> int | None:
+        """Post a message that must be gone at ``delete_at`` (epoch seconds): ``send(key)`` posts it.
+
+        The deletion is durable before the message can exist: its intent (a ``messages`` row with
+        no message id) is written first, then the message is posted (with the intent's key), then
+        its id and the deletion's timer row are written in one transaction. A crash in between
+        leaves an intent, which the restart settles (:meth:`_settle_intent`). If the intent cannot
+        be written, nothing is posted: a message whose deletion is not kept must not be shown.
+        Raises :class:`TransportError` as the post does.
+        """
+        try:
+            intent = await self.store.add_message(
+                live.room, None, TIMED_MESSAGE, match_id=live.id, delete_at=utc(delete_at)
+            )
+        except StorageError as error:
+            log.warning("match %s: a message to delete later is not posted: %s", live.id, error)
+            return None
+        kill_point("message-intent")
+        try:
+            message_id = await send(message_key(intent.id))
+        except TransportError:
+            await self._settle_intent(intent)  # it may be on show all the same
+            raise
+        kill_point("message-posted")
+        await self.store.fill_message(intent.id, message_id, timer_kind=DELETE_TIMER)
+        await self._wake(delete_at)
+        return message_id
+
+    async def _settle_intent(self, intent: PostedMessage) -> tuple[int, TimerRecord | None] | None:
+        """Finish or undo an intent whose post may or may not have happened: a transport that
+        can find its messages by key (:class:`~.transport.KeyedTransport`) is asked; the message
+        found gets its id and its deletion's timer row (returned with it), else the intent is
+        dropped. ``None`` when nothing was found (or the transport could not be asked: the
+        intent then stays open, for the next restart)."""
+        found: int | None = None
+        if isinstance(self.transport, KeyedTransport):
+            try:
+                found = await self.transport.find_posted(intent.channel_id, message_key(intent.id))
+            except TransportError as error:
+                log.warning("message intent %s: the transport could not be asked: %s", intent.id, error)
+                return None
+        if found is None:
+            await self.store.drop_message(intent.id)
+            return None
+        return found, await self.store.fill_message(intent.id, found, timer_kind=DELETE_TIMER)
 
     @staticmethod
     def _know_rows(live: LiveMatch, rows: Iterable[TimerRecord]) -> None:
@@ -276,14 +369,6 @@ class Deadlines(HostBase):
             live.armed[kind] = rows + [(want[0], want[1], timer.id)]
         if added:
             await self._wake(added)
-
-    async def _schedule_delete(self, live: LiveMatch, message_id: int, seconds: float) -> None:
-        due = utc(self.now() + seconds)
-        await self.store.add_message(live.room, message_id, "timed", match_id=live.id, delete_at=due)
-        await self.store.add_timer(
-            DELETE_TIMER, due, match_id=live.id, payload={"channel_id": live.room, "message_id": message_id}
-        )
-        await self._wake(epoch(due))
 
     async def _wake(self, due: float) -> None:
         """Tell the dispatcher a timer row due at ``due`` was written (it may need to wake sooner)."""

@@ -10,8 +10,8 @@ from geniusbot.storage import MatchRecord, MatchStatus, TimerRecord
 
 from .base import HostBase
 from .clock import format_duration
-from .deadlines import HEARTBEAT_TIMER
-from .live import utc
+from .deadlines import DELETE_TIMER, HEARTBEAT_TIMER
+from .live import epoch, utc
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,9 @@ class Recovery(HostBase):
         # An outage that ended before every live match's last commit is in their rows already.
         self.outages = sorted((d, u) for d, u in ledger if u > oldest and u > d)[-MAX_OUTAGES:]
         await self._beat(replacing=[r.id for r in beats])
+        # Before anything is said: the messages posted before the crash that must go are found
+        # (or their intents dropped), and those whose time has passed go now.
+        await self._settle_messages(now, [r for group in rows.values() for r in group if r.kind == DELETE_TIMER])
         resumed: list[int] = []
         semaphore = asyncio.Semaphore(8 if self.store.dialect == "postgresql" else 1)
 
@@ -83,6 +86,39 @@ class Recovery(HostBase):
         await self._wake(now + self.heartbeat)
         return delivered is not None
 
+    async def _settle_messages(self, now: float, deletions: Sequence[TimerRecord]) -> None:
+        """At a restart: finish or undo every intent of a timed message left open by the crash
+        (:meth:`_settle_intent`), delete now every posted message whose time has passed (with
+        its timer rows), and give a deletion's timer row to any message still due that lacks one."""
+        rows: dict[tuple[int | None, int], list[TimerRecord]] = {}
+        for row in deletions:
+            if "message_id" in row.payload:
+                rows.setdefault((row.payload.get("channel_id"), int(row.payload["message_id"])), []).append(row)
+        for message in await self.store.messages_to_delete():
+            if message.delete_at is None:
+                continue
+            message_id = message.message_id
+            if message_id is None:
+                settled = await self._settle_intent(message)
+                if settled is None:
+                    continue
+                message_id, timer = settled
+                if timer is not None:
+                    rows.setdefault((message.channel_id, message_id), []).append(timer)
+            mine = rows.get((message.channel_id, message_id), [])
+            if epoch(message.delete_at) <= now + 0.0005:
+                await self._delete_posted(message.channel_id, message_id)
+                for row in mine:
+                    await self.store.delete_timer(row.id, kind=row.kind, due_at=row.due_at)
+            elif not mine:
+                await self.store.add_timer(
+                    DELETE_TIMER,
+                    message.delete_at,
+                    match_id=message.match_id,
+                    payload={"channel_id": message.channel_id, "message_id": message_id, "row": message.id},
+                )
+                await self._wake(epoch(message.delete_at))
+
     def _give_back(self, saved_at: float) -> tuple[float, float]:
         """What the ledger gives back to a match last committed at ``saved_at``, and how long
         the latest outage it saw lasted."""
@@ -102,18 +138,31 @@ class Recovery(HostBase):
                 return  # paused: its clocks are stopped already
             outage, latest = self._give_back(float(live.host.get("saved_at", now)))
             live.clock.give_back(outage)
-            if live.host.get("window"):
-                live.host["window"]["due"] += outage
+            window = live.host.get("window")
+            # A vanishing window's time is wall time: what it shows stayed on show while the bot
+            # was down (its messages go at their time), so it ends when they go. Any other
+            # window, like the clocks, gets the outage back.
+            vanishing = self._vanishing(live, window)
+            if window and not vanishing:
+                window["due"] += outage
             if self.heartbeat > 0:
                 live.snapshot()  # what the row and the ledger together say
             else:
                 await self._commit(live, None, now)  # no ledger: the row must say it alone
             await self._arm(live, now)
+            said = [] if live.clock.control.untimed else ["the clocks were stopped meanwhile"]
+            over = False
+            if window and vanishing:
+                left = self._window_left(live, now)
+                over = left is None or float(window["due"]) <= now + 0.0005
+                when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
+                ran_on = "but not the window's time" if said else "the window's time ran on"
+                said.append(f"{ran_on} (what it shows stayed on show): {when}")
+            back = f"The bot is back after {format_duration(int(latest * 1000))}"
             await self._post(
-                live,
-                f"The bot is back after {format_duration(int(latest * 1000))}"
-                f"{'' if live.clock.control.untimed else '; the clocks were stopped meanwhile'}. "
-                f"{self.clock_line(live, now)}".strip(),
+                live, f"{back}{'; ' + ', '.join(said) if said else ''}. {self.clock_line(live, now)}".strip()
             )
+            if over and window:
+                await self._window_due(live, {"kind": window["kind"]}, now)
             # A clock that had already run out before the outage still decides.
             await self._expire(live, now)

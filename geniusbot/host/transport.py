@@ -66,6 +66,51 @@ class Transport(Protocol):
         ...
 
 
+@runtime_checkable
+class KeyedTransport(Protocol):
+    """A transport that can find a room message again after a crash: it takes a ``key`` with a
+    post and answers :meth:`find_posted` with the message posted with that key.
+
+    The host posts a message it must delete later (a vanishing window's board) with a key of its
+    own, after writing the deletion's intent and before learning the message's id. If the bot
+    dies between the post and the id's fill-in, the restart asks the transport for the message
+    by that key, so it can still delete it. A transport without this (the recording one) has its open intents
+    dropped at a restart: the narrow gap between a post returning and its id being written is
+    not covered there (nor for a message that cannot carry a key, such as a Discord text).
+    """
+
+    async def post(self, room: int | None, text: str, *, key: str | None = None) -> int:
+        """Post ``text`` in the room, named by ``key`` if given; return the new message's id."""
+        ...
+
+    async def post_picture(
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
+    ) -> int:
+        """Post a picture, named by ``key`` if given; return its id."""
+        ...
+
+    async def find_posted(self, room: int | None, key: str) -> int | None:
+        """The id of the message posted in ``room`` with ``key``, or ``None`` if there was none
+        (or it cannot be known)."""
+        ...
+
+
+async def post_text(transport: Transport, room: int | None, text: str, key: str | None) -> int:
+    """Post ``text``, with ``key`` if the transport takes one."""
+    if key is not None and isinstance(transport, KeyedTransport):
+        return await transport.post(room, text, key=key)
+    return await transport.post(room, text)
+
+
+async def post_picture(
+    transport: Transport, room: int | None, png: bytes, *, filename: str, text: str, key: str | None
+) -> int:
+    """Post a picture, with ``key`` if the transport takes one."""
+    if key is not None and isinstance(transport, KeyedTransport):
+        return await transport.post_picture(room, png, filename=filename, text=text, key=key)
+    return await transport.post_picture(room, png, filename=filename, text=text)
+
+
 @dataclass
 class Sent:
     """One thing a :class:`RecordingTransport` was asked to do."""

@@ -211,7 +211,9 @@ class Message(Base):
     """A message the bot posted, kept so that a scheduled deletion still happens after a restart.
 
     Message ids are not unique on their own (the console numbers its messages from 1 every run),
-    so a message is named by its channel and id.
+    so a message is named by its channel and id. A message to be deleted is written here before
+    it is posted: ``message_id`` is NULL until the post returns (an intent), so that no crash can
+    leave on show a message that no row knows of.
     """
 
     __tablename__ = "messages"
@@ -219,7 +221,7 @@ class Message(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
     channel_id: Mapped[int | None] = mapped_column(BigInteger)
-    message_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
     kind: Mapped[str] = mapped_column(String(32))
     delete_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)

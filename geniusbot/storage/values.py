@@ -136,12 +136,18 @@ class TimerRecord:
 
 @dataclass(frozen=True)
 class PostedMessage:
-    """A message the bot posted; ``delete_at`` is when it must go, if ever."""
+    """A message the bot posted; ``delete_at`` is when it must go, if ever.
+
+    ``message_id`` is ``None`` while the row is an intent: written before the message is posted,
+    so that a crash between the post and the row cannot leave a message no row knows of. The id is
+    filled in once the post returns (``MessageStore.fill_message``); a restart finds or drops the
+    intents still open.
+    """
 
     id: int
     match_id: int | None
     channel_id: int | None
-    message_id: int
+    message_id: int | None
     kind: str
     delete_at: datetime | None
     deleted: bool

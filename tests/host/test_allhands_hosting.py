@@ -175,10 +175,7 @@ async def test_a_restart_between_posting_and_deleting_still_deletes_the_grid(sto
     await fire_due(b, clock)
     assert {s.message_id for s in second.sent if s.op == "delete"} == grid
     assert await store.messages_to_delete() == []
-    # The window (nobody moves while it runs) keeps the time the outage took from it.
-    assert (await store.get_match(match_id)).state["state"]["phase"] == "memorize"
-    clock.advance(15)
-    await fire_due(b, clock)
+    # The window ends with the grid, at its 30 s of wall time: play goes on from there.
     assert (await store.get_match(match_id)).state["state"]["phase"] == "call"
     assert {s.message_id for s in second.sent if s.op == "delete"} == grid
 
@@ -518,3 +515,24 @@ async def test_a_refusal_of_a_move_sent_to_the_wrong_place_says_where_it_belongs
     # Any other refusal leaves the field unset.
     other = await host.room_message(ROOM, 11, "Z99")
     assert other.status == "rejected" and other.belongs_private is None
+
+
+async def test_the_landmine_window_keeps_its_remaining_time_across_a_restart(store, clock):
+    # What the seats do in it (send their mines) the bot could not take while it was down.
+    a = Host(store, RecordingTransport(), now=clock, pictures=False)
+    await a.recover()
+    match_id = await start(a, "tiles", anomalies="landmine")
+    clock.advance(30)
+    await fire_due(a, clock)  # the grid is hidden; the landmine window runs until T0 + 60
+    assert (await store.get_match(match_id)).state["state"]["phase"] == "landmines"
+    clock.advance(10)
+    await fire_due(a, clock)  # a heartbeat: the bot was alive at T0 + 40
+    clock.advance(100)
+    b = Host(store, RecordingTransport(), now=clock, pictures=False)
+    assert await b.recover() == [match_id]
+    clock.advance(19)
+    await fire_due(b, clock)
+    assert (await store.get_match(match_id)).state["state"]["phase"] == "landmines"
+    clock.advance(1)
+    await fire_due(b, clock)
+    assert (await store.get_match(match_id)).state["state"]["phase"] == "call"

@@ -36,6 +36,8 @@ from geniusbot.games import other_seat
 from geniusbot.games.allhands.common import TASK_ANOMALIES
 from geniusbot.games.allhands.tiles import TILES, Mines, grid_text
 from geniusbot.host import board
+from geniusbot.host.deadlines import DELETE_TIMER
+from geniusbot.host.live import utc
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record
 from geniusbot.host.transport import Player, RecordingTransport
@@ -449,8 +451,8 @@ class Blabbing(RecordingTransport):
 class Forgetful(Host):
     """A host that never deletes anything."""
 
-    async def _schedule_delete(self, live, message_id: int, seconds: float) -> None:
-        return None
+    async def _post_timed(self, live, delete_at: float, send) -> int | None:
+        return await send("forgotten")  # posted, its deletion never kept
 
 
 class Tidy(Host):
@@ -461,7 +463,8 @@ class Tidy(Host):
         await super()._show_board(live, now, **options)
         for sent in self.transport.sent[mark:]:
             if sent.op in ("post", "picture") and sent.room == ROOM:
-                await super()._schedule_delete(live, sent.message_id, 30)
+                intent = await self.store.add_message(ROOM, None, "timed", match_id=live.id, delete_at=utc(now + 30))
+                await self.store.fill_message(intent.id, sent.message_id, timer_kind=DELETE_TIMER)
 
 
 @pytest.mark.parametrize("broken", ["blabbing", "forgetful", "tidy"])

@@ -533,21 +533,38 @@ async def test_a_corrupt_match_is_answered_not_raised(host, store):
     assert (await host.command(record.id, "pause")).status == "error"
 
 
-async def test_a_window_keeps_its_remaining_time_across_a_restart(store, clock):
+async def test_a_vanishing_window_keeps_its_wall_time_across_a_restart(store, clock):
     with registered():
         a = Host(store, RecordingTransport(), now=clock, pictures=False)
         await a.recover()
         match_id = await start(a, "sealedbid", clock="30s", options={"memorize": "1"})
         clock.advance(10)
         await fire_due(a, clock)  # heartbeats: a is alive at T+10
+        clock.advance(5)
+        b = Host(store, RecordingTransport(), now=clock, pictures=False)
+        await b.recover()  # back at T+15: what the window shows stayed on show meanwhile
+        clock.advance(14)
+        await fire_due(b, clock)
+        assert (await store.get_match(match_id)).state["state"]["window_open"]
+        clock.advance(1)  # T+30: its 30 s of wall time are over, the outage not added
+        await fire_due(b, clock)
+        assert not (await store.get_match(match_id)).state["state"]["window_open"]
+
+
+async def test_a_vanishing_window_whose_time_ran_out_while_the_bot_was_down_closes_on_its_return(store, clock):
+    with registered():
+        a = Host(store, RecordingTransport(), now=clock, pictures=False)
+        await a.recover()
+        match_id = await start(a, "sealedbid", clock="30s", options={"memorize": "1"})
         clock.advance(100)
         b = Host(store, RecordingTransport(), now=clock, pictures=False)
         await b.recover()
-        clock.advance(19)
-        await fire_due(b, clock)
-        assert (await store.get_match(match_id)).state["state"]["window_open"]
-        clock.advance(1)
-        await fire_due(b, clock)
+        said = b.transport.room_texts()
+        assert said[0] == (
+            "The bot is back after 1:40; the clocks were stopped meanwhile, but not the window's time "
+            "(what it shows stayed on show): its time ran out meanwhile, so it closes now."
+        )
+        assert "The number is hidden; bid now." in said
         assert not (await store.get_match(match_id)).state["state"]["window_open"]
 
 
