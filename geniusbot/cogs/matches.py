@@ -344,10 +344,12 @@ class Matches(commands.Cog):
             seat = next((s for s, p in live.players.items() if p.user_id == message.author.id), None)
             if seat is None or is_chatter(live.game, seat, text):
                 return
-            result = await self.host.submit(live.id, seat, text)
+            result = await self.host.submit(live.id, seat, text, key=f"discord:{message.id}")
         else:
             # Not in memory (a match another process started, or one dropped after a conflict).
-            result = await self.host.room_message(message.channel.id, message.author.id, text)
+            result = await self.host.room_message(
+                message.channel.id, message.author.id, text, key=f"discord:{message.id}"
+            )
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
 
@@ -390,7 +392,7 @@ class Matches(commands.Cog):
             rooms = ", ".join(f"<#{live.channel_id}>" for live in mine)
             await self._answer_dm(message, f"Your match takes no private moves; type your move in {rooms}.")
             return
-        result = await self.host.private_message(message.author.id, text)
+        result = await self.host.private_message(message.author.id, text, key=f"discord:{message.id}")
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
         elif result.match_id is None and result.message:
@@ -489,7 +491,7 @@ class Matches(commands.Cog):
                 else f"This choice is for {label} alone; wait for your own turn."
             )
         await interaction.response.defer()
-        result: Reply = await self.host.submit(match_id, seat, text, private=private)
+        result: Reply = await self.host.submit(match_id, seat, text, private=private, key=f"discord:{interaction.id}")
         if not result.ok:
             raise Refusal(
                 result.message
