@@ -237,3 +237,21 @@ async def test_a_private_move_saved_but_unanswered_is_confirmed_privately(host, 
             "discord:5001",
             "discord:5002",
         ]
+
+
+async def test_a_command_waiting_behind_an_unconfirmed_move_finds_it_first(host, transport, cutter, direct, gate):
+    match_id = await start(host)
+    cutter.cut_next_commit(lands=True)
+    await host.submit(match_id, "p1", "H8", key="discord:6001")
+    await cutter.come_back()
+    transport.clear()
+    # The host pauses before the bot's own next try: the move is found and said first; the
+    # pause, decided on the match without it, is refused and comes again.
+    reply = await host.command(match_id, "pause")
+    assert reply.status == "unavailable" and "changed meanwhile" in reply.message
+    assert transport.room_texts()[0] == "alice (p1): your move H8 was saved after all; it stands."
+    assert (await host.command(match_id, "pause")).ok
+    record = await direct.get_match(match_id)
+    assert record.status == "paused" and await taken(direct, match_id) == [("p1", "H8", "discord:6001")]
+    gate.open()
+    await host.confirmations()
