@@ -172,7 +172,6 @@ class Actions(HostBase):
             except CommitUnknown as error:
                 # Saved or not, nobody knows yet: say neither, and find out (see _settle).
                 log.warning("match %s: %s", match_id, error)
-                self._confirm_later(match_id)
                 await self._answer(live, seat, private, NOT_KNOWN_YET)
                 return Reply(ReplyStatus.UNAVAILABLE, NOT_KNOWN_YET, match_id)
             except DuplicateSubmission:
@@ -431,6 +430,7 @@ class Actions(HostBase):
                 self.unconfirmed[live.id] = Unconfirmed(
                     action.key, action.seat, action.private, action.text, now, live.version, after
                 )
+                self._confirm_later(live.id)
             live.restore()
             raise
         except BaseException:

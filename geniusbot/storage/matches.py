@@ -38,6 +38,7 @@ from .statements import (
     DELETE_EXACT_TIMER,
     INSERT_ACTION,
     LOCK_MATCH,
+    LOCK_WAIT,
     MATCH_VERSION,
     NEXT_SEQ,
     SUBMISSION_SEQ,
@@ -321,7 +322,7 @@ class MatchStore(Transactions):
             # Did the try whose COMMIT broke land after all? With a key, its row says so; the
             # match's row lock first waits out that COMMIT if the server is still on it.
             if key is not None:
-                if conn.execute(LOCK_MATCH, {"p_id": match_id}).first() is None:
+                if not self._lock_match(conn, match_id):
                     return None
                 seq = self._submission_seq(conn, match_id, key)
                 return None if seq is None else Committed(seq, expected_version + 1)
@@ -348,6 +349,13 @@ class MatchStore(Transactions):
         return await self._transaction(work, write=True, what="committing an action", verify=verify)
 
     @staticmethod
+    def _lock_match(conn: Connection, match_id: int) -> bool:
+        """Lock the match's row (waiting at most a few seconds); whether the match exists."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(LOCK_WAIT)
+        return conn.execute(LOCK_MATCH, {"p_id": match_id}).first() is not None
+
+    @staticmethod
     def _submission_seq(conn: Connection, match_id: int, key: str) -> int | None:
         seq: int | None = conn.execute(SUBMISSION_SEQ, {"p_match_id": match_id, "p_key": key}).scalar_one_or_none()
         return seq
@@ -363,7 +371,7 @@ class MatchStore(Transactions):
         """
 
         def work(conn: Connection) -> ActionRecord | None:
-            if conn.execute(LOCK_MATCH, {"p_id": match_id}).first() is None:
+            if not self._lock_match(conn, match_id):
                 raise MatchNotFound(match_id)
             row = conn.execute(
                 select(m.Action.__table__).where(m.Action.match_id == match_id, m.Action.key == key)

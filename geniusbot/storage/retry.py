@@ -27,7 +27,9 @@ DEFAULT_RETRIES = 5
 DEFAULT_BACKOFF = 0.05
 DEFAULT_MAX_BACKOFF = 2.0
 
-_TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "57P01", "57P02", "57P03", "53300"})
+# Serialization failure, deadlock, server shutting down or starting, too many connections, and a
+# lock not had within its timeout (a row still held by a transaction whose client is gone).
+_TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "57P01", "57P02", "57P03", "53300", "55P03"})
 
 
 def is_transient(error: BaseException) -> bool:

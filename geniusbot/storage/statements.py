@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, text, update
 
 from . import models as m
 from .rows import aware, db_text, json_or_none
@@ -58,6 +58,11 @@ LOCK_MATCH = (
 """A match's version and last seq, its row locked (parameter ``p_id``): on PostgreSQL a commit of
 it still in flight (its connection gone, its COMMIT on the way) is waited for, never read past.
 (SQLite needs no more than the write lock the transaction takes at its start.)"""
+
+LOCK_WAIT = text("SET LOCAL lock_timeout = '5s'")
+"""PostgreSQL, before :data:`LOCK_MATCH`: a transaction whose connection died silently may hold
+the row until the server notices; waiting more than 5 s for it is a transient failure (55P03),
+retried, and in the end "not known yet", never a hang."""
 
 SNAPSHOT_FIELDS = ("state", "clock", "host", "status", "result", "action")
 """Which parts of the snapshot a commit may replace; a statement is kept per combination."""

@@ -171,3 +171,38 @@ async def test_a_failure_with_no_commit_sent_is_plainly_unavailable(db_url: str)
 
 def _always_away(conn) -> None:
     raise OperationalError("BEGIN", {}, Exception("could not connect to server"), connection_invalidated=True)
+
+
+@pytest.mark.postgres
+async def test_the_lookup_waits_for_a_commit_the_server_is_still_finishing(postgres_db_url: str):
+    import asyncio
+
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    store = await Store.open(postgres_db_url, migrate=False, sleep=no_pause)
+    parsed = make_url(postgres_db_url)
+    other = await asyncpg.connect(user=parsed.username, host=parsed.host, port=parsed.port, database=parsed.database)
+    try:
+        match_id = await new_match(store)
+        # Another connection's commit of the submission, in flight: the row is written, not committed.
+        in_flight = other.transaction()
+        await in_flight.start()
+        await other.execute("UPDATE matches SET version = 1, last_seq = 1 WHERE id = $1", match_id)
+        await other.execute(
+            "INSERT INTO actions (match_id, seq, seat, kind, text, private, accepted, at, key) "
+            "VALUES ($1, 1, 'p1', 'move', 'H8', false, true, now(), 'discord:7')",
+            match_id,
+        )
+        lookup = asyncio.ensure_future(store.find_submission(match_id, "discord:7"))
+        waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = $1"
+        async with asyncio.timeout(10):
+            while not await other.fetchval(waiting, parsed.database):
+                await asyncio.sleep(0.01)  # until the lookup waits on the row lock
+        assert not lookup.done()
+        await in_flight.commit()  # the COMMIT lands after the lookup began: it is seen, not read past
+        found = await asyncio.wait_for(lookup, 10)
+        assert found is not None and (found.seq, found.text) == (1, "H8")
+    finally:
+        await other.close()
+        await store.close()
