@@ -298,14 +298,18 @@ class Actions(HostBase):
                 live, _ = await self._get(match_id)
                 if live is None:
                     continue  # the store cannot be read yet
+                settled = False
                 async with live.lock:
                     try:
                         await self._settle(live)
+                        settled = True
                     except StorageUnavailable as error:
                         log.info("match %s: whether the last move landed is not known yet: %s", match_id, error)
                     except Exception:
                         log.exception("match %s: finding out whether the last move landed failed", match_id)
                 self._let_go(match_id)
+                if settled and self.on_settled is not None:
+                    self.on_settled(match_id)
         finally:
             if self._confirming.get(match_id) is asyncio.current_task():
                 del self._confirming[match_id]

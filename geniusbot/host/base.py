@@ -103,6 +103,9 @@ class HostBase:
         # Per match, the submission whose commit may have landed, and the task finding out (actions.py).
         self.unconfirmed: dict[int, Unconfirmed] = {}
         self._confirming: dict[int, asyncio.Task[None]] = {}
+        #: Called with a match's id once the background check has said whether its unconfirmed
+        #: move landed (the bot refreshes the match's choice buttons then).
+        self.on_settled: Callable[[int], Any] | None = None
 
     if TYPE_CHECKING:
         # What one job calls on another, each defined in its own module.

@@ -117,6 +117,8 @@ async def test_a_move_saved_but_unanswered_is_announced_as_taken_once_the_databa
     host, transport, cutter, direct, gate
 ):
     match_id = await start(host)
+    settled: list[int] = []
+    host.on_settled = settled.append  # the bot refreshes the match's buttons then
     transport.clear()
     cutter.cut_next_commit(lands=True)
     reply = await host.submit(match_id, "p1", "H8", key="discord:1001")
@@ -130,7 +132,7 @@ async def test_a_move_saved_but_unanswered_is_announced_as_taken_once_the_databa
     ]
     # A try while the server is still away finds out nothing and says nothing.
     await gate.one_try()
-    assert len(transport.room_texts()) == 1
+    assert len(transport.room_texts()) == 1 and settled == []
     # The server is back: the move is found by its key and announced as a taken move is.
     await cutter.come_back()
     gate.open()
@@ -140,6 +142,7 @@ async def test_a_move_saved_but_unanswered_is_announced_as_taken_once_the_databa
     assert said[1] == "alice places black on H8."  # the move's own announcement, then its board
     assert " 8  . . . . . . . x" in said[2] and "last move H8" in said[2]
     assert not any("not taken" in text for text in transport.room_texts())
+    assert settled == [match_id]
     live = host.matches[match_id]
     assert live.version == (await direct.get_match(match_id)).version
     # The same submission again: taken already, and not taken twice.
