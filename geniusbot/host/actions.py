@@ -163,15 +163,24 @@ class Actions(HostBase):
         live, reply = await self._get(match_id)
         if live is None:
             return reply
+        given = key
+        key = key or f"host:{uuid.uuid4().hex}"
         async with live.lock:
             try:
                 if match_id in self.unconfirmed:
                     # An earlier move's fate first: this submission is ruled on the match as it is.
                     await self._settle(live)
-                return await self._submit(live, seat, text.strip(), private, key or f"host:{uuid.uuid4().hex}")
+                return await self._submit(live, seat, text.strip(), private, key)
             except CommitUnknown as error:
-                # Saved or not, nobody knows yet: say neither, and find out (see _settle).
                 log.warning("match %s: %s", match_id, error)
+                if (pending := self.unconfirmed.get(match_id)) is None or pending.key != key:
+                    # Unknown is what came before the move (a timeout applied first): the move
+                    # itself was never sent, so it was not taken.
+                    live.restore()
+                    message = "The bot could not save that move, so it was not taken; send it again in a moment."
+                    await self._answer(live, seat, private, message)
+                    return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
+                # Saved or not, nobody knows yet: say neither, and find out (see _settle).
                 await self._answer(live, seat, private, NOT_KNOWN_YET)
                 return Reply(ReplyStatus.UNAVAILABLE, NOT_KNOWN_YET, match_id)
             except DuplicateSubmission:
@@ -183,7 +192,7 @@ class Actions(HostBase):
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
                 pending = self.unconfirmed.get(match_id)
-                if pending is not None and pending.key == key:
+                if pending is not None and pending.key == given:
                     message = NOT_KNOWN_YET  # its resend: still not known
                 elif pending is not None:
                     message = (
