@@ -258,3 +258,25 @@ async def test_a_command_waiting_behind_an_unconfirmed_move_finds_it_first(host,
     assert record.status == "paused" and await taken(direct, match_id) == [("p1", "H8", "discord:6001")]
     gate.open()
     await host.confirmations()
+
+
+async def test_the_time_a_saved_move_waited_to_be_confirmed_is_given_back(proxied, cutter, direct, gate):
+    clock = FakeTime()
+    transport = RecordingTransport()
+    host = Host(proxied, transport, now=clock, pictures=False, heartbeat=0, sleep=gate)
+    reply = await host.start_match(
+        "tictacfive", players=[Player("p1", 11, "alice"), Player("p2", 22, "bob")], seed=5, channel_id=7, clock="60s"
+    )
+    match_id = reply.match_id
+    clock.advance(10)
+    cutter.cut_next_commit(lands=True)
+    await host.submit(match_id, "p1", "H8", key="discord:7001")
+    clock.advance(100)  # nobody sees the move meanwhile: more than a whole move's time
+    await cutter.come_back()
+    gate.open()
+    await host.confirmations()
+    # alice places the next opening stone: her new turn began when the move was said, not before.
+    assert transport.room_texts()[-1].endswith("\nTo move: alice (p1) 1:00.")
+    clock.advance(30)
+    assert (await host.submit(match_id, "p1", "H9", key="discord:7002")).ok
+    assert await taken(direct, match_id) == [("p1", "H8", "discord:7001"), ("p1", "H9", "discord:7002")]
