@@ -126,6 +126,8 @@ class GeniusBot(commands.Bot):
         self.host = Host(self.store, self.transport, now=self.now)
         self.dispatcher = TimerDispatcher(self.store, self.on_timer, time=self.time)
         self.host.wake = self.dispatcher.wake
+        # A move found saved after its commit went unanswered may open a choice: the buttons follow.
+        self.host.on_settled = lambda match_id: self.dispatch("match_changed", match_id)
         for module in self.cog_modules:
             await self.load_extension(module)
         if self.sync_commands:

@@ -358,10 +358,12 @@ class Matches(commands.Cog):
             seat = next((s for s, p in live.players.items() if p.user_id == message.author.id), None)
             if seat is None or is_chatter(live.game, seat, text):
                 return
-            result = await self.host.submit(live.id, seat, text)
+            result = await self.host.submit(live.id, seat, text, key=f"discord:{message.id}")
         else:
             # Not in memory (a match another process started, or one dropped after a conflict).
-            result = await self.host.room_message(message.channel.id, message.author.id, text)
+            result = await self.host.room_message(
+                message.channel.id, message.author.id, text, key=f"discord:{message.id}"
+            )
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
 
@@ -404,7 +406,7 @@ class Matches(commands.Cog):
             rooms = ", ".join(f"<#{live.channel_id}>" for live in mine)
             await self._answer_dm(message, f"Your match takes no private moves; type your move in {rooms}.")
             return
-        result = await self.host.private_message(message.author.id, text)
+        result = await self.host.private_message(message.author.id, text, key=f"discord:{message.id}")
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
         elif result.match_id is None and result.message:
@@ -505,7 +507,9 @@ class Matches(commands.Cog):
         await interaction.response.defer()
         # A press is answered to the presser alone: the host posts no refusal in the room (a
         # second press of a choice already made, say); the refusal below is ephemeral.
-        result: Reply = await self.host.submit(match_id, seat, text, private=private, answer=False)
+        result: Reply = await self.host.submit(
+            match_id, seat, text, private=private, key=f"discord:{interaction.id}", answer=False
+        )
         if not result.ok:
             raise Refusal(
                 result.message

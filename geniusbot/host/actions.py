@@ -3,15 +3,20 @@ committed before it is announced."""
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import logging
 import random
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game
+from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game, load
 from geniusbot.storage import (
     ENDED_STATUSES,
     ActionKind,
+    CommitUnknown,
+    DuplicateSubmission,
     MatchStatus,
     NewAction,
     Result,
@@ -26,12 +31,22 @@ from .announce import caller_answers
 from .base import HostBase, never_raises
 from .clock import Clock, ClockSpecError, TimeControl, preset
 from .deadlines import CLOCK_TIMER, WINDOW_TIMER
-from .live import LiveMatch, Reply, ReplyStatus, utc
+from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed, utc
 from .naming import game_title
 from .routing import CHAT_PREFIXES
 from .transport import Player
 
 log = logging.getLogger(__name__)
+
+#: The pause before the first try to find out whether a commit whose answer was lost landed,
+#: doubled after each try that could not tell, up to the second.
+CONFIRM_DELAY, CONFIRM_MAX_DELAY = 2.0, 60.0
+
+#: What a player is told when the database went away while their move was being saved.
+NOT_KNOWN_YET = (
+    "The bot lost touch with its database while saving that move, so it does not know yet whether "
+    "the move was taken; it will say here as soon as the database answers."
+)
 
 
 class Actions(HostBase):
@@ -136,21 +151,67 @@ class Actions(HostBase):
         return Reply(ReplyStatus.ACCEPTED, "", live.id)
 
     @never_raises
-    async def submit(self, match_id: int, seat: str, text: str, *, private: bool = False, answer: bool = True) -> Reply:
+    async def submit(
+        self,
+        match_id: int,
+        seat: str,
+        text: str,
+        *,
+        private: bool = False,
+        key: str | None = None,
+        answer: bool = True,
+    ) -> Reply:
         """Seat ``seat`` of match ``match_id`` typed ``text`` (privately if ``private``).
 
+        ``key`` names the submission (``discord:<message or interaction id>``, ``console:<run>:<line>``):
+        the same submission is taken once (a resend is answered as taken already), and a commit
+        whose answer was lost is found again by it. Without one the host makes one up, so any
+        move whose commit went unanswered is found again; only a resend is then not recognised.
+
         ``answer=False``: the caller answers the player with the reply's message itself (a
-        button press is answered to its presser alone), so the host posts no refusal."""
+        button press is answered to its presser alone), so the host posts no refusal.
+        """
         live, reply = await self._get(match_id)
         if live is None:
             return reply
+        given = key
+        key = key or f"host:{uuid.uuid4().hex}"
         async with live.lock, caller_answers(not answer):
             try:
-                return await self._submit(live, seat, text.strip(), private)
+                if match_id in self.unconfirmed:
+                    # An earlier move's fate first: this submission is ruled on the match as it is.
+                    await self._settle(live)
+                return await self._submit(live, seat, text.strip(), private, key)
+            except CommitUnknown as error:
+                log.warning("match %s: %s", match_id, error)
+                if (pending := self.unconfirmed.get(match_id)) is None or pending.key != key:
+                    # Unknown is what came before the move (a timeout applied first): the move
+                    # itself was never sent, so it was not taken.
+                    live.restore()
+                    message = "The bot could not save that move, so it was not taken; send it again in a moment."
+                    await self._answer(live, seat, private, message)
+                    return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
+                # Saved or not, nobody knows yet: say neither, and find out (see _settle).
+                await self._answer(live, seat, private, NOT_KNOWN_YET)
+                return Reply(ReplyStatus.UNAVAILABLE, NOT_KNOWN_YET, match_id)
+            except DuplicateSubmission:
+                live.restore()
+                message = "That move was taken already; it is not taken twice."
+                await self._answer(live, seat, private, message)
+                return Reply(ReplyStatus.REJECTED, message, match_id)
             except StorageUnavailable as error:
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
-                message = "The bot could not save that move, so it was not taken; send it again in a moment."
+                pending = self.unconfirmed.get(match_id)
+                if pending is not None and pending.key == given:
+                    message = NOT_KNOWN_YET  # its resend: still not known
+                elif pending is not None:
+                    message = (
+                        f"The bot is still waiting for its database to say whether {live.label(pending.seat)}'s "
+                        "last move was saved, so that was not taken; send it again once the bot has said."
+                    )
+                else:
+                    message = "The bot could not save that move, so it was not taken; send it again in a moment."
                 await self._answer(live, seat, private, message)
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
             except StaleVersion:
@@ -166,7 +227,7 @@ class Actions(HostBase):
                 await self._answer(live, seat, private, message)
                 return Reply(ReplyStatus.ERROR, message, match_id)
 
-    async def _submit(self, live: LiveMatch, seat: str, text: str, private: bool) -> Reply:
+    async def _submit(self, live: LiveMatch, seat: str, text: str, private: bool, key: str) -> Reply:
         if seat not in live.players:
             seats = ", ".join(live.players)
             return Reply(
@@ -183,21 +244,21 @@ class Actions(HostBase):
         kind = ActionKind.PRIVATE if private else ActionKind.MOVE
         if live.status == MatchStatus.PAUSED:
             message = "The match is paused; wait for the host to resume it, then send your move again."
-            await self._log_rejected(live, seat, kind, text, private, message, now)
+            await self._log_rejected(live, seat, kind, text, private, message, now, key)
             await self._answer(live, seat, private, message)
             return Reply(ReplyStatus.REJECTED, message, live.id)
         # A clock that ran out before this message arrived decides first, even if its timer is late.
         await self._expire(live, now)
         if live.game.is_over:
             message = "Time ran out before that move arrived; the game is over."
-            await self._log_rejected(live, seat, kind, text, private, message, now)
+            await self._log_rejected(live, seat, kind, text, private, message, now, key)
             await self._answer(live, seat, private, message)
             return Reply(ReplyStatus.REJECTED, message, live.id)
         try:
             move = live.game.parse_move(text, seat, private=private)
         except GameError as error:
             # The log keeps the game's reason as it is; the player reads it with the names.
-            await self._log_rejected(live, seat, kind, text, private, str(error), now)
+            await self._log_rejected(live, seat, kind, text, private, str(error), now, key)
             message = live.speak(str(error))
             await self._answer(live, seat, private, message)
             # Where the move belongs, as data (a transport says how its users send it there).
@@ -209,20 +270,115 @@ class Actions(HostBase):
         # The board depends only on the new state: draw it while the commit runs, and post it
         # only once the commit has succeeded (a failed commit drops it unseen).
         drawing = self._draw_board(live, now)
-        try:
-            await self._commit(live, NewAction(kind, move.text(), seat, private), now)
-        except BaseException:
-            self._drop(drawing)
-            raise
-        await self._arm(live, now)
         # One acknowledgement a private move: the game's own echo of it ("Sealed: play 15.", "Your
         # mines are on ...") goes unsent, the host's "Taken:" says the same.
         if private:
             events = [e for e in events if not (e.seats == frozenset({seat}) and e.kind == EventKind.SEALED)]
+        try:
+            await self._commit(live, NewAction(kind, move.text(), seat, private, key=key), now)
+        except BaseException:
+            self._drop(drawing)
+            if (pending := self.unconfirmed.get(live.id)) is not None and pending.key == key:
+                pending.events = events  # said if it turns out to have landed
+            raise
+        # Taken: whatever fails from here on, the move stands and is never said to be "not taken".
+        await self._arm_taken(live, now)
         if private:
             await self._private(live, seat, f"Taken: {move.text()}.")
-        await self._report(live, now, events, drawing=drawing)
+        await self._report_taken(live, now, events, drawing=drawing)
         return Reply(ReplyStatus.ACCEPTED, move.text(), live.id)
+
+    async def _arm_taken(self, live: LiveMatch, now: float) -> None:
+        """Re-arm the timers after a taken move; a store that fails now costs the rows, not the move."""
+        try:
+            await self._arm(live, now)
+        except StorageError as error:
+            log.warning("match %s: a taken move's timers could not be armed: %s", live.id, error)
+
+    async def _report_taken(self, live: LiveMatch, now: float, events: Iterable[Event], **kwargs: Any) -> None:
+        try:
+            await self._report(live, now, events, **kwargs)
+        except StorageError as error:
+            log.warning("match %s: a taken move's announcement could not be finished: %s", live.id, error)
+
+    # ---- a commit whose answer was lost
+
+    def _confirm_later(self, match_id: int) -> None:
+        """Find out, in the background, whether the match's unconfirmed submission landed."""
+        task = self._confirming.get(match_id)
+        if task is None or task.done():
+            self._confirming[match_id] = asyncio.get_running_loop().create_task(self._keep_confirming(match_id))
+
+    async def _keep_confirming(self, match_id: int) -> None:
+        delay = CONFIRM_DELAY
+        try:
+            while match_id in self.unconfirmed:
+                await self.sleep(delay)
+                delay = min(delay * 2, CONFIRM_MAX_DELAY)
+                live, _ = await self._get(match_id)
+                if live is None:
+                    continue  # the store cannot be read yet
+                settled = False
+                async with live.lock:
+                    try:
+                        await self._settle(live)
+                        settled = True
+                    except StorageUnavailable as error:
+                        log.info("match %s: whether the last move landed is not known yet: %s", match_id, error)
+                    except Exception:
+                        log.exception("match %s: finding out whether the last move landed failed", match_id)
+                self._let_go(match_id)
+                if settled and self.on_settled is not None:
+                    self.on_settled(match_id)
+        finally:
+            if self._confirming.get(match_id) is asyncio.current_task():
+                del self._confirming[match_id]
+
+    async def confirmations(self) -> None:
+        """Return once every submission whose commit went unanswered is confirmed or refused (tests)."""
+        while self._confirming:
+            await asyncio.gather(*self._confirming.values())
+
+    async def _settle(self, live: LiveMatch) -> bool:
+        """Find out whether the match's unconfirmed submission landed, and say so to its player.
+
+        ``True``: it landed; the match is as it left it (with the time it waited given back to
+        the clocks that ran meanwhile, since nobody could see it), and it is announced as a taken
+        move is. ``False``: it did not (its player is told to send it again), or there was none.
+        Raises :class:`StorageUnavailable` while the store cannot tell.
+        """
+        pending = self.unconfirmed.get(live.id)
+        if pending is None:
+            return False
+        found = await self.store.find_submission(live.id, pending.key)
+        del self.unconfirmed[live.id]
+        now = self.now()
+        if found is None:
+            message = f"Your move {pending.text} was not saved after all, so it was not taken; send it again."
+            await self._answer(live, pending.seat, pending.private, message)
+            return False
+        if live.version == pending.version:  # still as before it: take the state it committed
+            game, clock, host, status = pending.state
+            live.game, live.clock, live.host, live.status = load(game), Clock.from_dict(clock), host, status
+            live.version = pending.version + 1
+        if live.version == pending.version + 1:
+            waited = max(0.0, now - pending.at)
+            live.clock.give_back(waited)
+            if window := live.host.get("window"):
+                live.host["window"] = {**window, "due": float(window["due"]) + waited}
+            live.snapshot()  # the next commit writes the time given back
+        delivered, live.delivered = live.delivered, None  # not this announcement's row
+        try:
+            await self._arm_taken(live, now)
+        finally:
+            live.delivered = delivered
+        if pending.private:
+            await self._private(live, pending.seat, f"Taken: {pending.text} (it was saved after all).")
+            lead = []
+        else:
+            lead = [f"{live.label(pending.seat)}: your move {pending.text} was saved after all; it stands."]
+        await self._report_taken(live, now, pending.events, lead=lead)
+        return True
 
     def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
         """Bring clocks, window and status in line with the game after it changed."""
@@ -257,11 +413,31 @@ class Actions(HostBase):
         at: float | None = None,
     ) -> None:
         """Commit the in-memory state (and ``action``, logged at ``at``, default ``now``: a late
-        timeout is logged at its deadline); on any failure, go back to the last commit."""
+        timeout is logged at its deadline); on any failure, go back to the last commit.
+
+        While an earlier submission's commit is unconfirmed, its fate comes first: if it landed,
+        what the caller decided is stale (:class:`StaleVersion`, after the landed move is said).
+        A submission's commit that goes unanswered is kept as :class:`Unconfirmed`.
+        """
+        if live.id in self.unconfirmed:
+            try:
+                landed = await self._settle(live)
+            except BaseException:
+                live.restore()
+                raise
+            if landed:
+                raise StaleVersion(live.id, live.version - 1, live.version)
         live.host["saved_at"] = now
         if action is not None:
-            stamp = utc(now if at is None else at)
-            action = NewAction(action.kind, action.text, action.seat, action.private, live.clock.to_dict(), stamp)
+            action = NewAction(
+                action.kind,
+                action.text,
+                action.seat,
+                action.private,
+                live.clock.to_dict(),
+                utc(now if at is None else at),
+                action.key,
+            )
         outcome = live.game.outcome()
         if result is None and outcome is not None:
             result = Result(outcome.winner, outcome.reason)
@@ -285,6 +461,15 @@ class Actions(HostBase):
                 status=live.status,
                 **extra,
             )
+        except CommitUnknown:
+            if action is not None and action.key is not None and action.seat is not None:
+                after = (live.game.to_dict(), live.clock.to_dict(), copy.deepcopy(live.host), live.status)
+                self.unconfirmed[live.id] = Unconfirmed(
+                    action.key, action.seat, action.private, action.text, now, live.version, after
+                )
+                self._confirm_later(live.id)
+            live.restore()
+            raise
         except BaseException:
             live.restore()
             raise
@@ -294,12 +479,14 @@ class Actions(HostBase):
         live.snapshot()
 
     async def _log_rejected(
-        self, live: LiveMatch, seat: str, kind: str, text: str, private: bool, reason: str, now: float
+        self, live: LiveMatch, seat: str, kind: str, text: str, private: bool, reason: str, now: float, key: str
     ) -> None:
         try:
             await self.store.append_rejected(
-                live.id, NewAction(kind, text, seat, private, live.clock.to_dict(), utc(now)), reason
+                live.id, NewAction(kind, text, seat, private, live.clock.to_dict(), utc(now), key), reason
             )
+        except DuplicateSubmission:
+            raise  # a resend of a taken move: answered as such, not refused
         except StorageError as error:
             # The answer still goes out; a refused submission changed nothing worth keeping.
             log.warning("match %s: could not log a refused submission: %s", live.id, error)

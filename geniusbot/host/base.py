@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, S
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from .live import LiveMatch, Reply, ReplyStatus
+from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed
 
 if TYPE_CHECKING:
     from abc import abstractmethod
@@ -66,7 +66,8 @@ class HostBase:
     wakes by then. ``pictures``: post a rendered board when a renderer exists (the text board
     otherwise); ``text_boards``: post the text board as well (the console). ``adopt``: a timer of
     a match this host has not loaded loads it (the bot); false: such timers are left alone (a
-    console that resumes one match of a shared file).
+    console that resumes one match of a shared file). ``sleep`` is the pause between tries to
+    find out whether a commit whose answer was lost landed (tests inject it).
     """
 
     def __init__(
@@ -82,6 +83,7 @@ class HostBase:
         adopt: bool = True,
         on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
         heartbeat: float = HEARTBEAT_SECONDS,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.transport = transport
@@ -97,6 +99,13 @@ class HostBase:
         self.outages: list[tuple[float, float]] = []
         self.matches: dict[int, LiveMatch] = {}
         self._loading: dict[int, asyncio.Lock] = {}
+        self.sleep = sleep
+        # Per match, the submission whose commit may have landed, and the task finding out (actions.py).
+        self.unconfirmed: dict[int, Unconfirmed] = {}
+        self._confirming: dict[int, asyncio.Task[None]] = {}
+        #: Called with a match's id once the background check has said whether its unconfirmed
+        #: move landed (the bot refreshes the match's choice buttons then).
+        self.on_settled: Callable[[int], Any] | None = None
 
     if TYPE_CHECKING:
         # What one job calls on another, each defined in its own module.
@@ -124,7 +133,14 @@ class HostBase:
         ) -> None: ...
         @abstractmethod
         async def submit(
-            self, match_id: int, seat: str, text: str, *, private: bool = False, answer: bool = True
+            self,
+            match_id: int,
+            seat: str,
+            text: str,
+            *,
+            private: bool = False,
+            key: str | None = None,
+            answer: bool = True,
         ) -> Reply: ...
 
         # ---- commands.py: host commands

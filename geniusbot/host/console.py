@@ -343,9 +343,16 @@ async def run_console(
         dispatcher.start()
         say(help_text(host.matches[match_id].game if match_id in host.matches else None))
 
+        # Each line's submission key: this run, named as the transport names its messages (the
+        # microsecond it began, unique across runs), and the line's number in it.
+        run = time.time_ns() // 1000
+        number = 0
+
         async def one(line: str) -> bool:
             try:
-                return await _handle(line, host, store, match_id, say, export_record, again)
+                return await _handle(
+                    line, host, store, match_id, say, export_record, again, key=f"console:{run}:{number}"
+                )
             except StorageError as error:
                 say(f"The database failed ({error}); nothing changed, try again.")
                 return True
@@ -354,6 +361,7 @@ async def run_console(
         try:
             while going:
                 read = await read_line(stdin)
+                number += 1
                 if read == "":
                     break  # the end of the input, without 'quit'
                 if read is None:
@@ -427,8 +435,11 @@ async def _handle(
     say: Callable[[str], None],
     export: Any,
     again: str = "geniusbot play",
+    *,
+    key: str | None = None,
 ) -> bool:
-    """Handle one console line; ``False`` to quit. ``again`` is the command that comes back to it."""
+    """Handle one console line; ``False`` to quit. ``again`` is the command that comes back to it;
+    ``key``, the line's submission key."""
     from geniusbot.storage import MatchStatus
 
     from .chatter import command_hint, is_chatter
@@ -460,7 +471,7 @@ async def _handle(
             if is_chatter(live.game, seat, text.strip()):
                 say("(ignored)")
                 return True
-        reply = await host.submit(match_id, seat, text, private=private)
+        reply = await host.submit(match_id, seat, text, private=private, key=key)
         if reply.ok:
             say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
         elif reply.status == ReplyStatus.IGNORED and over and not text.strip().startswith(CHAT_PREFIXES):

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from geniusbot.games import Game, Outcome, Termination, load
+from geniusbot.games import Event, Game, Outcome, Termination, load
 from geniusbot.storage import MatchStatus, TimerRecord
 
 from .clock import Clock
@@ -124,3 +124,24 @@ class LiveMatch:
         self.clock = Clock.from_dict(clock)
         self.host = dict(host)
         self.status = status
+
+
+@dataclass
+class Unconfirmed:
+    """A submission whose commit was sent but never answered (the database went away past the
+    retries): it may have landed or not. The host keeps what the match would be with it, and says
+    neither "taken" nor "not taken" until the store can tell, by the submission's ``key``."""
+
+    key: str
+    seat: str
+    private: bool
+    #: The move as the game wrote it.
+    text: str
+    #: When it was made (epoch seconds).
+    at: float
+    #: The match's version it was decided at; it made the next one if it landed.
+    version: int
+    #: The snapshot it would have committed (game, clock, host data, status), as :attr:`LiveMatch.saved`.
+    state: tuple[dict[str, Any], dict[str, Any], dict[str, Any], MatchStatus]
+    #: What it would announce, once it is known to have landed.
+    events: list[Event] = field(default_factory=list)

@@ -33,8 +33,9 @@ class Routing(HostBase):
     """Where an input goes: the room's match, or the sender's match of a private message."""
 
     @never_raises
-    async def room_message(self, channel_id: int, user_id: int, text: str) -> Reply:
-        """Someone typed ``text`` in a room: a submission if they hold a seat of its match."""
+    async def room_message(self, channel_id: int, user_id: int, text: str, *, key: str | None = None) -> Reply:
+        """Someone typed ``text`` in a room: a submission if they hold a seat of its match.
+        ``key`` names the message (see :meth:`~geniusbot.host.actions.Actions.submit`)."""
         try:
             record = await self.store.live_match_in_channel(channel_id)
         except StorageUnavailable as error:
@@ -47,13 +48,16 @@ class Routing(HostBase):
         seat = record.seat_of(user_id)
         if seat is None:
             return Reply(ReplyStatus.IGNORED, match_id=record.id)
-        return await self.submit(record.id, seat, text)
+        return await self.submit(record.id, seat, text, key=key)
 
     @never_raises
-    async def private_message(self, user_id: int, text: str, match_id: int | None = None) -> Reply:
+    async def private_message(
+        self, user_id: int, text: str, match_id: int | None = None, *, key: str | None = None
+    ) -> Reply:
         """A player sent ``text`` privately; with several live matches, ``match_id`` picks one, or
         the match number the text starts with: "#12 bid 3" always names match 12; a bare "12 bid 3"
-        does when match 12 is one of the sender's several (else the number may be the move)."""
+        does when match 12 is one of the sender's several (else the number may be the move).
+        ``key`` names the message (see :meth:`~geniusbot.host.actions.Actions.submit`)."""
         try:
             records = await self.store.live_matches_of_user(user_id)
         except StorageUnavailable:
@@ -93,4 +97,4 @@ class Routing(HostBase):
         record = records[0]
         seat = record.seat_of(user_id)
         assert seat is not None
-        return await self.submit(record.id, seat, text, private=True)
+        return await self.submit(record.id, seat, text, private=True, key=key)

@@ -25,7 +25,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .errors import MatchNotFound, RoomBusy, StaleVersion, StorageError, StorageUnavailable
+    from .errors import (
+        CommitUnknown,
+        DuplicateSubmission,
+        MatchNotFound,
+        RoomBusy,
+        StaleVersion,
+        StorageError,
+        StorageUnavailable,
+    )
     from .models import ENDED_STATUSES, UNFINISHED_STATUSES, MatchStatus
     from .retry import RetryState, is_transient, retry_transient
     from .store import Store
@@ -46,6 +54,8 @@ _MODULE_OF = {
     "MatchStatus": "models",
     "ENDED_STATUSES": "models",
     "UNFINISHED_STATUSES": "models",
+    "CommitUnknown": "errors",
+    "DuplicateSubmission": "errors",
     "MatchNotFound": "errors",
     "RoomBusy": "errors",
     "StaleVersion": "errors",
@@ -89,7 +99,9 @@ __all__ = [
     "UNFINISHED_STATUSES",
     "ActionKind",
     "ActionRecord",
+    "CommitUnknown",
     "Committed",
+    "DuplicateSubmission",
     "GuildConfig",
     "MatchNotFound",
     "MatchRecord",

@@ -52,6 +52,29 @@ class StorageUnavailable(StorageError):
     """The database could not be reached (or stayed locked) after several tries."""
 
 
+class CommitUnknown(StorageUnavailable):
+    """A write's COMMIT was sent but its answer never came, and the database stayed away past the
+    retries: the write may have landed or not. A caller that gave the write a submission key
+    finds out later with :meth:`Store.find_submission`; it must not say either way meanwhile."""
+
+
+class DuplicateSubmission(StorageError):
+    """The match's log holds a taken action of this submission key already; nothing was written."""
+
+    def __init__(self, match_id: int, key: str, seq: int | None = None) -> None:
+        super().__init__(f"Match #{match_id} has taken submission {key!r} already; it is not taken twice.")
+        self.match_id = match_id
+        self.key = key
+        self.seq = seq
+
+
+def is_duplicate_key(error: IntegrityError) -> bool:
+    """Whether ``error`` is the database refusing a second taken action of one submission key
+    (the unique index on ``actions (match_id, key)``), which :class:`DuplicateSubmission` reports."""
+    text = str(error.orig).lower()
+    return "uq_actions_match_id_key" in text or "unique constraint failed: actions.match_id, actions.key" in text
+
+
 def is_room_taken(error: IntegrityError) -> bool:
     """Whether ``error`` is the database refusing a second unfinished match in one game room
     (the partial unique index on ``matches.channel_id``), which :class:`RoomBusy` reports."""

@@ -6,6 +6,10 @@ an action to the log *and* replaces the snapshot (game state, clocks, host data,
 in one transaction, and only if the version is still the one the caller read; otherwise it raises
 :class:`StaleVersion` and changes nothing. Refused submissions are logged with
 :meth:`MatchStore.append_rejected`; they never touch the snapshot or the version.
+
+A taken action keeps the key of the submission it came from, unique within the match: a second
+commit of one key raises :class:`DuplicateSubmission` and writes nothing, and a commit whose
+answer was lost is found by its key (:meth:`MatchStore.find_submission`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from . import models as m
-from .errors import MatchNotFound, RoomBusy, StaleVersion, is_room_taken
+from .errors import DuplicateSubmission, MatchNotFound, RoomBusy, StaleVersion, is_duplicate_key, is_room_taken
 from .rows import (
     UNSET,
     action_from_row,
@@ -33,8 +37,11 @@ from .rows import (
 from .statements import (
     DELETE_EXACT_TIMER,
     INSERT_ACTION,
+    LOCK_MATCH,
+    LOCK_WAIT,
     MATCH_VERSION,
     NEXT_SEQ,
+    SUBMISSION_SEQ,
     action_params,
     commit_update,
     exact_params,
@@ -253,6 +260,9 @@ class MatchStore(Transactions):
         is still at ``expected_version``; :class:`MatchNotFound` if there is no such match.
         ``done_timer``: a delivered timer whose work this commit is; that very row (same id,
         kind and due time) is deleted in the same transaction, saving the dispatcher a write.
+        An action with a ``key`` the log has taken already raises :class:`DuplicateSubmission`
+        and writes nothing. When the COMMIT's answer is lost and the database stays away past
+        the retries, :class:`CommitUnknown` says so; with a key, :meth:`find_submission` tells later.
         """
         if status is not UNSET and status not in m.MATCH_STATUSES:
             raise ValueError(f"unknown match status {status!r}")
@@ -285,6 +295,7 @@ class MatchStore(Transactions):
             )
         )
         timer_params = None if done_timer is None else exact_params(done_timer)
+        key = action.key if action is not None else None
 
         def work(conn: Connection) -> Committed:
             row = conn.execute(statement, values).first()
@@ -292,17 +303,31 @@ class MatchStore(Transactions):
                 actual = conn.execute(MATCH_VERSION, {"p_id": match_id}).scalar_one_or_none()
                 if actual is None:
                     raise MatchNotFound(match_id)
+                if key is not None and (seq := self._submission_seq(conn, match_id, key)) is not None:
+                    raise DuplicateSubmission(match_id, key, seq)  # the match moved on with it
                 raise StaleVersion(match_id, expected_version, actual)
             if timer_params is not None:
                 conn.execute(DELETE_EXACT_TIMER, timer_params)
             if action is None:
                 return Committed(None, row.version)
-            conn.execute(INSERT_ACTION, action_params(match_id, row.last_seq, action, at, accepted=True))
+            try:
+                conn.execute(INSERT_ACTION, action_params(match_id, row.last_seq, action, at, accepted=True))
+            except IntegrityError as error:
+                if key is not None and is_duplicate_key(error):
+                    raise DuplicateSubmission(match_id, key) from error  # rolled back, the snapshot too
+                raise
             return Committed(row.last_seq, row.version)
 
         def verify(conn: Connection) -> Committed | None:
-            # Did the try whose COMMIT broke land after all? Then the match is one version on and
-            # (with an action) its newest log row is ours, to the microsecond.
+            # Did the try whose COMMIT broke land after all? With a key, its row says so; the
+            # match's row lock first waits out that COMMIT if the server is still on it.
+            if key is not None:
+                if not self._lock_match(conn, match_id):
+                    return None
+                seq = self._submission_seq(conn, match_id, key)
+                return None if seq is None else Committed(seq, expected_version + 1)
+            # Without one: the match is one version on and (with an action) its newest log row
+            # is ours, to the microsecond.
             row = (
                 conn.execute(
                     select(m.Match.version, m.Match.last_seq, m.Match.updated_at).where(m.Match.id == match_id)
@@ -323,16 +348,53 @@ class MatchStore(Transactions):
 
         return await self._transaction(work, write=True, what="committing an action", verify=verify)
 
+    @staticmethod
+    def _lock_match(conn: Connection, match_id: int) -> bool:
+        """Lock the match's row (waiting at most a few seconds); whether the match exists."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(LOCK_WAIT)
+        return conn.execute(LOCK_MATCH, {"p_id": match_id}).first() is not None
+
+    @staticmethod
+    def _submission_seq(conn: Connection, match_id: int, key: str) -> int | None:
+        seq: int | None = conn.execute(SUBMISSION_SEQ, {"p_match_id": match_id, "p_key": key}).scalar_one_or_none()
+        return seq
+
+    async def find_submission(self, match_id: int, key: str) -> ActionRecord | None:
+        """The taken action of the submission ``key`` in the match's log, or ``None`` if it was
+        never taken (then it never will be: the commit that carried it is over, landed or not).
+
+        It takes the match's write lock first (its row lock on PostgreSQL), so a COMMIT the server
+        is still finishing for a connection that broke is waited for, never read past. Raises
+        :class:`MatchNotFound` if there is no such match, :class:`StorageUnavailable` while the
+        database cannot be reached.
+        """
+
+        def work(conn: Connection) -> ActionRecord | None:
+            if not self._lock_match(conn, match_id):
+                raise MatchNotFound(match_id)
+            row = conn.execute(
+                select(m.Action.__table__).where(m.Action.match_id == match_id, m.Action.key == key)
+            ).first()
+            return None if row is None else action_from_row(row)
+
+        return await self._transaction(work, write=True, what="finding a submission")
+
     async def append_rejected(self, match_id: int, action: NewAction, error: str) -> int:
         """Log a refused submission with the reason the player was given; return its seq.
 
-        The snapshot and the version stay as they are.
+        The snapshot and the version stay as they are. The log keeps no key for it (the same
+        submission may be refused again); but if its ``key`` was taken already, it is not logged
+        and :class:`DuplicateSubmission` says so (a resend of a taken move is no new refusal).
         """
         check_action(action)
         now = self.now()
         at = aware(action.at) if action.at is not None else now
+        key = action.key
 
         def work(conn: Connection) -> int:
+            if key is not None and (taken := self._submission_seq(conn, match_id, key)) is not None:
+                raise DuplicateSubmission(match_id, key, taken)
             seq = conn.execute(NEXT_SEQ, {"p_id": match_id}).scalar_one_or_none()
             if seq is None:
                 raise MatchNotFound(match_id)

@@ -50,6 +50,9 @@ UNFINISHED_STATUSES: tuple[MatchStatus, ...] = (MatchStatus.LIVE, MatchStatus.PA
 
 ENDED_STATUSES: tuple[MatchStatus, ...] = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
+SUBMISSION_KEY_LENGTH = 100
+"""The longest submission key (``actions.key``) kept."""
+
 
 class UTCDateTime(TypeDecorator[datetime]):
     """A timestamp that is always timezone-aware UTC in Python, on every database.
@@ -169,7 +172,9 @@ class Action(Base):
 
     ``seq`` counts from 1 within the match. ``seat`` is ``None`` for what the host itself did.
     Refused submissions are logged too (``accepted`` false, ``error`` the reason the player was
-    given); they never changed the snapshot.
+    given); they never changed the snapshot. ``key`` names the submission a taken action came
+    from (a Discord message or interaction, a console line), unique within the match: a commit
+    whose answer was lost is found by it, and the same submission is never taken twice.
     """
 
     __tablename__ = "actions"
@@ -184,6 +189,10 @@ class Action(Base):
     error: Mapped[str | None] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime())
     clocks: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
+    key: Mapped[str | None] = mapped_column(String(SUBMISSION_KEY_LENGTH))
+
+    # NULLs are distinct in a unique index on both databases: actions without a key never collide.
+    __table_args__ = (Index("uq_actions_match_id_key", "match_id", "key", unique=True),)
 
 
 class Timer(Base):

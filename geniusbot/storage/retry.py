@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from .errors import StorageError, StorageUnavailable
+from .errors import CommitUnknown, StorageError, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,9 @@ DEFAULT_RETRIES = 5
 DEFAULT_BACKOFF = 0.05
 DEFAULT_MAX_BACKOFF = 2.0
 
-_TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "57P01", "57P02", "57P03", "53300"})
+# Serialization failure, deadlock, server shutting down or starting, too many connections, and a
+# lock not had within its timeout (a row still held by a transaction whose client is gone).
+_TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "57P01", "57P02", "57P03", "53300", "55P03"})
 
 
 def is_transient(error: BaseException) -> bool:
@@ -85,7 +87,8 @@ async def retry_transient(
     Up to ``retries`` retries, pausing ``backoff`` seconds before the first and doubling up to
     ``max_backoff``; then :class:`StorageUnavailable`. Any other error is raised at once, as it
     is. A try whose COMMIT failed raises :class:`AmbiguousCommit`; the next tries see
-    ``state.ambiguous`` and check whether it landed before redoing it.
+    ``state.ambiguous`` and check whether it landed before redoing it. When none of them could
+    check, the error is :class:`CommitUnknown` (a :class:`StorageUnavailable`).
     """
     delay = backoff
     last_error: BaseException | None = None
@@ -107,10 +110,11 @@ async def retry_transient(
                 raise
             last_error = error
             log.warning("storage: %s failed on try %d (%s); retrying", what, number + 1, error)
-    # Said plainly when the last try's commit broke: it may have landed, and the caller must
-    # reload rather than assume either way.
+    # Said plainly when a try's commit broke and no later try could check it: it may have landed,
+    # and the caller must find out (CommitUnknown) rather than assume either way.
     landed = " (the last try may have been saved; reload before retrying)" if state.ambiguous else ""
-    raise StorageUnavailable(
+    unavailable = CommitUnknown if state.ambiguous else StorageUnavailable
+    raise unavailable(
         f"The database is unavailable ({what} failed {retries + 1} times: {last_error}){landed}; "
         "check that it is running and not locked by another program, then try again."
     ) from last_error

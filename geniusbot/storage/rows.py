@@ -49,10 +49,11 @@ def check_length(what: str, value: str | None, limit: int) -> None:
 
 
 def check_action(action: NewAction | None) -> None:
-    """Refuse (``ValueError``) an action whose kind or seat is too long for its column."""
+    """Refuse (``ValueError``) an action whose kind, seat or key is too long for its column."""
     if action is not None:
         check_length("action kind", action.kind, 32)
         check_length("seat", action.seat, 16)
+        check_length("submission key", action.key, m.SUBMISSION_KEY_LENGTH)
 
 
 def json_or_none(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -103,6 +104,7 @@ def action_from_row(row: Any) -> ActionRecord:
         error=row.error,
         at=row.at,
         clocks=row.clocks,
+        key=row.key,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, text, update
 
 from . import models as m
 from .rows import aware, db_text, json_or_none
@@ -44,6 +44,25 @@ NEXT_SEQ = (
     .returning(_MATCH_COLUMNS.last_seq)
 )
 """Takes the next ``seq`` of a match's log (parameter ``p_id``) and returns it."""
+
+SUBMISSION_SEQ = select(_ACTION_COLUMNS.seq).where(
+    _ACTION_COLUMNS.match_id == _param(_ACTION_COLUMNS.match_id), _ACTION_COLUMNS.key == _param(_ACTION_COLUMNS.key)
+)
+"""The seq of the taken action of one submission (parameters ``p_match_id``, ``p_key``), if any."""
+
+LOCK_MATCH = (
+    select(_MATCH_COLUMNS.version, _MATCH_COLUMNS.last_seq)
+    .where(_MATCH_COLUMNS.id == _param(_MATCH_COLUMNS.id))
+    .with_for_update()
+)
+"""A match's version and last seq, its row locked (parameter ``p_id``): on PostgreSQL a commit of
+it still in flight (its connection gone, its COMMIT on the way) is waited for, never read past.
+(SQLite needs no more than the write lock the transaction takes at its start.)"""
+
+LOCK_WAIT = text("SET LOCAL lock_timeout = '5s'")
+"""PostgreSQL, before :data:`LOCK_MATCH`: a transaction whose connection died silently may hold
+the row until the server notices; waiting more than 5 s for it is a transient failure (55P03),
+retried, and in the end "not known yet", never a hang."""
 
 SNAPSHOT_FIELDS = ("state", "clock", "host", "status", "result", "action")
 """Which parts of the snapshot a commit may replace; a statement is kept per combination."""
@@ -84,7 +103,8 @@ def commit_update(replaced: tuple[bool, ...]) -> Any:
 def action_params(
     match_id: int, seq: int, action: NewAction, at: datetime, *, accepted: bool, error: str | None = None
 ) -> dict[str, Any]:
-    """The parameters of :data:`INSERT_ACTION` for one logged action."""
+    """The parameters of :data:`INSERT_ACTION` for one logged action: a taken one keeps its
+    submission key, a refused one none (the same submission may be refused again)."""
     return {
         "p_match_id": match_id,
         "p_seq": seq,
@@ -96,6 +116,7 @@ def action_params(
         "p_error": db_text(error),
         "p_at": at,
         "p_clocks": json_or_none(action.clocks),
+        "p_key": action.key if accepted else None,
     }
 
 

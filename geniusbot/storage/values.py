@@ -87,7 +87,13 @@ class ActionKind(StrEnum):
 
 @dataclass(frozen=True)
 class NewAction:
-    """An action the host is about to log. ``at`` defaults to the store's clock."""
+    """An action the host is about to log. ``at`` defaults to the store's clock.
+
+    ``key`` names the submission it comes from (``discord:<message or interaction id>``,
+    ``console:<run>:<line>``): a taken action keeps it, unique within the match, so a commit
+    whose answer was lost is found by it (:meth:`Store.find_submission`) and the same submission
+    is never taken twice (:class:`DuplicateSubmission`). A refused one is logged without it.
+    """
 
     kind: str
     text: str
@@ -95,6 +101,7 @@ class NewAction:
     private: bool = False
     clocks: Mapping[str, Any] | None = None
     at: datetime | None = None
+    key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,7 @@ class ActionRecord:
     error: str | None
     at: datetime
     clocks: Mapping[str, Any] | None
+    key: str | None = None
 
 
 @dataclass(frozen=True)
