@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .errors import MatchNotFound, RoomBusy, StaleVersion, StorageError, StorageUnavailable
+    from .imports import ImportedMatch
     from .models import ENDED_STATUSES, UNFINISHED_STATUSES, MatchStatus
     from .retry import RetryState, is_transient, retry_transient
     from .store import Store
@@ -55,6 +56,7 @@ _MODULE_OF = {
     "ActionRecord": "values",
     "Committed": "values",
     "GuildConfig": "values",
+    "ImportedMatch": "imports",
     "MatchRecord": "values",
     "NewAction": "values",
     "PostedMessage": "values",
@@ -91,6 +93,7 @@ __all__ = [
     "ActionRecord",
     "Committed",
     "GuildConfig",
+    "ImportedMatch",
     "MatchNotFound",
     "MatchRecord",
     "MatchStatus",
