@@ -28,7 +28,7 @@ def moves(text: str) -> list[tuple[str | None, bool, str]]:
 
 def test_there_is_a_whole_record_of_every_example():
     examples = Path(__file__).resolve().parents[2] / "geniusbot" / "examples"
-    assert WHOLE == sorted(p.name for p in examples.glob("*.txt"))
+    assert sorted(p.name for p in examples.glob("*.txt")) == WHOLE
 
 
 @pytest.mark.parametrize("name", WHOLE)
@@ -54,7 +54,9 @@ async def test_the_same_record_twice_is_recognised_and_stored_once(store):
     text = (RECORDS / "tictacfive.txt").read_text(encoding="utf-8")
     first = await import_text(store, text, guild_id=7)
     # Spacing, comments and annotations do not make another record.
-    again = await import_text(store, "# typed again\n" + text.replace("p1: H8", "p1:   H8   {at=2026-11-29T12:00:00Z}"), guild_id=7)
+    again = await import_text(
+        store, "# typed again\n" + text.replace("p1: H8", "p1:   H8   {at=2026-11-29T12:00:00Z}"), guild_id=7
+    )
     assert (again.created, again.match_id) == (False, first.match_id)
     assert again.summary("") == f"This record was already imported as match #{first.match_id}; nothing was stored."
     # The record exported from the imported match is that same record.
