@@ -4,6 +4,7 @@ record twice is recognised; a paused import is resumed by a host and played on. 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,11 @@ async def test_a_record_that_cannot_be_read_stores_nothing(store):
     with pytest.raises(ImportRefused, match="may be at most 1024 KiB"):
         decode_record(b"#" * (MAX_RECORD_BYTES + 1))
     assert (await store.counts())["matches"] == 0
+
+
+async def test_two_imports_of_one_record_at_once_store_one_match(store):
+    text = (RECORDS / "tiles.txt").read_text(encoding="utf-8")
+    done = await asyncio.gather(*(import_text(store, text, guild_id=7) for _ in range(3)))
+    assert len({d.match_id for d in done}) == 1 and sorted(d.created for d in done) == [False, False, True]
+    counts = await store.counts()
+    assert counts["matches"] == 1 and counts["imported_records"] == 1
