@@ -20,6 +20,9 @@ from geniusbot.storage.record import RecordError
 
 from . import host_refusal
 
+#: Discord's limit on a message's text.
+MESSAGE_CHARS = 2000
+
 
 class Imports(commands.Cog):
     """Match records in: ``/import``."""
@@ -58,9 +61,10 @@ class Imports(commands.Cog):
         try:
             prepared = prepare(decode_record(data, record.filename))
         except ImportRefused as error:
-            raise Refusal(str(error)) from None
+            raise Refusal(str(error)[:MESSAGE_CHARS]) from None
         except RecordError as error:
-            raise Refusal(f"{record.filename} cannot be imported: {' '.join(str(error).split())}") from None
+            said = f"{record.filename} cannot be imported: {' '.join(str(error).split())}"
+            raise Refusal(said[:MESSAGE_CHARS]) from None
         users = {seat: member.id for seat, member in (("p1", first), ("p2", second)) if member is not None}
         if len(users) == 2 and first == second:
             raise Refusal("A match needs two different players; name someone else as the second player.")
@@ -79,7 +83,7 @@ class Imports(commands.Cog):
             ) from None
         resume = f"a host uses /resume match:{done.match_id} here"
         replay = f"/replay match:{done.match_id} steps through it; /record match:{done.match_id} gives its record."
-        await reply(interaction, done.summary(resume, replay)[:2000])
+        await reply(interaction, done.summary(resume, replay)[:MESSAGE_CHARS])
 
     async def room_for_play(self, interaction: discord.Interaction, users: dict[str, int]) -> int:
         """This channel, as the room of a paused import, or a refusal saying what is missing."""

@@ -111,8 +111,13 @@ def decode_record(data: bytes, what: str = "The record") -> str:
         raise ImportRefused(f"{what} is not UTF-8 text; save it as UTF-8 (plain text) and import it again.") from None
 
 
+#: How much of a refused line the refusal quotes.
+QUOTE_CHARS = 120
+
+
 def _quote(line: RecordLine) -> str:
-    return format_line(RecordLine(line.line_no, line.seat, line.private, line.text))
+    text = format_line(RecordLine(line.line_no, line.seat, line.private, line.text))
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "\u2026"
 
 
 def _parse_at(value: str | None) -> datetime | None:

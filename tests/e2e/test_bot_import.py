@@ -80,8 +80,14 @@ async def test_twice_refused_bad_files_and_who_may_import(world: World) -> None:
             world, await fake.slash(world.owner, world.guild, world.room, "setup", {"host_role": world.host_role})
         )
         fake.set_roles(world.guild, world.carol, [world.host_role])
-        first = await ephemeral_answer(world, await import_file(world, "r.txt", text, by=world.carol))
+        first = await ephemeral_answer(
+            world, await import_file(world, "r.txt", text, by=world.carol, first=world.alice, second=world.bob)
+        )
         assert first.startswith("Imported the record as match #1 (Tic-Tac-Five: Hyunmin vs Dongmin)")
+        # Players named for a finished record let /replay find it by player.
+        interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"player": world.alice})
+        listing = await world.answer(interaction)
+        assert listing.splitlines()[1].startswith("#1 Tic-Tac-Five: Hyunmin vs Dongmin, Hyunmin wins (")
 
         again = await ephemeral_answer(world, await import_file(world, "again.txt", b"# once more\n" + text))
         assert again == (

@@ -120,3 +120,11 @@ async def test_two_imports_of_one_record_at_once_store_one_match(store):
     assert len({d.match_id for d in done}) == 1 and sorted(d.created for d in done) == [False, False, True]
     counts = await store.counts()
     assert counts["matches"] == 1 and counts["imported_records"] == 1
+
+
+def test_a_long_refused_line_is_quoted_cut_short():
+    text = (RECORDS / "tictacfive-refused.txt").read_text(encoding="utf-8")
+    with pytest.raises(ImportRefused) as refused:
+        prepare(text.replace("p2: F9", "p2: " + "F9" * 500))
+    quoted = str(refused.value).split("'")[1]
+    assert len(quoted) == 120 and quoted.startswith("p2: F9F9") and quoted.endswith("\u2026")
