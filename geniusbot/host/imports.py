@@ -71,17 +71,14 @@ class Imported:
         """What the importer is told: ``resume`` says how a paused match is resumed, ``replay``
         (optional) how the archived one is seen."""
         game = self.prepared.game
+        outcome = game.outcome()
         if not self.created:
-            return " ".join(
-                filter(
-                    None, [f"This record was already imported as match #{self.match_id}; nothing was stored.", replay]
-                )
-            )
+            said = f"This record was already imported as match #{self.match_id}; nothing was stored."
+            return " ".join(filter(None, [said, replay if outcome is not None else ""]))
         names = self.prepared.names
         players = " vs ".join(names[seat] for seat in game.seats)
         moves = len(self.prepared.actions) - 1
         head = f"Imported the record as match #{self.match_id} ({game.title}: {players}), {moves} line(s)"
-        outcome = game.outcome()
         if outcome is None:
             text = f"{head}. The record stops before the end, so the match is paused; {resume} to play on."
         elif outcome.winner is None:
@@ -91,7 +88,8 @@ class Imported:
         return " ".join(filter(None, [text, replay if outcome is not None else "", *self.notes()]))
 
     def notes(self) -> list[str]:
-        """The adjudicator's notes on the record (a Result header the replay disagrees with)."""
+        """The notes on the record: a Result header the replay disagrees with, a TimeControl header
+        the clock cannot read."""
         return [f"Note: {note}" for note in self.prepared.notes]
 
 

@@ -128,3 +128,18 @@ def test_a_long_refused_line_is_quoted_cut_short():
         prepare(text.replace("p2: F9", "p2: " + "F9" * 500))
     quoted = str(refused.value).split("'")[1]
     assert len(quoted) == 120 and quoted.startswith("p2: F9F9") and quoted.endswith("\u2026")
+
+
+async def test_a_time_control_the_clock_cannot_read_gives_a_note_and_the_games_own(store):
+    done = await import_text(store, (RECORDS / "threadsoffate.txt").read_text(encoding="utf-8"))
+    assert done.summary("").endswith(
+        "Note: The TimeControl header '90 s a move, then 5 min reserve in 10 s blocks' is not a time control "
+        f"the bot reads (such as 60s+5m); the match keeps the game's own, {done.prepared.control.spec()}."
+    )
+    # A paused record imported again is not pointed to /replay, which shows only ended matches.
+    text = (RECORDS / "tictacfive-unfinished.txt").read_text(encoding="utf-8")
+    await import_text(store, text)
+    again = await import_text(store, text)
+    assert again.summary("", "/replay it") == (
+        f"This record was already imported as match #{again.match_id}; nothing was stored."
+    )
