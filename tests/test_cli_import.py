@@ -83,6 +83,13 @@ def test_with_guild_the_record_goes_to_the_bots_database(tmp_path, capsys, monke
     assert not (tmp_path / "data" / "console.sqlite3").exists()
 
 
+def test_with_guild_and_no_database_url_the_record_goes_to_the_bots_default_file(tmp_path, capsys):
+    assert main(["import", str(RECORDS / "tiles.txt"), "--guild", "42"]) == 0
+    assert capsys.readouterr().out.startswith("Imported the record as match #1 (")
+    assert (tmp_path / "data" / "geniusbot.sqlite3").exists()
+    assert not (tmp_path / "data" / "console.sqlite3").exists()
+
+
 @pytest.mark.parametrize(
     ("content", "said"),
     [

@@ -282,10 +282,13 @@ def _database(args: argparse.Namespace) -> str:
     if args.db:
         return database_url(args.db)
     settings = getattr(args, "settings", None)
+    data_dir = Path(getattr(settings, "data_dir", "data"))
     if args.guild is not None:
         assert settings is not None and settings.database_url
-        return str(settings.database_url)
-    data_dir = Path(getattr(settings, "data_dir", "data"))
+        url = str(settings.database_url)
+        if url.startswith("sqlite"):
+            data_dir.mkdir(parents=True, exist_ok=True)  # the default is a file in it, as for run
+        return url
     data_dir.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
 
