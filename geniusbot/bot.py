@@ -43,6 +43,7 @@ COGS: tuple[str, ...] = (
     "geniusbot.cogs.matches",
     "geniusbot.cogs.admin",
     "geniusbot.cogs.archive",
+    "geniusbot.cogs.imports",
 )
 
 #: What a call to Discord may raise besides a refusal: a dropped connection (also while closing).

@@ -88,6 +88,25 @@ def _add_db(commands: argparse._SubParsersAction) -> None:
     upgrade.set_defaults(handler="geniusbot.storage.db:command_upgrade")
 
 
+def _add_import(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "import",
+        help="store a match record as an archived match",
+        description=(
+            "Adjudicate a match record and, when every line is accepted, store it as a match: finished, "
+            "or paused when the record stops before the end. With --guild it goes to the bot's "
+            "database (DATABASE_URL) as a match of that server; without, to the console's, where "
+            "'geniusbot play GAME' resumes a paused one. The same record imported twice is recognised. "
+            "Exit 0 when stored (or stored already), 2 when not (unreadable, not UTF-8, too large, "
+            "unknown game, a refused line)."
+        ),
+    )
+    parser.add_argument("file", help="the record file (see README.md, 'The match record')")
+    parser.add_argument("--guild", type=int, metavar="ID", help="the Discord server (guild) id the match belongs to")
+    parser.add_argument("--db", metavar="URL", help="a SQLite file or database URL instead of the default database")
+    parser.set_defaults(handler="geniusbot.host.imports:command")
+
+
 def _add_run(commands: argparse._SubParsersAction) -> None:
     commands.add_parser(
         "run",
@@ -114,6 +133,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_play,
     _add_db,
     _add_run,
+    _add_import,
 ]
 
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         StorageError,
         StorageUnavailable,
     )
+    from .imports import ImportedMatch
     from .models import ENDED_STATUSES, UNFINISHED_STATUSES, MatchStatus
     from .retry import RetryState, is_transient, retry_transient
     from .store import Store
@@ -65,6 +66,7 @@ _MODULE_OF = {
     "ActionRecord": "values",
     "Committed": "values",
     "GuildConfig": "values",
+    "ImportedMatch": "imports",
     "MatchRecord": "values",
     "NewAction": "values",
     "PostedMessage": "values",
@@ -103,6 +105,7 @@ __all__ = [
     "Committed",
     "DuplicateSubmission",
     "GuildConfig",
+    "ImportedMatch",
     "MatchNotFound",
     "MatchRecord",
     "MatchStatus",

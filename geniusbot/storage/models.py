@@ -262,6 +262,20 @@ class GameRoom(Base):
     channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
 
 
+class ImportedRecord(Base):
+    """A match record imported as a match: the digest of its normalised text (its game, rule set,
+    seed, options, players, time control and moves), so that importing the same record again in
+    the same place finds the match it became. ``scope`` is the guild id, 0 for console matches."""
+
+    __tablename__ = "imported_records"
+
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+
+    __table_args__ = (Index("ix_imported_records_match_id", "match_id"),)
+
+
 __all__ = [
     "ENDED_STATUSES",
     "MATCH_STATUSES",
@@ -270,6 +284,7 @@ __all__ = [
     "Base",
     "GameRoom",
     "GuildSettings",
+    "ImportedRecord",
     "Match",
     "MatchStatus",
     "Message",

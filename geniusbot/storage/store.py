@@ -3,8 +3,9 @@
 The host calls a :class:`Store` and gets back plain frozen dataclasses (:mod:`.values`). One
 call is one transaction (:mod:`.transactions`), retried on transient failures (:mod:`.retry`).
 The methods come in groups, one module per group of tables: :mod:`.matches` (matches, seats and
-the action log, with the optimistic version check), :mod:`.timers`, :mod:`.messages` and
-:mod:`.guilds`; :class:`Store` composes them and opens the database.
+the action log, with the optimistic version check), :mod:`.timers`, :mod:`.messages`,
+:mod:`.guilds`, and :mod:`.imports` (a whole match from an imported record); :class:`Store`
+composes them and opens the database.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from sqlalchemy.engine import URL, Connection
 from . import models as m
 from .db import create_engine, upgrade
 from .guilds import GuildStore
+from .imports import ImportStore
 from .matches import MatchStore
 from .messages import MessageStore
 from .timers import TimerStore
 
 
-class Store(MatchStore, TimerStore, MessageStore, GuildStore):
+class Store(MatchStore, TimerStore, MessageStore, GuildStore, ImportStore):
     """The repository of matches, actions, timers, posted messages and guild settings.
 
     Build one with :meth:`open` (from a URL; it upgrades the schema by default) or from an

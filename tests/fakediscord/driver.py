@@ -22,6 +22,7 @@ from .gateway import DIRECT_MESSAGE_REACTIONS, GUILD_MEMBERS, GUILD_MESSAGE_REAC
 from .model import (
     DM,
     GUILD_TEXT,
+    FakeAttachment,
     FakeChannel,
     FakeCommand,
     FakeGuild,
@@ -72,6 +73,8 @@ class Driver:
         channels: dict[int, FakeChannel]
         dm_channels: dict[int, FakeChannel]
         message_store: dict[int, FakeMessage]
+        uploads: dict[int, FakeAttachment]
+        base_url: str
         commands: dict[int, FakeCommand]
         interactions: dict[int, FakeInteraction]
         gateway: Gateway
@@ -279,6 +282,19 @@ class Driver:
         return [a.data for a in message.attachments]
 
     # ------------------------------------------------------------------ building the world
+
+    def upload(self, filename: str, data: bytes) -> FakeAttachment:
+        """A file a user attaches to a slash command: pass it as an attachment option's value.
+        Its URL serves ``data``, so ``Attachment.read()`` downloads it."""
+        attachment_id = self.ids.next()
+        attachment = FakeAttachment(
+            id=attachment_id,
+            filename=filename,
+            data=data,
+            url=f"{self.base_url}/attachments/0/{attachment_id}/{filename}",
+        )
+        self.uploads[attachment_id] = attachment
+        return attachment
 
     def create_user(
         self, username: str, *, global_name: str | None = None, dms_open: bool = True, bot: bool = False
@@ -757,6 +773,13 @@ class Driver:
             value = bool(value)
         elif kind in (USER, ROLE, CHANNEL, MENTIONABLE):
             return self._resolve(value, resolved, guild, channel)
+        elif kind == ATTACHMENT:
+            if not isinstance(value, FakeAttachment):
+                raise TypeError(f"pass a fake.upload(...) for the attachment option {option['name']!r}, not {value!r}")
+            if len(value.data) > model.ATTACHMENT_SIZE_LIMIT:
+                raise ValueError(f"{value.filename} is over the {model.ATTACHMENT_SIZE_LIMIT} byte upload limit")
+            resolved.setdefault("attachments", {})[str(value.id)] = value.payload()
+            return str(value.id)
         else:
             raise NotImplementedError(f"the fake does not send option type {kind} yet")
         choices = option.get("choices")

@@ -155,6 +155,8 @@ class FakeDiscord(Driver):
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}
         self.message_store: dict[int, FakeMessage] = {}
+        # Files users attached to a slash command's attachment option (fake.upload).
+        self.uploads: dict[int, FakeAttachment] = {}
         self.commands: dict[int, FakeCommand] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self.requests: list[RecordedRequest] = []
@@ -1588,6 +1590,9 @@ class FakeDiscord(Driver):
 
     async def _serve_attachment(self, request: web.Request) -> web.Response:
         attachment_id = int(request.match_info["attachment_id"])
+        upload = self.uploads.get(attachment_id)
+        if upload is not None:
+            return web.Response(body=upload.data, headers={"Content-Type": upload.content_type})
         for message in self.message_store.values():
             for attachment in message.attachments:
                 if attachment.id == attachment_id:

@@ -1,0 +1,111 @@
+"""``/import``: a host attaches a match record file, and it becomes an archived match of the server.
+
+The record is adjudicated as ``geniusbot adjudicate`` rules it (:mod:`geniusbot.host.imports`);
+only a record whose every line is accepted is stored, and a refusal quotes the first refused
+line. A finished match is kept without a room (``/replay`` and ``/record`` show it); a record
+that stops before the end becomes a paused match in this channel, which must be a free game
+room, with the players named here in its seats, so that a host may ``/resume`` it and they play on.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
+from geniusbot.host.imports import MAX_RECORD_BYTES, ImportRefused, decode_record, import_prepared, prepare
+from geniusbot.storage import RoomBusy
+from geniusbot.storage.record import RecordError
+
+from . import host_refusal
+
+#: Discord's limit on a message's text.
+MESSAGE_CHARS = 2000
+
+
+class Imports(commands.Cog):
+    """Match records in: ``/import``."""
+
+    def __init__(self, bot: GeniusBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="import", description="Import a match record file as an archived match (host)")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        record="the record file (the format /record gives and geniusbot adjudicate reads)",
+        first="the player in seat p1 (needed to play on a record that stops before the end)",
+        second="the player in seat p2 (needed to play on a record that stops before the end)",
+    )
+    async def import_command(
+        self,
+        interaction: discord.Interaction,
+        record: discord.Attachment,
+        first: discord.Member | None = None,
+        second: discord.Member | None = None,
+    ) -> None:
+        """Adjudicate the attached record and store it when every line is accepted."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if why := await host_refusal(interaction, "import"):
+            raise Refusal(why)
+        assert interaction.guild is not None and self.bot.store is not None
+        if record.size > MAX_RECORD_BYTES:
+            raise Refusal(
+                f"{record.filename} is {record.size // 1024} KiB; a record file may be at most "
+                f"{MAX_RECORD_BYTES // 1024} KiB. Attach the record of one match."
+            )
+        try:
+            data = await record.read()
+        except DISCORD_ERRORS:
+            raise Refusal(f"I could not download {record.filename} from Discord; attach it again.") from None
+        try:
+            prepared = prepare(decode_record(data, record.filename))
+        except ImportRefused as error:
+            raise Refusal(str(error)[:MESSAGE_CHARS]) from None
+        except RecordError as error:
+            said = f"{record.filename} cannot be imported: {' '.join(str(error).split())}"
+            raise Refusal(said[:MESSAGE_CHARS]) from None
+        users = {seat: member.id for seat, member in (("p1", first), ("p2", second)) if member is not None}
+        if len(users) == 2 and first == second:
+            raise Refusal("A match needs two different players; name someone else as the second player.")
+        channel_id = None
+        existing = await self.bot.store.imported_match(interaction.guild.id, prepared.digest)
+        if prepared.game.outcome() is None and existing is None:
+            channel_id = await self.room_for_play(interaction, users)
+        try:
+            done = await import_prepared(
+                self.bot.store, prepared, guild_id=interaction.guild.id, channel_id=channel_id, users=users
+            )
+        except RoomBusy:
+            raise Refusal(
+                "A match runs in this channel, and a record that stops before the end is kept in the room "
+                "where it is imported; import it in a free game room."
+            ) from None
+        resume = f"a host uses /resume match:{done.match_id} here"
+        replay = f"/replay match:{done.match_id} steps through it; /record match:{done.match_id} gives its record."
+        await reply(interaction, done.summary(resume, replay)[:MESSAGE_CHARS])
+
+    async def room_for_play(self, interaction: discord.Interaction, users: dict[str, int]) -> int:
+        """This channel, as the room of a paused import, or a refusal saying what is missing."""
+        assert interaction.guild is not None and self.bot.store is not None
+        if len(users) < 2:
+            raise Refusal(
+                "This record stops before the end, so it becomes a match to play on: name its players "
+                "with the first and second options, and import it again."
+            )
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise Refusal("Import a record that stops before the end in a game room, a text channel.")
+        config = await self.bot.store.get_guild_settings(interaction.guild.id)
+        if config.game_room_ids and channel.id not in config.game_room_ids:
+            rooms = ", ".join(f"<#{c}>" for c in config.game_room_ids)
+            raise Refusal(
+                f"{channel.mention} is not a game room, and a record that stops before the end is played on "
+                f"where it is imported; import it in one of {rooms}."
+            )
+        return channel.id
+
+
+async def setup(bot: GeniusBot) -> None:
+    """Add the cog."""
+    await bot.add_cog(Imports(bot))

@@ -1,0 +1,334 @@
+"""Imports: a match record (:mod:`geniusbot.storage.record`) becomes an archived match.
+
+The record is adjudicated first, line by line, exactly as ``geniusbot adjudicate`` rules it
+(:mod:`geniusbot.adjudicate`). Only a record whose every line is accepted is stored; one refused
+line and nothing is, and the answer quotes the first refusal with its line number. The match is
+``finished`` when the game ended, ``paused`` when the record stops before the end (a host may
+resume it and play on, with fresh clocks). Its seats carry the names of the ``P1`` and ``P2``
+headers. The whole match is written in one transaction, with the digest of the normalised
+record (:func:`record_digest`), so the same record imported again in the same place is answered
+with the match it became.
+
+``geniusbot import FILE`` (:func:`command`) and the bot's ``/import`` (``geniusbot/cogs/imports.py``)
+both come here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from geniusbot.adjudicate import adjudicate, rule_on
+from geniusbot.games import SEATS, Game, GameError
+from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
+from geniusbot.storage.record import Record, RecordError, RecordLine, format_line, game_from_record, parse_record
+
+from .clock import Clock, ClockSpecError, TimeControl, preset
+
+#: The largest record file imported (a long match's record is a few tens of kilobytes).
+MAX_RECORD_BYTES = 1024 * 1024
+
+
+class ImportRefused(Exception):
+    """A record that is not imported; ``str(refusal)`` says why and what to do. Nothing was stored."""
+
+
+@dataclass
+class Prepared:
+    """An adjudicated record, ready to store: every line accepted."""
+
+    record: Record
+    start: Game
+    game: Game
+    control: TimeControl
+    actions: list[NewAction]
+    names: dict[str, str]
+    digest: str
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> MatchStatus:
+        """``finished`` when the record plays the game to its end, else ``paused``."""
+        return MatchStatus.FINISHED if self.game.is_over else MatchStatus.PAUSED
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the match, and whether this import made it (``created``)."""
+
+    match_id: int
+    created: bool
+    prepared: Prepared
+
+    def summary(self, resume: str, replay: str = "") -> str:
+        """What the importer is told: ``resume`` says how a paused match is resumed, ``replay``
+        (optional) how the archived one is seen."""
+        game = self.prepared.game
+        outcome = game.outcome()
+        if not self.created:
+            said = f"This record was already imported as match #{self.match_id}; nothing was stored."
+            return " ".join(filter(None, [said, replay if outcome is not None else ""]))
+        names = self.prepared.names
+        players = " vs ".join(names[seat] for seat in game.seats)
+        moves = len(self.prepared.actions) - 1
+        head = f"Imported the record as match #{self.match_id} ({game.title}: {players}), {moves} line(s)"
+        if outcome is None:
+            text = f"{head}. The record stops before the end, so the match is paused; {resume} to play on."
+        elif outcome.winner is None:
+            text = f"{head}: a draw."
+        else:
+            text = f"{head}: {names[outcome.winner]} ({outcome.winner}) wins."
+        return " ".join(filter(None, [text, replay if outcome is not None else "", *self.notes()]))
+
+    def notes(self) -> list[str]:
+        """The notes on the record: a Result header the replay disagrees with, a TimeControl header
+        the clock cannot read."""
+        return [f"Note: {note}" for note in self.prepared.notes]
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def decode_record(data: bytes, what: str = "The record") -> str:
+    """The text of a record file's bytes, or :class:`ImportRefused` (too large, not UTF-8)."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise ImportRefused(
+            f"{what} is {len(data) // 1024} KiB; a record file may be at most {MAX_RECORD_BYTES // 1024} KiB. "
+            "Import a record of one match."
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ImportRefused(f"{what} is not UTF-8 text; save it as UTF-8 (plain text) and import it again.") from None
+
+
+#: How much of a refused line the refusal quotes.
+QUOTE_CHARS = 120
+
+
+def _quote(line: RecordLine) -> str:
+    text = format_line(RecordLine(line.line_no, line.seat, line.private, line.text))
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "\u2026"
+
+
+def _parse_at(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC)
+    except ValueError:
+        return None
+
+
+def _control(record: Record, game: Game, notes: list[str]) -> TimeControl:
+    """The record's time control; the game's own (with a note) when its TimeControl header is
+    prose the clock does not read ("90 s a move..."), as the adjudicator keeps it as metadata."""
+    spec = record.header("TimeControl").strip()
+    default = preset(game.name, game.variant)
+    if not spec:
+        return default
+    try:
+        return TimeControl.parse(spec)
+    except ClockSpecError:
+        notes.append(
+            f"The TimeControl header {spec!r} is not a time control the bot reads (such as 60s+5m); "
+            f"the match keeps the game's own, {default.spec()}."
+        )
+        return default
+
+
+def _action(game: Game, line: RecordLine) -> tuple[NewAction, tuple[str, bool, str]]:
+    """Apply an accepted line to ``game``: its logged action, and its normalised form."""
+    display = {k: v for k, v in line.annotations.items() if k in game.seats}
+    clocks: dict[str, Any] = {"display": display}
+    at = _parse_at(line.annotations.get("at"))
+    if line.seat in SEATS:
+        move, _ = game.submit(line.text, line.seat, private=line.private)
+        kind = ActionKind.PRIVATE if line.private else ActionKind.MOVE
+        text = move.text()
+        return NewAction(kind, text, line.seat, line.private, clocks, at), (line.seat, line.private, text)
+    error = rule_on(game, line)
+    if error is not None:  # the adjudicator accepted it a moment ago: a game that is not deterministic
+        raise GameError(error)
+    words = line.text.lower().split()
+    if words == ["close", "window"]:
+        return NewAction(ActionKind.WINDOW, "close window", None, False, clocks, at), ("host", False, "close window")
+    if words[0] == "timeout":
+        text = f"timeout {words[1]}"
+        return NewAction(ActionKind.TIMEOUT, text, None, False, clocks, at), ("host", False, text)
+    return NewAction(ActionKind.RESIGN, "resign", words[1], False, clocks, at), ("host", False, f"resign {words[1]}")
+
+
+def record_digest(start: Game, names: Mapping[str, str], control: TimeControl, lines: list[Any]) -> str:
+    """The digest of a record as the match it becomes: the game, rule set, seed and options, the
+    players' names, the time control and the moves as the game writes them. Comments, spacing,
+    annotations (times, clocks) and the other headers (Event, Date, Result) do not count, so a
+    record exported from the imported match has the digest of the record imported."""
+    canonical = {
+        "game": start.name,
+        "variant": start.variant,
+        "seed": start.seed,
+        "options": dict(sorted(start.option_values.items())),
+        "players": dict(sorted(names.items())),
+        "clock": control.spec(),
+        "lines": lines,
+    }
+    return hashlib.sha256(json.dumps(canonical, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def prepare(text: str) -> Prepared:
+    """Adjudicate the record ``text`` for import.
+
+    Raises :class:`RecordError` for a record that cannot be read (unknown game, bad header) and
+    :class:`ImportRefused` quoting the first refused line.
+    """
+    record = parse_record(text)
+    ruling = adjudicate(record)
+    refused = next((a for a in ruling.actions if not a.accepted), None)
+    if refused is not None:
+        line = next(li for li in record.lines if li.line_no == refused.line)
+        raise ImportRefused(
+            f"Line {refused.line} is refused ({_quote(line)!r}): {refused.error} "
+            "Nothing was imported; correct or remove that line and import the record again."
+        )
+    start = game_from_record(record)
+    game = start.copy()
+    notes = list(ruling.notes)
+    control = _control(record, game, notes)
+    clock = Clock.new(control, game.seats)
+    actions = [NewAction(ActionKind.COMMAND, f"start {control.spec()}", None, clocks=clock.to_dict())]
+    normalised: list[Any] = []
+    for line in record.lines:
+        action, form = _action(game, line)
+        actions.append(action)
+        normalised.append(list(form))
+    names = {seat: record.header(seat.upper()).strip() or seat for seat in game.seats}
+    digest = record_digest(start, names, control, normalised)
+    return Prepared(record, start, game, control, actions, names, digest, notes)
+
+
+async def import_prepared(
+    store: Store,
+    prepared: Prepared,
+    *,
+    guild_id: int | None = None,
+    channel_id: int | None = None,
+    users: Mapping[str, int] | None = None,
+) -> Imported:
+    """Store an adjudicated record as a match (or find the match it became already).
+
+    ``users`` maps seats to Discord user ids; ``channel_id`` is the room of a paused match (a
+    finished one is kept without a room). Raises :class:`~geniusbot.storage.RoomBusy`.
+    """
+    game, start = prepared.game, prepared.start
+    existing = await store.imported_match(guild_id, prepared.digest)
+    if existing is not None:
+        return Imported(existing, False, prepared)
+    clock = Clock.new(prepared.control, game.seats)
+    outcome = game.outcome()
+    if outcome is None:
+        # Play on from here with fresh clocks, started when a host resumes the match.
+        clock.pause(0)
+        clock.sync(game.to_move(), 0)
+    seats = [SeatInfo(seat, prepared.names[seat], (users or {}).get(seat)) for seat in game.seats]
+    done = await store.import_match(
+        digest=prepared.digest,
+        game=game.name,
+        variant=start.variant,
+        seed=start.seed,
+        options=start.option_values,
+        seats=seats,
+        state=game.to_dict(),
+        status=prepared.status,
+        actions=prepared.actions,
+        result=None if outcome is None else Result(outcome.winner, outcome.reason),
+        clock=clock.to_dict(),
+        host={"imported": True, "saved_at": 0},
+        guild_id=guild_id,
+        channel_id=None if outcome is not None else channel_id,
+    )
+    return Imported(done.match_id, done.created, prepared)
+
+
+async def import_text(
+    store: Store,
+    text: str,
+    *,
+    guild_id: int | None = None,
+    channel_id: int | None = None,
+    users: Mapping[str, int] | None = None,
+) -> Imported:
+    """:func:`prepare` then :func:`import_prepared`."""
+    return await import_prepared(store, prepare(text), guild_id=guild_id, channel_id=channel_id, users=users)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _say(text: str) -> None:
+    print(f"geniusbot import: {text}", file=sys.stderr)
+
+
+def _database(args: argparse.Namespace) -> str:
+    from geniusbot.host.console import database_url
+
+    if args.db:
+        return database_url(args.db)
+    settings = getattr(args, "settings", None)
+    data_dir = Path(getattr(settings, "data_dir", "data"))
+    if args.guild is not None:
+        assert settings is not None and settings.database_url
+        url = str(settings.database_url)
+        if url.startswith("sqlite"):
+            data_dir.mkdir(parents=True, exist_ok=True)  # the default is a file in it, as for run
+        return url
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
+
+
+async def command(args: argparse.Namespace) -> int:
+    """``geniusbot import FILE [--guild ID] [--db URL]``: exit 0 when the record is stored (or
+    was already), 2 when it is not (unreadable, not UTF-8, too large, unknown game, a refused line,
+    a database that cannot be used)."""
+    path = Path(args.file)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        _say(f"cannot read {str(path)!r}: {error.strerror or error}.")
+        return 2
+    try:
+        prepared = prepare(decode_record(data, f"The file {str(path)!r}"))
+    except ImportRefused as error:
+        _say(str(error))
+        return 2
+    except RecordError as error:
+        _say(f"{path}: {' '.join(str(error).split())} Nothing was imported.")
+        return 2
+    url = _database(args)
+    from geniusbot.storage import StorageUnavailable
+
+    try:
+        store = await Store.open(url)
+    except StorageUnavailable as error:
+        _say(f"{error} The database was {url!r}.")
+        return 2
+    except Exception as error:  # a bad URL, a schema it does not know
+        _say(f"the database {url!r} cannot be opened ({error}); check DATABASE_URL or --db.")
+        return 2
+    try:
+        done = await import_prepared(store, prepared, guild_id=args.guild)
+    finally:
+        await store.close()
+    if args.guild is None:
+        resume = f"'geniusbot play {prepared.game.name}' resumes it"
+    else:
+        resume = f"a host types /resume match:{done.match_id} in a game room"
+    print(done.summary(resume))
+    return 0
