@@ -4,12 +4,16 @@ ruling 16)."""
 
 from __future__ import annotations
 
+import io
 import random
+from datetime import UTC, datetime
 
 import pytest
 
 from geniusbot.games import GameError, IllegalMoveError, load, new_game
 from geniusbot.games.tictacfive.rules import FORBIDDEN_MARK, Place, TicTacFive
+from geniusbot.host.console import run_console
+from geniusbot.host.timers import ManualTime
 from tests.games.test_tictacfive import COLUMNS, position, pt
 
 ALL_POINTS = [f"{COLUMNS[col]}{row + 1}" for row in range(15) for col in range(15)]
@@ -187,3 +191,25 @@ def test_a_text_board_without_forbidden_points_has_no_mark_and_no_legend():
     assert lines is not None
     assert not any(FORBIDDEN_MARK in line for line in lines)
     assert len(lines) == 17  # the letters, fifteen rows, the letters
+
+
+async def test_the_console_board_shows_the_marks_and_their_legend(tmp_path):
+    """``geniusbot play tictacfive``: the board printed after each move marks black's G6 once
+    black's F6 H6 G7 G8 are down, says what ``*`` means, and G6 is then refused."""
+    moves = ["p1: F6", "p1: O15", "p1: H6", "p2: black", "p1: O13", "p2: G7", "p1: O11", "p2: G8", "p1: A1"]
+    out = io.StringIO()
+    code = await run_console(
+        "tictacfive",
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+        seed=1,
+        stdin=io.StringIO("\n".join([*moves, "p2: G6", "quit"]) + "\n"),
+        out=out,
+        time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
+    )
+    text = out.getvalue()
+    assert code == 0
+    last_board = text[text.rindex("ok p2: G8") :]
+    assert " 6  . . . . . X * X . . . . . . ." in last_board
+    assert "\n* black may not play here: a double three\n" in last_board
+    assert text.count("may not play here") == 1  # no earlier board had a mark
+    assert "p2: G6 would make two open threes at once" in text
