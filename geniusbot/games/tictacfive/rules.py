@@ -134,10 +134,23 @@ def _allowed(board: list[int], at: int, own: int) -> bool:
     return threes is None or len(threes) < 2
 
 
-# Each (direction, offset) pair of the points within three of a stone along its four lines.
-_NEAR: tuple[tuple[int, int], ...] = tuple(
-    (d, k * step) for d, (step, _) in enumerate(_DIRECTIONS) for k in (-3, -2, -1, 1, 2, 3)
-)
+def _near_points() -> dict[int, tuple[tuple[int, int], ...]]:
+    """For each point, the points within three of it along its four lines, each with the slot of
+    that point and line in :func:`_forbidden`'s counts (four slots a point, one a direction)."""
+    near: dict[int, tuple[tuple[int, int], ...]] = {}
+    for at, point in _POINTS:
+        found = []
+        for direction, (dc, dr) in enumerate(((1, 0), (0, 1), (1, 1), (1, -1))):
+            for k in (-3, -2, -1, 1, 2, 3):
+                col, row = point.col + k * dc, point.row + k * dr
+                if 0 <= col < SIZE and 0 <= row < SIZE:
+                    i = _index(Point(col, row))
+                    found.append((i, 4 * i + direction))
+        near[at] = tuple(found)
+    return near
+
+
+_NEAR = _near_points()
 
 
 def _forbidden(board: list[int], own: int) -> list[int]:
@@ -145,23 +158,18 @@ def _forbidden(board: list[int], own: int) -> list[int]:
 
     Only points with two or more of ``own``'s stones within three along each of two lines are
     tried: an open three needs the new stone, the stone that makes it an open four and two more
-    stones, all in one run of four, so its two other stones lie within three of the new one. A
-    walk of three may step past the one-point wall into the next row; that only adds points to
-    try, never leaves one out.
+    stones, all in one run of four, so its two other stones lie within three of the new one.
     """
-    size = len(board)
-    near = [0] * (4 * size)  # own stones within three of a point along one direction
-    lines = [0] * size  # directions in which a point has two of them
+    near = [0] * (4 * len(board))  # own stones within three of a point along one line
+    lines = [0] * len(board)  # lines along which a point has two of them
     tried: list[int] = []
     for at, _ in _POINTS:
         if board[at] != own:
             continue
-        for direction, offset in _NEAR:
-            i = at + offset
-            if 0 <= i < size and board[i] == _EMPTY:
-                key = 4 * i + direction
-                near[key] += 1
-                if near[key] == 2:
+        for i, slot in _NEAR[at]:
+            if board[i] == _EMPTY:
+                near[slot] += 1
+                if near[slot] == 2:
                     lines[i] += 1
                     if lines[i] == 2:
                         tried.append(i)
