@@ -8,6 +8,8 @@ rulings). In short:
 * Five or more in a row wins (an overline wins too); a full board with no five is a draw.
 * A placement that makes two or more open threes in different directions at once is forbidden,
   for both colours and for the opening stones, unless it makes five.
+* The view lists the points the stone to place may not take for that reason (``forbidden``,
+  ruling 16), for the picture and the text board to mark.
 
 The board is a flat list with a one-point wall around the 15 x 15 points, so the line walks of
 the double-three check need no bounds tests: every walk stops at a wall.
