@@ -2,7 +2,9 @@
 
 Targets: legality (the double-three check included) of one point on a mid-game board of 60 stones
 in at most 50 microseconds; a whole game replayed from its record through parse_move + play in at
-most 20 ms.
+most 20 ms; the view's forbidden points (every empty point the stone to place may not take) at most
+0.5 ms a move, a small part of the picture (about 1.2 ms) and the database commit (about 2 ms) a
+move already costs.
 
 Run: python bench/bench_tictacfive.py
 """
@@ -20,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from geniusbot.games import GameError
+from geniusbot.games.tictacfive import rules
 from geniusbot.games.tictacfive.rules import TicTacFive
 
 POINTS = [f"{c}{r}" for r in range(1, 16) for c in "ABCDEFGHIJKLMNO"]
@@ -117,6 +120,83 @@ def p99(values: list[float]) -> float:
     return sorted(values)[int(len(values) * 0.99)]
 
 
+def every_point_scan(game: TicTacFive) -> list[str]:
+    """The forbidden points found the plain way, every empty point through the double-three check
+    (what the view's ``forbidden`` would cost without its filter of the points near two stones)."""
+    board, own = game._board, rules._CODE[game.view()["next_color"]]
+    return [str(p) for at, p in rules._POINTS if board[at] == rules._EMPTY and not rules._allowed(board, at, own)]
+
+
+def fresh_forbidden(game: TicTacFive) -> list[str]:
+    game._forbidden_memo = None  # as after a move: nothing computed yet for this position
+    return game.forbidden()
+
+
+def fresh_view(game: TicTacFive) -> object:
+    game._forbidden_memo = None
+    return game.view(None)
+
+
+def best_micros(call, repeat: int = 10, rounds: int = 5) -> float:
+    """Microseconds per call, the fastest of ``rounds`` batches (see per_point_micros)."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(repeat):
+            call()
+        best = min(best, (time.perf_counter() - start) / repeat)
+    return best * 1e6
+
+
+def positions_of(record: list[str]) -> list[TicTacFive]:
+    """Every position of a game where a stone is to be placed, in order."""
+    game, out = TicTacFive.new(), []
+    for text in record:
+        game.submit(text, game.to_move()[0])
+        if not game.is_over and game.phase != "choice":
+            out.append(game.copy())
+    return out
+
+
+def forbidden_figures() -> None:
+    """The view's forbidden points: computed once a move (the first view after it), so the cost of
+    a move's view is measured at every position of whole games, before (the view without them)
+    and after."""
+    drawn = positions_of(drawn_record())
+    print(f"forbidden points (the view's, computed once a move; {len(drawn[-1].view()['stones'])} stones at most):")
+    for label, scattered in (("close", False), ("scattered", True)):
+        games = [positions_of(random_record(2000 + seed, scattered=scattered)) for seed in range(10)]
+        if scattered:
+            games.append(drawn)
+        fresh, scan, before, after, marked = [], [], [], [], 0
+        for positions in games:
+            for game in positions:
+                assert fresh_forbidden(game) == every_point_scan(game)
+                marked += bool(game.forbidden())
+                fresh.append(best_micros(lambda g=game: fresh_forbidden(g)))
+                scan.append(best_micros(lambda g=game: every_point_scan(g), repeat=3))
+                after.append(best_micros(lambda g=game: fresh_view(g)))
+                plain = game.copy()
+                plain.forbidden = lambda: []  # type: ignore[method-assign]  # the view as it was before
+                before.append(best_micros(lambda g=plain: g.view(None)))
+        print(
+            f"  {len(fresh)} positions of {len(games)} random {label} games"
+            f"{' and the full-board draw' if scattered else ''} ({marked} with marks):"
+        )
+        print(
+            f"    forbidden(): median {statistics.median(fresh):.0f} us, p99 {p99(fresh):.0f} us, "
+            f"max {max(fresh):.0f} us; every empty point checked instead: median "
+            f"{statistics.median(scan):.0f} us, max {max(scan):.0f} us"
+        )
+        print(
+            f"    view() after a move: median {statistics.median(before):.0f} us before, "
+            f"{statistics.median(after):.0f} us with the forbidden points; p99 {p99(before):.0f} / {p99(after):.0f} us"
+        )
+    game = drawn[len(drawn) // 2]
+    game.forbidden()
+    print(f"  view() again on the same position (the memo): {best_micros(lambda: game.view(None), repeat=100):.1f} us")
+
+
 def main() -> None:
     parse_samples, legal_samples, legal_moves_ms, forbidden = [], [], [], 0
     boards = (replay(random_record(seed, stop=STONES)) for seed in range(1000))
@@ -198,3 +278,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    forbidden_figures()

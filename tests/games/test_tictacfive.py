@@ -545,6 +545,7 @@ def test_the_view_has_exactly_the_renderers_shape_and_is_the_same_for_every_seat
         "opening_stones": 3,
         "move_number": 0,
         "winning_line": None,
+        "forbidden": [],
     }
     for text in ("H8", "H9", "J8"):
         game.submit(text, "p1")

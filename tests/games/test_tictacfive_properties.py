@@ -100,6 +100,7 @@ def test_legality_matches_the_reference_on_crowded_boards(patch):
     game = loaded(stones, colour)
     seat = game.to_move()[0]
     legal = {move.point for move in game.legal_moves()}
+    forbidden = set(game.view()["forbidden"])
     for col in range(15):
         for row in range(15):
             if (col, row) in stones:
@@ -107,6 +108,7 @@ def test_legality_matches_the_reference_on_crowded_boards(patch):
             expected = reference_legal(stones, (col, row), colour)
             assert game.is_legal(Place(seat, Point(col, row))) == expected, (Point(col, row), colour)
             assert (Point(col, row) in legal) == expected
+            assert (str(Point(col, row)) in forbidden) != expected  # the view marks what is refused
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from geniusbot.games import new_game
 from geniusbot.games.tictacfive import picture as tictacfive
 from geniusbot.games.tictacfive.picture import point_xy, stone_radius
 from geniusbot.render import render_view
-from geniusbot.render.layout import ROW_HEIGHT, TITLE_HEIGHT
+from geniusbot.render.layout import FOOTER_HEIGHT, ROW_HEIGHT, TITLE_HEIGHT
 from geniusbot.render.palette import rgb
 from geniusbot.render.text import glyph_sprite, text_sprite
 
@@ -20,6 +20,7 @@ from .support import colour_at, colour_bbox, decode, within
 
 NAMES = {"p1": "Ann", "p2": "Ben"}
 SIZE = tictacfive.canvas_size(15)
+ALL_POINTS = [f"{c}{r}" for r in range(1, 16) for c in "ABCDEFGHIJKLMNO"]
 R = stone_radius(15)
 
 
@@ -153,6 +154,10 @@ def test_the_same_view_gives_the_same_bytes():
     for cache in (tictacfive.background, tictacfive.stone_sprite, glyph_sprite, text_sprite):
         cache.cache_clear()
     assert render_view(view, players=NAMES, clocks={"p1": "0:01"}, title="Death Match") == first
+    marked = marked_game().view()
+    first = render_view(marked, players=NAMES)
+    tictacfive.forbidden_sprite.cache_clear()
+    assert render_view(marked, players=NAMES) == first
 
 
 def test_a_drawn_game_shows_the_draw_banner():
@@ -182,3 +187,117 @@ def test_any_reachable_position_renders(seed, length):
             continue
         x, y = point_xy(point)
         assert colour_at(image, (x + R * 0.7, y)) == rgb(f"{colour}_stone")
+
+
+# --------------------------------------------------------------------------- forbidden points
+
+# Black's F6 H6 and G7 G8: G6 would make two open threes (row 6, column G), so black may not play there.
+MARKED = [("F6", "p1"), ("O15", "p1"), ("H6", "p1"), ("black", "p2"), ("O13", "p1"), ("G7", "p2")]
+MARKED += [("O11", "p1"), ("G8", "p2"), ("A1", "p1")]
+
+
+def marked_game():
+    game = played(*MARKED)
+    assert game.view()["next_color"] == "black" and "G6" in game.view()["forbidden"]
+    return game
+
+
+def footer_box():
+    return 0, SIZE[1] - FOOTER_HEIGHT, SIZE[0], SIZE[1]
+
+
+def test_a_forbidden_point_carries_a_dark_diagonal_cross():
+    image = picture(marked_game())
+    x, y = point_xy("G6")
+    assert colour_at(image, (x, y)) == rgb("black_stone")
+    for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):  # the four arms
+        assert colour_at(image, (x + dx * R * 0.28, y + dy * R * 0.28)) == rgb("black_stone")
+    # Between the arms the board shows: a cross, not a disc (where a black stone is solid).
+    assert colour_at(image, (x + R * 0.4, y + R * 0.15)) == rgb("wood")
+    assert colour_at(image, (x + R * 0.7, y + R * 0.3)) == rgb("wood")
+    stone = point_xy("F6")
+    assert colour_at(image, (stone[0] + R * 0.4, stone[1] + R * 0.15)) == rgb("black_stone")
+
+
+def test_the_cross_reads_without_colour():
+    """In grey scale the cross is as dark as a black stone against the light wood, and its
+    shape, not its colour, tells it from the stones (checked above) and the grid crossings."""
+
+    def grey(name):
+        r, g, b = rgb(name)
+        return 0.299 * r + 0.587 * g + 0.114 * b
+
+    assert grey("wood") - grey("black_stone") > 140
+    assert grey("wood") - grey("grid") > 80
+
+
+def test_only_the_forbidden_points_change_on_the_board():
+    game = marked_game()
+    view = game.view()
+    marks = decode(render_view(view, players=NAMES))
+    plain = decode(render_view(dict(view, forbidden=[]), players=NAMES))
+    for point in ALL_POINTS:
+        changed = colour_at(marks, point_xy(point)) != colour_at(plain, point_xy(point))
+        assert changed == (point in view["forbidden"]), point
+    # Away from the marks the board is the same picture.
+    box = board_box()
+    for point in view["forbidden"]:
+        x, y = point_xy(point)
+        for image in (marks, plain):
+            image.paste((0, 0, 0), (int(x - R), int(y - R), int(x + R), int(y + R)))
+    assert marks.crop(box).tobytes() == plain.crop(box).tobytes()
+
+
+def test_the_footer_shows_the_cross_and_what_it_means_only_while_points_are_marked():
+    game = marked_game()
+    view = game.view()
+    marks = picture(game)
+    plain = decode(render_view(dict(view, forbidden=[]), players=NAMES))
+    # The legend's cross sits on a small square of wood, as the stones beside the names do.
+    found = colour_bbox(marks, "black_stone", footer_box())
+    assert found is not None and found[0] > SIZE[0] / 2  # at the right end of the line
+    assert colour_bbox(marks, "wood", footer_box()) is not None
+    assert colour_bbox(plain, "wood", footer_box()) is None
+    assert tictacfive.FORBIDDEN_LEGEND == "forbidden: double three"
+    # The status line still starts the footer.
+    left = (0, SIZE[1] - FOOTER_HEIGHT, SIZE[0] // 3, SIZE[1])
+    assert marks.crop(left).tobytes() == plain.crop(left).tobytes()
+
+
+def test_a_long_status_line_is_cut_before_the_legend():
+    game = marked_game()
+    names = {"p1": "Ann", "p2": "A Very Long Display Name Indeed, Longer Than Most"}  # p2 holds black
+    image = decode(render_view(game.view(), players=names))
+    cross = colour_bbox(image, "wood", footer_box())
+    assert cross is not None
+    text = colour_bbox(image, "text", (0, SIZE[1] - FOOTER_HEIGHT, cross[0], SIZE[1]))
+    assert text is not None and text[2] < cross[0] - 12
+
+
+def test_in_random_close_games_the_picture_marks_exactly_the_views_forbidden_points():
+    rng = random.Random(5)
+    shown = 0
+    for seed in range(4):
+        game = new_game("tictacfive", seed=seed)
+        while not game.is_over:
+            seat = game.to_move()[0]
+            if game.phase == "choice":
+                game.play(rng.choice(list(game.legal_moves(seat))))
+                continue
+            stones = game.view()["stones"]
+            near = [m for m in game.legal_moves(seat) if any(_close(str(m.point), s) for s in stones)]
+            game.play(rng.choice(near or list(game.legal_moves(seat))))
+            view = game.view()
+            if not view["forbidden"]:
+                continue
+            shown += 1
+            image = decode(render_view(view, players=NAMES))
+            for point in ALL_POINTS:
+                if point not in view["stones"]:
+                    centre = colour_at(image, point_xy(point)) == rgb("black_stone")
+                    assert centre == (point in view["forbidden"]), point
+    assert shown >= 5
+
+
+def _close(a, b):
+    return abs(ord(a[0]) - ord(b[0])) <= 2 and abs(int(a[1:]) - int(b[1:])) <= 2

@@ -2,7 +2,9 @@
 
 The shapes differ as well as the colours (a disc against a ring with a hole), so the board reads
 in grey scale and for colour-blind players. The last stone carries a small red square; a winning
-line is a dark-edged gold bar through its stones.
+line is a dark-edged gold bar through its stones. An empty point the next stone may not take (a
+double three, the view's ``forbidden``) carries a small dark diagonal cross, a shape no stone or
+grid crossing has, and the footer then ends with the cross and what it means.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
+    STATUS_SIZE,
     draw_footer,
     draw_header,
     outcome_line,
@@ -24,7 +27,8 @@ from geniusbot.render.layout import (
     seat_name,
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
-from geniusbot.render.sprites import Sprite, smooth_sprite, stamp
+from geniusbot.render.sprites import Sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.render.text import draw_text, fit_text
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -153,6 +157,33 @@ def stone_sprite(colour: str, radius: int, background: str = "wood") -> Sprite:
     return smooth_sprite(side, background, paint)
 
 
+@lru_cache(maxsize=8)
+def forbidden_sprite(radius: int, background: str = "wood") -> Sprite:
+    """The mark of a forbidden point: a diagonal cross in the black stones' ink, about half a
+    stone across, masked so that the grid shows round it (off the board, on a square of wood)."""
+    side = 2 * radius + 4
+    reach = radius * 0.42
+    thick = max(3.0, radius / 5)
+
+    def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
+        c = side * scale / 2
+        r = reach * scale
+        if background != "wood":
+            draw.rounded_rectangle(
+                [0, 0, side * scale - 1, side * scale - 1], radius=side * scale / 5, fill=rgb("wood")
+            )
+        for sign in (1, -1):
+            draw.line(
+                [(c - r, c - sign * r), (c + r, c + sign * r)], fill=rgb("black_stone"), width=round(thick * scale)
+            )
+
+    return smooth_sprite(side, background, paint)
+
+
+FORBIDDEN_LEGEND = "forbidden: double three"
+LEGEND_SIZE = 25
+
+
 def status_line(view: TicTacFiveView, players: Mapping[str, str] | None) -> str:
     """What the card says under the board while the game runs."""
     movers = view["to_move"]
@@ -205,6 +236,8 @@ def render(
         x, y = point_xy(last, size)
         half = max(3, radius // 3)
         draw.rectangle([x - half, y - half, x + half, y + half], fill=ink("last"))
+    forbidden = [p for p in view.get("forbidden") or [] if p in centres and p not in stones]
+    stamp(canvas, forbidden_sprite(radius), [centres[p] for p in forbidden])
 
     def symbol(seat: str, row_background: str) -> Sprite | None:
         colour = colours.get(seat)
@@ -219,5 +252,20 @@ def render(
     if move_number:
         head = f"{head} · move {move_number}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
+    status = status_line(view, players)
+    banner = outcome_line(view["outcome"], players)
+    if forbidden and banner is None:
+        # The status keeps to the left of the legend: 22 pixels in from the edge, 24 short of the mark.
+        status = fit_text(status, STATUS_SIZE, max(0, _draw_legend(canvas) - 24 - 22))
+    draw_footer(canvas, status, banner)
     return canvas
+
+
+def _draw_legend(canvas: Image.Image) -> int:
+    """The forbidden mark and what it means at the right end of the footer; the mark's left edge."""
+    mid = canvas.height - FOOTER_HEIGHT / 2
+    right = WIDTH - 22 - draw_text(canvas, (WIDTH - 22, mid), FORBIDDEN_LEGEND, LEGEND_SIZE, fg="muted", anchor="r")
+    mark = forbidden_sprite(16, "page")
+    left = right - 10 - mark.size[0]
+    paste_centred(canvas, mark, (left + mark.size[0] / 2, mid))
+    return left

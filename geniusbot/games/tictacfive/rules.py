@@ -8,6 +8,8 @@ rulings). In short:
 * Five or more in a row wins (an overline wins too); a full board with no five is a draw.
 * A placement that makes two or more open threes in different directions at once is forbidden,
   for both colours and for the opening stones, unless it makes five.
+* The view lists the points the stone to place may not take for that reason (``forbidden``,
+  ruling 16), for the picture and the text board to mark.
 
 The board is a flat list with a one-point wall around the 15 x 15 points, so the line walks of
 the double-three check need no bounds tests: every walk stops at a wall.
@@ -27,6 +29,13 @@ from geniusbot.games.tictacfive.view import TicTacFiveView
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
 OPENING_COLOURS: tuple[str, str, str] = ("black", "white", "black")
+#: The text board's mark on a point the next stone may not take (a double three).
+FORBIDDEN_MARK = "*"
+
+
+def forbidden_legend(colour: str | None) -> str:
+    """What the mark on a forbidden point means, for the legend of the picture and the text board."""
+    return f"{colour or 'the next stone'} may not play here: a double three"
 
 
 class TicTacFiveEvent(StrEnum):
@@ -127,6 +136,48 @@ def _allowed(board: list[int], at: int, own: int) -> bool:
     return threes is None or len(threes) < 2
 
 
+def _near_points() -> dict[int, tuple[tuple[int, int], ...]]:
+    """For each point, the points within three of it along its four lines, each with the slot of
+    that point and line in :func:`_forbidden`'s counts (four slots a point, one a direction)."""
+    near: dict[int, tuple[tuple[int, int], ...]] = {}
+    for at, point in _POINTS:
+        found = []
+        for direction, (dc, dr) in enumerate(((1, 0), (0, 1), (1, 1), (1, -1))):
+            for k in (-3, -2, -1, 1, 2, 3):
+                col, row = point.col + k * dc, point.row + k * dr
+                if 0 <= col < SIZE and 0 <= row < SIZE:
+                    i = _index(Point(col, row))
+                    found.append((i, 4 * i + direction))
+        near[at] = tuple(found)
+    return near
+
+
+_NEAR = _near_points()
+
+
+def _forbidden(board: list[int], own: int) -> list[int]:
+    """The empty points where ``own`` may not place (a double three that makes no five), in reading order.
+
+    Only points with two or more of ``own``'s stones within three along each of two lines are
+    tried: an open three needs the new stone, the stone that makes it an open four and two more
+    stones, all in one run of four, so its two other stones lie within three of the new one.
+    """
+    near = [0] * (4 * len(board))  # own stones within three of a point along one line
+    lines = [0] * len(board)  # lines along which a point has two of them
+    tried: list[int] = []
+    for at, _ in _POINTS:
+        if board[at] != own:
+            continue
+        for i, slot in _NEAR[at]:
+            if board[i] == _EMPTY:
+                near[slot] += 1
+                if near[slot] == 2:
+                    lines[i] += 1
+                    if lines[i] == 2:
+                        tried.append(i)
+    return sorted(i for i in tried if not _allowed(board, i, own))
+
+
 def _and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
@@ -190,13 +241,22 @@ class TicTacFive(Game):
         self._colours: dict[str, str | None] = {"p1": None, "p2": None}
         self._next_colour: str | None = "black"
         self._winning_line: list[str] | None = None
+        # The forbidden points of the position they were computed for (see forbidden()).
+        self._forbidden_memo: tuple[tuple[int, str, str | None], list[str]] | None = None
 
     @classmethod
     def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
-        """The stones on the grid, the last one in lower case."""
+        """The stones on the grid, the last one in lower case; ``*`` on each point the next stone
+        may not take (a double three), with a line saying so."""
         board = cast(TicTacFiveView, view)  # a host passes the views of this game
         last = board["last_move"]
-        return grid_lines(board["size"], board["size"], board["stones"], [last] if last else [])
+        forbidden = board.get("forbidden") or []
+        # grid_lines writes a cell's own letter for a value it has no letter for: "*".
+        cells = {**board["stones"], **{point: FORBIDDEN_MARK for point in forbidden}}
+        lines = grid_lines(board["size"], board["size"], cells, [last] if last else [])
+        if forbidden:
+            lines.append(f"{FORBIDDEN_MARK} {forbidden_legend(board['next_color'])}")
+        return lines
 
     def setup(self, **options: str) -> None:
         """Nothing to lay out: the board starts empty and the game takes no options."""
@@ -281,6 +341,19 @@ class TicTacFive(Game):
             for at, point in _POINTS:
                 if board[at] == _EMPTY and _allowed(board, at, own):
                     yield Place(mover, point)
+
+    def forbidden(self) -> list[str]:
+        """The empty points the next stone may not take because it would make a double three
+        (without making five), in reading order (A1, B1, ..., O1, A2, ...): the points
+        :meth:`parse_move` refuses for that reason. Empty at the colour choice and once the game
+        is over; in the opening it is always empty (docs/rules/tictacfive.md, ruling 5)."""
+        if self.is_over or self._phase == "choice" or self._next_colour is None:
+            return []
+        key = (len(self._stones), self._phase, self._next_colour)
+        if self._forbidden_memo is None or self._forbidden_memo[0] != key:
+            points = _forbidden(self._board, _CODE[self._next_colour])
+            self._forbidden_memo = (key, [str(_POINT_AT[i]) for i in points])
+        return list(self._forbidden_memo[1])
 
     # ---- play -----------------------------------------------------------------------------
 
@@ -405,6 +478,7 @@ class TicTacFive(Game):
             "opening_stones": len(OPENING_COLOURS),
             "move_number": len(self._stones),
             "winning_line": list(self._winning_line) if self._winning_line else None,
+            "forbidden": self.forbidden(),
         }
 
     # ---- serialisation ---------------------------------------------------------------------
@@ -440,3 +514,4 @@ class TicTacFive(Game):
         self._board, self._stones, self._phase = board, stones, phase
         self._colours, self._next_colour = colours, next_colour
         self._winning_line = list(line) if line else None
+        self._forbidden_memo = None

@@ -17,3 +17,4 @@ class TicTacFiveView(BaseView):
     opening_stones: int  # stones placed in the opening (3)
     move_number: int  # stones on the board
     winning_line: list[str] | None  # every stone of the winning run, from its left (bottom) end
+    forbidden: list[str]  # empty points the next stone may not take (a double three), in reading order
