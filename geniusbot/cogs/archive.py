@@ -32,7 +32,7 @@ from .matches import GAME_CHOICES
 log = logging.getLogger(__name__)
 
 ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
-#: The replays kept, in bytes: about 60 replays of 5,000-move matches, thousands of short ones.
+#: The replays kept, in bytes (their own count): about 100 replays of 5,000-move matches.
 CACHE_BYTES = 16 * 2**20
 NAVIGATION = (("first", "\u23ee First"), ("prev", "\u25c0 Previous"), ("next", "Next \u25b6"), ("last", "Last \u23ed"))
 
