@@ -235,10 +235,25 @@ class Replay:
         return game
 
 
+#: The log is read this many actions at a time: on PostgreSQL a page's rows become records on
+#: the event loop, and 5,000 at once held it for over 100 ms.
+LOG_PAGE = 500
+
+
+async def read_log(store: Store, match_id: int) -> list[ActionRecord]:
+    """A match's whole log, read a page of :data:`LOG_PAGE` actions at a time."""
+    log: list[ActionRecord] = []
+    while True:
+        page = await store.actions(match_id, after_seq=log[-1].seq if log else 0, limit=LOG_PAGE)
+        log.extend(page)
+        if len(page) < LOG_PAGE:
+            return log
+
+
 async def open_replay(store: Store, match_id: int, *, every: int = SNAPSHOT_EVERY) -> Replay:
     """The :class:`Replay` of a stored match, its log packed in a worker thread."""
     record = await store.get_match(match_id)
-    actions = await store.actions(match_id)
+    actions = await read_log(store, match_id)
     return await asyncio.to_thread(Replay, record, actions, every=every)
 
 
@@ -342,7 +357,7 @@ async def export_record(store: Store, match_id: int) -> str:
     while, and the event loop goes on meanwhile.
     """
     record = await store.get_match(match_id)
-    actions = await store.actions(match_id)
+    actions = await read_log(store, match_id)
     return await asyncio.to_thread(lambda: format_record(match_to_record(record, actions)))
 
 

@@ -14,54 +14,17 @@ gets a generous bound, 1 s, which still catches a worker holding the GIL for lon
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-
 import pytest
 
 from geniusbot.storage import Store
 from geniusbot.storage.record import game_from_record, parse_record
 from tests.e2e.botworld import PNG_MAGIC, World
 from tests.fakediscord import FakeMessage
-from tests.host.longmatch import shuttle_moves, store_long_match
+from tests.host.longmatch import sampled, shuttle_moves, store_long_match
 
 MOVES = 5000
 CPU_BOUND = 0.050
 WALL_BOUND = 1.0
-
-
-@dataclass
-class Lag:
-    """The worst stretches the sampler saw: CPU time on the loop's thread and wall-clock lateness."""
-
-    cpu: list[float] = field(default_factory=list)
-    wall: list[float] = field(default_factory=list)
-
-    def worst(self) -> tuple[float, float]:
-        return max(self.cpu, default=0.0), max(self.wall, default=0.0)
-
-
-@asynccontextmanager
-async def sampled(period: float = 0.002) -> AsyncIterator[Lag]:
-    """A lag sampler on the running loop for the length of the block."""
-    lag = Lag()
-
-    async def sample() -> None:
-        while True:
-            wall, cpu = time.perf_counter(), time.thread_time()
-            await asyncio.sleep(period)
-            lag.wall.append(time.perf_counter() - wall - period)
-            lag.cpu.append(time.thread_time() - cpu)
-
-    task = asyncio.create_task(sample())
-    try:
-        await asyncio.sleep(period * 3)
-        yield lag
-    finally:
-        task.cancel()
 
 
 async def stored(world: World) -> int:

@@ -1,11 +1,16 @@
 """A long ended match written straight into a store: thousands of legal Tightwire actions, as
 the host would have logged them (a ``start`` command, then every move with the clocks after it),
 then a resignation that ends it. Written in bulk, so a test or a benchmark has it in a moment
-where playing it through the host would take minutes."""
+where playing it through the host would take minutes. And a sampler of the event loop's lag, to
+hold what the archive does with such a match to a bound."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -122,3 +127,34 @@ async def store_long_match(
             update(m.Match).where(m.Match.id == match.id).values(finished_at=finished, updated_at=finished)
         )
     return match.id
+
+
+@dataclass
+class Lag:
+    """The worst stretches the sampler saw: CPU time on the loop's thread and wall-clock lateness."""
+
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+    def worst(self) -> tuple[float, float]:
+        return max(self.cpu, default=0.0), max(self.wall, default=0.0)
+
+
+@asynccontextmanager
+async def sampled(period: float = 0.002) -> AsyncIterator[Lag]:
+    """A lag sampler on the running loop for the length of the block."""
+    lag = Lag()
+
+    async def sample() -> None:
+        while True:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(period)
+            lag.wall.append(time.perf_counter() - wall - period)
+            lag.cpu.append(time.thread_time() - cpu)
+
+    task = asyncio.create_task(sample())
+    try:
+        await asyncio.sleep(period * 3)
+        yield lag
+    finally:
+        task.cancel()

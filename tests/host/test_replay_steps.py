@@ -1,9 +1,11 @@
 """A :class:`Replay` shows exactly the steps of :func:`replay_match` (the same game, board, clocks
-and action at every step, in any order of asking), for every game; and a :class:`ReplayCache`
-holds no more bytes than its bound, which a replay's own count of bytes does not undercount."""
+and action at every step, in any order of asking), for every game; a :class:`ReplayCache` holds
+no more bytes than its bound, which a replay's own count of bytes does not undercount; and a
+5,000-move match opens, steps and exports on both databases without holding the event loop."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import random
 import tracemalloc
@@ -11,11 +13,11 @@ import tracemalloc
 import pytest
 
 from geniusbot.host.match import Host
-from geniusbot.host.replay import Replay, ReplayCache, Step, open_replay, replay_match
+from geniusbot.host.replay import Replay, ReplayCache, Step, export_record, open_replay, read_log, replay_match
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
 
-from .longmatch import store_long_match
+from .longmatch import sampled, shuttle_moves, store_long_match
 from .test_host_conformance import CASES
 from .test_match import FakeTime, fire_due
 from .test_replay import played
@@ -142,3 +144,23 @@ async def test_the_cache_holds_no_more_bytes_than_its_bound(sqlite_db_url):
     small = ReplayCache(measured.nbytes - 1)
     small.put(1, measured)
     assert len(small) == 0 and small.nbytes == 0
+
+
+@pytest.mark.slow
+async def test_a_long_match_opens_steps_and_exports_without_holding_the_loop(store):
+    """The event loop's thread is kept busy for 50 ms at most at a stretch (its CPU time between
+    two wake-ups of a 2 ms sampler; see tests/e2e/test_bot_archive_long.py) while the log of a
+    5,000-move match is read (on PostgreSQL its rows become records on the loop), its replay
+    stepped to the end and back to the middle, and its record exported."""
+    match_id = await store_long_match(store, 5000)
+    moves = shuttle_moves(5000)
+    async with sampled() as lag:
+        replay = await open_replay(store, match_id)
+        last = await asyncio.to_thread(replay.step, replay.last)
+        middle = await asyncio.to_thread(replay.step, 2501)
+        text = await export_record(store, match_id)
+    assert last.game.outcome().winner == "p1" and middle.action.text == moves[2500][1]
+    assert len(text.splitlines()) > 5000
+    assert await read_log(store, match_id) == await store.actions(match_id)  # read in pages, the same log
+    busy, late = lag.worst()
+    assert busy <= 0.050, f"the loop was busy for {busy * 1000:.0f} ms at a stretch (late {late * 1000:.0f} ms)"
