@@ -201,8 +201,8 @@ class Replay:
             base = index // self.every
             game = self._snapshot(base)
             actions = self._actions(base)
-        for data in actions[: index - base * self.every]:
-            apply_action(game, data)
+        for played in actions[: index - base * self.every]:
+            apply_action(game, played)
         if index == 0:
             clock, display, at = self._start
             return Step(0, None, game, clock, dict(display), at)
