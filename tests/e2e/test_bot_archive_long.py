@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pytest
 
+from geniusbot.cogs.archive import CACHE_BYTES
 from geniusbot.storage import Store
 from geniusbot.storage.record import game_from_record, parse_record
 from tests.e2e.botworld import PNG_MAGIC, World
@@ -47,7 +48,7 @@ async def test_replay_and_record_of_a_long_match_never_hold_the_loop(world: Worl
     fake = world.fake
     match_id = await stored(world)
     moves = shuttle_moves(MOVES)
-    async with world.running():
+    async with world.running() as bot:
         async with sampled() as lag:
             interaction = await fake.slash(world.carol, world.guild, world.room, "replay", {"match": match_id})
             await fake.wait_for_response(interaction)
@@ -93,6 +94,9 @@ async def test_replay_and_record_of_a_long_match_never_hold_the_loop(world: Worl
             game.submit(line.text, line.seat)
         game.resign("p2")
         assert record.header("Result") == "p1" == game.outcome().winner
+        # The replay stays cached, by its bytes: a small part of the cache's bound.
+        cache = bot.get_cog("Archive")._cache  # the cog as the bot loaded it, an extension
+        assert match_id in cache and cache.max_bytes == CACHE_BYTES and cache.nbytes < CACHE_BYTES // 50
     cpu, wall = lag.worst()
     assert len(lag.cpu) > 20
     assert cpu <= CPU_BOUND, f"the loop was busy for {cpu * 1000:.0f} ms at a stretch (wall lag {wall * 1000:.0f} ms)"
