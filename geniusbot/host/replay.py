@@ -24,7 +24,7 @@ import json
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -35,8 +35,9 @@ from geniusbot.storage.record import (
     Record,
     RecordError,
     RecordLine,
-    format_record,
+    checked_line,
     game_from_record,
+    join_record,
     parse_record,
     record_from_game,
 )
@@ -164,24 +165,62 @@ class Replay:
     the snapshot at or before N with at most ``every - 1`` actions played on it, and its game is
     the caller's own. The methods are plain functions (no awaiting) that may run in a worker
     thread; one replay builds one step at a time.
+
+    With ``complete=False`` the log may come in parts (:meth:`add`, then :meth:`complete`), so a
+    long log is never held whole: each part is packed and let go.
     """
 
-    def __init__(self, record: MatchRecord, actions: Sequence[ActionRecord], *, every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(
+        self,
+        record: MatchRecord,
+        actions: Iterable[ActionRecord] = (),
+        *,
+        every: int = SNAPSHOT_EVERY,
+        complete: bool = True,
+    ) -> None:
         if every < 1:
             raise ValueError("a replay keeps a snapshot every 1 step or more")
         # The match as listed (its seats, result); the final state is the replay's to rebuild.
         self.record = replace(record, state={})
         self.every = every
+        self.last = 0
         self._lock = threading.Lock()
         start = start_game(record)
         self._cls = type(start)
-        accepted = [a for a in actions if a.accepted]
-        self._start = _start_clock(record, accepted, start.seats)
-        moves = [_action_data(a) for a in accepted if a.kind in STEP_KINDS]
-        self.last = len(moves)
-        self._pieces = [_pack(moves[i : i + every]) for i in range(0, len(moves), every)]
-        self._snapshots: list[bytes | None] = [None] * (self.last // every + 1)
-        self._snapshots[0] = _pack(start.to_dict())
+        self._seats = start.seats
+        self._start: tuple[Clock | None, dict[str, str], datetime | None] | None = None
+        self._tail: list[list[Any]] = []
+        self._pieces: list[bytes] = []
+        self._snapshots: dict[int, bytes] = {0: _pack(start.to_dict())}
+        self._complete = False
+        self.add(actions)
+        if complete:
+            self.complete()
+
+    def add(self, actions: Iterable[ActionRecord]) -> None:
+        """The next part of the log (refused submissions and commands among them are passed over)."""
+        if self._complete:
+            raise RuntimeError("this replay has its whole log already")
+        for action in actions:
+            if not action.accepted:
+                continue
+            if self._start is None:
+                self._start = _start_clock(self.record, [action], self._seats)
+            if action.kind in STEP_KINDS:
+                self._tail.append(_action_data(action))
+                self.last += 1
+                if len(self._tail) == self.every:
+                    self._pieces.append(_pack(self._tail))
+                    self._tail = []
+
+    def complete(self) -> None:
+        """The log is all there: the replay is ready for :meth:`step`."""
+        if self._start is None:
+            self._start = _start_clock(self.record, [], self._seats)
+        if self._tail:
+            self._pieces.append(_pack(self._tail))
+            self._tail = []
+        self._complete = True
 
     def __len__(self) -> int:
         """How many steps there are: the start and one per action."""
@@ -190,11 +229,13 @@ class Replay:
     @property
     def nbytes(self) -> int:
         """What the replay holds, in bytes (it grows as snapshots are taken)."""
-        pieces = [*self._pieces, *(s for s in self._snapshots if s is not None)]
+        pieces = [*self._pieces, *list(self._snapshots.values())]
         return REPLAY_OVERHEAD + sum(len(p) + PIECE_OVERHEAD for p in pieces)
 
     def step(self, index: int) -> Step:
         """Step ``index`` (0 is the start, :attr:`last` the end); raises ``IndexError`` past them."""
+        if not self._complete or self._start is None:
+            raise RuntimeError("this replay is still taking its log; complete() it first")
         if not 0 <= index <= self.last:
             raise IndexError(f"a replay of {self.last} actions has steps 0 to {self.last}")
         with self._lock:
@@ -224,10 +265,8 @@ class Replay:
 
     def _snapshot(self, n: int) -> Game:
         """The game at step ``n * every``, taking every snapshot missing on the way to it."""
-        built = max(i for i in range(n + 1) if self._snapshots[i] is not None)
-        packed = self._snapshots[built]
-        assert packed is not None
-        game = self._cls.from_dict(_unpack(packed))
+        built = max(i for i in self._snapshots if i <= n)
+        game = self._cls.from_dict(_unpack(self._snapshots[built]))
         for piece in range(built, n):
             for action in self._actions(piece):
                 apply_action(game, action)
@@ -235,26 +274,40 @@ class Replay:
         return game
 
 
-#: The log is read this many actions at a time: on PostgreSQL a page's rows become records on
-#: the event loop, and 5,000 at once held it for over 100 ms.
-LOG_PAGE = 500
+#: The log is read this many actions at a time, and each page packed and let go: on PostgreSQL
+#: a page's rows become records on the event loop (5,000 at once held it for over 100 ms), and
+#: records that stay alive across the interpreter's young collections pile up until a full
+#: collection, which holds every thread (some 50 ms in a test process under load). Pages of 100
+#: set off none while a 5,000-move match is opened, stepped and exported; pages of 300 did.
+LOG_PAGE = 100
+
+
+async def log_pages(store: Store, match_id: int) -> AsyncIterator[list[ActionRecord]]:
+    """A match's log, a page of at most :data:`LOG_PAGE` actions at a time."""
+    after = 0
+    while True:
+        page = await store.actions(match_id, after_seq=after, limit=LOG_PAGE)
+        if page:
+            yield page
+            after = page[-1].seq
+        if len(page) < LOG_PAGE:
+            return
 
 
 async def read_log(store: Store, match_id: int) -> list[ActionRecord]:
-    """A match's whole log, read a page of :data:`LOG_PAGE` actions at a time."""
-    log: list[ActionRecord] = []
-    while True:
-        page = await store.actions(match_id, after_seq=log[-1].seq if log else 0, limit=LOG_PAGE)
-        log.extend(page)
-        if len(page) < LOG_PAGE:
-            return log
+    """A match's whole log, read a page at a time (see :func:`log_pages`)."""
+    return [action async for page in log_pages(store, match_id) for action in page]
 
 
 async def open_replay(store: Store, match_id: int, *, every: int = SNAPSHOT_EVERY) -> Replay:
-    """The :class:`Replay` of a stored match, its log packed in a worker thread."""
+    """The :class:`Replay` of a stored match, its log read a page at a time and packed in a
+    worker thread."""
     record = await store.get_match(match_id)
-    actions = await read_log(store, match_id)
-    return await asyncio.to_thread(Replay, record, actions, every=every)
+    replay = await asyncio.to_thread(Replay, record, every=every, complete=False)
+    async for page in log_pages(store, match_id):
+        await asyncio.to_thread(replay.add, page)
+    replay.complete()
+    return replay
 
 
 class ReplayCache:
@@ -327,14 +380,8 @@ def record_line(action: ActionRecord, display: Mapping[str, str]) -> RecordLine:
     return RecordLine(0, "host", False, "close window", annotations)
 
 
-def match_to_record(record: MatchRecord, actions: Sequence[ActionRecord]) -> Record:
-    """The :class:`Record` of a stored match (one game played through, none copied)."""
-    final = start_game(record)
-    lines = []
-    for action in actions:
-        if action.accepted and action.kind in STEP_KINDS:
-            apply_action(final, action)
-            lines.append(record_line(action, _clock_of(action)[1]))
+def _record_of(record: MatchRecord, game: Game, lines: Sequence[RecordLine] = ()) -> Record:
+    """The record of a stored match whose game, played through, is ``game``."""
     names = {s.seat: s.display_name for s in record.seats}
     headers = {
         "P1": names.get("p1", ""),
@@ -344,21 +391,55 @@ def match_to_record(record: MatchRecord, actions: Sequence[ActionRecord]) -> Rec
     }
     if record.clock:
         headers["TimeControl"] = str(record.clock.get("control", ""))
-    out = record_from_game(final, lines, headers=headers)
+    out = record_from_game(game, lines, headers=headers)
     if record.status == MatchStatus.ABORTED:
         out.headers["Result"] = "*"
     return out
 
 
+def match_to_record(record: MatchRecord, actions: Sequence[ActionRecord]) -> Record:
+    """The :class:`Record` of a stored match (one game played through, none copied)."""
+    game = start_game(record)
+    lines = []
+    for action in actions:
+        if action.accepted and action.kind in STEP_KINDS:
+            apply_action(game, action)
+            lines.append(record_line(action, _clock_of(action)[1]))
+    return _record_of(record, game, lines)
+
+
+class RecordWriter:
+    """The record text of a stored match, its log taken in parts (:meth:`add`): one game played
+    through, none copied, and each line kept as text (thousands of small objects alive at once
+    would set off the interpreter's full garbage collections, which hold every thread)."""
+
+    def __init__(self, record: MatchRecord) -> None:
+        self.match = record
+        self.game = start_game(record)
+        self.lines: list[str] = []
+
+    def add(self, actions: Iterable[ActionRecord]) -> None:
+        """The next part of the log."""
+        for action in actions:
+            if action.accepted and action.kind in STEP_KINDS:
+                apply_action(self.game, action)
+                self.lines.append(checked_line(record_line(action, _clock_of(action)[1])))
+
+    def text(self) -> str:
+        """The record text of the log so far (as :func:`format_record` writes it)."""
+        return join_record(_record_of(self.match, self.game).headers, self.lines)
+
+
 async def export_record(store: Store, match_id: int) -> str:
     """A stored match as record text (private submissions included: export finished matches).
 
-    The game is played through and the text written in a worker thread: a long match takes a
-    while, and the event loop goes on meanwhile.
+    The log is read a page at a time; the game is played through and the text written in a
+    worker thread: a long match takes a while, and the event loop goes on meanwhile.
     """
-    record = await store.get_match(match_id)
-    actions = await read_log(store, match_id)
-    return await asyncio.to_thread(lambda: format_record(match_to_record(record, actions)))
+    writer = await asyncio.to_thread(RecordWriter, await store.get_match(match_id))
+    async for page in log_pages(store, match_id):
+        await asyncio.to_thread(writer.add, page)
+    return await asyncio.to_thread(writer.text)
 
 
 # --------------------------------------------------------------------------- records in
