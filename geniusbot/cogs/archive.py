@@ -2,7 +2,9 @@
 
 Only ended matches (finished or aborted) are shown: a live match may still hide information
 that the rules reveal only at its end. Steps are rebuilt from the match log by the host's replay
-module and cached (an ended match never changes).
+module (a :class:`~geniusbot.host.replay.Replay`: the log packed, a snapshot every few dozen
+steps), one step at a time in a worker thread, so a match of thousands of moves keeps the event
+loop free; replays are cached up to :data:`CACHE_BYTES` (an ended match never changes).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ import asyncio
 import io
 import logging
 import re
-from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -22,7 +23,7 @@ from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.games import get_game
 from geniusbot.host import board
 from geniusbot.host.naming import name_seats
-from geniusbot.host.replay import Step, export_record, replay_match
+from geniusbot.host.replay import Replay, ReplayCache, export_record, open_replay
 from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus
 
 from . import bot_of
@@ -31,7 +32,8 @@ from .matches import GAME_CHOICES
 log = logging.getLogger(__name__)
 
 ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
-CACHE_SIZE = 32
+#: The replays kept, in bytes (their own count): about 100 replays of 5,000-move matches.
+CACHE_BYTES = 16 * 2**20
 NAVIGATION = (("first", "\u23ee First"), ("prev", "\u25c0 Previous"), ("next", "Next \u25b6"), ("last", "Last \u23ed"))
 
 
@@ -102,9 +104,9 @@ class ReplayButton(
         try:
             cog = archive_of(bot)
             await interaction.response.defer()
-            record, steps = await cog.steps(interaction, self.match_id)
-            step = target_step(self.tag, self.step, len(steps) - 1)
-            content, file, view = await cog.page(record, steps, step)
+            replay = await cog.replay_of(interaction, self.match_id)
+            step = target_step(self.tag, self.step, replay.last)
+            content, file, view = await cog.page(replay, step)
             await interaction.edit_original_response(content=content, attachments=[file] if file else [], view=view)
         except Exception as error:
             await bot.on_app_command_error(interaction, error)
@@ -134,8 +136,8 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], tem
             cog = archive_of(bot)
             values = self.item.values or ["0"]  # what was picked (discord.py reads it from the interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            record, steps = await cog.steps(interaction, int(values[0]))
-            await send_page(interaction, *await cog.page(record, steps, 0), ephemeral=True)
+            replay = await cog.replay_of(interaction, int(values[0]))
+            await send_page(interaction, *await cog.page(replay, 0), ephemeral=True)
         except Exception as error:
             await bot.on_app_command_error(interaction, error)
 
@@ -145,7 +147,7 @@ class Archive(commands.Cog):
 
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
-        self._cache: OrderedDict[int, tuple[MatchRecord, list[Step]]] = OrderedDict()
+        self._cache = ReplayCache(CACHE_BYTES)
 
     async def ended_match(self, interaction: discord.Interaction, match_id: int) -> MatchRecord:
         """The ended match ``match_id`` of this server (or of this DM's player), or a refusal."""
@@ -167,26 +169,21 @@ class Archive(commands.Cog):
             )
         return record
 
-    async def steps(self, interaction: discord.Interaction, match_id: int) -> tuple[MatchRecord, list[Step]]:
-        """Every step of an ended match, from the cache or rebuilt from its log."""
-        cached = self._cache.get(match_id)
-        if cached is not None and (interaction.guild_id is None or cached[0].guild_id == interaction.guild_id):
-            self._cache.move_to_end(match_id)
-            return cached
-        record = await self.ended_match(interaction, match_id)
-        assert self.bot.store is not None
-        steps = await replay_match(self.bot.store, match_id)
-        self._cache[match_id] = (record, steps)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
-        return record, steps
+    async def replay_of(self, interaction: discord.Interaction, match_id: int) -> Replay:
+        """The replay of an ended match this interaction may see, from the cache or its log."""
+        await self.ended_match(interaction, match_id)
+        replay = self._cache.get(match_id)
+        if replay is None:
+            assert self.bot.store is not None
+            replay = await open_replay(self.bot.store, match_id)
+            self._cache.put(match_id, replay)
+        return replay
 
-    async def page(
-        self, record: MatchRecord, steps: list[Step], index: int
-    ) -> tuple[str, discord.File | None, discord.ui.View]:
-        """The content, the board picture and the buttons of one step."""
-        step = steps[index]
-        last = len(steps) - 1
+    async def page(self, replay: Replay, index: int) -> tuple[str, discord.File | None, discord.ui.View]:
+        """The content, the board picture and the buttons of one step (rebuilt in a worker thread)."""
+        record = replay.record
+        step = await asyncio.to_thread(replay.step, index)
+        last = replay.last
         names = {s.seat: s.display_name for s in record.seats}
         title = get_game(record.game).title
         if step.action is None:
@@ -269,8 +266,8 @@ class Archive(commands.Cog):
             )
             await reply(interaction, text, ephemeral=not public, view=view)
             return
-        record, steps = await self.steps(interaction, match)
-        await send_page(interaction, *await self.page(record, steps, min(step, len(steps) - 1)), ephemeral=not public)
+        replay = await self.replay_of(interaction, match)
+        await send_page(interaction, *await self.page(replay, min(step, replay.last)), ephemeral=not public)
 
     @app_commands.command(name="record", description="Get a finished match's record file (the adjudicate format)")
     @app_commands.describe(

@@ -416,8 +416,10 @@ class MatchStore(Transactions):
 
         return await self._transaction(work, write=True, what="logging a refused submission", verify=verify)
 
-    async def actions(self, match_id: int, *, after_seq: int = 0, accepted_only: bool = False) -> list[ActionRecord]:
-        """The match's log in order (those with ``seq`` above ``after_seq``).
+    async def actions(
+        self, match_id: int, *, after_seq: int = 0, accepted_only: bool = False, limit: int | None = None
+    ) -> list[ActionRecord]:
+        """The match's log in order (those with ``seq`` above ``after_seq``; the first ``limit``).
 
         Raises :class:`MatchNotFound` if there is no such match.
         """
@@ -433,6 +435,8 @@ class MatchStore(Transactions):
             )
             if accepted_only:
                 query = query.where(m.Action.accepted.is_(True))
+            if limit is not None:
+                query = query.limit(limit)
             return [action_from_row(row) for row in (conn.execute(query)).all()]
 
         return await self._transaction(work, write=False, what="reading a match log")

@@ -285,29 +285,39 @@ def format_record(record: Record) -> str:
     Raises :class:`RecordError` (without a line number) for a value the format cannot hold:
     a header name that is not a word, a line break in a value, move text with ``#`` or ``{``.
     """
+    return join_record(record.headers, (checked_line(line) for line in record.lines))
+
+
+def join_record(headers: Mapping[str, str], lines: Iterable[str]) -> str:
+    """The record text of ``headers`` and submission ``lines`` already written by
+    :func:`checked_line` (a writer that holds many lines may keep them as text)."""
     out: list[str] = []
-    for name, value in record.headers.items():
+    for name, value in headers.items():
         if not _HEADER_NAME.match(name):
             raise RecordError(f"{name!r} cannot be a header name; use letters, digits and underscores.")
         if "\n" in value or "\r" in value:
             raise RecordError(f"the header [{name}] holds a line break, which a record cannot hold.")
         out.append(f'[{name} "{_escape(value)}"]')
-    if out and record.lines:
+    body = list(lines)
+    if out and body:
         out.append("")
-    for line in record.lines:
-        written = format_line(line)
-        # Formatting a line and reading it back must give the same line; anything else means the
-        # line holds text the format cannot carry, and a record that lies is worse than an error.
-        try:
-            again = _parse_submission(written, line.line_no) if written.strip() else None
-        except RecordError:
-            again = None
-        if "\n" in written or "\r" in written:
-            again = None
-        if again != line:
-            raise RecordError(f"the line {written!r} cannot be written so that it reads back the same.")
-        out.append(written)
-    return "\n".join(out) + "\n"
+    return "\n".join([*out, *body]) + "\n"
+
+
+def checked_line(line: RecordLine) -> str:
+    """:func:`format_line`, or :class:`RecordError` when the text would not read back the same."""
+    written = format_line(line)
+    # Formatting a line and reading it back must give the same line; anything else means the
+    # line holds text the format cannot carry, and a record that lies is worse than an error.
+    try:
+        again = _parse_submission(written, line.line_no) if written.strip() else None
+    except RecordError:
+        again = None
+    if "\n" in written or "\r" in written:
+        again = None
+    if again != line:
+        raise RecordError(f"the line {written!r} cannot be written so that it reads back the same.")
+    return written
 
 
 def format_line(line: RecordLine) -> str:
