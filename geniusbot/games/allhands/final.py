@@ -598,6 +598,18 @@ class AllHandsOnDeck(Game):
             return False
         return self.task.is_private(move) if self.task is not None else False
 
+    def twin(self, seat: str, seed: int) -> AllHandsOnDeck | None:
+        """The running task's twin (:meth:`Game.twin`) in a copy of the match; ``None`` outside a
+        task, or when the task draws none."""
+        if self.is_over or self.phase != "task" or self.task is None:
+            return None
+        task = self.task.twin(seat, seed)
+        if task is None:
+            return None
+        twin = self.copy()
+        twin.task = task
+        return twin if twin.view(seat) == self.view(seat) else None
+
     def window(self) -> Window | None:
         """The running task's timed window, if any."""
         if self.is_over or self.phase != "task" or self.task is None:
