@@ -392,10 +392,13 @@ class Game(ABC):
         only the view, so it never shows more than that view's seat may see."""
         return None
 
-    def choosing(self) -> bool:
+    def choosing(self, view: Mapping[str, Any] | None = None) -> bool:
         """Whether the seats to move now pick one of a few named options (see
-        :attr:`choice_phases`) rather than a point of the board."""
-        return bool(self.choice_phases) and not self.is_over and self.view(None).get("phase") in self.choice_phases
+        :attr:`choice_phases`) rather than a point of the board. ``view``: the public view of
+        now, when the caller has it (a host builds it once an action), else it is built."""
+        if not self.choice_phases or self.is_over:
+            return False
+        return (view if view is not None else self.view(None)).get("phase") in self.choice_phases
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 

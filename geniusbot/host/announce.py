@@ -109,11 +109,26 @@ class Announcer(HostBase):
         """Whether this host posts the match's board as a picture."""
         return self.boards and self.pictures and board.has_picture(live.game.name)
 
-    def _draw_board(self, live: LiveMatch, now: float) -> asyncio.Future[bytes | None] | None:
-        """Start drawing the public board of the current state in a worker thread (or ``None``)."""
+    @staticmethod
+    def views(live: LiveMatch, *, fresh: bool = False) -> board.Views:
+        """The views of the match's state now (:class:`board.Views`): this action's, made when
+        its board was first drawn or announced, unless ``fresh`` (the state has changed since)
+        or the game is another object (a failed commit restored it)."""
+        if fresh or live.views is None or live.views.game is not live.game:
+            live.views = board.Views(live.game)
+        views: board.Views = live.views
+        return views
+
+    def _draw_board(
+        self, live: LiveMatch, now: float, views: board.Views | None = None
+    ) -> asyncio.Future[bytes | None] | None:
+        """Start drawing the public board of the current state in a worker thread (or ``None``).
+        Without ``views`` the state has just changed: its views are made anew here, once, for the
+        whole action."""
+        views = views or self.views(live, fresh=True)
         if not self._pictured(live):
             return None
-        view = live.game.view(None)
+        view = views.public
         players = {s: p.name or s for s, p in live.players.items()}
         return asyncio.ensure_future(
             asyncio.to_thread(
@@ -146,6 +161,8 @@ class Announcer(HostBase):
         The events' texts go out with the players' names (:meth:`LiveMatch.speak`); ``lead`` is
         the host's own lines, said as they stand; ``timed_out``, the seats whose timeout they say.
         """
+        if drawing is None:  # else _draw_board made this state's views as the action began
+            self.views(live, fresh=True)
         window = live.host.get("window")
         vanishing = self._vanishing(live, window)
         events = list(events)
@@ -199,13 +216,14 @@ class Announcer(HostBase):
             for text in lead:
                 await self._post(live, text)
             return
-        view = live.game.view(None)
+        views = self.views(live)
+        view = views.public
         clocks = self.clocks(live, now)
         png = None
         if drawing is not None:
             png = await drawing
         elif self._pictured(live):
-            drawing = self._draw_board(live, now)
+            drawing = self._draw_board(live, now, views)
             png = await drawing if drawing is not None else None
         ending = self._caption(live, now, timed_out=timed_out)
         lead = [t for t in lead if t]
@@ -243,7 +261,7 @@ class Announcer(HostBase):
                     # From the time now, not the action's: an upload may have taken a while.
                     await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - self.now()))
         for seat in live.players:
-            own = live.game.view(seat)
+            own = views.of(seat)
             if own != view and live.private_views.get(seat) != own:
                 live.private_views[seat] = own
                 await self._private_view(live, seat, own, clocks)

@@ -364,11 +364,12 @@ class AllHandsOnDeck(Game):
         self.override_left = {s: OVERRIDE_USES if "override" in self.given[s] else 0 for s in self.seats}
         self._open_play()
 
-    def choosing(self) -> bool:
-        """A ban, the Override question and the All-In answers are choices; in a task, the task's own."""
+    def choosing(self, view: Mapping[str, Any] | None = None) -> bool:
+        """A ban, the Override question and the All-In answers are choices; in a task, the task's
+        own (``view``'s ``task``, the task's public view, when the caller has the match's)."""
         if self.phase == "task":
-            return self.task is not None and self.task.choosing()
-        return super().choosing()
+            return self.task is not None and self.task.choosing(view.get("task") if view is not None else None)
+        return super().choosing(view)
 
     def opening_events(self) -> list[Event]:
         """The events that open the match: the items, then what the first play asks for (the
