@@ -317,11 +317,12 @@ class Game(ABC):
         choice_phases: the view phases in which the seats to move pick one of a few named options
             (a colour, an order, an item) rather than a point of the board; a host offers the
             legal moves as buttons then (see :meth:`choosing`).
-        perfect_information: whether every seat's view shows all that decides what a move does
-            (no hidden colours, cards, mines or sealed moves). Only then may a host try a move on
-            a copy of the game to tell a player whether it loses at once (the console's ``help``
-            does): in a game with hidden information that trial would tell what the player
-            cannot know. Default ``False``.
+        perfect_information: whether every seat's view is the public view and shows all that
+            decides what a move does (no hidden colours, cards, mines or sealed moves). Only then
+            may a host try a move on a copy of the game to tell a player whether it loses at once
+            (the console's ``help`` does): in a game with hidden information that trial would
+            tell what the player cannot know. A host builds no seat's own view of such a game
+            (it is the room's). Default ``False``.
     """
 
     name: ClassVar[str]

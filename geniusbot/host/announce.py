@@ -260,6 +260,8 @@ class Announcer(HostBase):
                 if message_id is not None and window:
                     # From the time now, not the action's: an upload may have taken a while.
                     await self._schedule_delete(live, message_id, max(0.0, float(window["due"]) - self.now()))
+        if type(live.game).perfect_information:
+            return  # every seat's view is the room's: there is no view of its own to send
         for seat in live.players:
             own = views.of(seat)
             if own != view and live.private_views.get(seat) != own:

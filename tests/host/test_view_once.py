@@ -84,5 +84,21 @@ async def test_an_accepted_move_builds_each_view_once(store: Store, built, name,
         moves += 1
         assert built[None] == 1, (move.text(), dict(built))
         assert all(built[s] <= 1 for s in ("p1", "p2")), (move.text(), dict(built))
+        if get_game(name).perfect_information:  # every seat's view is the room's
+            assert set(built) == {None}, (move.text(), dict(built))
         assert set(built) <= {None, "p1", "p2"}
     assert moves >= 10
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(registry()) if get_game(n).perfect_information])
+def test_a_game_of_perfect_information_shows_every_seat_the_public_view(name):
+    """What lets the host build no seat's own view of such a game (one view a move in all)."""
+    rng = random.Random(name)
+    for seed in range(3):
+        game = get_game(name).new(seed=seed)
+        for _ in range(60):
+            assert all(game.view(seat) == game.view(None) for seat in game.seats)
+            if game.is_over:
+                break
+            seat = rng.choice(game.to_move())
+            game.play(rng.choice(list(itertools.islice(game.legal_moves(seat), 200))))
