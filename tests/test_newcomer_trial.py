@@ -115,8 +115,13 @@ def test_every_bad_line_at_every_games_console_gets_a_sentence_and_no_traceback(
     assert "Nothing follows 'p1:'; write the move after the colon." in text
     assert "There is no game 'nothing-such'" in text
     assert "with the same --db resumes it." in text or "which is over" in text
-    # The console came back for every line: the match resumes, and quits at once.
-    again = geniusbot(tmp_path, "play", name, "--variant", variant, stdin=b"status\nquit\n")
+
+
+def test_after_every_bad_line_the_match_resumes(tmp_path):
+    script = b"\n".join(bad_lines("tiles", "standard")) + b"\n"
+    done = geniusbot(tmp_path, "play", "tiles", "--seed", "7", stdin=script)
+    assert done.returncode == 0, no_traceback(done)
+    again = geniusbot(tmp_path, "play", "tiles", stdin=b"status\nquit\n")
     assert again.returncode == 0 and "Resuming match #1" in no_traceback(again)
 
 
