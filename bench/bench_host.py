@@ -12,7 +12,7 @@
    the outage, commit, re-arm, announce). Target <= 2 s.
 
 Run: ``python bench/bench_host.py [--only sqlite|postgres] [--part submissions|timers|restart]
-[--matches 500] [--restart 1000]``.
+[--matches 500] [--restart 1000] [--boards off|text|picture]``.
 PostgreSQL uses a temporary database created from ``GENIUSBOT_TEST_POSTGRES_URL`` (default
 ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and dropped at the end.
 """
