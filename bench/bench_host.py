@@ -12,7 +12,7 @@
    the outage, commit, re-arm, announce). Target <= 2 s.
 
 Run: ``python bench/bench_host.py [--only sqlite|postgres] [--part submissions|timers|restart]
-[--matches 500] [--restart 1000]``.
+[--matches 500] [--restart 1000] [--boards off|text|picture]``.
 PostgreSQL uses a temporary database created from ``GENIUSBOT_TEST_POSTGRES_URL`` (default
 ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and dropped at the end.
 """
@@ -90,9 +90,9 @@ def next_move(host: Host, match_id: int, rng: random.Random) -> tuple[str, str] 
     return (seat, rng.choice(moves).text()) if moves else None
 
 
-async def bench_submissions(url: str, matches: int, rounds: int) -> dict[str, str]:
+async def bench_submissions(url: str, matches: int, rounds: int, boards: str = "off") -> dict[str, str]:
     store = await Store.open(url)
-    host = Host(store, Quiet(), boards=False)
+    host = Host(store, Quiet(), boards=boards != "off", pictures=boards == "picture")
     rng = random.Random(1)
     ids = await start_matches(host, matches, "10m+10m", rng)
     out: dict[str, str] = {}
@@ -287,12 +287,18 @@ async def main() -> None:
         default=30.0,
         help="seconds over which the 500 expiries fall (30 s: about the rate of 500 matches on 60 s clocks)",
     )
+    parser.add_argument(
+        "--boards",
+        choices=["off", "text", "picture"],
+        default="off",
+        help="submissions: the host posts no board (the default), a text board, or a picture",
+    )
     args = parser.parse_args()
     for backend in ("sqlite", "postgres"):
         if args.only and backend != args.only:
             continue
         for label, run in (
-            ("submissions", lambda url: bench_submissions(url, args.matches, args.rounds)),
+            ("submissions", lambda url: bench_submissions(url, args.matches, args.rounds, args.boards)),
             ("timers", lambda url: bench_timers(url, args.matches, args.spread)),
             ("restart", lambda url: bench_restart(url, args.restart)),
         ):

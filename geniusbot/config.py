@@ -52,7 +52,19 @@ def database_url(value: str, setting: str = "DATABASE_URL") -> str:
     if match is None or match.group(1).lower() not in ("sqlite", "postgresql", "postgres"):
         shown = f"a URL starting {scheme[:40]}://" if scheme else "a URL with nothing before ://"
         raise ValueError(f"{setting} must be {URL_EXAMPLES}; {shown} is not one geniusbot can use")
+    if match.group(1).lower() == "sqlite" and _in_memory(_rest):
+        raise ValueError(
+            f"{setting} names an in-memory SQLite database, which keeps nothing (each connection has "
+            f"its own); name a file: {URL_EXAMPLES}"
+        )
     return value
+
+
+def _in_memory(rest: str) -> bool:
+    """Whether the part of a SQLite URL after ``://`` names no file: empty, ``/``, ``/:memory:``,
+    or a ``mode=memory`` URI."""
+    path, _, query = rest.partition("?")
+    return path.lstrip("/") in ("", ":memory:") or "mode=memory" in query
 
 
 class Settings(BaseSettings):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -431,8 +433,10 @@ class Matches(commands.Cog):
             live = await self.host.load(match_id)
             if live is None or live.channel_id is None:
                 return
-            await self._refresh_private_choices(match_id, live)
-            offer = choice_offer(live.game) if live.status == MatchStatus.LIVE else None
+            # The action's own public view, built once as it was announced (a match over asks nothing).
+            view = self.host.views(live).public if live.status == MatchStatus.LIVE else {}
+            await self._refresh_private_choices(match_id, live, view)
+            offer = choice_offer(live.game, view) if live.status == MatchStatus.LIVE else None
             old = self.offers.get(match_id)
             if old is not None and offer is not None and (old.seat, old.texts) == (offer[0], tuple(offer[1])):
                 return
@@ -455,10 +459,10 @@ class Matches(commands.Cog):
                 return
             self.offers[match_id] = Offer(live.channel_id, sent.id, seat, tuple(texts))
 
-    async def _refresh_private_choices(self, match_id: int, live: LiveMatch) -> None:
-        """DM sealed-answer buttons to each seat asked now; close those no longer asked."""
-        offers = private_choice_offers(live.game) if live.status == MatchStatus.LIVE else {}
-        view = live.game.view(None)
+    async def _refresh_private_choices(self, match_id: int, live: LiveMatch, view: Mapping[str, Any]) -> None:
+        """DM sealed-answer buttons to each seat asked now; close those no longer asked. ``view``:
+        the public view of now."""
+        offers = private_choice_offers(live.game, view) if live.status == MatchStatus.LIVE else {}
         for seat, player in live.players.items():
             texts = offers.get(seat)
             asks = (view.get("phase"), view.get("play"), tuple(texts)) if texts else ()

@@ -317,6 +317,12 @@ class Game(ABC):
         choice_phases: the view phases in which the seats to move pick one of a few named options
             (a colour, an order, an item) rather than a point of the board; a host offers the
             legal moves as buttons then (see :meth:`choosing`).
+        perfect_information: whether every seat's view is the public view and shows all that
+            decides what a move does (no hidden colours, cards, mines or sealed moves). Only then
+            may a host try a move on a copy of the game to tell a player whether it loses at once
+            (the console's ``help`` does): in a game with hidden information that trial would
+            tell what the player cannot know. A host builds no seat's own view of such a game
+            (it is the room's). Default ``False``.
     """
 
     name: ClassVar[str]
@@ -331,6 +337,7 @@ class Game(ABC):
     clocks: ClassVar[Mapping[str, str]] = {}
     picture: ClassVar[str] = ""
     choice_phases: ClassVar[frozenset[str]] = frozenset()
+    perfect_information: ClassVar[bool] = False
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         variant = (variant or self.variants[0]).strip().lower()
@@ -386,10 +393,13 @@ class Game(ABC):
         only the view, so it never shows more than that view's seat may see."""
         return None
 
-    def choosing(self) -> bool:
+    def choosing(self, view: Mapping[str, Any] | None = None) -> bool:
         """Whether the seats to move now pick one of a few named options (see
-        :attr:`choice_phases`) rather than a point of the board."""
-        return bool(self.choice_phases) and not self.is_over and self.view(None).get("phase") in self.choice_phases
+        :attr:`choice_phases`) rather than a point of the board. ``view``: the public view of
+        now, when the caller has it (a host builds it once an action), else it is built."""
+        if not self.choice_phases or self.is_over:
+            return False
+        return (view if view is not None else self.view(None)).get("phase") in self.choice_phases
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -540,6 +550,14 @@ class Game(ABC):
     def copy(self) -> Self:
         """An independent copy."""
         return copy.deepcopy(self)
+
+    def twin(self, seat: str, seed: int) -> Game | None:
+        """A game that ``seat`` cannot tell from this one (the same view and public record), with
+        everything its view hides (the other seat's sealed moves, face-down tiles or cards) drawn
+        anew from ``seed`` alone, so that the twin depends on nothing the seat cannot see; ``None``
+        when the game draws none (the default). A host tries a move on a few twins to tell a
+        player whether it loses whatever is hidden (the console's ``help``)."""
+        return None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

@@ -143,11 +143,26 @@ class Announcer(HostBase):
         """Whether this host posts the match's board as a picture."""
         return self.boards and self.pictures and board.has_picture(live.game.name)
 
-    def _draw_board(self, live: LiveMatch, now: float) -> asyncio.Future[bytes | None] | None:
-        """Start drawing the public board of the current state in a worker thread (or ``None``)."""
+    @staticmethod
+    def views(live: LiveMatch, *, fresh: bool = False) -> board.Views:
+        """The views of the match's state now (:class:`board.Views`): this action's, made when
+        its board was first drawn or announced, unless ``fresh`` (the state has changed since)
+        or the game is another object (a failed commit restored it)."""
+        if fresh or live.views is None or live.views.game is not live.game:
+            live.views = board.Views(live.game)
+        views: board.Views = live.views
+        return views
+
+    def _draw_board(
+        self, live: LiveMatch, now: float, views: board.Views | None = None
+    ) -> asyncio.Future[bytes | None] | None:
+        """Start drawing the public board of the current state in a worker thread (or ``None``).
+        Without ``views`` the state has just changed: its views are made anew here, once, for the
+        whole action."""
+        views = views or self.views(live, fresh=True)
         if not self._pictured(live):
             return None
-        view = live.game.view(None)
+        view = views.public
         players = {s: p.name or s for s, p in live.players.items()}
         return asyncio.ensure_future(
             asyncio.to_thread(
@@ -180,6 +195,8 @@ class Announcer(HostBase):
         The events' texts go out with the players' names (:meth:`LiveMatch.speak`); ``lead`` is
         the host's own lines, said as they stand; ``timed_out``, the seats whose timeout they say.
         """
+        if drawing is None:  # else _draw_board made this state's views as the action began
+            self.views(live, fresh=True)
         window = live.host.get("window")
         vanishing = self._vanishing(live, window)
         events = list(events)
@@ -233,13 +250,14 @@ class Announcer(HostBase):
             for text in lead:
                 await self._post(live, text)
             return
-        view = live.game.view(None)
+        views = self.views(live)
+        view = views.public
         clocks = self.clocks(live, now)
         png = None
         if drawing is not None:
             png = await drawing
         elif self._pictured(live):
-            drawing = self._draw_board(live, now)
+            drawing = self._draw_board(live, now, views)
             png = await drawing if drawing is not None else None
         ending = self._caption(live, now, timed_out=timed_out)
         lead = [t for t in lead if t]
@@ -270,8 +288,10 @@ class Announcer(HostBase):
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
             await self._post(live, text + ("\n" + caption if caption else ""), delete_at=vanish_at)
+        if type(live.game).perfect_information:
+            return  # every seat's view is the room's: there is no view of its own to send
         for seat in live.players:
-            own = live.game.view(seat)
+            own = views.of(seat)
             if own != view and live.private_views.get(seat) != own:
                 live.private_views[seat] = own
                 await self._private_view(live, seat, own, clocks)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from geniusbot.games import Event
     from geniusbot.storage import MatchRecord, NewAction, PostedMessage, Result, Store, TimerRecord
 
+    from . import board
     from .transport import Transport
 
 log = logging.getLogger(__name__)
@@ -180,7 +181,9 @@ class HostBase:
         @abstractmethod
         async def _answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None: ...
         @abstractmethod
-        def _draw_board(self, live: LiveMatch, now: float) -> asyncio.Future[bytes | None] | None: ...
+        def _draw_board(
+            self, live: LiveMatch, now: float, views: board.Views | None = None
+        ) -> asyncio.Future[bytes | None] | None: ...
         @staticmethod
         @abstractmethod
         def _drop(drawing: asyncio.Future[bytes | None] | None) -> None: ...

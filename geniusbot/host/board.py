@@ -12,12 +12,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from geniusbot import render
-from geniusbot.games import OptionError, get_game
+from geniusbot.games import Game, OptionError, get_game
 
 log = logging.getLogger(__name__)
 
 # The keys every view carries, which the footer says in words (or the caption does).
 _COMMON_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
+
+
+class Views:
+    """The views of one state of a game, each built once (``Game.view`` on first asking): the
+    host makes one an action and hands it to everything that shows that state (the room's board
+    and picture, each seat's private view, the choice offers), so that none builds it again."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._built: dict[str | None, Mapping[str, Any]] = {}
+
+    def of(self, seat: str | None = None) -> Mapping[str, Any]:
+        """``game.view(seat)`` of the state this was made for (``None``: the public view)."""
+        if seat not in self._built:
+            self._built[seat] = self.game.view(seat)
+        return self._built[seat]
+
+    @property
+    def public(self) -> Mapping[str, Any]:
+        """The public view (the room's)."""
+        return self.of(None)
 
 
 def has_picture(game: str) -> bool:

@@ -211,14 +211,6 @@ def check_options(
     return None
 
 
-def database_url(value: str) -> str:
-    """``--db`` as a database URL: a URL as written, or a plain file path (``games.sqlite3``,
-    ``/tmp/x.sqlite3``) as the SQLite database in that file."""
-    if "://" in value:
-        return value
-    return f"sqlite+aiosqlite:///{Path(value).expanduser().resolve()}"
-
-
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
     """``["k=v", ...]`` as a dict; :class:`ValueError` with a sentence for a pair without ``=``."""
     options: dict[str, str] = {}
@@ -586,7 +578,15 @@ async def command(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 2
     data_dir = Path(getattr(getattr(args, "settings", None), "data_dir", "data"))
-    db_url = database_url(args.db) if args.db else None
+    db_url = None
+    if args.db:
+        from geniusbot.storage.db import checked_url
+
+        try:
+            db_url = checked_url(args.db, "--db")
+        except ValueError as error:
+            print(str(error), file=sys.stderr)
+            return 2
     if not db_url:
         data_dir.mkdir(parents=True, exist_ok=True)
         db_url = f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"

@@ -1,13 +1,23 @@
-"""What the console's ``help`` and ``rules`` say: a move to try (legal now, and one that does
-not lose at once when the game has such a move), the choice the game waits for, the commands,
-and the rules of the game or of a game it plays within it (a task).
+"""What the console's ``help`` and ``rules`` say: a move to try (legal now, and, where the
+player's view can tell, one that does not lose at once), the choice the game waits for, the
+commands, and the rules of the game or of a game it plays within it (a task).
 
-Nothing here holds rules: the moves are the game's own legal moves, tried on a copy of the game.
+``help`` knows only what the player asking knows: the seat's own view and the public record,
+never the hidden state. In a game of perfect information (``Game.perfect_information``) a move
+is tried on a copy of the game; in a game with hidden tiles, cards or sealed moves that trial
+would tell the player what they cannot know (which declaration is right), so a move is tried
+instead on a few twins of the game that the seat cannot tell from it (``Game.twin``: what its
+view hides drawn anew), and only a move that loses on every twin, whatever is hidden, is passed
+over. A game that draws no twins gets a legal move offered with nothing said of its safety.
+
+Nothing here holds rules: the moves are the game's own legal moves, the seat's as its rules
+let it know them.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 COMMANDS = "status, rules, pause, resume, resign p1, abort, close window, export, help, quit"
@@ -23,6 +33,8 @@ OVER_HELP = (
 #: how many of them it tries on a copy of the game before it offers one untried.
 PICKED_FROM = 400
 TRIED = 100
+#: How many twins of a game with hidden information a move is tried on.
+TWINS = 8
 
 
 def example_move(game: Any) -> str | None:
@@ -30,25 +42,41 @@ def example_move(game: Any) -> str | None:
     while nobody may move (a timed window runs, or the game is over).
 
     The middle one of the first legal moves (H8 rather than A1 on an empty board), or the one
-    nearest it that does not lose at once (:func:`loses_at_once`) when there is such a move.
+    nearest it that does not lose at once as far as the seat's view can tell (:func:`loser`).
     """
     for seat in game.to_move():
         moves = list(itertools.islice(game.legal_moves(seat), PICKED_FROM))
         if moves:
             middle = len(moves) // 2
-            # From the middle outwards: middle, middle - 1, middle + 1, ...
-            order = sorted(range(len(moves)), key=lambda i: (abs(i - middle), i))
-            move = next(
-                (moves[i] for i in order[:TRIED] if not loses_at_once(game, moves[i], seat)),
-                moves[middle],
-            )
+            move = moves[middle]
+            loses = loser(game, seat)
+            if loses is not None:
+                # From the middle outwards: middle, middle - 1, middle + 1, ...
+                order = sorted(range(len(moves)), key=lambda i: (abs(i - middle), i))
+                move = next((moves[i] for i in order[:TRIED] if not loses(moves[i])), move)
             return f"{seat}{' (dm)' if game.is_private(move) else ''}: {move.text()}"
     return None
 
 
+def loser(game: Any, seat: str) -> Callable[[Any], bool] | None:
+    """A test of whether a move of ``seat`` loses at once as far as the seat's view can tell, or
+    ``None`` when the view cannot tell: on the game itself when every view shows all of it
+    (``Game.perfect_information``), else on every one of :data:`TWINS` twins the seat cannot tell
+    from it (``Game.twin``), which depend on nothing hidden."""
+    if type(game).perfect_information:
+        return lambda move: loses_at_once(game, move, seat)
+    twins = [twin for seed in range(TWINS) if (twin := game.twin(seat, seed)) is not None]
+    if not twins:
+        return None
+    return lambda move: all(loses_at_once(twin, move, seat) for twin in twins)
+
+
 def loses_at_once(game: Any, move: Any, seat: str) -> bool:
     """Whether playing ``move`` (on a copy of ``game``) ends the game, or a game it plays within
-    it (a task: an event that carries that game's outcome), with ``seat`` losing."""
+    it (a task: an event that carries that game's outcome), with ``seat`` losing.
+
+    It reads the whole state it is given: a hint asks it only of a game of perfect information
+    or of a twin (:func:`loser`)."""
     from geniusbot.games import GameError
 
     trial = game.copy()

@@ -277,10 +277,10 @@ def _say(text: str) -> None:
 
 
 def _database(args: argparse.Namespace) -> str:
-    from geniusbot.host.console import database_url
+    from geniusbot.storage.db import checked_url
 
     if args.db:
-        return database_url(args.db)
+        return checked_url(args.db, "--db")  # a ValueError saying what a URL looks like
     settings = getattr(args, "settings", None)
     data_dir = Path(getattr(settings, "data_dir", "data"))
     if args.guild is not None:
@@ -311,7 +311,11 @@ async def command(args: argparse.Namespace) -> int:
     except RecordError as error:
         _say(f"{path}: {' '.join(str(error).split())} Nothing was imported.")
         return 2
-    url = _database(args)
+    try:
+        url = _database(args)
+    except ValueError as error:
+        _say(f"{error}. Nothing was imported.")
+        return 2
     from geniusbot.storage import StorageUnavailable
 
     try:

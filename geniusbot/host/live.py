@@ -87,6 +87,9 @@ class LiveMatch:
     # The timer rows the host knows of: kind -> [(due, payload, row id)]; absent = not read yet.
     armed: dict[str, Any] = field(default_factory=dict)
     private_views: dict[str, Any] = field(default_factory=dict)
+    # The views of the state last announced (board.Views), built once an action and read by
+    # all that shows it: the board, its picture, the private views, the choice offers.
+    views: Any = None
     # The timer row being delivered, until a write of this delivery deletes it (see on_timer).
     delivered: TimerRecord | None = None
     # Clock notices due up to this moment have been posted (epoch seconds; 0: none since the load).

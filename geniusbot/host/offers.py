@@ -8,6 +8,9 @@ choice is a phase the game declares (``Game.choosing``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from geniusbot.games import Game
 
 #: An offer holds at most this many options (Discord shows at most 25 buttons on a message, 5
@@ -19,9 +22,10 @@ LISTED_OPTIONS = 3
 LISTED_OPTIONS_CHARS = 40
 
 
-def choice_offer(game: Game) -> tuple[str, list[str]] | None:
+def choice_offer(game: Game, view: Mapping[str, Any] | None = None) -> tuple[str, list[str]] | None:
     """``(seat, texts)`` when the seat to move picks one of a few named options now, in the
-    room, else ``None``.
+    room, else ``None``. ``view``: the public view of now, when the caller has it (the host's
+    :class:`~geniusbot.host.board.Views` of the action), so that it is not built again.
 
     The texts are the game's own legal moves, exactly as a player could type them.
     """
@@ -30,7 +34,7 @@ def choice_offer(game: Game) -> tuple[str, list[str]] | None:
     movers = game.to_move()
     if len(movers) != 1:
         return None
-    if not game.choosing():
+    if not game.choosing(view):
         return None
     texts: list[str] = []
     for move in game.legal_moves(movers[0]):
@@ -44,13 +48,14 @@ def choice_offer(game: Game) -> tuple[str, list[str]] | None:
     return (movers[0], texts) if len(texts) >= 2 else None
 
 
-def private_choice_offers(game: Game) -> dict[str, list[str]]:
+def private_choice_offers(game: Game, view: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
     """Seat -> texts for each seat that answers a sealed question privately now with one of a
-    few options (a question every seat answers privately), else nothing.
+    few options (a question every seat answers privately), else nothing. ``view``: the public
+    view of now, as :func:`choice_offer` takes it.
 
     The texts are the game's own legal moves, all private, exactly as the player could send them.
     """
-    if game.is_over or not game.choosing():
+    if game.is_over or not game.choosing(view):
         return {}
     offers: dict[str, list[str]] = {}
     for seat in game.to_move():

@@ -104,8 +104,11 @@ def play_match(seed: int, items: str, first: str, *, checks: bool = True, lines:
     return game
 
 
+# Each example is a whole match (15 plays, some 500 steps, the invariants checked at every third):
+# the slowest property test of the games (8 s at 25 examples). Twelve keep every item set and first
+# seat drawn; the 12 matches of the next test and the conformance suite's play more whole matches.
 @pytest.mark.slow
-@SETTINGS
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6), items=st.sampled_from(ITEMS), first=st.sampled_from(SEATS))
 def test_random_matches_run_to_a_winner_at_23_keeping_every_rule(seed, items, first):
     game = play_match(seed, items, first)

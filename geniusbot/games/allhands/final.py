@@ -364,11 +364,12 @@ class AllHandsOnDeck(Game):
         self.override_left = {s: OVERRIDE_USES if "override" in self.given[s] else 0 for s in self.seats}
         self._open_play()
 
-    def choosing(self) -> bool:
-        """A ban, the Override question and the All-In answers are choices; in a task, the task's own."""
+    def choosing(self, view: Mapping[str, Any] | None = None) -> bool:
+        """A ban, the Override question and the All-In answers are choices; in a task, the task's
+        own (``view``'s ``task``, the task's public view, when the caller has the match's)."""
         if self.phase == "task":
-            return self.task is not None and self.task.choosing()
-        return super().choosing()
+            return self.task is not None and self.task.choosing(view.get("task") if view is not None else None)
+        return super().choosing(view)
 
     def opening_events(self) -> list[Event]:
         """The events that open the match: the items, then what the first play asks for (the
@@ -597,6 +598,18 @@ class AllHandsOnDeck(Game):
         if isinstance(move, _OWN_MOVES):
             return False
         return self.task.is_private(move) if self.task is not None else False
+
+    def twin(self, seat: str, seed: int) -> AllHandsOnDeck | None:
+        """The running task's twin (:meth:`Game.twin`) in a copy of the match; ``None`` outside a
+        task, or when the task draws none."""
+        if self.is_over or self.phase != "task" or self.task is None:
+            return None
+        task = self.task.twin(seat, seed)
+        if task is None:
+            return None
+        twin = self.copy()
+        twin.task = task
+        return twin if twin.view(seat) == self.view(seat) else None
 
     def window(self) -> Window | None:
         """The running task's timed window, if any."""

@@ -194,6 +194,7 @@ class ArmsLength(Game):
     # The rule text has no clock: the host's choice (60 s a move and a 5 min reserve).
     clocks = {"*": "60s+5m"}
     choice_phases = frozenset({"choice"})
+    perfect_information = True
     keywords = frozenset(COLOURS + ORDERS)
     options = {
         "setup": "pre-placed stones, such as 'red C3 F6; blue F3 C6' ('none': empty board); "

@@ -223,6 +223,7 @@ class TicTacFive(Game):
     # The rule text has no clock: the host's choice (60 s a move and a 5 min reserve).
     clocks = {"*": "60s+5m"}
     choice_phases = frozenset({"choice"})
+    perfect_information = True
     keywords = frozenset(COLOURS)
     summary = (
         "Make five (or more) of your stones in a row, across, up or diagonally, on a 15 x 15 board "

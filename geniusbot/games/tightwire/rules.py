@@ -201,6 +201,7 @@ class Tightwire(Game):
     picture = "geniusbot.games.tightwire.picture:render"
     clocks = {"classic": "60s", "influx": "5x60s", "fate": "90s+5m/10s"}
     choice_phases = frozenset({"draft", "order"})
+    perfect_information = True
     variants = ("classic", "influx", "fate")
     # "slack line", "slack thread" and "B5 to C3" are read too, but those words only follow a
     # verb or join two dots.
