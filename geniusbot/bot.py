@@ -287,7 +287,7 @@ async def run_bot(
 
 async def command(args: Any) -> int:
     """The ``run`` sub-command's handler."""
-    from geniusbot.host.console import TIME_FILE_ENV, FileTime
+    from geniusbot.host.console_transport import TIME_FILE_ENV, FileTime
 
     # Tests only: the same injected clock as the console's (never set in a deployment).
     time_file = os.environ.get(TIME_FILE_ENV)

@@ -32,21 +32,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import os
 import re
 import sys
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from .console_transport import TIME_FILE_ENV, ConsoleTransport, FileTime
 from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
 from .lines import MAX_LINE, UNREADABLE, quoted, read_line
 from .transport import Player
-
-TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
 
 PAUSED_HINT = "The match is paused: type resume to go on."
 
@@ -56,126 +53,6 @@ CLOCK_HELP = (
 )
 
 _SUBMISSION = re.compile(r"^\s*(p\d)\s*(\(\s*dm\s*\))?\s*:\s*(.*)$", re.IGNORECASE)
-
-
-class FileTime:
-    """Test-only time source: the epoch seconds written in a file, re-read at every call."""
-
-    def __init__(self, path: str | Path, poll: float = 0.01) -> None:
-        self.path = Path(path)
-        self.poll = poll
-
-    def seconds(self) -> float:
-        """The time in the file, as epoch seconds."""
-        for _ in range(100):
-            text = self.path.read_text().strip()
-            if text:  # a writer may be half-way through replacing it
-                return float(text)
-        raise RuntimeError(f"the time file {self.path} is empty")
-
-    def now(self) -> datetime:
-        """The time in the file, as an aware datetime."""
-        return datetime.fromtimestamp(self.seconds(), UTC)
-
-    async def sleep_until(self, when: datetime) -> None:
-        """Wait until the file says ``when`` has come."""
-        while self.now() < when:
-            await asyncio.sleep(self.poll)
-
-
-class ConsoleTransport:
-    """Prints the room to ``out``; private messages are marked; pictures are saved as files."""
-
-    #: Commands are typed as they are named: "resume".
-    command_prefix = ""
-
-    #: The last message id handed out in this process, by any console.
-    _last = 0
-
-    def __init__(self, out: IO[str], boards_dir: Path | None) -> None:
-        self.out = out
-        self.boards_dir = boards_dir
-        # Message ids outlive the process: the store keeps them (a board to delete when a window
-        # closes, even in a later run). Each id is the microsecond it was made, or one more than
-        # the last this process handed out (whichever console made it), so that no two runs of
-        # the console share one; the saved pictures are numbered 1, 2, ... in each run.
-        self._saved = 0
-        # The first line of each message printed, by id: a deletion or an edit names the message by it.
-        self._heads: dict[int, str] = {}
-
-    def _id(self, text: str = "", key: str | None = None) -> int:
-        if key is not None:
-            # A keyed message's id is its key's, so that a later run finds it by the key alone
-            # (see find_posted); negative, apart from the numbered ones.
-            message_id = _keyed_id(key)
-        else:
-            message_id = ConsoleTransport._last = max(ConsoleTransport._last + 1, time.time_ns() // 1000)
-        self._heads[message_id] = text.strip().split("\n", 1)[0]
-        return message_id
-
-    def _named(self, message_id: int) -> str:
-        if message_id not in self._heads:
-            return "a message from an earlier run"
-        head = self._heads[message_id]
-        return f"the message {head!r}" if head else "a message"
-
-    def _save(self, png: bytes, filename: str) -> Path | None:
-        if self.boards_dir is None:
-            return None
-        self._saved += 1
-        self.boards_dir.mkdir(parents=True, exist_ok=True)
-        path = self.boards_dir / f"{Path(filename).stem}-{self._saved}.png"
-        path.write_bytes(png)
-        return path
-
-    def _print(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
-
-    async def post(self, room: int | None, text: str, *, key: str | None = None) -> int:
-        """Print a room message."""
-        self._print(text)
-        return self._id(text, key)
-
-    async def post_picture(
-        self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
-    ) -> int:
-        """Print the caption, then save the picture (if a folder is set) and print where it went:
-        the caption reads first (a match's heading opens the terminal), the text board follows."""
-        mid = self._id(text or "the board picture", key)
-        if text:
-            self._print(text)
-        path = self._save(png, filename)
-        if path is not None:
-            self._print(f"(board saved to {path})")
-        return mid
-
-    async def find_posted(self, room: int | None, key: str) -> int | None:
-        """The message posted with ``key``, in this run or an earlier one. A terminal cannot be
-        read back, so the console cannot tell a line it printed before a crash from one it never
-        got to: it names the message either way, and its deletion says so at worst once too often."""
-        return _keyed_id(key)
-
-    async def delete(self, room: int | None, message_id: int) -> None:
-        """Say that a message is gone, named by its first line (a terminal cannot take it back)."""
-        self._print(f"(deleted: {self._named(message_id)})")
-
-    async def send_private(self, player: Player, text: str) -> int:
-        """Print a private message, marked with its addressee."""
-        self._print(f"[to {player.seat} only] {text}")
-        return self._id()
-
-    async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int:
-        """Save a private picture (if a folder is set) and print its caption, marked with its addressee."""
-        mid = self._id()
-        path = self._save(png, filename)
-        saved = f" (saved to {path})" if path is not None else ""
-        self._print(f"[to {player.seat} only] {text}{saved}".rstrip())
-        return mid
-
-
-def _keyed_id(key: str) -> int:
-    """The console's id of the message posted with ``key``: the same in every run."""
-    return -int.from_bytes(hashlib.blake2b(key.encode(), digest_size=7).digest(), "big") - 1
 
 
 def check_options(

@@ -8,7 +8,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from geniusbot.host.console import ConsoleTransport, run_console
+from geniusbot.host.console import run_console
+from geniusbot.host.console_transport import ConsoleTransport
 from geniusbot.host.timers import ManualTime
 
 T0 = datetime(2027, 1, 1, tzinfo=UTC)
