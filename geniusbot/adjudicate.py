@@ -4,7 +4,10 @@ Every submission line is accepted or rejected, and a rejected line changes nothi
 
 * ``p1: text`` / ``p2: text`` go to the game as typed (``p1 (dm): text`` as a private submission);
   a refusal is rejected with the game's own sentence for the player.
-* ``host: timeout p1``, ``host: resign p2`` and ``host: close window`` apply what the host did.
+* ``host: timeout p1``, ``host: resign p2`` and ``host: close window`` apply what the host did; a
+  timeout of a seat whose clock is not running (not to move, or a timed window open) is rejected.
+* ``p1 (dm): text`` in a game whose moves are made in the room is rejected: the game says to type
+  it in the game room.
 * Any line once the game has ended is rejected: "The game is over; no more moves are taken."
 * A line with another seat, with no colon, or with nothing after the colon is rejected with a
   reason that says how to write it; the rest of the record is still ruled on.
@@ -137,6 +140,7 @@ def _host_action(game: Game, text: str) -> str | None:
             return None
         if len(words) == 2 and words[0] in ("timeout", "resign") and words[1] in SEATS:
             if words[0] == "timeout":
+                game.require_clock(words[1])  # only a running clock runs out
                 game.timeout(words[1])
             else:
                 game.resign(words[1])

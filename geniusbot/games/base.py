@@ -89,6 +89,10 @@ class WrongPlaceError(IllegalMoveError):
         self.private = private
 
 
+#: The refusal of a private submission (a DM) in a game whose moves are all made in the game room.
+IN_THE_ROOM = "Type your move in the game room, not by direct message: in this game every move is made in the room."
+
+
 class AmbiguousMoveError(GameError):
     """The text could mean more than one legal move; the message lists the readings."""
 
@@ -468,6 +472,21 @@ class Game(ABC):
             return []
         return self.end(other_seat(seat), Termination.TIME, f"{seat} ran out of time", seat=seat)
 
+    def clock_running(self, seat: str) -> bool:
+        """Whether a host runs ``seat``'s clock now: the game goes on, no timed window is open (its
+        timer is then the only clock) and ``seat`` is to move. Only such a clock runs out."""
+        return not self.is_over and self.window() is None and seat in self.to_move()
+
+    def require_clock(self, seat: str) -> None:
+        """Raise :class:`NotYourTurnError` unless ``seat``'s clock runs: a timeout of a clock that
+        is not running is refused, in every game (a host's record never holds one)."""
+        self.require_seat(seat)
+        window = self.window()
+        if self.clock_running(seat) or self.is_over:
+            return  # the game over: the submission's own check says so
+        why = f"the {window.kind} window is open" if window else f"waiting for {' and '.join(self.to_move())}"
+        raise NotYourTurnError(f"{seat}'s clock is not running ({why}), so {seat} cannot run out of time now.")
+
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the game."""
         self.require_seat(seat)
@@ -553,6 +572,12 @@ class Game(ABC):
     def require_seat(self, seat: str) -> None:
         if seat not in self.seats:
             raise NotYourTurnError(f"{seat!r} is not a seat in this game; seats are {', '.join(self.seats)}.")
+
+    def require_room(self, private: bool) -> None:
+        """Raise :class:`WrongPlaceError` for a submission sent privately, in a game whose moves
+        are all made in the room (whatever it says; checked right after :meth:`require_turn`)."""
+        if private:
+            raise WrongPlaceError(IN_THE_ROOM, private=False)
 
     def require_turn(self, seat: str) -> None:
         """Raise :class:`NotYourTurnError` unless ``seat`` may submit now."""
