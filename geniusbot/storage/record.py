@@ -28,6 +28,9 @@ A record is header lines, then one line per submission::
 * An optional trailing annotation in braces, ``{key=value key="a value"}``, carries what the host
   adds (time, clocks). The rules never see it, and records without it stay valid.
 * Move text may not contain ``#`` or ``{`` (they start a comment and an annotation).
+* A byte-order mark (U+FEFF) at the very start of the text is not part of the record (editors
+  write one); anywhere else it is text like any other, in a value, a seat or a move. A record
+  whose first line begins with one is written with one more in front, so it reads back the same.
 
 :func:`parse_record` and :func:`format_record` round-trip: formatting a parsed record and parsing
 it again gives an equal :class:`Record` (line numbers are positions, not content, and are left out
@@ -53,16 +56,22 @@ METADATA_HEADERS: frozenset[str] = frozenset(
 #: Standard headers that are game options only for the games that list them in ``Game.options``.
 OPTIONAL_OPTION_HEADERS: frozenset[str] = frozenset({"P1Color", "Setup"})
 
+#: U+FEFF, the byte-order mark: one at the very start of a record is not text (see :func:`parse_record`).
+BOM = "\ufeff"
+
 #: The seats a record line may name; ``host`` lines carry the host's own actions.
 RECORD_SEATS: tuple[str, ...] = ("p1", "p2", "host")
 
 # Option names that read better in upper case as header names (``dmo`` -> ``DMO``).
 _ACRONYMS = frozenset({"dmo"})
 
-_HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
+# A header line, read in three linear steps (no pattern that backtracks over the value): its
+# opening up to the value's quote, the value up to the first quote no backslash escapes, its end.
+_HEADER_OPEN = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"')
+_HEADER_VALUE_END = re.compile(r'\\.|"', re.DOTALL)
+_HEADER_CLOSE = re.compile(r"\s*\]\s*(?:#.*)?", re.DOTALL)
 _HEADER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _ESCAPE = re.compile(r"\\(.)")
-_DM_SUFFIX = re.compile(r"^(.*?)\s*\(\s*dm\s*\)$", re.IGNORECASE | re.DOTALL)
 _ANNOTATION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _BARE_VALUE = re.compile(r'[^\s"{}\\]*')
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -135,7 +144,7 @@ def parse_record(text: str) -> Record:
     record = Record()
     seen: dict[str, str] = {}
     # Some editors (Windows Notepad) start a UTF-8 file with a byte-order mark; it is not text.
-    text = text.removeprefix("\ufeff")
+    text = text.removeprefix(BOM)
     # Lines end at "\n" only (not at the other breaks str.splitlines knows), so that a value
     # may hold any character but a line break and still read back the same.
     for line_no, raw in enumerate(text.split("\n"), start=1):
@@ -166,24 +175,29 @@ def parse_record(text: str) -> Record:
 
 
 def _parse_header(line: str, line_no: int) -> tuple[str, str]:
-    match = _HEADER.match(line)
-    if not match:
+    opening = _HEADER_OPEN.match(line)
+    value_end = None
+    if opening:
+        # The value ends at the first quote that no backslash escapes.
+        value_end = next((m for m in _HEADER_VALUE_END.finditer(line, opening.end()) if m.group() == '"'), None)
+    if opening is None or value_end is None or not _HEADER_CLOSE.fullmatch(line, value_end.end()):
         raise RecordError(
             'a header is written [Name "value"], such as [Event "Season 1"]; '
             'inside the value write \\" for a quote and \\\\ for a backslash.',
             line_no,
         )
+    name = opening.group(1)
 
     def unescape(m: re.Match[str]) -> str:
         if m.group(1) not in '"\\':
             raise RecordError(
-                f"the header [{match.group(1)}] has an unknown escape \\{m.group(1)}; "
+                f"the header [{name}] has an unknown escape \\{m.group(1)}; "
                 'write \\" for a quote and \\\\ for a backslash.',
                 line_no,
             )
         return m.group(1)
 
-    return match.group(1), _ESCAPE.sub(unescape, match.group(2))
+    return name, _ESCAPE.sub(unescape, line[opening.end() : value_end.start()])
 
 
 def _parse_submission(line: str, line_no: int) -> RecordLine | None:
@@ -194,14 +208,21 @@ def _parse_submission(line: str, line_no: int) -> RecordLine | None:
     prefix, colon, rest = body.partition(":")
     if not colon:
         return RecordLine(line_no, None, False, body, annotations or {})
-    seat = prefix.strip()
-    private = False
-    dm = _DM_SUFFIX.match(seat)
-    if dm:
-        seat, private = dm.group(1).strip(), True
+    seat, private = _dm_seat(prefix.strip())
     if seat.lower() in RECORD_SEATS:
         seat = seat.lower()
     return RecordLine(line_no, seat, private, rest.strip(), annotations or {})
+
+
+def _dm_seat(seat: str) -> tuple[str, bool]:
+    """``p1 (dm)`` -> ``("p1", True)``; any other seat as it is, ``False``. (Read from the end:
+    a pattern that tries every start position would cost the square of a long seat's length.)"""
+    if not seat.endswith(")"):
+        return seat, False
+    opening = seat.rfind("(")
+    if opening < 0 or seat[opening + 1 : -1].strip().lower() != "dm":
+        return seat, False
+    return seat[:opening].strip(), True
 
 
 def _split_annotation(line: str, line_no: int) -> tuple[str, dict[str, str] | None]:
@@ -307,7 +328,10 @@ def format_record(record: Record) -> str:
         if again != line:
             raise RecordError(f"the line {written!r} cannot be written so that it reads back the same.")
         out.append(written)
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    # A byte-order mark is text anywhere but at the very start, where the reader drops one: a
+    # record whose first line begins with one is written with one more in front.
+    return BOM + text if text.startswith(BOM) else text
 
 
 def format_line(line: RecordLine) -> str:

@@ -81,6 +81,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -495,9 +496,10 @@ class DeckSwabbing(Game):
         return prefix + "name two side-by-side white tiles, such as C3 C4."
 
     def _check_tiles(self, tiles: list[Point]) -> list[Point]:
-        repeated = [p for p in tiles if tiles.count(p) > 1]
-        if repeated:
-            raise IllegalMoveError(f"You named {repeated[0]} twice; name each tile once.")
+        named = Counter(tiles)  # one pass: a long submission costs its length, not its square
+        repeated = next((p for p in tiles if named[p] > 1), None)
+        if repeated is not None:
+            raise IllegalMoveError(f"You named {repeated} twice; name each tile once.")
         if not self.has("linear") and len(tiles) != 2:
             raise MalformedMoveError(
                 f"A move colours exactly two tiles (you named {len(tiles)}); "

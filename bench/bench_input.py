@@ -1,0 +1,88 @@
+"""Input that costs too much: what a long submission and a huge record cost to read.
+
+* Deck Swabbing: one 60 kB submission (``c3 c4 c3 c4 ...``, some 20,000 tiles) through
+  ``parse_move``, best of three (target: linear, well under a second).
+* ``geniusbot adjudicate`` of a 20 MB record, run as a child process, its peak resident memory
+  (``ru_maxrss`` of the child): a record with one 20 MB header value, one with a 20 MB move line,
+  one with 20 MB of ordinary move lines (target: under 500 MB for each).
+
+Run: python bench/bench_input.py [--mb 20] [--only swabbing|header|move|lines]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Run from a checkout without installing: the package sits next to bench/.
+sys.path.insert(0, str(ROOT))
+
+from geniusbot.games import GameError  # noqa: E402
+from geniusbot.games.allhands.swabbing import DeckSwabbing  # noqa: E402
+
+
+def swabbing_seconds(size: int = 60_000) -> float:
+    game = DeckSwabbing.new(seed=1)
+    text = ("c3 c4 " * (size // 6 + 1))[:size]
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        try:
+            game.parse_move(text, game.to_move()[0])
+        except GameError:
+            pass
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def big_record(kind: str, size: int) -> str:
+    """A record of ``size`` characters whose bulk is one header value, one move line, or many lines."""
+    head = '[Game "tictacfive"]\n'
+    if kind == "header":
+        return head + '[Event "' + "x" * size + '"]\np1: H8\n'
+    if kind == "move":
+        return head + "p1: " + "H8 " * (size // 3) + "\n"
+    line = "p1: H8 {at=2026-11-29T12:00:03Z p1=0:52+5:00}\n"
+    return head + line * (size // len(line))
+
+
+def adjudicate_peak_mb(text: str) -> tuple[float, float]:
+    """Peak resident memory (MB) and wall time (s) of ``geniusbot adjudicate`` on ``text``, in a child."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "record.txt"
+        path.write_text(text, encoding="utf-8")
+        code = (
+            "import resource, sys; from geniusbot.cli import main; code = main(['adjudicate', sys.argv[1], '--json']); "
+            "sys.stderr.write(f'peak={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(code)"
+        )
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True, check=False
+        )
+        seconds = time.perf_counter() - start
+    peak = next(line for line in done.stderr.splitlines() if line.startswith("peak="))
+    return int(peak.removeprefix("peak=")) / 1024, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=20)
+    parser.add_argument("--only", choices=["swabbing", "header", "move", "lines"])
+    args = parser.parse_args()
+    if args.only in (None, "swabbing"):
+        print(f"Deck Swabbing, one 60 kB submission: {swabbing_seconds() * 1000:.1f} ms (best of 3)")
+    size = int(args.mb * 1_000_000)
+    for kind in ("header", "move", "lines"):
+        if args.only not in (None, kind):
+            continue
+        peak, seconds = adjudicate_peak_mb(big_record(kind, size))
+        print(f"adjudicate, {args.mb:g} MB record ({kind}): peak {peak:.0f} MB, {seconds:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
