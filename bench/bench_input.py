@@ -6,7 +6,8 @@
   (``ru_maxrss`` of the child): a record with one 20 MB header value, one with a 20 MB move line,
   one with 20 MB of ordinary move lines (target: under 500 MB for each).
 
-Run: python bench/bench_input.py [--mb 20] [--only swabbing|header|move|lines]
+Run: python bench/bench_input.py [--mb 20] [--only swabbing|header|move|lines] [--root CHECKOUT]
+(``--root``: run another checkout's ``adjudicate``, an older commit's say, for before and after)
 """
 
 from __future__ import annotations
@@ -51,18 +52,24 @@ def big_record(kind: str, size: int) -> str:
     return head + line * (size // len(line))
 
 
-def adjudicate_peak_mb(text: str) -> tuple[float, float]:
-    """Peak resident memory (MB) and wall time (s) of ``geniusbot adjudicate`` on ``text``, in a child."""
+def adjudicate_peak_mb(text: str, *, as_json: bool = True, root: Path = ROOT) -> tuple[float, float]:
+    """Peak resident memory (MB) and wall time (s) of ``geniusbot adjudicate [--json]`` on ``text``,
+    in a child process run in ``root`` (a checkout: this one, or another to compare with)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "record.txt"
         path.write_text(text, encoding="utf-8")
         code = (
-            "import resource, sys; from geniusbot.cli import main; code = main(['adjudicate', sys.argv[1], '--json']); "
+            "import resource, sys; from geniusbot.cli import main; code = main(['adjudicate', *sys.argv[1:]]); "
             "sys.stderr.write(f'peak={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(code)"
         )
         start = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True, check=False
+            [sys.executable, "-c", code, str(path), *(["--json"] if as_json else [])],
+            cwd=root,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
         )
         seconds = time.perf_counter() - start
     peak = next(line for line in done.stderr.splitlines() if line.startswith("peak="))
@@ -73,6 +80,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=20)
     parser.add_argument("--only", choices=["swabbing", "header", "move", "lines"])
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="the checkout whose adjudicate is run (default: this one)"
+    )
     args = parser.parse_args()
     if args.only in (None, "swabbing"):
         print(f"Deck Swabbing, one 60 kB submission: {swabbing_seconds() * 1000:.1f} ms (best of 3)")
@@ -80,8 +90,11 @@ def main() -> None:
     for kind in ("header", "move", "lines"):
         if args.only not in (None, kind):
             continue
-        peak, seconds = adjudicate_peak_mb(big_record(kind, size))
-        print(f"adjudicate, {args.mb:g} MB record ({kind}): peak {peak:.0f} MB, {seconds:.1f} s")
+        text = big_record(kind, size)
+        for as_json in (True, False):
+            peak, seconds = adjudicate_peak_mb(text, as_json=as_json, root=args.root)
+            how = "--json" if as_json else "report"
+            print(f"adjudicate {how}, {args.mb:g} MB record ({kind}): peak {peak:.0f} MB, {seconds:.1f} s", flush=True)
 
 
 if __name__ == "__main__":

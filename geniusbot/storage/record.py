@@ -40,7 +40,8 @@ of the comparison; comments and blank lines are not kept).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from geniusbot.games import Game, GameError, Outcome, default_variant, get_game, registry
@@ -71,7 +72,6 @@ _HEADER_OPEN = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"')
 _HEADER_VALUE_END = re.compile(r'\\.|"', re.DOTALL)
 _HEADER_CLOSE = re.compile(r"\s*\]\s*(?:#.*)?", re.DOTALL)
 _HEADER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-_ESCAPE = re.compile(r"\\(.)")
 _ANNOTATION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _BARE_VALUE = re.compile(r'[^\s"{}\\]*')
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -89,7 +89,7 @@ class RecordError(ValueError):
         super().__init__(f"line {line_no}: {message}" if line_no is not None else message)
 
 
-@dataclass
+@dataclass(slots=True)
 class RecordLine:
     """One submission line: ``seat (dm): text {annotations}``.
 
@@ -147,7 +147,7 @@ def parse_record(text: str) -> Record:
     text = text.removeprefix(BOM)
     # Lines end at "\n" only (not at the other breaks str.splitlines knows), so that a value
     # may hold any character but a line break and still read back the same.
-    for line_no, raw in enumerate(text.split("\n"), start=1):
+    for line_no, raw in enumerate(_lines(text), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -174,6 +174,15 @@ def parse_record(text: str) -> Record:
     return record
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` split at "\\n", one at a time (a long record is never held twice)."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
 def _parse_header(line: str, line_no: int) -> tuple[str, str]:
     opening = _HEADER_OPEN.match(line)
     value_end = None
@@ -186,18 +195,25 @@ def _parse_header(line: str, line_no: int) -> tuple[str, str]:
             'inside the value write \\" for a quote and \\\\ for a backslash.',
             line_no,
         )
-    name = opening.group(1)
+    return opening.group(1), _unescape(line[opening.end() : value_end.start()], opening.group(1), line_no)
 
-    def unescape(m: re.Match[str]) -> str:
-        if m.group(1) not in '"\\':
-            raise RecordError(
-                f"the header [{name}] has an unknown escape \\{m.group(1)}; "
-                'write \\" for a quote and \\\\ for a backslash.',
-                line_no,
-            )
-        return m.group(1)
 
-    return name, _ESCAPE.sub(unescape, line[opening.end() : value_end.start()])
+def _unescape(raw: str, name: str, line_no: int) -> str:
+    """A header value with ``\\"`` and ``\\\\`` undone, by splitting and replacing (no callback per
+    escape). Backslashes pair left to right as they are read: split at each pair, and a backslash
+    left in a part must escape a quote."""
+    parts = raw.split("\\\\")
+    for part in parts:
+        at = part.find("\\") if part.count("\\") != part.count('\\"') else -1  # only for the error
+        while at >= 0:
+            if part[at + 1 : at + 2] != '"':
+                raise RecordError(
+                    f"the header [{name}] has an unknown escape \\{part[at + 1 : at + 2]}; "
+                    'write \\" for a quote and \\\\ for a backslash.',
+                    line_no,
+                )
+            at = part.find("\\", at + 2)
+    return "\\".join(part.replace('\\"', '"') for part in parts)
 
 
 def _parse_submission(line: str, line_no: int) -> RecordLine | None:
@@ -210,7 +226,7 @@ def _parse_submission(line: str, line_no: int) -> RecordLine | None:
         return RecordLine(line_no, None, False, body, annotations or {})
     seat, private = _dm_seat(prefix.strip())
     if seat.lower() in RECORD_SEATS:
-        seat = seat.lower()
+        seat = sys.intern(seat.lower())  # one string for every line's seat
     return RecordLine(line_no, seat, private, rest.strip(), annotations or {})
 
 
@@ -259,7 +275,7 @@ def _parse_annotation(line: str, pos: int, line_no: int) -> tuple[dict[str, str]
                 'quote a value that has spaces: {note="a value"}.',
                 line_no,
             )
-        key = key_match.group(0)
+        key = sys.intern(key_match.group(0))  # the same few keys on every line, held once
         pos = key_match.end() + 1
         if pos < n and line[pos] == '"':
             value, pos = _parse_quoted(line, pos + 1, line_no)
