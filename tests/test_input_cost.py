@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from geniusbot.adjudicate import adjudicate_text, format_report, json_lines, report_lines, rule_on
-from geniusbot.games import GameError, new_game
+from geniusbot.games import GameError, new_game, notation_words
 from geniusbot.games.allhands.swabbing import DeckSwabbing
 from geniusbot.games.grid import Point
 from geniusbot.storage.record import RecordLine, parse_record
@@ -65,6 +65,15 @@ def test_deck_swabbing_reads_a_long_move_with_comparisons_in_proportion_to_its_t
     small, large = comparisons(monkeypatch, 2_000), comparisons(monkeypatch, 4_000)
     assert large <= 2 * small + 10, (small, large)
     assert large <= 2 * 4_000
+
+
+def test_the_words_of_a_long_text_are_found_in_memory_in_proportion_to_its_length():
+    # The host tells a move from table talk by these words; a token of many joined parts
+    # ("a-a-a-...") costs its length, not a record per part.
+    text = "a-" * MB
+    peak = peak_bytes(lambda: notation_words(text))
+    assert peak < 8 * len(text), f"{peak / MB:.0f} MB for a {len(text) / MB:.0f} MB text"
+    assert notation_words("Use all-in, then H8 and B5-C3 -it's 1st") == ["use", "all-in", "then", "and", "it's"]
 
 
 # --------------------------------------------------------------------------- the record

@@ -50,16 +50,28 @@ def other_seat(seat: str) -> str:
     return "p2" if seat == "p1" else "p1"
 
 
-# A token of a typed text: letters and digits, joined by hyphens or apostrophes ("all-in", "B5-C3").
-_TOKEN = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
-_WORD = re.compile(r"[a-z]+(?:['\-][a-z]+)*")
+# A token: letter-and-digit runs joined by one ' or - ("all-in", "B5-C3"), joined in code (memory).
+_RUN = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"[a-z'\-]+")  # on a token: letters alone, the joins between them
+
+
+def _tokens(text: str) -> Iterator[str]:
+    start = end = -1
+    for run in _RUN.finditer(text):
+        if end < 0 or run.start() != end + 1 or text[end] not in "'-":
+            if end >= 0:
+                yield text[start:end]
+            start = run.start()
+        end = run.end()
+    if end >= 0:
+        yield text[start:end]
 
 
 def notation_words(text: str) -> list[str]:
     """The words of ``text``, lower case, in order: its tokens of letters alone (``use``,
     ``all-in``, ``pick-your-prize``); tokens with a digit (``H8``, ``B5-C3``, ``20``, ``1st``)
     are coordinates or numbers, not words."""
-    return [token for token in _TOKEN.findall(text.lower()) if _WORD.fullmatch(token)]
+    return [token for token in _tokens(text.lower()) if _WORD.fullmatch(token)]
 
 
 # --------------------------------------------------------------------------- errors
@@ -473,17 +485,15 @@ class Game(ABC):
         return self.end(other_seat(seat), Termination.TIME, f"{seat} ran out of time", seat=seat)
 
     def clock_running(self, seat: str) -> bool:
-        """Whether a host runs ``seat``'s clock now: the game goes on, no timed window is open (its
-        timer is then the only clock) and ``seat`` is to move. Only such a clock runs out."""
+        """Whether ``seat``'s clock runs: the game goes on, no timed window is open, ``seat`` is to move."""
         return not self.is_over and self.window() is None and seat in self.to_move()
 
     def require_clock(self, seat: str) -> None:
-        """Raise :class:`NotYourTurnError` unless ``seat``'s clock runs: a timeout of a clock that
-        is not running is refused, in every game (a host's record never holds one)."""
+        """Raise :class:`NotYourTurnError` unless ``seat``'s clock runs: only a running clock runs out."""
         self.require_seat(seat)
-        window = self.window()
         if self.clock_running(seat) or self.is_over:
             return  # the game over: the submission's own check says so
+        window = self.window()
         why = f"the {window.kind} window is open" if window else f"waiting for {' and '.join(self.to_move())}"
         raise NotYourTurnError(f"{seat}'s clock is not running ({why}), so {seat} cannot run out of time now.")
 
@@ -574,8 +584,7 @@ class Game(ABC):
             raise NotYourTurnError(f"{seat!r} is not a seat in this game; seats are {', '.join(self.seats)}.")
 
     def require_room(self, private: bool) -> None:
-        """Raise :class:`WrongPlaceError` for a submission sent privately, in a game whose moves
-        are all made in the room (whatever it says; checked right after :meth:`require_turn`)."""
+        """Refuse a DM'd submission, whatever it says, in a game whose moves are all made in the room."""
         if private:
             raise WrongPlaceError(IN_THE_ROOM, private=False)
 
