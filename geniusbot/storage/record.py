@@ -142,7 +142,7 @@ def parse_record(text: str) -> Record:
     :class:`RecordLine`); judging them is the adjudicator's work.
     """
     record = Record()
-    seen: dict[str, str] = {}
+    seen: set[str] = set()  # the header names in lower case
     # Some editors (Windows Notepad) start a UTF-8 file with a byte-order mark; it is not text.
     text = text.removeprefix(BOM)
     # Lines end at "\n" only (not at the other breaks str.splitlines knows), so that a value
@@ -158,13 +158,12 @@ def parse_record(text: str) -> Record:
                     f"the header [{name}] comes after the moves; put every header line before the first move.",
                     line_no,
                 )
-            if name.lower() in seen:
+            if (lowered := name.lower()) in seen:
+                first = record.header_line(name)
                 raise RecordError(
-                    f"the header [{name}] is given twice (first on line {record.header_lines[seen[name.lower()]]}); "
-                    "keep one of them.",
-                    line_no,
+                    f"the header [{name}] is given twice (first on line {first}); keep one of them.", line_no
                 )
-            seen[name.lower()] = name
+            seen.add(lowered)
             record.headers[name] = value
             record.header_lines[name] = line_no
             continue
@@ -456,9 +455,11 @@ def game_options(record: Record) -> tuple[type[Game], dict[str, object]]:
     return cls, kwargs
 
 
+_KNOWN_METADATA = frozenset(known.lower() for known in METADATA_HEADERS | OPTIONAL_OPTION_HEADERS)
+
+
 def _is_metadata(header: str) -> bool:
-    lowered = header.lower()
-    return any(lowered == known.lower() for known in METADATA_HEADERS | OPTIONAL_OPTION_HEADERS)
+    return header.lower() in _KNOWN_METADATA
 
 
 def game_from_record(record: Record) -> Game:
