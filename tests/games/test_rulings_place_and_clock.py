@@ -3,7 +3,8 @@
 Tic-Tac-Five (rulings 16-17), Arm's Length (16-17) and Tightwire (17-18): "moves are made in the
 game room", so a move sent by direct message is refused, whatever it says, and changes nothing;
 only the clock of a seat to move runs, so only that seat can run out of time. Deck Swabbing
-(ruling 6): a timeout reported for a seat not to move is refused and changes nothing.
+(ruling 6) and Tile Decklaration (ruling 14): a timeout reported for a seat whose clock is not
+running is refused and changes nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pytest
 
 from geniusbot.games import IN_THE_ROOM, Game, NotYourTurnError, WrongPlaceError
 from geniusbot.games.allhands.swabbing import DeckSwabbing
+from geniusbot.games.allhands.tiles import TileDecklaration
 from geniusbot.games.armslength.rules import ArmsLength
 from geniusbot.games.tictacfive.rules import TicTacFive
 from geniusbot.games.tightwire.rules import Tightwire
@@ -90,3 +92,13 @@ def test_swabbing_a_timeout_reported_for_the_seat_not_to_move_is_refused():
     with pytest.raises(NotYourTurnError, match=f"{other}'s clock is not running"):
         game.require_clock(other)
     game.require_clock(mover)
+
+
+def test_tiles_no_clock_runs_in_the_landmine_window_so_a_timeout_then_is_refused():
+    game = TileDecklaration.new(seed=1, anomalies="landmine")
+    game.close_window()  # the memorize window ends: the landmine window opens
+    assert game.view()["phase"] == "landmines" and set(game.to_move()) == {"p1", "p2"}
+    for seat in ("p1", "p2"):
+        assert not game.clock_running(seat)
+        with pytest.raises(NotYourTurnError, match="the landmines window is open"):
+            game.require_clock(seat)
