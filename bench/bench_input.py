@@ -4,9 +4,10 @@
   ``parse_move``, best of three (target: linear, well under a second).
 * ``geniusbot adjudicate`` of a 20 MB record, run as a child process, its peak resident memory
   (``ru_maxrss`` of the child): a record with one 20 MB header value, one with a 20 MB move line,
-  one with 20 MB of ordinary move lines (target: under 500 MB for each).
+  one with 20 MB of ordinary move lines, one of 1.67 million empty headers, one move line with
+  some 1.9 million annotations (target: under 500 MB for each).
 
-Run: python bench/bench_input.py [--mb 20] [--only swabbing|header|move|lines] [--root CHECKOUT]
+Run: python bench/bench_input.py [--mb 20] [--only swabbing|header|move|lines|headers|annotations] [--root CHECKOUT]
 (``--root``: run another checkout, an older commit exported with ``git archive``, for before and after)
 """
 
@@ -57,6 +58,11 @@ def big_record(kind: str, size: int) -> str:
         return head + '[Event "' + "x" * size + '"]\np1: H8\n'
     if kind == "move":
         return head + "p1: " + "H8 " * (size // 3) + "\n"
+    if kind == "headers":
+        return head + "".join(f'[H{i} ""]\n' for i in range(size // 12))
+    if kind == "annotations":
+        keys = " ".join(f"k{i}=v" for i in range(size // 8))[:size].rsplit(" ", 1)[0]
+        return head + "p1: H8 {" + keys + "}\n"
     line = "p1: H8 {at=2026-11-29T12:00:03Z p1=0:52+5:00}\n"
     return head + line * (size // len(line))
 
@@ -88,7 +94,7 @@ def adjudicate_peak_mb(text: str, *, as_json: bool = True, root: Path = ROOT) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=20)
-    parser.add_argument("--only", choices=["swabbing", "header", "move", "lines"])
+    parser.add_argument("--only", choices=["swabbing", "header", "move", "lines", "headers", "annotations"])
     parser.add_argument(
         "--root", type=Path, default=ROOT, help="the checkout whose adjudicate is run (default: this one)"
     )
@@ -97,7 +103,7 @@ def main() -> None:
         seconds = swabbing_seconds(root=args.root)
         print(f"Deck Swabbing, one 60 kB submission: {seconds * 1000:.1f} ms (best of 3)", flush=True)
     size = int(args.mb * 1_000_000)
-    for kind in ("header", "move", "lines"):
+    for kind in ("header", "move", "lines", "headers", "annotations"):
         if args.only not in (None, kind):
             continue
         text = big_record(kind, size)

@@ -73,6 +73,8 @@ _HEADER_VALUE_END = re.compile(r'\\.|"', re.DOTALL)
 _HEADER_CLOSE = re.compile(r"\s*\]\s*(?:#.*)?", re.DOTALL)
 _HEADER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _ANNOTATION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+#: The annotation keys the host writes on every line (its time, the seats' clocks).
+_HOST_KEYS = {key: key for key in ("at", "p1", "p2")}
 _BARE_VALUE = re.compile(r'[^\s"{}\\]*')
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -111,7 +113,7 @@ class Record:
 
     headers: dict[str, str] = field(default_factory=dict)
     lines: list[RecordLine] = field(default_factory=list)
-    # Where each header stood, for error messages; positions are not content.
+    # Where each header stood (by its name in lower case), for error messages; positions are not content.
     header_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     def header(self, name: str, default: str = "") -> str:
@@ -121,8 +123,7 @@ class Record:
 
     def header_line(self, name: str) -> int | None:
         """The file line of header ``name`` (case-insensitive), if it was parsed from a file."""
-        key = self._key(name)
-        return self.header_lines.get(key) if key is not None else None
+        return self.header_lines.get(name.lower())
 
     def _key(self, name: str) -> str | None:
         if name in self.headers:
@@ -142,7 +143,6 @@ def parse_record(text: str) -> Record:
     :class:`RecordLine`); judging them is the adjudicator's work.
     """
     record = Record()
-    seen: set[str] = set()  # the header names in lower case
     # Some editors (Windows Notepad) start a UTF-8 file with a byte-order mark; it is not text.
     text = text.removeprefix(BOM)
     # Lines end at "\n" only (not at the other breaks str.splitlines knows), so that a value
@@ -158,14 +158,12 @@ def parse_record(text: str) -> Record:
                     f"the header [{name}] comes after the moves; put every header line before the first move.",
                     line_no,
                 )
-            if (lowered := name.lower()) in seen:
-                first = record.header_line(name)
+            if (first := record.header_lines.get(lowered := name.lower())) is not None:
                 raise RecordError(
                     f"the header [{name}] is given twice (first on line {first}); keep one of them.", line_no
                 )
-            seen.add(lowered)
             record.headers[name] = value
-            record.header_lines[name] = line_no
+            record.header_lines[lowered] = line_no
             continue
         line = _parse_submission(stripped, line_no)
         if line is not None:
@@ -274,7 +272,8 @@ def _parse_annotation(line: str, pos: int, line_no: int) -> tuple[dict[str, str]
                 'quote a value that has spaces: {note="a value"}.',
                 line_no,
             )
-        key = sys.intern(key_match.group(0))  # the same few keys on every line, held once
+        key = key_match.group(0)
+        key = _HOST_KEYS.get(key, key)  # the host's few keys, on every line: held once
         pos = key_match.end() + 1
         if pos < n and line[pos] == '"':
             value, pos = _parse_quoted(line, pos + 1, line_no)
