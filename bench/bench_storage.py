@@ -29,8 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import insert
 from sqlalchemy.engine import make_url
 
-from geniusbot.storage import NewAction, Store
-from geniusbot.storage import models as m
+from geniusbot.storage import NewAction, Store, models as m
 from geniusbot.storage.db import upgrade
 
 RESTART_TARGET = 2.0

@@ -4,7 +4,10 @@ Every submission line is accepted or rejected, and a rejected line changes nothi
 
 * ``p1: text`` / ``p2: text`` go to the game as typed (``p1 (dm): text`` as a private submission);
   a refusal is rejected with the game's own sentence for the player.
-* ``host: timeout p1``, ``host: resign p2`` and ``host: close window`` apply what the host did.
+* ``host: timeout p1``, ``host: resign p2`` and ``host: close window`` apply what the host did; a
+  timeout of a seat whose clock is not running (not to move, or a timed window open) is rejected.
+* ``p1 (dm): text`` in a game whose moves are made in the room is rejected: the game says to type
+  it in the game room.
 * Any line once the game has ended is rejected: "The game is over; no more moves are taken."
 * A line with another seat, with no colon, or with nothing after the colon is rejected with a
   reason that says how to write it; the rest of the record is still ruled on.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +32,7 @@ from geniusbot.storage.record import Record, RecordError, RecordLine, game_from_
 GAME_OVER = "The game is over; no more moves are taken."
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Action:
     """The ruling on one record line: ``line`` is its 1-based line number in the file."""
 
@@ -59,14 +63,18 @@ class Adjudication:
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly ``{"game", "actions", "outcome"}``, the ``--json`` output."""
-        outcome = self.outcome
         return {
             "game": self.game.name,
             "actions": [action.to_dict() for action in self.actions],
-            "outcome": None
-            if outcome is None
-            else {"winner": outcome.winner, "termination": str(outcome.termination), "reason": outcome.reason},
+            "outcome": self.outcome_dict(),
         }
+
+    def outcome_dict(self) -> dict[str, Any] | None:
+        """The ``outcome`` of the ``--json`` output: winner, termination and reason, or ``None``."""
+        outcome = self.outcome
+        if outcome is None:
+            return None
+        return {"winner": outcome.winner, "termination": str(outcome.termination), "reason": outcome.reason}
 
 
 def adjudicate(record: Record) -> Adjudication:
@@ -75,8 +83,11 @@ def adjudicate(record: Record) -> Adjudication:
     Raises :class:`~geniusbot.storage.record.RecordError` when the headers describe no game.
     """
     result = Adjudication(game_from_record(record))
+    said: dict[str, str] = {}  # a long record repeats its rulings: each sentence is held once
     for line in record.lines:
         error = rule_on(result.game, line)
+        if error is not None:
+            error = said.setdefault(error, error)
         result.actions.append(Action(line.line_no, line.seat or "", line.text, error is None, error, line.private))
     result.notes.extend(_result_notes(record, result.game))
     return result
@@ -108,7 +119,7 @@ def rule_on(game: Game, line: RecordLine) -> str | None:
     try:
         game.submit(line.text, line.seat, private=line.private)
     except GameError as error:
-        if line.text.lower().split() in (["resign"], ["resign", line.seat]):
+        if _words(line.text) in (["resign"], ["resign", line.seat]):
             # A seat's own 'resign' is no move: the host records a resignation.
             return f"A resignation is the host's line; write it as 'host: resign {line.seat}'."
         return str(error)
@@ -129,14 +140,21 @@ def _no_seat_reason(text: str) -> str:
     return f"A line needs the seat and a colon before the move; write it as '{example}'."
 
 
+def _words(text: str) -> list[str]:
+    """The first two words of ``text``, lower case, and the rest (at most three items): enough to
+    tell a two-word line, at a cost that does not grow with the words of a long line."""
+    return text.lower().split(None, 2)
+
+
 def _host_action(game: Game, text: str) -> str | None:
-    words = text.lower().split()
+    words = _words(text)
     try:
         if words == ["close", "window"]:
             game.close_window()
             return None
         if len(words) == 2 and words[0] in ("timeout", "resign") and words[1] in SEATS:
             if words[0] == "timeout":
+                game.require_clock(words[1])  # only a running clock runs out
                 game.timeout(words[1])
             else:
                 game.resign(words[1])
@@ -146,13 +164,26 @@ def _host_action(game: Game, text: str) -> str | None:
     return "A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."
 
 
+#: The longest submission the report's table shows whole; a longer one is cut, saying its length.
+SHOWN = 60
+
+
 def _printable(text: str) -> str:
     """``text`` with its control characters escaped (``\\x1b``, ``\\t``), as the rulings quote them."""
+    if text.isprintable():
+        return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+def _shown(text: str) -> str:
+    """A submission as the report's table shows it: escaped, cut after :data:`SHOWN` characters."""
+    if len(text) <= SHOWN:
+        return _printable(text) or "-"
+    return f"{_printable(text[:SHOWN])}... ({len(text):,} characters)"
+
+
 def _seat_label(action: Action) -> str:
-    return (action.seat or "-") + (" (dm)" if action.private else "")
+    return _shown(action.seat) + (" (dm)" if action.private else "")
 
 
 def _result_notes(record: Record, game: Game) -> list[str]:
@@ -178,37 +209,57 @@ def _describe(result: str) -> str:
 
 def format_report(result: Adjudication) -> str:
     """The human report: a table of every line's ruling, then the result and any notes."""
+    return "".join(report_lines(result))
+
+
+def report_lines(result: Adjudication) -> Iterator[str]:
+    """The human report, one line at a time (each ends with a line break), so that the report of
+    a long record is written as it is made rather than held whole."""
     game = result.game
-    rows = [("line", "seat", "submission", "ruling")]
-    rows += [
-        (str(a.line), _seat_label(a), _printable(a.text) or "-", "OK" if a.accepted else f"rejected: {a.error}")
-        for a in result.actions
+    heading = ("line", "seat", "submission")
+    actions = result.actions
+    widths = [
+        max([len(heading[0]), *(len(str(a.line)) for a in actions)]),
+        max([len(heading[1]), *(len(_seat_label(a)) for a in actions)]),
+        max([len(heading[2]), *(len(_shown(a.text)) for a in actions)]),
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    out = [f"{game.title} ({game.name}), rule set {game.variant}, seed {game.seed}", ""]
-    for row in rows:
-        out.append(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}".rstrip())
-    accepted = sum(a.accepted for a in result.actions)
-    out.append("")
-    out.append(f"{accepted} of {len(result.actions)} lines accepted.")
+
+    def row(line: str, seat: str, text: str, ruling: str) -> str:
+        return f"{line:>{widths[0]}}  {seat:<{widths[1]}}  {text:<{widths[2]}}  {ruling}".rstrip() + "\n"
+
+    yield f"{game.title} ({game.name}), rule set {game.variant}, seed {game.seed}\n\n"
+    yield row(*heading, "ruling")
+    for a in actions:
+        yield row(str(a.line), _seat_label(a), _shown(a.text), "OK" if a.accepted else f"rejected: {a.error}")
+    accepted = sum(a.accepted for a in actions)
+    yield f"\n{accepted} of {len(actions)} lines accepted.\n"
     outcome = result.outcome
     if outcome is None:
         window = game.window()
         if game.to_move() or window is None:
             waiting = " and ".join(game.to_move()) or "the host"
-            out.append(f"Result: the game has not ended; waiting for {waiting}.")
+            yield f"Result: the game has not ended; waiting for {waiting}.\n"
         else:
             # Nobody may move until the host ends the timed phase: say which line does it.
-            out.append(
+            yield (
                 f"Result: the game has not ended; the {window.kind} window is open "
-                "until a 'host: close window' line closes it."
+                "until a 'host: close window' line closes it.\n"
             )
     elif outcome.winner is None:
-        out.append(f"Result: a draw. {outcome.reason}")
+        yield f"Result: a draw. {outcome.reason}\n"
     else:
-        out.append(f"Result: {outcome.winner} wins. {outcome.reason}")
-    out.extend(f"Note: {note}" for note in result.notes)
-    return "\n".join(out) + "\n"
+        yield f"Result: {outcome.winner} wins. {outcome.reason}\n"
+    for note in result.notes:
+        yield f"Note: {note}\n"
+
+
+def json_lines(result: Adjudication) -> Iterator[str]:
+    """The ``--json`` output (``json.dumps(result.to_dict())``, to the character) in pieces, one
+    action at a time, so that a long record's output is never held whole."""
+    yield f'{{"game": {json.dumps(result.game.name, ensure_ascii=False)}, "actions": ['
+    for index, action in enumerate(result.actions):
+        yield (", " if index else "") + json.dumps(action.to_dict(), ensure_ascii=False)
+    yield f'], "outcome": {json.dumps(result.outcome_dict(), ensure_ascii=False)}}}'
 
 
 def _read_stdin() -> str:
@@ -235,7 +286,8 @@ def command(args: argparse.Namespace) -> int:
         print(f"geniusbot adjudicate: {path}: {message}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        sys.stdout.writelines(json_lines(result))
+        sys.stdout.write("\n")
     else:
-        sys.stdout.write(format_report(result))
+        sys.stdout.writelines(report_lines(result))
     return 0

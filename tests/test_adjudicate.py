@@ -17,7 +17,7 @@ from geniusbot.adjudicate import (
     format_report,
     rule_on,
 )
-from geniusbot.games import Game, IllegalMoveError, MalformedMoveError, Move, Termination, new_game
+from geniusbot.games import IN_THE_ROOM, Game, IllegalMoveError, MalformedMoveError, Move, Termination, new_game
 from geniusbot.storage.record import RecordError, RecordLine, parse_record
 
 # Red holds A1 B1 C1: red D1 makes four (C1 cannot be pushed, B1 stands behind it).
@@ -200,7 +200,8 @@ def test_the_report_is_a_table_of_every_line_then_the_result():
 
 def test_the_report_of_an_unfinished_game_says_who_is_to_move_and_marks_private_lines():
     report = format_report(adjudicate_text('[Game "armslength"]\np1 (dm): E5\nE6\n'))
-    assert "Result: the game has not ended; waiting for p2." in report
+    # Arm's Length's moves are made in the room: the DM'd E5 is refused, so p1 is still to move.
+    assert "Result: the game has not ended; waiting for p1." in report
     assert any(line.split()[:2] == ["2", "p1"] and "(dm)" in line for line in report.splitlines())
     assert any(line.split()[:2] == ["3", "-"] for line in report.splitlines())
 
@@ -266,6 +267,34 @@ def test_a_dm_line_is_submitted_privately_and_a_room_line_is_not():
     assert rule_on(game, RecordLine(2, "p2", False, "hi")) is None
     assert rule_on(game, RecordLine(3, "p2", True, "shout")) == "You cannot shout in a DM; say it in the room."
     assert game.said == [["p1", "hello", True], ["p2", "hi", False]]
+
+
+@pytest.mark.parametrize(
+    ("game", "move"), [("tictacfive", "H8"), ("armslength", "E5"), ("tightwire", "draw B5-B4 and move")]
+)
+def test_a_dm_line_in_a_game_whose_moves_are_made_in_the_room_is_rejected_and_says_to_type_it_there(game, move):
+    result = adjudicate_text(f'[Game "{game}"]\np1 (dm): {move}\np1: {move}\n')
+    dm, room = result.actions
+    assert (dm.accepted, dm.private, dm.error) == (False, True, IN_THE_ROOM)
+    assert "game room" in IN_THE_ROOM
+    assert room.accepted  # the same move typed in the room is taken: the DM changed nothing
+
+
+def test_a_timeout_of_a_seat_whose_clock_is_not_running_is_rejected_and_the_game_goes_on():
+    # p1 is to move, so only p1's clock runs: p2 cannot run out of time, and does not lose.
+    result = adjudicate_text('[Game "tictacfive"]\nhost: timeout p2\np1: H8\n')
+    timeout, move = result.actions
+    assert not timeout.accepted
+    assert timeout.error == "p2's clock is not running (waiting for p1), so p2 cannot run out of time now."
+    assert move.accepted and result.outcome is None
+
+
+def test_a_timeout_while_a_timed_window_runs_is_rejected_since_no_clock_runs():
+    # A memory grid's window: the host's only clock is the window's timer.
+    result = adjudicate_text('[Game "tiles"]\nhost: timeout p1\nhost: close window\n')
+    timeout, close = result.actions
+    assert timeout.error == "p1's clock is not running (the memorize window is open), so p1 cannot run out of time now."
+    assert close.accepted
 
 
 def test_adjudication_json_of_any_game_uses_its_registry_name():

@@ -16,6 +16,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from .base import (
+    IN_THE_ROOM,
     SEATS,
     AmbiguousMoveError,
     Event,
@@ -37,6 +38,7 @@ from .base import (
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "IN_THE_ROOM",
     "SEATS",
     "AmbiguousMoveError",
     "Event",

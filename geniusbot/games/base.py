@@ -42,6 +42,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Self, TypedDict
 
+from .errors import (  # the refusals, named here too
+    IN_THE_ROOM as IN_THE_ROOM,
+    AmbiguousMoveError as AmbiguousMoveError,
+    GameError as GameError,
+    IllegalMoveError as IllegalMoveError,
+    MalformedMoveError as MalformedMoveError,
+    NotYourTurnError as NotYourTurnError,
+    OptionError as OptionError,
+    WrongPlaceError as WrongPlaceError,
+)
+
 SEATS: tuple[str, str] = ("p1", "p2")
 
 
@@ -50,55 +61,31 @@ def other_seat(seat: str) -> str:
     return "p2" if seat == "p1" else "p1"
 
 
-# A token of a typed text: letters and digits, joined by hyphens or apostrophes ("all-in", "B5-C3").
-_TOKEN = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
-_WORD = re.compile(r"[a-z]+(?:['\-][a-z]+)*")
+# A token: letter-and-digit runs joined by one ' or - ("all-in", "B5-C3"), joined in code (memory).
+_RUN = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"[a-z'\-]+")  # on a token: letters alone, the joins between them
+
+
+def _tokens(text: str) -> Iterator[str]:
+    start = end = -1
+    for run in _RUN.finditer(text):
+        if end < 0 or run.start() != end + 1 or text[end] not in "'-":
+            if end >= 0:
+                yield text[start:end]
+            start = run.start()
+        end = run.end()
+    if end >= 0:
+        yield text[start:end]
 
 
 def notation_words(text: str) -> list[str]:
     """The words of ``text``, lower case, in order: its tokens of letters alone (``use``,
     ``all-in``, ``pick-your-prize``); tokens with a digit (``H8``, ``B5-C3``, ``20``, ``1st``)
     are coordinates or numbers, not words."""
-    return [token for token in _TOKEN.findall(text.lower()) if _WORD.fullmatch(token)]
+    return [token for token in _tokens(text.lower()) if _WORD.fullmatch(token)]
 
 
 # --------------------------------------------------------------------------- errors
-
-
-class GameError(ValueError):
-    """Any submission or option the rules refuse. ``str(error)`` is a sentence for the player.
-
-    A refused submission changes nothing.
-    """
-
-
-class MalformedMoveError(GameError):
-    """The text is not a move of this game at all ("write a point such as H8")."""
-
-
-class IllegalMoveError(GameError):
-    """A well-formed move that the rules forbid here and now ("H8 is taken")."""
-
-
-class WrongPlaceError(IllegalMoveError):
-    """A move sent to the wrong place: ``private`` is where it belongs (true: privately, by DM;
-    false: in the game room). A host may tell its users how they send a move there."""
-
-    def __init__(self, message: str, *, private: bool) -> None:
-        super().__init__(message)
-        self.private = private
-
-
-class AmbiguousMoveError(GameError):
-    """The text could mean more than one legal move; the message lists the readings."""
-
-
-class NotYourTurnError(GameError):
-    """The seat may not submit now (the opponent is to move, or the game is over)."""
-
-
-class OptionError(GameError):
-    """A game option (variant, seed, setup, colour...) that the game cannot take."""
 
 
 # --------------------------------------------------------------------------- values
@@ -478,6 +465,19 @@ class Game(ABC):
             return []
         return self.end(other_seat(seat), Termination.TIME, f"{seat} ran out of time", seat=seat)
 
+    def clock_running(self, seat: str) -> bool:
+        """Whether ``seat``'s clock runs: the game goes on, no timed window is open, ``seat`` is to move."""
+        return not self.is_over and self.window() is None and seat in self.to_move()
+
+    def require_clock(self, seat: str) -> None:
+        """Raise :class:`NotYourTurnError` unless ``seat``'s clock runs: only a running clock runs out."""
+        self.require_seat(seat)
+        if self.clock_running(seat) or self.is_over:
+            return  # the game over: the submission's own check says so
+        window = self.window()
+        why = f"the {window.kind} window is open" if window else f"waiting for {' and '.join(self.to_move())}"
+        raise NotYourTurnError(f"{seat}'s clock is not running ({why}), so {seat} cannot run out of time now.")
+
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the game."""
         self.require_seat(seat)
@@ -571,6 +571,11 @@ class Game(ABC):
     def require_seat(self, seat: str) -> None:
         if seat not in self.seats:
             raise NotYourTurnError(f"{seat!r} is not a seat in this game; seats are {', '.join(self.seats)}.")
+
+    def require_room(self, private: bool) -> None:
+        """Refuse a DM'd submission, whatever it says, in a game whose moves are all made in the room."""
+        if private:
+            raise WrongPlaceError(IN_THE_ROOM, private=False)
 
     def require_turn(self, seat: str) -> None:
         """Raise :class:`NotYourTurnError` unless ``seat`` may submit now."""

@@ -17,8 +17,7 @@ from geniusbot.storage import ENDED_STATUSES, MatchStatus
 from . import board
 from .base import HostBase
 from .clock import format_duration
-from .live import LiveMatch, result_detail
-from .live import timed_out as timed_out_of
+from .live import LiveMatch, result_detail, timed_out as timed_out_of
 from .naming import game_title
 from .transport import TransportError, post_picture, post_text
 

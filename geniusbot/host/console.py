@@ -356,6 +356,8 @@ async def _handle(
             say(PAUSED_HINT)
         elif reply.status == ReplyStatus.REJECTED and not private and reply.belongs_private:
             say(f"At the console a private move is typed as '{seat} (dm): {text.strip()}'.")
+        elif reply.status == ReplyStatus.REJECTED and private and reply.belongs_private is False:
+            say(f"At the console a move made in the room is typed as '{seat}: {text.strip()}'.")
         return True
     if words in (["quit"], ["exit"], ["q"]):
         say(_leaving_text(match_id, over, again))

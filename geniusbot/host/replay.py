@@ -471,6 +471,7 @@ def _host_line(game: Game, text: str) -> tuple[ActionKind, str | None]:
         return ActionKind.WINDOW, None
     if len(words) == 2 and words[0] in ("timeout", "resign") and words[1] in game.seats:
         if words[0] == "timeout":
+            game.require_clock(words[1])  # as the adjudicator rules it
             game.timeout(words[1])
             return ActionKind.TIMEOUT, None
         game.resign(words[1])

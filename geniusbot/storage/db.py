@@ -20,8 +20,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine as create_sync_engine
-from sqlalchemy import event
+from sqlalchemy import create_engine as create_sync_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine

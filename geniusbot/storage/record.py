@@ -28,6 +28,9 @@ A record is header lines, then one line per submission::
 * An optional trailing annotation in braces, ``{key=value key="a value"}``, carries what the host
   adds (time, clocks). The rules never see it, and records without it stay valid.
 * Move text may not contain ``#`` or ``{`` (they start a comment and an annotation).
+* A byte-order mark (U+FEFF) at the very start of the text is not part of the record (editors
+  write one); anywhere else it is text like any other, in a value, a seat or a move. A record
+  whose first line begins with one is written with one more in front, so it reads back the same.
 
 :func:`parse_record` and :func:`format_record` round-trip: formatting a parsed record and parsing
 it again gives an equal :class:`Record` (line numbers are positions, not content, and are left out
@@ -37,7 +40,8 @@ of the comparison; comments and blank lines are not kept).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from geniusbot.games import Game, GameError, Outcome, default_variant, get_game, registry
@@ -53,17 +57,24 @@ METADATA_HEADERS: frozenset[str] = frozenset(
 #: Standard headers that are game options only for the games that list them in ``Game.options``.
 OPTIONAL_OPTION_HEADERS: frozenset[str] = frozenset({"P1Color", "Setup"})
 
+#: U+FEFF, the byte-order mark: one at the very start of a record is not text (see :func:`parse_record`).
+BOM = "\ufeff"
+
 #: The seats a record line may name; ``host`` lines carry the host's own actions.
 RECORD_SEATS: tuple[str, ...] = ("p1", "p2", "host")
 
 # Option names that read better in upper case as header names (``dmo`` -> ``DMO``).
 _ACRONYMS = frozenset({"dmo"})
 
-_HEADER = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
+# A header line, read in three linear steps (no pattern that backtracks over the value): its
+# opening up to the value's quote, the value up to the first quote no backslash escapes, its end.
+_HEADER_OPEN = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"')
+_HEADER_VALUE_END = re.compile(r'\\.|"', re.DOTALL)
+_HEADER_CLOSE = re.compile(r"\s*\]\s*(?:#.*)?", re.DOTALL)
 _HEADER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-_ESCAPE = re.compile(r"\\(.)")
-_DM_SUFFIX = re.compile(r"^(.*?)\s*\(\s*dm\s*\)$", re.IGNORECASE | re.DOTALL)
 _ANNOTATION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+#: The annotation keys the host writes on every line (its time, the seats' clocks).
+_HOST_KEYS = {key: key for key in ("at", "p1", "p2")}
 _BARE_VALUE = re.compile(r'[^\s"{}\\]*')
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -80,7 +91,7 @@ class RecordError(ValueError):
         super().__init__(f"line {line_no}: {message}" if line_no is not None else message)
 
 
-@dataclass
+@dataclass(slots=True)
 class RecordLine:
     """One submission line: ``seat (dm): text {annotations}``.
 
@@ -102,7 +113,7 @@ class Record:
 
     headers: dict[str, str] = field(default_factory=dict)
     lines: list[RecordLine] = field(default_factory=list)
-    # Where each header stood, for error messages; positions are not content.
+    # Where each header stood (by its name in lower case), for error messages; positions are not content.
     header_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     def header(self, name: str, default: str = "") -> str:
@@ -112,8 +123,7 @@ class Record:
 
     def header_line(self, name: str) -> int | None:
         """The file line of header ``name`` (case-insensitive), if it was parsed from a file."""
-        key = self._key(name)
-        return self.header_lines.get(key) if key is not None else None
+        return self.header_lines.get(name.lower())
 
     def _key(self, name: str) -> str | None:
         if name in self.headers:
@@ -133,12 +143,11 @@ def parse_record(text: str) -> Record:
     :class:`RecordLine`); judging them is the adjudicator's work.
     """
     record = Record()
-    seen: dict[str, str] = {}
     # Some editors (Windows Notepad) start a UTF-8 file with a byte-order mark; it is not text.
-    text = text.removeprefix("\ufeff")
+    text = text.removeprefix(BOM)
     # Lines end at "\n" only (not at the other breaks str.splitlines knows), so that a value
     # may hold any character but a line break and still read back the same.
-    for line_no, raw in enumerate(text.split("\n"), start=1):
+    for line_no, raw in enumerate(_lines(text), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -149,15 +158,12 @@ def parse_record(text: str) -> Record:
                     f"the header [{name}] comes after the moves; put every header line before the first move.",
                     line_no,
                 )
-            if name.lower() in seen:
+            if (first := record.header_lines.get(lowered := name.lower())) is not None:
                 raise RecordError(
-                    f"the header [{name}] is given twice (first on line {record.header_lines[seen[name.lower()]]}); "
-                    "keep one of them.",
-                    line_no,
+                    f"the header [{name}] is given twice (first on line {first}); keep one of them.", line_no
                 )
-            seen[name.lower()] = name
             record.headers[name] = value
-            record.header_lines[name] = line_no
+            record.header_lines[lowered] = line_no
             continue
         line = _parse_submission(stripped, line_no)
         if line is not None:
@@ -165,25 +171,46 @@ def parse_record(text: str) -> Record:
     return record
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` split at "\\n", one at a time (a long record is never held twice)."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
 def _parse_header(line: str, line_no: int) -> tuple[str, str]:
-    match = _HEADER.match(line)
-    if not match:
+    opening = _HEADER_OPEN.match(line)
+    value_end = None
+    if opening:
+        # The value ends at the first quote that no backslash escapes.
+        value_end = next((m for m in _HEADER_VALUE_END.finditer(line, opening.end()) if m.group() == '"'), None)
+    if opening is None or value_end is None or not _HEADER_CLOSE.fullmatch(line, value_end.end()):
         raise RecordError(
             'a header is written [Name "value"], such as [Event "Season 1"]; '
             'inside the value write \\" for a quote and \\\\ for a backslash.',
             line_no,
         )
+    return opening.group(1), _unescape(line[opening.end() : value_end.start()], opening.group(1), line_no)
 
-    def unescape(m: re.Match[str]) -> str:
-        if m.group(1) not in '"\\':
-            raise RecordError(
-                f"the header [{match.group(1)}] has an unknown escape \\{m.group(1)}; "
-                'write \\" for a quote and \\\\ for a backslash.',
-                line_no,
-            )
-        return m.group(1)
 
-    return match.group(1), _ESCAPE.sub(unescape, match.group(2))
+def _unescape(raw: str, name: str, line_no: int) -> str:
+    """A header value with ``\\"`` and ``\\\\`` undone, by splitting and replacing (no callback per
+    escape). Backslashes pair left to right as they are read: split at each pair, and a backslash
+    left in a part must escape a quote."""
+    parts = raw.split("\\\\")
+    for part in parts:
+        at = part.find("\\") if part.count("\\") != part.count('\\"') else -1  # only for the error
+        while at >= 0:
+            if part[at + 1 : at + 2] != '"':
+                raise RecordError(
+                    f"the header [{name}] has an unknown escape \\{part[at + 1 : at + 2]}; "
+                    'write \\" for a quote and \\\\ for a backslash.',
+                    line_no,
+                )
+            at = part.find("\\", at + 2)
+    return "\\".join(part.replace('\\"', '"') for part in parts)
 
 
 def _parse_submission(line: str, line_no: int) -> RecordLine | None:
@@ -194,14 +221,21 @@ def _parse_submission(line: str, line_no: int) -> RecordLine | None:
     prefix, colon, rest = body.partition(":")
     if not colon:
         return RecordLine(line_no, None, False, body, annotations or {})
-    seat = prefix.strip()
-    private = False
-    dm = _DM_SUFFIX.match(seat)
-    if dm:
-        seat, private = dm.group(1).strip(), True
+    seat, private = _dm_seat(prefix.strip())
     if seat.lower() in RECORD_SEATS:
-        seat = seat.lower()
+        seat = sys.intern(seat.lower())  # one string for every line's seat
     return RecordLine(line_no, seat, private, rest.strip(), annotations or {})
+
+
+def _dm_seat(seat: str) -> tuple[str, bool]:
+    """``p1 (dm)`` -> ``("p1", True)``; any other seat as it is, ``False``. (Read from the end:
+    a pattern that tries every start position would cost the square of a long seat's length.)"""
+    if not seat.endswith(")"):
+        return seat, False
+    opening = seat.rfind("(")
+    if opening < 0 or seat[opening + 1 : -1].strip().lower() != "dm":
+        return seat, False
+    return seat[:opening].strip(), True
 
 
 def _split_annotation(line: str, line_no: int) -> tuple[str, dict[str, str] | None]:
@@ -239,6 +273,7 @@ def _parse_annotation(line: str, pos: int, line_no: int) -> tuple[dict[str, str]
                 line_no,
             )
         key = key_match.group(0)
+        key = _HOST_KEYS.get(key, key)  # the host's few keys, on every line: held once
         pos = key_match.end() + 1
         if pos < n and line[pos] == '"':
             value, pos = _parse_quoted(line, pos + 1, line_no)
@@ -301,7 +336,10 @@ def join_record(headers: Mapping[str, str], lines: Iterable[str]) -> str:
     body = list(lines)
     if out and body:
         out.append("")
-    return "\n".join([*out, *body]) + "\n"
+    text = "\n".join([*out, *body]) + "\n"
+    # A byte-order mark is text anywhere but at the very start, where the reader drops one: a
+    # record whose first line begins with one is written with one more in front.
+    return BOM + text if text.startswith(BOM) else text
 
 
 def checked_line(line: RecordLine) -> str:
@@ -426,9 +464,11 @@ def game_options(record: Record) -> tuple[type[Game], dict[str, object]]:
     return cls, kwargs
 
 
+_KNOWN_METADATA = frozenset(known.lower() for known in METADATA_HEADERS | OPTIONAL_OPTION_HEADERS)
+
+
 def _is_metadata(header: str) -> bool:
-    lowered = header.lower()
-    return any(lowered == known.lower() for known in METADATA_HEADERS | OPTIONAL_OPTION_HEADERS)
+    return header.lower() in _KNOWN_METADATA
 
 
 def game_from_record(record: Record) -> Game:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from geniusbot.games import IN_THE_ROOM
 from tests.e2e.botworld import World
 
 
@@ -82,3 +83,30 @@ async def test_a_game_without_private_moves_starts_without_a_dm_and_refuses_one(
         refusal = await fake.wait_for_message(fake.dm_channel(world.alice))
         assert refusal.content == f"Your match takes no private moves; type your move in <#{world.room.id}>."
         assert bot.host.matches[1].game.view()["last_move"] is None
+
+
+@pytest.mark.slow
+async def test_a_dm_naming_a_match_whose_moves_are_public_is_refused_and_told_to_type_it_in_the_room(
+    world: World,
+) -> None:
+    # Alice plays Tic-Tac-Five here and Dueling Decks (private moves) in another room: her DM
+    # reaches the host, which refuses a Tic-Tac-Five move sent by DM, whichever match it names.
+    fake = world.fake
+    other = fake.create_channel(world.guild, "card-room")
+    async with world.running() as bot:
+        assert (await world.start("tictacfive", clock="none")).startswith("Match #1 has started")
+        interaction = await fake.slash(
+            world.owner, world.guild, other, "start", {"game": "decks", "first": world.alice, "second": world.bob}
+        )
+        assert (await world.answer(interaction)).startswith("Match #2 has started")
+        mark, seen = fake.mark(), len(fake.messages(world.room))
+        await fake.dm(world.alice, "#1 H8")
+        refusal = await fake.wait_for_message(
+            fake.dm_channel(world.alice), predicate=lambda m: "game room" in m.content, since=mark
+        )
+        assert IN_THE_ROOM in refusal.content
+        assert bot.host.matches[1].game.view()["last_move"] is None
+        assert not [m for m in fake.messages(world.room)[seen:] if "H8" in m.content]
+        # Typed in the room, the same move is taken.
+        await world.say(world.alice, "H8")
+        assert bot.host.matches[1].game.view()["last_move"] == "H8"

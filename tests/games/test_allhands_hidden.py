@@ -9,8 +9,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from geniusbot.games import SEATS, other_seat
 from geniusbot.games.allhands.tiles import TILES, Mines

@@ -13,8 +13,7 @@ import random
 import string
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from geniusbot.games import GameError, load
 from geniusbot.games.allhands.decks import ANOMALIES, Create, DuelingDecks, Play

@@ -8,8 +8,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from geniusbot.adjudicate import adjudicate
 from geniusbot.games import GameError, load

@@ -7,8 +7,7 @@ from __future__ import annotations
 from itertools import cycle
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from geniusbot.games import GameError, NotYourTurnError, load, new_game
 from geniusbot.games.grid import Point

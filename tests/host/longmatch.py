@@ -18,8 +18,7 @@ from sqlalchemy import insert, update
 
 from geniusbot.games import Game, get_game
 from geniusbot.host.clock import Clock, TimeControl
-from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
-from geniusbot.storage import models as m
+from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store, models as m
 
 T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 OPENING = [("p1", "draw A5-A4 and move"), ("p2", "draw A1-A2 and move"), ("p1", "draw E5-E4"), ("p2", "draw E1-E2")]

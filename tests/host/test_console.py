@@ -54,7 +54,17 @@ async def test_private_lines_and_pause(tmp_path):
     code, out = await play(tmp_path, "pause\np1: H8\nresume\np1 (dm): H8\nquit\n")
     assert "The host paused the match; the clocks are stopped." in out
     assert "p1: The match is paused" in out
-    assert "ok p1 (dm): H8" in out  # Tic-Tac-Five takes a DM'd move as any other
+    # Tic-Tac-Five's moves are made in the room: a DM'd one is refused, privately, and told how.
+    assert "ok p1 (dm): H8" not in out and "ok p1: H8" not in out
+
+
+async def test_a_dm_in_a_game_whose_moves_are_made_in_the_room_is_refused_and_told_to_type_it_there(tmp_path):
+    code, out = await play(tmp_path, "p1 (dm): H8\np1: H8\nquit\n")
+    assert code == 0
+    assert "Type your move in the game room, not by direct message" in out
+    assert "At the console a move made in the room is typed as 'p1: H8'." in out
+    assert "ok p1 (dm): H8" not in out
+    assert "ok p1: H8" in out  # the refused DM changed nothing: the same move in the room is taken
 
 
 async def test_the_next_run_resumes_the_match_unless_new(tmp_path):

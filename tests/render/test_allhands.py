@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from geniusbot.games import new_game
-from geniusbot.games.allhands import picture_common as allhands_common
-from geniusbot.games.allhands import picture_final as allhands
-from geniusbot.games.allhands import picture_tiles as tiles
+from geniusbot.games.allhands import (
+    picture_common as allhands_common,
+    picture_final as allhands,
+    picture_tiles as tiles,
+)
 from geniusbot.render import render_image, render_view
 from geniusbot.render.layout import FOOTER_HEIGHT
 from geniusbot.render.palette import rgb

@@ -9,8 +9,7 @@ import threading
 import zlib
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from PIL import Image
 
 from geniusbot.games import new_game

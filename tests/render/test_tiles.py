@@ -6,12 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from geniusbot.games import new_game
-from geniusbot.games.allhands import picture_common as allhands_common
-from geniusbot.games.allhands import picture_tiles as tiles
+from geniusbot.games.allhands import picture_common as allhands_common, picture_tiles as tiles
 from geniusbot.games.allhands.picture_tiles import square_xy, tile_side
 from geniusbot.render import render_view
 from geniusbot.render.layout import ROW_HEIGHT, TITLE_HEIGHT

@@ -6,8 +6,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from geniusbot.storage import (
     GuildConfig,

@@ -81,8 +81,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
-from geniusbot.games.allhands.common import TASK_ANOMALIES
-from geniusbot.games.allhands.common import parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.common import TASK_ANOMALIES, parse_anomalies as parse_family_anomalies
 from geniusbot.games.allhands.view import DuelingDecksView
 from geniusbot.games.base import (
     Event,

@@ -84,10 +84,8 @@ from geniusbot.games.allhands.common import (
     task_of,
 )
 from geniusbot.games.allhands.decks import DuelingDecks
-from geniusbot.games.allhands.swabbing import DeckSwabbing
-from geniusbot.games.allhands.swabbing import board_text as swabbing_board_text
-from geniusbot.games.allhands.tiles import TileDecklaration
-from geniusbot.games.allhands.tiles import grid_text as tiles_grid_text
+from geniusbot.games.allhands.swabbing import DeckSwabbing, board_text as swabbing_board_text
+from geniusbot.games.allhands.tiles import TileDecklaration, grid_text as tiles_grid_text
 from geniusbot.games.allhands.view import AllHandsView, CurrentPlay
 from geniusbot.games.base import (
     Event,

@@ -18,9 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from geniusbot.games.allhands import picture_decks as decks
-from geniusbot.games.allhands import picture_swabbing as swabbing
-from geniusbot.games.allhands import picture_tiles as tiles
+from geniusbot.games.allhands import picture_decks as decks, picture_swabbing as swabbing, picture_tiles as tiles
 from geniusbot.games.allhands.common import TASK_ANOMALIES, TASK_TITLES, TASKS
 from geniusbot.games.allhands.final import TIMES_PER_TASK
 from geniusbot.games.allhands.picture_common import SEAT_FILL, anomaly_word, seat_sprite

@@ -81,13 +81,13 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
-from geniusbot.games.allhands.common import TASK_ANOMALIES
-from geniusbot.games.allhands.common import parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.common import TASK_ANOMALIES, parse_anomalies as parse_family_anomalies
 from geniusbot.games.allhands.view import DeckSwabbingView, Hook
 from geniusbot.games.base import (
     Event,
@@ -495,9 +495,10 @@ class DeckSwabbing(Game):
         return prefix + "name two side-by-side white tiles, such as C3 C4."
 
     def _check_tiles(self, tiles: list[Point]) -> list[Point]:
-        repeated = [p for p in tiles if tiles.count(p) > 1]
-        if repeated:
-            raise IllegalMoveError(f"You named {repeated[0]} twice; name each tile once.")
+        named = Counter(tiles)  # one pass: a long submission costs its length, not its square
+        repeated = next((p for p in tiles if named[p] > 1), None)
+        if repeated is not None:
+            raise IllegalMoveError(f"You named {repeated} twice; name each tile once.")
         if not self.has("linear") and len(tiles) != 2:
             raise MalformedMoveError(
                 f"A move colours exactly two tiles (you named {len(tiles)}); "

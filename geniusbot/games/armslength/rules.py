@@ -283,6 +283,7 @@ class ArmsLength(Game):
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
         """A :class:`Choose` (choice phase) or a :class:`Place` (play) for ``seat``, or a GameError."""
         self.require_turn(seat)
+        self.require_room(private)
         if not isinstance(text, str):
             raise MalformedMoveError("Write your move as text, such as E4.")
         if self.phase == "choice":

@@ -299,6 +299,7 @@ class TicTacFive(Game):
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
         """A point (``H8``) while stones are placed, ``black``/``white`` at the choice."""
         self.require_turn(seat)
+        self.require_room(private)
         word = text.strip().lower()
         if self._phase == "choice":
             if word in COLOURS:

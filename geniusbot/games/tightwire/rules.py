@@ -740,6 +740,7 @@ class Tightwire(Game):
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
         """The legal action ``text`` names for ``seat``, or a :class:`GameError` that says what to write."""
         self.require_turn(seat)
+        self.require_room(private)
         words = _normalize(text)
         if self._phase == "draft":
             match = _RE_PICK.match(words)

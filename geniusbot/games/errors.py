@@ -1,0 +1,44 @@
+"""The refusals of the rules API: each ``str(error)`` is a sentence for the player, and a
+refused submission changes nothing. :mod:`geniusbot.games.base` names them too."""
+
+from __future__ import annotations
+
+
+class GameError(ValueError):
+    """Any submission or option the rules refuse. ``str(error)`` is a sentence for the player.
+
+    A refused submission changes nothing.
+    """
+
+
+class MalformedMoveError(GameError):
+    """The text is not a move of this game at all ("write a point such as H8")."""
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that the rules forbid here and now ("H8 is taken")."""
+
+
+class WrongPlaceError(IllegalMoveError):
+    """A move sent to the wrong place: ``private`` is where it belongs (true: privately, by DM;
+    false: in the game room). A host may tell its users how they send a move there."""
+
+    def __init__(self, message: str, *, private: bool) -> None:
+        super().__init__(message)
+        self.private = private
+
+
+#: The refusal of a private submission (a DM) in a game whose moves are all made in the game room.
+IN_THE_ROOM = "Type your move in the game room, not by direct message: in this game every move is made in the room."
+
+
+class AmbiguousMoveError(GameError):
+    """The text could mean more than one legal move; the message lists the readings."""
+
+
+class NotYourTurnError(GameError):
+    """The seat may not submit now (the opponent is to move, or the game is over)."""
+
+
+class OptionError(GameError):
+    """A game option (variant, seed, setup, colour...) that the game cannot take."""

@@ -1,0 +1,54 @@
+"""Through the real host and database: in a game whose moves are made in the game room
+(Tic-Tac-Five, Arm's Length, Tightwire), a move sent by DM is refused, privately, with the line
+that says to type it in the room, and changes nothing; and a record's timeout of a seat whose
+clock is not running is refused when the record is imported, as the adjudicator rules it."""
+
+from __future__ import annotations
+
+import pytest
+
+from geniusbot.games import IN_THE_ROOM, load
+from geniusbot.host.match import Host
+from geniusbot.host.replay import import_record
+from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.storage import Store
+from tests.host.support import FakeTime
+
+ROOM = 700
+PLAYERS = [Player("p1", 11, "Alice"), Player("p2", 22, "Bob")]
+
+
+@pytest.mark.parametrize(
+    ("game", "move"), [("tictacfive", "H8"), ("armslength", "E5"), ("tightwire", "draw B5-B4 and move")]
+)
+async def test_a_move_sent_by_dm_in_a_game_whose_moves_are_public_is_refused_and_told_to_type_it_in_the_room(
+    store: Store, transport: RecordingTransport, clock: FakeTime, game: str, move: str
+):
+    host = Host(store, transport, now=clock, pictures=False, heartbeat=0)
+    started = await host.start_match(game, players=PLAYERS, seed=1, clock="none", channel_id=ROOM)
+    assert started.ok, started.message
+    match_id = started.match_id
+    before = (await host.load(match_id)).game.to_dict()
+    mark = len(transport.sent)
+
+    reply = await host.private_message(11, move)
+
+    assert reply.status == "rejected" and reply.belongs_private is False
+    assert reply.message == IN_THE_ROOM
+    said = transport.sent[mark:]
+    assert [(s.op, s.to, s.text) for s in said] == [("private", "p1", IN_THE_ROOM)]  # the room hears nothing
+    assert (await host.load(match_id)).game.to_dict() == before
+    logged = (await store.actions(match_id))[-1]
+    assert (logged.accepted, logged.private, logged.text, logged.error) == (False, True, move, IN_THE_ROOM)
+    # Typed in the room, the same move is taken.
+    assert (await host.room_message(ROOM, 11, move)).ok
+
+
+async def test_an_imported_timeout_of_a_seat_whose_clock_is_not_running_is_refused_and_p2_does_not_lose(store):
+    text = '[Game "tictacfive"]\nhost: timeout p2\np1: H8\n'
+    match_id = await import_record(store, text)
+    imported = await store.get_match(match_id)
+    assert imported.status == "paused" and imported.result is None
+    refused = [(a.text, a.error) for a in await store.actions(match_id) if not a.accepted]
+    assert refused == [("timeout p2", "p2's clock is not running (waiting for p1), so p2 cannot run out of time now.")]
+    assert load(imported.state).view()["last_move"] == "H8"
