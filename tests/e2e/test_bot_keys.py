@@ -31,8 +31,10 @@ async def test_typed_moves_and_buttons_are_keyed_by_their_message_and_interactio
         choice = await fake.wait_for_message(
             world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None
         )
+        mark = fake.mark()
         pressed = await fake.click(world.bob, choice, "gb:choice:1:p2:white")
-        await fake.wait_for_response(pressed)
+        await fake.wait_for_response(pressed)  # the defer: the choice is taken after it
+        await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments), since=mark)
         assert await keys(world) == [
             ("p1", "H8", f"discord:{typed[0].id}"),
             ("p1", "H9", f"discord:{typed[1].id}"),
