@@ -108,7 +108,7 @@ def random_move(game: AllHandsOnDeck, rng: random.Random, *, blunder: float = 0.
     if not movers:
         return "window", None
     seat = rng.choice(movers)
-    if rng.random() < 0.02:
+    if rng.random() < 0.02 and game.clock_running(seat):  # only a running clock runs out
         return "timeout", seat
     task = game.task if game.phase == "task" else None
     if task is not None and game.current_task == "tiles":
