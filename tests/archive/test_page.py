@@ -4,15 +4,17 @@ loaded from anywhere, the public board of each step, and the command that writes
 from __future__ import annotations
 
 import base64
+import io
 import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from geniusbot.archive import page
-from geniusbot.archive.page import html_command, replay_page
+from geniusbot.archive.page import compact_png, html_command, replay_page
 from geniusbot.archive.page_steps import PageStep, record_steps
 from geniusbot.host import board
 from geniusbot.host.replay import import_record
@@ -69,7 +71,7 @@ class Page(HTMLParser):
 
 def test_a_page_has_one_move_list_entry_per_step_in_order_and_the_result() -> None:
     match = record_steps(parse_record(example("tictacfive")))
-    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names)
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
     read = Page(text)
     # The start and one step per accepted line: the record's two refused lines make none.
     assert len(match.steps) == 19
@@ -84,7 +86,7 @@ def test_a_page_has_one_move_list_entry_per_step_in_order_and_the_result() -> No
 def test_each_step_shows_the_picture_of_its_public_view() -> None:
     record = parse_record(example("tiles"))
     match = record_steps(record)
-    read = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names))
+    read = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False))
     frames, steps = read.data("frames"), read.data("steps")
     # Played again by hand: the picture of step 3 is the public view after three accepted lines.
     from geniusbot.adjudicate import rule_on
@@ -99,12 +101,26 @@ def test_each_step_shows_the_picture_of_its_public_view() -> None:
             break
     expected = board.picture(game.view(None), players=match.names)
     assert expected is not None
-    assert frames[steps[3]["f"]]["png"] == "data:image/png;base64," + base64.b64encode(expected).decode()
+    shown = frames[steps[3]["f"]]["png"]
+    assert shown.startswith("data:image/png;base64,")
+    with Image.open(io.BytesIO(base64.b64decode(shown.split(",", 1)[1]))) as image:
+        assert image.tobytes() == Image.open(io.BytesIO(expected)).convert(image.mode).tobytes()
+
+
+def test_a_board_is_compacted_pixel_for_pixel() -> None:
+    match = record_steps(parse_record(example("tictacfive")))
+    picture = match.steps[5].picture
+    assert picture is not None
+    compact = compact_png(picture)
+    assert len(compact) < len(picture) * 0.8
+    with Image.open(io.BytesIO(picture)) as original, Image.open(io.BytesIO(compact)) as smaller:
+        assert original.size == smaller.size
+        assert original.convert("RGB").tobytes() == smaller.convert("RGB").tobytes()
 
 
 def test_a_private_submission_is_listed_as_sent_never_with_its_text() -> None:
     match = record_steps(parse_record(example("tiles")))
-    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names)
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
     read = Page(text)
     assert "2. Eunji (p1) sent a private submission" in read.entries
     assert "3. Doyoon (p2) sent a private submission" in read.entries
@@ -117,12 +133,12 @@ def test_a_game_without_a_picture_shows_its_public_text_board() -> None:
     record = '[Game "sealedbid"]\n[Seed "1"]\n[P1 "Ann"]\n[P2 "Bo"]\np1 (dm): bid 7\np2 (dm): bid 3\n'
     with registered():
         match = record_steps(parse_record(record))
-        read = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names))
+        read = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False))
     frames, steps = read.data("frames"), read.data("steps")
     assert all("png" not in frame for frame in frames)
     after_one = frames[steps[1]["f"]]["text"]
     assert "bid in: p1" in after_one and "7" not in after_one  # the bid is sealed until both are in
-    assert '<pre id="board-text">' in replay_page(match.steps, title="t", result="r")
+    assert '<pre id="board-text">' in replay_page(match.steps, title="t", result="r", compact=False)
 
 
 def test_every_text_is_escaped_and_no_script_can_be_closed_early() -> None:
@@ -130,7 +146,7 @@ def test_every_text_is_escaped_and_no_script_can_be_closed_early() -> None:
     record = example("tictacfive").replace('[P1 "Hyunmin"]', f'[P1 "{hostile.replace(chr(34), chr(92) + chr(34))}"]')
     match = record_steps(parse_record(record))
     assert match.names["p1"] == hostile
-    text = replay_page(match.steps, title=f"Title {hostile}", result=match.result, names=match.names)
+    text = replay_page(match.steps, title=f"Title {hostile}", result=match.result, names=match.names, compact=False)
     assert "<script>alert" not in text and "<img src=https" not in text
     assert text.count("</script>") == 3  # the page's own three scripts, none closed by a name
     read = Page(text)
@@ -141,7 +157,7 @@ def test_every_text_is_escaped_and_no_script_can_be_closed_early() -> None:
 @pytest.mark.parametrize("name", ["tictacfive", "tiles", "decks"])
 def test_the_page_loads_nothing_from_anywhere(name: str) -> None:
     match = record_steps(parse_record(example(name)))
-    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names)
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
     assert not re.search(r"https?://", text)
     assert Page(text).links and all(link.startswith(("data:", "#")) for link in Page(text).links)
     assert "default-src 'none'" in text
@@ -157,7 +173,7 @@ def test_a_board_two_steps_share_is_in_the_page_once() -> None:
         PageStep(1, "p1", "", True, picture, ""),
         PageStep(2, "p2", "", True, picture + b"x", ""),
     ]
-    read = Page(replay_page(steps, title="t", result="r"))
+    read = Page(replay_page(steps, title="t", result="r", compact=False))
     assert len(read.data("frames")) == 2
     assert [s["f"] for s in read.data("steps")] == [0, 0, 1]
 
@@ -165,12 +181,15 @@ def test_a_board_two_steps_share_is_in_the_page_once() -> None:
 def test_the_clocks_of_each_step_are_on_the_page() -> None:
     record = (EXAMPLES.parents[1] / "tests" / "records" / "tictacfive-unfinished.txt").read_text(encoding="utf-8")
     match = record_steps(parse_record(record))
-    steps = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names)).data("steps")
+    steps = Page(
+        replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
+    ).data("steps")
     assert any(s["c"].startswith("Clocks: ") and "0:41+5:00" in s["c"] for s in steps)
     assert steps[0]["c"] == ""
     assert match.result == "The game has not ended."
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_page_of_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "page.html"
     assert page.main([str(EXAMPLES / "tictacfive.txt"), "--html", str(out)]) == 0
@@ -196,6 +215,7 @@ def test_the_command_says_what_is_wrong_and_writes_nothing(
     assert not (tmp_path / "out.html").exists()
 
 
+@pytest.mark.slow
 async def test_the_page_of_a_stored_match_and_a_refusal_for_one_still_open(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
