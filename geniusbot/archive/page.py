@@ -43,7 +43,7 @@ h1{font-size:1.2rem;margin:0 0 4px;overflow-wrap:anywhere}
 #result{margin:0;font-weight:600;overflow-wrap:anywhere}
 main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #stage{flex:1 1 520px;min-width:0}
-#board-img{display:block;max-width:100%;height:auto;margin:0 auto}
+#board-img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto;margin:0 auto}
 #board-text{max-width:100%;overflow-x:auto;margin:0;padding:8px;background:#fff;border:1px solid #ccc;font-size:14px}
 #status,#clocks{margin:6px 0;overflow-wrap:anywhere}
 #clocks{font-variant-numeric:tabular-nums;color:#444}
@@ -59,6 +59,7 @@ main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #moves li.current a{background:#2a5db0;color:#fff}
 #moves li.current .n,#moves li.current .dm{color:#dde}
 @media (max-width:700px){#moves{max-height:45vh}}
+@media (max-width:480px){#controls .word{display:none}#controls button{flex:1 1 auto}}
 """
 
 _SCRIPT = """
@@ -228,7 +229,8 @@ def _move_item(step: PageStep, names: Mapping[str, str]) -> str:
     body = html.escape(step_text(step, names))
     if step.private:
         body = f'<span class="dm">{body}</span>'
-    return f'<li id="step-{n}"><a href="#step-{n}" data-step="{n}"><span class="n">{n}.</span> {body}</a></li>'
+    # The entry carries no id: an address's #step-N is the page's to go to, not the window's to scroll to.
+    return f'<li data-step="{n}"><a href="#step-{n}" data-step="{n}"><span class="n">{n}.</span> {body}</a></li>'
 
 
 def replay_page(
@@ -272,17 +274,17 @@ def replay_page(
 </header>
 <main>
 <section id="stage" aria-label="Board">
+<p id="status" aria-live="polite">Step 0 of {last}: {html.escape(step_text(steps[0], names))}</p>
+<p id="clocks"{"" if clock_text(steps[0], names) else " hidden"}>{html.escape(clock_text(steps[0], names))}</p>
+<div id="controls">
+<button type="button" id="first" title="First (Home)" aria-label="First">&#xAB;<span class="word"> First</span></button>
+<button type="button" id="prev" title="Previous (Left arrow)" aria-label="Previous">&#x25C0;<span class="word"> Previous</span></button>
+<button type="button" id="play" aria-pressed="false">Play</button>
+<button type="button" id="next" title="Next (Right arrow)" aria-label="Next"><span class="word">Next </span>&#x25B6;</button>
+<button type="button" id="last" title="Last (End)" aria-label="Last"><span class="word">Last </span>&#xBB;</button>
+</div>
 <img id="board-img" src="{img_src}" alt="The board at step 0"{"" if has_img else " hidden"}>
 <pre id="board-text"{" hidden" if has_img else ""}>{first_text}</pre>
-<p id="status" aria-live="polite">Step 0 of {last}: {html.escape(step_text(steps[0], names))}</p>
-<p id="clocks">{html.escape(clock_text(steps[0], names))}</p>
-<div id="controls">
-<button type="button" id="first" title="First (Home)">&#x23EE; First</button>
-<button type="button" id="prev" title="Previous (Left arrow)">&#x25C0; Previous</button>
-<button type="button" id="play" aria-pressed="false">Play</button>
-<button type="button" id="next" title="Next (Right arrow)">Next &#x25B6;</button>
-<button type="button" id="last" title="Last (End)">Last &#x23ED;</button>
-</div>
 </section>
 <nav id="movelist" aria-label="Moves">
 <h2>Moves</h2>

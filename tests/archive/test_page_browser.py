@@ -100,7 +100,7 @@ def shows(browser: Any, match: PageMatch, n: int, entry: str | None = None) -> N
     )
     assert browser.find_element("id", "board-img").get_attribute("src") == src_of(match, n)
     current = browser.find_elements("css selector", "#moves li.current")
-    assert [li.get_attribute("id") for li in current] == [f"step-{n}"]
+    assert [li.get_attribute("data-step") for li in current] == [str(n)]
     assert current[0].find_element("tag name", "a").get_attribute("aria-current") == "step"
     status = browser.find_element("id", "status").text
     assert status.startswith(f"Step {n} of {len(match.steps) - 1}: ")
@@ -175,6 +175,7 @@ def test_an_address_with_a_step_opens_the_page_at_it(browser: Any, tmp_path: Pat
     match = gathered("tictacfive")
     opened(browser, tmp_path, match, anchor="#step-11")
     shows(browser, match, 11)
+    assert browser.execute_script("return window.scrollY;") == 0  # the board stays in sight
 
 
 def test_the_play_button_advances_to_the_end_and_stops(browser: Any, tmp_path: Path) -> None:
