@@ -238,6 +238,18 @@ async def test_the_page_of_a_stored_match_and_a_refusal_for_one_still_open(
     assert await html_command(args) == 2
     assert f"Match #{paused} is still being played" in capsys.readouterr().err
     assert not (tmp_path / "no.html").exists()
+    # A stored match with private submissions: listed as sent, their text nowhere in the page.
+    store = await Store.open(url)
+    try:
+        hidden = await import_record(store, example("tiles"))
+    finally:
+        await store.close()
+    args = page.build_parser().parse_args(["--match", str(hidden), "--db", url, "--html", str(out)])
+    assert await html_command(args) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "2. Eunji (p1) sent a private submission" in Page(text).entries
+    assert "A1 C6 E2 F5 G7" not in text and "B3 D5 E6 F2 G1" not in text
+
     args = page.build_parser().parse_args(["--match", "99", "--db", url, "--html", str(tmp_path / "no.html")])
     assert await html_command(args) == 2
     assert "there is no match #99" in capsys.readouterr().err
