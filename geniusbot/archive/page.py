@@ -1,0 +1,413 @@
+"""A replay page: one self-contained HTML file of a match, read with no server and no network.
+
+:func:`replay_page` writes the page of a list of :class:`~geniusbot.archive.page_steps.PageStep`:
+the board of every step (a PNG in a ``data:`` URI, or the text board), the move list (each entry
+a link to its step), First / Previous / Play / Next / Last buttons, the arrow keys, Home and End,
+the clocks of each step and the result. Every text on it (names, moves, the title) is escaped;
+the page loads nothing (its Content-Security-Policy allows only its own inline style and script
+and ``data:`` images). A picture that two steps share is in the page once. The play button
+advances one step every ``data-interval`` milliseconds (an attribute of ``<body>``, 1000).
+``#step-12`` in the address opens the page at step 12.
+
+:func:`html_command` is ``--html OUT`` of ``geniusbot replay FILE`` / ``--match N --db URL``;
+``python -m geniusbot.archive.page`` runs it on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import html
+import io
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from .page_steps import PageMatch, PageRefused, PageStep, match_steps, record_steps
+
+#: Milliseconds between two steps while the page plays.
+PLAY_INTERVAL_MS = 1000
+
+_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
+
+_STYLE = """
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c21;background:#f3f3f6}
+header,main{max-width:1200px;margin:0 auto;padding:10px 12px}
+h1{font-size:1.2rem;margin:0 0 4px;overflow-wrap:anywhere}
+#result{margin:0;font-weight:600;overflow-wrap:anywhere}
+main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+#stage{flex:1 1 520px;min-width:0}
+#board-img{display:block;max-width:100%;max-height:80vh;width:auto;height:auto;margin:0 auto}
+#board-text{max-width:100%;overflow-x:auto;margin:0;padding:8px;background:#fff;border:1px solid #ccc;font-size:14px}
+#status,#clocks{margin:6px 0;overflow-wrap:anywhere}
+#clocks{font-variant-numeric:tabular-nums;color:#444}
+#controls{display:flex;flex-wrap:wrap;gap:6px;margin:8px 0}
+#controls button{font:inherit;padding:8px 12px;min-width:44px;min-height:44px;border:1px solid #888;border-radius:6px;background:#fff}
+#controls button[aria-pressed=true]{background:#2a5db0;color:#fff}
+#movelist{flex:1 1 280px;min-width:0}
+#movelist h2{font-size:1rem;margin:0 0 4px}
+#moves{position:relative;list-style:none;margin:0;padding:0;max-height:75vh;overflow-y:auto;background:#fff;border:1px solid #ccc}
+#moves a{display:block;padding:5px 8px;color:inherit;text-decoration:none;overflow-wrap:anywhere;border-bottom:1px solid #eee}
+#moves .n{display:inline-block;min-width:2.5em;color:#777;font-variant-numeric:tabular-nums}
+#moves .dm{font-style:italic;color:#555}
+#moves li.current a{background:#2a5db0;color:#fff}
+#moves li.current .n,#moves li.current .dm{color:#dde}
+@media (max-width:700px){#moves{max-height:45vh}}
+@media (max-width:480px){#controls .word{display:none}#controls button{flex:1 1 auto}}
+"""
+
+_SCRIPT = """
+(function () {
+  "use strict";
+  var frames = JSON.parse(document.getElementById("frames").textContent);
+  var steps = JSON.parse(document.getElementById("steps").textContent);
+  var img = document.getElementById("board-img");
+  var pre = document.getElementById("board-text");
+  var list = document.getElementById("moves");
+  var items = list.querySelectorAll("li");
+  var status = document.getElementById("status");
+  var clocks = document.getElementById("clocks");
+  var play = document.getElementById("play");
+  var last = steps.length - 1;
+  var current = -1;
+  var timer = null;
+
+  function keepInView(li) {
+    var top = li.offsetTop, bottom = top + li.offsetHeight;
+    if (top < list.scrollTop) { list.scrollTop = top; }
+    else if (bottom > list.scrollTop + list.clientHeight) { list.scrollTop = bottom - list.clientHeight; }
+  }
+
+  function go(n) {
+    n = Math.max(0, Math.min(last, n));
+    var step = steps[n], frame = frames[step.f];
+    if (frame.png) {
+      if (img.getAttribute("src") !== frame.png) { img.src = frame.png; }
+      img.alt = "The board at step " + n;
+      img.hidden = false; pre.hidden = true;
+    } else {
+      pre.textContent = frame.text;
+      pre.hidden = false; img.hidden = true;
+    }
+    if (current >= 0 && current !== n) {
+      items[current].classList.remove("current");
+      items[current].firstElementChild.removeAttribute("aria-current");
+    }
+    items[n].classList.add("current");
+    items[n].firstElementChild.setAttribute("aria-current", "step");
+    keepInView(items[n]);
+    status.textContent = "Step " + n + " of " + last + ": " + step.t;
+    clocks.textContent = step.c;
+    clocks.hidden = !step.c;
+    document.body.setAttribute("data-step", String(n));
+    current = n;
+    if (n === last) { stop(); }
+  }
+
+  function stop() {
+    if (timer !== null) { clearInterval(timer); timer = null; }
+    play.textContent = "Play";
+    play.setAttribute("aria-pressed", "false");
+  }
+
+  function start() {
+    if (current === last) { go(0); }
+    var interval = parseInt(document.body.getAttribute("data-interval"), 10) || 1000;
+    timer = setInterval(function () { go(current + 1); }, interval);
+    play.textContent = "Pause";
+    play.setAttribute("aria-pressed", "true");
+  }
+
+  function remember(n) {
+    try { history.replaceState(null, "", "#step-" + n); } catch (e) { /* a page opened from a file may refuse */ }
+  }
+
+  function fromHash() {
+    var found = /^#step-(\\d+)$/.exec(location.hash);
+    return found ? parseInt(found[1], 10) : null;
+  }
+
+  list.addEventListener("click", function (event) {
+    var link = event.target.closest("a[data-step]");
+    if (!link) { return; }
+    event.preventDefault();
+    stop();
+    var n = parseInt(link.getAttribute("data-step"), 10);
+    go(n); remember(n);
+  });
+  document.getElementById("first").addEventListener("click", function () { stop(); go(0); });
+  document.getElementById("prev").addEventListener("click", function () { stop(); go(current - 1); });
+  document.getElementById("next").addEventListener("click", function () { stop(); go(current + 1); });
+  document.getElementById("last").addEventListener("click", function () { go(last); });
+  play.addEventListener("click", function () { if (timer === null) { start(); } else { stop(); } });
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+    var to = {ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last}[event.key];
+    if (to === undefined) { return; }
+    event.preventDefault();
+    if (event.key !== "End") { stop(); }
+    go(to);
+  });
+  window.addEventListener("hashchange", function () { var n = fromHash(); if (n !== null) { go(n); } });
+  var opened = fromHash();
+  go(opened === null ? 0 : opened);
+  document.body.setAttribute("data-ready", "true");
+})();
+"""
+
+
+def _json(value: Any) -> str:
+    """JSON to sit inside ``<script>``: no ``<``, ``>`` or ``&`` (so no ``</script>`` in a name)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def seat_label(seat: str | None, names: Mapping[str, str]) -> str:
+    """``Hyunmin (p1)``, ``host``, or the seat alone when it has no name of its own."""
+    if seat is None:
+        return ""
+    name = names.get(seat, "")
+    return f"{name} ({seat})" if name and name != seat else seat
+
+
+def step_text(step: PageStep, names: Mapping[str, str]) -> str:
+    """What the move list and the status line say of a step (plain text, before escaping)."""
+    if step.seat is None:
+        return "the start"
+    who = seat_label(step.seat, names)
+    if step.private:
+        return f"{who} sent a private submission"
+    return f"{who}: {step.text}"
+
+
+def clock_text(step: PageStep, names: Mapping[str, str]) -> str:
+    """The clocks of a step, ``Clocks: Hyunmin 0:52+5:00, Dongmin 1:00+5:00`` (``""`` without any)."""
+    shown = [f"{names.get(seat) or seat} {value}" for seat, value in step.clocks.items() if value]
+    return "Clocks: " + ", ".join(shown) if shown else ""
+
+
+def compact_png(data: bytes) -> bytes:
+    """The same picture, pixel for pixel, in fewer bytes: Pillow's ``optimize`` (the smallest
+    palette, the best compression) makes a board about half the size the host's fast encoder
+    does, at some 50 ms a board. A page holds every board, so it is worth it there."""
+    with Image.open(io.BytesIO(data)) as image:
+        out = io.BytesIO()
+        image.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def png_uri(data: bytes, *, compact: bool = True) -> str:
+    """The ``data:`` URI a page shows the picture ``data`` with (compacted, :func:`compact_png`)."""
+    return "data:image/png;base64," + base64.b64encode(compact_png(data) if compact else data).decode("ascii")
+
+
+def _frames(steps: Sequence[PageStep], compact: bool = True) -> tuple[list[dict[str, str]], list[int]]:
+    """The distinct boards of the steps (each once) and, for every step, the index of its board."""
+    frames: list[dict[str, str]] = []
+    seen: dict[bytes | str, int] = {}
+    order: list[int] = []
+    for step in steps:
+        key: bytes | str = step.picture if step.picture is not None else step.board
+        if key not in seen:
+            seen[key] = len(frames)
+            if step.picture is not None:
+                frames.append({"png": png_uri(step.picture, compact=compact)})
+            else:
+                frames.append({"text": step.board})
+        order.append(seen[key])
+    return frames, order
+
+
+def _move_item(step: PageStep, names: Mapping[str, str]) -> str:
+    n = step.index
+    body = html.escape(step_text(step, names))
+    if step.private:
+        body = f'<span class="dm">{body}</span>'
+    # The entry carries no id: an address's #step-N is the page's to go to, not the window's to scroll to.
+    return f'<li data-step="{n}"><a href="#step-{n}" data-step="{n}"><span class="n">{n}.</span> {body}</a></li>'
+
+
+def replay_page(
+    steps: Sequence[PageStep],
+    *,
+    title: str,
+    result: str,
+    names: Mapping[str, str] | None = None,
+    interval_ms: int = PLAY_INTERVAL_MS,
+    compact: bool = True,
+) -> str:
+    """The HTML text of the replay page of ``steps`` (the start first), headed ``title``, with the
+    ``result`` line; ``names`` maps seats to the players' names for the move list. Each distinct
+    board is in the page once, compacted (:func:`compact_png`) unless ``compact`` is false."""
+    if not steps:
+        raise ValueError("a replay page needs at least the start")
+    names = dict(names or {})
+    frames, order = _frames(steps, compact)
+    data = [
+        {"f": frame, "t": step_text(step, names), "c": clock_text(step, names)} for step, frame in zip(steps, order)
+    ]
+    first = frames[order[0]]
+    img_src = html.escape(first.get("png", ""), quote=True)
+    first_text = html.escape(first.get("text", ""))
+    has_img = "png" in first
+    moves = "\n".join(_move_item(step, names) for step in steps)
+    last = len(steps) - 1
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{_CSP}">
+<title>{html.escape(title)}</title>
+<style>{_STYLE}</style>
+</head>
+<body data-interval="{int(interval_ms)}" data-steps="{len(steps)}">
+<header>
+<h1>{html.escape(title)}</h1>
+<p id="result">{html.escape(result)}</p>
+</header>
+<main>
+<section id="stage" aria-label="Board">
+<p id="status" aria-live="polite">Step 0 of {last}: {html.escape(step_text(steps[0], names))}</p>
+<p id="clocks"{"" if clock_text(steps[0], names) else " hidden"}>{html.escape(clock_text(steps[0], names))}</p>
+<div id="controls">
+<button type="button" id="first" title="First (Home)" aria-label="First">&#xAB;<span class="word"> First</span></button>
+<button type="button" id="prev" title="Previous (Left arrow)" aria-label="Previous">&#x25C0;<span class="word"> Previous</span></button>
+<button type="button" id="play" aria-pressed="false">Play</button>
+<button type="button" id="next" title="Next (Right arrow)" aria-label="Next"><span class="word">Next </span>&#x25B6;</button>
+<button type="button" id="last" title="Last (End)" aria-label="Last"><span class="word">Last </span>&#xBB;</button>
+</div>
+<img id="board-img" src="{img_src}" alt="The board at step 0"{"" if has_img else " hidden"}>
+<pre id="board-text"{" hidden" if has_img else ""}>{first_text}</pre>
+</section>
+<nav id="movelist" aria-label="Moves">
+<h2>Moves</h2>
+<ol id="moves">
+{moves}
+</ol>
+</nav>
+</main>
+<script type="application/json" id="frames">{_json(frames)}</script>
+<script type="application/json" id="steps">{_json(data)}</script>
+<script>{_SCRIPT}</script>
+</body>
+</html>
+"""
+
+
+def page_of(match: PageMatch) -> str:
+    """The replay page of a gathered match (:func:`record_steps`, :func:`match_steps`)."""
+    return replay_page(match.steps, title=match.title, result=match.result, names=match.names)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _say(text: str) -> None:
+    print(f"geniusbot replay: {text}", file=sys.stderr)
+
+
+async def _gathered(args: argparse.Namespace) -> PageMatch | int:
+    """The match the arguments name (a record file, or ``--match`` in ``--db``), or exit 2 said."""
+    from geniusbot.storage.record import RecordError, parse_record
+
+    if getattr(args, "match", None) is not None:
+        return await _stored(args)
+    if not getattr(args, "file", None):
+        _say("give a record FILE, or --match N with --db URL for a stored match.")
+        return 2
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else "it is not UTF-8 text"
+        _say(f"cannot read {str(path)!r}: {reason}.")
+        return 2
+    try:
+        return await asyncio.to_thread(record_steps, parse_record(text))
+    except RecordError as error:
+        _say(f"{path}: {' '.join(str(error).split())}")
+        return 2
+
+
+async def _stored(args: argparse.Namespace) -> PageMatch | int:
+    from geniusbot.storage import MatchNotFound, StorageUnavailable, Store
+    from geniusbot.storage.db import checked_url
+
+    if not getattr(args, "db", None):
+        _say("--match needs --db URL, the database the match is in (a SQLite file or a database URL).")
+        return 2
+    try:
+        url = checked_url(args.db, "--db")
+    except ValueError as error:
+        _say(f"{error}.")
+        return 2
+    if url.startswith("sqlite") and "///" in url:
+        where = url.split("///", 1)[1].split("?", 1)[0]
+        if where and where != ":memory:" and not Path(where).exists():
+            _say(f"there is no database file {where!r}; check --db.")
+            return 2
+    try:
+        store = await Store.open(url, migrate=False)
+    except StorageUnavailable as error:
+        _say(f"{error} The database was {url!r}.")
+        return 2
+    except Exception as error:  # a bad URL, a schema it does not know
+        _say(f"the database {url!r} cannot be opened ({error}); check --db.")
+        return 2
+    try:
+        return await match_steps(store, args.match)
+    except MatchNotFound:
+        _say(f"there is no match #{args.match} in {url!r}.")
+        return 2
+    except PageRefused as error:
+        _say(str(error))
+        return 2
+    finally:
+        await store.close()
+
+
+async def html_command(args: argparse.Namespace) -> int:
+    """``--html OUT``: write the replay page of ``args.file`` (a record) or of ``args.match`` in
+    ``args.db``; exit 0 when written, 2 when nothing could be (and nothing is)."""
+    gathered = await _gathered(args)
+    if isinstance(gathered, int):
+        return gathered
+    text = page_of(gathered)
+    out = Path(args.html)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        _say(f"cannot write {str(out)!r}: {error.strerror or error}.")
+        return 2
+    frames = len({step.picture or step.board for step in gathered.steps})
+    print(f"Wrote {out} ({len(text.encode('utf-8')):,} bytes): {len(gathered.steps)} steps, {frames} distinct boards.")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The standalone command's arguments (the same as ``geniusbot replay``'s for a page)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m geniusbot.archive.page",
+        description="Write the replay page of a match record, or of a stored match: one HTML file, no network.",
+    )
+    parser.add_argument("file", nargs="?", help="the record file (leave out with --match)")
+    parser.add_argument("--html", required=True, metavar="OUT", help="the HTML file to write")
+    parser.add_argument("--match", type=int, metavar="N", help="a stored match (ended) instead of a record file")
+    parser.add_argument("--db", metavar="URL", help="the database of --match: a SQLite file or a database URL")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m geniusbot.archive.page FILE --html OUT`` (or ``--match N --db URL``)."""
+    return asyncio.run(html_command(build_parser().parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
