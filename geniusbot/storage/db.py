@@ -189,6 +189,12 @@ async def _upgrade_on(engine: AsyncEngine, revision: str) -> None:
         # (BEGIN IMMEDIATE); PostgreSQL needs an advisory lock held to the commit.
         if connection.dialect.name == "postgresql":
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
+        else:
+            # Begin the transaction (and take the write lock) before Alembic looks: it counts
+            # SQLite's DDL as not transactional, so in a transaction of its own making it would
+            # commit after each revision and let a second process in between two of them (which
+            # then ran a revision the first had planned too). In ours, every revision is one commit.
+            connection.exec_driver_sql("SELECT 1")
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 

@@ -458,3 +458,18 @@ async def test_an_unreachable_server_is_reported():
         assert len(sleep.delays) == 2
     finally:
         await store.close()
+
+
+async def test_every_revision_is_migrated_in_one_transaction_under_one_lock(empty_db_url: str):
+    # A second process must never find the schema between two revisions (it would then run a
+    # revision the first had planned too): the whole upgrade is one commit, on either database.
+    engine = create_engine(empty_db_url)
+    commits: list[int] = []
+    event.listen(engine.sync_engine, "commit", lambda _conn: commits.append(1))
+    try:
+        await upgrade(engine)
+    finally:
+        await engine.dispose()
+    assert len(list(ScriptDirectory.from_config(alembic_config()).walk_revisions())) > 1  # several revisions
+    assert commits == [1]
+    assert await current_revision(empty_db_url) == HEAD
