@@ -169,9 +169,15 @@ class GifWriter:
     """An animated GIF written a frame at a time (:meth:`add`), in parts under ``part_bytes``."""
 
     def __init__(
-        self, *, frame_ms: int = FRAME_MS, hold_ms: int = HOLD_MS, part_bytes: int = PART_BYTES, diff: bool = True
+        self,
+        *,
+        frame_ms: int = FRAME_MS,
+        hold_ms: int = HOLD_MS,
+        part_bytes: int | None = None,
+        diff: bool = True,
     ) -> None:
-        self.frame_ms, self.hold_ms, self.part_bytes, self.diff = frame_ms, hold_ms, part_bytes, diff
+        self.frame_ms, self.hold_ms, self.diff = frame_ms, hold_ms, diff
+        self.part_bytes = PART_BYTES if part_bytes is None else part_bytes  # read now: a test may lower it
         self.parts: list[Part] = []
         self.count = 0
         self._open: _Open | None = None
