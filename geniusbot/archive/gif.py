@@ -47,7 +47,8 @@ HOLD_MS = 5000
 CAPTION_HEIGHT = 84
 CAPTION_MARGIN = 24
 CAPTION_SIZE = 22
-#: The index that marks an unchanged pixel: the first the house palette leaves unused.
+#: The index that marks an unchanged pixel: the first the house palette leaves unused (a frame
+#: that uses it, which no house picture does, is stored without transparency).
 TRANSPARENT = len(PALETTE_ENTRIES) if len(PALETTE_ENTRIES) < 256 else None
 #: Pixel index -> 255 where a difference image is zero (the pixel did not change), else 0.
 _UNCHANGED = [255] + [0] * 255
@@ -218,7 +219,10 @@ class GifWriter:
         if box is None:  # nothing changed: one pixel, so that the step keeps its frame
             return _encode(frame.crop((0, 0, 1, 1))), False
         crop = frame.crop(box)
-        if TRANSPARENT is None or crop.histogram()[TRANSPARENT]:
+        highest = crop.getextrema()[1]  # a palette image: its lowest and highest index
+        if TRANSPARENT is None or (
+            isinstance(highest, int) and highest >= TRANSPARENT and crop.histogram()[TRANSPARENT]
+        ):
             return _encode(crop, box[:2]), False
         crop.paste(TRANSPARENT, mask=delta.crop(box).point(_UNCHANGED, "1"))
         return _encode(crop, box[:2]), True
