@@ -168,4 +168,5 @@ async def command(args: argparse.Namespace) -> int:
         except StepsRefused as error:
             _say(f"{error} No file was written.")
             return EXIT_USAGE
+    # The output: the one format of the output group given (another format is one more branch).
     return _write_gif(steps, Path(args.gif))
