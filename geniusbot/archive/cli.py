@@ -41,7 +41,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument(
-        "file", nargs="?", help="the record file (see README.md, 'The match record'); - reads standard input"
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="the record file (see README.md, 'The match record'); - reads standard input",
     )
     source.add_argument("--match", type=int, metavar="N", help="the stored match N instead of a record file")
     parser.add_argument(

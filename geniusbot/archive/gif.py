@@ -23,7 +23,7 @@ whole frame. The last frame of each part is held for :data:`HOLD_MS`.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from PIL import GifImagePlugin, Image, ImageChops
@@ -64,8 +64,9 @@ class NoPicture(Exception):
 # --------------------------------------------------------------------------- frames
 
 
-def caption(shown: Shown, total: int, names: Mapping[str, str], result: str | None) -> list[str]:
+def caption(shown: Shown, steps: Steps) -> list[str]:
     """The caption lines of a step: what happened, the clocks, the result on the last step."""
+    total, names, result = len(steps), steps.names, steps.result
     what = "the start" if shown.action is None else shown.action
     lines = [f"Step {shown.index} of {total - 1}: {what}"]
     clocks = ", ".join(f"{names.get(s) or s} {t}" for s, t in shown.clocks.items() if t)
@@ -74,6 +75,8 @@ def caption(shown: Shown, total: int, names: Mapping[str, str], result: str | No
         lines.append(name_seats(result, names))
     elif clocks:
         lines.append(f"Clocks: {clocks}")
+    elif shown.index and any(steps.start_clocks.values()):
+        lines.append("Clocks: not in the record at this step")  # a record line without {p1=... p2=...}
     return lines
 
 
@@ -88,7 +91,7 @@ def frame_image(shown: Shown, steps: Steps, title: str | None = None) -> Image.I
     frame.putpalette(PALETTE)
     frame.paste(picture, (0, 0))
     room = width - 2 * CAPTION_MARGIN
-    for row, line in enumerate(caption(shown, len(steps), steps.names, steps.result)):
+    for row, line in enumerate(caption(shown, steps)):
         y = height + CAPTION_HEIGHT * (row + 1) / 3
         draw_text(
             frame, (CAPTION_MARGIN, y), fit_text(line, CAPTION_SIZE, room, bold=row == 0), CAPTION_SIZE, bold=row == 0

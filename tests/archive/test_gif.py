@@ -21,6 +21,7 @@ from geniusbot.archive.cli import part_names
 from geniusbot.archive.steps import Shown, Steps, from_record
 from geniusbot.cli import EXIT_USAGE, main
 from geniusbot.host.imports import import_text
+from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import apply_action
 from geniusbot.storage import Store
 from geniusbot.storage.record import parse_record
@@ -151,7 +152,7 @@ def test_a_sealed_move_is_captioned_without_its_text():
     assert sealed
     for action, shown in sealed:
         assert shown.action == f"{steps.names[action.seat]} ({action.seat}) sends a sealed move by direct message"
-        assert action.text not in gif.caption(shown, len(steps), steps.names, steps.result)[0].split(": ", 1)[1]
+        assert action.text not in gif.caption(shown, steps)[0].split(": ", 1)[1]
 
 
 def test_a_gif_past_the_limit_is_split_into_parts_that_say_their_steps(tmp_path, monkeypatch, capsys):
@@ -176,6 +177,23 @@ def test_a_gif_past_the_limit_is_split_into_parts_that_say_their_steps(tmp_path,
             assert same_picture(frame, pictures[first + offset])
         first += len(shown)
     assert first == len(steps)
+
+
+def test_the_caption_says_the_step_the_action_the_clocks_and_at_the_end_the_result():
+    steps = from_record((RECORDS / "tictacfive-unfinished.txt").read_bytes(), "x")
+    shown = list(steps)
+    assert gif.caption(shown[0], steps) == [
+        f"Step 0 of {len(steps) - 1}: the start",
+        "Clocks: Jiwoo 1:00 +5:00, Sora 1:00 +5:00",
+    ]
+    # Only the last line carries the clocks ({p1=0:41+5:00 p2=0:52+5:00}); the others say so.
+    assert gif.caption(shown[1], steps)[1] == "Clocks: not in the record at this step"
+    assert gif.caption(shown[-1], steps)[1] == "Clocks: Jiwoo 0:41+5:00, Sora 0:52+5:00"
+    whole = from_record((RECORDS / "tictacfive.txt").read_bytes(), "x")
+    last = list(whole)[-1]
+    assert gif.caption(last, whole)[0].startswith(f"Step {len(whole) - 1} of {len(whole) - 1}: ")
+    assert gif.caption(last, whole)[1] == name_seats(whole.result, whole.names)
+    assert whole.result and "wins" in whole.result
 
 
 def test_a_step_that_changes_nothing_keeps_its_frame():
