@@ -6,6 +6,7 @@ comes in parts, each in a message of its own that says which steps it holds."""
 
 from __future__ import annotations
 
+import gc
 import io
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from PIL import Image
 from geniusbot.archive import gif
 from geniusbot.archive.steps import Shown, from_store
 from geniusbot.host.replay import apply_action
+from geniusbot.storage import Store
 from tests.e2e.botworld import World, ephemeral_answer
 from tests.e2e.test_bot_archive import play_to_a_five
 from tests.e2e.test_bot_import import import_file
 from tests.fakediscord import FakeMessage
+from tests.host.longmatch import sampled, store_long_match
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 
@@ -129,3 +132,33 @@ async def test_a_gif_past_the_limit_comes_in_parts(world: World, monkeypatch) ->
                 assert same_picture(frame, steps[start + offset])
             start += len(shown)
         assert start == len(steps)
+
+
+LONG_MOVES = 300
+
+
+@pytest.mark.slow
+async def test_the_gif_of_a_long_match_is_drawn_off_the_event_loop(world: World) -> None:
+    """A sampler on the bot's loop, as for /replay of a long match (test_bot_archive_long.py): the
+    loop's thread is never busy for more than 50 ms at a stretch while the GIF is drawn."""
+    fake = world.fake
+    store = await Store.open(world.db_url)
+    try:
+        match_id = await store_long_match(store, LONG_MOVES, guild_id=world.guild.id)
+    finally:
+        await store.close()
+    async with world.running() as bot:
+        cog = bot.get_cog("Archive")
+        cog.gif_progress_after, cog.gif_progress_every = 0.0, 0.2
+        page = await open_page(world, match_id)
+        gc.collect()
+        async with sampled() as lag:
+            pressed = await fake.click(world.carol, page, f"gb:replay:{match_id}:gif")
+            told = await fake.wait_for_followup(pressed, timeout=30)
+            await fake.wait_for_edit(told, predicate=lambda m: m.content.startswith("Drew"), timeout=300)
+            sent = await fake.wait_for_followup(pressed, 2, timeout=30)
+        assert Image.open(io.BytesIO(fake.attachments(sent)[0])).n_frames == LONG_MOVES + 2  # and the resignation
+    cpu, wall = lag.worst()
+    assert len(lag.cpu) > 20
+    assert cpu <= 0.050, f"the loop was busy for {cpu * 1000:.0f} ms at a stretch (wall lag {wall * 1000:.0f} ms)"
+    assert wall <= 1.0, f"the loop came {wall * 1000:.0f} ms late (busy {cpu * 1000:.0f} ms at most)"
