@@ -243,3 +243,29 @@ def test_steps_of_a_game_without_a_picture_are_refused():
     blind = Steps(**{**vars(steps), "game": "nosuchgame", "title": "Blind"})
     with pytest.raises(gif.NoPicture, match="Blind has no board picture"):
         gif.make_gif(blind)
+
+
+def test_match_reads_the_bots_database_by_default(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "bot.sqlite3"
+    text = (RECORDS / "tictacfive.txt").read_text("utf-8")
+
+    async def store_it() -> int:
+        store = await Store.open(f"sqlite+aiosqlite:///{db}")
+        try:
+            return (await import_text(store, text, guild_id=5)).match_id
+        finally:
+            await store.close()
+
+    match_id = asyncio.run(store_it())
+    monkeypatch.setenv("DATABASE_URL", str(db))
+    out = tmp_path / "m.gif"
+    assert main(["replay", "--match", str(match_id), "--gif", str(out)]) == 0
+    assert Image.open(out).n_frames == len(parse_record(text).lines) + 1
+
+
+def test_replay_help_loads_nothing_heavy(tmp_path):
+    from tests.test_cli_startup import heavy, loaded
+
+    code, modules = loaded(tmp_path, "replay", "--help")
+    assert code == 0
+    assert heavy(modules) == [] and "geniusbot.archive.gif" not in modules
