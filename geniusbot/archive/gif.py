@@ -43,8 +43,8 @@ PART_BYTES = MAX_BYTES - 256 * 1024
 #: How long a frame shows, and the last frame of a part.
 FRAME_MS = 1000
 HOLD_MS = 5000
-#: The caption strip under each picture: its height, margins and type size.
-CAPTION_HEIGHT = 84
+#: The caption strip under each picture (up to three lines): its height, margins and type size.
+CAPTION_HEIGHT = 112
 CAPTION_MARGIN = 24
 CAPTION_SIZE = 22
 #: The index that marks an unchanged pixel: the first the house palette leaves unused (a frame
@@ -70,13 +70,12 @@ def caption(shown: Shown, steps: Steps) -> list[str]:
     what = "the start" if shown.action is None else shown.action
     lines = [f"Step {shown.index} of {total - 1}: {what}"]
     clocks = ", ".join(f"{names.get(s) or s} {t}" for s, t in shown.clocks.items() if t)
-    last = shown.index == total - 1
-    if last and result:
-        lines.append(name_seats(result, names))
-    elif clocks:
+    if clocks:
         lines.append(f"Clocks: {clocks}")
     elif shown.index and any(steps.start_clocks.values()):
         lines.append("Clocks: not in the record at this step")  # a record line without {p1=... p2=...}
+    if shown.index == total - 1 and result:
+        lines.append(name_seats(result, names))
     return lines
 
 
@@ -92,7 +91,7 @@ def frame_image(shown: Shown, steps: Steps, title: str | None = None) -> Image.I
     frame.paste(picture, (0, 0))
     room = width - 2 * CAPTION_MARGIN
     for row, line in enumerate(caption(shown, steps)):
-        y = height + CAPTION_HEIGHT * (row + 1) / 3
+        y = height + CAPTION_HEIGHT * (row + 1) / 4
         draw_text(
             frame, (CAPTION_MARGIN, y), fit_text(line, CAPTION_SIZE, room, bold=row == 0), CAPTION_SIZE, bold=row == 0
         )
