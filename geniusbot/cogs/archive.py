@@ -184,6 +184,7 @@ class Archive(commands.Cog):
         self._cache = ReplayCache(CACHE_BYTES)
         self.gif_progress_after = GIF_PROGRESS_AFTER
         self.gif_progress_every = GIF_PROGRESS_EVERY
+        self._gif_turn = asyncio.Lock()
 
     async def ended_match(self, interaction: discord.Interaction, match_id: int) -> MatchRecord:
         """The ended match ``match_id`` of this server (or of this DM's player), or a refusal."""
@@ -276,16 +277,17 @@ class Archive(commands.Cog):
         def said() -> str:
             return f"Drawing the GIF of match #{record.id}: frame {done[0]} of {len(steps)}\u2026"
 
-        work = asyncio.create_task(asyncio.to_thread(make_gif, steps, progress=progress))
         told: discord.WebhookMessage | None = None
-        await asyncio.wait({work}, timeout=self.gif_progress_after)
-        if not work.done():
-            told = await interaction.followup.send(said(), ephemeral=True, wait=True)
-            while not work.done():
-                await asyncio.wait({work}, timeout=self.gif_progress_every)
-                if not work.done():
-                    await told.edit(content=said())
-        parts = work.result()
+        async with self._gif_turn:  # one GIF at a time: a long match's is a minute of a core
+            work = asyncio.create_task(asyncio.to_thread(make_gif, steps, progress=progress))
+            await asyncio.wait({work}, timeout=self.gif_progress_after)
+            if not work.done():
+                told = await interaction.followup.send(said(), ephemeral=True, wait=True)
+                while not work.done():
+                    await asyncio.wait({work}, timeout=self.gif_progress_every)
+                    if not work.done():
+                        await told.edit(content=said())
+            parts = work.result()
         frames = sum(p.frames for p in parts)
         if told is not None:
             await told.edit(content=f"Drew the GIF of match #{record.id}: {frames} frames, one per step.")

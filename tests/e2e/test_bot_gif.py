@@ -162,3 +162,29 @@ async def test_the_gif_of_a_long_match_is_drawn_off_the_event_loop(world: World)
     assert len(lag.cpu) > 20
     assert cpu <= 0.050, f"the loop was busy for {cpu * 1000:.0f} ms at a stretch (wall lag {wall * 1000:.0f} ms)"
     assert wall <= 1.0, f"the loop came {wall * 1000:.0f} ms late (busy {cpu * 1000:.0f} ms at most)"
+
+
+@pytest.mark.slow
+async def test_two_presses_are_drawn_one_after_the_other_and_both_answered(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        await play_to_a_five(world)
+        cog = bot.get_cog("Archive")
+        cog.gif_progress_after, cog.gif_progress_every = 0.0, 0.05
+        page = await open_page(world, 1)
+        interaction = await fake.slash(world.bob, world.guild, world.room, "replay", {"match": 1})
+        await fake.wait_for_response(interaction)
+        bobs = await fake.wait_for_followup(interaction)
+        first = await fake.click(world.carol, page, "gb:replay:1:gif")
+        second = await fake.click(world.bob, bobs, "gb:replay:1:gif")
+        told = [await fake.wait_for_followup(p, timeout=30) for p in (first, second)]
+        sent = [await fake.wait_for_followup(p, 2, timeout=30) for p in (first, second)]
+        for message in sent:
+            assert Image.open(io.BytesIO(fake.attachments(message)[0])).n_frames == 11
+        # The second is told only once the first is drawn: one GIF at a time.
+        kinds = [(e.kind, getattr(e.snapshot, "id", None), getattr(e.snapshot, "content", "")) for e in fake.log]
+        drew_first = next(
+            i for i, (k, m, c) in enumerate(kinds) if k == "message_update" and m == told[0].id and c.startswith("Drew")
+        )
+        shows_second = min(i for i, (k, m, c) in enumerate(kinds) if m == told[1].id and c.startswith("Drawing"))
+        assert drew_first < shows_second
