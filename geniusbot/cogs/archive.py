@@ -1,8 +1,8 @@
 """The archive: ``/replay`` steps through a finished match, ``/record`` sends its record file.
 
 A replay page's GIF button sends the whole match as an animated GIF (:mod:`geniusbot.archive.gif`),
-drawn in a worker thread; one that takes more than :data:`GIF_PROGRESS_AFTER` seconds is told in
-a message edited as it goes, and a GIF past Discord's upload limit comes in parts.
+drawn in a worker thread, one at a time; one that takes more than :data:`GIF_PROGRESS_AFTER`
+seconds is told in a message edited as it goes, and a GIF past Discord's upload limit comes in parts.
 
 Only ended matches (finished or aborted) are shown: a live match may still hide information
 that the rules reveal only at its end. Steps are rebuilt from the match log by the host's replay
