@@ -121,6 +121,13 @@ def _add_run(commands: argparse._SubParsersAction) -> None:
     ).set_defaults(handler="geniusbot.bot:command")
 
 
+def _add_replay(commands: argparse._SubParsersAction) -> None:
+    # Its parser is the archive's own (geniusbot/archive/cli.py, which imports nothing heavy).
+    from geniusbot.archive.cli import add_parser
+
+    add_parser(commands)
+
+
 # Later sub-commands go here, each as one _add_<name> function listed in COMMANDS:
 #   play        the local console match (geniusbot/host/)
 #   run         the Discord bot (geniusbot/bot.py or the cogs)
@@ -134,6 +141,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_db,
     _add_run,
     _add_import,
+    _add_replay,
 ]
 
 

@@ -1,5 +1,9 @@
 """The archive: ``/replay`` steps through a finished match, ``/record`` sends its record file.
 
+A replay page's GIF button sends the whole match as an animated GIF (:mod:`geniusbot.archive.gif`),
+drawn in a worker thread, one at a time; one that takes more than :data:`GIF_PROGRESS_AFTER`
+seconds is told in a message edited as it goes, and a GIF past Discord's upload limit comes in parts.
+
 Only ended matches (finished or aborted) are shown: a live match may still hide information
 that the rules reveal only at its end. Steps are rebuilt from the match log by the host's replay
 module (a :class:`~geniusbot.host.replay.Replay`: the log packed, a snapshot every few dozen
@@ -19,6 +23,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from geniusbot.archive.gif import MAX_BYTES, NoPicture, check_picture, make_gif
+from geniusbot.archive.steps import from_store
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.games import get_game
 from geniusbot.host import board
@@ -34,6 +40,10 @@ log = logging.getLogger(__name__)
 ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 #: The replays kept, in bytes (their own count): about 100 replays of 5,000-move matches.
 CACHE_BYTES = 16 * 2**20
+#: A GIF still being drawn after this many seconds gets a progress message, edited every
+#: GIF_PROGRESS_EVERY seconds (the cog's attributes of the same names; a test sets them low).
+GIF_PROGRESS_AFTER = 3.0
+GIF_PROGRESS_EVERY = 2.0
 NAVIGATION = (("first", "\u23ee First"), ("prev", "\u25c0 Previous"), ("next", "Next \u25b6"), ("last", "Last \u23ed"))
 
 
@@ -112,6 +122,30 @@ class ReplayButton(
             await bot.on_app_command_error(interaction, error)
 
 
+class GifButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"gb:replay:(?P<match>\d+):gif"):
+    """The GIF button of a replay page: the whole match as an animated GIF, to the one who pressed it."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="GIF", style=discord.ButtonStyle.primary, custom_id=f"gb:replay:{match_id}:gif")
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GifButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await archive_of(bot).send_gif(interaction, self.match_id)
+        except Exception as error:
+            await bot.on_app_command_error(interaction, error)
+
+
 class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=r"gb:replay-pick"):
     """The select menu under a list of finished matches: picking one opens its replay."""
 
@@ -148,6 +182,9 @@ class Archive(commands.Cog):
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
         self._cache = ReplayCache(CACHE_BYTES)
+        self.gif_progress_after = GIF_PROGRESS_AFTER
+        self.gif_progress_every = GIF_PROGRESS_EVERY
+        self._gif_turn = asyncio.Lock()
 
     async def ended_match(self, interaction: discord.Interaction, match_id: int) -> MatchRecord:
         """The ended match ``match_id`` of this server (or of this DM's player), or a refusal."""
@@ -218,7 +255,59 @@ class Archive(commands.Cog):
         for tag, label in NAVIGATION:
             goes_to = target_step(tag, index, last)
             view.add_item(ReplayButton(record.id, index, tag, label, disabled=goes_to == index))
+        if board.has_picture(record.game):
+            view.add_item(GifButton(record.id))
         return content[:2000], file, view
+
+    async def send_gif(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Draw the GIF of an ended match in a worker thread and send it (in parts if it must be),
+        telling its progress in a message edited as it goes when it takes a while."""
+        record = await self.ended_match(interaction, match_id)
+        assert self.bot.store is not None
+        steps = await from_store(self.bot.store, record.id)
+        try:
+            check_picture(steps)  # the button shows only with a picture; a plug-in may have lost it
+        except NoPicture as error:
+            raise Refusal(str(error)) from None
+        done = [0]
+
+        def progress(count: int, total: int) -> None:
+            done[0] = count  # one int, read by the loop: no lock needed
+
+        def said() -> str:
+            return f"Drawing the GIF of match #{record.id}: frame {done[0]} of {len(steps)}\u2026"
+
+        told: discord.WebhookMessage | None = None
+        async with self._gif_turn:  # one GIF at a time: a long match's is a minute of a core
+            work = asyncio.create_task(asyncio.to_thread(make_gif, steps, progress=progress))
+            await asyncio.wait({work}, timeout=self.gif_progress_after)
+            if not work.done():
+                told = await interaction.followup.send(said(), ephemeral=True, wait=True)
+                while not work.done():
+                    await asyncio.wait({work}, timeout=self.gif_progress_every)
+                    if not work.done():
+                        await told.edit(content=said())
+            parts = work.result()
+        frames = sum(p.frames for p in parts)
+        if told is not None:
+            await told.edit(content=f"Drew the GIF of match #{record.id}: {frames} frames, one per step.")
+        name = f"geniusbot-match-{record.id}"
+        if len(parts) == 1:
+            text = f"The replay of match #{record.id} ({steps.title}) as a GIF: {frames} frames, one per step."
+            files = [(text, f"{name}.gif", parts[0])]
+        else:
+            files = [
+                (
+                    f"Part {n} of {len(parts)} of the replay of match #{record.id} ({steps.title}), steps {p.first} "
+                    f"to {p.last}: the whole GIF would pass Discord's {MAX_BYTES // 1_000_000} MB upload limit.",
+                    f"{name}-{n}.gif",
+                    p,
+                )
+                for n, p in enumerate(parts, 1)
+            ]
+        for text, filename, part in files:  # one file a message: each under the limit on its own
+            file = discord.File(io.BytesIO(part.data), filename=filename)
+            await interaction.followup.send(text, file=file, ephemeral=True)
 
     @app_commands.command(name="replay", description="List this server's finished matches, or step through one")
     @app_commands.describe(
@@ -295,5 +384,5 @@ class Archive(commands.Cog):
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog and its persistent buttons."""
-    bot.add_dynamic_items(ReplayButton, ReplayPick)
+    bot.add_dynamic_items(ReplayButton, ReplayPick, GifButton)
     await bot.add_cog(Archive(bot))

@@ -32,7 +32,7 @@ async def play_to_a_five(world: World) -> None:
 
 
 def buttons(message: FakeMessage) -> dict[str, bool]:
-    """Navigation tag (first, prev, next, last) -> enabled, for a replay message's buttons."""
+    """Button tag (first, prev, next, last, gif) -> enabled, for a replay message's buttons."""
     return {
         c["custom_id"].rsplit(":", 1)[1]: not c.get("disabled", False)
         for row in message.components
@@ -92,7 +92,7 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         assert page.ephemeral
         assert page.content.splitlines()[0] == "Replay of match #1, Tic-Tac-Five: alice vs bob (alice wins)."
         assert page.content.splitlines()[1] == "Step 0 of 10: the start. Clocks: alice 1:00, bob 1:00."
-        assert buttons(page) == {"first": False, "prev": False, "next": True, "last": True}
+        assert buttons(page) == {"first": False, "prev": False, "next": True, "last": True, "gif": True}
         pictures = [fake.attachments(page)[0]]
         assert pictures[0].startswith(PNG_MAGIC)
 
@@ -115,7 +115,7 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         assert page.content.splitlines()[2] == "Result: alice (black) makes five in a row, G8 to K8, and wins."
         stored = await bot.store.get_match(1)
         assert stored.result.reason == "p1 (black) makes five in a row, G8 to K8, and wins."
-        assert buttons(page) == {"first": True, "prev": True, "next": False, "last": False}
+        assert buttons(page) == {"first": True, "prev": True, "next": False, "last": False, "gif": True}
         pictures.append(fake.attachments(page)[0])
         await press("prev")
         assert page.content.splitlines()[1].startswith("Step 9 of 10: bob (p2): A3.")

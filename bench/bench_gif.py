@@ -1,0 +1,157 @@
+"""GIF encoding of whole matches: the archive's writer against Pillow's ``save_all``, side by side.
+
+    python bench/bench_gif.py [--rounds 3] [RECORD ...]
+
+The frames: every step of each record (default: the All Hands On Deck and Tic-Tac-Five records
+of tests/records), drawn once as ``geniusbot replay`` draws them (the public view's picture and
+the caption strip), padded to one size (Pillow's writer takes frames of one size; the archive's
+pads them itself), and held in memory, so only the encoding is timed. Each encoder then writes
+the same frames, the median of ``--rounds`` runs in one process, in turn:
+
+* archive: :class:`geniusbot.archive.gif.GifWriter`, the changed box of each frame with its
+  unchanged pixels transparent, the house palette as the global table, a frame at a time;
+* archive, whole frames: the same writer with ``diff=False`` (every frame whole), to show what
+  the differences save;
+* Pillow plain: ``frames[0].save(out, "GIF", save_all=True, append_images=frames[1:],
+  duration=1000, loop=0)``, Pillow's defaults;
+* Pillow optimize + disposal 1: the same with ``optimize=True, disposal=1``.
+
+Figures: frames per second of encoding, the file's size, and the frames a viewer counts
+(``n_frames``: Pillow merges a frame identical to the one before into it). The drawing of the
+frames is timed too, once, for scale. The machine's load average is printed with them.
+
+Memory: each encoder once more in a fresh process, given the frames one at a time as they are
+drawn (a generator; Pillow's ``append_images`` takes one too), and the peak resident set of that
+process less the peak of a process that only draws them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from geniusbot.archive.gif import GifWriter, frames
+from geniusbot.archive.steps import from_record
+from geniusbot.render.palette import PALETTE, ink
+
+RECORDS = Path(__file__).resolve().parent.parent / "tests" / "records"
+
+
+def padded(images: list[Image.Image]) -> list[Image.Image]:
+    size = (max(i.size[0] for i in images), max(i.size[1] for i in images))
+    out = []
+    for image in images:
+        if image.size != size:
+            card = Image.new("P", size, ink("page"))
+            card.putpalette(PALETTE)
+            card.paste(image, (0, 0))
+            image = card
+        out.append(image)
+    return out
+
+
+def archive(images: list[Image.Image], diff: bool = True) -> bytes:
+    writer = GifWriter(diff=diff, part_bytes=1 << 40)  # one part: the same work as Pillow's one file
+    for image in images:
+        writer.add(image)
+    return writer.finish()[0].data
+
+
+def pillow(images: list[Image.Image], **options: object) -> bytes:
+    out = io.BytesIO()
+    images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=1000, loop=0, **options)
+    return out.getvalue()
+
+
+ENCODERS: dict[str, Callable[[list[Image.Image]], bytes]] = {
+    "archive (differences)": archive,
+    "archive, whole frames": lambda images: archive(images, diff=False),
+    "Pillow save_all, plain": pillow,
+    "Pillow save_all, optimize + disposal 1": lambda images: pillow(images, optimize=True, disposal=1),
+}
+
+
+def child(path: Path, encoder: str) -> None:
+    """Draw the frames of ``path`` one at a time into ``encoder`` (``draw``: into nothing) and
+    print the peak resident set in kB."""
+    steps = from_record(path.read_bytes(), path.name)
+    size = (0, 0)
+    for image in frames(steps):  # a first pass for the size Pillow's frames must share
+        size = (max(size[0], image.size[0]), max(size[1], image.size[1]))
+
+    def drawn():  # type: ignore[no-untyped-def]
+        for image in frames(steps):
+            yield padded([image, Image.new("P", size)])[0]
+
+    if encoder == "draw":
+        for _ in drawn():
+            pass
+    elif encoder.startswith("archive"):
+        writer = GifWriter(diff=encoder == "archive (differences)", part_bytes=1 << 40)
+        for image in drawn():
+            writer.add(image)
+        writer.finish()
+    else:
+        images = drawn()
+        first = next(images)
+        options = {"optimize": True, "disposal": 1} if "optimize" in encoder else {}
+        first.save(io.BytesIO(), "GIF", save_all=True, append_images=images, duration=1000, loop=0, **options)
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def peak_kb(path: Path, encoder: str) -> int:
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", encoder, str(path)], capture_output=True, text=True, check=True
+    )
+    return int(done.stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("records", nargs="*", type=Path, default=[RECORDS / "allhands.txt", RECORDS / "tictacfive.txt"])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    if args.child:
+        child(args.records[0], args.child)
+        return
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for path in args.records:
+        steps = from_record(path.read_bytes(), path.name)
+        started = time.perf_counter()
+        drawn = list(frames(steps))
+        draw = time.perf_counter() - started
+        images = padded(drawn)
+        print(
+            f"\n{path.name}: {len(images)} frames of {images[0].size[0]}x{images[0].size[1]}, "
+            f"drawn at {len(images) / draw:.0f} frames/s"
+        )
+        print(f"{'encoder':42} {'frames/s':>9} {'size':>10} {'n_frames':>9} {'memory':>9}")
+        base = peak_kb(path, "draw")
+        for name, encode in ENCODERS.items():
+            times = []
+            for _ in range(args.rounds):
+                started = time.perf_counter()
+                data = encode(images)
+                times.append(time.perf_counter() - started)
+            fps = len(images) / statistics.median(times)
+            counted = Image.open(io.BytesIO(data)).n_frames
+            memory = (peak_kb(path, name) - base) / 1024
+            print(f"{name:42} {fps:9.1f} {len(data) / 1e6:8.2f} MB {counted:9d} {memory:6.0f} MB")
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""``geniusbot replay``: a whole match as a file, from a record or from the database.
+
+``geniusbot replay FILE --gif OUT`` (``-`` reads the record from standard input) or
+``geniusbot replay --match N [--db URL] --gif OUT``, and ``--html OUT`` in place of ``--gif`` for
+the replay page (:mod:`.page`). The output options are one group, one of them required. Exit 0 when written; 2 for bad input (an
+unreadable file, a record that cannot be read or has a refused line, quoted with its number, no
+such match, a database that cannot be used, a game without a picture, an output that cannot be
+written).
+
+This module is imported by the launcher to build the parser, so it imports nothing heavy at
+its top: the steps, the pictures and the database are loaded when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .gif import Part
+    from .steps import Steps
+
+EXIT_USAGE = 2
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    """Add ``replay`` and its arguments to the launcher's sub-commands."""
+    parser = commands.add_parser(
+        "replay",
+        help="write a whole match as an animated GIF or a replay page",
+        description=(
+            "Write every step of a match as a file: an animated GIF with one frame per step (the start, "
+            "then one per accepted action), each the board as everyone saw it, with the action and the "
+            "clocks under it, or a replay page (one HTML file that loads nothing: the boards, the move "
+            "list, the arrow keys and a play button); private submissions show only once the rules "
+            "reveal them. The match comes "
+            "from a record file (every line must be accepted) or, with --match, from the bot's database. "
+            "A GIF that would pass Discord's 10 MB upload limit is written in parts, OUT-1.gif, OUT-2.gif... "
+            "Exit 0 when written, 2 for bad input (the message says what to fix)."
+        ),
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="the record file (see README.md, 'The match record'); - reads standard input",
+    )
+    source.add_argument("--match", type=int, metavar="N", help="the stored match N instead of a record file")
+    parser.add_argument(
+        "--db", metavar="URL", help="with --match: a SQLite file or database URL instead of DATABASE_URL"
+    )
+    # The output formats: one of them, and only one. Another format is one more add_argument here
+    # and one more branch in command().
+    output = parser.add_mutually_exclusive_group(required=True)
+    output.add_argument(
+        "--gif", metavar="OUT", help="write an animated GIF to OUT (OUT-1.gif, OUT-2.gif... when split)"
+    )
+    output.add_argument(
+        "--html",
+        metavar="OUT",
+        help="write the replay page to OUT: one HTML file (boards, move list, keys, play button), no network",
+    )
+    parser.set_defaults(handler="geniusbot.archive.cli:command")
+
+
+def _say(text: str) -> None:
+    print(f"geniusbot replay: {text}", file=sys.stderr)
+
+
+def _read(file: str) -> tuple[bytes, str]:
+    if file == "-":
+        return sys.stdin.buffer.read(), "standard input"
+    path = Path(file)
+    return path.read_bytes(), f"the file {str(path)!r}"
+
+
+def _database(args: argparse.Namespace) -> str:
+    """The database ``--match`` reads: ``--db``, else the bot's DATABASE_URL (as ``import --guild``)."""
+    from geniusbot.storage.db import checked_url
+
+    if args.db:
+        return checked_url(args.db, "--db")  # a ValueError saying what a URL looks like
+    settings = args.settings
+    url = str(settings.database_url)
+    if url.startswith("sqlite"):
+        Path(settings.data_dir).mkdir(parents=True, exist_ok=True)  # the default is a file in it
+    return url
+
+
+async def _stored(args: argparse.Namespace) -> Steps | int:
+    from geniusbot.storage import MatchNotFound, StorageUnavailable, Store
+
+    from .steps import from_store
+
+    try:
+        url = _database(args)
+    except ValueError as error:
+        _say(f"{error}.")
+        return EXIT_USAGE
+    try:
+        store = await Store.open(url)
+    except StorageUnavailable as error:
+        _say(f"{error} The database was {url!r}.")
+        return EXIT_USAGE
+    except Exception as error:  # a bad URL, a schema it does not know
+        _say(f"the database {url!r} cannot be opened ({error}); check DATABASE_URL or --db.")
+        return EXIT_USAGE
+    try:
+        return await from_store(store, args.match)
+    except MatchNotFound:
+        _say(f"there is no match #{args.match} in the database {url!r}; check the number, or --db.")
+        return EXIT_USAGE
+    finally:
+        await store.close()
+
+
+def part_names(out: Path, count: int) -> list[Path]:
+    """The files of a GIF in ``count`` parts: ``out`` itself for one, ``OUT-1.gif``... for more."""
+    if count == 1:
+        return [out]
+    suffix = out.suffix or ".gif"
+    return [out.with_name(f"{out.stem if out.suffix else out.name}-{n}{suffix}") for n in range(1, count + 1)]
+
+
+def parts_said(parts: list[Part], names: list[str]) -> str:
+    """How the parts of a GIF are told: which steps each holds."""
+    return ", ".join(f"{name} (steps {p.first} to {p.last})" for name, p in zip(names, parts, strict=True))
+
+
+def _write_gif(steps: Steps, out: Path) -> int:
+    from .gif import MAX_BYTES, NoPicture, make_gif
+
+    try:
+        parts = make_gif(steps)
+    except NoPicture as error:
+        _say(str(error))
+        return EXIT_USAGE
+    paths = part_names(out, len(parts))
+    try:
+        for path, part in zip(paths, parts, strict=True):
+            path.write_bytes(part.data)
+    except OSError as error:
+        _say(f"cannot write {str(error.filename or out)!r}: {error.strerror or error}; choose another OUT.")
+        return EXIT_USAGE
+    frames = sum(p.frames for p in parts)
+    if len(parts) == 1:
+        print(f"Wrote {out}: {frames} frames, one per step, {len(parts[0].data) / 1e6:.1f} MB.")
+    else:
+        print(
+            f"The GIF of {frames} frames would pass Discord's {MAX_BYTES // 1_000_000} MB upload limit, "
+            f"so it is in {len(parts)} parts: {parts_said(parts, [str(p) for p in paths])}."
+        )
+    return 0
+
+
+async def command(args: argparse.Namespace) -> int:
+    """``geniusbot replay (FILE | --match N [--db URL]) (--gif OUT | --html OUT)``."""
+    from .steps import StepsRefused, from_record
+
+    if args.db and args.match is None:
+        _say("--db goes with --match (a record file needs no database); leave it out or give --match N.")
+        return EXIT_USAGE
+    if args.html is not None:
+        from .page import html_command
+
+        if args.match is not None and not args.db:
+            try:
+                args.db = _database(args)  # the page reads --db; here it defaults to DATABASE_URL
+            except ValueError as error:
+                _say(f"{error}.")
+                return EXIT_USAGE
+        return await html_command(args)
+    if args.match is not None:
+        steps = await _stored(args)
+        if isinstance(steps, int):
+            return steps
+    else:
+        try:
+            data, what = _read(args.file)
+        except OSError as error:
+            _say(f"cannot read {args.file!r}: {error.strerror or error}.")
+            return EXIT_USAGE
+        try:
+            steps = from_record(data, what)
+        except StepsRefused as error:
+            _say(f"{error} No file was written.")
+            return EXIT_USAGE
+    # The output: the one format of the output group given (another format is one more branch).
+    return _write_gif(steps, Path(args.gif))

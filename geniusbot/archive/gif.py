@@ -1,0 +1,271 @@
+"""A match as an animated GIF: one frame per step, stored as differences, in parts under 10 MB.
+
+Each frame is the board picture of the step's public view (:mod:`geniusbot.render`, so it shows
+exactly what the room saw) with a caption strip under it: the step, the action in words, the
+clocks, and on the last frame the result. A game without a picture is refused
+(:class:`NoPicture`): its text board's diagrams need a fixed-width font the pictures do not have.
+
+:class:`GifWriter` writes the GIF itself, a frame at a time, holding only the frame before (a
+match of thousands of steps never has its pictures in memory at once, as Pillow's ``save_all``
+does). Every picture is drawn on the one house palette, so it is the GIF's global colour table and
+no frame is quantised or carries a palette of its own. A frame after the first is cropped to the
+bounding box of the pixels that changed; inside it, the pixels that did not change are set to a
+transparent index (disposal 1 keeps the frame before under it), so the LZW encoder sees long runs
+of one index. Pillow encodes each cropped frame's pixels (its ``getdata``); this module writes the
+header, the frames' control blocks and the trailer. A step that changes nothing visible still
+has its frame (one pixel), so the GIF has exactly one frame per step.
+
+The frames go into parts of at most :data:`PART_BYTES` each (under Discord's 10 MB upload limit):
+when the next frame would take a part past it, the part is closed and the next one starts with a
+whole frame. The last frame of each part is held for :data:`HOLD_MS`.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from PIL import GifImagePlugin, Image, ImageChops
+
+from geniusbot.host.naming import name_seats
+from geniusbot.render import has_renderer, render_image
+from geniusbot.render.palette import PALETTE, PALETTE_ENTRIES, ink, palette_image
+from geniusbot.render.text import draw_text, fit_text
+
+from .steps import Shown, Steps
+
+#: Discord's upload limit for a bot (10 MB), counted in decimal megabytes to stay clear of it.
+MAX_BYTES = 10_000_000
+#: What a part may reach while frames are added: the first frame is encoded again when the
+#: part closes (padded to the part's final size, which may have grown), plus the trailer.
+PART_BYTES = MAX_BYTES - 256 * 1024
+#: How long a frame shows, and the last frame of a part.
+FRAME_MS = 1000
+HOLD_MS = 5000
+#: The caption strip under each picture (up to three lines): its height, margins and type size.
+CAPTION_HEIGHT = 112
+CAPTION_MARGIN = 24
+CAPTION_SIZE = 22
+#: The index that marks an unchanged pixel: the first the house palette leaves unused (a frame
+#: that uses it, which no house picture does, is stored without transparency).
+TRANSPARENT = len(PALETTE_ENTRIES) if len(PALETTE_ENTRIES) < 256 else None
+#: Pixel index -> 255 where a difference image is zero (the pixel did not change), else 0.
+_UNCHANGED = [255] + [0] * 255
+_PALETTE_BYTES = bytes(PALETTE)
+
+Size = tuple[int, int]
+
+
+class NoPicture(Exception):
+    """The game has no board picture, so no GIF is drawn of it (``str()`` says so)."""
+
+
+# --------------------------------------------------------------------------- frames
+
+
+def caption(shown: Shown, steps: Steps) -> list[str]:
+    """The caption lines of a step: what happened, the clocks, the result on the last step."""
+    total, names, result = len(steps), steps.names, steps.result
+    what = "the start" if shown.action is None else shown.action
+    lines = [f"Step {shown.index} of {total - 1}: {what}"]
+    clocks = ", ".join(f"{names.get(s) or s} {t}" for s, t in shown.clocks.items() if t)
+    if clocks:
+        lines.append(f"Clocks: {clocks}")
+    elif shown.index and any(steps.start_clocks.values()):
+        lines.append("Clocks: not in the record at this step")  # a record line without {p1=... p2=...}
+    if shown.index == total - 1 and result:
+        lines.append(name_seats(result, names))
+    return lines
+
+
+def frame_image(shown: Shown, steps: Steps, title: str | None = None) -> Image.Image:
+    """The frame of one step: its picture, then the caption strip (on the house palette)."""
+    picture = render_image(shown.view, players=steps.names, clocks=dict(shown.clocks), title=title)
+    palette = picture.getpalette() if picture.mode == "P" else None
+    if not palette or palette != PALETTE[: len(palette)]:  # a plug-in's picture on a palette of its own
+        picture = picture.convert("RGB").quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    width, height = picture.size
+    frame = Image.new("P", (width, height + CAPTION_HEIGHT), ink("page"))
+    frame.putpalette(PALETTE)
+    frame.paste(picture, (0, 0))
+    room = width - 2 * CAPTION_MARGIN
+    for row, line in enumerate(caption(shown, steps)):
+        y = height + CAPTION_HEIGHT * (row + 1) / 4
+        draw_text(
+            frame, (CAPTION_MARGIN, y), fit_text(line, CAPTION_SIZE, room, bold=row == 0), CAPTION_SIZE, bold=row == 0
+        )
+    return frame
+
+
+def check_picture(steps: Steps) -> None:
+    """Raise :class:`NoPicture` for a game that has none."""
+    if not has_renderer(steps.game):
+        raise NoPicture(
+            f"{steps.title} has no board picture, so no GIF can be drawn of it; "
+            "'geniusbot adjudicate' or /replay show its text board step by step."
+        )
+
+
+def frames(steps: Steps, title: str | None = None) -> Iterable[Image.Image]:
+    """The frame of every step, one at a time."""
+    check_picture(steps)
+    for shown in steps:
+        yield frame_image(shown, steps, title)
+
+
+# --------------------------------------------------------------------------- the writer
+
+
+def _encode(image: Image.Image, offset: tuple[int, int] = (0, 0)) -> bytes:
+    """An image descriptor and the LZW data of ``image`` (no control block, no palette)."""
+    return b"".join(GifImagePlugin.getdata(image, offset))
+
+
+def _control(duration_ms: int, transparent: bool) -> bytes:
+    """A graphic control extension: disposal 1 (keep the frame under the next), the delay and,
+    for a difference frame, the transparent index."""
+    flags = (1 << 2) | (1 if transparent else 0)
+    return b"!\xf9\x04" + struct.pack("<BHB", flags, duration_ms // 10, TRANSPARENT or 0) + b"\0"
+
+
+def _header(size: Size) -> bytes:
+    """GIF89a, the logical screen, the house palette as the global colour table, loop forever."""
+    screen = struct.pack("<HHBBB", size[0], size[1], 0x80 | 7, ink("page"), 0)
+    return b"GIF89a" + screen + _PALETTE_BYTES + b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+
+
+def _padded(image: Image.Image, size: Size) -> Image.Image:
+    """``image`` on a card of ``size`` (page colour to the right and below)."""
+    if image.size == size:
+        return image
+    card = Image.new("P", size, ink("page"))
+    card.putpalette(PALETTE)
+    card.paste(image, (0, 0))
+    return card
+
+
+@dataclass
+class Part:
+    """One GIF file: its bytes and the steps it shows (``first`` to ``last``, counted from 0)."""
+
+    data: bytes
+    first: int
+    last: int
+
+    @property
+    def frames(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass
+class _Open:
+    first_image: Image.Image
+    first_index: int
+    first_bytes: int
+    size: Size
+    frames: list[tuple[bytes, bool]] = field(default_factory=list)
+    nbytes: int = 0
+
+
+class GifWriter:
+    """An animated GIF written a frame at a time (:meth:`add`), in parts under ``part_bytes``."""
+
+    def __init__(
+        self,
+        *,
+        frame_ms: int = FRAME_MS,
+        hold_ms: int = HOLD_MS,
+        part_bytes: int | None = None,
+        diff: bool = True,
+    ) -> None:
+        self.frame_ms, self.hold_ms, self.diff = frame_ms, hold_ms, diff
+        self.part_bytes = PART_BYTES if part_bytes is None else part_bytes  # read now: a test may lower it
+        self.parts: list[Part] = []
+        self.count = 0
+        self._open: _Open | None = None
+        self._previous: Image.Image | None = None
+
+    def add(self, image: Image.Image) -> None:
+        """The next frame: a palette image on the house palette, of any size."""
+        index, self.count = self.count, self.count + 1
+        part = self._open
+        if part is None:
+            self._start(image, index)
+            return
+        size = (max(part.size[0], image.size[0]), max(part.size[1], image.size[1]))
+        frame = _padded(image, size)
+        previous = _padded(self._previous, size) if self._previous is not None else frame
+        blob, transparent = self._difference(previous, frame)
+        if part.nbytes + len(blob) + 8 > self.part_bytes:
+            self._close()
+            self._start(image, index)
+            return
+        part.size = size
+        part.frames.append((blob, transparent))
+        part.nbytes += len(blob) + 8
+        self._previous = frame
+
+    def _start(self, image: Image.Image, index: int) -> None:
+        first = len(_encode(image))
+        self._open = _Open(image, index, first, image.size, nbytes=len(_header(image.size)) + first + 8)
+        self._previous = image
+
+    def _difference(self, previous: Image.Image, frame: Image.Image) -> tuple[bytes, bool]:
+        """The frame as the change from ``previous``: its encoded bytes, and whether it marks the
+        unchanged pixels transparent."""
+        if not self.diff:
+            return _encode(frame), False
+        delta = ImageChops.subtract_modulo(frame, previous)
+        box = delta.getbbox(alpha_only=False)
+        if box is None:  # nothing changed: one pixel, so that the step keeps its frame
+            return _encode(frame.crop((0, 0, 1, 1))), False
+        crop = frame.crop(box)
+        highest = crop.getextrema()[1]  # a palette image: its lowest and highest index
+        if TRANSPARENT is None or (
+            isinstance(highest, int) and highest >= TRANSPARENT and crop.histogram()[TRANSPARENT]
+        ):
+            return _encode(crop, box[:2]), False
+        crop.paste(TRANSPARENT, mask=delta.crop(box).point(_UNCHANGED, "1"))
+        return _encode(crop, box[:2]), True
+
+    def _close(self) -> None:
+        part = self._open
+        if part is None:
+            return
+        durations = [self.frame_ms] * len(part.frames) + [self.hold_ms]
+        chunks = [_header(part.size), _control(durations[0] if part.frames else self.hold_ms, False)]
+        chunks.append(_encode(_padded(part.first_image, part.size)))
+        for (blob, transparent), duration in zip(part.frames, durations[1:], strict=True):
+            chunks.append(_control(duration, transparent))
+            chunks.append(blob)
+        chunks.append(b";")
+        self.parts.append(Part(b"".join(chunks), part.first_index, part.first_index + len(part.frames)))
+        self._open = None
+
+    def finish(self) -> list[Part]:
+        """Close the last part; the parts, in order."""
+        self._close()
+        self._previous = None
+        return self.parts
+
+
+def make_gif(
+    steps: Steps,
+    *,
+    title: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    writer: GifWriter | None = None,
+) -> list[Part]:
+    """The GIF of every step of ``steps``, in parts; ``progress(done, total)`` after each frame.
+
+    Raises :class:`NoPicture` for a game without a picture. A plain function: the bot runs it in a
+    worker thread.
+    """
+    writer = writer or GifWriter()
+    total = len(steps)
+    for done, image in enumerate(frames(steps, title), 1):
+        writer.add(image)
+        if progress is not None:
+            progress(done, total)
+    return writer.finish()

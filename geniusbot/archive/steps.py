@@ -1,0 +1,179 @@
+"""The steps of a match as everyone may see them: from a record file or from the store.
+
+A step is the match after one accepted action (step 0 is the start): the game's public view
+(``game.view(None)``, which shows a private submission only from the moment the rules reveal
+it), the action in words and both clocks. A private (DM) action is told as "sends a sealed
+move", never with its text, since what it says may still be hidden at that step.
+
+The game is played through once, one action after another (a :class:`~geniusbot.host.replay.Replay`
+rebuilds each step from its snapshots, which is the right cost for stepping back and forth but
+several times this one for every step in order). The actions are applied by the host's replay
+module (:func:`~geniusbot.host.replay.apply_action`), so a step here is the step ``/replay`` shows.
+
+A record file is adjudicated first, as ``geniusbot import`` does: one refused line and no step
+is made (:class:`StepsRefused` quotes the first refusal with its line number).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from geniusbot.adjudicate import adjudicate
+from geniusbot.games import Game
+from geniusbot.host.clock import Clock
+from geniusbot.host.imports import ImportRefused, decode_record, prepare
+from geniusbot.host.naming import game_title
+from geniusbot.host.replay import STEP_KINDS, apply_action, read_log, start_game
+from geniusbot.storage import ActionKind, ActionRecord, MatchStatus, Store
+from geniusbot.storage.record import RecordError, RecordLine, format_line, parse_record
+
+#: How much of a refused line the refusal quotes (as ``geniusbot import`` quotes it).
+QUOTE_CHARS = 120
+#: The time of a record line without an ``at`` annotation (only the start's clock reads it).
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class StepsRefused(Exception):
+    """A record or match whose steps are not made; ``str(refusal)`` says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One step as everyone may see it: ``action`` is ``None`` at the start."""
+
+    index: int
+    view: Mapping[str, Any]
+    action: str | None
+    clocks: Mapping[str, str]
+
+
+@dataclass
+class Steps:
+    """A match to show step by step: its start, its accepted game-changing actions in order."""
+
+    game: str
+    title: str
+    names: dict[str, str]
+    start: Game
+    start_clocks: dict[str, str]
+    actions: list[ActionRecord]
+    label: str
+    result: str | None = None
+
+    def __len__(self) -> int:
+        """How many steps: the start and one per action."""
+        return len(self.actions) + 1
+
+    def __iter__(self) -> Iterator[Shown]:
+        """Every step in order, the game played through once."""
+        game = self.start.copy()
+        yield Shown(0, game.view(None), None, dict(self.start_clocks))
+        for index, action in enumerate(self.actions, 1):
+            apply_action(game, action)
+            yield Shown(index, game.view(None), action_text(action, self.names), clocks_of(action, game.seats))
+
+
+def _who(seat: str | None, names: Mapping[str, str]) -> str:
+    name = names.get(seat or "", "")
+    return f"{name} ({seat})" if name and name != seat else str(seat)
+
+
+def action_text(action: ActionRecord, names: Mapping[str, str]) -> str:
+    """An action in words for everyone: a private one without its text."""
+    if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
+        if action.private:
+            return f"{_who(action.seat, names)} sends a sealed move by direct message"
+        return f"{_who(action.seat, names)}: {action.text}"
+    if action.kind == ActionKind.RESIGN:
+        return f"{_who(action.seat, names)} resigns"
+    if action.kind == ActionKind.TIMEOUT:
+        seat = action.seat or action.text.split()[-1]
+        return f"host: {_who(seat, names)} runs out of time"
+    return f"host: {action.text}"
+
+
+def clocks_of(action: ActionRecord, seats: Sequence[str]) -> dict[str, str]:
+    """Each seat's clock right after ``action``: from the clock state the log keeps, else the
+    display strings a record line carried (none: no clocks shown)."""
+    data = action.clocks or {}
+    if "control" in data:
+        clock = Clock.from_dict(data)
+        now = action.at.timestamp()
+        return {seat: clock.display(seat, now) for seat in seats if seat in clock.seats}
+    return {str(k): str(v) for k, v in (data.get("display") or {}).items()}
+
+
+def _quote(line: RecordLine) -> str:
+    text = format_line(RecordLine(line.line_no, line.seat, line.private, line.text))
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "\u2026"
+
+
+def from_record(data: bytes, what: str) -> Steps:
+    """The steps of a record file's bytes; :class:`StepsRefused` for one that cannot be read (too
+    large, not UTF-8, unknown game, bad header) or has a refused line (quoted, with its number)."""
+    try:
+        text = decode_record(data, what)
+        record = parse_record(text)
+        ruling = adjudicate(record)
+    except ImportRefused as error:
+        raise StepsRefused(str(error)) from None
+    except RecordError as error:
+        raise StepsRefused(f"{what}: {' '.join(str(error).split())}") from None
+    refused = next((a for a in ruling.actions if not a.accepted), None)
+    if refused is not None:
+        line = next(li for li in record.lines if li.line_no == refused.line)
+        raise StepsRefused(
+            f"Line {refused.line} of {what} is refused ({_quote(line)!r}): {refused.error} "
+            "A replay shows a record whose every line is accepted; correct or remove that line and try again."
+        )
+    prepared = prepare(text)  # the accepted lines as the actions an import would log
+    start = prepared.start
+    actions = [
+        ActionRecord(0, seq, a.seat, a.kind, a.text, a.private, True, None, a.at or _EPOCH, a.clocks)
+        for seq, a in enumerate(prepared.actions[1:], 2)
+    ]
+    fresh = Clock.new(prepared.control, start.seats)
+    outcome = prepared.game.outcome()
+    return Steps(
+        game=start.name,
+        title=game_title(start),
+        names=dict(prepared.names),
+        start=start,
+        start_clocks={seat: fresh.display(seat, 0) for seat in start.seats},
+        actions=actions,
+        label=what,
+        result=None if outcome is None else outcome.reason,
+    )
+
+
+async def from_store(store: Store, match_id: int) -> Steps:
+    """The steps of a stored match (any status: each step shows only the public view); raises
+    :class:`~geniusbot.storage.MatchNotFound`. The log is read a page at a time."""
+    record = await store.get_match(match_id)
+    log = [a for a in await read_log(store, match_id) if a.accepted]
+    start = start_game(record)
+    start_clocks: dict[str, str] = {}
+    if log and log[0].kind == ActionKind.COMMAND and log[0].text.startswith("start"):
+        start_clocks = clocks_of(log[0], start.seats)
+    elif record.clock:
+        fresh = Clock.new(Clock.from_dict(record.clock).control, start.seats)
+        start_clocks = {seat: fresh.display(seat, 0) for seat in start.seats}
+    names = {s.seat: s.display_name for s in record.seats}
+    result = None
+    if record.status == MatchStatus.ABORTED:
+        result = "The match was aborted."
+    elif record.result is not None:
+        result = record.result.reason
+    return Steps(
+        game=record.game,
+        title=game_title(start),
+        names=names,
+        start=start,
+        start_clocks=start_clocks,
+        actions=[a for a in log if a.kind in STEP_KINDS],
+        label=f"match #{match_id}",
+        result=result,
+    )
