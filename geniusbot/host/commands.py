@@ -106,6 +106,8 @@ class Commands(HostBase):
         await self._commit(live, NewAction(ActionKind.COMMAND, "pause", None), now)
         await self._arm(live, now)
         stopped = "" if live.clock.control.untimed else "; the clocks are stopped"
+        if self._vanishing(live, live.host.get("window")):
+            stopped += ", but not the window's time (what it shows stays on show until its time)"
         await self._post(live, f"The host paused the match{stopped}.")
         return Reply(ReplyStatus.ACCEPTED, "paused", live.id)
 
@@ -117,12 +119,26 @@ class Commands(HostBase):
         now = self.now()
         paused_for = max(0.0, now - float(live.host.pop("paused_at", now)))
         live.clock.resume(now)
-        if live.host.get("window"):
-            live.host["window"]["due"] += paused_for
+        window = live.host.get("window")
+        # A vanishing window's time is wall time, a pause's as an outage's (ruling 22): what it
+        # shows stayed on show and goes at its time, so the window ends then, or now if that
+        # time has passed. Any other window, like the clocks, gets the pause's length back.
+        vanishing = self._vanishing(live, window)
+        if window and not vanishing:
+            window["due"] += paused_for
         live.status = MatchStatus.LIVE
         await self._commit(live, NewAction(ActionKind.COMMAND, "resume", None), now)
         await self._arm(live, now)
-        await self._post(live, f"The match goes on. {self.clock_line(live, now)}".strip())
+        if not (window and vanishing):
+            await self._post(live, f"The match goes on. {self.clock_line(live, now)}".strip())
+            return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)
+        left = self._window_left(live, now)
+        over = left is None or float(window["due"]) <= now + 0.0005
+        when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
+        said = f"The match goes on; the window's time ran on during the pause (what it shows stayed on show): {when}."
+        await self._post(live, f"{said} {'' if over else self.clock_line(live, now)}".strip())
+        if over:
+            await self._window_due(live, {"kind": window["kind"]}, now)
         return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)
 
     async def _abort(self, live: LiveMatch, seat: str | None) -> Reply:
