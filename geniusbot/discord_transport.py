@@ -22,12 +22,13 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from typing import TypeVar
 
 import aiohttp
 import discord
 
-from geniusbot.host.transport import Player, TransportError
+from geniusbot.host.transport import Player, TransportError, text_digest
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +106,10 @@ def captions(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
 #: How many of a room's latest messages :meth:`DiscordTransport.find_posted` looks through.
 FIND_WITHIN = 100
 
+#: How much earlier than its intent a text found again may seem posted (seconds): the bot's
+#: clock and Discord's may differ by that much.
+CLOCK_MARGIN = 60.0
+
 
 def _keyed_filename(filename: str, key: str) -> str:
     """``match1.png`` posted with the key ``m12``: ``match1-m12.png``."""
@@ -176,7 +181,8 @@ class DiscordTransport:
 
     async def post(self, room: int | None, text: str, *, key: str | None = None) -> int:
         """Post ``text`` in the room (split over several messages if it is long); the first id.
-        A text message cannot carry a ``key``: :meth:`find_posted` never finds one."""
+        A text message cannot carry a ``key``: :meth:`find_posted` never finds one, but
+        :meth:`find_posted_text` finds it by its words."""
         channel = self._room(room)
         first: int | None = None
         for part in split_text(text):
@@ -220,6 +226,31 @@ class DiscordTransport:
                 if message.author.id == me.id and any(_keyed_name(a.filename, key) for a in message.attachments):
                     return message.id
             return None
+
+        return await self._call("read the room's messages", scan())
+
+    async def find_posted_text(self, room: int | None, digest: str, since: float) -> int | None:
+        """A text cannot carry a key on Discord (a message's ``nonce`` is not kept in its history),
+        so the text this bot posted before a crash is found by what can be known of it: among the
+        room's last :data:`FIND_WITHIN` messages, the earliest of the bot's own, without a file,
+        created (by its id's time) no earlier than ``since`` less :data:`CLOCK_MARGIN`, whose
+        words have the ``digest`` of the text meant (:func:`~geniusbot.host.transport.text_digest`).
+        A text too long for one message is found by its first part only if that part is all of it."""
+        channel = self._room(room)
+        me = self.client.user
+        if me is None:
+            raise TransportError("The bot is not logged in to Discord yet.")
+        earliest = datetime.fromtimestamp(since - CLOCK_MARGIN, UTC)
+
+        async def scan() -> int | None:
+            found: int | None = None  # the earliest such: history reads the newest first
+            async for message in channel.history(limit=FIND_WITHIN):
+                if message.created_at < earliest:
+                    break
+                mine = message.author.id == me.id and not message.attachments
+                if mine and text_digest(message.content) == digest:
+                    found = message.id
+            return found
 
         return await self._call("read the room's messages", scan())
 

@@ -328,7 +328,10 @@ class Archive(commands.Cog):
         public: bool = False,
     ) -> None:
         """A list of ended matches, or a step-through message of one."""
-        await interaction.response.defer(ephemeral=not public, thinking=True)
+        # As /record: a public answer is deferred only once it is known to be one to post (a
+        # deferral's follow-up shows as the deferral did), so a refusal goes to the asker alone.
+        if not public:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         assert self.bot.store is not None
         if match is None:
             if interaction.guild_id is None:
@@ -338,6 +341,8 @@ class Archive(commands.Cog):
             )
             if not records:
                 raise Refusal("No finished match matches that; play one first, or change the filters.")
+            if public:
+                await interaction.response.defer(thinking=True)
             lines = [
                 f"#{r.id} {get_game(r.game).title}: {' vs '.join(s.display_name for s in r.seats)}, "
                 f"{result_text(r)} ({(r.finished_at or r.updated_at):%Y-%m-%d})"
@@ -355,6 +360,9 @@ class Archive(commands.Cog):
             )
             await reply(interaction, text, ephemeral=not public, view=view)
             return
+        if public:
+            await self.ended_match(interaction, match)
+            await interaction.response.defer(thinking=True)
         replay = await self.replay_of(interaction, match)
         await send_page(interaction, *await self.page(replay, min(step, replay.last)), ephemeral=not public)
 

@@ -296,7 +296,7 @@ class Matches(commands.Cog):
         if why := await host_refusal(interaction, name):
             raise Refusal(why)
         record = await self.match_for(interaction, match)
-        result = await self.host.command(record.id, name)
+        result = await self.host.command(record.id, name, key=f"discord:{interaction.id}")
         if not result.ok:
             raise Refusal(result.message)
         await self.refresh_choices(record.id)
@@ -333,7 +333,7 @@ class Matches(commands.Cog):
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise Refusal(f"You do not play in match #{record.id}; only its players can resign.")
-        result = await self.host.command(record.id, "resign", seat=seat)
+        result = await self.host.command(record.id, "resign", seat=seat, key=f"discord:{interaction.id}")
         if not result.ok:
             raise Refusal(result.message)
         await self.refresh_choices(record.id)

@@ -207,8 +207,8 @@ class Actions(HostBase):
                     message = NOT_KNOWN_YET  # its resend: still not known
                 elif pending is not None:
                     message = (
-                        f"The bot is still waiting for its database to say whether {live.label(pending.seat)}'s "
-                        "last move was saved, so that was not taken; send it again once the bot has said."
+                        f"The bot is still waiting for its database to say whether {self._pending_what(live, pending)} "
+                        "was saved, so that was not taken; send it again once the bot has said."
                     )
                 else:
                     message = "The bot could not save that move, so it was not taken; send it again in a moment."
@@ -354,7 +354,12 @@ class Actions(HostBase):
         del self.unconfirmed[live.id]
         now = self.now()
         if found is None:
+            if pending.command:
+                again = f"; use {self._command(pending.text)} again" if self._offers(pending.text) else ""
+                await self._post(live, f"The host's {pending.text} was not saved after all, so nothing changed{again}.")
+                return False
             message = f"Your move {pending.text} was not saved after all, so it was not taken; send it again."
+            assert pending.seat is not None
             await self._answer(live, pending.seat, pending.private, message)
             return False
         if live.version == pending.version:  # still as before it: take the state it committed
@@ -362,9 +367,11 @@ class Actions(HostBase):
             live.game, live.clock, live.host, live.status = load(game), Clock.from_dict(clock), host, status
             live.version = pending.version + 1
         if live.version == pending.version + 1:
-            waited = max(0.0, now - pending.at)
+            # The clocks that ran meanwhile get the wait back (a paused match's ran none, and
+            # its resume gives back the whole pause); a window that is vanishing runs on wall time.
+            waited = max(0.0, now - pending.at) if live.status == MatchStatus.LIVE else 0.0
             live.clock.give_back(waited)
-            if window := live.host.get("window"):
+            if (window := live.host.get("window")) and not self._vanishing(live, window):
                 live.host["window"] = {**window, "due": float(window["due"]) + waited}
             live.snapshot()  # the next commit writes the time given back
         delivered, live.delivered = live.delivered, None  # not this announcement's row
@@ -372,13 +379,27 @@ class Actions(HostBase):
             await self._arm_taken(live, now)
         finally:
             live.delivered = delivered
-        if pending.private:
+        if pending.command:
+            lead = [f"The host's {pending.text} was saved after all; it stands.", *pending.lines]
+            if not pending.events:
+                for line in lead:
+                    await self._post(live, line)
+                return True
+        elif pending.private:
+            assert pending.seat is not None
             await self._private(live, pending.seat, f"Taken: {pending.text} (it was saved after all).")
             lead = []
         else:
-            lead = [f"{live.label(pending.seat)}: your move {pending.text} was saved after all; it stands."]
+            lead = [f"{live.label(pending.seat or '')}: your move {pending.text} was saved after all; it stands."]
         await self._report_taken(live, now, pending.events, lead=lead)
         return True
+
+    @staticmethod
+    def _pending_what(live: LiveMatch, pending: Unconfirmed) -> str:
+        """What waits to be known saved: "alice (p1)'s last move", "the host's pause"."""
+        if pending.command:
+            return f"the host's {pending.text}"
+        return f"{live.label(pending.seat or '')}'s last move"
 
     def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
         """Bring clocks, window and status in line with the game after it changed."""
@@ -462,10 +483,11 @@ class Actions(HostBase):
                 **extra,
             )
         except CommitUnknown:
-            if action is not None and action.key is not None and action.seat is not None:
+            if action is not None and action.key is not None:
                 after = (live.game.to_dict(), live.clock.to_dict(), copy.deepcopy(live.host), live.status)
+                command = action.kind not in (ActionKind.MOVE, ActionKind.PRIVATE)
                 self.unconfirmed[live.id] = Unconfirmed(
-                    action.key, action.seat, action.private, action.text, now, live.version, after
+                    action.key, action.seat, action.private, action.text, now, live.version, after, command=command
                 )
                 self._confirm_later(live.id)
             live.restore()

@@ -56,7 +56,9 @@ class Announcer(HostBase):
         try:
             if delete_at is None:
                 return await self.transport.post(live.room, text)
-            return await self._post_timed(live, delete_at, lambda key: post_text(self.transport, live.room, text, key))
+            return await self._post_timed(
+                live, delete_at, lambda key: post_text(self.transport, live.room, text, key), text=text
+            )
         except TransportError as error:
             log.warning("match %s: could not post: %s", live.id, error)
             return None

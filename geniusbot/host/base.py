@@ -133,6 +133,11 @@ class HostBase:
             at: float | None = None,
         ) -> None: ...
         @abstractmethod
+        async def _settle(self, live: LiveMatch) -> bool: ...
+        @staticmethod
+        @abstractmethod
+        def _pending_what(live: LiveMatch, pending: Unconfirmed) -> str: ...
+        @abstractmethod
         async def submit(
             self,
             match_id: int,
@@ -147,6 +152,8 @@ class HostBase:
         # ---- commands.py: host commands
         @abstractmethod
         def _command(self, name: str) -> str: ...
+        @abstractmethod
+        def _offers(self, name: str) -> bool: ...
 
         # ---- deadlines.py: timers and deadlines
         @abstractmethod
@@ -162,7 +169,7 @@ class HostBase:
         async def _delete_posted(self, channel: int | None, message_id: int) -> None: ...
         @abstractmethod
         async def _post_timed(
-            self, live: LiveMatch, delete_at: float, send: Callable[[str], Awaitable[int]]
+            self, live: LiveMatch, delete_at: float, send: Callable[[str], Awaitable[int]], *, text: str | None = None
         ) -> int | None: ...
         @abstractmethod
         async def _settle_intent(self, intent: PostedMessage) -> tuple[int, TimerRecord | None] | None: ...

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import logging
+import uuid
+from collections.abc import Iterable
+from typing import Any
 
+from geniusbot.games import Event
 from geniusbot.storage import (
     ENDED_STATUSES,
     ActionKind,
+    CommitUnknown,
+    DuplicateSubmission,
     MatchStatus,
     NewAction,
     Result,
@@ -20,14 +26,28 @@ from .live import LiveMatch, Reply, ReplyStatus
 
 log = logging.getLogger(__name__)
 
+#: What the caller of a host command is told when the database went away while it was saved.
+COMMAND_NOT_KNOWN_YET = (
+    "The bot lost touch with its database while saving that command, so it does not know yet whether "
+    "it was carried out; it will say in the room as soon as the database answers."
+)
+
+#: The same command again (a repeated interaction, a line read twice), found in the log taken.
+DONE_ALREADY = "That command was carried out already; it is not done twice."
+
 
 class Commands(HostBase):
     """The host commands, and how the transport's users write them."""
 
     @never_raises
-    async def command(self, match_id: int, name: str, *, seat: str | None = None) -> Reply:
+    async def command(self, match_id: int, name: str, *, seat: str | None = None, key: str | None = None) -> Reply:
         """A host command: ``pause``, ``resume``, ``abort``, ``resign`` (with ``seat``), ``close window``
-        (end the running timed window now), ``status``."""
+        (end the running timed window now), ``status``.
+
+        ``key`` names the command as a submission's key does (``discord:<interaction id>``,
+        ``console:<run>:<line>``): the same command is carried out once (again, it is answered as
+        done already), and a commit whose answer was lost is found again by it (ruling 23).
+        Without one the host makes one up, so that such a commit is still found again."""
         live, reply = await self._get(match_id)
         if live is None:
             return reply
@@ -47,17 +67,30 @@ class Commands(HostBase):
             known = [self._command(c) for c in (*handlers, "status") if self._offers(c)]
             listing = f"; use {', '.join(known[:-1])} or {known[-1]}" if len(known) > 1 else ""
             return Reply(ReplyStatus.ERROR, f"There is no command {name!r}{listing}.", match_id)
+        given = key
+        key = key or f"host:{uuid.uuid4().hex}"
         async with live.lock:
             try:
-                return await handler(live, seat)
+                if match_id in self.unconfirmed:
+                    # An earlier commit's fate first: the command is ruled on the match as it is.
+                    await self._settle(live)
+                if given is not None and await self.store.find_submission(match_id, given) is not None:
+                    return Reply(ReplyStatus.REJECTED, DONE_ALREADY, match_id)
+                return await handler(live, seat, key)
+            except CommitUnknown as error:
+                log.warning("match %s: %s", match_id, error)
+                if (pending := self.unconfirmed.get(match_id)) is not None and pending.key == key:
+                    # Carried out or not, nobody knows yet: say neither, and find out (_settle).
+                    return Reply(ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET, match_id)
+                live.restore()
+                return self._not_saved(live, name, given)
+            except DuplicateSubmission:
+                live.restore()
+                return Reply(ReplyStatus.REJECTED, DONE_ALREADY, match_id)
             except StorageUnavailable as error:
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
-                return Reply(
-                    ReplyStatus.UNAVAILABLE,
-                    f"The bot could not save that, so nothing changed; try {self._again(name)} in a moment.",
-                    match_id,
-                )
+                return self._not_saved(live, name, given)
             except StaleVersion:
                 self.matches.pop(match_id, None)
                 return Reply(
@@ -71,6 +104,39 @@ class Commands(HostBase):
                     f"Something went wrong on the bot's side; nothing changed. Try {self._again(name)}.",
                     match_id,
                 )
+
+    def _not_saved(self, live: LiveMatch, name: str, given: str | None) -> Reply:
+        """The answer to a command the store could not take: not known yet if it is the one
+        whose commit went unanswered, else nothing changed (and why, if another waits)."""
+        pending = self.unconfirmed.get(live.id)
+        if pending is not None and pending.key == given:
+            return Reply(ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET, live.id)  # its repeat: still not known
+        if pending is not None:
+            message = (
+                f"The bot is still waiting for its database to say whether {self._pending_what(live, pending)} "
+                f"was saved, so nothing changed; try {self._again(name)} once the bot has said."
+            )
+        else:
+            message = f"The bot could not save that, so nothing changed; try {self._again(name)} in a moment."
+        return Reply(ReplyStatus.UNAVAILABLE, message, live.id)
+
+    async def _commit_command(
+        self,
+        live: LiveMatch,
+        action: NewAction,
+        now: float,
+        lines: Iterable[str] = (),
+        events: Iterable[Event] = (),
+        **kwargs: Any,
+    ) -> None:
+        """Commit a command's action; if its answer is lost, what it would say (its ``lines`` for
+        the room, then its ``events``) is kept with it, said once it is found saved."""
+        try:
+            await self._commit(live, action, now, **kwargs)
+        except CommitUnknown:
+            if (pending := self.unconfirmed.get(live.id)) is not None and pending.key == action.key:
+                pending.lines, pending.events = list(lines), list(events)
+            raise
 
     def _offers(self, name: str) -> bool:
         """Whether the transport's users can write the host command ``name``: a transport's
@@ -93,7 +159,7 @@ class Commands(HostBase):
             return Reply(ReplyStatus.ERROR, f"Match #{live.id} is over already.", live.id)
         return None
 
-    async def _pause(self, live: LiveMatch, seat: str | None) -> Reply:
+    async def _pause(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
         if ended := self._ended(live):
             return ended
         if live.status == MatchStatus.PAUSED:
@@ -103,13 +169,16 @@ class Commands(HostBase):
         live.clock.pause(now)
         live.status = MatchStatus.PAUSED
         live.host["paused_at"] = now
-        await self._commit(live, NewAction(ActionKind.COMMAND, "pause", None), now)
-        await self._arm(live, now)
         stopped = "" if live.clock.control.untimed else "; the clocks are stopped"
-        await self._post(live, f"The host paused the match{stopped}.")
+        if self._vanishing(live, live.host.get("window")):
+            stopped += ", but not the window's time (what it shows stays on show until its time)"
+        said = f"The host paused the match{stopped}."
+        await self._commit_command(live, NewAction(ActionKind.COMMAND, "pause", None, key=key), now, [said])
+        await self._arm(live, now)
+        await self._post(live, said)
         return Reply(ReplyStatus.ACCEPTED, "paused", live.id)
 
-    async def _resume(self, live: LiveMatch, seat: str | None) -> Reply:
+    async def _resume(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
         if ended := self._ended(live):
             return ended
         if live.status != MatchStatus.PAUSED:
@@ -117,29 +186,52 @@ class Commands(HostBase):
         now = self.now()
         paused_for = max(0.0, now - float(live.host.pop("paused_at", now)))
         live.clock.resume(now)
-        if live.host.get("window"):
-            live.host["window"]["due"] += paused_for
+        window = live.host.get("window")
+        # A vanishing window's time is wall time, a pause's as an outage's (ruling 22): what it
+        # shows stayed on show and goes at its time, so the window ends then, or now if that
+        # time has passed. Any other window, like the clocks, gets the pause's length back.
+        vanishing = self._vanishing(live, window)
+        if window and not vanishing:
+            window["due"] += paused_for
         live.status = MatchStatus.LIVE
-        await self._commit(live, NewAction(ActionKind.COMMAND, "resume", None), now)
+        over = False
+        if window and vanishing:
+            left = self._window_left(live, now)
+            over = left is None or float(window["due"]) <= now + 0.0005
+            when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
+            said = (
+                f"The match goes on; the window's time ran on during the pause (what it shows stayed on show): {when}."
+            )
+            said = f"{said} {'' if over else self.clock_line(live, now)}".strip()
+        else:
+            said = f"The match goes on. {self.clock_line(live, now)}".strip()
+        await self._commit_command(live, NewAction(ActionKind.COMMAND, "resume", None, key=key), now, [said])
         await self._arm(live, now)
-        await self._post(live, f"The match goes on. {self.clock_line(live, now)}".strip())
+        await self._post(live, said)
+        if over and window:
+            await self._window_due(live, {"kind": window["kind"]}, now)
         return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)
 
-    async def _abort(self, live: LiveMatch, seat: str | None) -> Reply:
+    async def _abort(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
         if ended := self._ended(live):
             return ended
         now = self.now()
         live.clock.sync((), now)
         live.status = MatchStatus.ABORTED
         live.host["window"] = None
-        await self._commit(
-            live, NewAction(ActionKind.COMMAND, "abort", None), now, result=Result(None, "aborted by the host")
+        said = f"The host aborted match #{live.id}; it has no result."
+        await self._commit_command(
+            live,
+            NewAction(ActionKind.COMMAND, "abort", None, key=key),
+            now,
+            [said],
+            result=Result(None, "aborted by the host"),
         )
         await self._arm(live, now)
-        await self._post(live, f"The host aborted match #{live.id}; it has no result.")
+        await self._post(live, said)
         return Reply(ReplyStatus.ACCEPTED, "aborted", live.id)
 
-    async def _resign(self, live: LiveMatch, seat: str | None) -> Reply:
+    async def _resign(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
         if ended := self._ended(live):
             return ended
         if seat not in live.players:
@@ -147,12 +239,12 @@ class Commands(HostBase):
         now = self.now()
         events = live.game.resign(seat)
         self._after_change(live, now, events)
-        await self._commit(live, NewAction(ActionKind.RESIGN, "resign", seat), now)
+        await self._commit_command(live, NewAction(ActionKind.RESIGN, "resign", seat, key=key), now, events=events)
         await self._arm(live, now)
         await self._report(live, now, events)
         return Reply(ReplyStatus.ACCEPTED, "resigned", live.id)
 
-    async def _close_window(self, live: LiveMatch, seat: str | None) -> Reply:
+    async def _close_window(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
         """End the running timed window now, as its timer would (a record's ``host: close window``)."""
         if ended := self._ended(live):
             return ended
@@ -180,7 +272,8 @@ class Commands(HostBase):
         now = self.now()
         events = live.game.close_window()
         self._after_change(live, now, events)
-        await self._commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
+        action = NewAction(ActionKind.WINDOW, "close window", None, key=key)
+        await self._commit_command(live, action, now, events=events)
         await self._arm(live, now)  # the window's own row fires later, finds nothing, and goes
         # What the window showed goes with it now, not at the time it would have run out.
         for row in await self.store.timers(live.id):

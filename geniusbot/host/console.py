@@ -373,11 +373,11 @@ async def _handle(
         say((await export(store, match_id)).rstrip("\n"))
     elif words == ["close", "window"]:
         # The host's own close, as when the window's time runs out (a record's 'host: close window').
-        reply = await host.command(match_id, "close window")
+        reply = await host.command(match_id, "close window", key=key)
         if not reply.ok:
             say(reply.message)
     elif words and words[0] in ("status", "pause", "resume", "abort") and len(words) == 1:
-        reply = await host.command(match_id, words[0])
+        reply = await host.command(match_id, words[0], key=None if words[0] == "status" else key)
         if reply.message and (words[0] == "status" or not reply.ok):
             say(reply.message)
         if reply.ok and words[0] == "pause":
@@ -386,7 +386,7 @@ async def _handle(
         if len(words) != 2:
             say("Say who resigns: resign p1 or resign p2.")
         else:
-            reply = await host.command(match_id, "resign", seat=words[1])
+            reply = await host.command(match_id, "resign", seat=words[1], key=key)
             if not reply.ok:
                 say(reply.message)
     else:

@@ -25,7 +25,7 @@ from geniusbot.storage import (
 from .base import HostBase
 from .clock import Alert, AlertKind, format_duration
 from .live import LiveMatch, epoch, timed_out, utc
-from .transport import KeyedTransport, TransportError
+from .transport import KeyedTransport, TextFinder, TransportError, text_digest
 
 log = logging.getLogger(__name__)
 
@@ -266,8 +266,12 @@ class Deadlines(HostBase):
             log.info("deleting message %s: %s (already gone?)", message_id, error)
         await self.store.mark_message_deleted(channel, message_id)
 
-    async def _post_timed(self, live: LiveMatch, delete_at: float, send: Callable[[str], Awaitable[int]]) -> int | None:
+    async def _post_timed(
+        self, live: LiveMatch, delete_at: float, send: Callable[[str], Awaitable[int]], *, text: str | None = None
+    ) -> int | None:
         """Post a message that must be gone at ``delete_at`` (epoch seconds): ``send(key)`` posts it.
+        A ``text`` message's intent keeps its digest and the time, so that a transport on which a
+        text carries no key can still find it (:class:`~.transport.TextFinder`).
 
         The deletion is durable before the message can exist: its intent (a ``messages`` row with
         no message id) is written first, then the message is posted (with the intent's key), then
@@ -278,7 +282,13 @@ class Deadlines(HostBase):
         """
         try:
             intent = await self.store.add_message(
-                live.room, None, TIMED_MESSAGE, match_id=live.id, delete_at=utc(delete_at)
+                live.room,
+                None,
+                TIMED_MESSAGE,
+                match_id=live.id,
+                delete_at=utc(delete_at),
+                text_digest=None if text is None else text_digest(text),
+                intended_at=None if text is None else utc(self.now()),
             )
         except StorageError as error:
             log.warning("match %s: a message to delete later is not posted: %s", live.id, error)
@@ -303,7 +313,12 @@ class Deadlines(HostBase):
         found: int | None = None
         if isinstance(self.transport, KeyedTransport):
             try:
-                found = await self.transport.find_posted(intent.channel_id, message_key(intent.id))
+                if intent.text_digest is not None and isinstance(self.transport, TextFinder):
+                    # A text carries no key here: found by its words, posted after its intent.
+                    since = epoch(intent.intended_at) if intent.intended_at is not None else 0.0
+                    found = await self.transport.find_posted_text(intent.channel_id, intent.text_digest, since)
+                else:
+                    found = await self.transport.find_posted(intent.channel_id, message_key(intent.id))
             except TransportError as error:
                 log.warning("message intent %s: the transport could not be asked: %s", intent.id, error)
                 return None

@@ -131,14 +131,15 @@ class LiveMatch:
 
 @dataclass
 class Unconfirmed:
-    """A submission whose commit was sent but never answered (the database went away past the
-    retries): it may have landed or not. The host keeps what the match would be with it, and says
-    neither "taken" nor "not taken" until the store can tell, by the submission's ``key``."""
+    """A submission or host command whose commit was sent but never answered (the database went
+    away past the retries): it may have landed or not. The host keeps what the match would be with
+    it, and says neither "taken" nor "not taken" until the store can tell, by its ``key``."""
 
     key: str
-    seat: str
+    #: The seat that moved (or resigned); ``None`` for a host command of no seat.
+    seat: str | None
     private: bool
-    #: The move as the game wrote it.
+    #: The move as the game wrote it, or the host command ("pause", "resign", "close window").
     text: str
     #: When it was made (epoch seconds).
     at: float
@@ -148,3 +149,7 @@ class Unconfirmed:
     state: tuple[dict[str, Any], dict[str, Any], dict[str, Any], MatchStatus]
     #: What it would announce, once it is known to have landed.
     events: list[Event] = field(default_factory=list)
+    #: Whether it is a host command (:meth:`Commands.command`), not a submission.
+    command: bool = False
+    #: A host command's own lines for the room ("The host paused the match."), said before ``events``.
+    lines: list[str] = field(default_factory=list)

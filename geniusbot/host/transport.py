@@ -12,6 +12,7 @@ announcement never undoes a committed action).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -93,6 +94,22 @@ class KeyedTransport(Protocol):
         """The id of the message posted in ``room`` with ``key``, or ``None`` if there was none
         (or it cannot be known)."""
         ...
+
+
+@runtime_checkable
+class TextFinder(Protocol):
+    """A keyed transport on which a text message cannot carry its key (Discord): it finds a text
+    posted before a crash by what can be known of it instead, its words and when it was posted."""
+
+    async def find_posted_text(self, room: int | None, digest: str, since: float) -> int | None:
+        """The id of this bot's text message in ``room`` whose :func:`text_digest` is ``digest``,
+        posted no earlier than ``since`` (epoch seconds, when its intent was written), or ``None``."""
+        ...
+
+
+def text_digest(text: str) -> str:
+    """The digest of a text as posted (SHA-256, hex), kept with the intent to post it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 async def post_text(transport: Transport, room: int | None, text: str, key: str | None) -> int:

@@ -33,11 +33,18 @@ class MessageStore(Transactions):
         *,
         match_id: int | None = None,
         delete_at: datetime | None = None,
+        text_digest: str | None = None,
+        intended_at: datetime | None = None,
     ) -> PostedMessage:
         """Remember a message the bot posted (and when it must be deleted, if ever); with
-        ``message_id`` ``None``, one it is about to post (an intent, see :meth:`fill_message`)."""
+        ``message_id`` ``None``, one it is about to post (an intent, see :meth:`fill_message`).
+        An intent to post a text may keep the text's ``text_digest`` and the time it was written
+        (``intended_at``), by which a restart finds a text that carries no key."""
         check_length("message kind", kind, 32)
+        if text_digest is not None:
+            check_length("text digest", text_digest, 64)
         delete_at = None if delete_at is None else aware(delete_at)
+        intended_at = None if intended_at is None else aware(intended_at)
 
         def work(conn: Connection) -> PostedMessage:
             row_id = (
@@ -50,11 +57,15 @@ class MessageStore(Transactions):
                         kind=kind,
                         delete_at=delete_at,
                         deleted=False,
+                        text_digest=text_digest,
+                        intended_at=intended_at,
                     )
                     .returning(m.Message.id)
                 )
             ).scalar_one()
-            return PostedMessage(row_id, match_id, channel_id, message_id, kind, delete_at, False)
+            return PostedMessage(
+                row_id, match_id, channel_id, message_id, kind, delete_at, False, text_digest, intended_at
+            )
 
         return await self._transaction(work, write=True, what="remembering a posted message")
 

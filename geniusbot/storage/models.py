@@ -234,6 +234,10 @@ class Message(Base):
     kind: Mapped[str] = mapped_column(String(32))
     delete_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: An intent to post a text: the text's digest (``host.transport.text_digest``) and when the
+    #: intent was written, so that a restart can find a text that carries no key (on Discord).
+    text_digest: Mapped[str | None] = mapped_column(String(64))
+    intended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     __table_args__ = (
         Index("ix_messages_channel_id_message_id", "channel_id", "message_id"),

@@ -130,4 +130,6 @@ def message_from_row(row: Any) -> PostedMessage:
         kind=row.kind,
         delete_at=row.delete_at,
         deleted=bool(row.deleted),
+        text_digest=row.text_digest,
+        intended_at=row.intended_at,
     )

@@ -159,6 +159,9 @@ class PostedMessage:
     kind: str
     delete_at: datetime | None
     deleted: bool
+    #: An intent to post a text: the text's digest, and when the intent was written.
+    text_digest: str | None = None
+    intended_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -451,7 +451,7 @@ class Blabbing(RecordingTransport):
 class Forgetful(Host):
     """A host that never deletes anything."""
 
-    async def _post_timed(self, live, delete_at: float, send) -> int | None:
+    async def _post_timed(self, live, delete_at: float, send, **kwargs) -> int | None:
         return await send("forgotten")  # posted, its deletion never kept
 
 

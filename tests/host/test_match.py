@@ -511,21 +511,6 @@ async def test_a_move_at_the_deadline_itself_is_too_late(host, clock):
     assert (await host.store.get_match(match_id)).result.winner == "p2"
 
 
-async def test_a_pause_moves_the_end_of_a_window(host, clock):
-    with registered():
-        match_id = await start(host, "sealedbid", clock="30s", options={"memorize": "1"})
-        clock.advance(10)
-        await host.command(match_id, "pause")
-        clock.advance(500)
-        await host.command(match_id, "resume")
-        clock.advance(19)
-        await fire_due(host, clock)
-        assert (await host.store.get_match(match_id)).state["state"]["window_open"]
-        clock.advance(1)
-        await fire_due(host, clock)
-        assert not (await host.store.get_match(match_id)).state["state"]["window_open"]
-
-
 async def test_a_corrupt_match_is_answered_not_raised(host, store):
     record = await store.create_match(game="tictacfive", seats=[], state={"game": "tictacfive", "broken": True})
     reply = await host.submit(record.id, "p1", "H8")
