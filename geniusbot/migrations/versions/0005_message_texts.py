@@ -1,7 +1,7 @@
 """Message texts: an intent to post a text keeps the text's digest and when it was written, so a
 restart can find the text on a medium where a text message cannot carry a key.
 
-Revision ID: 0006
+Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-01 23:25:00
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0006'
+revision: str = '0005'
 down_revision: str | None = '0004'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
