@@ -35,9 +35,10 @@ A record (seed, options, and the submissions in order) therefore replays to the 
 from __future__ import annotations
 
 import copy
+import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Self, TypedDict
@@ -564,3 +565,37 @@ class Game(ABC):
             if movers:
                 raise NotYourTurnError(f"It is not your turn; waiting for {' and '.join(movers)}.")
             raise NotYourTurnError("No move is taken right now; wait for the next phase.")
+
+    # ---- hooks of the practice opponent (geniusbot.practice); all optional -------------------
+
+    #: Whether every seat's view shows all that decides what a move does (no hidden colours,
+    #: cards, mines or sealed moves): the practice opponent then rebuilds the game from the
+    #: match's seed and public actions. Default ``False``.
+    perfect_information: ClassVar[bool] = False
+
+    @classmethod
+    def determinize(
+        cls, seat: str, views: Sequence[Mapping[str, Any]], rng: random.Random, **options: str
+    ) -> Game | None:
+        """A game consistent with everything ``seat`` has seen (``views``: its views in order,
+        the last one now; ``options``: ``variant`` and the match's options), whatever the views
+        hide drawn from ``rng``: the practice opponent of a game with hidden information searches
+        such games. It reads only the views, so it cannot know more than the seat. ``None``: the
+        game offers none (the default)."""
+        return None
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """A legal move of ``seat`` for a simulated game (a quick policy better than chance, or
+        a random move of a phase with too many to list); ``None``: the practice opponent draws
+        one uniformly from :meth:`legal_moves` (the default)."""
+        return None
+
+    def search_moves(self, seat: str) -> list[Move] | None:
+        """The legal moves of ``seat`` worth searching (a board's points near its stones), or
+        ``None`` for all of them (the default)."""
+        return None
+
+    def evaluate(self, seat: str) -> float | None:
+        """How good the unfinished position is for ``seat``, from 0 (lost) to 1 (won), for a
+        simulation cut short; ``None``: even (the default)."""
+        return None

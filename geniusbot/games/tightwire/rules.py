@@ -1051,3 +1051,7 @@ class Tightwire(Game):
         self.move_number = int(data["move_number"])
         self.history = list(data["history"])
         self._seen = set(self.history)
+
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    perfect_information = True
