@@ -1,0 +1,85 @@
+"""The practice opponent plays legal moves from what its seat has seen, and the same knowledge and
+seed give the same move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from geniusbot.games import get_game
+from geniusbot.practice import Budget, Knowledge, PracticeError, choose
+
+from .positions import CASES, Match, case_id
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_every_move_of_the_engine_is_legal_in_random_positions(case):
+    name, variant, options = case
+    for seed in range(2):
+        match, rng = Match(name, variant, options, seed), random.Random(seed)
+        for number, seat in enumerate(match.positions(rng, limit=40)):
+            if number % 5:
+                continue
+            choice = choose(match.knowledge(seat), Budget(8), seed=number)
+            move = match.game.parse_move(choice.text, seat, private=choice.private)
+            assert match.game.is_legal(move)
+            assert choice.private == match.game.is_private(move)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not get_game(c[0]).perfect_information], ids=case_id)
+def test_a_determinization_shows_the_seat_the_view_it_saw(case):
+    name, variant, options = case
+    cls = get_game(name)
+    for seed in range(3):
+        match, rng = Match(name, variant, options, seed), random.Random(seed)
+        for seat in match.positions(rng, limit=30):
+            for other in match.game.seats:
+                drawn = cls.determinize(
+                    other, match.views[other], random.Random(seed), variant=variant or "", **options
+                )
+                if drawn is not None:
+                    assert drawn.view(other) == match.game.view(other)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "landmine" in c[2].get("anomalies", "")], ids=case_id)
+def test_two_games_with_the_same_views_get_the_same_move(case):
+    """Fair by construction: p2's mines differ between the two games, p1's views do not (until a
+    mine goes off), and neither do p1's moves."""
+    name, variant, options = case
+    compared = 0
+    for seed in range(4):
+        one, two = Match(name, variant, options, seed), Match(name, variant, options, seed)
+        p2_moves = random.Random(seed + 100)
+        for _ in range(80):
+            if one.game.is_over or one.game.view("p1") != two.game.view("p1"):
+                break
+            if not one.game.to_move():
+                for match in (one, two):
+                    match.game.close_window()
+                    match.look()
+                continue
+            seat = one.game.to_move()[0]
+            if seat == "p1":
+                knowing = [m.knowledge("p1") for m in (one, two)]
+                assert knowing[0] == knowing[1]
+                choice = choose(knowing[0], Budget(10), seed=seed)
+                assert choose(knowing[1], Budget(10), seed=seed) == choice
+                compared += 1
+                for match in (one, two):
+                    match.play(choice.text, "p1", choice.private)
+            elif one.game.view(None)["phase"] == "landmines":
+                for match, mines in ((one, "mines A1 B1 C1 D1 E1"), (two, "mines A7 B7 C7 D7 E7")):
+                    match.play(mines, "p2", True)
+            else:
+                text, private = one.random_move("p2", p2_moves)
+                for match in (one, two):
+                    match.play(text, "p2", private)
+        assert one.game.state_dict()["mines"] != two.game.state_dict()["mines"]
+    assert compared >= 4
+
+
+def test_knowledge_without_a_view_is_refused_with_a_sentence():
+    knowledge = Knowledge("tiles", "standard", {}, "p1", [])
+    with pytest.raises(PracticeError, match="seen no view"):
+        choose(knowledge, Budget(5))
