@@ -33,6 +33,9 @@ MOVE_CAP = 400
 SAMPLED_MOVES = 24
 #: A rollout stops after this many actions and counts as even (0.5 each) when the game goes on.
 ROLLOUT_DEPTH = 80
+#: How many times a determinization is drawn before the engine gives up on a position (a game
+#: may draw one that does not fit what the seat saw, and say so with ``None``).
+DRAWS = 10
 #: The exploration constant of UCB1.
 EXPLORATION = 1.0
 
@@ -116,10 +119,11 @@ def determinizer(knowledge: Knowledge) -> Callable[[random.Random], Game]:
         raise PracticeError("The engine has seen no view of this match.")
 
     def draw(rng: random.Random) -> Game:
-        game = cls.determinize(knowledge.seat, knowledge.views, rng, variant=knowledge.variant, **knowledge.options)
-        if game is None:
-            raise PracticeError(f"{cls.title} has no practice opponent in this position yet.")
-        return game
+        for _ in range(DRAWS):
+            game = cls.determinize(knowledge.seat, knowledge.views, rng, variant=knowledge.variant, **knowledge.options)
+            if game is not None:
+                return game
+        raise PracticeError(f"{cls.title} has no practice opponent in this position yet.")
 
     return draw
 
@@ -136,9 +140,12 @@ class _Node:
     sampled: list[Move] | None = None
 
 
-def _mover(game: Game) -> str | None:
-    """The seat that acts next in a simulation (the first of several at once), or ``None``."""
+def _mover(game: Game, seat: str) -> str | None:
+    """The seat that acts next in a simulation, or ``None``: of several at once (sealed moves),
+    ``seat``, the searching seat, first, so that its own choice is the root's."""
     movers = game.to_move()
+    if seat in movers:
+        return seat
     return movers[0] if movers else None
 
 
@@ -208,10 +215,10 @@ def rollout(game: Game, rng: random.Random, depth: int = ROLLOUT_DEPTH) -> dict[
     for _ in range(depth):
         if not _advance(game):
             break
-        seat = _mover(game)
-        if seat is None:
+        mover = _mover(game, game.seats[0])
+        if mover is None:
             break
-        move = _random_move(game, seat, rng)
+        move = _random_move(game, mover, rng)
         if move is None:
             break
         game.play(move)
@@ -273,16 +280,16 @@ def choose(
             done -= 1
             break
         game = first.copy() if done == 1 else draw(rng)
-        _iterate(game, root, rng)
+        _iterate(game, root, rng, seat)
     best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
     assert best.move is not None
     return Choice(best.move.text(), first.is_private(best.move), done, best.visits)
 
 
-def _iterate(game: Game, root: _Node, rng: random.Random) -> None:
+def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str) -> None:
     node, path = root, [root]
     while _advance(game):
-        seat = _mover(game)
+        seat = _mover(game, searcher)
         if seat is None:
             break
         moves = _moves(game, seat, node, rng)

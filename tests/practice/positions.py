@@ -19,6 +19,9 @@ CASES: list[tuple[str, str | None, dict[str, str]]] = [
     ("tiles", None, {}),
     ("tiles", None, {"anomalies": "landmine"}),
     ("tiles", None, {"anomalies": "chain,implode,landmine,rainbow,rectangle-adverse"}),
+    ("decks", None, {}),
+    ("decks", None, {"anomalies": "backup,darkness,overshadow"}),
+    ("decks", None, {"anomalies": "darkness,pick-your-prize,revolution"}),
 ]
 
 
