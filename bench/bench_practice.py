@@ -35,6 +35,9 @@ CASES: list[tuple[str, str | None, dict[str, str]]] = [
     ("decks", None, {}),
     ("decks", None, {"anomalies": "backup,darkness,overshadow"}),
     ("decks", None, {"anomalies": "darkness,pick-your-prize,revolution"}),
+    ("swabbing", None, {}),
+    ("swabbing", None, {"anomalies": "snipe,hook"}),
+    ("swabbing", None, {"anomalies": "linear,pyramid,unique,snipe"}),
 ]
 
 
