@@ -36,6 +36,9 @@ ROLLOUT_DEPTH = 80
 #: How many times a determinization is drawn before the engine gives up on a position (a game
 #: may draw one that does not fit what the seat saw, and say so with ``None``).
 DRAWS = 10
+#: The seconds kept back from a wall-time budget: the iteration under way when it runs out, and
+#: the answer's way back, finish within it.
+TIME_MARGIN = 0.06
 #: The exploration constant of UCB1.
 EXPLORATION = 1.0
 
@@ -260,7 +263,7 @@ def choose(
     draw = determinizer(knowledge)
     seat = knowledge.seat
     rng = random.Random(f"practice:{seed}")
-    deadline = None if now is None or budget.seconds is None else now() + budget.seconds
+    deadline = None if now is None or budget.seconds is None else now() + budget.seconds - TIME_MARGIN
     first = draw(rng)
     if first.is_over or seat not in first.to_move():
         raise PracticeError(f"{seat} has no move to make now.")

@@ -25,6 +25,7 @@ CASES: list[tuple[str, str | None, dict[str, str]]] = [
     ("swabbing", None, {}),
     ("swabbing", None, {"anomalies": "snipe,hook"}),
     ("swabbing", None, {"anomalies": "linear,pyramid,unique,snipe"}),
+    ("allhands", None, {"items": "p1 all-in override; p2 clock all-in override"}),
 ]
 
 

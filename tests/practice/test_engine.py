@@ -41,12 +41,13 @@ def test_a_determinization_shows_the_seat_the_view_it_saw(case):
                 if drawn is None:
                     continue
                 seen, shown = match.game.view(other), drawn.view(other)
-                if "darkness" in options.get("anomalies", ""):
-                    # The other seat's plays are drawn to give each round's winner, not its hand
-                    # ever after: what the seat holds and may do is the same.
+                task_seen, task_shown = seen.get("task") or seen, shown.get("task") or shown
+                if "darkness" in task_seen.get("anomalies", ()):
+                    # Dueling Decks' Darkness: the other seat's plays are drawn to give each round's
+                    # winner, not its hand ever after; what the seat holds and may do is the same.
                     for key in ("phase", "round", "to_move", "submitted", "sealed"):
-                        assert shown[key] == seen[key], key
-                    assert shown["hands"][other] == seen["hands"][other]
+                        assert task_shown[key] == task_seen[key], key
+                    assert task_shown["hands"][other] == task_seen["hands"][other]
                 else:
                     assert shown == seen
 
@@ -92,3 +93,22 @@ def test_knowledge_without_a_view_is_refused_with_a_sentence():
     knowledge = Knowledge("tiles", "standard", {}, "p1", [])
     with pytest.raises(PracticeError, match="seen no view"):
         choose(knowledge, Budget(5))
+
+
+@pytest.mark.slow
+def test_a_final_matchs_determinizations_show_the_seat_its_views_in_every_phase():
+    """Bans, the Override, the All-In answers and the three tasks, over whole random matches."""
+    name, variant, options = next(c for c in CASES if c[0] == "allhands")
+    cls, phases = get_game(name), set()
+    for seed in range(2):
+        match, rng = Match(name, variant, options, seed), random.Random(seed)
+        for _ in match.positions(rng, limit=600):
+            view = match.game.view(None)
+            phases.add((view["phase"], (view["current"] or {}).get("task")))
+            for other in match.game.seats:
+                drawn = cls.determinize(other, match.views[other], random.Random(seed), variant="", **options)
+                seen = match.game.view(other)
+                if drawn is not None and "darkness" not in (seen["task"] or {}).get("anomalies", ()):
+                    assert drawn.view(other) == seen
+    tasks = ("tiles", "decks", "swabbing")
+    assert {(phase, task) for phase in ("ban", "override", "items", "task") for task in tasks} <= phases
