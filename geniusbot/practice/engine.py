@@ -260,10 +260,14 @@ def choose(
 
     The same knowledge and ``seed`` give the same move when the budget is iterations alone.
     """
+    deadline = None if now is None or budget.seconds is None else now() + budget.seconds - TIME_MARGIN
+
+    def late() -> bool:
+        return deadline is not None and now is not None and now() >= deadline
+
     draw = determinizer(knowledge)
     seat = knowledge.seat
     rng = random.Random(f"practice:{seed}")
-    deadline = None if now is None or budget.seconds is None else now() + budget.seconds - TIME_MARGIN
     first = draw(rng)
     if first.is_over or seat not in first.to_move():
         raise PracticeError(f"{seat} has no move to make now.")
@@ -275,11 +279,13 @@ def choose(
         return Choice(moves[0].text(), first.is_private(moves[0]))
     if first.perfect_information:
         for move in moves:
+            if late():
+                break
             if _wins_at_once(first, move):
                 return Choice(move.text(), first.is_private(move))
     done = 0
     for done in range(1, budget.iterations + 1):
-        if deadline is not None and now is not None and now() >= deadline:
+        if done > 1 and late():  # one iteration at least, however late
             done -= 1
             break
         game = first.copy() if done == 1 else draw(rng)

@@ -112,3 +112,16 @@ def test_a_final_matchs_determinizations_show_the_seat_its_views_in_every_phase(
                     assert drawn.view(other) == seen
     tasks = ("tiles", "decks", "swabbing")
     assert {(phase, task) for phase in ("ban", "override", "items", "task") for task in tasks} <= phases
+
+
+def test_a_wall_time_budget_stops_the_search_by_the_injected_clock():
+    """The clock is the caller's: each look at it here moves it on 50 ms, so a 1 s budget ends
+    the search after a handful of iterations whatever the iteration budget."""
+    match = Match("tictacfive", None, {}, 1)
+    for text in ("H8", "H9", "I8"):
+        match.play(text, "p1", False)
+    match.play("black", "p2", False)
+    ticks = iter(range(10_000))
+    choice = choose(match.knowledge("p1"), Budget(10_000, 1.0), seed=1, now=lambda: next(ticks) * 0.05)
+    assert 1 <= choice.iterations < 25
+    assert match.game.is_legal(match.game.parse_move(choice.text, "p1"))
