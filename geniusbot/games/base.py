@@ -568,9 +568,8 @@ class Game(ABC):
 
     # ---- hooks of the practice opponent (geniusbot.practice); all optional -------------------
 
-    #: Whether every seat's view shows all that decides what a move does (no hidden colours,
-    #: cards, mines or sealed moves): the practice opponent then rebuilds the game from the
-    #: match's seed and public actions. Default ``False``.
+    #: Whether every seat's view shows all that decides what a move does (no hidden colours, cards,
+    #: mines or sealed moves): the practice opponent then replays the seed and public actions.
     perfect_information: ClassVar[bool] = False
 
     @classmethod
@@ -591,11 +590,9 @@ class Game(ABC):
         return None
 
     def search_moves(self, seat: str) -> list[Move] | None:
-        """The legal moves of ``seat`` worth searching (a board's points near its stones), or
-        ``None`` for all of them (the default)."""
+        """The legal moves of ``seat`` worth searching; ``None``: all of them (the default)."""
         return None
 
     def evaluate(self, seat: str) -> float | None:
-        """How good the unfinished position is for ``seat``, from 0 (lost) to 1 (won), for a
-        simulation cut short; ``None``: even (the default)."""
+        """How good the unfinished position is for ``seat``, 0 (lost) to 1 (won); ``None``: even."""
         return None
