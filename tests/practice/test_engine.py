@@ -13,6 +13,7 @@ from geniusbot.practice import Budget, Knowledge, PracticeError, choose
 from .positions import CASES, Match, case_id
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_every_move_of_the_engine_is_legal_in_random_positions(case):
     name, variant, options = case
@@ -27,6 +28,7 @@ def test_every_move_of_the_engine_is_legal_in_random_positions(case):
             assert choice.private == match.game.is_private(move)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c in CASES if not get_game(c[0]).perfect_information], ids=case_id)
 def test_a_determinization_shows_the_seat_the_view_it_saw(case):
     name, variant, options = case
@@ -52,6 +54,7 @@ def test_a_determinization_shows_the_seat_the_view_it_saw(case):
                     assert shown == seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c in CASES if "landmine" in c[2].get("anomalies", "")], ids=case_id)
 def test_two_games_with_the_same_views_get_the_same_move(case):
     """Fair by construction: p2's mines differ between the two games, p1's views do not (until a

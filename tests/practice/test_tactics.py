@@ -13,6 +13,9 @@ from geniusbot.practice import Budget, choose
 
 from .positions import Match
 
+# Every legal move of many random positions is tried on a copy.
+pytestmark = pytest.mark.slow
+
 
 def _wins(match: Match, text: str, seat: str) -> bool:
     trial = match.game.copy()
@@ -26,10 +29,9 @@ def _wins(match: Match, text: str, seat: str) -> bool:
     [
         ("tictacfive", None),
         ("armslength", None),
-        # Every legal action of a Tightwire position is tried on a copy: slow.
-        pytest.param("tightwire", "classic", marks=pytest.mark.slow),
-        pytest.param("tightwire", "influx", marks=pytest.mark.slow),
-        pytest.param("tightwire", "fate", marks=pytest.mark.slow),
+        ("tightwire", "classic"),
+        ("tightwire", "influx"),
+        ("tightwire", "fate"),
     ],
 )
 def test_it_takes_a_move_that_wins_at_once(name, variant):
