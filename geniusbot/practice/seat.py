@@ -82,6 +82,9 @@ class BotSeat:
         self.seed = seed
         self.moves = 0
         self._lock = asyncio.Lock()
+        # The number of views at which the engine last could not move: it says so once.
+        self._failed_at = -1
+        self._said = ""
         self._task: asyncio.Task[None] | None = None
 
     def _budget(self, live: Any) -> Budget:
@@ -103,6 +106,8 @@ class BotSeat:
             if self.seat not in live.game.to_move():
                 return False
             knowledge = await knowledge_of(self.store, self.match_id, self.seat)
+            if len(knowledge.views) == self._failed_at:
+                return False  # said once already; a new view may let it move
             budget = self._budget(live)
             seed = self.seed + self.moves
             try:
@@ -112,6 +117,7 @@ class BotSeat:
                     loop = asyncio.get_running_loop()
                     choice = await loop.run_in_executor(self.executor, search, knowledge, budget, seed)
             except PracticeError as error:
+                self._failed_at = len(knowledge.views)
                 self.say(f"The practice opponent cannot move here ({error}); resign or abort the match.")
                 return False
             self.moves += 1
@@ -132,7 +138,10 @@ class BotSeat:
             try:
                 await self.step()
             except Exception as error:  # a failed look is tried again; the match goes on
-                self.say(f"The practice opponent failed ({error}); it tries again.")
+                said = f"The practice opponent failed ({error}); it tries again."
+                if said != self._said:
+                    self.say(said)
+                self._said = said
             await asyncio.sleep(POLL_SECONDS)
 
     def start(self) -> None:
