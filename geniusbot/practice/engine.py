@@ -213,9 +213,14 @@ def _random_move(game: Game, seat: str, rng: random.Random) -> Move | None:
     return rng.choice(listed) if listed else None
 
 
-def rollout(game: Game, rng: random.Random, depth: int = ROLLOUT_DEPTH) -> dict[str, float]:
-    """Play ``game`` on to its end (at most ``depth`` actions); each seat's reward."""
-    for _ in range(depth):
+def rollout(
+    game: Game, rng: random.Random, depth: int = ROLLOUT_DEPTH, late: Callable[[], bool] | None = None
+) -> dict[str, float]:
+    """Play ``game`` on to its end (at most ``depth`` actions, and not past ``late``, looked at
+    every eighth action); each seat's reward."""
+    for step in range(depth):
+        if late is not None and step % 8 == 7 and late():
+            break
         if not _advance(game):
             break
         mover = _mover(game, game.seats[0])
@@ -289,13 +294,13 @@ def choose(
             done -= 1
             break
         game = first.copy() if done == 1 else draw(rng)
-        _iterate(game, root, rng, seat)
+        _iterate(game, root, rng, seat, late)
     best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
     assert best.move is not None
     return Choice(best.move.text(), first.is_private(best.move), done, best.visits)
 
 
-def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str) -> None:
+def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str, late: Callable[[], bool]) -> None:
     node, path = root, [root]
     while _advance(game):
         seat = _mover(game, searcher)
@@ -322,7 +327,7 @@ def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str) -> None
         game.play(_as_legal(game, child.move, moves))
         path.append(child)
         node = child
-    result = rollout(game, rng)
+    result = rollout(game, rng, late=late)
     for visited in path:
         visited.visits += 1
         if visited.mover is not None:
