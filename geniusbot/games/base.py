@@ -35,9 +35,10 @@ A record (seed, options, and the submissions in order) therefore replays to the 
 from __future__ import annotations
 
 import copy
+import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Self, TypedDict
@@ -51,6 +52,11 @@ from .errors import (  # the refusals, named here too
     NotYourTurnError as NotYourTurnError,
     OptionError as OptionError,
     WrongPlaceError as WrongPlaceError,
+)
+from .outcome import (  # how a game ends, named here too
+    Outcome as Outcome,
+    Termination as Termination,
+    default_verdict as default_verdict,
 )
 
 SEATS: tuple[str, str] = ("p1", "p2")
@@ -100,102 +106,6 @@ class Move(ABC):
     @abstractmethod
     def text(self) -> str:
         """The canonical notation of the move, as a record writes it."""
-
-
-class Termination(StrEnum):
-    """How a game ended, as data: a host, a picture or an archive reads this, never the sentence."""
-
-    #: A line of the mover's stones: five in a row, four in a row.
-    LINE = "line"
-    #: The loser's pieces were captured down to the last.
-    CAPTURE = "capture"
-    #: The loser had too many stones knocked off the board.
-    KNOCKOUT = "knockout"
-    #: The loser's clock ran out.
-    TIME = "time"
-    #: The loser resigned.
-    RESIGNATION = "resignation"
-    #: The host stopped the match; it has no result.
-    ABORT = "abort"
-    #: A points target was reached, or the points were counted at the end (a task, a final match).
-    POINTS = "points"
-    #: The board is full.
-    FULL_BOARD = "full-board"
-    #: The seat to act had no legal action.
-    NO_LEGAL_ACTION = "no-legal-action"
-    #: A position repeated.
-    REPETITION = "repetition"
-    #: The loser made a declaration the board proved wrong, or broke a rule that loses at once.
-    MISTAKE = "mistake"
-    #: Any other ending (an outcome saved before terminations were recorded reads as this).
-    OTHER = "other"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended, as data.
-
-    ``winner`` is a seat, or ``None`` for a draw. ``termination`` says how it ended and ``data``
-    carries the plain values of it (the seat that ran out of time, the scores). ``how`` is the
-    game's own sentence of what happened, without who wins ("p2 ran out of time", "p1 (black)
-    makes five in a row, H8 to L8"), and ``verdict`` the words that close it in the record
-    ("; p1 wins", ", and wins"; "" when ``how`` already says who wins or loses). The two sentences a
-    reader sees are made here, once: :attr:`reason` (the record's result, the game's last word)
-    and :attr:`detail` (for a line that has said who wins already).
-    """
-
-    winner: str | None
-    termination: Termination
-    how: str
-    verdict: str = ""
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def reason(self) -> str:
-        """The whole sentence: how the game ended and who wins ("p2 ran out of time; p1 wins.")."""
-        return _sentence(self.how + self.verdict)
-
-    @property
-    def detail(self) -> str:
-        """How the game ended, for a line that has just said who wins ("p2 ran out of time.")."""
-        return _sentence(self.how)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "termination": str(self.termination),
-            "how": self.how,
-            "verdict": self.verdict,
-            "data": dict(self.data),
-            # Derived, for a reader of the plain data (a record, a view); ignored when loading.
-            "reason": self.reason,
-            "detail": self.detail,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Outcome | None:
-        if data is None:
-            return None
-        if "termination" not in data:
-            # Saved before outcomes were data: the sentence stands whole, its ending unknown.
-            return cls(data["winner"], Termination.OTHER, str(data.get("reason") or "").rstrip(". "))
-        return cls(
-            data["winner"],
-            Termination(data["termination"]),
-            data["how"],
-            data.get("verdict", ""),
-            dict(data.get("data") or {}),
-        )
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text if not text or text[-1] in ".!?" else text + "."
-
-
-def default_verdict(winner: str | None) -> str:
-    """The record's usual closing words for ``winner``: "; p1 wins" or "; the game is a draw"."""
-    return f"; {winner} wins" if winner else "; the game is a draw"
 
 
 class BaseView(TypedDict):
@@ -587,3 +497,30 @@ class Game(ABC):
             if movers:
                 raise NotYourTurnError(f"It is not your turn; waiting for {' and '.join(movers)}.")
             raise NotYourTurnError("No move is taken right now; wait for the next phase.")
+
+    # ---- hooks of the practice opponent (geniusbot.practice); all optional -------------------
+
+    @classmethod
+    def determinize(
+        cls, seat: str, views: Sequence[Mapping[str, Any]], rng: random.Random, **options: str
+    ) -> Game | None:
+        """A game consistent with everything ``seat`` has seen (``views``: its views in order,
+        the last one now; ``options``: ``variant`` and the match's options), whatever the views
+        hide drawn from ``rng``: the practice opponent of a game with hidden information searches
+        such games. It reads only the views, so it cannot know more than the seat. ``None``: the
+        game offers none (the default)."""
+        return None
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """A legal move of ``seat`` for a simulated game (a quick policy better than chance, or
+        a random move of a phase with too many to list); ``None``: the practice opponent draws
+        one uniformly from :meth:`legal_moves` (the default)."""
+        return None
+
+    def search_moves(self, seat: str) -> list[Move] | None:
+        """The legal moves of ``seat`` worth searching; ``None``: all of them (the default)."""
+        return None
+
+    def evaluate(self, seat: str) -> float | None:
+        """How good the unfinished position is for ``seat``, 0 (lost) to 1 (won); ``None``: even."""
+        return None

@@ -40,10 +40,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from .console_transport import TIME_FILE_ENV, ConsoleTransport, FileTime
+from .console_transport import TIME_FILE_ENV, FileTime
 from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
 from .lines import MAX_LINE, UNREADABLE, quoted, read_line
-from .transport import Player
 
 PAUSED_HINT = "The match is paused: type resume to go on."
 
@@ -129,9 +128,12 @@ async def run_console(
     stdin: IO[str] | None = None,
     out: IO[str] | None = None,
     time_source: Any = None,
+    bot: tuple[str, str] | None = None,
 ) -> int:
-    """Play one match in the terminal; return the exit code (0, or 2 for bad options)."""
+    """Play one match in the terminal; return the exit code (0, or 2 for bad options). ``bot``:
+    the seat and level of the practice opponent (``--vs bot``)."""
     from geniusbot.games import GameError, default_variant, get_game
+    from geniusbot.practice import console as practice
     from geniusbot.storage import StorageError, StorageUnavailable, Store
 
     from .match import Host
@@ -167,10 +169,11 @@ async def run_console(
     except Exception as error:  # a bad URL or a schema it does not know: say so, do not trace
         say(f"The database {db_url!r} cannot be opened ({error}); check --db.")
         return 2
-    transport = ConsoleTransport(out, boards_dir)
+    transport = practice.transport(out, boards_dir, bot)
     host = Host(store, transport, now=now, text_boards=True, adopt=False)
     dispatcher = TimerDispatcher(store, host.on_timer, time=time_source, retry_delay=1.0, max_sleep=1.0)
     host.wake = dispatcher.wake
+    opponent = None
     try:
         match_id = None
         if not new:
@@ -202,7 +205,7 @@ async def run_console(
                 variant=variant or default_variant(game),
                 options=options or {},
                 clock=clock,
-                players=[Player("p1", None, "p1"), Player("p2", None, "p2")],
+                players=practice.players(bot),
             )
             if not reply.ok:
                 say(reply.message)
@@ -211,6 +214,7 @@ async def run_console(
         assert match_id is not None
         dispatcher.start()
         say(help_text(host.matches[match_id].game if match_id in host.matches else None))
+        opponent = await practice.start(host, store, match_id, bot, say)
 
         # Each line's submission key: this run, named as the transport names its messages (the
         # microsecond it began, unique across runs), and the line's number in it.
@@ -251,6 +255,7 @@ async def run_console(
                 except asyncio.CancelledError:
                     await handling  # Ctrl-C while a line is handled: it ends (it may be committing) first
                     raise
+                await practice.answer(opponent)  # the practice opponent moves before the next line
         except asyncio.CancelledError:  # Ctrl-C: leave as 'quit' does, without a traceback
             say("")
             say(await _leaving(host, match_id, again))
@@ -263,6 +268,7 @@ async def run_console(
         say(f"Stopped while the match was being set up; '{again}' with the same --db takes it up again.")
         return 130
     finally:
+        await practice.stop(opponent)
         await dispatcher.stop()
         await store.close()
 
@@ -398,6 +404,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``play`` to the launcher's sub-commands (its help lists every game of the registry)."""
     from geniusbot.cli import PLAY_HELP
     from geniusbot.games import registry
+    from geniusbot.practice.console import add_arguments
 
     games = registry()
     listing = ", ".join(
@@ -437,6 +444,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--boards", metavar="DIR", help="save every board picture as a PNG in DIR (default: no picture is kept)"
     )
     parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
+    add_arguments(parser)  # --vs bot, --level, --bot-seat
     parser.set_defaults(handler="geniusbot.host.console:command")
 
 
@@ -478,4 +486,5 @@ async def command(args: argparse.Namespace) -> int:
         clock=args.clock,
         new=args.new,
         boards_dir=boards,
+        bot=(args.bot_seat, args.level) if getattr(args, "vs", None) == "bot" else None,
     )

@@ -73,6 +73,7 @@ View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -909,6 +910,75 @@ class DuelingDecks(Game):
         self.history = [_copy_entry(e) for e in data["history"]]
         self.last_moves = dict(data["last_moves"])
         self.result = dict(data["result"]) if data["result"] else None
+
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    @classmethod
+    def determinize(
+        cls, seat: str, views: Sequence[Mapping[str, Any]], rng: random.Random, **options: str
+    ) -> DuelingDecks | None:
+        """A game ``seat`` cannot tell from the one it plays: the public creations and plays of
+        every round replayed (under Darkness the other seat's plays drawn from ``rng``, kept when
+        they give the round's known winner), then the seat's own sealed submission; the other
+        seat's sealed one, which no view shows, drawn from ``rng`` if it is in."""
+        if not views or views[-1]["phase"] == "over":
+            return None
+        view = views[-1]
+        variant = options.pop("variant", None)
+        game = cls.new(seed=0, variant=variant, **options)
+        game.prizes = [int(p) if p is not None else 0 for p in view["prizes"]]
+        for number, created in enumerate(view["created"]):
+            game._replay_phase("create", {s: Create(s, _descending(created["cards"][s])) for s in game.seats})
+            if number >= len(view["history"]):
+                break
+            entry = view["history"][number]
+            plays = {s: p for s, p in (entry["plays"] or {}).items() if p is not None}
+            last_round = number + 1 == len(view["history"])
+            known = {s: Play(s, _descending(p["cards"]), int(p["backup"])) for s, p in plays.items()}
+            hidden = [s for s in game.to_move() if s not in known]
+            options_of = [list(game.legal_moves(s)) for s in hidden]
+            candidates = [
+                dict(known, **dict(zip(hidden, pick, strict=True))) for pick in itertools.product(*options_of)
+            ]
+            rng.shuffle(candidates)
+            trials: list[DuelingDecks] = []
+            for moves in candidates[:64] or [known]:
+                trial = game.copy()
+                trial._replay_phase("play", moves)
+                trials.append(trial)
+                if (
+                    trial.history
+                    and trial.history[-1]["winner"] == entry["winner"]
+                    and (last_round or not trial.is_over)
+                ):
+                    break
+            # A drawn play that would have ended the task is worse than one with the wrong winner.
+            game = trials[-1] if last_round else next((t for t in reversed(trials) if not t.is_over), trials[-1])
+            if game.is_over and not last_round:
+                return None
+        mine = view["sealed"]
+        if mine is not None and seat in game.to_move():
+            cards = tuple(mine["cards"])
+            game.play(Create(seat, cards) if game.phase == "create" else Play(seat, cards, int(mine["backup"])))
+        elif view["submitted"][seat] and seat in game.to_move():
+            game.timeout(seat)
+        other = other_seat(seat)
+        if view["submitted"][other] and other in game.to_move() and not game.is_over:
+            game.play(rng.choice(list(game.legal_moves(other))))  # sealed: any it could have sent
+        game.last_moves[seat] = view["last_move"]
+        if game.is_over or list(game.to_move()) != list(view["to_move"]):
+            return None  # the draws under Darkness could not give what the seat saw
+        return game
+
+    def _replay_phase(self, phase: str, moves: Mapping[str, Move]) -> None:
+        """Submit ``moves`` for the seats that move in this phase (a skipped seat is not asked)."""
+        for seat in self.seats:
+            if self.phase == phase and not self.is_over and seat in self.to_move():
+                move = moves.get(seat)
+                if move is None or not self.is_legal(move):
+                    self.timeout(seat)
+                else:
+                    self.play(move)
 
 
 def board_text(view: DuelingDecksView) -> str:

@@ -69,7 +69,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
@@ -1117,6 +1117,68 @@ class AllHandsOnDeck(Game):
         self.task = _TASK_GAMES[data["task"]["game"]].from_dict(data["task"]) if data["task"] is not None else None
         self.last_move = data["last_move"]
         self.result = dict(data["result"], points=dict(data["result"]["points"])) if data["result"] else None
+
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    @classmethod
+    def determinize(
+        cls, seat: str, views: Sequence[Mapping[str, Any]], rng: random.Random, **options: str
+    ) -> AllHandsOnDeck | None:
+        """A match ``seat`` cannot tell from the one it plays: the scoreboard, items, bans and
+        Override as its view shows them, the other seat's sealed All-In answer drawn from ``rng``
+        when it is in, and the running task the task's own determinization of the task views this
+        play showed the seat."""
+        if not views or views[-1]["phase"] == "over" or views[-1]["current"] is None:
+            return None
+        view, current = views[-1], views[-1]["current"]
+        variant = options.pop("variant", None)
+        game = cls.new(seed=0, variant=variant, **options)
+        game.all_in_left = {s: int(view["items"][s]["all_in"]) for s in game.seats}
+        game.override_left = {s: int(view["items"][s]["override"]) for s in game.seats}
+        game.points = {s: int(n) for s, n in view["points"].items()}
+        game.plays = [_copy_play(p) for p in view["plays"]]
+        game.play_no, game.phase = int(view["play"]), view["phase"]
+        game.pool, game.bans = list(current["pool"]), [dict(b) for b in current["bans"]]
+        game.bans_left = int(current["bans_left"])
+        asked = current["override"]["asked"]
+        queue = [asked] if asked else []
+        if asked == current["first"] and game.override_left[other_seat(asked)] > 0:
+            queue.append(other_seat(asked))
+        game.override_queue, game.override_by = queue, current["override"]["by"]
+        game.chosen = tuple(current["anomalies"]) if current["anomalies"] is not None else None
+        answers: dict[str, bool | None] = {}
+        used = current["all_in"]["used"]
+        for holder, answered in current["all_in"]["answered"].items():
+            if not answered:
+                answers[holder] = None
+            elif game.phase != "items":
+                answers[holder] = holder in used  # both answers are shown together
+            elif holder == seat:
+                answers[holder] = view["sealed"] == "use all-in"
+            else:
+                answers[holder] = rng.random() < 0.5
+        game.all_in_answers, game.all_in_used = answers, list(used)
+        game.last_move, game.task = view["last_move"], None
+        if game.phase == "task":
+            task_cls = _TASK_GAMES[game.current_task]
+            shown = [v["task"] for v in views if v["phase"] == "task" and v["play"] == view["play"] and v["task"]]
+            task = task_cls.determinize(seat, shown, rng, **game.task_options())
+            if task is None:
+                return None
+            game.task = task
+        return game
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """The running task's rollout policy; a random answer, ban or Override choice between plays."""
+        if self.phase == "task" and self.task is not None and not self.is_over:
+            return self.task.rollout_move(seat, rng)
+        return None
+
+    def search_moves(self, seat: str) -> list[Move] | None:
+        """The running task's moves worth searching."""
+        if self.phase == "task" and self.task is not None and not self.is_over:
+            return self.task.search_moves(seat)
+        return None
 
 
 def _copy_play(play: Mapping[str, Any]) -> dict[str, Any]:

@@ -82,7 +82,7 @@ import itertools
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
@@ -93,6 +93,7 @@ from geniusbot.games.base import (
     Event,
     EventKind,
     Game,
+    GameError,
     IllegalMoveError,
     MalformedMoveError,
     Move,
@@ -837,6 +838,47 @@ class DeckSwabbing(Game):
         self.last_move = data["last_move"]
         self.last_scorer = data["last_scorer"]
         self.result = _copy_result(data["result"])
+
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    @classmethod
+    def determinize(
+        cls, seat: str, views: Sequence[Mapping[str, Any]], rng: random.Random, **options: str
+    ) -> DeckSwabbing | None:
+        """A game ``seat`` cannot tell from the one it plays: every played turn replayed from the
+        view's history (Unique's numbers as shown), then the seat's own sealed submission, and
+        the other seat's sealed one, which no view shows, drawn from ``rng`` when it is in."""
+        if not views or views[-1]["phase"] == "over":
+            return None
+        view, other = views[-1], other_seat(seat)
+        variant = options.pop("variant", None)
+        game = cls.new(seed=0, variant=variant, **options)
+        if view["numbers"]:
+            game.numbers = {_pt(sq): int(n) for sq, n in view["numbers"].items()}
+        try:
+            for entry in view["history"]:
+                mover = entry["seat"]
+                game._submit(mover, " ".join(entry["tiles"]))
+                if game.has("snipe") and not game.is_over and other_seat(mover) in game.to_move():
+                    game._submit(other_seat(mover), f"snipe {entry['snipe'] or 'none'}")
+            if view["sealed"] and seat in game.to_move():
+                game._submit(seat, view["sealed"])
+        except GameError:
+            return None
+        if (view["submitted"] or {}).get(other) and other in game.to_move():
+            game.play(rng.choice(list(game.legal_moves(other))))
+        if game.is_over or list(game.to_move()) != list(view["to_move"]):
+            return None
+        return game
+
+    def _submit(self, seat: str, text: str) -> None:
+        """Submit ``text`` for ``seat`` where it belongs (by direct message when it is sealed)."""
+        for private in (self.has("snipe"), not self.has("snipe")):
+            try:
+                self.submit(text, seat, private=private)
+                return
+            except WrongPlaceError:
+                continue
 
 
 def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:

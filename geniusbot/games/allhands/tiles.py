@@ -67,7 +67,7 @@ import itertools
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
@@ -858,6 +858,81 @@ class TileDecklaration(Game):
         self.exploded = [dict(e, owners=list(e["owners"])) for e in data["exploded"]]
         self.last_move = data["last_move"]
         self.loss = dict(data["loss"]) if data["loss"] else None
+
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    @classmethod
+    def determinize(
+        cls, seat: str, views: Sequence[Mapping[str, Any]], rng: random.Random, **options: str
+    ) -> TileDecklaration | None:
+        """A game ``seat`` cannot tell from the one it plays: the grid as its view showed it in
+        the memorize window (dealt from ``rng`` around the declared tiles if it never saw it),
+        its own mines, and the other seat's unexploded mines placed at random on tiles not yet
+        declared."""
+        if not views:
+            return None
+        view = views[-1]
+        variant = options.pop("variant", None)
+        game = cls.new(seed=0, variant=variant, **options)
+        if view["phase"] in ("memorize", "over"):
+            return None
+        shown = next((v["grid"] for v in views if v.get("phase") == "memorize" and v.get("grid")), None)
+        declared = {d["tile"]: d["color"] for d in view["declared"]}
+        marks = [_pt(m) for m in view["marks"]]
+        if shown is not None:
+            original = {_pt(sq): colour for sq, colour in shown.items()}
+        else:
+            colours = Counter(c for c in game.palette for _ in range(len(TILES) // len(game.palette)))
+            colours.subtract(c for sq, c in declared.items() if _pt(sq) not in marks)
+            dealt = sorted(colours.elements())
+            rng.shuffle(dealt)
+            original = dict(game.original)
+            hidden = [p for p in TILES if _sq(p) not in declared or p in marks]
+            original.update(zip(hidden, dealt, strict=False))
+            original.update({_pt(sq): c for sq, c in declared.items() if _pt(sq) not in marks})
+        game.original = original
+        game.grid = implode(original, marks) if marks else dict(original)
+        game.marks = marks
+        game.phase = view["phase"]
+        own = view.get("mines")
+        game.mines[seat] = None if own is None else [_pt(t) for t in own]
+        other = other_seat(seat)
+        sent = (view.get("mines_sent") or {}).get(other, False)
+        if game.has("landmine") and sent:
+            exploded = [_pt(e["tile"]) for e in view["exploded"] if other in e["owners"]]
+            free = [p for p in TILES if _sq(p) not in declared]
+            game.mines[other] = exploded + rng.sample(free, MINES_PER_SEAT - len(exploded))
+        elif game.has("landmine") and view["phase"] != "landmines":
+            game.mines[other] = []
+        game.declared = [dict(d) for d in view["declared"]]
+        game.turn = view["to_move"][0] if view["phase"] in ("call", "declare") and view["to_move"] else None
+        game.called, game.caller = view["called"], view["caller"]
+        game.must_move_again = bool(view["must_move_again"])
+        game.exploded = [dict(e, owners=list(e["owners"])) for e in view["exploded"]]
+        game.last_move = view["last_move"]
+        return game
+
+    def search_moves(self, seat: str) -> list[Move] | None:
+        """In the calls, the declarations true to this game's grid (with every call), when there are any."""
+        if self.is_over or self.phase != "declare" or self.called is None or seat not in self.to_move():
+            return None
+        tiles = self.valid_tiles(self.called, self.chain_from())
+        return [Declare(seat, _sq(tile), colour) for tile in tiles for colour in self.palette] or None
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """Five random mines; a random call; a true declaration with a call that has a valid tile."""
+        if self.is_over or seat not in self.to_move():
+            return None
+        if self.phase == "landmines":
+            return Mines(seat, tuple(_sq(p) for p in _sort(rng.sample(TILES, MINES_PER_SEAT))))
+        if self.phase == "call":
+            return Call(seat, rng.choice(self.palette))
+        if self.called is None:
+            return None
+        tiles = self.valid_tiles(self.called, self.chain_from())
+        if not tiles:
+            return Declare(seat, _sq(rng.choice(TILES)), rng.choice(self.palette))
+        return Declare(seat, _sq(rng.choice(tiles)), rng.choice(self.palette))
 
 
 def _tokens(text: str) -> tuple[list[str], list[str]]:

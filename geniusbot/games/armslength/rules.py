@@ -524,6 +524,8 @@ class ArmsLength(Game):
         self.pushes = [cast(Push, dict(p)) for p in data["pushes"]]
         self.move_number = int(data["move_number"])
 
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
 
 def push_results(stones: Mapping[Point, str], placed: Point) -> list[Push]:
     """What a stone placed on ``placed`` does to its neighbours, all read from ``stones`` as it is.

@@ -17,6 +17,7 @@ the double-three check need no bounds tests: every walk stops at a wall.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -517,3 +518,75 @@ class TicTacFive(Game):
         self._colours, self._next_colour = colours, next_colour
         self._winning_line = list(line) if line else None
         self._forbidden_memo = None
+
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    def _near(self, reach: int) -> list[int]:
+        """The empty points within ``reach`` of a stone (the centre on an empty board)."""
+        if not self._stones:
+            return [_index(Point(SIZE // 2, SIZE // 2))]
+        seen: set[int] = set()
+        for point, _ in self._stones:
+            base = _index(point)
+            for dr in range(-reach, reach + 1):
+                for dc in range(-reach, reach + 1):
+                    at = base + dr * _STRIDE + dc
+                    if 0 <= at < len(self._board) and self._board[at] == _EMPTY:
+                        seen.add(at)
+        return sorted(seen)
+
+    def _fives(self, points: list[int], code: int) -> list[int]:
+        """The points of ``points`` on which a stone of ``code`` makes five."""
+        return [
+            at for at in points if any(_line_shape(self._board, at, step, code) == _FIVE for step, _ in _DIRECTIONS)
+        ]
+
+    def search_moves(self, seat: str) -> list[Move] | None:
+        """The points within two of a stone; only the five when there is one, and only the
+        points that stop the opponent's five when it threatens one."""
+        if self.is_over or self._phase == "choice" or seat not in self.to_move():
+            return None
+        own = _CODE[self._next_colour or "black"]
+        near = [at for at in self._near(2) if _allowed(self._board, at, own)]
+        if self._phase == "play":
+            wins = self._fives(near, own)
+            if wins:
+                return [Place(seat, _POINT_AT[wins[0]])]
+            blocks = self._fives(near, _BLACK + _WHITE - own)
+            if blocks:
+                return [Place(seat, _POINT_AT[at]) for at in blocks]
+        return [Place(seat, _POINT_AT[at]) for at in near] or None
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """A quick policy: make five, else stop the opponent's five (near the last two stones),
+        else a point near a stone, one that makes a four or an open three if a few tries find one."""
+        if self.is_over or seat not in self.to_move():
+            return None
+        if self._phase == "choice":
+            return ChooseColour(seat, rng.choice(COLOURS))
+        board, own = self._board, _CODE[self._next_colour or "black"]
+        if self._phase == "play":
+            for point, colour in reversed(self._stones[-2:]):
+                code, base = _CODE[colour], _index(point)
+                for step, _ in _DIRECTIONS:
+                    for k in (-4, -3, -2, -1, 1, 2, 3, 4):
+                        at = base + k * step
+                        if (
+                            0 <= at < len(board)
+                            and board[at] == _EMPTY
+                            and _line_shape(board, at, step, code) == _FIVE
+                            and (code == own or _allowed(board, at, own))
+                        ):
+                            return Place(seat, _POINT_AT[at])
+        if not self._stones:
+            return Place(seat, Point(SIZE // 2, SIZE // 2))
+        fallback = None
+        for _ in range(24):
+            point = rng.choice(self._stones)[0]
+            at = _index(point) + rng.randint(-2, 2) * _STRIDE + rng.randint(-2, 2)
+            if not 0 <= at < len(board) or board[at] != _EMPTY or not _allowed(board, at, own):
+                continue
+            if any(_line_shape(board, at, step, own) in (_FOUR, _THREE) for step, _ in _DIRECTIONS):
+                return Place(seat, _POINT_AT[at])
+            fallback = fallback or Place(seat, _POINT_AT[at])
+        return fallback

@@ -1,0 +1,142 @@
+"""The practice opponent's strength and speed, on fixed seeds.
+
+Per game and rule set: the win rate of ``normal`` against a player of uniformly random legal
+moves (target: at least 90 %), of ``hard`` against ``normal`` (target: at least 60 %), and the
+p99 time a move of ``normal`` and ``hard`` takes against the budget (target: at most the budget
+plus 100 ms). Seats alternate from game to game. A draw counts half.
+
+Run: python bench/bench_practice.py [--games 100] [--hard-games 100] [--only tightwire] [--seconds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+# Run from a checkout without installing: the package sits next to bench/.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from geniusbot.games import Game, get_game
+from geniusbot.practice import LEVELS, Budget, Knowledge, choose
+
+CASES: list[tuple[str, str | None, dict[str, str]]] = [
+    ("tictacfive", None, {}),
+    ("armslength", None, {}),
+    ("tightwire", "classic", {}),
+    ("tightwire", "influx", {}),
+    ("tightwire", "fate", {}),
+    ("tiles", None, {}),
+    ("tiles", None, {"anomalies": "landmine"}),
+    ("tiles", None, {"anomalies": "chain,implode,landmine,rainbow,rectangle-adverse"}),
+    ("decks", None, {}),
+    ("decks", None, {"anomalies": "backup,darkness,overshadow"}),
+    ("decks", None, {"anomalies": "darkness,pick-your-prize,revolution"}),
+    ("swabbing", None, {}),
+    ("swabbing", None, {"anomalies": "snipe,hook"}),
+    ("swabbing", None, {"anomalies": "linear,pyramid,unique,snipe"}),
+    ("allhands", None, {"items": "p1 all-in override; p2 clock all-in override"}),
+]
+
+
+def _random(game: Game, seat: str, rng: random.Random) -> tuple[str, bool]:
+    if game.view(None).get("phase") == "landmines":  # 1.7 million mine sets: the policy samples one
+        move = game.rollout_move(seat, rng)
+    else:
+        move = None
+    move = move or rng.choice(list(game.legal_moves(seat)))
+    return move.text(), game.is_private(move)
+
+
+def play(
+    case: tuple[str, str | None, dict[str, str]],
+    seed: int,
+    levels: dict[str, str | None],
+    seconds: float,
+    times: dict[str, list[float]],
+) -> float:
+    """One game; the reward of the seat playing ``levels``' first key's level (``None``: random)."""
+    name, variant, options = case
+    game = get_game(name).new(seed=seed, variant=variant, **options)
+    views: dict[str, list[Any]] = {s: [] for s in game.seats}
+    actions: list[tuple[str, str | None, str, bool]] = []
+    rng = random.Random(seed)
+    for _ in range(400):
+        for s, seen in views.items():
+            view = game.view(s)
+            if not seen or seen[-1] != view:
+                seen.append(view)
+        if game.is_over:
+            break
+        if not game.to_move():
+            game.close_window()
+            actions.append(("window", None, "", False))
+            continue
+        seat = game.to_move()[0]
+        level = levels[seat]
+        if level is None:
+            text, private = _random(game, seat, rng)
+        else:
+            knowledge = Knowledge(
+                name,
+                game.variant,
+                options,
+                seat,
+                list(views[seat]),
+                game.seed if game.perfect_information else None,
+                list(actions),
+            )
+            budget = Budget(LEVELS[level].iterations, seconds)
+            start = time.monotonic()
+            choice = choose(knowledge, budget, seed=seed * 1000 + len(actions), now=time.monotonic)
+            times.setdefault(level, []).append(time.monotonic() - start)
+            text, private = choice.text, choice.private
+        game.submit(text, seat, private=private)
+        actions.append(("move", seat, text, private))
+    outcome = game.outcome()
+    first = next(iter(levels))
+    if outcome is None or outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner == first else 0.0
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="games of normal against random, per case")
+    parser.add_argument("--hard-games", type=int, default=100, help="games of hard against normal, per case")
+    parser.add_argument("--only", help="only the cases whose name contains this")
+    parser.add_argument("--seconds", type=float, default=2.0, help="the budget of a move in seconds")
+    args = parser.parse_args()
+    print("| game | normal vs random | hard vs normal | p99 move, normal | p99 move, hard | budget |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for case in CASES:
+        label = "-".join(filter(None, [case[0], case[1], case[2].get("anomalies", "").replace(",", "+")]))
+        if args.only and args.only not in label:
+            continue
+        times: dict[str, list[float]] = {}
+        won = 0.0
+        for seed in range(args.games):
+            seats = {"p1": "normal", "p2": None} if seed % 2 == 0 else {"p2": "normal", "p1": None}
+            won += play(case, seed, seats, args.seconds, times)
+        hard = 0.0
+        for seed in range(args.hard_games):
+            seats = {"p1": "hard", "p2": "normal"} if seed % 2 == 0 else {"p2": "hard", "p1": "normal"}
+            hard += play(case, 10_000 + seed, seats, args.seconds, times)
+        print(
+            f"| {label} | {won / max(args.games, 1):.0%} of {args.games} | {hard / max(args.hard_games, 1):.0%} of "
+            f"{args.hard_games} | {p99(times.get('normal', [])) * 1000:.0f} ms | {p99(times.get('hard', [])) * 1000:.0f} ms "
+            f"| {args.seconds * 1000:.0f} ms |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""How a game ends: the :class:`Outcome` (winner, :class:`Termination`, the words) that
+:meth:`geniusbot.games.base.Game.outcome` gives. :mod:`geniusbot.games.base` names them too."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Termination(StrEnum):
+    """How a game ended, as data: a host, a picture or an archive reads this, never the sentence."""
+
+    #: A line of the mover's stones: five in a row, four in a row.
+    LINE = "line"
+    #: The loser's pieces were captured down to the last.
+    CAPTURE = "capture"
+    #: The loser had too many stones knocked off the board.
+    KNOCKOUT = "knockout"
+    #: The loser's clock ran out.
+    TIME = "time"
+    #: The loser resigned.
+    RESIGNATION = "resignation"
+    #: The host stopped the match; it has no result.
+    ABORT = "abort"
+    #: A points target was reached, or the points were counted at the end (a task, a final match).
+    POINTS = "points"
+    #: The board is full.
+    FULL_BOARD = "full-board"
+    #: The seat to act had no legal action.
+    NO_LEGAL_ACTION = "no-legal-action"
+    #: A position repeated.
+    REPETITION = "repetition"
+    #: The loser made a declaration the board proved wrong, or broke a rule that loses at once.
+    MISTAKE = "mistake"
+    #: Any other ending (an outcome saved before terminations were recorded reads as this).
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended, as data.
+
+    ``winner`` is a seat, or ``None`` for a draw. ``termination`` says how it ended and ``data``
+    carries the plain values of it (the seat that ran out of time, the scores). ``how`` is the
+    game's own sentence of what happened, without who wins ("p2 ran out of time", "p1 (black)
+    makes five in a row, H8 to L8"), and ``verdict`` the words that close it in the record
+    ("; p1 wins", ", and wins"; "" when ``how`` already says who wins or loses). The two sentences a
+    reader sees are made here, once: :attr:`reason` (the record's result, the game's last word)
+    and :attr:`detail` (for a line that has said who wins already).
+    """
+
+    winner: str | None
+    termination: Termination
+    how: str
+    verdict: str = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """The whole sentence: how the game ended and who wins ("p2 ran out of time; p1 wins.")."""
+        return _sentence(self.how + self.verdict)
+
+    @property
+    def detail(self) -> str:
+        """How the game ended, for a line that has just said who wins ("p2 ran out of time.")."""
+        return _sentence(self.how)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "termination": str(self.termination),
+            "how": self.how,
+            "verdict": self.verdict,
+            "data": dict(self.data),
+            # Derived, for a reader of the plain data (a record, a view); ignored when loading.
+            "reason": self.reason,
+            "detail": self.detail,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Outcome | None:
+        if data is None:
+            return None
+        if "termination" not in data:
+            # Saved before outcomes were data: the sentence stands whole, its ending unknown.
+            return cls(data["winner"], Termination.OTHER, str(data.get("reason") or "").rstrip(". "))
+        return cls(
+            data["winner"],
+            Termination(data["termination"]),
+            data["how"],
+            data.get("verdict", ""),
+            dict(data.get("data") or {}),
+        )
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
+def default_verdict(winner: str | None) -> str:
+    """The record's usual closing words for ``winner``: "; p1 wins" or "; the game is a draw"."""
+    return f"; {winner} wins" if winner else "; the game is a draw"

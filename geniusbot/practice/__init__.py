@@ -1,0 +1,8 @@
+"""The practice opponent: a search over the rules API that plays a seat from its views alone.
+
+See :mod:`geniusbot.practice.engine` and ``docs/practice.md``.
+"""
+
+from .engine import LEVELS, Budget, Choice, Knowledge, PracticeError, choose
+
+__all__ = ["LEVELS", "Budget", "Choice", "Knowledge", "PracticeError", "choose"]

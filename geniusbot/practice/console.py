@@ -1,0 +1,110 @@
+"""``geniusbot play GAME --vs bot``: the practice opponent at the console.
+
+The console's few hooks: its arguments, its transport (which prints no private message to the
+opponent's seat), its players (the opponent's seat is named ``bot``, so the stored match says it
+was a practice match), and the opponent itself, which answers after every line and watches the
+match meanwhile (a window that closes, the other seat's timeout). Its searches run in a worker
+process.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+from typing import IO, Any
+
+from geniusbot.host.console_transport import ConsoleTransport
+from geniusbot.host.transport import Player
+
+from .seat import BotSeat
+
+#: What the console prints for a private message to the practice opponent's seat.
+BOT_PRIVATE = "(a private message to the practice opponent)"
+
+#: The name the practice opponent's seat is stored under.
+BOT_NAME = "bot"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--vs bot``, ``--level`` and ``--bot-seat``."""
+    parser.add_argument("--vs", choices=["bot"], help="play against the practice opponent (see docs/practice.md)")
+    parser.add_argument(
+        "--level", choices=["easy", "normal", "hard"], default="normal", help="the practice opponent's level"
+    )
+    parser.add_argument(
+        "--bot-seat", choices=["p1", "p2"], default="p2", help="the seat the practice opponent plays (default p2)"
+    )
+
+
+class PracticeTransport(ConsoleTransport):
+    """The console's transport, silent about what is sent privately to the opponent's seat."""
+
+    def __init__(self, out: IO[str], boards_dir: Path | None, bot_seat: str) -> None:
+        super().__init__(out, boards_dir)
+        self.bot_seat = bot_seat
+
+    async def send_private(self, player: Player, text: str) -> int:
+        return await super().send_private(player, BOT_PRIVATE if player.seat == self.bot_seat else text)
+
+    async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int:
+        if player.seat == self.bot_seat:
+            return await super().send_private(player, BOT_PRIVATE)
+        return await super().send_private_picture(player, png, filename=filename, text=text)
+
+
+def transport(out: IO[str], boards_dir: Path | None, bot: tuple[str, str] | None) -> ConsoleTransport:
+    """The console's transport for a match with (or without) the practice opponent."""
+    return ConsoleTransport(out, boards_dir) if bot is None else PracticeTransport(out, boards_dir, bot[0])
+
+
+def players(bot: tuple[str, str] | None) -> list[Player]:
+    """The console's two seats, the opponent's named :data:`BOT_NAME`."""
+    return [Player(seat, None, BOT_NAME if bot and seat == bot[0] else seat) for seat in ("p1", "p2")]
+
+
+class Opponent(BotSeat):
+    """The practice opponent of one console match, with its worker process."""
+
+    async def answer(self) -> None:
+        """Move now if it is the opponent's turn (and again while it stays its turn)."""
+        while await self.step():
+            pass
+
+    async def close(self) -> None:
+        await self.stop()
+        if isinstance(self.executor, ProcessPoolExecutor):
+            self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+async def start(
+    host: Any, store: Any, match_id: int, bot: tuple[str, str] | None, say: Callable[[str], None]
+) -> Opponent | None:
+    """The opponent of ``match_id``, watching it and having made its first move if it is to
+    move; ``None`` without ``--vs bot``."""
+    if bot is None:
+        return None
+    seat, level = bot
+    executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+    opponent = Opponent(host, store, match_id, seat, level=level, executor=executor, say=say, seed=match_id)
+    say(f"The practice opponent ({level}) plays {seat}.")
+    await opponent.answer()
+    opponent.start()
+    return opponent
+
+
+async def answer(opponent: Opponent | None) -> None:
+    """The opponent's answer to the line just handled."""
+    if opponent is not None:
+        await opponent.answer()
+
+
+async def stop(opponent: Opponent | None) -> None:
+    """Stop the opponent and its worker."""
+    if opponent is not None:
+        await opponent.close()
+
+
+__all__ = ["BOT_NAME", "PracticeTransport", "add_arguments", "answer", "players", "start", "stop", "transport"]

@@ -1,0 +1,360 @@
+"""The practice opponent's search: Monte Carlo tree search over the rules API.
+
+The engine is given a :class:`Knowledge`, what one seat knows, and nothing else: the seat's views
+in the order it saw them and, for a game of perfect information only, the seed, options and the
+actions of the match (which every seat sees). It never holds the match's game object.
+
+To search it needs concrete games. For a game of perfect information it replays the actions from
+the seed: the state every seat can rebuild. For a game with hidden information it asks the game's
+:meth:`~geniusbot.games.base.Game.determinize` hook for games consistent with the views, each
+drawn from the engine's own random numbers (information-set search: one tree over the moves,
+a fresh determinization at every iteration, a child counted as available only when it is
+legal in the iteration's determinization).
+
+The budget is a number of iterations and, optionally, seconds of a ``now`` callable the caller
+injects (tests use iterations only). The engine is pure: no asyncio, no I/O.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from geniusbot.games import Game, GameError, Move, get_game
+
+#: Above this many legal moves, a node samples moves (the game's rollout policy, else uniform)
+#: rather than listing them all (a landmine window has 1.7 million mine sets).
+MOVE_CAP = 400
+#: How many moves a node samples when it may not list them.
+SAMPLED_MOVES = 24
+#: A rollout stops after this many actions and counts as even (0.5 each) when the game goes on.
+ROLLOUT_DEPTH = 80
+#: How many times a determinization is drawn before the engine gives up on a position (a game
+#: may draw one that does not fit what the seat saw, and say so with ``None``).
+DRAWS = 10
+#: The seconds kept back from a wall-time budget: the iteration under way when it runs out, and
+#: the answer's way back, finish within it.
+TIME_MARGIN = 0.06
+#: The exploration constant of UCB1.
+EXPLORATION = 1.0
+
+
+class PracticeError(GameError):
+    """The engine cannot play this position (a hidden-information game without a
+    determinization, or views that no game matches); the sentence says which."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search may run: ``iterations`` at most, and ``seconds`` of ``now`` if given."""
+
+    iterations: int
+    seconds: float | None = None
+
+
+#: The levels a player picks: the same search, with more iterations.
+LEVELS: Mapping[str, Budget] = {
+    "easy": Budget(40, 2.0),
+    "normal": Budget(300, 2.0),
+    "hard": Budget(1200, 2.0),
+}
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What ``seat`` knows, as plain data (it crosses a process boundary).
+
+    ``views``: the seat's views, oldest first, the last being the position now (``Game.view(seat)``
+    after each action it saw). ``seed`` and ``actions``: for a game of perfect information only,
+    the match's seed and its accepted game actions, each ``(kind, seat, text, private)`` with kind
+    ``move``, ``timeout``, ``resign`` or ``window`` (a closed window).
+    """
+
+    game: str
+    variant: str
+    options: Mapping[str, str]
+    seat: str
+    views: Sequence[Mapping[str, Any]]
+    seed: int | None = None
+    actions: Sequence[tuple[str, str | None, str, bool]] = ()
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The engine's move: its text, whether it is sent privately, and the search's figures."""
+
+    text: str
+    private: bool
+    iterations: int = 0
+    visits: int = 0
+
+
+def replay(knowledge: Knowledge) -> Game:
+    """The game of perfect information rebuilt from its seed and its public actions."""
+    cls = get_game(knowledge.game)
+    game = cls.new(seed=knowledge.seed or 0, variant=knowledge.variant, **dict(knowledge.options))
+    for kind, seat, text, private in knowledge.actions:
+        if kind == "move":
+            assert seat is not None
+            game.submit(text, seat, private=private)
+        elif kind == "timeout" and seat is not None:
+            game.timeout(seat)
+        elif kind == "resign" and seat is not None:
+            game.resign(seat)
+        elif kind == "window":
+            game.close_window()
+    return game
+
+
+def determinizer(knowledge: Knowledge) -> Callable[[random.Random], Game]:
+    """A function drawing a game consistent with what the seat knows."""
+    cls = get_game(knowledge.game)
+    if cls.perfect_information:
+        if knowledge.seed is None:
+            raise PracticeError(f"{cls.title} is replayed from its seed; the knowledge has none.")
+        base = replay(knowledge)
+        return lambda rng: base.copy()
+    if not knowledge.views:
+        raise PracticeError("The engine has seen no view of this match.")
+
+    def draw(rng: random.Random) -> Game:
+        for _ in range(DRAWS):
+            game = cls.determinize(knowledge.seat, knowledge.views, rng, variant=knowledge.variant, **knowledge.options)
+            if game is not None:
+                return game
+        raise PracticeError(f"{cls.title} has no practice opponent in this position yet.")
+
+    return draw
+
+
+@dataclass
+class _Node:
+    mover: str | None = None
+    move: Move | None = None
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+    children: dict[str, _Node] = field(default_factory=dict)
+    # The moves a node with too many to list searches (drawn on its first visit).
+    sampled: list[Move] | None = None
+
+
+def _mover(game: Game, seat: str) -> str | None:
+    """The seat that acts next in a simulation, or ``None``: of several at once (sealed moves),
+    ``seat``, the searching seat, first, so that its own choice is the root's."""
+    movers = game.to_move()
+    if seat in movers:
+        return seat
+    return movers[0] if movers else None
+
+
+def _advance(game: Game) -> bool:
+    """Close a window nobody's move ends; ``False`` when the game cannot go on."""
+    if game.is_over:
+        return False
+    if game.to_move():
+        return True
+    if game.window() is not None:
+        game.close_window()
+        return True
+    return False
+
+
+def _moves(game: Game, seat: str, node: _Node, rng: random.Random) -> list[Move]:
+    """The moves a node searches in this determinization."""
+    if node.sampled is not None:
+        return [m for m in node.sampled if game.is_legal(m)] or _sample(game, seat, rng)
+    focus = game.search_moves(seat)
+    if focus:
+        return list(focus)
+    listed = list(itertools.islice(game.legal_moves(seat), MOVE_CAP + 1))
+    if len(listed) <= MOVE_CAP:
+        return listed
+    node.sampled = _sample(game, seat, rng)
+    return node.sampled
+
+
+def _sample(game: Game, seat: str, rng: random.Random) -> list[Move]:
+    """A few distinct legal moves: the game's rollout policy's, else a uniform sample."""
+    chosen: dict[str, Move] = {}
+    for _ in range(SAMPLED_MOVES * 2):
+        move = game.rollout_move(seat, rng)
+        if move is None:
+            break
+        chosen.setdefault(move.text(), move)
+        if len(chosen) >= SAMPLED_MOVES:
+            break
+    if chosen:
+        return list(chosen.values())
+    # Reservoir sampling over the whole list: slow, but right for any game.
+    sample: list[Move] = []
+    for index, move in enumerate(game.legal_moves(seat)):
+        if index < SAMPLED_MOVES:
+            sample.append(move)
+        else:
+            slot = rng.randrange(index + 1)
+            if slot < SAMPLED_MOVES:
+                sample[slot] = move
+    return sample
+
+
+def _random_move(game: Game, seat: str, rng: random.Random) -> Move | None:
+    move = game.rollout_move(seat, rng)
+    if move is not None:
+        return move
+    listed = list(itertools.islice(game.legal_moves(seat), MOVE_CAP + 1))
+    if len(listed) > MOVE_CAP:
+        sample = _sample(game, seat, rng)
+        return rng.choice(sample) if sample else None
+    return rng.choice(listed) if listed else None
+
+
+def rollout(
+    game: Game, rng: random.Random, depth: int = ROLLOUT_DEPTH, late: Callable[[], bool] | None = None
+) -> dict[str, float]:
+    """Play ``game`` on to its end (at most ``depth`` actions, and not past ``late``, looked at
+    every eighth action); each seat's reward."""
+    for step in range(depth):
+        if late is not None and step % 8 == 7 and late():
+            break
+        if not _advance(game):
+            break
+        mover = _mover(game, game.seats[0])
+        if mover is None:
+            break
+        move = _random_move(game, mover, rng)
+        if move is None:
+            break
+        game.play(move)
+    return rewards(game)
+
+
+def rewards(game: Game) -> dict[str, float]:
+    """1 to the winner, 0 to the loser, 0.5 each for a draw or a game still going (or the
+    game's own :meth:`~geniusbot.games.base.Game.evaluate` of it)."""
+    outcome = game.outcome()
+    if outcome is None:
+        value = game.evaluate(game.seats[0])
+        if value is None:
+            return dict.fromkeys(game.seats, 0.5)
+        return {game.seats[0]: value, game.seats[1]: 1.0 - value}
+    if outcome.winner is None:
+        return dict.fromkeys(game.seats, 0.5)
+    return {seat: 1.0 if seat == outcome.winner else 0.0 for seat in game.seats}
+
+
+def _wins_at_once(game: Game, move: Move) -> bool:
+    trial = game.copy()
+    trial.play(move)
+    outcome = trial.outcome()
+    return outcome is not None and outcome.winner == move.seat
+
+
+def choose(
+    knowledge: Knowledge,
+    budget: Budget,
+    *,
+    seed: int = 0,
+    now: Callable[[], float] | None = None,
+) -> Choice:
+    """The move the engine plays for ``knowledge.seat``, searched within ``budget``.
+
+    The same knowledge and ``seed`` give the same move when the budget is iterations alone.
+    """
+    deadline = None if now is None or budget.seconds is None else now() + budget.seconds - TIME_MARGIN
+
+    def late() -> bool:
+        return deadline is not None and now is not None and now() >= deadline
+
+    draw = determinizer(knowledge)
+    seat = knowledge.seat
+    rng = random.Random(f"practice:{seed}")
+    first = draw(rng)
+    if first.is_over or seat not in first.to_move():
+        raise PracticeError(f"{seat} has no move to make now.")
+    root = _Node()
+    moves = _moves(first, seat, root, rng)
+    if not moves:
+        raise PracticeError(f"{seat} has no legal move here.")
+    if len(moves) == 1:
+        return Choice(moves[0].text(), first.is_private(moves[0]))
+    if first.perfect_information:
+        for move in moves:
+            if late():
+                break
+            if _wins_at_once(first, move):
+                return Choice(move.text(), first.is_private(move))
+    done = 0
+    for done in range(1, budget.iterations + 1):
+        if done > 1 and late():  # one iteration at least, however late
+            done -= 1
+            break
+        game = first.copy() if done == 1 else draw(rng)
+        _iterate(game, root, rng, seat, late)
+    best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
+    assert best.move is not None
+    return Choice(best.move.text(), first.is_private(best.move), done, best.visits)
+
+
+def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str, late: Callable[[], bool]) -> None:
+    node, path = root, [root]
+    while _advance(game):
+        seat = _mover(game, searcher)
+        if seat is None:
+            break
+        moves = _moves(game, seat, node, rng)
+        if not moves:
+            break
+        untried = [m for m in moves if m.text() not in node.children]
+        if untried:
+            move = rng.choice(untried)
+            child = node.children[move.text()] = _Node(seat, move)
+            for other in moves:
+                if other.text() in node.children:
+                    node.children[other.text()].available += 1
+            game.play(move)
+            path.append(child)
+            break
+        options = [node.children[m.text()] for m in moves]
+        for option in options:
+            option.available += 1
+        child = max(options, key=_ucb)
+        assert child.move is not None
+        game.play(_as_legal(game, child.move, moves))
+        path.append(child)
+        node = child
+    result = rollout(game, rng, late=late)
+    for visited in path:
+        visited.visits += 1
+        if visited.mover is not None:
+            visited.reward += result.get(visited.mover, 0.5)
+
+
+def _as_legal(game: Game, move: Move, moves: Sequence[Move]) -> Move:
+    """The move of this determinization with the node's text (moves compare by value)."""
+    text = move.text()
+    return next((m for m in moves if m.text() == text), move)
+
+
+def _ucb(node: _Node) -> float:
+    if node.visits == 0:
+        return math.inf
+    return node.reward / node.visits + EXPLORATION * math.sqrt(math.log(max(node.available, 1)) / node.visits)
+
+
+__all__ = [
+    "LEVELS",
+    "Budget",
+    "Choice",
+    "Knowledge",
+    "PracticeError",
+    "choose",
+    "determinizer",
+    "replay",
+    "rewards",
+    "rollout",
+]

@@ -1,0 +1,84 @@
+"""``geniusbot play GAME --vs bot``: a whole match against the practice opponent through a real
+process, for every game and rule set it plays. The test plays p1 with random legal moves, reading
+the position from the console's database (the test may see it all; the opponent does not)."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import sqlite3
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from geniusbot.games import load
+from geniusbot.practice.console import BOT_PRIVATE
+
+from .positions import CASES, case_id
+
+pytestmark = pytest.mark.slow
+
+
+def _state(db: str) -> tuple[int, dict] | None:
+    try:
+        with sqlite3.connect(db, timeout=5) as connection:
+            row = connection.execute("select version, state from matches order by id desc limit 1").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return None if row is None else (row[0], json.loads(row[1]))
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_a_whole_console_match_against_the_practice_opponent(case, tmp_path):
+    name, variant, options = case
+    db = str(tmp_path / "console.sqlite3")
+    args = [sys.executable, "-m", "geniusbot", "play", name, "--vs", "bot", "--level", "easy", "--seed", "5"]
+    args += ["--db", db, "--clock", "none"] + (["--variant", variant] if variant else [])
+    for key, value in options.items():
+        args += ["--option", f"{key}={value}"]
+    env = dict(os.environ, GENIUSBOT_DATA_DIR=str(tmp_path))
+    child = subprocess.Popen(
+        args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in child.stdout or ()], daemon=True).start()
+    assert child.stdin is not None
+    rng, said, seen = random.Random(5), [], -1
+    try:
+        for _ in range(20000):
+            current = _state(db)
+            if current is None or current[0] == seen:
+                said.append(lines.get(timeout=120))  # the console says something when it acts
+                continue
+            seen, data = current
+            game = load(data)
+            if game.is_over:
+                break
+            if "p1" in game.to_move():
+                move = game.rollout_move("p1", rng) or rng.choice(list(game.legal_moves("p1")))
+                dm = " (dm)" if game.is_private(move) else ""
+                child.stdin.write(f"p1{dm}: {move.text()}\n")
+            elif not game.to_move():
+                child.stdin.write("close window\n")
+            else:
+                said.append(lines.get(timeout=120))  # the practice opponent's turn
+                continue
+            child.stdin.flush()
+        assert game.is_over, "".join(said[-30:])
+        child.stdin.write("quit\n")
+        child.stdin.flush()
+        assert child.wait(timeout=60) == 0
+    finally:
+        child.kill()
+    while not lines.empty():
+        said.append(lines.get())
+    text = "".join(said)
+    assert "ok p2 (bot):" in text
+    # Nothing sent privately to the opponent is printed for the player at the keyboard.
+    assert all(line.rstrip("\n") == f"[to p2 only] {BOT_PRIVATE}" for line in said if line.startswith("[to p2 only]"))
+    players = sqlite3.connect(db).execute("select display_name from seats where seat = 'p2'").fetchall()
+    assert players == [("bot",)]
