@@ -27,7 +27,7 @@ from typing import Any
 from geniusbot.games import Game, GameError, Move, get_game
 
 #: Above this many legal moves, a node samples moves (the game's rollout policy, else uniform)
-#: rather than listing them all (a landmine window has 1.7 million mine sets).
+#: rather than listing them all (a phase of hidden placements may have millions of legal moves).
 MOVE_CAP = 400
 #: How many moves a node samples when it may not list them.
 SAMPLED_MOVES = 24
