@@ -20,8 +20,8 @@ from sqlalchemy.exc import IntegrityError
 
 from . import models as m
 from .errors import RoomBusy, is_room_taken
-from .rows import aware, check_action, check_length, db_text, json_or_none, kept_name
-from .statements import INSERT_ACTION, action_params
+from .rows import aware, check_action, check_length, db_text, json_or_none
+from .statements import INSERT_ACTION, action_params, insert_seats
 from .transactions import Transactions
 from .values import NewAction, Result, SeatInfo
 
@@ -125,19 +125,7 @@ class ImportStore(Transactions):
                 if channel_id is not None and is_room_taken(error):
                     raise RoomBusy(channel_id) from error
                 raise
-            if seats:
-                conn.execute(
-                    insert(m.Seat),
-                    [
-                        {
-                            "match_id": match_id,
-                            "seat": s.seat,
-                            "user_id": s.user_id,
-                            "display_name": kept_name(s.display_name),
-                        }
-                        for s in seats
-                    ],
-                )
+            insert_seats(conn, match_id, seats)
             for seq, action in enumerate(actions, start=1):
                 at = aware(action.at) if action.at is not None else now
                 conn.execute(INSERT_ACTION, action_params(match_id, seq, action, at, accepted=True))

@@ -31,7 +31,6 @@ from .rows import (
     check_length,
     db_text,
     json_or_none,
-    kept_name,
     match_from_row,
 )
 from .statements import (
@@ -45,6 +44,7 @@ from .statements import (
     action_params,
     commit_update,
     exact_params,
+    insert_seats,
 )
 from .transactions import Transactions
 from .values import ActionRecord, Committed, MatchRecord, NewAction, Result, SeatInfo, TimerRecord
@@ -109,19 +109,7 @@ class MatchStore(Transactions):
                 if channel_id is not None and is_room_taken(error):
                     raise RoomBusy(channel_id) from error
                 raise
-            if seats:
-                conn.execute(
-                    insert(m.Seat),
-                    [
-                        {
-                            "match_id": match_id,
-                            "seat": s.seat,
-                            "user_id": s.user_id,
-                            "display_name": kept_name(s.display_name),
-                        }
-                        for s in seats
-                    ],
-                )
+            insert_seats(conn, match_id, seats)
             return match_id
 
         def verify(conn: Connection) -> int | None:

@@ -9,14 +9,16 @@ UTC-time columns keep their conversions), and executed with a dict of values.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, text, update
+from sqlalchemy.engine import Connection
 
 from . import models as m
-from .rows import aware, db_text, json_or_none
-from .values import NewAction, TimerRecord
+from .rows import aware, db_text, json_or_none, kept_name
+from .values import NewAction, SeatInfo, TimerRecord
 
 
 def _param(column: Any, name: str | None = None) -> Any:
@@ -160,3 +162,15 @@ POSTPONE_TIMER: dict[bool, Any] = {
     for exact in (False, True)
 }
 """Keyed by whether the delivered row is matched exactly (id, kind and due time) or by id."""
+
+
+def insert_seats(conn: Connection, match_id: int, seats: Sequence[SeatInfo]) -> None:
+    """Write a new match's seats (a started match's, an imported one's) in the transaction ``conn``."""
+    if seats:
+        conn.execute(
+            insert(m.Seat),
+            [
+                {"match_id": match_id, "seat": s.seat, "user_id": s.user_id, "display_name": kept_name(s.display_name)}
+                for s in seats
+            ],
+        )
