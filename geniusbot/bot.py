@@ -71,8 +71,9 @@ def intents() -> discord.Intents:
     return value
 
 
-class GeniusBot(commands.Bot):
-    """The geniusbot Discord client.
+class GeniusBot(commands.AutoShardedBot):
+    """The geniusbot Discord client: discord.py's auto-sharded bot, serving the shards the settings
+    name (``SHARD_COUNT``, ``SHARD_IDS``) or, without them, every shard Discord recommends.
 
     ``database_url`` names the store (default: the settings' ``DATABASE_URL``); ``time`` is the
     time source of the host, the store and the timers (tests inject a manual one).
@@ -91,6 +92,9 @@ class GeniusBot(commands.Bot):
     ) -> None:
         options.setdefault("intents", intents())
         options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
+        if settings is not None and settings.shard_count is not None:
+            options.setdefault("shard_count", settings.shard_count)
+            options.setdefault("shard_ids", list(settings.served_shards or ()))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.settings = settings
         url = database_url or (settings.database_url if settings else None)

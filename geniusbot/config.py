@@ -12,6 +12,11 @@ Every setting and its environment variable (``.env.example`` lists them with com
 ``DISCORD_GATEWAY_URL``     gateway of a Discord proxy, e.g. ``wss://proxy.example/``
 ``FONT_PATH``               a .ttf/.otf/.ttc font for the pictures' text (names in any script);
                             default: Pillow's built-in font, Latin only
+``SHARD_COUNT``             how many Discord shards the bot has in all; default: Discord's number,
+                            one process serving every shard
+``SHARD_IDS``               the shards this process serves, e.g. ``0,1``; default: all of them
+``STANDBY``                 true: wait for the shards' owner to go, then take them over
+                            (PostgreSQL only); default false
 ==========================  ================================================================
 
 The environment wins over ``.env``; an empty value counts as unset.
@@ -22,9 +27,10 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from geniusbot.cli import LOG_LEVELS  # the launcher checks --log-level without importing this module
 
@@ -105,6 +111,75 @@ class Settings(BaseSettings):
         ),
     )
 
+    shard_count: int | None = Field(
+        default=None,
+        description="How many shards the bot has in all; None = Discord's recommended number, all served here.",
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None, description="The shards this process serves (needs SHARD_COUNT); None = all of them."
+    )
+    standby: bool = Field(
+        default=False, description="Wait for the shards' locks instead of refusing to start while another holds them."
+    )
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _shard_count(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if not text.isdigit():
+                raise ValueError(f"SHARD_COUNT must be a whole number of shards (1 or more), not {value!r}")
+            return int(text)
+        return value
+
+    @field_validator("shard_count")
+    @classmethod
+    def _positive_count(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError(f"SHARD_COUNT must be 1 or more, not {value}")
+        return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: object) -> object:
+        if isinstance(value, int):
+            return (value,)
+        if not isinstance(value, str):
+            return value
+        parts = [p.strip() for p in value.replace(" ", ",").split(",") if p.strip()]
+        if not parts or not all(p.isdigit() for p in parts):
+            raise ValueError(f"SHARD_IDS must list shard numbers separated by commas, such as 0,1; not {value!r}")
+        return tuple(int(p) for p in parts)
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        ids = self.shard_ids
+        if ids is not None:
+            if self.shard_count is None:
+                raise ValueError(
+                    f"SHARD_IDS ({','.join(map(str, ids))}) needs SHARD_COUNT, the number of shards in all "
+                    "(the ids run from 0 to SHARD_COUNT - 1)"
+                )
+            outside = sorted({i for i in ids if i >= self.shard_count})
+            if outside:
+                raise ValueError(
+                    f"SHARD_IDS names shard(s) {', '.join(map(str, outside))}, but with SHARD_COUNT={self.shard_count} "
+                    f"the shards are 0 to {self.shard_count - 1}"
+                )
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"SHARD_IDS names a shard twice ({','.join(map(str, ids))}); name each once")
+            self.shard_ids = tuple(sorted(ids))
+        if self.standby and self.shard_count is None:
+            raise ValueError("STANDBY needs SHARD_COUNT (and SHARD_IDS: the shards to stand by for)")
+        return self
+
+    @property
+    def served_shards(self) -> tuple[int, ...] | None:
+        """The shards this process serves, or ``None`` without shard settings (all, as Discord says)."""
+        if self.shard_count is None:
+            return None
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
     @field_validator("database_url")
     @classmethod
     def _database_url(cls, value: str | None) -> str | None:
@@ -152,6 +227,15 @@ class Settings(BaseSettings):
     def _default_database(self) -> Settings:
         if not self.database_url:
             self.database_url = f"sqlite+aiosqlite:///{self.data_dir.as_posix()}/geniusbot.sqlite3"
+        served = self.served_shards
+        if self.database_url.startswith("sqlite") and (
+            self.standby or (served is not None and self.shard_count is not None and len(served) < self.shard_count)
+        ):
+            raise ValueError(
+                "SHARD_IDS and STANDBY split the shards over several processes, which needs PostgreSQL "
+                "(DATABASE_URL=postgresql+asyncpg://...); on SQLite one process serves every shard: "
+                "leave SHARD_IDS and STANDBY unset"
+            )
         return self
 
     @property
