@@ -313,13 +313,16 @@ class Driver:
         bot_permissions: int = model.BOT_DEFAULT,
         with_bot: bool = True,
         locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """A guild with @everyone, an owner, and (``with_bot``) the bot with its managed role.
 
+        ``shard=(shard_id, shard_count)`` gives it an id on that shard (``(id >> 22) % count``).
         Created while the bot is connected, it arrives as GUILD_CREATE (the bot joined it).
         """
         owner = owner or self.create_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = FakeGuild(self.ids.next(), name, owner.id, locale=locale)
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = FakeGuild(guild_id, name, owner.id, locale=locale)
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", permissions=everyone_permissions)
         self.guilds[guild.id] = guild
         guild.members[owner.id] = FakeMember(owner, guild.id)
@@ -337,6 +340,13 @@ class Driver:
             guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild.id, [bot_role.id])
             self.gateway.dispatch("GUILD_CREATE", lambda s: self._guild_create_payload(guild, s))
         return guild
+
+    def shard_sessions(self, shard_id: int | None = None) -> list[GatewaySession]:
+        """The live gateway sessions, or those that identified as shard ``shard_id`` (``shard: [id, count]``)."""
+        sessions = self.gateway.live_sessions
+        if shard_id is None:
+            return sessions
+        return [s for s in sessions if s.shard is not None and s.shard[0] == shard_id]
 
     def bot_role(self, guild: FakeGuild) -> FakeRole:
         """The bot's managed role in ``guild``."""

@@ -57,6 +57,20 @@ REPLAY_LIMIT = 5000
 
 DataFor = Callable[["GatewaySession"], "dict[str, Any] | None"]
 
+#: Events whose payload is the guild itself (its ``id``, no ``guild_id``).
+GUILD_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard that receives a guild's events, as Discord computes it; DMs go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % count
+
+
+def event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (``None``: a DM, or no guild at all)."""
+    value = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
+    return None if value is None else int(value)
+
 
 @dataclass(eq=False)
 class GatewaySession:
@@ -73,6 +87,14 @@ class GatewaySession:
     def has(self, intent: int) -> bool:
         """Whether the session identified with this intent."""
         return bool(self.intents & intent)
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this session's shard receives the events of ``guild_id`` (``None``: DMs, which
+        only shard 0 receives). A session that identified without a shard receives everything."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_of(guild_id, count) == shard_id
 
     def dispatch(self, event: str, data: dict[str, Any]) -> dict[str, Any]:
         """Number the event, keep it for a later RESUME and send it if a socket is attached."""
@@ -157,11 +179,12 @@ class Gateway:
         return [s for s in self.sessions.values() if not s.ended]
 
     def dispatch(self, event: str, data: dict[str, Any] | DataFor) -> None:
-        """Send an event to every live session; ``data`` may be a function of the session
-        returning None to skip it (intents)."""
+        """Send an event to every live session of the shard it belongs to (a guild's shard,
+        ``(guild_id >> 22) % count``; shard 0 for a DM or an event of no guild); ``data`` may be
+        a function of the session returning None to skip it (intents)."""
         for session in self.live_sessions:
             payload = data(session) if callable(data) else data
-            if payload is not None:
+            if payload is not None and session.serves(event_guild(event, payload)):
                 session.dispatch(event, payload)
 
     async def flush(self) -> None:
@@ -278,18 +301,28 @@ class Gateway:
         if intents & PRIVILEGED & ~self.allowed_intents:
             await connection.ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
             return
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(n, int) for n in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
+            fake._protocol_error(f"IDENTIFY with a bad shard {shard!r} (want [shard_id, shard_count])")
+            await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return
         self.identify_count += 1
         for stale in self.sessions.values():
-            # A new IDENTIFY means a new client: sessions nobody is connected to are let go
-            # (Discord times them out), so they stop collecting frames.
-            if stale.connection is None:
+            # A new IDENTIFY of a shard means a new client for it: that shard's sessions nobody
+            # is connected to are let go (Discord times them out), so they stop collecting frames.
+            if stale.connection is None and (shard is None or stale.shard in (None, shard)):
                 stale.ended = True
-        session = GatewaySession(id=secrets.token_hex(16), intents=intents, shard=data.get("shard"))
+        session = GatewaySession(id=secrets.token_hex(16), intents=intents, shard=shard)
         self.sessions[session.id] = session
         connection.session = session
         session.connection = connection
         fake._record("gateway_identify", session)
-        guilds = fake._bot_guilds()
+        guilds = [g for g in fake._bot_guilds() if session.serves(g.id)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "email": None},

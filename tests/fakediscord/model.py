@@ -96,6 +96,18 @@ class Snowflakes:
         self._last = value
         return value
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new snowflake whose guild would be on shard ``shard_id`` of ``shard_count``
+        (``(id >> 22) % shard_count == shard_id``): its timestamp moved up to a millisecond that fits."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not one of 0..{shard_count - 1}")
+        value = self.next()
+        stamp = value >> 22
+        stamp += (shard_id - stamp) % shard_count
+        value = (stamp << 22) | (value & ((1 << 22) - 1))
+        self._last = max(self._last, value)
+        return value
+
 
 def iso_now() -> str:
     """The current time as Discord writes timestamps."""
