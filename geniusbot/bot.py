@@ -28,6 +28,8 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from geniusbot.cluster.ownership import ShardLocks, ShardsTaken, StandbyStopped
+from geniusbot.cluster.shards import Shards
 from geniusbot.config import Settings
 from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
@@ -110,6 +112,12 @@ class GeniusBot(commands.AutoShardedBot):
         self.transport = DiscordTransport(self, sleep=self.sleep)
         self.dispatcher: TimerDispatcher | None = None
         self.resumed: list[int] = []
+        #: The shards this process owns when it is one of several on PostgreSQL (``SHARD_COUNT``
+        #: set); ``None``: the one process of its database, serving every match.
+        self.owned_shards: Shards | None = cluster_shards(settings, url)
+        self.locks: ShardLocks | None = None
+        #: Called when the shards' locks are lost (the default stops the process at once).
+        self.on_fence: Callable[[str], Any] = fence
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     def now(self) -> float:
@@ -122,13 +130,20 @@ class GeniusBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""
+        store_class: type[Store] = Store
+        if self.owned_shards is not None:
+            from geniusbot.storage.cluster import ClusterStore
+
+            store_class = ClusterStore
         try:
-            self.store = await Store.open(self.database_url, now=self.time.now)
+            self.store = await store_class.open(self.database_url, now=self.time.now)
         except StorageError:
             raise
         except Exception as error:  # a bad URL, an unreachable server, a failed migration
             raise StorageError(f"{type(error).__name__}: {error}") from error
         self.host = Host(self.store, self.transport, now=self.now)
+        if self.owned_shards is not None:
+            self.store.shards = self.host.shards = self.owned_shards  # type: ignore[attr-defined]
         self.dispatcher = TimerDispatcher(self.store, self.on_timer, time=self.time)
         self.host.wake = self.dispatcher.wake
         # A move found saved after its commit went unanswered may open a choice: the buttons follow.
@@ -137,6 +152,10 @@ class GeniusBot(commands.AutoShardedBot):
             await self.load_extension(module)
         if self.sync_commands:
             await self.tree.sync()
+        if self.owned_shards is not None:
+            # Nothing of a shard is touched before its lock is held: a standby waits here.
+            self.locks = ShardLocks(self.database_url, self.owned_shards, on_lost=lambda why: self.on_fence(why))
+            await self.locks.acquire(standby=bool(self.settings and self.settings.standby))
         self.resumed = await self.host.recover()
         if self.resumed:
             log.info("resumed %d match(es): %s", len(self.resumed), ", ".join(f"#{i}" for i in self.resumed))
@@ -164,6 +183,10 @@ class GeniusBot(commands.AutoShardedBot):
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()
+            if self.locks is not None:
+                # Last, once nothing more is written: a standby may take the shards from here on.
+                locks, self.locks = self.locks, None
+                await locks.close()
 
     # ---- errors ----------------------------------------------------------------------------
 
@@ -196,6 +219,34 @@ class GeniusBot(commands.AutoShardedBot):
             log.error("/%s failed", command, exc_info=(type(original), original, original.__traceback__))
             text = APOLOGY
         await reply(interaction, text)
+
+
+def cluster_shards(settings: Settings | None, url: str) -> Shards | None:
+    """The shards a process owns as one of several: with ``SHARD_COUNT`` set on PostgreSQL
+    (on SQLite one process serves every shard, and :class:`Settings` refuses anything else)."""
+    if settings is None or settings.shard_count is None:
+        return None
+    from sqlalchemy.engine import make_url
+
+    if make_url(url).get_backend_name() != "postgresql":
+        return None
+    return Shards.of(settings.shard_count, settings.served_shards)
+
+
+#: The exit code of a process that lost its shards' locks (it stops at once; restart it).
+FENCED_EXIT = 2
+
+
+def fence(why: str) -> None:
+    """Stop the process now, without a clean close: it no longer owns its shards, so it must not
+    write, post or deliver anything more (a standby may be taking them over already)."""
+    log.critical("%s; stopping at once so that another process can serve the shards", why)
+    with contextlib.suppress(Exception):
+        for handler in logging.getLogger().handlers:
+            handler.flush()
+        sys.stderr.write(f"geniusbot: {why}; stopped at once (another process may serve the shards now).\n")
+        sys.stderr.flush()
+    os._exit(FENCED_EXIT)
 
 
 async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **extra: Any) -> None:
@@ -267,6 +318,11 @@ async def run_bot(
             "(your application -> Bot -> Privileged Gateway Intents).\n"
         )
         return 2
+    except ShardsTaken as error:
+        say(f"geniusbot: {error}\n")
+        return 2
+    except StandbyStopped:
+        pass  # stopped by a signal while it waited for its shards: said below
     except StorageUnavailable as error:  # it says what failed and what to do
         say(f"geniusbot: {error} Check DATABASE_URL.\n")
         return 2

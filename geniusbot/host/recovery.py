@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from geniusbot.storage import MatchRecord, MatchStatus, TimerRecord
 
@@ -75,12 +76,20 @@ class Recovery(HostBase):
         if self.heartbeat <= 0:
             return False
         now = self.now()
-        payload = {"alive_at": now, "outages": [list(o) for o in self.outages]}
+        payload: dict[str, Any] = {"alive_at": now, "outages": [list(o) for o in self.outages]}
         due = utc(now + self.heartbeat)
+        # One process of several keeps one heartbeat per shard it owns (its payload names the
+        # shard), so the process that takes a shard over reads when that shard's owner was last alive.
+        shards = getattr(self, "shards", None)
         if delivered is not None:
+            if "shard" in delivered.payload:
+                payload["shard"] = delivered.payload["shard"]
             await self.store.replace_timer(delivered, HEARTBEAT_TIMER, due, payload=payload)
-        else:
+        elif shards is None:
             await self.store.add_timer(HEARTBEAT_TIMER, due, payload=payload)
+        else:
+            for shard in sorted(shards.ids):
+                await self.store.add_timer(HEARTBEAT_TIMER, due, payload={**payload, "shard": shard})
         for row_id in replacing:
             await self.store.delete_timer(row_id)
         await self._wake(now + self.heartbeat)

@@ -1,0 +1,171 @@
+"""Who serves a shard: one PostgreSQL session advisory lock per shard, held on a connection of
+its own for as long as the process serves it.
+
+``pg_try_advisory_lock(PROJECT_KEY, shard_id)`` succeeds for one session at a time, so two
+processes can never both own a shard, however they are configured. A second process told to
+serve a shard already held refuses to start (:class:`ShardsTaken`); a standby polls until every
+lock it wants is free (the owner stopped, or died: PostgreSQL releases a session's locks when
+its connection closes) and then takes over.
+
+The lock connection is watched: it is pinged every ``ping_every`` seconds, and a ping that fails
+or takes longer than ``ping_timeout``, or the connection closing, calls ``on_lost`` at once (the
+bot stops the process there: see ``docs/bot.md``, "Several processes"). The connection asks the
+server for TCP keepalives of ``keepalive_idle`` + 3 x ``keepalive_interval`` seconds, far longer
+than a failed ping takes to notice, so when the network between them breaks the owner has
+stopped before the server drops the connection and frees its locks for a standby.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .shards import Shards
+
+log = logging.getLogger(__name__)
+
+#: The first key of every shard's advisory lock ("geni"); the second is the shard id.
+PROJECT_KEY = 0x67656E69
+
+
+class ShardsTaken(Exception):
+    """Another process holds the lock of a shard this process was told to serve."""
+
+    def __init__(self, shards: Iterable[int], count: int) -> None:
+        self.shards = sorted(shards)
+        listed = ", ".join(str(s) for s in self.shards)
+        super().__init__(
+            f"shard(s) {listed} of {count} are served by another bot process on this database, so this one "
+            "does not start (two processes would both deliver the same timers). Give this process other "
+            "SHARD_IDS, stop the other process first, or set STANDBY=true to take over when it stops."
+        )
+
+
+class StandbyStopped(Exception):
+    """The process was stopped while it waited, as a standby, for its shards."""
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The plain ``postgresql://`` DSN asyncpg takes, for a SQLAlchemy URL."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class ShardLocks:
+    """The advisory locks of ``shards`` on the database at ``url`` (a SQLAlchemy PostgreSQL URL)."""
+
+    def __init__(
+        self,
+        url: str,
+        shards: Shards,
+        *,
+        on_lost: Callable[[str], Any],
+        poll: float = 0.25,
+        ping_every: float = 1.0,
+        ping_timeout: float = 3.0,
+        keepalive_idle: int = 10,
+        keepalive_interval: int = 3,
+    ) -> None:
+        self.url = url
+        self.shards = shards
+        self.on_lost = on_lost
+        self.poll = poll
+        self.ping_every = ping_every
+        self.ping_timeout = ping_timeout
+        self.keepalive = (keepalive_idle, keepalive_interval)
+        self.held: set[int] = set()
+        self._conn: Any = None
+        self._watch: asyncio.Task[None] | None = None
+        self._closing = False
+
+    async def _connect(self) -> Any:
+        import asyncpg  # type: ignore[import-untyped]
+
+        idle, interval = self.keepalive
+        conn = await asyncpg.connect(
+            asyncpg_dsn(self.url),
+            timeout=10,
+            server_settings={
+                "application_name": f"geniusbot shards {self.shards}",
+                "tcp_keepalives_idle": str(idle),
+                "tcp_keepalives_interval": str(interval),
+                "tcp_keepalives_count": "3",
+            },
+        )
+        conn.add_termination_listener(self._terminated)
+        return conn
+
+    async def acquire(self, *, standby: bool = False) -> None:
+        """Take every shard's lock. Not a standby: :class:`ShardsTaken` when another process
+        holds one (and none is kept). A standby waits, polling, until it holds them all;
+        :meth:`close` meanwhile ends the wait with :class:`StandbyStopped`."""
+        self._conn = await self._connect()
+        wanted = sorted(self.shards.ids)
+        announced = False
+        while True:
+            if self._closing:
+                raise StandbyStopped()
+            try:
+                for shard in wanted:
+                    if shard not in self.held and await self._conn.fetchval(
+                        "SELECT pg_try_advisory_lock($1::int, $2::int)", PROJECT_KEY, shard
+                    ):
+                        self.held.add(shard)
+            except Exception:
+                if self._closing:  # close() took the connection away
+                    raise StandbyStopped() from None
+                raise
+            missing = [s for s in wanted if s not in self.held]
+            if not missing:
+                break
+            if not standby:
+                await self._release()
+                raise ShardsTaken(missing, self.shards.count)
+            if not announced:
+                log.info("standby: waiting for shard(s) %s, served by another process", ", ".join(map(str, missing)))
+                announced = True
+            await asyncio.sleep(self.poll)
+        log.info("serving shard(s) %s (holding their locks)", self.shards)
+        self._watch = asyncio.create_task(self._watching(), name="geniusbot-shard-locks")
+
+    async def _watching(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self.ping_every)
+            try:
+                await self._conn.fetchval("SELECT 1", timeout=self.ping_timeout)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self._lost(f"the lock connection failed a check ({type(error).__name__}: {error})")
+                return
+
+    def _terminated(self, _conn: Any) -> None:
+        self._lost("the lock connection closed")
+
+    def _lost(self, why: str) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        self.on_lost(f"lost the locks of shard(s) {self.shards}: {why}")
+
+    async def _release(self) -> None:
+        conn, self._conn = self._conn, None
+        self.held.clear()
+        if conn is not None:
+            conn.remove_termination_listener(self._terminated)  # a close of our own is no loss
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=5)
+
+    async def close(self) -> None:
+        """Release the locks (closing their connection) and stop watching."""
+        self._closing = True
+        task, self._watch = self._watch, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self._release()

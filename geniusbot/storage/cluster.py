@@ -1,0 +1,118 @@
+"""The store of one process of several (Discord shards on one PostgreSQL database): the same
+store, whose start-up and timer reads see only the matches of the shards this process owns.
+
+A match belongs to the shard of its guild, ``(guild_id >> 22) % shard_count`` (no guild: shard
+0). :class:`ClusterStore` filters, in SQL on ``matches.guild_id``: the unfinished matches a start
+resumes, the timers the dispatcher delivers and recovery reads (a timer of no match, such as a
+heartbeat, by the ``shard`` its payload names, 0 without one) and the messages left to delete.
+Everything else (a match by id, a player's matches for a direct message) reads the whole
+database. Without :attr:`ClusterStore.shards` it is the plain :class:`~geniusbot.storage.Store`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import ColumnElement, and_, false, func, literal_column, or_, select
+from sqlalchemy.engine import Connection
+
+from . import models as m
+from .rows import UNSET, aware, message_from_row, timer_from_row
+from .store import Store
+from .values import MatchRecord, PostedMessage, TimerRecord
+
+if TYPE_CHECKING:
+    from geniusbot.cluster.shards import Shards
+
+
+def guild_shard(column: Any, count: int) -> ColumnElement[Any]:
+    """SQL: the shard of a guild id column among ``count`` (a NULL guild: shard 0)."""
+    # Constants written into the statement: PostgreSQL has ``bigint >> integer`` only.
+    shifted = column.op(">>")(literal_column("22"))
+    return func.coalesce(shifted.op("%")(literal_column(str(int(count)))), 0)
+
+
+def owned_matches(shards: Shards) -> ColumnElement[bool]:
+    """SQL: a ``matches`` row belongs to one of ``shards``."""
+    return guild_shard(m.Match.guild_id, shards.count).in_(sorted(shards.ids))
+
+
+def owned_timers(shards: Shards) -> ColumnElement[bool]:
+    """SQL: a ``timers`` row is one of ``shards``' (its match's, or its payload's ``shard``)."""
+    of_no_match = and_(
+        m.Timer.match_id.is_(None),
+        func.coalesce(m.Timer.payload["shard"].as_integer(), 0).in_(sorted(shards.ids)),
+    )
+    return or_(of_no_match, m.Timer.match_id.in_(select(m.Match.id).where(owned_matches(shards))))
+
+
+class ClusterStore(Store):
+    """A :class:`Store` whose start-up and timer reads are those of the shards it owns."""
+
+    #: The shards this process owns; ``None``: every match (the plain store's reads).
+    shards: Shards | None = None
+
+    async def live_matches(self, *, include_paused: bool = True) -> list[MatchRecord]:
+        """The unfinished matches of the owned shards, oldest first."""
+        shards = self.shards
+        if shards is None:
+            return await super().live_matches(include_paused=include_paused)
+        statuses = m.UNFINISHED_STATUSES if include_paused else (m.MatchStatus.LIVE,)
+
+        def work(conn: Connection) -> list[MatchRecord]:
+            return self._load_matches(conn, and_(m.Match.status.in_(statuses), owned_matches(shards)))
+
+        return await self._transaction(work, write=False, what="listing the shards' live matches")
+
+    async def due_and_next(self, now: datetime, *, limit: int = 100) -> tuple[list[TimerRecord], TimerRecord | None]:
+        """:meth:`Store.due_and_next` among the owned shards' timers."""
+        shards = self.shards
+        if shards is None:
+            return await super().due_and_next(now, limit=limit)
+        now = aware(now)
+        query = (
+            select(m.Timer.__table__).where(owned_timers(shards)).order_by(m.Timer.due_at, m.Timer.id).limit(limit + 1)
+        )
+
+        def work(conn: Connection) -> tuple[list[TimerRecord], TimerRecord | None]:
+            rows = [timer_from_row(row) for row in (conn.execute(query)).all()]
+            due = [t for t in rows if t.due_at <= now][:limit]
+            later = [t for t in rows if t.due_at > now]
+            return due, (later[0] if later and len(due) < limit else None)
+
+        return await self._transaction(work, write=False, what="reading the shards' due timers")
+
+    async def timers(self, match_id: int | None = UNSET) -> list[TimerRecord]:
+        """Every timer of the owned shards (a given match's: as the plain store has them)."""
+        shards = self.shards
+        if shards is None or match_id is not UNSET:
+            return await super().timers(match_id)
+
+        def work(conn: Connection) -> list[TimerRecord]:
+            query = select(m.Timer.__table__).where(owned_timers(shards)).order_by(m.Timer.due_at, m.Timer.id)
+            return [timer_from_row(row) for row in (conn.execute(query)).all()]
+
+        return await self._transaction(work, write=False, what="reading the shards' timers")
+
+    async def messages_to_delete(self, before: datetime | None = None) -> list[PostedMessage]:
+        """The owned shards' messages still to be deleted (a message of no match: shard 0's)."""
+        shards = self.shards
+        if shards is None:
+            return await super().messages_to_delete(before)
+        conditions: list[ColumnElement[bool]] = [
+            m.Message.deleted.is_(False),
+            m.Message.delete_at.is_not(None),
+            or_(
+                m.Message.match_id.is_(None) if 0 in shards.ids else false(),
+                m.Message.match_id.in_(select(m.Match.id).where(owned_matches(shards))),
+            ),
+        ]
+        if before is not None:
+            conditions.append(m.Message.delete_at <= aware(before))
+
+        def work(conn: Connection) -> list[PostedMessage]:
+            query = select(m.Message.__table__).where(*conditions).order_by(m.Message.delete_at, m.Message.id)
+            return [message_from_row(row) for row in (conn.execute(query)).all()]
+
+        return await self._transaction(work, write=False, what="reading the shards' messages to delete")

@@ -1,0 +1,91 @@
+"""Several ``geniusbot run`` processes on one PostgreSQL database and one Discord, each serving its
+shards: a match belongs to the process of its guild's shard, which alone takes its moves and
+delivers its timers; a second process told to serve a shard already served refuses to start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cluster.harness import make_cluster
+from tests.e2e.botworld import PNG_MAGIC
+from tests.fakediscord import FakeDiscord
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+
+async def test_each_process_hosts_the_matches_of_its_shard_and_fires_their_timers_once(
+    postgres_db_url: str, tmp_path: Path
+) -> None:
+    async with FakeDiscord() as fake:
+        cluster = make_cluster(fake, tmp_path, postgres_db_url)
+        try:
+            zero, one = cluster.start("zero", "0"), cluster.start("one", "1")
+            await zero.serving(0)
+            await one.serving(1)
+            await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+            assert (await cluster.start_match(0, clock="60s")).startswith("Match #")
+            assert (await cluster.start_match(1, clock="60s")).startswith("Match #")
+            for shard in (0, 1):
+                board = await cluster.say(shard, cluster.alice, "H8")
+                assert fake.attachments(board)[0].startswith(PNG_MAGIC)
+            # alice's minute runs out in both rooms: each owner posts each notice once.
+            mark = fake.mark()
+            cluster.advance(61)
+            for shard in (0, 1):
+                await fake.wait_for_message(
+                    cluster.rooms[shard].room, predicate=lambda m: "wins" in m.content, since=mark, timeout=30
+                )
+            for shard in (0, 1):
+                lines = cluster.bot_lines(shard)
+                assert sum("wins" in line for line in lines) == 1, lines
+                notices = [line for line in lines if "s left." in line]
+                assert len(notices) == len(set(notices)), lines
+            assert not cluster.tracebacks()
+        finally:
+            await cluster.close()
+
+
+async def test_a_second_process_for_a_served_shard_refuses_to_start(postgres_db_url: str, tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        cluster = make_cluster(fake, tmp_path, postgres_db_url)
+        try:
+            one = cluster.start("one", "1")
+            await one.serving(1)
+            again = cluster.start("again", "0,1")
+            assert await again.exited() == 2
+            assert "shard(s) 1 of 2 are served by another bot process" in again.text(), again.text()
+            assert "STANDBY=true" in again.text()
+            # Refused before it took anything: shard 0 is still free for a process of its own.
+            zero = cluster.start("zero", "0")
+            await zero.serving(0)
+            assert one.alive and zero.alive
+        finally:
+            await cluster.close()
+
+
+async def test_a_process_whose_lock_connection_dies_stops_at_once(postgres_db_url: str, tmp_path: Path) -> None:
+    import asyncpg
+
+    from geniusbot.cluster.ownership import asyncpg_dsn
+
+    async with FakeDiscord() as fake:
+        cluster = make_cluster(fake, tmp_path, postgres_db_url)
+        try:
+            one = cluster.start("one", "1")
+            await one.serving(1)
+            conn = await asyncpg.connect(asyncpg_dsn(postgres_db_url))
+            try:
+                ended = await conn.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = 'geniusbot shards 1 of 2' AND datname = current_database()"
+                )
+            finally:
+                await conn.close()
+            assert ended == 1
+            assert await one.exited(timeout=30) == 2
+            assert "lost the locks of shard(s) 1 of 2: the lock connection closed" in one.text()
+            assert "stopped at once" in one.text()
+        finally:
+            await cluster.close()
