@@ -28,7 +28,9 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from geniusbot.cluster.inbox import Inbox
 from geniusbot.cluster.ownership import ShardLocks, ShardsTaken, StandbyStopped
+from geniusbot.cluster.relay import Relay
 from geniusbot.cluster.shards import Shards
 from geniusbot.config import Settings
 from geniusbot.discord_transport import DiscordTransport
@@ -116,6 +118,9 @@ class GeniusBot(commands.AutoShardedBot):
         #: set); ``None``: the one process of its database, serving every match.
         self.owned_shards: Shards | None = cluster_shards(settings, url)
         self.locks: ShardLocks | None = None
+        #: One process of several: DMs of other shards' matches handed over, and the inbox of ours.
+        self.relay: Relay | None = None
+        self.inbox: Inbox | None = None
         #: Called when the shards' locks are lost (the default stops the process at once).
         self.on_fence: Callable[[str], Any] = fence
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -162,6 +167,13 @@ class GeniusBot(commands.AutoShardedBot):
         for match_id in self.resumed:
             self.dispatch("match_changed", match_id)
         self.dispatcher.start()
+        if self.owned_shards is not None:
+            # DMs reach shard 0 only: those of other shards' matches go to their owners' inboxes,
+            # and this process drains its own (what waited while no owner ran, first).
+            self.relay = Relay(self, self.owned_shards)
+            self.host.forward = self.relay.forward_dm
+            self.inbox = Inbox(self.database_url, self.owned_shards, self.relay.apply)
+            await self.inbox.start()
 
     async def on_timer(self, timer: TimerRecord) -> bool:
         """A durable timer fell due: the host handles it, then the cogs hear that the match changed
@@ -175,6 +187,9 @@ class GeniusBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Stop the timers and close the database, then disconnect."""
+        if self.inbox is not None:
+            inbox, self.inbox = self.inbox, None
+            await inbox.close()
         if self.dispatcher is not None:
             await self.dispatcher.stop()
         try:

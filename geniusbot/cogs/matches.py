@@ -509,6 +509,8 @@ class Matches(commands.Cog):
                 else f"This choice is for {label} alone; wait for your own turn."
             )
         await interaction.response.defer()
+        if private and self.bot.relay is not None and await self.bot.relay.press(interaction, match_id, seat, text):
+            return  # another process owns the match: it answers the press with its token
         # A press is answered to the presser alone: the host posts no refusal in the room (a
         # second press of a choice already made, say); the refusal below is ephemeral.
         result: Reply = await self.host.submit(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 
 from geniusbot.games import get_game, registry
-from geniusbot.storage import StorageUnavailable
+from geniusbot.storage import MatchRecord, StorageUnavailable
 
 from .base import HostBase, never_raises
 from .live import Reply, ReplyStatus
@@ -31,6 +32,12 @@ def match_number(text: str) -> tuple[int, str, bool] | None:
 
 class Routing(HostBase):
     """Where an input goes: the room's match, or the sender's match of a private message."""
+
+    #: One process of several (``docs/bot.md``): asked before a private message is submitted,
+    #: ``forward(record, seat, text, key)`` hands a message whose match another process owns to
+    #: that owner and returns the reply; ``None`` (the match is this host's): submitted here.
+    #: Unset: every match is this host's.
+    forward: Callable[[MatchRecord, str, str, str | None], Awaitable[Reply | None]] | None = None
 
     @never_raises
     async def room_message(self, channel_id: int, user_id: int, text: str, *, key: str | None = None) -> Reply:
@@ -97,4 +104,6 @@ class Routing(HostBase):
         record = records[0]
         seat = record.seat_of(user_id)
         assert seat is not None
+        if self.forward is not None and (handed := await self.forward(record, seat, text, key)) is not None:
+            return handed
         return await self.submit(record.id, seat, text, private=True, key=key)

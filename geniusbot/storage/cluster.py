@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, and_, false, func, literal_column, or_, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
 from . import models as m
@@ -47,8 +48,13 @@ def owned_timers(shards: Shards) -> ColumnElement[bool]:
     return or_(of_no_match, m.Timer.match_id.in_(select(m.Match.id).where(owned_matches(shards))))
 
 
+#: The PostgreSQL channel an inbox row is announced on (the payload: the owner's shard).
+INBOX_CHANNEL = "geniusbot_inbox"
+
+
 class ClusterStore(Store):
-    """A :class:`Store` whose start-up and timer reads are those of the shards it owns."""
+    """A :class:`Store` whose start-up and timer reads are those of the shards it owns, and
+    which hands direct messages to the owner of their match (the ``inbox`` table)."""
 
     #: The shards this process owns; ``None``: every match (the plain store's reads).
     shards: Shards | None = None
@@ -116,3 +122,42 @@ class ClusterStore(Store):
             return [message_from_row(row) for row in (conn.execute(query)).all()]
 
         return await self._transaction(work, write=False, what="reading the shards' messages to delete")
+
+    async def add_inbox(
+        self,
+        *,
+        shard: int,
+        match_id: int,
+        user_id: int,
+        seat: str,
+        kind: str,
+        text: str,
+        key: str,
+        reply: dict[str, Any] | None = None,
+    ) -> bool:
+        """Hand a submission to the process of ``shard``: an ``inbox`` row, announced on
+        :data:`INBOX_CHANNEL` when it commits. ``False`` when a row of this ``key`` is there
+        already (the same message received twice)."""
+        values = {
+            "shard": shard,
+            "match_id": match_id,
+            "user_id": user_id,
+            "seat": seat,
+            "kind": kind,
+            "text": text,
+            "key": key,
+            "reply": reply,
+            "created_at": self.now(),
+        }
+        statement = pg_insert(m.InboxItem).values(**values).on_conflict_do_nothing(index_elements=["key"])
+
+        def work(conn: Connection) -> bool:
+            added = conn.execute(statement).rowcount > 0
+            conn.execute(select(func.pg_notify(INBOX_CHANNEL, str(shard))))
+            return added
+
+        def verify(conn: Connection) -> bool | None:
+            found = conn.execute(select(m.InboxItem.id).where(m.InboxItem.key == key)).first()
+            return True if found is not None else None
+
+        return await self._transaction(work, write=True, what="handing a message to its match's process", verify=verify)

@@ -280,6 +280,32 @@ class ImportedRecord(Base):
     __table_args__ = (Index("ix_imported_records_match_id", "match_id"),)
 
 
+class InboxItem(Base):
+    """A direct message, or a press of a button in one, for a match another bot process owns: the
+    process that received it (Discord sends every DM to shard 0) writes it here, and the owner of
+    ``shard`` applies it with the submission's ``key`` (once) and deletes the row. ``reply`` holds
+    what the owner answers a button press with (its application id and interaction token)."""
+
+    __tablename__ = "inbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    shard: Mapped[int] = mapped_column(Integer)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    seat: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(Text)
+    key: Mapped[str] = mapped_column(String(SUBMISSION_KEY_LENGTH))
+    reply: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (
+        Index("ix_inbox_shard_id", "shard", "id"),
+        Index("ix_inbox_key", "key", unique=True),
+        Index("ix_inbox_match_id", "match_id"),
+    )
+
+
 __all__ = [
     "ENDED_STATUSES",
     "MATCH_STATUSES",
@@ -289,6 +315,7 @@ __all__ = [
     "GameRoom",
     "GuildSettings",
     "ImportedRecord",
+    "InboxItem",
     "Match",
     "MatchStatus",
     "Message",
