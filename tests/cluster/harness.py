@@ -191,3 +191,13 @@ def make_cluster(fake: FakeDiscord, tmp_path: Path, db_url: str, shard_count: in
         cluster.rooms[shard] = Room(guild, room)
     cluster.set_time(cluster.now)
     return cluster
+
+
+async def eventually(check, timeout: float, what: str) -> None:
+    """Wait until the coroutine function ``check()`` returns true (a row another process commits)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await check():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)

@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 
 from geniusbot.cluster.ownership import asyncpg_dsn
-from tests.cluster.harness import Cluster, make_cluster
+from tests.cluster.harness import Cluster, eventually, make_cluster
 from tests.fakediscord import FakeDiscord
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
@@ -66,7 +66,11 @@ async def test_a_dm_and_a_dm_button_for_shard_1s_match_are_applied_once_by_its_o
             # Each was taken once, under its Discord id, and the inbox is empty again.
             for key in (f"discord:{sent.id}", f"discord:{pressed.id}"):
                 assert await query(cluster, "SELECT count(*) FROM actions WHERE key = $1 AND accepted", key) == 1
-            assert await query(cluster, "SELECT count(*) FROM inbox") == 0
+
+            async def drained() -> bool:
+                return await query(cluster, "SELECT count(*) FROM inbox") == 0
+
+            await eventually(drained, 10, "the inbox drained")
             assert [m.content for m in fake.messages(alice_dm)].count("Taken: use all-in.") == 1
             assert "handed to shard 1" in zero.text() and "handed" not in one.text()
             assert not cluster.tracebacks()
