@@ -29,7 +29,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.cluster.inbox import Inbox
-from geniusbot.cluster.ownership import ShardLocks, ShardsTaken, StandbyStopped
+from geniusbot.cluster.ownership import LayoutConflict, ShardLocks, ShardsTaken, SoleProcessLock, StandbyStopped
 from geniusbot.cluster.relay import Relay
 from geniusbot.cluster.shards import Shards
 from geniusbot.config import Settings
@@ -117,7 +117,7 @@ class GeniusBot(commands.AutoShardedBot):
         #: The shards this process owns when it is one of several on PostgreSQL (``SHARD_COUNT``
         #: set); ``None``: the one process of its database, serving every match.
         self.owned_shards: Shards | None = cluster_shards(settings, url)
-        self.locks: ShardLocks | None = None
+        self.locks: ShardLocks | SoleProcessLock | None = None
         #: One process of several: DMs of other shards' matches handed over, and the inbox of ours.
         self.relay: Relay | None = None
         self.inbox: Inbox | None = None
@@ -159,8 +159,14 @@ class GeniusBot(commands.AutoShardedBot):
             await self.tree.sync()
         if self.owned_shards is not None:
             # Nothing of a shard is touched before its lock is held: a standby waits here.
-            self.locks = ShardLocks(self.database_url, self.owned_shards, on_lost=lambda why: self.on_fence(why))
-            await self.locks.acquire(standby=bool(self.settings and self.settings.standby))
+            locks = self.locks = ShardLocks(
+                self.database_url, self.owned_shards, on_lost=lambda why: self.on_fence(why)
+            )
+            await locks.acquire(standby=bool(self.settings and self.settings.standby))
+        elif self.store.dialect == "postgresql" and self.settings is not None:
+            # Alone as before, or beside other processes without shard settings; never beside a cluster.
+            sole = self.locks = SoleProcessLock(self.database_url)
+            await sole.acquire()
         self.resumed = await self.host.recover()
         if self.resumed:
             log.info("resumed %d match(es): %s", len(self.resumed), ", ".join(f"#{i}" for i in self.resumed))
@@ -333,7 +339,7 @@ async def run_bot(
             "(your application -> Bot -> Privileged Gateway Intents).\n"
         )
         return 2
-    except ShardsTaken as error:
+    except (ShardsTaken, LayoutConflict) as error:
         say(f"geniusbot: {error}\n")
         return 2
     except StandbyStopped:

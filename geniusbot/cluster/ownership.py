@@ -29,6 +29,70 @@ log = logging.getLogger(__name__)
 
 #: The first key of every shard's advisory lock ("geni"); the second is the shard id.
 PROJECT_KEY = 0x67656E69
+#: The first key of the layout lock ("genj"), held shared by every process with its shard count
+#: as the second key (0: a process without SHARD_COUNT, serving every match), so processes that
+#: would split the guilds differently never run together. ``(LAYOUT_KEY, -1)`` serialises the check.
+LAYOUT_KEY = 0x67656E6A
+
+_OTHER_LAYOUTS = """
+SELECT DISTINCT objid::bigint AS count FROM pg_locks
+WHERE locktype = 'advisory' AND classid::bigint = $1 AND objsubid = 2 AND granted
+  AND pid <> pg_backend_pid() AND objid::bigint NOT IN ($2, 4294967295)
+  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+"""
+
+
+class LayoutConflict(Exception):
+    """Processes with another shard count (or none) run on this database."""
+
+    def __init__(self, mine: int, theirs: int) -> None:
+        def said(count: int) -> str:
+            return "no SHARD_COUNT (one process serving every match)" if count == 0 else f"SHARD_COUNT={count}"
+
+        super().__init__(
+            f"another bot process runs on this database with {said(theirs)}, and this one has {said(mine)}; "
+            "they would both serve some servers' matches. Give every process of one database the same "
+            "SHARD_COUNT, or stop the others first."
+        )
+
+
+async def claim_layout(conn: Any, count: int) -> None:
+    """Hold the layout lock of ``count`` shards (0: no shard settings) on ``conn``, for as long
+    as the connection lives; :class:`LayoutConflict` if a process of another count holds one."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1::int, -1)", LAYOUT_KEY)
+        others = await conn.fetch(_OTHER_LAYOUTS, LAYOUT_KEY, count)
+        if others:
+            raise LayoutConflict(count, int(others[0]["count"]))
+        await conn.execute("SELECT pg_advisory_lock_shared($1::int, $2::int)", LAYOUT_KEY, count)
+
+
+class SoleProcessLock:
+    """The layout lock of a process without shard settings on PostgreSQL (count 0): processes
+    without settings may run together as before, but never beside processes that split the shards."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._conn: Any = None
+
+    async def acquire(self) -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        conn = await asyncpg.connect(
+            asyncpg_dsn(self.url), timeout=10, server_settings={"application_name": "geniusbot every shard"}
+        )
+        try:
+            await claim_layout(conn, 0)
+        except BaseException:
+            await conn.close()
+            raise
+        self._conn = conn
+
+    async def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=5)
 
 
 class ShardsTaken(Exception):
@@ -83,7 +147,7 @@ class ShardLocks:
         self._closing = False
 
     async def _connect(self) -> Any:
-        import asyncpg  # type: ignore[import-untyped]
+        import asyncpg
 
         idle, interval = self.keepalive
         conn = await asyncpg.connect(
@@ -104,6 +168,11 @@ class ShardLocks:
         holds one (and none is kept). A standby waits, polling, until it holds them all;
         :meth:`close` meanwhile ends the wait with :class:`StandbyStopped`."""
         self._conn = await self._connect()
+        try:
+            await claim_layout(self._conn, self.shards.count)
+        except BaseException:
+            await self._release()
+            raise
         wanted = sorted(self.shards.ids)
         announced = False
         while True:

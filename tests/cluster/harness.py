@@ -22,14 +22,16 @@ START_TIMEOUT = 90.0
 class BotProcess:
     """``python -m geniusbot run`` with shard settings, its output in ``<name>.log``."""
 
-    def __init__(self, cluster: Cluster, name: str, *, shards: str | None, standby: bool = False) -> None:
+    def __init__(
+        self, cluster: Cluster, name: str, *, shards: str | None, standby: bool = False, count: int | None = -1
+    ) -> None:
         self.cluster = cluster
         self.name = name
         self.shards = shards
         self.log = cluster.tmp_path / f"{name}.log"
         fake = cluster.fake
         env = dict(os.environ)
-        for unset in ("SHARD_IDS", "STANDBY"):
+        for unset in ("SHARD_COUNT", "SHARD_IDS", "STANDBY"):
             env.pop(unset, None)
         env.update(
             DISCORD_TOKEN=fake.token,
@@ -40,8 +42,10 @@ class BotProcess:
             GENIUSBOT_TEST_TIME_FILE=str(cluster.time_file),
             LOG_LEVEL="INFO",
             PYTHONPATH=str(REPO),
-            SHARD_COUNT=str(cluster.shard_count),
         )
+        count = cluster.shard_count if count == -1 else count
+        if count is not None:
+            env["SHARD_COUNT"] = str(count)
         if shards is not None:
             env["SHARD_IDS"] = shards
         if standby:
@@ -142,8 +146,10 @@ class Cluster:
     def advance(self, seconds: float) -> None:
         self.set_time(self.now + seconds)
 
-    def start(self, name: str, shards: str | None, *, standby: bool = False) -> BotProcess:
-        process = BotProcess(self, name, shards=shards, standby=standby)
+    def start(self, name: str, shards: str | None, *, standby: bool = False, count: int | None = -1) -> BotProcess:
+        """A process serving ``shards`` ("0,1"; None: every shard) of ``count`` (default: the
+        cluster's; None: no SHARD_COUNT at all, the process of a database of its own)."""
+        process = BotProcess(self, name, shards=shards, standby=standby, count=count)
         self.processes.append(process)
         return process
 

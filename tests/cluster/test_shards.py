@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster.harness import make_cluster
+from tests.cluster.harness import make_cluster, poll
 from tests.e2e.botworld import PNG_MAGIC
 from tests.fakediscord import FakeDiscord
 
@@ -87,5 +87,41 @@ async def test_a_process_whose_lock_connection_dies_stops_at_once(postgres_db_ur
             assert await one.exited(timeout=30) == 2
             assert "lost the locks of shard(s) 1 of 2: the lock connection closed" in one.text()
             assert "stopped at once" in one.text()
+        finally:
+            await cluster.close()
+
+
+async def test_processes_that_would_split_the_guilds_differently_never_run_together(
+    postgres_db_url: str, tmp_path: Path
+) -> None:
+    async with FakeDiscord() as fake:
+        cluster = make_cluster(fake, tmp_path, postgres_db_url)
+        try:
+            one = cluster.start("one", "1")
+            await one.serving(1)
+            # Shard 2 of 3 holds no lock of the two-shard layout, but shares guilds with it.
+            three = cluster.start("three", "2", count=3)
+            assert await three.exited() == 2
+            assert "another bot process runs on this database with SHARD_COUNT=2" in three.text(), three.text()
+            # A process without shard settings would serve every match, shard 1's too.
+            alone = cluster.start("alone", None, count=None)
+            assert await alone.exited() == 2
+            assert "with SHARD_COUNT=2, and this one has no SHARD_COUNT" in alone.text(), alone.text()
+            assert one.alive
+        finally:
+            await cluster.close()
+
+
+async def test_a_standby_stopped_while_it_waits_exits_cleanly(postgres_db_url: str, tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        cluster = make_cluster(fake, tmp_path, postgres_db_url)
+        try:
+            one = cluster.start("one", "1")
+            await one.serving(1)
+            standby = cluster.start("standby", "1", standby=True)
+            await poll(lambda: "standby: waiting for shard(s) 1" in standby.text(), 90, "the standby waiting")
+            assert await standby.stop() == 0
+            assert "geniusbot: stopped (SIGTERM)" in standby.text(), standby.text()
+            assert "Traceback" not in standby.text()
         finally:
             await cluster.close()
