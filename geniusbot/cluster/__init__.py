@@ -2,7 +2,9 @@
 
 * :mod:`.shards` -- the shard of a guild, and the set of shards a process serves;
 * :mod:`.ownership` -- one advisory lock per shard, held while the process serves it, watched;
-* :mod:`.inbox` -- direct messages (which reach shard 0 only) handed to the owner of their match.
+* :mod:`.inbox` -- the owner's side of the ``inbox`` table: LISTEN, take each row once, apply it;
+* :mod:`.relay` -- the bot's side: a DM (which reaches shard 0 only) of another shard's match
+  handed over, and what the owner answers the player.
 
 See ``docs/bot.md`` ("Several processes") for the rulings.
 """

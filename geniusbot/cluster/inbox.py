@@ -67,6 +67,11 @@ class Inbox:
 
     async def start(self) -> None:
         """Connect, LISTEN, and drain what waits already (rows written while no owner ran)."""
+        await self._connect()
+        self._kick.set()
+        self._task = asyncio.create_task(self._run(), name="geniusbot-inbox")
+
+    async def _connect(self) -> None:
         import asyncpg  # type: ignore[import-untyped]
 
         from geniusbot.storage.cluster import INBOX_CHANNEL
@@ -75,8 +80,6 @@ class Inbox:
             asyncpg_dsn(self.url), timeout=10, server_settings={"application_name": f"geniusbot inbox {self.shards}"}
         )
         await self._conn.add_listener(INBOX_CHANNEL, self._notified)
-        self._kick.set()
-        self._task = asyncio.create_task(self._run(), name="geniusbot-inbox")
 
     def _notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         with contextlib.suppress(ValueError):
@@ -96,6 +99,11 @@ class Inbox:
                 log.exception("inbox: draining failed; trying again in %.0f s", self.retry)
                 await asyncio.sleep(self.retry)
                 self._kick.set()
+                if self._conn is None or self._conn.is_closed():
+                    # The listening connection broke: a new one (notices missed meanwhile are
+                    # made up for by the drain that follows).
+                    with contextlib.suppress(Exception):
+                        await self._connect()
 
     async def drain(self) -> int:
         """Apply every row of the owned shards, one transaction each; return how many."""
@@ -103,6 +111,8 @@ class Inbox:
 
         done = 0
         while True:
+            if self._conn is None or self._conn.is_closed():
+                raise ConnectionError("the inbox connection is closed")
             async with self._conn.transaction():
                 row = await self._conn.fetchrow(_TAKE, sorted(self.shards.ids))
                 if row is None:
