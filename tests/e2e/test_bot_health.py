@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import shlex
 import socket
+import sys
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +20,7 @@ from discord.ext import commands
 from geniusbot import health
 from geniusbot.config import Settings
 from tests.e2e.botworld import TestBot, World
+from tests.test_deploy import healthcheck_command
 
 
 def settings(world: World, **values: Any) -> Settings:
@@ -136,3 +140,30 @@ def test_the_shards_are_read_from_discord_py_s_bot() -> None:
     assert health.shards_of(plain) == ([0], 1)
     assert health.shards_of(one) == ([1], 2)
     assert health.shards_of(auto) == ([0, 2], 3)
+
+
+async def run_healthcheck(port: int) -> int:
+    """The Dockerfile's HEALTHCHECK command, run here with this Python; its exit status."""
+    command = healthcheck_command()
+    assert command.startswith("python ")
+    process = await asyncio.create_subprocess_shell(
+        shlex.quote(sys.executable) + command.removeprefix("python"),
+        env={**os.environ, "HEALTH_PORT": str(port)},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    return await asyncio.wait_for(process.wait(), 30)
+
+
+@pytest.mark.slow
+async def test_the_images_health_check_passes_on_a_ready_bot_and_fails_before(world: World) -> None:
+    waiting = health_bot(world, health_port=0)
+    served = await health.start(waiting)
+    try:
+        assert served.port and await run_healthcheck(served.port) != 0  # 503: not ready
+    finally:
+        await health.stop(waiting)
+    async with world.running(health_bot(world, health_port=0)) as bot:
+        served = health.of(bot)
+        assert served is not None and served.port
+        assert await run_healthcheck(served.port) == 0
