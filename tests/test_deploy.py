@@ -6,6 +6,7 @@ geniusbot has."""
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 import shlex
 import shutil
@@ -74,8 +75,6 @@ def stages() -> list[list[tuple[str, str]]]:
 
 
 def exec_form(arguments: str) -> list[str]:
-    import json
-
     value = json.loads(arguments)
     assert isinstance(value, list) and all(isinstance(v, str) for v in value), arguments
     return value
@@ -284,3 +283,38 @@ def test_the_bots_settings_are_geniusbots_and_their_database_is_the_compose_one(
     assert missing <= SHARDING, f"compose.yaml sets {sorted(missing)}, which geniusbot does not read"
     if missing & {name.upper() for name in SHARDING if name.lower() in Settings.model_fields}:
         raise AssertionError(f"{sorted(missing)}: the sharding settings are only partly there")
+
+
+# --------------------------------------------------------------------------- docs/deploy.md
+
+DEPLOY = (REPO / "docs" / "deploy.md").read_text(encoding="utf-8")
+
+
+def table_names(section: str) -> set[str]:
+    """The names in the first column of the tables under the heading ``section`` of docs/deploy.md."""
+    text = DEPLOY.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \| ", text, re.MULTILINE)
+    return {name for row in rows for name in row if name}
+
+
+def test_the_deploy_page_lists_every_setting() -> None:
+    assert table_names("Settings") >= (setting_names() - {"DATA_DIR"}) | SHARDING
+
+
+def test_the_deploy_pages_health_examples_are_what_the_bot_says() -> None:
+    from geniusbot.health import Report
+
+    report = Report(
+        ready=True,
+        database=True,
+        shards=[0],
+        shard_count=2,
+        live_matches=3,
+        timers_running=True,
+        timer_lag_seconds=0.0,
+        uptime_seconds=86400.0,
+    )
+    [shown] = re.findall(r"```json\n(.*?)```", DEPLOY, re.DOTALL)
+    assert json.loads(shown) == report.as_json()
+    assert f"INFO     geniusbot.health: {report.line()}\n" in DEPLOY
+    assert table_names("Watching it") == set(report.as_json()) - {"ok"}
