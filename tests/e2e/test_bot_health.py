@@ -167,3 +167,39 @@ async def test_the_images_health_check_passes_on_a_ready_bot_and_fails_before(wo
         served = health.of(bot)
         assert served is not None and served.port
         assert await run_healthcheck(served.port) == 0
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+async def test_healthz_answers_503_while_the_database_refuses_connections(request, tmp_path) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    from tests.conftest import _asyncpg_kwargs, _require_postgres
+    from tests.e2e.botworld import make_world
+    from tests.fakediscord import FakeDiscord
+
+    server = request.getfixturevalue("_postgres")
+    _require_postgres(server)
+    url = server.emptied()  # the bot migrates it at start
+    name = make_url(url).database
+    admin = await asyncpg.connect(**_asyncpg_kwargs(server.base_url), timeout=5)
+    try:
+        async with FakeDiscord() as fake:
+            world = make_world(fake, tmp_path, db_url=url)
+            async with world.running(health_bot(world, health_port=0)) as bot:
+                served = health.of(bot)
+                assert served is not None and served.port
+                assert (await get(served.port))[0] == 200
+                await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false')
+                try:
+                    # The bot's open connections are cut, and no new one is let in.
+                    await admin.fetch("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name)
+                    status, body = await get(served.port)
+                    assert status == 503
+                    assert body["ready"] is True and body["database"] is False and body["ok"] is False
+                finally:
+                    await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS true')
+                assert (await get(served.port))[0] == 200  # back as soon as the database answers
+    finally:
+        await admin.close()
