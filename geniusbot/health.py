@@ -7,6 +7,8 @@ received), the shards it serves, the live matches it hosts, how late the timer d
 delivered its last timer, the uptime, and whether the database answers. ``/healthz`` answers
 200 with the report as JSON when the bot is ready and the database answers, 503 with the same
 JSON otherwise (before the bot is ready, while it starts or stops, when the database is down).
+A standby (the ``STANDBY`` setting, where there is one) is healthy while it waits for a shard,
+not ready, as long as its database answers: waiting is its job.
 
 The bot starts it with :func:`start` in its ``setup_hook`` and stops it with :func:`stop` in its
 ``close``; :func:`of` is the running one (tests read the bound port from it).
@@ -45,6 +47,7 @@ class Report:
 
     ready: bool
     database: bool
+    standby: bool
     shards: list[int]
     shard_count: int
     live_matches: int
@@ -54,8 +57,8 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """Ready and the database answers: ``/healthz`` answers 200."""
-        return self.ready and self.database
+        """Ready (or a standby, waiting for a shard) and the database answers: ``/healthz`` answers 200."""
+        return (self.ready or self.standby) and self.database
 
     def as_json(self) -> dict[str, Any]:
         """The report as ``/healthz`` sends it, with ``ok`` first."""
@@ -66,6 +69,7 @@ class Report:
         lag = "none" if self.timer_lag_seconds is None else f"{self.timer_lag_seconds:.1f}s"
         return (
             f"health: ready={'yes' if self.ready else 'no'} database={'ok' if self.database else 'unreachable'} "
+            f"standby={'yes' if self.standby else 'no'} "
             f"shards={','.join(map(str, self.shards))} shard_count={self.shard_count} "
             f"live_matches={self.live_matches} timers={'running' if self.timers_running else 'stopped'} "
             f"timer_lag={lag} uptime={self.uptime_seconds:.0f}s"
@@ -108,6 +112,7 @@ class Health:
         return Report(
             ready=bot.is_ready() and not bot.is_closed(),
             database=await self._database(),
+            standby=bool(getattr(bot.settings, "standby", False)),  # a setting of sharded deployments
             shards=shards,
             shard_count=count,
             live_matches=live,

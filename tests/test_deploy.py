@@ -307,6 +307,7 @@ def test_the_deploy_pages_health_examples_are_what_the_bot_says() -> None:
     report = Report(
         ready=True,
         database=True,
+        standby=False,
         shards=[0],
         shard_count=2,
         live_matches=3,

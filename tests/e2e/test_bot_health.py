@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from geniusbot import health
 from geniusbot.config import Settings
+from geniusbot.storage import Store
 from tests.e2e.botworld import TestBot, World
 from tests.test_deploy import healthcheck_command
 
@@ -48,6 +49,7 @@ async def test_healthz_answers_200_with_the_shards_matches_timer_lag_and_uptime(
             "ok": True,
             "ready": True,
             "database": True,
+            "standby": False,
             "shards": [0],
             "shard_count": 1,
             "live_matches": 0,
@@ -99,7 +101,7 @@ async def test_the_health_line_is_logged_every_n_seconds_of_the_bots_clock(world
         [record] = [r for r in caplog.records if r.name == "geniusbot.health"]
         assert record.levelno == logging.INFO
         assert record.getMessage() == (
-            "health: ready=yes database=ok shards=0 shard_count=1 live_matches=0 timers=running "
+            "health: ready=yes database=ok standby=no shards=0 shard_count=1 live_matches=0 timers=running "
             "timer_lag=84.0s uptime=90s"  # the heartbeat due 5 s after the start, found at 89 s
         )
 
@@ -203,3 +205,28 @@ async def test_healthz_answers_503_while_the_database_refuses_connections(reques
                 assert (await get(served.port))[0] == 200  # back as soon as the database answers
     finally:
         await admin.close()
+
+
+class ShardedSettings(Settings):
+    """The settings with the standby's switch, as a sharded deployment has them."""
+
+    standby: bool = False
+
+
+async def test_a_standby_waiting_for_a_shard_is_healthy_while_its_database_answers(world: World) -> None:
+    bot = TestBot(
+        ShardedSettings(_env_file=None, database_url=world.db_url, health_port=0, standby=True),  # type: ignore[call-arg]
+        time=world.time,
+    )
+    served = await health.start(bot)
+    try:
+        assert served.port
+        status, body = await get(served.port)
+        assert status == 503 and body["standby"] is True and body["database"] is False  # no database yet
+        bot.store = await Store.open(world.db_url)
+        status, body = await get(served.port)
+        assert status == 200 and body["ok"] is True and body["ready"] is False and body["standby"] is True
+    finally:
+        await health.stop(bot)
+        if bot.store is not None:
+            await bot.store.close()
