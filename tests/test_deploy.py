@@ -291,9 +291,10 @@ DEPLOY = (REPO / "docs" / "deploy.md").read_text(encoding="utf-8")
 
 
 def table_names(section: str) -> set[str]:
-    """The names in the first column of the tables under the heading ``section`` of docs/deploy.md."""
+    """The names in the first column of the first table under the heading ``section`` of docs/deploy.md."""
     text = DEPLOY.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
-    rows = re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \| ", text, re.MULTILINE)
+    [table] = re.findall(r"(?:^\|.*\n)+", text, re.MULTILINE)[:1]
+    rows = re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \| ", table, re.MULTILINE)
     return {name for row in rows for name in row if name}
 
 
