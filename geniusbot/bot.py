@@ -28,6 +28,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from geniusbot import health
 from geniusbot.config import Settings
 from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
@@ -118,6 +119,7 @@ class GeniusBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""
+        await health.start(self)  # the health line and /healthz (503 until ready)
         try:
             self.store = await Store.open(self.database_url, now=self.time.now)
         except StorageError:
@@ -152,6 +154,7 @@ class GeniusBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the timers and close the database, then disconnect."""
+        await health.stop(self)
         if self.dispatcher is not None:
             await self.dispatcher.stop()
         try:

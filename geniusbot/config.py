@@ -12,6 +12,8 @@ Every setting and its environment variable (``.env.example`` lists them with com
 ``DISCORD_GATEWAY_URL``     gateway of a Discord proxy, e.g. ``wss://proxy.example/``
 ``FONT_PATH``               a .ttf/.otf/.ttc font for the pictures' text (names in any script);
                             default: Pillow's built-in font, Latin only
+``HEALTH_LOG_SECONDS``      a health line in the log every N seconds; default 60, 0 = none
+``HEALTH_PORT``             serve ``GET /healthz`` on this port (every interface); default: none
 ==========================  ================================================================
 
 The environment wins over ``.env``; an empty value counts as unset.
@@ -104,6 +106,9 @@ class Settings(BaseSettings):
             "Korean, Japanese and Chinese names; None = Pillow's built-in font (Latin only)."
         ),
     )
+
+    health_log_seconds: int = Field(default=60, ge=0, description="A health line every N seconds; 0 = none.")
+    health_port: int | None = Field(default=None, ge=0, le=65535, description="GET /healthz here; None = no server.")
 
     @field_validator("database_url")
     @classmethod
