@@ -207,17 +207,11 @@ async def test_healthz_answers_503_while_the_database_refuses_connections(reques
         await admin.close()
 
 
-class ShardedSettings(Settings):
-    """The settings with the standby's switch, as a sharded deployment has them."""
-
-    standby: bool = False
-
-
 async def test_a_standby_waiting_for_a_shard_is_healthy_while_its_database_answers(world: World) -> None:
-    bot = TestBot(
-        ShardedSettings(_env_file=None, database_url=world.db_url, health_port=0, standby=True),  # type: ignore[call-arg]
-        time=world.time,
-    )
+    # STANDBY is a PostgreSQL setting (SQLite refuses it); health reads only the switch itself.
+    settings = Settings(_env_file=None, database_url=world.db_url, health_port=0)  # type: ignore[call-arg]
+    settings.standby = True
+    bot = TestBot(settings, time=world.time)
     served = await health.start(bot)
     try:
         assert served.port
