@@ -121,6 +121,8 @@ class GeniusBot(commands.AutoShardedBot):
         #: set); ``None``: the one process of its database, serving every match.
         self.owned_shards: Shards | None = cluster_shards(settings, url)
         self.locks: ShardLocks | SoleProcessLock | None = None
+        #: Set once this process holds what it serves (its shards' locks, or the sole-process lock).
+        self.serving = False
         #: One process of several: DMs of other shards' matches handed over, and the inbox of ours.
         self.relay: Relay | None = None
         self.inbox: Inbox | None = None
@@ -177,6 +179,7 @@ class GeniusBot(commands.AutoShardedBot):
             # Alone as before, or beside other processes without shard settings; never beside a cluster.
             sole = self.locks = SoleProcessLock(self.database_url)
             await self._locking(sole.acquire())
+        self.serving = True
         self.resumed = await self.host.recover()
         if self.resumed:
             log.info("resumed %d match(es): %s", len(self.resumed), ", ".join(f"#{i}" for i in self.resumed))
@@ -190,6 +193,12 @@ class GeniusBot(commands.AutoShardedBot):
             self.host.forward = self.relay.forward_dm
             self.inbox = Inbox(self.database_url, self.owned_shards, self.relay.apply)
             await self.inbox.start()
+
+    @property
+    def standing_by(self) -> bool:
+        """A standby (the ``STANDBY`` setting) still waiting for a shard: once it serves one, it is
+        an owner like any other."""
+        return bool(self.settings and self.settings.standby) and not self.serving
 
     @staticmethod
     async def _locking(taking: Awaitable[T]) -> T:

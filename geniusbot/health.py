@@ -7,8 +7,8 @@ received), the shards it serves, the live matches it hosts, how late the timer d
 delivered its last timer, the uptime, and whether the database answers. ``/healthz`` answers
 200 with the report as JSON when the bot is ready and the database answers, 503 with the same
 JSON otherwise (before the bot is ready, while it starts or stops, when the database is down).
-A standby (the ``STANDBY`` setting, where there is one) is healthy while it waits for a shard,
-not ready, as long as its database answers: waiting is its job.
+A standby (the ``STANDBY`` setting) is healthy while it waits for a shard, not ready, as long as
+its database answers: waiting is its job. Once it serves a shard it reports as any owner does.
 
 The bot starts it with :func:`start` in its ``setup_hook`` and stops it with :func:`stop` in its
 ``close``; :func:`of` is the running one (tests read the bound port from it).
@@ -112,7 +112,7 @@ class Health:
         return Report(
             ready=bot.is_ready() and not bot.is_closed(),
             database=await self._database(),
-            standby=bool(getattr(bot.settings, "standby", False)),  # a setting of sharded deployments
+            standby=bot.standing_by,
             shards=shards,
             shard_count=count,
             live_matches=live,

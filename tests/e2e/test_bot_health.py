@@ -220,6 +220,9 @@ async def test_a_standby_waiting_for_a_shard_is_healthy_while_its_database_answe
         bot.store = await Store.open(world.db_url)
         status, body = await get(served.port)
         assert status == 200 and body["ok"] is True and body["ready"] is False and body["standby"] is True
+        bot.serving = True  # it took a shard over: an owner like any other, healthy once ready
+        status, body = await get(served.port)
+        assert status == 503 and body["standby"] is False and body["ready"] is False
     finally:
         await health.stop(bot)
         if bot.store is not None:
