@@ -1,6 +1,6 @@
 """Several ``geniusbot run`` processes on one PostgreSQL database and one loopback Discord.
 
-    python bench/bench_cluster.py [--quick] [--per-shard 4] [--seconds 15] [--rounds 2]
+    python bench/bench_cluster.py [--quick] [--per-shard 4] [--seconds 10] [--rounds 3]
                                   [--handovers 5] [--postgres URL]
 
 1. **Throughput and round trip by process count.** One, two and three real ``geniusbot run``
@@ -48,7 +48,7 @@ from bench.bench_discord_roundtrip import percentile
 from bench.bench_storage import drop_postgres, postgres_database
 from geniusbot.games import new_game
 from geniusbot.games.base import Game
-from tests.cluster.harness import Cluster, make_cluster, poll
+from tests.cluster.harness import BotProcess, Cluster, make_cluster, poll
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 
 GAME = "tictacfive"
@@ -241,7 +241,8 @@ async def handovers(repetitions: int, per_shard: int) -> list[Handover]:
     return await with_database("h", scene)  # type: ignore[return-value]
 
 
-async def handover(cluster: Cluster, owner, standby, table: Table) -> Handover:  # type: ignore[no-untyped-def]
+async def handover(cluster: Cluster, owner: BotProcess, standby: BotProcess, table: Table) -> Handover:
+    """One SIGKILL of ``owner`` and the takeover by ``standby``, timed from just before the kill."""
     fake = cluster.fake
     seat = table.game.to_move()[0]
     chosen = table.rng.choice(list(table.game.legal_moves(seat)))
@@ -298,9 +299,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tiny run: 2 rooms a shard, 3 s, 1 round, 2 handovers")
     parser.add_argument("--per-shard", type=int, default=4, help="game rooms (matches) on each shard")
-    parser.add_argument("--seconds", type=float, default=15.0, help="the measured window of each run")
+    parser.add_argument("--seconds", type=float, default=10.0, help="the measured window of each run")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before the window opens")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds of the three process counts")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the three process counts")
     parser.add_argument("--handovers", type=int, default=5, help="repetitions of the kill and takeover")
     parser.add_argument(
         "--postgres", help="the server's URL (default: GENIUSBOT_TEST_POSTGRES_URL or the local test one)"
