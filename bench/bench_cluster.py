@@ -53,6 +53,8 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, 
 
 GAME = "tictacfive"
 HANDOVER_TARGET = 5.0
+#: Throughput's CPU figures, in the order of the table's column.
+CPU_FIELDS = ("bots_cpu", "postgres_cpu", "bench_cpu")
 #: How long a player waits for the bot's board before the benchmark gives up on the run.
 ANSWER_TIMEOUT = 60.0
 
@@ -122,6 +124,39 @@ class Throughput:
     times: list[float]
     bench_cpu: float  # cores busy in this process (the fake Discord and the players) in the window
     bots_cpu: float  # cores busy in the bot processes, all together, in the window
+    postgres_cpu: float  # cores busy in the PostgreSQL backends of the benchmark's database
+
+
+async def backends(url: str) -> list[int]:
+    """The process ids of the PostgreSQL backends connected to ``url``'s database (the bots' pools,
+    locks and inbox connections; the server's shared writers and checkpointer are not counted)."""
+    import asyncpg
+
+    from geniusbot.cluster.ownership import asyncpg_dsn
+
+    conn = await asyncpg.connect(asyncpg_dsn(url))
+    try:
+        rows = await conn.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await conn.close()
+    return [row["pid"] for row in rows]
+
+
+def cpu_of(pids: list[int]) -> dict[int, float]:
+    """CPU seconds so far of each of ``pids`` still running (a process may end meanwhile)."""
+    seen = {}
+    for pid in pids:
+        try:
+            seen[pid] = cpu_seconds(pid)
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            pass
+    return seen
+
+
+def cores(before: dict[int, float], after: dict[int, float], seconds: float) -> float:
+    return sum(after[pid] - before[pid] for pid in after if pid in before) / seconds
 
 
 def cpu_seconds(pid: int) -> float:
@@ -181,15 +216,26 @@ async def throughput(processes: int, per_shard: int, warmup: float, seconds: flo
 
                     async def sample() -> None:
                         await asyncio.sleep(max(0.0, begin - loop.time()))
-                        used["bench"], used["bots"] = time.process_time(), sum(map(cpu_seconds, pids))
+                        database = await backends(url)
+                        bench, bots_before, db_before = time.process_time(), cpu_of(pids), cpu_of(database)
                         await asyncio.sleep(max(0.0, end - loop.time()))
-                        used["bench"] = (time.process_time() - used["bench"]) / seconds
-                        used["bots"] = (sum(map(cpu_seconds, pids)) - used["bots"]) / seconds
+                        used["bench"] = (time.process_time() - bench) / seconds
+                        used["bots"] = cores(bots_before, cpu_of(pids), seconds)
+                        used["postgres"] = cores(db_before, cpu_of(database), seconds)
 
                     await asyncio.gather(sample(), *(play(table) for table in tables))
                     if cluster.tracebacks():
                         raise RuntimeError(f"a bot process logged a traceback:\n{cluster.tracebacks()}")
-                    return Throughput(processes, len(tables), len(times), seconds, times, used["bench"], used["bots"])
+                    return Throughput(
+                        processes,
+                        len(tables),
+                        len(times),
+                        seconds,
+                        times,
+                        used["bench"],
+                        used["bots"],
+                        used["postgres"],
+                    )
                 finally:
                     await cluster.close()
 
@@ -312,8 +358,9 @@ def main() -> None:
     if args.postgres:
         os.environ["GENIUSBOT_TEST_POSTGRES_URL"] = args.postgres
     counts = (1, 2, 3)
+    start_load = load()
     print(
-        f"Python {sys.version.split()[0]}, {os.cpu_count()} cpu(s) shared with other work, load at start {load()}; "
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} cpu(s) shared with other work, load at start {start_load}; "
         f"{args.per_shard} matches a shard, {args.rounds} round(s) of {args.seconds:.0f} s (after {args.warmup:.0f} s) "
         f"for each of {', '.join(map(str, counts))} process(es); {args.handovers} handovers",
         flush=True,
@@ -327,40 +374,45 @@ def main() -> None:
             print(
                 f"  round {round_number + 1}, {count} process(es), {result.matches} matches: "
                 f"{result.moves / result.seconds:.1f} moves/s, p50 {statistics.median(result.times) * 1000:.1f} ms, "
-                f"cores busy: bots {result.bots_cpu:.2f}, fake + players {result.bench_cpu:.2f} (load {load()})",
+                f"cores busy: bots {result.bots_cpu:.2f}, PostgreSQL {result.postgres_cpu:.2f}, "
+                f"fake + players {result.bench_cpu:.2f} (load {load()})",
                 flush=True,
             )
     taken = asyncio.run(handovers(args.handovers, args.per_shard))
     end_load = load()
 
     print(
-        f"\n{'processes':>9} {'matches':>7} {'moves':>6} {'moves/s':>8} {'ratio':>6} {'p50 ms':>7} {'ratio':>6} "
-        f"{'p99 ms':>7} {'ratio':>6} {'bot cores':>9} {'fake cores':>10}  moves/s by round"
+        "\n| processes (shards) | matches | moves/s | p50 ms | p99 ms | CPU ms a move: bots, PostgreSQL, fake "
+        "| moves/s by round |\n| --- | --- | --- | --- | --- | --- | --- |"
     )
     base: tuple[float, float, float] | None = None
     for count in counts:
-        times = [t * 1000 for run in runs[count] for t in run.times]
-        moves = sum(run.moves for run in runs[count])
-        rate = moves / sum(run.seconds for run in runs[count])
+        done = runs[count]
+        times = [t * 1000 for run in done for t in run.times]
+        moves = sum(run.moves for run in done)
+        rate = moves / sum(run.seconds for run in done)
         p50, p99 = statistics.median(times), percentile(times, 99)
         base = base or (rate, p50, p99)
+        cpu = [1000 * sum(getattr(run, f) * run.seconds for run in done) / moves for f in CPU_FIELDS]
         print(
-            f"{count:>9} {runs[count][0].matches:>7} {moves:>6} {rate:>8.1f} {rate / base[0]:>5.2f}x "
-            f"{p50:>7.1f} {p50 / base[1]:>5.2f}x {p99:>7.1f} {p99 / base[2]:>5.2f}x "
-            f"{statistics.fmean(run.bots_cpu for run in runs[count]):>9.2f} "
-            f"{statistics.fmean(run.bench_cpu for run in runs[count]):>10.2f}  "
-            + ", ".join(f"{run.moves / run.seconds:.1f}" for run in runs[count])
+            f"| {count} | {done[0].matches} | {rate:.1f} ({rate / base[0]:.2f} x) | {p50:.1f} ({p50 / base[1]:.2f} x) "
+            f"| {p99:.1f} ({p99 / base[2]:.2f} x) | {', '.join(f'{c:.1f}' for c in cpu)} | "
+            + ", ".join(f"{run.moves / run.seconds:.1f}" for run in done)
+            + " |"
         )
-    print(f"\n{'handover':>8} {'serving s':>9} {'notice s':>8} {'accepted s':>10} {'sends':>5}")
+    print(
+        "\n| handover | kill -> standby serving, s | kill -> room told, s | kill -> move accepted, s | sends |\n"
+        "| --- | --- | --- | --- | --- |"
+    )
     for n, h in enumerate(taken, 1):
-        print(f"{n:>8} {h.serving:>9.2f} {h.notice:>8.2f} {h.accepted:>10.2f} {h.sends:>5}")
+        print(f"| {n} | {h.serving:.2f} | {h.notice:.2f} | {h.accepted:.2f} | {h.sends} |")
     accepted = [h.accepted for h in taken]
     verdict = "met" if max(accepted) <= HANDOVER_TARGET else "MISSED"
     print(
         f"kill -> first accepted move: median {statistics.median(accepted):.2f} s, max {max(accepted):.2f} s "
         f"(target: at most {HANDOVER_TARGET:.0f} s, {verdict})"
     )
-    print(f"load at start and end (1/5/15 min): see the first line; end {end_load}")
+    print(f"load average (1/5/15 min) at start {start_load}, at end {end_load}")
 
 
 if __name__ == "__main__":
