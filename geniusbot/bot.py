@@ -16,7 +16,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -162,11 +162,11 @@ class GeniusBot(commands.AutoShardedBot):
             locks = self.locks = ShardLocks(
                 self.database_url, self.owned_shards, on_lost=lambda why: self.on_fence(why)
             )
-            await locks.acquire(standby=bool(self.settings and self.settings.standby))
+            await self._locking(locks.acquire(standby=bool(self.settings and self.settings.standby)))
         elif self.store.dialect == "postgresql" and self.settings is not None:
             # Alone as before, or beside other processes without shard settings; never beside a cluster.
             sole = self.locks = SoleProcessLock(self.database_url)
-            await sole.acquire()
+            await self._locking(sole.acquire())
         self.resumed = await self.host.recover()
         if self.resumed:
             log.info("resumed %d match(es): %s", len(self.resumed), ", ".join(f"#{i}" for i in self.resumed))
@@ -180,6 +180,16 @@ class GeniusBot(commands.AutoShardedBot):
             self.host.forward = self.relay.forward_dm
             self.inbox = Inbox(self.database_url, self.owned_shards, self.relay.apply)
             await self.inbox.start()
+
+    @staticmethod
+    async def _locking(taking: Awaitable[None]) -> None:
+        """Take the locks; a database that fails meanwhile is a :class:`StorageError`, as in the store."""
+        try:
+            await taking
+        except (ShardsTaken, LayoutConflict, StandbyStopped):
+            raise
+        except Exception as error:
+            raise StorageError(f"the shard locks cannot be taken ({type(error).__name__}: {error})") from error
 
     async def on_timer(self, timer: TimerRecord) -> bool:
         """A durable timer fell due: the host handles it, then the cogs hear that the match changed
