@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -54,7 +55,7 @@ from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, 
 GAME = "tictacfive"
 HANDOVER_TARGET = 5.0
 #: Throughput's CPU figures, in the order of the table's column.
-CPU_FIELDS = ("bots_cpu", "postgres_cpu", "bench_cpu")
+CPU_FIELDS = ("bots_cpu", "postgres_cpu", "bench_cpu", "bots_waiting")
 #: How long a player waits for the bot's board before the benchmark gives up on the run.
 ANSWER_TIMEOUT = 60.0
 
@@ -125,6 +126,20 @@ class Throughput:
     bench_cpu: float  # cores busy in this process (the fake Discord and the players) in the window
     bots_cpu: float  # cores busy in the bot processes, all together, in the window
     postgres_cpu: float  # cores busy in the PostgreSQL backends of the benchmark's database
+    bots_waiting: float  # the bots' threads ready to run but waiting for a core, in cores
+
+
+def run_queue_waits(pids: list[int]) -> dict[tuple[int, int], float]:
+    """Seconds each thread of ``pids`` has spent ready to run but waiting for a core (the second
+    field of Linux's /proc/<pid>/task/<tid>/schedstat), by (pid, tid)."""
+    waits = {}
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                waits[(pid, int(task.name))] = int((task / "schedstat").read_text().split()[1]) / 1e9
+            except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                pass
+    return waits
 
 
 async def backends(url: str) -> list[int]:
@@ -155,7 +170,7 @@ def cpu_of(pids: list[int]) -> dict[int, float]:
     return seen
 
 
-def cores(before: dict[int, float], after: dict[int, float], seconds: float) -> float:
+def cores(before: dict[Any, float], after: dict[Any, float], seconds: float) -> float:
     return sum(after[pid] - before[pid] for pid in after if pid in before) / seconds
 
 
@@ -218,10 +233,12 @@ async def throughput(processes: int, per_shard: int, warmup: float, seconds: flo
                         await asyncio.sleep(max(0.0, begin - loop.time()))
                         database = await backends(url)
                         bench, bots_before, db_before = time.process_time(), cpu_of(pids), cpu_of(database)
+                        waits_before = run_queue_waits(pids)
                         await asyncio.sleep(max(0.0, end - loop.time()))
                         used["bench"] = (time.process_time() - bench) / seconds
                         used["bots"] = cores(bots_before, cpu_of(pids), seconds)
                         used["postgres"] = cores(db_before, cpu_of(database), seconds)
+                        used["waiting"] = cores(waits_before, run_queue_waits(pids), seconds)
 
                     await asyncio.gather(sample(), *(play(table) for table in tables))
                     if cluster.tracebacks():
@@ -235,6 +252,7 @@ async def throughput(processes: int, per_shard: int, warmup: float, seconds: flo
                         used["bench"],
                         used["bots"],
                         used["postgres"],
+                        used["waiting"],
                     )
                 finally:
                     await cluster.close()
@@ -375,7 +393,8 @@ def main() -> None:
                 f"  round {round_number + 1}, {count} process(es), {result.matches} matches: "
                 f"{result.moves / result.seconds:.1f} moves/s, p50 {statistics.median(result.times) * 1000:.1f} ms, "
                 f"cores busy: bots {result.bots_cpu:.2f}, PostgreSQL {result.postgres_cpu:.2f}, "
-                f"fake + players {result.bench_cpu:.2f} (load {load()})",
+                f"fake + players {result.bench_cpu:.2f}; bots waiting for a core {result.bots_waiting:.2f} "
+                f"(load {load()})",
                 flush=True,
             )
     taken = asyncio.run(handovers(args.handovers, args.per_shard))
@@ -383,7 +402,7 @@ def main() -> None:
 
     print(
         "\n| processes (shards) | matches | moves/s | p50 ms | p99 ms | CPU ms a move: bots, PostgreSQL, fake "
-        "| moves/s by round |\n| --- | --- | --- | --- | --- | --- | --- |"
+        "| bots' wait for a core, ms a move | moves/s by round |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
     )
     base: tuple[float, float, float] | None = None
     for count in counts:
@@ -396,7 +415,7 @@ def main() -> None:
         cpu = [1000 * sum(getattr(run, f) * run.seconds for run in done) / moves for f in CPU_FIELDS]
         print(
             f"| {count} | {done[0].matches} | {rate:.1f} ({rate / base[0]:.2f} x) | {p50:.1f} ({p50 / base[1]:.2f} x) "
-            f"| {p99:.1f} ({p99 / base[2]:.2f} x) | {', '.join(f'{c:.1f}' for c in cpu)} | "
+            f"| {p99:.1f} ({p99 / base[2]:.2f} x) | {', '.join(f'{c:.1f}' for c in cpu[:3])} | {cpu[3]:.1f} | "
             + ", ".join(f"{run.moves / run.seconds:.1f}" for run in done)
             + " |"
         )
