@@ -18,7 +18,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -28,6 +28,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from geniusbot import health
 from geniusbot.cluster.inbox import Inbox
 from geniusbot.cluster.ownership import LayoutConflict, ShardLocks, ShardsTaken, SoleProcessLock, StandbyStopped
 from geniusbot.cluster.relay import Relay
@@ -41,6 +42,8 @@ from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: The cog modules ``setup_hook`` loads, in order.
 COGS: tuple[str, ...] = (
@@ -135,6 +138,7 @@ class GeniusBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""
+        await health.start(self)  # the health line and /healthz (503 until ready)
         store_class: type[Store] = Store
         if self.owned_shards is not None:
             from geniusbot.storage.cluster import ClusterStore
@@ -162,7 +166,13 @@ class GeniusBot(commands.AutoShardedBot):
             locks = self.locks = ShardLocks(
                 self.database_url, self.owned_shards, on_lost=lambda why: self.on_fence(why)
             )
-            await self._locking(locks.acquire(standby=bool(self.settings and self.settings.standby)))
+            standby = bool(self.settings and self.settings.standby)
+            # A standby without SHARD_IDS stands by for every shard and serves the first that frees.
+            one_of = standby and self.settings is not None and self.settings.shard_ids is None
+            served = await self._locking(locks.acquire(standby=standby, one_of=one_of))
+            if served != self.owned_shards:
+                self.owned_shards = self.store.shards = self.host.shards = served  # type: ignore[attr-defined]
+                self.shard_ids = sorted(served.ids)  # what discord.py connects
         elif self.store.dialect == "postgresql" and self.settings is not None:
             # Alone as before, or beside other processes without shard settings; never beside a cluster.
             sole = self.locks = SoleProcessLock(self.database_url)
@@ -182,10 +192,10 @@ class GeniusBot(commands.AutoShardedBot):
             await self.inbox.start()
 
     @staticmethod
-    async def _locking(taking: Awaitable[None]) -> None:
+    async def _locking(taking: Awaitable[T]) -> T:
         """Take the locks; a database that fails meanwhile is a :class:`StorageError`, as in the store."""
         try:
-            await taking
+            return await taking
         except (ShardsTaken, LayoutConflict, StandbyStopped):
             raise
         except Exception as error:
@@ -203,6 +213,7 @@ class GeniusBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Stop the timers and close the database, then disconnect."""
+        await health.stop(self)
         if self.inbox is not None:
             inbox, self.inbox = self.inbox, None
             await inbox.close()

@@ -17,6 +17,8 @@ Every setting and its environment variable (``.env.example`` lists them with com
 ``SHARD_IDS``               the shards this process serves, e.g. ``0,1``; default: all of them
 ``STANDBY``                 true: wait for the shards' owner to go, then take them over
                             (PostgreSQL only); default false
+``HEALTH_LOG_SECONDS``      a health line in the log every N seconds; default 60, 0 = none
+``HEALTH_PORT``             serve ``GET /healthz`` on this port (every interface); default: none
 ==========================  ================================================================
 
 The environment wins over ``.env``; an empty value counts as unset.
@@ -179,6 +181,9 @@ class Settings(BaseSettings):
         if self.shard_count is None:
             return None
         return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
+    health_log_seconds: int = Field(default=60, ge=0, description="A health line every N seconds; 0 = none.")
+    health_port: int | None = Field(default=None, ge=0, le=65535, description="GET /healthz here; None = no server.")
 
     @field_validator("database_url")
     @classmethod

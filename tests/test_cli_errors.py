@@ -5,48 +5,27 @@ folder, Ctrl-C and an unexpected error each end in one sentence and the launcher
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from geniusbot import cli
 from geniusbot.cli import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, main
+from tests.cli_support import clean_cli, run_geniusbot
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(autouse=True)
 def clean(monkeypatch, tmp_path):
-    for name in ("LOG_LEVEL", "DATABASE_URL", "GENIUSBOT_DATA_DIR", "FONT_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-    root = logging.getLogger()
-    handlers, level, done = list(root.handlers), root.level, getattr(cli.configure_logging, "done", False)
-    yield
-    for handler in root.handlers:
-        if handler not in handlers:
-            root.removeHandler(handler)
-    root.setLevel(level)
-    cli.configure_logging.done = done
+    yield from clean_cli(monkeypatch, tmp_path, data_dir=False)
 
 
 def run(tmp_path: Path, *args: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items() if k not in ("LOG_LEVEL", "DATABASE_URL", "FONT_PATH")}
-    environ.update(PYTHONPATH=str(REPO), GENIUSBOT_DATA_DIR=str(tmp_path / "data"), **env)
-    return subprocess.run(
-        [sys.executable, "-m", "geniusbot", *args],
-        cwd=tmp_path,
-        env=environ,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_geniusbot(tmp_path, *args, stdin=stdin, **env)
 
 
 def one_line(text: str) -> str:

@@ -6,21 +6,18 @@ not UTF-8, is too large, names an unknown game or has a refused line exits 2 and
 from __future__ import annotations
 
 import asyncio
-import logging
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from geniusbot import cli
 from geniusbot.adjudicate import adjudicate_text
 from geniusbot.cli import EXIT_USAGE, main
 from geniusbot.host.imports import MAX_RECORD_BYTES
 from geniusbot.host.replay import export_record
 from geniusbot.storage import Store
 from geniusbot.storage.record import parse_record, read_result
+from tests.cli_support import clean_cli, run_geniusbot
 
 REPO = Path(__file__).resolve().parent.parent
 RECORDS = REPO / "tests" / "records"
@@ -29,18 +26,7 @@ WHOLE = sorted(p for p in RECORDS.glob("*.txt") if p.stem.rsplit("-", 1)[-1] not
 
 @pytest.fixture(autouse=True)
 def clean(monkeypatch, tmp_path):
-    for name in ("LOG_LEVEL", "DATABASE_URL", "FONT_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("GENIUSBOT_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.chdir(tmp_path)
-    root = logging.getLogger()
-    handlers, level, done = list(root.handlers), root.level, getattr(cli.configure_logging, "done", False)
-    yield
-    for handler in root.handlers:
-        if handler not in handlers:
-            root.removeHandler(handler)
-    root.setLevel(level)
-    cli.configure_logging.done = done
+    yield from clean_cli(monkeypatch, tmp_path)
 
 
 def moves(text: str) -> list[tuple[str | None, bool, str]]:
@@ -128,19 +114,8 @@ def test_a_bad_file_exits_2_with_one_sentence_and_stores_nothing(tmp_path, capsy
 
 
 def test_a_paused_import_is_resumed_by_play_and_played_on(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("LOG_LEVEL", "DATABASE_URL", "FONT_PATH")}
-    env.update(PYTHONPATH=str(REPO), GENIUSBOT_DATA_DIR=str(tmp_path / "data"))
-
     def geniusbot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "geniusbot", *args],
-            cwd=tmp_path,
-            env=env,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        return run_geniusbot(tmp_path, *args, stdin=stdin)
 
     done = geniusbot("import", str(RECORDS / "tictacfive-unfinished.txt"))
     assert done.returncode == 0, done.stderr

@@ -163,9 +163,13 @@ class ShardLocks:
         conn.add_termination_listener(self._terminated)
         return conn
 
-    async def acquire(self, *, standby: bool = False) -> None:
-        """Take every shard's lock. Not a standby: :class:`ShardsTaken` when another process
-        holds one (and none is kept). A standby waits, polling, until it holds them all;
+    async def acquire(self, *, standby: bool = False, one_of: bool = False) -> Shards:
+        """Take the shards' locks and return the shards now served (kept in :attr:`shards`).
+
+        Not a standby: every shard's lock, or :class:`ShardsTaken` when another process holds
+        one (and none is kept). A standby waits, polling, until it can take every lock at once,
+        or with ``one_of`` the lock of any one of the shards: it serves the first that frees. A
+        lock is never kept while the process waits for others, so no shard is held unserved.
         :meth:`close` meanwhile ends the wait with :class:`StandbyStopped`."""
         self._conn = await self._connect()
         try:
@@ -178,28 +182,35 @@ class ShardLocks:
         while True:
             if self._closing:
                 raise StandbyStopped()
+            taken: list[int] = []
             try:
                 for shard in wanted:
-                    if shard not in self.held and await self._conn.fetchval(
-                        "SELECT pg_try_advisory_lock($1::int, $2::int)", PROJECT_KEY, shard
-                    ):
-                        self.held.add(shard)
+                    if await self._conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", PROJECT_KEY, shard):
+                        taken.append(shard)
+                        if one_of:
+                            break
+                if taken and (one_of or len(taken) == len(wanted)):
+                    break
+                for shard in taken:  # not all of them: let go until they are all free
+                    await self._conn.fetchval("SELECT pg_advisory_unlock($1::int, $2::int)", PROJECT_KEY, shard)
             except Exception:
                 if self._closing:  # close() took the connection away
                     raise StandbyStopped() from None
                 raise
-            missing = [s for s in wanted if s not in self.held]
-            if not missing:
-                break
+            missing = [s for s in wanted if s not in taken]
             if not standby:
                 await self._release()
                 raise ShardsTaken(missing, self.shards.count)
             if not announced:
-                log.info("standby: waiting for shard(s) %s, served by another process", ", ".join(map(str, missing)))
+                which = "any of shard(s)" if one_of else "shard(s)"
+                log.info("standby: waiting for %s %s, served by another process", which, ", ".join(map(str, wanted)))
                 announced = True
             await asyncio.sleep(self.poll)
+        self.held = set(taken)
+        self.shards = Shards.of(self.shards.count, taken)
         log.info("serving shard(s) %s (holding their locks)", self.shards)
         self._watch = asyncio.create_task(self._watching(), name="geniusbot-shard-locks")
+        return self.shards
 
     async def _watching(self) -> None:
         while not self._closing:

@@ -143,6 +143,8 @@ class TimerDispatcher:
         self._requested = 0
         self._completed = 0
         self._pass_done = asyncio.Event()
+        #: How late, in seconds, the last pass that found due timers found the most overdue of them; None before one.
+        self.lag: float | None = None
 
     # ---- life ------------------------------------------------------------------------------
 
@@ -245,6 +247,8 @@ class TimerDispatcher:
         while True:
             now = self.time.now()
             due, upcoming = await self.store.due_and_next(now, limit=self.batch)
+            if due:
+                self.lag = max(0.0, max((now - timer.due_at).total_seconds() for timer in due))
             for timer in due:
                 if await self._deliver(timer):
                     delivered += 1

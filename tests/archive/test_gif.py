@@ -8,23 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from geniusbot import cli
 from geniusbot.adjudicate import adjudicate_text
 from geniusbot.archive import gif
 from geniusbot.archive.cli import part_names
 from geniusbot.archive.steps import Shown, Steps, from_record
 from geniusbot.cli import EXIT_USAGE, main
-from geniusbot.host.imports import import_text
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import apply_action
-from geniusbot.storage import Store
 from geniusbot.storage.record import parse_record
+from tests.cli_support import clean_cli, store_record
 
 REPO = Path(__file__).resolve().parent.parent.parent
 RECORDS = REPO / "tests" / "records"
@@ -35,18 +32,7 @@ WHOLE = sorted(p for p in RECORDS.glob("*.txt") if not p.stem.endswith("-refused
 
 @pytest.fixture(autouse=True)
 def clean(monkeypatch, tmp_path):
-    for name in ("LOG_LEVEL", "DATABASE_URL", "FONT_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("GENIUSBOT_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.chdir(tmp_path)
-    root = logging.getLogger()
-    handlers, level, done = list(root.handlers), root.level, getattr(cli.configure_logging, "done", False)
-    yield
-    for handler in root.handlers:
-        if handler not in handlers:
-            root.removeHandler(handler)
-    root.setLevel(level)
-    cli.configure_logging.done = done
+    yield from clean_cli(monkeypatch, tmp_path)
 
 
 def rgb_frames(data: bytes) -> list[Image.Image]:
@@ -219,15 +205,7 @@ def test_a_stored_match_is_replayed_with_match_and_db(tmp_path, capsys):
     db = tmp_path / "archive.sqlite3"
     url = f"sqlite+aiosqlite:///{db}"
     text = (RECORDS / "tightwire-influx.txt").read_text("utf-8")
-
-    async def store_it() -> int:
-        store = await Store.open(url)
-        try:
-            return (await import_text(store, text)).match_id
-        finally:
-            await store.close()
-
-    match_id = asyncio.run(store_it())
+    match_id = asyncio.run(store_record(url, text))
     out = tmp_path / "m.gif"
     assert main(["replay", "--match", str(match_id), "--db", str(db), "--gif", str(out)]) == 0
     from_file = from_record(text.encode(), "x")
@@ -251,15 +229,7 @@ def test_steps_of_a_game_without_a_picture_are_refused():
 def test_match_reads_the_bots_database_by_default(tmp_path, monkeypatch, capsys):
     db = tmp_path / "bot.sqlite3"
     text = (RECORDS / "tictacfive.txt").read_text("utf-8")
-
-    async def store_it() -> int:
-        store = await Store.open(f"sqlite+aiosqlite:///{db}")
-        try:
-            return (await import_text(store, text, guild_id=5)).match_id
-        finally:
-            await store.close()
-
-    match_id = asyncio.run(store_it())
+    match_id = asyncio.run(store_record(f"sqlite+aiosqlite:///{db}", text, guild_id=5))
     monkeypatch.setenv("DATABASE_URL", str(db))
     out = tmp_path / "m.gif"
     assert main(["replay", "--match", str(match_id), "--gif", str(out)]) == 0
@@ -283,15 +253,7 @@ def test_replay_writes_the_page_with_html_from_a_record_or_the_bots_database(tmp
     steps = len(parse_record(text).lines) + 1
     assert f"{steps} steps" in capsys.readouterr().out and page.read_text("utf-8").startswith("<!DOCTYPE html>")
     db = tmp_path / "bot.sqlite3"
-
-    async def store_it() -> int:
-        store = await Store.open(f"sqlite+aiosqlite:///{db}")
-        try:
-            return (await import_text(store, text, guild_id=5)).match_id
-        finally:
-            await store.close()
-
-    match_id = asyncio.run(store_it())
+    match_id = asyncio.run(store_record(f"sqlite+aiosqlite:///{db}", text, guild_id=5))
     monkeypatch.setenv("DATABASE_URL", str(db))
     stored = tmp_path / "m.html"
     assert main(["replay", "--match", str(match_id), "--html", str(stored)]) == 0

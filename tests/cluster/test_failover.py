@@ -161,3 +161,35 @@ async def test_a_rolling_restart_of_three_processes_loses_no_acknowledged_move(
             assert not cluster.tracebacks()
         finally:
             await cluster.close()
+
+
+async def test_a_standby_without_shard_ids_takes_over_the_first_shard_that_frees(
+    postgres_db_url: str, tmp_path: Path
+) -> None:
+    async with FakeDiscord() as fake:
+        cluster = make_cluster(fake, tmp_path, postgres_db_url)
+        try:
+            zero, one = cluster.start("zero", "0"), cluster.start("one", "1")
+            await zero.serving(0)
+            await one.serving(1)
+            standby = cluster.start("standby", None, standby=True)
+            await poll(lambda: "standby: waiting for any of shard(s) 0, 1" in standby.text(), 90, "the standby waiting")
+            await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+            assert (await cluster.start_match(0, clock="60s")).startswith("Match #1 has started")
+            mark = fake.mark()
+            zero.kill()
+            await standby.serving(0, since=mark)
+            assert "serving shard(s) 0 of 2" in standby.text()
+            await fake.wait_for_message(
+                cluster.rooms[0].room,
+                predicate=lambda m: m.content.startswith("The bot is back"),
+                since=mark,
+                timeout=15,
+            )
+            board = await cluster.say(0, cluster.alice, "H8")
+            assert fake.attachments(board)[0].startswith(PNG_MAGIC)
+            # Shard 1 is still its owner's alone; the standby connected shard 0 only.
+            assert one.alive and [s.shard for s in fake.shard_sessions(1)] == [[1, 2]]
+            assert not cluster.tracebacks()
+        finally:
+            await cluster.close()

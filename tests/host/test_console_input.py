@@ -16,8 +16,10 @@ from geniusbot.host.console import MAX_LINE, UNREADABLE, run_console
 from geniusbot.host.timers import ManualTime
 
 
-async def play(tmp_path: Path, stdin, game: str = "tictacfive", **kw) -> tuple[int, str]:
-    out = io.StringIO()
+async def play(
+    tmp_path: Path, stdin, game: str = "tictacfive", out: io.StringIO | None = None, **kw
+) -> tuple[int, str]:
+    out = io.StringIO() if out is None else out
     kw.setdefault("seed", 1)
     code = await run_console(
         game,
@@ -69,12 +71,13 @@ async def test_ctrl_c_while_waiting_for_a_line_leaves_quietly_saying_how_to_resu
     read, write = os.pipe()
     stdin = os.fdopen(read, "r")
     try:
-        task = asyncio.ensure_future(play(tmp_path, stdin))
-        for _ in range(500):
+        out = io.StringIO()
+        task = asyncio.ensure_future(play(tmp_path, stdin, out=out))
+        for _ in range(3000):  # a bound on a busy machine: until the console waits for a line
             await asyncio.sleep(0.01)
-            if (tmp_path / "c.db").exists():
+            if "Type a move" in out.getvalue() or task.done():
                 break
-        await asyncio.sleep(0.3)
+        assert "Type a move" in out.getvalue(), out.getvalue()
         task.cancel()  # what asyncio.run does with a Ctrl-C
         code, out = await asyncio.wait_for(task, 10)
     finally:

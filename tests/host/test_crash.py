@@ -9,98 +9,18 @@ what the moves cost (the outage given back).
 from __future__ import annotations
 
 import json
-import os
-import queue
-import signal
 import sqlite3
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-T0 = 1_800_000_000.0
-WAIT = 30  # seconds to wait for the child's answer (a bound on a busy machine, not a sleep)
+from tests.host.consoleproc import T0, WAIT, Console, set_time, wait_for_heartbeat
 
 
-class Console:
-    """One ``geniusbot play`` process and a reader thread for its output."""
-
-    def __init__(self, tmp: Path) -> None:
-        env = {
-            **os.environ,
-            "GENIUSBOT_TEST_TIME_FILE": str(tmp / "now"),
-            "GENIUSBOT_DATA_DIR": str(tmp),
-            "PYTHONPATH": str(ROOT),
-            "LOG_LEVEL": "WARNING",
-        }
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "geniusbot",
-                "play",
-                "tictacfive",
-                "--seed",
-                "1",
-                "--clock",
-                "60s+5m",
-                "--db",
-                f"sqlite+aiosqlite:///{tmp / 'console.db'}",
-                "--boards",
-                str(tmp / "boards"),
-            ],
-            cwd=tmp,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def expect(self, predicate) -> str:
-        while True:
-            try:
-                line = self.lines.get(timeout=WAIT)
-            except queue.Empty:
-                raise AssertionError(f"no such line; output so far: {self.seen[-20:]}") from None
-            if line is None:
-                raise AssertionError(f"the console ended; output: {self.seen[-20:]}")
-            self.seen.append(line)
-            if predicate(line):
-                return line
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def move(self, seat: str, text: str) -> None:
-        self.send(f"{seat}: {text}")
-        self.expect(lambda line: line.startswith(f"ok {seat}: "))
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=WAIT)
-
-
-def set_time(tmp: Path, t: float) -> None:
-    part = tmp / "now.tmp"
-    part.write_text(repr(t))
-    part.replace(tmp / "now")  # atomic: the child never reads half a number
+def tictacfive(tmp: Path) -> Console:
+    """A Tic-Tac-Five console with a clock, over a SQLite file in ``tmp``."""
+    db = f"sqlite+aiosqlite:///{tmp / 'console.db'}"
+    return Console(tmp, ["tictacfive", "--seed", "1", "--clock", "60s+5m", "--db", db, "--boards", str(tmp / "boards")])
 
 
 def stored(tmp: Path) -> tuple[list[tuple[str, str]], dict]:
@@ -116,32 +36,20 @@ def clocks_now(console: Console) -> str:
     return line.split("Clocks: ", 1)[1].rstrip(".")
 
 
-def wait_for_heartbeat(tmp: Path, alive_at: float) -> None:
-    """Wait (bounded) until the child has noted that it was alive at ``alive_at``."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        with sqlite3.connect(tmp / "console.db") as db:
-            beats = db.execute("SELECT payload FROM timers WHERE kind = 'heartbeat'").fetchall()
-        if any(json.loads(p)["alive_at"] >= alive_at for (p,) in beats):
-            return
-        time.sleep(0.02)  # waiting on the child process, not on game time
-    raise AssertionError("the console wrote no heartbeat")
-
-
 @pytest.mark.slow
 def test_sigkill_at_several_moments_loses_nothing_acknowledged(tmp_path):
     t = T0
     set_time(tmp_path, t)
     acked: list[tuple[str, str]] = []
 
-    console = Console(tmp_path)
+    console = tictacfive(tmp_path)
     console.expect(lambda line: line.startswith("Type a move"))
     # Killed right after the start, before any move.
     console.kill()
 
     t += 500
     set_time(tmp_path, t)
-    console = Console(tmp_path)
+    console = tictacfive(tmp_path)
     console.expect(lambda line: line.startswith("Resuming match #1"))
     console.expect(lambda line: "back after" in line)
     for seat, text, think in [("p1", "H8", 10), ("p1", "H9", 75), ("p1", "H10", 5)]:
@@ -157,7 +65,7 @@ def test_sigkill_at_several_moments_loses_nothing_acknowledged(tmp_path):
 
     t += 3600
     set_time(tmp_path, t)
-    console = Console(tmp_path)
+    console = tictacfive(tmp_path)
     console.expect(lambda line: "back after 1:00:00" in line)
     actions, clock = stored(tmp_path)
     assert actions == acked
@@ -171,7 +79,7 @@ def test_sigkill_at_several_moments_loses_nothing_acknowledged(tmp_path):
 
     t += 500
     set_time(tmp_path, t)
-    console = Console(tmp_path)
+    console = tictacfive(tmp_path)
     console.expect(lambda line: "back after 8:20" in line)
     assert clocks_now(console) == "p1 1:00 +4:45, p2 0:30 +5:00"  # both outages given back
     t += 20
@@ -193,7 +101,7 @@ def test_sigkill_at_several_moments_loses_nothing_acknowledged(tmp_path):
 
     t += 100
     set_time(tmp_path, t)
-    console = Console(tmp_path)
+    console = tictacfive(tmp_path)
     console.expect(lambda line: "back after" in line)
     if not landed:
         console.move("p2", "G9")

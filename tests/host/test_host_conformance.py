@@ -18,6 +18,36 @@ from geniusbot.host.transport import Player, RecordingTransport
 
 from .test_match import FakeTime, fire_due
 
+
+async def play_at_random(
+    host: Host, match_id: int, clock: FakeTime, rng: random.Random, *, cap: int, delays=(1, 3, 8, 25, 40)
+) -> None:
+    """Play ``cap`` random legal moves (or to the end) of the seats to move, each after one of
+    ``delays`` seconds (now and then into the reserve, or past the clock); a window with nobody
+    to move is waited out, and the timers due are fired as the clock moves."""
+    for _ in range(cap):
+        game = (await host.load(match_id)).game
+        if game.is_over:
+            break
+        if game.window() is not None and not game.to_move():
+            clock.advance(game.window().seconds)
+            await fire_due(host, clock)
+            continue
+        seat = rng.choice(game.to_move()) if game.to_move() else None
+        moves = list(game.legal_moves(seat)) if seat else []
+        if not moves:
+            clock.advance(5)
+            await fire_due(host, clock)
+            continue
+        move = rng.choice(moves)
+        clock.advance(rng.choice(delays))
+        await fire_due(host, clock)
+        if (await host.load(match_id)).game.is_over:
+            break
+        reply = await host.submit(match_id, move.seat, move.text(), private=game.is_private(move))
+        assert reply.status in ("accepted", "rejected"), reply
+
+
 CASES = [(name, variant) for name, cls in registry().items() for variant in cls.variants]
 CAP = 40
 
@@ -44,28 +74,7 @@ async def test_random_play_through_the_host_exports_a_record_that_adjudicates_th
     )
     assert reply.ok, reply.message
     match_id = reply.match_id
-    for _ in range(CAP):
-        live = await host.load(match_id)
-        game = live.game
-        if game.is_over:
-            break
-        if game.window() is not None and not game.to_move():
-            clock.advance(game.window().seconds)
-            await fire_due(host, clock)
-            continue
-        seat = rng.choice(game.to_move()) if game.to_move() else None
-        moves = list(game.legal_moves(seat)) if seat else []
-        if not moves:
-            clock.advance(5)
-            await fire_due(host, clock)
-            continue
-        move = rng.choice(moves)
-        clock.advance(rng.choice([1, 3, 8, 25, 40]))  # now and then into the reserve
-        await fire_due(host, clock)
-        if (await host.load(match_id)).game.is_over:
-            break
-        reply = await host.submit(match_id, move.seat, move.text(), private=game.is_private(move))
-        assert reply.status in ("accepted", "rejected"), reply
+    await play_at_random(host, match_id, clock, rng, cap=CAP)
     final = (await host.load(match_id)).game
     judged = adjudicate_text(await export_record(store, match_id))
     assert all(action.accepted for action in judged.actions), [a for a in judged.actions if not a.accepted]

@@ -18,7 +18,7 @@ from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
 
 from .longmatch import sampled, shuttle_moves, store_long_match
-from .test_host_conformance import CASES
+from .test_host_conformance import CASES, play_at_random
 from .test_match import FakeTime, fire_due
 from .test_replay import played
 
@@ -78,22 +78,7 @@ async def test_every_game_replays_the_same_from_snapshots(store, name, variant):
         players=[Player("p1", 1, "Ann"), Player("p2", 2, "Ben")],
     )
     assert reply.ok, reply.message
-    for _ in range(30):
-        game = (await host.load(reply.match_id)).game
-        if game.is_over:
-            break
-        if game.window() is not None and not game.to_move():
-            clock.advance(game.window().seconds)
-            await fire_due(host, clock)
-            continue
-        seat = rng.choice(game.to_move()) if game.to_move() else None
-        moves = list(game.legal_moves(seat)) if seat else []
-        clock.advance(rng.choice([1, 3, 8, 25]))
-        await fire_due(host, clock)
-        if not moves or (await host.load(reply.match_id)).game.is_over:
-            continue
-        move = rng.choice(moves)
-        await host.submit(reply.match_id, move.seat, move.text(), private=game.is_private(move))
+    await play_at_random(host, reply.match_id, clock, rng, cap=30, delays=(1, 3, 8, 25))
     await assert_replays_alike(store, reply.match_id, rng)
 
 
