@@ -7,8 +7,7 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
-from geniusbot.storage import DuplicateSubmission, NewAction, SeatInfo, StaleVersion, Store
-from geniusbot.storage import db as dbmodule
+from geniusbot.storage import DuplicateSubmission, NewAction, SeatInfo, StaleVersion, Store, db as dbmodule
 from geniusbot.storage.db import create_engine
 
 pytestmark = pytest.mark.postgres
@@ -80,6 +79,7 @@ async def test_the_one_statement_commit_refuses_as_the_two_did(postgres_db_url: 
         await store.close()
 
 
+@pytest.mark.slow
 async def test_a_connection_idle_too_long_is_pinged_and_replaced(postgres_db_url: str, monkeypatch):
     monkeypatch.setattr(dbmodule, "IDLE_PING_SECONDS", 0.0)  # every connection handed out again is "idle"
     delays: list[float] = []
