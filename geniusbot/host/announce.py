@@ -159,18 +159,17 @@ class Announcer(HostBase):
     ) -> asyncio.Future[bytes | None] | None:
         """Start drawing the public board of the current state in a worker thread (or ``None``).
         Without ``views`` the state has just changed: its views are made anew here, once, for the
-        whole action. The public view is built in that thread too, beside the commit, not before
-        it (the game is not changed until the drawing is awaited or dropped)."""
+        whole action."""
         views = views or self.views(live, fresh=True)
         if not self._pictured(live):
             return None
+        view = views.public
         players = {s: p.name or s for s, p in live.players.items()}
-        clocks, title = self.clocks(live, now), f"Match #{live.id}"
-
-        def draw() -> bytes | None:
-            return board.picture(views.public, players=players, clocks=clocks, title=title)
-
-        return asyncio.ensure_future(asyncio.to_thread(draw))
+        return asyncio.ensure_future(
+            asyncio.to_thread(
+                board.picture, view, players=players, clocks=self.clocks(live, now), title=f"Match #{live.id}"
+            )
+        )
 
     @staticmethod
     def _drop(drawing: asyncio.Future[bytes | None] | None) -> None:
@@ -253,14 +252,14 @@ class Announcer(HostBase):
                 await self._post(live, text)
             return
         views = self.views(live)
+        view = views.public
+        clocks = self.clocks(live, now)
         png = None
         if drawing is not None:
             png = await drawing
         elif self._pictured(live):
             drawing = self._draw_board(live, now, views)
             png = await drawing if drawing is not None else None
-        view = views.public  # built by the drawing's thread, if there was one
-        clocks = self.clocks(live, now)
         ending = self._caption(live, now, timed_out=timed_out)
         lead = [t for t in lead if t]
         window_says = "" if window_said else self.window_line(live, now)

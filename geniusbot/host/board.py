@@ -8,7 +8,6 @@ information, and it is always prose and diagrams for a person, never JSON.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,25 +23,17 @@ _COMMON_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
 class Views:
     """The views of one state of a game, each built once (``Game.view`` on first asking): the
     host makes one an action and hands it to everything that shows that state (the room's board
-    and picture, each seat's private view, the choice offers), so that none builds it again.
-
-    A view may be built in a worker thread (the board's picture builds the public view where it
-    is drawn, beside the commit); a second asker waits for it rather than building it again."""
+    and picture, each seat's private view, the choice offers), so that none builds it again."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._built: dict[str | None, Mapping[str, Any]] = {}
-        self._lock = threading.Lock()
 
     def of(self, seat: str | None = None) -> Mapping[str, Any]:
         """``game.view(seat)`` of the state this was made for (``None``: the public view)."""
-        built = self._built.get(seat)
-        if built is None:
-            with self._lock:
-                built = self._built.get(seat)
-                if built is None:
-                    built = self._built[seat] = self.game.view(seat)
-        return built
+        if seat not in self._built:
+            self._built[seat] = self.game.view(seat)
+        return self._built[seat]
 
     @property
     def public(self) -> Mapping[str, Any]:
