@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import random
 import statistics
@@ -212,10 +213,13 @@ async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> t
                 seat = game.to_move()[0]
                 text = rng.choice(list(game.legal_moves(seat))).text()
                 start = time.perf_counter()
+                REQUESTS.on = i >= warmup
                 await fake.user_says(room, users[seat], text)
                 answer = await fake.wait_for_message(room, predicate=lambda m: bool(m.attachments), timeout=30)
                 elapsed = time.perf_counter() - start
+                REQUESTS.on = False
                 if i >= warmup:
+                    REQUESTS.moves[bot.store.dialect if bot.store else "?"] += 1
                     times.append(elapsed)
                     sizes.append(len(answer.attachments[0].data))
                 answer.attachments[0].data = b""
@@ -223,6 +227,50 @@ async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> t
 
 
 STAGES: dict[str, list[float]] = {}
+
+
+class Requests:
+    """What the bot sends its database during the timed round trips (``--stages``), by dialect:
+    the statements SQLAlchemy executes, the commits, and on PostgreSQL the driver's own queries
+    (``BEGIN``, ``COMMIT``, a ping). On PostgreSQL each of those is a round trip to the server;
+    on SQLite the whole transaction is one hop to the store's thread."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.moves: collections.Counter[str] = collections.Counter()
+        self.counts: collections.Counter[tuple[str, str]] = collections.Counter()
+
+    def count(self, dialect: str, what: str) -> None:
+        if self.on:
+            self.counts[dialect, what] += 1
+
+    def install(self) -> None:
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        @event.listens_for(Engine, "before_cursor_execute")
+        def _statement(conn, *_args):  # type: ignore[no-untyped-def]
+            self.count(conn.dialect.name, "statements")
+
+        @event.listens_for(Engine, "commit")
+        def _commit(conn):  # type: ignore[no-untyped-def]
+            self.count(conn.dialect.name, "commits")
+
+        @event.listens_for(Engine, "connect")
+        def _connect(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+            driver = getattr(dbapi_connection, "driver_connection", None)
+            if hasattr(driver, "add_query_logger"):  # asyncpg
+                driver.add_query_logger(lambda record: self.count("postgresql", f"driver queries ({record.query})"))
+
+    def report(self) -> list[str]:
+        lines = []
+        for dialect, moves in sorted(self.moves.items()):
+            parts = [f"{n / moves:.2f} {what}" for (d, what), n in sorted(self.counts.items()) if d == dialect]
+            lines.append(f"  database requests per move, {dialect} ({moves} moves): {', '.join(parts) or 'none'}")
+        return lines
+
+
+REQUESTS = Requests()
 
 
 def time_stages() -> None:
@@ -259,6 +307,7 @@ def time_stages() -> None:
     timed(board, "picture", "render (board.picture, in a thread)")
     timed(DiscordTransport, "post", "post a text message (start, answers; no longer each move)")
     timed(DiscordTransport, "post_picture", "post the board (multipart)")
+    REQUESTS.install()
 
 
 def main() -> None:
@@ -325,6 +374,8 @@ def main() -> None:
         print(
             f"  stage, both backends: {label:<38} p50 {statistics.median(ms):6.2f} ms, p90 {percentile(ms, 90):6.2f} ms (n={len(ms)})"
         )
+    for line in REQUESTS.report():
+        print(line)
 
 
 if __name__ == "__main__":

@@ -449,13 +449,15 @@ class Actions(HostBase):
             if landed:
                 raise StaleVersion(live.id, live.version - 1, live.version)
         live.host["saved_at"] = now
+        # Each written once: the commit writes them, and the snapshot keeps the same dicts.
+        state, clock = live.game.to_dict(), live.clock.to_dict()
         if action is not None:
             action = NewAction(
                 action.kind,
                 action.text,
                 action.seat,
                 action.private,
-                live.clock.to_dict(),
+                clock,
                 utc(now if at is None else at),
                 action.key,
             )
@@ -476,15 +478,15 @@ class Actions(HostBase):
                 live.id,
                 live.version,
                 action,
-                state=live.game.to_dict(),
-                clock=live.clock.to_dict(),
+                state=state,
+                clock=clock,
                 host=live.host,
                 status=live.status,
                 **extra,
             )
         except CommitUnknown:
             if action is not None and action.key is not None:
-                after = (live.game.to_dict(), live.clock.to_dict(), copy.deepcopy(live.host), live.status)
+                after = (state, clock, copy.deepcopy(live.host), live.status)
                 command = action.kind not in (ActionKind.MOVE, ActionKind.PRIVATE)
                 self.unconfirmed[live.id] = Unconfirmed(
                     action.key, action.seat, action.private, action.text, now, live.version, after, command=command
@@ -498,7 +500,7 @@ class Actions(HostBase):
         live.version = committed.version
         if done is not None:
             live.delivered = None
-        live.snapshot()
+        live.snapshot(state, clock)
 
     async def _log_rejected(
         self, live: LiveMatch, seat: str, kind: str, text: str, private: bool, reason: str, now: float, key: str

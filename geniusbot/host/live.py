@@ -114,9 +114,12 @@ class LiveMatch:
         Only what goes out is named; the store keeps the seat ids."""
         return name_seats(text, {seat: player.name for seat, player in self.players.items()})
 
-    def snapshot(self) -> None:
-        """Remember the current state as the committed one."""
-        self.saved = (self.game.to_dict(), self.clock.to_dict(), dict(self.host), self.status)
+    def snapshot(self, state: dict[str, Any] | None = None, clock: dict[str, Any] | None = None) -> None:
+        """Remember the current state as the committed one (``state`` and ``clock``: the game's
+        and the clock's ``to_dict()`` of it, if the caller has them already)."""
+        state = self.game.to_dict() if state is None else state
+        clock = self.clock.to_dict() if clock is None else clock
+        self.saved = (state, clock, dict(self.host), self.status)
 
     def restore(self) -> None:
         """Go back to the last committed state (a commit failed)."""

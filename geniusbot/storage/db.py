@@ -16,11 +16,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 import weakref
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine as create_sync_engine, event
+from sqlalchemy import create_engine as create_sync_engine, event, exc
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -41,6 +42,10 @@ MIGRATION_LOCK_KEY = 0x67656E6975
 
 # The execution option that marks a connection's next transaction as a writer.
 WRITE_OPTION = "geniusbot_write"
+
+#: A pooled PostgreSQL connection idle for longer than this (seconds) is pinged before it is
+#: handed out again; one used more recently is handed out as it is (see :func:`create_engine`).
+IDLE_PING_SECONDS = 30.0
 
 
 def default_sqlite_url(data_dir: str | Path) -> str:
@@ -86,8 +91,35 @@ def create_engine(
         _install_sqlite_hooks(engine.sync_engine, busy_timeout_ms, sqlite_synchronous)
         _SQLITE_SETTINGS[engine.sync_engine] = (busy_timeout_ms, sqlite_synchronous)
         return engine
-    engine_options.setdefault("pool_pre_ping", True)
-    return create_async_engine(parsed, echo=echo, **engine_options)
+    # SQLAlchemy's pre-ping costs three round trips to the server on every checkout (BEGIN, a
+    # query, ROLLBACK): more than a move's whole commit. By default only a connection that sat
+    # idle for a while (when a server restart or an idle timeout may have closed it) is pinged;
+    # a dead connection handed out anyway fails its first statement, which the store retries on
+    # a new one (the pool then drops every connection older than the failure).
+    pre_ping = engine_options.pop("pool_pre_ping", None)
+    engine = create_async_engine(parsed, echo=echo, pool_pre_ping=bool(pre_ping), **engine_options)
+    if pre_ping is None:
+        _ping_when_idle(engine.sync_engine, IDLE_PING_SECONDS)
+    return engine
+
+
+def _ping_when_idle(sync_engine: Engine, idle_seconds: float) -> None:
+    """Ping a pooled connection at checkout only when it was idle for over ``idle_seconds``."""
+
+    @event.listens_for(sync_engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["geniusbot_idle_since"] = time.monotonic()
+
+    @event.listens_for(sync_engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("geniusbot_idle_since")
+        if since is None or time.monotonic() - since <= idle_seconds:
+            return  # a new connection, or one used a moment ago
+        try:
+            dbapi_connection.ping()
+        except Exception as error:
+            # The pool drops this connection and hands out another (a new one if need be).
+            raise exc.DisconnectionError(f"a pooled connection idle for {idle_seconds:.0f} s is gone") from error
 
 
 # The pragmas each SQLite async engine was made with, for its synchronous twin.

@@ -45,6 +45,7 @@ from .statements import (
     commit_update,
     exact_params,
     insert_seats,
+    logged_commit,
 )
 from .transactions import Transactions
 from .values import ActionRecord, Committed, MatchRecord, NewAction, Result, SeatInfo, TimerRecord
@@ -272,21 +273,31 @@ class MatchStore(Transactions):
         if result is not UNSET:
             values["p_winner"] = None if result is None else result.winner
             values["p_reason"] = None if result is None else db_text(result.reason)
-        statement = commit_update(
-            (
-                state is not UNSET,
-                clock is not UNSET,
-                host is not UNSET,
-                status is not UNSET,
-                result is not UNSET,
-                action is not None,
-            )
+        replaced = (
+            state is not UNSET,
+            clock is not UNSET,
+            host is not UNSET,
+            status is not UNSET,
+            result is not UNSET,
+            action is not None,
         )
         timer_params = None if done_timer is None else exact_params(done_timer)
         key = action.key if action is not None else None
+        # PostgreSQL: the snapshot and the log row in one statement (one round trip, not two).
+        logged = action is not None and self.dialect == "postgresql"
+        statement = logged_commit(replaced) if logged else commit_update(replaced)
+        if logged:
+            assert action is not None
+            values.update(action_params(match_id, 0, action, at, accepted=True))
+            del values["p_seq"]  # the update's last_seq
 
         def work(conn: Connection) -> Committed:
-            row = conn.execute(statement, values).first()
+            try:
+                row = conn.execute(statement, values).first()
+            except IntegrityError as error:
+                if logged and key is not None and is_duplicate_key(error):
+                    raise DuplicateSubmission(match_id, key) from error  # the snapshot is not replaced either
+                raise
             if row is None:
                 actual = conn.execute(MATCH_VERSION, {"p_id": match_id}).scalar_one_or_none()
                 if actual is None:
@@ -296,8 +307,8 @@ class MatchStore(Transactions):
                 raise StaleVersion(match_id, expected_version, actual)
             if timer_params is not None:
                 conn.execute(DELETE_EXACT_TIMER, timer_params)
-            if action is None:
-                return Committed(None, row.version)
+            if action is None or logged:
+                return Committed(row.last_seq if logged else None, row.version)
             try:
                 conn.execute(INSERT_ACTION, action_params(match_id, row.last_seq, action, at, accepted=True))
             except IntegrityError as error:

@@ -102,6 +102,29 @@ def commit_update(replaced: tuple[bool, ...]) -> Any:
     return statement
 
 
+_LOGGED_COMMITS: dict[tuple[bool, ...], Any] = {}
+
+
+def logged_commit(replaced: tuple[bool, ...]) -> Any:
+    """PostgreSQL: :func:`commit_update` (``replaced`` with the action flag set) and the log row of
+    its action as one statement, so one round trip to the server instead of two. The update is a
+    data-modifying ``WITH``; the log row's ``seq`` is the ``last_seq`` it returns, so a stale
+    version (no row updated) logs nothing; the statement returns the update's row, or none.
+    Parameters: those of :func:`commit_update` and of :data:`INSERT_ACTION` but ``p_seq``.
+    (SQLite has no data-modifying ``WITH``; its two statements cost no round trip anyway.)"""
+    statement = _LOGGED_COMMITS.get(replaced)
+    if statement is None:
+        if not replaced[-1]:
+            raise ValueError("a logged commit has an action")
+        updated = commit_update(replaced).cte("committed")
+        columns = list(_ACTION_COLUMNS)
+        row = select(*[updated.c.last_seq if c is _ACTION_COLUMNS.seq else _param(c) for c in columns])
+        logged = insert(_ACTIONS).from_select([c.name for c in columns], row).cte("logged")
+        statement = select(updated.c.version, updated.c.last_seq).add_cte(logged)
+        _LOGGED_COMMITS[replaced] = statement
+    return statement
+
+
 def action_params(
     match_id: int, seq: int, action: NewAction, at: datetime, *, accepted: bool, error: str | None = None
 ) -> dict[str, Any]:
