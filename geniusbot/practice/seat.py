@@ -61,7 +61,12 @@ async def knowledge_of(store: Any, match_id: int, seat: str) -> Knowledge:
 
 
 class BotSeat:
-    """The engine playing ``seat`` of ``match_id`` at ``host``, at ``level``."""
+    """The engine playing ``seat`` of ``match_id`` at ``host``, at ``level``.
+
+    ``budget`` replaces the level's (tests give a tiny iteration budget). What it has to say
+    goes through :meth:`moved`, :meth:`stuck` and :meth:`failed`, which call ``say`` here and
+    are the Discord opponent's to say its own way.
+    """
 
     def __init__(
         self,
@@ -74,9 +79,11 @@ class BotSeat:
         executor: Executor | None = None,
         say: Callable[[str], None] = print,
         seed: int = 0,
+        budget: Budget | None = None,
     ) -> None:
         self.host, self.store, self.match_id, self.seat = host, store, match_id, seat
-        self.budget = LEVELS[level]
+        self.level = level
+        self.budget = budget or LEVELS[level]
         self.executor = executor
         self.say = say
         self.seed = seed
@@ -86,6 +93,8 @@ class BotSeat:
         self._failed_at = -1
         self._said = ""
         self._task: asyncio.Task[None] | None = None
+        #: Set once the match is over (by a subclass that knows): the watch ends.
+        self.over = False
 
     def _budget(self, live: Any) -> Budget:
         seconds = self.budget.seconds
@@ -118,7 +127,7 @@ class BotSeat:
                     choice = await loop.run_in_executor(self.executor, search, knowledge, budget, seed)
             except PracticeError as error:
                 self._failed_at = len(knowledge.views)
-                self.say(f"The practice opponent cannot move here ({error}); resign or abort the match.")
+                await self.stuck(error)
                 return False
             self.moves += 1
             reply = await self.host.submit(
@@ -129,19 +138,31 @@ class BotSeat:
                 key=f"bot:{self.match_id}:{len(knowledge.views)}:{self.moves}",
             )
             if reply.ok:
-                shown = "a private move" if choice.private else choice.text
-                self.say(f"ok {self.seat} (bot): {shown}")
+                await self.moved(choice)
             return bool(reply.ok)
 
+    async def moved(self, choice: Choice) -> None:
+        """The opponent's move was taken."""
+        shown = "a private move" if choice.private else choice.text
+        self.say(f"ok {self.seat} (bot): {shown}")
+
+    async def stuck(self, error: PracticeError) -> None:
+        """The engine cannot move in this position (said once until a new view comes)."""
+        self.say(f"The practice opponent cannot move here ({error}); resign or abort the match.")
+
+    async def failed(self, error: Exception) -> None:
+        """A look at the match failed (the store, the worker); it is tried again."""
+        said = f"The practice opponent failed ({error}); it tries again."
+        if said != self._said:
+            self.say(said)
+        self._said = said
+
     async def _watch(self) -> None:
-        while True:
+        while not self.over:
             try:
                 await self.step()
             except Exception as error:  # a failed look is tried again; the match goes on
-                said = f"The practice opponent failed ({error}); it tries again."
-                if said != self._said:
-                    self.say(said)
-                self._said = said
+                await self.failed(error)
             await asyncio.sleep(POLL_SECONDS)
 
     def start(self) -> None:
