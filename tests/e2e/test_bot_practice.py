@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from geniusbot.bot import COGS
 from geniusbot.host import board
 from geniusbot.host.announce import UNREACHABLE
 from geniusbot.practice import Budget
@@ -122,6 +123,22 @@ async def test_a_whole_practice_match_of_tictacfive_at_easy(tmp_path: Path) -> N
             assert any(a.seat == "p2" and a.kind == ActionKind.MOVE for a in actions)
             await fake.wait_until(lambda: not bot.get_cog("Practice").opponents, what="the opponent to stop")  # type: ignore[union-attr]
 
+            # The archive marks it as practice, and replays it.
+            listing = await world.answer(await fake.slash(world.carol, world.guild, world.room, "replay", {}))
+            assert "#1 Tic-Tac-Five, practice (bot at easy): alice vs geniusbot, " in listing
+            page = await world.answer(await fake.slash(world.carol, world.guild, world.room, "replay", {"match": 1}))
+            assert page.startswith("Replay of match #1, Tic-Tac-Five, practice (bot at easy): alice vs geniusbot (")
+            last = len(actions) + 5
+            page = await world.answer(
+                await fake.slash(world.carol, world.guild, world.room, "replay", {"match": 1, "step": last})
+            )
+            assert "Result:" in page
+            interaction = await fake.slash(world.carol, world.guild, world.room, "record", {"match": 1})
+            await fake.wait_for_response(interaction)
+            sent = await fake.wait_for_followup(interaction)
+            assert sent.content == "The record of match #1 (Tic-Tac-Five, practice (bot at easy))."
+            assert fake.attachments(sent)[0].decode().startswith('[Game "tictacfive"]')
+
 
 @pytest.mark.slow
 async def test_a_practice_match_with_private_moves_by_dm_shows_no_secret_of_the_bot(tmp_path: Path) -> None:
@@ -160,3 +177,89 @@ async def test_a_practice_match_with_private_moves_by_dm_shows_no_secret_of_the_
             if channel == world.room.id:
                 # Nothing was sent towards the bot's seat at all (not even a message that failed).
                 assert not text.startswith("Your view of match") and UNREACHABLE not in text, text
+
+
+@pytest.mark.slow
+async def test_practice_refusals_say_why_and_start_nothing(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        world = make_world(fake, tmp_path)
+        lobby = fake.create_channel(world.guild, "lobby")
+        second = fake.create_channel(world.guild, "death-match-2")
+        async with world.running(practice_bot(world)) as bot:
+            interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"add_room": world.room})
+            await world.answer(interaction)
+            interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"add_room": second})
+            await world.answer(interaction)
+            # Not a game room: no match is played there.
+            interaction = await fake.slash(world.alice, world.guild, lobby, "practice", {"game": "tictacfive"})
+            assert await world.answer(interaction) == (
+                f"<#{lobby.id}> is not a game room, so no match is played here; practise in one of "
+                f"<#{world.room.id}>, <#{second.id}>."
+            )
+            # A private game with closed DMs: the message /start gives.
+            world.bob.dms_open = False
+            interaction = await fake.slash(world.bob, world.guild, world.room, "practice", {"game": "tiles"})
+            assert await world.answer(interaction) == (
+                f"I cannot send a direct message to <@{world.bob.id}>, and Tile Decklaration needs private moves "
+                "by DM, so the match has not started. Ask them to allow direct messages from server members "
+                "(Privacy Settings), then start again."
+            )
+            # Any member may practise (no host role); one live practice match at a time.
+            answer = await practise(world, world.alice, game="tictacfive", level="easy")
+            assert answer.startswith("Practice match #1 has started")
+            interaction = await fake.slash(world.alice, world.guild, second, "practice", {"game": "tictacfive"})
+            assert await world.answer(interaction) == (
+                f"You have a practice match running already: #1 in <#{world.room.id}> "
+                f"(https://discord.com/channels/{world.guild.id}/{world.room.id}). One at a time: finish it, "
+                "or give it up with /resign match:1, then start another."
+            )
+            # The room holds one match: carol is told so.
+            interaction = await fake.slash(world.carol, world.guild, world.room, "practice", {"game": "tictacfive"})
+            assert "already" in (await world.answer(interaction)).lower()
+            assert bot.store is not None
+            assert [r.id for r in await bot.store.live_matches()] == [1]
+            # Once it is given up, she may start another.
+            interaction = await fake.slash(world.alice, world.guild, world.room, "resign", {})
+            assert await world.answer(interaction) == "You resigned match #1."
+            answer = await practise(world, world.alice, game="tictacfive", level="easy")
+            assert answer.startswith("Practice match #2 has started")
+
+
+@pytest.mark.slow
+async def test_a_restart_gives_the_practice_match_its_opponent_back_and_it_moves(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        world = make_world(fake, tmp_path)
+        async with world.running(practice_bot(world)):
+            await practise(world, world.alice, game="tictacfive", level="easy", seed=3, clock="60s")
+            await world.say(world.alice, "H8")
+            await world.say(world.alice, "H9")
+        # A bot without /practice stands for one that went down just as it became the
+        # opponent's turn: alice's third stone is taken, and no opponent answers it.
+        quiet = TestBot(
+            database_url=world.db_url,
+            time=world.time,
+            guild_ready_timeout=0.01,
+            cogs=[c for c in COGS if not c.endswith(".practice")],
+        )
+        async with world.running(quiet) as bot:
+            await world.say(world.alice, "I8")
+            assert bot.host is not None and tuple(bot.host.matches[1].game.to_move()) == ("p2",)
+        world.time.advance(120)
+        mark = fake.mark()
+        async with world.running(practice_bot(world)) as bot:
+            assert bot.resumed == [1]
+            back = await fake.wait_for_message(
+                world.room, predicate=lambda m: m.content.startswith("The bot is back"), since=mark
+            )
+            assert back.content.endswith("To move: geniusbot (p2) 1:00.")
+            # The opponent is back and chooses its colour; the match goes on to its end.
+            await fake.wait_until(
+                lambda: (s := state(bot, 1)) is None or tuple(s[1].to_move()) != ("p2",),  # type: ignore[attr-defined]
+                timeout=60,
+                what="the opponent to move after the restart",
+            )
+            assert bot.store is not None
+            actions = await bot.store.actions(1, accepted_only=True)
+            assert actions[-1].seat == "p2" and actions[-1].text in ("black", "white")
+            await play_out(world, bot, 1, world.alice, "p1", seed=4)
+            assert (await bot.store.get_match(1)).status == MatchStatus.FINISHED
