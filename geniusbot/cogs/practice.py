@@ -127,6 +127,31 @@ class PracticeCog(commands.Cog, name="Practice"):
         self.opponents[match_id] = opponent
         opponent.start()
 
+    async def _poke_after(self, user_id: int) -> None:
+        """The member's input is being handled (the matches cog took it first, and holds its
+        match's lock while it rules on it): once that is done, the opponent looks at once."""
+        host = self.bot.host
+        for match_id, opponent in list(self.opponents.items()):
+            live = host.matches.get(match_id) if host is not None else None
+            if live is None or not any(p.user_id == user_id for p in live.players.values()):
+                continue
+            await asyncio.sleep(0)  # one turn of the loop: the handler scheduled first takes the lock
+            async with live.lock:
+                pass
+            opponent.poke()
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A member typed (a move in the room, a private one by DM): their opponent may be next."""
+        if not message.author.bot and self.opponents:
+            await self._poke_after(message.author.id)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A member pressed a choice button: their opponent may be next."""
+        if interaction.type == discord.InteractionType.component and self.opponents:
+            await self._poke_after(interaction.user.id)
+
     @commands.Cog.listener()
     async def on_match_changed(self, match_id: int) -> None:
         """A restart resumed a match (or a timer moved one on): a practice match gets its opponent."""

@@ -20,9 +20,10 @@ from geniusbot.practice import Budget
 from geniusbot.storage import ENDED_STATUSES, ActionKind, MatchStatus
 from tests.e2e.botworld import EPHEMERAL, TestBot, World, make_world
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.practice.positions import CASES, case_id
 
-#: The smallest search: a few iterations a move (the levels' seconds never come into it).
-TINY = Budget(iterations=4)
+#: The smallest search: one iteration a move (the levels' seconds never come into it).
+TINY = Budget(iterations=1)
 
 
 def practice_bot(world: World) -> TestBot:
@@ -263,3 +264,28 @@ async def test_a_restart_gives_the_practice_match_its_opponent_back_and_it_moves
             assert actions[-1].seat == "p2" and actions[-1].text in ("black", "white")
             await play_out(world, bot, 1, world.alice, "p1", seed=4)
             assert (await bot.store.get_match(1)).status == MatchStatus.FINISHED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+async def test_a_whole_practice_match_of_every_game_and_rule_set(case, tmp_path: Path) -> None:
+    name, variant, options = case
+    seat = "p1" if CASES.index(case) % 2 == 0 else "p2"
+    given: dict[str, object] = {"game": name, "level": "easy", "seat": seat, "seed": 5, "clock": "none"}
+    if variant:
+        given["variant"] = variant
+    if options:
+        given["options"] = " ".join(f"{key}={value}" for key, value in options.items())
+    async with FakeDiscord() as fake:
+        world = make_world(fake, tmp_path)
+        async with world.running(practice_bot(world)) as bot:
+            answer = await practise(world, world.alice, **given)
+            assert answer.startswith("Practice match #1 has started"), answer
+            await play_out(world, bot, 1, world.alice, seat, seed=CASES.index(case))
+            assert bot.store is not None
+            record = await bot.store.get_match(1)
+            assert record.status == MatchStatus.FINISHED and record.practice is not None
+            actions = await bot.store.actions(1, accepted_only=True)
+            bots = "p2" if seat == "p1" else "p1"
+            assert any(a.seat == bots for a in actions), "the opponent never moved"
+        assert list(fake.dm_channels) in ([], [world.alice.id])
