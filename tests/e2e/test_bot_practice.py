@@ -138,7 +138,9 @@ async def test_a_whole_practice_match_of_tictacfive_at_easy(tmp_path: Path) -> N
             await fake.wait_for_response(interaction)
             sent = await fake.wait_for_followup(interaction)
             assert sent.content == "The record of match #1 (Tic-Tac-Five, practice (bot at easy))."
-            assert fake.attachments(sent)[0].decode().startswith('[Game "tictacfive"]')
+            text = fake.attachments(sent)[0].decode()
+            assert text.startswith('[Game "tictacfive"]')
+            assert '[Event "geniusbot match #1, practice (bot at easy)"]' in text.splitlines()
 
 
 @pytest.mark.slow
