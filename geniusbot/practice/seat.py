@@ -217,7 +217,10 @@ class BotSeat:
             except Exception as error:  # a failed look is tried again; the match goes on
                 await self.failed(error)
             try:
-                await asyncio.wait_for(self._poked.wait(), POLL_SECONDS)
+                # Not asyncio.wait_for: on Python 3.11 it can swallow a cancellation that comes
+                # as the poke does, and the watch would never stop.
+                async with asyncio.timeout(POLL_SECONDS):
+                    await self._poked.wait()
             except TimeoutError:
                 pass
             self._poked.clear()
@@ -230,6 +233,7 @@ class BotSeat:
     async def stop(self) -> None:
         """Stop watching."""
         if self._task is not None:
+            self.over = True  # ends the watch even if the cancellation were lost
             self._task.cancel()
             try:
                 await self._task

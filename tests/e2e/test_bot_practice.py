@@ -115,6 +115,8 @@ async def test_a_whole_practice_match_of_tictacfive_at_easy(tmp_path: Path) -> N
             first = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
             assert first.content.startswith("Match #1: Tic-Tac-Five, alice (p1) vs geniusbot (p2).")
             await play_out(world, bot, 1, world.alice, "p1", seed=1)
+            # The opponent chose its colour without buttons: none were offered for its seat.
+            assert not [m for m in fake.messages(world.room) if m.component("gb:choice:1:p2:white") is not None]
             assert bot.store is not None
             record = await bot.store.get_match(1)
             assert record.status == MatchStatus.FINISHED
