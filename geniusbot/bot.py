@@ -17,8 +17,10 @@ import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import timedelta
-from typing import Any, TypeVar
+from multiprocessing import get_context
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
@@ -41,6 +43,9 @@ from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 
+if TYPE_CHECKING:
+    from geniusbot.practice.engine import Budget
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -51,7 +56,12 @@ COGS: tuple[str, ...] = (
     "geniusbot.cogs.admin",
     "geniusbot.cogs.archive",
     "geniusbot.cogs.imports",
+    "geniusbot.cogs.practice",
 )
+
+#: The practice opponent's worker processes, shared by every practice match: a search holds a
+#: core while it runs, so few (more matches than workers wait their turn).
+PRACTICE_WORKERS = 2
 
 #: What a call to Discord may raise besides a refusal: a dropped connection (also while closing).
 DISCORD_ERRORS = (discord.HTTPException, aiohttp.ClientError, ConnectionError)
@@ -84,7 +94,8 @@ class GeniusBot(commands.AutoShardedBot):
 
     ``database_url`` names the store (default: the settings' ``DATABASE_URL``); ``time`` is the
     time source of the host, the store and the timers (tests inject a manual one).
-    ``sync_commands``: push the slash commands to Discord on start.
+    ``sync_commands``: push the slash commands to Discord on start. ``practice_budget``
+    replaces the practice opponent's search budget at every level (tests give a tiny one).
     """
 
     def __init__(
@@ -95,6 +106,7 @@ class GeniusBot(commands.AutoShardedBot):
         time: TimeSource | None = None,
         sync_commands: bool = True,
         cogs: Sequence[str] = COGS,
+        practice_budget: Budget | None = None,
         **options: Any,
     ) -> None:
         options.setdefault("intents", intents())
@@ -128,6 +140,8 @@ class GeniusBot(commands.AutoShardedBot):
         self.inbox: Inbox | None = None
         #: Called when the shards' locks are lost (the default stops the process at once).
         self.on_fence: Callable[[str], Any] = fence
+        self.practice_budget = practice_budget
+        self._practice_pool: ProcessPoolExecutor | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     def now(self) -> float:
@@ -137,6 +151,13 @@ class GeniusBot(commands.AutoShardedBot):
     async def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` on the bot's time source."""
         await self.time.sleep_until(self.time.now() + timedelta(seconds=seconds))
+
+    def practice_pool(self) -> Executor:
+        """The worker processes of the practice opponent's searches (started at the first use,
+        shut down on :meth:`close`), so that the event loop never waits on a search."""
+        if self._practice_pool is None:
+            self._practice_pool = ProcessPoolExecutor(max_workers=PRACTICE_WORKERS, mp_context=get_context("spawn"))
+        return self._practice_pool
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""
@@ -229,8 +250,12 @@ class GeniusBot(commands.AutoShardedBot):
         if self.dispatcher is not None:
             await self.dispatcher.stop()
         try:
-            await super().close()
+            await super().close()  # unloads the cogs: the practice opponents stop
         finally:
+            if self._practice_pool is not None:
+                pool, self._practice_pool = self._practice_pool, None
+                # A search under way ends within its budget; none waiting is started.
+                await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()

@@ -62,6 +62,13 @@ def result_text(record: MatchRecord) -> str:
     return f"{names.get(record.result.winner, record.result.winner)} wins"
 
 
+def title_of(record: MatchRecord) -> str:
+    """The game's title, and for a practice match that it was one ("..., practice (bot at easy)")."""
+    title = get_game(record.game).title
+    practice = record.practice
+    return f"{title}, {practice.describe()}" if practice is not None else title
+
+
 def archive_of(bot: GeniusBot) -> Archive:
     """The bot's :class:`Archive` cog (added with the replay buttons, in :func:`setup`)."""
     cog = bot.get_cog("Archive")
@@ -222,7 +229,7 @@ class Archive(commands.Cog):
         step = await asyncio.to_thread(replay.step, index)
         last = replay.last
         names = {s.seat: s.display_name for s in record.seats}
-        title = get_game(record.game).title
+        title = title_of(record)
         if step.action is None:
             what = "the start"
         else:
@@ -344,7 +351,7 @@ class Archive(commands.Cog):
             if public:
                 await interaction.response.defer(thinking=True)
             lines = [
-                f"#{r.id} {get_game(r.game).title}: {' vs '.join(s.display_name for s in r.seats)}, "
+                f"#{r.id} {title_of(r)}: {' vs '.join(s.display_name for s in r.seats)}, "
                 f"{result_text(r)} ({(r.finished_at or r.updated_at):%Y-%m-%d})"
                 for r in records
             ]
@@ -386,7 +393,7 @@ class Archive(commands.Cog):
         text = await export_record(self.bot.store, record.id)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"geniusbot-match-{record.id}.txt")
         await interaction.followup.send(
-            f"The record of match #{record.id} ({get_game(record.game).title}).", file=file, ephemeral=not public
+            f"The record of match #{record.id} ({title_of(record)}).", file=file, ephemeral=not public
         )
 
 

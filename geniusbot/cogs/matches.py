@@ -437,6 +437,8 @@ class Matches(commands.Cog):
             view = self.host.views(live).public if live.status == MatchStatus.LIVE else {}
             await self._refresh_private_choices(match_id, live, view)
             offer = choice_offer(live.game, view) if live.status == MatchStatus.LIVE else None
+            if offer is not None and offer[0] == live.practice_seat:
+                offer = None  # the practice opponent answers its own choices; no buttons for it
             old = self.offers.get(match_id)
             if old is not None and offer is not None and (old.seat, old.texts) == (offer[0], tuple(offer[1])):
                 return

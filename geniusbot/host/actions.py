@@ -19,6 +19,7 @@ from geniusbot.storage import (
     DuplicateSubmission,
     MatchStatus,
     NewAction,
+    Practice,
     Result,
     RoomBusy,
     SeatInfo,
@@ -64,8 +65,10 @@ class Actions(HostBase):
         clock: str | TimeControl | None = None,
         channel_id: int | None = None,
         guild_id: int | None = None,
+        practice: Practice | None = None,
     ) -> Reply:
-        """Start a match: validate everything, commit it, announce it. Never raises."""
+        """Start a match: validate everything, commit it, announce it. Never raises. ``practice``:
+        the seat the practice opponent plays (and its level); nothing private is sent to it."""
         try:
             cls = get_game(game)
             if seed is None:
@@ -108,6 +111,7 @@ class Actions(HostBase):
                 channel_id=channel_id,
                 clock=match_clock.to_dict(),
                 host=host_data,
+                practice=practice,
             )
         except RoomBusy as error:
             return Reply(ReplyStatus.ERROR, str(error))
@@ -126,6 +130,7 @@ class Actions(HostBase):
             record.version,
             MatchStatus.LIVE,
             host_data,
+            practice=practice,
         )
         live.snapshot()
         live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}

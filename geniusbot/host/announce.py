@@ -67,6 +67,8 @@ class Announcer(HostBase):
         player = live.players.get(seat)
         if player is None:
             return False
+        if seat == live.practice_seat:
+            return True  # the practice opponent reads its seat's views from the log, never a message
         try:
             await self.transport.send_private(player, text)
         except TransportError as error:
@@ -323,6 +325,8 @@ class Announcer(HostBase):
         """Send a seat its own view: a picture with a one-line caption when a renderer draws the
         game, a readable text otherwise (never a JSON dump)."""
         player = live.players.get(seat)
+        if seat == live.practice_seat:
+            return True  # see _private: nothing private goes to the practice opponent's seat
         send_picture = getattr(self.transport, "send_private_picture", None)
         if player is not None and send_picture is not None and self.pictures and board.has_picture(live.game.name):
             players = {s: p.name or s for s, p in live.players.items()}

@@ -118,6 +118,7 @@ class MatchCache(HostBase):
             record.version,
             MatchStatus(record.status),
             dict(record.host or {}),
+            practice=record.practice,
         )
         live.snapshot()
         return live

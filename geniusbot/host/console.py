@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from .console_transport import TIME_FILE_ENV, FileTime
+from .console_transport import TIME_FILE_ENV, ConsoleTransport, FileTime
 from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
 from .lines import MAX_LINE, UNREADABLE, quoted, read_line
 
@@ -169,7 +169,7 @@ async def run_console(
     except Exception as error:  # a bad URL or a schema it does not know: say so, do not trace
         say(f"The database {db_url!r} cannot be opened ({error}); check --db.")
         return 2
-    transport = practice.transport(out, boards_dir, bot)
+    transport = ConsoleTransport(out, boards_dir)
     host = Host(store, transport, now=now, text_boards=True, adopt=False)
     dispatcher = TimerDispatcher(store, host.on_timer, time=time_source, retry_delay=1.0, max_sleep=1.0)
     host.wake = dispatcher.wake
@@ -206,6 +206,7 @@ async def run_console(
                 options=options or {},
                 clock=clock,
                 players=practice.players(bot),
+                practice=practice.practice(bot),
             )
             if not reply.ok:
                 say(reply.message)

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from geniusbot.games import Event, Game, Outcome, Termination, load
-from geniusbot.storage import MatchStatus, TimerRecord
+from geniusbot.storage import MatchStatus, Practice, TimerRecord
 
 from .clock import Clock
 from .naming import name_seats
@@ -97,6 +97,14 @@ class LiveMatch:
     # The seats whose private messages fail now: the room has been told once, in this spell
     # (from a failed private message to the seat until one to it gets through again).
     unreachable: set[str] = field(default_factory=set)
+    # The practice opponent's seat and level (``None``: people play every seat). Nothing private
+    # is sent to its seat: the opponent reads what the seat has seen from the match's log.
+    practice: Practice | None = None
+
+    @property
+    def practice_seat(self) -> str | None:
+        """The seat the practice opponent plays, if any."""
+        return self.practice.seat if self.practice is not None else None
 
     @property
     def room(self) -> int | None:

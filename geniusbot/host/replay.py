@@ -395,7 +395,8 @@ def _record_of(record: MatchRecord, game: Game, lines: Sequence[RecordLine] = ()
     headers = {
         "P1": names.get("p1", ""),
         "P2": names.get("p2", ""),
-        "Event": f"geniusbot match #{record.id}",
+        # A practice match says so: "geniusbot match #12, practice (bot at normal)".
+        "Event": f"geniusbot match #{record.id}" + (f", {record.practice.describe()}" if record.practice else ""),
         "Date": record.created_at.astimezone(UTC).strftime("%Y-%m-%d"),
     }
     if record.clock:

@@ -1,10 +1,10 @@
 """``geniusbot play GAME --vs bot``: the practice opponent at the console.
 
-The console's few hooks: its arguments, its transport (which prints no private message to the
-opponent's seat), its players (the opponent's seat is named ``bot``, so the stored match says it
-was a practice match), and the opponent itself, which answers after every line and watches the
-match meanwhile (a window that closes, the other seat's timeout). Its searches run in a worker
-process.
+The console's few hooks: its arguments, its players (the opponent's seat is named ``bot``), what
+the stored match keeps of the opponent (its seat and level: the host sends nothing private to that
+seat, and the archive marks the match as practice), and the opponent itself, which answers after
+every line and watches the match meanwhile (a window that closes, the other seat's timeout). Its
+searches run in a worker process.
 """
 
 from __future__ import annotations
@@ -13,16 +13,12 @@ import argparse
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from geniusbot.host.console_transport import ConsoleTransport
 from geniusbot.host.transport import Player
+from geniusbot.storage import Practice
 
 from .seat import BotSeat
-
-#: What the console prints for a private message to the practice opponent's seat.
-BOT_PRIVATE = "(a private message to the practice opponent)"
 
 #: The name the practice opponent's seat is stored under.
 BOT_NAME = "bot"
@@ -39,25 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class PracticeTransport(ConsoleTransport):
-    """The console's transport, silent about what is sent privately to the opponent's seat."""
-
-    def __init__(self, out: IO[str], boards_dir: Path | None, bot_seat: str) -> None:
-        super().__init__(out, boards_dir)
-        self.bot_seat = bot_seat
-
-    async def send_private(self, player: Player, text: str) -> int:
-        return await super().send_private(player, BOT_PRIVATE if player.seat == self.bot_seat else text)
-
-    async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int:
-        if player.seat == self.bot_seat:
-            return await super().send_private(player, BOT_PRIVATE)
-        return await super().send_private_picture(player, png, filename=filename, text=text)
-
-
-def transport(out: IO[str], boards_dir: Path | None, bot: tuple[str, str] | None) -> ConsoleTransport:
-    """The console's transport for a match with (or without) the practice opponent."""
-    return ConsoleTransport(out, boards_dir) if bot is None else PracticeTransport(out, boards_dir, bot[0])
+def practice(bot: tuple[str, str] | None) -> Practice | None:
+    """What the stored match keeps of the opponent (its seat and level); ``None`` without it."""
+    return None if bot is None else Practice(bot[0], bot[1])
 
 
 def players(bot: tuple[str, str] | None) -> list[Player]:
@@ -107,4 +87,4 @@ async def stop(opponent: Opponent | None) -> None:
         await opponent.close()
 
 
-__all__ = ["BOT_NAME", "PracticeTransport", "add_arguments", "answer", "players", "start", "stop", "transport"]
+__all__ = ["BOT_NAME", "add_arguments", "answer", "players", "practice", "start", "stop"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -32,36 +32,76 @@ def search(knowledge: Knowledge, budget: Budget, seed: int) -> Choice:
     return choose(knowledge, budget, seed=seed, now=time.monotonic)
 
 
+class SeatLog:
+    """What ``seat`` has seen of a stored match, kept up to date from its log: its view after
+    every accepted action (a repeated view once), and, for a game of perfect information, the
+    public actions. The game it plays the log through is its own and never reaches the engine.
+
+    :meth:`add` takes the match's accepted actions (the whole list, as the store gives it) and
+    plays through only those it has not seen, so a move's knowledge costs the actions since the
+    last one, not the whole match again; a new :class:`SeatLog` (after a restart) replays it all.
+    """
+
+    def __init__(self, record: Any, seat: str) -> None:
+        from geniusbot.host.replay import start_game
+
+        self.record, self.seat = record, seat
+        self.game = start_game(record)
+        self.perfect = bool(self.game.perfect_information)
+        self.applied = 0
+        self.views: list[Any] = [self.game.view(seat)]
+        self.public: list[tuple[str, str | None, str, bool]] = []
+
+    def add(self, actions: Sequence[Any]) -> None:
+        """Play through the accepted ``actions`` past those already seen."""
+        from geniusbot.host.replay import GAME_HOST_KINDS, STEP_KINDS, apply_action
+        from geniusbot.storage import ActionKind
+
+        for action in actions[self.applied :]:
+            self.applied += 1
+            if action.kind not in STEP_KINDS:
+                continue
+            apply_action(self.game, action)
+            view = self.game.view(self.seat)
+            if self.views[-1] != view:
+                self.views.append(view)
+            if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
+                self.public.append(("move", action.seat, action.text, action.private))
+            elif action.kind in GAME_HOST_KINDS:
+                kind = {ActionKind.TIMEOUT: "timeout", ActionKind.RESIGN: "resign"}.get(action.kind, "window")
+                seat_of = action.seat if action.seat is not None else action.text.split()[-1]
+                self.public.append((kind, seat_of if kind != "window" else None, action.text, False))
+
+    def knowledge(self) -> Knowledge:
+        """The engine's :class:`Knowledge` of the seat now."""
+        record = self.record
+        if not self.perfect:
+            return Knowledge(record.game, record.variant, dict(record.options), self.seat, list(self.views))
+        return Knowledge(
+            record.game,
+            record.variant,
+            dict(record.options),
+            self.seat,
+            list(self.views),
+            seed=int(record.seed),
+            actions=list(self.public),
+        )
+
+
 async def knowledge_of(store: Any, match_id: int, seat: str) -> Knowledge:
     """What ``seat`` has seen of a stored match: its view after every accepted action."""
-    from geniusbot.host.replay import GAME_HOST_KINDS, replay_actions
-    from geniusbot.storage import ActionKind
-
-    record = await store.get_match(match_id)
-    actions = await store.actions(match_id, accepted_only=True)
-    views: list[Any] = []
-    for step in replay_actions(record, actions):
-        view = step.game.view(seat)
-        if not views or views[-1] != view:
-            views.append(view)
-    game = replay_actions(record, [])[0].game
-    if not game.perfect_information:
-        return Knowledge(record.game, record.variant, dict(record.options), seat, views)
-    public: list[tuple[str, str | None, str, bool]] = []
-    for action in actions:
-        if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
-            public.append(("move", action.seat, action.text, action.private))
-        elif action.kind in GAME_HOST_KINDS:
-            kind = {ActionKind.TIMEOUT: "timeout", ActionKind.RESIGN: "resign"}.get(action.kind, "window")
-            seat_of = action.seat if action.seat is not None else action.text.split()[-1]
-            public.append((kind, seat_of if kind != "window" else None, action.text, False))
-    return Knowledge(
-        record.game, record.variant, dict(record.options), seat, views, seed=int(record.seed), actions=public
-    )
+    log = SeatLog(await store.get_match(match_id), seat)
+    log.add(await store.actions(match_id, accepted_only=True))
+    return log.knowledge()
 
 
 class BotSeat:
-    """The engine playing ``seat`` of ``match_id`` at ``host``, at ``level``."""
+    """The engine playing ``seat`` of ``match_id`` at ``host``, at ``level``.
+
+    ``budget`` replaces the level's (tests give a tiny iteration budget). What it has to say
+    goes through :meth:`moved`, :meth:`stuck` and :meth:`failed`, which call ``say`` here and
+    are the Discord opponent's to say its own way.
+    """
 
     def __init__(
         self,
@@ -74,18 +114,24 @@ class BotSeat:
         executor: Executor | None = None,
         say: Callable[[str], None] = print,
         seed: int = 0,
+        budget: Budget | None = None,
     ) -> None:
         self.host, self.store, self.match_id, self.seat = host, store, match_id, seat
-        self.budget = LEVELS[level]
+        self.level = level
+        self.budget = budget or LEVELS[level]
         self.executor = executor
         self.say = say
         self.seed = seed
         self.moves = 0
         self._lock = asyncio.Lock()
-        # The number of views at which the engine last could not move: it says so once.
+        # The count of accepted actions at which the engine last could not move: it says so once.
         self._failed_at = -1
+        self._log: SeatLog | None = None
+        self._poked = asyncio.Event()
         self._said = ""
         self._task: asyncio.Task[None] | None = None
+        #: Set once the match is over (by a subclass that knows): the watch ends.
+        self.over = False
 
     def _budget(self, live: Any) -> Budget:
         seconds = self.budget.seconds
@@ -105,11 +151,23 @@ class BotSeat:
                 return False
             if self.seat not in live.game.to_move():
                 return False
-            knowledge = await knowledge_of(self.store, self.match_id, self.seat)
-            if len(knowledge.views) == self._failed_at:
-                return False  # said once already; a new view may let it move
+            actions = await self.store.actions(self.match_id, accepted_only=True)
+            if len(actions) == self._failed_at:
+                return False  # said once already; a new action may let it move
+            if self._log is None:
+                self._log = SeatLog(await self.store.get_match(self.match_id), self.seat)
+            seat_log = self._log
+            try:
+                # In a thread: the first look after a restart plays the whole log through.
+                await asyncio.to_thread(seat_log.add, actions)
+            except BaseException:
+                self._log = None  # half played through: the next look starts again
+                raise
+            knowledge = seat_log.knowledge()
             budget = self._budget(live)
-            seed = self.seed + self.moves
+            # The position (the count of accepted actions) picks the seed and names the move:
+            # the same after a restart, and one move a position however often it is submitted.
+            seed = self.seed + len(actions)
             try:
                 if self.executor is None:
                     choice = search(knowledge, budget, seed)
@@ -117,8 +175,8 @@ class BotSeat:
                     loop = asyncio.get_running_loop()
                     choice = await loop.run_in_executor(self.executor, search, knowledge, budget, seed)
             except PracticeError as error:
-                self._failed_at = len(knowledge.views)
-                self.say(f"The practice opponent cannot move here ({error}); resign or abort the match.")
+                self._failed_at = len(actions)
+                await self.stuck(error)
                 return False
             self.moves += 1
             reply = await self.host.submit(
@@ -126,23 +184,46 @@ class BotSeat:
                 self.seat,
                 choice.text,
                 private=choice.private,
-                key=f"bot:{self.match_id}:{len(knowledge.views)}:{self.moves}",
+                key=f"bot:{self.match_id}:{self.seat}:{len(actions)}",
             )
             if reply.ok:
-                shown = "a private move" if choice.private else choice.text
-                self.say(f"ok {self.seat} (bot): {shown}")
+                await self.moved(choice)
             return bool(reply.ok)
 
+    async def moved(self, choice: Choice) -> None:
+        """The opponent's move was taken."""
+        shown = "a private move" if choice.private else choice.text
+        self.say(f"ok {self.seat} (bot): {shown}")
+
+    async def stuck(self, error: PracticeError) -> None:
+        """The engine cannot move in this position (said once until a new view comes)."""
+        self.say(f"The practice opponent cannot move here ({error}); resign or abort the match.")
+
+    async def failed(self, error: Exception) -> None:
+        """A look at the match failed (the store, the worker); it is tried again."""
+        said = f"The practice opponent failed ({error}); it tries again."
+        if said != self._said:
+            self.say(said)
+        self._said = said
+
+    def poke(self) -> None:
+        """Look for the seat's turn now, not at the next poll (the other seat has just moved)."""
+        self._poked.set()
+
     async def _watch(self) -> None:
-        while True:
+        while not self.over:
             try:
                 await self.step()
             except Exception as error:  # a failed look is tried again; the match goes on
-                said = f"The practice opponent failed ({error}); it tries again."
-                if said != self._said:
-                    self.say(said)
-                self._said = said
-            await asyncio.sleep(POLL_SECONDS)
+                await self.failed(error)
+            try:
+                # Not asyncio.wait_for: on Python 3.11 it can swallow a cancellation that comes
+                # as the poke does, and the watch would never stop.
+                async with asyncio.timeout(POLL_SECONDS):
+                    await self._poked.wait()
+            except TimeoutError:
+                pass
+            self._poked.clear()
 
     def start(self) -> None:
         """Watch the match in the background."""
@@ -152,6 +233,7 @@ class BotSeat:
     async def stop(self) -> None:
         """Stop watching."""
         if self._task is not None:
+            self.over = True  # ends the watch even if the cancellation were lost
             self._task.cancel()
             try:
                 await self._task
@@ -160,4 +242,4 @@ class BotSeat:
             self._task = None
 
 
-__all__ = ["BotSeat", "knowledge_of", "search"]
+__all__ = ["BotSeat", "SeatLog", "knowledge_of", "search"]

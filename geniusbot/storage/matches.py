@@ -48,7 +48,7 @@ from .statements import (
     logged_commit,
 )
 from .transactions import Transactions
-from .values import ActionRecord, Committed, MatchRecord, NewAction, Result, SeatInfo, TimerRecord
+from .values import ActionRecord, Committed, MatchRecord, NewAction, Practice, Result, SeatInfo, TimerRecord
 
 
 class MatchStore(Transactions):
@@ -68,8 +68,10 @@ class MatchStore(Transactions):
         clock: Mapping[str, Any] | None = None,
         host: Mapping[str, Any] | None = None,
         status: str = m.MatchStatus.LIVE,
+        practice: Practice | None = None,
     ) -> MatchRecord:
-        """Start a match (version 0, an empty log) and return it.
+        """Start a match (version 0, an empty log) and return it. ``practice``: the seat the
+        practice opponent plays, and its level.
 
         Raises :class:`RoomBusy` if ``channel_id`` already holds a live or paused match.
         """
@@ -79,6 +81,10 @@ class MatchStore(Transactions):
         check_length("variant", variant, 64)
         for seat in seats:
             check_length("seat", seat.seat, 16)
+        if practice is not None:
+            if practice.seat not in {seat.seat for seat in seats}:
+                raise ValueError(f"the practice opponent's seat {practice.seat!r} is not a seat of the match")
+            check_length("practice level", practice.level, 16)
         now = self.now()
 
         def work(conn: Connection) -> int:
@@ -102,6 +108,8 @@ class MatchStore(Transactions):
                             created_at=now,
                             updated_at=now,
                             finished_at=now if status in m.ENDED_STATUSES else None,
+                            practice_seat=practice.seat if practice else None,
+                            practice_level=practice.level if practice else None,
                         )
                         .returning(m.Match.id)
                     )

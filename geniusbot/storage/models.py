@@ -137,6 +137,10 @@ class Match(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     winner: Mapped[str | None] = mapped_column(String(16))
     reason: Mapped[str | None] = mapped_column(Text)
+    # A practice match (one seat played by the bot's practice opponent): the opponent's seat and
+    # level; both NULL for a match between people.
+    practice_seat: Mapped[str | None] = mapped_column(String(16))
+    practice_level: Mapped[str | None] = mapped_column(String(16))
 
     __table_args__ = (
         CheckConstraint(f"status IN ({_status_list(MATCH_STATUSES)})", name="status"),

@@ -84,6 +84,8 @@ def match_from_row(row: Any, seats: Iterable[Any]) -> MatchRecord:
         updated_at=row.updated_at,
         finished_at=row.finished_at,
         result=result,
+        practice_seat=row.practice_seat,
+        practice_level=row.practice_level,
         seats=tuple(
             SeatInfo(seat=s.seat, display_name=s.display_name, user_id=s.user_id)
             for s in sorted(seats, key=lambda s: s.seat)

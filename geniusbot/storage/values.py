@@ -32,6 +32,24 @@ class Result:
     reason: str
 
 
+#: The display name the console gave the practice opponent's seat before matches kept
+#: ``practice_seat``: such a seat of a console match (no channel) still marks it a practice match.
+OLD_PRACTICE_NAME = "bot"
+
+
+@dataclass(frozen=True)
+class Practice:
+    """A practice match's opponent: the seat it plays and its level (``None``: a match stored
+    before the level was kept)."""
+
+    seat: str
+    level: str | None = None
+
+    def describe(self) -> str:
+        """``practice (bot at normal)``, or ``practice (bot)`` when the level is not known."""
+        return f"practice (bot at {self.level})" if self.level else "practice (bot)"
+
+
 @dataclass(frozen=True)
 class MatchRecord:
     """One match as last committed: its setup, its snapshot, its seats and its result."""
@@ -54,6 +72,21 @@ class MatchRecord:
     finished_at: datetime | None
     result: Result | None
     seats: tuple[SeatInfo, ...] = ()
+    #: The seat the practice opponent plays and its level; ``None`` for a match between people.
+    practice_seat: str | None = None
+    practice_level: str | None = None
+
+    @property
+    def practice(self) -> Practice | None:
+        """The practice opponent of this match, ``None`` for a match between people. A console
+        match stored before the practice columns is one when a seat is named ``bot``."""
+        if self.practice_seat is not None:
+            return Practice(self.practice_seat, self.practice_level)
+        if self.channel_id is None and self.guild_id is None:
+            for seat in self.seats:
+                if seat.display_name == OLD_PRACTICE_NAME and seat.user_id is None:
+                    return Practice(seat.seat)
+        return None
 
     @property
     def is_unfinished(self) -> bool:

@@ -16,7 +16,6 @@ import threading
 import pytest
 
 from geniusbot.games import load
-from geniusbot.practice.console import BOT_PRIVATE
 
 from .positions import CASES, case_id
 
@@ -78,7 +77,10 @@ def test_a_whole_console_match_against_the_practice_opponent(case, tmp_path):
         said.append(lines.get())
     text = "".join(said)
     assert "ok p2 (bot):" in text
-    # Nothing sent privately to the opponent is printed for the player at the keyboard.
-    assert all(line.rstrip("\n") == f"[to p2 only] {BOT_PRIVATE}" for line in said if line.startswith("[to p2 only]"))
+    # Nothing is sent privately to the opponent's seat, so nothing of it is printed at the keyboard.
+    assert not [line for line in said if line.startswith("[to p2 only]")]
     players = sqlite3.connect(db).execute("select display_name from seats where seat = 'p2'").fetchall()
     assert players == [("bot",)]
+    # The stored match says it was practice, against the opponent at easy in p2.
+    marked = sqlite3.connect(db).execute("select practice_seat, practice_level from matches").fetchall()
+    assert marked == [("p2", "easy")]

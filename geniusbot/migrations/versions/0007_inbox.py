@@ -2,7 +2,7 @@
 them to the process that owns their match's shard.
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-12-02 04:40:00
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 
 
 revision: str = '0007'
-down_revision: str | None = '0005'
+down_revision: str | None = '0006'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
