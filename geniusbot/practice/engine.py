@@ -33,6 +33,9 @@ MOVE_CAP = 400
 SAMPLED_MOVES = 24
 #: A rollout stops after this many actions and counts as even (0.5 each) when the game goes on.
 ROLLOUT_DEPTH = 80
+#: A rollout of a game with an ``evaluate`` stops after this many actions, and the game's
+#: evaluation of the position counts: a short play-out scored is worth more than a long random one.
+EVALUATED_DEPTH = 20
 #: How many times a determinization is drawn before the engine gives up on a position (a game
 #: may draw one that does not fit what the seat saw, and say so with ``None``).
 DRAWS = 10
@@ -216,10 +219,13 @@ def _random_move(game: Game, seat: str, rng: random.Random) -> Move | None:
 def rollout(
     game: Game, rng: random.Random, depth: int = ROLLOUT_DEPTH, late: Callable[[], bool] | None = None
 ) -> dict[str, float]:
-    """Play ``game`` on to its end (at most ``depth`` actions, and not past ``late``, looked at
-    every eighth action); each seat's reward."""
+    """Play ``game`` on to its end (at most ``depth`` actions, :data:`EVALUATED_DEPTH` when the
+    game evaluates its positions, and not past ``late``, looked at every eighth action); each
+    seat's reward."""
     for step in range(depth):
         if late is not None and step % 8 == 7 and late():
+            break
+        if step == EVALUATED_DEPTH and not game.is_over and game.evaluate(game.seats[0]) is not None:
             break
         if not _advance(game):
             break
