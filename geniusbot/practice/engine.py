@@ -35,7 +35,7 @@ SAMPLED_MOVES = 24
 ROLLOUT_DEPTH = 80
 #: A rollout of a game with an ``evaluate`` stops after this many actions, and the game's
 #: evaluation of the position counts: a short play-out scored is worth more than a long random one.
-EVALUATED_DEPTH = 20
+EVALUATED_DEPTH = 12
 #: How many times a determinization is drawn before the engine gives up on a position (a game
 #: may draw one that does not fit what the seat saw, and say so with ``None``).
 DRAWS = 10
@@ -61,9 +61,9 @@ class Budget:
 
 #: The levels a player picks: the same search, with more iterations.
 LEVELS: Mapping[str, Budget] = {
-    "easy": Budget(40, 2.0),
-    "normal": Budget(300, 2.0),
-    "hard": Budget(1200, 2.0),
+    "easy": Budget(12, 2.0),
+    "normal": Budget(48, 2.0),
+    "hard": Budget(384, 2.0),
 }
 
 
