@@ -123,6 +123,11 @@ def determinizer(knowledge: Knowledge) -> Callable[[random.Random], Game]:
         return lambda rng: base.copy()
     if not knowledge.views:
         raise PracticeError("The engine has seen no view of this match.")
+    if getattr(cls.determinize, "__func__", None) is getattr(Game.determinize, "__func__", None):
+        raise PracticeError(
+            f"{cls.title} keeps information hidden and draws no games its seats cannot tell apart "
+            "(no determinize hook), so the practice opponent cannot play it; play it with two people."
+        )
 
     def draw(rng: random.Random) -> Game:
         for _ in range(DRAWS):

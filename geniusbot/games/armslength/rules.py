@@ -527,7 +527,6 @@ class ArmsLength(Game):
 
     # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
 
-
     # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
 
     def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
@@ -555,6 +554,7 @@ class ArmsLength(Game):
                 if run == FOUR - 1:
                     lead += 1 if owner == own else -1
         return 0.5 + 0.5 * math.tanh(lead / 4)
+
 
 def push_results(stones: Mapping[Point, str], placed: Point) -> list[Push]:
     """What a stone placed on ``placed`` does to its neighbours, all read from ``stones`` as it is.
