@@ -61,9 +61,9 @@ class Budget:
 
 #: The levels a player picks: the same search, with more iterations.
 LEVELS: Mapping[str, Budget] = {
-    "easy": Budget(12, 2.0),
-    "normal": Budget(48, 2.0),
-    "hard": Budget(384, 2.0),
+    "easy": Budget(8, 2.0),
+    "normal": Budget(32, 2.0),
+    "hard": Budget(256, 2.0),
 }
 
 
@@ -149,6 +149,8 @@ class _Node:
     children: dict[str, _Node] = field(default_factory=dict)
     # The moves a node with too many to list searches (drawn on its first visit).
     sampled: list[Move] | None = None
+    # In a game of perfect information a node is one position: its moves, listed once.
+    listed: list[Move] | None = None
 
 
 def _mover(game: Game, seat: str) -> str | None:
@@ -173,17 +175,20 @@ def _advance(game: Game) -> bool:
 
 
 def _moves(game: Game, seat: str, node: _Node, rng: random.Random) -> list[Move]:
-    """The moves a node searches in this determinization."""
+    """The moves a node searches in this determinization (in a game of perfect information,
+    where a node is one position, the ones listed on its first visit)."""
+    if node.listed is not None:
+        return node.listed
     if node.sampled is not None:
         return [m for m in node.sampled if game.is_legal(m)] or _sample(game, seat, rng)
     focus = game.search_moves(seat)
-    if focus:
-        return list(focus)
-    listed = list(itertools.islice(game.legal_moves(seat), MOVE_CAP + 1))
-    if len(listed) <= MOVE_CAP:
-        return listed
-    node.sampled = _sample(game, seat, rng)
-    return node.sampled
+    listed = list(focus) if focus else list(itertools.islice(game.legal_moves(seat), MOVE_CAP + 1))
+    if not focus and len(listed) > MOVE_CAP:
+        node.sampled = _sample(game, seat, rng)
+        return node.sampled
+    if game.perfect_information:
+        node.listed = listed
+    return listed
 
 
 def _sample(game: Game, seat: str, rng: random.Random) -> list[Move]:
