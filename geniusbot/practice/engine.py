@@ -13,6 +13,11 @@ legal in the iteration's determinization).
 
 The budget is a number of iterations and, optionally, seconds of a ``now`` callable the caller
 injects (tests use iterations only). The engine is pure: no asyncio, no I/O.
+
+Speed is what buys strength here: an iteration searches a copy of the game (``Game.copy``, a
+pickle round trip), a node of a game of perfect information lists its moves once, and a
+play-out of a game that scores its positions (``Game.evaluate``) stops after
+:data:`EVALUATED_DEPTH` actions and takes the score.
 """
 
 from __future__ import annotations
@@ -59,7 +64,8 @@ class Budget:
     seconds: float | None = None
 
 
-#: The levels a player picks: the same search, with more iterations.
+#: The levels a player picks: the same search, with more iterations (hard: 8 x normal). A level
+#: is its iterations; its seconds are a safety limit that a loaded machine may reach first.
 LEVELS: Mapping[str, Budget] = {
     "easy": Budget(8, 2.0),
     "normal": Budget(32, 2.0),
