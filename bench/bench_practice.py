@@ -117,6 +117,10 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
 
 
+def rate(won: float, games: int) -> str:
+    return f"{won / games:.0%} of {games}" if games else "not run"
+
+
 def timed(positions: list[Knowledge], count: int, seconds: float) -> list[float]:
     """The wall time of ``hard``'s move, with the real time cap, at ``count`` of ``positions``
     spread evenly."""
@@ -161,8 +165,8 @@ def main() -> None:
             hard += play(case, 10_000 + seed, seats, positions if not args.games else [])
         times = timed(positions, args.timed, args.seconds)
         print(
-            f"| {name} | {won / max(args.games, 1):.0%} of {args.games} | {hard / max(args.hard_games, 1):.0%} of "
-            f"{args.hard_games} | {p99(times) * 1000:.0f} ms of {len(times)} | {args.seconds * 1000:.0f} ms "
+            f"| {name} | {rate(won, args.games)} | {rate(hard, args.hard_games)} "
+            f"| {f'{p99(times) * 1000:.0f} ms of {len(times)}' if times else 'not run'} | {args.seconds * 1000:.0f} ms "
             f"| {(time.monotonic() - start) / 60:.1f} |",
             flush=True,
         )
