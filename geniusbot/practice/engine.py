@@ -315,7 +315,10 @@ def choose(
         if done > 1 and late():  # one iteration at least, however late
             done -= 1
             break
-        game = first.copy() if done == 1 else draw(rng)
+        try:
+            game = first.copy() if done == 1 else draw(rng)
+        except PracticeError:  # no draw fitted this time: search the first one again
+            game = first.copy()
         _iterate(game, root, rng, seat, late)
     best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
     assert best.move is not None

@@ -74,6 +74,7 @@ View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from collections import Counter
@@ -992,14 +993,17 @@ class DuelingDecks(Game):
         return Play(seat, _descending(played), backup)
 
     def evaluate(self, seat: str) -> float | None:
-        """The points, and half as much again of what is left to play with (power and hand), as
-        a lead over the 25 points that win."""
+        """The points, and the prizes still to play shared as the power and the hands left are
+        (the resources that win them), as a lead."""
         other = other_seat(seat)
+        left = {s: self.power[s] + sum(self.hands[s]) for s in self.seats}
+        rounds_left = max(len(self.prizes) - self.round, 0)
+        prizes = 7 * rounds_left if self.has("pick-your-prize") else sum(self.prizes[self.round :])
 
         def worth(s: str) -> float:
-            return self.points[s] / 2 + 0.15 * (self.power[s] + sum(self.hands[s]))
+            return self.points[s] / 2 + prizes * left[s] / max(left[seat] + left[other], 1)
 
-        return min(0.98, max(0.02, 0.5 + (worth(seat) - worth(other)) / (2 * WINNING_POINTS)))
+        return 0.5 + 0.5 * math.tanh((worth(seat) - worth(other)) / 8)
 
     def _replay_phase(self, phase: str, moves: Mapping[str, Move]) -> None:
         """Submit ``moves`` for the seats that move in this phase (a skipped seat is not asked)."""
