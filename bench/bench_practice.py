@@ -159,10 +159,13 @@ def main() -> None:
         for seed in range(args.games):
             seats = {"p1": "normal", "p2": None} if seed % 2 == 0 else {"p2": "normal", "p1": None}
             won += play(case, seed, seats, positions)
+            if (seed + 1) % 10 == 0:
+                print(f"{name}: normal vs random {won:g} of {seed + 1}", file=sys.stderr, flush=True)
         hard = 0.0
         for seed in range(args.hard_games):
             seats = {"p1": "hard", "p2": "normal"} if seed % 2 == 0 else {"p2": "hard", "p1": "normal"}
             hard += play(case, 10_000 + seed, seats, positions if not args.games else [])
+            print(f"{name}: hard vs normal {hard:g} of {seed + 1}", file=sys.stderr, flush=True)
         times = timed(positions, args.timed, args.seconds)
         print(
             f"| {name} | {rate(won, args.games)} | {rate(hard, args.hard_games)} "
