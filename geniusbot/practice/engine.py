@@ -44,6 +44,8 @@ EVALUATED_DEPTH = 12
 #: How many times a determinization is drawn before the engine gives up on a position (a game
 #: may draw one that does not fit what the seat saw, and say so with ``None``).
 DRAWS = 10
+#: How many times the first determinization of a search is drawn (without it there is no move).
+FIRST_DRAWS = 200
 #: The seconds kept back from a wall-time budget: the iteration under way when it runs out, and
 #: the answer's way back, finish within it.
 TIME_MARGIN = 0.06
@@ -119,14 +121,14 @@ def replay(knowledge: Knowledge) -> Game:
     return game
 
 
-def determinizer(knowledge: Knowledge) -> Callable[[random.Random], Game]:
+def determinizer(knowledge: Knowledge) -> Callable[..., Game]:
     """A function drawing a game consistent with what the seat knows."""
     cls = get_game(knowledge.game)
     if cls.perfect_information:
         if knowledge.seed is None:
             raise PracticeError(f"{cls.title} is replayed from its seed; the knowledge has none.")
         base = replay(knowledge)
-        return lambda rng: base.copy()
+        return lambda rng, tries=DRAWS: base.copy()
     if not knowledge.views:
         raise PracticeError("The engine has seen no view of this match.")
     if getattr(cls.determinize, "__func__", None) is getattr(Game.determinize, "__func__", None):
@@ -135,8 +137,8 @@ def determinizer(knowledge: Knowledge) -> Callable[[random.Random], Game]:
             "(no determinize hook), so the practice opponent cannot play it; play it with two people."
         )
 
-    def draw(rng: random.Random) -> Game:
-        for _ in range(DRAWS):
+    def draw(rng: random.Random, tries: int = DRAWS) -> Game:
+        for _ in range(tries):
             game = cls.determinize(knowledge.seat, knowledge.views, rng, variant=knowledge.variant, **knowledge.options)
             if game is not None:
                 return game
@@ -295,7 +297,7 @@ def choose(
     draw = determinizer(knowledge)
     seat = knowledge.seat
     rng = random.Random(f"practice:{seed}")
-    first = draw(rng)
+    first = draw(rng, FIRST_DRAWS)
     if first.is_over or seat not in first.to_move():
         raise PracticeError(f"{seat} has no move to make now.")
     root = _Node()
