@@ -35,13 +35,14 @@ A record (seed, options, and the submissions in order) therefore replays to the 
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Self, TypedDict
+from typing import Any, ClassVar, Self, TypedDict, cast
 
 from .errors import (  # the refusals, named here too
     IN_THE_ROOM as IN_THE_ROOM,
@@ -458,16 +459,28 @@ class Game(ABC):
         return game
 
     def copy(self) -> Self:
-        """An independent copy."""
-        return copy.deepcopy(self)
+        """An independent copy: a round trip through :mod:`pickle` (a deep copy at a fraction of
+        :func:`copy.deepcopy`'s time, which the practice opponent's search spends a lot of), or
+        :func:`copy.deepcopy` for a game that does not pickle (a class defined in a function)."""
+        try:
+            data = pickle.dumps(self, pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, AttributeError, TypeError):
+            return copy.deepcopy(self)
+        return cast(Self, pickle.loads(data))
 
     def twin(self, seat: str, seed: int) -> Game | None:
-        """A game that ``seat`` cannot tell from this one (the same view and public record), with
-        everything its view hides (the other seat's sealed moves, face-down tiles or cards) drawn
-        anew from ``seed`` alone, so that the twin depends on nothing the seat cannot see; ``None``
-        when the game draws none (the default). A host tries a move on a few twins to tell a
-        player whether it loses whatever is hidden (the console's ``help``)."""
-        return None
+        """A game that ``seat`` cannot tell from this one, built by :meth:`determinize` from the
+        seat's view now alone, what it hides drawn from ``seed``; ``None`` when the game has no
+        determinization or this draw does not show the seat its view. Not a hook (a game
+        implements :meth:`determinize`): a host tries a move on a few twins to tell a player
+        whether it loses whatever is hidden (the console's ``help``), and a twin depends on
+        nothing the seat cannot see, since it is built from the view."""
+        if self.is_over or seat not in self.seats:
+            return None
+        view = self.view(seat)
+        rng = random.Random(f"{seed}:twin")
+        drawn = type(self).determinize(seat, [view], rng, variant=self.variant, **self.option_values)
+        return drawn if drawn is not None and drawn.view(seat) == view else None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -506,9 +519,12 @@ class Game(ABC):
     ) -> Game | None:
         """A game consistent with everything ``seat`` has seen (``views``: its views in order,
         the last one now; ``options``: ``variant`` and the match's options), whatever the views
-        hide drawn from ``rng``: the practice opponent of a game with hidden information searches
-        such games. It reads only the views, so it cannot know more than the seat. ``None``: the
-        game offers none (the default)."""
+        hide drawn from ``rng``; ``None``: this draw does not fit, or the game offers none (the
+        default). The one hook for a game that ``seat`` cannot tell from the real one: the
+        practice opponent of a game with hidden information searches such games (a fresh one
+        each iteration), and :meth:`twin` builds a host's twins with it from the view of now
+        alone (the console's ``help``). It reads only the views, so it cannot know more than
+        the seat."""
         return None
 
     def rollout_move(self, seat: str, rng: random.Random) -> Move | None:

@@ -6,9 +6,11 @@ commands, and the rules of the game or of a game it plays within it (a task).
 never the hidden state. In a game of perfect information (``Game.perfect_information``) a move
 is tried on a copy of the game; in a game with hidden tiles, cards or sealed moves that trial
 would tell the player what they cannot know (which declaration is right), so a move is tried
-instead on a few twins of the game that the seat cannot tell from it (``Game.twin``: what its
-view hides drawn anew), and only a move that loses on every twin, whatever is hidden, is passed
-over. A game that draws no twins gets a legal move offered with nothing said of its safety.
+instead on a few twins of the game that the seat cannot tell from it (``Game.twin``: the game's
+``determinize`` hook, the one the practice opponent searches with, given the seat's view of now,
+so what the view hides is drawn anew), and only a move that loses on every twin, whatever is
+hidden, is passed over. A game that draws no twins gets a legal move offered with nothing said
+of its safety.
 
 Nothing here holds rules: the moves are the game's own legal moves, the seat's as its rules
 let it know them.

@@ -13,6 +13,11 @@ legal in the iteration's determinization).
 
 The budget is a number of iterations and, optionally, seconds of a ``now`` callable the caller
 injects (tests use iterations only). The engine is pure: no asyncio, no I/O.
+
+Speed is what buys strength here: an iteration searches a copy of the game (``Game.copy``, a
+pickle round trip), a node of a game of perfect information lists its moves once, and a
+play-out of a game that scores its positions (``Game.evaluate``) stops after
+:data:`EVALUATED_DEPTH` actions and takes the score.
 """
 
 from __future__ import annotations
@@ -33,9 +38,14 @@ MOVE_CAP = 400
 SAMPLED_MOVES = 24
 #: A rollout stops after this many actions and counts as even (0.5 each) when the game goes on.
 ROLLOUT_DEPTH = 80
+#: A rollout of a game with an ``evaluate`` stops after this many actions, and the game's
+#: evaluation of the position counts: a short play-out scored is worth more than a long random one.
+EVALUATED_DEPTH = 12
 #: How many times a determinization is drawn before the engine gives up on a position (a game
 #: may draw one that does not fit what the seat saw, and say so with ``None``).
 DRAWS = 10
+#: How many times the first determinization of a search is drawn (without it there is no move).
+FIRST_DRAWS = 200
 #: The seconds kept back from a wall-time budget: the iteration under way when it runs out, and
 #: the answer's way back, finish within it.
 TIME_MARGIN = 0.06
@@ -56,11 +66,12 @@ class Budget:
     seconds: float | None = None
 
 
-#: The levels a player picks: the same search, with more iterations.
+#: The levels a player picks: the same search, with more iterations (hard: 8 x normal). A level
+#: is its iterations; its seconds are a safety limit that a loaded machine may reach first.
 LEVELS: Mapping[str, Budget] = {
-    "easy": Budget(40, 2.0),
-    "normal": Budget(300, 2.0),
-    "hard": Budget(1200, 2.0),
+    "easy": Budget(8, 2.0),
+    "normal": Budget(32, 2.0),
+    "hard": Budget(256, 2.0),
 }
 
 
@@ -110,19 +121,24 @@ def replay(knowledge: Knowledge) -> Game:
     return game
 
 
-def determinizer(knowledge: Knowledge) -> Callable[[random.Random], Game]:
+def determinizer(knowledge: Knowledge) -> Callable[..., Game]:
     """A function drawing a game consistent with what the seat knows."""
     cls = get_game(knowledge.game)
     if cls.perfect_information:
         if knowledge.seed is None:
             raise PracticeError(f"{cls.title} is replayed from its seed; the knowledge has none.")
         base = replay(knowledge)
-        return lambda rng: base.copy()
+        return lambda rng, tries=DRAWS: base.copy()
     if not knowledge.views:
         raise PracticeError("The engine has seen no view of this match.")
+    if getattr(cls.determinize, "__func__", None) is getattr(Game.determinize, "__func__", None):
+        raise PracticeError(
+            f"{cls.title} keeps information hidden and draws no games its seats cannot tell apart "
+            "(no determinize hook), so the practice opponent cannot play it; play it with two people."
+        )
 
-    def draw(rng: random.Random) -> Game:
-        for _ in range(DRAWS):
+    def draw(rng: random.Random, tries: int = DRAWS) -> Game:
+        for _ in range(tries):
             game = cls.determinize(knowledge.seat, knowledge.views, rng, variant=knowledge.variant, **knowledge.options)
             if game is not None:
                 return game
@@ -141,6 +157,8 @@ class _Node:
     children: dict[str, _Node] = field(default_factory=dict)
     # The moves a node with too many to list searches (drawn on its first visit).
     sampled: list[Move] | None = None
+    # In a game of perfect information a node is one position: its moves, listed once.
+    listed: list[Move] | None = None
 
 
 def _mover(game: Game, seat: str) -> str | None:
@@ -165,17 +183,20 @@ def _advance(game: Game) -> bool:
 
 
 def _moves(game: Game, seat: str, node: _Node, rng: random.Random) -> list[Move]:
-    """The moves a node searches in this determinization."""
+    """The moves a node searches in this determinization (in a game of perfect information,
+    where a node is one position, the ones listed on its first visit)."""
+    if node.listed is not None:
+        return node.listed
     if node.sampled is not None:
         return [m for m in node.sampled if game.is_legal(m)] or _sample(game, seat, rng)
     focus = game.search_moves(seat)
-    if focus:
-        return list(focus)
-    listed = list(itertools.islice(game.legal_moves(seat), MOVE_CAP + 1))
-    if len(listed) <= MOVE_CAP:
-        return listed
-    node.sampled = _sample(game, seat, rng)
-    return node.sampled
+    listed = list(focus) if focus else list(itertools.islice(game.legal_moves(seat), MOVE_CAP + 1))
+    if not focus and len(listed) > MOVE_CAP:
+        node.sampled = _sample(game, seat, rng)
+        return node.sampled
+    if game.perfect_information:
+        node.listed = listed
+    return listed
 
 
 def _sample(game: Game, seat: str, rng: random.Random) -> list[Move]:
@@ -216,10 +237,13 @@ def _random_move(game: Game, seat: str, rng: random.Random) -> Move | None:
 def rollout(
     game: Game, rng: random.Random, depth: int = ROLLOUT_DEPTH, late: Callable[[], bool] | None = None
 ) -> dict[str, float]:
-    """Play ``game`` on to its end (at most ``depth`` actions, and not past ``late``, looked at
-    every eighth action); each seat's reward."""
+    """Play ``game`` on to its end (at most ``depth`` actions, :data:`EVALUATED_DEPTH` when the
+    game evaluates its positions, and not past ``late``, looked at every eighth action); each
+    seat's reward."""
     for step in range(depth):
         if late is not None and step % 8 == 7 and late():
+            break
+        if step == EVALUATED_DEPTH and not game.is_over and game.evaluate(game.seats[0]) is not None:
             break
         if not _advance(game):
             break
@@ -273,7 +297,7 @@ def choose(
     draw = determinizer(knowledge)
     seat = knowledge.seat
     rng = random.Random(f"practice:{seed}")
-    first = draw(rng)
+    first = draw(rng, FIRST_DRAWS)
     if first.is_over or seat not in first.to_move():
         raise PracticeError(f"{seat} has no move to make now.")
     root = _Node()
@@ -293,7 +317,10 @@ def choose(
         if done > 1 and late():  # one iteration at least, however late
             done -= 1
             break
-        game = first.copy() if done == 1 else draw(rng)
+        try:
+            game = first.copy() if done == 1 else draw(rng)
+        except PracticeError:  # no draw fitted this time: search the first one again
+            game = first.copy()
         _iterate(game, root, rng, seat, late)
     best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
     assert best.move is not None

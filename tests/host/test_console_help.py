@@ -76,8 +76,9 @@ def test_help_knows_only_what_the_seat_knows_two_grids_with_one_view_get_one_hin
     games = [after_a_call(name, seed, anomalies=anomalies) for seed in range(6)]
     seat = games[0].to_move()[0]
     # Implode's marks differ from seed to seed (and show): the same deal redrawn as another
-    # state the seat cannot tell from it, a twin whose grid (and mines) are the state's.
-    games += [twin for g in games[:2] if (twin := g.twin(seat, 99)) is not None]
+    # state the seat cannot tell from it: twins, drawn from the view alone (so each from a seed
+    # of its own, else two games with one view would give one twin).
+    games += [twin for i, g in enumerate(games[:2]) if (twin := g.twin(seat, 99 + i)) is not None]
     grids = {json.dumps(g.to_dict(), sort_keys=True) for g in games}
     assert len(grids) == len(games)  # the hidden states differ
     by_view: dict[str, set[str]] = {}

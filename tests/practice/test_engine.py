@@ -128,3 +128,28 @@ def test_a_wall_time_budget_stops_the_search_by_the_injected_clock():
     choice = choose(match.knowledge("p1"), Budget(10_000, 1.0), seed=1, now=lambda: next(ticks) * 0.05)
     assert 1 <= choice.iterations < 25
     assert match.game.is_legal(match.game.parse_move(choice.text, "p1"))
+
+
+def test_a_twin_is_drawn_from_the_seats_view_alone():
+    """``Game.twin`` is the game's ``determinize`` given the seat's view of now: a twin shows the
+    seat its view, and a twin of the twin (the same view) with the same seed is the same game."""
+    game = get_game("tiles").new(seed=3, anomalies="landmine")
+    game.close_window()
+    for seat, mines in (("p1", "mines A1 B2 C3 E6 G7"), ("p2", "mines A7 B6 F2 G1 G3")):
+        game.submit(mines, seat, private=True)
+    game.submit("call red", game.to_move()[0])
+    seat = game.to_move()[0]
+    twin = game.twin(seat, 5)
+    assert twin is not None and twin.view(seat) == game.view(seat)
+    assert twin != game  # the grid and the other seat's mines are drawn anew
+    assert twin.twin(seat, 5) == game.twin(seat, 5)
+
+
+def test_a_plug_in_game_without_a_determinization_is_refused_with_a_sentence():
+    """Black and White (the plug-in example) keeps its tiles hidden and has no hooks: the
+    opponent says it cannot play it, and what to do instead."""
+    game = get_game("blackwhite").new(seed=1)
+    seat = game.to_move()[0]
+    knowledge = Knowledge("blackwhite", game.variant, {}, seat, [game.view(seat)])
+    with pytest.raises(PracticeError, match="no determinize hook.*two people"):
+        choose(knowledge, Budget(5))

@@ -74,6 +74,7 @@ View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from collections import Counter
@@ -969,6 +970,40 @@ class DuelingDecks(Game):
         if game.is_over or list(game.to_move()) != list(view["to_move"]):
             return None  # the draws under Darkness could not give what the seat saw
         return game
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """A quick play-out policy: a random share of the power left made into up to the room
+        left in the hand; a random part of the hand played (now and then with a Backup)."""
+        if self.is_over or seat not in self.to_move():
+            return None
+        if self.phase == "create":
+            room, left = self.deck_size - len(self.hands[seat]), self.power[seat]
+            cards: list[int] = []
+            for _ in range(rng.randint(0, room) if left > 0 else 0):
+                if left <= 0:
+                    break
+                value = rng.randint(1, max(1, left // 2 if rng.random() < 0.7 else left))
+                cards.append(value)
+                left -= value
+            return Create(seat, _descending(cards))
+        played = [card for card in self.hands[seat] if rng.random() < 0.5]
+        backup = 0
+        if self.has("backup") and self.backups_left[seat] > 0 and rng.random() < 0.3:
+            backup = rng.randint(1, BACKUP_MAX)
+        return Play(seat, _descending(played), backup)
+
+    def evaluate(self, seat: str) -> float | None:
+        """The points, and the prizes still to play shared as the power and the hands left are
+        (the resources that win them), as a lead."""
+        other = other_seat(seat)
+        left = {s: self.power[s] + sum(self.hands[s]) for s in self.seats}
+        rounds_left = max(len(self.prizes) - self.round, 0)
+        prizes = 7 * rounds_left if self.has("pick-your-prize") else sum(self.prizes[self.round :])
+
+        def worth(s: str) -> float:
+            return self.points[s] / 2 + prizes * left[s] / max(left[seat] + left[other], 1)
+
+        return 0.5 + 0.5 * math.tanh((worth(seat) - worth(other)) / 8)
 
     def _replay_phase(self, phase: str, moves: Mapping[str, Move]) -> None:
         """Submit ``moves`` for the seats that move in this phase (a skipped seat is not asked)."""

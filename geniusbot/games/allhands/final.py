@@ -67,6 +67,7 @@ View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -596,18 +597,6 @@ class AllHandsOnDeck(Game):
         if isinstance(move, _OWN_MOVES):
             return False
         return self.task.is_private(move) if self.task is not None else False
-
-    def twin(self, seat: str, seed: int) -> AllHandsOnDeck | None:
-        """The running task's twin (:meth:`Game.twin`) in a copy of the match; ``None`` outside a
-        task, or when the task draws none."""
-        if self.is_over or self.phase != "task" or self.task is None:
-            return None
-        task = self.task.twin(seat, seed)
-        if task is None:
-            return None
-        twin = self.copy()
-        twin.task = task
-        return twin if twin.view(seat) == self.view(seat) else None
 
     def window(self) -> Window | None:
         """The running task's timed window, if any."""
@@ -1173,6 +1162,21 @@ class AllHandsOnDeck(Game):
         if self.phase == "task" and self.task is not None and not self.is_over:
             return self.task.rollout_move(seat, rng)
         return None
+
+    def evaluate(self, seat: str) -> float | None:
+        """The lead in points, with the running play's worth won or lost as the task's own
+        evaluation of it says (even without one)."""
+        other = other_seat(seat)
+        lead: float = self.points[seat] - self.points[other]
+        if self.phase == "task" and self.task is not None:
+            outcome = self.task.outcome()
+            if outcome is not None:
+                chance = 0.5 if outcome.winner is None else float(outcome.winner == seat)
+            else:
+                value = self.task.evaluate(seat)
+                chance = 0.5 if value is None else value
+            lead += (2 * chance - 1) * self.time
+        return 0.5 + 0.5 * math.tanh(lead / 8)
 
     def search_moves(self, seat: str) -> list[Move] | None:
         """The running task's moves worth searching."""

@@ -78,6 +78,7 @@ View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
@@ -236,10 +237,12 @@ def board_text(board: Mapping[Point, str], numbers: Mapping[Point, int] | None =
     return "\n".join(lines)
 
 
+@functools.cache  # the 49 squares, named again at every legal move
 def _sq(point: Point) -> str:
     return str(point)
 
 
+@functools.cache
 def _pt(text: str) -> Point:
     return parse_point(text, SIZE, SIZE)
 
@@ -870,6 +873,40 @@ class DeckSwabbing(Game):
         if game.is_over or list(game.to_move()) != list(view["to_move"]):
             return None
         return game
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """A quick play-out policy: two white tiles side by side (Linear: one to three white
+        tiles of a row or a column) at random, touching Hook's tiles when Hook binds; a snipe of
+        a random white tile or none. ``None`` when a few tries find no move."""
+        if self.is_over or seat not in self.to_move():
+            return None
+        whites = [p for p in SQUARES if self.board[p] == WHITE]
+        if seat != self.turn:
+            return Snipe(seat, _sq(rng.choice(whites)) if whites and rng.random() < 0.5 else None)
+        zone = self.hook_zone() if self.hook_binds() else None
+        for _ in range(16 if whites else 0):
+            start = rng.choice(whites)
+            if self.has("linear"):
+                row = rng.random() < 0.5
+                line = [p for p in whites if (p.row == start.row if row else p.col == start.col)]
+                tiles = rng.sample(line, rng.randint(1, min(3, len(line))))
+            else:
+                dc, dr = rng.choice(ORTHOGONAL)
+                other = start.offset(dc, dr)
+                if not on_board(other, SIZE, SIZE) or self.board[other] != WHITE:
+                    continue
+                tiles = [start, other]
+            if zone is None or any(t in zone for t in tiles):
+                return Swab(seat, tuple(_sq(t) for t in _sort(tiles)))
+        return None
+
+    def evaluate(self, seat: str) -> float | None:
+        """The lead in the score that decides the task, over what the white tiles left could
+        still be worth."""
+        scores = self.scores()
+        lead = scores[seat] - scores[other_seat(seat)]
+        open_ = sum(pyramid_value(p) if self.has("pyramid") else 1 for p, v in self.board.items() if v == WHITE)
+        return min(0.98, max(0.02, 0.5 + lead / (2 * max(open_, 1) + abs(lead))))
 
     def _submit(self, seat: str, text: str) -> None:
         """Submit ``text`` for ``seat`` where it belongs (by direct message when it is sealed)."""

@@ -63,6 +63,7 @@ View keys (besides ``game``, ``variant``, ``to_move``, ``outcome``):
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
@@ -228,6 +229,7 @@ def _sq(point: Point) -> str:
     return str(point)
 
 
+@functools.cache  # the 49 squares, read again at every declaration
 def _pt(text: str) -> Point:
     return parse_point(text, SIZE, SIZE)
 
@@ -790,31 +792,6 @@ class TileDecklaration(Game):
             "move_number": len(self.declared),
             "loss": dict(self.loss) if self.loss else None,
         }
-
-    def twin(self, seat: str, seed: int) -> TileDecklaration | None:
-        """The grid's hidden tiles dealt anew from ``seed`` (the colours the view shows kept: the
-        centre, every declared tile), and the other seat's unexploded mines placed anew; ``None``
-        while the grid shows, or when no deal of ``seed`` gives ``seat`` the same view."""
-        if self.is_over or self.phase == "memorize" or seat not in self.seats:
-            return None
-        rng = random.Random(f"{seed}:tiles:twin")
-        shown = {_pt(d["tile"]): d["color"] for d in self.declared if _pt(d["tile"]) not in self.marks}
-        colours = Counter(colour for colour in self.palette for _ in range(len(TILES) // len(self.palette)))
-        colours.subtract(shown.values())
-        hidden = [p for p in TILES if p not in shown]
-        dealt = sorted(colours.elements())
-        rng.shuffle(dealt)
-        twin = self.copy()
-        twin.original = dict(self.original) | shown | dict(zip(hidden, dealt, strict=True))
-        twin.grid = implode(twin.original, self.marks) if self.marks else dict(twin.original)
-        other = other_seat(seat)
-        theirs = self.mines[other]
-        if theirs:
-            exploded = [_pt(e["tile"]) for e in self.exploded if other in e["owners"]]
-            named = set(self.declared_points())
-            free = [p for p in TILES if p not in named]
-            twin.mines[other] = exploded + rng.sample(free, len(theirs) - len(exploded))
-        return twin if twin.view(seat) == self.view(seat) else None
 
     # ---- serialisation ---------------------------------------------------------------------
 

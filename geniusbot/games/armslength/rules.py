@@ -6,6 +6,7 @@ The readings are fixed in ``docs/rules/armslength.md`` (its rules and numbered r
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Iterator, Mapping
@@ -525,6 +526,34 @@ class ArmsLength(Game):
         self.move_number = int(data["move_number"])
 
     # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """A quick play-out policy: a random empty square (drawn, not listed)."""
+        if self.is_over or self.phase != "play" or seat not in self.to_move() or len(self.stones) >= SIZE * SIZE:
+            return None
+        while True:
+            point = Point(rng.randrange(SIZE), rng.randrange(SIZE))
+            if point not in self.stones:
+                return Place(seat, str(point))
+
+    def evaluate(self, seat: str) -> float | None:
+        """The stones knocked off (each of the other seat's a gain) and the runs of three."""
+        own, theirs = self.colours[seat], self.colours[other_seat(seat)]
+        if own is None or theirs is None:
+            return None
+        lead = 0.5 * (self.knocked_off[theirs] - self.knocked_off[own])
+        for point, owner in self.stones.items():
+            for dc, dr in LINE_DIRECTIONS:
+                if self.stones.get(point.offset(-dc, -dr)) == owner:
+                    continue
+                run, at = 1, point.offset(dc, dr)
+                while self.stones.get(at) == owner:
+                    run, at = run + 1, at.offset(dc, dr)
+                if run == FOUR - 1:
+                    lead += 1 if owner == own else -1
+        return 0.5 + 0.5 * math.tanh(lead / 4)
 
 
 def push_results(stones: Mapping[Point, str], placed: Point) -> list[Push]:

@@ -85,6 +85,10 @@ class BoardGeometry:
     crossing: tuple[int, ...]
     at_dot: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        """Copied or pickled as its size: it never changes, and a copied game shares the cached one."""
+        return geometry, (self.cols, self.rows)
+
     @property
     def dot_count(self) -> int:
         """How many dots the board has."""

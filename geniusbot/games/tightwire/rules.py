@@ -51,6 +51,7 @@ The view (``view(seat)``; there is no hidden information, every seat sees the sa
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -1053,3 +1054,56 @@ class Tightwire(Game):
         self.move_number = int(data["move_number"])
         self.history = list(data["history"])
         self._seen = set(self.history)
+
+    # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
+
+    def search_moves(self, seat: str) -> list[Move] | None:
+        """In play, the legal actions less the slack lines laid where a plain line may go (the
+        slack is kept for a line that crosses)."""
+        if self.is_over or self._phase != "play" or seat not in self.to_move():
+            return None
+        moves = list(self._play_actions(seat))
+        plain = {(m.a, m.b) for m in moves if m.action == "draw"}
+        return [m for m in moves if m.action not in ("slack", "extra_slack") or (m.a, m.b) not in plain] or None
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        """A quick play-out policy in play: a move along a line that takes an enemy piece when
+        there is one, else a random plain line (now and then moving along it), else a random
+        move along a line; ``None`` (a uniform draw of every action) when a few tries find none."""
+        if self.is_over or self._phase != "play" or seat not in self.to_move():
+            return None
+        geo, mask, pieces, names = self.geo, self.line_mask, self.pieces, self.geo.names
+        colour = self.colours[seat]
+        steps = []
+        for pid, _slack, _by in self.lines:
+            free = self._free_move(pid, colour, pieces)
+            if free and not self._repeats(seat, free[0], free[1]):
+                trial = list(pieces)
+                trial[free[0]], trial[free[1]] = None, colour
+                before = list(trial)
+                if any(before[d] != colour for d in self._captures(trial, colour)):
+                    return TightwireMove(seat, "move", names[free[0]], names[free[1]])
+                steps.append(free)
+        if steps and rng.random() < 0.3:
+            frm, to = rng.choice(steps)
+            return TightwireMove(seat, "move", names[frm], names[to])
+        for _ in range(12):
+            pid = rng.randrange(len(geo.pairs))
+            if mask >> pid & 1 or geo.crossing[pid] & mask:
+                continue
+            free = self._free_move(pid, colour, pieces)
+            if free and rng.random() < 0.5:
+                return TightwireMove(seat, "draw", names[free[0]], names[free[1]], True)
+            i, j = geo.pairs[pid]
+            return TightwireMove(seat, "draw", names[i], names[j])
+        if steps:
+            frm, to = rng.choice(steps)
+            return TightwireMove(seat, "move", names[frm], names[to])
+        return None
+
+    def evaluate(self, seat: str) -> float | None:
+        """The pieces: 0.5, and 0.15 more for each piece ``seat`` has on the board beyond the
+        other seat (half that for a captured piece, which may be revived)."""
+        own, theirs = self.colours[seat], self.colours[other_seat(seat)]
+        lead = self._count(own) - self._count(theirs) + 0.5 * (self.captured[own] - self.captured[theirs])
+        return min(0.95, max(0.05, 0.5 + 0.15 * lead))
