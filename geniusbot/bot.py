@@ -32,7 +32,14 @@ from discord.ext import commands
 
 from geniusbot import health
 from geniusbot.cluster.inbox import Inbox
-from geniusbot.cluster.ownership import LayoutConflict, ShardLocks, ShardsTaken, SoleProcessLock, StandbyStopped
+from geniusbot.cluster.ownership import (
+    AnotherSoleProcess,
+    LayoutConflict,
+    ShardLocks,
+    ShardsTaken,
+    SoleProcessLock,
+    StandbyStopped,
+)
 from geniusbot.cluster.relay import Relay
 from geniusbot.cluster.shards import Shards
 from geniusbot.config import Settings
@@ -197,7 +204,7 @@ class GeniusBot(commands.AutoShardedBot):
                 self.owned_shards = self.store.shards = self.host.shards = served  # type: ignore[attr-defined]
                 self.shard_ids = sorted(served.ids)  # what discord.py connects
         elif self.store.dialect == "postgresql" and self.settings is not None:
-            # Alone as before, or beside other processes without shard settings; never beside a cluster.
+            # Alone: never beside a cluster, nor beside another process without shard settings.
             sole = self.locks = SoleProcessLock(self.database_url)
             await self._locking(sole.acquire())
         self.serving = True
@@ -226,7 +233,7 @@ class GeniusBot(commands.AutoShardedBot):
         """Take the locks; a database that fails meanwhile is a :class:`StorageError`, as in the store."""
         try:
             return await taking
-        except (ShardsTaken, LayoutConflict, StandbyStopped):
+        except (ShardsTaken, LayoutConflict, AnotherSoleProcess, StandbyStopped):
             raise
         except Exception as error:
             raise StorageError(f"the shard locks cannot be taken ({type(error).__name__}: {error})") from error
@@ -394,7 +401,7 @@ async def run_bot(
             "(your application -> Bot -> Privileged Gateway Intents).\n"
         )
         return 2
-    except (ShardsTaken, LayoutConflict) as error:
+    except (ShardsTaken, LayoutConflict, AnotherSoleProcess) as error:
         say(f"geniusbot: {error}\n")
         return 2
     except StandbyStopped:

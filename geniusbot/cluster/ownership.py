@@ -67,9 +67,25 @@ async def claim_layout(conn: Any, count: int) -> None:
         await conn.execute("SELECT pg_advisory_lock_shared($1::int, $2::int)", LAYOUT_KEY, count)
 
 
+#: The second key of the lock held by the one process without shard settings (shard ids are >= 0).
+SOLE_KEY = -1
+
+
+class AnotherSoleProcess(Exception):
+    """Another process without shard settings runs on this database."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "another bot process without shard settings runs on this database, so this one does not start "
+            "(both would serve every match, and deliver the same timers and clock warnings). Stop the other "
+            "process first; to run several, give each the same SHARD_COUNT and its own SHARD_IDS."
+        )
+
+
 class SoleProcessLock:
-    """The layout lock of a process without shard settings on PostgreSQL (count 0): processes
-    without settings may run together as before, but never beside processes that split the shards."""
+    """The locks of a process without shard settings on PostgreSQL: the layout lock of count 0,
+    so that it never runs beside processes that split the shards, and ``(PROJECT_KEY, SOLE_KEY)``
+    alone, so that two such processes never run together (:class:`AnotherSoleProcess`)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -83,10 +99,13 @@ class SoleProcessLock:
         )
         try:
             await claim_layout(conn, 0)
+            if not await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", PROJECT_KEY, SOLE_KEY):
+                raise AnotherSoleProcess()
         except BaseException:
             await conn.close()
             raise
         self._conn = conn
+        log.info("serving every match of this database (no shard settings; holding its lock)")
 
     async def close(self) -> None:
         conn, self._conn = self._conn, None

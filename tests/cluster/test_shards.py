@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster.harness import make_cluster, poll
+from tests.cluster.harness import BotProcess, make_cluster, poll
 from tests.e2e.botworld import PNG_MAGIC
 from tests.fakediscord import FakeDiscord
 
@@ -108,6 +108,40 @@ async def test_processes_that_would_split_the_guilds_differently_never_run_toget
             assert await alone.exited() == 2
             assert "with SHARD_COUNT=2, and this one has no SHARD_COUNT" in alone.text(), alone.text()
             assert one.alive
+        finally:
+            await cluster.close()
+
+
+async def sole(process: BotProcess) -> None:
+    """Wait until ``process`` (no shard settings) holds its database's lock and has identified."""
+    fake = process.cluster.fake
+
+    def ready() -> bool:
+        if not process.alive:
+            raise AssertionError(f"{process.name} ended with {process.process.returncode}:\n{process.text()}")
+        identified = any(s.connection is not None and s.seq > 1 for s in fake.shard_sessions(0))
+        return "serving every match of this database" in process.text() and identified
+
+    await poll(ready, 90, f"{process.name} serving every match")
+
+
+async def test_two_processes_without_shard_settings_never_run_on_one_database(
+    postgres_db_url: str, tmp_path: Path
+) -> None:
+    # Both would serve every match: the second refuses, and starts once the first has stopped.
+    async with FakeDiscord() as fake:
+        cluster = make_cluster(fake, tmp_path, postgres_db_url, shard_count=1)
+        try:
+            first = cluster.start("first", None, count=None)
+            await sole(first)
+            second = cluster.start("second", None, count=None)
+            assert await second.exited() == 2
+            assert "another bot process without shard settings runs on this database" in second.text(), second.text()
+            assert first.alive
+            assert await first.stop() == 0
+            third = cluster.start("third", None, count=None)
+            await sole(third)
+            assert not cluster.tracebacks()
         finally:
             await cluster.close()
 
