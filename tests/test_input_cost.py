@@ -141,11 +141,19 @@ def test_the_report_cuts_a_long_submission_and_says_how_long_it_was():
 
 # --------------------------------------------------------------------------- adjudicate of 20 MB
 
+#: The child's own peak: Linux's VmHWM, the high-water mark of the process's memory since its
+#: exec. (``ru_maxrss`` is no good here: Linux carries it over from the parent through fork and
+#: exec, so a child of a large test worker starts with the worker's peak.)
 CHILD = (
     "import resource, sys\n"
     "from geniusbot.cli import main\n"
     "code = main(['adjudicate', *sys.argv[1:]])\n"
-    "sys.stderr.write(f'peak={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\n"
+    "try:\n"
+    "    status = open('/proc/self/status').read().splitlines()\n"
+    "    peak = int(next(l for l in status if l.startswith('VmHWM:')).split()[1])\n"
+    "except OSError:\n"
+    "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "sys.stderr.write(f'peak={peak}\\n')\n"
     "sys.exit(code)\n"
 )
 
