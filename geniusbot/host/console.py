@@ -190,6 +190,15 @@ async def run_console(
             if mine:
                 match_id = mine[-1].id
                 say(f"Resuming match #{match_id} ({name}); 'quit' leaves it for later, 'abort' ends it.")
+                # The opponent is the stored match's own (its seat and level), whatever is asked now.
+                stored = mine[-1].practice
+                if stored is None and bot is not None:
+                    say(
+                        f"Match #{match_id} is between two seats at this keyboard, so --vs bot is left out; "
+                        f"'geniusbot play {name} --vs bot --new' starts a match against the practice opponent."
+                    )
+                asked = bot[1] if bot is not None else "normal"
+                bot = None if stored is None else (stored.seat, stored.level or asked)
         # Always: it starts the heartbeat, and keeps the outage ledger of the matches left alone.
         resumed = await host.recover(only=lambda r: r.id == match_id)
         if match_id is not None and match_id not in resumed:

@@ -84,3 +84,37 @@ def test_a_whole_console_match_against_the_practice_opponent(case, tmp_path):
     # The stored match says it was practice, against the opponent at easy in p2.
     marked = sqlite3.connect(db).execute("select practice_seat, practice_level from matches").fetchall()
     assert marked == [("p2", "easy")]
+
+
+async def test_a_practice_match_resumes_with_its_own_opponent_whatever_is_asked(tmp_path):
+    # The stored match keeps the opponent's seat and level: resumed without --vs bot, or with
+    # another seat, the opponent is the one it had; a match between two seats gets none.
+    import io
+    from datetime import UTC, datetime
+
+    from geniusbot.host.console import run_console
+    from geniusbot.host.timers import ManualTime
+
+    async def play(*, bot, new=False, lines="quit\n"):
+        out = io.StringIO()
+        code = await run_console(
+            "tictacfive",
+            db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+            stdin=io.StringIO(lines),
+            out=out,
+            time_source=ManualTime(datetime(2027, 1, 1, tzinfo=UTC)),
+            seed=1,
+            bot=bot,
+            new=new,
+        )
+        assert code == 0, out.getvalue()
+        return out.getvalue()
+
+    assert "The practice opponent (easy) plays p1." in await play(bot=("p1", "easy"))
+    assert "The practice opponent (easy) plays p1." in await play(bot=None)
+    assert "The practice opponent (easy) plays p1." in await play(bot=("p2", "hard"))
+    people = await play(bot=None, new=True)
+    assert "practice opponent" not in people
+    asked = await play(bot=("p2", "normal"))
+    assert "is between two seats at this keyboard, so --vs bot is left out" in asked
+    assert "The practice opponent" not in asked
