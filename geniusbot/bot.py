@@ -205,7 +205,7 @@ class GeniusBot(commands.AutoShardedBot):
                 self.shard_ids = sorted(served.ids)  # what discord.py connects
         elif self.store.dialect == "postgresql" and self.settings is not None:
             # Alone: never beside a cluster, nor beside another process without shard settings.
-            sole = self.locks = SoleProcessLock(self.database_url)
+            sole = self.locks = SoleProcessLock(self.database_url, on_lost=lambda why: self.on_fence(why))
             await self._locking(sole.acquire())
         self.serving = True
         self.resumed = await self.host.recover()

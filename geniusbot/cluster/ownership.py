@@ -85,13 +85,32 @@ class AnotherSoleProcess(Exception):
 class SoleProcessLock:
     """The locks of a process without shard settings on PostgreSQL: the layout lock of count 0,
     so that it never runs beside processes that split the shards, and ``(PROJECT_KEY, SOLE_KEY)``
-    alone, so that two such processes never run together (:class:`AnotherSoleProcess`)."""
+    alone, so that two such processes never run together (:class:`AnotherSoleProcess`).
 
-    def __init__(self, url: str) -> None:
+    The connection is pinged every ``ping_every`` seconds. When it is lost (a PostgreSQL restart,
+    a broken network) the locks are taken again as soon as the server answers, every
+    ``retry_every`` seconds meanwhile, so a lone bot rides through an outage of its database; if
+    another process took them in between, ``on_lost`` is called (the bot stops there)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        on_lost: Callable[[str], Any] | None = None,
+        ping_every: float = 1.0,
+        ping_timeout: float = 3.0,
+        retry_every: float = 1.0,
+    ) -> None:
         self.url = url
+        self.on_lost = on_lost
+        self.ping_every = ping_every
+        self.ping_timeout = ping_timeout
+        self.retry_every = retry_every
         self._conn: Any = None
+        self._watch: asyncio.Task[None] | None = None
+        self._closing = False
 
-    async def acquire(self) -> None:
+    async def _take(self) -> None:
         import asyncpg  # type: ignore[import-untyped]
 
         conn = await asyncpg.connect(
@@ -102,16 +121,59 @@ class SoleProcessLock:
             if not await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", PROJECT_KEY, SOLE_KEY):
                 raise AnotherSoleProcess()
         except BaseException:
-            await conn.close()
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=5)
             raise
         self._conn = conn
-        log.info("serving every match of this database (no shard settings; holding its lock)")
 
-    async def close(self) -> None:
+    async def acquire(self) -> None:
+        """Take the locks, or :class:`AnotherSoleProcess` / :class:`LayoutConflict` (nothing kept)."""
+        await self._take()
+        log.info("serving every match of this database (no shard settings; holding its lock)")
+        self._watch = asyncio.create_task(self._watching(), name="geniusbot-sole-lock")
+
+    async def _watching(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self.ping_every)
+            try:
+                await self._conn.fetchval("SELECT 1", timeout=self.ping_timeout)
+                continue
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("lost the lock of the one process of this database (%s); taking it again", error)
+            await self._drop()
+            while not self._closing:
+                try:
+                    await self._take()
+                except (AnotherSoleProcess, LayoutConflict):
+                    if self.on_lost is not None:
+                        self.on_lost(
+                            "lost the lock of the one process of this database, and another bot process took it"
+                        )
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    await asyncio.sleep(self.retry_every)
+                else:
+                    log.info("took the lock of the one process of this database again")
+                    break
+
+    async def _drop(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 await conn.close(timeout=5)
+
+    async def close(self) -> None:
+        self._closing = True
+        task, self._watch = self._watch, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self._drop()
 
 
 class ShardsTaken(Exception):

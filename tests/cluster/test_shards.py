@@ -129,11 +129,27 @@ async def test_two_processes_without_shard_settings_never_run_on_one_database(
     postgres_db_url: str, tmp_path: Path
 ) -> None:
     # Both would serve every match: the second refuses, and starts once the first has stopped.
+    import asyncpg
+
+    from geniusbot.cluster.ownership import asyncpg_dsn
+
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url, shard_count=1)
         try:
             first = cluster.start("first", None, count=None)
             await sole(first)
+            # Its lock connection cut (as by a restart of the server): it takes the lock again.
+            conn = await asyncpg.connect(asyncpg_dsn(postgres_db_url))
+            try:
+                ended = await conn.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = 'geniusbot every shard' AND datname = current_database()"
+                )
+            finally:
+                await conn.close()
+            assert ended == 1
+            await poll(lambda: "took the lock of the one process of this database again" in first.text(), 30, "retake")
+            assert first.alive
             second = cluster.start("second", None, count=None)
             assert await second.exited() == 2
             assert "another bot process without shard settings runs on this database" in second.text(), second.text()
