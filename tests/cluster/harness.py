@@ -11,6 +11,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import asyncpg
+
+from geniusbot.cluster.ownership import asyncpg_dsn
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeInteraction, FakeMessage, FakeUser
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,6 +155,35 @@ class Cluster:
         process = BotProcess(self, name, shards=shards, standby=standby, count=count)
         self.processes.append(process)
         return process
+
+    async def owners(self) -> tuple[BotProcess, BotProcess]:
+        """Two processes, ``zero`` and ``one``, serving shards 0 and 1, once both are serving."""
+        zero, one = self.start("zero", "0"), self.start("one", "1")
+        await zero.serving(0)
+        await one.serving(1)
+        return zero, one
+
+    async def commands_ready(self) -> None:
+        """Wait until the bot's slash commands are registered (``/start`` among them)."""
+        fake = self.fake
+        await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+
+    async def query(self, sql: str, *args: object) -> object:
+        """One value read from the cluster's database, on a connection of the test's own."""
+        conn = await asyncpg.connect(asyncpg_dsn(self.db_url))
+        try:
+            return await conn.fetchval(sql, *args)
+        finally:
+            await conn.close()
+
+    async def end_sessions(self, application_name: str) -> int:
+        """End the database sessions of that name (as a server restart would); how many there were."""
+        ended = await self.query(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE application_name = $1 AND datname = current_database()",
+            application_name,
+        )
+        return int(ended)  # type: ignore[call-overload]
 
     async def start_match(self, shard: int, game: str = "tictacfive", **options: object) -> str:
         """``/start`` in the room of ``shard``'s guild; the bot's answer to the host."""

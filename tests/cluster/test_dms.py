@@ -6,24 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import asyncpg
 import pytest
 
-from geniusbot.cluster.ownership import asyncpg_dsn
-from tests.cluster.harness import Cluster, eventually, make_cluster
+from tests.cluster.harness import eventually, make_cluster
 from tests.fakediscord import FakeDiscord
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 ALL_IN = {"game": "allhands", "seed": 4, "clock": "none", "options": "items=p1 all-in; p2 all-in"}
-
-
-async def query(cluster: Cluster, sql: str, *args: object) -> object:
-    conn = await asyncpg.connect(asyncpg_dsn(cluster.db_url))
-    try:
-        return await conn.fetchval(sql, *args)
-    finally:
-        await conn.close()
 
 
 async def test_a_dm_and_a_dm_button_for_shard_1s_match_are_applied_once_by_its_owner(
@@ -32,10 +22,8 @@ async def test_a_dm_and_a_dm_button_for_shard_1s_match_are_applied_once_by_its_o
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url)
         try:
-            zero, one = cluster.start("zero", "0"), cluster.start("one", "1")
-            await zero.serving(0)
-            await one.serving(1)
-            await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+            zero, one = await cluster.owners()
+            await cluster.commands_ready()
             started = await cluster.start_match(1, **ALL_IN)
             assert started.startswith("Match #"), started
             match_id = int(started.split("#")[1].split()[0])
@@ -65,10 +53,10 @@ async def test_a_dm_and_a_dm_button_for_shard_1s_match_are_applied_once_by_its_o
 
             # Each was taken once, under its Discord id, and the inbox is empty again.
             for key in (f"discord:{sent.id}", f"discord:{pressed.id}"):
-                assert await query(cluster, "SELECT count(*) FROM actions WHERE key = $1 AND accepted", key) == 1
+                assert await cluster.query("SELECT count(*) FROM actions WHERE key = $1 AND accepted", key) == 1
 
             async def drained() -> bool:
-                return await query(cluster, "SELECT count(*) FROM inbox") == 0
+                return await cluster.query("SELECT count(*) FROM inbox") == 0
 
             await eventually(drained, 10, "the inbox drained")
             assert [m.content for m in fake.messages(alice_dm)].count("Taken: use all-in.") == 1

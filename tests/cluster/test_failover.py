@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.cluster.harness import eventually, make_cluster, poll
-from tests.cluster.test_dms import ALL_IN, query
+from tests.cluster.test_dms import ALL_IN
 from tests.e2e.botworld import PNG_MAGIC
 from tests.fakediscord import FakeDiscord
 
@@ -22,12 +22,10 @@ async def test_a_standby_takes_over_a_killed_owners_shard_within_5_seconds(
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url)
         try:
-            zero, one = cluster.start("zero", "0"), cluster.start("one", "1")
-            await zero.serving(0)
-            await one.serving(1)
+            zero, one = await cluster.owners()
             standby = cluster.start("standby", "1", standby=True)
             await poll(lambda: "standby: waiting for shard(s) 1" in standby.text(), 90, "the standby waiting")
-            await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+            await cluster.commands_ready()
             assert (await cluster.start_match(1, clock="60s")).startswith("Match #1 has started")
             assert (await cluster.start_match(0, clock="60s")).startswith("Match #2 has started")
             board = await cluster.say(1, cluster.alice, "H8")
@@ -63,10 +61,10 @@ async def test_a_standby_takes_over_a_killed_owners_shard_within_5_seconds(
             assert sum("wins" in line for line in lines) == 1, lines
             notices = [line for line in lines if "s left." in line]
             assert len(notices) == len(set(notices)), lines
-            assert await query(cluster, "SELECT count(*) FROM actions WHERE match_id = 1 AND kind = 'move'") == 2
+            assert await cluster.query("SELECT count(*) FROM actions WHERE match_id = 1 AND kind = 'move'") == 2
             # One heartbeat per shard: the standby's replaced the dead owner's.
-            beats = await query(
-                cluster, "SELECT count(*) FROM timers WHERE kind = 'heartbeat' AND payload->>'shard' = '1'"
+            beats = await cluster.query(
+                "SELECT count(*) FROM timers WHERE kind = 'heartbeat' AND payload->>'shard' = '1'"
             )
             assert beats == 1
             assert not cluster.tracebacks()
@@ -80,10 +78,8 @@ async def test_a_dm_for_a_shard_with_no_owner_waits_in_the_inbox_for_the_next_on
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url)
         try:
-            zero, one = cluster.start("zero", "0"), cluster.start("one", "1")
-            await zero.serving(0)
-            await one.serving(1)
-            await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+            zero, one = await cluster.owners()
+            await cluster.commands_ready()
             assert (await cluster.start_match(1, **ALL_IN)).startswith("Match #1 has started")
             alice_dm = fake.dm_channel(cluster.alice)
             await fake.wait_for_message(
@@ -92,7 +88,7 @@ async def test_a_dm_for_a_shard_with_no_owner_waits_in_the_inbox_for_the_next_on
             one.kill()
             sent = await fake.dm(cluster.alice, "pass")
             await poll(lambda: "handed to shard 1" in zero.text(), 30, "the DM handed over")
-            assert await query(cluster, "SELECT count(*) FROM inbox") == 1
+            assert await cluster.query("SELECT count(*) FROM inbox") == 1
             assert not [m for m in fake.messages(alice_dm) if m.content.startswith("Taken")]
             # The next owner of shard 1 drains it as it starts, and answers alice.
             cluster.start("again", "1")
@@ -100,11 +96,11 @@ async def test_a_dm_for_a_shard_with_no_owner_waits_in_the_inbox_for_the_next_on
             assert taken.content == "Taken: pass."
 
             async def drained() -> bool:
-                return await query(cluster, "SELECT count(*) FROM inbox") == 0
+                return await cluster.query("SELECT count(*) FROM inbox") == 0
 
             await eventually(drained, 10, "the row deleted")
             key = f"discord:{sent.id}"
-            assert await query(cluster, "SELECT count(*) FROM actions WHERE key = $1 AND accepted", key) == 1
+            assert await cluster.query("SELECT count(*) FROM actions WHERE key = $1 AND accepted", key) == 1
             assert not cluster.tracebacks()
         finally:
             await cluster.close()
@@ -119,7 +115,7 @@ async def test_a_rolling_restart_of_three_processes_loses_no_acknowledged_move(
             owners = [cluster.start(f"p{shard}", str(shard)) for shard in range(3)]
             for shard, process in enumerate(owners):
                 await process.serving(shard)
-            await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+            await cluster.commands_ready()
             for shard in range(3):
                 assert (await cluster.start_match(shard, clock="60s")).startswith("Match #")
             for shard in range(3):
@@ -146,13 +142,11 @@ async def test_a_rolling_restart_of_three_processes_loses_no_acknowledged_move(
                 assert "H9" in board.content, board.content
                 owners[shard] = new
             for match_id in (1, 2, 3):
-                moves = await query(
-                    cluster,
+                moves = await cluster.query(
                     "SELECT string_agg(text, ' ' ORDER BY seq) FROM actions WHERE match_id = $1 AND kind = 'move' AND accepted",
                     match_id,
                 )
-                everything = await query(
-                    cluster,
+                everything = await cluster.query(
                     "SELECT string_agg(kind || ':' || text || ':' || accepted::text, ' | ' ORDER BY seq) FROM actions WHERE match_id = $1",
                     match_id,
                 )
@@ -169,12 +163,10 @@ async def test_a_standby_without_shard_ids_takes_over_the_first_shard_that_frees
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url)
         try:
-            zero, one = cluster.start("zero", "0"), cluster.start("one", "1")
-            await zero.serving(0)
-            await one.serving(1)
+            zero, one = await cluster.owners()
             standby = cluster.start("standby", None, standby=True)
             await poll(lambda: "standby: waiting for any of shard(s) 0, 1" in standby.text(), 90, "the standby waiting")
-            await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+            await cluster.commands_ready()
             assert (await cluster.start_match(0, clock="60s")).startswith("Match #1 has started")
             mark = fake.mark()
             zero.kill()

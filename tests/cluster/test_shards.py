@@ -21,10 +21,8 @@ async def test_each_process_hosts_the_matches_of_its_shard_and_fires_their_timer
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url)
         try:
-            zero, one = cluster.start("zero", "0"), cluster.start("one", "1")
-            await zero.serving(0)
-            await one.serving(1)
-            await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=30, what="/start")
+            zero, one = await cluster.owners()
+            await cluster.commands_ready()
             assert (await cluster.start_match(0, clock="60s")).startswith("Match #")
             assert (await cluster.start_match(1, clock="60s")).startswith("Match #")
             for shard in (0, 1):
@@ -66,23 +64,13 @@ async def test_a_second_process_for_a_served_shard_refuses_to_start(postgres_db_
 
 
 async def test_a_process_whose_lock_connection_dies_stops_at_once(postgres_db_url: str, tmp_path: Path) -> None:
-    import asyncpg
-
-    from geniusbot.cluster.ownership import asyncpg_dsn
 
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url)
         try:
             one = cluster.start("one", "1")
             await one.serving(1)
-            conn = await asyncpg.connect(asyncpg_dsn(postgres_db_url))
-            try:
-                ended = await conn.fetchval(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    "WHERE application_name = 'geniusbot shards 1 of 2' AND datname = current_database()"
-                )
-            finally:
-                await conn.close()
+            ended = await cluster.end_sessions("geniusbot shards 1 of 2")
             assert ended == 1
             assert await one.exited(timeout=30) == 2
             assert "lost the locks of shard(s) 1 of 2: the lock connection closed" in one.text()
@@ -129,9 +117,6 @@ async def test_two_processes_without_shard_settings_never_run_on_one_database(
     postgres_db_url: str, tmp_path: Path
 ) -> None:
     # Both would serve every match: the second refuses, and starts once the first has stopped.
-    import asyncpg
-
-    from geniusbot.cluster.ownership import asyncpg_dsn
 
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url, shard_count=1)
@@ -139,14 +124,7 @@ async def test_two_processes_without_shard_settings_never_run_on_one_database(
             first = cluster.start("first", None, count=None)
             await sole(first)
             # Its lock connection cut (as by a restart of the server): it takes the lock again.
-            conn = await asyncpg.connect(asyncpg_dsn(postgres_db_url))
-            try:
-                ended = await conn.fetchval(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    "WHERE application_name = 'geniusbot every shard' AND datname = current_database()"
-                )
-            finally:
-                await conn.close()
+            ended = await cluster.end_sessions("geniusbot every shard")
             assert ended == 1
             await poll(lambda: "took the lock of the one process of this database again" in first.text(), 30, "retake")
             assert first.alive
