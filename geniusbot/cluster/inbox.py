@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .ownership import asyncpg_dsn
+from .ownership import asyncpg_dsn, close_quietly, stop_watch
 from .shards import Shards
 
 log = logging.getLogger(__name__)
@@ -136,11 +136,7 @@ class Inbox:
     async def close(self) -> None:
         """Stop listening (a row being applied is left for the next owner, whole)."""
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_watch(task)
         conn, self._conn = self._conn, None
         if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close(timeout=5)
+            await close_quietly(conn)

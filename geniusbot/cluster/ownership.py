@@ -42,6 +42,20 @@ WHERE locktype = 'advisory' AND classid::bigint = $1 AND objsubid = 2 AND grante
 """
 
 
+async def close_quietly(conn: Any) -> None:
+    """Close a lock connection, whatever state it is in (a broken one is gone already)."""
+    with contextlib.suppress(Exception):
+        await conn.close(timeout=5)
+
+
+async def stop_watch(task: asyncio.Task[None] | None) -> None:
+    """Cancel a lock's watch task and wait for it to end."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
 class LayoutConflict(Exception):
     """Processes with another shard count (or none) run on this database."""
 
@@ -121,8 +135,7 @@ class SoleProcessLock:
             if not await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", PROJECT_KEY, SOLE_KEY):
                 raise AnotherSoleProcess()
         except BaseException:
-            with contextlib.suppress(Exception):
-                await conn.close(timeout=5)
+            await close_quietly(conn)
             raise
         self._conn = conn
 
@@ -163,16 +176,12 @@ class SoleProcessLock:
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close(timeout=5)
+            await close_quietly(conn)
 
     async def close(self) -> None:
         self._closing = True
         task, self._watch = self._watch, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_watch(task)
         await self._drop()
 
 
@@ -318,15 +327,11 @@ class ShardLocks:
         self.held.clear()
         if conn is not None:
             conn.remove_termination_listener(self._terminated)  # a close of our own is no loss
-            with contextlib.suppress(Exception):
-                await conn.close(timeout=5)
+            await close_quietly(conn)
 
     async def close(self) -> None:
         """Release the locks (closing their connection) and stop watching."""
         self._closing = True
         task, self._watch = self._watch, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_watch(task)
         await self._release()

@@ -50,6 +50,12 @@ def describe_variant() -> str:
     return _fitted(f"the rule set ({'; '.join(several)})" if several else "the rule set")
 
 
+#: What /start and /practice say of the options they share (Discord allows 100 characters each).
+DESCRIBE_SEED = "the match seed (default: random); the same seed gives the same pre-placed stones"
+DESCRIBE_CLOCK = "time control, such as 60s, 60s+5m, 90s+5m/10s, 5x60s or none (default: the game's)"
+DESCRIBE_ROOM = "the game room (default: this channel)"
+DESCRIBE_OPTIONS = "more game options as name=value, such as setup=red C3 F6; blue F3 C6"
+
 SEAT_CHOICES = [
     app_commands.Choice(name="the first player", value="p1"),
     app_commands.Choice(name="the second player", value="p2"),
@@ -138,10 +144,10 @@ class Matches(commands.Cog):
         second="the player in seat p2",
         dmo=describe_dmo(),
         variant=describe_variant(),
-        seed="the match seed (default: random); the same seed gives the same pre-placed stones",
-        clock="time control, such as 60s, 60s+5m, 90s+5m/10s, 5x60s or none (default: the game's)",
-        room="the game room (default: this channel)",
-        options="more game options as name=value, such as setup=red C3 F6; blue F3 C6",
+        seed=DESCRIBE_SEED,
+        clock=DESCRIBE_CLOCK,
+        room=DESCRIBE_ROOM,
+        options=DESCRIBE_OPTIONS,
     )
     @app_commands.choices(game=GAME_CHOICES, dmo=SEAT_CHOICES)
     async def start(

@@ -28,7 +28,17 @@ from geniusbot.practice.seat import BotSeat
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus, Practice
 
 from . import parse_options
-from .matches import GAME_CHOICES, SEAT_CHOICES, Matches, describe_dmo, describe_variant
+from .matches import (
+    DESCRIBE_CLOCK,
+    DESCRIBE_OPTIONS,
+    DESCRIBE_ROOM,
+    DESCRIBE_SEED,
+    GAME_CHOICES,
+    SEAT_CHOICES,
+    Matches,
+    describe_dmo,
+    describe_variant,
+)
 
 log = logging.getLogger(__name__)
 
@@ -167,10 +177,10 @@ class PracticeCog(commands.Cog, name="Practice"):
         seat="the seat you play (default: the first player, p1); the bot plays the other",
         variant=describe_variant(),
         dmo=describe_dmo(),
-        seed="the match seed (default: random); the same seed gives the same pre-placed stones",
-        clock="time control, such as 60s, 60s+5m, 90s+5m/10s, 5x60s or none (default: the game's)",
-        room="the game room (default: this channel)",
-        options="more game options as name=value, such as setup=red C3 F6; blue F3 C6",
+        seed=DESCRIBE_SEED,
+        clock=DESCRIBE_CLOCK,
+        room=DESCRIBE_ROOM,
+        options=DESCRIBE_OPTIONS,
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES, seat=PLAYER_SEAT_CHOICES, dmo=SEAT_CHOICES)
     async def practice(
