@@ -159,6 +159,10 @@ class _Node:
     sampled: list[Move] | None = None
     # In a game of perfect information a node is one position: its moves, listed once.
     listed: list[Move] | None = None
+    # At a node where several seats move at once (sealed moves), the figures of the moves of
+    # each seat that moves after the first, kept here rather than under the first seat's move:
+    # a sealed answer is chosen without knowing the move it answers.
+    blind: dict[str, dict[str, _Node]] = field(default_factory=dict)
 
 
 def _mover(game: Game, seat: str) -> str | None:
@@ -329,6 +333,10 @@ def choose(
 
 def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str, late: Callable[[], bool]) -> None:
     node, path = root, [root]
+    # The node where the seats still to move sealed their moves together, and those seats.
+    sealed: _Node | None = None
+    waiting: tuple[str, ...] = ()
+    blind: list[_Node] = []  # the sealed answers' figures this iteration touched
     while _advance(game):
         seat = _mover(game, searcher)
         if seat is None:
@@ -336,6 +344,26 @@ def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str, late: C
         moves = _moves(game, seat, node, rng)
         if not moves:
             break
+        if sealed is not None and seat in waiting:
+            # A sealed answer: chosen on its own figures at the node where the seats began to
+            # move together, whatever the seats before it chose.
+            table = sealed.blind.setdefault(seat, {})
+            move, figures = _pick(table, seat, moves, rng)
+            blind.append(figures)
+            child = node.children.get(move.text())
+            game.play(_as_legal(game, move, moves))
+            if child is None:
+                path.append(node.children.setdefault(move.text(), _Node(seat, move)))
+                break
+            path.append(child)
+            node = child
+            waiting = tuple(s for s in waiting if s != seat)
+            continue
+        movers = game.to_move()
+        if len(movers) > 1:
+            sealed, waiting = node, tuple(s for s in movers if s != seat)
+        elif seat not in waiting:
+            sealed, waiting = None, ()
         untried = [m for m in moves if m.text() not in node.children]
         if untried:
             move = rng.choice(untried)
@@ -359,6 +387,25 @@ def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str, late: C
         visited.visits += 1
         if visited.mover is not None:
             visited.reward += result.get(visited.mover, 0.5)
+    for figures in blind:
+        figures.visits += 1
+        figures.reward += result.get(figures.mover or "", 0.5)
+
+
+def _pick(table: dict[str, _Node], seat: str, moves: Sequence[Move], rng: random.Random) -> tuple[Move, _Node]:
+    """A move of ``moves`` by its figures in ``table`` (one not tried yet first, else UCB1),
+    and those figures."""
+    untried = [m for m in moves if m.text() not in table]
+    for move in moves:
+        if move.text() in table:
+            table[move.text()].available += 1
+    if untried:
+        move = rng.choice(untried)
+        figures = table[move.text()] = _Node(seat, move, available=1)
+        return move, figures
+    figures = max((table[m.text()] for m in moves), key=_ucb)
+    assert figures.move is not None
+    return figures.move, figures
 
 
 def _as_legal(game: Game, move: Move, moves: Sequence[Move]) -> Move:
