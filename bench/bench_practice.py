@@ -13,16 +13,23 @@ Two measurements, kept apart so that the load of the machine changes neither:
   the search keeps to its deadline.
 
 Run: python bench/bench_practice.py [--games 100] [--hard-games 100] [--timed 20] [--only tightwire]
-[--seconds 2]
+[--seconds 2] [--jobs 2]
+
+``--jobs`` plays the games of a case in that many processes at once; the games and so the rates
+are the same for any number (each game's seed fixes it), only the minutes change. The timed moves
+are always played one at a time, after the games.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +119,28 @@ def play(case: Case, seed: int, levels: dict[str, str | None], positions: list[K
     return 1.0 if outcome.winner == first else 0.0
 
 
+def _game(case: Case, hard: bool, seed: int) -> tuple[float, list[Knowledge]]:
+    """Game ``seed`` of ``case``: ``normal`` against random play, or (``hard``) ``hard`` against
+    ``normal``, seats alternating with the seed; the first level's reward and its positions."""
+    if hard:
+        seats = {"p1": "hard", "p2": "normal"} if seed % 2 == 0 else {"p2": "hard", "p1": "normal"}
+        seed += 10_000
+    else:
+        seats = {"p1": "normal", "p2": None} if seed % 2 == 0 else {"p2": "normal", "p1": None}
+    positions: list[Knowledge] = []
+    return play(case, seed, seats, positions), positions
+
+
+def games(case: Case, hard: bool, count: int, jobs: int) -> Iterator[tuple[float, list[Knowledge]]]:
+    """The results of ``count`` games of ``case`` in seed order, played in ``jobs`` processes."""
+    work = functools.partial(_game, case, hard)
+    if jobs <= 1:
+        yield from map(work, range(count))
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        yield from pool.map(work, range(count))
+
+
 def p99(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
@@ -144,6 +173,7 @@ def main() -> None:
     parser.add_argument("--only", help="only the cases whose name contains this (exactly, with --exact)")
     parser.add_argument("--exact", action="store_true", help="--only names one case exactly")
     parser.add_argument("--seconds", type=float, default=2.0, help="the time cap of a move in seconds")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing a case's games at once")
     args = parser.parse_args()
     levels = ", ".join(f"{name} {budget.iterations}" for name, budget in LEVELS.items())
     print(f"iterations: {levels}; load average at the start: {os.getloadavg()[0]:.2f}", flush=True)
@@ -156,16 +186,17 @@ def main() -> None:
         start = time.monotonic()
         positions: list[Knowledge] = []
         won = 0.0
-        for seed in range(args.games):
-            seats = {"p1": "normal", "p2": None} if seed % 2 == 0 else {"p2": "normal", "p1": None}
-            won += play(case, seed, seats, positions)
-            if (seed + 1) % 10 == 0:
-                print(f"{name}: normal vs random {won:g} of {seed + 1}", file=sys.stderr, flush=True)
+        for number, (reward, seen) in enumerate(games(case, False, args.games, args.jobs), 1):
+            won += reward
+            positions += seen
+            if number % 10 == 0:
+                print(f"{name}: normal vs random {won:g} of {number}", file=sys.stderr, flush=True)
         hard = 0.0
-        for seed in range(args.hard_games):
-            seats = {"p1": "hard", "p2": "normal"} if seed % 2 == 0 else {"p2": "hard", "p1": "normal"}
-            hard += play(case, 10_000 + seed, seats, positions if not args.games else [])
-            print(f"{name}: hard vs normal {hard:g} of {seed + 1}", file=sys.stderr, flush=True)
+        for number, (reward, seen) in enumerate(games(case, True, args.hard_games, args.jobs), 1):
+            hard += reward
+            if not args.games:
+                positions += seen
+            print(f"{name}: hard vs normal {hard:g} of {number}", file=sys.stderr, flush=True)
         times = timed(positions, args.timed, args.seconds)
         print(
             f"| {name} | {rate(won, args.games)} | {rate(hard, args.hard_games)} "
