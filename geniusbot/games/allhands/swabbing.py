@@ -900,6 +900,54 @@ class DeckSwabbing(Game):
                 return Swab(seat, tuple(_sq(t) for t in _sort(tiles)))
         return None
 
+    def search_moves(self, seat: str) -> list[Move] | None:
+        """Linear: the moves worth searching among thousands (a row's or a column's white tiles,
+        each run of them side by side, each tile alone), those that colour most for the mover first."""
+        if self.is_over or not self.has("linear") or seat != self.turn or seat not in self.to_move():
+            return None
+        zone = self.hook_zone() if self.hook_binds() else None
+        key = (tuple(self.board[p] for p in SQUARES), None if zone is None else tuple(_sort(zone)))
+        found = _FOCUS.get(key)
+        if found is None:
+            found = self._focus(zone)
+            if len(_FOCUS) > 20_000:
+                _FOCUS.clear()
+            _FOCUS[key] = found
+        return [Swab(seat, tiles) for tiles in found] or None
+
+    def _focus(self, zone: set[Point] | None) -> list[tuple[str, ...]]:
+        board = self.board
+        sets: dict[tuple[Point, ...], None] = {}
+        for line in _LINES:
+            whites = [p for p in line if board[p] == WHITE]
+            if whites:
+                sets[tuple(whites)] = None
+            run: list[Point] = []
+            for p in [*line, None]:
+                if p is not None and board[p] == WHITE:
+                    run.append(p)
+                    continue
+                if run:
+                    sets[tuple(run)] = None
+                run = []
+        for p in SQUARES:
+            if board[p] == WHITE:
+                sets[(p,)] = None
+        scored = []
+        for tiles in sets:
+            if zone is not None and not any(t in zone for t in tiles):
+                continue
+            trial = dict(board)
+            for t in tiles:
+                trial[t] = BLACK
+            gain = 0
+            for region in white_regions(trial):
+                if region_fills(region, self.numbers):
+                    gain += sum(pyramid_value(q) if self.has("pyramid") else 1 for q in region)
+            scored.append((-gain, len(tiles), tuple(_sq(t) for t in _sort(tiles))))
+        scored.sort()
+        return [tiles for _, _, tiles in scored[:FOCUS]]
+
     def evaluate(self, seat: str) -> float | None:
         """The lead in the score that decides the task, over what the white tiles left could
         still be worth."""
@@ -916,6 +964,14 @@ class DeckSwabbing(Game):
                 return
             except WrongPlaceError:
                 continue
+
+
+#: How many moves a Linear position's search looks at.
+FOCUS = 16
+_FOCUS: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
+_LINES: tuple[tuple[Point, ...], ...] = tuple(tuple(Point(c, r) for c in range(SIZE)) for r in range(SIZE)) + tuple(
+    tuple(Point(c, r) for r in range(SIZE)) for c in range(SIZE)
+)
 
 
 def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
