@@ -216,6 +216,23 @@ def test_a_careful_game_without_anomalies_runs_to_the_48th_tile():
     assert game.loss["seat"] == game.declared[-1]["seat"]
 
 
+@pytest.mark.parametrize("starter", ["p1", "p2"])
+@pytest.mark.parametrize("seed", range(4))
+def test_without_anomalies_the_starter_loses_every_careful_game_whatever_is_chosen(seed, starter):
+    # The starter's opponent declares the 1st, 3rd, ... 47th tiles, the starter the 48th, which
+    # loses (ruling 5), and a careful player always has a colour with a valid tile to call before
+    # that: no choice of tiles or calls changes the winner between two perfect memories.
+    for choices in range(3):
+        game = TileDecklaration.new(seed=seed, starter=starter)
+        game.close_window()
+        rng = random.Random(f"{seed}:{choices}")
+        while not game.is_over:
+            move, _ = choose(game, rng, blunder=0.0, timeouts=False)
+            game.play(move)
+        assert len(game.declared) == 48
+        assert game.loss["seat"] == starter and game.outcome().winner != starter
+
+
 # --------------------------------------------------------------------------- round trips
 
 
