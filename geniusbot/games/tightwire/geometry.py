@@ -74,6 +74,7 @@ class BoardGeometry:
         pair_id: ``(i, j)`` and ``(j, i)`` -> ``pid``, for allowed lines only.
         crossing: ``crossing[pid]`` is the bitmask of the other lines that line ``pid`` crosses.
         at_dot: ``at_dot[d]`` is the bitmask of the lines with an end at dot ``d``.
+        dot_of: a dot's name as ``names`` writes it (``"B5"``) -> its number.
     """
 
     cols: int
@@ -84,6 +85,7 @@ class BoardGeometry:
     pair_id: dict[tuple[int, int], int]
     crossing: tuple[int, ...]
     at_dot: tuple[int, ...]
+    dot_of: dict[str, int]
 
     def __reduce__(self) -> tuple[object, tuple[int, int]]:
         """Copied or pickled as its size: it never changes, and a copied game shares the cached one."""
@@ -166,4 +168,5 @@ def geometry(cols: int, rows: int) -> BoardGeometry:
         pair_id=pair_id,
         crossing=tuple(crossing),
         at_dot=tuple(at_dot),
+        dot_of={name: dot for dot, name in enumerate(names)},
     )

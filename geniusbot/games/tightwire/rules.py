@@ -377,6 +377,9 @@ class Tightwire(Game):
     # ---- small helpers ------------------------------------------------------------------
 
     def _dot(self, name: str) -> int:
+        dot = self.geo.dot_of.get(name)
+        if dot is not None:
+            return dot
         point = parse_point(name, self.cols, self.rows)
         return self.geo.index(point.col, point.row)
 
@@ -1074,18 +1077,37 @@ class Tightwire(Game):
             return None
         geo, mask, pieces, names = self.geo, self.line_mask, self.pieces, self.geo.names
         colour = self.colours[seat]
-        steps = []
+        enemy = BLUE if colour == ORANGE else ORANGE
+        neighbours = self.neighbours
+        # Each enemy piece and how many of the mover's pieces touch it: a step along a line
+        # changes that count only for the pieces next to where it leaves and where it lands.
+        touching = [
+            (neighbours[dot], sum(1 for n in neighbours[dot] if pieces[n] == colour))
+            for dot, piece in enumerate(pieces)
+            if piece == enemy
+        ]
+        # The steps that take nothing; whether one repeats a position (Deadly Influx) is asked
+        # only when a step is to be chosen (the question costs a whole position).
+        quiet = []
         for pid, _slack, _by in self.lines:
             free = self._free_move(pid, colour, pieces)
-            if free and not self._repeats(seat, free[0], free[1]):
-                trial = list(pieces)
-                trial[free[0]], trial[free[1]] = None, colour
-                before = list(trial)
-                if any(before[d] != colour for d in self._captures(trial, colour)):
-                    return TightwireMove(seat, "move", names[free[0]], names[free[1]])
-                steps.append(free)
-        if steps and rng.random() < 0.3:
-            frm, to = rng.choice(steps)
+            if free:
+                frm, to = free
+                if not any(count - (frm in near) + (to in near) >= 2 for near, count in touching):
+                    quiet.append(free)
+                elif not self._repeats(seat, frm, to):
+                    return TightwireMove(seat, "move", names[frm], names[to])
+        steps: list[tuple[int, int]] | None = None
+
+        def allowed() -> list[tuple[int, int]]:
+            nonlocal steps
+            if steps is None:
+                steps = [step for step in quiet if not self._repeats(seat, *step)]
+            return steps
+
+        some = any(not self._repeats(seat, *step) for step in quiet) if self.variant == "influx" else bool(quiet)
+        if some and rng.random() < 0.3:
+            frm, to = rng.choice(allowed())
             return TightwireMove(seat, "move", names[frm], names[to])
         for _ in range(12):
             pid = rng.randrange(len(geo.pairs))
@@ -1096,8 +1118,8 @@ class Tightwire(Game):
                 return TightwireMove(seat, "draw", names[free[0]], names[free[1]], True)
             i, j = geo.pairs[pid]
             return TightwireMove(seat, "draw", names[i], names[j])
-        if steps:
-            frm, to = rng.choice(steps)
+        if some:
+            frm, to = rng.choice(allowed())
             return TightwireMove(seat, "move", names[frm], names[to])
         return None
 
