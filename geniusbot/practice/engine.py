@@ -157,8 +157,10 @@ class _Node:
     children: dict[str, _Node] = field(default_factory=dict)
     # The moves a node with too many to list searches (drawn on its first visit).
     sampled: list[Move] | None = None
-    # In a game of perfect information a node is one position: its moves, listed once.
+    # In a game of perfect information a node is one position: its moves, listed once, and
+    # their texts (a move's key among the children).
     listed: list[Move] | None = None
+    texts: list[str] | None = None
     # At a node where several seats move at once (sealed moves), the figures of the moves of
     # each seat that moves after the first, kept here rather than under the first seat's move:
     # a sealed answer is chosen without knowing the move it answers.
@@ -200,7 +202,15 @@ def _moves(game: Game, seat: str, node: _Node, rng: random.Random) -> list[Move]
         return node.sampled
     if game.perfect_information:
         node.listed = listed
+        node.texts = [m.text() for m in listed]
     return listed
+
+
+def _texts(node: _Node, moves: list[Move]) -> list[str]:
+    """The texts of ``moves``, the keys of their children at ``node``."""
+    if node.texts is not None and moves is node.listed:
+        return node.texts
+    return [m.text() for m in moves]
 
 
 def _sample(game: Game, seat: str, rng: random.Random) -> list[Move]:
@@ -364,17 +374,19 @@ def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str, late: C
             sealed, waiting = node, tuple(s for s in movers if s != seat)
         elif seat not in waiting:
             sealed, waiting = None, ()
-        untried = [m for m in moves if m.text() not in node.children]
+        texts = _texts(node, moves)
+        children = node.children
+        untried = [m for m, text in zip(moves, texts, strict=True) if text not in children]
         if untried:
             move = rng.choice(untried)
-            child = node.children[move.text()] = _Node(seat, move)
-            for other in moves:
-                if other.text() in node.children:
-                    node.children[other.text()].available += 1
+            child = children[move.text()] = _Node(seat, move)
+            for text in texts:
+                if text in children:
+                    children[text].available += 1
             game.play(move)
             path.append(child)
             break
-        options = [node.children[m.text()] for m in moves]
+        options = [children[text] for text in texts]
         for option in options:
             option.available += 1
         child = max(options, key=_ucb)

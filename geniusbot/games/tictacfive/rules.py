@@ -574,6 +574,8 @@ class TicTacFive(Game):
                         if (
                             0 <= at < len(board)
                             and board[at] == _EMPTY
+                            # a five through ``at`` along ``step`` needs a stone of ``code`` next to it
+                            and (board[at - step] == code or board[at + step] == code)
                             and _line_shape(board, at, step, code) == _FIVE
                             and (code == own or _allowed(board, at, own))
                         ):
