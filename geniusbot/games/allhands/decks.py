@@ -107,6 +107,8 @@ WINNING_POINTS = 25
 PHASE_SECONDS = 30
 BACKUP_USES = 2
 BACKUP_MAX = 3
+#: The plays the practice opponent searches in a play phase (the best by their worth).
+PLAY_FOCUS = 2
 
 #: The anomalies of Task 2, in the order the rule text lists them.
 ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["decks"]
@@ -972,25 +974,116 @@ class DuelingDecks(Game):
         return game
 
     def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
-        """A quick play-out policy: a random share of the power left made into up to the room
-        left in the hand; a random part of the hand played (now and then with a Backup)."""
+        """A quick play-out policy: a creation that keeps power for the rounds to come (cards of
+        about the power left shared over those rounds, now and then a bigger one; under Pick Your
+        Prize a random share of the power left, up to all of it); a play that
+        is mostly the best of :meth:`_plays_by_worth` (what the round is worth against the other
+        seat's hand, played at random, less the power it costs), else (and always under Pick Your
+        Prize) a random part of the hand, now and then with a Backup."""
         if self.is_over or seat not in self.to_move():
             return None
         if self.phase == "create":
             room, left = self.deck_size - len(self.hands[seat]), self.power[seat]
+            rounds_left = max(len(self.prizes) - self.round, 1)
+            share = max(1, 2 * left // rounds_left)
             cards: list[int] = []
             for _ in range(rng.randint(0, room) if left > 0 else 0):
                 if left <= 0:
                     break
-                value = rng.randint(1, max(1, left // 2 if rng.random() < 0.7 else left))
+                if self.has("pick-your-prize"):
+                    value = rng.randint(1, max(1, left // 2 if rng.random() < 0.7 else left))
+                else:
+                    value = rng.randint(1, max(1, left if rng.random() < 0.15 else min(left, share)))
                 cards.append(value)
                 left -= value
             return Create(seat, _descending(cards))
+        if not self.has("pick-your-prize") and rng.random() < 0.8:
+            ranked = self._plays_by_worth(seat)
+            best = ranked[0][0]
+            return rng.choice([move for worth, move in ranked if worth >= best - 1e-9])
         played = [card for card in self.hands[seat] if rng.random() < 0.5]
         backup = 0
         if self.has("backup") and self.backups_left[seat] > 0 and rng.random() < 0.3:
             backup = rng.randint(1, BACKUP_MAX)
         return Play(seat, _descending(played), backup)
+
+    def search_moves(self, seat: str) -> list[Move] | None:
+        """The moves worth searching: in a create phase a few creations shaped by the other
+        seat's resources (:meth:`_creations_worth_searching`); in a play phase the
+        :data:`PLAY_FOCUS` best plays by :meth:`_plays_by_worth`, except under Pick Your Prize
+        (a prize worth what is played on it, which neither weighs well): every move (a create
+        phase's sampled from the play-out policy)."""
+        if self.is_over or seat not in self.to_move():
+            return None
+        if self.has("pick-your-prize"):
+            return None
+        if self.phase == "play":
+            return [move for _, move in self._plays_by_worth(seat)[:PLAY_FOCUS]]
+        return [Create(seat, cards) for cards in self._creations_worth_searching(seat)]
+
+    def _creations_worth_searching(self, seat: str) -> list[tuple[int, ...]]:
+        """A few creations shaped by the other seat's resources: none; a card of 1; the power
+        left shared over the rounds left, and twice that; the least card that makes the whole
+        hand beat the other seat's whole hand (with its Backup), and the least that beats that
+        hand with all its power made into one more card too."""
+        other = other_seat(seat)
+        power, room = self.power[seat], self.deck_size - len(self.hands[seat])
+        if power <= 0 or room <= 0:
+            return [()]
+        rounds_left = max(len(self.prizes) - self.round, 1)
+        share = max(1, power // rounds_left)
+        wanted: list[tuple[int, ...]] = [(), (1,), (share,), (2 * share,)]
+        extra = BACKUP_MAX if self.has("backup") and self.backups_left[other] > 0 else 0
+        threats = [list(self.hands[other])]
+        if self.power[other] > 0 and len(self.hands[other]) < self.deck_size:
+            threats.append(list(self.hands[other]) + [self.power[other]])
+        for threat in threats:
+            for value in range(1, power + 1):
+                hand = list(self.hands[seat]) + [value]
+                counted = card_contributions({seat: hand, other: threat}, self.anomalies)
+                if sum(counted[seat]) > sum(counted[other]) + 10 * extra:
+                    wanted.append((value,))
+                    break
+        seen: dict[tuple[int, ...], None] = {}
+        for cards in wanted:
+            if sum(cards) <= power and len(cards) <= room and all(v >= 1 for v in cards):
+                seen.setdefault(_descending(cards), None)
+        return list(seen)
+
+    def _plays_by_worth(self, seat: str) -> list[tuple[float, Play]]:
+        """Every play of ``seat`` (Backup only at its most) with its worth, best first: the points
+        it scores on average against each play of the other seat's hand (as this game holds it)
+        drawn uniformly, a round that ends the task counting as the task, less the power it
+        spends at what power is worth (the prizes left over both seats' power and hands)."""
+        other = other_seat(seat)
+        prize = self.prizes[self.round]
+        goal = 2 * WINNING_POINTS
+        rounds_left = max(len(self.prizes) - self.round, 1)
+        prizes_left = 7 * rounds_left if self.has("pick-your-prize") else sum(self.prizes[self.round :])
+        resources = sum(self.power[s] + sum(self.hands[s]) for s in self.seats)
+        price = prizes_left / max(resources, 1)
+        backups = [0] + ([BACKUP_MAX] if self.has("backup") and self.backups_left[seat] > 0 else [])
+        answers = [0] + (list(range(1, BACKUP_MAX + 1)) if self.has("backup") and self.backups_left[other] > 0 else [])
+        theirs = list(_sub_multisets(self.hands[other]))
+        ranked: list[tuple[float, Play]] = []
+        for cards in _sub_multisets(self.hands[seat]):
+            for backup in backups:
+                total = 0.0
+                for their in theirs:
+                    for answer in answers:
+                        scored = resolve_round({seat: (cards, backup), other: (their, answer)}, prize, self.anomalies)
+                        mine = self.points[seat] + scored["award"][seat]
+                        yours = self.points[other] + scored["award"][other]
+                        if mine >= goal and yours < goal:
+                            total += 25.0
+                        elif yours >= goal and mine < goal:
+                            total -= 25.0
+                        else:
+                            total += (scored["award"][seat] - scored["award"][other]) / 2
+                worth = total / (len(theirs) * len(answers)) - price * (sum(cards) + backup)
+                ranked.append((worth, Play(seat, cards, backup)))
+        ranked.sort(key=lambda pair: -pair[0])
+        return ranked
 
     def evaluate(self, seat: str) -> float | None:
         """The points, and the prizes still to play shared as the power and the hands left are

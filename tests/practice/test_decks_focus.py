@@ -1,0 +1,70 @@
+"""Dueling Decks names the moves worth searching (``search_moves``) and plays its play-outs with
+a policy of its own (``rollout_move``): a create phase has hundreds of legal creations, and with
+a few dozen iterations a search that tries them all, or every play of a hand, learns little of
+each."""
+
+from __future__ import annotations
+
+import random
+
+from geniusbot.games.allhands.decks import PLAY_FOCUS, Create, DuelingDecks, Play
+
+
+def _decks(anomalies: str = "") -> DuelingDecks:
+    """Seed 5: the first prize is the 10."""
+    return DuelingDecks.new(seed=5, anomalies=anomalies)
+
+
+def _to_play(game: DuelingDecks, mine: str, theirs: str) -> DuelingDecks:
+    game.submit(f"create {mine}", "p1", private=True)
+    game.submit(f"create {theirs}", "p2", private=True)
+    return game
+
+
+def test_a_play_phase_offers_a_few_plays_and_the_one_that_surely_beats_the_whole_other_hand():
+    game = _to_play(_decks(), "9 8", "12 4")
+    moves = game.search_moves("p1")
+    assert moves is not None and len(moves) <= PLAY_FOCUS < 8
+    assert all(game.is_legal(m) for m in moves)
+    assert Play("p1", (9, 8)) in moves  # 17 beats 16, whatever p2 plays
+
+
+def test_with_backup_a_play_adds_its_backup_at_the_most_or_not_at_all():
+    game = _to_play(_decks("backup"), "9 8", "12 4")
+    ranked = game._plays_by_worth("p1")
+    assert {play.backup for _, play in ranked} == {0, 3}
+    assert len(ranked) == 4 * 2
+
+
+def test_pick_your_prize_searches_every_play():
+    game = _decks("pick-your-prize")
+    assert game.search_moves("p1") is None
+    _to_play(game, "9 8", "12 4")
+    assert game.search_moves("p1") is None
+
+
+def test_a_create_phase_offers_a_few_creations_shaped_by_the_other_hand():
+    game = _to_play(_decks(), "10", "12 7")
+    game.submit("play none", "p1", private=True)
+    game.submit("play none", "p2", private=True)
+    moves = game.search_moves("p1")
+    assert moves is not None and 2 < len(moves) <= 8
+    assert all(game.is_legal(m) for m in moves)
+    assert Create("p1", ()) in moves
+    # 10 and 10 make 20, the least that beats 12 and 7 played together.
+    assert Create("p1", (10,)) in moves
+
+
+def test_the_play_out_policy_keeps_power_for_the_rounds_to_come():
+    game = _decks()
+    rng = random.Random(1)
+    spent = [sum(game.rollout_move("p1", rng).cards) for _ in range(400)]  # type: ignore[union-attr]
+    assert sum(spent) / len(spent) < 12
+    assert max(spent) > 30  # now and then a big card still
+
+
+def test_the_play_out_policy_mostly_plays_what_surely_wins_the_round():
+    game = _to_play(_decks(), "9 8", "12 4")
+    rng = random.Random(2)
+    plays = [game.rollout_move("p1", rng) for _ in range(200)]
+    assert sum(p == Play("p1", (9, 8)) for p in plays) > 120
