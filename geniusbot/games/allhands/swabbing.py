@@ -148,12 +148,18 @@ def parse_anomalies(text: str) -> tuple[str, ...]:
     return parse_family_anomalies(text, "swabbing")
 
 
-def neighbours(point: Point) -> Iterator[Point]:
+#: Each square's orthogonal neighbours on the board, worked out once.
+_NEIGHBOURS: dict[Point, tuple[Point, ...]] = {
+    p: tuple(o for o in (p.offset(dc, dr) for dc, dr in ORTHOGONAL) if on_board(o, SIZE, SIZE)) for p in SQUARES
+}
+
+
+def neighbours(point: Point) -> tuple[Point, ...]:
     """The 2-4 squares orthogonally next to ``point`` on the board."""
-    for dc, dr in ORTHOGONAL:
-        other = point.offset(dc, dr)
-        if on_board(other, SIZE, SIZE):
-            yield other
+    found = _NEIGHBOURS.get(point)
+    if found is None:
+        found = tuple(o for o in (point.offset(dc, dr) for dc, dr in ORTHOGONAL) if on_board(o, SIZE, SIZE))
+    return found
 
 
 def pyramid_value(point: Point) -> int:
