@@ -36,11 +36,24 @@ def test_with_backup_a_play_adds_its_backup_at_the_most_or_not_at_all():
     assert len(ranked) == 4 * 2
 
 
-def test_pick_your_prize_searches_every_play():
+def test_pick_your_prize_searches_single_cards_that_win_a_big_prize_against_big_cards():
+    # Revolution: 42 is the highest card, so a 42 and a 1 add 1.1; a 21 alone adds 21 and wins
+    # a prize of 22 (the average of 42, 21 and 1, rounded up) against them, 32 against the 42.
+    game = _to_play(_decks("pick-your-prize,revolution"), "21 20", "42 1")
+    moves = game.search_moves("p1")
+    assert moves is not None and len(moves) <= PLAY_FOCUS
+    assert Play("p1", (21,)) in moves
+    assert Play("p1", ()) not in moves
+
+
+def test_pick_your_prize_creations_include_two_cards_and_half_the_power():
     game = _decks("pick-your-prize")
-    assert game.search_moves("p1") is None
-    _to_play(game, "9 8", "12 4")
-    assert game.search_moves("p1") is None
+    moves = game.search_moves("p1")
+    assert moves is not None and len(moves) <= 10
+    assert all(game.is_legal(m) for m in moves)
+    # 50 power over 7 rounds: a share of 7.
+    for cards in [(), (7,), (7, 1), (25,), (14, 7)]:
+        assert Create("p1", cards) in moves
 
 
 def test_a_create_phase_offers_a_few_creations_shaped_by_the_other_hand():

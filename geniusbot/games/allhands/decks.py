@@ -1010,12 +1010,10 @@ class DuelingDecks(Game):
     def search_moves(self, seat: str) -> list[Move] | None:
         """The moves worth searching: in a create phase a few creations shaped by the other
         seat's resources (:meth:`_creations_worth_searching`); in a play phase the
-        :data:`PLAY_FOCUS` best plays by :meth:`_plays_by_worth`, except under Pick Your Prize
-        (a prize worth what is played on it, which neither weighs well): every move (a create
-        phase's sampled from the play-out policy)."""
+        :data:`PLAY_FOCUS` best plays by :meth:`_plays_by_worth` (under Pick Your Prize too:
+        the round's worth there comes from the cards played, as :func:`resolve_round` reckons
+        it)."""
         if self.is_over or seat not in self.to_move():
-            return None
-        if self.has("pick-your-prize"):
             return None
         if self.phase == "play":
             return [move for _, move in self._plays_by_worth(seat)[:PLAY_FOCUS]]
@@ -1025,7 +1023,9 @@ class DuelingDecks(Game):
         """A few creations shaped by the other seat's resources: none; a card of 1; the power
         left shared over the rounds left, and twice that; the least card that makes the whole
         hand beat the other seat's whole hand (with its Backup), and the least that beats that
-        hand with all its power made into one more card too."""
+        hand with all its power made into one more card too. Under Pick Your Prize, where big
+        plays make big prizes, bigger ones as well: the share and a 1, half the power, and twice
+        the share with the share."""
         other = other_seat(seat)
         power, room = self.power[seat], self.deck_size - len(self.hands[seat])
         if power <= 0 or room <= 0:
@@ -1033,6 +1033,8 @@ class DuelingDecks(Game):
         rounds_left = max(len(self.prizes) - self.round, 1)
         share = max(1, power // rounds_left)
         wanted: list[tuple[int, ...]] = [(), (1,), (share,), (2 * share,)]
+        if self.has("pick-your-prize"):
+            wanted += [(share, 1), (power // 2,), (2 * share, share)]
         extra = BACKUP_MAX if self.has("backup") and self.backups_left[other] > 0 else 0
         threats = [list(self.hands[other])]
         if self.power[other] > 0 and len(self.hands[other]) < self.deck_size:
