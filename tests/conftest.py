@@ -19,6 +19,7 @@ import asyncio
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -31,6 +32,12 @@ POSTGRES_URL_ENV = "GENIUSBOT_TEST_POSTGRES_URL"
 DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+# A suite started in the background by a shell without job control (`pytest &` in a script, or
+# under nohup) inherits Ctrl-C (SIGINT) ignored, and so would every process it starts: the tests
+# of what Ctrl-C does need it to arrive as a terminal delivers it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _blocking(coroutine):

@@ -107,13 +107,7 @@ def test_ctrl_c_at_db_upgrade_leaves_quietly(tmp_path, monkeypatch, capsys):
         await asyncio.sleep(10)
 
     monkeypatch.setattr(db, "current_revision", interrupted)
-    # Ctrl-C as a shell delivers it: Python's own handler, whatever an earlier test of this
-    # worker left installed (a handler of a loop of its own takes the signal and does nothing).
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        assert main(["db", "upgrade", "--url", str(tmp_path / "x.db")]) == EXIT_INTERRUPTED
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    assert main(["db", "upgrade", "--url", str(tmp_path / "x.db")]) == EXIT_INTERRUPTED
     out = capsys.readouterr()
     assert out.err == "geniusbot db upgrade: stopped (Ctrl-C).\n"
 
