@@ -50,3 +50,14 @@ def test_the_practice_opponent_takes_tiles_when_a_move_colours_some(seed):
     knowledge = Knowledge(game.name, game.variant, {"anomalies": "linear"}, seat, [game.view(seat)])
     choice = choose(knowledge, Budget(32), seed=seed)
     assert _coloured(game, choice.text) > 0, choice.text
+
+
+def test_what_a_game_names_does_not_depend_on_an_earlier_game_with_the_same_board():
+    # The named moves are kept per position in the process; Unique's numbers decide which
+    # regions fill, so they are part of the position.
+    plain, unique = _after_row_two(), _after_row_two(anomalies="linear,unique")
+    assert plain.board == unique.board
+    assert plain._focus(None) != unique._focus(None)
+    plain.search_moves(plain.turn)
+    moves = unique.search_moves(unique.turn)
+    assert moves is not None and [m.text() for m in moves] == [" ".join(t) for t in unique._focus(None)]

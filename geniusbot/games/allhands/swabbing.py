@@ -148,18 +148,17 @@ def parse_anomalies(text: str) -> tuple[str, ...]:
     return parse_family_anomalies(text, "swabbing")
 
 
+def _around(point: Point) -> tuple[Point, ...]:
+    return tuple(o for o in (point.offset(dc, dr) for dc, dr in ORTHOGONAL) if on_board(o, SIZE, SIZE))
+
+
 #: Each square's orthogonal neighbours on the board, worked out once.
-_NEIGHBOURS: dict[Point, tuple[Point, ...]] = {
-    p: tuple(o for o in (p.offset(dc, dr) for dc, dr in ORTHOGONAL) if on_board(o, SIZE, SIZE)) for p in SQUARES
-}
+_NEIGHBOURS: dict[Point, tuple[Point, ...]] = {p: _around(p) for p in SQUARES}
 
 
 def neighbours(point: Point) -> tuple[Point, ...]:
     """The 2-4 squares orthogonally next to ``point`` on the board."""
-    found = _NEIGHBOURS.get(point)
-    if found is None:
-        found = tuple(o for o in (point.offset(dc, dr) for dc, dr in ORTHOGONAL) if on_board(o, SIZE, SIZE))
-    return found
+    return _NEIGHBOURS.get(point) or _around(point)
 
 
 def pyramid_value(point: Point) -> int:
@@ -210,6 +209,11 @@ def white_regions(board: Mapping[Point, str]) -> list[list[Point]]:
                     stack.append(other)
         regions.append(_sort(region))
     return regions
+
+
+def filled_squares(board: Mapping[Point, str], numbers: Mapping[Point, int] | None) -> list[Point]:
+    """The white squares of the regions that are coloured in on ``board`` (:func:`region_fills`)."""
+    return [p for region in white_regions(board) if region_fills(region, numbers) for p in region]
 
 
 def region_fills(region: Iterable[Point], numbers: Mapping[Point, int] | None) -> bool:
@@ -617,10 +621,7 @@ class DeckSwabbing(Game):
         if snipe is not None and not ignored:
             self.board[snipe] = BLACK
             placed.append(snipe)
-        filled: list[Point] = []
-        for region in white_regions(self.board):
-            if region_fills(region, self.numbers):
-                filled += region
+        filled = filled_squares(self.board, self.numbers)
         for point in filled:
             self.board[point] = seat
         if filled:
@@ -912,7 +913,14 @@ class DeckSwabbing(Game):
         if self.is_over or not self.has("linear") or seat != self.turn or seat not in self.to_move():
             return None
         zone = self.hook_zone() if self.hook_binds() else None
-        key = (tuple(self.board[p] for p in SQUARES), None if zone is None else tuple(_sort(zone)))
+        # What the choice depends on: the board, Hook's zone, and what a coloured tile is worth
+        # (Pyramid) and which regions fill (Unique's numbers).
+        key = (
+            tuple(self.board[p] for p in SQUARES),
+            None if zone is None else tuple(_sort(zone)),
+            self.has("pyramid"),
+            None if self.numbers is None else tuple(self.numbers[p] for p in SQUARES),
+        )
         found = _FOCUS.get(key)
         if found is None:
             found = self._focus(zone)
@@ -946,10 +954,7 @@ class DeckSwabbing(Game):
             trial = dict(board)
             for t in tiles:
                 trial[t] = BLACK
-            gain = 0
-            for region in white_regions(trial):
-                if region_fills(region, self.numbers):
-                    gain += sum(pyramid_value(q) if self.has("pyramid") else 1 for q in region)
+            gain = sum(self._worth(q) for q in filled_squares(trial, self.numbers))
             scored.append((-gain, len(tiles), tuple(_sq(t) for t in _sort(tiles))))
         scored.sort()
         return [tiles for _, _, tiles in scored[:FOCUS]]
@@ -959,8 +964,12 @@ class DeckSwabbing(Game):
         still be worth."""
         scores = self.scores()
         lead = scores[seat] - scores[other_seat(seat)]
-        open_ = sum(pyramid_value(p) if self.has("pyramid") else 1 for p, v in self.board.items() if v == WHITE)
+        open_ = sum(self._worth(p) for p, v in self.board.items() if v == WHITE)
         return min(0.98, max(0.02, 0.5 + lead / (2 * max(open_, 1) + abs(lead))))
+
+    def _worth(self, point: Point) -> int:
+        """What a tile coloured on ``point`` adds to a score (Pyramid: its value; else 1)."""
+        return pyramid_value(point) if self.has("pyramid") else 1
 
     def _submit(self, seat: str, text: str) -> None:
         """Submit ``text`` for ``seat`` where it belongs (by direct message when it is sealed)."""
@@ -1005,6 +1014,7 @@ __all__ = [
     "Snipe",
     "Swab",
     "board_text",
+    "filled_squares",
     "generate_numbers",
     "is_permutation_line",
     "neighbours",
