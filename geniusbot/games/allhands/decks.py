@@ -1060,8 +1060,7 @@ class DuelingDecks(Game):
         other = other_seat(seat)
         prize = self.prizes[self.round]
         goal = 2 * WINNING_POINTS
-        rounds_left = max(len(self.prizes) - self.round, 1)
-        prizes_left = 7 * rounds_left if self.has("pick-your-prize") else sum(self.prizes[self.round :])
+        prizes_left = self._prizes_left()
         resources = sum(self.power[s] + sum(self.hands[s]) for s in self.seats)
         price = prizes_left / max(resources, 1)
         backups = [0] + ([BACKUP_MAX] if self.has("backup") and self.backups_left[seat] > 0 else [])
@@ -1092,13 +1091,19 @@ class DuelingDecks(Game):
         (the resources that win them), as a lead."""
         other = other_seat(seat)
         left = {s: self.power[s] + sum(self.hands[s]) for s in self.seats}
-        rounds_left = max(len(self.prizes) - self.round, 0)
-        prizes = 7 * rounds_left if self.has("pick-your-prize") else sum(self.prizes[self.round :])
+        prizes = self._prizes_left()
 
         def worth(s: str) -> float:
             return self.points[s] / 2 + prizes * left[s] / max(left[seat] + left[other], 1)
 
         return 0.5 + 0.5 * math.tanh((worth(seat) - worth(other)) / 8)
+
+    def _prizes_left(self) -> int:
+        """What the prizes from this round on are worth (Pick Your Prize: 7, the middle of a
+        card's 4 to 10, a round)."""
+        if self.has("pick-your-prize"):
+            return 7 * max(len(self.prizes) - self.round, 0)
+        return sum(self.prizes[self.round :])
 
     def _replay_phase(self, phase: str, moves: Mapping[str, Move]) -> None:
         """Submit ``moves`` for the seats that move in this phase (a skipped seat is not asked)."""
