@@ -37,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from geniusbot.games import Game, get_game
-from geniusbot.practice import LEVELS, Budget, Knowledge, choose
+from geniusbot.practice import LEVELS, MEMORY, Budget, Knowledge, choose
 
 CASES: list[tuple[str, str | None, dict[str, str]]] = [
     ("tictacfive", None, {}),
@@ -106,6 +106,7 @@ def play(case: Case, seed: int, levels: dict[str, str | None], positions: list[K
                 list(views[seat]),
                 game.seed if game.perfect_information else None,
                 list(actions),
+                MEMORY[level],
             )
             positions.append(knowledge)
             choice = choose(knowledge, Budget(LEVELS[level].iterations), seed=seed * 1000 + len(actions))

@@ -527,6 +527,14 @@ class Game(ABC):
         the seat."""
         return None
 
+    @classmethod
+    def recall(cls, seat: str, views: Sequence[Mapping[str, Any]], memory: float) -> Sequence[Mapping[str, Any]]:
+        """``views`` as a seat that keeps only ``memory`` (0 to 1) of what a vanishing picture
+        showed would remember them (the practice opponent's levels differ in memory where a
+        game tests it); the same views give the same memory every time. The default keeps all:
+        a game without such a picture has nothing to forget."""
+        return views
+
     def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
         """A legal move of ``seat`` for a simulated game (a quick policy better than chance, or
         a random move of a phase with too many to list); ``None``: the practice opponent draws

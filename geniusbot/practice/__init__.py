@@ -3,6 +3,6 @@
 See :mod:`geniusbot.practice.engine` and ``docs/practice.md``.
 """
 
-from .engine import LEVELS, Budget, Choice, Knowledge, PracticeError, choose
+from .engine import LEVELS, MEMORY, Budget, Choice, Knowledge, PracticeError, choose
 
-__all__ = ["LEVELS", "Budget", "Choice", "Knowledge", "PracticeError", "choose"]
+__all__ = ["LEVELS", "MEMORY", "Budget", "Choice", "Knowledge", "PracticeError", "choose"]

@@ -74,6 +74,10 @@ LEVELS: Mapping[str, Budget] = {
     "hard": Budget(256, 2.0),
 }
 
+#: How much of a vanishing picture (Tile Decklaration's grid) each level remembers, 0 to 1: in a
+#: memory task the levels differ in memory too, as players do (``Game.recall``).
+MEMORY: Mapping[str, float] = {"easy": 0.5, "normal": 0.75, "hard": 1.0}
+
 
 @dataclass(frozen=True)
 class Knowledge:
@@ -82,7 +86,8 @@ class Knowledge:
     ``views``: the seat's views, oldest first, the last being the position now (``Game.view(seat)``
     after each action it saw). ``seed`` and ``actions``: for a game of perfect information only,
     the match's seed and its accepted game actions, each ``(kind, seat, text, private)`` with kind
-    ``move``, ``timeout``, ``resign`` or ``window`` (a closed window).
+    ``move``, ``timeout``, ``resign`` or ``window`` (a closed window). ``memory``: how much of a
+    vanishing picture the seat remembers (:data:`MEMORY`; the game's ``recall`` applies it).
     """
 
     game: str
@@ -92,6 +97,7 @@ class Knowledge:
     views: Sequence[Mapping[str, Any]]
     seed: int | None = None
     actions: Sequence[tuple[str, str | None, str, bool]] = ()
+    memory: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -137,9 +143,11 @@ def determinizer(knowledge: Knowledge) -> Callable[..., Game]:
             "(no determinize hook), so the practice opponent cannot play it; play it with two people."
         )
 
+    views = cls.recall(knowledge.seat, knowledge.views, knowledge.memory)
+
     def draw(rng: random.Random, tries: int = DRAWS) -> Game:
         for _ in range(tries):
-            game = cls.determinize(knowledge.seat, knowledge.views, rng, variant=knowledge.variant, **knowledge.options)
+            game = cls.determinize(knowledge.seat, views, rng, variant=knowledge.variant, **knowledge.options)
             if game is not None:
                 return game
         raise PracticeError(f"{cls.title} has no practice opponent in this position yet.")
@@ -434,6 +442,7 @@ def _ucb(node: _Node) -> float:
 
 __all__ = [
     "LEVELS",
+    "MEMORY",
     "Budget",
     "Choice",
     "Knowledge",

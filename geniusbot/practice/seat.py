@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
-from .engine import LEVELS, Budget, Choice, Knowledge, PracticeError, choose
+from .engine import LEVELS, MEMORY, Budget, Choice, Knowledge, PracticeError, choose
 
 #: The seconds kept back from the seat's clock for the submission itself.
 CLOCK_MARGIN = 0.5
@@ -72,11 +72,13 @@ class SeatLog:
                 seat_of = action.seat if action.seat is not None else action.text.split()[-1]
                 self.public.append((kind, seat_of if kind != "window" else None, action.text, False))
 
-    def knowledge(self) -> Knowledge:
-        """The engine's :class:`Knowledge` of the seat now."""
+    def knowledge(self, memory: float = 1.0) -> Knowledge:
+        """The engine's :class:`Knowledge` of the seat now, for a level remembering ``memory``."""
         record = self.record
         if not self.perfect:
-            return Knowledge(record.game, record.variant, dict(record.options), self.seat, list(self.views))
+            return Knowledge(
+                record.game, record.variant, dict(record.options), self.seat, list(self.views), memory=memory
+            )
         return Knowledge(
             record.game,
             record.variant,
@@ -85,6 +87,7 @@ class SeatLog:
             list(self.views),
             seed=int(record.seed),
             actions=list(self.public),
+            memory=memory,
         )
 
 
@@ -119,6 +122,7 @@ class BotSeat:
         self.host, self.store, self.match_id, self.seat = host, store, match_id, seat
         self.level = level
         self.budget = budget or LEVELS[level]
+        self.memory = MEMORY[level]
         self.executor = executor
         self.say = say
         self.seed = seed
@@ -163,7 +167,7 @@ class BotSeat:
             except BaseException:
                 self._log = None  # half played through: the next look starts again
                 raise
-            knowledge = seat_log.knowledge()
+            knowledge = seat_log.knowledge(self.memory)
             budget = self._budget(live)
             # The position (the count of accepted actions) picks the seed and names the move:
             # the same after a restart, and one move a position however often it is submitted.

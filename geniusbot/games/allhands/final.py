@@ -1110,6 +1110,20 @@ class AllHandsOnDeck(Game):
     # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
 
     @classmethod
+    def recall(cls, seat: str, views: Sequence[Mapping[str, Any]], memory: float) -> Sequence[Mapping[str, Any]]:
+        """The views with each running task's views as that task's own :meth:`recall` keeps them."""
+        if memory >= 1:
+            return views
+        recalled: list[Mapping[str, Any]] = []
+        for view in views:
+            current = view.get("current")
+            if view.get("phase") == "task" and view.get("task") and current:
+                task_cls = _TASK_GAMES[current["task"]]
+                view = dict(view, task=task_cls.recall(seat, [view["task"]], memory)[0])
+            recalled.append(view)
+        return recalled
+
+    @classmethod
     def determinize(
         cls, seat: str, views: Sequence[Mapping[str, Any]], rng: random.Random, **options: str
     ) -> AllHandsOnDeck | None:

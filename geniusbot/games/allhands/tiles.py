@@ -324,6 +324,9 @@ class TileDecklaration(Game):
         self.exploded: list[dict[str, Any]] = []
         self.last_move: str | None = None
         self.loss: dict[str, str | None] | None = None
+        #: In a game drawn for the practice opponent (:meth:`determinize`): the tiles whose
+        #: colour the searching seat is sure of, by seat; a seat not named knows the grid.
+        self.sure: dict[str, frozenset[Point]] = {}
 
     # ---- construction -----------------------------------------------------------------
 
@@ -839,13 +842,32 @@ class TileDecklaration(Game):
     # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
 
     @classmethod
+    def recall(cls, seat: str, views: Sequence[Mapping[str, Any]], memory: float) -> Sequence[Mapping[str, Any]]:
+        """The views with the memorize window's grid cut to ``memory`` of its 48 tiles (the
+        centre is black on every grid): the tiles kept are drawn from the grid and the seat
+        alone, so the same grid is remembered the same way at every move."""
+        if memory >= 1:
+            return views
+        recalled: list[Mapping[str, Any]] = []
+        for view in views:
+            grid = view.get("grid") if view.get("phase") == "memorize" else None
+            if grid:
+                tiles = sorted(sq for sq in grid if _pt(sq) != CENTRE)
+                rng = random.Random(f"recall:{seat}:" + ",".join(f"{sq}={grid[sq]}" for sq in tiles))
+                kept = set(rng.sample(tiles, max(0, min(len(tiles), round(memory * len(tiles))))))
+                view = dict(view, grid={sq: c for sq, c in grid.items() if sq in kept or _pt(sq) == CENTRE})
+            recalled.append(view)
+        return recalled
+
+    @classmethod
     def determinize(
         cls, seat: str, views: Sequence[Mapping[str, Any]], rng: random.Random, **options: str
     ) -> TileDecklaration | None:
         """A game ``seat`` cannot tell from the one it plays: the grid as its view showed it in
-        the memorize window (dealt from ``rng`` around the declared tiles if it never saw it),
-        its own mines, and the other seat's unexploded mines placed at random on tiles not yet
-        declared."""
+        the memorize window (what it did not see, or does not remember (:meth:`recall`), dealt
+        from ``rng`` around the declared tiles), its own mines, and the other seat's unexploded
+        mines placed at random on tiles not yet declared. The game's :attr:`sure` holds the
+        tiles whose colour the seat knows."""
         if not views:
             return None
         view = views[-1]
@@ -856,20 +878,24 @@ class TileDecklaration(Game):
         shown = next((v["grid"] for v in views if v.get("phase") == "memorize" and v.get("grid")), None)
         declared = {d["tile"]: d["color"] for d in view["declared"]}
         marks = [_pt(m) for m in view["marks"]]
-        if shown is not None:
-            original = {_pt(sq): colour for sq, colour in shown.items()}
-        else:
-            colours = Counter(c for c in game.palette for _ in range(len(TILES) // len(game.palette)))
-            colours.subtract(c for sq, c in declared.items() if _pt(sq) not in marks)
-            dealt = sorted(colours.elements())
-            rng.shuffle(dealt)
-            original = dict(game.original)
-            hidden = [p for p in TILES if _sq(p) not in declared or p in marks]
-            original.update(zip(hidden, dealt, strict=False))
-            original.update({_pt(sq): c for sq, c in declared.items() if _pt(sq) not in marks})
+        remembered = {_pt(sq): colour for sq, colour in (shown or {}).items() if _pt(sq) != CENTRE}
+        # A declared tile shows its colour as played: its colour at the start too, unless marked.
+        told = {_pt(sq): c for sq, c in declared.items() if _pt(sq) not in marks}
+        known = {**told, **remembered}
+        colours = Counter(c for c in game.palette for _ in range(len(TILES) // len(game.palette)))
+        colours.subtract(known.values())
+        if any(n < 0 for n in colours.values()):
+            return None
+        dealt = sorted(colours.elements())
+        rng.shuffle(dealt)
+        original = dict(game.original)
+        original.update(known)
+        original.update(zip([p for p in TILES if p not in known], dealt, strict=True))
         game.original = original
         game.grid = implode(original, marks) if marks else dict(original)
         game.marks = marks
+        if len(remembered) < len(TILES):
+            game.sure = {seat: frozenset(p for p in TILES if _sure(p, remembered, marks))}
         game.phase = view["phase"]
         own = view.get("mines")
         game.mines[seat] = None if own is None else [_pt(t) for t in own]
@@ -893,11 +919,28 @@ class TileDecklaration(Game):
         """In the calls, the declarations true to this game's grid (with every call), when there are any."""
         if self.is_over or self.phase != "declare" or self.called is None or seat not in self.to_move():
             return None
-        tiles = self.valid_tiles(self.called, self.chain_from())
+        tiles = self._declarable(seat)
         return [Declare(seat, _sq(tile), colour) for tile in tiles for colour in self.palette] or None
 
+    def _declarable(self, seat: str) -> list[Point]:
+        """The tiles ``seat`` would declare for the colour called: the valid ones it is sure of
+        (all valid ones when it knows the grid), else the tiles it may guess (not named, not
+        known to be of another colour, touching Chain's anchor); empty when no tile is valid."""
+        assert self.called is not None
+        anchor = self.chain_from()
+        tiles = self.valid_tiles(self.called, anchor)
+        sure = self.sure.get(seat)
+        if sure is None or not tiles:
+            return tiles
+        certain = [tile for tile in tiles if tile in sure]
+        if certain:
+            return certain
+        named = set(self.declared_points())
+        return [t for t in TILES if t not in named and t not in sure and (anchor is None or adjacent(t, anchor))]
+
     def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
-        """Five random mines; a random call; a true declaration with a call that has a valid tile."""
+        """Five random mines; a random call; a declaration of a tile the seat would declare
+        (:meth:`_declarable`: a true one where it knows the grid) with a random call."""
         if self.is_over or seat not in self.to_move():
             return None
         if self.phase == "landmines":
@@ -906,10 +949,24 @@ class TileDecklaration(Game):
             return Call(seat, rng.choice(self.palette))
         if self.called is None:
             return None
-        tiles = self.valid_tiles(self.called, self.chain_from())
+        tiles = self._declarable(seat)
         if not tiles:
             return Declare(seat, _sq(rng.choice(TILES)), rng.choice(self.palette))
         return Declare(seat, _sq(rng.choice(tiles)), rng.choice(self.palette))
+
+
+def _sure(tile: Point, remembered: Mapping[Point, str], marks: Sequence[Point]) -> bool:
+    """Whether a seat remembering ``remembered`` of the grid knows ``tile``'s colour as played:
+    it remembers the tile and, when the tile is marked to implode, its orthogonal neighbours."""
+    if tile not in remembered:
+        return False
+    if tile not in marks:
+        return True
+    return all(
+        n in remembered or n == CENTRE
+        for n in (tile.offset(dc, dr) for dc, dr in ORTHOGONAL)
+        if on_board(n, SIZE, SIZE)
+    )
 
 
 def _tokens(text: str) -> tuple[list[str], list[str]]:
