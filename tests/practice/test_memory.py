@@ -13,7 +13,12 @@ import pytest
 from geniusbot.games.allhands.final import AllHandsOnDeck
 from geniusbot.games.allhands.tiles import CENTRE, TILES, TileDecklaration
 from geniusbot.games.grid import Point
-from geniusbot.practice import MEMORY, Budget, Knowledge, choose
+from geniusbot.host.match import Host
+from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.practice import MEMORY, Budget, Choice, Knowledge, choose, seat as seat_module
+from geniusbot.practice.seat import BotSeat
+from geniusbot.storage import Practice, Store
+from tests.host.support import FakeTime
 
 from ..games.tiles_helpers import make, play
 
@@ -149,3 +154,35 @@ def test_the_final_match_recalls_its_tile_decklaration_as_the_task_does(memory):
     assert grid == TileDecklaration.recall("p1", [views[-1]["task"]], memory)[0]["grid"]
     assert len(grid) - 1 == round(48 * memory)
     assert len(views[-1]["task"]["grid"]) == 49  # the views given are not changed
+
+
+@pytest.mark.parametrize("level", sorted(MEMORY))
+async def test_the_opponent_at_a_level_searches_with_that_levels_memory(level, sqlite_db_url, monkeypatch):
+    store = await Store.open(sqlite_db_url, migrate=False)
+    try:
+        clock = FakeTime()
+        host = Host(store, RecordingTransport(), now=clock, heartbeat=0)
+        started = await host.start_match(
+            "tiles",
+            players=[Player("p1", 11, "alice"), Player("p2", None, "geniusbot")],
+            seed=4,
+            clock="none",
+            practice=Practice("p2", level),
+        )
+        assert started.ok and started.match_id is not None
+        clock.advance(60)
+        await host.command(started.match_id, "close window")
+        assert (await host.submit(started.match_id, "p1", "call red")).ok
+        searched: list[Knowledge] = []
+        real = seat_module.search
+
+        def spy(knowledge: Knowledge, budget: Budget, seed: int) -> Choice:
+            searched.append(knowledge)
+            return real(knowledge, budget, seed)
+
+        monkeypatch.setattr(seat_module, "search", spy)
+        bot = BotSeat(host, store, started.match_id, "p2", level=level, budget=Budget(4), say=lambda _: None)
+        assert await bot.step()
+        assert [k.memory for k in searched] == [MEMORY[level]]
+    finally:
+        await store.close()
