@@ -916,7 +916,8 @@ class TileDecklaration(Game):
         return game
 
     def search_moves(self, seat: str) -> list[Move] | None:
-        """In the calls, the declarations true to this game's grid (with every call), when there are any."""
+        """In the calls, the declarations of the tiles the seat would declare (:meth:`_declarable`:
+        the true ones where it knows the grid), with every call."""
         if self.is_over or self.phase != "declare" or self.called is None or seat not in self.to_move():
             return None
         tiles = self._declarable(seat)
