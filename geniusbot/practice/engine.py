@@ -74,7 +74,7 @@ LEVELS: Mapping[str, Budget] = {
     "hard": Budget(256, 2.0),
 }
 
-#: How much of a vanishing picture (a grid shown to memorize) each level remembers, 0 to 1: in a
+#: How much of a vanishing picture (shown for a while, then hidden) each level keeps, 0 to 1: in a
 #: memory task the levels differ in memory too, as players do (``Game.recall``).
 MEMORY: Mapping[str, float] = {"easy": 0.5, "normal": 0.75, "hard": 1.0}
 
