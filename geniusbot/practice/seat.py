@@ -75,18 +75,15 @@ class SeatLog:
     def knowledge(self, memory: float = 1.0) -> Knowledge:
         """The engine's :class:`Knowledge` of the seat now, for a level remembering ``memory``."""
         record = self.record
-        if not self.perfect:
-            return Knowledge(
-                record.game, record.variant, dict(record.options), self.seat, list(self.views), memory=memory
-            )
         return Knowledge(
             record.game,
             record.variant,
             dict(record.options),
             self.seat,
             list(self.views),
-            seed=int(record.seed),
-            actions=list(self.public),
+            # The seed and the public actions rebuild a game of perfect information only.
+            seed=int(record.seed) if self.perfect else None,
+            actions=list(self.public) if self.perfect else (),
             memory=memory,
         )
 
