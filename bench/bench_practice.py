@@ -23,6 +23,7 @@ are always played one at a time, after the games.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import os
 import random
@@ -37,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from geniusbot.games import Game, get_game
-from geniusbot.practice import LEVELS, MEMORY, Budget, Knowledge, choose
+from geniusbot.practice import LEVELS, MEMORY, Knowledge, choose
 
 CASES: list[tuple[str, str | None, dict[str, str]]] = [
     ("tictacfive", None, {}),
@@ -109,7 +110,9 @@ def play(case: Case, seed: int, levels: dict[str, str | None], positions: list[K
                 MEMORY[level],
             )
             positions.append(knowledge)
-            choice = choose(knowledge, Budget(LEVELS[level].iterations), seed=seed * 1000 + len(actions))
+            choice = choose(
+                knowledge, dataclasses.replace(LEVELS[level], seconds=None), seed=seed * 1000 + len(actions)
+            )
             text, private = choice.text, choice.private
         game.submit(text, seat, private=private)
         actions.append(("move", seat, text, private))
@@ -157,7 +160,7 @@ def timed(positions: list[Knowledge], count: int, seconds: float) -> list[float]
     if not positions or count <= 0:
         return []
     step = max(1, len(positions) // count)
-    budget = Budget(LEVELS["hard"].iterations, seconds)
+    budget = dataclasses.replace(LEVELS["hard"], seconds=seconds)
     times = []
     for number, knowledge in enumerate(positions[::step][:count]):
         start = time.monotonic()

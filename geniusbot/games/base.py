@@ -221,6 +221,11 @@ class Game(ABC):
             (the console's ``help`` does): in a game with hidden information that trial would
             tell what the player cannot know. A host builds no seat's own view of such a game
             (it is the room's). Default ``False``.
+        answers_by_policy: whether :meth:`rollout_move` is a fair picture of how a player
+            answers a sealed move. The practice opponent at ``easy`` and ``normal`` then takes the
+            other seat's sealed answers from it rather than searching them (it plays its best
+            against a typical player; ``hard`` searches them, against one who answers its best).
+            Default ``False``: every level searches them.
     """
 
     name: ClassVar[str]
@@ -236,6 +241,7 @@ class Game(ABC):
     picture: ClassVar[str] = ""
     choice_phases: ClassVar[frozenset[str]] = frozenset()
     perfect_information: ClassVar[bool] = False
+    answers_by_policy: ClassVar[bool] = False
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         variant = (variant or self.variants[0]).strip().lower()

@@ -60,17 +60,24 @@ class PracticeError(GameError):
 
 @dataclass(frozen=True)
 class Budget:
-    """How long a search may run: ``iterations`` at most, and ``seconds`` of ``now`` if given."""
+    """How long a search may run: ``iterations`` at most, and ``seconds`` of ``now`` if given.
+
+    ``modelled``: in a game that declares ``answers_by_policy``, the other seat's sealed answers
+    are drawn from the game's play-out policy (a model of a typical player) rather than searched.
+    """
 
     iterations: int
     seconds: float | None = None
+    modelled: bool = False
 
 
 #: The levels a player picks: the same search, with more iterations (hard: 8 x normal). A level
 #: is its iterations; its seconds are a safety limit that a loaded machine may reach first.
+#: ``easy`` and ``normal`` answer a typical player, where a game offers a model of one; ``hard``
+#: searches the answers of a player who answers its best.
 LEVELS: Mapping[str, Budget] = {
-    "easy": Budget(8, 2.0),
-    "normal": Budget(32, 2.0),
+    "easy": Budget(8, 2.0, modelled=True),
+    "normal": Budget(32, 2.0, modelled=True),
     "hard": Budget(256, 2.0),
 }
 
@@ -318,6 +325,7 @@ def choose(
 
     draw = determinizer(knowledge)
     seat = knowledge.seat
+    modelled = budget.modelled and get_game(knowledge.game).answers_by_policy
     rng = random.Random(f"practice:{seed}")
     first = draw(rng, FIRST_DRAWS)
     if first.is_over or seat not in first.to_move():
@@ -343,13 +351,15 @@ def choose(
             game = first.copy() if done == 1 else draw(rng)
         except PracticeError:  # no draw fitted this time: search the first one again
             game = first.copy()
-        _iterate(game, root, rng, seat, late)
+        _iterate(game, root, rng, seat, late, modelled)
     best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
     assert best.move is not None
     return Choice(best.move.text(), first.is_private(best.move), done, best.visits)
 
 
-def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str, late: Callable[[], bool]) -> None:
+def _iterate(
+    game: Game, root: _Node, rng: random.Random, searcher: str, late: Callable[[], bool], modelled: bool = False
+) -> None:
     node, path = root, [root]
     # The node where the seats still to move sealed their moves together, and those seats.
     sealed: _Node | None = None
@@ -364,10 +374,14 @@ def _iterate(game: Game, root: _Node, rng: random.Random, searcher: str, late: C
             break
         if sealed is not None and seat in waiting:
             # A sealed answer: chosen on its own figures at the node where the seats began to
-            # move together, whatever the seats before it chose.
-            table = sealed.blind.setdefault(seat, {})
-            move, figures = _pick(table, seat, moves, rng)
-            blind.append(figures)
+            # move together, whatever the seats before it chose; or (``modelled``) the other
+            # seat's, drawn from the game's play-out policy, as a typical player would answer.
+            drawn = game.rollout_move(seat, rng) if modelled and seat != searcher else None
+            if drawn is not None:
+                move, moves = drawn, [drawn]
+            else:
+                move, figures = _pick(sealed.blind.setdefault(seat, {}), seat, moves, rng)
+                blind.append(figures)
             child = node.children.get(move.text())
             game.play(_as_legal(game, move, moves))
             if child is None:

@@ -12,6 +12,7 @@ Because everything it knows is rebuilt from the stored log, a match it plays sur
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -140,7 +141,7 @@ class BotSeat:
         if deadline is not None:
             left = max(0.05, deadline - self.host.now() - CLOCK_MARGIN)
             seconds = left if seconds is None else min(seconds, left)
-        return Budget(self.budget.iterations, seconds)
+        return dataclasses.replace(self.budget, seconds=seconds)
 
     async def step(self) -> bool:
         """Move if the seat is to move now; whether it moved."""

@@ -287,6 +287,9 @@ class DuelingDecks(Game):
     # the reserve starts full in each.
     clocks = {"*": "30s+1m"}
     keywords = frozenset({"create", "play", "none", "backup"})
+    # The play-out policy spends power and plays cards as a typical player does: the practice
+    # opponent answers that player (rollout_move).
+    answers_by_policy = True
     options = {
         "anomalies": "comma-separated: backup, darkness, overshadow, pick-your-prize, revolution (default none)",
         "starter": "p1 or p2: taken for the final match's sake; both seats act at once in Dueling Decks",
@@ -1060,9 +1063,9 @@ class DuelingDecks(Game):
         other = other_seat(seat)
         prize = self.prizes[self.round]
         goal = 2 * WINNING_POINTS
-        prizes_left = self._prizes_left()
-        resources = sum(self.power[s] + sum(self.hands[s]) for s in self.seats)
-        price = prizes_left / max(resources, 1)
+        later = self._prizes_left() - (7 if self.has("pick-your-prize") else prize)
+        mine_left = self.power[seat] + sum(self.hands[seat])
+        theirs_left = self.power[other] + sum(self.hands[other])
         backups = [0] + ([BACKUP_MAX] if self.has("backup") and self.backups_left[seat] > 0 else [])
         answers = [0] + (list(range(1, BACKUP_MAX + 1)) if self.has("backup") and self.backups_left[other] > 0 else [])
         theirs = list(_sub_multisets(self.hands[other]))
@@ -1080,8 +1083,10 @@ class DuelingDecks(Game):
                         elif yours >= goal and mine < goal:
                             total -= 25.0
                         else:
+                            share = _share(mine_left - sum(cards), theirs_left - sum(their))
                             total += (scored["award"][seat] - scored["award"][other]) / 2
-                worth = total / (len(theirs) * len(answers)) - price * (sum(cards) + backup)
+                            total += later * (2 * share - 1)
+                worth = total / (len(theirs) * len(answers))
                 ranked.append((worth, Play(seat, cards, backup)))
         ranked.sort(key=lambda pair: -pair[0])
         return ranked
@@ -1094,7 +1099,7 @@ class DuelingDecks(Game):
         prizes = self._prizes_left()
 
         def worth(s: str) -> float:
-            return self.points[s] / 2 + prizes * left[s] / max(left[seat] + left[other], 1)
+            return self.points[s] / 2 + prizes * _share(left[s], left[other_seat(s)])
 
         return 0.5 + 0.5 * math.tanh((worth(seat) - worth(other)) / 8)
 
@@ -1171,6 +1176,18 @@ def board_text(view: DuelingDecksView) -> str:
         won = f"{entry['winner']} wins" if entry["winner"] else "split"
         lines.append(f"Round {entry['round']} (prize {shown(entry['prize'])}): {'; '.join(parts)}; {won}.")
     return "\n".join(lines)
+
+
+def _share(mine: int, theirs: int) -> float:
+    """The share of the prizes still to play that ``mine`` of power and cards wins against
+    ``theirs``, as in a Colonel Blotto game of those budgets over many rounds: the poorer seat
+    wins about half its budget's ratio to the richer's (so power beyond what the other seat
+    can answer is worth little), equal budgets a half each."""
+    if mine <= 0 and theirs <= 0:
+        return 0.5
+    if mine >= theirs:
+        return 1 - theirs / (2 * mine)
+    return max(mine, 0) / (2 * theirs)
 
 
 def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
