@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from geniusbot.games.allhands.decks import PLAY_FOCUS, Create, DuelingDecks, Play
+from geniusbot.games.allhands.decks import PLAY_FOCUS, Create, DuelingDecks, Play, _share
 
 
 def _decks(anomalies: str = "") -> DuelingDecks:
@@ -81,3 +81,33 @@ def test_the_play_out_policy_mostly_plays_what_surely_wins_the_round():
     rng = random.Random(2)
     plays = [game.rollout_move("p1", rng) for _ in range(200)]
     assert sum(p == Play("p1", (9, 8)) for p in plays) > 120
+
+
+def test_the_prizes_to_come_are_shared_as_in_colonel_blotto():
+    # Equal budgets share them evenly; the poorer seat wins about half its budget's ratio to
+    # the richer's; a seat with nothing left wins nothing of them.
+    assert _share(30, 30) == 0.5
+    assert _share(10, 40) == 1 / 8
+    assert _share(40, 10) == 7 / 8
+    assert _share(0, 20) == 0
+    assert _share(0, 0) == 0.5
+
+
+def test_power_beyond_what_the_other_seat_can_answer_is_worth_little():
+    def lead(mine: int, theirs: int) -> float:
+        game = _decks()
+        game.power = {"p1": mine, "p2": theirs}
+        return game.evaluate("p1")
+
+    # Five more power against a seat of 5 adds less than five more against a seat of 20.
+    assert 0 < lead(50, 5) - lead(45, 5) < lead(25, 20) - lead(20, 20)
+
+
+def test_a_play_that_spends_power_the_other_seat_cannot_answer_keeps_its_worth():
+    # p2 has 2 left and no card: p1's 9 wins the 10 as surely as the 9 and 8 together, and
+    # the 8 it keeps is worth little against so poor a seat, so the two are worth nearly alike.
+    game = _to_play(_decks(), "9 8", "none")
+    game.power["p2"] = 2
+    worth = {play.cards: value for value, play in game._plays_by_worth("p1")}
+    assert worth[(9,)] > worth[(9, 8)] > worth[(9,)] - 1
+    assert worth[()] < worth[(9,)] - 5

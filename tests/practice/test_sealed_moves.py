@@ -26,7 +26,7 @@ from geniusbot.games import (
     register,
     unregister,
 )
-from geniusbot.practice import Budget, Knowledge, choose
+from geniusbot.practice import LEVELS, Budget, Knowledge, choose
 
 DOORS = ("a", "b", "c")
 
@@ -123,3 +123,59 @@ def test_a_sealed_move_is_searched_as_one_the_other_seat_cannot_see(hide_and_gue
     knowledge = Knowledge(game.name, game.variant, {}, "p1", [game.view("p1")])
     hidden = [choose(knowledge, Budget(256), seed=seed).text for seed in range(6)]
     assert all(choice in DOORS for choice in hidden), hidden
+
+
+class LazyGuess(HideAndGuess):
+    """Hide and Guess whose play-out policy guesses door a, every time, and says it is a fair
+    picture of the guesser."""
+
+    name = "lazyguess"
+    title = "Lazy Guess"
+    answers_by_policy = True
+
+    def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
+        return Seal(seat, "a") if seat == "p2" and seat in self.to_move() else None
+
+
+class UndeclaredLazyGuess(LazyGuess):
+    """The same policy, not declared a picture of the guesser."""
+
+    name = "lazyundeclared"
+    title = "Lazy Guess, undeclared"
+    answers_by_policy = False
+
+
+@pytest.fixture
+def lazy_guesses() -> Iterator[tuple[type[LazyGuess], type[LazyGuess]]]:
+    for cls in (LazyGuess, UndeclaredLazyGuess):
+        register(cls)
+    yield LazyGuess, UndeclaredLazyGuess
+    for cls in (LazyGuess, UndeclaredLazyGuess):
+        unregister(cls.name)
+
+
+def _hider_choices(cls: type[Game], budget: Budget) -> list[str]:
+    game = cls.new(seed=0)
+    knowledge = Knowledge(game.name, game.variant, {}, "p1", [game.view("p1")])
+    return [choose(knowledge, budget, seed=seed).text for seed in range(12)]
+
+
+def test_easy_and_normal_hide_from_the_guesser_the_policy_pictures(lazy_guesses):
+    lazy, _ = lazy_guesses
+    for level in ("easy", "normal"):
+        hidden = _hider_choices(lazy, LEVELS[level])
+        assert set(hidden) <= {"b", "c"}, (level, hidden)
+
+
+def test_hard_searches_the_guessers_answers_so_door_a_is_no_safer_than_another(lazy_guesses):
+    lazy, _ = lazy_guesses
+    assert not LEVELS["hard"].modelled
+    hidden = _hider_choices(lazy, LEVELS["hard"])
+    assert "a" in hidden and set(hidden) <= set(DOORS), hidden
+
+
+def test_a_game_that_does_not_declare_its_policy_a_picture_has_its_answers_searched_at_every_level(lazy_guesses):
+    _, undeclared = lazy_guesses
+    modelled = _hider_choices(undeclared, Budget(32, modelled=True))
+    assert modelled == _hider_choices(undeclared, Budget(32))
+    assert "a" in modelled
