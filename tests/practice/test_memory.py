@@ -5,6 +5,7 @@ search; it declares a tile it is sure of when it has one, and guesses only when 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -15,7 +16,7 @@ from geniusbot.games.allhands.tiles import CENTRE, TILES, TileDecklaration
 from geniusbot.games.grid import Point
 from geniusbot.host.match import Host
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.practice import MEMORY, Budget, Choice, Knowledge, choose, seat as seat_module
+from geniusbot.practice import LEVELS, MEMORY, Budget, Choice, Knowledge, choose, seat as seat_module
 from geniusbot.practice.seat import BotSeat
 from geniusbot.storage import Practice, Store
 from tests.host.support import FakeTime
@@ -174,15 +175,19 @@ async def test_the_opponent_at_a_level_searches_with_that_levels_memory(level, s
         await host.command(started.match_id, "close window")
         assert (await host.submit(started.match_id, "p1", "call red")).ok
         searched: list[Knowledge] = []
+        budgets: list[Budget] = []
         real = seat_module.search
 
         def spy(knowledge: Knowledge, budget: Budget, seed: int) -> Choice:
             searched.append(knowledge)
-            return real(knowledge, budget, seed)
+            budgets.append(budget)
+            return real(knowledge, dataclasses.replace(budget, iterations=4), seed)  # a quick search
 
         monkeypatch.setattr(seat_module, "search", spy)
-        bot = BotSeat(host, store, started.match_id, "p2", level=level, budget=Budget(4), say=lambda _: None)
+        bot = BotSeat(host, store, started.match_id, "p2", level=level, say=lambda _: None)
         assert await bot.step()
         assert [k.memory for k in searched] == [MEMORY[level]]
+        # The level's search: its iterations, and whom it answers (a typical player or a searched one).
+        assert [(b.iterations, b.modelled) for b in budgets] == [(LEVELS[level].iterations, LEVELS[level].modelled)]
     finally:
         await store.close()

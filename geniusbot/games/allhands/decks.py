@@ -981,7 +981,7 @@ class DuelingDecks(Game):
         about the power left shared over those rounds, now and then a bigger one; under Pick Your
         Prize a random share of the power left, up to all of it); a play that
         is mostly the best of :meth:`_plays_by_worth` (what the round is worth against the other
-        seat's hand, played at random, less the power it costs), else (and always under Pick Your
+        seat's hand, played at random, with what the power left after it wins later), else (and always under Pick Your
         Prize) a random part of the hand, now and then with a Backup."""
         if self.is_over or seat not in self.to_move():
             return None
@@ -1058,8 +1058,9 @@ class DuelingDecks(Game):
     def _plays_by_worth(self, seat: str) -> list[tuple[float, Play]]:
         """Every play of ``seat`` (Backup only at its most) with its worth, best first: the points
         it scores on average against each play of the other seat's hand (as this game holds it)
-        drawn uniformly, a round that ends the task counting as the task, less the power it
-        spends at what power is worth (the prizes left over both seats' power and hands)."""
+        drawn uniformly, a round that ends the task counting as the task, and the lead in the
+        prizes after this round that the power and cards each seat has left then win
+        (:func:`_share`)."""
         other = other_seat(seat)
         prize = self.prizes[self.round]
         goal = 2 * WINNING_POINTS
@@ -1092,8 +1093,8 @@ class DuelingDecks(Game):
         return ranked
 
     def evaluate(self, seat: str) -> float | None:
-        """The points, and the prizes still to play shared as the power and the hands left are
-        (the resources that win them), as a lead."""
+        """The points, and the prizes still to play shared by the power and the hands left (the
+        resources that win them, :func:`_share`), as a lead."""
         other = other_seat(seat)
         left = {s: self.power[s] + sum(self.hands[s]) for s in self.seats}
         prizes = self._prizes_left()
