@@ -981,8 +981,8 @@ class DuelingDecks(Game):
         about the power left shared over those rounds, now and then a bigger one; under Pick Your
         Prize a random share of the power left, up to all of it); a play that
         is mostly the best of :meth:`_plays_by_worth` (what the round is worth against the other
-        seat's hand, played at random, with what the power left after it wins later), else (and always under Pick Your
-        Prize) a random part of the hand, now and then with a Backup."""
+        seat's hand, played at random, with what the power left after it wins later), else (and
+        always under Pick Your Prize) a random part of the hand, now and then with a Backup."""
         if self.is_over or seat not in self.to_move():
             return None
         if self.phase == "create":
@@ -1064,7 +1064,7 @@ class DuelingDecks(Game):
         other = other_seat(seat)
         prize = self.prizes[self.round]
         goal = 2 * WINNING_POINTS
-        later = self._prizes_left() - (7 if self.has("pick-your-prize") else prize)
+        later = self._prizes_left(after=1)
         mine_left = self.power[seat] + sum(self.hands[seat])
         theirs_left = self.power[other] + sum(self.hands[other])
         backups = [0] + ([BACKUP_MAX] if self.has("backup") and self.backups_left[seat] > 0 else [])
@@ -1104,12 +1104,13 @@ class DuelingDecks(Game):
 
         return 0.5 + 0.5 * math.tanh((worth(seat) - worth(other)) / 8)
 
-    def _prizes_left(self) -> int:
-        """What the prizes from this round on are worth (Pick Your Prize: 7, the middle of a
-        card's 4 to 10, a round)."""
+    def _prizes_left(self, after: int = 0) -> int:
+        """What the prizes from this round on are worth (``after``: from that many rounds
+        later; Pick Your Prize: 7, the middle of a card's 4 to 10, a round)."""
+        start = self.round + after
         if self.has("pick-your-prize"):
-            return 7 * max(len(self.prizes) - self.round, 0)
-        return sum(self.prizes[self.round :])
+            return 7 * max(len(self.prizes) - start, 0)
+        return sum(self.prizes[start:])
 
     def _replay_phase(self, phase: str, moves: Mapping[str, Move]) -> None:
         """Submit ``moves`` for the seats that move in this phase (a skipped seat is not asked)."""
@@ -1188,7 +1189,7 @@ def _share(mine: int, theirs: int) -> float:
         return 0.5
     if mine >= theirs:
         return 1 - theirs / (2 * mine)
-    return max(mine, 0) / (2 * theirs)
+    return mine / (2 * theirs)
 
 
 def _copy_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
