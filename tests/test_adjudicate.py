@@ -69,6 +69,15 @@ def test_the_replay_equals_the_accepted_moves_played_directly():
     assert result.game == game
 
 
+def test_a_record_typed_with_full_width_letters_rules_as_the_ascii_one():
+    # A Korean or Japanese keyboard types Ｈ８ for H8 (and a full-width colon): the same record.
+    wide = ARMS.replace("p1: E5", "ｐ１：Ｅ５").replace("p2: H1", "p2: Ｈ１").replace("p1: D1", "p1: Ｄ１")
+    assert wide != ARMS
+    ruled, plain = adjudicate_text(wide), adjudicate_text(ARMS)
+    assert [(a.seat, a.text, a.error) for a in ruled.actions] == [(a.seat, a.text, a.error) for a in plain.actions]
+    assert ruled.game == plain.game and ruled.outcome == plain.outcome
+
+
 def test_a_rejected_line_changes_nothing():
     record = parse_record(ARMS)
     game = new_game("armslength", seed=3, setup="red A1 B1 C1; blue A8 B8 C8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from geniusbot.games import get_game, new_game
+from geniusbot.games import get_game, new_game, typed
 from geniusbot.storage.record import (
     STANDARD_HEADERS,
     Record,
@@ -100,6 +100,13 @@ def test_a_byte_order_mark_at_the_start_is_not_text():
 def test_host_and_seat_names_are_lower_cased_but_unknown_seats_are_kept_as_typed():
     record = parse_record("HOST: timeout p1\nAlice: H8\nP1(dm): x\n")
     assert [(ln.seat, ln.private) for ln in record.lines] == [("host", False), ("Alice", False), ("p1", True)]
+
+
+def test_a_move_line_is_read_in_nfkc_form_and_headers_and_annotations_as_written():
+    record = parse_record('[P1 "Ｈａｎａ"]\nｐ１ (ｄｍ)：ｍｉｎｅｓ Ａ１ Ｂ２ {note="Ｈ８"}\np2: Ｈ８\n')
+    assert record.headers == {"P1": "Ｈａｎａ"}
+    assert [(ln.seat, ln.private, ln.text) for ln in record.lines] == [("p1", True, "mines A1 B2"), ("p2", False, "H8")]
+    assert record.lines[0].annotations == {"note": "Ｈ８"}
 
 
 def test_an_annotation_alone_on_a_line_is_a_line_without_a_seat():
@@ -205,8 +212,11 @@ def test_line_numbers_are_not_part_of_equality():
 
 _no_break = st.text(st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)), max_size=12)
 _header_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,8}", fullmatch=True)
-_move_text = st.text(st.characters(blacklist_characters="\n\r#{", blacklist_categories=("Cs",)), max_size=12).map(
-    str.strip
+# A move line is read in NFKC form (Ｈ８ is H8), so the lines drawn are in that form already.
+_move_text = (
+    st.text(st.characters(blacklist_characters="\n\r#{", blacklist_categories=("Cs",)), max_size=12)
+    .map(lambda text: typed(text).strip())
+    .filter(lambda text: not set(text) & set("\n\r#{"))
 )
 
 

@@ -34,6 +34,7 @@ from .base import (
     WrongPlaceError,
     notation_words,
     other_seat,
+    typed,
 )
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "other_seat",
     "register",
     "registry",
+    "typed",
     "unregister",
 ]
 

@@ -38,6 +38,7 @@ import copy
 import pickle
 import random
 import re
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -83,6 +84,15 @@ def _tokens(text: str) -> Iterator[str]:
         end = run.end()
     if end >= 0:
         yield text[start:end]
+
+
+def typed(text: str) -> str:
+    """``text`` as the rules read what a player typed: in Unicode's NFKC form, so the full-width
+    letters and digits a Korean or Japanese keyboard types (``Ｈ８``, ``ｂｌａｃｋ``) are the
+    ASCII ones (``H8``, ``black``). The one reading of a typed move: the host passes every
+    submission through it, the record reader every move line, so a game's parser never sees
+    the full-width forms."""
+    return unicodedata.normalize("NFKC", text)
 
 
 def notation_words(text: str) -> list[str]:

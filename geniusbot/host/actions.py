@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game, load
+from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game, load, typed
 from geniusbot.storage import (
     ENDED_STATUSES,
     ActionKind,
@@ -186,7 +186,7 @@ class Actions(HostBase):
                 if match_id in self.unconfirmed:
                     # An earlier move's fate first: this submission is ruled on the match as it is.
                     await self._settle(live)
-                return await self._submit(live, seat, text.strip(), private, key)
+                return await self._submit(live, seat, typed(text).strip(), private, key)
             except CommitUnknown as error:
                 log.warning("match %s: %s", match_id, error)
                 if (pending := self.unconfirmed.get(match_id)) is None or pending.key != key:

@@ -27,7 +27,9 @@ A record is header lines, then one line per submission::
   whether such a line counts is the adjudicator's ruling, not a format error.
 * An optional trailing annotation in braces, ``{key=value key="a value"}``, carries what the host
   adds (time, clocks). The rules never see it, and records without it stay valid.
-* Move text may not contain ``#`` or ``{`` (they start a comment and an annotation).
+* Move text may not contain ``#`` or ``{`` (they start a comment and an annotation). A move
+  line's seat and text are read in Unicode's NFKC form, as the host reads a typed move
+  (:func:`geniusbot.games.typed`): ``p1: Ｈ８`` is ``p1: H8``.
 * A byte-order mark (U+FEFF) at the very start of the text is not part of the record (editors
   write one); anywhere else it is text like any other, in a value, a seat or a move. A record
   whose first line begins with one is written with one more in front, so it reads back the same.
@@ -44,7 +46,7 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from geniusbot.games import Game, GameError, Outcome, default_variant, get_game, registry
+from geniusbot.games import Game, GameError, Outcome, default_variant, get_game, registry, typed
 
 #: The headers every record written by :func:`record_from_game` carries, in this order.
 STANDARD_HEADERS: tuple[str, ...] = ("Game", "Variant", "Seed", "Setup", "P1", "P2", "P1Color", "Result")
@@ -215,7 +217,7 @@ def _unescape(raw: str, name: str, line_no: int) -> str:
 
 def _parse_submission(line: str, line_no: int) -> RecordLine | None:
     body, annotations = _split_annotation(line, line_no)
-    body = body.strip()
+    body = typed(body).strip()  # the seat and the move as the host reads them (Ｈ８ is H8)
     if not body and not annotations:
         return None
     prefix, colon, rest = body.partition(":")
