@@ -5,7 +5,9 @@ everyone" are not moves, and answering each with a refusal would drown the game.
 says which messages are clearly talk (ignored, no reply) and which command words typed as a
 message ("resign", "/pause") deserve a pointer to the command instead. It holds no rules: the
 game's own parser and keywords decide, and it knows nothing of any transport but the prefix
-its users write before a command ("/" on Discord, "" at the console).
+its users write before a command ("/" on Discord, "" at the console). A message is read as the
+host reads a move (:func:`~geniusbot.games.typed`, NFKC: a full-width ``Ｈ８`` is ``H8``), and
+a seat asked to choose in the room is answered whatever it types (``docs/host.md``, ruling 1).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from geniusbot.games import Game, GameError, MalformedMoveError, NotYourTurnError, notation_words
+from geniusbot.games import Game, GameError, MalformedMoveError, NotYourTurnError, notation_words, typed
+
+from .offers import choice_offer
 
 #: A message with more words than this and no coordinate is chatter, if the game refuses it:
 #: a word of the game's notation in a long sentence ("I would like to pick something") is talk.
@@ -47,7 +51,7 @@ _COORDINATE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,2}\d{1,2}(?![A-Za-z0-9])")
 def command_word(text: str, prefix: str = "") -> str | None:
     """The command's name a message is made of (``resign``, ``/Pause``, ``status?``: the word
     alone, in any case, with or without ``prefix`` or a slash before it), else ``None``."""
-    word = text.strip().lower()
+    word = typed(text).strip().lower()
     # One prefix at most: "//pause" is table talk (see CHAT_PREFIXES), not a command.
     for written in (prefix, "/"):
         if written and word.startswith(written):
@@ -103,15 +107,20 @@ def looks_like_notation(text: str, keywords: frozenset[str] = frozenset()) -> bo
 def is_chatter(game: Game, seat: str, text: str) -> bool:
     """Whether a seated player's room message is clearly not a move attempt (ignored, no reply).
 
-    Chatter: the game's parser refuses the text as malformed (or as out of turn, since a waiting
-    player talks too), AND it does not look like notation (:func:`looks_like_notation` with the
-    game's keywords): "gg", "nice move", "good luck and have fun everyone". A legal move is never
-    chatter (the parser reads it first); everything else goes to the host, which takes it or
-    answers why not.
+    Chatter: the game's parser refuses the text (read as :func:`~geniusbot.games.typed` reads
+    it) as malformed (or as out of turn, since a waiting player talks too), AND it does not look
+    like notation (:func:`looks_like_notation` with the game's keywords): "gg", "nice move",
+    "good luck and have fun everyone". Never chatter: a legal move (the parser reads it first),
+    and anything the seat asked to choose in the room types (``purple`` when black or white is
+    asked is answered with the options, or a player with no buttons would wait for ever).
+    Everything that is not chatter goes to the host, which takes it or answers why not.
     """
+    text = typed(text)
     try:
         game.parse_move(text, seat)
     except (MalformedMoveError, NotYourTurnError):
+        if (offer := choice_offer(game)) is not None and offer[0] == seat:
+            return False
         return not looks_like_notation(text, type(game).keywords)
     except GameError:
         return False

@@ -6,7 +6,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 
-from geniusbot.games import get_game, registry
+from geniusbot.games import get_game, registry, typed
 from geniusbot.storage import MatchRecord, StorageUnavailable
 
 from .base import HostBase, never_raises
@@ -71,6 +71,7 @@ class Routing(HostBase):
             return Reply(
                 ReplyStatus.UNAVAILABLE, "The bot cannot read its matches right now; send that again in a moment."
             )
+        text = typed(text)  # "＃１２ bid 3" names match 12 as "#12 bid 3" does
         numbered = match_number(text) if match_id is None else None
         if numbered is not None:
             number, rest, marked = numbered

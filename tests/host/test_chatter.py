@@ -29,16 +29,37 @@ def test_chatter_is_refused_text_with_no_coordinate_no_word_of_the_game_and_no_c
     assert not is_chatter(game, "p2", "let me put a stone at j10 please")
     for point in ("H8", "H9", "I8"):
         game.submit(point, "p1")
-    # At the colour choice: a colour's typo is an attempt; talk is still talk.
-    for typo in ("blakc", "whit", "Black!"):
+    # At the colour choice: a colour's typo is an attempt; so is anything p2, asked to choose,
+    # types (a wrong word is answered with the options); p1's talk is still talk.
+    for typo in ("blakc", "whit", "Black!", "purple", *CHATTER):
         assert not is_chatter(game, "p2", typo), typo
-    assert all(is_chatter(game, seat, text) for text, seat in itertools.product(CHATTER, SEATS))
+    assert all(is_chatter(game, "p1", text) for text in CHATTER)
     # A long sentence is talk even with a game's word in it, as before; a short one is an attempt.
     tight = new_game("tightwire", variant="fate")
     assert not is_chatter(tight, "p1", "pick turn order")
     assert not is_chatter(tight, "p2", "pick turn order")  # out of turn, answered so
     assert is_chatter(tight, "p2", "I would like to pick something nice")
-    assert is_chatter(tight, "p1", "good luck and have fun")  # "and" joins a move's parts only
+    # "and" joins a move's parts only (classic: no draft, whose chooser is answered whatever it says)
+    assert is_chatter(new_game("tightwire"), "p1", "good luck and have fun")
+
+
+def test_full_width_text_is_read_as_the_ascii_it_stands_for() -> None:
+    # A Korean or Japanese keyboard types Ｈ８ for H8: a move, not talk; full-width talk is talk.
+    game = new_game("tictacfive")
+    assert not is_chatter(game, "p1", "Ｈ８") and not is_chatter(game, "p2", "Ｈ８")
+    assert not is_chatter(game, "p1", "ｊ１０ ｐｌｅａｓｅ")
+    assert is_chatter(game, "p1", "ｇｇ") and is_chatter(game, "p2", "ｎｉｃｅ ｍｏｖｅ")
+    assert command_hint("ｒｅｓｉｇｎ", "/") == "to resign, use /resign."
+
+
+def test_the_seat_asked_to_choose_in_the_room_is_answered_whatever_it_types() -> None:
+    # Arm's Length's DMO choice and Tightwire's draft, as Tic-Tac-Five's colour above; a sealed
+    # question answered by DM (All Hands On Deck's All-In) leaves room talk as talk.
+    arms = new_game("armslength", seed=1, dmo="p2")
+    assert not is_chatter(arms, "p2", "purple") and is_chatter(arms, "p1", "purple")
+    tight = new_game("tightwire", variant="fate")
+    chooser = tight.to_move()[0]
+    assert not is_chatter(tight, chooser, "lol")
 
 
 def test_a_word_is_an_attempt_only_in_a_game_that_has_it() -> None:

@@ -343,10 +343,14 @@ async def test_table_talk_from_a_seat_is_set_aside_as_in_a_game_room(tmp_path):
 
 
 @pytest.mark.slow
-async def test_at_a_choice_the_talk_is_talk_and_a_typo_is_answered(tmp_path):
-    lines = ["p1: H8", "p1: H9", "p1: I8", "p2: hmm", "p2: blakc", "help", "quit"]
+async def test_at_a_choice_whatever_the_chooser_types_is_answered_and_the_others_talk_is_talk(tmp_path):
+    # Full-width as a Korean or Japanese keyboard types it: Ｈ８ is H8 (host ruling 1).
+    lines = ["p1: Ｈ８", "p1: H9", "p1: I8", "p1: hmm", "p2: purple", "p2: hmm", "p2: blakc", "help", "quit"]
     _, out = await play(tmp_path, lines)
-    assert out.count("(ignored)") == 1
+    assert "ok p1: H8" in out
+    assert out.count("(ignored)") == 1  # p1's talk; p2 is asked to choose
+    assert "p2: 'purple' is not a colour; type black or white." in out
+    assert "p2: 'hmm' is not a colour; type black or white." in out
     assert "p2: 'blakc' is not a colour; type black or white." in out
     # Where the room shows the choice's buttons, the help names its options as the room does.
     assert "'rules' shows the rules and the notation. p2 chooses one of: black / white." in out

@@ -617,6 +617,10 @@ async def test_a_dm_names_its_match_by_number_with_or_without_the_hash(host, tra
         assert (await host.private_message(11, f"#{second}, bid 5")).ok
         assert (await host.store.get_match(first)).state["state"]["bids"] == {"p1": 2}
         assert (await host.store.get_match(second)).state["state"]["bids"] == {"p1": 5}
+        # Full-width, as a Korean or Japanese keyboard types it: "＃" is "#" (host ruling 1).
+        wide = str(first).translate({ord(d): ord(d) + 0xFEE0 for d in "0123456789"})
+        assert (await host.private_message(22, f"＃{wide}　ｂｉｄ　７")).ok  # round 1 of match 1 is bid out
+        assert (await host.store.get_match(first)).state["state"]["scores"] == {"p1": 0, "p2": 1}
         # A number that names none of them is no match number: the sender is asked which match.
         reply = await host.private_message(22, "99 bid 4")
         assert reply.status == "error" and f"such as #{first} 99 bid 4" in reply.message
