@@ -92,6 +92,9 @@ NAME_SIZE = 30
 DETAIL_SIZE = 25
 TITLE_SIZE = 25
 STATUS_SIZE = 27
+#: A banner that takes two lines: its type sizes, largest first, and the distance between the lines.
+BANNER_SIZES = (22, 20)
+BANNER_PITCH = 27
 
 
 def draw_header(canvas: Image.Image, title: str, rows: Sequence[PlayerRow]) -> None:
@@ -132,14 +135,44 @@ def draw_footer(canvas: Image.Image, status: str, banner: str | None) -> None:
     if banner is not None:
         bg = "accent" if not banner.startswith("Draw") else "draw_banner"
         ImageDraw.Draw(canvas).rectangle([0, top + 4, width - 1, height - 1], fill=ink(bg))
-        size = NAME_SIZE
-        if text_width(banner, size, True) > width - 40:
-            size = STATUS_SIZE
-        text = fit_text(banner, size, width - 40, True)
-        draw_text(canvas, (width / 2, mid + 2), text, size, fg="banner_text", bg=bg, bold=True, anchor="m")
+        size, lines = banner_lines(banner, width - 40)
+        if len(lines) == 1:
+            draw_text(canvas, (width / 2, mid + 2), lines[0], size, fg="banner_text", bg=bg, bold=True, anchor="m")
+        else:
+            # The second line first: the first line's box then covers only the empty top of the
+            # second's, never the first's own descenders.
+            for row in (1, 0):
+                y = mid + 2 + (row - 0.5) * BANNER_PITCH
+                draw_text(canvas, (width / 2, y), lines[row], size, fg="banner_text", bg=bg, bold=True, anchor="m")
     elif status:
         text = fit_text(status, STATUS_SIZE, width - 44)
         draw_text(canvas, (22, mid), text, STATUS_SIZE, fg="text")
+
+
+def banner_lines(banner: str, room: int) -> tuple[int, list[str]]:
+    """The banner's type size and lines: one line at :data:`NAME_SIZE` or :data:`STATUS_SIZE`
+    when it fits ``room`` pixels, else two lines at :data:`BANNER_SIZES` (the whole sentence,
+    broken at a word, after a sentence or clause where it can be), so the end of a verdict ("12 to
+    9") is never cut. Only a banner too long for two lines at the smallest size is cut."""
+    for size in (NAME_SIZE, STATUS_SIZE):
+        if text_width(banner, size, True) <= room:
+            return size, [banner]
+    words = banner.split(" ")
+    breaks = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    for size in BANNER_SIZES:
+        fitting = [b for b in breaks if max(text_width(line, size, True) for line in b) <= room]
+        if fitting:
+            # After a full stop, colon or semicolon if one fits, else after a comma; then the most even.
+            def rank(lines: tuple[str, str], size: int = size) -> tuple[int, int]:
+                end = lines[0][-1:]
+                return (0 if end in ".:;" else 1 if end == "," else 2), max(text_width(x, size, True) for x in lines)
+
+            return size, list(min(fitting, key=rank))
+    size = BANNER_SIZES[-1]
+    if not breaks:
+        return size, [fit_text(banner, size, room, True)]
+    first, rest = min(breaks, key=lambda b: abs(text_width(b[0], size, True) - room))
+    return size, [fit_text(first, size, room, True), fit_text(rest, size, room, True)]
 
 
 def player_rows(

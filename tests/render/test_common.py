@@ -2,10 +2,35 @@
 
 from __future__ import annotations
 
-from geniusbot.games import Outcome, Termination
-from geniusbot.render.layout import draw_footer, outcome_line, seat_name, with_names
+import random
+
+from geniusbot.games import Game, Outcome, Termination, new_game
+from geniusbot.games.allhands import picture_swabbing as swabbing
+from geniusbot.render import render_view
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    NAME_SIZE,
+    STATUS_SIZE,
+    banner_lines,
+    draw_footer,
+    outcome_line,
+    seat_name,
+    with_names,
+)
 from geniusbot.render.palette import new_canvas, rgb
 from geniusbot.render.text import fit_text, text_width
+
+from .support import colour_bbox, decode
+
+
+def played_to_the_end(name: str, seed: int) -> Game:
+    """A real game of ``name`` played by random legal moves until it is over."""
+    game = new_game(name, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        for seat in game.to_move():
+            game.play(rng.choice(list(game.legal_moves(seat))))
+    return game
 
 
 def test_outcome_line_names_the_winner_once():
@@ -74,3 +99,26 @@ def test_footer_banner_colours_win_and_draw_apart():
     assert win.convert("RGB").getpixel(corner) == rgb("accent")
     assert draw.convert("RGB").getpixel(corner) == rgb("draw_banner")
     assert running.convert("RGB").getpixel(corner) == rgb("page")
+
+
+def test_a_long_result_banner_takes_two_lines_and_keeps_its_score():
+    # Deck Swabbing's ending is long: "No white pair is left ... Ben wins the task, 11 tiles to 6".
+    # Its end, the score, was cut off with an ellipsis; now the banner breaks onto two lines.
+    game = played_to_the_end("swabbing", seed=3)
+    banner = outcome_line(game.view()["outcome"], {"p1": "Jiwoo", "p2": "Hanbyul"}, how_names_winner=True)
+    assert banner is not None and "tiles to" in banner
+    width = swabbing.canvas_size()[0]
+    assert text_width(banner, STATUS_SIZE, True) > width - 40  # one line would not hold it
+    size, lines = banner_lines(banner, width - 40)
+    assert len(lines) == 2 and " ".join(lines) == banner
+    assert all(text_width(line, size, True) <= width - 40 for line in lines)
+    assert lines[0].endswith(".")  # broken after the first sentence
+    image = decode(render_view(game.view(), players={"p1": "Jiwoo", "p2": "Hanbyul"}))
+    footer = (0, image.height - FOOTER_HEIGHT, image.width, image.height)
+    ink_box = colour_bbox(image, "banner_text", footer)
+    assert ink_box is not None and ink_box[3] - ink_box[1] > 1.5 * size  # two lines of letters
+    assert ink_box[0] >= 20 and ink_box[2] <= width - 20  # and inside the card
+
+
+def test_a_banner_that_fits_stays_one_line_at_the_large_size():
+    assert banner_lines("Ann wins", 400) == (NAME_SIZE, ["Ann wins"])
