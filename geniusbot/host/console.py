@@ -42,7 +42,7 @@ from typing import IO, Any
 
 from .console_transport import TIME_FILE_ENV, ConsoleTransport, FileTime
 from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
-from .lines import MAX_LINE, UNREADABLE, quoted, read_line
+from .lines import MAX_LINE, UNREADABLE, LineReader, quoted
 
 PAUSED_HINT = "The match is paused: type resume to go on."
 
@@ -241,9 +241,10 @@ async def run_console(
                 return True
 
         going = True
+        reader = LineReader(stdin)
         try:
             while going:
-                read = await read_line(stdin)
+                read = await reader.read()
                 number += 1
                 if read == "":
                     break  # the end of the input, without 'quit'
