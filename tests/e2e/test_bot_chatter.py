@@ -1,6 +1,7 @@
 """Table talk in a game room on the fake Discord, through the real bot: short chatter from either
 player ("gg", "nice move") is ignored without a reply and changes nothing, while a coordinate, a
-word of the game's notation (or a typo of one) and a command's name are answered."""
+word of the game's notation (or a typo of one), a command's name, and anything the seat asked to
+choose types are answered; full-width text (Ｈ８) is read as the ASCII it stands for."""
 
 from __future__ import annotations
 
@@ -39,15 +40,23 @@ async def test_short_chatter_from_either_player_gets_no_reply_and_changes_nothin
         assert await bot_lines(world, [*talk, (world.alice, "resign")], hint) == [hint]
         assert (live.version, live.game.to_dict()) == before
 
-        # At the colour choice a typo of a colour is an attempt, answered with what to type.
-        for point in ("H8", "H9", "I8"):
+        # Full-width, as a Korean or Japanese keyboard types it: Ｈ８ is H8; ｇｇ is still talk.
+        wide_talk = [(world.bob, "ｇｇ"), (world.alice, "ｎｉｃｅ　ｍｏｖｅ")]
+        assert await bot_lines(world, [*wide_talk, (world.bob, "Ｈ８")], not_yours) == [not_yours]
+        await world.say(world.alice, "Ｈ８")
+        assert live.game.to_dict()["state"]["stones"] == [["H8", "black"]]
+        for point in ("H9", "I8"):
             await world.say(world.alice, point)
         await world.fake.wait_for_message(
             world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None
         )
+        # At the colour choice, whatever bob (asked to choose) types is answered with what to
+        # type: a typo, a wrong word, talk; alice's talk is still talk.
         before = (live.version, live.game.to_dict())
-        typo = "bob (p2): 'blakc' is not a colour; type black or white."
-        assert await bot_lines(world, [*talk, (world.bob, "blakc")], typo) == [typo]
+        alice_talk = [(world.alice, text) for text in CHATTER]
+        for said in ("blakc", "purple", "gg"):
+            answer = f"bob (p2): '{said}' is not a colour; type black or white."
+            assert await bot_lines(world, [*alice_talk, (world.bob, said)], answer) == [answer]
         assert (live.version, live.game.to_dict()) == before
         assert live.game.view()["phase"] == "choice"
 
