@@ -12,7 +12,9 @@ never imports pydantic.
 Exit codes, the same for every command (README.md, "The commands and their exit codes"):
 0 done; 2 a user's mistake (a bad argument, setting, file or folder, a database or Discord that
 cannot be used with the settings given), with one sentence saying what to fix; 1 an unexpected
-error (a bug: one line, the traceback only at ``--log-level DEBUG``); 130 stopped by Ctrl-C.
+error (a bug: one line, the traceback only at ``--log-level DEBUG``); 130 stopped by Ctrl-C; 141
+the reader of standard output went away (``geniusbot adjudicate FILE | head``), said nothing, as a
+Unix tool killed by SIGPIPE reports it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ EXIT_USAGE = 2
 EXIT_ERROR = 1
 #: Exit code for a command stopped by Ctrl-C (SIGINT), as a shell reports it.
 EXIT_INTERRUPTED = 130
+#: Exit code for a command whose standard output was closed by its reader (``| head``): 128 +
+#: SIGPIPE, what a shell reports for a Unix tool the closed pipe stopped. Nothing is said.
+EXIT_PIPE_CLOSED = 141
 
 #: ``play``'s line in ``geniusbot --help`` (the console's own parser uses it too).
 PLAY_HELP = "play a match in the terminal through the match host"
@@ -280,7 +285,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             import asyncio  # only the commands that need an event loop pay for importing it
 
             result = asyncio.run(result)
+        sys.stdout.flush()  # here, where a reader gone away is caught, rather than at exit
         return int(result or 0)  # type: ignore[call-overload]  # a handler returns its exit status
+    except BrokenPipeError:
+        return _reader_gone()
     except KeyboardInterrupt:
         # asyncio.run has cancelled the command's tasks (each closes what it holds) and re-raised.
         print(f"geniusbot {_name(args)}: stopped (Ctrl-C).", file=sys.stderr)
@@ -293,6 +301,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
+
+
+def _reader_gone() -> int:
+    """Standard output's reader went away (``| head``): stop quietly, as a Unix tool does.
+
+    Python's own advice: point standard output at ``/dev/null``, so the flush at exit finds
+    nothing to write instead of raising again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a test's captured stdout): nothing to redirect
+        pass
+    return EXIT_PIPE_CLOSED
 
 
 if __name__ == "__main__":

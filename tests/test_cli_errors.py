@@ -8,12 +8,13 @@ import asyncio
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from geniusbot import cli
-from geniusbot.cli import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, main
+from geniusbot.cli import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, EXIT_USAGE, main
 from tests.cli_support import clean_cli, run_geniusbot
 
 REPO = Path(__file__).resolve().parent.parent
@@ -189,3 +190,49 @@ def test_the_readme_documents_the_exit_codes_the_launcher_uses():
     ]:
         assert f"\n| {code} | {words}" in section
     assert "`--boards DIR`" in section and "no picture is kept" in section
+
+
+# --------------------------------------------------------------------------- a reader that goes away
+
+
+def run_into_closed_pipe(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``geniusbot ARGS`` in a real process whose standard output is a pipe nobody reads: its
+    read end is closed before the process starts, so the first write meets a closed pipe (as
+    ``| head`` leaves it once it has its lines)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    environ = {k: v for k, v in os.environ.items() if k not in ("LOG_LEVEL", "DATABASE_URL", "FONT_PATH")}
+    environ.update(PYTHONPATH=str(REPO), GENIUSBOT_DATA_DIR=str(tmp_path / "data"))
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "geniusbot", *args],
+            cwd=tmp_path,
+            env=environ,
+            input=stdin,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (("adjudicate", str(REPO / "geniusbot" / "examples" / "allhands.txt")), ""),
+        (("adjudicate", "--json", "-"), (REPO / "geniusbot" / "examples" / "tictacfive.txt").read_text()),
+        (("play", "tictacfive", "--db", "console.sqlite3"), "p1: H8\np1: H9\nquit\n"),
+    ],
+)
+def test_output_whose_reader_went_away_ends_quietly_with_141(tmp_path, args, stdin):
+    done = run_into_closed_pipe(tmp_path, *args, stdin=stdin)
+    assert (done.returncode, done.stderr) == (EXIT_PIPE_CLOSED, "")
+
+
+def test_the_readme_says_the_exit_code_of_a_closed_pipe():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The commands and their exit codes", 1)[1].split("\n## ", 1)[0]
+    assert f"\n| {EXIT_PIPE_CLOSED} | standard output was closed by its reader" in section

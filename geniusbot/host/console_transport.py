@@ -59,6 +59,8 @@ class ConsoleTransport:
         self._saved = 0
         # The first line of each message printed, by id: a deletion or an edit names the message by it.
         self._heads: dict[int, str] = {}
+        #: Whether ``out`` was found closed by its reader.
+        self.closed = False
 
     def _id(self, text: str = "", key: str | None = None) -> int:
         if key is not None:
@@ -86,7 +88,13 @@ class ConsoleTransport:
         return path
 
     def _print(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        try:
+            print(text, file=self.out, flush=True)
+        except BrokenPipeError:
+            # The terminal's reader went away (`| head`): not the host's fault, so not raised into
+            # it (which would log it as a bug); the console's own next line meets the same closed
+            # pipe outside the host, and the launcher stops there quietly.
+            self.closed = True
 
     async def post(self, room: int | None, text: str, *, key: str | None = None) -> int:
         """Print a room message."""
