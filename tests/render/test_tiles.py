@@ -36,9 +36,10 @@ def tile_box(square: str, shrink: int = 0) -> tuple[int, int, int, int]:
 
 
 def fill_at(image, square: str):
-    """The colour near the tile's top-left corner (away from its letter and its badge)."""
+    """The colour near the middle of the tile's left edge (away from its letter, its badge, its
+    mine and the arms of the losing tile's cross)."""
     x, y = square_xy(square)
-    return colour_at(image, (x - SIDE * 0.4, y - SIDE * 0.4))
+    return colour_at(image, (x - SIDE * 0.4, y))
 
 
 def memorized(seed: int = 5, **options: str):
@@ -226,7 +227,7 @@ def test_chain_outlines_the_neighbourhood_of_the_last_declared_tile():
 def test_the_end_reveals_the_grid_and_crosses_out_the_losing_tile():
     game, grid = hidden_with_call()
     first = declare_right(game, grid)
-    wrong = next(sq for sq, c in grid.items() if c not in ("blue", "black"))
+    wrong = next(sq for sq, c in grid.items() if c not in ("blue", "black") and sq != first)
     game.submit(f"{wrong} red", game.to_move()[0])
     view = game.view()
     assert view["phase"] == "over" and view["loss"]["tile"] == wrong
@@ -238,8 +239,18 @@ def test_the_end_reveals_the_grid_and_crosses_out_the_losing_tile():
     assert colour_at(image, square_xy(other)[:1] + (square_xy(other)[1] - SIDE * 0.2,)) == rgb(
         allhands_common.tile_inks(grid[other])[0]
     )
-    # The losing tile: a black X edged in white through its centre.
-    assert colour_at(image, square_xy(wrong)) == rgb("black_stone")
+    # The losing tile: drawn whole, as the declaration it was, crossed by a black X edged in
+    # white whose arms stop short of the middle, so its letter is whole: a colour-blind player
+    # reads the tile by it.
+    x, y = square_xy(wrong)
+    for dx, dy in ((-1, -1), (1, 1), (-1, 1), (1, -1)):
+        assert colour_at(image, (x + dx * SIDE * 0.33, y + dy * SIDE * 0.33)) == rgb("black_stone")
+    clean = allhands_common.tile_sprite(grid[wrong], SIDE, tiles.LETTER_SIZE).image.convert("RGB")
+    x0, y0, _, _ = tile_box(wrong)
+    middle = (SIDE // 2 - 20, SIDE // 2 - 20, SIDE // 2 + 20, SIDE // 2 + 20)
+    assert colour_bbox(clean, "symbol", middle) is not None  # the letter is in that middle
+    shown = image.crop((x0 + middle[0], y0 + middle[1], x0 + middle[2], y0 + middle[3]))
+    assert list(shown.getdata()) == list(clean.crop(middle).getdata())
     assert colour_at(image, (4, SIZE[1] - 4)) == rgb("accent")
 
 

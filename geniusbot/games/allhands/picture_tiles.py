@@ -7,7 +7,8 @@ with their letter, the last one framed in white. Implode's marked tiles carry a 
 mines show only in the view that holds them (the owner's), and a mine that went off shows a gold
 burst. Chain's allowed neighbourhood is outlined in gold. Once the task is over the whole grid is
 revealed: undeclared tiles as a smaller inset of their colour, a tile that imploded shows its
-old colour in a corner, and the tile that lost the task is crossed out.
+old colour in a corner, and the tile that lost the task is drawn whole and crossed out by an X
+whose arms leave its letter clear.
 
 The renderer draws only what the view holds: with ``grid`` ``None`` no undeclared tile has a
 colour in the picture.
@@ -46,6 +47,7 @@ LETTER_SIZE = 46
 INSET_LETTER_SIZE = 30
 BADGE_RADIUS = 15
 MINE_SIDE = 56
+CROSS_GAP = 21  # the losing tile's X leaves this much room round the middle, for the letter
 
 
 def cell_size() -> int:
@@ -187,12 +189,15 @@ def _chain_outline(draw: ImageDraw.ImageDraw, square: str) -> None:
 
 
 def _cross(draw: ImageDraw.ImageDraw, square: str) -> None:
-    """A white-edged black X over the tile that lost the task (readable on every colour)."""
+    """A white-edged black X over the tile that lost the task (readable on every colour), its
+    four arms stopping short of the middle so that the tile's letter stays whole: the letter, not
+    the colour, is what a colour-blind player reads."""
     x, y = square_xy(square)
-    arm = tile_side() * 0.36
+    arm = tile_side() * 0.44
+    gap = CROSS_GAP
     for width, fill in ((16, ink("white_stone")), (7, ink("black_stone"))):
-        draw.line([(x - arm, y - arm), (x + arm, y + arm)], fill=fill, width=width)
-        draw.line([(x - arm, y + arm), (x + arm, y - arm)], fill=fill, width=width)
+        for dx, dy in ((-1, -1), (1, 1), (-1, 1), (1, -1)):
+            draw.line([(x + dx * gap, y + dy * gap), (x + dx * arm, y + dy * arm)], fill=fill, width=width)
 
 
 def colour_word(colour: str | None) -> str:
@@ -272,6 +277,7 @@ def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
     declared = {d["tile"]: d for d in view["declared"] if d.get("tile")}
     centre = view["centre"]
     over = view["phase"] == "over"
+    lost_on = (view["loss"] or {}).get("tile")  # drawn whole, as the declaration it was
 
     # Colours known: the whole grid (memorize window, end of task), else only declared tiles.
     colours: dict[str, str] = {t: str(d.get("color")) for t, d in declared.items()}
@@ -279,7 +285,7 @@ def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
         for square, colour in grid.items():
             if square == centre:
                 continue
-            if over and square not in declared:
+            if over and square not in declared and square != lost_on:
                 # Revealed, never declared: a smaller inset on the empty tile, so the declared
                 # tiles stand out as the game's own moves.
                 inset = side * 62 // 100
@@ -321,7 +327,6 @@ def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
     order = [d["tile"] for d in view["declared"] if d.get("tile")]
     if order:
         _frame(draw, order[-1], ink("text"), 5)
-    lost_on = (view["loss"] or {}).get("tile")
     if lost_on:
         _cross(draw, lost_on)
 
