@@ -36,7 +36,6 @@ from geniusbot.cluster.ownership import (
     AnotherSoleProcess,
     LayoutConflict,
     ShardLocks,
-    ShardsTaken,
     SoleProcessLock,
     StandbyStopped,
 )
@@ -170,12 +169,20 @@ class GeniusBot(commands.AutoShardedBot):
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""
         await health.start(self)  # the health line and /healthz (503 until ready)
         store_class: type[Store] = Store
+        engine_options: dict[str, Any] = {}
         if self.owned_shards is not None:
             from geniusbot.storage.cluster import ClusterStore
 
             store_class = ClusterStore
+            # The lock session first: every other session of this process opens only while it
+            # lives (the fence of docs/bot.md, "Several processes").
+            locks = self.locks = ShardLocks(
+                self.database_url, self.owned_shards, on_lost=lambda why: self.on_fence(why)
+            )
+            await self._locking(locks.connect())
+            engine_options = {"application_name": locks.application_name("store"), "on_connect": locks.check_session}
         try:
-            self.store = await store_class.open(self.database_url, now=self.time.now)
+            self.store = await store_class.open(self.database_url, now=self.time.now, engine_options=engine_options)
         except StorageError:
             raise
         except Exception as error:  # a bad URL, an unreachable server, a failed migration
@@ -191,11 +198,9 @@ class GeniusBot(commands.AutoShardedBot):
             await self.load_extension(module)
         if self.sync_commands:
             await self.tree.sync()
-        if self.owned_shards is not None:
+        if isinstance(self.locks, ShardLocks):
             # Nothing of a shard is touched before its lock is held: a standby waits here.
-            locks = self.locks = ShardLocks(
-                self.database_url, self.owned_shards, on_lost=lambda why: self.on_fence(why)
-            )
+            locks = self.locks
             standby = bool(self.settings and self.settings.standby)
             # A standby without SHARD_IDS stands by for every shard and serves the first that frees.
             one_of = standby and self.settings is not None and self.settings.shard_ids is None
@@ -219,21 +224,23 @@ class GeniusBot(commands.AutoShardedBot):
             # and this process drains its own (what waited while no owner ran, first).
             self.relay = Relay(self, self.owned_shards)
             self.host.forward = self.relay.forward_dm
-            self.inbox = Inbox(self.database_url, self.owned_shards, self.relay.apply)
+            fenced = self.locks if isinstance(self.locks, ShardLocks) else None
+            self.inbox = Inbox(self.database_url, self.owned_shards, self.relay.apply, locks=fenced)
             await self.inbox.start()
 
     @property
     def standing_by(self) -> bool:
-        """A standby (the ``STANDBY`` setting) still waiting for a shard: once it serves one, it is
-        an owner like any other."""
-        return bool(self.settings and self.settings.standby) and not self.serving
+        """A standby (the ``STANDBY`` setting, or a process whose shards another one serves) still
+        waiting for a shard: once it serves one, it is an owner like any other."""
+        waiting = isinstance(self.locks, ShardLocks) and self.locks.waiting
+        return (waiting or bool(self.settings and self.settings.standby)) and not self.serving
 
     @staticmethod
     async def _locking(taking: Awaitable[T]) -> T:
         """Take the locks; a database that fails meanwhile is a :class:`StorageError`, as in the store."""
         try:
             return await taking
-        except (ShardsTaken, LayoutConflict, AnotherSoleProcess, StandbyStopped):
+        except (LayoutConflict, AnotherSoleProcess, StandbyStopped):
             raise
         except Exception as error:
             raise StorageError(f"the shard locks cannot be taken ({type(error).__name__}: {error})") from error
@@ -401,7 +408,7 @@ async def run_bot(
             "(your application -> Bot -> Privileged Gateway Intents).\n"
         )
         return 2
-    except (ShardsTaken, LayoutConflict, AnotherSoleProcess) as error:
+    except (LayoutConflict, AnotherSoleProcess) as error:
         say(f"geniusbot: {error}\n")
         return 2
     except StandbyStopped:

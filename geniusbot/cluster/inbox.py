@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .ownership import asyncpg_dsn, close_quietly, stop_watch
+from .ownership import ShardLocks, asyncpg_dsn, close_quietly, stop_watch
 from .shards import Shards
 
 log = logging.getLogger(__name__)
@@ -52,10 +52,22 @@ _TAKE = (
 
 
 class Inbox:
-    """The owner's side: LISTEN, and drain the rows of ``shards`` through ``apply``."""
+    """The owner's side: LISTEN, and drain the rows of ``shards`` through ``apply``. With
+    ``locks`` (the process's :class:`ShardLocks`), the connection is one of the process's fenced
+    sessions: named after it, and checked to open only while its lock session lives."""
 
-    def __init__(self, url: str, shards: Shards, apply: Apply, *, sweep: float = 10.0, retry: float = 2.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        shards: Shards,
+        apply: Apply,
+        *,
+        sweep: float = 10.0,
+        retry: float = 2.0,
+        locks: ShardLocks | None = None,
+    ) -> None:
         self.url = url
+        self.locks = locks
         self.shards = shards
         self.apply = apply
         self.sweep = sweep
@@ -75,11 +87,18 @@ class Inbox:
         import asyncpg  # type: ignore[import-untyped]
 
         from geniusbot.storage.cluster import INBOX_CHANNEL
+        from geniusbot.storage.db import pg_server_settings
 
-        self._conn = await asyncpg.connect(
-            asyncpg_dsn(self.url), timeout=10, server_settings={"application_name": f"geniusbot inbox {self.shards}"}
-        )
-        await self._conn.add_listener(INBOX_CHANNEL, self._notified)
+        name = self.locks.application_name("inbox") if self.locks else f"geniusbot inbox {self.shards}"
+        conn = await asyncpg.connect(asyncpg_dsn(self.url), timeout=10, server_settings=pg_server_settings(name))
+        try:
+            if self.locks is not None:
+                await self.locks.check_session(conn)
+            await conn.add_listener(INBOX_CHANNEL, self._notified)
+        except BaseException:
+            await close_quietly(conn)
+            raise
+        self._conn = conn
 
     def _notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         with contextlib.suppress(ValueError):

@@ -1,18 +1,26 @@
 """Who serves a shard: one PostgreSQL session advisory lock per shard, held on a connection of
-its own for as long as the process serves it.
+its own (the *lock session*) for as long as the process serves it.
 
 ``pg_try_advisory_lock(PROJECT_KEY, shard_id)`` succeeds for one session at a time, so two
-processes can never both own a shard, however they are configured. A second process told to
-serve a shard already held refuses to start (:class:`ShardsTaken`); a standby polls until every
-lock it wants is free (the owner stopped, or died: PostgreSQL releases a session's locks when
-its connection closes) and then takes over.
+processes can never both own a shard, however they are configured. A process whose shards are
+held waits, polling, until every lock it wants is free (the owner stopped, or died: PostgreSQL
+releases a session's locks when its connection closes) and then takes over.
 
-The lock connection is watched: it is pinged every ``ping_every`` seconds, and a ping that fails
+The lock session is watched: it is pinged every ``ping_every`` seconds, and a ping that fails
 or takes longer than ``ping_timeout``, or the connection closing, calls ``on_lost`` at once (the
-bot stops the process there: see ``docs/bot.md``, "Several processes"). The connection asks the
-server for TCP keepalives of ``keepalive_idle`` + 3 x ``keepalive_interval`` seconds, far longer
-than a failed ping takes to notice, so when the network between them breaks the owner has
-stopped before the server drops the connection and frees its locks for a standby.
+bot stops the process there: see ``docs/bot.md``, "Several processes"). While it serves, the
+server ends the lock session once it has been silent for ``silent_timeout`` seconds
+(``idle_session_timeout``, which the pings keep from firing), so an owner that does not answer
+(frozen, or cut off) holds its shards that long at most.
+
+**The fence.** Every database session of a process of several is named after the process
+(``geniusbot#<token> <role>``), and opens only while the process's lock session lives
+(:meth:`ShardLocks.check_session`, run on each new connection). A process that takes shards ends,
+before it serves them, every session of a process whose lock session is gone
+(:meth:`ShardLocks.fence`), waiting until each has ended (its transaction rolled back, its row
+locks freed). A session of a stopped owner is so either ended before the new owner serves, or
+was opened after the owner's lock session ended, which its check refuses: no commit of a stopped
+owner lands after the new owner serves, and the new owner waits on none of its row locks.
 """
 
 from __future__ import annotations
@@ -20,7 +28,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+import secrets
+from collections.abc import Callable
 from typing import Any
 
 from .shards import Shards
@@ -185,21 +194,12 @@ class SoleProcessLock:
         await self._drop()
 
 
-class ShardsTaken(Exception):
-    """Another process holds the lock of a shard this process was told to serve."""
-
-    def __init__(self, shards: Iterable[int], count: int) -> None:
-        self.shards = sorted(shards)
-        listed = ", ".join(str(s) for s in self.shards)
-        super().__init__(
-            f"shard(s) {listed} of {count} are served by another bot process on this database, so this one "
-            "does not start (two processes would both deliver the same timers). Give this process other "
-            "SHARD_IDS, stop the other process first, or set STANDBY=true to take over when it stops."
-        )
-
-
 class StandbyStopped(Exception):
     """The process was stopped while it waited, as a standby, for its shards."""
+
+
+class SessionFenced(ConnectionError):
+    """A new database session of a process whose lock session is gone (it no longer owns its shards)."""
 
 
 def asyncpg_dsn(url: str) -> str:
@@ -209,8 +209,39 @@ def asyncpg_dsn(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+#: The server ends a serving lock session silent for this long (seconds): a live owner pings it every
+#: half second, one that is frozen or cut off does not, and a standby takes its shards.
+SILENT_TIMEOUT = 3.0
+
+#: Whether the lock session ``$1`` (a backend pid) started at ``$2`` still holds its layout lock.
+_LOCK_SESSION_ALIVE = """
+SELECT EXISTS (
+  SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+  WHERE l.pid = $1 AND a.backend_start = $2 AND l.locktype = 'advisory' AND l.granted
+    AND l.classid::bigint = $3 AND l.objsubid = 2
+)
+"""
+
+#: The sessions of processes of several whose lock session is gone: every session named
+#: ``geniusbot#<token> ...`` (but a lock session, which holds locks or is about to) whose token
+#: no session holding a layout lock has.
+_ORPHANS = """
+WITH named AS (
+  SELECT pid, application_name, substring(application_name FROM '^geniusbot#([0-9a-f]+) ') AS token
+  FROM pg_stat_activity WHERE datname = current_database()
+), live AS (
+  SELECT n.token FROM pg_locks l JOIN named n ON n.pid = l.pid
+  WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = $1 AND l.objsubid = 2
+)
+SELECT pid, application_name FROM named
+WHERE token IS NOT NULL AND application_name NOT LIKE 'geniusbot#% lock %' AND pid <> pg_backend_pid()
+  AND token NOT IN (SELECT token FROM live WHERE token IS NOT NULL)
+"""
+
+
 class ShardLocks:
-    """The advisory locks of ``shards`` on the database at ``url`` (a SQLAlchemy PostgreSQL URL)."""
+    """The advisory locks of ``shards`` on the database at ``url`` (a SQLAlchemy PostgreSQL URL),
+    and the fence of the process's other sessions (see the module's docstring)."""
 
     def __init__(
         self,
@@ -219,8 +250,10 @@ class ShardLocks:
         *,
         on_lost: Callable[[str], Any],
         poll: float = 0.25,
-        ping_every: float = 1.0,
+        ping_every: float = 0.5,
         ping_timeout: float = 3.0,
+        silent_timeout: float = SILENT_TIMEOUT,
+        fence_wait: float = 5.0,
         keepalive_idle: int = 10,
         keepalive_interval: int = 3,
     ) -> None:
@@ -230,40 +263,73 @@ class ShardLocks:
         self.poll = poll
         self.ping_every = ping_every
         self.ping_timeout = ping_timeout
+        self.silent_timeout = silent_timeout
+        self.fence_wait = fence_wait
         self.keepalive = (keepalive_idle, keepalive_interval)
+        #: Names this process's sessions on the server (``geniusbot#<token> <role>``).
+        self.token = secrets.token_hex(4)
         self.held: set[int] = set()
+        #: Whether the process waits for its shards (another process holds one of them).
+        self.waiting = False
         self._conn: Any = None
+        self._session: tuple[int, Any] | None = None  # the lock session's pid and start
         self._watch: asyncio.Task[None] | None = None
         self._closing = False
+
+    def application_name(self, role: str) -> str:
+        """The ``application_name`` of this process's session of ``role`` (``store``, ``inbox``)."""
+        return f"geniusbot#{self.token} {role}"[:63]
 
     async def _connect(self) -> Any:
         import asyncpg
 
+        from geniusbot.storage.db import pg_server_settings
+
         idle, interval = self.keepalive
-        conn = await asyncpg.connect(
-            asyncpg_dsn(self.url),
-            timeout=10,
-            server_settings={
-                "application_name": f"geniusbot shards {self.shards}",
-                "tcp_keepalives_idle": str(idle),
-                "tcp_keepalives_interval": str(interval),
-                "tcp_keepalives_count": "3",
-            },
-        )
+        settings = pg_server_settings(self.application_name(f"lock shards {self.shards}"))
+        settings.update(tcp_keepalives_idle=str(idle), tcp_keepalives_interval=str(interval))
+        conn = await asyncpg.connect(asyncpg_dsn(self.url), timeout=10, server_settings=settings)
         conn.add_termination_listener(self._terminated)
         return conn
+
+    async def connect(self) -> None:
+        """Open the lock session and take the layout lock (:class:`LayoutConflict` if processes
+        of another shard count run): the process's other sessions may open from here on."""
+        if self._conn is not None:
+            return
+        self._conn = await self._connect()
+        try:
+            await claim_layout(self._conn, self.shards.count)
+            row = await self._conn.fetchrow(
+                "SELECT pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+            )
+        except BaseException:
+            await self._release()
+            raise
+        self._session = (int(row["pid"]), row["backend_start"])
+
+    async def check_session(self, conn: Any) -> None:
+        """Run on each new session of this process (``conn``, an asyncpg connection): it may be
+        used only while the lock session lives; else the process has lost its shards
+        (``on_lost``) and :class:`SessionFenced` is raised."""
+        if self._session is None:
+            raise SessionFenced("the lock session is not open")
+        pid, started = self._session
+        if not await conn.fetchval(_LOCK_SESSION_ALIVE, pid, started, LAYOUT_KEY):
+            self._lost("a new database session found the lock session gone")
+            raise SessionFenced("the lock session of this process is gone")
 
     async def acquire(self, *, standby: bool = False, one_of: bool = False) -> Shards:
         """Take the shards' locks and return the shards now served (kept in :attr:`shards`).
 
-        Not a standby: every shard's lock, or :class:`ShardsTaken` when another process holds
-        one (and none is kept). A standby waits, polling, until it can take every lock at once,
-        or with ``one_of`` the lock of any one of the shards: it serves the first that frees. A
-        lock is never kept while the process waits for others, so no shard is held unserved.
-        :meth:`close` meanwhile ends the wait with :class:`StandbyStopped`."""
-        self._conn = await self._connect()
+        Every shard's lock at once, or with ``one_of`` the lock of any one of the shards: the
+        process serves the first that frees. While another process holds them it waits, polling
+        (``standby``: as it was told to; else it says so at WARNING first). A lock is never kept
+        while the process waits for others, so no shard is held unserved. :meth:`close`
+        meanwhile ends the wait with :class:`StandbyStopped`. Once taken, the lock session is
+        given its silence timeout and the sessions of stopped owners are ended (:meth:`fence`)."""
         try:
-            await claim_layout(self._conn, self.shards.count)
+            await self.connect()
         except BaseException:
             await self._release()
             raise
@@ -287,20 +353,50 @@ class ShardLocks:
                 if self._closing:  # close() took the connection away
                     raise StandbyStopped() from None
                 raise
-            missing = [s for s in wanted if s not in taken]
-            if not standby:
-                await self._release()
-                raise ShardsTaken(missing, self.shards.count)
             if not announced:
+                self.waiting = announced = True
                 which = "any of shard(s)" if one_of else "shard(s)"
-                log.info("standby: waiting for %s %s, served by another process", which, ", ".join(map(str, wanted)))
-                announced = True
+                listed = ", ".join(map(str, wanted))
+                if not standby:
+                    missing = ", ".join(str(s) for s in wanted if s not in taken)
+                    log.warning(
+                        "shard(s) %s of %d are served by another bot process on this database, so this one waits "
+                        "as a standby and takes them over when it stops (two processes never serve one shard; "
+                        "give this process other SHARD_IDS to serve others now)",
+                        missing,
+                        self.shards.count,
+                    )
+                log.info("standby: waiting for %s %s, served by another process", which, listed)
             await asyncio.sleep(self.poll)
         self.held = set(taken)
         self.shards = Shards.of(self.shards.count, taken)
+        try:
+            await self._conn.execute(f"SET idle_session_timeout = {int(self.silent_timeout * 1000)}")
+            await self.fence()
+        except BaseException:
+            await self._release()
+            raise
+        self.waiting = False
         log.info("serving shard(s) %s (holding their locks)", self.shards)
         self._watch = asyncio.create_task(self._watching(), name="geniusbot-shard-locks")
         return self.shards
+
+    async def fence(self) -> int:
+        """End every session of a process whose lock session is gone, each waited for until it
+        has ended (its transaction rolled back, its locks freed); return how many."""
+        ended = 0
+        for row in await self._conn.fetch(_ORPHANS, LAYOUT_KEY):
+            gone = await self._conn.fetchval(
+                "SELECT pg_terminate_backend($1, $2)", row["pid"], int(self.fence_wait * 1000)
+            )
+            log.warning(
+                "ended the database session %d (%s) of a process that lost its shards%s",
+                row["pid"],
+                row["application_name"],
+                "" if gone else f"; it had not ended after {self.fence_wait:.0f} s",
+            )
+            ended += 1
+        return ended
 
     async def _watching(self) -> None:
         while not self._closing:

@@ -18,6 +18,7 @@ import logging
 import sys
 import time
 import weakref
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,27 @@ WRITE_OPTION = "geniusbot_write"
 #: handed out again; one used more recently is handed out as it is (see :func:`create_engine`).
 IDLE_PING_SECONDS = 30.0
 
+#: What every PostgreSQL session of the bot asks of the server, so that a client gone silent (a
+#: cut link, a machine lost) does not keep its session, its transaction and its row locks: TCP
+#: keepalives (10 s idle, then 3 probes 3 s apart), a TCP user timeout (data the client leaves
+#: unacknowledged for 10 s ends the connection), and an end to a session idle in a transaction
+#: for 30 s (the bot's transactions last milliseconds). Ended, a session's transaction rolls back.
+PG_SERVER_SETTINGS: dict[str, str] = {
+    "tcp_keepalives_idle": "10",
+    "tcp_keepalives_interval": "3",
+    "tcp_keepalives_count": "3",
+    "tcp_user_timeout": "10000",
+    "idle_in_transaction_session_timeout": "30000",
+}
+
+
+def pg_server_settings(application_name: str | None = None) -> dict[str, str]:
+    """:data:`PG_SERVER_SETTINGS` for a new asyncpg connection, named ``application_name``."""
+    settings = dict(PG_SERVER_SETTINGS)
+    if application_name:
+        settings["application_name"] = application_name
+    return settings
+
 
 def default_sqlite_url(data_dir: str | Path) -> str:
     """The SQLite URL of the default database file in ``data_dir``."""
@@ -69,6 +91,8 @@ def create_engine(
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
     sqlite_synchronous: str = "FULL",
     echo: bool = False,
+    application_name: str | None = None,
+    on_connect: Callable[[Any], Awaitable[None]] | None = None,
     **engine_options: Any,
 ) -> AsyncEngine:
     """An async engine for ``url``, with the SQLite pragmas set on every new connection.
@@ -78,6 +102,11 @@ def create_engine(
     ``sqlite_synchronous`` is SQLite's ``synchronous`` pragma: ``FULL`` (the default) syncs the
     log at every commit, so an acknowledged move survives even a power cut; ``NORMAL`` is
     faster on slow disks and survives a crash of the bot, though not of the machine.
+
+    On PostgreSQL every connection asks for :data:`PG_SERVER_SETTINGS`, is named
+    ``application_name`` when given, and is handed to ``on_connect`` (an async function of the
+    asyncpg connection) before its first use: one of several processes checks there that it still
+    owns its shards (:meth:`geniusbot.cluster.ownership.ShardLocks.check_session`).
     """
     if sqlite_synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
         raise ValueError(f"sqlite_synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
@@ -97,10 +126,27 @@ def create_engine(
     # a dead connection handed out anyway fails its first statement, which the store retries on
     # a new one (the pool then drops every connection older than the failure).
     pre_ping = engine_options.pop("pool_pre_ping", None)
-    engine = create_async_engine(parsed, echo=echo, pool_pre_ping=bool(pre_ping), **engine_options)
+    connect_args = dict(engine_options.pop("connect_args", {}))
+    connect_args["server_settings"] = {
+        **pg_server_settings(application_name),
+        **connect_args.get("server_settings", {}),
+    }
+    engine = create_async_engine(
+        parsed, echo=echo, pool_pre_ping=bool(pre_ping), connect_args=connect_args, **engine_options
+    )
     if pre_ping is None:
         _ping_when_idle(engine.sync_engine, IDLE_PING_SECONDS)
+    if on_connect is not None:
+        _check_on_connect(engine.sync_engine, on_connect)
     return engine
+
+
+def _check_on_connect(sync_engine: Engine, check: Callable[[Any], Awaitable[None]]) -> None:
+    """Run ``check`` on each new PostgreSQL connection (its asyncpg connection) before it is used."""
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.run_async(check)
 
 
 def _ping_when_idle(sync_engine: Engine, idle_seconds: float) -> None:

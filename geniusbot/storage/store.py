@@ -45,13 +45,15 @@ class Store(MatchStore, TimerStore, MessageStore, GuildStore, ImportStore):
         *,
         migrate: bool = True,
         busy_timeout_ms: int | None = None,
+        engine_options: dict[str, Any] | None = None,
         **options: Any,
     ) -> Store:
         """A store on the database at ``url``, upgraded to the newest schema unless ``migrate`` is false.
 
-        ``options`` go to :class:`Store` (``now``, ``sleep``, ``retries``...).
+        ``engine_options`` go to :func:`~geniusbot.storage.db.create_engine`, ``options`` to
+        :class:`Store` (``now``, ``sleep``, ``retries``...).
         """
-        engine_options: dict[str, Any] = {}
+        engine_options = dict(engine_options or {})
         if busy_timeout_ms is not None:
             engine_options["busy_timeout_ms"] = busy_timeout_ms
         engine = create_engine(url, **engine_options)
