@@ -229,19 +229,32 @@ class Matches(commands.Cog):
         return [app_commands.Choice(name=v, value=v) for v in names if current.lower() in v][:25]
 
     async def check_dms(
-        self, interaction: discord.Interaction, title: str, channel: discord.TextChannel, players: list[Player]
+        self,
+        interaction: discord.Interaction,
+        title: str,
+        channel: discord.TextChannel,
+        players: list[Player],
+        *,
+        against: str | None = None,
     ) -> None:
         """Open a DM with each player before a match that needs them; refuse to start if one is
         closed, and tell the players who were written to that it did not start after all
-        (Discord has no way to ask whether a DM would get through but to send one)."""
+        (Discord has no way to ask whether a DM would get through but to send one). ``against``:
+        a practice match's opponent, the bot's name (the member who starts one plays it)."""
         closed: list[Player] = []
         reached: list[Player] = []
         for player in players:
+            if player.user_id == interaction.user.id:  # the one who starts it hears it as "you"
+                match = f"a practice match of {title} against {against}" if against else f"a match of {title}"
+                hello = f"You are starting {match} in #{channel.name}, playing {player.seat}."
+            else:
+                hello = (
+                    f"{interaction.user.display_name} is starting a match of {title} in #{channel.name} with you "
+                    f"as {player.seat}."
+                )
             try:
                 await self.bot.transport.send_private(
-                    player,
-                    f"{interaction.user.display_name} is starting a match of {title} in #{channel.name} with you "
-                    f"as {player.seat}. Private moves of that match go here, in this direct message.",
+                    player, f"{hello} Private moves of that match go here, in this direct message."
                 )
                 reached.append(player)
             except TransportError as error:

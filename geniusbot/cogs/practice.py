@@ -230,7 +230,7 @@ class PracticeCog(commands.Cog, name="Practice"):
         players = sorted([human, Player(bots, None, bot_name)], key=lambda p: p.seat)
         matches = self.bot.get_cog("Matches")
         if game_class.takes_private_moves() and isinstance(matches, Matches):
-            await matches.check_dms(interaction, game_class.title, channel, [human])
+            await matches.check_dms(interaction, game_class.title, channel, [human], against=bot_name)
         result = await self.bot.host.start_match(
             game_class.name,
             players=players,

@@ -185,6 +185,36 @@ async def test_a_practice_match_with_private_moves_by_dm_shows_no_secret_of_the_
 
 
 @pytest.mark.slow
+async def test_the_member_who_starts_is_told_as_you_and_the_bots_seat_is_told_to_type_nothing(
+    tmp_path: Path,
+) -> None:
+    async with FakeDiscord() as fake:
+        world = make_world(fake, tmp_path)
+        second = fake.create_channel(world.guild, "death-match-2")
+        async with world.running(practice_bot(world)):
+            # The bot opens Tic-Tac-Five as p1: the room learns how a point is written, but the
+            # bot's own seat is not told to type one.
+            answer = await practise(world, world.bob, game="tictacfive", level="easy", seat="p2", seed=3)
+            assert answer.endswith("you play p2, the bot plays p1 at level easy.")
+            opening = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments))
+            assert "geniusbot places the three opening stones, black, white, black (a point is written like H8)." in (
+                opening.content.splitlines()
+            )
+            said = [line for m in fake.messages(world.room) for line in m.content.splitlines()]
+            assert not [line for line in said if line.startswith("geniusbot") and "type" in line.lower()], said
+            # The DM check of a game with private moves speaks to the member who starts it as "you".
+            interaction = await fake.slash(
+                world.alice, world.guild, second, "practice", {"game": "tiles", "level": "easy", "seat": "p2"}
+            )
+            assert (await world.answer(interaction)).endswith("you play p2, the bot plays p1 at level easy.")
+            [hello] = fake.messages(fake.dm_channel(world.alice))
+            assert hello.content == (
+                "You are starting a practice match of Tile Decklaration against geniusbot in #death-match-2, "
+                "playing p2. Private moves of that match go here, in this direct message."
+            )
+
+
+@pytest.mark.slow
 async def test_practice_refusals_say_why_and_start_nothing(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         world = make_world(fake, tmp_path)

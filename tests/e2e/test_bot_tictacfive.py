@@ -46,7 +46,7 @@ async def test_a_match_by_slash_command_with_a_colour_button_to_a_five(world: Wo
         assert [m.id for m in posted] == [first.id]
         assert first.content.split("\n") == [
             "Match #1: Tic-Tac-Five, alice (p1) vs bob (p2). Clock: 60 s a move, then a 5:00 reserve.",
-            "alice places the three opening stones, black, white, black: type a point such as H8.",
+            "alice places the three opening stones, black, white, black (a point is written like H8).",
             "To move: alice (p1) 1:00 +5:00.",
         ]
         choice = await play_opening(world)

@@ -109,7 +109,7 @@ def test_p1_places_the_three_opening_stones_black_white_black():
     game = new_game("tictacfive")
     (opening,) = game.opening_events()
     assert opening.public and opening.text == (
-        "p1 places the three opening stones, black, white, black: type a point such as H8."
+        "p1 places the three opening stones, black, white, black (a point is written like H8)."
     )
     seen = []
     for text in ("H8", "H9", "J8"):

@@ -53,7 +53,7 @@ async def test_start_commits_announces_and_shows_the_board(host, transport):
     texts = transport.room_texts()
     assert "Alice (p1) vs Bob (p2)" in texts[0] and "60 s a move, then a 5:00 reserve" in texts[0]
     # The game's own opening line says what to do first, then the board.
-    assert texts[1] == "Alice places the three opening stones, black, white, black: type a point such as H8."
+    assert texts[1] == "Alice places the three opening stones, black, white, black (a point is written like H8)."
     assert " A B C" in texts[2].replace("  ", " ")  # the text board
     timers = await host.store.timers(match_id)
     assert [(t.kind, t.payload["alert"]) for t in timers] == [(CLOCK_TIMER, "overtime")]

@@ -184,7 +184,7 @@ async def test_a_match_starts_with_one_picture_captioned_heading_opening_line_an
     assert message.op == "picture" and message.png.startswith(b"\x89PNG")
     assert message.text.split("\n") == [
         "Match #1: Tic-Tac-Five, alice (p1) vs bob (p2). Clock: 60 s a move, then a 5:00 reserve.",
-        "alice places the three opening stones, black, white, black: type a point such as H8.",
+        "alice places the three opening stones, black, white, black (a point is written like H8).",
         "To move: alice (p1) 1:00 +5:00.",
     ]
 
@@ -193,7 +193,7 @@ async def test_without_a_picture_the_start_is_heading_opening_line_then_the_text
     await start(host, clock="none")
     heading, opening, board = transport.room_texts()
     assert heading == "Match #1: Tic-Tac-Five, alice (p1) vs bob (p2). Clock: none."
-    assert opening == "alice places the three opening stones, black, white, black: type a point such as H8."
+    assert opening == "alice places the three opening stones, black, white, black (a point is written like H8)."
     assert " A B C" in board.replace("  ", " ") and board.endswith("\nTo move: alice (p1).")
 
 
@@ -227,7 +227,7 @@ async def test_the_console_opens_with_the_heading_then_the_saved_board(tmp_path)
     lines = out.getvalue().splitlines()
     assert lines[:3] == [
         "Match #1: Tic-Tac-Five, p1 vs p2. Clock: 60 s a move, then a 5:00 reserve.",
-        "p1 places the three opening stones, black, white, black: type a point such as H8.",
+        "p1 places the three opening stones, black, white, black (a point is written like H8).",
         "To move: p1 1:00 +5:00.",
     ]
     assert lines[3].startswith("(board saved to ") and lines[4].split() == list("ABCDEFGHIJKLMNO")

@@ -270,7 +270,7 @@ class TicTacFive(Game):
             return []
         return [
             Event(
-                "p1 places the three opening stones, black, white, black: type a point such as H8.",
+                "p1 places the three opening stones, black, white, black (a point is written like H8).",
                 kind=TicTacFiveEvent.PHASE,
                 data={"phase": "opening"},
             )
