@@ -27,7 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from geniusbot.games import SEATS, Game, GameError, Outcome
-from geniusbot.storage.record import Record, RecordError, RecordLine, game_from_record, parse_record, read_result
+from geniusbot.storage.record import (
+    Record,
+    RecordError,
+    RecordLine,
+    RecordUnreadable,
+    game_from_record,
+    parse_record,
+    read_record,
+    read_result,
+)
 
 GAME_OVER = "The game is over; no more moves are taken."
 
@@ -262,22 +271,16 @@ def json_lines(result: Adjudication) -> Iterator[str]:
     yield f'], "outcome": {json.dumps(result.outcome_dict(), ensure_ascii=False)}}}'
 
 
-def _read_stdin() -> str:
-    buffer = getattr(sys.stdin, "buffer", None)
-    return buffer.read().decode("utf-8") if buffer is not None else sys.stdin.read()
-
-
 def command(args: argparse.Namespace) -> int:
     """``geniusbot adjudicate FILE [--json]`` (``-``: standard input): exit 0 once the file is
-    read, 2 if it cannot be."""
+    read, 2 if it cannot be (missing, over :data:`~geniusbot.storage.record.MAX_RECORD_BYTES`,
+    not UTF-8: the file is read only that far, so a huge one costs no more)."""
     path = Path(args.file)
     try:
         # '-' is standard input, read as UTF-8 whatever the terminal's encoding.
-        text = _read_stdin() if args.file == "-" else path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else "it is not UTF-8 text"
-        where = "standard input" if args.file == "-" else repr(str(path))
-        print(f"geniusbot adjudicate: cannot read {where}: {reason}.", file=sys.stderr)
+        text, _ = read_record(args.file)
+    except RecordUnreadable as error:
+        print(f"geniusbot adjudicate: {error}", file=sys.stderr)
         return 2
     try:
         result = adjudicate_text(text)

@@ -461,4 +461,5 @@ def test_adjudicate_dash_reads_standard_input(monkeypatch, capsys):
     assert "1 of 1 lines accepted." in capsys.readouterr().out
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe"), encoding="utf-8"))
     assert main(["adjudicate", "-"]) == 2
-    assert "geniusbot adjudicate: cannot read standard input: it is not UTF-8 text." in capsys.readouterr().err
+    said = "geniusbot adjudicate: Standard input is not UTF-8 text; save it as UTF-8 (plain text) and try again."
+    assert said in capsys.readouterr().err

@@ -86,8 +86,8 @@ def test_with_guild_and_no_database_url_the_record_goes_to_the_bots_default_file
         ),
         (
             b"#" * (MAX_RECORD_BYTES + 1),
-            "geniusbot import: The file 'bad.txt' is 1024 KiB; a record file may be at most 1024 KiB. "
-            "Import a record of one match.\n",
+            "geniusbot import: The file 'bad.txt' is 1024 KiB; a record file may be at most 1024 KiB (1 MiB). "
+            "Give the record of one match.\n",
         ),
         (
             b'[Game "parcheesi"]\np1: e4\n',

@@ -70,13 +70,6 @@ def _say(text: str) -> None:
     print(f"geniusbot replay: {text}", file=sys.stderr)
 
 
-def _read(file: str) -> tuple[bytes, str]:
-    if file == "-":
-        return sys.stdin.buffer.read(), "standard input"
-    path = Path(file)
-    return path.read_bytes(), f"the file {str(path)!r}"
-
-
 def _database(args: argparse.Namespace) -> str:
     """The database ``--match`` reads: ``--db``, else the bot's DATABASE_URL (as ``import --guild``)."""
     from geniusbot.storage.db import checked_url
@@ -178,10 +171,12 @@ async def command(args: argparse.Namespace) -> int:
         if isinstance(steps, int):
             return steps
     else:
+        from geniusbot.storage.record import RecordUnreadable, read_record_bytes
+
         try:
-            data, what = _read(args.file)
-        except OSError as error:
-            _say(f"cannot read {args.file!r}: {error.strerror or error}.")
+            data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
+        except RecordUnreadable as error:
+            _say(str(error))
             return EXIT_USAGE
         try:
             steps = from_record(data, what)

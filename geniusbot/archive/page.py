@@ -315,24 +315,22 @@ def _say(text: str) -> None:
 
 async def _gathered(args: argparse.Namespace) -> PageMatch | int:
     """The match the arguments name (a record file, or ``--match`` in ``--db``), or exit 2 said."""
-    from geniusbot.storage.record import RecordError, parse_record
+    from geniusbot.storage.record import RecordError, RecordUnreadable, parse_record, read_record
 
     if getattr(args, "match", None) is not None:
         return await _stored(args)
     if not getattr(args, "file", None):
         _say("give a record FILE, or --match N with --db URL for a stored match.")
         return 2
-    path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else "it is not UTF-8 text"
-        _say(f"cannot read {str(path)!r}: {reason}.")
+        text, _ = read_record(args.file)  # '-' is standard input; at most the largest record is read
+    except RecordUnreadable as error:
+        _say(str(error))
         return 2
     try:
         return await asyncio.to_thread(record_steps, parse_record(text))
     except RecordError as error:
-        _say(f"{path}: {' '.join(str(error).split())}")
+        _say(f"{args.file}: {' '.join(str(error).split())}")
         return 2
 
 

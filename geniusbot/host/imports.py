@@ -28,12 +28,20 @@ from typing import Any
 from geniusbot.adjudicate import adjudicate, rule_on
 from geniusbot.games import SEATS, Game, GameError
 from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
-from geniusbot.storage.record import Record, RecordError, RecordLine, format_line, game_from_record, parse_record
+from geniusbot.storage.record import (
+    MAX_RECORD_BYTES,  # noqa: F401  # re-exported: /import checks an attachment's size by it
+    Record,
+    RecordError,
+    RecordLine,
+    RecordUnreadable,
+    format_line,
+    game_from_record,
+    parse_record,
+    read_record_bytes,
+    record_text,
+)
 
 from .clock import Clock, ClockSpecError, TimeControl, preset
-
-#: The largest record file imported (a long match's record is a few tens of kilobytes).
-MAX_RECORD_BYTES = 1024 * 1024
 
 
 class ImportRefused(Exception):
@@ -97,16 +105,12 @@ class Imported:
 
 
 def decode_record(data: bytes, what: str = "The record") -> str:
-    """The text of a record file's bytes, or :class:`ImportRefused` (too large, not UTF-8)."""
-    if len(data) > MAX_RECORD_BYTES:
-        raise ImportRefused(
-            f"{what} is {len(data) // 1024} KiB; a record file may be at most {MAX_RECORD_BYTES // 1024} KiB. "
-            "Import a record of one match."
-        )
+    """The text of a record file's bytes, or :class:`ImportRefused` (over
+    :data:`~geniusbot.storage.record.MAX_RECORD_BYTES`, not UTF-8)."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ImportRefused(f"{what} is not UTF-8 text; save it as UTF-8 (plain text) and import it again.") from None
+        return record_text(data, what, again="import it again")
+    except RecordUnreadable as error:
+        raise ImportRefused(str(error)) from None
 
 
 #: How much of a refused line the refusal quotes.
@@ -299,12 +303,11 @@ async def command(args: argparse.Namespace) -> int:
     a database that cannot be used)."""
     path = Path(args.file)
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        _say(f"cannot read {str(path)!r}: {error.strerror or error}.")
+        data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
+        prepared = prepare(decode_record(data, what))
+    except RecordUnreadable as error:
+        _say(str(error))
         return 2
-    try:
-        prepared = prepare(decode_record(data, f"The file {str(path)!r}"))
     except ImportRefused as error:
         _say(str(error))
         return 2
