@@ -214,6 +214,28 @@ def test_a_mine_that_went_off_is_public_with_a_gold_burst():
     assert colour_bbox(image, "black_stone", tile_box(red[1])) is None  # not gone off: not public
 
 
+def test_the_two_seats_mines_differ_in_shape_a_round_one_and_a_square_one():
+    game, grid = memorized(anomalies="landmine")
+    game.close_window()
+    red = [sq for sq, c in grid.items() if c == "red"]
+    p1_mines, p2_mines = red[:5], [sq for sq in grid if sq not in red and sq != "D4"][:4] + [red[0]]
+    game.submit("mines " + " ".join(p1_mines), "p1", private=True)
+    game.submit("mines " + " ".join(p2_mines), "p2", private=True)
+    # Before any goes off: each seat sees its own, on empty tiles alike; the icons differ.
+    mine = lambda image, sq: image.crop(tile_box(sq))  # noqa: E731
+    own_p1, own_p2 = picture(game.view("p1")), picture(game.view("p2"))
+    assert colour_bbox(own_p1, "black_stone", tile_box(p1_mines[0])) is not None
+    assert mine(own_p1, p1_mines[0]).tobytes() != mine(own_p2, p2_mines[0]).tobytes()
+    assert mine(own_p1, p1_mines[0]).tobytes() == mine(own_p1, p1_mines[1]).tobytes()  # one seat, one icon
+    # A tile both seats mined goes off: both mines show on it, side by side, and everyone sees them.
+    game.submit("call red", "p1")
+    game.submit(f"{red[0]} blue", "p2")
+    view = game.view(None)
+    assert [(e["tile"], e["owners"]) for e in view["exploded"]] == [(red[0], ["p1", "p2"])]
+    found = colour_bbox(picture(view), "black_stone", tile_box(red[0]))
+    assert found is not None and found[2] - found[0] > 45  # one mine with its spikes spans about 31 px
+
+
 def test_chain_outlines_the_neighbourhood_of_the_last_declared_tile():
     game, grid = hidden_with_call(anomalies="chain")
     view = game.view()

@@ -4,9 +4,9 @@ While the grid may be seen (the memorize window) every tile shows its colour and
 (R B G; Rainbow R O Y G B P), so colour-blind players read it by the letters. Once hidden, the
 grid is empty grey tiles (the black centre stays black); declared tiles come back in their colour
 with their letter, the last one framed in white. Implode's marked tiles carry a gold ``!`` badge;
-mines show only in the view that holds them (the owner's), and a mine that went off shows a gold
-burst. Chain's allowed neighbourhood is outlined in gold. Once the task is over the whole grid is
-revealed: undeclared tiles as a smaller inset of their colour, a tile that imploded shows its
+mines show only in the view that holds them (the owner's), shaped by their owner as the seats'
+marks are (p1's round, p2's square), and a mine that went off shows a gold burst. Chain's
+allowed neighbourhood is outlined in gold. Once the task is over the whole grid is revealed: undeclared tiles as a smaller inset of their colour, a tile that imploded shows its
 old colour in a corner, and the tile that lost the task is drawn whole and crossed out by an X
 whose arms leave its letter clear.
 
@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from geniusbot.games.allhands.picture_common import letter, tile_inks, tile_sprite
+from geniusbot.games.allhands.picture_common import SEAT_SHAPE, letter, tile_inks, tile_sprite
 from geniusbot.games.allhands.tiles import SIZE
 from geniusbot.games.allhands.view import TileDecklarationView
 from geniusbot.games.grid import with_article
@@ -136,9 +136,11 @@ def badge_sprite(background_name: str) -> Sprite:
     return smooth_sprite(side, background_name, paint)
 
 
-@lru_cache(maxsize=32)
-def mine_sprite(background_name: str, exploded: bool) -> Sprite:
-    """A landmine: a dark ball with spikes; one that went off sits on a gold burst."""
+@lru_cache(maxsize=64)
+def mine_sprite(background_name: str, exploded: bool, owner: str = "p1") -> Sprite:
+    """A landmine: a dark body with spikes, shaped by its owner as the seats' marks are (p1's
+    round, p2's square), so the two players' mines tell apart without colour; one that went off
+    sits on a gold burst."""
     side = MINE_SIDE if not exploded else MINE_SIDE - 8  # the burst stays clear of the letter
 
     def paint(draw: ImageDraw.ImageDraw, scale: float) -> None:
@@ -159,9 +161,15 @@ def mine_sprite(background_name: str, exploded: bool) -> Sprite:
                 fill=rgb("black_stone"),
                 width=round(3.2 * scale),
             )
-        draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("black_stone"))
         h = r * 0.32
-        draw.ellipse([c - r * 0.45 - h, c - r * 0.45 - h, c - r * 0.45 + h, c - r * 0.45 + h], fill=rgb("white_stone"))
+        hx = hy = c - r * 0.45
+        if SEAT_SHAPE.get(owner) == "square":
+            s = r * 0.9
+            draw.rectangle([c - s, c - s, c + s, c + s], fill=rgb("black_stone"))
+            draw.rectangle([hx - h, hy - h, hx + h, hy + h], fill=rgb("white_stone"))
+        else:
+            draw.ellipse([c - r, c - r, c + r, c + r], fill=rgb("black_stone"))
+            draw.ellipse([hx - h, hy - h, hx + h, hy + h], fill=rgb("white_stone"))
 
     return smooth_sprite(side, background_name, paint)
 
@@ -311,15 +319,20 @@ def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
         x0, y0 = _corner(square)
         paste(canvas, badge_sprite(fill), (x0 + side - 2 * BADGE_RADIUS - 8, y0 + 4))
 
-    exploded = {str(e["tile"]) for e in view["exploded"] if e.get("tile")}
+    exploded = {str(e["tile"]): list(e.get("owners") or ()) for e in view["exploded"] if e.get("tile")}
+    own_seat = _own_seat(view)
     for square in view["mines"] or []:
         if square in exploded:
             continue
         x0, y0 = _corner(square)
-        paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), False), (x0 + 2, y0 + 2))
-    for square in exploded:
+        fill = _fill_at(square, colours, grid, over, centre)
+        paste(canvas, mine_sprite(fill, False, own_seat), (x0 + 2, y0 + 2))
+    for square, owners in exploded.items():
         x0, y0 = _corner(square)
-        paste(canvas, mine_sprite(_fill_at(square, colours, grid, over, centre), True), (x0, y0))
+        fill = _fill_at(square, colours, grid, over, centre)
+        # A tile both seats mined shows both mines, p1's round one first, p2's square one beside it.
+        for k, owner in enumerate(sorted(owners) or ["p1"]):
+            paste(canvas, mine_sprite(fill, True, owner), (x0 + k * MINE_SIDE // 2, y0))
 
     chain_from = view["chain_from"]
     if chain_from and view["phase"] == "declare":
@@ -329,6 +342,12 @@ def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
         _frame(draw, order[-1], ink("text"), 5)
     if lost_on:
         _cross(draw, lost_on)
+
+
+def _own_seat(view: TileDecklarationView) -> str:
+    """The seat whose mines the view lists (the viewer's own, the only ones shown before they go off)."""
+    seat = view.get("mines_owner")
+    return str(seat) if seat in SEAT_SHAPE else "p1"
 
 
 def _fill_at(square: str, colours: Mapping[str, str], grid: Mapping[str, str] | None, over: bool, centre: str) -> str:

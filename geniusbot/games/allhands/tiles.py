@@ -789,6 +789,7 @@ class TileDecklaration(Game):
             "chain_from": _sq(anchor) if anchor else None,
             "must_move_again": self.must_move_again,
             "mines": own_mines if self.has("landmine") else None,
+            "mines_owner": seat if own_mines is not None and self.has("landmine") else None,
             "mines_sent": {s: self.mines[s] is not None for s in self.seats} if self.has("landmine") else None,
             "exploded": [dict(e, owners=list(e["owners"])) for e in self.exploded],
             "last_move": self.last_move,

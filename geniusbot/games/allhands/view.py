@@ -30,6 +30,7 @@ class TileDecklarationView(BaseView):
     chain_from: str | None  # the tile the next declaration must touch (Chain)
     must_move_again: bool  # a landmine went off: the caller declares its own colour next
     mines: list[str] | None  # this seat's own mines (Landmine), else None
+    mines_owner: str | None  # the seat whose mines ``mines`` lists (the viewer), else None
     mines_sent: dict[str, bool] | None  # seat -> whether it has sent its mines (Landmine)
     exploded: list[dict[str, Any]]  # {"tile", "owners"}: the mines that went off
     move_number: int  # tiles declared
