@@ -73,8 +73,12 @@ def adjudicate_peak_mb(text: str, *, as_json: bool = True, root: Path = ROOT) ->
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "record.txt"
         path.write_text(text, encoding="utf-8")
+        # The command refuses a record over 1 MiB unread; the parsers past that limit are what is
+        # measured here, so the child lifts it to this file's size (a checkout from before the
+        # limit has none to lift, and is given one it does not read).
         code = (
-            "import resource, sys; from geniusbot.cli import main; code = main(['adjudicate', *sys.argv[1:]]); "
+            f"import resource, sys; import geniusbot.storage.record as r; r.MAX_RECORD_BYTES = {path.stat().st_size}; "
+            "from geniusbot.cli import main; code = main(['adjudicate', *sys.argv[1:]]); "
             "sys.stderr.write(f'peak={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(code)"
         )
         start = time.perf_counter()
@@ -87,6 +91,8 @@ def adjudicate_peak_mb(text: str, *, as_json: bool = True, root: Path = ROOT) ->
             check=False,
         )
         seconds = time.perf_counter() - start
+    if done.returncode != 0:  # a figure of a command that failed would measure nothing
+        raise SystemExit(f"adjudicate exited {done.returncode}: {done.stderr}")
     peak = next(line for line in done.stderr.splitlines() if line.startswith("peak="))
     return int(peak.removeprefix("peak=")) / 1024, seconds
 
