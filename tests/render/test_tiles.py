@@ -363,3 +363,14 @@ def test_the_status_line_gives_a_called_orange_its_article():
     game, _ = hidden_with_call()
     view = dict(game.view(), called="orange")
     assert tiles.status_line(view, NAMES).startswith("Ben: declare an orange (O) tile")
+
+
+def test_the_status_line_says_the_last_tiles_colour_apart_from_the_call():
+    # "F3 green" is F3 declared and green called: "last F3 green" read as if F3 were green.
+    game, grid = hidden_with_call()
+    square = declare_right(game, grid, colour_for_next="green")
+    assert grid[square] == "red" and game.view()["last_move"] == f"{square} green"
+    line = tiles.status_line(game.view(), NAMES)
+    assert f"last {square} was red" in line
+    assert f"{square} green" not in line
+    assert "declare a green (G) tile" in line  # the call, said as what the mover must do

@@ -245,10 +245,25 @@ def status_line(view: TileDecklarationView, players: Mapping[str, str] | None, s
         if view["chain_from"]:
             parts[0] += f" next to {view['chain_from']}"
         parts.append("then call a colour" if not view["must_move_again"] else "mine! move again")
-        if view["last_move"]:
-            parts.append(f"last {view['last_move']}")
+        last = _last_said(view)
+        if last:
+            parts.append(last)
         return " · ".join(parts)
     return ""
+
+
+def _last_said(view: TileDecklarationView) -> str:
+    """The last move for the status line. A declaration ("F3 green": F3 declared, green called)
+    says the tile's colour, "last F3 was red": the call is the colour the line asks for, and
+    "last F3 green" read as if F3 were green."""
+    last = view["last_move"]
+    if not last:
+        return ""
+    tile = last.split()[0]
+    declared = view["declared"][-1] if view["declared"] else None
+    if declared and declared.get("tile") == tile and declared.get("color"):
+        return f"last {tile} was {declared['color']}"
+    return f"last {last}"
 
 
 def _other(seat: str) -> str:
