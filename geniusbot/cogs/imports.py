@@ -9,6 +9,9 @@ room, with the players named here in its seats, so that a host may ``/resume`` i
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -22,6 +25,12 @@ from . import host_refusal
 
 #: Discord's limit on a message's text.
 MESSAGE_CHARS = 2000
+#: A record file's download from Discord is given up after this long, on the bot's clock (a
+#: record is at most 1 MiB: a download that takes longer has stalled, and the host is told so
+#: while they still wait, not after aiohttp's own five minutes).
+DOWNLOAD_SECONDS = 30
+
+log = logging.getLogger(__name__)
 
 
 class Imports(commands.Cog):
@@ -55,9 +64,16 @@ class Imports(commands.Cog):
                 f"{MAX_RECORD_BYTES // 1024} KiB. Attach the record of one match."
             )
         try:
-            data = await record.read()
-        except DISCORD_ERRORS:
+            data = await self.download(record)
+        except DISCORD_ERRORS as error:
+            log.info("could not download %s: %s", record.filename, error)
             raise Refusal(f"I could not download {record.filename} from Discord; attach it again.") from None
+        except TimeoutError:
+            log.info("the download of %s stalled for %s s", record.filename, DOWNLOAD_SECONDS)
+            raise Refusal(
+                f"I could not download {record.filename} from Discord: it took over {DOWNLOAD_SECONDS} s. "
+                "Attach it again."
+            ) from None
         try:
             prepared = prepare(decode_record(data, record.filename))
         except ImportRefused as error:
@@ -84,6 +100,20 @@ class Imports(commands.Cog):
         resume = f"a host uses /resume match:{done.match_id} here"
         replay = f"/replay match:{done.match_id} steps through it; /record match:{done.match_id} gives its record."
         await reply(interaction, done.summary(resume, replay)[:MESSAGE_CHARS])
+
+    async def download(self, attachment: discord.Attachment) -> bytes:
+        """The attachment's bytes, or :class:`TimeoutError` once :data:`DOWNLOAD_SECONDS` have
+        passed on the bot's clock (the one its tests move)."""
+        reading = asyncio.ensure_future(attachment.read())
+        limit = asyncio.ensure_future(self.bot.sleep(DOWNLOAD_SECONDS))
+        try:
+            done, _ = await asyncio.wait((reading, limit), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            limit.cancel()
+            reading.cancel()  # nothing, once it is done
+        if reading not in done:
+            raise TimeoutError
+        return reading.result()
 
     async def room_for_play(self, interaction: discord.Interaction, users: dict[str, int]) -> int:
         """This channel, as the room of a paused import, or a refusal saying what is missing."""

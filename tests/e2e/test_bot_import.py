@@ -6,11 +6,14 @@ hosts may import; a record that stops before the end is played on once a host re
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from geniusbot.adjudicate import adjudicate_text
+from geniusbot.cogs.imports import DOWNLOAD_SECONDS
 from geniusbot.host.imports import MAX_RECORD_BYTES
 from geniusbot.storage.record import parse_record, read_result
 from tests.e2e.botworld import World, ephemeral_answer
@@ -111,6 +114,30 @@ async def test_twice_refused_bad_files_and_who_may_import(world: World) -> None:
         assert unknown.startswith("u.txt cannot be imported: line 1: There is no game called 'parcheesi'")
         counts = await bot.store.counts()
         assert counts["matches"] == 1 and counts["actions"] == len(parse_record(text.decode()).lines) + 1
+
+
+@pytest.mark.slow
+async def test_a_download_that_stalls_is_given_up_after_its_limit_with_a_sentence(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = world.fake
+    text = (RECORDS / "tictacfive.txt").read_bytes()
+    async with world.running() as bot:
+        fake.stall_downloads()
+        interaction = await import_file(world, "r.txt", text)
+        await fake.wait_until(lambda: fake.stalled_downloads, what="the download to stall")
+        # The cog waits DOWNLOAD_SECONDS on the bot's clock, which the test moves.
+        limit = world.time.now() + timedelta(seconds=DOWNLOAD_SECONDS)
+        await fake.wait_until(lambda: limit in world.time.sleepers, what="the download's limit")
+        world.time.advance(DOWNLOAD_SECONDS)
+        assert await ephemeral_answer(world, interaction) == (
+            "I could not download r.txt from Discord: it took over 30 s. Attach it again."
+        )
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], "an error was logged"
+        assert (await bot.store.counts())["matches"] == 0
+        # Attached again, it downloads (the CDN stalled once) and is imported.
+        answer = await ephemeral_answer(world, await import_file(world, "r.txt", text))
+        assert answer.startswith("Imported the record as match #1")
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ waiting helpers) is :class:`~tests.fakediscord.driver.Driver`, which FakeDiscord
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -166,6 +167,11 @@ class FakeDiscord(Driver):
         self._rate_limits: list[RateLimit] = []
         self._upload_failures: list[int] = []
         self.failed_uploads: list[RecordedRequest] = []
+        # Downloads from the CDN that stall (fake.stall_downloads): their attachment ids, and
+        # the event that lets them go (at stop, so that the server can shut down).
+        self._download_stalls = 0
+        self.stalled_downloads: list[int] = []
+        self._release_downloads = asyncio.Event()
         self.gateway = Gateway(self)
         self.port = 0
         self._runner: web.AppRunner | None = None
@@ -216,6 +222,7 @@ class FakeDiscord(Driver):
     async def stop(self) -> None:
         """Close sockets, stop the server and give discord.py its URLs back."""
         await self.gateway.close_all()
+        self._release_downloads.set()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -268,6 +275,12 @@ class FakeDiscord(Driver):
         502 or 504 it retries itself, sleeping 1, 3, 5, 7 and 9 s of real time between tries.
         """
         self._upload_failures.extend([status] * times)
+
+    def stall_downloads(self, times: int = 1) -> None:
+        """Make the next ``times`` downloads of an attachment from the CDN stall: the headers come,
+        then no byte of the file, until the fake stops (``fake.stalled_downloads`` lists them as
+        they stall), as a download from an overloaded or cut-off CDN does."""
+        self._download_stalls += times
 
     @staticmethod
     def _template(route: str) -> str:
@@ -1588,8 +1601,16 @@ class FakeDiscord(Driver):
         self._delete(message)
         return no_content()
 
-    async def _serve_attachment(self, request: web.Request) -> web.Response:
+    async def _serve_attachment(self, request: web.Request) -> web.StreamResponse:
         attachment_id = int(request.match_info["attachment_id"])
+        if self._download_stalls:
+            self._download_stalls -= 1
+            stalled = web.StreamResponse(headers={"Content-Type": "application/octet-stream"})
+            await stalled.prepare(request)  # the status and headers, then nothing
+            self.stalled_downloads.append(attachment_id)
+            self._record("stalled_download", attachment_id)  # wakes a wait_until
+            await self._release_downloads.wait()
+            return stalled
         upload = self.uploads.get(attachment_id)
         if upload is not None:
             return web.Response(body=upload.data, headers={"Content-Type": upload.content_type})
