@@ -34,8 +34,21 @@ MS = 1000
 WARNING_SECONDS: tuple[int, ...] = (30, 10)
 
 
+#: The longest time one amount of a time control may give (a per-move allowance, a reserve, a
+#: block, a byo-yomi period): 24 hours.
+MAX_AMOUNT_MS = 24 * 3600 * MS
+#: The most byo-yomi periods a time control may have. With both bounds a seat's time is at most
+#: 100 days, a deadline every timer (and the database's timestamps) can hold.
+MAX_PERIODS = 100
+
+
 class ClockSpecError(ValueError):
     """A time-control string the host cannot read; the message says what to write."""
+
+
+class ClockTooLong(ClockSpecError):
+    """A time control that reads but gives more than :data:`MAX_AMOUNT_MS` in one amount or more
+    than :data:`MAX_PERIODS` periods; the message says the bound."""
 
 
 def to_ms(seconds: float) -> int:
@@ -73,10 +86,21 @@ def _parse_amount(text: str, whole: str) -> int:
             f"{text.strip()!r}{where} is not a duration; write a number with s or m, such as 60s or 5m "
             "(or none for no clock)."
         )
-    number = float(match.group(1))
+    number = float(match.group(1))  # a number of hundreds of digits reads as inf: too long, said below
     unit = match.group(2) or "s"
     factor = {"ms": 0.001, "h": 3600}.get(unit, 60 if unit.startswith("m") else 1)
+    if number * factor * MS > MAX_AMOUNT_MS:
+        where = "" if text.strip() == whole.strip() else f" in {_cut(whole.strip(), 40)!r}"
+        raise ClockTooLong(
+            f"{_cut(text.strip())!r}{where} is longer than a clock may give: each time in a time control may be "
+            f"at most {MAX_AMOUNT_MS // 3_600_000} hours (24h, 1440m or 86400s)."
+        )
     return to_ms(number * factor)
+
+
+def _cut(text: str, longest: int = 24) -> str:
+    """``text`` as a message quotes it: cut, saying its length, past ``longest`` characters."""
+    return text if len(text) <= longest else f"{text[:longest]}... ({len(text):,} characters)"
 
 
 @dataclass(frozen=True)
@@ -119,7 +143,13 @@ class TimeControl:
             reset, spec = True, spec[: -len("@bout")]
         byo = re.fullmatch(r"(\d+)[x*](.+)", spec)
         if byo:
-            periods = int(byo.group(1))
+            digits = byo.group(1).lstrip("0") or "0"
+            if len(digits) > len(str(MAX_PERIODS)) or int(digits) > MAX_PERIODS:
+                raise ClockTooLong(
+                    f"{_cut(whole.strip())!r} has {_cut(digits)} periods; a byo-yomi clock may have at most "
+                    f"{MAX_PERIODS}, such as 5x60s."
+                )
+            periods = int(digits)
             period = _parse_amount(byo.group(2), whole)
             if periods < 1 or period <= 0:
                 raise ClockSpecError(f"{whole!r} needs at least one period of more than 0 s, such as 5x60s.")

@@ -41,7 +41,7 @@ from geniusbot.storage.record import (
     record_text,
 )
 
-from .clock import Clock, ClockSpecError, TimeControl, preset
+from .clock import Clock, ClockSpecError, ClockTooLong, TimeControl, preset
 
 
 class ImportRefused(Exception):
@@ -140,6 +140,9 @@ def _control(record: Record, game: Game, notes: list[str]) -> TimeControl:
         return default
     try:
         return TimeControl.parse(spec)
+    except ClockTooLong as error:
+        notes.append(f"The TimeControl header is refused: {error} The match keeps the game's own, {default.spec()}.")
+        return default
     except ClockSpecError:
         notes.append(
             f"The TimeControl header {spec!r} is not a time control the bot reads (such as 60s+5m); "
