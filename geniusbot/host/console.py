@@ -63,7 +63,7 @@ def check_options(
     """
     from geniusbot.games import GameError, default_variant, get_game
 
-    from .clock import ClockSpecError, TimeControl
+    from .clock import ClockSpecError, ClockTooLong, TimeControl
 
     implied = default_variant(game)
     if variant and implied and variant.strip().lower() != implied:
@@ -82,6 +82,8 @@ def check_options(
     if clock:
         try:
             TimeControl.parse(clock)
+        except ClockTooLong as error:  # it reads, but past the bound: say the bound
+            return f"--clock: {error}"
         except ClockSpecError:
             return CLOCK_HELP.format(spec=clock)
     return None
