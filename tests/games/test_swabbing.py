@@ -16,6 +16,7 @@ from geniusbot.games import (
 )
 from geniusbot.games.allhands.swabbing import (
     SQUARES,
+    WHITE,
     DeckSwabbing,
     Snipe,
     Swab,
@@ -739,3 +740,20 @@ def test_a_single_filled_tile_is_announced_in_the_singular():
     events = play(game, "A6 B6")
     assert "1 tile takes p1's colour: A7." in events[0].text
     assert colours(game, "p1") == ["A7"]
+
+
+def _suggested(text: str) -> list[str]:
+    """The tiles a prompt or refusal suggests ("..., such as C3 C4.")."""
+    return text.split("such as ", 1)[1].split(".", 1)[0].split()
+
+
+@pytest.mark.parametrize("options", [{}, {"anomalies": "linear"}, {"anomalies": "hook"}, {"anomalies": "hook, linear"}])
+def test_the_prompt_suggests_only_a_move_it_would_accept(options):
+    # C3 C4 is black after the first move; the prompt went on suggesting it.
+    game = make(**options)
+    events = play(game, "C3 C4")
+    prompt = next(e.text for e in reversed(events) if e.kind == "turn")
+    suggested = _suggested(prompt)
+    assert suggested and not {"C3", "C4"} & set(suggested)
+    assert all(game.board[pt(s)] == WHITE for s in suggested)
+    assert Swab(game.turn, tuple(suggested)) in set(game.legal_moves(game.turn))

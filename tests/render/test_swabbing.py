@@ -200,3 +200,14 @@ def test_any_reachable_position_renders_each_tile_in_its_state(seed, moves, anom
     assert image.size == SIZE
     for square, state in view["board"].items():
         assert fill_at(image, square) == rgb(FILL[state]), square
+
+
+@pytest.mark.parametrize("anomalies", ["", "linear", "hook"])
+def test_the_status_line_suggests_a_legal_move_never_a_coloured_tile(anomalies):
+    game = new_game("swabbing", seed=1, anomalies=anomalies)
+    game.submit("C3 C4", game.to_move()[0])
+    line = swabbing.status_line(game.view(), NAMES)
+    suggested = line.split("e.g. ", 1)[1].split(" · ", 1)[0].split()
+    assert suggested and not {"C3", "C4"} & set(suggested)
+    mover = game.to_move()[0]
+    assert game.is_legal(game.parse_move(" ".join(suggested), mover))

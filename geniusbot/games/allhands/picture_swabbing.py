@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from geniusbot.games.allhands.picture_common import SEAT_FILL, draw_text_over, seat_symbol
 from geniusbot.games.allhands.picture_tiles import _board_box, _corner, square_xy, squares, tile_side
-from geniusbot.games.allhands.swabbing import SIZE
+from geniusbot.games.allhands.swabbing import SIZE, example_move
 from geniusbot.games.allhands.view import DeckSwabbingView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
@@ -195,14 +195,18 @@ def status_line(view: DeckSwabbingView, players: Mapping[str, str] | None) -> st
 
     anomalies = set(view["anomalies"])
     turn = view["turn"]
-    how = "a line of white tiles, e.g. C3 C4 C6" if "linear" in anomalies else "two adjacent white tiles, e.g. C3 C4"
+    hook = view["hook"]
+    touch = hook["from"] if hook and not hook["lifted"] else []
+    example = example_move(view["board"], linear="linear" in anomalies, touch=touch)
+    how = "a line of white tiles" if "linear" in anomalies else "two adjacent white tiles"
+    if example:
+        how += f", e.g. {example}"  # a legal move of this board: never a tile already coloured
     parts = []
     if "snipe" in anomalies and view["sniper"]:
         # Who has sent what shows in the player rows; the line says what each may do.
         parts.append(f"{name(turn)} moves, {name(view['sniper'])} may snipe")
     else:
         parts.append(f"{name(turn)} to swab {how}")
-    hook = view["hook"]
     if hook and hook["from"] and not hook["lifted"]:
         parts.append(f"touch {' or '.join(hook['from'])} (Hook)")
     if view["sealed"]:

@@ -261,6 +261,36 @@ def _sort(points: Iterable[Point]) -> list[Point]:
     return sorted(points, key=lambda p: (p.col, p.row))
 
 
+def example_move(board: Mapping[str, str], *, linear: bool, touch: Sequence[str] = ()) -> str | None:
+    """A legal move on ``board`` (square -> state, as the view gives it) for a prompt to suggest,
+    so no prompt names a tile that is already coloured: two side-by-side white tiles, or
+    (``linear``) up to three white tiles of one row or column; with ``touch`` (Hook's tiles while
+    it binds) one of them next to one of those. ``None`` when no move is left."""
+    white = {p for p in SQUARES if board.get(_sq(p)) == WHITE}
+    zone = {n for t in touch for n in neighbours(_pt(t)) if n in white} if touch else None
+    usual = [_pt(t) for t in (("C3", "C4", "C6") if linear else ("C3", "C4"))]  # the rules' own example
+    if all(p in white for p in usual) and (zone is None or any(p in zone for p in usual)):
+        return _listing(usual)
+    if not linear:
+        for p in _sort(white):
+            for q in (p.offset(0, 1), p.offset(1, 0)):
+                if q in white and (zone is None or p in zone or q in zone):
+                    return _listing(_sort((p, q)))
+        return None
+    lines = [[Point(c, r) for c in range(SIZE)] for r in range(SIZE)] + [
+        [Point(c, r) for r in range(SIZE)] for c in range(SIZE)
+    ]
+    best: list[Point] = []
+    for line in lines:
+        whites = [p for p in line if p in white]
+        if zone is not None:
+            start = [p for p in whites if p in zone][:1]
+            whites = start + [p for p in whites if p not in start] if start else []
+        if len(whites[:3]) > len(best):
+            best = whites[:3]
+    return _listing(_sort(best)) if best else None
+
+
 def _listing(points: Iterable[Point | str]) -> str:
     return " ".join(str(p) for p in points)
 
@@ -504,9 +534,13 @@ class DeckSwabbing(Game):
         return Swab(seat, tuple(_sq(t) for t in self._check_tiles(tiles)))
 
     def _how_to_move(self, prefix: str = "") -> str:
-        if self.has("linear"):
-            return prefix + "name one or more white tiles in one row or one column, such as C3 C4 C6."
-        return prefix + "name two side-by-side white tiles, such as C3 C4."
+        touch = [_sq(p) for p in self.recent] if self.has("hook") and self.hook_binds() else []
+        linear = self.has("linear")
+        example = example_move(self._board_view(), linear=linear, touch=touch)
+        such = f", such as {example}" if example else ""
+        if linear:
+            return prefix + f"name one or more white tiles in one row or one column{such}."
+        return prefix + f"name two side-by-side white tiles{such}."
 
     def _check_tiles(self, tiles: list[Point]) -> list[Point]:
         named = Counter(tiles)  # one pass: a long submission costs its length, not its square
