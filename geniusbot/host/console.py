@@ -136,7 +136,8 @@ async def run_console(
     the seat and level of the practice opponent (``--vs bot``)."""
     from geniusbot.games import GameError, default_variant, get_game
     from geniusbot.practice import console as practice
-    from geniusbot.storage import StorageError, StorageUnavailable, Store
+    from geniusbot.storage import StorageError, StorageUnavailable
+    from geniusbot.storage.console import ConsoleStore
 
     from .match import Host
     from .replay import export_record
@@ -164,7 +165,8 @@ async def run_console(
         time_source = FileTime(time_file) if time_file else SystemTime()
     now: Callable[[], float] = lambda: time_source.now().timestamp()  # noqa: E731
     try:
-        store = await Store.open(db_url, now=time_source.now)
+        store = await ConsoleStore.open(db_url, now=time_source.now)
+        assert isinstance(store, ConsoleStore)
     except StorageUnavailable as error:  # it says what failed and what to do; name the URL too
         say(f"{error} The database was {db_url!r} (--db).")
         return 2
@@ -201,14 +203,17 @@ async def run_console(
                     )
                 asked = bot[1] if bot is not None else "normal"
                 bot = None if stored is None else (stored.seat, stored.level or asked)
-        # Always: it starts the heartbeat, and keeps the outage ledger of the matches left alone.
-        resumed = await host.recover(only=lambda r: r.id == match_id)
-        if match_id is not None and match_id not in resumed:
-            say(f"Match #{match_id} could not be resumed; start a new one with --new.")
-            return 2
         if match_id is not None:
+            # From here on this console reads, delivers and beats for this match alone (another
+            # console on the same database plays its own): the time the match waited since its
+            # console's last heartbeat is given back.
+            store.match_id = match_id
+            resumed = await host.recover(only=lambda r: r.id == match_id)
+            if match_id not in resumed:
+                say(f"Match #{match_id} could not be resumed; start a new one with --new.")
+                return 2
             await _show_window_again(host, match_id)
-        if match_id is None:
+        else:
             reply = await host.start_match(
                 # A rule set's own name (Game.variant_aliases) picks that rule set, as in the bot.
                 name,
@@ -223,7 +228,9 @@ async def run_console(
                 say(reply.message)
                 return 2
             match_id = reply.match_id
-        assert match_id is not None
+            assert match_id is not None
+            store.match_id = match_id
+            await host.recover(only=lambda _record: False)  # nothing to give back: it starts the heartbeat
         dispatcher.start()
         say(help_text(host.matches[match_id].game if match_id in host.matches else None))
         opponent = await practice.start(host, store, match_id, bot, say)

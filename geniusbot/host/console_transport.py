@@ -46,6 +46,9 @@ class ConsoleTransport:
     #: Commands are typed as they are named: "resume".
     command_prefix = ""
 
+    #: A resumed match's first line: there is no bot that was away, only the match.
+    back_after = "Match #{match} is back after {away}"
+
     #: The last message id handed out in this process, by any console.
     _last = 0
 

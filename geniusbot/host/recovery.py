@@ -16,6 +16,9 @@ from .live import epoch, utc
 
 log = logging.getLogger(__name__)
 
+#: What a resumed match's first line says, unless the transport has its own ``back_after``.
+BACK_AFTER = "The bot is back after {away}"
+
 #: Outages the heartbeat ledger keeps for matches that have not committed since (the newest).
 MAX_OUTAGES = 50
 
@@ -81,6 +84,9 @@ class Recovery(HostBase):
         # One process of several keeps one heartbeat per shard it owns (its payload names the
         # shard), so the process that takes a shard over reads when that shard's owner was last alive.
         shards = getattr(self, "shards", None)
+        # A console keeps the heartbeat of the one match it plays (its store reads only that
+        # match's), so a match left waiting is measured by its own console's last beat.
+        payload.update(getattr(self.store, "heartbeat_payload", {}))
         if delivered is not None:
             if "shard" in delivered.payload:
                 payload["shard"] = delivered.payload["shard"]
@@ -167,7 +173,9 @@ class Recovery(HostBase):
                 when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
                 ran_on = "but not the window's time" if said else "the window's time ran on"
                 said.append(f"{ran_on} (what it shows stayed on show): {when}")
-            back = f"The bot is back after {format_duration(int(latest * 1000))}"
+            back = getattr(self.transport, "back_after", BACK_AFTER).format(
+                match=live.id, away=format_duration(int(latest * 1000))
+            )
             await self._post(
                 live, f"{back}{'; ' + ', '.join(said) if said else ''}. {self.clock_line(live, now)}".strip()
             )

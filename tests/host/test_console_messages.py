@@ -53,9 +53,12 @@ async def test_two_runs_never_hand_out_the_same_message_id(tmp_path):
     assert len(set(ids)) == 100 and ids == sorted(ids)
 
 
-async def test_a_deletion_left_by_one_match_names_no_message_of_a_later_run(tmp_path):
+async def test_a_deletion_left_by_one_match_is_its_own_and_names_no_message_of_a_later_run(tmp_path):
     await play(tmp_path, ["quit"], "tiles")  # the grid is on show; its boards go when the window closes
-    later = await play(tmp_path, ["p1: H8", "status", "quit"], "tictacfive", after=60, new=True, wait_for="(deleted: ")
+    # Another match's console, on the same file, after the window's time: the deletion is not its own.
+    other = await play(tmp_path, ["p1: H8", "status", "quit"], "tictacfive", after=60, new=True)
+    assert "(deleted: " not in other, other
+    later = await play(tmp_path, ["status", "quit"], "tiles", after=120)
     gone = [line for line in later.splitlines() if line.startswith("(deleted: ")]
     assert gone and set(gone) == {"(deleted: a message from an earlier run)"}, later
 
@@ -63,7 +66,7 @@ async def test_a_deletion_left_by_one_match_names_no_message_of_a_later_run(tmp_
 async def test_a_resumed_memory_window_shows_its_grid_again_and_hides_it_when_it_closes(tmp_path):
     await play(tmp_path, ["quit"], "tiles")
     resumed = await play(tmp_path, ["close window", "quit"], "tiles", after=5)
-    back, _, after = resumed.partition("The bot is back after 0:05")
+    back, _, after = resumed.partition("Match #1 is back after 0:05")
     assert after and LEGEND in after.partition("Time is up: the grid is hidden.")[0], resumed
     # Its 30 s are wall time (the grid was on show while the console was away): 25 s are left.
     assert "Memorize the grid: it is hidden in 25 s." in after

@@ -74,7 +74,7 @@ async def test_a_grid_posted_just_before_a_crash_goes_at_its_time(
     set_time(tmp_path, T0 + down)
     second = tiles(tmp_path, db)
     second.expect(lambda line: line.startswith("Resuming match #1"))
-    back = second.expect(lambda line: line.startswith("The bot is back after"))
+    back = second.expect(lambda line: line.startswith("Match #1 is back after"))
     before_back = second.seen[:-1]
     if down < 30:
         # Inside the window: its time ran on, the grid still goes at T0 + 30.
@@ -114,9 +114,9 @@ async def test_a_restart_inside_the_memorize_window_ends_it_when_the_grid_goes(t
 
     set_time(tmp_path, T0 + 18)  # back 10 s later
     second = tiles(tmp_path, db)
-    back = second.expect(lambda line: line.startswith("The bot is back after"))
+    back = second.expect(lambda line: line.startswith("Match #1 is back after"))
     assert back == (
-        "The bot is back after 0:10; the clocks were stopped meanwhile, but not the window's time "
+        "Match #1 is back after 0:10; the clocks were stopped meanwhile, but not the window's time "
         "(what it shows stayed on show): it closes in 12 s."
     )
     second.expect(lambda line: line == "Memorize the grid: it is hidden in 12 s.")  # the board again
