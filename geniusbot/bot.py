@@ -115,6 +115,8 @@ class GeniusBot(commands.AutoShardedBot):
         practice_budget: Budget | None = None,
         **options: Any,
     ) -> None:
+        # A text bot: discord.py's start-up warnings that voice needs PyNaCl and davey are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault("intents", intents())
         options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
         if settings is not None and settings.shard_count is not None:

@@ -2,7 +2,10 @@
 
 Transient failures (SQLite "database is locked", a dropped PostgreSQL connection, a restarting
 server) are retried a few times with a growing pause; if they persist, :class:`StorageUnavailable`
-is raised. A write whose COMMIT was cut off mid-way is reported to the next try
+is raised. Each retry is a warning, except a connection the server refused or a host that was
+not found (:func:`is_unreachable`): every try of those says the same, so they are retried
+quietly (DEBUG) and the :class:`StorageUnavailable` that may follow says it once (a bot started
+with its PostgreSQL down prints its one sentence, not six warnings before it). A write whose COMMIT was cut off mid-way is reported to the next try
 (:attr:`RetryState.ambiguous`), which checks whether it landed before redoing it, so an
 acknowledged write is never doubled and a lost one is never reported as done.
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -54,6 +58,20 @@ def is_transient(error: BaseException) -> bool:
                 return True
         return isinstance(orig, OSError | ConnectionError)
     return isinstance(error, OSError | ConnectionError | asyncio.TimeoutError)
+
+
+def is_unreachable(error: BaseException) -> bool:
+    """Whether ``error`` (or what it wraps) is a connection refused or a host name not found: no
+    database answers there at all (as opposed to one that answered, then failed)."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, ConnectionRefusedError | socket.gaierror):
+            return True
+        orig = getattr(cause, "orig", None)
+        cause = orig if isinstance(orig, BaseException) else (cause.__cause__ or cause.__context__)
+    return False
 
 
 class AmbiguousCommit(Exception):
@@ -109,7 +127,9 @@ async def retry_transient(
             if not is_transient(error):
                 raise
             last_error = error
-            log.warning("storage: %s failed on try %d (%s); retrying", what, number + 1, error)
+            if number < retries:  # after the last try, the error below says it
+                level = logging.DEBUG if is_unreachable(error) else logging.WARNING
+                log.log(level, "storage: %s failed on try %d (%s); retrying", what, number + 1, error)
     # Said plainly when a try's commit broke and no later try could check it: it may have landed,
     # and the caller must find out (CommitUnknown) rather than assume either way.
     landed = " (the last try may have been saved; reload before retrying)" if state.ambiguous else ""
