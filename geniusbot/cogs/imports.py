@@ -17,9 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
-from geniusbot.host.imports import MAX_RECORD_BYTES, ImportRefused, decode_record, import_prepared, prepare
+from geniusbot.host.imports import ImportRefused, decode_record, import_prepared, prepare
 from geniusbot.storage import RoomBusy
-from geniusbot.storage.record import RecordError
+from geniusbot.storage.record import MAX_RECORD_BYTES, RecordError
 
 from . import host_refusal
 
