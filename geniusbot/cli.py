@@ -295,6 +295,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except Exception as error:  # a bug: say it in one line; the traceback is for --log-level DEBUG
         log.debug("the command %r failed", args.command, exc_info=True)
+        storage = sys.modules.get("geniusbot.storage.errors")  # loaded if a database was used
+        if storage is not None and isinstance(error, storage.StorageUnavailable):
+            # A database that cannot be used (unreachable, its disk full, its file read-only or
+            # damaged) is not a bug; its sentence says what to do.
+            print(f"geniusbot {_name(args)}: {error}", file=sys.stderr)
+            return EXIT_USAGE
         print(
             f"geniusbot {_name(args)}: an unexpected error stopped the command ({type(error).__name__}: {error}); "
             "run it again with --log-level DEBUG to see where, and report it.",

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from .errors import StorageUnavailable
+from .errors import StorageFault, StorageUnavailable, storage_fault
 from .retry import retry_transient
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
@@ -134,6 +134,7 @@ def create_engine(
     engine = create_async_engine(
         parsed, echo=echo, pool_pre_ping=bool(pre_ping), connect_args=connect_args, **engine_options
     )
+    _name_faults(engine.sync_engine)
     if pre_ping is None:
         _ping_when_idle(engine.sync_engine, IDLE_PING_SECONDS)
     if on_connect is not None:
@@ -189,7 +190,21 @@ def sqlite_sync_engine(engine: AsyncEngine) -> Engine:
     return sync_engine
 
 
+def _name_faults(sync_engine: Engine) -> None:
+    """A full disk, a read-only or a damaged database is raised as the :class:`StorageFault` it is,
+    from every statement, commit and connection of ``sync_engine``: retrying cures none of them,
+    and its sentence names the cause and what to do (where the driver's error says neither)."""
+
+    @event.listens_for(sync_engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        fault = storage_fault(context.original_exception)
+        if fault is not None:
+            raise fault from context.sqlalchemy_exception or context.original_exception
+
+
 def _install_sqlite_hooks(sync_engine: Engine, busy_timeout_ms: int, synchronous: str) -> None:
+    _name_faults(sync_engine)
+
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # The sqlite3 module's own transaction handling would BEGIN lazily (deferred) behind our
@@ -325,6 +340,12 @@ async def command_upgrade(args: Any) -> int:
         # Retried as the store retries its writes (a running bot may hold SQLite's write lock).
         await retry_transient(lambda _state: upgrade(url, revision), what="upgrading the schema")
         after = await current_revision(url)
+        damage = await integrity_problem(url)
+        if damage is not None:
+            raise StorageFault("damaged", damage)
+    except StorageFault as fault:  # a full disk, a read-only or damaged file: it says what to do
+        print(f"geniusbot: {fault} The database was {_safe_url(url)}.", file=sys.stderr)
+        return 2
     except Exception as error:  # the message is for whoever runs the command
         # After the retries (each logged), name what kept failing rather than the retry's summary.
         shown: BaseException = error
@@ -341,6 +362,25 @@ async def command_upgrade(args: Any) -> int:
     else:
         print(f"Upgraded the database at {_safe_url(url)} from revision {before or 'empty'} to {after}.")
     return 0
+
+
+async def integrity_problem(url: str | URL) -> str | None:
+    """What SQLite's ``PRAGMA quick_check`` finds wrong in the database at ``url`` (its first
+    finding), or ``None`` when it finds nothing (and on PostgreSQL, which checks its own pages)."""
+    engine = create_engine(url)
+    try:
+        if engine.dialect.name != "sqlite":
+            return None
+        async with engine.connect() as connection:
+            rows = (await connection.exec_driver_sql("PRAGMA quick_check")).fetchall()
+        findings = [str(row[0]) for row in rows]
+        return None if findings == ["ok"] else findings[0]
+    except StorageFault as fault:
+        if fault.cause != "damaged":
+            raise
+        return fault.detail or None
+    finally:
+        await engine.dispose()
 
 
 async def current_revision(target: str | URL | AsyncEngine) -> str | None:

@@ -6,7 +6,7 @@ can name these without loading SQLAlchemy.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from sqlalchemy.exc import IntegrityError
@@ -56,6 +56,81 @@ class CommitUnknown(StorageUnavailable):
     """A write's COMMIT was sent but its answer never came, and the database stayed away past the
     retries: the write may have landed or not. A caller that gave the write a submission key
     finds out later with :meth:`Store.find_submission`; it must not say either way meanwhile."""
+
+
+class StorageFault(StorageUnavailable):
+    """The database refused the work for a cause retrying does not cure: its disk is full, its
+    file is read-only, or its file is damaged. Nothing of the work was written.
+
+    ``str(fault)`` says the cause and what to do, for whoever runs the bot (the log, the command
+    line, the console); :meth:`for_player` says it to a player, who can only ask them.
+    ``cause`` is ``"full"``, ``"read-only"`` or ``"damaged"``.
+    """
+
+    #: For whoever runs the bot: the cause and what to do, by cause.
+    SAID: ClassVar[dict[str, str]] = {
+        "full": "The disk that holds the bot's database is full, so nothing more can be saved; free some "
+        "space on it, then try again.",
+        "read-only": "The bot's database cannot be written: the database file, or its folder, is read-only "
+        "for the bot; let the bot's user write to both (or give a database it may write), then try again.",
+        "damaged": "The bot's database file is damaged; restore it from a backup (or move it aside to start "
+        "with an empty one), then try again.",
+    }
+    #: For a player: what is wrong, in their words.
+    TOLD: ClassVar[dict[str, str]] = {
+        "full": "the bot's disk is full",
+        "read-only": "the bot may not write its database",
+        "damaged": "the bot's database is damaged",
+    }
+
+    def __init__(self, cause: str, detail: str = "") -> None:
+        said = self.SAID[cause]
+        super().__init__(f"{said} (The database said: {detail}.)" if detail else said)
+        self.cause = cause
+        self.detail = detail
+
+    def for_player(self, undone: str = "that was not done") -> str:
+        """What a player is told: ``undone`` ("that move was not taken") and why, and to ask the
+        bot's host (only they can free the disk or mend the file)."""
+        return f"{undone[:1].upper()}{undone[1:]}: {self.TOLD[self.cause]}. Ask whoever runs the bot to fix it, then try again."
+
+
+#: SQLite's result codes (``sqlite3.Error.sqlite_errorname``) and PostgreSQL's SQLSTATEs of a
+#: :class:`StorageFault`, and the words of each in an error's text (a driver that gives no code).
+_FAULT_CODES = {
+    "SQLITE_FULL": "full",
+    "53100": "full",  # disk_full
+    "SQLITE_READONLY": "read-only",
+    "25006": "read-only",  # read_only_sql_transaction (a server in recovery, a read-only replica)
+    "SQLITE_CORRUPT": "damaged",
+    "SQLITE_NOTADB": "damaged",
+    "XX001": "damaged",  # data_corrupted
+    "XX002": "damaged",  # index_corrupted
+}
+_FAULT_WORDS = {
+    "database or disk is full": "full",
+    "no space left on device": "full",
+    "attempt to write a readonly database": "read-only",
+    "database disk image is malformed": "damaged",
+    "file is not a database": "damaged",
+}
+
+
+def storage_fault(error: BaseException) -> StorageFault | None:
+    """The :class:`StorageFault` a database error is (a full disk, a read-only or damaged file),
+    or ``None`` for any other error. ``error`` is SQLAlchemy's wrapper or the driver's own."""
+    orig = getattr(error, "orig", None)
+    # The driver's error first (its code, its own words), then what it came from, then the wrapper.
+    for link in (orig, getattr(orig, "__cause__", None), error):
+        if link is None:
+            continue
+        code = getattr(link, "sqlite_errorname", None) or getattr(link, "sqlstate", None)
+        text = str(link).split("\n", 1)[0]
+        cause = _FAULT_CODES.get(str(code)) if code else None
+        cause = cause or next((c for words, c in _FAULT_WORDS.items() if words in text.lower()), None)
+        if cause is not None:
+            return StorageFault(cause, text)
+    return None
 
 
 class DuplicateSubmission(StorageError):
