@@ -26,7 +26,15 @@ class BotProcess:
     """``python -m geniusbot run`` with shard settings, its output in ``<name>.log``."""
 
     def __init__(
-        self, cluster: Cluster, name: str, *, shards: str | None, standby: bool = False, count: int | None = -1
+        self,
+        cluster: Cluster,
+        name: str,
+        *,
+        shards: str | None,
+        standby: bool = False,
+        count: int | None = -1,
+        db_url: str | None = None,
+        environment: dict[str, str] | None = None,
     ) -> None:
         self.cluster = cluster
         self.name = name
@@ -40,7 +48,7 @@ class BotProcess:
             DISCORD_TOKEN=fake.token,
             DISCORD_API_BASE_URL=fake.api_base,
             DISCORD_GATEWAY_URL=fake.gateway_url,
-            DATABASE_URL=cluster.db_url,
+            DATABASE_URL=db_url or cluster.db_url,
             GENIUSBOT_DATA_DIR=str(cluster.tmp_path / "data"),
             GENIUSBOT_TEST_TIME_FILE=str(cluster.time_file),
             LOG_LEVEL="INFO",
@@ -53,6 +61,7 @@ class BotProcess:
             env["SHARD_IDS"] = shards
         if standby:
             env["STANDBY"] = "true"
+        env.update(environment or {})
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "geniusbot", "run"],
@@ -68,6 +77,10 @@ class BotProcess:
     @property
     def alive(self) -> bool:
         return self.process.poll() is None
+
+    def signal(self, signum: int) -> None:
+        """Send ``signum`` (SIGSTOP freezes the process, SIGCONT thaws it)."""
+        self.process.send_signal(signum)
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown at all."""
@@ -149,10 +162,23 @@ class Cluster:
     def advance(self, seconds: float) -> None:
         self.set_time(self.now + seconds)
 
-    def start(self, name: str, shards: str | None, *, standby: bool = False, count: int | None = -1) -> BotProcess:
+    def start(
+        self,
+        name: str,
+        shards: str | None,
+        *,
+        standby: bool = False,
+        count: int | None = -1,
+        db_url: str | None = None,
+        environment: dict[str, str] | None = None,
+    ) -> BotProcess:
         """A process serving ``shards`` ("0,1"; None: every shard) of ``count`` (default: the
-        cluster's; None: no SHARD_COUNT at all, the process of a database of its own)."""
-        process = BotProcess(self, name, shards=shards, standby=standby, count=count)
+        cluster's; None: no SHARD_COUNT at all, the process of a database of its own), on the
+        cluster's database or at ``db_url`` (the same database through a proxy), with
+        ``environment`` over the harness's settings."""
+        process = BotProcess(
+            self, name, shards=shards, standby=standby, count=count, db_url=db_url, environment=environment
+        )
         self.processes.append(process)
         return process
 
@@ -177,10 +203,11 @@ class Cluster:
             await conn.close()
 
     async def end_sessions(self, application_name: str) -> int:
-        """End the database sessions of that name (as a server restart would); how many there were."""
+        """End the database sessions whose name is ``LIKE`` that (as a server restart would); how
+        many there were."""
         ended = await self.query(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE application_name = $1 AND datname = current_database()",
+            "WHERE application_name LIKE $1 AND datname = current_database()",
             application_name,
         )
         return int(ended)  # type: ignore[call-overload]

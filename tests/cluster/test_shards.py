@@ -70,7 +70,7 @@ async def test_a_process_whose_lock_connection_dies_stops_at_once(postgres_db_ur
         try:
             one = cluster.start("one", "1")
             await one.serving(1)
-            ended = await cluster.end_sessions("geniusbot shards 1 of 2")
+            ended = await cluster.end_sessions("geniusbot#% lock shards 1 of 2")
             assert ended == 1
             assert await one.exited(timeout=30) == 2
             assert "lost the locks of shard(s) 1 of 2: the lock connection closed" in one.text()
