@@ -158,7 +158,7 @@ TIGHTWIRE_MOVES = [
 ]
 
 
-def test_a_tightwire_board_draws_the_lines_between_neighbouring_dots_and_lists_the_longer_ones():
+def test_a_tightwire_board_draws_every_line_and_names_the_longer_ones():
     game = new_game("tightwire", seed=0, p1_color="orange")
     for line in TIGHTWIRE_MOVES:
         seat, text = line.split(" ", 1)
@@ -167,22 +167,45 @@ def test_a_tightwire_board_draws_the_lines_between_neighbouring_dots_and_lists_t
         [
             "    A   B   C   D   E",
             " 5  .   .   .   .   .",
-            "    |   |       |",
-            " 4  .   .   O   o   .",
-            "    |   | /   /",
-            " 3  O   .   .   .   B",
-            "              \\",
-            " 2  .   B   .---O   .",
-            "        |       |",
+            "    |   |     / |  |",
+            " 4  .   .   O/  o  |.",
+            "    |   | / / //  |",
+            " 3  O   . / . / .|  B",
+            "       //    /\\  |",
+            " 2  . //B   .---O   .",
+            "     // |       |",
             " 1  .   .   .   .   B",
             "    A   B   C   D   E",
-            "Longer lines: A1-B3, A1-D5, D2-E5, C2-D4 (slack).",
+            "Longer lines, traced above: A1-B3, A1-D5, D2-E5, C2-D4 (slack).",
             "O orange, B blue, . an empty dot; lower case: the dots of the last action.",
             "Off the board, to be revived: 1 blue.",
             "Slack line unused: p2.",
             "p1 orange, p2 blue | last move slack C2-D4 | to move: p2",
         ]
     )
+
+
+@pytest.mark.parametrize("line", ["A1-B3", "C1-G2", "D7-E3", "A5-C6", "B6-E7", "F1-G5"])
+def test_a_longer_line_is_traced_on_the_board_it_is_listed_under(line):
+    # The board listed "Longer lines: ..." under a drawing that did not show them.
+    setup = "orange A7 C5; blue A1 G1"
+    bare = text_board(new_game("tightwire", seed=0, board="large7", setup=setup).view(None)).splitlines()
+    drawn = text_board(
+        new_game("tightwire", seed=0, board="large7", setup=f"{setup}; lines {line}").view(None)
+    ).splitlines()
+    grid = slice(1, 14)  # the 7 rows of dots and the 6 rows between them
+    assert f"Longer lines, traced above: {line}." in drawn
+    width = max(len(row) for row in drawn[grid] + bare[grid])
+    changed = [
+        (y, x) for y in range(1, 14) for x in range(width) if bare[y].ljust(width)[x] != drawn[y].ljust(width)[x]
+    ]
+    assert changed and all(drawn[y][x] in "/\\|~" for y, x in changed)
+    # The trace runs from one end's row to the other's: every row of the canvas between them has a mark.
+    a, b = line.split("-")
+    rows = sorted(2 * (7 - int(dot[1:])) + 1 for dot in (a, b))  # the text rows of the two dots
+    marked = {y for y, _ in changed}
+    assert all(y in marked for y in range(rows[0] + 1, rows[1])) or rows[0] == rows[1]
+    assert drawn[grid] != bare[grid]
 
 
 def test_a_slack_line_across_a_neighbouring_line_is_drawn_as_a_cross_and_named_below():

@@ -36,7 +36,9 @@ def _tightwire_grid(
     for a, b in lines:
         (ca, ra), (cb, rb) = sorted(((ord(a[0]) - ord("A"), int(a[1:]) - 1), (ord(b[0]) - ord("A"), int(b[1:]) - 1)))
         y, x = at(ca, ra)
-        if ra == rb:
+        if cb - ca > 1 or abs(rb - ra) > 1:
+            _draw_long(canvas, (y, x), at(cb, rb))
+        elif ra == rb:
             for k in range(1, step):
                 canvas[y][x + k] = "-"
         elif ca == cb:
@@ -54,17 +56,48 @@ def _tightwire_grid(
     return out
 
 
+def _draw_long(canvas: list[list[str]], start: tuple[int, int], end: tuple[int, int]) -> None:
+    """A line between dots that are not neighbours (A1-B3, A1-D5), traced cell by cell from
+    ``start`` to ``end`` (canvas row, column) in the one character nearest its slope (``/``,
+    ``\\``, ``|``, or ``~`` for a shallow one), the cells being twice as tall as they are wide.
+    Where it meets a line already drawn (only a slack line may cross another), the cell shows
+    ``X`` or ``+``."""
+    (y0, x0), (y1, x1) = start, end
+    dy, dx = y1 - y0, x1 - x0
+    steep = abs(2 * dy) / max(1, abs(dx))  # rise over run as the eye sees it
+    if steep < 0.5:
+        mark = "~"  # not "-": along a row of dots that would read as a line between neighbours
+    elif steep > 2:
+        mark = "|"
+    else:
+        mark = "/" if (dy < 0) == (dx > 0) else "\\"
+    # One character a canvas row for a line that climbs faster than it runs, else one a column,
+    # as the neighbours' lines are drawn (one ``/`` between two rows, ``---`` along a row).
+    steps = abs(dy) if steep >= 1 else abs(dx)
+    for k in range(1, steps):
+        y, x = y0 + round(k * dy / steps), x0 + round(k * dx / steps)
+        if y % 2 == 0 and x % (_TW_GAP + 1) == 0:
+            continue  # the cell of a dot (the line passes beside it, never over it)
+        here = canvas[y][x]
+        if here in (" ", mark):
+            canvas[y][x] = mark
+        else:
+            canvas[y][x] = "X" if {here, mark} <= {"/", "\\", "X"} else "+"
+
+
 def _neighbours(a: str, b: str) -> bool:
     return abs(ord(a[0]) - ord(b[0])) <= 1 and abs(int(a[1:]) - int(b[1:])) <= 1
 
 
 def board_lines(view: TightwireView) -> list[str]:
     lines = [(ln["a"], ln["b"], ln["slack"]) for ln in view["lines"]]
-    drawn = [(a, b) for a, b, _ in lines if _neighbours(a, b)]
+    # Neighbours' lines first: a longer line traced over them shows where it crosses one.
+    drawn = sorted(((a, b) for a, b, _ in lines), key=lambda line: not _neighbours(*line))
     out = _tightwire_grid(view["cols"], view["rows"], view["pieces"], drawn, set(view["last_path"]))
     longer = [f"{a}-{b}{' (slack)' if slack else ''}" for a, b, slack in lines if not _neighbours(a, b)]
     if longer:
-        out.append("Longer lines: " + ", ".join(longer) + ".")
+        # Traced as near as text can; named too, since a traced line's ends can be hard to read.
+        out.append("Longer lines, traced above: " + ", ".join(longer) + ".")
     slack_drawn = [f"{a}-{b}" for a, b, slack in lines if slack and _neighbours(a, b)]
     if slack_drawn:
         out.append("Slack lines drawn above: " + ", ".join(slack_drawn) + ".")
