@@ -396,7 +396,10 @@ async def _handle(
     elif len(words) == 2 and words[0] == "rules":
         say(rules_of(words[1]))  # a task's own rules, or any game's
     elif words == ["export"]:
-        say((await export(store, match_id)).rstrip("\n"))
+        # The person at the keyboard plays one seat of a practice match: while it goes on, the
+        # opponent's private moves are theirs alone, as in the room.
+        withhold = None if over or live is None else live.practice_seat
+        say((await export(store, match_id, withhold=withhold)).rstrip("\n"))
     elif words == ["close", "window"]:
         # The host's own close, as when the window's time runs out (a record's 'host: close window').
         reply = await host.command(match_id, "close window", key=key)

@@ -423,16 +423,20 @@ class RecordWriter:
     through, none copied, and each line kept as text (thousands of small objects alive at once
     would set off the interpreter's full garbage collections, which hold every thread)."""
 
-    def __init__(self, record: MatchRecord) -> None:
+    def __init__(self, record: MatchRecord, withhold: str | None = None) -> None:
         self.match = record
         self.game = start_game(record)
         self.lines: list[str] = []
+        self.withhold = withhold
 
     def add(self, actions: Iterable[ActionRecord]) -> None:
         """The next part of the log."""
         for action in actions:
             if action.accepted and action.kind in STEP_KINDS:
                 apply_action(self.game, action)
+                if action.private and action.seat == self.withhold:
+                    self.lines.append(f"# {action.seat} (dm): {WITHHELD}")
+                    continue
                 self.lines.append(checked_line(record_line(action, _clock_of(action)[1])))
 
     def text(self) -> str:
@@ -440,13 +444,19 @@ class RecordWriter:
         return join_record(_record_of(self.match, self.game).headers, self.lines)
 
 
-async def export_record(store: Store, match_id: int) -> str:
+#: What stands in an export for a private line of the seat whose private lines are withheld.
+WITHHELD = "a private move, withheld while the match goes on"
+
+
+async def export_record(store: Store, match_id: int, *, withhold: str | None = None) -> str:
     """A stored match as record text (private submissions included: export finished matches).
+    ``withhold``: a seat whose private lines are left out, each a comment saying so (the
+    practice opponent's, exported by its opponent while the match goes on).
 
     The log is read a page at a time; the game is played through and the text written in a
     worker thread: a long match takes a while, and the event loop goes on meanwhile.
     """
-    writer = await asyncio.to_thread(RecordWriter, await store.get_match(match_id))
+    writer = await asyncio.to_thread(RecordWriter, await store.get_match(match_id), withhold)
     async for page in log_pages(store, match_id):
         await asyncio.to_thread(writer.add, page)
     return await asyncio.to_thread(writer.text)

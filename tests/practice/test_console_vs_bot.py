@@ -8,6 +8,7 @@ import json
 import os
 import queue
 import random
+import re
 import sqlite3
 import subprocess
 import sys
@@ -31,6 +32,26 @@ def _state(db: str) -> tuple[int, dict] | None:
     return None if row is None else (row[0], json.loads(row[1]))
 
 
+#: How many times a match is exported while it goes on (after each of p1's first moves).
+EXPORTS = 8
+
+_RECORD_LINE = re.compile(r"^(\[|p\d|host:|#|$)")
+
+
+def _live_exports(said: list[str]) -> list[list[str]]:
+    """The exports printed while the match went on (``[Result "*"]``), each its lines."""
+    records, current = [], None
+    for line in said:
+        if line.startswith("[Game "):
+            current = [line]
+            records.append(current)
+        elif current is not None and _RECORD_LINE.match(line.rstrip("\n")):
+            current.append(line)
+        else:
+            current = None
+    return [r for r in records if any(line.startswith('[Result "*"]') for line in r)]
+
+
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_a_whole_console_match_against_the_practice_opponent(case, tmp_path):
     name, variant, options = case
@@ -46,7 +67,7 @@ def test_a_whole_console_match_against_the_practice_opponent(case, tmp_path):
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in child.stdout or ()], daemon=True).start()
     assert child.stdin is not None
-    rng, said, seen = random.Random(5), [], -1
+    rng, said, seen, exports = random.Random(5), [], -1, 0
     try:
         for _ in range(20000):
             current = _state(db)
@@ -61,6 +82,9 @@ def test_a_whole_console_match_against_the_practice_opponent(case, tmp_path):
                 move = game.rollout_move("p1", rng) or rng.choice(list(game.legal_moves("p1")))
                 dm = " (dm)" if game.is_private(move) else ""
                 child.stdin.write(f"p1{dm}: {move.text()}\n")
+                exports += 1
+                if exports <= EXPORTS:
+                    child.stdin.write("export\n")  # the record so far, as the keyboard may read it
             elif not game.to_move():
                 child.stdin.write("close window\n")
             else:
@@ -79,6 +103,11 @@ def test_a_whole_console_match_against_the_practice_opponent(case, tmp_path):
     assert "ok p2 (bot):" in text
     # Nothing is sent privately to the opponent's seat, so nothing of it is printed at the keyboard.
     assert not [line for line in said if line.startswith("[to p2 only]")]
+    # Nor does an export of the match still going on show one of the opponent's private lines.
+    live = _live_exports(said)
+    assert live, text[-3000:]
+    for record in live:
+        assert not [line for line in record if line.startswith("p2 (dm):")], "".join(record)
     players = sqlite3.connect(db).execute("select display_name from seats where seat = 'p2'").fetchall()
     assert players == [("bot",)]
     # The stored match says it was practice, against the opponent at easy in p2.
