@@ -15,9 +15,9 @@ from geniusbot.games import Event, EventKind
 from geniusbot.storage import ENDED_STATUSES, MatchStatus
 
 from . import board
-from .base import HostBase
+from .base import HostBase, never_raises
 from .clock import format_duration
-from .live import LiveMatch, result_detail, timed_out as timed_out_of
+from .live import LiveMatch, Reply, ReplyStatus, result_detail, timed_out as timed_out_of
 from .naming import game_title
 from .transport import TransportError, post_picture, post_text
 
@@ -229,6 +229,17 @@ class Announcer(HostBase):
                 separate.append(event)
         await self._announce(live, separate)
         await self._show_board(live, now, lead=texts, drawing=drawing, timed_out=timed_out)
+
+    @never_raises
+    async def show_board(self, match_id: int) -> Reply:
+        """Post the match's board again, as it stands (the console's ``board``): the room's
+        picture or text board with its clock line, and each seat's own view that changed."""
+        live, refused = await self._get(match_id)
+        if live is None:
+            return refused
+        async with live.lock:
+            await self._show_board(live, self.now())
+        return Reply(ReplyStatus.ACCEPTED, "", live.id)
 
     async def _show_board(
         self,

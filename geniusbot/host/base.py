@@ -197,6 +197,17 @@ class HostBase:
         @abstractmethod
         async def _post(self, live: LiveMatch, text: str, *, delete_at: float | None = None) -> int | None: ...
         @abstractmethod
+        async def _show_board(
+            self,
+            live: LiveMatch,
+            now: float,
+            *,
+            lead: Sequence[str] = (),
+            drawing: asyncio.Future[bytes | None] | None = None,
+            timed_out: frozenset[str] = frozenset(),
+            window_said: bool = False,
+        ) -> None: ...
+        @abstractmethod
         async def _private(self, live: LiveMatch, seat: str, text: str) -> bool: ...
         @abstractmethod
         async def _report(

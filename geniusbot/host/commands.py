@@ -207,7 +207,12 @@ class Commands(HostBase):
             said = f"The match goes on. {self.clock_line(live, now)}".strip()
         await self._commit_command(live, NewAction(ActionKind.COMMAND, "resume", None, key=key), now, [said])
         await self._arm(live, now)
-        await self._post(live, said)
+        if self.boards and not window:
+            # The board again, under which its clock line: a paused import, a match paused
+            # long ago, is taken up seeing where it stands.
+            await self._show_board(live, now, lead=["The match goes on."])
+        else:
+            await self._post(live, said)
         if over and window:
             await self._window_due(live, {"kind": window["kind"]}, now)
         return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)

@@ -136,7 +136,7 @@ async def run_console(
     the seat and level of the practice opponent (``--vs bot``)."""
     from geniusbot.games import GameError, default_variant, get_game
     from geniusbot.practice import console as practice
-    from geniusbot.storage import StorageError, StorageUnavailable
+    from geniusbot.storage import MatchStatus, StorageError, StorageUnavailable
     from geniusbot.storage.console import ConsoleStore
 
     from .match import Host
@@ -208,11 +208,13 @@ async def run_console(
             # console on the same database plays its own): the time the match waited since its
             # console's last heartbeat is given back.
             store.match_id = match_id
-            resumed = await host.recover(only=lambda r: r.id == match_id)
+            # Its board again: the earlier run's are not on this terminal.
+            resumed = await host.recover(only=lambda r: r.id == match_id, boards=True)
             if match_id not in resumed:
                 say(f"Match #{match_id} could not be resumed; start a new one with --new.")
                 return 2
-            await _show_window_again(host, match_id)
+            if host.matches[match_id].status == MatchStatus.PAUSED:
+                say(PAUSED_HINT)
         else:
             reply = await host.start_match(
                 # A rule set's own name (Game.variant_aliases) picks that rule set, as in the bot.
@@ -291,17 +293,6 @@ async def run_console(
         await practice.stop(opponent)
         await dispatcher.stop()
         await store.close()
-
-
-async def _show_window_again(host: Any, match_id: int) -> None:
-    """A resumed match whose timed window shows what the rules hide once it closes (a memory
-    grid) shows its board again, for the time the window has left: the earlier run's boards are
-    not on this terminal, and they go when the window closes, as these do."""
-    live = host.matches.get(match_id)
-    if live is None or not host._vanishing(live, live.host.get("window")):
-        return
-    async with live.lock:
-        await host._show_board(live, host.now())
 
 
 def _leaving_text(match_id: int, over: bool, again: str) -> str:
@@ -395,6 +386,10 @@ async def _handle(
         say(rules_text(game))
     elif len(words) == 2 and words[0] == "rules":
         say(rules_of(words[1]))  # a task's own rules, or any game's
+    elif words == ["board"]:
+        reply = await host.show_board(match_id)
+        if not reply.ok:
+            say(reply.message)
     elif words == ["export"]:
         # The person at the keyboard plays one seat of a practice match: while it goes on, the
         # opponent's private moves are theirs alone, as in the room.

@@ -22,13 +22,13 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-COMMANDS = "status, rules, pause, resume, resign p1, abort, close window, export, help, quit"
+COMMANDS = "status, board, rules, pause, resume, resign p1, abort, close window, export, help, quit"
 
 HELP = f"Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: {COMMANDS}."
 
 OVER_HELP = (
-    "The match is over; no more moves are taken. 'status' shows the result, 'export' prints the "
-    "record, 'rules' the rules, and 'quit' leaves."
+    "The match is over; no more moves are taken. 'status' shows the result, 'board' the last board, "
+    "'export' prints the record, 'rules' the rules, and 'quit' leaves."
 )
 
 #: How many legal moves ``help`` picks from (a phase of secret placements may have millions), and
@@ -113,7 +113,8 @@ def help_text(game: Any | None) -> str:
         how = "No move is taken right now" + ("; 'close window' ends the timed phase." if game.window() else ".")
         private = " ('p1 (dm): ...' for a private one)" if type(game).takes_private_moves() else ""
         return f"{how} Moves are typed as 'p1: ...'{private}. Commands: {COMMANDS}."
-    private = "; 'p1 (dm): ...' sends it privately" if private_move_legal(game) else ""
+    seat = example.split(":", 1)[0].split()[0]
+    private = f"; '{seat} (dm): ...' sends it privately" if private_move_legal(game) else ""
     return (
         f"Type a move as '{example}' (the seat, then the move{private}), "
         f"or a command: {COMMANDS}. 'rules' shows the rules and the notation.{offered(game)}"

@@ -26,11 +26,13 @@ MAX_OUTAGES = 50
 class Recovery(HostBase):
     """A restart: the heartbeat and its ledger of outages, and the matches resumed."""
 
-    async def recover(self, only: Callable[[MatchRecord], bool] | None = None) -> list[int]:
+    async def recover(self, only: Callable[[MatchRecord], bool] | None = None, *, boards: bool = False) -> list[int]:
         """Reload every unfinished match after a start: give back the outage, say so, re-arm.
 
         ``only`` picks the matches to resume (default: all). Returns the ids of the matches
         resumed. A match that fails to load is logged and skipped (the others still resume).
+        ``boards``: post each resumed match's board too (the console, whose terminal holds none
+        of an earlier run's; a Discord room still shows its boards).
 
         The outage is written once, into the heartbeat row's ledger of outages, before anything
         is announced; a match's shifted clock reaches its own row with its next commit. Until
@@ -62,7 +64,7 @@ class Recovery(HostBase):
         async def one(record: MatchRecord) -> None:
             async with semaphore:
                 try:
-                    await self._recover_one(record, now, rows.get(record.id, []))
+                    await self._recover_one(record, now, rows.get(record.id, []), boards)
                     resumed.append(record.id)
                     self._let_go(record.id)  # a clock that ran out before the outage ended it
                 except Exception:
@@ -144,12 +146,14 @@ class Recovery(HostBase):
                 total += last
         return total, last
 
-    async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord]) -> None:
+    async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord], boards: bool) -> None:
         live = self._from_record(record)
         self._know_rows(live, rows)
         self.matches[live.id] = live
         async with live.lock:
             if live.status != MatchStatus.LIVE:
+                if boards:
+                    await self._show_board(live, now)
                 return  # paused: its clocks are stopped already
             outage, latest = self._give_back(float(live.host.get("saved_at", now)))
             live.clock.give_back(outage)
@@ -176,9 +180,13 @@ class Recovery(HostBase):
             back = getattr(self.transport, "back_after", BACK_AFTER).format(
                 match=live.id, away=format_duration(int(latest * 1000))
             )
-            await self._post(
-                live, f"{back}{'; ' + ', '.join(said) if said else ''}. {self.clock_line(live, now)}".strip()
-            )
+            back = f"{back}{'; ' + ', '.join(said) if said else ''}."
+            if boards and not over:
+                # Apart from the board: a board in a memory window goes when the window closes.
+                await self._post(live, back)
+                await self._show_board(live, now)  # its clock line under it
+            else:
+                await self._post(live, f"{back} {self.clock_line(live, now)}".strip())
             if over and window:
                 await self._window_due(live, {"kind": window["kind"]}, now)
             # A clock that had already run out before the outage still decides.

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.botworld import PNG_MAGIC, make_world
+from tests.e2e.botworld import PNG_MAGIC, ephemeral_answer, make_world
 from tests.fakediscord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
@@ -153,3 +153,22 @@ async def test_the_run_process_is_killed_in_mid_match_and_a_new_one_resumes_it(t
                 except subprocess.TimeoutExpired:
                     process.kill()
         assert "Traceback" not in process.text(), process.text()
+
+
+@pytest.mark.slow
+async def test_a_paused_import_is_resumed_with_its_board_posted_in_the_room(tmp_path: Path) -> None:
+    text = (REPO / "tests" / "records" / "tictacfive-unfinished.txt").read_bytes()
+    async with FakeDiscord() as fake:
+        world = make_world(fake, tmp_path)
+        async with world.running():
+            upload = fake.upload("u.txt", text)
+            options = {"record": upload, "first": world.alice, "second": world.bob}
+            await ephemeral_answer(world, await fake.slash(world.owner, world.guild, world.room, "import", options))
+            mark = fake.mark()
+            interaction = await fake.slash(world.owner, world.guild, world.room, "resume", {"match": 1})
+            assert (await ephemeral_answer(world, interaction)).startswith("Match #1: ")
+            # The room sees where the match stands before anyone moves: the board, its clock line under it.
+            board = await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments), since=mark)
+            assert fake.attachments(board)[0].startswith(PNG_MAGIC)
+            assert board.content.startswith("The match goes on.\n"), board.content
+            assert "To move: " in board.content

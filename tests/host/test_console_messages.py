@@ -74,3 +74,23 @@ async def test_a_resumed_memory_window_shows_its_grid_again_and_hides_it_when_it
     gone = [line for line in after.splitlines() if line.startswith("(deleted: ")]
     assert "(deleted: the message 'Memorize the grid: it is hidden in 25 s.')" in gone
     assert "(deleted: a message from an earlier run)" in gone
+
+
+async def test_a_resumed_match_shows_its_board_and_board_prints_it_again(tmp_path):
+    await play(tmp_path, ["p1: H8", "p1: H9", "quit"], "tictacfive")
+    resumed = await play(tmp_path, ["board", "help", "quit"], "tictacfive", after=5)
+    back, _, after = resumed.partition("Match #1 is back after 0:05; the clocks were stopped meanwhile.\n")
+    assert back.startswith("Resuming match #1") and after, resumed
+    board = "    A B C D E F G H I J K L M N O"
+    # Once as it resumes, with its clock line under it, and once more for 'board'.
+    assert after.count(board) == 2 * 2, resumed  # the column letters above and below the board
+    assert after.count("last move H9 | to move: p1") == 2, resumed
+    assert "I did not understand" not in after and "or a command: status, board, rules," in after
+
+
+async def test_a_paused_match_is_resumed_with_its_board_and_how_to_go_on(tmp_path):
+    await play(tmp_path, ["p1: H8", "pause", "quit"], "tictacfive")
+    resumed = await play(tmp_path, ["resume", "quit"], "tictacfive", after=5)
+    head, _, after_resume = resumed.partition("The match goes on.")
+    assert "last move H8" in head and "The match is paused: type resume to go on." in head, resumed
+    assert "last move H8 | to move: p1" in after_resume, resumed

@@ -318,7 +318,11 @@ async def test_help_after_the_end_names_only_what_still_works(tmp_path, end):
     after = out.split("ok p1: H8", 1)[1]
     assert "Type a move as" not in after and "pause" not in after
     assert (
-        after.count("'status' shows the result, 'export' prints the record, 'rules' the rules, and 'quit' leaves.") == 2
+        after.count(
+            "'status' shows the result, 'board' the last board, 'export' prints the record, 'rules' the rules, and "
+            "'quit' leaves."
+        )
+        == 2
     )
 
 

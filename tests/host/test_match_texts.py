@@ -153,7 +153,9 @@ async def test_an_untimed_match_says_whose_turn_it_is_without_clock_figures(host
     assert transport.room_texts()[-1].endswith("\nTo move: bob (p2).")
     assert (await host.command(match_id, "pause")).ok
     assert (await host.command(match_id, "resume")).ok
-    assert transport.room_texts()[-1] == "The match goes on. To move: bob (p2)."
+    # The board again, under it whose turn it is.
+    assert transport.room_texts()[-2] == "The match goes on."
+    assert transport.room_texts()[-1].endswith("\nTo move: bob (p2).")
 
 
 async def test_an_untimed_move_is_one_picture_captioned_with_the_move_and_whose_turn(store, transport, clock):
