@@ -123,6 +123,15 @@ def test_after_every_bad_line_the_match_resumes(tmp_path):
     assert done.returncode == 0, no_traceback(done)
     again = geniusbot(tmp_path, "play", "tiles", stdin=b"status\nquit\n")
     assert again.returncode == 0 and "Resuming match #1" in no_traceback(again)
+    # What only a new match takes is said to be left out, not silently dropped.
+    asked = geniusbot(
+        tmp_path, "play", "tiles", "--clock", "10s", "--level", "hard", "--bot-seat", "p1", stdin=b"quit\n"
+    )
+    assert asked.returncode == 0
+    assert (
+        "Match #1 goes on as it was set up, so --clock 10s, --level hard and --bot-seat p1 are left out; "
+        "add --new to start a match with them."
+    ) in no_traceback(asked)
 
 
 @pytest.mark.parametrize("name", sorted(registry()))

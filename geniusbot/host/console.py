@@ -36,7 +36,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -131,9 +131,12 @@ async def run_console(
     out: IO[str] | None = None,
     time_source: Any = None,
     bot: tuple[str, str] | None = None,
+    for_new: Sequence[str] = (),
 ) -> int:
     """Play one match in the terminal; return the exit code (0, or 2 for bad options). ``bot``:
-    the seat and level of the practice opponent (``--vs bot``)."""
+    the seat and level of the practice opponent (``--vs bot``). ``for_new``: the options given
+    that only a new match takes (``--level 'hard'``...), beside ``--clock``, ``--seed`` and
+    ``--option``: a match resumed says it leaves them out."""
     from geniusbot.games import GameError, default_variant, get_game
     from geniusbot.practice import console as practice
     from geniusbot.storage import MatchStatus, StorageError, StorageUnavailable
@@ -194,6 +197,12 @@ async def run_console(
             if mine:
                 match_id = mine[-1].id
                 say(f"Resuming match #{match_id} ({name}); 'quit' leaves it for later, 'abort' ends it.")
+                given = [f"--clock {clock}"] if clock else []
+                given += [f"--seed {seed}"] if seed is not None else []
+                given += [f"--option {key}={value}" for key, value in (options or {}).items()]
+                given += for_new
+                if given:
+                    say(_left_out(match_id, given))
                 # The opponent is the stored match's own (its seat and level), whatever is asked now.
                 stored = mine[-1].practice
                 if stored is None and bot is not None:
@@ -293,6 +302,16 @@ async def run_console(
         await practice.stop(opponent)
         await dispatcher.stop()
         await store.close()
+
+
+def _left_out(match_id: int, given: Sequence[str]) -> str:
+    """What a resumed match says of the options given that only a new match takes."""
+    one = len(given) == 1
+    listed = given[0] if one else f"{', '.join(given[:-1])} and {given[-1]}"
+    return (
+        f"Match #{match_id} goes on as it was set up, so {listed} {'is' if one else 'are'} left out; "
+        f"add --new to start a match with {'it' if one else 'them'}."
+    )
 
 
 def _leaving_text(match_id: int, over: bool, again: str) -> str:
@@ -468,6 +487,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 async def command(args: argparse.Namespace) -> int:
     """The ``play`` sub-command's handler."""
+    from geniusbot.practice.console import opponent_of
+
     try:
         options = parse_options(args.option)
     except ValueError as error:
@@ -504,5 +525,8 @@ async def command(args: argparse.Namespace) -> int:
         clock=args.clock,
         new=args.new,
         boards_dir=boards,
-        bot=(args.bot_seat, args.level) if getattr(args, "vs", None) == "bot" else None,
+        bot=opponent_of(args),
+        for_new=[
+            f"{flag} {value}" for flag, value in (("--level", args.level), ("--bot-seat", args.bot_seat)) if value
+        ],
     )

@@ -27,12 +27,18 @@ BOT_NAME = "bot"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--vs bot``, ``--level`` and ``--bot-seat``."""
     parser.add_argument("--vs", choices=["bot"], help="play against the practice opponent (see docs/practice.md)")
+    # No argparse defaults: a match resumed says which of these were given and left out.
     parser.add_argument(
-        "--level", choices=["easy", "normal", "hard"], default="normal", help="the practice opponent's level"
+        "--level", choices=["easy", "normal", "hard"], help="the practice opponent's level (default normal)"
     )
-    parser.add_argument(
-        "--bot-seat", choices=["p1", "p2"], default="p2", help="the seat the practice opponent plays (default p2)"
-    )
+    parser.add_argument("--bot-seat", choices=["p1", "p2"], help="the seat the practice opponent plays (default p2)")
+
+
+def opponent_of(args: argparse.Namespace) -> tuple[str, str] | None:
+    """The seat and level of the practice opponent the command line asks for (``--vs bot``)."""
+    if getattr(args, "vs", None) != "bot":
+        return None
+    return (args.bot_seat or "p2", args.level or "normal")
 
 
 def practice(bot: tuple[str, str] | None) -> Practice | None:
@@ -87,4 +93,4 @@ async def stop(opponent: Opponent | None) -> None:
         await opponent.close()
 
 
-__all__ = ["BOT_NAME", "add_arguments", "answer", "players", "practice", "start", "stop"]
+__all__ = ["BOT_NAME", "add_arguments", "answer", "opponent_of", "players", "practice", "start", "stop"]

@@ -37,7 +37,7 @@ async def play(tmp_path: Path, lines: list[str], game: str, *, after: float = 0,
     await run_console(
         game,
         db_url=f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
-        seed=1,
+        seed=kw.pop("seed", 1),
         stdin=Typist("".join(f"{line}\n" for line in lines), out, wait_for),
         out=out,
         time_source=ManualTime(T0 + timedelta(seconds=after)),
@@ -94,3 +94,15 @@ async def test_a_paused_match_is_resumed_with_its_board_and_how_to_go_on(tmp_pat
     head, _, after_resume = resumed.partition("The match goes on.")
     assert "last move H8" in head and "The match is paused: type resume to go on." in head, resumed
     assert "last move H8 | to move: p1" in after_resume, resumed
+
+
+async def test_options_given_on_resume_are_said_to_be_left_out(tmp_path):
+    await play(tmp_path, ["quit"], "tictacfive")
+    resumed = await play(tmp_path, ["status", "quit"], "tictacfive", clock="10s", for_new=["--level hard"])
+    assert (
+        "Match #1 goes on as it was set up, so --clock 10s, --seed 1 and --level hard are left out; "
+        "add --new to start a match with them." in resumed
+    ), resumed
+    assert "Clocks: p1 1:00 +5:00" in resumed  # its own clock, not 10 s
+    quiet = await play(tmp_path, ["quit"], "tictacfive", seed=None)
+    assert "left out" not in quiet
