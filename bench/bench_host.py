@@ -10,9 +10,16 @@
    began minus the timer's due time. Target p99 <= 50 ms.
 3. **Restart**: 1,000 live matches in the store; a new host's ``recover()`` (reload, give back
    the outage, commit, re-arm, announce). Target <= 2 s.
+4. **Starting**: ``--starting`` (2,000) matches started at once (one ``Host.start_match`` task
+   each, as a burst of ``/start`` commands makes them) while ``--early`` (300) matches started
+   before them have their clocks' alerts falling due over the time the starts take; then the
+   2,000 run on clocks whose alerts fall over ``--run-spread`` seconds (default 60). Timer
+   lateness while starting (alerts due between the first start and the last start's answer) and
+   once they run (due after it). Target: while starting, p99 under 1 s.
 
-Run: ``python bench/bench_host.py [--only sqlite|postgres] [--part submissions|timers|restart]
-[--matches 500] [--restart 1000] [--boards off|text|picture]``.
+Run: ``python bench/bench_host.py [--only sqlite|postgres] [--part submissions|timers|restart|starting]
+[--matches 500] [--restart 1000] [--starting 2000] [--early 300] [--run-spread 60]
+[--boards off|text|picture]``.
 PostgreSQL uses a temporary database created from ``GENIUSBOT_TEST_POSTGRES_URL`` (default
 ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and dropped at the end.
 """
@@ -223,6 +230,75 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
     }
 
 
+async def bench_starting(url: str, starting: int, early: int, run_spread: float) -> dict[str, str]:
+    store = await Store.open(url)
+    system = SystemTime()
+    seen: list[tuple[float, float]] = []  # (due, lateness), epoch seconds and ms
+    host = Host(store, Quiet(), boards=False)
+
+    async def on_timer(timer):
+        seen.append((timer.due_at.timestamp(), (system.now() - timer.due_at).total_seconds() * 1000))
+        return await host.on_timer(timer)
+
+    dispatcher = TimerDispatcher(store, on_timer, time=system)
+    host.wake = dispatcher.wake
+    dispatcher.start()
+    rng = random.Random(4)
+    # What one start costs alone, to place the early matches' alerts over the burst of starts.
+    t0 = time.perf_counter()
+    await start_matches(host, 5, "none", rng)
+    one = (time.perf_counter() - t0) / 5
+    burst = max(3.0, one * starting * 3)  # a guess of how long the burst of starts takes
+    # The early matches: started one by one, their clocks running out over the burst of starts
+    # that follows (and those of over 10 s giving their 10 s warning before it, or in it).
+    begin = time.time() + early * one * 3 + 1.0
+    for n in range(5, 5 + early):
+        expiry = begin + 0.5 + rng.uniform(0.0, burst)
+        await start_matches(host, 1, f"{expiry - time.time():.2f}s", rng, first=n)
+    while time.time() < begin:
+        await asyncio.sleep(0.05)
+    # The burst: every start at once; the new matches' alerts fall after it (if it is not
+    # longer than guessed).
+    lead = burst * 1.5 + 3.0
+    first = 5 + early
+    started = time.time()
+    replies = await asyncio.gather(
+        *(
+            host.start_match(
+                "tictacfive",
+                players=[Player("p1", 10 * n + 1, "A"), Player("p2", 10 * n + 2, "B")],
+                seed=n,
+                clock=f"{lead + 30 + rng.uniform(0.0, run_spread):.2f}s",
+                channel_id=100_000 + n,
+            )
+            for n in range(first, first + starting)
+        )
+    )
+    ended = time.time()
+    refused = [reply.message for reply in replies if not reply.ok]
+    ids = [reply.match_id for reply in replies if reply.ok]
+    deadline = time.perf_counter() + lead + 30 + run_spread + 30
+    try:
+        while time.perf_counter() < deadline and any(i in host.matches for i in ids):
+            await asyncio.sleep(0.2)
+    finally:
+        await dispatcher.stop()
+        await store.close()
+    finished = sum(i not in host.matches for i in ids)
+    during = [late for due, late in seen if started <= due <= ended]
+    after = [late for due, late in seen if due > ended]
+    return {
+        f"{starting} starts at once": (
+            f"{ended - started:.1f} s ({starting / (ended - started):.0f} starts/s); {len(refused)} refused"
+            + (f" ({refused[0]!r})" if refused else "")
+        ),
+        f"timer lateness while starting (alerts of {early} earlier matches)": summary(during or [0.0]),
+        f"timer lateness once they run ({run_spread:g} s of alerts; {finished} of {starting} timed out)": summary(
+            after or [0.0]
+        ),
+    }
+
+
 READS = ("due_and_next", "due_timers", "next_timer", "timers", "get_match")
 WRITES = ("add_timer", "replace_timer", "delete_timer", "postpone_timer", "commit_action", "append_rejected")
 
@@ -277,10 +353,15 @@ async def pg_drop(name: str) -> None:
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", choices=["sqlite", "postgres"])
-    parser.add_argument("--part", choices=["submissions", "timers", "restart"], help="run only this part")
+    parser.add_argument("--part", choices=["submissions", "timers", "restart", "starting"], help="run only this part")
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--restart", type=int, default=1000)
+    parser.add_argument("--starting", type=int, default=2000, help="starting: matches started at once")
+    parser.add_argument("--early", type=int, default=300, help="starting: matches whose alerts fall during the starts")
+    parser.add_argument(
+        "--run-spread", type=float, default=60.0, help="starting: seconds over which the started matches' alerts fall"
+    )
     parser.add_argument(
         "--spread",
         type=float,
@@ -301,6 +382,7 @@ async def main() -> None:
             ("submissions", lambda url: bench_submissions(url, args.matches, args.rounds, args.boards)),
             ("timers", lambda url: bench_timers(url, args.matches, args.spread)),
             ("restart", lambda url: bench_restart(url, args.restart)),
+            ("starting", lambda url: bench_starting(url, args.starting, args.early, args.run_spread)),
         ):
             if args.part and label != args.part:
                 continue

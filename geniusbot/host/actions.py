@@ -20,12 +20,14 @@ from geniusbot.storage import (
     MatchStatus,
     NewAction,
     Practice,
+    Priority,
     Result,
     RoomBusy,
     SeatInfo,
     StaleVersion,
     StorageError,
     StorageUnavailable,
+    at_priority,
 )
 
 from .announce import caller_answers
@@ -54,6 +56,7 @@ class Actions(HostBase):
     """Start a match; take or refuse a submission; commit every change before it is said."""
 
     @never_raises
+    @at_priority(Priority.LOW)  # a burst of starts queues behind the moves and the clocks
     async def start_match(
         self,
         game: str,

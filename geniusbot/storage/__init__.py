@@ -5,6 +5,7 @@ The database side, by module:
 * :mod:`.store` -- :class:`Store`, the async API the host keeps everything through;
 * :mod:`.matches`, :mod:`.timers`, :mod:`.messages`, :mod:`.guilds` -- its methods, by group of tables;
 * :mod:`.transactions` -- the engines and one retried transaction per call, under them all;
+* :mod:`.queueing` -- the order queued transactions are let in (a due timer's first);
 * :mod:`.values` -- the frozen dataclasses the store takes and returns;
 * :mod:`.errors` -- the errors it raises;
 * :mod:`.retry` -- which database errors are transient, and the retry loop;
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     )
     from .imports import ImportedMatch
     from .models import ENDED_STATUSES, UNFINISHED_STATUSES, MatchStatus
+    from .queueing import Priority, at_priority, priority
     from .retry import RetryState, is_transient, retry_transient
     from .store import Store
     from .values import (
@@ -75,6 +77,9 @@ _MODULE_OF = {
     "Result": "values",
     "SeatInfo": "values",
     "TimerRecord": "values",
+    "Priority": "queueing",
+    "at_priority": "queueing",
+    "priority": "queueing",
     "RetryState": "retry",
     "is_transient": "retry",
     "retry_transient": "retry",
@@ -114,6 +119,7 @@ __all__ = [
     "NewAction",
     "PostedMessage",
     "Practice",
+    "Priority",
     "Result",
     "RetryState",
     "RoomBusy",
@@ -123,6 +129,8 @@ __all__ = [
     "StorageUnavailable",
     "Store",
     "TimerRecord",
+    "at_priority",
     "is_transient",
+    "priority",
     "retry_transient",
 ]

@@ -20,8 +20,10 @@ from typing import Any, TypeVar
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import QueuePool
 
 from .db import WRITE_OPTION, sqlite_sync_engine
+from .queueing import PriorityQueue
 from .retry import (
     DEFAULT_BACKOFF,
     DEFAULT_MAX_BACKOFF,
@@ -37,8 +39,9 @@ T = TypeVar("T")
 
 
 class Transactions:
-    """An engine and the way the store runs a transaction on it: retried, and queued behind the
-    store's other writers on SQLite.
+    """An engine and the way the store runs a transaction on it: retried, and queued by priority
+    (:mod:`.queueing`) behind the store's other writers on SQLite, for a pooled connection on
+    PostgreSQL.
 
     ``now`` is the clock used for timestamps the caller does not give; ``sleep`` is the pause
     between retries (tests inject both, so nothing waits for real time).
@@ -60,10 +63,17 @@ class Transactions:
         self.retries = retries
         self.backoff = backoff
         self.max_backoff = max_backoff
-        # SQLite has one writer at a time. Queuing this process's writers here costs nothing,
-        # whereas letting them collide on the file lock puts them in SQLite's busy handler,
-        # which polls with sleeps of up to 100 ms.
-        self._write_lock: asyncio.Lock | None = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        # Where transactions queue, by priority (see .queueing). SQLite has one writer at a
+        # time: queuing this process's writers here costs nothing, whereas letting them collide
+        # on the file lock puts them in SQLite's busy handler, which polls with sleeps of up to
+        # 100 ms. PostgreSQL has its pool's connections: a transaction queues here for one
+        # rather than in the pool, which hands them out in the order asked.
+        self._writers: PriorityQueue | None = None
+        self._connections: PriorityQueue | None = None
+        if engine.dialect.name == "sqlite":
+            self._writers = PriorityQueue(1)
+        elif (places := pool_places(engine)) is not None:
+            self._connections = PriorityQueue(places)
         # SQLite: the engine and the one thread every transaction runs in (see _in_thread).
         self._sqlite: Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
@@ -88,6 +98,12 @@ class Transactions:
         """The synchronous engine the transactions run on: SQLite's own, or the async engine's
         (PostgreSQL). Its events (``commit``, ``before_cursor_execute``...) see every transaction."""
         return self._sqlite if self._sqlite is not None else self.engine.sync_engine
+
+    @property
+    def transaction_queue(self) -> PriorityQueue | None:
+        """Where this store's transactions queue by priority: SQLite's writers (one place), or
+        PostgreSQL's connections (as many places as the pool has); ``None`` when they never queue."""
+        return self._writers if self._writers is not None else self._connections
 
     @property
     def dialect(self) -> str:
@@ -145,13 +161,13 @@ class Transactions:
                     return attempt_on(conn, state)
 
             async def attempt(state: RetryState) -> T:
-                async with self._writer(write):
+                async with self._turn(self._writers if write else None):
                     return await self._in_thread(lambda: attempt_in_thread(state))
 
         else:
 
             async def attempt(state: RetryState) -> T:
-                async with self._writer(write), self.engine.connect() as conn:
+                async with self._turn(self._connections), self.engine.connect() as conn:
                     return await conn.run_sync(attempt_on, state)
 
         return await self._retrying(attempt, what=what)
@@ -190,7 +206,16 @@ class Transactions:
             sleep=self._sleep,
         )
 
-    def _writer(self, write: bool) -> contextlib.AbstractAsyncContextManager[Any]:
-        if write and self._write_lock is not None:
-            return self._write_lock
-        return contextlib.nullcontext()
+    @staticmethod
+    def _turn(queue: PriorityQueue | None) -> contextlib.AbstractAsyncContextManager[Any]:
+        return contextlib.nullcontext() if queue is None else queue.turn()
+
+
+def pool_places(engine: AsyncEngine) -> int | None:
+    """How many connections ``engine``'s pool hands out at most; ``None`` when it has no bound
+    (no queue to wait in) or is not a queue pool."""
+    pool = engine.pool
+    if not isinstance(pool, QueuePool):
+        return None
+    overflow = int(getattr(pool, "_max_overflow", 0))  # QueuePool keeps it with no public accessor
+    return None if overflow < 0 else pool.size() + overflow
