@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, S
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
+from geniusbot.storage.errors import StorageFault
+
 from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed
 
 if TYPE_CHECKING:
@@ -47,6 +49,11 @@ def never_raises(
             reply = await method(self, *args, **kwargs)
         except asyncio.CancelledError:
             raise
+        except StorageFault as fault:
+            # The database's disk is full, or its file read-only or damaged: no bug, and the same
+            # for every input until someone mends it, so one line (no traceback) and the reason.
+            log.error("host: %s: %s", method.__name__, fault)
+            return Reply(ReplyStatus.UNAVAILABLE, fault.for_player())
         except Exception:
             log.exception("host: %s%r failed", method.__name__, args)
             return Reply(
