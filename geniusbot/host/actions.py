@@ -29,6 +29,7 @@ from geniusbot.storage import (
     StorageUnavailable,
     at_priority,
 )
+from geniusbot.storage.errors import StorageFault
 
 from .announce import caller_answers
 from .base import HostBase, never_raises
@@ -211,7 +212,9 @@ class Actions(HostBase):
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
                 pending = self.unconfirmed.get(match_id)
-                if pending is not None and pending.key == given:
+                if isinstance(error, StorageFault):  # a full disk, a read-only or damaged file: say so
+                    message = error.for_player("that move was not taken")
+                elif pending is not None and pending.key == given:
                     message = NOT_KNOWN_YET  # its resend: still not known
                 elif pending is not None:
                     message = (
