@@ -5,7 +5,9 @@ Positions are drawn as pictures, row 8 at the top and column A on the left, like
 the opponent's, so that each test runs with the mover on red and on blue.
 """
 
+import copy
 import json
+import random
 from dataclasses import dataclass
 
 import pytest
@@ -24,6 +26,8 @@ from geniusbot.games.armslength.rules import (
     ArmsLength,
     Choose,
     Place,
+    deciding_placements,
+    draw_layout,
     generate_layout,
     mirror,
     parse_layout,
@@ -486,6 +490,37 @@ def test_a_generated_layout_never_starts_with_a_four():
     from geniusbot.games.armslength.rules import fours
 
     assert all(not fours(generate_layout(seed)) for seed in range(2000))
+
+
+def first_placements_that_end_the_game(game: ArmsLength) -> list[str]:
+    """Every first placement that ends ``game`` (each one played on a copy, as the host plays it)."""
+    ending = []
+    for move in list(game.legal_moves()):
+        trial = copy.deepcopy(game)
+        trial.play(move)
+        if trial.is_over:
+            ending.append(move.text())
+    return ending
+
+
+def test_a_layout_that_one_placement_would_decide_is_drawn_again():
+    # Seed 12's first draw: red E2 E3 E4, so red on E1 (or E5) makes four at once.
+    first_draw = draw_layout(random.Random("12:layout"))
+    assert [first_draw[Point(4, row)] for row in (1, 2, 3)] == ["red"] * 3
+    assert ("red", "E1") in deciding_placements(first_draw)
+    game = ArmsLength.new(seed=12)  # p1 plays red and moves first
+    assert game.view()["stones"] != {str(p): c for p, c in first_draw.items()}
+    assert first_placements_that_end_the_game(game) == []
+    game.play(game.parse_move("E1", "p1"))
+    assert not game.is_over
+
+
+@pytest.mark.parametrize("choice", ["red first", "red second", "blue first", "blue second"])
+def test_whatever_the_dmo_chooses_no_first_placement_ends_a_generated_game(choice):
+    for seed in (12, 67, 167):  # seeds whose first draw let a first placement make four
+        game = ArmsLength.new(seed=seed, dmo="p1")
+        game.play(game.parse_move(choice, "p1"))
+        assert first_placements_that_end_the_game(game) == []
 
 
 def test_the_pre_placed_stones_are_shown_before_play_and_before_the_dmo_choice():

@@ -6,6 +6,8 @@ The readings are fixed in ``docs/rules/armslength.md`` (its rules and numbered r
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import random
 import re
@@ -137,23 +139,168 @@ def check_layout(stones: Mapping[Point, str]) -> None:
 
 
 def generate_layout(seed: int) -> dict[Point, str]:
-    """Four stones a colour at random from ``seed``, point-symmetric, with no four in a row.
+    """Four stones a colour at random from ``seed``, point-symmetric, that no first placement decides.
 
     Each red stone has a blue twin at its mirror square. The 64 squares fall into 32 mirror
     pairs (one square of each pair lies in rows 1-4); four pairs are drawn, and a coin decides
-    which square of each pair is red.
+    which square of each pair is red. A draw that is not an :func:`open_start` is followed by the
+    next draw of the same generator, so a seed always gives the same layout.
     """
     rng = random.Random(f"{seed}:layout")
-    lower_half = [p for p in ALL_SQUARES if p.row < SIZE // 2]
     while True:
-        stones: dict[Point, str] = {}
-        for point in rng.sample(lower_half, PRESET_PER_COLOUR):
-            red = point if rng.random() < 0.5 else mirror(point)
-            stones[red] = "red"
-            stones[mirror(red)] = "blue"
-        # Four red stones in a line (their blue twins then too) is rare; draw again.
-        if not fours(stones):
-            return dict(sorted(stones.items(), key=lambda item: (item[0].row, item[0].col)))
+        stones = draw_layout(rng)
+        if open_start(stones):
+            return stones
+
+
+def draw_layout(rng: random.Random) -> dict[Point, str]:
+    """One draw of :func:`generate_layout`: four mirror pairs, a coin for which square is red."""
+    stones: dict[Point, str] = {}
+    for point in rng.sample(LOWER_HALF, PRESET_PER_COLOUR):
+        red = point if rng.random() < 0.5 else mirror(point)
+        stones[red] = "red"
+        stones[mirror(red)] = "blue"
+    return dict(_sorted_stones(stones))
+
+
+def open_start(stones: Mapping[Point, str]) -> bool:
+    """No four in a row on the board, and no placement of either colour would end the game
+    (:func:`deciding_placements`): fast enough to try every layout the generator can draw."""
+    four_now, candidates = _four_candidates(stones)
+    return not four_now and not (candidates and _play_out(stones, candidates))
+
+
+def deciding_placements(stones: Mapping[Point, str]) -> list[tuple[str, str]]:
+    """Every placement, as ``(colour, square)``, that would end a game starting from ``stones``.
+
+    For a start position with no four in a row and fewer than ten stones of each colour (none
+    knocked off yet): one placement knocks off at most the stones of a colour on the board, so
+    only a four in a row (of either colour) can end the game, and the board is not full after it.
+
+    A new four holds a square that changed to its colour: the placed square, or the square a
+    stone was pushed onto (two steps from the placed one, straight away from it). So a four on
+    the 4 squares ``L`` after a placement on ``s`` is either
+
+    - ``s`` in ``L``, the placed colour's: the 3 other squares of ``L`` held that colour's stones
+      already (a stone next to ``s`` on ``L`` would be pushed along ``L`` and leave its square
+      empty, since nothing is pushed onto a square next to ``s``); or
+    - ``s`` not in ``L``: 4 stones of that colour, each on its square of ``L`` or next to ``s``
+      and pushed onto ``L``.
+
+    Only these placements are played out (with :func:`place_stone`, as the game plays them).
+    """
+    return _play_out(stones, _four_candidates(stones)[1])
+
+
+_Candidate = tuple[str, str, Point, tuple[Point, ...]]
+
+
+def _four_candidates(stones: Mapping[Point, str]) -> tuple[bool, list[_Candidate]]:
+    """Whether a four is on the board, and ``(mover, colour, s, line)`` for each placement on
+    ``s`` that :func:`deciding_placements` must play out to see ``colour`` make four on ``line``."""
+    patterns = _four_patterns()
+    own: dict[str, list[int]] = {colour: [] for colour in COLOURS}
+    for point, colour in stones.items():
+        own[colour].append(_BIT[point])
+    four_now = False
+    candidates: list[_Candidate] = []
+    for colour, bits in own.items():
+        if len(bits) == FOUR:  # a generated layout's: its one four and its threes, quickly
+            quads = [sum(bits)]
+            trios = [quads[0] - bit for bit in bits]
+        else:
+            quads = [sum(quad) for quad in itertools.combinations(bits, FOUR)]
+            trios = [sum(trio) for trio in itertools.combinations(bits, FOUR - 1)]
+        for key in trios:
+            if key in patterns.by_three:
+                candidates += [(colour, colour, s, line) for s, line in patterns.by_three[key]]
+        for key in quads:
+            four_now = four_now or key in patterns.lines
+            if key in patterns.by_four:
+                candidates += [(mover, colour, s, line) for s, line in patterns.by_four[key] for mover in COLOURS]
+    return four_now, candidates
+
+
+def _play_out(stones: Mapping[Point, str], candidates: list[_Candidate]) -> list[tuple[str, str]]:
+    """The candidates' placements that do make their four, as ``(colour, square)``, in square order."""
+    found: set[tuple[str, Point]] = set()
+    for mover, colour, s, line in candidates:
+        if s not in stones and (mover, s) not in found:
+            board = _placed(stones, s, mover)
+            if all(board.get(p) == colour for p in line):
+                found.add((mover, s))
+    return [
+        (mover, str(s))
+        for mover, s in sorted(found, key=lambda found_at: (found_at[1].row, found_at[1].col, found_at[0]))
+    ]
+
+
+LOWER_HALF: tuple[Point, ...] = tuple(p for p in ALL_SQUARES if p.row < SIZE // 2)
+_BIT: dict[Point, int] = {p: 1 << i for i, p in enumerate(ALL_SQUARES)}
+
+
+@dataclass(frozen=True)
+class _FourPatterns:
+    """What :func:`deciding_placements` looks up, by the squares (as bits) a colour's stones hold.
+
+    ``lines``: the 4 squares of each line of four. ``by_three``: 3 squares of a line, to
+    ``(s, line)`` with ``s`` its fourth. ``by_four``: 4 squares, to each ``(s, line)`` with ``s``
+    off the line from which a placement could push some of them onto it (the others on it).
+    """
+
+    lines: frozenset[int]
+    by_three: dict[int, list[tuple[Point, tuple[Point, ...]]]]
+    by_four: dict[int, list[tuple[Point, tuple[Point, ...]]]]
+
+
+@functools.cache
+def _four_patterns() -> _FourPatterns:
+    lines = [
+        tuple(start.offset(k * dc, k * dr) for k in range(FOUR))
+        for start in ALL_SQUARES
+        for dc, dr in LINE_DIRECTIONS
+        if on_board(start.offset((FOUR - 1) * dc, (FOUR - 1) * dr), SIZE, SIZE)
+    ]
+    patterns = _FourPatterns(frozenset(sum(_BIT[p] for p in line) for line in lines), {}, {})
+    for line in lines:
+        mask = sum(_BIT[p] for p in line)
+        for s in line:
+            patterns.by_three.setdefault(mask & ~_BIT[s], []).append((s, line))
+        # A placement on s pushes a stone onto p of the line from s + e when p = s + 2e.
+        pushed_onto: dict[Point, dict[Point, Point]] = {}
+        for p in line:
+            for dc, dr in NEIGHBOURS:
+                s = p.offset(-2 * dc, -2 * dr)
+                if on_board(s, SIZE, SIZE) and s not in line:
+                    pushed_onto.setdefault(s, {})[p] = p.offset(-dc, -dr)
+        for s, froms in pushed_onto.items():
+            # Each square of the line: its stone stays, or is pushed onto it from next to s.
+            sources = [[p, froms[p]] if p in froms else [p] for p in line]
+            for chosen in itertools.product(*sources):
+                picked = set(chosen)
+                if len(picked) == FOUR and picked != set(line):
+                    patterns.by_four.setdefault(sum(_BIT[p] for p in picked), []).append((s, line))
+    return patterns
+
+
+def _placed(stones: Mapping[Point, str], placed: Point, colour: str) -> dict[Point, str]:
+    """The stones after a ``colour`` stone is placed on ``placed``, its pushes made."""
+    board = dict(stones)
+    place_stone(board, placed, colour)
+    return board
+
+
+def place_stone(stones: dict[Point, str], placed: Point, colour: str) -> list[Push]:
+    """Place a ``colour`` stone on ``placed`` in ``stones`` and make its pushes; return them."""
+    pushes = push_results(stones, placed)
+    # Every push is decided on the position before any stone moves: lift them all, then set.
+    for push in pushes:
+        del stones[parse_point(push["from"], SIZE, SIZE)]
+    for push in pushes:
+        if push["to"] is not None:
+            stones[parse_point(push["to"], SIZE, SIZE)] = push["color"]
+    stones[placed] = colour
+    return pushes
 
 
 # --------------------------------------------------------------------------- moves
@@ -362,16 +509,10 @@ class ArmsLength(Game):
         colour = self.colours[mover]
         assert colour is not None
         placed = parse_point(move.square, SIZE, SIZE)
-        pushes = push_results(self.stones, placed)
-        # Every push is decided on the position before any stone moves: lift them all, then set.
-        for push in pushes:
-            del self.stones[parse_point(push["from"], SIZE, SIZE)]
+        pushes = place_stone(self.stones, placed, colour)
         for push in pushes:
             if push["to"] is None:
                 self.knocked_off[push["color"]] += 1
-            else:
-                self.stones[parse_point(push["to"], SIZE, SIZE)] = push["color"]
-        self.stones[placed] = colour
         self.move_number += 1
         self.last_move = move.square
         self.pushes = pushes
@@ -598,9 +739,12 @@ __all__ = [
     "ArmsLength",
     "Choose",
     "Place",
+    "deciding_placements",
+    "draw_layout",
     "fours",
     "generate_layout",
     "mirror",
+    "open_start",
     "parse_layout",
     "push_results",
 ]
