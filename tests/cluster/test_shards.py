@@ -1,6 +1,6 @@
 """Several ``geniusbot run`` processes on one PostgreSQL database and one Discord, each serving its
 shards: a match belongs to the process of its guild's shard, which alone takes its moves and
-delivers its timers; a second process told to serve a shard already served refuses to start."""
+delivers its timers; a second process told to serve a shard already served waits as a standby."""
 
 from __future__ import annotations
 
@@ -45,20 +45,27 @@ async def test_each_process_hosts_the_matches_of_its_shard_and_fires_their_timer
             await cluster.close()
 
 
-async def test_a_second_process_for_a_served_shard_refuses_to_start(postgres_db_url: str, tmp_path: Path) -> None:
+async def test_a_second_process_for_a_served_shard_waits_as_a_standby(postgres_db_url: str, tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         cluster = make_cluster(fake, tmp_path, postgres_db_url)
         try:
             one = cluster.start("one", "1")
             await one.serving(1)
             again = cluster.start("again", "0,1")
-            assert await again.exited() == 2
-            assert "shard(s) 1 of 2 are served by another bot process" in again.text(), again.text()
-            assert "STANDBY=true" in again.text()
-            # Refused before it took anything: shard 0 is still free for a process of its own.
+            await poll(lambda: "standby: waiting for shard(s) 0, 1" in again.text(), 90, "the second process waiting")
+            assert "shard(s) 1 of 2 are served by another bot process on this database" in again.text(), again.text()
+            # It holds nothing while it waits: shard 0 is free for a process of its own.
             zero = cluster.start("zero", "0")
             await zero.serving(0)
-            assert one.alive and zero.alive
+            assert one.alive and zero.alive and again.alive
+            # Both owners stop: it takes both shards at once.
+            mark = fake.mark()
+            assert await one.stop() == 0
+            assert await zero.stop() == 0
+            await poll(lambda: "serving shard(s) 0,1 of 2" in again.text(), 30, "the second process serving")
+            await again.serving(0, since=mark)
+            await again.serving(1, since=mark)
+            assert not cluster.tracebacks()
         finally:
             await cluster.close()
 
