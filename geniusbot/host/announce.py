@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import re
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
@@ -370,6 +371,9 @@ class Announcer(HostBase):
             who = live.label(outcome.winner) + " wins" if outcome.winner else "a draw"
             if any(timed_out_of(outcome, seat) for seat in timed_out):
                 return f"Result: {who}."
+            if outcome.winner and not outcome.verdict and re.search(rf"\b{re.escape(outcome.winner)}\b", outcome.how):
+                # The game's own sentence says who wins ("p1 resigned; p2 wins the task."): once.
+                return f"Result: {live.speak(outcome.reason)}"
             # The line has said who wins: the game's sentence without its verdict (a draw's whole).
             return f"Result: {who}. {live.speak(result_detail(outcome))}"
         return self.clock_line(live, now)

@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from .console_transport import TIME_FILE_ENV, ConsoleTransport, FileTime
+from .console_transport import TIME_FILE_ENV, ConsoleTransport, FileTime, plain
 from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
 from .lines import MAX_LINE, UNREADABLE, LineReader, quoted
 
@@ -150,7 +150,7 @@ async def run_console(
     out = out or sys.stdout
 
     def say(text: str) -> None:
-        print(text, file=out, flush=True)
+        print(plain(text), file=out, flush=True)
 
     try:
         name = get_game(game).name
@@ -243,7 +243,8 @@ async def run_console(
             store.match_id = match_id
             await host.recover(only=lambda _record: False)  # nothing to give back: it starts the heartbeat
         dispatcher.start()
-        say(help_text(host.matches[match_id].game if match_id in host.matches else None))
+        # A match not held any more ended as it resumed (its clock had run out).
+        say(help_text(host.matches[match_id].game) if match_id in host.matches else OVER_HELP)
         opponent = await practice.start(host, store, match_id, bot, say)
 
         # Each line's submission key: this run, named as the transport names its messages (the

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,6 +14,16 @@ from typing import IO
 from .transport import Player
 
 TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
+
+
+#: Markdown's inline code (`draw B5-C3`), which a Discord room shows as code and a terminal would
+#: print with its backticks.
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def plain(text: str) -> str:
+    """``text`` as a terminal prints it: inline code in quotes ('draw B5-C3')."""
+    return _INLINE_CODE.sub(r"'\1'", text) if "`" in text else text
 
 
 class FileTime:
@@ -86,13 +97,13 @@ class ConsoleTransport:
             return None
         self._saved += 1
         self.boards_dir.mkdir(parents=True, exist_ok=True)
-        path = self.boards_dir / f"{Path(filename).stem}-{self._saved}.png"
+        path = self.boards_dir / f"{Path(filename).stem}-{self._saved:04d}.png"  # names sort as saved
         path.write_bytes(png)
         return path
 
     def _print(self, text: str) -> None:
         try:
-            print(text, file=self.out, flush=True)
+            print(plain(text), file=self.out, flush=True)
         except BrokenPipeError:
             # The terminal's reader went away (`| head`): not the host's fault, so not raised into
             # it (which would log it as a bug); the console's own next line meets the same closed

@@ -106,3 +106,15 @@ async def test_options_given_on_resume_are_said_to_be_left_out(tmp_path):
     assert "Clocks: p1 1:00 +5:00" in resumed  # its own clock, not 10 s
     quiet = await play(tmp_path, ["quit"], "tictacfive", seed=None)
     assert "left out" not in quiet
+
+
+async def test_the_console_prints_plain_text_says_the_winner_once_and_numbers_pictures_to_sort(tmp_path):
+    out = await play(tmp_path, ["p1: first", "resign p1", "quit"], "tightwire", new=True)
+    assert "such as 'draw " in out and "`" not in out, out
+    resigned = await play(tmp_path, ["resign p1", "quit"], "tiles", new=True)
+    assert "Result: p1 resigned; p2 wins the task." in resigned, resigned
+    transport = ConsoleTransport(io.StringIO(), tmp_path / "boards")
+    for _ in range(12):
+        await transport.post_picture(None, b"png", filename="match2.png")
+    names = [p.name for p in sorted((tmp_path / "boards").iterdir())]
+    assert names[:2] == ["match2-0001.png", "match2-0002.png"] and names[-1] == "match2-0012.png"
