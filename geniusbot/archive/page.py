@@ -21,6 +21,7 @@ import base64
 import html
 import io
 import json
+import math
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -32,6 +33,9 @@ from .page_steps import PageMatch, PageRefused, PageStep, match_steps, record_st
 
 #: Milliseconds between two steps while the page plays.
 PLAY_INTERVAL_MS = 1000
+#: The least a board is scaled to fit the window's height (its smallest text, 20 px, stays 12 px
+#: high): a taller board makes the page scroll rather than shrink further.
+MIN_SCALE = 0.6
 
 _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
@@ -73,8 +77,10 @@ _SCRIPT = """
   var items = list.querySelectorAll("li");
   var status = document.getElementById("status");
   var clocks = document.getElementById("clocks");
+  var result = document.getElementById("result");
   var play = document.getElementById("play");
   var last = steps.length - 1;
+  var MIN_SCALE = parseFloat(document.body.getAttribute("data-min-scale")) || 0.6;
   var current = -1;
   var timer = null;
 
@@ -88,7 +94,12 @@ _SCRIPT = """
     n = Math.max(0, Math.min(last, n));
     var step = steps[n], frame = frames[step.f];
     if (frame.png) {
-      if (img.getAttribute("src") !== frame.png) { img.src = frame.png; }
+      if (img.getAttribute("src") !== frame.png) {
+        img.src = frame.png;
+        // Never smaller than MIN_SCALE of its size: a tall board fitted to the window's height
+        // had its text a few pixels high; the page scrolls instead.
+        img.style.maxHeight = "max(80vh, " + Math.ceil(frame.h * MIN_SCALE) + "px)";
+      }
       img.alt = "The board at step " + n;
       img.hidden = false; pre.hidden = true;
     } else {
@@ -105,6 +116,9 @@ _SCRIPT = """
     status.textContent = "Step " + n + " of " + last + ": " + step.t;
     clocks.textContent = step.c;
     clocks.hidden = !step.c;
+    // The result only once the last step is reached: before, it would give the ending away.
+    result.textContent = n === last ? steps[last].r : "";
+    result.hidden = n !== last;
     document.body.setAttribute("data-step", String(n));
     current = n;
     if (n === last) { stop(); }
@@ -207,9 +221,14 @@ def png_uri(data: bytes, *, compact: bool = True) -> str:
     return "data:image/png;base64," + base64.b64encode(compact_png(data) if compact else data).decode("ascii")
 
 
-def _frames(steps: Sequence[PageStep], compact: bool = True) -> tuple[list[dict[str, str]], list[int]]:
+def png_height(data: bytes) -> int:
+    """The height in pixels of the PNG ``data`` (read from its header)."""
+    return int.from_bytes(data[20:24], "big")
+
+
+def _frames(steps: Sequence[PageStep], compact: bool = True) -> tuple[list[dict[str, Any]], list[int]]:
     """The distinct boards of the steps (each once) and, for every step, the index of its board."""
-    frames: list[dict[str, str]] = []
+    frames: list[dict[str, Any]] = []
     seen: dict[bytes | str, int] = {}
     order: list[int] = []
     for step in steps:
@@ -217,7 +236,7 @@ def _frames(steps: Sequence[PageStep], compact: bool = True) -> tuple[list[dict[
         if key not in seen:
             seen[key] = len(frames)
             if step.picture is not None:
-                frames.append({"png": png_uri(step.picture, compact=compact)})
+                frames.append({"png": png_uri(step.picture, compact=compact), "h": png_height(step.picture)})
             else:
                 frames.append({"text": step.board})
         order.append(seen[key])
@@ -249,15 +268,18 @@ def replay_page(
         raise ValueError("a replay page needs at least the start")
     names = dict(names or {})
     frames, order = _frames(steps, compact)
-    data = [
+    data: list[dict[str, Any]] = [
         {"f": frame, "t": step_text(step, names), "c": clock_text(step, names)} for step, frame in zip(steps, order)
     ]
+    data[-1]["r"] = result  # the result is the last step's: shown only there
+    last = len(steps) - 1
     first = frames[order[0]]
     img_src = html.escape(first.get("png", ""), quote=True)
     first_text = html.escape(first.get("text", ""))
     has_img = "png" in first
     moves = "\n".join(_move_item(step, names) for step in steps)
-    last = len(steps) - 1
+    height = first.get("h")
+    img_style = f' style="max-height:max(80vh, {math.ceil(int(height) * MIN_SCALE)}px)"' if height else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -267,10 +289,10 @@ def replay_page(
 <title>{html.escape(title)}</title>
 <style>{_STYLE}</style>
 </head>
-<body data-interval="{int(interval_ms)}" data-steps="{len(steps)}">
+<body data-interval="{int(interval_ms)}" data-steps="{len(steps)}" data-min-scale="{MIN_SCALE}">
 <header>
 <h1>{html.escape(title)}</h1>
-<p id="result">{html.escape(result)}</p>
+<p id="result"{"" if last == 0 else " hidden"}>{html.escape(result) if last == 0 else ""}</p>
 </header>
 <main>
 <section id="stage" aria-label="Board">
@@ -283,7 +305,7 @@ def replay_page(
 <button type="button" id="next" title="Next (Right arrow)" aria-label="Next"><span class="word">Next </span>&#x25B6;</button>
 <button type="button" id="last" title="Last (End)" aria-label="Last"><span class="word">Last </span>&#xBB;</button>
 </div>
-<img id="board-img" src="{img_src}" alt="The board at step 0"{"" if has_img else " hidden"}>
+<img id="board-img" src="{img_src}" alt="The board at step 0"{img_style}{"" if has_img else " hidden"}>
 <pre id="board-text"{" hidden" if has_img else ""}>{first_text}</pre>
 </section>
 <nav id="movelist" aria-label="Moves">

@@ -140,7 +140,10 @@ async def match_steps(store: Store, match_id: int) -> PageMatch:
     steps = list(_replayed(replay.steps(), names))
     reason = record.result.reason if record.result is not None else None
     result = result_line(reason, names, aborted=record.status == MatchStatus.ABORTED)
-    title = f"Match #{match_id}, {get_game(record.game).title}: {_players(names)}"
+    game_title = get_game(record.game).title
+    if record.practice is not None:  # "Tic-Tac-Five, practice (bot at normal)", as /replay says it
+        game_title = f"{game_title}, {record.practice.describe()}"
+    title = f"Match #{match_id}, {game_title}: {_players(names)}"
     return PageMatch(title, names, result, steps)
 
 

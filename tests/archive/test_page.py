@@ -6,7 +6,9 @@ from __future__ import annotations
 import base64
 import io
 import json
+import math
 import re
+import sqlite3
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -253,3 +255,45 @@ async def test_the_page_of_a_stored_match_and_a_refusal_for_one_still_open(
     args = page.build_parser().parse_args(["--match", "99", "--db", url, "--html", str(tmp_path / "no.html")])
     assert await html_command(args) == 2
     assert "there is no match #99" in capsys.readouterr().err
+
+
+def test_the_result_is_not_on_the_page_before_the_last_step() -> None:
+    match = record_steps(parse_record(example("tictacfive")))
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
+    # The page opens at step 0: its result line is empty; the result rides with the last step.
+    assert '<p id="result" hidden></p>' in text
+    body = text.split('<script type="application/json"', 1)[0]
+    assert match.result not in body and "Result:" not in body
+    steps = Page(text).data("steps")
+    assert steps[-1]["r"] == match.result and all("r" not in step for step in steps[:-1])
+
+
+def test_a_board_keeps_a_least_scale_so_its_text_stays_readable() -> None:
+    match = record_steps(parse_record(example("allhands")))
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
+    frames = Page(text).data("frames")
+    assert all(
+        frame["h"] == Image.open(io.BytesIO(base64.b64decode(frame["png"].split(",", 1)[1]))).height
+        for frame in frames[:3]
+    )
+    height = frames[0]["h"]
+    assert f'style="max-height:max(80vh, {math.ceil(height * page.MIN_SCALE)}px)"' in text
+
+
+@pytest.mark.slow
+async def test_the_page_of_a_practice_match_says_it_was_one(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'archive.sqlite3'}"
+    store = await Store.open(url)
+    try:
+        number = await import_record(store, example("tictacfive"))
+    finally:
+        await store.close()
+    with sqlite3.connect(tmp_path / "archive.sqlite3") as db:  # as /practice stores it
+        db.execute("update matches set practice_seat = 'p2', practice_level = 'normal' where id = ?", (number,))
+    out = tmp_path / "match.html"
+    args = page.build_parser().parse_args(["--match", str(number), "--db", url, "--html", str(out)])
+    assert await html_command(args) == 0
+    assert (
+        f"<title>Match #{number}, Tic-Tac-Five, practice (bot at normal): Hyunmin vs Dongmin</title>"
+        in out.read_text(encoding="utf-8")
+    )

@@ -9,12 +9,14 @@ installs Debian's ``chromium`` and ``chromium-driver`` when missing; Selenium is
 
 from __future__ import annotations
 
+import io
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from geniusbot.archive.page import page_of, png_uri
 from geniusbot.archive.page_steps import PageMatch, record_steps
@@ -226,3 +228,32 @@ def test_the_page_fits_a_phone_without_scrolling_sideways(browser: Any, tmp_path
     assert client_width <= 375
     assert scroll_width <= client_width
     assert image_right <= client_width
+
+
+def test_the_result_shows_only_once_the_last_step_is_reached(browser: Any, tmp_path: Path) -> None:
+    match = gathered("tictacfive")
+    body = opened(browser, tmp_path, match)
+    shows(browser, match, 0)
+    result = browser.find_element("id", "result")
+    assert not result.is_displayed() and match.result not in body.text
+    press(body, "END")
+    shows(browser, match, len(match.steps) - 1)
+    assert result.is_displayed() and result.text == match.result
+    press(body, "ARROW_LEFT")
+    shows(browser, match, len(match.steps) - 2)
+    assert not result.is_displayed() and match.result not in body.text
+
+
+def test_a_tall_board_keeps_its_text_readable_in_a_1200_by_900_window(browser: Any, tmp_path: Path) -> None:
+    # All Hands On Deck's task cards are 1,608 px tall: fitted to 80 % of a 900 px window, their
+    # smallest text (20 px) was 9 px high. The board now shrinks to 0.6 at most; the page scrolls.
+    from geniusbot.archive.page import MIN_SCALE
+
+    match = gathered("allhands")
+    body = opened(browser, tmp_path, match, width=1200)
+    for n in range(0, 13):
+        height = Image.open(io.BytesIO(match.steps[n].picture or b"")).height
+        shown = browser.execute_script("return document.getElementById('board-img').getBoundingClientRect().height;")
+        assert shown >= MIN_SCALE * height - 1, (n, shown, height)
+        press(body, "ARROW_RIGHT")
+        shows(browser, match, n + 1)
