@@ -149,6 +149,13 @@ def draw_footer(canvas: Image.Image, status: str, banner: str | None) -> None:
         draw_text(canvas, (22, mid), text, STATUS_SIZE, fg="text")
 
 
+def _break_rank(lines: tuple[str, str], size: int) -> tuple[int, int]:
+    """How good a break of a banner into two lines is: after a sentence or clause first, then the
+    most even (the longer line the shorter)."""
+    end = lines[0][-1:]
+    return (0 if end in ".:;" else 1 if end == "," else 2), max(text_width(x, size, True) for x in lines)
+
+
 def banner_lines(banner: str, room: int) -> tuple[int, list[str]]:
     """The banner's type size and lines: one line at :data:`NAME_SIZE` or :data:`STATUS_SIZE`
     when it fits ``room`` pixels, else two lines at :data:`BANNER_SIZES` (the whole sentence,
@@ -163,11 +170,8 @@ def banner_lines(banner: str, room: int) -> tuple[int, list[str]]:
         fitting = [b for b in breaks if max(text_width(line, size, True) for line in b) <= room]
         if fitting:
             # After a full stop, colon or semicolon if one fits, else after a comma; then the most even.
-            def rank(lines: tuple[str, str], size: int = size) -> tuple[int, int]:
-                end = lines[0][-1:]
-                return (0 if end in ".:;" else 1 if end == "," else 2), max(text_width(x, size, True) for x in lines)
-
-            return size, list(min(fitting, key=rank))
+            best = min(fitting, key=lambda lines: _break_rank(lines, size))
+            return size, list(best)
     size = BANNER_SIZES[-1]
     if not breaks:
         return size, [fit_text(banner, size, room, True)]
