@@ -19,9 +19,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
 from . import models as m
-from .rows import UNSET, aware, message_from_row, timer_from_row
+from .rows import aware, message_from_row
 from .store import Store
-from .values import MatchRecord, PostedMessage, TimerRecord
+from .values import MatchRecord, PostedMessage
 
 if TYPE_CHECKING:
     from geniusbot.cluster.shards import Shards
@@ -71,35 +71,9 @@ class ClusterStore(Store):
 
         return await self._transaction(work, write=False, what="listing the shards' live matches")
 
-    async def due_and_next(self, now: datetime, *, limit: int = 100) -> tuple[list[TimerRecord], TimerRecord | None]:
-        """:meth:`Store.due_and_next` among the owned shards' timers."""
-        shards = self.shards
-        if shards is None:
-            return await super().due_and_next(now, limit=limit)
-        now = aware(now)
-        query = (
-            select(m.Timer.__table__).where(owned_timers(shards)).order_by(m.Timer.due_at, m.Timer.id).limit(limit + 1)
-        )
-
-        def work(conn: Connection) -> tuple[list[TimerRecord], TimerRecord | None]:
-            rows = [timer_from_row(row) for row in (conn.execute(query)).all()]
-            due = [t for t in rows if t.due_at <= now][:limit]
-            later = [t for t in rows if t.due_at > now]
-            return due, (later[0] if later and len(due) < limit else None)
-
-        return await self._transaction(work, write=False, what="reading the shards' due timers")
-
-    async def timers(self, match_id: int | None = UNSET) -> list[TimerRecord]:
-        """Every timer of the owned shards (a given match's: as the plain store has them)."""
-        shards = self.shards
-        if shards is None or match_id is not UNSET:
-            return await super().timers(match_id)
-
-        def work(conn: Connection) -> list[TimerRecord]:
-            query = select(m.Timer.__table__).where(owned_timers(shards)).order_by(m.Timer.due_at, m.Timer.id)
-            return [timer_from_row(row) for row in (conn.execute(query)).all()]
-
-        return await self._transaction(work, write=False, what="reading the shards' timers")
+    def timer_scope(self) -> ColumnElement[bool] | None:
+        """The owned shards' timers (every timer without :attr:`shards`)."""
+        return None if self.shards is None else owned_timers(self.shards)
 
     async def messages_to_delete(self, before: datetime | None = None) -> list[PostedMessage]:
         """The owned shards' messages still to be deleted (a message of no match: shard 0's)."""

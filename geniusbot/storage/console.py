@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, or_, select
-from sqlalchemy.engine import Connection
+from sqlalchemy import ColumnElement, and_, or_
 
 from . import models as m
-from .rows import UNSET, aware, timer_from_row
 from .store import Store
-from .values import MatchRecord, PostedMessage, TimerRecord
+from .values import MatchRecord, PostedMessage
 
 #: The key of a heartbeat's payload naming the console match it is kept for.
 MATCH_KEY = "match"
@@ -52,38 +50,9 @@ class ConsoleStore(Store):
         found = await super().live_matches(include_paused=include_paused)
         return found if self.match_id is None else [r for r in found if r.id == self.match_id]
 
-    async def due_and_next(self, now: datetime, *, limit: int = 100) -> tuple[list[TimerRecord], TimerRecord | None]:
-        """:meth:`Store.due_and_next` among the console match's timers."""
-        match_id = self.match_id
-        if match_id is None:
-            return await super().due_and_next(now, limit=limit)
-        now = aware(now)
-        query = (
-            select(m.Timer.__table__)
-            .where(match_timers(match_id))
-            .order_by(m.Timer.due_at, m.Timer.id)
-            .limit(limit + 1)
-        )
-
-        def work(conn: Connection) -> tuple[list[TimerRecord], TimerRecord | None]:
-            rows = [timer_from_row(row) for row in (conn.execute(query)).all()]
-            due = [t for t in rows if t.due_at <= now][:limit]
-            later = [t for t in rows if t.due_at > now]
-            return due, (later[0] if later and len(due) < limit else None)
-
-        return await self._transaction(work, write=False, what="reading the match's due timers")
-
-    async def timers(self, match_id: int | None = UNSET) -> list[TimerRecord]:
-        """Every timer of the console match (a given match's: as the plain store has them)."""
-        mine = self.match_id
-        if mine is None or match_id is not UNSET:
-            return await super().timers(match_id)
-
-        def work(conn: Connection) -> list[TimerRecord]:
-            query = select(m.Timer.__table__).where(match_timers(mine)).order_by(m.Timer.due_at, m.Timer.id)
-            return [timer_from_row(row) for row in (conn.execute(query)).all()]
-
-        return await self._transaction(work, write=False, what="reading the match's timers")
+    def timer_scope(self) -> ColumnElement[bool] | None:
+        """The console match's timers and heartbeats (every timer before it is chosen)."""
+        return None if self.match_id is None else match_timers(self.match_id)
 
     async def messages_to_delete(self, before: datetime | None = None) -> list[PostedMessage]:
         """The console match's messages still to be deleted."""

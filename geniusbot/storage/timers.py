@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.engine import Connection
 
 from . import models as m
@@ -19,6 +19,12 @@ from .values import TimerRecord
 
 class TimerStore(Transactions):
     """The durable timers: one transaction per call."""
+
+    def timer_scope(self) -> ColumnElement[bool] | None:
+        """SQL: the ``timers`` rows this store serves, which :meth:`due_and_next` delivers and
+        :meth:`timers` lists (``None``: all of them). A store of some matches only (one console's,
+        a process's shards) narrows it."""
+        return None
 
     async def add_timer(
         self,
@@ -142,9 +148,12 @@ class TimerStore(Transactions):
         again after delivering them).
         """
         now = aware(now)
+        query = select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(limit + 1)
+        scope = self.timer_scope()
+        if scope is not None:
+            query = query.where(scope)
 
         def work(conn: Connection) -> tuple[list[TimerRecord], TimerRecord | None]:
-            query = select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(limit + 1)
             rows = [timer_from_row(row) for row in (conn.execute(query)).all()]
             due = [t for t in rows if t.due_at <= now][:limit]
             later = [t for t in rows if t.due_at > now]
@@ -153,14 +162,18 @@ class TimerStore(Transactions):
         return await self._transaction(work, write=False, what="reading due timers")
 
     async def timers(self, match_id: int | None = UNSET) -> list[TimerRecord]:
-        """Every timer, earliest first; with ``match_id``, only that match's (``None``: no match's)."""
+        """Every timer this store serves (:meth:`timer_scope`), earliest first; with ``match_id``,
+        only that match's (``None``: no match's), whoever serves it."""
+        query = select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id)
+        scope = self.timer_scope()
+        if match_id is None:
+            query = query.where(m.Timer.match_id.is_(None))
+        elif match_id is not UNSET:
+            query = query.where(m.Timer.match_id == match_id)
+        elif scope is not None:
+            query = query.where(scope)
 
         def work(conn: Connection) -> list[TimerRecord]:
-            query = select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id)
-            if match_id is None:
-                query = query.where(m.Timer.match_id.is_(None))
-            elif match_id is not UNSET:
-                query = query.where(m.Timer.match_id == match_id)
             return [timer_from_row(row) for row in (conn.execute(query)).all()]
 
         return await self._transaction(work, write=False, what="reading timers")
