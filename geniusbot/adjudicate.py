@@ -31,12 +31,11 @@ from geniusbot.storage.record import (
     Record,
     RecordError,
     RecordLine,
-    RecordUnreadable,
     game_from_record,
     parse_record,
-    read_record,
     read_result,
 )
+from geniusbot.storage.record_file import RecordUnreadable, read_record
 
 GAME_OVER = "The game is over; no more moves are taken."
 
@@ -273,7 +272,7 @@ def json_lines(result: Adjudication) -> Iterator[str]:
 
 def command(args: argparse.Namespace) -> int:
     """``geniusbot adjudicate FILE [--json]`` (``-``: standard input): exit 0 once the file is
-    read, 2 if it cannot be (missing, over :data:`~geniusbot.storage.record.MAX_RECORD_BYTES`,
+    read, 2 if it cannot be (missing, over :data:`~geniusbot.storage.record_file.MAX_RECORD_BYTES`,
     not UTF-8: the file is read only that far, so a huge one costs no more)."""
     path = Path(args.file)
     try:

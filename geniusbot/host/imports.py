@@ -29,14 +29,15 @@ from geniusbot.adjudicate import adjudicate, rule_on
 from geniusbot.games import SEATS, Game, GameError
 from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
 from geniusbot.storage.record import (
-    MAX_RECORD_BYTES,  # noqa: F401  # re-exported: /import checks an attachment's size by it
     Record,
     RecordError,
     RecordLine,
-    RecordUnreadable,
     format_line,
     game_from_record,
     parse_record,
+)
+from geniusbot.storage.record_file import (
+    RecordUnreadable,
     read_record_bytes,
     record_text,
 )
@@ -106,7 +107,7 @@ class Imported:
 
 def decode_record(data: bytes, what: str = "The record") -> str:
     """The text of a record file's bytes, or :class:`ImportRefused` (over
-    :data:`~geniusbot.storage.record.MAX_RECORD_BYTES`, not UTF-8)."""
+    :data:`~geniusbot.storage.record_file.MAX_RECORD_BYTES`, not UTF-8)."""
     try:
         return record_text(data, what, again="import it again")
     except RecordUnreadable as error:

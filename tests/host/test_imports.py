@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from geniusbot.adjudicate import adjudicate_text
-from geniusbot.host.imports import MAX_RECORD_BYTES, ImportRefused, decode_record, import_text, prepare
+from geniusbot.host.imports import ImportRefused, decode_record, import_text, prepare
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record, replay_match
 from geniusbot.host.transport import RecordingTransport
 from geniusbot.storage import MatchStatus
 from geniusbot.storage.record import RecordError, parse_record, read_result
+from geniusbot.storage.record_file import MAX_RECORD_BYTES
 
 from .test_match import FakeTime
 
