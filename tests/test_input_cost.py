@@ -1,5 +1,5 @@
 """Input that costs too much: every parser reads its input in time and memory that grow with its
-length, never with its square; ``geniusbot adjudicate`` of a 20 MB record stays under 500 MB.
+length, never with its square; ``geniusbot adjudicate`` of the largest record it reads (1 MiB) stays under 100 MB, and refuses a 20 MB one having read 1 MiB.
 
 Costs are counted, never timed: comparisons made (Deck Swabbing), memory allocated while a line
 is read (tracemalloc), and a child process's peak resident memory (``ru_maxrss``).
@@ -21,6 +21,7 @@ from geniusbot.games import GameError, new_game, notation_words
 from geniusbot.games.allhands.swabbing import DeckSwabbing
 from geniusbot.games.grid import Point
 from geniusbot.storage.record import RecordLine, parse_record
+from geniusbot.storage.record_file import MAX_RECORD_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1_000_000
@@ -164,15 +165,11 @@ RECORDS = {
 }
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("output", ["--json", "report"])
-@pytest.mark.parametrize("kind", list(RECORDS))
-def test_adjudicate_of_a_20_mb_record_peaks_under_500_mb(tmp_path, kind, output):
-    path = tmp_path / "record.txt"
-    path.write_text(RECORDS[kind](20 * MB), encoding="utf-8")
+def _adjudicate_peak(path: Path, output: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """``geniusbot adjudicate path`` in a child process: how it ended and its peak memory (KB)."""
     args = [str(path), *(["--json"] if output == "--json" else [])]
     # The bound on time is a generous one, for a parser whose cost would grow with the square of
-    # the input (a 20 MB seat read by a pattern that tries every start: hours), not a timing.
+    # the input (a long seat read by a pattern that tries every start: hours), not a timing.
     done = subprocess.run(
         [sys.executable, "-c", CHILD, *args],
         cwd=ROOT,
@@ -182,6 +179,27 @@ def test_adjudicate_of_a_20_mb_record_peaks_under_500_mb(tmp_path, kind, output)
         timeout=300,
         check=False,
     )
-    assert done.returncode == 0, done.stderr[-2000:]
     peak_kb = int(next(line for line in done.stderr.splitlines() if line.startswith("peak=")).removeprefix("peak="))
-    assert peak_kb < 500 * 1024, f"{kind}, {output}: peak {peak_kb / 1024:.0f} MB"
+    return done, peak_kb
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("output", ["--json", "report"])
+@pytest.mark.parametrize("kind", list(RECORDS))
+def test_adjudicate_of_the_largest_record_peaks_under_100_mb(tmp_path, kind, output):
+    path = tmp_path / "record.txt"
+    path.write_text(RECORDS[kind](MAX_RECORD_BYTES - 100), encoding="utf-8")
+    done, peak_kb = _adjudicate_peak(path, output)
+    assert done.returncode in (0, 1), done.stderr[-2000:]  # ruled on (1: a line refused), not refused unread
+    assert peak_kb < 100 * 1024, f"{kind}, {output}: peak {peak_kb / 1024:.0f} MB"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", list(RECORDS))
+def test_adjudicate_of_a_20_mb_record_refuses_it_having_read_one_mib(tmp_path, kind):
+    path = tmp_path / "record.txt"
+    path.write_text(RECORDS[kind](20 * MB), encoding="utf-8")
+    done, peak_kb = _adjudicate_peak(path, "report")
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "is 19 MiB; a record file may be at most 1024 KiB (1 MiB)." in done.stderr
+    assert peak_kb < 100 * 1024, f"{kind}: peak {peak_kb / 1024:.0f} MB"
