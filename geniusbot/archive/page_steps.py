@@ -141,7 +141,7 @@ async def match_steps(store: Store, match_id: int) -> PageMatch:
     reason = record.result.reason if record.result is not None else None
     result = result_line(reason, names, aborted=record.status == MatchStatus.ABORTED)
     game_title = get_game(record.game).title
-    if record.practice is not None:  # "Tic-Tac-Five, practice (bot at normal)", as /replay says it
+    if record.practice is not None:  # "<game>, practice (bot at normal)", as /replay says it
         game_title = f"{game_title}, {record.practice.describe()}"
     title = f"Match #{match_id}, {game_title}: {_players(names)}"
     return PageMatch(title, names, result, steps)
