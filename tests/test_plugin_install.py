@@ -141,7 +141,9 @@ def test_adjudicate_rules_a_record_of_the_installed_game(outside):
         done.stdout
     )
     assert "18 of 22 lines accepted." in done.stdout
-    assert "Result: p1 won 5 rounds to 3; p1 wins." in done.stdout
+    assert (
+        "Result: p1 wins. p1 won 5 rounds to 3; p1 wins." in done.stdout
+    )  # a referee's report: the game's sentence whole
     assert "Note:" not in done.stdout  # the record's Result header agrees with the replay
     judged = geniusbot(outside, "adjudicate", "--json", str(RECORD))
     assert '"termination": "points"' in judged.stdout and '"winner": "p1"' in judged.stdout

@@ -315,7 +315,10 @@ async def test_a_whole_final_match_is_hosted_in_discord_from_the_first_task_to_2
         assert fake.attachments(final)[0].startswith(PNG_MAGIC)
         # The last move's announcement (a grid in a code block when it shows one) and the result.
         last = final.content.removesuffix("\n```").split("\n")[-1]
-        assert last.startswith(f"Result: {driver.live.label(result['winner'])} wins.")
+        # The game's sentence names the winner, so the line says it once ("Result: bob reaches 25
+        # points and wins All Hands On Deck, 25 to 14.").
+        winner = driver.live.speak(result["winner"])
+        assert last.startswith(f"Result: {winner} reaches ") and last.count(" wins") == 1, last
         plays = game.view(None)["plays"]
         assert any(p["override"] for p in plays) and any(p["all_in"] for p in plays)
         assert sum(len(p["bans"]) for p in plays) >= 4

@@ -80,14 +80,14 @@ async def test_refused_lines_say_what_to_write_and_change_nothing(tmp_path: Path
     out = await play(tmp_path, lines)
     assert (
         "p2: B2-C3 could mean drawing the line alone or drawing it and moving your piece along it; "
-        "write `draw B2-C3` or `draw B2-C3 and move`." in out
+        "write 'draw B2-C3' or 'draw B2-C3 and move'." in out
     )
     assert (
-        "p2: B3-C2 crosses the line B2-C3; choose another line, or write `slack B3-C2` to use your slack line." in out
+        "p2: B3-C2 crosses the line B2-C3; choose another line, or write 'slack B3-C2' to use your slack line." in out
     )
-    assert "p2: There is no line between B2 and B3; to draw one write `draw B2-B3`." in out
+    assert "p2: There is no line between B2 and B3; to draw one write 'draw B2-B3'." in out
     assert "p1: It is not your turn; waiting for p2." in out
-    assert "p2: Write a line such as `draw B5-C3`" in out
+    assert "p2: Write a line such as 'draw B5-C3'" in out
     assert "ok p2: slack B3-C2" in out
     record = parse_record(exported(out))
     assert [line.text for line in record.lines] == [
@@ -107,7 +107,7 @@ async def test_a_rule_sets_own_name_plays_that_rule_set(tmp_path: Path) -> None:
     assert "Match #1: Tightwire (fate), p1 vs p2. Clock: 90 s a move, then a 5:00 reserve spent in 10 s blocks." in out
     assert "p2: It is not your turn; waiting for p1." in out
     assert (
-        "p1: The items are being drafted; write one of `pick turn order`, `pick extra slack`, `pick woven revive`."
+        "p1: The items are being drafted; write one of 'pick turn order', 'pick extra slack', 'pick woven revive'."
         in out
     )
     assert "ok p1: pick woven revive" in out
