@@ -67,7 +67,7 @@ async def test_a_resumed_memory_window_shows_its_grid_again_and_hides_it_when_it
     await play(tmp_path, ["quit"], "tiles")
     resumed = await play(tmp_path, ["close window", "quit"], "tiles", after=5)
     back, _, after = resumed.partition("Match #1 is back after 0:05")
-    assert after and LEGEND in after.partition("Time is up: the grid is hidden.")[0], resumed
+    assert after and LEGEND in after.partition("Memorizing is over: the grid is hidden.")[0], resumed
     # Its 30 s are wall time (the grid was on show while the console was away): 25 s are left.
     assert "Memorize the grid: it is hidden in 25 s." in after
     assert "(deleted: message " not in resumed

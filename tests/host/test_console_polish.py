@@ -40,8 +40,9 @@ async def test_close_window_ends_the_memory_grid_at_once_and_the_export_says_so(
         tmp_path, ["p1: call red", "close window", "p1: call red", "close window", "export", "quit"], "tiles"
     )
     assert code == 0
-    before, _, after = out.partition("Time is up: the grid is hidden.")
+    before, _, after = out.partition("Memorizing is over: the grid is hidden.")
     assert after, out
+    assert "Time is up" not in out  # closed by hand: nobody's time ran out
     assert "p1: The grid is on show: memorize it." in before  # nobody moves while the grid is shown
     assert "ok p1: call red" in after
     assert "Match #1 has no timed phase running, so there is no window to close." in after
@@ -243,12 +244,19 @@ async def test_help_answers_at_once_when_a_phase_has_millions_of_legal_moves(tmp
     assert "Type a move as 'p1 (dm): mines " in out
 
 
+async def test_a_landmine_window_closed_by_hand_says_who_sent_no_mines_not_that_time_ran_out(tmp_path):
+    _, out = await play(tmp_path, ["close window", "close window", "quit"], "tiles", options={"anomalies": "landmine"})
+    assert "p1 sent no mines before the window closed, so places none." in out
+    assert "p2 sent no mines before the window closed, so places none." in out
+    assert "Time is up" not in out and "in time" not in out
+
+
 @pytest.mark.slow
 async def test_a_paused_window_stays_open_until_the_match_resumes(tmp_path):
     _, out = await play(tmp_path, ["pause", "close window", "resume", "close window", "quit"], "tiles")
     # The console's commands are named as they are typed there.
     assert "Match #1 is paused; use resume, then close window." in out
-    assert out.index("Match #1 is paused; use resume") < out.index("Time is up: the grid is hidden.")
+    assert out.index("Match #1 is paused; use resume") < out.index("Memorizing is over: the grid is hidden.")
 
 
 # ---- a database that cannot be reached ----------------------------------------------------------

@@ -81,7 +81,7 @@ async def test_a_grid_posted_just_before_a_crash_goes_at_its_time(
         assert back.endswith("but not the window's time (what it shows stayed on show): it closes in 20 s."), back
         assert EARLIER not in before_back
         set_time(tmp_path, T0 + 30)
-        second.expect(lambda line: line == "Time is up: the grid is hidden.")
+        second.expect(lambda line: line == "Memorizing is over: the grid is hidden.")
         # The earlier run's messages, and the board this run showed again (picture, text).
         while len(deletions(second)) < posted + 2:
             second.expect(lambda line: line.startswith("(deleted: "))
@@ -89,7 +89,7 @@ async def test_a_grid_posted_just_before_a_crash_goes_at_its_time(
         # Its time passed while the bot was down: the grid went first, then the window closed.
         assert before_back.count(EARLIER) == posted, before_back
         assert back.endswith("its time ran out meanwhile, so it closes now."), back
-        second.expect(lambda line: line == "Time is up: the grid is hidden.")
+        second.expect(lambda line: line == "Memorizing is over: the grid is hidden.")
     second.send("p1: red")  # play goes on once the grid is gone
     second.expect(lambda line: line.startswith("ok p1: "))
     second.quit()
@@ -122,7 +122,7 @@ async def test_a_restart_inside_the_memorize_window_ends_it_when_the_grid_goes(t
     second.expect(lambda line: line == "Memorize the grid: it is hidden in 12 s.")  # the board again
     second.expect(lambda line: line.startswith("No move is taken right now"))
     set_time(tmp_path, T0 + 30)  # the grid's 30 s of wall time: it goes, and the window with it
-    second.expect(lambda line: line == "Time is up: the grid is hidden.")
+    second.expect(lambda line: line == "Memorizing is over: the grid is hidden.")
     while len(deletions(second)) < 3 + 2:  # the first run's three, the board shown again
         second.expect(lambda line: line.startswith("(deleted: "))
     assert deletions(second).count(EARLIER) == 3

@@ -678,13 +678,13 @@ class TileDecklaration(Game):
                     self.mines[seat] = []
                     events.append(
                         Event(
-                            f"{seat} sent no mines in time, so places none.",
+                            f"{seat} sent no mines before the window closed, so places none.",
                             kind=TileDecklarationEvent.MINES_SENT,
                             data={"seat": seat, "none": True},
                         )
                     )
             return events + self._start_calls()
-        events = [Event("Time is up: the grid is hidden.", kind=TileDecklarationEvent.HIDE)]
+        events = [Event("Memorizing is over: the grid is hidden.", kind=TileDecklarationEvent.HIDE)]
         if self.has("implode"):
             self.grid = implode(self.original, self.marks)
             listed = " ".join(_sq(p) for p in self.marks)
@@ -729,7 +729,7 @@ class TileDecklaration(Game):
             self.mines[seat] = []
             events = [
                 Event(
-                    f"{seat} sent no mines in time, so places none.",
+                    f"{seat} sent no mines before the window closed, so places none.",
                     kind=TileDecklarationEvent.MINES_SENT,
                     data={"seat": seat, "none": True},
                 )
