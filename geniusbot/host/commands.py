@@ -35,6 +35,9 @@ COMMAND_NOT_KNOWN_YET = (
 #: The same command again (a repeated interaction, a line read twice), found in the log taken.
 DONE_ALREADY = "That command was carried out already; it is not done twice."
 
+#: What the room reads first when ``close window`` ends a window (not its time running out).
+CLOSED_BY_HAND = "The window was closed by hand before its time was up."
+
 
 class Commands(HostBase):
     """The host commands, and how the transport's users write them."""
@@ -285,5 +288,5 @@ class Commands(HostBase):
             if row.kind == DELETE_TIMER:
                 await self._delete_message(row)
                 await self.store.delete_timer(row.id, kind=row.kind, due_at=row.due_at)
-        await self._report(live, now, events)
+        await self._report(live, now, events, lead=[CLOSED_BY_HAND])
         return Reply(ReplyStatus.ACCEPTED, "window closed", live.id)

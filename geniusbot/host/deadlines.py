@@ -35,6 +35,10 @@ CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "d
 #: The ``messages`` kind of a message the host deletes at a set time.
 TIMED_MESSAGE = "timed"
 
+#: What the room reads first when a timed window closes because its time ran out (a window
+#: closed by hand says so instead; the game's own line is true either way).
+TIME_IS_UP = "Time is up."
+
 #: Test-only: the environment variable naming a boundary at which the process kills itself with
 #: SIGKILL, written ``boundary`` or ``boundary:n`` (the n-th time it is reached; default the
 #: first). The boundaries are those :func:`kill_point` is called with: ``message-intent`` (a timed
@@ -106,7 +110,7 @@ class Deadlines(HostBase):
                 if timer.kind == CLOCK_TIMER:
                     await self._clock_alert(live, epoch(timer.due_at), now)
                 elif timer.kind == WINDOW_TIMER:
-                    await self._window_due(live, timer.payload, now)
+                    await self._window_due(live, timer.payload, now, lead=[TIME_IS_UP])
             except (StorageUnavailable, StaleVersion):
                 live.restore()
                 self.matches.pop(live.id, None)
@@ -241,7 +245,11 @@ class Deadlines(HostBase):
             kept.append(event)
         return (named or [f"{live.label(seat)} ran out of time."]), kept
 
-    async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None:
+    async def _window_due(
+        self, live: LiveMatch, payload: Mapping[str, Any], now: float, *, lead: Sequence[str] = ()
+    ) -> None:
+        """Close the window whose timer is due; ``lead``: the host's line saying why (a return or a
+        resume that finds its time ran out meanwhile has said so already)."""
         window = live.host.get("window")
         if not window or window.get("kind") != payload.get("kind") or now + 0.0005 < float(window["due"]):
             await self._arm(live, now)  # stale or early: the live window (if any) re-arms
@@ -254,7 +262,7 @@ class Deadlines(HostBase):
         self._after_change(live, now, events)
         await self._commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
         await self._arm(live, now)
-        await self._report(live, now, events)
+        await self._report(live, now, events, lead=lead)
 
     async def _delete_message(self, timer: TimerRecord) -> None:
         await self._delete_posted(timer.payload.get("channel_id"), int(timer.payload["message_id"]))

@@ -10,7 +10,11 @@ from pathlib import Path
 
 from geniusbot.host.console import run_console
 from geniusbot.host.console_transport import ConsoleTransport
+from geniusbot.host.match import Host
 from geniusbot.host.timers import ManualTime
+from geniusbot.practice import console as practice
+from geniusbot.storage import Store
+from tests.host.support import FakeTime
 
 T0 = datetime(2027, 1, 1, tzinfo=UTC)
 LEGEND = "R red, B blue, G green; * the black centre D4."
@@ -118,3 +122,35 @@ async def test_the_console_prints_plain_text_says_the_winner_once_and_numbers_pi
         await transport.post_picture(None, b"png", filename="match2.png")
     names = [p.name for p in sorted((tmp_path / "boards").iterdir())]
     assert names[:2] == ["match2-0001.png", "match2-0002.png"] and names[-1] == "match2-0012.png"
+
+
+async def console_host(tmp_path: Path, out: io.StringIO, time: FakeTime, game: str, **kw) -> tuple[Host, int]:
+    """A match hosted as the console hosts it (its transport, its text boards, its players), on
+    a clock the test moves: the timers are delivered as the dispatcher delivers them."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}")
+    host = Host(store, ConsoleTransport(out, None), now=time, text_boards=True, adopt=False, heartbeat=0)
+    bot = kw.pop("bot", None)
+    reply = await host.start_match(game, seed=5, players=practice.players(bot), practice=practice.practice(bot), **kw)
+    assert reply.ok, reply.message
+    assert reply.match_id is not None
+    return host, reply.match_id
+
+
+async def fire_due(host: Host, clock: FakeTime) -> None:
+    for timer in await host.store.due_timers(datetime.fromtimestamp(clock.t, UTC)):
+        await host.on_timer(timer)
+        await host.store.delete_timer(timer.id)
+
+
+async def test_a_window_closed_by_hand_says_so_and_one_whose_time_ran_out_says_that(tmp_path):
+    by_hand = await play(tmp_path, ["close window", "quit"], "tiles")
+    said, _, after = by_hand.partition("The window was closed by hand before its time was up.\n")
+    assert said and after.startswith("Memorizing is over: the grid is hidden.\n"), by_hand
+    assert "Time is up" not in by_hand
+    out, clock = io.StringIO(), FakeTime()
+    host, _ = await console_host(tmp_path, out, clock, "tiles")
+    clock.advance(30)
+    await fire_due(host, clock)
+    assert "\nTime is up.\nMemorizing is over: the grid is hidden.\n" in out.getvalue(), out.getvalue()
+    assert "by hand" not in out.getvalue()
+    await host.store.close()
