@@ -299,7 +299,7 @@ class Announcer(HostBase):
             for text in lead:
                 await self._post(live, text)
         if png is None or self.text_boards:
-            text = board.text_board(view, clocks=clocks)
+            text = live.speak(board.text_board(view, clocks=clocks))  # seats named as the lines name them
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
             await self._post(live, text + ("\n" + caption if caption else ""), delete_at=vanish_at)
@@ -359,7 +359,7 @@ class Announcer(HostBase):
                 live.unreachable.discard(seat)
                 if not self.text_boards:  # a terminal shows the text view as well as saving the picture
                     return True
-        return await self._private(live, seat, f"Your view of match #{live.id}:\n" + board.text_board(view))
+        return await self._private(live, seat, f"Your view of match #{live.id}:\n" + live.speak(board.text_board(view)))
 
     def _caption(self, live: LiveMatch, now: float, *, timed_out: frozenset[str] = frozenset()) -> str:
         """The line under a board: the result once the game is over, the clock line before.

@@ -27,7 +27,7 @@ async def test_a_seat_out_of_time_shows_0_00_on_the_board_and_in_the_status(
     transport.clear()
     await run(host, clock, 400, 10)  # Bob's 6 minutes (5 in byo-yomi) run out
     board = next(t for t in transport.room_texts() if "clocks:" in t)
-    assert f"clocks: p1 {alice}, p2 0:00\n" in board
+    assert f"clocks: Alice {alice}, Bob 0:00\n" in board  # the seats named as the lines name them
     live = await host.load(reply.match_id)
     assert host.clocks(live, clock.t) == {"p1": alice, "p2": "0:00"}
     assert f"Clocks: Alice (p1) {alice}, Bob (p2) 0:00." in host.status_text(live)
