@@ -257,7 +257,7 @@ class Archive(commands.Cog):
         file = discord.File(io.BytesIO(png), filename=f"match{record.id}-step{index}.png") if png else None
         content = "\n".join(lines)
         if file is None:
-            content += "\n```\n" + board.text_board(view_data, clocks=dict(step.clocks)) + "\n```"
+            content += "\n```\n" + name_seats(board.text_board(view_data, clocks=dict(step.clocks)), names) + "\n```"
         view = discord.ui.View(timeout=None)
         for tag, label in NAVIGATION:
             goes_to = target_step(tag, index, last)
