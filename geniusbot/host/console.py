@@ -222,7 +222,8 @@ async def run_console(
             if match_id not in resumed:
                 say(f"Match #{match_id} could not be resumed; start a new one with --new.")
                 return 2
-            if host.matches[match_id].status == MatchStatus.PAUSED:
+            resumed_live = host.matches.get(match_id)  # gone: it ended as it resumed (a clock had run out)
+            if resumed_live is not None and resumed_live.status == MatchStatus.PAUSED:
                 say(PAUSED_HINT)
         else:
             reply = await host.start_match(

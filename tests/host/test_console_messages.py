@@ -4,12 +4,15 @@ deletion may come due in a later run), and a memory grid's window resumed with i
 from __future__ import annotations
 
 import io
+import re
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from geniusbot.host.console import run_console
 from geniusbot.host.console_transport import ConsoleTransport
+from geniusbot.host.deadlines import HEARTBEAT_TIMER
+from geniusbot.host.hints import OVER_HELP
 from geniusbot.host.match import Host
 from geniusbot.host.timers import ManualTime
 from geniusbot.practice import console as practice
@@ -84,7 +87,7 @@ async def test_a_resumed_match_shows_its_board_and_board_prints_it_again(tmp_pat
     await play(tmp_path, ["p1: H8", "p1: H9", "quit"], "tictacfive")
     resumed = await play(tmp_path, ["board", "help", "quit"], "tictacfive", after=5)
     back, _, after = resumed.partition("Match #1 is back after 0:05; the clocks were stopped meanwhile.\n")
-    assert back.startswith("Resuming match #1") and after, resumed
+    assert back.startswith("Resuming match #1") and after and "The bot" not in resumed, resumed  # there is no bot
     board = "    A B C D E F G H I J K L M N O"
     # Once as it resumes, with its clock line under it, and once more for 'board'.
     assert after.count(board) == 2 * 2, resumed  # the column letters above and below the board
@@ -154,3 +157,52 @@ async def test_a_window_closed_by_hand_says_so_and_one_whose_time_ran_out_says_t
     assert "\nTime is up.\nMemorizing is over: the grid is hidden.\n" in out.getvalue(), out.getvalue()
     assert "by hand" not in out.getvalue()
     await host.store.close()
+
+
+async def test_a_practice_match_names_the_opponents_seat_one_way_in_a_view(tmp_path):
+    # The bans of All Hands On Deck's 4th play (Tile Decklaration again): the board says who
+    # bans next as the events say who banned, by the name the match gives the seat.
+    out, clock = io.StringIO(), FakeTime()
+    host, match_id = await console_host(tmp_path, out, clock, "allhands", bot=("p2", "normal"), clock="30s")
+    for _ in range(80):  # plays 1-3 are decided on time (the seats send nothing)
+        game = host.matches[match_id].game
+        if game.play_no == 4 and game.phase == "ban":
+            break
+        clock.advance(31)
+        await fire_due(host, clock)
+    assert game.play_no == 4 and game.phase == "ban"
+    named = {"p1": "p1", "p2": "bot"}
+    while game.phase == "ban":  # four bans, in turn
+        banner, anomaly, mark = game.to_move()[0], game.pool[0], len(out.getvalue())
+        assert (await host.submit(match_id, banner, f"ban {anomaly}")).ok
+        assert f"{named[banner]} bans {anomaly}" in out.getvalue()[mark:]
+        game = host.matches[match_id].game
+    text = out.getvalue()
+    assert re.search(r"^bot bans next \(", text, re.M) and re.search(r"^p1 bans next \(", text, re.M), text
+    # Nowhere is the opponent's seat named by its id alone: 'bot', or the host's 'bot (p2)'.
+    assert not re.findall(r"(?<![(\w])p2\b", text), [line for line in text.splitlines() if "p2" in line]
+    await host.store.close()
+
+
+async def test_help_names_the_seat_to_move_in_its_private_move_hint(tmp_path):
+    # Dueling Decks: p1 has created, so p2 is the seat to move, privately.
+    out = await play(tmp_path, ["p1 (dm): create 20 15", "help", "quit"], "decks", clock="none")
+    helps = [line for line in out.split("ok p1 (dm): ", 1)[1].splitlines() if line.startswith("Type a move as")]
+    assert helps and helps[0].startswith("Type a move as 'p2 (dm): "), out
+    assert "'p2 (dm): ...' sends it privately" in helps[0] and "p1 (dm)" not in helps[0], helps
+
+
+async def test_an_arms_length_match_that_ends_as_it_resumes_gets_no_move_help(tmp_path):
+    # p1's 10 s ran out while its console was still alive (its heartbeat at T0 + 20) and its
+    # clock's timer had not fired: the match ends as the next run resumes it, with no move to
+    # type, so no private one (Arm's Length has none) either.
+    await play(tmp_path, ["quit"], "armslength", clock="10s", new=True)
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'c.db'}")
+    [beat] = [r for r in await store.timers(None) if r.kind == HEARTBEAT_TIMER]
+    await store.replace_timer(
+        beat, HEARTBEAT_TIMER, beat.due_at, payload={**beat.payload, "alive_at": T0.timestamp() + 20}
+    )
+    await store.close()
+    out = await play(tmp_path, ["help", "quit"], "armslength", after=25, seed=None)
+    assert "ran out of time" in out and "Result: p2 wins" in out, out
+    assert out.count(OVER_HELP) == 2 and "(dm)" not in out and "Type a move" not in out, out
