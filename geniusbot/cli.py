@@ -47,7 +47,7 @@ PLAY_HELP = "play a match in the terminal through the match host"
 # --------------------------------------------------------------------------- sub-commands
 
 
-def _add_adjudicate(commands: argparse._SubParsersAction) -> None:
+def _add_adjudicate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "adjudicate",
         help="replay a match record and rule on every line",
@@ -64,7 +64,7 @@ def _add_adjudicate(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler="geniusbot.adjudicate:command", needs_settings=False)
 
 
-def _add_play(commands: argparse._SubParsersAction, full: bool = True) -> None:
+def _add_play(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
     if not full:
         # Another command runs: a line in the command list is enough (the console's own parser
         # imports asyncio and lists every game of the registry, which loads them all).
@@ -75,7 +75,7 @@ def _add_play(commands: argparse._SubParsersAction, full: bool = True) -> None:
     add_parser(commands)
 
 
-def _add_db(commands: argparse._SubParsersAction) -> None:
+def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     db = commands.add_parser("db", help="manage the database", description="Manage the bot's database.")
     db_commands = db.add_subparsers(dest="db_command", metavar="DB_COMMAND", title="database commands", required=True)
     upgrade = db_commands.add_parser(
@@ -93,7 +93,7 @@ def _add_db(commands: argparse._SubParsersAction) -> None:
     upgrade.set_defaults(handler="geniusbot.storage.db:command_upgrade")
 
 
-def _add_import(commands: argparse._SubParsersAction) -> None:
+def _add_import(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "import",
         help="store a match record as an archived match",
@@ -112,7 +112,7 @@ def _add_import(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler="geniusbot.host.imports:command")
 
 
-def _add_run(commands: argparse._SubParsersAction) -> None:
+def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     commands.add_parser(
         "run",
         help="run the Discord bot",
@@ -126,7 +126,7 @@ def _add_run(commands: argparse._SubParsersAction) -> None:
     ).set_defaults(handler="geniusbot.bot:command")
 
 
-def _add_replay(commands: argparse._SubParsersAction) -> None:
+def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # Its parser is the archive's own (geniusbot/archive/cli.py, which imports nothing heavy).
     from geniusbot.archive.cli import add_parser
 
@@ -140,7 +140,7 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
 #               sub-parsers: db = commands.add_parser("db"); db.add_subparsers(...).add_parser("upgrade")
 
 #: The sub-commands, in the order ``geniusbot --help`` lists them.
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
     _add_adjudicate,
     _add_play,
     _add_db,
@@ -198,7 +198,8 @@ def configure_logging(level: str) -> None:
 
 def _resolve(handler: str) -> Callable[[argparse.Namespace], object]:
     module_name, _, function = handler.partition(":")
-    return getattr(importlib.import_module(module_name), function)
+    found: Callable[[argparse.Namespace], object] = getattr(importlib.import_module(module_name), function)
+    return found
 
 
 #: The log levels ``--log-level`` and ``LOG_LEVEL`` take (geniusbot.config says the same).
@@ -286,7 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             result = asyncio.run(result)
         sys.stdout.flush()  # here, where a reader gone away is caught, rather than at exit
-        return int(result or 0)  # type: ignore[call-overload]  # a handler returns its exit status
+        status: int = int(result or 0)  # type: ignore[call-overload]  # a handler returns its exit status
+        return status
     except BrokenPipeError:
         return _reader_gone()
     except KeyboardInterrupt:

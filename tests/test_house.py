@@ -133,3 +133,16 @@ def test_one_spelling_of_colour_in_names():
             if named and token.string not in _PUBLISHED_COLOR_NAMES:
                 found.append(f"{path.relative_to(PACKAGE.parent)}:{token.start[0]}: {token.string}")
     assert not found, "\n".join(found)
+
+
+def test_geniusbot_ships_its_types_and_mypy_checks_the_example_plug_in_strictly():
+    # A plug-in type-checks against geniusbot's own annotations (PEP 561's py.typed marker in the
+    # package and its package data), not against Any; the house checks the example as an author would.
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert (PACKAGE / "py.typed").is_file()
+    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["geniusbot"]
+    mypy = project["tool"]["mypy"]
+    assert mypy["strict"] is True
+    assert set(mypy["files"]) == {"geniusbot", "examples/blackwhite/src"}

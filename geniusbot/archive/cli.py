@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 EXIT_USAGE = 2
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``replay`` and its arguments to the launcher's sub-commands."""
     parser = commands.add_parser(
         "replay",

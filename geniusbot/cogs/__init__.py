@@ -22,7 +22,8 @@ _OPTION_START = re.compile(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 def bot_of(interaction_or_client: Any) -> GeniusBot:
     """The :class:`~geniusbot.bot.GeniusBot` behind an interaction (or a client)."""
-    return getattr(interaction_or_client, "client", interaction_or_client)
+    bot: GeniusBot = getattr(interaction_or_client, "client", interaction_or_client)
+    return bot
 
 
 def parse_options(text: str | None) -> dict[str, str]:

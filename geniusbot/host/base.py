@@ -43,8 +43,7 @@ def never_raises(
 ) -> Callable[Concatenate[_H, _P], Coroutine[Any, Any, Reply]]:
     """A public entry point answers every input; a bug is logged, never raised into the loop."""
 
-    @functools.wraps(method)
-    async def wrapper(self: _H, *args: _P.args, **kwargs: _P.kwargs) -> Reply:
+    async def wrapper(self: _H, /, *args: _P.args, **kwargs: _P.kwargs) -> Reply:
         try:
             reply = await method(self, *args, **kwargs)
         except asyncio.CancelledError:
@@ -63,6 +62,7 @@ def never_raises(
             self._let_go(reply.match_id)  # its end (if this was it) is announced by now
         return reply
 
+    functools.update_wrapper(wrapper, method)  # its name and docstring; its type stays the method's
     return wrapper
 
 

@@ -402,7 +402,7 @@ class MatchStore(Transactions):
         def work(conn: Connection) -> int:
             if key is not None and (taken := self._submission_seq(conn, match_id, key)) is not None:
                 raise DuplicateSubmission(match_id, key, taken)
-            seq = conn.execute(NEXT_SEQ, {"p_id": match_id}).scalar_one_or_none()
+            seq: int | None = conn.execute(NEXT_SEQ, {"p_id": match_id}).scalar_one_or_none()
             if seq is None:
                 raise MatchNotFound(match_id)
             conn.execute(INSERT_ACTION, action_params(match_id, seq, action, at, accepted=False, error=error))
@@ -418,7 +418,7 @@ class MatchStore(Transactions):
                 )
             ).first()
             if last is not None and not last.accepted and last.at == at and last.text == db_text(action.text):
-                return last.seq
+                return int(last.seq)
             return None
 
         return await self._transaction(work, write=True, what="logging a refused submission", verify=verify)
