@@ -1,5 +1,8 @@
 """The console's messages across its runs: ids no two runs share (the store keeps them, a
-deletion may come due in a later run), and a memory grid's window resumed with its grid."""
+deletion may come due in a later run), a memory grid's window resumed with its grid; and what a
+player reads first (issue 25, finding 13): plain text, a return that names no bot, why a window
+closed, help that names the seat to move and offers no move once the match is over, the winner
+said once, and a practice opponent's seat named one way in a view."""
 
 from __future__ import annotations
 
