@@ -22,16 +22,12 @@ class Termination(StrEnum):
     TIME = "time"
     #: The loser resigned.
     RESIGNATION = "resignation"
-    #: The host stopped the match; it has no result.
-    ABORT = "abort"
     #: A points target was reached, or the points were counted at the end (a task, a final match).
     POINTS = "points"
     #: The board is full.
     FULL_BOARD = "full-board"
     #: The seat to act had no legal action.
     NO_LEGAL_ACTION = "no-legal-action"
-    #: A position repeated.
-    REPETITION = "repetition"
     #: The loser made a declaration the board proved wrong, or broke a rule that loses at once.
     MISTAKE = "mistake"
     #: Any other ending (an outcome saved before terminations were recorded reads as this).

@@ -407,17 +407,6 @@ def _record_of(record: MatchRecord, game: Game, lines: Sequence[RecordLine] = ()
     return out
 
 
-def match_to_record(record: MatchRecord, actions: Sequence[ActionRecord]) -> Record:
-    """The :class:`Record` of a stored match (one game played through, none copied)."""
-    game = start_game(record)
-    lines = []
-    for action in actions:
-        if action.accepted and action.kind in STEP_KINDS:
-            apply_action(game, action)
-            lines.append(record_line(action, _clock_of(action)[1]))
-    return _record_of(record, game, lines)
-
-
 class RecordWriter:
     """The record text of a stored match, its log taken in parts (:meth:`add`): one game played
     through, none copied, and each line kept as text (thousands of small objects alive at once

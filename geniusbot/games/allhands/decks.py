@@ -104,7 +104,6 @@ DECK_SIZE = 2
 BIG_DECK_SIZE = 3
 PRIZES: tuple[int, ...] = tuple(range(4, 11))
 WINNING_POINTS = 25
-PHASE_SECONDS = 30
 BACKUP_USES = 2
 BACKUP_MAX = 3
 #: The plays the practice opponent searches in a play phase (the best by their worth).

@@ -111,7 +111,6 @@ CENTRE = Point(3, 3)
 WHITE = "white"
 BLACK = "black"
 FILL_LIMIT = 5
-MOVE_SECONDS = 30
 NUMBERS: tuple[int, ...] = tuple(range(1, SIZE + 1))
 
 #: The anomalies of Task 3, in the order the rule text lists them.
