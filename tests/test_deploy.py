@@ -1,20 +1,29 @@
 """The deployment files stay true without Docker: the Dockerfile copies what exists and runs
 ``geniusbot run`` as a user that is not root; compose.yaml (read as YAML, as Compose reads it)
 runs PostgreSQL and bot processes whose shards cover every shard exactly once, with settings
-geniusbot has."""
+geniusbot has; and its bot services, run as Compose runs them (the image's command, the
+environment Compose gives them, their restart policy), ride out a failover: the old owner,
+restarted as it was while another process holds its shard, waits as a standby and takes the shard
+back when that process stops, instead of exiting in a loop."""
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import json
+import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
+import sys
 import tomllib
+import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from pydantic import AliasChoices
 
@@ -320,3 +329,304 @@ def test_the_deploy_pages_health_examples_are_what_the_bot_says() -> None:
     assert json.loads(shown) == report.as_json()
     assert f"INFO     geniusbot.health: {report.line()}\n" in DEPLOY
     assert table_names("Watching it") == set(report.as_json()) - {"ok"}
+
+
+# --------------------------------------------------------------------------- compose.yaml, run
+#
+# A bot service run as Compose runs its container: the image's command (or the service's), the
+# environment Compose gives it (the image's ENV, then the service's env_file, then its
+# environment, interpolated from the project's .env), and its restart policy applied to every
+# exit. What a container has that this machine does not is put in its place: the `db` service's
+# address is the test server's, each container's /data, home and port 8080 are its own (a folder,
+# a free port), and Discord is the loopback fake, named in the .env as a Discord proxy would be.
+
+#: How long a test gives a process to start, or a shard to change hands, on a busy machine.
+COMPOSE_WAIT = 90.0
+
+
+def restarts(policy: str, code: int, stopped: bool) -> bool:
+    """Whether Docker restarts a container that exited with ``code`` under ``restart: policy``
+    (``stopped``: by ``docker compose stop``, which no policy undoes)."""
+    name, _, _limit = str(policy).partition(":")
+    if stopped or name == "no":
+        return False
+    if name == "on-failure":
+        return code != 0
+    assert name in ("always", "unless-stopped"), f"restart: {policy} is not a Docker restart policy"
+    return True
+
+
+def seconds_of(duration: str) -> float:
+    """A Compose duration such as ``30s``, ``1m30s`` or ``500ms``, in seconds."""
+    units = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001, "us": 1e-6}
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ms|us|h|m|s)", str(duration))
+    assert parts and "".join(n + u for n, u in parts) == str(duration), duration
+    return sum(float(n) * units[u] for n, u in parts)
+
+
+def dotenv(path: Path) -> dict[str, str]:
+    """A .env file's ``NAME=value`` lines, as Compose reads them."""
+    values = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            values[name.strip()] = value.strip()
+    return values
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Container:
+    """One service's container: started, restarted by its policy, stopped as Compose does; its
+    output, every run's, in one log (``docker compose logs``)."""
+
+    def __init__(self, name: str, service: dict[str, Any], project: Path, database_url: str, time_file: Path) -> None:
+        self.name = name
+        self.service = service
+        self.policy = str(service.get("restart", "no"))
+        self.grace = seconds_of(service.get("stop_grace_period", "10s"))
+        final = stages()[-1]
+        [entrypoint] = [exec_form(a) for k, a in final if k == "ENTRYPOINT"]
+        [command] = [exec_form(a) for k, a in final if k == "CMD"]
+        given = service.get("command")
+        self.command = entrypoint + (shlex.split(given) if isinstance(given, str) else list(given or command))
+        # Compose's order: the image's ENV, the env_file, then the service's environment.
+        dotenv_values = dotenv(project / ".env")
+        environment = dict(image_environment())
+        environment.update(dotenv(project / service["env_file"]))
+        environment.update({k: interpolate(v, dotenv_values) for k, v in service["environment"].items()})
+        self.compose_environment = dict(environment)
+        # In the container's place: the database service's address, its own /data and port.
+        url = normalize_url(checked_url(environment["DATABASE_URL"], "DATABASE_URL"))
+        assert url.host == "db" and "db" in compose()["services"], url
+        server = normalize_url(checked_url(database_url, "the test database"))
+        environment["DATABASE_URL"] = url.set(
+            host=server.host,
+            port=server.port,
+            username=server.username,
+            password=server.password,
+            database=server.database,
+        ).render_as_string(hide_password=False)
+        home = project / name
+        (home / "data").mkdir(parents=True)
+        environment["GENIUSBOT_DATA_DIR"] = str(home / "data")
+        self.health_port = free_port()
+        environment["HEALTH_PORT"] = str(self.health_port)
+        if not Path(environment.get("FONT_PATH", "")).is_file():
+            environment.pop("FONT_PATH", None)  # the image installs it; this machine may not have it
+        # The loopback fake's clock stands still unless the test moves it (as in tests/cluster).
+        environment["GENIUSBOT_TEST_TIME_FILE"] = str(time_file)
+        bin_dir = str(Path(sys.executable).parent)
+        self.environment = {
+            "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+            "HOME": str(home),
+            "PYTHONPATH": str(REPO),  # the image installs this tree
+            **environment,
+        }
+        self.cwd = home
+        self.log = project / f"{name}.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts: list[int] = []  # the log's size at each start
+        self.exits: list[int] = []
+        self.stopped = False
+        self._supervisor: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        executable = shutil.which(self.command[0], path=self.environment["PATH"])
+        assert executable, f"{self.command[0]} is not installed"
+        with self.log.open("ab") as out:
+            self.starts.append(out.tell())
+            self.process = subprocess.Popen(
+                [executable, *self.command[1:]],
+                cwd=self.cwd,
+                env=self.environment,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def up(self) -> Container:
+        """``docker compose up -d``: start it, and restart it by its policy whenever it exits."""
+        self.start()
+        self._supervisor = asyncio.ensure_future(self._supervise())
+        return self
+
+    async def _supervise(self) -> None:
+        # Docker waits 100 ms and more before a restart; at once is the harder case here.
+        while self.process is not None:
+            code = await asyncio.to_thread(self.process.wait)
+            self.exits.append(code)
+            if not restarts(self.policy, code, self.stopped):
+                return
+            self.start()
+
+    @property
+    def runs(self) -> int:
+        return len(self.starts)
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def text(self, run: int = -1) -> str:
+        """What run ``run`` (0 the first, -1 the last) wrote."""
+        data = self.log.read_bytes()
+        begin = self.starts[run]
+        end = self.starts[run + 1] if run not in (-1, len(self.starts) - 1) else len(data)
+        return data[begin:end].decode(errors="replace")
+
+    async def stop(self) -> int:
+        """``docker compose stop``: SIGTERM, SIGKILL after the grace period; no restart after."""
+        self.stopped = True
+        code = 0
+        while self.process is not None:
+            process = self.process
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+            try:
+                code = await asyncio.to_thread(process.wait, self.grace)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                code = await asyncio.to_thread(process.wait)
+            if self._supervisor is not None:
+                await asyncio.wait_for(self._supervisor, 10)
+            if self.process is process:  # not restarted in between
+                break
+        return code
+
+    def health_check(self) -> int:
+        """The image's HEALTHCHECK command, run with the container's environment: its exit code."""
+        command = healthcheck_command()
+        assert command.startswith("python -c ")
+        script = shlex.split(command)[2]
+        return subprocess.run(
+            [sys.executable, "-c", script], env=self.environment, capture_output=True, timeout=30, check=False
+        ).returncode
+
+
+async def shard_locks(cluster: Any) -> dict[int, str]:
+    """Who holds each shard's advisory lock: the holding session's application_name, by shard."""
+    import asyncpg
+
+    from geniusbot.cluster.ownership import PROJECT_KEY, asyncpg_dsn
+
+    conn = await asyncpg.connect(asyncpg_dsn(cluster.db_url))
+    try:
+        rows = await conn.fetch(
+            "SELECT l.objid::int AS shard, a.application_name AS name FROM pg_locks l "
+            "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+            "AND l.classid::bigint = $1 AND l.objsubid = 2 AND a.datname = current_database()",
+            PROJECT_KEY,
+        )
+    finally:
+        await conn.close()
+    return {row["shard"]: row["name"] for row in rows}
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+async def test_an_owner_compose_restarts_after_a_failover_waits_as_a_standby_and_takes_over(
+    postgres_db_url: str, tmp_path: Path
+) -> None:
+    from tests.cluster.harness import make_cluster, poll
+    from tests.e2e.botworld import PNG_MAGIC
+    from tests.fakediscord import FakeDiscord
+
+    services = bots()
+    # What the failover below relies on: the old owner is restarted, whatever its exit, with its
+    # own settings; the standby serves no shard of its own.
+    assert restarts(services["bot-1"]["restart"], 2, stopped=False)
+    count = int(services["bot-1"]["environment"]["SHARD_COUNT"])
+    async with FakeDiscord() as fake:
+        cluster = make_cluster(fake, tmp_path, postgres_db_url, shard_count=count)
+        project = tmp_path / "project"
+        project.mkdir()
+        (project / ".env").write_text(
+            f"DISCORD_TOKEN={fake.token}\nPOSTGRES_PASSWORD=s3cret\n"
+            f"DISCORD_API_BASE_URL={fake.api_base}\nDISCORD_GATEWAY_URL={fake.gateway_url}\n",
+            encoding="utf-8",
+        )
+        containers = {
+            name: Container(name, service, project, postgres_db_url, cluster.time_file)
+            for name, service in services.items()
+        }
+        bot_1 = containers["bot-1"]
+        assert bot_1.compose_environment["SHARD_IDS"] == "1" and "STANDBY" not in bot_1.compose_environment
+
+        def serving(container: Container, shard: int) -> bool:
+            if container.exits and not container.alive:
+                raise AssertionError(f"{container.name} exited {container.exits}:\n{container.text()}")
+            return f"serving shard(s) {shard} of {count}" in container.text() and any(
+                s.connection is not None and s.seq > 1 for s in fake.shard_sessions(shard)
+            )
+
+        try:
+            # docker compose --profile standby up -d
+            bot_0, bot_1 = containers["bot-0"].up(), bot_1.up()
+            await poll(lambda: serving(bot_0, 0), COMPOSE_WAIT, "bot-0 serving shard 0")
+            await poll(lambda: serving(bot_1, 1), COMPOSE_WAIT, "bot-1 serving shard 1")
+            standby = containers["standby"].up()
+            await poll(lambda: "standby: waiting for any of shard(s) 0, 1" in standby.text(), COMPOSE_WAIT, "standby")
+            await cluster.commands_ready()
+            assert (await cluster.start_match(1, clock="60s")).startswith("Match #1 has started")
+            board = await cluster.say(1, cluster.alice, "H8")
+            assert fake.attachments(board)[0].startswith(PNG_MAGIC)
+
+            # The failover: bot-1's lock session ends (a server restart, an administrator), so it
+            # stops at once (exit 2); the standby takes shard 1, and Docker restarts bot-1 as it was.
+            ended = await cluster.query(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name LIKE 'geniusbot%shards 1 of 2' AND datname = current_database()"
+            )
+            assert ended == 1
+            await poll(lambda: bot_1.runs >= 2, COMPOSE_WAIT, "bot-1 restarted")
+            assert bot_1.exits[0] == 2 and "lost the locks of shard(s) 1 of 2" in bot_1.text(0)
+            await poll(lambda: "serving shard(s) 1 of 2" in standby.text(), COMPOSE_WAIT, "the standby serving")
+
+            # The restarted bot-1 waits as a standby: it does not exit, and holds no shard.
+            def waiting() -> bool:
+                return "standby: waiting for shard(s) 1" in bot_1.text() or bot_1.runs > 2 or not bot_1.alive
+
+            await poll(waiting, COMPOSE_WAIT, "the restarted bot-1 waiting")
+            assert bot_1.runs == 2 and bot_1.alive, (
+                f"bot-1 was restarted {bot_1.runs - 1} time(s), exiting {bot_1.exits}: a crash loop\n{bot_1.text()}"
+            )
+            assert "shard(s) 1 of 2 are served by another bot process on this database" in bot_1.text()
+            held = await shard_locks(cluster)
+            assert sorted(held) == [0, 1] and held[0].endswith(" lock shards 0 of 2"), held
+            assert held[1].endswith(" lock shards 0,1 of 2"), held  # the standby's, not bot-1's
+            # Healthy while it waits (Docker's health check passes), and says it is a standby.
+            await poll(lambda: "health: serving GET /healthz" in bot_1.text(), COMPOSE_WAIT, "bot-1's /healthz")
+            assert await asyncio.to_thread(bot_1.health_check) == 0
+            report = await asyncio.to_thread(
+                lambda: json.loads(
+                    urllib.request.urlopen(f"http://127.0.0.1:{bot_1.health_port}/healthz", timeout=10).read()
+                )
+            )
+            assert report["standby"] is True and report["ready"] is False, report
+
+            # docker compose stop standby: bot-1 takes its shard back and resumes the match.
+            mark = fake.mark()
+            assert await standby.stop() == 0
+            await poll(lambda: serving(bot_1, 1), COMPOSE_WAIT, "the restarted bot-1 serving shard 1")
+            back = await fake.wait_for_message(
+                cluster.rooms[1].room,
+                predicate=lambda m: m.content.startswith("The bot is back"),
+                since=mark,
+                timeout=30,
+            )
+            assert "the clocks were stopped meanwhile" in back.content, back.content
+            board = await cluster.say(1, cluster.alice, "H9")
+            assert board.content.startswith("alice places white on H9."), board.content
+            assert bot_1.runs == 2 and bot_1.alive and bot_0.runs == 1
+            logs = {name: c.log.read_text(errors="replace") for name, c in containers.items() if c.runs}
+            assert not [name for name, text in logs.items() if "Traceback" in text], logs
+        finally:
+            for container in containers.values():
+                if container.process is not None and not container.stopped:
+                    await container.stop()
