@@ -1,7 +1,7 @@
 """Several ``geniusbot run`` processes on one PostgreSQL database and one loopback Discord.
 
     python bench/bench_cluster.py [--quick] [--per-shard 4] [--seconds 10] [--rounds 3]
-                                  [--handovers 5] [--postgres URL]
+                                  [--handovers 5] [--postgres URL] [--takeovers-only]
 
 1. **Throughput and round trip by process count.** One, two and three real ``geniusbot run``
    processes (``SHARD_COUNT`` 1, 2, 3; each process serves one shard, ``SHARD_IDS=i``), each with
@@ -15,12 +15,21 @@
    board landed within ``--seconds`` after a warm-up of a few seconds; moves per second is their
    number over that window. The three process counts alternate in ``--rounds`` rounds, so that
    the load of other processes on the machine falls on each alike; ratios are to one process.
-2. **Handover after SIGKILL.** ``SHARD_COUNT=2``: a process for shard 0, an owner of shard 1 with
-   ``--per-shard`` live matches, and a standby (``STANDBY=true``) waiting for shard 1. The owner
-   is killed (SIGKILL); from just before the kill a player of one of its matches sends the move
+2. **Takeover after a kill, a freeze and a cut link.** ``SHARD_COUNT=2``: a process for shard 0,
+   an owner of shard 1 with ``--per-shard`` live matches, and a standby (``STANDBY=true``)
+   waiting for shard 1. The owner stops answering in one of three ways: killed (SIGKILL: its
+   sockets close at once), frozen (SIGSTOP: its sockets stay open and silent, as on a stalled
+   machine) or cut off (its database link stops forwarding anything, either way, at the
+   ``COMMIT`` of a move, as a network that drops every packet does). Every process of shard 1
+   reaches PostgreSQL through a TCP proxy of its own on the loopback (tests/cluster/proxy.py), so
+   the three are measured alike and a cut falls on one process alone. From just before the fault
+   (for a cut, from the moment the link is cut) a player of one of its matches sends the move
    again every 0.1 s, and at once when the standby's "The bot is back" notice lands in the room,
-   until the standby's board for it lands. Each repetition starts a new standby and kills the
-   process that took over in the one before. Target: at most 5 s.
+   until the standby's board for it lands. Each repetition starts a new standby and stops the
+   process that took over in the one before; the three faults take turns (kill, freeze, cut),
+   ``--handovers`` times each, so the machine's load falls on each alike. A frozen owner is
+   thawed afterwards, and must then stop by itself (exit 2), as must a cut-off one. Target: at
+   most 5 s from the fault to the first accepted move, for each fault.
 
 The fake Discord and the players run in this process, on the same cores as the bots and
 PostgreSQL. The database comes from ``--postgres`` or ``GENIUSBOT_TEST_POSTGRES_URL`` (default
@@ -34,6 +43,7 @@ import argparse
 import asyncio
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -50,10 +60,13 @@ from bench.bench_storage import drop_postgres, postgres_database
 from geniusbot.games import new_game
 from geniusbot.games.base import Game
 from tests.cluster.harness import BotProcess, Cluster, make_cluster, poll
+from tests.cluster.proxy import CutProxy
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 
 GAME = "tictacfive"
 HANDOVER_TARGET = 5.0
+#: The ways an owner stops answering, in the order they take turns.
+FAULTS = ("kill", "freeze", "cut")
 #: Throughput's CPU figures, in the order of the table's column.
 CPU_FIELDS = ("bots_cpu", "postgres_cpu", "bench_cpu", "bots_waiting")
 #: How long a player waits for the bot's board before the benchmark gives up on the run.
@@ -262,21 +275,35 @@ async def throughput(processes: int, per_shard: int, warmup: float, seconds: flo
 
 @dataclass
 class Handover:
-    serving: float  # kill -> the standby logs that it serves the shard
-    notice: float  # kill -> "The bot is back" in the probed room
-    accepted: float  # kill -> the board of the re-sent move in the probed room
+    fault: str  # "kill", "freeze" or "cut"
+    serving: float  # fault -> the standby logs that it serves the shard
+    notice: float  # fault -> "The bot is back" in the probed room
+    accepted: float  # fault -> the board of the re-sent move in the probed room
     sends: int  # how many times the player sent the move
 
 
 async def handovers(repetitions: int, per_shard: int) -> list[Handover]:
-    """Kill shard 1's owner ``repetitions`` times, a standby waiting each time (part 2)."""
+    """Make shard 1's owner stop answering ``repetitions`` times in each of the :data:`FAULTS`,
+    taking turns, a standby waiting each time (part 2)."""
 
     async def scene(url: str) -> list[Handover]:
+        from sqlalchemy.engine import make_url
+
+        server = make_url(url)
+        proxies: dict[str, CutProxy] = {}
+
+        async def start(name: str, *, standby: bool) -> BotProcess:
+            """A process of shard 1 that reaches the database through a proxy of its own."""
+            proxy = proxies[name] = CutProxy(server.host or "127.0.0.1", server.port or 5432)
+            await proxy.start()
+            through = server.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+            return cluster.start(name, "1", standby=standby, db_url=through)
+
         with tempfile.TemporaryDirectory(prefix="geniusbot-handover-") as folder:
             async with FakeDiscord() as fake:
                 cluster, tables = await open_cluster(fake, Path(folder), url, 2, per_shard)
                 try:
-                    zero, owner = cluster.start("zero", "0"), cluster.start("owner-0", "1")
+                    zero, owner = cluster.start("zero", "0"), await start("owner-0", standby=False)
                     await zero.serving(0)
                     await owner.serving(1)
                     await fake.wait_until(lambda: fake.find_command("start") is not None, timeout=60, what="/start")
@@ -286,36 +313,39 @@ async def handovers(repetitions: int, per_shard: int) -> list[Handover]:
                             await move(cluster, table)
                     ones = [table for table in tables if table.shard == 1]
                     results = []
-                    for rep in range(repetitions):
-                        standby = cluster.start(f"owner-{rep + 1}", "1", standby=True)
+                    for rep in range(repetitions * len(FAULTS)):
+                        fault = FAULTS[rep % len(FAULTS)]
+                        standby = await start(f"owner-{rep + 1}", standby=True)
                         await poll(lambda: "standby: waiting for shard(s) 1" in standby.text(), 90, "the standby")
                         table = ones[rep % len(ones)]
                         if table.game.is_over or len(table.game.view()["stones"]) > 150:
                             await start_match(cluster, table)
                             for _ in range(6):
                                 await move(cluster, table)
-                        results.append(await handover(cluster, owner, standby, table))
+                        results.append(await handover(cluster, owner, standby, table, fault, proxies[owner.name]))
+                        await proxies.pop(owner.name).close()
                         owner = standby
                     if cluster.tracebacks():
                         raise RuntimeError(f"a bot process logged a traceback:\n{cluster.tracebacks()}")
                     return results
                 finally:
                     await cluster.close()
+                    for proxy in proxies.values():
+                        await proxy.close()
 
     return await with_database("h", scene)  # type: ignore[return-value]
 
 
-async def handover(cluster: Cluster, owner: BotProcess, standby: BotProcess, table: Table) -> Handover:
-    """One SIGKILL of ``owner`` and the takeover by ``standby``, timed from just before the kill."""
+async def handover(
+    cluster: Cluster, owner: BotProcess, standby: BotProcess, table: Table, fault: str, proxy: CutProxy
+) -> Handover:
+    """``owner`` stops answering by ``fault`` and ``standby`` takes over, timed from the fault."""
     fake = cluster.fake
     seat = table.game.to_move()[0]
     chosen = table.rng.choice(list(table.game.legal_moves(seat)))
     text = chosen.text()
     mark = fake.mark()
     loop = asyncio.get_running_loop()
-    start = time.perf_counter()
-    owner.process.kill()  # SIGKILL
-    await asyncio.to_thread(owner.process.wait, 10)
     board = asyncio.ensure_future(
         fake.wait_for_message(
             table.room,
@@ -329,6 +359,22 @@ async def handover(cluster: Cluster, owner: BotProcess, standby: BotProcess, tab
             table.room, predicate=lambda m: m.content.startswith("The bot is back"), since=mark, timeout=ANSWER_TIMEOUT
         )
     )
+    sends = 0
+    if fault == "cut":
+        # The owner takes the move and commits it; the link is cut as the COMMIT is sent.
+        proxy.cut_at_commit("INSERT INTO actions")
+        await fake.user_says(table.room, table.players[seat], text)
+        sends += 1
+        await asyncio.wait_for(proxy.was_cut.wait(), ANSWER_TIMEOUT)
+        assert proxy.cut_at is not None
+        start = proxy.cut_at
+    else:
+        start = time.perf_counter()
+        if fault == "kill":
+            owner.process.kill()  # SIGKILL
+            await asyncio.to_thread(owner.process.wait, 10)
+        else:
+            owner.signal(signal.SIGSTOP)  # frozen: its sockets open, its lock session silent
     stamps: dict[str, float] = {}
     notice.add_done_callback(lambda _: stamps.setdefault("notice", time.perf_counter() - start))
     board.add_done_callback(lambda _: stamps.setdefault("accepted", time.perf_counter() - start))
@@ -338,11 +384,12 @@ async def handover(cluster: Cluster, owner: BotProcess, standby: BotProcess, tab
         stamps.setdefault("serving", time.perf_counter() - start)
 
     watcher = asyncio.ensure_future(serving())
-    sends = 0
     deadline = loop.time() + ANSWER_TIMEOUT
     while not board.done():
         if loop.time() > deadline:
-            raise RuntimeError(f"no board for {text} {ANSWER_TIMEOUT:.0f} s after the kill:\n{standby.text()[-3000:]}")
+            raise RuntimeError(
+                f"no board for {text} {ANSWER_TIMEOUT:.0f} s after the {fault}:\n{standby.text()[-3000:]}"
+            )
         await fake.user_says(table.room, table.players[seat], text)
         sends += 1
         heard_before = notice.done()
@@ -352,27 +399,63 @@ async def handover(cluster: Cluster, owner: BotProcess, standby: BotProcess, tab
     table.game.play(chosen)
     await asyncio.wait_for(notice, ANSWER_TIMEOUT)
     await asyncio.wait_for(watcher, ANSWER_TIMEOUT)
-    return Handover(stamps["serving"], stamps["notice"], stamps["accepted"], sends)
+    if fault != "kill":
+        # Thawed, or cut off, the old owner must find its lock session gone and stop by itself.
+        if fault == "freeze":
+            owner.signal(signal.SIGCONT)
+        code = await owner.exited(ANSWER_TIMEOUT)
+        if code != 2 or "lost the locks of shard(s) 1 of 2" not in owner.text():
+            raise RuntimeError(f"the {fault} owner ended with {code}:\n{owner.text()[-3000:]}")
+        if fault == "cut":
+            await proxy.heal()  # what it held reaches sessions the server has ended
+    return Handover(fault, stamps["serving"], stamps["notice"], stamps["accepted"], sends)
 
 
 def load() -> str:
     return "/".join(f"{n:.2f}" for n in os.getloadavg())
 
 
+def print_throughput(runs: dict[int, list[Throughput]]) -> None:
+    """Part 1's table, each figure beside its ratio to one process."""
+    print(
+        "\n| processes (shards) | matches | moves/s | p50 ms | p99 ms | CPU ms a move: bots, PostgreSQL, fake "
+        "| bots' wait for a core, ms a move | moves/s by round |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+    )
+    base: tuple[float, float, float] | None = None
+    for count, done in runs.items():
+        times = [t * 1000 for run in done for t in run.times]
+        moves = sum(run.moves for run in done)
+        rate = moves / sum(run.seconds for run in done)
+        p50, p99 = statistics.median(times), percentile(times, 99)
+        base = base or (rate, p50, p99)
+        cpu = [1000 * sum(getattr(run, f) * run.seconds for run in done) / moves for f in CPU_FIELDS]
+        print(
+            f"| {count} | {done[0].matches} | {rate:.1f} ({rate / base[0]:.2f} x) | {p50:.1f} ({p50 / base[1]:.2f} x) "
+            f"| {p99:.1f} ({p99 / base[2]:.2f} x) | {', '.join(f'{c:.1f}' for c in cpu[:3])} | {cpu[3]:.1f} | "
+            + ", ".join(f"{run.moves / run.seconds:.1f}" for run in done)
+            + " |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a tiny run: 2 rooms a shard, 3 s, 1 round, 2 handovers")
+    parser.add_argument(
+        "--quick", action="store_true", help="a tiny run: 2 rooms a shard, 3 s, 1 round, 2 takeovers of each fault"
+    )
     parser.add_argument("--per-shard", type=int, default=4, help="game rooms (matches) on each shard")
     parser.add_argument("--seconds", type=float, default=10.0, help="the measured window of each run")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before the window opens")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the three process counts")
-    parser.add_argument("--handovers", type=int, default=5, help="repetitions of the kill and takeover")
+    parser.add_argument("--handovers", type=int, default=5, help="takeovers after each fault (kill, freeze, cut)")
+    parser.add_argument("--takeovers-only", action="store_true", help="part 2 alone: no throughput rounds")
     parser.add_argument(
         "--postgres", help="the server's URL (default: GENIUSBOT_TEST_POSTGRES_URL or the local test one)"
     )
     args = parser.parse_args()
     if args.quick:
         args.per_shard, args.seconds, args.warmup, args.rounds, args.handovers = 2, 3.0, 1.0, 1, 2
+    if args.takeovers_only:
+        args.rounds = 0
     if args.postgres:
         os.environ["GENIUSBOT_TEST_POSTGRES_URL"] = args.postgres
     counts = (1, 2, 3)
@@ -380,7 +463,8 @@ def main() -> None:
     print(
         f"Python {sys.version.split()[0]}, {os.cpu_count()} cpu(s) shared with other work, load at start {start_load}; "
         f"{args.per_shard} matches a shard, {args.rounds} round(s) of {args.seconds:.0f} s (after {args.warmup:.0f} s) "
-        f"for each of {', '.join(map(str, counts))} process(es); {args.handovers} handovers",
+        f"for each of {', '.join(map(str, counts))} process(es); {args.handovers} takeovers after each of "
+        f"{', '.join(FAULTS)}",
         flush=True,
     )
     runs: dict[int, list[Throughput]] = {count: [] for count in counts}
@@ -400,37 +484,26 @@ def main() -> None:
     taken = asyncio.run(handovers(args.handovers, args.per_shard))
     end_load = load()
 
+    if not args.takeovers_only:
+        print_throughput(runs)
     print(
-        "\n| processes (shards) | matches | moves/s | p50 ms | p99 ms | CPU ms a move: bots, PostgreSQL, fake "
-        "| bots' wait for a core, ms a move | moves/s by round |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
-    )
-    base: tuple[float, float, float] | None = None
-    for count in counts:
-        done = runs[count]
-        times = [t * 1000 for run in done for t in run.times]
-        moves = sum(run.moves for run in done)
-        rate = moves / sum(run.seconds for run in done)
-        p50, p99 = statistics.median(times), percentile(times, 99)
-        base = base or (rate, p50, p99)
-        cpu = [1000 * sum(getattr(run, f) * run.seconds for run in done) / moves for f in CPU_FIELDS]
-        print(
-            f"| {count} | {done[0].matches} | {rate:.1f} ({rate / base[0]:.2f} x) | {p50:.1f} ({p50 / base[1]:.2f} x) "
-            f"| {p99:.1f} ({p99 / base[2]:.2f} x) | {', '.join(f'{c:.1f}' for c in cpu[:3])} | {cpu[3]:.1f} | "
-            + ", ".join(f"{run.moves / run.seconds:.1f}" for run in done)
-            + " |"
-        )
-    print(
-        "\n| handover | kill -> standby serving, s | kill -> room told, s | kill -> move accepted, s | sends |\n"
-        "| --- | --- | --- | --- | --- |"
+        "\n| takeover | fault | fault -> standby serving, s | fault -> room told, s | fault -> move accepted, s "
+        "| sends |\n| --- | --- | --- | --- | --- | --- |"
     )
     for n, h in enumerate(taken, 1):
-        print(f"| {n} | {h.serving:.2f} | {h.notice:.2f} | {h.accepted:.2f} | {h.sends} |")
-    accepted = [h.accepted for h in taken]
-    verdict = "met" if max(accepted) <= HANDOVER_TARGET else "MISSED"
+        print(f"| {n} | {h.fault} | {h.serving:.2f} | {h.notice:.2f} | {h.accepted:.2f} | {h.sends} |")
     print(
-        f"kill -> first accepted move: median {statistics.median(accepted):.2f} s, max {max(accepted):.2f} s "
-        f"(target: at most {HANDOVER_TARGET:.0f} s, {verdict})"
+        "\n| fault | takeovers | standby serving, median / max s | move accepted, median / max s | target |\n"
+        "| --- | --- | --- | --- | --- |"
     )
+    for fault in FAULTS:
+        these = [h for h in taken if h.fault == fault]
+        serving, accepted = [h.serving for h in these], [h.accepted for h in these]
+        verdict = "met" if max(accepted) <= HANDOVER_TARGET else "MISSED"
+        print(
+            f"| {fault} | {len(these)} | {statistics.median(serving):.2f} / {max(serving):.2f} "
+            f"| {statistics.median(accepted):.2f} / {max(accepted):.2f} | at most {HANDOVER_TARGET:.0f} s: {verdict} |"
+        )
     print(f"load average (1/5/15 min) at start {start_load}, at end {end_load}")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import struct
+import time
 from dataclasses import dataclass, field
 
 #: The start-up packets that come before the real one (SSL, GSS encryption), by their code.
@@ -169,6 +170,8 @@ class CutProxy:
         #: Set when the link is cut; :attr:`cut_link` is the connection whose COMMIT cut it.
         self.was_cut = asyncio.Event()
         self.cut_link: _Link | None = None
+        #: When the link was cut (``time.perf_counter()``), for a benchmark's stopwatch.
+        self.cut_at: float | None = None
         self._server: asyncio.Server | None = None
 
     async def start(self) -> int:
@@ -199,6 +202,7 @@ class CutProxy:
         self.armed = False
         self.is_cut = True
         self.cut_link = link
+        self.cut_at = time.perf_counter()
         self.was_cut.set()
 
     async def heal(self) -> bool | None:
