@@ -133,6 +133,21 @@ def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     add_parser(commands)
 
 
+#: ``check``'s line in ``geniusbot --help`` (its own parser says the same).
+CHECK_HELP = "run every per-game conformance check on an installed game"
+
+
+def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
+    if not full:
+        # Another command runs: a line in the command list is enough (the full parser lists the
+        # checks, which imports the conformance package).
+        commands.add_parser("check", help=CHECK_HELP)
+        return
+    from geniusbot.conformance.command import add_parser
+
+    add_parser(commands)
+
+
 # Later sub-commands go here, each as one _add_<name> function listed in COMMANDS:
 #   play        the local console match (geniusbot/host/)
 #   run         the Discord bot (geniusbot/bot.py or the cogs)
@@ -147,6 +162,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     _add_run,
     _add_import,
     _add_replay,
+    _add_check,
 ]
 
 
@@ -156,8 +172,9 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with every sub-command of :data:`COMMANDS`.
 
-    Given the command line ``argv``, ``play``'s own parser (which loads every game) is built only
-    when ``play`` is in it; without ``argv``, always.
+    Given the command line ``argv``, ``play``'s own parser (which loads every game) and
+    ``check``'s (which lists the checks) are built only when their command is in it; without
+    ``argv``, always.
     """
     parser = argparse.ArgumentParser(
         prog="geniusbot",
@@ -170,10 +187,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         help="DEBUG, INFO, WARNING, ERROR or CRITICAL (default: the LOG_LEVEL setting, else INFO)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    full_play = argv is None or "play" in argv
     for add in COMMANDS:
         if add is _add_play:
-            _add_play(commands, full=full_play)
+            _add_play(commands, full=argv is None or "play" in argv)
+        elif add is _add_check:
+            _add_check(commands, full=argv is None or "check" in argv)
         else:
             add(commands)
     return parser
