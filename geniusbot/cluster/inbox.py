@@ -114,8 +114,18 @@ class Inbox:
                 await self.drain()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("inbox: draining failed; trying again in %.0f s", self.retry)
+            except Exception as error:
+                if self._conn is None or self._conn.is_closed():
+                    # Expected (a server restart; a new owner's fence, the process stopping next):
+                    # one line, no traceback.
+                    log.warning(
+                        "inbox: the listening connection is closed (%s: %s); connecting again in %.0f s",
+                        type(error).__name__,
+                        error,
+                        self.retry,
+                    )
+                else:
+                    log.exception("inbox: draining failed; trying again in %.0f s", self.retry)
                 await asyncio.sleep(self.retry)
                 self._kick.set()
                 if self._conn is None or self._conn.is_closed():
