@@ -8,17 +8,12 @@ anomaly, the items), and every word of every legal move met on the way must be a
 
 from __future__ import annotations
 
-import itertools
-import random
-
 import pytest
 
-from geniusbot.games import Game, notation_words, registry
+from geniusbot.conformance.rules import check_keywords, words_met
+from geniusbot.games import notation_words, registry
 from geniusbot.games.allhands.common import TASK_ANOMALIES
 
-MOVE_CAP = 250
-# As in the conformance test: some phases have millions of legal moves; a slice of them is read.
-LEGAL_CAP = 2000
 SEEDS = (1, 2, 3)
 
 # The options that open phases (and so words) a game without options never reaches.
@@ -36,32 +31,11 @@ CASES = [
 ]
 
 
-def words_met(cls: type[Game], variant: str, options: dict[str, str], seed: int) -> dict[str, str]:
-    """Word -> a legal move text it came from, over one seeded random game."""
-    rng = random.Random(f"keywords:{cls.name}:{variant}:{sorted(options.items())}:{seed}")
-    game = cls.new(seed=seed, variant=variant, **options)
-    texts: set[str] = set()
-    for _ in range(MOVE_CAP):
-        if game.is_over:
-            break
-        if not game.to_move():
-            game.close_window()
-            continue
-        moves = list(itertools.islice(game.legal_moves(), LEGAL_CAP))
-        texts.update(move.text() for move in moves)
-        game.play(rng.choice(moves))
-    return {word: text for text in texts for word in notation_words(text)}
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "variant", "options"), CASES)
 def test_every_word_of_every_legal_move_is_a_keyword(name, variant, options):
-    cls = registry()[name]
-    met: dict[str, str] = {}
-    for seed in SEEDS:
-        met |= words_met(cls, variant, options, seed)
-    missing = {word: text for word, text in met.items() if word not in cls.keywords}
-    assert missing == {}, f"{cls.title} takes these words but lacks them as keywords"
+    # The check of `geniusbot check GAME` (keywords), with the options that open more phases.
+    check_keywords(registry()[name], variant, options, SEEDS)
 
 
 @pytest.mark.slow
@@ -79,11 +53,8 @@ def test_the_playouts_reach_the_words_of_the_choices_and_the_anomalies():
     assert {"ban", "call", "create", "play", "use", "pass", "all-in", "override"} <= set(final)
 
 
-@pytest.mark.parametrize("cls", registry().values(), ids=registry().keys())
-def test_keywords_are_lower_case_words_as_a_player_types_them(cls):
-    assert cls.keywords, f"{cls.title} declares no keywords"
-    for word in cls.keywords:
-        assert notation_words(word) == [word], f"{word!r} is not one lower-case word"
+# Keywords are lower-case words, one each, as a player types them: the declaration check
+# (tests/games/test_conformance.py) holds every game to it.
 
 
 def test_notation_words_leave_coordinates_and_numbers_aside():

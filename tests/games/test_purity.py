@@ -1,43 +1,16 @@
 """The rules stay pure: a game's rules import only the standard library and geniusbot's rules
 API; its picture may use Pillow and the drawing toolkit, and nothing of the bot, the host or the
-database."""
+database (the functions are :mod:`geniusbot.conformance.purity`'s, which ``geniusbot check`` runs)."""
 
-import ast
-import sys
 from pathlib import Path
 
+import pytest
+
 import geniusbot.games
+from geniusbot.conformance.purity import check_purity, foreign_imports, imported_modules, is_picture
+from geniusbot.games import registry
 
 GAMES_DIR = Path(geniusbot.games.__file__).parent
-
-
-def imported_modules(path: Path) -> set[str]:
-    """Every module ``path`` imports, by its full dotted name."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-    return names
-
-
-def is_picture(path: Path) -> bool:
-    return path.name.startswith("picture")
-
-
-def foreign_imports(path: Path) -> set[str]:
-    """What ``path`` imports that its kind of module may not."""
-    allowed_packages = {"geniusbot.games"} | ({"geniusbot.render", "PIL"} if is_picture(path) else set())
-    foreign = set()
-    for name in imported_modules(path):
-        top = name.split(".")[0]
-        if top == "__future__" or (top in sys.stdlib_module_names and top != "asyncio"):
-            continue
-        if not any(name == allowed or name.startswith(allowed + ".") for allowed in allowed_packages):
-            foreign.add(name)
-    return foreign
 
 
 def test_rules_import_only_the_standard_library_and_pictures_only_pillow_and_the_toolkit():
@@ -66,3 +39,9 @@ def test_a_rules_module_never_imports_a_picture():
     for path in sorted(GAMES_DIR.rglob("*.py")):
         if not is_picture(path):
             assert not any(".picture" in name for name in imported_modules(path)), path
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_every_registered_games_package_is_pure(name):
+    # The check of `geniusbot check GAME` (purity): a plug-in's package too, its picture named by Game.picture.
+    check_purity(registry()[name])
