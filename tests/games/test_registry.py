@@ -2,13 +2,10 @@
 
 import pytest
 
-from geniusbot.games import OptionError, default_variant, get_game, new_game, registry
+from geniusbot.games import OptionError, default_variant, get_game, new_game
 
-
-def test_every_game_is_found_by_its_name_in_any_case_and_spacing():
-    for name, cls in registry().items():
-        assert get_game(name.upper()) is cls
-        assert get_game(f"  {name} ") is cls
+# Every game is found by its name in any case and spacing, and by each alias: the declaration
+# check (geniusbot.conformance.rules.check_declaration, run on every game by test_conformance.py).
 
 
 def test_a_rule_set_named_on_its_own_plays_that_rule_set():
