@@ -1,5 +1,6 @@
 """A :class:`Replay` shows exactly the steps of :func:`replay_match` (the same game, board, clocks
-and action at every step, in any order of asking), for every game; a :class:`ReplayCache` holds
+and action at every step, in any order of asking), for every game (the check is
+:func:`geniusbot.conformance.hosted.check_replay_steps`); a :class:`ReplayCache` holds
 no more bytes than its bound, which a replay's own count of bytes does not undercount; and a
 5,000-move match opens, steps and exports on both databases without holding the event loop."""
 
@@ -12,43 +13,15 @@ import tracemalloc
 
 import pytest
 
-from geniusbot.host.match import Host
-from geniusbot.host.replay import Replay, ReplayCache, Step, export_record, open_replay, read_log, replay_match
-from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.conformance.hosted import assert_replays_alike, check_replay_steps
+from geniusbot.games import registry
+from geniusbot.host.replay import Replay, ReplayCache, export_record, open_replay, read_log
 from geniusbot.storage import Store
 
 from .longmatch import sampled, shuttle_moves, store_long_match
-from .test_host_conformance import CASES, play_at_random
+from .test_host_conformance import CASES
 from .test_match import FakeTime, fire_due
 from .test_replay import played
-
-
-def same_step(got: Step, want: Step) -> None:
-    assert got.index == want.index
-    assert got.game == want.game
-    assert got.game.view(None) == want.game.view(None)
-    assert got.game.to_move() == want.game.to_move() and got.game.outcome() == want.game.outcome()
-    assert got.action == want.action
-    assert (got.clock.to_dict() if got.clock else None) == (want.clock.to_dict() if want.clock else None)
-    assert dict(got.clocks) == dict(want.clocks) and got.at == want.at
-
-
-async def assert_replays_alike(store: Store, match_id: int, rng: random.Random) -> None:
-    want = await replay_match(store, match_id)
-    for every in (1, 3, 64):
-        replay = await open_replay(store, match_id, every=every)
-        assert len(replay) == len(want) and replay.last == len(want) - 1
-        order = list(range(len(want)))
-        rng.shuffle(order)  # a late step first takes the snapshots before it; an early one after
-        for index in order:
-            same_step(replay.step(index), want[index])
-        # Each step's game is the caller's own: changing one changes no other step.
-        first = replay.step(0)
-        first.game.resign(first.game.seats[0])
-        same_step(replay.step(0), want[0])
-        assert [s.index for s in replay.steps()] == list(range(len(want)))
-        with pytest.raises(IndexError):
-            replay.step(len(want))
 
 
 async def test_a_replay_gives_the_steps_of_the_log_with_a_refused_line_and_a_timeout(store):
@@ -67,19 +40,8 @@ async def test_a_replay_gives_the_steps_of_the_log_with_a_refused_line_and_a_tim
 @pytest.mark.slow
 @pytest.mark.parametrize("name, variant", CASES, ids=[f"{n}-{v}" for n, v in CASES])
 async def test_every_game_replays_the_same_from_snapshots(store, name, variant):
-    rng = random.Random(f"{name}:{variant}:replay")
-    clock = FakeTime()
-    host = Host(store, RecordingTransport(), now=clock, pictures=False, heartbeat=0)
-    reply = await host.start_match(
-        name,
-        variant=variant,
-        seed=rng.randrange(1000),
-        clock="20s+30s",
-        players=[Player("p1", 1, "Ann"), Player("p2", 2, "Ben")],
-    )
-    assert reply.ok, reply.message
-    await play_at_random(host, reply.match_id, clock, rng, cap=30, delays=(1, 3, 8, 25))
-    await assert_replays_alike(store, reply.match_id, rng)
+    # The check of `geniusbot check GAME` called replay: a random match through the host.
+    await check_replay_steps(store, registry()[name], variant)
 
 
 @pytest.mark.slow
