@@ -53,6 +53,39 @@ def test_every_document_the_readme_points_to_exists():
         assert (REPO / path).is_file(), path
 
 
-def test_the_readme_names_every_registered_game():
-    missing = [name for name, cls in registry().items() if f"`{name}`" not in README or cls.title not in README]
+def in_this_repository(cls: type) -> bool:
+    """Whether the game's code is in this repository (built in, or the example plug-in): a game
+    installed from elsewhere is its own package's to document, not this README's."""
+    import sys
+
+    source = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    return source is not None and Path(source).resolve().is_relative_to(REPO)
+
+
+def test_the_readme_names_every_game_of_the_repository():
+    ours = {name: cls for name, cls in registry().items() if in_this_repository(cls)}
+    assert {"tictacfive", "allhands"} <= set(ours)
+    missing = [name for name, cls in ours.items() if f"`{name}`" not in README or cls.title not in README]
     assert missing == []
+
+
+def test_a_game_installed_from_elsewhere_is_not_the_readmes_to_name(tmp_path, monkeypatch):
+    # An outside plug-in (installed into another folder) leaves the README test passing.
+    (tmp_path / "elsewhere.py").write_text(
+        "from geniusbot.games import Game\nclass Elsewhere(Game):\n    name = 'elsewhere'\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import elsewhere  # type: ignore[import-not-found]
+
+    assert not in_this_repository(elsewhere.Elsewhere)
+    assert in_this_repository(registry()["tictacfive"])
+
+
+def test_the_commands_table_has_a_row_for_every_sub_command():
+    from geniusbot.cli import build_parser
+
+    parser = build_parser([])
+    names = next(a for a in parser._actions if a.dest == "command").choices
+    table = README.split("## The commands and their exit codes", 1)[1].split("\n\n", 2)[1]
+    rows = [line for line in table.splitlines() if line.startswith("| `geniusbot ")]
+    assert all(any(line.startswith(f"| `geniusbot {name}") for line in rows) for name in names), (sorted(names), rows)
