@@ -148,6 +148,12 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser], fu
     add_parser(commands)
 
 
+def _add_new_game(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from geniusbot.newgame import add_parser  # imports nothing heavy: the skeleton is text
+
+    add_parser(commands)
+
+
 # Later sub-commands go here, each as one _add_<name> function listed in COMMANDS:
 #   play        the local console match (geniusbot/host/)
 #   run         the Discord bot (geniusbot/bot.py or the cogs)
@@ -163,6 +169,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     _add_import,
     _add_replay,
     _add_check,
+    _add_new_game,
 ]
 
 

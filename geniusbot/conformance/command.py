@@ -84,8 +84,6 @@ def find_game(name: str) -> type[Game]:
                 f"{error} A game not installed is named as module:Class (run from the folder it is in)."
             ) from None
     module_name, _, attribute = name.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
     try:
         target: object = importlib.import_module(module_name.strip())
         for part in attribute.strip().split("."):
@@ -123,7 +121,20 @@ def _line(result: Result) -> str:
 
 
 async def command(args: argparse.Namespace) -> int:
-    """Run the checks and print the report; the exit code."""
+    """Run the checks and print the report; the exit code. A ``module:Class`` is imported with
+    the current folder on the path (as ``python -m`` has it), for the run."""
+    here = os.getcwd()
+    added = ":" in args.game and here not in sys.path
+    if added:
+        sys.path.insert(0, here)
+    try:
+        return await _command(args)
+    finally:
+        if added and here in sys.path:
+            sys.path.remove(here)
+
+
+async def _command(args: argparse.Namespace) -> int:
     try:
         cls = find_game(args.game)
         options = _options(args.option)
@@ -163,7 +174,12 @@ async def command(args: argparse.Namespace) -> int:
             unregister(cls.name)
     failed = report.failed
     if not failed:
-        print(f"{cls.name} passes every check ({len(report.results)}).")
+        run = len(report.results)
+        print(
+            f"{cls.name} passes every check ({run})."
+            if run == len(CHECKS)
+            else f"{cls.name} passes the {run} of {len(CHECKS)} checks run."
+        )
         return 0
     names_failed = ", ".join(result.check.name for result in failed)
     print(f"{cls.name} fails {len(failed)} of {len(report.results)} checks: {names_failed}.")

@@ -33,7 +33,8 @@ class CheckFailed(AssertionError):
 
     def __str__(self) -> str:
         where = f" ({', '.join(self.places)})" if self.places else ""
-        todo = f" To fix: {self.todo}" if self.todo else ""
+        todo = self.todo if not self.todo or self.todo.endswith((".", "?", "!")) else self.todo + "."
+        todo = f" To fix: {todo}" if todo else ""
         return f"{self.what.rstrip('. ')}{where}.{todo}"
 
 
