@@ -395,7 +395,8 @@ async def _handle(
         elif reply.status == ReplyStatus.REJECTED and not private and reply.belongs_private:
             say(f"At the console a private move is typed as '{seat} (dm): {text.strip()}'.")
         elif reply.status == ReplyStatus.REJECTED and private and reply.belongs_private is False:
-            say(f"At the console a move made in the room is typed as '{seat}: {text.strip()}'.")
+            # The refusal went to the seat alone ([to p1 only]); so does the line that follows it.
+            say(f"[to {seat} only] At the console a move made in the room is typed as '{seat}: {text.strip()}'.")
         return True
     if words in (["quit"], ["exit"], ["q"]):
         say(_leaving_text(match_id, over, again))

@@ -62,7 +62,10 @@ async def test_a_dm_in_a_game_whose_moves_are_made_in_the_room_is_refused_and_to
     code, out = await play(tmp_path, "p1 (dm): H8\np1: H8\nquit\n")
     assert code == 0
     assert "Type your move in the game room, not by direct message" in out
-    assert "At the console a move made in the room is typed as 'p1: H8'." in out
+    # Both lines of the private refusal are marked as p1's alone, the console's hint too.
+    assert "[to p1 only] At the console a move made in the room is typed as 'p1: H8'." in out
+    refusal = [line for line in out.splitlines() if "Type your move in the game room" in line or "typed as" in line]
+    assert len(refusal) == 2 and all(line.startswith("[to p1 only] ") for line in refusal), refusal
     assert "ok p1 (dm): H8" not in out
     assert "ok p1: H8" in out  # the refused DM changed nothing: the same move in the room is taken
 
