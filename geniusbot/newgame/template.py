@@ -24,7 +24,7 @@ requires-python = ">=3.11"
 dependencies = ["geniusbot"]
 
 [project.optional-dependencies]
-dev = ["pytest>=8"]
+dev = ["pytest>=8", "mypy>=1.10"]
 
 # The plug-in: geniusbot finds the game here, by this name, which must be the class's `name`.
 [project.entry-points."geniusbot.games"]
@@ -37,6 +37,11 @@ where = ["src"]
 # The tests import the game from src/ whether it is installed or not.
 pythonpath = ["src"]
 testpaths = ["tests"]
+
+[tool.mypy]
+# geniusbot ships its annotations (py.typed): the game type-checks against them.
+files = ["src", "tests"]
+strict = true
 """
 
 README = """\
@@ -63,6 +68,7 @@ Notation: `take 2`, typed in the game room.
 pip install -e ".[dev]"          # the game, found by geniusbot through its entry point
 geniusbot check $name            # the contract every game keeps: every check must pass
 python -m pytest -q              # the scenarios of tests/, and the same check
+mypy                             # the types, strict, against geniusbot's own annotations
 geniusbot play $name             # a match in the terminal: p1: take 2
 ```
 
@@ -272,14 +278,14 @@ from geniusbot.games import (
 from $name import $Class
 
 
-def test_the_players_take_turns_and_each_take_shrinks_the_pile():
+def test_the_players_take_turns_and_each_take_shrinks_the_pile() -> None:
     game = $Class.new()
     _, events = game.submit("take 3", "p1")
     assert game.pile == 18 and game.to_move() == ("p2",)
     assert [e.text for e in events] == ["p1 takes 3; 18 left."]
 
 
-def test_whoever_takes_the_last_stone_wins():
+def test_whoever_takes_the_last_stone_wins() -> None:
     game = $Class.new(pile="5")
     game.submit("take 3", "p1")
     game.submit("take 2", "p2")
@@ -289,14 +295,14 @@ def test_whoever_takes_the_last_stone_wins():
     assert game.to_move() == ()
 
 
-def test_a_take_of_more_stones_than_are_left_is_refused_and_says_how_many_are_left():
+def test_a_take_of_more_stones_than_are_left_is_refused_and_says_how_many_are_left() -> None:
     game = $Class.new(pile="5")
     game.submit("take 3", "p1")
     with pytest.raises(IllegalMoveError, match="2 are left"):
         game.parse_move("take 3", "p2")
 
 
-def test_each_refusal_has_the_class_that_tells_the_host_how_to_answer_and_changes_nothing():
+def test_each_refusal_has_the_class_that_tells_the_host_how_to_answer_and_changes_nothing() -> None:
     game = $Class.new()
     before = game.to_dict()
     with pytest.raises(IllegalMoveError):  # a move, not allowed now: always answered
@@ -311,12 +317,12 @@ def test_each_refusal_has_the_class_that_tells_the_host_how_to_answer_and_change
 
 
 @pytest.mark.parametrize("pile", ["4", "100", "many", "²"])
-def test_a_pile_option_out_of_bounds_is_refused(pile):
+def test_a_pile_option_out_of_bounds_is_refused(pile: str) -> None:
     with pytest.raises(OptionError):
         $Class.new(pile=pile)
 
 
-def test_the_game_keeps_the_contract_of_every_game():
+def test_the_game_keeps_the_contract_of_every_game() -> None:
     # geniusbot check: random games to the end, the record replayed, the host, the text board...
     assert main(["check", "$name:$Class"]) == 0
 '''
