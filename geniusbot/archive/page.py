@@ -5,7 +5,9 @@ the board of every step (a PNG in a ``data:`` URI, or the text board), the move 
 a link to its step), First / Previous / Play / Next / Last buttons, the arrow keys, Home and End,
 the clocks of each step and the result. Every text on it (names, moves, the title) is escaped;
 the page loads nothing (its Content-Security-Policy allows only its own inline style and script
-and ``data:`` images). A picture that two steps share is in the page once. The play button
+and ``data:`` images). A picture that two steps share is in the page once, as the steps drew it
+(compact already: :func:`~geniusbot.archive.page_steps.picture`). The page is built in one pass
+over the steps, each part joined once, so its cost grows with the number of steps and no faster. The play button
 advances one step every ``data-interval`` milliseconds (an attribute of ``<body>``, 1000).
 ``#step-12`` in the address opens the page at step 12.
 
@@ -19,15 +21,12 @@ import argparse
 import asyncio
 import base64
 import html
-import io
 import json
 import math
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
-
-from PIL import Image
 
 from .page_steps import PageMatch, PageRefused, PageStep, match_steps, record_steps
 
@@ -41,9 +40,11 @@ _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src
 
 _STYLE = """
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c21;background:#f3f3f6}
 header,main{max-width:1200px;margin:0 auto;padding:10px 12px}
 h1{font-size:1.2rem;margin:0 0 4px;overflow-wrap:anywhere}
+#note{margin:0 0 4px;color:#444;overflow-wrap:anywhere}
 #result{margin:0;font-weight:600;overflow-wrap:anywhere}
 main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #stage{flex:1 1 520px;min-width:0}
@@ -206,19 +207,9 @@ def clock_text(step: PageStep, names: Mapping[str, str]) -> str:
     return "Clocks: " + ", ".join(shown) if shown else ""
 
 
-def compact_png(data: bytes) -> bytes:
-    """The same picture, pixel for pixel, in fewer bytes: Pillow's ``optimize`` (the smallest
-    palette, the best compression) makes a board about half the size the host's fast encoder
-    does, at some 50 ms a board. A page holds every board, so it is worth it there."""
-    with Image.open(io.BytesIO(data)) as image:
-        out = io.BytesIO()
-        image.save(out, "PNG", optimize=True)
-    return out.getvalue()
-
-
-def png_uri(data: bytes, *, compact: bool = True) -> str:
-    """The ``data:`` URI a page shows the picture ``data`` with (compacted, :func:`compact_png`)."""
-    return "data:image/png;base64," + base64.b64encode(compact_png(data) if compact else data).decode("ascii")
+def png_uri(data: bytes) -> str:
+    """The ``data:`` URI a page shows the PNG ``data`` with."""
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
 def png_height(data: bytes) -> int:
@@ -226,7 +217,7 @@ def png_height(data: bytes) -> int:
     return int.from_bytes(data[20:24], "big")
 
 
-def _frames(steps: Sequence[PageStep], compact: bool = True) -> tuple[list[dict[str, Any]], list[int]]:
+def _frames(steps: Sequence[PageStep]) -> tuple[list[dict[str, Any]], list[int]]:
     """The distinct boards of the steps (each once) and, for every step, the index of its board."""
     frames: list[dict[str, Any]] = []
     seen: dict[bytes | str, int] = {}
@@ -236,7 +227,7 @@ def _frames(steps: Sequence[PageStep], compact: bool = True) -> tuple[list[dict[
         if key not in seen:
             seen[key] = len(frames)
             if step.picture is not None:
-                frames.append({"png": png_uri(step.picture, compact=compact), "h": png_height(step.picture)})
+                frames.append({"png": png_uri(step.picture), "h": png_height(step.picture)})
             else:
                 frames.append({"text": step.board})
         order.append(seen[key])
@@ -259,15 +250,16 @@ def replay_page(
     result: str,
     names: Mapping[str, str] | None = None,
     interval_ms: int = PLAY_INTERVAL_MS,
-    compact: bool = True,
+    note: str = "",
 ) -> str:
     """The HTML text of the replay page of ``steps`` (the start first), headed ``title``, with the
-    ``result`` line; ``names`` maps seats to the players' names for the move list. Each distinct
-    board is in the page once, compacted (:func:`compact_png`) unless ``compact`` is false."""
+    ``result`` line; ``names`` maps seats to the players' names for the move list; ``note``, when
+    given, is a line under the title (how the page shows a long match). Each distinct board is in
+    the page once."""
     if not steps:
         raise ValueError("a replay page needs at least the start")
     names = dict(names or {})
-    frames, order = _frames(steps, compact)
+    frames, order = _frames(steps)
     data: list[dict[str, Any]] = [
         {"f": frame, "t": step_text(step, names), "c": clock_text(step, names)} for step, frame in zip(steps, order)
     ]
@@ -292,6 +284,7 @@ def replay_page(
 <body data-interval="{int(interval_ms)}" data-steps="{len(steps)}" data-min-scale="{MIN_SCALE}">
 <header>
 <h1>{html.escape(title)}</h1>
+{f'<p id="note">{html.escape(note)}</p>' if note else ""}
 <p id="result"{"" if last == 0 else " hidden"}>{html.escape(result) if last == 0 else ""}</p>
 </header>
 <main>
@@ -325,7 +318,7 @@ def replay_page(
 
 def page_of(match: PageMatch) -> str:
     """The replay page of a gathered match (:func:`record_steps`, :func:`match_steps`)."""
-    return replay_page(match.steps, title=match.title, result=match.result, names=match.names)
+    return replay_page(match.steps, title=match.title, result=match.result, names=match.names, note=match.note)
 
 
 # --------------------------------------------------------------------------- the command
@@ -408,7 +401,8 @@ async def html_command(args: argparse.Namespace) -> int:
         _say(f"cannot write {str(out)!r}: {error.strerror or error}.")
         return 2
     frames = len({step.picture or step.board for step in gathered.steps})
-    print(f"Wrote {out} ({len(text.encode('utf-8')):,} bytes): {len(gathered.steps)} steps, {frames} distinct boards.")
+    boards = "distinct text boards (too many steps for a picture of each)" if gathered.note else "distinct boards"
+    print(f"Wrote {out} ({len(text.encode('utf-8')):,} bytes): {len(gathered.steps)} steps, {frames} {boards}.")
     return 0
 
 

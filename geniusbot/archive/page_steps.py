@@ -9,25 +9,47 @@ passed around, and the record (``/record``) is where the private moves are.
 * :func:`record_steps` rules a record's lines as ``geniusbot adjudicate`` does; every accepted
   line is a step (a refused one changes nothing, so it makes none). The clocks are the lines'
   annotations (``{p1=0:52+5:00}``).
-* :func:`match_steps` reads an ended stored match's log through :func:`open_replay`, a step at a
-  time; a match still being played is refused (it may hide what its players may not yet see).
+* :func:`match_steps` reads an ended stored match's log a page at a time and plays it through
+  once; a match still being played is refused (it may hide what its players may not yet see).
+
+Both play the game through once, each action applied once to one game (a
+:class:`~geniusbot.host.replay.Replay` rebuilds every step from its nearest snapshot, which is
+right for stepping to and fro but costs up to 63 actions a step in order). A picture is drawn
+at zlib level 9 by the band encoder (:mod:`geniusbot.render.png`): the bands a board shares with
+the board before are compressed once, so a page's boards are as small as Pillow's ``optimize``
+makes them for a few milliseconds a board. A match that may make more than :data:`PICTURE_STEPS`
+steps (a record of that many lines or more, a stored match of that many logged actions or more:
+each makes a step at most) is shown by its text board at every step: drawing each of tens of
+thousands of boards would take minutes and make a page of hundreds of megabytes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from geniusbot import render
 from geniusbot.adjudicate import rule_on
+from geniusbot.archive.steps import clocks_of
 from geniusbot.games import SEATS, Game, GameError, get_game
 from geniusbot.host import board
 from geniusbot.host.naming import name_seats
-from geniusbot.host.replay import Step, open_replay, record_line
+from geniusbot.host.replay import STEP_KINDS, apply_action, log_pages, record_line, replay_actions
+from geniusbot.render import png
 from geniusbot.storage import MatchStatus, Store
 from geniusbot.storage.record import Record, game_from_record
 
+log = logging.getLogger(__name__)
+
 #: The match statuses a page is made of: over, so nothing hidden is still to play for.
 ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
+#: The most steps a page draws a picture of each (a board costs a few milliseconds and 10-30 KB
+#: of the page); a longer match's page shows the text board at every step.
+PICTURE_STEPS = 1000
+#: The zlib level of a page's pictures: the smallest, as the page keeps every board.
+PICTURE_LEVEL = 9
 
 
 class PageRefused(Exception):
@@ -61,6 +83,20 @@ class PageMatch:
     names: Mapping[str, str]
     result: str
     steps: list[PageStep]
+    #: What the page says under its title of how it shows the match ("" for nothing).
+    note: str = ""
+
+
+def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes | None:
+    """The PNG of a public view as a page keeps it (:data:`PICTURE_LEVEL`), or ``None`` for a
+    game without a picture or one whose picture failed (the text board stands in, as in the room)."""
+    if not board.has_picture(str(view.get("game"))):
+        return None
+    try:
+        return png.encode_png(render.render_image(dict(view), players=names), level=PICTURE_LEVEL)
+    except Exception:  # a broken picture (a plug-in's too) must not stop a page
+        log.exception("drawing %s failed; the page shows its text board", view.get("game"))
+        return None
 
 
 def draw_step(
@@ -72,14 +108,27 @@ def draw_step(
     text: str = "",
     private: bool = False,
     clocks: Mapping[str, str] | None = None,
+    pictures: bool = True,
 ) -> PageStep:
-    """The page step of ``game`` as it stands. The picture carries the names but neither the clocks
-    nor the step's number (the page says them beside it), so a position that does not change
-    (a private submission the room does not see) is the same picture, kept once in the page."""
+    """The page step of ``game`` as it stands (its text board alone when ``pictures`` is false).
+    The picture carries the names but neither the clocks nor the step's number (the page says
+    them beside it), so a position that does not change (a private submission the room does not
+    see) is the same picture, kept once in the page."""
     view = game.view(None)
-    png = board.picture(view, players=names) if board.has_picture(game.name) else None
-    shown = board.text_board(view) if png is None else ""
-    return PageStep(index, seat, "" if private else text, private, png, shown, dict(clocks or {}))
+    drawn = picture(view, names) if pictures else None
+    shown = board.text_board(view) if drawn is None else ""
+    return PageStep(index, seat, "" if private else text, private, drawn, shown, dict(clocks or {}))
+
+
+def drawn_note(bound: int, game: Game) -> tuple[bool, str]:
+    """Whether a match of at most ``bound`` steps gets a picture of each, and what the page says
+    when it does not (a game without a picture says nothing: its text board is its board)."""
+    if bound <= PICTURE_STEPS or not board.has_picture(game.name):
+        return True, ""
+    return False, (
+        f"This match is too long for a picture of every step (a page draws them for up to "
+        f"{PICTURE_STEPS:,} steps): each step shows its text board."
+    )
 
 
 def result_line(outcome_reason: str | None, names: Mapping[str, str], *, aborted: bool = False) -> str:
@@ -102,7 +151,8 @@ def record_steps(record: Record) -> PageMatch:
     """
     game = game_from_record(record)
     names = {seat: record.header(seat.upper()).strip() or seat for seat in game.seats}
-    steps = [draw_step(0, game, names)]
+    pictures, note = drawn_note(len(record.lines) + 1, game)  # a line makes a step at most
+    steps = [draw_step(0, game, names, pictures=pictures)]
     for line in record.lines:
         clocks = {k: v for k, v in line.annotations.items() if k in game.seats}
         if line.seat in SEATS and line.text and not game.is_over:
@@ -115,17 +165,28 @@ def record_steps(record: Record) -> PageMatch:
             if rule_on(game, line) is not None:
                 continue
             text = " ".join(line.text.lower().split())
-        steps.append(draw_step(len(steps), game, names, seat=line.seat, text=text, private=line.private, clocks=clocks))
+        steps.append(
+            draw_step(
+                len(steps),
+                game,
+                names,
+                seat=line.seat,
+                text=text,
+                private=line.private,
+                clocks=clocks,
+                pictures=pictures,
+            )
+        )
     outcome = game.outcome()
     title = f"{game.title}: {_players(names)}"
     event = record.header("Event").strip()
-    return PageMatch(
-        f"{title} ({event})" if event else title, names, result_line(outcome.reason if outcome else None, names), steps
-    )
+    result = result_line(outcome.reason if outcome else None, names)
+    return PageMatch(f"{title} ({event})" if event else title, names, result, steps, note)
 
 
 async def match_steps(store: Store, match_id: int) -> PageMatch:
-    """The page of the ended stored match ``match_id`` (its log read and rebuilt a step at a time).
+    """The page of the ended stored match ``match_id``: its log read a page at a time and played
+    through once, each step as :meth:`~geniusbot.host.replay.Replay.step` gives it.
 
     Raises :class:`PageRefused` for a match that is still being played.
     """
@@ -136,23 +197,41 @@ async def match_steps(store: Store, match_id: int) -> PageMatch:
             "(until then it may hide what its players may not yet see)."
         )
     names = {s.seat: s.display_name or s.seat for s in record.seats}
-    replay = await open_replay(store, match_id)
-    steps = list(_replayed(replay.steps(), names))
+    game: Game | None = None
+    steps: list[PageStep] = []
+    pictures, note = True, ""
+    async for page in log_pages(store, match_id):
+        accepted = [a for a in page if a.accepted]
+        if game is None and accepted:
+            # Step 0 as a replay makes it: the start's clocks are those its first action logged.
+            start = replay_actions(record, accepted[:1])[0]
+            game = start.game
+            pictures, note = drawn_note(record.last_seq + 1, game)  # a logged action makes a step at most
+            steps.append(draw_step(0, game, names, clocks=start.clocks, pictures=pictures))
+        assert game is not None
+        for action in accepted:
+            if action.kind not in STEP_KINDS:
+                continue
+            apply_action(game, action)
+            line = record_line(action, {})  # the action as a record writes it ("host: timeout p1")
+            step = draw_step(
+                len(steps),
+                game,
+                names,
+                seat=line.seat,
+                text=line.text,
+                private=line.private,
+                clocks=clocks_of(action, game.seats),
+                pictures=pictures,
+            )
+            steps.append(step)
+    if game is None:  # no action logged at all
+        start = replay_actions(record, [])[0]
+        steps.append(draw_step(0, start.game, names, clocks=start.clocks))
     reason = record.result.reason if record.result is not None else None
     result = result_line(reason, names, aborted=record.status == MatchStatus.ABORTED)
     game_title = get_game(record.game).title
     if record.practice is not None:  # "<game>, practice (bot at normal)", as /replay says it
         game_title = f"{game_title}, {record.practice.describe()}"
     title = f"Match #{match_id}, {game_title}: {_players(names)}"
-    return PageMatch(title, names, result, steps)
-
-
-def _replayed(steps: Iterable[Step], names: Mapping[str, str]) -> Iterable[PageStep]:
-    for step in steps:
-        if step.action is None:
-            yield draw_step(0, step.game, names, clocks=step.clocks)
-            continue
-        line = record_line(step.action, {})  # the action as a record writes it ("host: timeout p1")
-        yield draw_step(
-            step.index, step.game, names, seat=line.seat, text=line.text, private=line.private, clocks=step.clocks
-        )
+    return PageMatch(title, names, result, steps, note)

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from geniusbot.archive import page
-from geniusbot.archive.page import compact_png, html_command, replay_page
+from geniusbot.archive.page import html_command, replay_page
 from geniusbot.archive.page_steps import PageStep, record_steps
 from geniusbot.host import board
 from geniusbot.host.replay import import_record
@@ -73,7 +73,7 @@ class Page(HTMLParser):
 
 def test_a_page_has_one_move_list_entry_per_step_in_order_and_the_result() -> None:
     match = record_steps(parse_record(example("tictacfive")))
-    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names)
     read = Page(text)
     # The start and one step per accepted line: the record's two refused lines make none.
     assert len(match.steps) == 19
@@ -88,7 +88,7 @@ def test_a_page_has_one_move_list_entry_per_step_in_order_and_the_result() -> No
 def test_each_step_shows_the_picture_of_its_public_view() -> None:
     record = parse_record(example("tiles"))
     match = record_steps(record)
-    read = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False))
+    read = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names))
     frames, steps = read.data("frames"), read.data("steps")
     # Played again by hand: the picture of step 3 is the public view after three accepted lines.
     from geniusbot.adjudicate import rule_on
@@ -113,16 +113,28 @@ def test_a_board_is_compacted_pixel_for_pixel() -> None:
     match = record_steps(parse_record(example("tictacfive")))
     picture = match.steps[5].picture
     assert picture is not None
-    compact = compact_png(picture)
-    assert len(compact) < len(picture) * 0.8
-    with Image.open(io.BytesIO(picture)) as original, Image.open(io.BytesIO(compact)) as smaller:
+    # The room's picture of the same view, as the host encodes it for a message (zlib level 2).
+    from geniusbot.adjudicate import rule_on
+    from geniusbot.storage.record import game_from_record
+
+    record = parse_record(example("tictacfive"))
+    game = game_from_record(record)
+    accepted = 0
+    for line in record.lines:
+        accepted += rule_on(game, line) is None
+        if accepted == 5:
+            break
+    room = board.picture(game.view(None), players=match.names)
+    assert room is not None
+    assert len(picture) < len(room) * 0.8
+    with Image.open(io.BytesIO(room)) as original, Image.open(io.BytesIO(picture)) as smaller:
         assert original.size == smaller.size
         assert original.convert("RGB").tobytes() == smaller.convert("RGB").tobytes()
 
 
 def test_a_private_submission_is_listed_as_sent_never_with_its_text() -> None:
     match = record_steps(parse_record(example("tiles")))
-    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names)
     read = Page(text)
     assert "2. Eunji (p1) sent a private submission" in read.entries
     assert "3. Doyoon (p2) sent a private submission" in read.entries
@@ -135,12 +147,12 @@ def test_a_game_without_a_picture_shows_its_public_text_board() -> None:
     record = '[Game "sealedbid"]\n[Seed "1"]\n[P1 "Ann"]\n[P2 "Bo"]\np1 (dm): bid 7\np2 (dm): bid 3\n'
     with registered():
         match = record_steps(parse_record(record))
-        read = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False))
+        read = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names))
     frames, steps = read.data("frames"), read.data("steps")
     assert all("png" not in frame for frame in frames)
     after_one = frames[steps[1]["f"]]["text"]
     assert "bid in: p1" in after_one and "7" not in after_one  # the bid is sealed until both are in
-    assert '<pre id="board-text">' in replay_page(match.steps, title="t", result="r", compact=False)
+    assert '<pre id="board-text">' in replay_page(match.steps, title="t", result="r")
 
 
 def test_every_text_is_escaped_and_no_script_can_be_closed_early() -> None:
@@ -148,7 +160,7 @@ def test_every_text_is_escaped_and_no_script_can_be_closed_early() -> None:
     record = example("tictacfive").replace('[P1 "Hyunmin"]', f'[P1 "{hostile.replace(chr(34), chr(92) + chr(34))}"]')
     match = record_steps(parse_record(record))
     assert match.names["p1"] == hostile
-    text = replay_page(match.steps, title=f"Title {hostile}", result=match.result, names=match.names, compact=False)
+    text = replay_page(match.steps, title=f"Title {hostile}", result=match.result, names=match.names)
     assert "<script>alert" not in text and "<img src=https" not in text
     assert text.count("</script>") == 3  # the page's own three scripts, none closed by a name
     read = Page(text)
@@ -159,7 +171,7 @@ def test_every_text_is_escaped_and_no_script_can_be_closed_early() -> None:
 @pytest.mark.parametrize("name", ["tictacfive", "tiles", "decks"])
 def test_the_page_loads_nothing_from_anywhere(name: str) -> None:
     match = record_steps(parse_record(example(name)))
-    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names)
     assert not re.search(r"https?://", text)
     assert Page(text).links and all(link.startswith(("data:", "#")) for link in Page(text).links)
     assert "default-src 'none'" in text
@@ -175,7 +187,7 @@ def test_a_board_two_steps_share_is_in_the_page_once() -> None:
         PageStep(1, "p1", "", True, picture, ""),
         PageStep(2, "p2", "", True, picture + b"x", ""),
     ]
-    read = Page(replay_page(steps, title="t", result="r", compact=False))
+    read = Page(replay_page(steps, title="t", result="r"))
     assert len(read.data("frames")) == 2
     assert [s["f"] for s in read.data("steps")] == [0, 0, 1]
 
@@ -183,9 +195,7 @@ def test_a_board_two_steps_share_is_in_the_page_once() -> None:
 def test_the_clocks_of_each_step_are_on_the_page() -> None:
     record = (EXAMPLES.parents[1] / "tests" / "records" / "tictacfive-unfinished.txt").read_text(encoding="utf-8")
     match = record_steps(parse_record(record))
-    steps = Page(
-        replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
-    ).data("steps")
+    steps = Page(replay_page(match.steps, title=match.title, result=match.result, names=match.names)).data("steps")
     assert any(s["c"].startswith("Clocks: ") and "0:41+5:00" in s["c"] for s in steps)
     assert steps[0]["c"] == ""
     assert match.result == "The game has not ended."
@@ -259,7 +269,7 @@ async def test_the_page_of_a_stored_match_and_a_refusal_for_one_still_open(
 
 def test_the_result_is_not_on_the_page_before_the_last_step() -> None:
     match = record_steps(parse_record(example("tictacfive")))
-    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names)
     # The page opens at step 0: its result line is empty; the result rides with the last step.
     assert '<p id="result" hidden></p>' in text
     body = text.split('<script type="application/json"', 1)[0]
@@ -270,7 +280,7 @@ def test_the_result_is_not_on_the_page_before_the_last_step() -> None:
 
 def test_a_board_keeps_a_least_scale_so_its_text_stays_readable() -> None:
     match = record_steps(parse_record(example("allhands")))
-    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names, compact=False)
+    text = replay_page(match.steps, title=match.title, result=match.result, names=match.names)
     frames = Page(text).data("frames")
     assert all(
         frame["h"] == Image.open(io.BytesIO(base64.b64decode(frame["png"].split(",", 1)[1]))).height
@@ -297,3 +307,81 @@ async def test_the_page_of_a_practice_match_says_it_was_one(tmp_path: Path) -> N
         f"<title>Match #{number}, Tic-Tac-Five, practice (bot at normal): Hyunmin vs Dongmin</title>"
         in out.read_text(encoding="utf-8")
     )
+
+
+def test_a_match_too_long_for_a_picture_of_every_step_shows_its_text_boards_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from geniusbot.archive import page_steps
+
+    from .longrecord import long_record
+
+    record = parse_record(long_record(30))
+    monkeypatch.setattr(page_steps, "PICTURE_STEPS", 32)  # 30 moves, the resignation, the start
+    assert all(step.picture is not None for step in record_steps(record).steps)
+    monkeypatch.setattr(page_steps, "PICTURE_STEPS", 31)
+    match = record_steps(record)
+    assert len(match.steps) == 32
+    assert all(step.picture is None and step.board for step in match.steps)
+    assert "too long for a picture of every step" in match.note and "up to 31 steps" in match.note
+    text = page.page_of(match)
+    read = Page(text)
+    frames, steps = read.data("frames"), read.data("steps")
+    assert all("png" not in frame for frame in frames)
+    assert frames[steps[5]["f"]]["text"] == match.steps[5].board
+    assert '<p id="note">This match is too long' in text
+    assert "Step 0 of 31" in text and len(read.entries) == 32
+
+
+@pytest.mark.slow
+def test_the_page_of_a_40000_move_record_is_written_well_within_a_minute(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each board was drawn and compacted (some 40 ms a step): 2,000 moves took 65 s, 40,000 would
+    # have taken half an hour for a page of 700 MB. A bound, not a measure (bench/bench_replay.py).
+    import time
+
+    from .longrecord import long_record
+
+    path = tmp_path / "long.txt"
+    path.write_text(long_record(40_000), encoding="utf-8")
+    out = tmp_path / "long.html"
+    started = time.monotonic()
+    assert page.main([str(path), "--html", str(out)]) == 0
+    assert time.monotonic() - started < 60
+    said = capsys.readouterr().out
+    assert "40002 steps" in said and "text boards" in said
+    text = out.read_text(encoding="utf-8")
+    assert len(text) < 20_000_000
+    read = Page(text)
+    assert len(read.entries) == 40_002 and read.entries[-1] == "40001. host: resign p2"
+    assert read.data("steps")[-1]["r"] == "Result: bob resigned; alice wins."
+
+
+async def test_a_stored_match_page_shows_every_step_as_its_replay_does(tmp_path: Path) -> None:
+    # The page plays the log through once; /replay rebuilds each step from a snapshot. Past two
+    # snapshots (every 64 steps), each step is the same: its text, its clocks, its board.
+    from geniusbot.archive.page_steps import match_steps
+    from geniusbot.host.replay import open_replay, record_line
+    from tests.host.longmatch import store_long_match
+
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'archive.sqlite3'}")
+    try:
+        number = await store_long_match(store, 150)
+        match = await match_steps(store, number)
+        replay = await open_replay(store, number)
+    finally:
+        await store.close()
+    assert len(match.steps) == len(replay) == 152 and not match.note
+    names = dict(match.names)
+    for n, shown in enumerate(match.steps):
+        step = replay.step(n)
+        assert shown.index == n and shown.clocks == step.clocks
+        if step.action is not None:  # as a record writes it: "host: resign p2"
+            line = record_line(step.action, {})
+            assert (shown.seat, shown.text) == (line.seat, line.text)
+        expected = board.picture(step.game.view(None), players=names)
+        assert expected is not None and shown.picture is not None
+        with Image.open(io.BytesIO(shown.picture)) as drawn, Image.open(io.BytesIO(expected)) as room:
+            assert drawn.tobytes() == room.convert(drawn.mode).tobytes()
+    assert match.steps[-1].text == "resign p2" and match.result == "Result: bob resigned; alice wins."

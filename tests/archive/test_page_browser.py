@@ -257,3 +257,43 @@ def test_a_tall_board_keeps_its_text_readable_in_a_1200_by_900_window(browser: A
         assert shown >= MIN_SCALE * height - 1, (n, shown, height)
         press(body, "ARROW_RIGHT")
         shows(browser, match, n + 1)
+
+
+def test_a_page_of_40000_steps_opens_and_goes_to_its_ends(browser: Any, tmp_path: Path) -> None:
+    # Too long for a picture of every step: the text board of each, and a line that says so.
+    from .longrecord import long_record
+
+    match = record_steps(parse_record(long_record(40_000)))
+    last = len(match.steps) - 1
+    body = opened(browser, tmp_path, match)
+    board = browser.find_element("id", "board-text")
+    assert not browser.find_element("id", "board-img").is_displayed() and board.is_displayed()
+    assert board.get_attribute("textContent") == match.steps[0].board and "too long for a picture" in body.text
+    press(body, "END")
+    wait_for(browser, lambda d: body.get_attribute("data-step") == str(last))
+    assert board.get_attribute("textContent") == match.steps[last].board
+    assert browser.find_element("id", "status").text == f"Step {last} of {last}: host: resign p2"
+    assert browser.find_element("css selector", "#moves li.current").get_attribute("data-step") == str(last)
+    press(body, "ARROW_LEFT", 3)
+    wait_for(browser, lambda d: body.get_attribute("data-step") == str(last - 3))
+    assert board.get_attribute("textContent") == match.steps[last - 3].board
+    click_entry(browser, 20_000)
+    wait_for(browser, lambda d: body.get_attribute("data-step") == "20000")
+    assert board.get_attribute("textContent") == match.steps[20_000].board
+
+
+def test_a_game_without_a_picture_shows_its_text_board_and_no_broken_image(browser: Any, tmp_path: Path) -> None:
+    # The image's display:block outranked its hidden attribute: a broken-image icon and its alt
+    # text stood above the text board.
+    from tests.host.sealedbid import registered
+
+    record = '[Game "sealedbid"]\n[Seed "1"]\n[P1 "Ann"]\n[P2 "Bo"]\np1 (dm): bid 7\np2 (dm): bid 3\n'
+    with registered():
+        match = record_steps(parse_record(record))
+        body = opened(browser, tmp_path, match)
+    assert not browser.find_element("id", "board-img").is_displayed()
+    assert browser.find_element("id", "board-text").get_attribute("textContent") == match.steps[0].board
+    press(body, "ARROW_RIGHT")
+    wait_for(browser, lambda d: body.get_attribute("data-step") == "1")
+    assert not browser.find_element("id", "board-img").is_displayed()
+    assert browser.find_element("id", "board-text").get_attribute("textContent") == match.steps[1].board
