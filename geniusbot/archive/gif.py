@@ -15,6 +15,16 @@ of one index. Pillow encodes each cropped frame's pixels (its ``getdata``); this
 header, the frames' control blocks and the trailer. A step that changes nothing visible still
 has its frame (one pixel), so the GIF has exactly one frame per step.
 
+A GIF's frames share one logical screen: here it is as large as the largest frame of the part,
+and each frame is as large as its own picture, placed at the top left. Nothing is padded: where
+a frame is smaller than the one before (All Hands On Deck goes from a task's 1,720-pixel card to
+the 958-pixel card between tasks), the frame before is disposed of with method 2 over a box that
+takes in the rows and columns the smaller frame leaves, so those are cleared to transparent and
+the viewer's own background shows there (a browser's page, Discord's chat) rather than a band
+of empty card below the picture. A frame is written once the next one is known, to choose its
+disposal. A match whose frames are all one size (every game but All Hands On Deck) is written
+byte for byte as when every frame was padded to the screen.
+
 The frames go into parts of at most :data:`PART_BYTES` each (under Discord's 10 MB upload limit):
 when the next frame would take a part past it, the part is closed and the next one starts with a
 whole frame. The last frame of each part is held for :data:`HOLD_MS`.
@@ -53,8 +63,13 @@ TRANSPARENT = len(PALETTE_ENTRIES) if len(PALETTE_ENTRIES) < 256 else None
 #: Pixel index -> 255 where a difference image is zero (the pixel did not change), else 0.
 _UNCHANGED = [255] + [0] * 255
 _PALETTE_BYTES = bytes(PALETTE)
+#: The index the writer's copy of the screen marks a cleared (transparent) pixel with.
+_CLEARED = TRANSPARENT if TRANSPARENT is not None else 255
+#: Disposal methods: 1 leaves the frame for the next to be drawn on; 2 clears its box.
+KEEP, CLEAR = 1, 2
 
 Size = tuple[int, int]
+Box = tuple[int, int, int, int]
 
 
 class NoPicture(Exception):
@@ -122,10 +137,10 @@ def _encode(image: Image.Image, offset: tuple[int, int] = (0, 0)) -> bytes:
     return b"".join(GifImagePlugin.getdata(image, offset))
 
 
-def _control(duration_ms: int, transparent: bool) -> bytes:
-    """A graphic control extension: disposal 1 (keep the frame under the next), the delay and,
-    for a difference frame, the transparent index."""
-    flags = (1 << 2) | (1 if transparent else 0)
+def _control(duration_ms: int, transparent: bool, disposal: int = KEEP) -> bytes:
+    """A graphic control extension: the disposal (1 keeps the frame under the next, 2 clears its
+    box), the delay and, for a difference frame, the transparent index."""
+    flags = (disposal << 2) | (1 if transparent else 0)
     return b"!\xf9\x04" + struct.pack("<BHB", flags, duration_ms // 10, TRANSPARENT or 0) + b"\0"
 
 
@@ -135,14 +150,29 @@ def _header(size: Size) -> bytes:
     return b"GIF89a" + screen + _PALETTE_BYTES + b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
 
 
-def _padded(image: Image.Image, size: Size) -> Image.Image:
-    """``image`` on a card of ``size`` (page colour to the right and below)."""
-    if image.size == size:
-        return image
-    card = Image.new("P", size, ink("page"))
-    card.putpalette(PALETTE)
-    card.paste(image, (0, 0))
-    return card
+def _cleared(size: Size) -> Image.Image:
+    """A screen of ``size`` with nothing on it (every pixel cleared)."""
+    screen = Image.new("P", size, _CLEARED)
+    screen.putpalette(PALETTE)
+    return screen
+
+
+def _union(a: Box | None, b: Box | None) -> Box | None:
+    if a is None or b is None:
+        return a or b
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _left_by(size: Size, after: Size) -> Box | None:
+    """The box of what a frame of ``size`` leaves on the screen when one of size ``after`` follows
+    it (the rows below and the columns right of it), ``None`` when the next covers it."""
+    (width, height), (next_width, next_height) = size, after
+    box = None
+    if next_height < height:
+        box = (0, next_height, width, height)
+    if next_width < width:
+        box = _union(box, (next_width, 0, width, height))
+    return box
 
 
 @dataclass
@@ -160,16 +190,21 @@ class Part:
 
 @dataclass
 class _Open:
-    first_image: Image.Image
     first_index: int
-    first_bytes: int
     size: Size
-    frames: list[tuple[bytes, bool]] = field(default_factory=list)
+    #: Each frame written: its descriptor and data, whether it marks unchanged pixels, its
+    #: disposal, its size.
+    frames: list[tuple[bytes, bool, int, Size]] = field(default_factory=list)
     nbytes: int = 0
 
 
 class GifWriter:
-    """An animated GIF written a frame at a time (:meth:`add`), in parts under ``part_bytes``."""
+    """An animated GIF written a frame at a time (:meth:`add`), in parts under ``part_bytes``.
+
+    The writer keeps a copy of the screen as a viewer has it before the frame it holds back
+    (``_under``, cleared pixels marked), and that frame (``_pending``), written once the next
+    frame's size says how it is to be disposed of.
+    """
 
     def __init__(
         self,
@@ -184,69 +219,103 @@ class GifWriter:
         self.parts: list[Part] = []
         self.count = 0
         self._open: _Open | None = None
-        self._previous: Image.Image | None = None
+        self._pending: tuple[Image.Image, int] | None = None  # the frame held back, and its step
+        self._under: Image.Image | None = None  # the screen it is drawn on
 
     def add(self, image: Image.Image) -> None:
         """The next frame: a palette image on the house palette, of any size."""
         index, self.count = self.count, self.count + 1
+        if self._pending is not None:
+            self._write(*self._pending, after=image.size)
+        self._pending = (image, index)
+
+    def _write(self, image: Image.Image, index: int, after: Size | None) -> None:
+        """Write the frame held back, now that the next one's size (``after``) is known."""
         part = self._open
-        if part is None:
-            self._start(image, index)
-            return
-        size = (max(part.size[0], image.size[0]), max(part.size[1], image.size[1]))
-        frame = _padded(image, size)
-        previous = _padded(self._previous, size) if self._previous is not None else frame
-        blob, transparent = self._difference(previous, frame)
-        if part.nbytes + len(blob) + 8 > self.part_bytes:
+        if part is None or self._under is None:
+            part = self._start(index)
+        blob, transparent, disposal, box = self._frame(image, after)
+        if part.frames and part.nbytes + len(blob) + 8 > self.part_bytes:
             self._close()
-            self._start(image, index)
-            return
-        part.size = size
-        part.frames.append((blob, transparent))
+            part = self._start(index)
+            blob, transparent, disposal, box = self._frame(image, after)
+        part.size = (max(part.size[0], image.size[0]), max(part.size[1], image.size[1]))
+        part.frames.append((blob, transparent, disposal, image.size))
         part.nbytes += len(blob) + 8
-        self._previous = frame
+        # The screen as the viewer has it once this frame is disposed of.
+        width, height = part.size
+        under = self._under
+        assert under is not None
+        if under.size != (width, height):
+            grown = _cleared((width, height))
+            grown.paste(under, (0, 0))
+            under = grown
+        under.paste(image, (0, 0))
+        if disposal == CLEAR:
+            under.paste(_CLEARED, box)
+        self._under = under
 
-    def _start(self, image: Image.Image, index: int) -> None:
-        first = len(_encode(image))
-        self._open = _Open(image, index, first, image.size, nbytes=len(_header(image.size)) + first + 8)
-        self._previous = image
+    def _start(self, index: int) -> _Open:
+        self._open = _Open(index, (0, 0))
+        self._under = _cleared((1, 1))
+        return self._open
 
-    def _difference(self, previous: Image.Image, frame: Image.Image) -> tuple[bytes, bool]:
-        """The frame as the change from ``previous``: its encoded bytes, and whether it marks the
-        unchanged pixels transparent."""
-        if not self.diff:
-            return _encode(frame), False
-        delta = ImageChops.subtract_modulo(frame, previous)
-        box = delta.getbbox(alpha_only=False)
+    def _frame(self, frame: Image.Image, after: Size | None) -> tuple[bytes, bool, int, Box]:
+        """The frame drawn over the screen as it is: its encoded bytes, whether it marks the
+        unchanged pixels transparent, its disposal, and its box."""
+        under = self._under
+        assert under is not None
+        width, height = frame.size
+        if under.size != frame.size:  # the screen under the frame's own box, cleared past what it had
+            if under.size[0] >= width and under.size[1] >= height:
+                under = under.crop((0, 0, width, height))
+            else:
+                grown = _cleared(frame.size)
+                grown.paste(under, (0, 0))
+                under = grown
+        left = _left_by(frame.size, after) if after is not None else None
+        disposal = CLEAR if left is not None else KEEP
+        whole = (0, 0, width, height)
+        if not self.diff or not self._open or not self._open.frames:  # a part's first frame is whole
+            return _encode(frame), False, disposal, whole
+        delta = ImageChops.subtract_modulo(frame, under)
+        changed = delta.getbbox(alpha_only=False)
+        box = _union(changed, left)
         if box is None:  # nothing changed: one pixel, so that the step keeps its frame
-            return _encode(frame.crop((0, 0, 1, 1))), False
+            return _encode(frame.crop((0, 0, 1, 1))), False, disposal, (0, 0, 1, 1)
         crop = frame.crop(box)
         highest = crop.getextrema()[1]  # a palette image: its lowest and highest index
-        if TRANSPARENT is None or (
-            isinstance(highest, int) and highest >= TRANSPARENT and crop.histogram()[TRANSPARENT]
-        ):
-            return _encode(crop, box[:2]), False
+        if TRANSPARENT is None or (isinstance(highest, int) and highest >= _CLEARED and crop.histogram()[_CLEARED]):
+            # The frame uses the index that marks a cleared pixel: drawn whole, nothing transparent.
+            box = _union(box, whole) or whole
+            return _encode(frame.crop(box), box[:2]), False, disposal, box
         crop.paste(TRANSPARENT, mask=delta.crop(box).point(_UNCHANGED, "1"))
-        return _encode(crop, box[:2]), True
+        return _encode(crop, box[:2]), True, disposal, box
 
     def _close(self) -> None:
         part = self._open
         if part is None:
             return
-        durations = [self.frame_ms] * len(part.frames) + [self.hold_ms]
-        chunks = [_header(part.size), _control(durations[0] if part.frames else self.hold_ms, False)]
-        chunks.append(_encode(_padded(part.first_image, part.size)))
-        for (blob, transparent), duration in zip(part.frames, durations[1:], strict=True):
-            chunks.append(_control(duration, transparent))
+        durations = [self.frame_ms] * (len(part.frames) - 1) + [self.hold_ms]
+        chunks = [_header(part.size)]
+        for (blob, transparent, disposal, size), duration in zip(part.frames, durations, strict=True):
+            # A frame smaller than the screen names the transparent index even with none of its
+            # pixels: a viewer then clears the screen around it (the first frame) and its box
+            # (disposal 2) to transparent, as browsers always do, not to the background colour.
+            transparent = transparent or size != part.size
+            chunks.append(_control(duration, transparent, disposal))
             chunks.append(blob)
         chunks.append(b";")
-        self.parts.append(Part(b"".join(chunks), part.first_index, part.first_index + len(part.frames)))
+        self.parts.append(Part(b"".join(chunks), part.first_index, part.first_index + len(part.frames) - 1))
         self._open = None
+        self._under = None
 
     def finish(self) -> list[Part]:
-        """Close the last part; the parts, in order."""
+        """Write the last frame and close the last part; the parts, in order."""
+        if self._pending is not None:
+            self._write(*self._pending, after=None)
+            self._pending = None
         self._close()
-        self._previous = None
         return self.parts
 
 

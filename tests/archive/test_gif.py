@@ -261,3 +261,76 @@ def test_replay_writes_the_page_with_html_from_a_record_or_the_bots_database(tmp
     with pytest.raises(SystemExit) as both:  # one format at a time: argparse's usage error
         main(["replay", str(RECORDS / "tictacfive.txt"), "--gif", str(tmp_path / "g.gif"), "--html", "x"])
     assert both.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def rgba_frames(data: bytes) -> list[Image.Image]:
+    """Every frame of a GIF as a viewer composes it, with what is cleared transparent."""
+    image = Image.open(io.BytesIO(data))
+    out = []
+    for index in range(image.n_frames):
+        image.seek(index)
+        out.append(image.convert("RGBA"))
+    return out
+
+
+def fits(shown: Image.Image, frame: Image.Image) -> bool:
+    """Whether the composed frame ``shown`` is ``frame`` at the top left, opaque, and nothing else:
+    every pixel of the screen outside it transparent."""
+    inside = shown.crop((0, 0, *frame.size))
+    if inside.convert("RGB").tobytes() != frame.convert("RGB").tobytes():
+        return False
+    if inside.getchannel("A").getextrema() != (255, 255):
+        return False
+    alpha = shown.getchannel("A")
+    alpha.paste(0, (0, 0, *frame.size))
+    return alpha.getextrema() == (0, 0)
+
+
+def card(size: tuple[int, int], seed: int) -> Image.Image:
+    """A palette card of ``size`` with a few blocks of house colours on it."""
+    import random
+
+    rng = random.Random(seed)
+    image = Image.new("P", size, rng.randrange(1, 20))
+    image.putpalette(gif.PALETTE)
+    for _ in range(4):
+        x, y = rng.randrange(size[0]), rng.randrange(size[1])
+        image.paste(rng.randrange(1, 40), (x, y, min(size[0], x + 7), min(size[1], y + 5)))
+    return image
+
+
+@pytest.mark.parametrize("part_bytes", [None, 600])
+def test_frames_of_different_sizes_each_fit_their_content_on_the_screen(part_bytes):
+    # Taller, shorter, narrower, the same size, wider again: each frame shows its own card at
+    # the top left and nothing around it, never the frame before nor a band of padding.
+    sizes = [(40, 30), (40, 60), (40, 60), (40, 25), (30, 25), (30, 40), (50, 20), (50, 20), (20, 10), (40, 60)]
+    cards = [card(size, n) for n, size in enumerate(sizes)]
+    cards[2] = cards[1].copy()  # nothing changed: a frame all the same
+    writer = gif.GifWriter(part_bytes=part_bytes)
+    for image in cards:
+        writer.add(image)
+    parts = writer.finish()
+    assert sum(p.frames for p in parts) == len(cards)
+    if part_bytes:
+        assert len(parts) > 1
+    for part in parts:
+        shown = rgba_frames(part.data)
+        ours = cards[part.first : part.last + 1]
+        assert Image.open(io.BytesIO(part.data)).size == (max(c.width for c in ours), max(c.height for c in ours))
+        assert [fits(s, c) for s, c in zip(shown, ours, strict=True)] == [True] * len(ours)
+
+
+@pytest.mark.slow
+def test_the_all_hands_gif_has_no_empty_band_under_its_shorter_cards():
+    # The card between two tasks, and the final one, are 958 pixels tall where a task's card is
+    # up to 1,720: every frame was padded to 1,720 with empty card, so the GIF ended on the result
+    # above 762 rows of nothing. Each frame is now as tall as its card, the rest left clear.
+    steps = from_record((RECORDS / "allhands.txt").read_bytes(), "allhands")
+    pictures = list(gif.frames(steps))
+    (part,) = gif.make_gif(steps)
+    screen = Image.open(io.BytesIO(part.data)).size
+    assert screen == (900, max(p.height for p in pictures)) == (900, 1720)
+    shown = rgba_frames(part.data)
+    assert pictures[-1].height == 958 and fits(shown[-1], pictures[-1])
+    assert sum(p.height < 1720 for p in pictures) > 100  # cards between tasks, and Decks' 1,596
+    assert [n for n, (s, p) in enumerate(zip(shown, pictures, strict=True)) if not fits(s, p)] == []

@@ -297,3 +297,57 @@ def test_a_game_without_a_picture_shows_its_text_board_and_no_broken_image(brows
     wait_for(browser, lambda d: body.get_attribute("data-step") == "1")
     assert not browser.find_element("id", "board-img").is_displayed()
     assert browser.find_element("id", "board-text").get_attribute("textContent") == match.steps[1].board
+
+
+_DECODE_FRAMES = """
+const [b64, wanted, done] = arguments;
+(async () => {
+  const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+  const decoder = new ImageDecoder({data: bytes, type: "image/gif"});
+  await decoder.tracks.ready;
+  const out = [];
+  for (const [index, x, y] of wanted) {
+    const {image} = await decoder.decode({frameIndex: index});
+    const canvas = new OffscreenCanvas(image.displayWidth, image.displayHeight);
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0);
+    out.push([image.displayWidth, image.displayHeight, Array.from(context.getImageData(x, y, 1, 1).data)]);
+    image.close();
+  }
+  done(out);
+})().catch(error => done(String(error)));
+"""
+
+
+def test_chromium_shows_nothing_under_the_shorter_cards_of_an_all_hands_gif(browser: Any, tmp_path: Path) -> None:
+    # What a browser (and Discord's) shows of each frame, decoded by Chromium's own GIF decoder:
+    # under a 958-pixel card the screen is clear, not 762 rows of empty card.
+    import base64
+
+    from geniusbot.archive import gif
+    from geniusbot.archive.steps import from_record
+
+    record = Path(__file__).resolve().parents[1] / "records" / "allhands.txt"
+    steps = from_record(record.read_bytes(), "allhands")
+    pictures = list(gif.frames(steps))
+    (part,) = gif.make_gif(steps)
+    last = len(pictures) - 1
+    tall = next(n for n, p in enumerate(pictures) if p.height == 1720)
+    short = next(n for n, p in enumerate(pictures) if n > tall and p.height == 958)  # right after a task
+    (tmp_path / "blank.html").write_text("<!DOCTYPE html><title>GIF</title>", encoding="utf-8")
+    browser.get((tmp_path / "blank.html").as_uri())
+    browser.set_script_timeout(60)
+    wanted = [[n, 450, y] for n in (0, tall, short, last) for y in (900, 1000, 1700)]
+    seen = browser.execute_async_script(_DECODE_FRAMES, base64.b64encode(part.data).decode("ascii"), wanted)
+    assert isinstance(seen, list), seen
+    for (n, x, y), (width, height, pixel) in zip(wanted, seen, strict=True):
+        assert (width, height) == (900, 1720)
+        if y < pictures[n].height:
+            assert pixel == [*rgb_of(pictures[n], x, y), 255], (n, y, pixel)
+        else:
+            assert pixel[3] == 0, (n, y, pixel)
+
+
+def rgb_of(image: Image.Image, x: int, y: int) -> list[int]:
+    """The colour of a palette image's pixel."""
+    return list(image.convert("RGB").getpixel((x, y)))  # type: ignore[arg-type]
