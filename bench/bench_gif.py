@@ -4,12 +4,17 @@
 
 The frames: every step of each record (default: the All Hands On Deck and Tic-Tac-Five records
 of tests/records), drawn once as ``geniusbot replay`` draws them (the public view's picture and
-the caption strip), padded to one size (Pillow's writer takes frames of one size; the archive's
-pads them itself), and held in memory, so only the encoding is timed. Each encoder then writes
-the same frames, the median of ``--rounds`` runs in one process, in turn:
+the caption strip) and held in memory, so only the encoding is timed. The archive's writer
+takes them as drawn, each its own size; Pillow's takes them padded to one size. Each encoder
+then writes its frames, the median of ``--rounds`` runs in one process, the encoders taking
+turns within each round (after one round not counted, to warm up):
 
 * archive: :class:`geniusbot.archive.gif.GifWriter`, the changed box of each frame with its
-  unchanged pixels transparent, the house palette as the global table, a frame at a time;
+  unchanged pixels transparent, the house palette as the global table, a frame at a time, each
+  frame as large as its picture (a smaller one after a larger clears what it leaves);
+* archive, padded (before): the same writer given the frames padded to the largest, which is
+  byte for byte the GIF the archive wrote before its frames kept their own size (a record whose
+  frames are all one size gives the same GIF both ways);
 * archive, whole frames: the same writer with ``diff=False`` (every frame whole), to show what
   the differences save;
 * Pillow plain: ``frames[0].save(out, "GIF", save_all=True, append_images=frames[1:],
@@ -75,11 +80,13 @@ def pillow(images: list[Image.Image], **options: object) -> bytes:
     return out.getvalue()
 
 
-ENCODERS: dict[str, Callable[[list[Image.Image]], bytes]] = {
-    "archive (differences)": archive,
-    "archive, whole frames": lambda images: archive(images, diff=False),
-    "Pillow save_all, plain": pillow,
-    "Pillow save_all, optimize + disposal 1": lambda images: pillow(images, optimize=True, disposal=1),
+#: Each encoder, and whether it is given the frames padded to one size.
+ENCODERS: dict[str, tuple[Callable[[list[Image.Image]], bytes], bool]] = {
+    "archive (differences)": (archive, False),
+    "archive, padded (before)": (archive, True),
+    "archive, whole frames": (lambda images: archive(images, diff=False), False),
+    "Pillow save_all, plain": (pillow, True),
+    "Pillow save_all, optimize + disposal 1": (lambda images: pillow(images, optimize=True, disposal=1), True),
 }
 
 
@@ -91,15 +98,17 @@ def child(path: Path, encoder: str) -> None:
     for image in frames(steps):  # a first pass for the size Pillow's frames must share
         size = (max(size[0], image.size[0]), max(size[1], image.size[1]))
 
+    pad = ENCODERS[encoder][1] if encoder in ENCODERS else False
+
     def drawn():  # type: ignore[no-untyped-def]
         for image in frames(steps):
-            yield padded([image, Image.new("P", size)])[0]
+            yield padded([image, Image.new("P", size)])[0] if pad else image
 
     if encoder == "draw":
         for _ in drawn():
             pass
     elif encoder.startswith("archive"):
-        writer = GifWriter(diff=encoder == "archive (differences)", part_bytes=1 << 40)
+        writer = GifWriter(diff=encoder != "archive, whole frames", part_bytes=1 << 40)
         for image in drawn():
             writer.add(image)
         writer.finish()
@@ -129,27 +138,36 @@ def main() -> None:
         return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for path in args.records:
+        # The memory first, while this process holds no frames: a child's peak resident set
+        # counts the pages it shared with this process when it was forked.
+        base = peak_kb(path, "draw")
+        memory = {name: (peak_kb(path, name) - base) / 1024 for name in ENCODERS}
         steps = from_record(path.read_bytes(), path.name)
         started = time.perf_counter()
         drawn = list(frames(steps))
         draw = time.perf_counter() - started
         images = padded(drawn)
+        heights = sorted({image.size[1] for image in drawn})
         print(
-            f"\n{path.name}: {len(images)} frames of {images[0].size[0]}x{images[0].size[1]}, "
-            f"drawn at {len(images) / draw:.0f} frames/s"
+            f"\n{path.name}: {len(images)} frames of {images[0].size[0]}x{images[0].size[1]} at most "
+            f"(heights {', '.join(map(str, heights))}), drawn at {len(images) / draw:.0f} frames/s"
         )
         print(f"{'encoder':42} {'frames/s':>9} {'size':>10} {'n_frames':>9} {'memory':>9}")
-        base = peak_kb(path, "draw")
-        for name, encode in ENCODERS.items():
-            times = []
-            for _ in range(args.rounds):
+        # The encoders take turns within each round (one warm-up round first, not counted), so
+        # none is timed alone on a quieter or busier stretch of a shared machine.
+        times: dict[str, list[float]] = {name: [] for name in ENCODERS}
+        written: dict[str, bytes] = {}
+        for round_ in range(args.rounds + 1):
+            for name, (encode, pad) in ENCODERS.items():
                 started = time.perf_counter()
-                data = encode(images)
-                times.append(time.perf_counter() - started)
-            fps = len(images) / statistics.median(times)
+                written[name] = encode(images if pad else drawn)
+                if round_:
+                    times[name].append(time.perf_counter() - started)
+        for name in ENCODERS:
+            data = written[name]
+            fps = len(drawn) / statistics.median(times[name])
             counted = Image.open(io.BytesIO(data)).n_frames
-            memory = (peak_kb(path, name) - base) / 1024
-            print(f"{name:42} {fps:9.1f} {len(data) / 1e6:8.2f} MB {counted:9d} {memory:6.0f} MB")
+            print(f"{name:42} {fps:9.1f} {len(data) / 1e6:8.2f} MB {counted:9d} {memory[name]:6.0f} MB")
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -201,9 +201,10 @@ class _Open:
 class GifWriter:
     """An animated GIF written a frame at a time (:meth:`add`), in parts under ``part_bytes``.
 
-    The writer keeps a copy of the screen as a viewer has it before the frame it holds back
-    (``_under``, cleared pixels marked), and that frame (``_pending``), written once the next
-    frame's size says how it is to be disposed of.
+    The writer keeps the frame before (``_under``; the screen shows it at the top left with
+    everything around it cleared, and ``_cleared_box`` cleared too when it was disposed of with
+    method 2) and the frame it holds back (``_pending``), written once the next frame's size
+    says how it is to be disposed of.
     """
 
     def __init__(
@@ -220,7 +221,8 @@ class GifWriter:
         self.count = 0
         self._open: _Open | None = None
         self._pending: tuple[Image.Image, int] | None = None  # the frame held back, and its step
-        self._under: Image.Image | None = None  # the screen it is drawn on
+        self._under: Image.Image | None = None  # the frame before it (None: a part's first)
+        self._cleared_box: Box | None = None  # what its disposal cleared
 
     def add(self, image: Image.Image) -> None:
         """The next frame: a palette image on the house palette, of any size."""
@@ -232,7 +234,7 @@ class GifWriter:
     def _write(self, image: Image.Image, index: int, after: Size | None) -> None:
         """Write the frame held back, now that the next one's size (``after``) is known."""
         part = self._open
-        if part is None or self._under is None:
+        if part is None:
             part = self._start(index)
         blob, transparent, disposal, box = self._frame(image, after)
         if part.frames and part.nbytes + len(blob) + 8 > self.part_bytes:
@@ -242,43 +244,42 @@ class GifWriter:
         part.size = (max(part.size[0], image.size[0]), max(part.size[1], image.size[1]))
         part.frames.append((blob, transparent, disposal, image.size))
         part.nbytes += len(blob) + 8
-        # The screen as the viewer has it once this frame is disposed of.
-        width, height = part.size
-        under = self._under
-        assert under is not None
-        if under.size != (width, height):
-            grown = _cleared((width, height))
-            grown.paste(under, (0, 0))
-            under = grown
-        under.paste(image, (0, 0))
-        if disposal == CLEAR:
-            under.paste(_CLEARED, box)
-        self._under = under
+        # The screen once this frame is disposed of: the frame, cleared around it (what the frame
+        # before left was cleared when it was disposed of), and its box too for disposal 2.
+        self._under = image  # only read, never drawn on
+        self._cleared_box = box if disposal == CLEAR else None
 
     def _start(self, index: int) -> _Open:
         self._open = _Open(index, (0, 0))
-        self._under = _cleared((1, 1))
+        self._under, self._cleared_box = None, None
         return self._open
+
+    def _screen(self, size: Size) -> Image.Image:
+        """The screen under a frame of ``size``, as large as it (cleared pixels marked)."""
+        under = self._under
+        if under is None:
+            return _cleared(size)
+        if self._cleared_box is not None:
+            under = under.copy()
+            under.paste(_CLEARED, self._cleared_box)
+        if under.size == size:
+            return under
+        if under.size[0] >= size[0] and under.size[1] >= size[1]:
+            return under.crop((0, 0, *size))
+        screen = _cleared(size)
+        screen.paste(under, (0, 0))
+        return screen
 
     def _frame(self, frame: Image.Image, after: Size | None) -> tuple[bytes, bool, int, Box]:
         """The frame drawn over the screen as it is: its encoded bytes, whether it marks the
         unchanged pixels transparent, its disposal, and its box."""
-        under = self._under
-        assert under is not None
         width, height = frame.size
-        if under.size != frame.size:  # the screen under the frame's own box, cleared past what it had
-            if under.size[0] >= width and under.size[1] >= height:
-                under = under.crop((0, 0, width, height))
-            else:
-                grown = _cleared(frame.size)
-                grown.paste(under, (0, 0))
-                under = grown
         left = _left_by(frame.size, after) if after is not None else None
         disposal = CLEAR if left is not None else KEEP
         whole = (0, 0, width, height)
         if not self.diff or not self._open or not self._open.frames:  # a part's first frame is whole
             return _encode(frame), False, disposal, whole
-        delta = ImageChops.subtract_modulo(frame, under)
+        delta = ImageChops.subtract_modulo(frame, self._screen(frame.size))
         changed = delta.getbbox(alpha_only=False)
         box = _union(changed, left)
         if box is None:  # nothing changed: one pixel, so that the step keeps its frame
@@ -308,7 +309,7 @@ class GifWriter:
         chunks.append(b";")
         self.parts.append(Part(b"".join(chunks), part.first_index, part.first_index + len(part.frames) - 1))
         self._open = None
-        self._under = None
+        self._under, self._cleared_box = None, None
 
     def finish(self) -> list[Part]:
         """Write the last frame and close the last part; the parts, in order."""
