@@ -1,6 +1,7 @@
 """Replays and records of a long match, the archive's old way and its new way side by side.
 
     python bench/bench_replay.py [--moves 5000] [--rounds 3]
+    python bench/bench_replay.py --page [--before DIR] [--timeout 120] [--rounds 1]
 
 The match: a stored Tightwire match of ``--moves`` legal moves and a resignation (SQLite, the
 log written in bulk). Each measurement runs in a fresh process, old and new alternating, and
@@ -20,6 +21,13 @@ two wake-ups of a 2 ms sampler) and the memory the cached replay holds: every ob
 reaches, the growth of the process's resident set (which also keeps what reading the log from
 the store took, as the allocator rarely hands memory back), and for the new replay its own
 count of bytes (``Replay.nbytes``, what the cache counts).
+
+``--page``: ``geniusbot replay FILE --html OUT`` of records of several lengths (All Hands On
+Deck's, and Tightwire records of 900, 2,000 and 40,000 moves and the most a 1 MiB record holds,
+69,890), each run in a fresh process: the wall time, the CPU time and the peak resident set of
+that process (``wait4``), and the page's size. With ``--before DIR`` (a checkout of an earlier
+commit, ``git archive COMMIT | tar -x -C DIR``) the same command is run there too, alternating
+with this tree's, and a run longer than ``--timeout`` seconds is stopped and said as such.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ import argparse
 import asyncio
 import gc
 import json
+import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -43,7 +53,17 @@ from geniusbot.host.replay import export_record, open_replay, record_line, repla
 from geniusbot.storage import Store
 from geniusbot.storage.record import format_record, record_from_game
 from geniusbot.storage.values import MatchRecord
-from tests.host.longmatch import store_long_match
+from tests.host.longmatch import shuttle_moves, store_long_match
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The page's records: a name, and the moves of a Tightwire record (``None``: the file itself).
+PAGE_RECORDS: list[tuple[str, Path | int]] = [
+    ("All Hands On Deck, tests/records/allhands.txt (227 lines)", ROOT / "tests" / "records" / "allhands.txt"),
+    ("Tightwire, 900 moves", 900),
+    ("Tightwire, 2,000 moves", 2_000),
+    ("Tightwire, 40,000 moves", 40_000),
+    ("Tightwire, 69,890 moves (the most a 1 MiB record holds)", 69_890),
+]
 
 
 def rss() -> int:
@@ -163,14 +183,97 @@ def one(variant: str, url: str, match_id: int) -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def tightwire_record(moves: int) -> str:
+    """A Tightwire record of ``moves`` legal moves and a resignation, every line accepted."""
+    lines = ['[Game "tightwire"]', '[Variant "classic"]', '[Seed "0"]', '[P1 "alice"]', '[P2 "bob"]', ""]
+    lines += [f"{seat}: {text}" for seat, text in shuttle_moves(moves)]
+    return "\n".join([*lines, "host: resign p2"]) + "\n"
+
+
+def run_page(root: Path, record: Path, out: Path, timeout: float) -> dict[str, float] | None:
+    """``geniusbot replay RECORD --html OUT`` in ``root``: wall and CPU seconds, peak RSS in MB,
+    the page's bytes; ``None`` when stopped after ``timeout`` seconds."""
+    out.unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "geniusbot", "replay", str(record), "--html", str(out)],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() - started > timeout:
+            os.killpg(child.pid, signal.SIGKILL)
+            os.wait4(child.pid, 0)
+            return None
+        time.sleep(0.05)
+    wall = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise RuntimeError(f"replay --html exited {child.returncode} in {root}: {child.stderr.read()!r}")  # type: ignore[union-attr]
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss": usage.ru_maxrss / 1024,
+        "bytes": out.stat().st_size,
+    }
+
+
+def page_main(args: argparse.Namespace) -> None:
+    trees = {"after": ROOT}
+    if args.before:
+        trees = {"before": Path(args.before).resolve(), "after": ROOT}
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("| record | tree | wall | CPU | peak RSS | page |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    with tempfile.TemporaryDirectory() as folder:
+        for name, source in PAGE_RECORDS:
+            if isinstance(source, Path):
+                record = source
+            else:
+                record = Path(folder) / f"tightwire-{source}.txt"
+                record.write_text(tightwire_record(source), encoding="utf-8")
+            runs: dict[str, list[dict[str, float] | None]] = {tree: [] for tree in trees}
+            for _ in range(args.rounds):
+                for tree, root in trees.items():
+                    if runs[tree] and runs[tree][-1] is None:
+                        continue  # stopped once: it is not run again
+                    runs[tree].append(run_page(root, record, Path(folder) / "page.html", args.timeout))
+            for tree, done in runs.items():
+                finished = [r for r in done if r is not None]
+                if not finished:
+                    print(f"| {name} | {tree} | > {args.timeout:.0f} s (stopped) | - | - | - |")
+                    continue
+                med = {k: statistics.median(r[k] for r in finished) for k in finished[0]}
+                print(
+                    f"| {name} | {tree} | {med['wall']:,.1f} s | {med['cpu']:,.1f} s | {med['rss']:,.0f} MB "
+                    f"| {med['bytes'] / 1e6:,.1f} MB |"
+                )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=5000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=None, help="3, or 1 with --page")
     parser.add_argument("--one", choices=("old", "new"))
     parser.add_argument("--url")
     parser.add_argument("--match", type=int)
+    parser.add_argument("--page", action="store_true", help="time replay --html of records of several lengths")
+    parser.add_argument("--before", metavar="DIR", help="with --page: a checkout of an earlier commit, run beside")
+    parser.add_argument("--timeout", type=float, default=120.0, help="with --page: stop a run after this many seconds")
     args = parser.parse_args()
+    if args.page:
+        args.rounds = args.rounds or 1
+        page_main(args)
+        return
+    args.rounds = args.rounds or 3
     if args.one:
         print(json.dumps(asyncio.run(measure(args.one, args.url, args.match))))
         return
