@@ -17,13 +17,13 @@ has its frame (one pixel), so the GIF has exactly one frame per step.
 
 A GIF's frames share one logical screen: here it is as large as the largest frame of the part,
 and each frame is as large as its own picture, placed at the top left. Nothing is padded: where
-a frame is smaller than the one before (All Hands On Deck goes from a task's 1,720-pixel card to
-the 958-pixel card between tasks), the frame before is disposed of with method 2 over a box that
-takes in the rows and columns the smaller frame leaves, so those are cleared to transparent and
-the viewer's own background shows there (a browser's page, Discord's chat) rather than a band
-of empty card below the picture. A frame is written once the next one is known, to choose its
-disposal. A match whose frames are all one size (every game but All Hands On Deck) is written
-byte for byte as when every frame was padded to the screen.
+a frame is smaller than the one before (a game whose card between two rounds is half as tall as
+a round's), the frame before is disposed of with method 2 over a box that takes in the rows and
+columns the smaller frame leaves, so those are cleared to transparent and the viewer's own
+background shows there (a browser's page, Discord's chat) rather than a band of empty card
+below the picture. A frame is written once the next one is known, to choose its disposal. A
+match whose frames are all one size is written byte for byte as when every frame was padded to
+the screen.
 
 The frames go into parts of at most :data:`PART_BYTES` each (under Discord's 10 MB upload limit):
 when the next frame would take a part past it, the part is closed and the next one starts with a
