@@ -148,8 +148,15 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser], fu
     add_parser(commands)
 
 
-def _add_new_game(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from geniusbot.newgame import add_parser  # imports nothing heavy: the skeleton is text
+#: ``new-game``'s line in ``geniusbot --help`` (its own parser says the same).
+NEW_GAME_HELP = "write a new game's package: entry point, a Game subclass, its tests"
+
+
+def _add_new_game(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
+    if not full:  # another command runs: its line in the command list is enough
+        commands.add_parser("new-game", help=NEW_GAME_HELP)
+        return
+    from geniusbot.newgame import add_parser
 
     add_parser(commands)
 
@@ -179,9 +186,9 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with every sub-command of :data:`COMMANDS`.
 
-    Given the command line ``argv``, ``play``'s own parser (which loads every game) and
-    ``check``'s (which lists the checks) are built only when their command is in it; without
-    ``argv``, always.
+    Given the command line ``argv``, ``play``'s own parser (which loads every game), ``check``'s
+    (which lists the checks) and ``new-game``'s are built only when their command is in it;
+    without ``argv``, always.
     """
     parser = argparse.ArgumentParser(
         prog="geniusbot",
@@ -199,6 +206,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
             _add_play(commands, full=argv is None or "play" in argv)
         elif add is _add_check:
             _add_check(commands, full=argv is None or "check" in argv)
+        elif add is _add_new_game:
+            _add_new_game(commands, full=argv is None or "new-game" in argv)
         else:
             add(commands)
     return parser

@@ -12,18 +12,16 @@ there already.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import re
 import sys
 from pathlib import Path
-from string import Template
 
-from . import template
+# The launcher builds this parser for every command: the skeleton and what writes it are
+# imported only when new-game runs (json, importlib.util and string cost some 10 ms to import).
 
 EXIT_USAGE = 2
 #: A game's name: its registry key, its entry point, its Python package.
-NAME = re.compile(r"[a-z][a-z0-9]{1,30}")
+NAME = r"[a-z][a-z0-9]{1,30}"
 
 
 def class_name(name: str, title: str) -> str:
@@ -36,6 +34,11 @@ def class_name(name: str, title: str) -> str:
 
 def files(name: str, title: str | None = None) -> dict[str, str]:
     """The skeleton's files of the game ``name``: relative path -> text."""
+    import json
+    from string import Template
+
+    from . import template
+
     title = title or name.capitalize()
     values = {
         "name": name,
@@ -58,7 +61,7 @@ def refusal(name: str) -> str | None:
     """Why ``name`` cannot be a new game's (a sentence), or ``None``."""
     from geniusbot.games import GameError, get_game
 
-    if not NAME.fullmatch(name):
+    if not re.fullmatch(NAME, name):
         return (
             f"{name!r} cannot be a game's name: write 2 to 31 lower-case letters and digits, a letter first "
             "(it is the game's registry name, its entry point and its Python package), such as pebbles."
@@ -69,6 +72,8 @@ def refusal(name: str) -> str | None:
         taken = None
     if taken is not None:
         return f"{name!r} is a game already ({taken.title}); choose another name."
+    import importlib.util
+
     if name in sys.stdlib_module_names or importlib.util.find_spec(name) is not None:
         return f"{name!r} is the name of a Python module already; choose another name."
     return None
@@ -87,9 +92,11 @@ def write(name: str, folder: Path, title: str | None = None) -> list[Path]:
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``new-game`` and its arguments to the launcher's sub-commands."""
+    from geniusbot.cli import NEW_GAME_HELP
+
     parser = commands.add_parser(
         "new-game",
-        help="write a new game's package: entry point, a Game subclass, its tests",
+        help=NEW_GAME_HELP,
         description=(
             "Write the package of a new game into NAME/ (or --dir): pyproject.toml with the geniusbot.games "
             "entry point, a README, src/NAME/rules.py with a Game subclass (a whole small game to change into "
