@@ -336,11 +336,13 @@ async def command_upgrade(args: Any) -> int:
         print(f"geniusbot: {error}.", file=sys.stderr)
         return 2
     try:
-        before = await current_revision(url)
-        # Retried as the store retries its writes (a running bot may hold SQLite's write lock).
+        # Each step is retried as the store retries its writes: a running bot, or a second
+        # upgrade starting at the same moment, may hold SQLite's lock (even a read can meet it,
+        # while the other process switches a new file to WAL).
+        before = await retry_transient(lambda _state: current_revision(url), what="reading the schema's revision")
         await retry_transient(lambda _state: upgrade(url, revision), what="upgrading the schema")
-        after = await current_revision(url)
-        damage = await integrity_problem(url)
+        after = await retry_transient(lambda _state: current_revision(url), what="reading the schema's revision")
+        damage = await retry_transient(lambda _state: integrity_problem(url), what="checking the database")
         if damage is not None:
             raise StorageFault("damaged", damage)
     except StorageFault as fault:  # a full disk, a read-only or damaged file: it says what to do
