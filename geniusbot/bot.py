@@ -50,7 +50,9 @@ from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 
 if TYPE_CHECKING:
+    from geniusbot.host.live import Reply
     from geniusbot.practice.engine import Budget
+    from geniusbot.storage import MatchRecord
 
 log = logging.getLogger(__name__)
 
@@ -189,13 +191,20 @@ class GeniusBot(commands.AutoShardedBot):
             raise
         except Exception as error:  # a bad URL, an unreachable server, a failed migration
             raise StorageError(f"{type(error).__name__}: {error}") from error
-        self.host = Host(self.store, self.transport, now=self.now)
         if self.owned_shards is not None:
-            self.store.shards = self.host.shards = self.owned_shards  # type: ignore[attr-defined]
+            self._serve_in_store(self.owned_shards)
         self.dispatcher = TimerDispatcher(self.store, self.on_timer, time=self.time)
-        self.host.wake = self.dispatcher.wake
-        # A move found saved after its commit went unanswered may open a choice: the buttons follow.
-        self.host.on_settled = lambda match_id: self.dispatch("match_changed", match_id)
+        self.host = Host(
+            self.store,
+            self.transport,
+            now=self.now,
+            wake=self.dispatcher.wake,
+            serves=self.serves,
+            forward=self.forward_dm,
+        )
+        # A timer moved a match on, a restart resumed it, or a move found saved after its commit
+        # went unanswered: its choice buttons follow (and a practice match gets its opponent).
+        self.host.subscribe(lambda match_id: self.dispatch("match_changed", match_id))
         for module in self.cog_modules:
             await self.load_extension(module)
         if self.sync_commands:
@@ -208,7 +217,8 @@ class GeniusBot(commands.AutoShardedBot):
             one_of = standby and self.settings is not None and self.settings.shard_ids is None
             served = await self._locking(locks.acquire(standby=standby, one_of=one_of))
             if served != self.owned_shards:
-                self.owned_shards = self.store.shards = self.host.shards = served  # type: ignore[attr-defined]
+                self.owned_shards = served
+                self._serve_in_store(served)
                 self.shard_ids = sorted(served.ids)  # what discord.py connects
         elif self.store.dialect == "postgresql" and self.settings is not None:
             # Alone: never beside a cluster, nor beside another process without shard settings.
@@ -218,17 +228,33 @@ class GeniusBot(commands.AutoShardedBot):
         self.resumed = await self.host.recover()
         if self.resumed:
             log.info("resumed %d match(es): %s", len(self.resumed), ", ".join(f"#{i}" for i in self.resumed))
-        for match_id in self.resumed:
-            self.dispatch("match_changed", match_id)
         self.dispatcher.start()
         if self.owned_shards is not None:
             # DMs reach shard 0 only: those of other shards' matches go to their owners' inboxes,
             # and this process drains its own (what waited while no owner ran, first).
             self.relay = Relay(self, self.owned_shards)
-            self.host.forward = self.relay.forward_dm
             fenced = self.locks if isinstance(self.locks, ShardLocks) else None
             self.inbox = Inbox(self.database_url, self.owned_shards, self.relay.apply, locks=fenced)
             await self.inbox.start()
+
+    def _serve_in_store(self, shards: Shards) -> None:
+        """The store's start-up and timer reads are those of ``shards`` from now on."""
+        from geniusbot.storage.cluster import ClusterStore
+
+        if isinstance(self.store, ClusterStore):
+            self.store.shards = shards
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this process hosts the matches of ``guild_id``: every guild's when it is the one
+        process of its database, else those of the shards it owns (the host's ``serves``)."""
+        return self.owned_shards is None or self.owned_shards.owns(guild_id)
+
+    async def forward_dm(self, record: MatchRecord, seat: str, text: str, key: str | None) -> Reply | None:
+        """The host's ``forward``: a DM of another shard's match goes to its owner (the relay's
+        answer); ``None`` (submit it here) while this process relays nothing."""
+        if self.relay is None:
+            return None
+        return await self.relay.forward_dm(record, seat, text, key)
 
     @property
     def standing_by(self) -> bool:
@@ -248,14 +274,11 @@ class GeniusBot(commands.AutoShardedBot):
             raise StorageError(f"the shard locks cannot be taken ({type(error).__name__}: {error})") from error
 
     async def on_timer(self, timer: TimerRecord) -> bool:
-        """A durable timer fell due: the host handles it, then the cogs hear that the match changed
-        (a clock may have settled a choice whose buttons are still up). Returns the host's answer:
-        whether it deleted the delivered row itself."""
+        """A durable timer fell due: the host handles it (and tells its subscribers, the cogs among
+        them, that the match changed). Returns the host's answer: whether it deleted the delivered
+        row itself."""
         assert self.host is not None
-        consumed = await self.host.on_timer(timer)
-        if timer.match_id is not None:
-            self.dispatch("match_changed", timer.match_id)
-        return consumed
+        return await self.host.on_timer(timer)
 
     async def close(self) -> None:
         """Stop the timers and close the database, then disconnect."""

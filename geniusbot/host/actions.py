@@ -339,8 +339,8 @@ class Actions(HostBase):
                     except Exception:
                         log.exception("match %s: finding out whether the last move landed failed", match_id)
                 self._let_go(match_id)
-                if settled and self.on_settled is not None:
-                    self.on_settled(match_id)
+                if settled:
+                    self.changed(match_id)
         finally:
             if self._confirming.get(match_id) is asyncio.current_task():
                 del self._confirming[match_id]

@@ -76,6 +76,14 @@ class HostBase:
     a match this host has not loaded loads it (the bot); false: such timers are left alone (a
     console that resumes one match of a shared file). ``sleep`` is the pause between tries to
     find out whether a commit whose answer was lost landed (tests inject it).
+
+    One process of several (``docs/bot.md``): ``serves(guild_id)`` says whether this process
+    hosts a guild's matches (an unfinished match of another is refused; unset: every match of the
+    store), and ``forward(record, seat, text, key)``, asked before a private message is
+    submitted, hands a message whose match another process owns to that owner and returns the
+    reply (``None``: the match is this host's, submitted here; unset: every match is).
+
+    :meth:`subscribe` hears of a match that changed with no caller waiting on it.
     """
 
     def __init__(
@@ -92,6 +100,8 @@ class HostBase:
         on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
         heartbeat: float = HEARTBEAT_SECONDS,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        serves: Callable[[int | None], bool] | None = None,
+        forward: Callable[[MatchRecord, str, str, str | None], Awaitable[Reply | None]] | None = None,
     ) -> None:
         self.store = store
         self.transport = transport
@@ -111,9 +121,26 @@ class HostBase:
         # Per match, the submission whose commit may have landed, and the task finding out (actions.py).
         self.unconfirmed: dict[int, Unconfirmed] = {}
         self._confirming: dict[int, asyncio.Task[None]] = {}
-        #: Called with a match's id once the background check has said whether its unconfirmed
-        #: move landed (the bot refreshes the match's choice buttons then).
-        self.on_settled: Callable[[int], Any] | None = None
+        self.serves = serves
+        self.forward = forward
+        self._listeners: list[Callable[[int], object]] = []
+
+    def subscribe(self, listener: Callable[[int], object]) -> Callable[[], None]:
+        """Call ``listener(match_id)`` whenever a match changed with no caller waiting on it: a
+        timer delivered (a clock or a window moved it on), a restart resumed it, or the background
+        check said whether a move whose commit went unanswered landed (the bot refreshes the
+        match's buttons then). Returns what unsubscribes it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def changed(self, match_id: int) -> None:
+        """Tell the subscribers that ``match_id`` changed (see :meth:`subscribe`); a listener that
+        fails is logged and the others still hear."""
+        for listener in list(self._listeners):
+            try:
+                listener(match_id)
+            except Exception:
+                log.exception("match %s: a match-changed listener failed", match_id)
 
     if TYPE_CHECKING:
         # What one job calls on another, each defined in its own module.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from geniusbot.games import load
 from geniusbot.storage import (
@@ -22,18 +21,11 @@ from .clock import Clock, preset
 from .live import LiveMatch, Reply, ReplyStatus
 from .transport import Player
 
-if TYPE_CHECKING:
-    from geniusbot.cluster.shards import Shards
-
 log = logging.getLogger(__name__)
 
 
 class MatchCache(HostBase):
     """The live-match cache: load a match once, hold it while it runs, forget it once it is over."""
-
-    #: One process of several (``docs/bot.md``): the shards whose matches this host may hold and
-    #: change. ``None``: every match of the store. An unfinished match of another shard is refused.
-    shards: Shards | None = None
 
     async def load(self, match_id: int) -> LiveMatch | None:
         """The match ``match_id`` as the host holds it, or as the store has it once it is over
@@ -78,11 +70,7 @@ class MatchCache(HostBase):
                     "The bot cannot read its matches right now; try again in a moment.",
                     match_id,
                 )
-            if (
-                self.shards is not None
-                and not self.shards.owns(record.guild_id)
-                and record.status in UNFINISHED_STATUSES
-            ):
+            if self.serves is not None and not self.serves(record.guild_id) and record.status in UNFINISHED_STATUSES:
                 return None, Reply(
                     ReplyStatus.ERROR,
                     f"Match #{match_id} is hosted by another of the bot's processes; try again in a moment.",

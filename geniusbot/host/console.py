@@ -177,9 +177,10 @@ async def run_console(
         say(f"The database {db_url!r} cannot be opened ({error}); check --db.")
         return 2
     transport = ConsoleTransport(out, boards_dir)
-    host = Host(store, transport, now=now, text_boards=True, adopt=False)
-    dispatcher = TimerDispatcher(store, host.on_timer, time=time_source, retry_delay=1.0, max_sleep=1.0)
-    host.wake = dispatcher.wake
+    dispatcher = TimerDispatcher(
+        store, lambda timer: host.on_timer(timer), time=time_source, retry_delay=1.0, max_sleep=1.0
+    )
+    host = Host(store, transport, now=now, text_boards=True, adopt=False, wake=dispatcher.wake)
     opponent = None
     try:
         match_id = None

@@ -72,12 +72,16 @@ class Deadlines(HostBase):
     """Timer rows armed and delivered: clock notices, timeouts, windows, deletions."""
 
     async def on_timer(self, timer: TimerRecord) -> bool:
-        """A durable timer fell due: deliver it (see ``_deliver``), then let go of a match it ended."""
+        """A durable timer fell due: deliver it (see ``_deliver``), let go of a match it ended, and tell
+        the subscribers that its match changed (:meth:`~geniusbot.host.base.HostBase.subscribe`)."""
         try:
-            return await self._deliver(timer)
+            consumed = await self._deliver(timer)
         finally:
             if timer.match_id is not None:
                 self._let_go(timer.match_id)
+        if timer.match_id is not None:
+            self.changed(timer.match_id)  # a clock may have settled a choice whose buttons are up
+        return consumed
 
     async def _deliver(self, timer: TimerRecord) -> bool:
         """A durable timer fell due (the dispatcher calls this; raising means "deliver again").

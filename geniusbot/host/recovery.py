@@ -30,7 +30,8 @@ class Recovery(HostBase):
         """Reload every unfinished match after a start: give back the outage, say so, re-arm.
 
         ``only`` picks the matches to resume (default: all). Returns the ids of the matches
-        resumed. A match that fails to load is logged and skipped (the others still resume).
+        resumed (each told to the subscribers too, :meth:`~geniusbot.host.base.HostBase.subscribe`).
+        A match that fails to load is logged and skipped (the others still resume).
         ``boards``: post each resumed match's board too (the console, whose terminal holds none
         of an earlier run's; a Discord room still shows its boards).
 
@@ -72,6 +73,8 @@ class Recovery(HostBase):
 
         await asyncio.gather(*(one(r) for r in records))
         resumed.sort()
+        for match_id in resumed:
+            self.changed(match_id)
         return resumed
 
     async def _beat(self, replacing: Sequence[int] = (), *, delivered: TimerRecord | None = None) -> bool:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
 
 from geniusbot.games import get_game, registry, typed
-from geniusbot.storage import MatchRecord, StorageUnavailable
+from geniusbot.storage import StorageUnavailable
 
 from .base import HostBase, never_raises
 from .live import Reply, ReplyStatus
@@ -32,12 +31,6 @@ def match_number(text: str) -> tuple[int, str, bool] | None:
 
 class Routing(HostBase):
     """Where an input goes: the room's match, or the sender's match of a private message."""
-
-    #: One process of several (``docs/bot.md``): asked before a private message is submitted,
-    #: ``forward(record, seat, text, key)`` hands a message whose match another process owns to
-    #: that owner and returns the reply; ``None`` (the match is this host's): submitted here.
-    #: Unset: every match is this host's.
-    forward: Callable[[MatchRecord, str, str, str | None], Awaitable[Reply | None]] | None = None
 
     @never_raises
     async def room_message(self, channel_id: int, user_id: int, text: str, *, key: str | None = None) -> Reply:

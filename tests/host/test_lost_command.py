@@ -26,7 +26,7 @@ async def test_a_pause_saved_but_unanswered_is_announced_once_the_database_is_ba
 ):
     match_id = await start(host)
     settled: list[int] = []
-    host.on_settled = settled.append
+    host.subscribe(settled.append)
     transport.clear()
     cutter.cut_next_commit(lands=True)
     reply = await host.command(match_id, "pause", key="discord:7001")

@@ -118,7 +118,7 @@ async def test_a_move_saved_but_unanswered_is_announced_as_taken_once_the_databa
 ):
     match_id = await start(host)
     settled: list[int] = []
-    host.on_settled = settled.append  # the bot refreshes the match's buttons then
+    host.subscribe(settled.append)  # the bot refreshes the match's buttons then
     transport.clear()
     cutter.cut_next_commit(lands=True)
     reply = await host.submit(match_id, "p1", "H8", key="discord:1001")

@@ -440,9 +440,9 @@ async def test_the_dispatcher_drives_warnings_and_the_timeout(store, transport):
     from geniusbot.host.timers import ManualTime, TimerDispatcher
 
     manual = ManualTime(datetime.fromtimestamp(T0, UTC))
-    host = Host(store, transport, now=lambda: manual.now().timestamp(), pictures=False)
-    dispatcher = TimerDispatcher(store, host.on_timer, time=manual)
-    host.wake = dispatcher.wake
+    # The dispatcher delivers to the host, which tells it when to wake: each is wired in its constructor.
+    dispatcher = TimerDispatcher(store, lambda timer: host.on_timer(timer), time=manual)
+    host = Host(store, transport, now=lambda: manual.now().timestamp(), pictures=False, wake=dispatcher.wake)
     dispatcher.start()
     try:
         match_id = await start(host, clock="60s+1m")

@@ -62,9 +62,8 @@ async def landing(db_url: str):
 
 async def test_a_due_timer_lands_before_a_queue_of_starts(landing: Landing):
     clock = ManualTime(T0)
-    host = Host(landing, RecordingTransport(), now=lambda: clock.now().timestamp(), boards=False)
-    dispatcher = TimerDispatcher(landing, host.on_timer, time=clock)
-    host.wake = dispatcher.wake
+    dispatcher = TimerDispatcher(landing, lambda timer: host.on_timer(timer), time=clock)
+    host = Host(landing, RecordingTransport(), now=lambda: clock.now().timestamp(), boards=False, wake=dispatcher.wake)
     dispatcher.start()
     held = contextlib.AsyncExitStack()
     try:
