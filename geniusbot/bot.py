@@ -199,7 +199,7 @@ class GeniusBot(commands.AutoShardedBot):
             self.transport,
             now=self.now,
             wake=self.dispatcher.wake,
-            serves=self.serves,
+            shards=self.served_shards,
             forward=self.forward_dm,
         )
         # A timer moved a match on, a restart resumed it, or a move found saved after its commit
@@ -244,10 +244,10 @@ class GeniusBot(commands.AutoShardedBot):
         if isinstance(self.store, ClusterStore):
             self.store.shards = shards
 
-    def serves(self, guild_id: int | None) -> bool:
-        """Whether this process hosts the matches of ``guild_id``: every guild's when it is the one
-        process of its database, else those of the shards it owns (the host's ``serves``)."""
-        return self.owned_shards is None or self.owned_shards.owns(guild_id)
+    def served_shards(self) -> Shards | None:
+        """The shards this process serves (the host's ``shards``); ``None``: the one process of its
+        database, serving every match."""
+        return self.owned_shards
 
     async def forward_dm(self, record: MatchRecord, seat: str, text: str, key: str | None) -> Reply | None:
         """The host's ``forward``: a DM of another shard's match goes to its owner (the relay's

@@ -23,6 +23,7 @@ from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed
 if TYPE_CHECKING:
     from abc import abstractmethod
 
+    from geniusbot.cluster.shards import Shards
     from geniusbot.games import Event
     from geniusbot.storage import MatchRecord, NewAction, PostedMessage, Result, Store, TimerRecord
 
@@ -77,9 +78,10 @@ class HostBase:
     console that resumes one match of a shared file). ``sleep`` is the pause between tries to
     find out whether a commit whose answer was lost landed (tests inject it).
 
-    One process of several (``docs/bot.md``): ``serves(guild_id)`` says whether this process
-    hosts a guild's matches (an unfinished match of another is refused; unset: every match of the
-    store), and ``forward(record, seat, text, key)``, asked before a private message is
+    One process of several (``docs/bot.md``): ``shards()`` names the shards this process serves
+    (asked each time: a standby's change as it takes one over; an unfinished match of another
+    shard is refused, and the heartbeat is kept once per shard; unset or ``None``: every match of
+    the store), and ``forward(record, seat, text, key)``, asked before a private message is
     submitted, hands a message whose match another process owns to that owner and returns the
     reply (``None``: the match is this host's, submitted here; unset: every match is).
 
@@ -100,7 +102,7 @@ class HostBase:
         on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
         heartbeat: float = HEARTBEAT_SECONDS,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        serves: Callable[[int | None], bool] | None = None,
+        shards: Callable[[], Shards | None] | None = None,
         forward: Callable[[MatchRecord, str, str, str | None], Awaitable[Reply | None]] | None = None,
     ) -> None:
         self.store = store
@@ -121,7 +123,7 @@ class HostBase:
         # Per match, the submission whose commit may have landed, and the task finding out (actions.py).
         self.unconfirmed: dict[int, Unconfirmed] = {}
         self._confirming: dict[int, asyncio.Task[None]] = {}
-        self.serves = serves
+        self.shards = shards
         self.forward = forward
         self._listeners: list[Callable[[int], object]] = []
 

@@ -70,7 +70,8 @@ class MatchCache(HostBase):
                     "The bot cannot read its matches right now; try again in a moment.",
                     match_id,
                 )
-            if self.serves is not None and not self.serves(record.guild_id) and record.status in UNFINISHED_STATUSES:
+            shards = self.shards() if self.shards is not None else None
+            if shards is not None and not shards.owns(record.guild_id) and record.status in UNFINISHED_STATUSES:
                 return None, Reply(
                     ReplyStatus.ERROR,
                     f"Match #{match_id} is hosted by another of the bot's processes; try again in a moment.",

@@ -88,7 +88,7 @@ class Recovery(HostBase):
         due = utc(now + self.heartbeat)
         # One process of several keeps one heartbeat per shard it owns (its payload names the
         # shard), so the process that takes a shard over reads when that shard's owner was last alive.
-        shards = getattr(self, "shards", None)
+        shards = self.shards() if self.shards is not None else None
         # A console keeps the heartbeat of the one match it plays (its store reads only that
         # match's), so a match left waiting is measured by its own console's last beat.
         payload.update(getattr(self.store, "heartbeat_payload", {}))
