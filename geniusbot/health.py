@@ -27,8 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from geniusbot.storage import ENDED_STATUSES
-
 if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
 
@@ -108,7 +106,7 @@ class Health:
         bot = self.bot
         shards, count = shards_of(bot)
         host, dispatcher = bot.host, bot.dispatcher
-        live = 0 if host is None else sum(1 for m in list(host.matches.values()) if m.status not in ENDED_STATUSES)
+        live = 0 if host is None else len(host.unfinished())
         return Report(
             ready=bot.is_ready() and not bot.is_closed(),
             database=await self._database(),

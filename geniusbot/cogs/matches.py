@@ -13,13 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
-from geniusbot.games import Outcome, get_game, registry
-from geniusbot.host.chatter import command_hint, is_chatter
-from geniusbot.host.match import ABORTED_RESULT, Host, LiveMatch, Reply
-from geniusbot.host.naming import name_seats
+from geniusbot.games import get_game, registry
+from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
-from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus, StorageError
+from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus
 
 from . import host_refusal, parse_options
 from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sealed_answer_message
@@ -62,28 +60,13 @@ SEAT_CHOICES = [
 ]
 
 
-def result_line(record: MatchRecord) -> str:
-    """An ended match's result as the room read it: "Result: alice (p1) wins. bob resigned."."""
-    names = {s.seat: s.display_name for s in record.seats}
-    result = record.result
-    if record.status == MatchStatus.ABORTED or result is None:
-        return ABORTED_RESULT
-    if result.winner is None:
-        return f"Result: a draw. {name_seats(result.reason, names)}"
-    winner = Player(result.winner, None, names.get(result.winner, "")).label
-    # The line has said who wins: how the game ended, without its verdict (the game's outcome, as
-    # the match's state keeps it; the record's sentence whole if the state has none).
-    outcome = Outcome.from_dict(record.state.get("outcome"))
-    detail = outcome.detail if outcome is not None else result.reason
-    return f"Result: {winner} wins. {name_seats(detail, names)}"
-
-
-def ended_here(record: MatchRecord) -> str:
-    """What /status says of the last match that ended in a room where none runs now."""
+def ended_here(record: MatchRecord, result: str) -> str:
+    """What /status says of the last match that ended in a room where none runs now (``result``:
+    the host's result line of it)."""
     players = " vs ".join(s.display_name for s in record.seats)
     return (
         f"The last match in this room, #{record.id} ({get_game(record.game).title}: {players}), has ended. "
-        f"{result_line(record)}\n"
+        f"{result}\n"
         f"/replay match:{record.id} steps through it; /record match:{record.id} gives its record."
     )
 
@@ -105,13 +88,6 @@ class Matches(commands.Cog):
         return self.bot.host
 
     # ==================================================================== finding a match
-
-    def live_in(self, channel_id: int) -> LiveMatch | None:
-        """The unfinished match the host holds in memory for ``channel_id``."""
-        for live in self.host.matches.values():
-            if live.channel_id == channel_id and live.status in (MatchStatus.LIVE, MatchStatus.PAUSED):
-                return live
-        return None
 
     async def match_for(self, interaction: discord.Interaction, match_id: int | None) -> MatchRecord:
         """The match a command names (``match`` option) or the unfinished one in this channel."""
@@ -303,7 +279,7 @@ class Matches(commands.Cog):
                     interaction.guild_id, channel=interaction.channel_id, limit=1, include_aborted=True
                 )
                 if ended:
-                    text += "\n" + ended_here(ended[0])
+                    text += "\n" + ended_here(ended[0], self.host.result_line(ended[0]))
             await reply(interaction, text)
             return
         record = await self.match_for(interaction, match)
@@ -371,57 +347,15 @@ class Matches(commands.Cog):
         if message.guild is None:
             await self.private_message(message, text)
             return
-        live = self.live_in(message.channel.id)
-        hint = command_hint(text, self.bot.transport.command_prefix)
-        if hint is not None and await self.hint_command(message, live, hint):
-            return
-        if live is not None:
-            seat = next((s for s, p in live.players.items() if p.user_id == message.author.id), None)
-            if seat is None or is_chatter(live.game, seat, text):
-                return
-            result = await self.host.submit(live.id, seat, text, key=f"discord:{message.id}")
-        else:
-            # Not in memory (a match another process started, or one dropped after a conflict).
-            result = await self.host.room_message(
-                message.channel.id, message.author.id, text, key=f"discord:{message.id}"
-            )
+        # The host tells table talk and a command's name from a move (for every front end).
+        result = await self.host.room_message(message.channel.id, message.author.id, text, key=f"discord:{message.id}")
         if result.ok and result.match_id is not None:
             await self.refresh_choices(result.match_id)
-
-    async def hint_command(self, message: discord.Message, live: LiveMatch | None, hint: str) -> bool:
-        """A seated player typed a command's name ("resign") in the room: point them to the slash
-        command instead of refusing it as notation; nothing changes in the match. ``False`` if the
-        author holds no seat of the match in this room (then the message goes on as any other)."""
-        if live is not None:
-            seat = next((s for s, p in live.players.items() if p.user_id == message.author.id), None)
-            label = live.label(seat) if seat else None
-        else:
-            # Not in memory (another process's match, or one dropped after a conflict): ask the store.
-            assert self.bot.store is not None
-            try:
-                record = await self.bot.store.live_match_in_channel(message.channel.id)
-            except StorageError:
-                return False  # the host answers the message as it can
-            seat = record.seat_of(message.author.id) if record else None
-            names = {s.seat: s.display_name for s in record.seats} if record else {}
-            label = Player(seat, message.author.id, names.get(seat, "")).label if seat else None
-        if label is None:
-            return False
-        try:
-            await message.channel.send(f"{label}: {hint}", allowed_mentions=discord.AllowedMentions.none())
-        except DISCORD_ERRORS as error:
-            log.info("could not answer a command word in the room: %s", error)
-        return True
 
     async def private_message(self, message: discord.Message, text: str) -> None:
         """Route a DM to the sender's live match; answer it if the host did not. The host reads the
         match number a DM may start with ("#12 mines A1 B2")."""
-        mine = [
-            live
-            for live in self.host.matches.values()
-            if live.status in (MatchStatus.LIVE, MatchStatus.PAUSED)
-            and any(p.user_id == message.author.id for p in live.players.values())
-        ]
+        mine = self.host.matches_of(message.author.id)
         if mine and not any(type(live.game).takes_private_moves() for live in mine):
             # A move sent here would be public anyway; the room is where the match is played.
             rooms = ", ".join(f"<#{live.channel_id}>" for live in mine)
@@ -561,17 +495,12 @@ class Matches(commands.Cog):
 
     async def seat_in(self, match_id: int, user_id: int) -> tuple[str | None, dict[str, str]]:
         """The seat ``user_id`` holds in the match, and every seat's label."""
-        live = self.host.matches.get(match_id)
-        if live is not None:
-            labels = {s: live.label(s) for s in live.players}
-            return next((s for s, p in live.players.items() if p.user_id == user_id), None), labels
-        assert self.bot.store is not None
         try:
-            record = await self.bot.store.get_match(match_id)
+            players = await self.host.players(match_id)
         except MatchNotFound:
             raise Refusal(f"Match #{match_id} no longer exists.") from None
-        labels = {s.seat: Player(s.seat, s.user_id, s.display_name).label for s in record.seats}
-        return record.seat_of(user_id), labels
+        labels = {seat: player.label for seat, player in players.items()}
+        return next((s for s, p in players.items() if p.user_id == user_id), None), labels
 
     @commands.Cog.listener()
     async def on_match_changed(self, match_id: int) -> None:

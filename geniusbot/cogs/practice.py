@@ -96,7 +96,7 @@ class DiscordOpponent(BotSeat):
 
     async def stuck(self, error: PracticeError) -> None:
         log.warning("match %s: the practice opponent cannot move: %s", self.match_id, error)
-        live = self.host.matches.get(self.match_id)
+        live = self.host.held(self.match_id)
         if live is None or live.channel_id is None:
             return
         try:
@@ -127,7 +127,7 @@ class PracticeCog(commands.Cog, name="Practice"):
     def ensure_opponent(self, match_id: int) -> None:
         """Give a live practice match the host holds its opponent, unless it has one."""
         host = self.bot.host
-        live = host.matches.get(match_id) if host is not None else None
+        live = host.held(match_id) if host is not None else None
         if live is None or live.practice is None or match_id in self.opponents:
             return
         if live.status not in (MatchStatus.LIVE, MatchStatus.PAUSED):
@@ -141,13 +141,14 @@ class PracticeCog(commands.Cog, name="Practice"):
         """The member's input is being handled (the matches cog took it first, and holds its
         match's lock while it rules on it): once that is done, the opponent looks at once."""
         host = self.bot.host
+        if host is None:
+            return
         for match_id, opponent in list(self.opponents.items()):
-            live = host.matches.get(match_id) if host is not None else None
+            live = host.held(match_id)
             if live is None or not any(p.user_id == user_id for p in live.players.values()):
                 continue
-            await asyncio.sleep(0)  # one turn of the loop: the handler scheduled first takes the lock
-            async with live.lock:
-                pass
+            await asyncio.sleep(0)  # one turn of the loop: the handler scheduled first reaches the host
+            await host.quiet(match_id)
             opponent.poke()
 
     @commands.Cog.listener()

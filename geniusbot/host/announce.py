@@ -13,7 +13,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from geniusbot.games import Event, EventKind
-from geniusbot.storage import ENDED_STATUSES, MatchStatus
+from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
 
 from . import board
 from .base import HostBase, never_raises
@@ -377,6 +377,21 @@ class Announcer(HostBase):
             # The line has said who wins: the game's sentence without its verdict (a draw's whole).
             return f"Result: {who}. {live.speak(result_detail(outcome))}"
         return self.clock_line(live, now)
+
+    def result_line(self, record: MatchRecord) -> str:
+        """An ended match's result as the room read it under its last board ("Result: alice (p1)
+        wins. bob resigned."), from its record: the board's caption; the aborted line for a match
+        that ended with no result."""
+        result = record.result
+        if record.status == MatchStatus.ABORTED or result is None:
+            return ABORTED_RESULT
+        live = self._from_record(record)
+        if live.game.outcome() is not None:
+            return self._caption(live, self.now())
+        # A result the game's state does not keep (a host's own ruling): the record's sentence.
+        if result.winner is None:
+            return f"Result: a draw. {live.speak(result.reason)}"
+        return f"Result: {live.label(result.winner)} wins. {live.speak(result.reason)}"
 
     def window_line(self, live: LiveMatch, now: float) -> str:
         """What the running timed window says under a board's picture, with the time it has

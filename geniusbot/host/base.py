@@ -85,6 +85,9 @@ class HostBase:
     submitted, hands a message whose match another process owns to that owner and returns the
     reply (``None``: the match is this host's, submitted here; unset: every match is).
 
+    ``hint_seats``: a hint to a player who typed a command's name names the seat in the resign
+    command (the console's ``resign p1``, where one keyboard types for every seat).
+
     :meth:`subscribe` hears of a match that changed with no caller waiting on it.
     """
 
@@ -104,6 +107,7 @@ class HostBase:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         shards: Callable[[], Shards | None] | None = None,
         forward: Callable[[MatchRecord, str, str, str | None], Awaitable[Reply | None]] | None = None,
+        hint_seats: bool = False,
     ) -> None:
         self.store = store
         self.transport = transport
@@ -125,6 +129,7 @@ class HostBase:
         self._confirming: dict[int, asyncio.Task[None]] = {}
         self.shards = shards
         self.forward = forward
+        self.hint_seats = hint_seats
         self._listeners: list[Callable[[int], object]] = []
 
     def subscribe(self, listener: Callable[[int], object]) -> Callable[[], None]:
@@ -154,6 +159,8 @@ class HostBase:
         async def _get(self, match_id: int) -> tuple[LiveMatch | None, Reply]: ...
         @abstractmethod
         def _let_go(self, match_id: int) -> None: ...
+        @abstractmethod
+        def match_in(self, channel_id: int) -> LiveMatch | None: ...
 
         # ---- actions.py: the action pipeline
         @abstractmethod

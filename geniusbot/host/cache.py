@@ -35,6 +35,48 @@ class MatchCache(HostBase):
         self._let_go(match_id)
         return live
 
+    # ---- the front ends' queries: what the host holds, never its cache or its locks
+
+    def held(self, match_id: int) -> LiveMatch | None:
+        """The match ``match_id`` if this host holds it in memory (``None``: not held now)."""
+        return self.matches.get(match_id)
+
+    def match_in(self, channel_id: int) -> LiveMatch | None:
+        """The unfinished match this host holds in memory for the room ``channel_id``."""
+        for live in self.matches.values():
+            if live.channel_id == channel_id and live.status in UNFINISHED_STATUSES:
+                return live
+        return None
+
+    def unfinished(self) -> list[LiveMatch]:
+        """The unfinished matches this host holds in memory."""
+        return [live for live in list(self.matches.values()) if live.status in UNFINISHED_STATUSES]
+
+    def matches_of(self, user_id: int) -> list[LiveMatch]:
+        """The unfinished matches this host holds in memory in which ``user_id`` holds a seat."""
+        return [live for live in self.unfinished() if any(p.user_id == user_id for p in live.players.values())]
+
+    async def players(self, match_id: int) -> dict[str, Player]:
+        """Who holds each seat of match ``match_id``, from memory or else from the store (which
+        raises :class:`~geniusbot.storage.MatchNotFound` for no such match)."""
+        live = self.matches.get(match_id)
+        if live is not None:
+            return dict(live.players)
+        record = await self.store.get_match(match_id)
+        return {s.seat: Player(s.seat, s.user_id, s.display_name) for s in record.seats}
+
+    async def seat_of(self, match_id: int, user_id: int) -> str | None:
+        """The seat ``user_id`` holds in match ``match_id`` (``None``: none); see :meth:`players`."""
+        return next((s for s, p in (await self.players(match_id)).items() if p.user_id == user_id), None)
+
+    async def quiet(self, match_id: int) -> None:
+        """Return once the input match ``match_id`` is handling now, if any, is done (inputs are
+        handled one at a time: whatever came before this call has been ruled on)."""
+        live = self.matches.get(match_id)
+        if live is not None:
+            async with live.lock:
+                pass
+
     def _let_go(self, match_id: int) -> None:
         """Forget a finished or aborted match (and its loading lock): a bot that runs for months
         must not hold every match it ever hosted. Reading it later loads it from the store.

@@ -180,7 +180,7 @@ async def run_console(
     dispatcher = TimerDispatcher(
         store, lambda timer: host.on_timer(timer), time=time_source, retry_delay=1.0, max_sleep=1.0
     )
-    host = Host(store, transport, now=now, text_boards=True, adopt=False, wake=dispatcher.wake)
+    host = Host(store, transport, now=now, text_boards=True, adopt=False, wake=dispatcher.wake, hint_seats=True)
     opponent = None
     try:
         match_id = None
@@ -350,7 +350,6 @@ async def _handle(
     ``key``, the line's submission key."""
     from geniusbot.storage import MatchStatus
 
-    from .chatter import command_hint, is_chatter
     from .match import CHAT_PREFIXES, ReplyStatus
 
     live = await host.load(match_id)  # from the store once it is over
@@ -364,22 +363,14 @@ async def _handle(
 
             say(nothing_follows(seat, private))  # as the adjudicator rules such a line
             return True
-        if (
-            not private
-            and live is not None
-            and live.status in (MatchStatus.LIVE, MatchStatus.PAUSED)
-            and seat in live.players
-        ):
-            # Table talk at the table, as in a Discord room: a command's name gets the command
-            # as it is typed here, chatter is set aside (no refusal), the rest goes to the host.
-            hint = command_hint(text, host.transport.command_prefix, seat=seat)
-            if hint is not None:
-                say(f"{live.label(seat)}: {hint}")
-                return True
-            if is_chatter(live.game, seat, text.strip()):
-                say("(ignored)")
-                return True
-        reply = await host.submit(match_id, seat, text, private=private, key=key)
+        # Table talk at the table, as in a Discord room: the host's routing points a command's
+        # name to the command as it is typed here, sets chatter aside (no refusal), and takes the rest.
+        if private:
+            reply = await host.submit(match_id, seat, text, private=True, key=key)
+        else:
+            reply = await host.room_move(match_id, seat, text, key=key)
+        if reply.hint:
+            return True
         if reply.ok:
             say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
         elif reply.status == ReplyStatus.IGNORED and over and not text.strip().startswith(CHAT_PREFIXES):

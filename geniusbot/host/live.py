@@ -56,12 +56,15 @@ class Reply:
     again), ``error`` (bad input such as an unknown match; ``message`` says what to do).
     ``belongs_private``: set when the game refused a move sent to the wrong place
     (:class:`~geniusbot.games.WrongPlaceError`): true, it is sent privately; false, in the room.
+    ``hint``: a command's name typed as a room message; the host pointed to the command in the
+    room (``message``, rejected: nothing changed).
     """
 
     status: ReplyStatus
     message: str = ""
     match_id: int | None = None
     belongs_private: bool | None = None
+    hint: bool = False
 
     @property
     def ok(self) -> bool:

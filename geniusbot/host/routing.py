@@ -6,9 +6,10 @@ import logging
 import re
 
 from geniusbot.games import get_game, registry, typed
-from geniusbot.storage import StorageUnavailable
+from geniusbot.storage import UNFINISHED_STATUSES, StorageUnavailable
 
 from .base import HostBase, never_raises
+from .chatter import command_hint, is_chatter
 from .live import Reply, ReplyStatus
 
 log = logging.getLogger(__name__)
@@ -34,8 +35,15 @@ class Routing(HostBase):
 
     @never_raises
     async def room_message(self, channel_id: int, user_id: int, text: str, *, key: str | None = None) -> Reply:
-        """Someone typed ``text`` in a room: a submission if they hold a seat of its match.
-        ``key`` names the message (see :meth:`~geniusbot.host.actions.Actions.submit`)."""
+        """Someone typed ``text`` in a room: a submission if they hold a seat of its match, unless
+        it is table talk (see :meth:`room_move`). ``key`` names the message (see
+        :meth:`~geniusbot.host.actions.Actions.submit`)."""
+        held = self.match_in(channel_id)
+        if held is not None:  # no store read for a match in memory (a busy room's talk)
+            seat = next((s for s, p in held.players.items() if p.user_id == user_id), None)
+            if seat is None:
+                return Reply(ReplyStatus.IGNORED, match_id=held.id)
+            return await self.room_move(held.id, seat, text, key=key)
         try:
             record = await self.store.live_match_in_channel(channel_id)
         except StorageUnavailable as error:
@@ -48,7 +56,31 @@ class Routing(HostBase):
         seat = record.seat_of(user_id)
         if seat is None:
             return Reply(ReplyStatus.IGNORED, match_id=record.id)
-        return await self.submit(record.id, seat, text, key=key)
+        return await self.room_move(record.id, seat, text, key=key)
+
+    @never_raises
+    async def room_move(self, match_id: int, seat: str, text: str, *, key: str | None = None) -> Reply:
+        """Seat ``seat`` typed ``text`` in the room of match ``match_id``: the one test of table talk
+        for every front end, whether or not the match was in memory.
+
+        While the match runs, a command's name ("resign", "/pause") gets a pointer to the command
+        as the transport's users write it, posted in the room (:func:`~.chatter.command_hint`;
+        ``hint``, nothing changes), and clear chatter ("gg", "nice move") is ignored without a
+        reply (:func:`~.chatter.is_chatter`); anything else is submitted (see :meth:`submit`).
+        """
+        live, reply = await self._get(match_id)
+        if live is None:
+            return reply
+        if live.status in UNFINISHED_STATUSES and seat in live.players:
+            prefix = self._command("")  # as the transport's users write a command: "/", ""
+            hint = command_hint(text, prefix, seat=seat if self.hint_seats else None)
+            if hint is not None:
+                line = f"{live.label(seat)}: {hint}"
+                await self._post(live, line)
+                return Reply(ReplyStatus.REJECTED, line, match_id, hint=True)
+            if is_chatter(live.game, seat, text.strip()):
+                return Reply(ReplyStatus.IGNORED, match_id=match_id)
+        return await self.submit(match_id, seat, text, key=key)
 
     @never_raises
     async def private_message(
