@@ -13,7 +13,7 @@ from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.games import get_game
 from geniusbot.storage import GuildConfig
 
-from .matches import GAME_CHOICES
+from .matches import game_autocomplete
 
 
 class GuildChanges(TypedDict, total=False):
@@ -96,7 +96,7 @@ class Admin(commands.Cog):
 
     @app_commands.command(name="rules", description="The rules of a game, with its notation")
     @app_commands.describe(game="the game")
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The game's summary, rule sets and options, only to the one who asks."""
         cls = get_game(game)

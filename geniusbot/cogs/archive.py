@@ -33,7 +33,7 @@ from geniusbot.host.replay import Replay, ReplayCache, export_record, open_repla
 from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus
 
 from . import bot_of
-from .matches import GAME_CHOICES
+from .matches import game_autocomplete
 
 log = logging.getLogger(__name__)
 
@@ -324,7 +324,7 @@ class Archive(commands.Cog):
         step="the step to show first (default: the start)",
         public="show the replay to the whole channel (default: only to you)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(game=game_autocomplete)
     async def replay(
         self,
         interaction: discord.Interaction,
@@ -343,6 +343,8 @@ class Archive(commands.Cog):
         if match is None:
             if interaction.guild_id is None:
                 raise Refusal("Use /replay in a server to list its matches, or give a match number.")
+            # A name typed past the offered choices ("Tic Tac Five") is the game it names.
+            game = get_game(game).name if game else None
             records = await self.bot.store.finished_matches(
                 interaction.guild_id, player=player.id if player else None, game=game, limit=15, include_aborted=True
             )

@@ -4,6 +4,7 @@ game rooms; private submissions by DM; choices by buttons. Every decision is the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -13,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
-from geniusbot.games import get_game, registry
+from geniusbot.games import Game, GameError, get_game, registry
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
@@ -24,7 +25,37 @@ from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sea
 
 log = logging.getLogger(__name__)
 
-GAME_CHOICES = [app_commands.Choice(name=cls.title, value=name) for name, cls in registry().items()][:25]
+#: Discord's limit on the choices an option offers at once (typing narrows them).
+MAX_CHOICES = 25
+
+
+def game_choices(current: str) -> list[app_commands.Choice[str]]:
+    """The installed games whose title or name holds ``current`` (any case), as a ``game`` option
+    offers them while it is typed: every installed game is found by typing, however many there
+    are; Discord shows the first :data:`MAX_CHOICES`."""
+    typed = current.strip().lower()
+    found = [
+        app_commands.Choice(name=cls.title, value=name)
+        for name, cls in registry().items()
+        if typed in name.lower() or typed in cls.title.lower()
+    ]
+    return found[:MAX_CHOICES]
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """A ``game`` option's autocomplete (/start, /practice, /rules, /replay): see :func:`game_choices`."""
+    return game_choices(current)
+
+
+def variants_of(chosen: str | None) -> list[type[Game]]:
+    """The game classes whose rule sets a ``variant`` option offers: the game chosen so far, or
+    every game while none (or no installed one) is."""
+    if chosen:
+        with contextlib.suppress(GameError):
+            return [get_game(chosen)]
+    return list(registry().values())
+
+
 #: Discord's limit on an option's description.
 DESCRIPTION_CHARS = 100
 
@@ -125,7 +156,8 @@ class Matches(commands.Cog):
         room=DESCRIBE_ROOM,
         options=DESCRIBE_OPTIONS,
     )
-    @app_commands.choices(game=GAME_CHOICES, dmo=SEAT_CHOICES)
+    @app_commands.choices(dmo=SEAT_CHOICES)
+    @app_commands.autocomplete(game=game_autocomplete)
     async def start(
         self,
         interaction: discord.Interaction,
@@ -199,10 +231,8 @@ class Matches(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The rule sets of the game chosen so far (of every game if none yet)."""
-        chosen = getattr(interaction.namespace, "game", None)
-        classes = [get_game(chosen)] if chosen else list(registry().values())
-        names = sorted({v for cls in classes for v in cls.variants})
-        return [app_commands.Choice(name=v, value=v) for v in names if current.lower() in v][:25]
+        names = sorted({v for cls in variants_of(interaction.namespace.game) for v in cls.variants})
+        return [app_commands.Choice(name=v, value=v) for v in names if current.lower() in v][:MAX_CHOICES]
 
     async def check_dms(
         self,

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
-from geniusbot.games import get_game, registry
+from geniusbot.games import get_game
 from geniusbot.host.transport import Player
 from geniusbot.practice.engine import LEVELS, PracticeError
 from geniusbot.practice.seat import BotSeat
@@ -33,11 +33,13 @@ from .matches import (
     DESCRIBE_OPTIONS,
     DESCRIBE_ROOM,
     DESCRIBE_SEED,
-    GAME_CHOICES,
+    MAX_CHOICES,
     SEAT_CHOICES,
     Matches,
     describe_dmo,
     describe_variant,
+    game_autocomplete,
+    variants_of,
 )
 
 log = logging.getLogger(__name__)
@@ -183,7 +185,8 @@ class PracticeCog(commands.Cog, name="Practice"):
         room=DESCRIBE_ROOM,
         options=DESCRIBE_OPTIONS,
     )
-    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES, seat=PLAYER_SEAT_CHOICES, dmo=SEAT_CHOICES)
+    @app_commands.choices(level=LEVEL_CHOICES, seat=PLAYER_SEAT_CHOICES, dmo=SEAT_CHOICES)
+    @app_commands.autocomplete(game=game_autocomplete)
     async def practice(
         self,
         interaction: discord.Interaction,
@@ -284,10 +287,8 @@ class PracticeCog(commands.Cog, name="Practice"):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The rule sets of the game chosen so far (of every game if none yet), as /start offers them."""
-        chosen = getattr(interaction.namespace, "game", None)
-        classes = [get_game(chosen)] if chosen else list(registry().values())
-        names = sorted({v for cls in classes for v in cls.variants})
-        return [app_commands.Choice(name=v, value=v) for v in names if current.lower() in v][:25]
+        names = sorted({v for cls in variants_of(interaction.namespace.game) for v in cls.variants})
+        return [app_commands.Choice(name=v, value=v) for v in names if current.lower() in v][:MAX_CHOICES]
 
 
 async def setup(bot: GeniusBot) -> None:

@@ -209,9 +209,51 @@ async def test_start_offers_the_rule_sets_of_the_chosen_game(world: World) -> No
         response = await fake.wait_for_response(interaction)
         assert response.type == 8
         assert [c["value"] for c in response.data["choices"]] == ["fate"]
-        command = fake.find_command("start", world.guild)
-        game_option = next(o for o in command.data["options"] if o["name"] == "game")
-        assert {c["value"] for c in game_option["choices"]} >= {"tictacfive", "armslength", "tightwire"}
+        # The game is typed, and the installed games that hold what is typed are offered.
+        interaction = await fake.autocomplete(world.owner, world.guild, world.room, "start", {"game": ""}, "game")
+        offered = {c["value"] for c in (await fake.wait_for_response(interaction)).data["choices"]}
+        assert offered >= {"tictacfive", "armslength", "tightwire"}
+        interaction = await fake.autocomplete(world.owner, world.guild, world.room, "start", {"game": "TIGHT"}, "game")
+        response = await fake.wait_for_response(interaction)
+        assert [(c["name"], c["value"]) for c in response.data["choices"]] == [("Tightwire", "tightwire")]
+        # A game typed that no variant list knows: every game's rule sets, no failure.
+        interaction = await fake.autocomplete(
+            world.owner, world.guild, world.room, "start", {"game": "chess", "variant": "fa"}, "variant"
+        )
+        assert [c["value"] for c in (await fake.wait_for_response(interaction)).data["choices"]] == ["fate"]
+
+
+async def test_every_installed_game_is_offered_past_discords_25_choices(world: World) -> None:
+    from geniusbot.games import register, registry, unregister
+    from tests.host.sealedbid import SealedBid
+
+    extras = [
+        type(f"Extra{i}", (SealedBid,), {"name": f"extra{i:02d}", "title": f"Extra Bid {i:02d}"}) for i in range(30)
+    ]
+    for cls in extras:
+        register(cls)
+    fake = world.fake
+    try:
+        assert len(registry()) > 25 + 5
+        async with world.running():
+            for command in ("start", "practice", "rules", "replay"):
+                # Typing narrows the games to those that hold it: the last installed is found too.
+                for typed, wanted in (("extra29", ["extra29"]), ("Bid 2", [f"extra2{i}" for i in range(10)])):
+                    interaction = await fake.autocomplete(
+                        world.owner, world.guild, world.room, command, {"game": typed}, "game"
+                    )
+                    choices = (await fake.wait_for_response(interaction)).data["choices"]
+                    assert [c["value"] for c in choices] == wanted, (command, typed)
+                # Nothing typed yet: Discord's 25 at most.
+                interaction = await fake.autocomplete(
+                    world.owner, world.guild, world.room, command, {"game": ""}, "game"
+                )
+                assert len((await fake.wait_for_response(interaction)).data["choices"]) == 25
+            # A game past the 25th starts.
+            assert await world.start("extra29", seed=1) == f"Match #1 has started in <#{world.room.id}>."
+    finally:
+        for cls in extras:
+            unregister(cls.name)
 
 
 def test_starts_descriptions_name_the_installed_games_that_take_the_option() -> None:

@@ -38,11 +38,12 @@ async def handled() -> None:
 
 async def test_start_offers_the_installed_game(world: World) -> None:
     async with world.running():
-        command = world.fake.find_command("start", world.guild)
-        assert command is not None
-        game_option = next(o for o in command.data["options"] if o["name"] == "game")
+        interaction = await world.fake.autocomplete(
+            world.owner, world.guild, world.room, "start", {"game": "black"}, "game"
+        )
+        choices = (await world.fake.wait_for_response(interaction)).data["choices"]
         assert {"name": "Black and White", "value": "blackwhite"} in [
-            {"name": c["name"], "value": c["value"]} for c in game_option["choices"]
+            {"name": c["name"], "value": c["value"]} for c in choices
         ]
 
 
