@@ -3,7 +3,8 @@
 A clock's expiry, a low-time warning, a board's deletion when its timed window closes, the end
 of a submission window: each is a :class:`~geniusbot.storage.TimerRecord` in the
 store, so a restart loses none of them. One :class:`TimerDispatcher` task sleeps until the
-earliest; adding an earlier one through :meth:`TimerDispatcher.add` wakes it. A due timer is
+earliest; a row written earlier than that (the store's ``add_timer``, then
+:meth:`TimerDispatcher.wake` with its due time, as the host does) wakes it. A due timer is
 handed to the callback (``async def on_timer(timer)``) and deleted only once the callback has
 returned: delivery is at-least-once, so a callback must tolerate a timer it has already handled
 (for instance by checking the match version or the clock it carries in ``payload``). A callback
@@ -30,9 +31,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from geniusbot.storage import Priority, Store, TimerRecord, priority
 
@@ -173,39 +174,6 @@ class TimerDispatcher:
         return self._task is not None and not self._task.done()
 
     # ---- timers ------------------------------------------------------------------------------
-
-    async def add(
-        self,
-        kind: str,
-        due_at: datetime,
-        *,
-        match_id: int | None = None,
-        payload: Mapping[str, Any] | None = None,
-    ) -> TimerRecord:
-        """Store a timer and, if it is earlier than the one being waited for, wake the task."""
-        timer = await self.store.add_timer(kind, due_at, match_id=match_id, payload=payload)
-        self.wake(timer.due_at)
-        return timer
-
-    async def add_in(
-        self,
-        kind: str,
-        seconds: float,
-        *,
-        match_id: int | None = None,
-        payload: Mapping[str, Any] | None = None,
-    ) -> TimerRecord:
-        """:meth:`add` a timer due ``seconds`` from now."""
-        due = self.time.now() + timedelta(seconds=seconds)
-        return await self.add(kind, due, match_id=match_id, payload=payload)
-
-    async def cancel(self, timer_id: int) -> bool:
-        """Delete one timer; ``False`` if it was gone (fired or cancelled already)."""
-        return await self.store.delete_timer(timer_id)
-
-    async def cancel_match(self, match_id: int, kind: str | None = None) -> int:
-        """Delete a match's timers (only those of ``kind`` if given); return how many."""
-        return await self.store.delete_timers(match_id, kind)
 
     def wake(self, due_at: datetime | None = None) -> None:
         """Say that a timer was written: without ``due_at``, the task reads the store again now;

@@ -37,6 +37,26 @@ class Recorder:
         return [t.kind for t in self.delivered]
 
 
+async def add(
+    dispatcher: TimerDispatcher,
+    kind: str,
+    due_at: datetime,
+    *,
+    match_id: int | None = None,
+    payload: dict[str, object] | None = None,
+) -> TimerRecord:
+    """A timer written as the host writes one: its row in the store, then the dispatcher told
+    its due time (``wake``), so that it is awake by then."""
+    timer = await dispatcher.store.add_timer(kind, due_at, match_id=match_id, payload=payload)
+    dispatcher.wake(timer.due_at)
+    return timer
+
+
+async def add_in(dispatcher: TimerDispatcher, kind: str, seconds: float, **options) -> TimerRecord:
+    """:func:`add` a timer due ``seconds`` from the dispatcher's now."""
+    return await add(dispatcher, kind, dispatcher.time.now() + timedelta(seconds=seconds), **options)
+
+
 @pytest.fixture
 def clock() -> ManualTime:
     return ManualTime(T0)
@@ -54,7 +74,7 @@ async def test_timers_fire_in_order_and_not_before_they_are_due(store: Store, cl
     dispatcher = await running(store, recorder, clock)
     try:
         for kind, seconds in [("c", 30), ("a", 10), ("b", 20), ("b2", 20)]:
-            await dispatcher.add_in(kind, seconds)
+            await add_in(dispatcher, kind, seconds)
         clock.advance(9.999)
         await dispatcher.settle()
         assert recorder.kinds == []
@@ -75,7 +95,7 @@ async def test_an_earlier_timer_wakes_the_sleeping_dispatcher(store: Store, cloc
     dispatcher = await running(store, recorder, clock)
     try:
         assert clock.sleepers == [T0 + timedelta(seconds=100)]
-        await dispatcher.add("early", T0 + timedelta(seconds=10), payload={"seat": "p2"})
+        await add(dispatcher, "early", T0 + timedelta(seconds=10), payload={"seat": "p2"})
         clock.advance(10)
         # No settle(): only the wake-up can make the dispatcher notice the earlier timer.
         timer = await asyncio.wait_for(recorder.queue.get(), SAFETY)
@@ -90,10 +110,10 @@ async def test_an_earlier_timer_wakes_the_sleeping_dispatcher(store: Store, cloc
 async def test_a_later_timer_does_not_disturb_the_sleep(store: Store, clock: ManualTime):
     dispatcher = await running(store, Recorder(), clock)
     try:
-        await dispatcher.add_in("soon", 10)
+        await add_in(dispatcher, "soon", 10)
         await dispatcher.settle()
         assert clock.sleepers == [T0 + timedelta(seconds=10)]
-        await dispatcher.add_in("later", 50)
+        await add_in(dispatcher, "later", 50)
         assert clock.sleepers == [T0 + timedelta(seconds=10)]
     finally:
         await dispatcher.stop()
@@ -104,9 +124,9 @@ async def test_timers_survive_a_restart(db_url: str, clock: ManualTime):
     first = Recorder()
     dispatcher = await running(first_store, first, clock)
     match = await first_store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
-    await dispatcher.add_in("clock", 60, match_id=match.id, payload={"seat": "p1"})
-    await dispatcher.add_in("delete-grid", 30, match_id=match.id, payload={"message_id": 9001})
-    await dispatcher.add_in("later", 3600)
+    await add_in(dispatcher, "clock", 60, match_id=match.id, payload={"seat": "p1"})
+    await add_in(dispatcher, "delete-grid", 30, match_id=match.id, payload={"message_id": 9001})
+    await add_in(dispatcher, "later", 3600)
     await dispatcher.stop()
     await first_store.close()
     assert first.delivered == []
@@ -133,9 +153,9 @@ async def test_a_failing_callback_is_retried_later_and_does_not_stop_the_others(
     recorder = Recorder(fail={"broken"}, fail_times=2)
     dispatcher = await running(store, recorder, clock, retry_delay=5, max_retry_delay=300)
     try:
-        broken = await dispatcher.add_in("broken", 10)
-        await dispatcher.add_in("fine", 10)
-        await dispatcher.add_in("also-fine", 11)
+        broken = await add_in(dispatcher, "broken", 10)
+        await add_in(dispatcher, "fine", 10)
+        await add_in(dispatcher, "also-fine", 11)
         with caplog.at_level(logging.ERROR, logger="geniusbot.host.timers"):
             clock.advance(11)
             await dispatcher.settle()
@@ -169,7 +189,7 @@ async def test_a_timer_whose_callback_was_cut_short_is_delivered_again(db_url: s
         await asyncio.Event().wait()
 
     dispatcher = await running(store, hangs, clock)
-    await dispatcher.add_in("clock", 5)
+    await add_in(dispatcher, "clock", 5)
     clock.advance(5)
     await asyncio.wait_for(started.wait(), SAFETY)
     await dispatcher.stop()  # the bot dies while handling the timer
@@ -190,16 +210,16 @@ async def test_cancelled_timers_never_fire(store: Store, clock: ManualTime):
     dispatcher = await running(store, recorder, clock)
     try:
         match = await store.create_match(game="g", seats=[SeatInfo("p1", "a")], state={})
-        one = await dispatcher.add_in("one", 10)
-        await dispatcher.add_in("clock", 10, match_id=match.id)
-        await dispatcher.add_in("warning", 10, match_id=match.id)
-        await dispatcher.add_in("window", 10, match_id=match.id)
-        assert await dispatcher.cancel(one.id) is True
-        assert await dispatcher.cancel(one.id) is False
-        assert await dispatcher.cancel_match(match.id, "warning") == 1
+        one = await add_in(dispatcher, "one", 10)
+        await add_in(dispatcher, "clock", 10, match_id=match.id)
+        await add_in(dispatcher, "warning", 10, match_id=match.id)
+        await add_in(dispatcher, "window", 10, match_id=match.id)
+        assert await store.delete_timer(one.id) is True
+        assert await store.delete_timer(one.id) is False
+        assert await store.delete_timers(match.id, "warning") == 1
         clock.advance(5)
         await dispatcher.settle()
-        assert await dispatcher.cancel_match(match.id) == 2
+        assert await store.delete_timers(match.id) == 2
         clock.advance(10)
         await dispatcher.settle()
         assert recorder.delivered == []
@@ -275,7 +295,7 @@ async def test_a_database_outage_does_not_stop_the_dispatcher(sqlite_db_url: str
     dispatcher = await running(store, recorder, clock, retry_delay=5)
     blocker = sqlite3.connect(sqlite_db_url.split("///", 1)[1], isolation_level=None)
     try:
-        await dispatcher.add_in("clock", 1)
+        await add_in(dispatcher, "clock", 1)
         blocker.execute("BEGIN IMMEDIATE")  # the database is locked from now on
         with caplog.at_level(logging.ERROR, logger="geniusbot.host.timers"):
             clock.advance(1)
