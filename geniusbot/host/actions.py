@@ -180,7 +180,7 @@ class Actions(HostBase):
         ``answer=False``: the caller answers the player with the reply's message itself (a
         button press is answered to its presser alone), so the host posts no refusal.
         """
-        live, reply = await self._get(match_id)
+        live, reply = await self.cache.get(match_id)
         if live is None:
             return reply
         given = key
@@ -326,7 +326,7 @@ class Actions(HostBase):
             while match_id in self.unconfirmed:
                 await self.sleep(delay)
                 delay = min(delay * 2, CONFIRM_MAX_DELAY)
-                live, _ = await self._get(match_id)
+                live, _ = await self.cache.get(match_id)
                 if live is None:
                     continue  # the store cannot be read yet
                 settled = False
@@ -338,7 +338,7 @@ class Actions(HostBase):
                         log.info("match %s: whether the last move landed is not known yet: %s", match_id, error)
                     except Exception:
                         log.exception("match %s: finding out whether the last move landed failed", match_id)
-                self._let_go(match_id)
+                self.cache.let_go(match_id)
                 if settled:
                     self.changed(match_id)
         finally:

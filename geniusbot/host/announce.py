@@ -235,7 +235,7 @@ class Announcer(HostBase):
     async def show_board(self, match_id: int) -> Reply:
         """Post the match's board again, as it stands (the console's ``board``): the room's
         picture or text board with its clock line, and each seat's own view that changed."""
-        live, refused = await self._get(match_id)
+        live, refused = await self.cache.get(match_id)
         if live is None:
             return refused
         async with live.lock:
@@ -385,7 +385,7 @@ class Announcer(HostBase):
         result = record.result
         if record.status == MatchStatus.ABORTED or result is None:
             return ABORTED_RESULT
-        live = self._from_record(record)
+        live = self.cache.from_record(record)
         if live.game.outcome() is not None:
             return self._caption(live, self.now())
         # A result the game's state does not keep (a host's own ruling): the record's sentence.

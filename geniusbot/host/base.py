@@ -3,7 +3,7 @@
 :class:`~geniusbot.host.match.Host` is composed of one mixin per job (routing, actions, commands,
 deadlines, recovery, announcements, the live-match cache), each a subclass of :class:`HostBase`.
 The methods one job calls on another are declared here for the type checker only; each is
-defined once, in its own module.
+defined once, in its own module. The live-match cache is an object of its own (:attr:`HostBase.cache`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from geniusbot.storage.errors import StorageFault
 
+from .cache import MatchCache
 from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def never_raises(
                 ReplyStatus.ERROR, "Something went wrong on the bot's side; nothing changed. Try again in a moment."
             )
         if reply.match_id is not None:
-            self._let_go(reply.match_id)  # its end (if this was it) is announced by now
+            self.cache.let_go(reply.match_id)  # its end (if this was it) is announced by now
         return reply
 
     functools.update_wrapper(wrapper, method)  # its name and docstring; its type stays the method's
@@ -121,8 +122,8 @@ class HostBase:
         self.heartbeat = heartbeat
         # (down, up) of each outage not yet in every live match's row; see Recovery.recover().
         self.outages: list[tuple[float, float]] = []
-        self.matches: dict[int, LiveMatch] = {}
-        self._loading: dict[int, asyncio.Lock] = {}
+        #: The live-match cache: the matches held in memory (see :mod:`.cache`).
+        self.cache = MatchCache(store, shards)
         self.sleep = sleep
         # Per match, the submission whose commit may have landed, and the task finding out (actions.py).
         self.unconfirmed: dict[int, Unconfirmed] = {}
@@ -131,6 +132,11 @@ class HostBase:
         self.forward = forward
         self.hint_seats = hint_seats
         self._listeners: list[Callable[[int], object]] = []
+
+    @property
+    def matches(self) -> dict[int, LiveMatch]:
+        """The matches held in memory, by id (the cache's own dict)."""
+        return self.cache.matches
 
     def subscribe(self, listener: Callable[[int], object]) -> Callable[[], None]:
         """Call ``listener(match_id)`` whenever a match changed with no caller waiting on it: a
@@ -151,16 +157,6 @@ class HostBase:
 
     if TYPE_CHECKING:
         # What one job calls on another, each defined in its own module.
-
-        # ---- cache.py: the live-match cache
-        @abstractmethod
-        def _from_record(self, record: MatchRecord) -> LiveMatch: ...
-        @abstractmethod
-        async def _get(self, match_id: int) -> tuple[LiveMatch | None, Reply]: ...
-        @abstractmethod
-        def _let_go(self, match_id: int) -> None: ...
-        @abstractmethod
-        def match_in(self, channel_id: int) -> LiveMatch | None: ...
 
         # ---- actions.py: the action pipeline
         @abstractmethod

@@ -1,10 +1,13 @@
 """The live-match cache: the matches the host holds in memory, loaded from the store on demand
-and let go of once they are over."""
+and let go of once they are over. One object, which the host's other parts call through its
+public methods; :class:`~geniusbot.host.match.Host` answers the front ends' queries from it."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from geniusbot.games import load
 from geniusbot.storage import (
@@ -16,23 +19,38 @@ from geniusbot.storage import (
     StorageUnavailable,
 )
 
-from .base import HostBase
 from .clock import Clock, preset
 from .live import LiveMatch, Reply, ReplyStatus
 from .transport import Player
 
+if TYPE_CHECKING:
+    from geniusbot.cluster.shards import Shards
+    from geniusbot.storage import Store
+
 log = logging.getLogger(__name__)
 
 
-class MatchCache(HostBase):
-    """The live-match cache: load a match once, hold it while it runs, forget it once it is over."""
+class MatchCache:
+    """The live-match cache: load a match once, hold it while it runs, forget it once it is over.
+
+    ``shards()``: the shards this process serves (see :class:`~geniusbot.host.base.HostBase`);
+    an unfinished match of another shard is refused.
+    """
+
+    def __init__(self, store: Store, shards: Callable[[], Shards | None] | None = None) -> None:
+        self.store = store
+        self.shards = shards
+        #: The matches held, by id.
+        self.matches: dict[int, LiveMatch] = {}
+        #: The lock of each match being loaded (one load of a match at a time).
+        self.loading: dict[int, asyncio.Lock] = {}
 
     async def load(self, match_id: int) -> LiveMatch | None:
         """The match ``match_id`` as the host holds it, or as the store has it once it is over
         (``None``: no such match, or the store cannot be read now). A finished match read here
         is not kept in memory."""
-        live, _ = await self._get(match_id)
-        self._let_go(match_id)
+        live, _ = await self.get(match_id)
+        self.let_go(match_id)
         return live
 
     # ---- the front ends' queries: what the host holds, never its cache or its locks
@@ -77,7 +95,7 @@ class MatchCache(HostBase):
             async with live.lock:
                 pass
 
-    def _let_go(self, match_id: int) -> None:
+    def let_go(self, match_id: int) -> None:
         """Forget a finished or aborted match (and its loading lock): a bot that runs for months
         must not hold every match it ever hosted. Reading it later loads it from the store.
 
@@ -89,15 +107,15 @@ class MatchCache(HostBase):
             if live.status not in ENDED_STATUSES or live.lock.locked():
                 return
             del self.matches[match_id]
-        loading = self._loading.get(match_id)
+        loading = self.loading.get(match_id)
         if loading is not None and not loading.locked():
-            del self._loading[match_id]
+            del self.loading[match_id]
 
-    async def _get(self, match_id: int) -> tuple[LiveMatch | None, Reply]:
+    async def get(self, match_id: int) -> tuple[LiveMatch | None, Reply]:
         live = self.matches.get(match_id)
         if live is not None:
             return live, Reply(ReplyStatus.ACCEPTED)
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        lock = self.loading.setdefault(match_id, asyncio.Lock())
         async with lock:
             live = self.matches.get(match_id)
             if live is not None:
@@ -120,7 +138,7 @@ class MatchCache(HostBase):
                     match_id,
                 )
             try:
-                live = self._from_record(record)
+                live = self.from_record(record)
             except Exception:
                 log.exception("match %s cannot be loaded", match_id)
                 return None, Reply(
@@ -131,7 +149,7 @@ class MatchCache(HostBase):
             self.matches[match_id] = live
             return live, Reply(ReplyStatus.ACCEPTED)
 
-    def _from_record(self, record: MatchRecord) -> LiveMatch:
+    def from_record(self, record: MatchRecord) -> LiveMatch:
         game = load(record.state)
         clock = (
             Clock.from_dict(record.clock)

@@ -51,7 +51,7 @@ class Commands(HostBase):
         ``console:<run>:<line>``): the same command is carried out once (again, it is answered as
         done already), and a commit whose answer was lost is found again by it (ruling 23).
         Without one the host makes one up, so that such a commit is still found again."""
-        live, reply = await self._get(match_id)
+        live, reply = await self.cache.get(match_id)
         if live is None:
             return reply
         name = name.strip().lower()

@@ -78,7 +78,7 @@ class Deadlines(HostBase):
             consumed = await self._deliver(timer)
         finally:
             if timer.match_id is not None:
-                self._let_go(timer.match_id)
+                self.cache.let_go(timer.match_id)
         if timer.match_id is not None:
             self.changed(timer.match_id)  # a clock may have settled a choice whose buttons are up
         return consumed
@@ -99,7 +99,7 @@ class Deadlines(HostBase):
             return False
         if not self.adopt and timer.match_id not in self.matches:
             return False
-        live, _ = await self._get(timer.match_id)
+        live, _ = await self.cache.get(timer.match_id)
         if live is None:
             return False
         async with live.lock:

@@ -67,7 +67,7 @@ class Recovery(HostBase):
                 try:
                     await self._recover_one(record, now, rows.get(record.id, []), boards)
                     resumed.append(record.id)
-                    self._let_go(record.id)  # a clock that ran out before the outage ended it
+                    self.cache.let_go(record.id)  # a clock that ran out before the outage ended it
                 except Exception:
                     log.exception("match %s could not be resumed", record.id)
 
@@ -150,7 +150,7 @@ class Recovery(HostBase):
         return total, last
 
     async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord], boards: bool) -> None:
-        live = self._from_record(record)
+        live = self.cache.from_record(record)
         self._know_rows(live, rows)
         self.matches[live.id] = live
         async with live.lock:

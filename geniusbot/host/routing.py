@@ -38,7 +38,7 @@ class Routing(HostBase):
         """Someone typed ``text`` in a room: a submission if they hold a seat of its match, unless
         it is table talk (see :meth:`room_move`). ``key`` names the message (see
         :meth:`~geniusbot.host.actions.Actions.submit`)."""
-        held = self.match_in(channel_id)
+        held = self.cache.match_in(channel_id)
         if held is not None:  # no store read for a match in memory (a busy room's talk)
             seat = next((s for s, p in held.players.items() if p.user_id == user_id), None)
             if seat is None:
@@ -68,7 +68,7 @@ class Routing(HostBase):
         ``hint``, nothing changes), and clear chatter ("gg", "nice move") is ignored without a
         reply (:func:`~.chatter.is_chatter`); anything else is submitted (see :meth:`submit`).
         """
-        live, reply = await self._get(match_id)
+        live, reply = await self.cache.get(match_id)
         if live is None:
             return reply
         if live.status in UNFINISHED_STATUSES and seat in live.players:

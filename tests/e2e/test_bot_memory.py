@@ -26,7 +26,7 @@ async def test_a_resignation_closes_the_open_buttons_and_status_still_answers(wo
         assert await ephemeral_answer(world, interaction) == "You resigned match #1."
         # The match is over and let go of; its last buttons close all the same.
         await world.fake.wait_for_edit(offer, predicate=lambda m: not m.components)
-        assert bot.host.matches == {} and bot.host._loading == {}
+        assert bot.host.matches == {} and bot.host.cache.loading == {}
         interaction = await world.fake.slash(world.carol, world.guild, world.room, "status", {"match": 1})
         status = await ephemeral_answer(world, interaction)
         assert status.startswith("Match #1: Tightwire (fate), finished.") and "alice (p1) wins" in status

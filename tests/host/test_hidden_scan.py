@@ -211,7 +211,7 @@ class Scan:
             clock=live.clock.to_dict(),
             host=dict(live.host),
         )
-        twin, _ = await self.host._get(record.id)
+        twin, _ = await self.host.cache.get(record.id)
         assert twin is not None
         # The twin has told each seat its own view already, as the match has.
         twin.private_views = json.loads(json.dumps(live.private_views))

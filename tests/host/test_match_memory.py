@@ -21,7 +21,7 @@ from .test_match import fire_due, host, start  # noqa: F401 - host: a fixture
 
 def held(host: Host, match_id: int) -> bool:
     """Whether the host keeps anything of the match in memory."""
-    return match_id in host.matches or match_id in host._loading
+    return match_id in host.matches or match_id in host.cache.loading
 
 
 async def assert_over_and_answers(host: Host, transport: RecordingTransport, match_id: int, status: str) -> None:
@@ -183,7 +183,7 @@ async def test_many_finished_matches_leave_nothing_behind(host, clock):
         match_id = await start(host, channel_id=100 + n)
         assert (await host.command(match_id, "abort" if n % 2 else "resign", seat="p1")).ok
         clock.advance(1)
-    assert host.matches == {} and host._loading == {}
+    assert host.matches == {} and host.cache.loading == {}
     assert len(await host.store.live_matches()) == 0
 
 
