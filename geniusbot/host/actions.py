@@ -150,13 +150,13 @@ class Actions(HostBase):
                     "The match was created but could not be started; try again in a moment.",
                     live.id,
                 )
-            await self._arm(live, now)
+            await self.arming.arm(live, now)
             names = " vs ".join(live.label(s) for s in instance.seats)
             heading = f"Match #{live.id}: {game_title(instance)}, {names}. Clock: {control.describe()}."
             # As a move's announcement does: the heading and the game's opening lines ride in the
             # first board's caption, one message (on their own before a text board or a grid
             # that vanishes).
-            await self._report(live, now, opening, lead=[heading])
+            await self.announcer.report(live, now, opening, lead=[heading])
         return Reply(ReplyStatus.ACCEPTED, "", live.id)
 
     @never_raises
@@ -198,15 +198,15 @@ class Actions(HostBase):
                     # itself was never sent, so it was not taken.
                     live.restore()
                     message = "The bot could not save that move, so it was not taken; send it again in a moment."
-                    await self._answer(live, seat, private, message)
+                    await self.announcer.answer(live, seat, private, message)
                     return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
                 # Saved or not, nobody knows yet: say neither, and find out (see _settle).
-                await self._answer(live, seat, private, NOT_KNOWN_YET)
+                await self.announcer.answer(live, seat, private, NOT_KNOWN_YET)
                 return Reply(ReplyStatus.UNAVAILABLE, NOT_KNOWN_YET, match_id)
             except DuplicateSubmission:
                 live.restore()
                 message = "That move was taken already; it is not taken twice."
-                await self._answer(live, seat, private, message)
+                await self.announcer.answer(live, seat, private, message)
                 return Reply(ReplyStatus.REJECTED, message, match_id)
             except StorageUnavailable as error:
                 log.warning("match %s: %s", match_id, error)
@@ -223,19 +223,19 @@ class Actions(HostBase):
                     )
                 else:
                     message = "The bot could not save that move, so it was not taken; send it again in a moment."
-                await self._answer(live, seat, private, message)
+                await self.announcer.answer(live, seat, private, message)
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
             except StaleVersion:
                 # Another process moved this match on; take its state and let the player retry.
                 self.matches.pop(match_id, None)
                 message = "The match changed while your move was being taken; look at the board and send it again."
-                await self._answer(live, seat, private, message)
+                await self.announcer.answer(live, seat, private, message)
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
             except Exception:
                 log.exception("match %s: submission %r by %s failed", match_id, text, seat)
                 live.restore()
                 message = "Something went wrong on the bot's side and that move was not taken; send it again."
-                await self._answer(live, seat, private, message)
+                await self.announcer.answer(live, seat, private, message)
                 return Reply(ReplyStatus.ERROR, message, match_id)
 
     async def _submit(self, live: LiveMatch, seat: str, text: str, private: bool, key: str) -> Reply:
@@ -248,7 +248,7 @@ class Actions(HostBase):
             return Reply(ReplyStatus.IGNORED, match_id=live.id)
         if live.status in ENDED_STATUSES:
             if private:
-                await self._answer(live, seat, True, "This match is over; no more moves are taken.")
+                await self.announcer.answer(live, seat, True, "This match is over; no more moves are taken.")
                 return Reply(ReplyStatus.REJECTED, "This match is over; no more moves are taken.", live.id)
             return Reply(ReplyStatus.IGNORED, match_id=live.id)
         now = self.now()
@@ -256,14 +256,14 @@ class Actions(HostBase):
         if live.status == MatchStatus.PAUSED:
             message = "The match is paused; wait for the host to resume it, then send your move again."
             await self._log_rejected(live, seat, kind, text, private, message, now, key)
-            await self._answer(live, seat, private, message)
+            await self.announcer.answer(live, seat, private, message)
             return Reply(ReplyStatus.REJECTED, message, live.id)
         # A clock that ran out before this message arrived decides first, even if its timer is late.
         await self._expire(live, now)
         if live.game.is_over:
             message = "Time ran out before that move arrived; the game is over."
             await self._log_rejected(live, seat, kind, text, private, message, now, key)
-            await self._answer(live, seat, private, message)
+            await self.announcer.answer(live, seat, private, message)
             return Reply(ReplyStatus.REJECTED, message, live.id)
         try:
             move = live.game.parse_move(text, seat, private=private)
@@ -271,7 +271,7 @@ class Actions(HostBase):
             # The log keeps the game's reason as it is; the player reads it with the names.
             await self._log_rejected(live, seat, kind, text, private, str(error), now, key)
             message = live.speak(str(error))
-            await self._answer(live, seat, private, message)
+            await self.announcer.answer(live, seat, private, message)
             # Where the move belongs, as data (a transport says how its users send it there).
             belongs = error.private if isinstance(error, WrongPlaceError) else None
             return Reply(ReplyStatus.REJECTED, message, live.id, belongs_private=belongs)
@@ -280,7 +280,7 @@ class Actions(HostBase):
         self._after_change(live, now, events)
         # The board depends only on the new state: draw it while the commit runs, and post it
         # only once the commit has succeeded (a failed commit drops it unseen).
-        drawing = self._draw_board(live, now)
+        drawing = self.announcer.draw_board(live, now)
         # One acknowledgement a private move: the game's own echo of it ("Sealed: play 15.", "Your
         # mines are on ...") goes unsent, the host's "Taken:" says the same.
         if private:
@@ -288,27 +288,27 @@ class Actions(HostBase):
         try:
             await self._commit(live, NewAction(kind, move.text(), seat, private, key=key), now)
         except BaseException:
-            self._drop(drawing)
+            self.announcer.drop(drawing)
             if (pending := self.unconfirmed.get(live.id)) is not None and pending.key == key:
                 pending.events = events  # said if it turns out to have landed
             raise
         # Taken: whatever fails from here on, the move stands and is never said to be "not taken".
         await self._arm_taken(live, now)
         if private:
-            await self._private(live, seat, f"Taken: {move.text()}.")
+            await self.announcer.private(live, seat, f"Taken: {move.text()}.")
         await self._report_taken(live, now, events, drawing=drawing)
         return Reply(ReplyStatus.ACCEPTED, move.text(), live.id)
 
     async def _arm_taken(self, live: LiveMatch, now: float) -> None:
         """Re-arm the timers after a taken move; a store that fails now costs the rows, not the move."""
         try:
-            await self._arm(live, now)
+            await self.arming.arm(live, now)
         except StorageError as error:
             log.warning("match %s: a taken move's timers could not be armed: %s", live.id, error)
 
     async def _report_taken(self, live: LiveMatch, now: float, events: Iterable[Event], **kwargs: Any) -> None:
         try:
-            await self._report(live, now, events, **kwargs)
+            await self.announcer.report(live, now, events, **kwargs)
         except StorageError as error:
             log.warning("match %s: a taken move's announcement could not be finished: %s", live.id, error)
 
@@ -367,11 +367,11 @@ class Actions(HostBase):
         if found is None:
             if pending.command:
                 again = f"; use {self._command(pending.text)} again" if self._offers(pending.text) else ""
-                await self._post(live, f"The host's {pending.text} was not saved after all, so nothing changed{again}.")
+                await self.announcer.post(live, f"The host's {pending.text} was not saved after all, so nothing changed{again}.")
                 return False
             message = f"Your move {pending.text} was not saved after all, so it was not taken; send it again."
             assert pending.seat is not None
-            await self._answer(live, pending.seat, pending.private, message)
+            await self.announcer.answer(live, pending.seat, pending.private, message)
             return False
         if live.version == pending.version:  # still as before it: take the state it committed
             game, clock, host, status = pending.state
@@ -382,7 +382,7 @@ class Actions(HostBase):
             # its resume gives back the whole pause); a window that is vanishing runs on wall time.
             waited = max(0.0, now - pending.at) if live.status == MatchStatus.LIVE else 0.0
             live.clock.give_back(waited)
-            if (window := live.host.get("window")) and not self._vanishing(live, window):
+            if (window := live.host.get("window")) and not self.announcer.vanishing(live, window):
                 live.host["window"] = {**window, "due": float(window["due"]) + waited}
             live.snapshot()  # the next commit writes the time given back
         delivered, live.delivered = live.delivered, None  # not this announcement's row
@@ -394,11 +394,11 @@ class Actions(HostBase):
             lead = [f"The host's {pending.text} was saved after all; it stands.", *pending.lines]
             if not pending.events:
                 for line in lead:
-                    await self._post(live, line)
+                    await self.announcer.post(live, line)
                 return True
         elif pending.private:
             assert pending.seat is not None
-            await self._private(live, pending.seat, f"Taken: {pending.text} (it was saved after all).")
+            await self.announcer.private(live, pending.seat, f"Taken: {pending.text} (it was saved after all).")
             lead = []
         else:
             lead = [f"{live.label(pending.seat or '')}: your move {pending.text} was saved after all; it stands."]

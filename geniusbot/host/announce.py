@@ -8,19 +8,23 @@ import contextlib
 import logging
 import math
 import re
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
 
 from . import board
-from .base import HostBase, never_raises
 from .clock import format_duration
-from .live import LiveMatch, Reply, ReplyStatus, result_detail, timed_out as timed_out_of
+from .live import LiveMatch, result_detail, timed_out as timed_out_of
 from .naming import game_title
 from .transport import TransportError, post_picture, post_text
+
+if TYPE_CHECKING:
+    from .cache import MatchCache
+    from .posted import TimedMessages
+    from .transport import Transport
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +43,7 @@ _CALLER_ANSWERS: ContextVar[bool] = ContextVar("caller_answers", default=False)
 
 @contextlib.asynccontextmanager
 async def caller_answers(yes: bool = True) -> AsyncIterator[None]:
-    """While the block runs (in this task), :meth:`Announcer._answer` is the caller's: the host
+    """While the block runs (in this task), :meth:`Announcer.answer` is the caller's: the host
     posts no answer of its own to the submitting seat, whose :class:`Reply` carries the message."""
     token = _CALLER_ANSWERS.set(yes)
     try:
@@ -48,23 +52,46 @@ async def caller_answers(yes: bool = True) -> AsyncIterator[None]:
         _CALLER_ANSWERS.reset(token)
 
 
-class Announcer(HostBase):
-    """What the room and the seats read: events, boards, captions, clock lines, status."""
+class Announcer:
+    """What the room and the seats read: events, boards, captions, clock lines, status (an object
+    of the host's own; see :class:`~geniusbot.host.base.HostBase` for ``pictures``, ``boards``,
+    ``text_boards`` and ``on_picture``)."""
 
-    async def _post(self, live: LiveMatch, text: str, *, delete_at: float | None = None) -> int | None:
+    def __init__(
+        self,
+        transport: Transport,
+        now: Callable[[], float],
+        cache: MatchCache,
+        posted: TimedMessages,
+        *,
+        pictures: bool = True,
+        boards: bool = True,
+        text_boards: bool = False,
+        on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
+    ) -> None:
+        self.transport = transport
+        self.now = now
+        self.cache = cache
+        self.posted = posted
+        self.pictures = pictures
+        self.boards = boards
+        self.text_boards = text_boards
+        self.on_picture = on_picture
+
+    async def post(self, live: LiveMatch, text: str, *, delete_at: float | None = None) -> int | None:
         """Post ``text`` in the room (``None`` if it could not be); with ``delete_at`` (epoch
         seconds), a message to be deleted then, whose deletion is kept before it is posted."""
         try:
             if delete_at is None:
                 return await self.transport.post(live.room, text)
-            return await self._post_timed(
+            return await self.posted.post_timed(
                 live, delete_at, lambda key: post_text(self.transport, live.room, text, key), text=text
             )
         except TransportError as error:
             log.warning("match %s: could not post: %s", live.id, error)
             return None
 
-    async def _private(self, live: LiveMatch, seat: str, text: str) -> bool:
+    async def private(self, live: LiveMatch, seat: str, text: str) -> bool:
         player = live.players.get(seat)
         if player is None:
             return False
@@ -86,28 +113,28 @@ class Announcer(HostBase):
         if seat in live.unreachable:
             return
         live.unreachable.add(seat)
-        await self._post(live, f"{live.label(seat)}: {UNREACHABLE}")
+        await self.post(live, f"{live.label(seat)}: {UNREACHABLE}")
 
-    async def _answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None:
+    async def answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None:
         if _CALLER_ANSWERS.get():
             return  # the caller shows the reply's message to the player alone
         if private:
-            await self._private(live, seat, text)
+            await self.private(live, seat, text)
         else:
-            await self._post(live, f"{live.label(seat)}: {text}")
+            await self.post(live, f"{live.label(seat)}: {text}")
 
-    async def _announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
+    async def announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
         for event in events:
             if not event.text:
                 continue  # data only: nothing to say
             if event.public:
                 delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
                 delete_at = self.now() + float(delete_after) if delete_after else None
-                await self._post(live, live.speak(event.text), delete_at=delete_at)
+                await self.post(live, live.speak(event.text), delete_at=delete_at)
             else:
                 text = live.speak(event.text)
                 for seat in sorted(event.seats or ()):
-                    await self._private(live, seat, text)
+                    await self.private(live, seat, text)
 
     def clocks(self, live: LiveMatch, now: float) -> dict[str, str]:
         """Each seat's clock as a short string for a board."""
@@ -123,7 +150,7 @@ class Announcer(HostBase):
         movers = live.game.to_move()
         if not movers:
             return ""
-        left = self._window_left(live, now)
+        left = self.window_left(live, now)
         if left is not None:
             return f"To move: {', '.join(live.label(s) for s in movers)}; the window closes in {left}."
         if live.clock.control.untimed:
@@ -132,7 +159,7 @@ class Announcer(HostBase):
         return f"To move: {', '.join(parts)}."
 
     @staticmethod
-    def _vanishing(live: LiveMatch, window: Mapping[str, Any] | None) -> bool:
+    def vanishing(live: LiveMatch, window: Mapping[str, Any] | None) -> bool:
         """Whether the window the host runs (its record of it) shows what the rules hide once it
         closes (``Window.vanishing``), so that the boards posted during it go with it."""
         if not window:
@@ -157,7 +184,7 @@ class Announcer(HostBase):
         views: board.Views = live.views
         return views
 
-    def _draw_board(
+    def draw_board(
         self, live: LiveMatch, now: float, views: board.Views | None = None
     ) -> asyncio.Future[bytes | None] | None:
         """Start drawing the public board of the current state in a worker thread (or ``None``).
@@ -175,12 +202,12 @@ class Announcer(HostBase):
         )
 
     @staticmethod
-    def _drop(drawing: asyncio.Future[bytes | None] | None) -> None:
+    def drop(drawing: asyncio.Future[bytes | None] | None) -> None:
         """Forget a board drawn for a state that was never committed."""
         if drawing is not None:
             drawing.cancel()
 
-    async def _report(
+    async def report(
         self,
         live: LiveMatch,
         now: float,
@@ -202,7 +229,7 @@ class Announcer(HostBase):
         if drawing is None:  # else _draw_board made this state's views as the action began
             self.views(live, fresh=True)
         window = live.host.get("window")
-        vanishing = self._vanishing(live, window)
+        vanishing = self.vanishing(live, window)
         events = list(events)
         # An event that goes with a vanishing window (deleted when it closes, as a game's opening
         # line for it is) says what the window is: the board after it says it no more.
@@ -211,11 +238,11 @@ class Announcer(HostBase):
             for event in events
         )
         if not self._pictured(live) or vanishing:
-            self._drop(drawing)
+            self.drop(drawing)
             for text in lead:
-                await self._post(live, text)
-            await self._announce(live, events)
-            await self._show_board(live, now, timed_out=timed_out, window_said=window_said)
+                await self.post(live, text)
+            await self.announce(live, events)
+            await self.show_board(live, now, timed_out=timed_out, window_said=window_said)
             return
         texts = list(lead)
         separate: list[Event] = []
@@ -228,21 +255,10 @@ class Announcer(HostBase):
                     texts.append(live.speak(event.text))
             else:
                 separate.append(event)
-        await self._announce(live, separate)
-        await self._show_board(live, now, lead=texts, drawing=drawing, timed_out=timed_out)
+        await self.announce(live, separate)
+        await self.show_board(live, now, lead=texts, drawing=drawing, timed_out=timed_out)
 
-    @never_raises
-    async def show_board(self, match_id: int) -> Reply:
-        """Post the match's board again, as it stands (the console's ``board``): the room's
-        picture or text board with its clock line, and each seat's own view that changed."""
-        live, refused = await self.cache.get(match_id)
-        if live is None:
-            return refused
-        async with live.lock:
-            await self._show_board(live, self.now())
-        return Reply(ReplyStatus.ACCEPTED, "", live.id)
-
-    async def _show_board(
+    async def show_board(
         self,
         live: LiveMatch,
         now: float,
@@ -261,9 +277,9 @@ class Announcer(HostBase):
         or else the text board's, unless ``window_said``: the announcement has said it already.
         """
         if not self.boards:
-            self._drop(drawing)
+            self.drop(drawing)
             for text in lead:
-                await self._post(live, text)
+                await self.post(live, text)
             return
         views = self.views(live)
         view = views.public
@@ -272,9 +288,9 @@ class Announcer(HostBase):
         if drawing is not None:
             png = await drawing
         elif self._pictured(live):
-            drawing = self._draw_board(live, now, views)
+            drawing = self.draw_board(live, now, views)
             png = await drawing if drawing is not None else None
-        ending = self._caption(live, now, timed_out=timed_out)
+        ending = self.caption(live, now, timed_out=timed_out)
         lead = [t for t in lead if t]
         window_says = "" if window_said else self.window_line(live, now)
         caption = "\n".join(t for t in (*lead, window_says, ending) if t)
@@ -282,7 +298,7 @@ class Announcer(HostBase):
         # goes when it closes (its intent kept before it is posted), even across a restart. Any
         # other window shows nothing hidden, and nothing else is ever deleted.
         window = live.host.get("window")
-        vanish_at = float(window["due"]) if window and self._vanishing(live, window) else None
+        vanish_at = float(window["due"]) if window and self.vanishing(live, window) else None
         if png is not None:
             try:
                 await self._post_picture(live, png, caption, vanish_at)
@@ -294,15 +310,15 @@ class Announcer(HostBase):
                 log.warning("match %s: could not post the board: %s", live.id, error)
                 # The board is lost, the announcement must not be; the lines under the board
                 # are said again as they are now (the upload may have taken a while).
-                await self._post(live, self._board_lost(live, lead, window_said, timed_out), delete_at=vanish_at)
+                await self.post(live, self._board_lost(live, lead, window_said, timed_out), delete_at=vanish_at)
         else:
             for text in lead:
-                await self._post(live, text)
+                await self.post(live, text)
         if png is None or self.text_boards:
             text = live.speak(board.text_board(view, clocks=clocks))  # seats named as the lines name them
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
-            await self._post(live, text + ("\n" + caption if caption else ""), delete_at=vanish_at)
+            await self.post(live, text + ("\n" + caption if caption else ""), delete_at=vanish_at)
         if type(live.game).perfect_information:
             return  # every seat's view is the room's: there is no view of its own to send
         for seat in live.players:
@@ -317,7 +333,7 @@ class Announcer(HostBase):
         result) as they are now, not as they were when the picture was drawn."""
         now = self.now()
         window_says = "" if window_said else self.window_line(live, now)
-        ending = self._caption(live, now, timed_out=timed_out)
+        ending = self.caption(live, now, timed_out=timed_out)
         return "\n".join(t for t in (*lead, BOARD_LOST, window_says, ending) if t)
 
     async def _post_picture(self, live: LiveMatch, png: bytes, caption: str, delete_at: float | None) -> int | None:
@@ -325,7 +341,7 @@ class Announcer(HostBase):
         filename = f"match{live.id}.png"
         if delete_at is None:
             return await self.transport.post_picture(live.room, png, filename=filename, text=caption)
-        return await self._post_timed(
+        return await self.posted.post_timed(
             live,
             delete_at,
             lambda key: post_picture(self.transport, live.room, png, filename=filename, text=caption, key=key),
@@ -359,9 +375,9 @@ class Announcer(HostBase):
                 live.unreachable.discard(seat)
                 if not self.text_boards:  # a terminal shows the text view as well as saving the picture
                     return True
-        return await self._private(live, seat, f"Your view of match #{live.id}:\n" + live.speak(board.text_board(view)))
+        return await self.private(live, seat, f"Your view of match #{live.id}:\n" + live.speak(board.text_board(view)))
 
-    def _caption(self, live: LiveMatch, now: float, *, timed_out: frozenset[str] = frozenset()) -> str:
+    def caption(self, live: LiveMatch, now: float, *, timed_out: frozenset[str] = frozenset()) -> str:
         """The line under a board: the result once the game is over, the clock line before.
 
         ``timed_out``: the seats whose timeout the announcement has just said with the player's
@@ -387,7 +403,7 @@ class Announcer(HostBase):
             return ABORTED_RESULT
         live = self.cache.from_record(record)
         if live.game.outcome() is not None:
-            return self._caption(live, self.now())
+            return self.caption(live, self.now())
         # A result the game's state does not keep (a host's own ruling): the record's sentence.
         if result.winner is None:
             return f"Result: a draw. {live.speak(result.reason)}"
@@ -396,13 +412,13 @@ class Announcer(HostBase):
     def window_line(self, live: LiveMatch, now: float) -> str:
         """What the running timed window says under a board's picture, with the time it has
         left (``Window.says`` with ``{left}`` filled in: "... it is hidden in 30 s."); "" when none runs or it says nothing."""
-        left = self._window_left(live, now)
+        left = self.window_left(live, now)
         window = live.game.window() if left is not None else None
         if window is None or not window.says:
             return ""
         return window.says.format(left=left)
 
-    def _window_left(self, live: LiveMatch, now: float) -> str | None:
+    def window_left(self, live: LiveMatch, now: float) -> str | None:
         """The time the running timed window has left ("30 s", "1:30"); ``None`` when none runs."""
         running = live.host.get("window")
         window = live.game.window() if running and not live.game.is_over else None
@@ -424,7 +440,7 @@ class Announcer(HostBase):
         if clocks:
             parts.append(f"Clocks: {clocks}.")
         if game.outcome():
-            parts.append(self._caption(live, now))
+            parts.append(self.caption(live, now))
         elif live.status == MatchStatus.ABORTED:
             parts.append(ABORTED_RESULT)
         return " ".join(parts)

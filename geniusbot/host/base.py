@@ -1,9 +1,11 @@
 """What every part of the match host shares: its settings and state, and what each job offers the others.
 
-:class:`~geniusbot.host.match.Host` is composed of one mixin per job (routing, actions, commands,
-deadlines, recovery, announcements, the live-match cache), each a subclass of :class:`HostBase`.
-The methods one job calls on another are declared here for the type checker only; each is
-defined once, in its own module. The live-match cache is an object of its own (:attr:`HostBase.cache`).
+:class:`~geniusbot.host.match.Host` is composed of the parts that are objects of their own,
+made here in the constructor (:attr:`HostBase.cache`, :attr:`HostBase.arming`,
+:attr:`HostBase.posted`, :attr:`HostBase.announcer`), and of one mixin per job still sharing one
+state (routing, actions, commands, deadlines, recovery), each a subclass of :class:`HostBase`.
+The methods one mixin calls on another are declared here for the type checker only; each is
+defined once, in its own module.
 """
 
 from __future__ import annotations
@@ -18,17 +20,19 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from geniusbot.storage.errors import StorageFault
 
+from .announce import Announcer
+from .arming import Arming
 from .cache import MatchCache
 from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed
+from .posted import TimedMessages
 
 if TYPE_CHECKING:
     from abc import abstractmethod
 
     from geniusbot.cluster.shards import Shards
     from geniusbot.games import Event
-    from geniusbot.storage import MatchRecord, NewAction, PostedMessage, Result, Store, TimerRecord
+    from geniusbot.storage import MatchRecord, NewAction, Result, Store, TimerRecord
 
-    from . import board
     from .transport import Transport
 
 log = logging.getLogger(__name__)
@@ -113,7 +117,6 @@ class HostBase:
         self.store = store
         self.transport = transport
         self.now = now
-        self.wake = wake
         self.pictures = pictures
         self.boards = boards
         self.text_boards = text_boards
@@ -124,6 +127,21 @@ class HostBase:
         self.outages: list[tuple[float, float]] = []
         #: The live-match cache: the matches held in memory (see :mod:`.cache`).
         self.cache = MatchCache(store, shards)
+        #: The clock and window timer rows, and the dispatcher told of each (see :mod:`.arming`).
+        self.arming = Arming(store, wake)
+        #: Messages posted to be deleted at a set time, and their deletions (see :mod:`.posted`).
+        self.posted = TimedMessages(store, transport, now, self.arming)
+        #: What the room and the seats read (see :mod:`.announce`).
+        self.announcer = Announcer(
+            transport,
+            now,
+            self.cache,
+            self.posted,
+            pictures=pictures,
+            boards=boards,
+            text_boards=text_boards,
+            on_picture=on_picture,
+        )
         self.sleep = sleep
         # Per match, the submission whose commit may have landed, and the task finding out (actions.py).
         self.unconfirmed: dict[int, Unconfirmed] = {}
@@ -196,75 +214,10 @@ class HostBase:
 
         # ---- deadlines.py: timers and deadlines
         @abstractmethod
-        async def _arm(self, live: LiveMatch, now: float) -> None: ...
-        @abstractmethod
-        async def _delete_message(self, timer: TimerRecord) -> None: ...
-        @abstractmethod
         async def _expire(self, live: LiveMatch, now: float) -> None: ...
-        @staticmethod
-        @abstractmethod
-        def _know_rows(live: LiveMatch, rows: Iterable[TimerRecord]) -> None: ...
-        @abstractmethod
-        async def _delete_posted(self, channel: int | None, message_id: int) -> None: ...
-        @abstractmethod
-        async def _post_timed(
-            self, live: LiveMatch, delete_at: float, send: Callable[[str], Awaitable[int]], *, text: str | None = None
-        ) -> int | None: ...
-        @abstractmethod
-        async def _settle_intent(self, intent: PostedMessage) -> tuple[int, TimerRecord | None] | None: ...
         @abstractmethod
         async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None: ...
-        @abstractmethod
-        async def _wake(self, due: float) -> None: ...
 
         # ---- recovery.py: the heartbeat
         @abstractmethod
         async def _beat(self, replacing: Sequence[int] = (), *, delivered: TimerRecord | None = None) -> bool: ...
-
-        # ---- announce.py: what the room and the seats read
-        @abstractmethod
-        async def _announce(self, live: LiveMatch, events: Iterable[Event]) -> None: ...
-        @abstractmethod
-        async def _answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None: ...
-        @abstractmethod
-        def _draw_board(
-            self, live: LiveMatch, now: float, views: board.Views | None = None
-        ) -> asyncio.Future[bytes | None] | None: ...
-        @staticmethod
-        @abstractmethod
-        def _drop(drawing: asyncio.Future[bytes | None] | None) -> None: ...
-        @abstractmethod
-        async def _post(self, live: LiveMatch, text: str, *, delete_at: float | None = None) -> int | None: ...
-        @abstractmethod
-        async def _show_board(
-            self,
-            live: LiveMatch,
-            now: float,
-            *,
-            lead: Sequence[str] = (),
-            drawing: asyncio.Future[bytes | None] | None = None,
-            timed_out: frozenset[str] = frozenset(),
-            window_said: bool = False,
-        ) -> None: ...
-        @abstractmethod
-        async def _private(self, live: LiveMatch, seat: str, text: str) -> bool: ...
-        @abstractmethod
-        async def _report(
-            self,
-            live: LiveMatch,
-            now: float,
-            events: Iterable[Event],
-            *,
-            lead: Sequence[str] = (),
-            drawing: asyncio.Future[bytes | None] | None = None,
-            timed_out: frozenset[str] = frozenset(),
-        ) -> None: ...
-        @abstractmethod
-        def clock_line(self, live: LiveMatch, now: float) -> str: ...
-        @staticmethod
-        @abstractmethod
-        def _vanishing(live: LiveMatch, window: Mapping[str, Any] | None) -> bool: ...
-        @abstractmethod
-        def _window_left(self, live: LiveMatch, now: float) -> str | None: ...
-        @abstractmethod
-        def status_text(self, live: LiveMatch) -> str: ...

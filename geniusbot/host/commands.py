@@ -64,7 +64,7 @@ class Commands(HostBase):
         }
         name = " ".join(name.split())
         if name == "status":
-            return Reply(ReplyStatus.ACCEPTED, self.status_text(live), match_id)
+            return Reply(ReplyStatus.ACCEPTED, self.announcer.status_text(live), match_id)
         handler = handlers.get(name)
         if handler is None:
             known = [self._command(c) for c in (*handlers, "status") if self._offers(c)]
@@ -173,12 +173,12 @@ class Commands(HostBase):
         live.status = MatchStatus.PAUSED
         live.host["paused_at"] = now
         stopped = "" if live.clock.control.untimed else "; the clocks are stopped"
-        if self._vanishing(live, live.host.get("window")):
+        if self.announcer.vanishing(live, live.host.get("window")):
             stopped += ", but not the window's time (what it shows stays on show until its time)"
         said = f"The host paused the match{stopped}."
         await self._commit_command(live, NewAction(ActionKind.COMMAND, "pause", None, key=key), now, [said])
-        await self._arm(live, now)
-        await self._post(live, said)
+        await self.arming.arm(live, now)
+        await self.announcer.post(live, said)
         return Reply(ReplyStatus.ACCEPTED, "paused", live.id)
 
     async def _resume(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
@@ -193,29 +193,29 @@ class Commands(HostBase):
         # A vanishing window's time is wall time, a pause's as an outage's (ruling 22): what it
         # shows stayed on show and goes at its time, so the window ends then, or now if that
         # time has passed. Any other window, like the clocks, gets the pause's length back.
-        vanishing = self._vanishing(live, window)
+        vanishing = self.announcer.vanishing(live, window)
         if window and not vanishing:
             window["due"] += paused_for
         live.status = MatchStatus.LIVE
         over = False
         if window and vanishing:
-            left = self._window_left(live, now)
+            left = self.announcer.window_left(live, now)
             over = left is None or float(window["due"]) <= now + 0.0005
             when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
             said = (
                 f"The match goes on; the window's time ran on during the pause (what it shows stayed on show): {when}."
             )
-            said = f"{said} {'' if over else self.clock_line(live, now)}".strip()
+            said = f"{said} {'' if over else self.announcer.clock_line(live, now)}".strip()
         else:
-            said = f"The match goes on. {self.clock_line(live, now)}".strip()
+            said = f"The match goes on. {self.announcer.clock_line(live, now)}".strip()
         await self._commit_command(live, NewAction(ActionKind.COMMAND, "resume", None, key=key), now, [said])
-        await self._arm(live, now)
+        await self.arming.arm(live, now)
         if self.boards and not window:
             # The board again, under which its clock line: a paused import, a match paused
             # long ago, is taken up seeing where it stands.
-            await self._show_board(live, now, lead=["The match goes on."])
+            await self.announcer.show_board(live, now, lead=["The match goes on."])
         else:
-            await self._post(live, said)
+            await self.announcer.post(live, said)
         if over and window:
             await self._window_due(live, {"kind": window["kind"]}, now)
         return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)
@@ -235,8 +235,8 @@ class Commands(HostBase):
             [said],
             result=Result(None, "aborted by the host"),
         )
-        await self._arm(live, now)
-        await self._post(live, said)
+        await self.arming.arm(live, now)
+        await self.announcer.post(live, said)
         return Reply(ReplyStatus.ACCEPTED, "aborted", live.id)
 
     async def _resign(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
@@ -248,8 +248,8 @@ class Commands(HostBase):
         events = live.game.resign(seat)
         self._after_change(live, now, events)
         await self._commit_command(live, NewAction(ActionKind.RESIGN, "resign", seat, key=key), now, events=events)
-        await self._arm(live, now)
-        await self._report(live, now, events)
+        await self.arming.arm(live, now)
+        await self.announcer.report(live, now, events)
         return Reply(ReplyStatus.ACCEPTED, "resigned", live.id)
 
     async def _close_window(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
@@ -282,11 +282,11 @@ class Commands(HostBase):
         self._after_change(live, now, events)
         action = NewAction(ActionKind.WINDOW, "close window", None, key=key)
         await self._commit_command(live, action, now, events=events)
-        await self._arm(live, now)  # the window's own row fires later, finds nothing, and goes
+        await self.arming.arm(live, now)  # the window's own row fires later, finds nothing, and goes
         # What the window showed goes with it now, not at the time it would have run out.
         for row in await self.store.timers(live.id):
             if row.kind == DELETE_TIMER:
-                await self._delete_message(row)
+                await self.posted.delete_message(row)
                 await self.store.delete_timer(row.id, kind=row.kind, due_at=row.due_at)
-        await self._report(live, now, events, lead=[CLOSED_BY_HAND])
+        await self.announcer.report(live, now, events, lead=[CLOSED_BY_HAND])
         return Reply(ReplyStatus.ACCEPTED, "window closed", live.id)

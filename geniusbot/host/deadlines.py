@@ -1,13 +1,11 @@
-"""Deadlines: the clock and window timers, clock notices, timeouts, windows that close, and
-scheduled deletions; every deadline is a timer row in the store."""
+"""Deadlines: the clock and window timers delivered, clock notices, timeouts, windows that close,
+and scheduled deletions; every deadline is a timer row in the store (armed by
+:class:`~.arming.Arming`; a timed message's deletion kept by :class:`~.posted.TimedMessages`)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
-import signal
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from geniusbot.games import Event, EventKind
@@ -15,57 +13,32 @@ from geniusbot.storage import (
     ActionKind,
     MatchStatus,
     NewAction,
-    PostedMessage,
     StaleVersion,
-    StorageError,
     StorageUnavailable,
     TimerRecord,
 )
 
+from .arming import (
+    CLOCK_TIMER as CLOCK_TIMER,
+    DELETE_TIMER as DELETE_TIMER,
+    HEARTBEAT_TIMER as HEARTBEAT_TIMER,
+    WINDOW_TIMER as WINDOW_TIMER,
+)
 from .base import HostBase
 from .clock import Alert, AlertKind, format_duration
-from .live import LiveMatch, epoch, timed_out, utc
-from .transport import KeyedTransport, TextFinder, TransportError, text_digest
+from .live import LiveMatch, epoch, timed_out
+from .posted import (
+    KILL_AT_ENV as KILL_AT_ENV,
+    TIMED_MESSAGE as TIMED_MESSAGE,
+    kill_point as kill_point,
+    message_key as message_key,
+)
 
 log = logging.getLogger(__name__)
-
-#: Timer kinds the host arms.
-CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "delete", "heartbeat"
-
-#: The ``messages`` kind of a message the host deletes at a set time.
-TIMED_MESSAGE = "timed"
 
 #: What the room reads first when a timed window closes because its time ran out (a window
 #: closed by hand says so instead; the game's own line is true either way).
 TIME_IS_UP = "Time is up."
-
-#: Test-only: the environment variable naming a boundary at which the process kills itself with
-#: SIGKILL, written ``boundary`` or ``boundary:n`` (the n-th time it is reached; default the
-#: first). The boundaries are those :func:`kill_point` is called with: ``message-intent`` (a timed
-#: message's intent is written, nothing posted yet) and ``message-posted`` (it is posted, its id
-#: not yet written). The crash tests use it to hit each gap; a bot never sets it.
-KILL_AT_ENV = "GENIUSBOT_TEST_KILL_AT"
-_reached: dict[str, int] = {}
-
-
-def kill_point(boundary: str) -> None:
-    """Die here, at once and without cleaning up, if :data:`KILL_AT_ENV` names this boundary
-    (and this is the time it asks for). A no-op unless that test-only variable is set."""
-    wanted = os.environ.get(KILL_AT_ENV)
-    if not wanted:
-        return
-    name, _, nth = wanted.partition(":")
-    if name.strip() != boundary:
-        return
-    _reached[boundary] = _reached.get(boundary, 0) + 1
-    if _reached[boundary] == int(nth or 1):
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
-def message_key(row_id: int) -> str:
-    """The key a timed message is posted with (:class:`~.transport.KeyedTransport`): its row's
-    (short: a transport may carry it in a file's name)."""
-    return f"m{row_id}"
 
 
 class Deadlines(HostBase):
@@ -91,7 +64,7 @@ class Deadlines(HostBase):
         match), so the dispatcher has nothing to delete; ``False`` leaves that to it.
         """
         if timer.kind == DELETE_TIMER:
-            await self._delete_message(timer)
+            await self.posted.delete_message(timer)
             return False
         if timer.kind == HEARTBEAT_TIMER:
             return await self._beat(delivered=timer)
@@ -140,9 +113,9 @@ class Deadlines(HostBase):
         passed = live.clock.passed_alerts(since, now)
         live.alerted = max(live.alerted, now)
         for _, text in self._notices(live, passed, now):
-            await self._post(live, text)
+            await self.announcer.post(live, text)
         await self._expire(live, now)
-        await self._arm(live, now)
+        await self.arming.arm(live, now)
 
     @staticmethod
     def _notices(live: LiveMatch, passed: Sequence[Alert], now: float) -> list[tuple[float, str]]:
@@ -205,13 +178,13 @@ class Deadlines(HostBase):
                 # fall inside an outage given back already, or a second crash would give it again.
                 self._after_change(live, now, events)
                 await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), now, at=deadline)
-                await self._arm(live, now)
+                await self.arming.arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead
                 timed_out.add(seat)
                 if self._run_out(live, now) is None:
                     lead, lines = lines, []
-                    await self._report(live, now, events, lead=lead, timed_out=frozenset(timed_out))
+                    await self.announcer.report(live, now, events, lead=lead, timed_out=frozenset(timed_out))
                     timed_out.clear()
                     continue
                 # Another clock has run out too: its timeout comes first, then the board.
@@ -219,10 +192,10 @@ class Deadlines(HostBase):
                     e for e in events if e.public and not (isinstance(e.data, Mapping) and e.data.get("delete_after"))
                 ]
                 lines += [live.speak(e.text) for e in said if e.text]
-                await self._announce(live, [e for e in events if e not in said])
+                await self.announcer.announce(live, [e for e in events if e not in said])
         except Exception:
             for text in lines:  # committed: said even if a later timeout could not be
-                await self._post(live, text)
+                await self.announcer.post(live, text)
             raise
 
     @staticmethod
@@ -256,151 +229,14 @@ class Deadlines(HostBase):
         resume that finds its time ran out meanwhile has said so already)."""
         window = live.host.get("window")
         if not window or window.get("kind") != payload.get("kind") or now + 0.0005 < float(window["due"]):
-            await self._arm(live, now)  # stale or early: the live window (if any) re-arms
+            await self.arming.arm(live, now)  # stale or early: the live window (if any) re-arms
             return
         if live.game.window() is None:
             live.host["window"] = None
-            await self._arm(live, now)
+            await self.arming.arm(live, now)
             return
         events = live.game.close_window()
         self._after_change(live, now, events)
         await self._commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
-        await self._arm(live, now)
-        await self._report(live, now, events, lead=lead)
-
-    async def _delete_message(self, timer: TimerRecord) -> None:
-        await self._delete_posted(timer.payload.get("channel_id"), int(timer.payload["message_id"]))
-
-    async def _delete_posted(self, channel: int | None, message_id: int) -> None:
-        try:
-            await self.transport.delete(channel, message_id)
-        except TransportError as error:
-            log.info("deleting message %s: %s (already gone?)", message_id, error)
-        await self.store.mark_message_deleted(channel, message_id)
-
-    async def _post_timed(
-        self, live: LiveMatch, delete_at: float, send: Callable[[str], Awaitable[int]], *, text: str | None = None
-    ) -> int | None:
-        """Post a message that must be gone at ``delete_at`` (epoch seconds): ``send(key)`` posts it.
-        A ``text`` message's intent keeps its digest and the time, so that a transport on which a
-        text carries no key can still find it (:class:`~.transport.TextFinder`).
-
-        The deletion is durable before the message can exist: its intent (a ``messages`` row with
-        no message id) is written first, then the message is posted (with the intent's key), then
-        its id and the deletion's timer row are written in one transaction. A crash in between
-        leaves an intent, which the restart settles (:meth:`_settle_intent`). If the intent cannot
-        be written, nothing is posted: a message whose deletion is not kept must not be shown.
-        Raises :class:`TransportError` as the post does.
-        """
-        try:
-            intent = await self.store.add_message(
-                live.room,
-                None,
-                TIMED_MESSAGE,
-                match_id=live.id,
-                delete_at=utc(delete_at),
-                text_digest=None if text is None else text_digest(text),
-                intended_at=None if text is None else utc(self.now()),
-            )
-        except StorageError as error:
-            log.warning("match %s: a message to delete later is not posted: %s", live.id, error)
-            return None
-        kill_point("message-intent")
-        try:
-            message_id = await send(message_key(intent.id))
-        except TransportError:
-            await self._settle_intent(intent)  # it may be on show all the same
-            raise
-        kill_point("message-posted")
-        await self.store.fill_message(intent.id, message_id, timer_kind=DELETE_TIMER)
-        await self._wake(delete_at)
-        return message_id
-
-    async def _settle_intent(self, intent: PostedMessage) -> tuple[int, TimerRecord | None] | None:
-        """Finish or undo an intent whose post may or may not have happened: a transport that
-        can find its messages by key (:class:`~.transport.KeyedTransport`) is asked; the message
-        found gets its id and its deletion's timer row (returned with it), else the intent is
-        dropped. ``None`` when nothing was found (or the transport could not be asked: the
-        intent then stays open, for the next restart)."""
-        found: int | None = None
-        if isinstance(self.transport, KeyedTransport):
-            try:
-                if intent.text_digest is not None and isinstance(self.transport, TextFinder):
-                    # A text carries no key here: found by its words, posted after its intent.
-                    since = epoch(intent.intended_at) if intent.intended_at is not None else 0.0
-                    found = await self.transport.find_posted_text(intent.channel_id, intent.text_digest, since)
-                else:
-                    found = await self.transport.find_posted(intent.channel_id, message_key(intent.id))
-            except TransportError as error:
-                log.warning("message intent %s: the transport could not be asked: %s", intent.id, error)
-                return None
-        if found is None:
-            await self.store.drop_message(intent.id)
-            return None
-        return found, await self.store.fill_message(intent.id, found, timer_kind=DELETE_TIMER)
-
-    @staticmethod
-    def _know_rows(live: LiveMatch, rows: Iterable[TimerRecord]) -> None:
-        """Learn which clock and window rows exist for the match (after a load)."""
-        live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
-        gone = live.delivered
-        for row in rows:
-            if gone is not None and (row.id, row.kind, row.due_at) == (gone.id, gone.kind, gone.due_at):
-                continue  # being delivered: it goes with this delivery, it cannot stand for a deadline
-            if row.kind in live.armed and row.match_id == live.id:
-                live.armed[row.kind].append((epoch(row.due_at), dict(row.payload), row.id))
-
-    async def _arm(self, live: LiveMatch, now: float) -> None:
-        """Make sure a timer row is due no later than the next clock alert (and the window).
-
-        The exact alert rides in the payload; a row that fires early is re-checked and re-armed.
-        """
-        wanted: dict[str, tuple[float, dict[str, Any]] | None] = {CLOCK_TIMER: None, WINDOW_TIMER: None}
-        added: float = 0.0  # the earliest due time of a row written here (0: none)
-        if live.status == MatchStatus.LIVE:
-            alerts = live.clock.alerts(now)
-            if alerts:
-                a = alerts[0]
-                deadline = live.clock.deadline(a.seat)
-                wanted[CLOCK_TIMER] = (
-                    a.at,
-                    {"seat": a.seat, "alert": a.kind, "seconds": a.seconds, "deadline": deadline},
-                )
-            window = live.host.get("window")
-            if window:
-                wanted[WINDOW_TIMER] = (float(window["due"]), {"kind": window["kind"]})
-        if any(kind not in live.armed for kind in wanted):
-            self._know_rows(live, await self.store.timers(live.id))
-        for kind, want in wanted.items():
-            rows = live.armed[kind]
-            # Rows are never deleted here, only added: the dispatcher deletes a delivered row by
-            # id once its callback returns, and SQLite reuses the highest free row id, so a row
-            # deleted while its delivery waits for this match's lock could hand its id to a new
-            # row that the dispatcher would then delete. A row no longer wanted fires, finds
-            # nothing due (or a match not live), and goes.
-            if want is None:
-                continue
-            # A row due no later than wanted may stay: when it fires early, the callback finds
-            # nothing due and re-arms. That saves a write on most moves.
-            if rows and min(due for due, _, _ in rows) <= want[0] + 0.0005:
-                continue
-            gone = live.delivered
-            if gone is not None:
-                # Re-armed from its own delivery: the new row and the delivered row's deletion
-                # in one write (the dispatcher then deletes nothing).
-                timer, _ = await self.store.replace_timer(gone, kind, utc(want[0]), match_id=live.id, payload=want[1])
-                live.delivered = None
-            else:
-                timer = await self.store.add_timer(kind, utc(want[0]), match_id=live.id, payload=want[1])
-            added = min(added or want[0], want[0])
-            live.armed[kind] = rows + [(want[0], want[1], timer.id)]
-        if added:
-            await self._wake(added)
-
-    async def _wake(self, due: float) -> None:
-        """Tell the dispatcher a timer row due at ``due`` was written (it may need to wake sooner)."""
-        if self.wake is None:
-            return
-        result = self.wake(utc(due))
-        if asyncio.iscoroutine(result):
-            await result
+        await self.arming.arm(live, now)
+        await self.announcer.report(live, now, events, lead=lead)

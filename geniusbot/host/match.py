@@ -16,26 +16,34 @@ sent something privately, a host command, a timer fell due) and answers through 
 * Clocks stop while the bot is down: :meth:`Host.recover` gives the outage back.
 * No input, however bad, raises out of the public entry points: each returns a :class:`Reply`.
 
-The host is composed of one part per job, each in its own module: ``routing`` (where an input
-goes), ``actions`` (starting, submitting, committing), ``commands`` (the host commands),
-``deadlines`` (timers, clocks, windows, deletions), ``recovery`` (restart and heartbeat),
-``announce`` (what the room and the seats read), on ``base`` (the shared state) and ``live``
-(a live match, a reply); and one object, ``cache`` (the live matches in memory).
+The host is composed of one part per job, each in its own module. Objects of their own, wired
+in the host's constructor and called through their public methods only: ``cache`` (the live
+matches in memory), ``arming`` (each match's timer rows), ``posted`` (messages deleted at a set
+time) and ``announce`` (what the room and the seats read). Mixins over one state (``base``),
+still: ``routing`` (where an input goes), ``actions`` (starting, submitting, committing),
+``commands`` (the host commands), ``deadlines`` (timers delivered: clocks, windows, deletions)
+and ``recovery`` (restart and heartbeat); ``live`` holds a live match and a reply.
 
 See ``docs/host.md`` for the contract with transports and the rulings.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from . import board
 from .actions import Actions
 from .announce import ABORTED_RESULT, Announcer
-from .base import HEARTBEAT_SECONDS
+from .base import HEARTBEAT_SECONDS, never_raises
 from .commands import Commands
 from .deadlines import CLOCK_TIMER, DELETE_TIMER, HEARTBEAT_TIMER, WINDOW_TIMER, Deadlines
 from .live import LiveMatch, Reply, ReplyStatus, epoch, result_detail, timed_out, utc
 from .recovery import MAX_OUTAGES, Recovery
 from .routing import CHAT_PREFIXES, Routing
 from .transport import Player
+
+if TYPE_CHECKING:
+    from geniusbot.storage import MatchRecord
 
 __all__ = [
     "ABORTED_RESULT",
@@ -57,7 +65,7 @@ __all__ = [
 ]
 
 
-class Host(Routing, Actions, Commands, Deadlines, Recovery, Announcer):
+class Host(Routing, Actions, Commands, Deadlines, Recovery):
     """Hosts every match of one store, speaking through one transport (see :class:`~geniusbot.host.base.HostBase`
     for its settings). Its queries answer the front ends from the live-match cache; they never
     hand out the cache or a match's lock."""
@@ -94,3 +102,42 @@ class Host(Routing, Actions, Commands, Deadlines, Recovery, Announcer):
     async def quiet(self, match_id: int) -> None:
         """Return once the input match ``match_id`` is handling now, if any, is done."""
         await self.cache.quiet(match_id)
+
+    # ---- what the room and the seats read (the announcer's)
+
+    @never_raises
+    async def show_board(self, match_id: int) -> Reply:
+        """Post the match's board again, as it stands (the console's ``board``): the room's
+        picture or text board with its clock line, and each seat's own view that changed."""
+        live, refused = await self.cache.get(match_id)
+        if live is None:
+            return refused
+        async with live.lock:
+            await self.announcer.show_board(live, self.now())
+        return Reply(ReplyStatus.ACCEPTED, "", live.id)
+
+    def result_line(self, record: MatchRecord) -> str:
+        """An ended match's result as the room read it under its last board (see
+        :meth:`.announce.Announcer.result_line`)."""
+        return self.announcer.result_line(record)
+
+    def clock_line(self, live: LiveMatch, now: float) -> str:
+        """The clock line under a board: who is to move, with their time."""
+        return self.announcer.clock_line(live, now)
+
+    def clocks(self, live: LiveMatch, now: float) -> dict[str, str]:
+        """Each seat's clock as a board shows it."""
+        return self.announcer.clocks(live, now)
+
+    def window_line(self, live: LiveMatch, now: float) -> str:
+        """What the running timed window says, with the time it has left ("" when none runs)."""
+        return self.announcer.window_line(live, now)
+
+    def status_text(self, live: LiveMatch) -> str:
+        """A status line for the ``status`` command."""
+        return self.announcer.status_text(live)
+
+    @staticmethod
+    def views(live: LiveMatch, *, fresh: bool = False) -> board.Views:
+        """The views of the match's state now (see :meth:`.announce.Announcer.views`)."""
+        return Announcer.views(live, fresh=fresh)

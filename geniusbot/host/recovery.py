@@ -103,7 +103,7 @@ class Recovery(HostBase):
                 await self.store.add_timer(HEARTBEAT_TIMER, due, payload={**payload, "shard": shard})
         for row_id in replacing:
             await self.store.delete_timer(row_id)
-        await self._wake(now + self.heartbeat)
+        await self.arming.wake(now + self.heartbeat)
         return delivered is not None
 
     async def _settle_messages(self, now: float, deletions: Sequence[TimerRecord]) -> None:
@@ -119,7 +119,7 @@ class Recovery(HostBase):
                 continue
             message_id = message.message_id
             if message_id is None:
-                settled = await self._settle_intent(message)
+                settled = await self.posted.settle_intent(message)
                 if settled is None:
                     continue
                 message_id, timer = settled
@@ -127,7 +127,7 @@ class Recovery(HostBase):
                     rows.setdefault((message.channel_id, message_id), []).append(timer)
             mine = rows.get((message.channel_id, message_id), [])
             if epoch(message.delete_at) <= now + 0.0005:
-                await self._delete_posted(message.channel_id, message_id)
+                await self.posted.delete_posted(message.channel_id, message_id)
                 for row in mine:
                     await self.store.delete_timer(row.id, kind=row.kind, due_at=row.due_at)
             elif not mine:
@@ -137,7 +137,7 @@ class Recovery(HostBase):
                     match_id=message.match_id,
                     payload={"channel_id": message.channel_id, "message_id": message_id, "row": message.id},
                 )
-                await self._wake(epoch(message.delete_at))
+                await self.arming.wake(epoch(message.delete_at))
 
     def _give_back(self, saved_at: float) -> tuple[float, float]:
         """What the ledger gives back to a match last committed at ``saved_at``, and how long
@@ -151,12 +151,12 @@ class Recovery(HostBase):
 
     async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord], boards: bool) -> None:
         live = self.cache.from_record(record)
-        self._know_rows(live, rows)
+        self.arming.know_rows(live, rows)
         self.matches[live.id] = live
         async with live.lock:
             if live.status != MatchStatus.LIVE:
                 if boards:
-                    await self._show_board(live, now)
+                    await self.announcer.show_board(live, now)
                 return  # paused: its clocks are stopped already
             outage, latest = self._give_back(float(live.host.get("saved_at", now)))
             live.clock.give_back(outage)
@@ -164,18 +164,18 @@ class Recovery(HostBase):
             # A vanishing window's time is wall time: what it shows stayed on show while the bot
             # was down (its messages go at their time), so it ends when they go. Any other
             # window, like the clocks, gets the outage back.
-            vanishing = self._vanishing(live, window)
+            vanishing = self.announcer.vanishing(live, window)
             if window and not vanishing:
                 window["due"] += outage
             if self.heartbeat > 0:
                 live.snapshot()  # what the row and the ledger together say
             else:
                 await self._commit(live, None, now)  # no ledger: the row must say it alone
-            await self._arm(live, now)
+            await self.arming.arm(live, now)
             said = [] if live.clock.control.untimed else ["the clocks were stopped meanwhile"]
             over = False
             if window and vanishing:
-                left = self._window_left(live, now)
+                left = self.announcer.window_left(live, now)
                 over = left is None or float(window["due"]) <= now + 0.0005
                 when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
                 ran_on = "but not the window's time" if said else "the window's time ran on"
@@ -186,10 +186,10 @@ class Recovery(HostBase):
             back = f"{back}{'; ' + ', '.join(said) if said else ''}."
             if boards and not over:
                 # Apart from the board: a board in a memory window goes when the window closes.
-                await self._post(live, back)
-                await self._show_board(live, now)  # its clock line under it
+                await self.announcer.post(live, back)
+                await self.announcer.show_board(live, now)  # its clock line under it
             else:
-                await self._post(live, f"{back} {self.clock_line(live, now)}".strip())
+                await self.announcer.post(live, f"{back} {self.announcer.clock_line(live, now)}".strip())
             if over and window:
                 await self._window_due(live, {"kind": window["kind"]}, now)
             # A clock that had already run out before the outage still decides.

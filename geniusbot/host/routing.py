@@ -76,7 +76,7 @@ class Routing(HostBase):
             hint = command_hint(text, prefix, seat=seat if self.hint_seats else None)
             if hint is not None:
                 line = f"{live.label(seat)}: {hint}"
-                await self._post(live, line)
+                await self.announcer.post(live, line)
                 return Reply(ReplyStatus.REJECTED, line, match_id, hint=True)
             if is_chatter(live.game, seat, text.strip()):
                 return Reply(ReplyStatus.IGNORED, match_id=match_id)

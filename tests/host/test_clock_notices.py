@@ -217,6 +217,6 @@ async def test_the_result_says_a_timeout_once_by_its_termination_not_by_its_word
     outcome = live.game.outcome()
     assert outcome is not None and outcome.termination == "time" and outcome.data["seat"] == "p1"
     # Said already for p1: the result alone; for another seat, or none, the result says why.
-    assert host._caption(live, clock.t, timed_out=frozenset({"p1"})) == "Result: p2 wins."
-    assert host._caption(live, clock.t, timed_out=frozenset({"p2"})) == "Result: p2 wins. p1 ran out of time."
-    assert host._caption(live, clock.t) == "Result: p2 wins. p1 ran out of time."
+    assert host.announcer.caption(live, clock.t, timed_out=frozenset({"p1"})) == "Result: p2 wins."
+    assert host.announcer.caption(live, clock.t, timed_out=frozenset({"p2"})) == "Result: p2 wins. p1 ran out of time."
+    assert host.announcer.caption(live, clock.t) == "Result: p2 wins. p1 ran out of time."

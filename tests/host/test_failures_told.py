@@ -65,7 +65,7 @@ async def test_a_lost_board_with_nothing_to_announce_is_still_said_missing(store
     transport.clear()
     transport.failing = True
     async with live.lock:
-        await host._show_board(live, host.now())
+        await host.announcer.show_board(live, host.now())
     assert transport.room_texts() == ["The board could not be posted.\nTo move: Alice (p1) 0:35."]
 
 
@@ -88,15 +88,15 @@ async def test_a_seat_whose_private_messages_fail_is_told_once_a_spell(
         assert (await host.submit(match_id, "p1", "bid 4", private=True)).ok
         live = host.matches[match_id]
         async with live.lock:
-            await host._private(live, "p1", "A third one.")
+            await host.announcer.private(live, "p1", "A third one.")
         assert transport.room_texts().count(UNREACHABLE) == 1
         # She opens her DMs: the next one gets through and the spell is over; a later failure is told again.
         transport.fail_private.discard("p1")
         async with live.lock:
-            assert await host._private(live, "p1", "Back.")
+            assert await host.announcer.private(live, "p1", "Back.")
         transport.fail_private.add("p1")
         async with live.lock:
-            assert not await host._private(live, "p1", "Gone again.")
+            assert not await host.announcer.private(live, "p1", "Gone again.")
         assert transport.room_texts().count(UNREACHABLE) == 2
 
 
@@ -109,7 +109,7 @@ async def test_each_seat_has_its_own_spell(quiet_host: Host, transport: Recordin
         transport.clear()
         async with live.lock:
             for seat in ("p1", "p2", "p1", "p2"):
-                await host._private(live, seat, "A secret.")
+                await host.announcer.private(live, seat, "A secret.")
         assert transport.room_texts() == [UNREACHABLE, UNREACHABLE.replace("Alice (p1)", "Bob (p2)")]
 
 

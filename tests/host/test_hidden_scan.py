@@ -448,23 +448,30 @@ class Blabbing(RecordingTransport):
         return await super().send_private(player, text)
 
 
-class Forgetful(Host):
-    """A host that never deletes anything."""
+def forgetful(host: Host) -> Host:
+    """A host that never deletes anything: its timed messages are posted, their deletions never kept."""
 
-    async def _post_timed(self, live, delete_at: float, send, **kwargs) -> int | None:
+    async def post_timed(live, delete_at: float, send, **kwargs) -> int | None:
         return await send("forgotten")  # posted, its deletion never kept
 
+    host.posted.post_timed = post_timed  # the part the announcer posts its timed messages through
+    return host
 
-class Tidy(Host):
+
+def tidy(host: Host) -> Host:
     """A host that deletes every board it posts after 30 s."""
+    show_board = host.announcer.show_board
 
-    async def _show_board(self, live, now: float, **options) -> None:
-        mark = len(self.transport.sent)
-        await super()._show_board(live, now, **options)
-        for sent in self.transport.sent[mark:]:
+    async def shown(live, now: float, **options) -> None:
+        mark = len(host.transport.sent)
+        await show_board(live, now, **options)
+        for sent in host.transport.sent[mark:]:
             if sent.op in ("post", "picture") and sent.room == ROOM:
-                intent = await self.store.add_message(ROOM, None, "timed", match_id=live.id, delete_at=utc(now + 30))
-                await self.store.fill_message(intent.id, sent.message_id, timer_kind=DELETE_TIMER)
+                intent = await host.store.add_message(ROOM, None, "timed", match_id=live.id, delete_at=utc(now + 30))
+                await host.store.fill_message(intent.id, sent.message_id, timer_kind=DELETE_TIMER)
+
+    host.announcer.show_board = shown
+    return host
 
 
 @pytest.mark.parametrize("broken", ["blabbing", "forgetful", "tidy"])
@@ -474,8 +481,8 @@ async def test_the_scan_fails_on_a_leak(sqlite_db_url, broken):
         scan = Scan(store)
         if broken == "blabbing":
             scan.transport = Blabbing()
-        cls = {"forgetful": Forgetful, "tidy": Tidy}.get(broken, Host)
-        scan.host = cls(store, scan.transport, now=scan.clock, pictures=False, heartbeat=0)
+        breaking = {"forgetful": forgetful, "tidy": tidy}.get(broken, lambda host: host)
+        scan.host = breaking(Host(store, scan.transport, now=scan.clock, pictures=False, heartbeat=0))
         rng = random.Random("leak")
         why = {
             "blabbing": "a private text reached the room",

@@ -166,7 +166,7 @@ async def test_a_seat_whose_view_differs_gets_it_as_a_picture_and_only_that_seat
     assert not any("{" in s.text for s in transport.sent)
     # The same view is not sent again when nothing in it changed.
     transport.clear()
-    await host._show_board(live, host.now())
+    await host.announcer.show_board(live, host.now())
     assert not [s for s in transport.sent if s.op == "private picture"]
 
 
@@ -196,7 +196,7 @@ async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_bo
     assert live.host["window"]["kind"] == "memorize"
     transport.clear()
     async with live.lock:
-        await host._report(
+        await host.announcer.report(
             live, host.now(), [Event("A public announcement."), Event("For p2 only.", frozenset({"p2"}))]
         )
     said = room(transport)
