@@ -28,7 +28,7 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from geniusbot.host.transport import Player, TransportError, text_digest
+from geniusbot.host.transport import BACK_AFTER, Player, TransportError, text_digest
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +128,8 @@ class DiscordTransport:
 
     #: Host commands are slash commands: the host's hints say "/resume".
     command_prefix = "/"
+    #: A resumed match's first line after a restart: the bot was away.
+    back_after = BACK_AFTER
 
     @property
     def commands(self) -> frozenset[str]:

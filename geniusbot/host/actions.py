@@ -366,8 +366,10 @@ class Actions(HostBase):
         now = self.now()
         if found is None:
             if pending.command:
-                again = f"; use {self._command(pending.text)} again" if self._offers(pending.text) else ""
-                await self.announcer.post(live, f"The host's {pending.text} was not saved after all, so nothing changed{again}.")
+                again = f"; use {self.names.written(pending.text)} again" if self.names.offers(pending.text) else ""
+                await self.announcer.post(
+                    live, f"The host's {pending.text} was not saved after all, so nothing changed{again}."
+                )
                 return False
             message = f"Your move {pending.text} was not saved after all, so it was not taken; send it again."
             assert pending.seat is not None

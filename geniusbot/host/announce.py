@@ -355,8 +355,8 @@ class Announcer:
         player = live.players.get(seat)
         if seat == live.practice_seat:
             return True  # see _private: nothing private goes to the practice opponent's seat
-        send_picture = getattr(self.transport, "send_private_picture", None)
-        if player is not None and send_picture is not None and self.pictures and board.has_picture(live.game.name):
+        send_picture = self.transport.send_private_picture
+        if player is not None and self.pictures and board.has_picture(live.game.name):
             players = {s: p.name or s for s, p in live.players.items()}
             png = await asyncio.to_thread(
                 board.picture, view, players=players, clocks=clocks, title=f"Match #{live.id}: {live.label(seat)}"

@@ -25,6 +25,7 @@ from .arming import Arming
 from .cache import MatchCache
 from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed
 from .posted import TimedMessages
+from .transport import CommandNames
 
 if TYPE_CHECKING:
     from abc import abstractmethod
@@ -127,6 +128,8 @@ class HostBase:
         self.outages: list[tuple[float, float]] = []
         #: The live-match cache: the matches held in memory (see :mod:`.cache`).
         self.cache = MatchCache(store, shards)
+        #: The host's commands as the transport's users write them (see :class:`~.transport.CommandNames`).
+        self.names = CommandNames(transport)
         #: The clock and window timer rows, and the dispatcher told of each (see :mod:`.arming`).
         self.arming = Arming(store, wake)
         #: Messages posted to be deleted at a set time, and their deletions (see :mod:`.posted`).
@@ -205,12 +208,6 @@ class HostBase:
             key: str | None = None,
             answer: bool = True,
         ) -> Reply: ...
-
-        # ---- commands.py: host commands
-        @abstractmethod
-        def _command(self, name: str) -> str: ...
-        @abstractmethod
-        def _offers(self, name: str) -> bool: ...
 
         # ---- deadlines.py: timers and deadlines
         @abstractmethod

@@ -67,7 +67,7 @@ class Commands(HostBase):
             return Reply(ReplyStatus.ACCEPTED, self.announcer.status_text(live), match_id)
         handler = handlers.get(name)
         if handler is None:
-            known = [self._command(c) for c in (*handlers, "status") if self._offers(c)]
+            known = [self.names.written(c) for c in (*handlers, "status") if self.names.offers(c)]
             listing = f"; use {', '.join(known[:-1])} or {known[-1]}" if len(known) > 1 else ""
             return Reply(ReplyStatus.ERROR, f"There is no command {name!r}{listing}.", match_id)
         given = key
@@ -97,14 +97,16 @@ class Commands(HostBase):
             except StaleVersion:
                 self.matches.pop(match_id, None)
                 return Reply(
-                    ReplyStatus.UNAVAILABLE, f"Match #{match_id} changed meanwhile; try {self._again(name)}.", match_id
+                    ReplyStatus.UNAVAILABLE,
+                    f"Match #{match_id} changed meanwhile; try {self.names.again(name)}.",
+                    match_id,
                 )
             except Exception:
                 log.exception("match %s: command %s failed", match_id, name)
                 live.restore()
                 return Reply(
                     ReplyStatus.ERROR,
-                    f"Something went wrong on the bot's side; nothing changed. Try {self._again(name)}.",
+                    f"Something went wrong on the bot's side; nothing changed. Try {self.names.again(name)}.",
                     match_id,
                 )
 
@@ -117,10 +119,10 @@ class Commands(HostBase):
         if pending is not None:
             message = (
                 f"The bot is still waiting for its database to say whether {self._pending_what(live, pending)} "
-                f"was saved, so nothing changed; try {self._again(name)} once the bot has said."
+                f"was saved, so nothing changed; try {self.names.again(name)} once the bot has said."
             )
         else:
-            message = f"The bot could not save that, so nothing changed; try {self._again(name)} in a moment."
+            message = f"The bot could not save that, so nothing changed; try {self.names.again(name)} in a moment."
         return Reply(ReplyStatus.UNAVAILABLE, message, live.id)
 
     async def _commit_command(
@@ -141,22 +143,6 @@ class Commands(HostBase):
                 pending.lines, pending.events = list(lines), list(events)
             raise
 
-    def _offers(self, name: str) -> bool:
-        """Whether the transport's users can write the host command ``name``: a transport's
-        ``commands`` names those it has (Discord: its slash commands, so no ``close window``);
-        without it, every host command (the console)."""
-        commands = getattr(self.transport, "commands", None)
-        return commands is None or name in commands
-
-    def _command(self, name: str) -> str:
-        """A host command as the transport's users write it: "/resume" on Discord, "resume" on the console.
-        Name only a command the transport offers (:meth:`_offers`)."""
-        return f"{getattr(self.transport, 'command_prefix', '')}{name}"
-
-    def _again(self, name: str) -> str:
-        """ "/pause again", or "again" where the command has no name the users could write."""
-        return f"{self._command(name)} again" if self._offers(name) else "again"
-
     def _ended(self, live: LiveMatch) -> Reply | None:
         if live.status in ENDED_STATUSES:
             return Reply(ReplyStatus.ERROR, f"Match #{live.id} is over already.", live.id)
@@ -166,7 +152,7 @@ class Commands(HostBase):
         if ended := self._ended(live):
             return ended
         if live.status == MatchStatus.PAUSED:
-            go_on = f"; use {self._command('resume')} to go on" if self._offers("resume") else ""
+            go_on = f"; use {self.names.written('resume')} to go on" if self.names.offers("resume") else ""
             return Reply(ReplyStatus.ERROR, f"Match #{live.id} is paused already{go_on}.", live.id)
         now = self.now()
         live.clock.pause(now)
@@ -257,19 +243,19 @@ class Commands(HostBase):
         if ended := self._ended(live):
             return ended
         if live.status == MatchStatus.PAUSED:
-            if not self._offers("resume"):
+            if not self.names.offers("resume"):
                 return Reply(
                     ReplyStatus.ERROR,
                     f"Match #{live.id} is paused; its window cannot be closed until it goes on.",
                     live.id,
                 )
             then = (
-                f"then {self._command('close window')}"
-                if self._offers("close window")
+                f"then {self.names.written('close window')}"
+                if self.names.offers("close window")
                 else "and its window closes when its time is up"  # the users have no command for it
             )
             return Reply(
-                ReplyStatus.ERROR, f"Match #{live.id} is paused; use {self._command('resume')}, {then}.", live.id
+                ReplyStatus.ERROR, f"Match #{live.id} is paused; use {self.names.written('resume')}, {then}.", live.id
             )
         if not live.host.get("window") or live.game.window() is None:
             return Reply(

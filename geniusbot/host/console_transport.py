@@ -56,6 +56,8 @@ class ConsoleTransport:
 
     #: Commands are typed as they are named: "resume".
     command_prefix = ""
+    #: Every host command can be typed here.
+    commands: frozenset[str] | None = None
 
     #: A resumed match's first line: there is no bot that was away, only the match.
     back_after = "Match #{match} is back after {away}"

@@ -16,9 +16,6 @@ from .live import epoch, utc
 
 log = logging.getLogger(__name__)
 
-#: What a resumed match's first line says, unless the transport has its own ``back_after``.
-BACK_AFTER = "The bot is back after {away}"
-
 #: Outages the heartbeat ledger keeps for matches that have not committed since (the newest).
 MAX_OUTAGES = 50
 
@@ -180,9 +177,7 @@ class Recovery(HostBase):
                 when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
                 ran_on = "but not the window's time" if said else "the window's time ran on"
                 said.append(f"{ran_on} (what it shows stayed on show): {when}")
-            back = getattr(self.transport, "back_after", BACK_AFTER).format(
-                match=live.id, away=format_duration(int(latest * 1000))
-            )
+            back = self.transport.back_after.format(match=live.id, away=format_duration(int(latest * 1000)))
             back = f"{back}{'; ' + ', '.join(said) if said else ''}."
             if boards and not over:
                 # Apart from the board: a board in a memory window goes when the window closes.

@@ -72,7 +72,7 @@ class Routing(HostBase):
         if live is None:
             return reply
         if live.status in UNFINISHED_STATUSES and seat in live.players:
-            prefix = self._command("")  # as the transport's users write a command: "/", ""
+            prefix = self.names.prefix
             hint = command_hint(text, prefix, seat=seat if self.hint_seats else None)
             if hint is not None:
                 line = f"{live.label(seat)}: {hint}"
@@ -113,8 +113,10 @@ class Routing(HostBase):
                 records = private_games
         if not records:
             # /start is the bot's, not a host command: named only where the transport has it.
-            offered = getattr(self.transport, "commands", None)
-            how = f" ({self._command('start')} in a game room)" if offered is not None and "start" in offered else ""
+            offered = self.transport.commands
+            how = (
+                f" ({self.names.written('start')} in a game room)" if offered is not None and "start" in offered else ""
+            )
             return Reply(
                 ReplyStatus.IGNORED,
                 "You play in no running match, so there is nothing to send this to. Once a host starts a "

@@ -35,16 +35,31 @@ class Player:
         return f"{self.name} ({self.seat})" if self.name and self.name != self.seat else self.seat
 
 
+#: What a resumed match's room reads first after the bot's restart (``{away}``: the outage's length).
+BACK_AFTER = "The bot is back after {away}"
+
+
 @runtime_checkable
 class Transport(Protocol):
     """What the host may do in the outside world. Message ids are integers (Discord snowflakes; the console's are unique across its runs).
 
-    A transport may also set ``command_prefix``: how its users write a host command, put before
-    the command's name when the host names one in a hint ("/" on Discord: "use /resume to go
-    on"; the console's default, "": "use resume to go on"), and ``commands``: the names its
-    users can write so (Discord: its slash commands, which have no ``close window``); a hint
-    names no other. Without ``commands`` every host command can be written (the console).
+    A transport declares how its users write a host command: ``command_prefix``, put before the
+    command's name when the host names one in a hint ("/" on Discord: "use /resume to go on";
+    the console's "": "use resume to go on"), and ``commands``: the names its users can write so
+    (Discord: its slash commands, which have no ``close window``); a hint names no other.
+    ``None``: every host command can be written (the console). See :class:`CommandNames`.
     """
+
+    #: How the transport's users write a host command, before its name ("/" on Discord).
+    command_prefix: str
+    #: A resumed match's first line after a restart, before the outage's length (``{away}``) and
+    #: what the outage gave back: :data:`BACK_AFTER` where a bot was away; the console has no bot.
+    back_after: str
+
+    @property
+    def commands(self) -> frozenset[str] | None:
+        """The host commands the transport's users can write (``None``: all)."""
+        ...
 
     async def post(self, room: int | None, text: str) -> int:
         """Post ``text`` in the room; return the new message's id."""
@@ -65,6 +80,35 @@ class Transport(Protocol):
     async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int | None:
         """Send a PNG picture (with an optional caption) to one player only; its id if any."""
         ...
+
+
+class CommandNames:
+    """The host's commands as a transport's users write them, as the transport declares
+    (``command_prefix`` and ``commands``, read at each use: Discord's commands are its cogs')."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+
+    @property
+    def prefix(self) -> str:
+        """What is written before a command's name: "/" on Discord, "" at the console."""
+        return self.transport.command_prefix
+
+    def offers(self, name: str) -> bool:
+        """Whether the transport's users can write the host command ``name``: a transport's
+        ``commands`` names those it has (Discord: its slash commands, so no ``close window``);
+        ``None``: every host command (the console)."""
+        commands = self.transport.commands
+        return commands is None or name in commands
+
+    def written(self, name: str) -> str:
+        """A host command as the transport's users write it: "/resume" on Discord, "resume" on the
+        console. Name only a command the transport offers (:meth:`offers`)."""
+        return f"{self.prefix}{name}"
+
+    def again(self, name: str) -> str:
+        """ "/pause again", or "again" where the command has no name the users could write."""
+        return f"{self.written(name)} again" if self.offers(name) else "again"
 
 
 @runtime_checkable
@@ -153,6 +197,7 @@ class RecordingTransport:
     fail_private: set[str] = field(default_factory=set)
     command_prefix: str = ""
     commands: frozenset[str] | None = None
+    back_after: str = BACK_AFTER
     _next_id: int = 0
 
     def _id(self) -> int:
