@@ -74,12 +74,17 @@ def at_priority(
 
 class PriorityQueue:
     """At most ``places`` holders at a time; the waiters are let in by :func:`current_priority`,
-    highest first, and in the order they came within one priority."""
+    highest first, and in the order they came within one priority.
 
-    def __init__(self, places: int) -> None:
+    ``by_priority=False`` lets every waiter in as it came, whatever its priority (first come,
+    first served: what the store did before, kept for the benchmark's side-by-side run).
+    """
+
+    def __init__(self, places: int, *, by_priority: bool = True) -> None:
         if places < 1:
             raise ValueError(f"a queue needs at least one place, not {places}")
         self.places = places
+        self.by_priority = by_priority
         self._held = 0
         self._waiting: tuple[deque[asyncio.Future[None]], ...] = tuple(deque() for _ in Priority)
 
@@ -101,7 +106,7 @@ class PriorityQueue:
         if self._held < self.places and not self.waiting:
             self._held += 1
             return
-        queue = self._waiting[level]
+        queue = self._waiting[level if self.by_priority else Priority.NORMAL]
         place: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         queue.append(place)
         try:

@@ -135,6 +135,24 @@ async def test_the_queue_lets_in_by_priority_then_in_order():
     assert order == ["timer 1", "timer 2", "move 1", "move 2", "start 1", "start 2"]
 
 
+async def test_the_queue_without_priorities_lets_in_as_they_came():
+    queue = PriorityQueue(1, by_priority=False)
+    order: list[str] = []
+
+    async def take(name: str, level: Priority) -> None:
+        with priority(level):
+            async with queue.turn():
+                order.append(name)
+
+    async with queue.turn():
+        tasks = []
+        for name, level in [("start 1", Priority.LOW), ("move 1", Priority.NORMAL), ("timer 1", Priority.HIGH)]:
+            tasks.append(asyncio.create_task(take(name, level)))
+            await until(lambda: queue.waiting == len(tasks), f"{name} queues")
+    await asyncio.gather(*tasks)
+    assert order == ["start 1", "move 1", "timer 1"]
+
+
 async def test_a_waiter_cancelled_gives_its_place_on():
     queue = PriorityQueue(1)
     entered: list[str] = []
