@@ -200,15 +200,16 @@ async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> t
                     owner, guild, room, "start", {"game": "tictacfive", "first": alice, "second": bob, "clock": "60s"}
                 )
                 await fake.wait_for_followup(interaction)
-                return max(bot.host.matches)
+                return max(live.id for live in bot.host.unfinished())
 
             times: list[float] = []
             match_id = await new_match()
             for i in range(warmup + iterations):
-                live = bot.host.matches.get(match_id)  # let go of once it is over
+                live = bot.host.held(match_id)  # let go of once it is over
                 if live is None or live.game.is_over:
                     match_id = await new_match()
-                    live = bot.host.matches[match_id]
+                    live = bot.host.held(match_id)
+                    assert live is not None
                 game = live.game
                 seat = game.to_move()[0]
                 text = rng.choice(list(game.legal_moves(seat))).text()

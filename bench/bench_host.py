@@ -15,11 +15,14 @@
    before them have their clocks' alerts falling due over the time the starts take; then the
    2,000 run on clocks whose alerts fall over ``--run-spread`` seconds (default 60). Timer
    lateness while starting (alerts due between the first start and the last start's answer) and
-   once they run (due after it). Target: while starting, p99 under 1 s.
+   once they run (due after it). Target: while starting, p99 under 1 s. ``--order both`` (the
+   default) runs the same burst twice in one run, first with the store's queue letting every
+   transaction in as it came (``fifo``: one priority for all, as before the priorities), then
+   by priority (timers first, starts last), so the two are side by side on the same machine.
 
 Run: ``python bench/bench_host.py [--only sqlite|postgres] [--part submissions|timers|restart|starting]
 [--matches 500] [--restart 1000] [--starting 2000] [--early 300] [--run-spread 60]
-[--boards off|text|picture]``.
+[--order both|fifo|priority] [--boards off|text|picture]``.
 PostgreSQL uses a temporary database created from ``GENIUSBOT_TEST_POSTGRES_URL`` (default
 ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and dropped at the end.
 """
@@ -34,6 +37,7 @@ import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -88,7 +92,7 @@ async def start_matches(
 
 
 def next_move(host: Host, match_id: int, rng: random.Random) -> tuple[str, str] | None:
-    live = host.matches.get(match_id)  # the host lets go of a match once it is over
+    live = host.held(match_id)  # the host lets go of a match once it is over
     if live is None or live.game.is_over:
         return None
     game = live.game
@@ -105,7 +109,8 @@ async def bench_submissions(url: str, matches: int, rounds: int, boards: str = "
     out: dict[str, str] = {}
     # A control match, committed to directly after each submission: the store's own cost in the
     # same moment, so the host's share can be told from the database's (and the machine's).
-    control = host.matches[ids[-1]]
+    control = host.held(ids[-1])
+    assert control is not None
     ids = ids[:-1]
     # One at a time; the commit inside each submission is timed too, so the host's own share
     # (everything but the commit) can be given exactly.
@@ -175,14 +180,13 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
     store = await Store.open(url)
     system = SystemTime()
     lateness: list[float] = []
-    host = Host(store, Quiet(), boards=False)
 
     async def on_timer(timer):
         lateness.append((system.now() - timer.due_at).total_seconds() * 1000)
         return await host.on_timer(timer)
 
     dispatcher = TimerDispatcher(store, on_timer, time=system)
-    host.wake = dispatcher.wake
+    host = Host(store, Quiet(), boards=False, wake=dispatcher.wake)
     rng = random.Random(2)
     # Every alert (the 30 s and 10 s warnings too) must fall after all the matches are started,
     # so that only the timers' own work competes with them.
@@ -212,9 +216,9 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
     dispatcher.start()
     deadline = time.perf_counter() + lead + 30 + spread + 20
     # The host lets go of a match once it is over (nothing here aborts one): held = still live.
-    while time.perf_counter() < deadline and any(i in host.matches for i in ids):
+    while time.perf_counter() < deadline and any(host.held(i) is not None for i in ids):
         await asyncio.sleep(0.2)
-    finished = sum(i not in host.matches for i in ids)
+    finished = sum(host.held(i) is None for i in ids)
     await dispatcher.stop()
     await store.close()
     n = max(1, len(lateness))
@@ -230,18 +234,21 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
     }
 
 
-async def bench_starting(url: str, starting: int, early: int, run_spread: float) -> dict[str, str]:
+async def bench_starting(url: str, starting: int, early: int, run_spread: float, by_priority: bool) -> dict[str, str]:
     store = await Store.open(url)
+    queue = store.transaction_queue
+    assert queue is not None, "the store's transactions do not queue here"
+    queue.by_priority = by_priority
+    load = [os.getloadavg()[0]]
     system = SystemTime()
     seen: list[tuple[float, float]] = []  # (due, lateness), epoch seconds and ms
-    host = Host(store, Quiet(), boards=False)
 
     async def on_timer(timer):
         seen.append((timer.due_at.timestamp(), (system.now() - timer.due_at).total_seconds() * 1000))
         return await host.on_timer(timer)
 
     dispatcher = TimerDispatcher(store, on_timer, time=system)
-    host.wake = dispatcher.wake
+    host = Host(store, Quiet(), boards=False, wake=dispatcher.wake)
     dispatcher.start()
     rng = random.Random(4)
     # What one start costs alone, to place the early matches' alerts over the burst of starts.
@@ -279,15 +286,20 @@ async def bench_starting(url: str, starting: int, early: int, run_spread: float)
     ids = [reply.match_id for reply in replies if reply.ok]
     deadline = time.perf_counter() + lead + 30 + run_spread + 30
     try:
-        while time.perf_counter() < deadline and any(i in host.matches for i in ids):
+        while time.perf_counter() < deadline and any(host.held(i) is not None for i in ids):
             await asyncio.sleep(0.2)
     finally:
         await dispatcher.stop()
         await store.close()
-    finished = sum(i not in host.matches for i in ids)
+    finished = sum(host.held(i) is None for i in ids)
     during = [late for due, late in seen if started <= due <= ended]
     after = [late for due, late in seen if due > ended]
+    load.append(os.getloadavg()[0])
     return {
+        "order": (
+            f"{'by priority' if by_priority else 'fifo'} ({queue.places} place(s)); "
+            f"load average (1 min) {load[0]:.2f} at the start, {load[1]:.2f} at the end"
+        ),
         f"{starting} starts at once": (
             f"{ended - started:.1f} s ({starting / (ended - started):.0f} starts/s); {len(refused)} refused"
             + (f" ({refused[0]!r})" if refused else "")
@@ -363,6 +375,12 @@ async def main() -> None:
         "--run-spread", type=float, default=60.0, help="starting: seconds over which the started matches' alerts fall"
     )
     parser.add_argument(
+        "--order",
+        choices=["both", "fifo", "priority"],
+        default="both",
+        help="starting: the store's queue by priority, first come first served (fifo), or both in turn",
+    )
+    parser.add_argument(
         "--spread",
         type=float,
         default=30.0,
@@ -378,12 +396,22 @@ async def main() -> None:
     for backend in ("sqlite", "postgres"):
         if args.only and backend != args.only:
             continue
-        for label, run in (
+        orders = {"both": [False, True], "fifo": [False], "priority": [True]}[args.order]
+        parts: list[tuple[str, Callable[[str], Awaitable[dict[str, str]]]]] = [
             ("submissions", lambda url: bench_submissions(url, args.matches, args.rounds, args.boards)),
             ("timers", lambda url: bench_timers(url, args.matches, args.spread)),
             ("restart", lambda url: bench_restart(url, args.restart)),
-            ("starting", lambda url: bench_starting(url, args.starting, args.early, args.run_spread)),
-        ):
+        ]
+        parts += [
+            (
+                "starting",
+                lambda url, by_priority=by_priority: bench_starting(
+                    url, args.starting, args.early, args.run_spread, by_priority
+                ),
+            )
+            for by_priority in orders
+        ]
+        for label, run in parts:
             if args.part and label != args.part:
                 continue
             if backend == "sqlite":
