@@ -24,6 +24,18 @@ from tests.test_plugin_install import can_build_without_isolation
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+def forget_the_skeletons_modules(tmp_path: Path):
+    """A skeleton imported from ``tmp_path`` is forgotten after its test: left in
+    ``sys.modules``, its name would read as a Python module already to a later test's new-game
+    on the same worker, and a later skeleton of the same name would be the earlier one's code."""
+    before = set(sys.modules)
+    yield
+    for name in set(sys.modules) - before:
+        if str(getattr(sys.modules[name], "__file__", None) or "").startswith(str(tmp_path)):
+            del sys.modules[name]
+
+
 def skeleton(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, *changes: tuple[str, str]) -> Path:
     """The skeleton of ``name`` written into ``tmp_path``, each ``(old, new)`` of ``changes`` made
     to its rules, and its ``src`` on the path; the folder."""
