@@ -14,15 +14,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..words import spoken_names
+
 #: A quotation: what the player typed, as a refusal quotes it ("'p1: H8' is not a point"), or
 #: notation to type (`first`). A quote opens after no letter or digit and closes before none, so
 #: the apostrophes of "p1's move" quote nothing.
 _QUOTED = r"`[^`\n]*`|(?<!\w)'[^'\n]*'(?!\w)|(?<!\w)\"[^\"\n]*\"(?!\w)"
-
-
-def _label(seat: str, name: str) -> str:
-    """The host's label form, as :attr:`geniusbot.host.transport.Player.label` writes it."""
-    return f"{name} ({seat})" if name and name != seat else seat
 
 
 def game_title(game: Any) -> str:
@@ -34,21 +31,10 @@ def game_title(game: Any) -> str:
 @functools.lru_cache(maxsize=256)
 def _spoken(pairs: tuple[tuple[str, str], ...]) -> tuple[dict[str, str], re.Pattern[str] | None]:
     """What each seat id becomes, and the pattern that finds the seat ids (``None``: no change)."""
-    names = {seat: (name or "").strip() for seat, name in pairs}
-    real = {seat: name for seat, name in names.items() if name and name != seat}
-    if not real:
+    names = dict(pairs)
+    spoken = spoken_names(names)
+    if not spoken:
         return {}, None
-    folded = [name.casefold() for name in real.values()]
-    seat_words = [re.compile(rf"\b{re.escape(seat.casefold())}\b") for seat in names]
-    # A name that reads as another seat ("p2" in p1's seat, "P2", "p2 fan") or that two players
-    # share would make a text ambiguous: then every seat is named as the host's own lines do,
-    # "alice (p1)", which always says whose it is.
-    clash = len(set(folded)) < len(folded) or any(
-        other != seat and pattern.search(name.casefold())
-        for seat, name in real.items()
-        for other, pattern in zip(names, seat_words, strict=True)
-    )
-    spoken = {seat: _label(seat, names[seat]) if clash else real.get(seat, seat) for seat in names}
     # Longest first, so that a seat id that starts another ("p1", "p12") finds its own word.
     alternatives = "|".join(re.escape(seat) for seat in sorted(names, key=len, reverse=True))
     return spoken, re.compile(rf"(?P<quoted>{_QUOTED})|\b(?P<seat>{alternatives})\b")

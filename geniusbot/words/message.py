@@ -1,0 +1,116 @@
+"""A message: what to say as data, never finished words.
+
+A :class:`Message` holds its English template, which is also its id in every catalogue (as
+gettext has it: ``msgid``), the plural template where a number picks the form, a context where one
+English text means two things, and typed arguments. The words are made from it at the edge, for
+one language and one match's players, by :class:`geniusbot.words.Words`.
+
+The arguments are typed, so that nothing English slips into a sentence through them:
+
+========================  ===================================================================
+``Seat("p1")``            a seat: the player's name, or the seat id where no name is known
+``int``                   a number (the count a plural is chosen by, a score, seconds)
+``Verbatim("H8")``        what is written as it is in every language: notation, what a player typed
+``Message``               a phrase of its own, made in the same language (a colour, an item's name)
+========================  ===================================================================
+
+This module is the standard library only: a game's rules build messages too.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TypeAlias
+
+#: The catalogue domain of geniusbot's own words; a plug-in's messages name its own package.
+DOMAIN = "geniusbot"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat in a sentence: said as its player's name where the match has one."""
+
+    seat: str
+
+
+@dataclass(frozen=True)
+class Verbatim:
+    """Text said as it is in every language: a point (``H8``), a typed line, a command's name."""
+
+    text: str
+
+
+Argument: TypeAlias = "Seat | Verbatim | int | Message"
+
+
+@dataclass(frozen=True)
+class Message:
+    """What to say: ``text`` (the English template and the catalogue's id), ``plural`` (the
+    plural template; the form is picked by the ``n`` argument), ``context`` (gettext's
+    ``msgctxt``, where one English text means two things), ``domain`` (the catalogue: geniusbot's,
+    or a plug-in's package) and ``args`` (the values of the ``{name}`` fields)."""
+
+    text: str
+    args: Mapping[str, Argument] = field(default_factory=lambda: MappingProxyType({}))
+    plural: str | None = None
+    context: str | None = None
+    domain: str = DOMAIN
+
+    def __post_init__(self) -> None:
+        for name, value in self.args.items():
+            if isinstance(value, bool) or not isinstance(value, Seat | Verbatim | int | Message):
+                raise TypeError(
+                    f"argument {name!r} of {self.text!r} is a {type(value).__name__}; an argument is a "
+                    "Seat, a Verbatim, an int or a Message (words come from the catalogue, not from arguments)"
+                )
+        wanted = fields(self.text) | (fields(self.plural) if self.plural is not None else set())
+        missing = wanted - set(self.args)
+        if missing:
+            raise TypeError(f"{self.text!r} needs {', '.join(sorted(missing))}")
+        if self.plural is not None and (
+            isinstance(self.args.get("n"), bool) or not isinstance(self.args.get("n"), int)
+        ):
+            raise TypeError(f"{self.text!r} has a plural form: its int argument n picks it")
+        object.__setattr__(self, "args", MappingProxyType(dict(self.args)))
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.plural, self.context, self.domain, tuple(sorted(self.args.items()))))
+
+    @property
+    def count(self) -> int | None:
+        """The number that picks a plural form (``n``), or ``None`` for a message of one form."""
+        n = self.args.get("n")
+        return n if self.plural is not None and isinstance(n, int) else None
+
+
+def fields(template: str) -> set[str]:
+    """The names of the ``{name}`` fields of ``template``."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# The four ways to make a message, one a gettext keyword (the catalogue's template is extracted
+# from calls to them: ``pybabel extract -k say -k say_n:1,2 -k say_c:1c,2 -k say_nc:1c,2,3``).
+
+
+def say(text: str, /, *, domain: str = DOMAIN, **args: Argument) -> Message:
+    """A message: ``say("{seat} ran out of time", seat=Seat("p2"))``."""
+    return Message(text, args, domain=domain)
+
+
+def say_n(singular: str, plural: str, /, *, domain: str = DOMAIN, **args: Argument) -> Message:
+    """A message whose form the number ``n`` picks, by the language's plural rules:
+    ``say_n("{n} anomaly", "{n} anomalies", n=3)``."""
+    return Message(singular, args, plural=plural, domain=domain)
+
+
+def say_c(context: str, text: str, /, *, domain: str = DOMAIN, **args: Argument) -> Message:
+    """A message whose English is not enough to translate it: ``say_c("colour", "red")``."""
+    return Message(text, args, context=context, domain=domain)
+
+
+def say_nc(context: str, singular: str, plural: str, /, *, domain: str = DOMAIN, **args: Argument) -> Message:
+    """:func:`say_n` with a context."""
+    return Message(singular, args, plural=plural, context=context, domain=domain)

@@ -1,0 +1,172 @@
+"""The one renderer: a :class:`~geniusbot.words.message.Message` made into text for a language.
+
+English is the templates themselves. Another language's words come from a gettext catalogue,
+``<package>/locales/<language>/LC_MESSAGES/<package>.po`` for the message's domain (geniusbot's
+own, or a plug-in's package), read once with Babel; a message it lacks stays English. The plural
+form is chosen by the catalogue's own ``Plural-Forms`` rule. :data:`PSEUDO` is the pseudo-language
+that localisation teams use to find hard-coded text: every message accented and bracketed
+(``⟦Ṕ2 ŕáñ óúţ óƒ ţíḿé⟧``), so that a line with words outside the brackets did not come from here.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import importlib.util
+import io
+import logging
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from .message import Argument, Message, Seat, Verbatim, fields
+
+log = logging.getLogger(__name__)
+
+#: The source language: the templates as written.
+ENGLISH = "en"
+#: The pseudo-language (the code Windows gives its own): every message accented and bracketed.
+PSEUDO = "qps"
+
+_ACCENTED = str.maketrans(
+    "abcdefghijklmnoprstuvwyzABCDEFGHIJKLMNOPRSTUVWYZ",
+    "áƀçđéƒĝĥíĵķĺḿñóṕŕśţúṽŵýźÁƁÇĐÉƑĜĤÍĴĶĹḾÑÓṔŔŚŢÚṼŴÝŹ",
+)
+_FIELD = re.compile(r"(\{[^{}]*\})")
+
+
+class Words:
+    """Makes messages into text in ``language`` (``"en"``, ``"ko"``, a Discord locale such as
+    ``"en-US"``, or :data:`PSEUDO`), naming the seats by ``names`` (seat -> display name)."""
+
+    def __init__(self, language: str = ENGLISH, names: Mapping[str, str] | None = None) -> None:
+        self.language = language
+        self.names = spoken_names(names or {})
+
+    def __call__(self, message: Message) -> str:
+        template = self._template(message)
+        values = {name: self._argument(value) for name, value in message.args.items()}
+        try:
+            return template.format_map(values)
+        except (KeyError, IndexError, ValueError) as error:
+            # A catalogue's template that names a field the message lacks: say it in English.
+            log.warning("the %s words of %r do not fit its arguments (%s)", self.language, message.text, error)
+            return self._english(message).format_map(values)
+
+    def _argument(self, value: Argument) -> str:
+        if isinstance(value, Seat):
+            return self.names.get(value.seat, value.seat)
+        if isinstance(value, Verbatim):
+            return value.text
+        if isinstance(value, Message):
+            return self(value)
+        return str(value)
+
+    @staticmethod
+    def _english(message: Message) -> str:
+        if message.plural is not None and message.count != 1:
+            return message.plural
+        return message.text
+
+    def _template(self, message: Message) -> str:
+        if self.language == PSEUDO:
+            return pseudo(self._english(message))
+        translations = catalogue(message.domain, self.language)
+        if translations is None:
+            return self._english(message)
+        if message.plural is not None:
+            count = message.count or 0
+            if message.context is not None:
+                return translations.npgettext(message.context, message.text, message.plural, count)
+            return translations.ngettext(message.text, message.plural, count)
+        if message.context is not None:
+            return translations.pgettext(message.context, message.text)
+        return translations.gettext(message.text)
+
+
+def pseudo(template: str) -> str:
+    """``template`` in the pseudo-language: its words accented, its fields as they are, bracketed."""
+    return (
+        "⟦"
+        + "".join(part if _FIELD.fullmatch(part) else part.translate(_ACCENTED) for part in _FIELD.split(template))
+        + "⟧"
+    )
+
+
+def spoken_names(names: Mapping[str, str]) -> dict[str, str]:
+    """What each seat is called in a sentence: its player's name, or the seat id where it has none.
+
+    A name that reads as another seat's id ("p2" in p1's seat, "P2", "p2 fan"), or one that two
+    players share, would make a sentence ambiguous: then every seat is said in the label form
+    "alice (p1)", which always says whose it is.
+    """
+    cleaned = {seat: (name or "").strip() for seat, name in names.items()}
+    real = {seat: name for seat, name in cleaned.items() if name and name != seat}
+    if not real:
+        return {}
+    folded = [name.casefold() for name in real.values()]
+    seat_words = {seat: re.compile(rf"\b{re.escape(seat.casefold())}\b") for seat in cleaned}
+    clash = len(set(folded)) < len(folded) or any(
+        other != seat and pattern.search(name.casefold())
+        for seat, name in real.items()
+        for other, pattern in seat_words.items()
+    )
+    if clash:
+        return {seat: f"{cleaned[seat]} ({seat})" if seat in real else seat for seat in cleaned}
+    return {seat: real.get(seat, seat) for seat in cleaned}
+
+
+def languages(language: str) -> list[str]:
+    """The catalogues to look in for ``language``, most particular first: ``"en-US"`` ->
+    ``["en_US", "en"]`` (Discord writes a locale with a hyphen, gettext with an underscore)."""
+    code = language.replace("-", "_")
+    return [code, code.split("_")[0]] if "_" in code else [code]
+
+
+@functools.lru_cache(maxsize=64)
+def catalogue(domain: str, language: str) -> gettext.GNUTranslations | None:
+    """The translations of ``domain`` into ``language`` (``None`` for English, or where none is
+    installed), read from the domain package's ``locales`` folder once."""
+    if languages(language)[-1] == ENGLISH:
+        return None
+    folder = locales(domain)
+    if folder is None:
+        return None
+    for code in languages(language):
+        path = folder / code / "LC_MESSAGES" / f"{domain}.po"
+        if path.is_file():
+            return read_po(path, code)
+    return None
+
+
+def locales(domain: str) -> Path | None:
+    """The ``locales`` folder of the package ``domain``, or ``None``."""
+    try:
+        spec = importlib.util.find_spec(domain)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for root in spec.submodule_search_locations:
+        if (Path(root) / "locales").is_dir():
+            return Path(root) / "locales"
+    return None
+
+
+def read_po(path: Path, language: str) -> gettext.GNUTranslations:
+    """A ``.po`` catalogue as translations (Babel reads it; fuzzy entries are left out, as
+    ``msgfmt`` leaves them)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po as babel_read_po
+
+    with path.open("rb") as source:
+        catalog = babel_read_po(source, locale=language)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def same_fields(english: str, translated: str) -> bool:
+    """Whether a translation names exactly the fields of its English template."""
+    return fields(english) == fields(translated)
