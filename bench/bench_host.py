@@ -15,14 +15,16 @@
    before them have their clocks' alerts falling due over the time the starts take; then the
    2,000 run on clocks whose alerts fall over ``--run-spread`` seconds (default 60). Timer
    lateness while starting (alerts due between the first start and the last start's answer) and
-   once they run (due after it). Target: while starting, p99 under 1 s. ``--order both`` (the
-   default) runs the same burst twice in one run, first with the store's queue letting every
-   transaction in as it came (``fifo``: one priority for all, as before the priorities), then
-   by priority (timers first, starts last), so the two are side by side on the same machine.
+   once they run (due after it). Target: while starting, p99 under 1 s. ``--order all`` (the
+   default) runs the same burst three times in one run, side by side on the same machine: the
+   store's queue letting every transaction in as it came and every start at work at once
+   (``fifo``: as before the priorities), by priority (timers first, starts last) with every start
+   at work at once (``priority``), and by priority with the host's gate on starts
+   (``gated``: at most ``STARTS_AT_ONCE`` at work, the host as it ships).
 
 Run: ``python bench/bench_host.py [--only sqlite|postgres] [--part submissions|timers|restart|starting]
 [--matches 500] [--restart 1000] [--starting 2000] [--early 300] [--run-spread 60]
-[--order both|fifo|priority] [--boards off|text|picture]``.
+[--order all|fifo|priority|gated] [--boards off|text|picture]``.
 PostgreSQL uses a temporary database created from ``GENIUSBOT_TEST_POSTGRES_URL`` (default
 ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) and dropped at the end.
 """
@@ -42,6 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from geniusbot.host.base import STARTS_AT_ONCE
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher
 from geniusbot.host.transport import Player, RecordingTransport
@@ -234,11 +237,11 @@ async def bench_timers(url: str, matches: int, spread: float) -> dict[str, str]:
     }
 
 
-async def bench_starting(url: str, starting: int, early: int, run_spread: float, by_priority: bool) -> dict[str, str]:
+async def bench_starting(url: str, starting: int, early: int, run_spread: float, order: str) -> dict[str, str]:
     store = await Store.open(url)
     queue = store.transaction_queue
     assert queue is not None, "the store's transactions do not queue here"
-    queue.by_priority = by_priority
+    queue.by_priority = order != "fifo"
     load = [os.getloadavg()[0]]
     system = SystemTime()
     seen: list[tuple[float, float]] = []  # (due, lateness), epoch seconds and ms
@@ -248,7 +251,8 @@ async def bench_starting(url: str, starting: int, early: int, run_spread: float,
         return await host.on_timer(timer)
 
     dispatcher = TimerDispatcher(store, on_timer, time=system)
-    host = Host(store, Quiet(), boards=False, wake=dispatcher.wake)
+    at_once = STARTS_AT_ONCE if order == "gated" else starting + early + 5
+    host = Host(store, Quiet(), boards=False, wake=dispatcher.wake, starts_at_once=at_once)
     dispatcher.start()
     rng = random.Random(4)
     # What one start costs alone, to place the early matches' alerts over the burst of starts.
@@ -297,7 +301,8 @@ async def bench_starting(url: str, starting: int, early: int, run_spread: float,
     load.append(os.getloadavg()[0])
     return {
         "order": (
-            f"{'by priority' if by_priority else 'fifo'} ({queue.places} place(s)); "
+            f"{order}: {'by priority' if queue.by_priority else 'first come first served'} "
+            f"({queue.places} place(s)), at most {at_once} starts at work; "
             f"load average (1 min) {load[0]:.2f} at the start, {load[1]:.2f} at the end"
         ),
         f"{starting} starts at once": (
@@ -376,9 +381,9 @@ async def main() -> None:
     )
     parser.add_argument(
         "--order",
-        choices=["both", "fifo", "priority"],
-        default="both",
-        help="starting: the store's queue by priority, first come first served (fifo), or both in turn",
+        choices=["all", "fifo", "priority", "gated"],
+        default="all",
+        help="starting: first come first served (fifo), by priority, by priority behind the host's gate (gated), or all in turn",
     )
     parser.add_argument(
         "--spread",
@@ -396,7 +401,7 @@ async def main() -> None:
     for backend in ("sqlite", "postgres"):
         if args.only and backend != args.only:
             continue
-        orders = {"both": [False, True], "fifo": [False], "priority": [True]}[args.order]
+        orders = ["fifo", "priority", "gated"] if args.order == "all" else [args.order]
         parts: list[tuple[str, Callable[[str], Awaitable[dict[str, str]]]]] = [
             ("submissions", lambda url: bench_submissions(url, args.matches, args.rounds, args.boards)),
             ("timers", lambda url: bench_timers(url, args.matches, args.spread)),
@@ -405,11 +410,9 @@ async def main() -> None:
         parts += [
             (
                 "starting",
-                lambda url, by_priority=by_priority: bench_starting(
-                    url, args.starting, args.early, args.run_spread, by_priority
-                ),
+                lambda url, order=order: bench_starting(url, args.starting, args.early, args.run_spread, order),
             )
-            for by_priority in orders
+            for order in orders
         ]
         for label, run in parts:
             if args.part and label != args.part:

@@ -73,6 +73,32 @@ class Actions(HostBase):
     ) -> Reply:
         """Start a match: validate everything, commit it, announce it. Never raises. ``practice``:
         the seat the practice opponent plays (and its level); nothing private is sent to it."""
+        async with self.starting:  # a burst of starts takes its turns, never the loop's whole
+            return await self._start(
+                game,
+                players=players,
+                seed=seed,
+                variant=variant,
+                options=options,
+                clock=clock,
+                channel_id=channel_id,
+                guild_id=guild_id,
+                practice=practice,
+            )
+
+    async def _start(
+        self,
+        game: str,
+        *,
+        players: Sequence[Player],
+        seed: int | None,
+        variant: str | None,
+        options: Mapping[str, str] | None,
+        clock: str | TimeControl | None,
+        channel_id: int | None,
+        guild_id: int | None,
+        practice: Practice | None,
+    ) -> Reply:
         try:
             cls = get_game(game)
             if seed is None:

@@ -41,6 +41,12 @@ log = logging.getLogger(__name__)
 #: How often a running host notes that it is alive (bounds the time an outage may give back).
 HEARTBEAT_SECONDS = 5.0
 
+#: How many matches a host starts at once. A burst of starts (2,000 at once) would otherwise run
+#: every start's first stretch of work, up to its first wait, in one turn of the event loop: a
+#: second or more in which no timer is delivered and no move is taken. Behind the gate a waiting
+#: start costs one future, and the starts let in take their turns with the clocks'.
+STARTS_AT_ONCE = 8
+
 _P = ParamSpec("_P")
 _H = TypeVar("_H", bound="HostBase")
 
@@ -91,6 +97,8 @@ class HostBase:
     submitted, hands a message whose match another process owns to that owner and returns the
     reply (``None``: the match is this host's, submitted here; unset: every match is).
 
+    ``starts_at_once``: how many :meth:`start_match` calls do their work at once (the others wait).
+
     ``hint_seats``: a hint to a player who typed a command's name names the seat in the resign
     command (the console's ``resign p1``, where one keyboard types for every seat).
 
@@ -114,6 +122,7 @@ class HostBase:
         shards: Callable[[], Shards | None] | None = None,
         forward: Callable[[MatchRecord, str, str, str | None], Awaitable[Reply | None]] | None = None,
         hint_seats: bool = False,
+        starts_at_once: int = STARTS_AT_ONCE,
     ) -> None:
         self.store = store
         self.transport = transport
@@ -124,6 +133,9 @@ class HostBase:
         self.adopt = adopt
         self.on_picture = on_picture
         self.heartbeat = heartbeat
+        #: At most so many matches being started at once; the other starts wait their turn before
+        #: doing any work (see :data:`STARTS_AT_ONCE`).
+        self.starting = asyncio.Semaphore(starts_at_once)
         # (down, up) of each outage not yet in every live match's row; see Recovery.recover().
         self.outages: list[tuple[float, float]] = []
         #: The live-match cache: the matches held in memory (see :mod:`.cache`).

@@ -182,3 +182,40 @@ async def test_a_waiter_cancelled_gives_its_place_on():
         async with queue.turn():
             entered.append("after")
     assert entered == ["second", "after"] and queue.waiting == 0
+
+
+class Holding(Store):
+    """The real store, whose match creations wait for the test to let them go."""
+
+    def __init__(self, engine, **options) -> None:
+        super().__init__(engine, **options)
+        self.entered = 0
+        self.go = asyncio.Event()
+
+    async def create_match(self, **kwargs):
+        self.entered += 1
+        await self.go.wait()
+        return await super().create_match(**kwargs)
+
+
+async def test_a_burst_of_starts_takes_its_turns_a_few_at_a_time(db_url: str):
+    store = await Holding.open(db_url, migrate=False)
+    host = Host(store, RecordingTransport(), boards=False, starts_at_once=2)
+    try:
+        starts = [
+            asyncio.create_task(
+                host.start_match(
+                    "tictacfive", players=[Player("p1", 10 * n + 1, "A"), Player("p2", 10 * n + 2, "B")], channel_id=n
+                )
+            )
+            for n in range(1, STARTS + 1)
+        ]
+        await until(lambda: store.entered == 2, "two starts reach the store")
+        for _ in range(1000):
+            await asyncio.sleep(0)
+        assert store.entered == 2  # the other starts wait at the gate, doing no work
+        store.go.set()
+        replies = await asyncio.gather(*starts)
+        assert all(reply.ok for reply in replies) and store.entered == STARTS
+    finally:
+        await store.close()
