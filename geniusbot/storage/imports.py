@@ -118,6 +118,8 @@ class ImportStore(Transactions):
                         finished_at=now if status in m.ENDED_STATUSES else None,
                         winner=None if result is None else result.winner,
                         reason=None if result is None else db_text(result.reason),
+                        termination=None if result is None else result.termination,
+                        outcome=None if result is None or result.termination is None else dict(result.data),
                     )
                     .returning(m.Match.id)
                 ).scalar_one()

@@ -266,6 +266,7 @@ class MatchStore(Transactions):
         check_action(action)
         if result is not UNSET and result is not None:
             check_length("winner", result.winner, 16)
+            check_length("termination", result.termination, m.TERMINATION_LENGTH)
         now = self.now()
         at = aware(action.at) if action is not None and action.at is not None else now
         values: dict[str, Any] = {"p_id": match_id, "p_expected": expected_version, "p_updated_at": now}
@@ -281,6 +282,8 @@ class MatchStore(Transactions):
         if result is not UNSET:
             values["p_winner"] = None if result is None else result.winner
             values["p_reason"] = None if result is None else db_text(result.reason)
+            values["p_termination"] = None if result is None else result.termination
+            values["p_outcome"] = None if result is None or result.termination is None else dict(result.data)
         replaced = (
             state is not UNSET,
             clock is not UNSET,

@@ -86,6 +86,9 @@ class UTCDateTime(TypeDecorator[datetime]):
 # JSON 'null' and SQL NULL are kept apart nowhere in the bot; SQL NULL is the one we mean.
 JSONValue = JSON(none_as_null=True)
 
+#: The longest termination a match keeps (a game's own are short words: ``line``, ``checkmate``).
+TERMINATION_LENGTH = 32
+
 # Stable constraint names make migrations reproducible on both databases.
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -137,6 +140,10 @@ class Match(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     winner: Mapped[str | None] = mapped_column(String(16))
     reason: Mapped[str | None] = mapped_column(Text)
+    # How it ended, as data: the termination (``line``, ``time``, a game's own) and the outcome's
+    # plain values; NULL for a match ended before they were kept, and for an aborted one.
+    termination: Mapped[str | None] = mapped_column(String(TERMINATION_LENGTH))
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
     # A practice match (one seat played by the bot's practice opponent): the opponent's seat and
     # level; both NULL for a match between people.
     practice_seat: Mapped[str | None] = mapped_column(String(16))

@@ -65,7 +65,7 @@ def match_from_row(row: Any, seats: Iterable[Any]) -> MatchRecord:
     """The record of a ``matches`` row and its ``seats`` rows."""
     result = None
     if row.status in m.ENDED_STATUSES or row.reason is not None:
-        result = Result(row.winner, row.reason or "")
+        result = Result(row.winner, row.reason or "", row.termination, row.outcome or {})
     return MatchRecord(
         id=row.id,
         guild_id=row.guild_id,

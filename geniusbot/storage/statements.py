@@ -90,6 +90,8 @@ def commit_update(replaced: tuple[bool, ...]) -> Any:
         if result:
             values[c.winner] = _param(c.winner)
             values[c.reason] = _param(c.reason)
+            values[c.termination] = _param(c.termination)
+            values[c.outcome] = _param(c.outcome)
         if action:
             values[c.last_seq] = c.last_seq + 1
         statement = (

@@ -26,10 +26,15 @@ class SeatInfo:
 
 @dataclass(frozen=True)
 class Result:
-    """How a match ended: ``winner`` is a seat or ``None`` (a draw, or an aborted match)."""
+    """How a match ended: ``winner`` is a seat or ``None`` (a draw, or an aborted match);
+    ``reason`` the sentence the room read; ``termination`` how it ended, as data (``"line"``,
+    ``"time"``, a game's own; ``None`` for an aborted match, or one ended before it was kept) and
+    ``data`` the outcome's plain values (the seat that ran out of time, the scores)."""
 
     winner: str | None
     reason: str
+    termination: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 #: The display name the console gave the practice opponent's seat before matches kept
