@@ -502,7 +502,7 @@ class Actions(HostBase):
             )
         outcome = live.game.outcome()
         if result is None and outcome is not None:
-            result = Result(outcome.winner, outcome.reason)
+            result = Result.of(outcome)
         extra: dict[str, Any] = {}
         if result is not None:
             extra["result"] = result

@@ -256,7 +256,7 @@ async def import_prepared(
         state=game.to_dict(),
         status=prepared.status,
         actions=prepared.actions,
-        result=None if outcome is None else Result(outcome.winner, outcome.reason),
+        result=None if outcome is None else Result.of(outcome),
         clock=clock.to_dict(),
         host={"imported": True, "saved_at": 0},
         guild_id=guild_id,

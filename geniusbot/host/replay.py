@@ -549,7 +549,7 @@ async def import_record(
             NewAction(kind, action_text, seat, line.private, clocks, at),
             state=game.to_dict(),
             status=MatchStatus.FINISHED if outcome else MatchStatus.PAUSED,
-            result=Result(outcome.winner, outcome.reason) if outcome else None,
+            result=Result.of(outcome) if outcome else None,
         )
         version = committed.version
     if not game.is_over:

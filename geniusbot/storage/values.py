@@ -10,9 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .models import UNFINISHED_STATUSES
+
+if TYPE_CHECKING:
+    from geniusbot.games.outcome import Outcome
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,11 @@ class Result:
     reason: str
     termination: str | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> Result:
+        """A game's outcome as the match keeps it: its sentence, its termination and its data."""
+        return cls(outcome.winner, outcome.reason, str(outcome.termination), dict(outcome.data))
 
 
 #: The display name the console gave the practice opponent's seat before matches kept

@@ -147,6 +147,7 @@ async def test_after_the_end_room_talk_is_ignored_and_dms_are_answered(host, tra
     assert (await host.command(match_id, "resign", seat="p2")).ok
     record = await host.store.get_match(match_id)
     assert record.status == "finished" and record.result.winner == "p1"
+    assert record.result.termination == "resignation"  # how it ended is kept as data, not only said
     transport.clear()
     assert (await host.submit(match_id, "p1", "H8")).status == "ignored"
     reply = await host.submit(match_id, "p1", "H8", private=True)
