@@ -90,8 +90,7 @@ def action_text(action: ActionRecord, names: Mapping[str, str]) -> str:
     if action.kind == ActionKind.RESIGN:
         return f"{_who(action.seat, names)} resigns"
     if action.kind == ActionKind.TIMEOUT:
-        seat = action.seat or action.text.split()[-1]
-        return f"host: {_who(seat, names)} runs out of time"
+        return f"host: {_who(action.seat, names)} runs out of time"
     return f"host: {action.text}"
 
 
@@ -156,7 +155,7 @@ async def from_store(store: Store, match_id: int) -> Steps:
     log = [a for a in await read_log(store, match_id) if a.accepted]
     start = start_game(record)
     start_clocks: dict[str, str] = {}
-    if log and log[0].kind == ActionKind.COMMAND and log[0].text.startswith("start"):
+    if log and log[0].kind == ActionKind.START:
         start_clocks = clocks_of(log[0], start.seats)
     elif record.clock:
         fresh = Clock.new(Clock.from_dict(record.clock).control, start.seats)

@@ -30,7 +30,7 @@ from geniusbot.games import get_game
 from geniusbot.host import board
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import Replay, ReplayCache, export_record, open_replay
-from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus
+from geniusbot.storage import ActionKind, MatchNotFound, MatchRecord, MatchStatus
 
 from . import bot_of
 from .matches import game_autocomplete
@@ -235,7 +235,9 @@ class Archive(commands.Cog):
         else:
             who = names.get(step.action.seat or "", step.action.seat or "host")
             what = (
-                f"{who} ({step.action.seat}): {step.action.text}" if step.action.seat else f"host: {step.action.text}"
+                f"{who} ({step.action.seat}): {step.action.text}"
+                if step.action.seat and step.action.kind != ActionKind.TIMEOUT
+                else f"host: {step.action.text}"
             )
         clocks = ", ".join(f"{names.get(s, s)} {t}" for s, t in step.clocks.items() if t)
         lines = [

@@ -168,7 +168,7 @@ class Actions(HostBase):
         async with live.lock:
             self._after_change(live, now, opening)
             try:
-                await self._commit(live, NewAction(ActionKind.COMMAND, f"start {control.spec()}", None), now)
+                await self._commit(live, NewAction(ActionKind.START, f"start {control.spec()}", None), now)
             except StorageError:
                 # The match row exists; its start action did not land. Recovery will pick it up.
                 return Reply(

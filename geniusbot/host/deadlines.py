@@ -177,7 +177,7 @@ class Deadlines(HostBase):
                 # The commit is now's too (the log says the deadline): its ``saved_at`` must not
                 # fall inside an outage given back already, or a second crash would give it again.
                 self._after_change(live, now, events)
-                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), now, at=deadline)
+                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", seat), now, at=deadline)
                 await self.arming.arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead

@@ -170,7 +170,7 @@ def _action(game: Game, line: RecordLine) -> tuple[NewAction, tuple[str, bool, s
         return NewAction(ActionKind.WINDOW, "close window", None, False, clocks, at), ("host", False, "close window")
     if words[0] == "timeout":
         text = f"timeout {words[1]}"
-        return NewAction(ActionKind.TIMEOUT, text, None, False, clocks, at), ("host", False, text)
+        return NewAction(ActionKind.TIMEOUT, text, words[1], False, clocks, at), ("host", False, text)
     return NewAction(ActionKind.RESIGN, "resign", words[1], False, clocks, at), ("host", False, f"resign {words[1]}")
 
 
@@ -211,7 +211,7 @@ def prepare(text: str) -> Prepared:
     notes = list(ruling.notes)
     control = _control(record, game, notes)
     clock = Clock.new(control, game.seats)
-    actions = [NewAction(ActionKind.COMMAND, f"start {control.spec()}", None, clocks=clock.to_dict())]
+    actions = [NewAction(ActionKind.START, f"start {control.spec()}", None, clocks=clock.to_dict())]
     normalised: list[Any] = []
     for line in record.lines:
         action, form = _action(game, line)

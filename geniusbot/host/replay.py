@@ -79,8 +79,8 @@ def apply_action(game: Game, action: ActionRecord) -> None:
         assert action.seat is not None
         game.submit(action.text, action.seat, private=action.private)
     elif action.kind == ActionKind.TIMEOUT:
-        seat = action.text.split()[-1] if action.seat is None else action.seat
-        game.timeout(seat)
+        assert action.seat is not None
+        game.timeout(action.seat)
     elif action.kind == ActionKind.RESIGN:
         assert action.seat is not None
         game.resign(action.seat)
@@ -101,7 +101,7 @@ def _start_clock(
     record: MatchRecord, accepted: Sequence[ActionRecord], seats: Sequence[str]
 ) -> tuple[Clock | None, dict[str, str], datetime | None]:
     """The clocks of step 0: those the ``start`` command logged, else the match's control, fresh."""
-    if accepted and accepted[0].kind == ActionKind.COMMAND and accepted[0].text.startswith("start"):
+    if accepted and accepted[0].kind == ActionKind.START:
         clock, display = _clock_of(accepted[0])
         return clock, display, accepted[0].at
     if record.clock:
@@ -382,8 +382,7 @@ def record_line(action: ActionRecord, display: Mapping[str, str]) -> RecordLine:
     if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
         return RecordLine(0, action.seat, action.private, action.text, annotations)
     if action.kind == ActionKind.TIMEOUT:
-        seat = action.seat or action.text.split()[-1]
-        return RecordLine(0, "host", False, f"timeout {seat}", annotations)
+        return RecordLine(0, "host", False, f"timeout {action.seat}", annotations)
     if action.kind == ActionKind.RESIGN:
         return RecordLine(0, "host", False, f"resign {action.seat}", annotations)
     return RecordLine(0, "host", False, "close window", annotations)
@@ -515,7 +514,7 @@ async def import_record(
     )
     version = match.version
     committed = await store.commit_action(
-        match.id, version, NewAction(ActionKind.COMMAND, f"start {control.spec()}", None, clocks=clock.to_dict())
+        match.id, version, NewAction(ActionKind.START, f"start {control.spec()}", None, clocks=clock.to_dict())
     )
     version = committed.version
     for line in record.lines:

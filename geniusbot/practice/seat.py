@@ -70,8 +70,7 @@ class SeatLog:
                 self.public.append(("move", action.seat, action.text, action.private))
             elif action.kind in GAME_HOST_KINDS:
                 kind = {ActionKind.TIMEOUT: "timeout", ActionKind.RESIGN: "resign"}.get(action.kind, "window")
-                seat_of = action.seat if action.seat is not None else action.text.split()[-1]
-                self.public.append((kind, seat_of if kind != "window" else None, action.text, False))
+                self.public.append((kind, action.seat if kind != "window" else None, action.text, False))
 
     def knowledge(self, memory: float = 1.0) -> Knowledge:
         """The engine's :class:`Knowledge` of the seat now, for a level remembering ``memory``."""

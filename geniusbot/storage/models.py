@@ -181,7 +181,9 @@ class Seat(Base):
 class Action(Base):
     """One row of a match's append-only log: a submission, a command, a timeout, a window.
 
-    ``seq`` counts from 1 within the match. ``seat`` is ``None`` for what the host itself did.
+    ``seq`` counts from 1 within the match. ``seat`` is the seat that moved or resigned, or whose
+    clock ran out (a timeout, which the host did: since revision ``0009``), ``None`` for the
+    host's other commands; nothing reads a seat back from ``text``.
     Refused submissions are logged too (``accepted`` false, ``error`` the reason the player was
     given); they never changed the snapshot. ``key`` names the submission a taken action came
     from (a Discord message or interaction, a console line), unique within the match: a commit

@@ -121,13 +121,16 @@ class ActionKind(StrEnum):
     MOVE = "move"
     #: A submission sent privately.
     PRIVATE = "private"
-    #: A seat's clock ran out (``text``: ``timeout p1``).
+    #: A seat's clock ran out: ``seat`` is whose (``text``: ``timeout p1``, for a reader).
     TIMEOUT = "timeout"
     #: A seat resigned.
     RESIGN = "resign"
     #: A timed window closed (``text``: ``close window``).
     WINDOW = "window"
-    #: A host command: ``start SPEC``, ``pause``, ``resume``, ``abort``.
+    #: The match started: ``clocks`` holds its clocks then (``text``, ``start SPEC``, says the time
+    #: control to a reader; nothing reads it back). A command before revision ``0009``.
+    START = "start"
+    #: A host command: ``pause``, ``resume``, ``abort``.
     COMMAND = "command"
 
 

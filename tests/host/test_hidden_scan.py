@@ -340,7 +340,7 @@ class Scan:
             (a.seat, a.text, a.private) for a in actions if a.accepted and a.seat is not None and a.kind != "resign"
         ]
         assert logged == self.submissions
-        refused = [a.text for a in actions if not a.accepted and not a.private and a.kind != "command"]
+        refused = [a.text for a in actions if not a.accepted and not a.private and a.kind not in ("start", "command")]
         assert sorted(refused) == sorted(self.public_attempts)  # what the room itself saw typed
         record = await export_record(self.store, self.match_id)
         for seat, text in self.dm_moves:

@@ -49,7 +49,7 @@ async def test_start_commits_announces_and_shows_the_board(host, transport):
     record = await host.store.get_match(match_id)
     assert record.status == "live" and record.channel_id == 700
     log = await host.store.actions(match_id)
-    assert [(a.kind, a.text) for a in log] == [("command", "start 60s+5m")]
+    assert [(a.kind, a.text) for a in log] == [("start", "start 60s+5m")]
     texts = transport.room_texts()
     assert "Alice (p1) vs Bob (p2)" in texts[0] and "60 s a move, then a 5:00 reserve" in texts[0]
     # The game's own opening line says what to do first, then the board.
@@ -178,7 +178,9 @@ async def test_warnings_then_timeout_through_the_timers(host, transport, clock):
     record = await host.store.get_match(match_id)
     assert record.status == "finished" and record.result.winner == "p2"
     last = (await host.store.actions(match_id))[-1]
-    assert (last.kind, last.text, last.seat) == ("timeout", "timeout p1", None)
+    # The seat whose clock ran out is in its column, and how the match ended is kept as data.
+    assert (last.kind, last.text, last.seat) == ("timeout", "timeout p1", "p1")
+    assert record.result.termination == "time"
     assert any("ran out of time" in t for t in transport.room_texts())
     assert await host.store.timers(match_id) == []
 

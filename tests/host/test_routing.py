@@ -44,7 +44,7 @@ async def test_table_talk_is_not_refused_as_a_move_whether_or_not_the_match_is_h
             assert reply.status == ReplyStatus.IGNORED and reply.match_id == match_id, (user, text, reply)
     assert transport.room_texts() == []  # no refusal said
     assert (await store.get_match(match_id)).version == version
-    assert [a.kind for a in await store.actions(match_id)] == ["command"]  # nothing logged as refused
+    assert [a.kind for a in await store.actions(match_id)] == ["start"]  # nothing logged as refused
     # A move attempt still goes to the game: out of turn, answered.
     reply = await host.room_message(ROOM, 22, "H8")
     assert reply.status == ReplyStatus.REJECTED and transport.room_texts() == [
