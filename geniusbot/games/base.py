@@ -252,6 +252,9 @@ class Game(ABC):
     choice_phases: ClassVar[frozenset[str]] = frozenset()
     perfect_information: ClassVar[bool] = False
     answers_by_policy: ClassVar[bool] = False
+    #: The game's own endings, a ``StrEnum`` of its package, for an ending that no member of
+    #: :class:`Termination` names (a checkmate); ``None``: the common ones are enough.
+    terminations: ClassVar[type[StrEnum] | None] = None
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         variant = (variant or self.variants[0]).strip().lower()
@@ -368,7 +371,7 @@ class Game(ABC):
     def end(
         self,
         winner: str | None,
-        termination: Termination,
+        termination: StrEnum,
         how: str,
         *,
         verdict: str | None = None,
@@ -470,7 +473,7 @@ class Game(ABC):
             raise OptionError(f"That saved game is {data.get('game')!r}, not {cls.name!r}.")
         game = cls(seed=data["seed"], variant=data["variant"])
         game.option_values = dict(data.get("options", {}))
-        game._outcome = Outcome.from_dict(data.get("outcome"))
+        game._outcome = Outcome.from_dict(data.get("outcome"), cls.terminations)
         game.load_state(data["state"])
         return game
 

@@ -10,7 +10,11 @@ from typing import Any
 
 
 class Termination(StrEnum):
-    """How a game ended, as data: a host, a picture or an archive reads this, never the sentence."""
+    """How a game ended, as data: a host, a picture or an archive reads this, never the sentence.
+
+    These are the endings many games share. A game whose ending none of them names declares its
+    own in a ``StrEnum`` of its package (:attr:`geniusbot.games.base.Game.terminations`) and ends
+    with one of those; the match keeps its value (``"checkmate"``) as it keeps these."""
 
     #: A line of the mover's stones: five in a row, four in a row.
     LINE = "line"
@@ -38,7 +42,8 @@ class Termination(StrEnum):
 class Outcome:
     """How a game ended, as data.
 
-    ``winner`` is a seat, or ``None`` for a draw. ``termination`` says how it ended and ``data``
+    ``winner`` is a seat, or ``None`` for a draw. ``termination`` says how it ended (a member of
+    :class:`Termination`, or of the game's own ``StrEnum`` of endings) and ``data``
     carries the plain values of it (the seat that ran out of time, the scores). ``how`` is the
     game's own sentence of what happened, without who wins ("p2 ran out of time", "p1 (black)
     makes five in a row, H8 to L8"), and ``verdict`` the words that close it in the record
@@ -48,7 +53,7 @@ class Outcome:
     """
 
     winner: str | None
-    termination: Termination
+    termination: StrEnum
     how: str
     verdict: str = ""
     data: Mapping[str, Any] = field(default_factory=dict)
@@ -76,7 +81,8 @@ class Outcome:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Outcome | None:
+    def from_dict(cls, data: Mapping[str, Any] | None, own: type[StrEnum] | None = None) -> Outcome | None:
+        """The outcome of :meth:`to_dict`; ``own``: the game's own terminations, beside :class:`Termination`."""
         if data is None:
             return None
         if "termination" not in data:
@@ -84,11 +90,23 @@ class Outcome:
             return cls(data["winner"], Termination.OTHER, str(data.get("reason") or "").rstrip(". "))
         return cls(
             data["winner"],
-            Termination(data["termination"]),
+            termination_of(str(data["termination"]), own),
             data["how"],
             data.get("verdict", ""),
             dict(data.get("data") or {}),
         )
+
+
+def termination_of(value: str, own: type[StrEnum] | None = None) -> StrEnum:
+    """The termination whose value is ``value``: one of :class:`Termination`, else one of the
+    game's ``own`` (a ``StrEnum`` of endings the common list does not name, such as a checkmate);
+    :attr:`Termination.OTHER` when neither names it."""
+    for kinds in (Termination, own):
+        if kinds is not None:
+            for member in kinds:
+                if member.value == value:
+                    return member
+    return Termination.OTHER
 
 
 def _sentence(text: str) -> str:

@@ -110,7 +110,6 @@ from geniusbot.games import (
     MalformedMoveError,
     Move,
     OptionError,
-    Termination,
 )
 
 #: The most stones one move takes.
@@ -130,6 +129,14 @@ class ${Class}Event(StrEnum):
 
     #: Stones were taken: data has the seat, the stones taken and the stones left.
     TAKEN = "taken"
+
+
+class ${Class}Ending(StrEnum):
+    """The game's own endings, where the core's Termination names none (the class's
+    terminations): a stored match keeps the value; once published, it stays."""
+
+    #: The last stone was taken.
+    LAST_STONE = "last-stone"
 
 
 @dataclass(frozen=True)
@@ -162,6 +169,8 @@ class $Class(Game):
     clocks: ClassVar[Mapping[str, str]] = {"*": "30s+2m"}
     # Every seat sees all there is: the host builds no seat's own view, and help may try a move.
     perfect_information: ClassVar[bool] = True
+    # Its own endings, beside the core's Termination (LINE, TIME, POINTS ...).
+    terminations = ${Class}Ending
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         # Every attribute at its empty value: a loaded game is built by __init__ and load_state.
@@ -222,10 +231,10 @@ class $Class(Game):
             data={"seat": move.seat, "taken": move.count, "left": self.pile},
         )
         if self.pile == 0:
-            # An ending the core's Termination does not name is OTHER, its sentence saying what
-            # happened and its data the values; keep it short: a picture's banner shows it whole.
+            # An ending the core's Termination does not name is one of the game's own; its
+            # sentence says what happened: keep it short, a picture's banner shows it whole.
             how = f"{move.seat} takes the last stone"
-            return [taken, *self.end(move.seat, Termination.OTHER, how, verdict=", and wins", ending="last-stone")]
+            return [taken, *self.end(move.seat, ${Class}Ending.LAST_STONE, how, verdict=", and wins")]
         self.turn = "p2" if self.turn == "p1" else "p1"
         return [taken]
 
@@ -271,11 +280,11 @@ from geniusbot.games import (
     MalformedMoveError,
     NotYourTurnError,
     OptionError,
-    Termination,
     WrongPlaceError,
 )
 
 from $name import $Class
+from $name.rules import ${Class}Ending
 
 
 def test_the_players_take_turns_and_each_take_shrinks_the_pile() -> None:
@@ -290,7 +299,7 @@ def test_whoever_takes_the_last_stone_wins() -> None:
     game.submit("take 3", "p1")
     game.submit("take 2", "p2")
     outcome = game.outcome()
-    assert outcome is not None and outcome.winner == "p2" and outcome.termination == Termination.OTHER
+    assert outcome is not None and outcome.winner == "p2" and outcome.termination == ${Class}Ending.LAST_STONE
     assert outcome.reason == "p2 takes the last stone, and wins."
     assert game.to_move() == ()
 
