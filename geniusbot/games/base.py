@@ -162,13 +162,15 @@ class Event:
     ``kind`` lets a host treat some events specially: a member of :class:`EventKind`, or of the
     ``StrEnum`` of the game's own kinds, never a free string (its value is what a record keeps);
     ``data`` carries plain values for it. An event whose ``text`` is empty is data only: a host
-    says nothing for it.
+    says nothing for it. ``delete_after``: what the rules show for a while only (a memory grid),
+    a public event whose message the host deletes this many seconds after it posts it.
     """
 
     text: str
     seats: frozenset[str] | None = None
     kind: StrEnum = EventKind.INFO
     data: Mapping[str, Any] = field(default_factory=dict)
+    delete_after: float | None = None
 
     @property
     def public(self) -> bool:

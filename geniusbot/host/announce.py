@@ -128,8 +128,7 @@ class Announcer:
             if not event.text:
                 continue  # data only: nothing to say
             if event.public:
-                delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
-                delete_at = self.now() + float(delete_after) if delete_after else None
+                delete_at = self.now() + float(event.delete_after) if event.delete_after else None
                 await self.post(live, live.speak(event.text), delete_at=delete_at)
             else:
                 text = live.speak(event.text)
@@ -233,10 +232,7 @@ class Announcer:
         events = list(events)
         # An event that goes with a vanishing window (deleted when it closes, as a game's opening
         # line for it is) says what the window is: the board after it says it no more.
-        window_said = vanishing and any(
-            event.public and event.text and isinstance(event.data, Mapping) and event.data.get("delete_after")
-            for event in events
-        )
+        window_said = vanishing and any(event.public and event.text and event.delete_after for event in events)
         if not self._pictured(live) or vanishing:
             self.drop(drawing)
             for text in lead:
@@ -247,8 +243,7 @@ class Announcer:
         texts = list(lead)
         separate: list[Event] = []
         for event in events:
-            delete_after = event.data.get("delete_after") if isinstance(event.data, Mapping) else None
-            if event.public and not delete_after:
+            if event.public and not event.delete_after:
                 # An event with no text is data only; the game's end is said by the result line
                 # under the board ("p2 resigned; p1 wins." is "Result: alice (p1) wins. bob resigned.").
                 if event.text and event.kind != EventKind.END:

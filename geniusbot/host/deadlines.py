@@ -188,9 +188,7 @@ class Deadlines(HostBase):
                     timed_out.clear()
                     continue
                 # Another clock has run out too: its timeout comes first, then the board.
-                said = [
-                    e for e in events if e.public and not (isinstance(e.data, Mapping) and e.data.get("delete_after"))
-                ]
+                said = [e for e in events if e.public and not e.delete_after]
                 lines += [live.speak(e.text) for e in said if e.text]
                 await self.announcer.announce(live, [e for e in events if e not in said])
         except Exception:

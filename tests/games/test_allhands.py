@@ -412,7 +412,7 @@ def test_the_task_is_delegated_to_and_its_events_come_out_unchanged_but_for_the_
     opening = game.opening_events()
     assert [e.kind for e in opening][:2] == ["match", "bout"]
     reveal = next(e for e in opening if e.kind == "reveal")
-    assert reveal.public and reveal.data["delete_after"] == 30 and len(reveal.data["grid"]) == 49
+    assert reveal.public and reveal.delete_after == 30 and len(reveal.data["grid"]) == 49
     assert reveal.data["task"] == "tiles" and reveal.data["play"] == 1
     for seat in (None, "p1", "p2"):
         assert game.view(seat)["task"] == game.task.view(seat)

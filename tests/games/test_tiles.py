@@ -110,7 +110,7 @@ def test_the_grid_is_posted_with_the_opening_event_and_deleted_after_30_seconds(
     (event,) = game.opening_events()
     assert event.public and event.kind == "reveal"
     assert event.data["grid"] == game.view()["grid"]
-    assert event.data["delete_after"] == 30
+    assert event.delete_after == 30
 
 
 def test_the_grid_is_hidden_and_replaced_by_an_empty_grid():

@@ -39,7 +39,7 @@ class SealedBidEvent(StrEnum):
 
     #: A seat's own bid, to it alone.
     PRIVATE = "private"
-    #: Both bids shown: ``data["delete_after"]``, seconds until the host deletes the message.
+    #: Both bids shown: the event's ``delete_after``, seconds until the host deletes the message.
     REVEAL = "reveal"
     #: The memorize window closed: the number is hidden.
     HIDE = "hide"
@@ -100,7 +100,7 @@ class SealedBid(Game):
         if len(self.bids) < 2:
             return [Event(f"{next(iter(self.bids))} has bid.")]
         a, b = self.bids["p1"], self.bids["p2"]
-        events = [Event(f"Bids revealed: p1 {a}, p2 {b}.", kind=SealedBidEvent.REVEAL, data={"delete_after": 60})]
+        events = [Event(f"Bids revealed: p1 {a}, p2 {b}.", kind=SealedBidEvent.REVEAL, delete_after=60)]
         if a != b:
             self.scores["p1" if a > b else "p2"] += 1
         self.bids = {}

@@ -71,7 +71,7 @@ import math
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
@@ -864,7 +864,7 @@ class AllHandsOnDeck(Game):
         for e in events:
             data = {**e.data, "task": self.current_task, "play": self.play_no}
             if e.kind != EventKind.END:
-                wrapped.append(Event(e.text, seats=e.seats, kind=e.kind, data=data))
+                wrapped.append(replace(e, data=data))
                 continue
             ending = Outcome.from_dict(e.data)
             if ending is not None and ending.termination is Termination.TIME and "seat" in ending.data:

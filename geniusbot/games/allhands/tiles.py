@@ -113,7 +113,7 @@ ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 class TileDecklarationEvent(StrEnum):
     """Tile Decklaration's own event kinds (a host treats them as :attr:`EventKind.INFO`)."""
 
-    #: The grid shown to memorize: ``data["grid"]`` (square to colour) and ``delete_after`` (seconds).
+    #: The grid shown to memorize: ``data["grid"]`` (square to colour); the event's ``delete_after`` (seconds).
     REVEAL = "reveal"
     #: The memorize window closed and the grid is hidden; no data.
     HIDE = "hide"
@@ -358,7 +358,7 @@ class TileDecklaration(Game):
     def opening_events(self) -> list[Event]:
         """The events that open the task: the grid, shown to everyone for 30 seconds.
 
-        The host posts it and deletes it after ``delete_after`` seconds; the memorize window
+        The host posts it and deletes it after its ``delete_after`` seconds; the memorize window
         closes at the same moment. The grid itself is on the board the host shows after it (a
         picture, or :func:`grid_text` where there is none), which goes with the window too; the
         ``grid`` data is for whoever needs the grid with the event.
@@ -366,8 +366,8 @@ class TileDecklaration(Game):
         if self.phase != "memorize" or self.is_over:
             return []
         text = f"Memorize the grid: it is shown for {MEMORIZE_SECONDS} seconds, then hidden for good. No notes!"
-        data = {"grid": {_sq(p): c for p, c in self.original.items()}, "delete_after": MEMORIZE_SECONDS}
-        return [Event(text, kind=TileDecklarationEvent.REVEAL, data=data)]
+        data = {"grid": {_sq(p): c for p, c in self.original.items()}}
+        return [Event(text, kind=TileDecklarationEvent.REVEAL, data=data, delete_after=MEMORIZE_SECONDS)]
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
