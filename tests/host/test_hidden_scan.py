@@ -337,7 +337,7 @@ class Scan:
         actions = await self.store.actions(self.match_id)
         # Every submission is logged as it came: a DM as private, a room message as public.
         logged = [
-            (a.seat, a.text, a.private) for a in actions if a.accepted and a.seat is not None and a.kind != "resign"
+            (a.seat, a.text, a.private) for a in actions if a.accepted and a.kind in ("move", "private")
         ]
         assert logged == self.submissions
         refused = [a.text for a in actions if not a.accepted and not a.private and a.kind not in ("start", "command")]
