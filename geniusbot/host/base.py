@@ -14,7 +14,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
@@ -23,7 +23,8 @@ from geniusbot.storage.errors import StorageFault
 from .announce import Announcer
 from .arming import Arming
 from .cache import MatchCache
-from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed
+from .committer import Committer
+from .live import LiveMatch, Reply, ReplyStatus
 from .posted import TimedMessages
 from .transport import CommandNames
 
@@ -31,8 +32,7 @@ if TYPE_CHECKING:
     from abc import abstractmethod
 
     from geniusbot.cluster.shards import Shards
-    from geniusbot.games import Event
-    from geniusbot.storage import MatchRecord, NewAction, Result, Store, TimerRecord
+    from geniusbot.storage import MatchRecord, Store, TimerRecord
 
     from .transport import Transport
 
@@ -145,14 +145,15 @@ class HostBase:
             text_boards=text_boards,
             on_picture=on_picture,
         )
-        self.sleep = sleep
-        # Per match, the submission whose commit may have landed, and the task finding out (actions.py).
-        self.unconfirmed: dict[int, Unconfirmed] = {}
-        self._confirming: dict[int, asyncio.Task[None]] = {}
         self.shards = shards
         self.forward = forward
         self.hint_seats = hint_seats
         self._listeners: list[Callable[[int], object]] = []
+        #: Every change committed before it is said, and a commit whose answer was lost found out
+        #: (see :mod:`.committer`).
+        self.committer = Committer(
+            store, now, self.cache, self.arming, self.announcer, self.names, sleep=sleep, changed=self.changed
+        )
 
     @property
     def matches(self) -> dict[int, LiveMatch]:
@@ -180,23 +181,6 @@ class HostBase:
         # What one job calls on another, each defined in its own module.
 
         # ---- actions.py: the action pipeline
-        @abstractmethod
-        def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None: ...
-        @abstractmethod
-        async def _commit(
-            self,
-            live: LiveMatch,
-            action: NewAction | None,
-            now: float,
-            *,
-            result: Result | None = None,
-            at: float | None = None,
-        ) -> None: ...
-        @abstractmethod
-        async def _settle(self, live: LiveMatch) -> bool: ...
-        @staticmethod
-        @abstractmethod
-        def _pending_what(live: LiveMatch, pending: Unconfirmed) -> str: ...
         @abstractmethod
         async def submit(
             self,

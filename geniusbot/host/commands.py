@@ -74,16 +74,16 @@ class Commands(HostBase):
         key = key or f"host:{uuid.uuid4().hex}"
         async with live.lock:
             try:
-                if match_id in self.unconfirmed:
+                if match_id in self.committer.unconfirmed:
                     # An earlier commit's fate first: the command is ruled on the match as it is.
-                    await self._settle(live)
+                    await self.committer.settle(live)
                 if given is not None and await self.store.find_submission(match_id, given) is not None:
                     return Reply(ReplyStatus.REJECTED, DONE_ALREADY, match_id)
                 return await handler(live, seat, key)
             except CommitUnknown as error:
                 log.warning("match %s: %s", match_id, error)
-                if (pending := self.unconfirmed.get(match_id)) is not None and pending.key == key:
-                    # Carried out or not, nobody knows yet: say neither, and find out (_settle).
+                if (pending := self.committer.unconfirmed.get(match_id)) is not None and pending.key == key:
+                    # Carried out or not, nobody knows yet: say neither, and find out (Committer.settle).
                     return Reply(ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET, match_id)
                 live.restore()
                 return self._not_saved(live, name, given)
@@ -113,12 +113,12 @@ class Commands(HostBase):
     def _not_saved(self, live: LiveMatch, name: str, given: str | None) -> Reply:
         """The answer to a command the store could not take: not known yet if it is the one
         whose commit went unanswered, else nothing changed (and why, if another waits)."""
-        pending = self.unconfirmed.get(live.id)
+        pending = self.committer.unconfirmed.get(live.id)
         if pending is not None and pending.key == given:
             return Reply(ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET, live.id)  # its repeat: still not known
         if pending is not None:
             message = (
-                f"The bot is still waiting for its database to say whether {self._pending_what(live, pending)} "
+                f"The bot is still waiting for its database to say whether {self.committer.pending_what(live, pending)} "
                 f"was saved, so nothing changed; try {self.names.again(name)} once the bot has said."
             )
         else:
@@ -137,9 +137,9 @@ class Commands(HostBase):
         """Commit a command's action; if its answer is lost, what it would say (its ``lines`` for
         the room, then its ``events``) is kept with it, said once it is found saved."""
         try:
-            await self._commit(live, action, now, **kwargs)
+            await self.committer.commit(live, action, now, **kwargs)
         except CommitUnknown:
-            if (pending := self.unconfirmed.get(live.id)) is not None and pending.key == action.key:
+            if (pending := self.committer.unconfirmed.get(live.id)) is not None and pending.key == action.key:
                 pending.lines, pending.events = list(lines), list(events)
             raise
 
@@ -232,7 +232,7 @@ class Commands(HostBase):
             return Reply(ReplyStatus.ERROR, f"Name the seat that resigns: one of {', '.join(live.players)}.", live.id)
         now = self.now()
         events = live.game.resign(seat)
-        self._after_change(live, now, events)
+        self.committer.after_change(live, now, events)
         await self._commit_command(live, NewAction(ActionKind.RESIGN, "resign", seat, key=key), now, events=events)
         await self.arming.arm(live, now)
         await self.announcer.report(live, now, events)
@@ -265,7 +265,7 @@ class Commands(HostBase):
             )
         now = self.now()
         events = live.game.close_window()
-        self._after_change(live, now, events)
+        self.committer.after_change(live, now, events)
         action = NewAction(ActionKind.WINDOW, "close window", None, key=key)
         await self._commit_command(live, action, now, events=events)
         await self.arming.arm(live, now)  # the window's own row fires later, finds nothing, and goes

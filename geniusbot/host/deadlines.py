@@ -176,8 +176,10 @@ class Deadlines(HostBase):
                 # (or a restart) must not charge the lateness to the next seat before it is told.
                 # The commit is now's too (the log says the deadline): its ``saved_at`` must not
                 # fall inside an outage given back already, or a second crash would give it again.
-                self._after_change(live, now, events)
-                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), now, at=deadline)
+                self.committer.after_change(live, now, events)
+                await self.committer.commit(
+                    live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", None), now, at=deadline
+                )
                 await self.arming.arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead
@@ -236,7 +238,7 @@ class Deadlines(HostBase):
             await self.arming.arm(live, now)
             return
         events = live.game.close_window()
-        self._after_change(live, now, events)
-        await self._commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
+        self.committer.after_change(live, now, events)
+        await self.committer.commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
         await self.arming.arm(live, now)
         await self.announcer.report(live, now, events, lead=lead)

@@ -19,8 +19,9 @@ sent something privately, a host command, a timer fell due) and answers through 
 The host is composed of one part per job, each in its own module. Objects of their own, wired
 in the host's constructor and called through their public methods only: ``cache`` (the live
 matches in memory), ``arming`` (each match's timer rows), ``posted`` (messages deleted at a set
-time) and ``announce`` (what the room and the seats read). Mixins over one state (``base``),
-still: ``routing`` (where an input goes), ``actions`` (starting, submitting, committing),
+time), ``announce`` (what the room and the seats read) and ``committer`` (every change committed
+before it is said, and a commit whose answer was lost found out). Mixins over one state
+(``base``), still: ``routing`` (where an input goes), ``actions`` (starting, submitting),
 ``commands`` (the host commands), ``deadlines`` (timers delivered: clocks, windows, deletions)
 and ``recovery`` (restart and heartbeat); ``live`` holds a live match and a reply.
 
@@ -102,6 +103,10 @@ class Host(Routing, Actions, Commands, Deadlines, Recovery):
     async def quiet(self, match_id: int) -> None:
         """Return once the input match ``match_id`` is handling now, if any, is done."""
         await self.cache.quiet(match_id)
+
+    async def confirmations(self) -> None:
+        """Return once every submission whose commit went unanswered is confirmed or refused (tests)."""
+        await self.committer.confirmations()
 
     # ---- what the room and the seats read (the announcer's)
 

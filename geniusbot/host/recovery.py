@@ -167,7 +167,7 @@ class Recovery(HostBase):
             if self.heartbeat > 0:
                 live.snapshot()  # what the row and the ledger together say
             else:
-                await self._commit(live, None, now)  # no ledger: the row must say it alone
+                await self.committer.commit(live, None, now)  # no ledger: the row must say it alone
             await self.arming.arm(live, now)
             said = [] if live.clock.control.untimed else ["the clocks were stopped meanwhile"]
             over = False
