@@ -14,7 +14,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
@@ -24,6 +24,7 @@ from .announce import Announcer
 from .arming import Arming
 from .cache import MatchCache
 from .committer import Committer
+from .heartbeat import HEARTBEAT_SECONDS, Heartbeat
 from .live import LiveMatch, Reply, ReplyStatus
 from .posted import TimedMessages
 from .transport import CommandNames
@@ -32,14 +33,11 @@ if TYPE_CHECKING:
     from abc import abstractmethod
 
     from geniusbot.cluster.shards import Shards
-    from geniusbot.storage import MatchRecord, Store, TimerRecord
+    from geniusbot.storage import MatchRecord, Store
 
     from .transport import Transport
 
 log = logging.getLogger(__name__)
-
-#: How often a running host notes that it is alive (bounds the time an outage may give back).
-HEARTBEAT_SECONDS = 5.0
 
 _P = ParamSpec("_P")
 _H = TypeVar("_H", bound="HostBase")
@@ -123,15 +121,14 @@ class HostBase:
         self.text_boards = text_boards
         self.adopt = adopt
         self.on_picture = on_picture
-        self.heartbeat = heartbeat
-        # (down, up) of each outage not yet in every live match's row; see Recovery.recover().
-        self.outages: list[tuple[float, float]] = []
         #: The live-match cache: the matches held in memory (see :mod:`.cache`).
         self.cache = MatchCache(store, shards)
         #: The host's commands as the transport's users write them (see :class:`~.transport.CommandNames`).
         self.names = CommandNames(transport)
         #: The clock and window timer rows, and the dispatcher told of each (see :mod:`.arming`).
         self.arming = Arming(store, wake)
+        #: The heartbeat rows and their ledger of outages (see :mod:`.heartbeat`).
+        self.heartbeat = Heartbeat(store, now, self.arming, heartbeat, shards)
         #: Messages posted to be deleted at a set time, and their deletions (see :mod:`.posted`).
         self.posted = TimedMessages(store, transport, now, self.arming)
         #: What the room and the seats read (see :mod:`.announce`).
@@ -198,7 +195,3 @@ class HostBase:
         async def _expire(self, live: LiveMatch, now: float) -> None: ...
         @abstractmethod
         async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None: ...
-
-        # ---- recovery.py: the heartbeat
-        @abstractmethod
-        async def _beat(self, replacing: Sequence[int] = (), *, delivered: TimerRecord | None = None) -> bool: ...

@@ -67,7 +67,7 @@ class Deadlines(HostBase):
             await self.posted.delete_message(timer)
             return False
         if timer.kind == HEARTBEAT_TIMER:
-            return await self._beat(delivered=timer)
+            return await self.heartbeat.beat(delivered=timer)
         if timer.match_id is None:
             return False
         if not self.adopt and timer.match_id not in self.matches:

@@ -19,11 +19,12 @@ sent something privately, a host command, a timer fell due) and answers through 
 The host is composed of one part per job, each in its own module. Objects of their own, wired
 in the host's constructor and called through their public methods only: ``cache`` (the live
 matches in memory), ``arming`` (each match's timer rows), ``posted`` (messages deleted at a set
-time), ``announce`` (what the room and the seats read) and ``committer`` (every change committed
-before it is said, and a commit whose answer was lost found out). Mixins over one state
-(``base``), still: ``routing`` (where an input goes), ``actions`` (starting, submitting),
+time), ``announce`` (what the room and the seats read), ``committer`` (every change committed
+before it is said, and a commit whose answer was lost found out) and ``heartbeat`` (when the
+host was last alive, and the ledger of outages). Mixins over one state (``base``), still:
+``routing`` (where an input goes), ``actions`` (starting, submitting),
 ``commands`` (the host commands), ``deadlines`` (timers delivered: clocks, windows, deletions)
-and ``recovery`` (restart and heartbeat); ``live`` holds a live match and a reply.
+and ``recovery`` (a restart); ``live`` holds a live match and a reply.
 
 See ``docs/host.md`` for the contract with transports and the rulings.
 """
@@ -35,11 +36,12 @@ from typing import TYPE_CHECKING
 from . import board
 from .actions import Actions
 from .announce import ABORTED_RESULT, Announcer
-from .base import HEARTBEAT_SECONDS, never_raises
+from .base import never_raises
 from .commands import Commands
 from .deadlines import CLOCK_TIMER, DELETE_TIMER, HEARTBEAT_TIMER, WINDOW_TIMER, Deadlines
+from .heartbeat import HEARTBEAT_SECONDS, MAX_OUTAGES
 from .live import LiveMatch, Reply, ReplyStatus, epoch, result_detail, timed_out, utc
-from .recovery import MAX_OUTAGES, Recovery
+from .recovery import Recovery
 from .routing import CHAT_PREFIXES, Routing
 from .transport import Player
 

@@ -376,7 +376,7 @@ async def test_a_second_crash_before_any_commit_loses_no_outage(store, clock):
     clock.advance(10)
     d = Host(store, RecordingTransport(), now=clock, pictures=False)
     await d.recover()
-    assert d.outages == [(clock.t - 10, clock.t)]  # the older outages are in the match's row now
+    assert d.heartbeat.outages == [(clock.t - 10, clock.t)]  # the older outages are in the match's row now
     assert d.matches[match_id].clock.remaining("p1", clock.t).total_ms == 60_000
 
 
