@@ -252,7 +252,7 @@ class Actions(HostBase):
             await self.announcer.answer(live, seat, private, message)
             return Reply(ReplyStatus.REJECTED, message, live.id)
         # A clock that ran out before this message arrived decides first, even if its timer is late.
-        await self._expire(live, now)
+        await self.deadlines.expire(live, now)
         if live.game.is_over:
             message = "Time ran out before that move arrived; the game is over."
             await self._log_rejected(live, seat, kind, text, private, message, now, key)

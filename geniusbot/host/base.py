@@ -14,7 +14,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
@@ -24,6 +24,7 @@ from .announce import Announcer
 from .arming import Arming
 from .cache import MatchCache
 from .committer import Committer
+from .deadlines import Deadlines
 from .heartbeat import HEARTBEAT_SECONDS, Heartbeat
 from .live import LiveMatch, Reply, ReplyStatus
 from .posted import TimedMessages
@@ -151,6 +152,18 @@ class HostBase:
         self.committer = Committer(
             store, now, self.cache, self.arming, self.announcer, self.names, sleep=sleep, changed=self.changed
         )
+        #: Timer rows delivered: clock notices, timeouts, windows, deletions (see :mod:`.deadlines`).
+        self.deadlines = Deadlines(
+            now,
+            self.cache,
+            self.arming,
+            self.posted,
+            self.announcer,
+            self.committer,
+            self.heartbeat,
+            adopt=adopt,
+            changed=self.changed,
+        )
 
     @property
     def matches(self) -> dict[int, LiveMatch]:
@@ -189,9 +202,3 @@ class HostBase:
             key: str | None = None,
             answer: bool = True,
         ) -> Reply: ...
-
-        # ---- deadlines.py: timers and deadlines
-        @abstractmethod
-        async def _expire(self, live: LiveMatch, now: float) -> None: ...
-        @abstractmethod
-        async def _window_due(self, live: LiveMatch, payload: Mapping[str, Any], now: float) -> None: ...

@@ -203,7 +203,7 @@ class Commands(HostBase):
         else:
             await self.announcer.post(live, said)
         if over and window:
-            await self._window_due(live, {"kind": window["kind"]}, now)
+            await self.deadlines.window_due(live, {"kind": window["kind"]}, now)
         return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)
 
     async def _abort(self, live: LiveMatch, seat: str | None, key: str) -> Reply:

@@ -20,11 +20,11 @@ The host is composed of one part per job, each in its own module. Objects of the
 in the host's constructor and called through their public methods only: ``cache`` (the live
 matches in memory), ``arming`` (each match's timer rows), ``posted`` (messages deleted at a set
 time), ``announce`` (what the room and the seats read), ``committer`` (every change committed
-before it is said, and a commit whose answer was lost found out) and ``heartbeat`` (when the
-host was last alive, and the ledger of outages). Mixins over one state (``base``), still:
-``routing`` (where an input goes), ``actions`` (starting, submitting),
-``commands`` (the host commands), ``deadlines`` (timers delivered: clocks, windows, deletions)
-and ``recovery`` (a restart); ``live`` holds a live match and a reply.
+before it is said, and a commit whose answer was lost found out), ``heartbeat`` (when the host
+was last alive, and the ledger of outages) and ``deadlines`` (timers delivered: clocks, windows,
+deletions). Mixins over one state (``base``), still: ``routing`` (where an input goes),
+``actions`` (starting, submitting), ``commands`` (the host commands) and ``recovery`` (a
+restart); ``live`` holds a live match and a reply.
 
 See ``docs/host.md`` for the contract with transports and the rulings.
 """
@@ -38,7 +38,7 @@ from .actions import Actions
 from .announce import ABORTED_RESULT, Announcer
 from .base import never_raises
 from .commands import Commands
-from .deadlines import CLOCK_TIMER, DELETE_TIMER, HEARTBEAT_TIMER, WINDOW_TIMER, Deadlines
+from .deadlines import CLOCK_TIMER, DELETE_TIMER, HEARTBEAT_TIMER, WINDOW_TIMER
 from .heartbeat import HEARTBEAT_SECONDS, MAX_OUTAGES
 from .live import LiveMatch, Reply, ReplyStatus, epoch, result_detail, timed_out, utc
 from .recovery import Recovery
@@ -46,7 +46,7 @@ from .routing import CHAT_PREFIXES, Routing
 from .transport import Player
 
 if TYPE_CHECKING:
-    from geniusbot.storage import MatchRecord
+    from geniusbot.storage import MatchRecord, TimerRecord
 
 __all__ = [
     "ABORTED_RESULT",
@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 
-class Host(Routing, Actions, Commands, Deadlines, Recovery):
+class Host(Routing, Actions, Commands, Recovery):
     """Hosts every match of one store, speaking through one transport (see :class:`~geniusbot.host.base.HostBase`
     for its settings). Its queries answer the front ends from the live-match cache; they never
     hand out the cache or a match's lock."""
@@ -105,6 +105,11 @@ class Host(Routing, Actions, Commands, Deadlines, Recovery):
     async def quiet(self, match_id: int) -> None:
         """Return once the input match ``match_id`` is handling now, if any, is done."""
         await self.cache.quiet(match_id)
+
+    async def on_timer(self, timer: TimerRecord) -> bool:
+        """A durable timer fell due (the :class:`~.timers.TimerDispatcher` calls this; raising
+        means "deliver again"): see :meth:`.deadlines.Deadlines.on_timer`."""
+        return await self.deadlines.on_timer(timer)
 
     async def confirmations(self) -> None:
         """Return once every submission whose commit went unanswered is confirmed or refused (tests)."""

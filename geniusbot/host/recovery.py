@@ -134,6 +134,6 @@ class Recovery(HostBase):
             else:
                 await self.announcer.post(live, f"{back} {self.announcer.clock_line(live, now)}".strip())
             if over and window:
-                await self._window_due(live, {"kind": window["kind"]}, now)
+                await self.deadlines.window_due(live, {"kind": window["kind"]}, now)
             # A clock that had already run out before the outage still decides.
-            await self._expire(live, now)
+            await self.deadlines.expire(live, now)
