@@ -28,6 +28,7 @@ from .deadlines import Deadlines
 from .heartbeat import HEARTBEAT_SECONDS, Heartbeat
 from .live import LiveMatch, Reply, ReplyStatus
 from .posted import TimedMessages
+from .recovery import Recovery
 from .transport import CommandNames
 
 if TYPE_CHECKING:
@@ -162,6 +163,20 @@ class HostBase:
             self.committer,
             self.heartbeat,
             adopt=adopt,
+            changed=self.changed,
+        )
+        #: A restart: the outage given back, the matches resumed (see :mod:`.recovery`).
+        self.recovery = Recovery(
+            store,
+            transport,
+            now,
+            self.cache,
+            self.arming,
+            self.posted,
+            self.announcer,
+            self.committer,
+            self.heartbeat,
+            self.deadlines,
             changed=self.changed,
         )
 

@@ -21,16 +21,17 @@ in the host's constructor and called through their public methods only: ``cache`
 matches in memory), ``arming`` (each match's timer rows), ``posted`` (messages deleted at a set
 time), ``announce`` (what the room and the seats read), ``committer`` (every change committed
 before it is said, and a commit whose answer was lost found out), ``heartbeat`` (when the host
-was last alive, and the ledger of outages) and ``deadlines`` (timers delivered: clocks, windows,
-deletions). Mixins over one state (``base``), still: ``routing`` (where an input goes),
-``actions`` (starting, submitting), ``commands`` (the host commands) and ``recovery`` (a
-restart); ``live`` holds a live match and a reply.
+was last alive, and the ledger of outages), ``deadlines`` (timers delivered: clocks, windows,
+deletions) and ``recovery`` (a restart). Mixins over one state (``base``), still: ``routing``
+(where an input goes), ``actions`` (starting, submitting) and ``commands`` (the host commands);
+``live`` holds a live match and a reply.
 
 See ``docs/host.md`` for the contract with transports and the rulings.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import board
@@ -41,7 +42,6 @@ from .commands import Commands
 from .deadlines import CLOCK_TIMER, DELETE_TIMER, HEARTBEAT_TIMER, WINDOW_TIMER
 from .heartbeat import HEARTBEAT_SECONDS, MAX_OUTAGES
 from .live import LiveMatch, Reply, ReplyStatus, epoch, result_detail, timed_out, utc
-from .recovery import Recovery
 from .routing import CHAT_PREFIXES, Routing
 from .transport import Player
 
@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 
-class Host(Routing, Actions, Commands, Recovery):
+class Host(Routing, Actions, Commands):
     """Hosts every match of one store, speaking through one transport (see :class:`~geniusbot.host.base.HostBase`
     for its settings). Its queries answer the front ends from the live-match cache; they never
     hand out the cache or a match's lock."""
@@ -105,6 +105,12 @@ class Host(Routing, Actions, Commands, Recovery):
     async def quiet(self, match_id: int) -> None:
         """Return once the input match ``match_id`` is handling now, if any, is done."""
         await self.cache.quiet(match_id)
+
+    async def recover(self, only: Callable[[MatchRecord], bool] | None = None, *, boards: bool = False) -> list[int]:
+        """Reload every unfinished match after a start (``only``: those it picks): give back the
+        outage, say so (``boards``: with each match's board), re-arm; returns the ids resumed. See
+        :meth:`.recovery.Recovery.recover`."""
+        return await self.recovery.recover(only, boards=boards)
 
     async def on_timer(self, timer: TimerRecord) -> bool:
         """A durable timer fell due (the :class:`~.timers.TimerDispatcher` calls this; raising

@@ -1,23 +1,64 @@
-"""Crash recovery: the heartbeat, and the outage given back to every match after a restart."""
+"""Crash recovery: the outage given back to every match after a restart (an object of the host's
+own, ``host.recovery``; the heartbeat that measures the outage is :mod:`.heartbeat`'s)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from geniusbot.storage import MatchRecord, MatchStatus, TimerRecord
 
-from .base import HostBase
 from .clock import format_duration
 from .deadlines import DELETE_TIMER, HEARTBEAT_TIMER
 from .live import epoch
 
+if TYPE_CHECKING:
+    from geniusbot.storage import Store
+
+    from .announce import Announcer
+    from .arming import Arming
+    from .cache import MatchCache
+    from .committer import Committer
+    from .deadlines import Deadlines
+    from .heartbeat import Heartbeat
+    from .posted import TimedMessages
+    from .transport import Transport
+
 log = logging.getLogger(__name__)
 
 
-class Recovery(HostBase):
-    """A restart: the outage given back (from the heartbeat's ledger), and the matches resumed."""
+class Recovery:
+    """A restart: the outage given back (from the heartbeat's ledger), and the matches resumed.
+    ``changed(match_id)`` tells the host's subscribers of each match resumed."""
+
+    def __init__(
+        self,
+        store: Store,
+        transport: Transport,
+        now: Callable[[], float],
+        cache: MatchCache,
+        arming: Arming,
+        posted: TimedMessages,
+        announcer: Announcer,
+        committer: Committer,
+        heartbeat: Heartbeat,
+        deadlines: Deadlines,
+        *,
+        changed: Callable[[int], None],
+    ) -> None:
+        self.store = store
+        self.transport = transport
+        self.now = now
+        self.cache = cache
+        self.arming = arming
+        self.posted = posted
+        self.announcer = announcer
+        self.committer = committer
+        self.heartbeat = heartbeat
+        self.deadlines = deadlines
+        self.changed = changed
 
     async def recover(self, only: Callable[[MatchRecord], bool] | None = None, *, boards: bool = False) -> list[int]:
         """Reload every unfinished match after a start: give back the outage, say so, re-arm.
@@ -97,7 +138,7 @@ class Recovery(HostBase):
     async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord], boards: bool) -> None:
         live = self.cache.from_record(record)
         self.arming.know_rows(live, rows)
-        self.matches[live.id] = live
+        self.cache.matches[live.id] = live
         async with live.lock:
             if live.status != MatchStatus.LIVE:
                 if boards:
