@@ -6,8 +6,8 @@ from __future__ import annotations
 import logging
 import random
 import uuid
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game, typed
 from geniusbot.storage import (
@@ -29,13 +29,22 @@ from geniusbot.storage import (
 from geniusbot.storage.errors import StorageFault
 
 from .announce import caller_answers
-from .base import HostBase, never_raises
+from .base import never_raises
 from .clock import Clock, ClockSpecError, TimeControl, preset
 from .deadlines import CLOCK_TIMER, WINDOW_TIMER
 from .live import LiveMatch, Reply, ReplyStatus, utc
 from .naming import game_title
 from .routing import CHAT_PREFIXES
 from .transport import Player
+
+if TYPE_CHECKING:
+    from geniusbot.storage import Store
+
+    from .announce import Announcer
+    from .arming import Arming
+    from .cache import MatchCache
+    from .committer import Committer
+    from .deadlines import Deadlines
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +55,27 @@ NOT_KNOWN_YET = (
 )
 
 
-class Actions(HostBase):
-    """Start a match; take or refuse a submission; commit every change before it is said."""
+class Actions:
+    """Start a match; take or refuse a submission (an object of the host's own; each change is
+    committed by the committer before it is said)."""
+
+    def __init__(
+        self,
+        store: Store,
+        now: Callable[[], float],
+        cache: MatchCache,
+        arming: Arming,
+        announcer: Announcer,
+        committer: Committer,
+        deadlines: Deadlines,
+    ) -> None:
+        self.store = store
+        self.now = now
+        self.cache = cache
+        self.arming = arming
+        self.announcer = announcer
+        self.committer = committer
+        self.deadlines = deadlines
 
     @never_raises
     @at_priority(Priority.LOW)  # a burst of starts queues behind the moves and the clocks
@@ -131,7 +159,7 @@ class Actions(HostBase):
         )
         live.snapshot()
         live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
-        self.matches[live.id] = live
+        self.cache.matches[live.id] = live
         async with live.lock:
             self.committer.after_change(live, now, opening)
             try:
@@ -220,7 +248,7 @@ class Actions(HostBase):
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
             except StaleVersion:
                 # Another process moved this match on; take its state and let the player retry.
-                self.matches.pop(match_id, None)
+                self.cache.matches.pop(match_id, None)
                 message = "The match changed while your move was being taken; look at the board and send it again."
                 await self.announcer.answer(live, seat, private, message)
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)

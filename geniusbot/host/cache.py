@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 class MatchCache:
     """The live-match cache: load a match once, hold it while it runs, forget it once it is over.
 
-    ``shards()``: the shards this process serves (see :class:`~geniusbot.host.base.HostBase`);
+    ``shards()``: the shards this process serves (see :class:`~geniusbot.host.match.Host`);
     an unfinished match of another shard is refused.
     """
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event
 from geniusbot.storage import (
@@ -20,9 +20,20 @@ from geniusbot.storage import (
     StorageUnavailable,
 )
 
-from .base import HostBase, never_raises
+from .base import never_raises
 from .deadlines import DELETE_TIMER
 from .live import LiveMatch, Reply, ReplyStatus
+
+if TYPE_CHECKING:
+    from geniusbot.storage import Store
+
+    from .announce import Announcer
+    from .arming import Arming
+    from .cache import MatchCache
+    from .committer import Committer
+    from .deadlines import Deadlines
+    from .posted import TimedMessages
+    from .transport import CommandNames
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +50,34 @@ DONE_ALREADY = "That command was carried out already; it is not done twice."
 CLOSED_BY_HAND = "The window was closed by hand before its time was up."
 
 
-class Commands(HostBase):
-    """The host commands, and how the transport's users write them."""
+class Commands:
+    """The host commands, and how the transport's users write them (an object of the host's own).
+    ``boards``: a resumed match's board is posted again (see :class:`~geniusbot.host.match.Host`)."""
+
+    def __init__(
+        self,
+        store: Store,
+        now: Callable[[], float],
+        cache: MatchCache,
+        arming: Arming,
+        posted: TimedMessages,
+        announcer: Announcer,
+        committer: Committer,
+        deadlines: Deadlines,
+        names: CommandNames,
+        *,
+        boards: bool = True,
+    ) -> None:
+        self.store = store
+        self.now = now
+        self.cache = cache
+        self.arming = arming
+        self.posted = posted
+        self.announcer = announcer
+        self.committer = committer
+        self.deadlines = deadlines
+        self.names = names
+        self.boards = boards
 
     @never_raises
     async def command(self, match_id: int, name: str, *, seat: str | None = None, key: str | None = None) -> Reply:
@@ -95,7 +132,7 @@ class Commands(HostBase):
                 live.restore()
                 return self._not_saved(live, name, given)
             except StaleVersion:
-                self.matches.pop(match_id, None)
+                self.cache.matches.pop(match_id, None)
                 return Reply(
                     ReplyStatus.UNAVAILABLE,
                     f"Match #{match_id} changed meanwhile; try {self.names.again(name)}.",

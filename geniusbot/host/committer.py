@@ -45,7 +45,7 @@ class Committer:
     answer was lost (:class:`~.live.Unconfirmed`) until the store says whether it landed (rulings
     21 and 23). ``changed(match_id)`` tells the host's subscribers that a match changed with no
     caller waiting on it; ``sleep`` is the pause between tries (see
-    :class:`~geniusbot.host.base.HostBase`)."""
+    :class:`~geniusbot.host.match.Host`)."""
 
     def __init__(
         self,

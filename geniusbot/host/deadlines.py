@@ -51,7 +51,7 @@ TIME_IS_UP = "Time is up."
 class Deadlines:
     """Timer rows delivered: clock notices, timeouts, windows, deletions, heartbeats (an object of
     the host's own). ``adopt``: a timer of a match not held in memory loads it (see
-    :class:`~geniusbot.host.base.HostBase`); ``changed(match_id)`` tells the host's subscribers
+    :class:`~geniusbot.host.match.Host`); ``changed(match_id)`` tells the host's subscribers
     that a timer moved a match on."""
 
     def __init__(
@@ -79,7 +79,7 @@ class Deadlines:
 
     async def on_timer(self, timer: TimerRecord) -> bool:
         """A durable timer fell due: deliver it (see ``_deliver``), let go of a match it ended, and tell
-        the subscribers that its match changed (:meth:`~geniusbot.host.base.HostBase.subscribe`)."""
+        the subscribers that its match changed (:meth:`~geniusbot.host.match.Host.subscribe`)."""
         try:
             consumed = await self._deliver(timer)
         finally:

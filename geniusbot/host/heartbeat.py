@@ -26,7 +26,7 @@ MAX_OUTAGES = 50
 class Heartbeat:
     """This host's heartbeat rows and their ledger of outages. ``seconds``: how often it beats
     (0 or less: never, and a resumed match's row must say its outage alone); ``shards()``: the
-    shards this process serves, one heartbeat each (see :class:`~geniusbot.host.base.HostBase`)."""
+    shards this process serves, one heartbeat each (see :class:`~geniusbot.host.match.Host`)."""
 
     def __init__(
         self,

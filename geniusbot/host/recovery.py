@@ -64,7 +64,7 @@ class Recovery:
         """Reload every unfinished match after a start: give back the outage, say so, re-arm.
 
         ``only`` picks the matches to resume (default: all). Returns the ids of the matches
-        resumed (each told to the subscribers too, :meth:`~geniusbot.host.base.HostBase.subscribe`).
+        resumed (each told to the subscribers too, :meth:`~geniusbot.host.match.Host.subscribe`).
         A match that fails to load is logged and skipped (the others still resume).
         ``boards``: post each resumed match's board too (the console, whose terminal holds none
         of an earlier run's; a Discord room still shows its boards).
