@@ -159,7 +159,7 @@ class Actions:
         )
         live.snapshot()
         live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
-        self.cache.matches[live.id] = live
+        self.cache.hold(live)
         async with live.lock:
             self.committer.after_change(live, now, opening)
             try:
@@ -248,7 +248,7 @@ class Actions:
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
             except StaleVersion:
                 # Another process moved this match on; take its state and let the player retry.
-                self.cache.matches.pop(match_id, None)
+                self.cache.forget(match_id)
                 message = "The match changed while your move was being taken; look at the board and send it again."
                 await self.announcer.answer(live, seat, private, message)
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)

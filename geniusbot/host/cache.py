@@ -111,6 +111,15 @@ class MatchCache:
         if loading is not None and not loading.locked():
             del self.loading[match_id]
 
+    def hold(self, live: LiveMatch) -> None:
+        """Hold ``live`` in memory: a match just started, or resumed at a restart."""
+        self.matches[live.id] = live
+
+    def forget(self, match_id: int) -> None:
+        """Drop the match from memory whatever its status: its copy here is stale (another process
+        moved it on, or its store write failed); the next input reads it from the store again."""
+        self.matches.pop(match_id, None)
+
     async def get(self, match_id: int) -> tuple[LiveMatch | None, Reply]:
         live = self.matches.get(match_id)
         if live is not None:

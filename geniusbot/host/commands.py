@@ -132,7 +132,7 @@ class Commands:
                 live.restore()
                 return self._not_saved(live, name, given)
             except StaleVersion:
-                self.cache.matches.pop(match_id, None)
+                self.cache.forget(match_id)
                 return Reply(
                     ReplyStatus.UNAVAILABLE,
                     f"Match #{match_id} changed meanwhile; try {self.names.again(name)}.",

@@ -123,7 +123,7 @@ class Deadlines:
                     await self.window_due(live, timer.payload, now, lead=[TIME_IS_UP])
             except (StorageUnavailable, StaleVersion):
                 live.restore()
-                self.cache.matches.pop(live.id, None)
+                self.cache.forget(live.id)
                 raise  # the dispatcher keeps the row (unless it was replaced) and delivers it again
             except Exception:
                 log.exception("match %s: timer %s failed", live.id, timer.kind)

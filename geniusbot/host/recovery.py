@@ -138,7 +138,7 @@ class Recovery:
     async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord], boards: bool) -> None:
         live = self.cache.from_record(record)
         self.arming.know_rows(live, rows)
-        self.cache.matches[live.id] = live
+        self.cache.hold(live)
         async with live.lock:
             if live.status != MatchStatus.LIVE:
                 if boards:
