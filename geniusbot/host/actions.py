@@ -1,5 +1,5 @@
-"""The action pipeline: a match starts, a submission is taken or refused, every change is
-committed before it is announced."""
+"""The action pipeline: a match starts, a submission is taken or refused; every change is
+committed (by :mod:`.committer`) before it is announced (an object of the host's own, ``host.actions``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Input routing: a room message or a private message, to the match and seat it is for."""
+"""Input routing: a room message or a private message, to the match and seat it is for (an object
+of the host's own, ``host.routing``)."""
 
 from __future__ import annotations
 
