@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from geniusbot.host.base import STARTS_AT_ONCE
+from geniusbot.host.actions import STARTS_AT_ONCE
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher
 from geniusbot.host.transport import Player, RecordingTransport

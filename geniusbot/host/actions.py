@@ -1,17 +1,16 @@
-"""The action pipeline: a match starts, a submission is taken or refused, every change is
-committed before it is announced."""
+"""The action pipeline: a match starts, a submission is taken or refused; every change is
+committed (by :mod:`.committer`) before it is announced (an object of the host's own, ``host.actions``)."""
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import random
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game, load, typed
+from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game, typed
 from geniusbot.storage import (
     ENDED_STATUSES,
     ActionKind,
@@ -21,7 +20,6 @@ from geniusbot.storage import (
     NewAction,
     Practice,
     Priority,
-    Result,
     RoomBusy,
     SeatInfo,
     StaleVersion,
@@ -32,19 +30,24 @@ from geniusbot.storage import (
 from geniusbot.storage.errors import StorageFault
 
 from .announce import caller_answers
-from .base import HostBase, never_raises
+from .base import never_raises
 from .clock import Clock, ClockSpecError, TimeControl, preset
 from .deadlines import CLOCK_TIMER, WINDOW_TIMER
-from .live import LiveMatch, Reply, ReplyStatus, Unconfirmed, utc
+from .live import LiveMatch, Reply, ReplyStatus, utc
 from .naming import game_title
 from .routing import CHAT_PREFIXES
 from .transport import Player
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from geniusbot.storage import Store
 
-#: The pause before the first try to find out whether a commit whose answer was lost landed,
-#: doubled after each try that could not tell, up to the second.
-CONFIRM_DELAY, CONFIRM_MAX_DELAY = 2.0, 60.0
+    from .announce import Announcer
+    from .arming import Arming
+    from .cache import MatchCache
+    from .committer import Committer
+    from .deadlines import Deadlines
+
+log = logging.getLogger(__name__)
 
 #: What a player is told when the database went away while their move was being saved.
 NOT_KNOWN_YET = (
@@ -53,8 +56,37 @@ NOT_KNOWN_YET = (
 )
 
 
-class Actions(HostBase):
-    """Start a match; take or refuse a submission; commit every change before it is said."""
+#: How many matches a host starts at once. A burst of starts (2,000 at once) would otherwise run
+#: every start's first stretch of work, up to its first wait, in one turn of the event loop: a
+#: second or more in which no timer is delivered and no move is taken. Behind the gate a waiting
+#: start costs one future, and the starts let in take their turns with the clocks'.
+STARTS_AT_ONCE = 8
+
+
+class Actions:
+    """Start a match; take or refuse a submission (an object of the host's own; each change is
+    committed by the committer before it is said). At most ``starts_at_once`` matches are being
+    started at once; the other starts wait their turn before doing any work."""
+
+    def __init__(
+        self,
+        store: Store,
+        now: Callable[[], float],
+        cache: MatchCache,
+        arming: Arming,
+        announcer: Announcer,
+        committer: Committer,
+        deadlines: Deadlines,
+        starts_at_once: int = STARTS_AT_ONCE,
+    ) -> None:
+        self.starting = asyncio.Semaphore(starts_at_once)
+        self.store = store
+        self.now = now
+        self.cache = cache
+        self.arming = arming
+        self.announcer = announcer
+        self.committer = committer
+        self.deadlines = deadlines
 
     @never_raises
     @at_priority(Priority.LOW)  # a burst of starts queues behind the moves and the clocks
@@ -164,11 +196,11 @@ class Actions(HostBase):
         )
         live.snapshot()
         live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
-        self.matches[live.id] = live
+        self.cache.hold(live)
         async with live.lock:
-            self._after_change(live, now, opening)
+            self.committer.after_change(live, now, opening)
             try:
-                await self._commit(live, NewAction(ActionKind.START, f"start {control.spec()}", None), now)
+                await self.committer.commit(live, NewAction(ActionKind.START, f"start {control.spec()}", None), now)
             except StorageError:
                 # The match row exists; its start action did not land. Recovery will pick it up.
                 return Reply(
@@ -213,20 +245,20 @@ class Actions(HostBase):
         key = key or f"host:{uuid.uuid4().hex}"
         async with live.lock, caller_answers(not answer):
             try:
-                if match_id in self.unconfirmed:
+                if match_id in self.committer.unconfirmed:
                     # An earlier move's fate first: this submission is ruled on the match as it is.
-                    await self._settle(live)
+                    await self.committer.settle(live)
                 return await self._submit(live, seat, typed(text).strip(), private, key)
             except CommitUnknown as error:
                 log.warning("match %s: %s", match_id, error)
-                if (pending := self.unconfirmed.get(match_id)) is None or pending.key != key:
+                if (pending := self.committer.unconfirmed.get(match_id)) is None or pending.key != key:
                     # Unknown is what came before the move (a timeout applied first): the move
                     # itself was never sent, so it was not taken.
                     live.restore()
                     message = "The bot could not save that move, so it was not taken; send it again in a moment."
                     await self.announcer.answer(live, seat, private, message)
                     return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
-                # Saved or not, nobody knows yet: say neither, and find out (see _settle).
+                # Saved or not, nobody knows yet: say neither, and find out (see Committer.settle).
                 await self.announcer.answer(live, seat, private, NOT_KNOWN_YET)
                 return Reply(ReplyStatus.UNAVAILABLE, NOT_KNOWN_YET, match_id)
             except DuplicateSubmission:
@@ -237,14 +269,14 @@ class Actions(HostBase):
             except StorageUnavailable as error:
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
-                pending = self.unconfirmed.get(match_id)
+                pending = self.committer.unconfirmed.get(match_id)
                 if isinstance(error, StorageFault):  # a full disk, a read-only or damaged file: say so
                     message = error.for_player("that move was not taken")
                 elif pending is not None and pending.key == given:
                     message = NOT_KNOWN_YET  # its resend: still not known
                 elif pending is not None:
                     message = (
-                        f"The bot is still waiting for its database to say whether {self._pending_what(live, pending)} "
+                        f"The bot is still waiting for its database to say whether {self.committer.pending_what(live, pending)} "
                         "was saved, so that was not taken; send it again once the bot has said."
                     )
                 else:
@@ -253,7 +285,7 @@ class Actions(HostBase):
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
             except StaleVersion:
                 # Another process moved this match on; take its state and let the player retry.
-                self.matches.pop(match_id, None)
+                self.cache.forget(match_id)
                 message = "The match changed while your move was being taken; look at the board and send it again."
                 await self.announcer.answer(live, seat, private, message)
                 return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
@@ -285,7 +317,7 @@ class Actions(HostBase):
             await self.announcer.answer(live, seat, private, message)
             return Reply(ReplyStatus.REJECTED, message, live.id)
         # A clock that ran out before this message arrived decides first, even if its timer is late.
-        await self._expire(live, now)
+        await self.deadlines.expire(live, now)
         if live.game.is_over:
             message = "Time ran out before that move arrived; the game is over."
             await self._log_rejected(live, seat, kind, text, private, message, now, key)
@@ -303,7 +335,7 @@ class Actions(HostBase):
             return Reply(ReplyStatus.REJECTED, message, live.id, belongs_private=belongs)
         events = live.game.play(move)
         live.clock.stop(seat, now)
-        self._after_change(live, now, events)
+        self.committer.after_change(live, now, events)
         # The board depends only on the new state: draw it while the commit runs, and post it
         # only once the commit has succeeded (a failed commit drops it unseen).
         drawing = self.announcer.draw_board(live, now)
@@ -312,234 +344,18 @@ class Actions(HostBase):
         if private:
             events = [e for e in events if not (e.seats == frozenset({seat}) and e.kind == EventKind.SEALED)]
         try:
-            await self._commit(live, NewAction(kind, move.text(), seat, private, key=key), now)
+            await self.committer.commit(live, NewAction(kind, move.text(), seat, private, key=key), now)
         except BaseException:
             self.announcer.drop(drawing)
-            if (pending := self.unconfirmed.get(live.id)) is not None and pending.key == key:
+            if (pending := self.committer.unconfirmed.get(live.id)) is not None and pending.key == key:
                 pending.events = events  # said if it turns out to have landed
             raise
         # Taken: whatever fails from here on, the move stands and is never said to be "not taken".
-        await self._arm_taken(live, now)
+        await self.committer.arm_taken(live, now)
         if private:
             await self.announcer.private(live, seat, f"Taken: {move.text()}.")
-        await self._report_taken(live, now, events, drawing=drawing)
+        await self.committer.report_taken(live, now, events, drawing=drawing)
         return Reply(ReplyStatus.ACCEPTED, move.text(), live.id)
-
-    async def _arm_taken(self, live: LiveMatch, now: float) -> None:
-        """Re-arm the timers after a taken move; a store that fails now costs the rows, not the move."""
-        try:
-            await self.arming.arm(live, now)
-        except StorageError as error:
-            log.warning("match %s: a taken move's timers could not be armed: %s", live.id, error)
-
-    async def _report_taken(self, live: LiveMatch, now: float, events: Iterable[Event], **kwargs: Any) -> None:
-        try:
-            await self.announcer.report(live, now, events, **kwargs)
-        except StorageError as error:
-            log.warning("match %s: a taken move's announcement could not be finished: %s", live.id, error)
-
-    # ---- a commit whose answer was lost
-
-    def _confirm_later(self, match_id: int) -> None:
-        """Find out, in the background, whether the match's unconfirmed submission landed."""
-        task = self._confirming.get(match_id)
-        if task is None or task.done():
-            self._confirming[match_id] = asyncio.get_running_loop().create_task(self._keep_confirming(match_id))
-
-    async def _keep_confirming(self, match_id: int) -> None:
-        delay = CONFIRM_DELAY
-        try:
-            while match_id in self.unconfirmed:
-                await self.sleep(delay)
-                delay = min(delay * 2, CONFIRM_MAX_DELAY)
-                live, _ = await self.cache.get(match_id)
-                if live is None:
-                    continue  # the store cannot be read yet
-                settled = False
-                async with live.lock:
-                    try:
-                        await self._settle(live)
-                        settled = True
-                    except StorageUnavailable as error:
-                        log.info("match %s: whether the last move landed is not known yet: %s", match_id, error)
-                    except Exception:
-                        log.exception("match %s: finding out whether the last move landed failed", match_id)
-                self.cache.let_go(match_id)
-                if settled:
-                    self.changed(match_id)
-        finally:
-            if self._confirming.get(match_id) is asyncio.current_task():
-                del self._confirming[match_id]
-
-    async def confirmations(self) -> None:
-        """Return once every submission whose commit went unanswered is confirmed or refused (tests)."""
-        while self._confirming:
-            await asyncio.gather(*self._confirming.values())
-
-    async def _settle(self, live: LiveMatch) -> bool:
-        """Find out whether the match's unconfirmed submission landed, and say so to its player.
-
-        ``True``: it landed; the match is as it left it (with the time it waited given back to
-        the clocks that ran meanwhile, since nobody could see it), and it is announced as a taken
-        move is. ``False``: it did not (its player is told to send it again), or there was none.
-        Raises :class:`StorageUnavailable` while the store cannot tell.
-        """
-        pending = self.unconfirmed.get(live.id)
-        if pending is None:
-            return False
-        found = await self.store.find_submission(live.id, pending.key)
-        del self.unconfirmed[live.id]
-        now = self.now()
-        if found is None:
-            if pending.command:
-                again = f"; use {self.names.written(pending.text)} again" if self.names.offers(pending.text) else ""
-                await self.announcer.post(
-                    live, f"The host's {pending.text} was not saved after all, so nothing changed{again}."
-                )
-                return False
-            message = f"Your move {pending.text} was not saved after all, so it was not taken; send it again."
-            assert pending.seat is not None
-            await self.announcer.answer(live, pending.seat, pending.private, message)
-            return False
-        if live.version == pending.version:  # still as before it: take the state it committed
-            game, clock, host, status = pending.state
-            live.game, live.clock, live.host, live.status = load(game), Clock.from_dict(clock), host, status
-            live.version = pending.version + 1
-        if live.version == pending.version + 1:
-            # The clocks that ran meanwhile get the wait back (a paused match's ran none, and
-            # its resume gives back the whole pause); a window that is vanishing runs on wall time.
-            waited = max(0.0, now - pending.at) if live.status == MatchStatus.LIVE else 0.0
-            live.clock.give_back(waited)
-            if (window := live.host.get("window")) and not self.announcer.vanishing(live, window):
-                live.host["window"] = {**window, "due": float(window["due"]) + waited}
-            live.snapshot()  # the next commit writes the time given back
-        delivered, live.delivered = live.delivered, None  # not this announcement's row
-        try:
-            await self._arm_taken(live, now)
-        finally:
-            live.delivered = delivered
-        if pending.command:
-            lead = [f"The host's {pending.text} was saved after all; it stands.", *pending.lines]
-            if not pending.events:
-                for line in lead:
-                    await self.announcer.post(live, line)
-                return True
-        elif pending.private:
-            assert pending.seat is not None
-            await self.announcer.private(live, pending.seat, f"Taken: {pending.text} (it was saved after all).")
-            lead = []
-        else:
-            lead = [f"{live.label(pending.seat or '')}: your move {pending.text} was saved after all; it stands."]
-        await self._report_taken(live, now, pending.events, lead=lead)
-        return True
-
-    @staticmethod
-    def _pending_what(live: LiveMatch, pending: Unconfirmed) -> str:
-        """What waits to be known saved: "alice (p1)'s last move", "the host's pause"."""
-        if pending.command:
-            return f"the host's {pending.text}"
-        return f"{live.label(pending.seat or '')}'s last move"
-
-    def _after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
-        """Bring clocks, window and status in line with the game after it changed."""
-        for event in events:
-            if event.kind != EventKind.BOUT:
-                continue
-            spec = event.data.get("clock")
-            if spec and live.host.get("preset_clock"):
-                live.clock.switch(TimeControl.parse(str(spec)))
-            else:
-                live.clock.reset_reserves()
-        window = live.game.window() if not live.game.is_over else None
-        if window is not None:
-            current = live.host.get("window")
-            if not current or current.get("kind") != window.kind:
-                live.host["window"] = {"kind": window.kind, "due": now + window.seconds, "vanishing": window.vanishing}
-            # While a timed window runs, the window's timer is the only clock.
-            live.clock.sync((), now)
-        else:
-            live.host["window"] = None
-            live.clock.sync(() if live.game.is_over else live.game.to_move(), now)
-        if live.game.is_over:
-            live.status = MatchStatus.FINISHED
-
-    async def _commit(
-        self,
-        live: LiveMatch,
-        action: NewAction | None,
-        now: float,
-        *,
-        result: Result | None = None,
-        at: float | None = None,
-    ) -> None:
-        """Commit the in-memory state (and ``action``, logged at ``at``, default ``now``: a late
-        timeout is logged at its deadline); on any failure, go back to the last commit.
-
-        While an earlier submission's commit is unconfirmed, its fate comes first: if it landed,
-        what the caller decided is stale (:class:`StaleVersion`, after the landed move is said).
-        A submission's commit that goes unanswered is kept as :class:`Unconfirmed`.
-        """
-        if live.id in self.unconfirmed:
-            try:
-                landed = await self._settle(live)
-            except BaseException:
-                live.restore()
-                raise
-            if landed:
-                raise StaleVersion(live.id, live.version - 1, live.version)
-        live.host["saved_at"] = now
-        # Each written once: the commit writes them, and the snapshot keeps the same dicts.
-        state, clock = live.game.to_dict(), live.clock.to_dict()
-        if action is not None:
-            action = NewAction(
-                action.kind,
-                action.text,
-                action.seat,
-                action.private,
-                clock,
-                utc(now if at is None else at),
-                action.key,
-            )
-        outcome = live.game.outcome()
-        if result is None and outcome is not None:
-            result = Result.of(outcome)
-        extra: dict[str, Any] = {}
-        if result is not None:
-            extra["result"] = result
-        # A delivery that ends the match arms nothing after this commit: its row can go with it.
-        # (While the match is live, a later write of the delivery re-arms and replaces the row,
-        # so a failure between the two still leaves the row to be delivered again.)
-        done = live.delivered if live.delivered is not None and live.status != MatchStatus.LIVE else None
-        if done is not None:
-            extra["done_timer"] = done
-        try:
-            committed = await self.store.commit_action(
-                live.id,
-                live.version,
-                action,
-                state=state,
-                clock=clock,
-                host=live.host,
-                status=live.status,
-                **extra,
-            )
-        except CommitUnknown:
-            if action is not None and action.key is not None:
-                after = (state, clock, copy.deepcopy(live.host), live.status)
-                command = action.kind not in (ActionKind.MOVE, ActionKind.PRIVATE)
-                self.unconfirmed[live.id] = Unconfirmed(
-                    action.key, action.seat, action.private, action.text, now, live.version, after, command=command
-                )
-                self._confirm_later(live.id)
-            live.restore()
-            raise
-        except BaseException:
-            live.restore()
-            raise
-        live.version = committed.version
-        if done is not None:
-            live.delivered = None
-        live.snapshot(state, clock)
 
     async def _log_rejected(
         self, live: LiveMatch, seat: str, kind: str, text: str, private: bool, reason: str, now: float, key: str

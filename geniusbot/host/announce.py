@@ -54,7 +54,7 @@ async def caller_answers(yes: bool = True) -> AsyncIterator[None]:
 
 class Announcer:
     """What the room and the seats read: events, boards, captions, clock lines, status (an object
-    of the host's own; see :class:`~geniusbot.host.base.HostBase` for ``pictures``, ``boards``,
+    of the host's own; see :class:`~geniusbot.host.match.Host` for ``pictures``, ``boards``,
     ``text_boards`` and ``on_picture``)."""
 
     def __init__(

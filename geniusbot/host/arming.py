@@ -22,7 +22,7 @@ CLOCK_TIMER, WINDOW_TIMER, DELETE_TIMER, HEARTBEAT_TIMER = "clock", "window", "d
 class Arming:
     """The timer rows of each match's clock and window. ``wake`` is called with the due time (aware
     UTC) of each timer row written, so the dispatcher wakes by then (see
-    :class:`~geniusbot.host.base.HostBase`)."""
+    :class:`~geniusbot.host.match.Host`)."""
 
     def __init__(self, store: Store, wake: Callable[[datetime], Any] | None = None) -> None:
         self.store = store

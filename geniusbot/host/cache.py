@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 class MatchCache:
     """The live-match cache: load a match once, hold it while it runs, forget it once it is over.
 
-    ``shards()``: the shards this process serves (see :class:`~geniusbot.host.base.HostBase`);
+    ``shards()``: the shards this process serves (see :class:`~geniusbot.host.match.Host`);
     an unfinished match of another shard is refused.
     """
 
@@ -110,6 +110,15 @@ class MatchCache:
         loading = self.loading.get(match_id)
         if loading is not None and not loading.locked():
             del self.loading[match_id]
+
+    def hold(self, live: LiveMatch) -> None:
+        """Hold ``live`` in memory: a match just started, or resumed at a restart."""
+        self.matches[live.id] = live
+
+    def forget(self, match_id: int) -> None:
+        """Drop the match from memory whatever its status: its copy here is stale (another process
+        moved it on, or its store write failed); the next input reads it from the store again."""
+        self.matches.pop(match_id, None)
 
     async def get(self, match_id: int) -> tuple[LiveMatch | None, Reply]:
         live = self.matches.get(match_id)

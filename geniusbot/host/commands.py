@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event
 from geniusbot.storage import (
@@ -20,9 +20,20 @@ from geniusbot.storage import (
     StorageUnavailable,
 )
 
-from .base import HostBase, never_raises
+from .base import never_raises
 from .deadlines import DELETE_TIMER
 from .live import LiveMatch, Reply, ReplyStatus
+
+if TYPE_CHECKING:
+    from geniusbot.storage import Store
+
+    from .announce import Announcer
+    from .arming import Arming
+    from .cache import MatchCache
+    from .committer import Committer
+    from .deadlines import Deadlines
+    from .posted import TimedMessages
+    from .transport import CommandNames
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +50,34 @@ DONE_ALREADY = "That command was carried out already; it is not done twice."
 CLOSED_BY_HAND = "The window was closed by hand before its time was up."
 
 
-class Commands(HostBase):
-    """The host commands, and how the transport's users write them."""
+class Commands:
+    """The host commands, and how the transport's users write them (an object of the host's own).
+    ``boards``: a resumed match's board is posted again (see :class:`~geniusbot.host.match.Host`)."""
+
+    def __init__(
+        self,
+        store: Store,
+        now: Callable[[], float],
+        cache: MatchCache,
+        arming: Arming,
+        posted: TimedMessages,
+        announcer: Announcer,
+        committer: Committer,
+        deadlines: Deadlines,
+        names: CommandNames,
+        *,
+        boards: bool = True,
+    ) -> None:
+        self.store = store
+        self.now = now
+        self.cache = cache
+        self.arming = arming
+        self.posted = posted
+        self.announcer = announcer
+        self.committer = committer
+        self.deadlines = deadlines
+        self.names = names
+        self.boards = boards
 
     @never_raises
     async def command(self, match_id: int, name: str, *, seat: str | None = None, key: str | None = None) -> Reply:
@@ -74,16 +111,16 @@ class Commands(HostBase):
         key = key or f"host:{uuid.uuid4().hex}"
         async with live.lock:
             try:
-                if match_id in self.unconfirmed:
+                if match_id in self.committer.unconfirmed:
                     # An earlier commit's fate first: the command is ruled on the match as it is.
-                    await self._settle(live)
+                    await self.committer.settle(live)
                 if given is not None and await self.store.find_submission(match_id, given) is not None:
                     return Reply(ReplyStatus.REJECTED, DONE_ALREADY, match_id)
                 return await handler(live, seat, key)
             except CommitUnknown as error:
                 log.warning("match %s: %s", match_id, error)
-                if (pending := self.unconfirmed.get(match_id)) is not None and pending.key == key:
-                    # Carried out or not, nobody knows yet: say neither, and find out (_settle).
+                if (pending := self.committer.unconfirmed.get(match_id)) is not None and pending.key == key:
+                    # Carried out or not, nobody knows yet: say neither, and find out (Committer.settle).
                     return Reply(ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET, match_id)
                 live.restore()
                 return self._not_saved(live, name, given)
@@ -95,7 +132,7 @@ class Commands(HostBase):
                 live.restore()
                 return self._not_saved(live, name, given)
             except StaleVersion:
-                self.matches.pop(match_id, None)
+                self.cache.forget(match_id)
                 return Reply(
                     ReplyStatus.UNAVAILABLE,
                     f"Match #{match_id} changed meanwhile; try {self.names.again(name)}.",
@@ -113,12 +150,12 @@ class Commands(HostBase):
     def _not_saved(self, live: LiveMatch, name: str, given: str | None) -> Reply:
         """The answer to a command the store could not take: not known yet if it is the one
         whose commit went unanswered, else nothing changed (and why, if another waits)."""
-        pending = self.unconfirmed.get(live.id)
+        pending = self.committer.unconfirmed.get(live.id)
         if pending is not None and pending.key == given:
             return Reply(ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET, live.id)  # its repeat: still not known
         if pending is not None:
             message = (
-                f"The bot is still waiting for its database to say whether {self._pending_what(live, pending)} "
+                f"The bot is still waiting for its database to say whether {self.committer.pending_what(live, pending)} "
                 f"was saved, so nothing changed; try {self.names.again(name)} once the bot has said."
             )
         else:
@@ -137,9 +174,9 @@ class Commands(HostBase):
         """Commit a command's action; if its answer is lost, what it would say (its ``lines`` for
         the room, then its ``events``) is kept with it, said once it is found saved."""
         try:
-            await self._commit(live, action, now, **kwargs)
+            await self.committer.commit(live, action, now, **kwargs)
         except CommitUnknown:
-            if (pending := self.unconfirmed.get(live.id)) is not None and pending.key == action.key:
+            if (pending := self.committer.unconfirmed.get(live.id)) is not None and pending.key == action.key:
                 pending.lines, pending.events = list(lines), list(events)
             raise
 
@@ -203,7 +240,7 @@ class Commands(HostBase):
         else:
             await self.announcer.post(live, said)
         if over and window:
-            await self._window_due(live, {"kind": window["kind"]}, now)
+            await self.deadlines.window_due(live, {"kind": window["kind"]}, now)
         return Reply(ReplyStatus.ACCEPTED, "resumed", live.id)
 
     async def _abort(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
@@ -232,7 +269,7 @@ class Commands(HostBase):
             return Reply(ReplyStatus.ERROR, f"Name the seat that resigns: one of {', '.join(live.players)}.", live.id)
         now = self.now()
         events = live.game.resign(seat)
-        self._after_change(live, now, events)
+        self.committer.after_change(live, now, events)
         await self._commit_command(live, NewAction(ActionKind.RESIGN, "resign", seat, key=key), now, events=events)
         await self.arming.arm(live, now)
         await self.announcer.report(live, now, events)
@@ -265,7 +302,7 @@ class Commands(HostBase):
             )
         now = self.now()
         events = live.game.close_window()
-        self._after_change(live, now, events)
+        self.committer.after_change(live, now, events)
         action = NewAction(ActionKind.WINDOW, "close window", None, key=key)
         await self._commit_command(live, action, now, events=events)
         await self.arming.arm(live, now)  # the window's own row fires later, finds nothing, and goes

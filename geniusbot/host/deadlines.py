@@ -5,8 +5,8 @@ and scheduled deletions; every deadline is a timer row in the store (armed by
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind
 from geniusbot.storage import (
@@ -24,7 +24,6 @@ from .arming import (
     HEARTBEAT_TIMER as HEARTBEAT_TIMER,
     WINDOW_TIMER as WINDOW_TIMER,
 )
-from .base import HostBase
 from .clock import Alert, AlertKind, format_duration
 from .live import LiveMatch, epoch, timed_out
 from .posted import (
@@ -34,6 +33,14 @@ from .posted import (
     message_key as message_key,
 )
 
+if TYPE_CHECKING:
+    from .announce import Announcer
+    from .arming import Arming
+    from .cache import MatchCache
+    from .committer import Committer
+    from .heartbeat import Heartbeat
+    from .posted import TimedMessages
+
 log = logging.getLogger(__name__)
 
 #: What the room reads first when a timed window closes because its time ran out (a window
@@ -41,12 +48,38 @@ log = logging.getLogger(__name__)
 TIME_IS_UP = "Time is up."
 
 
-class Deadlines(HostBase):
-    """Timer rows armed and delivered: clock notices, timeouts, windows, deletions."""
+class Deadlines:
+    """Timer rows delivered: clock notices, timeouts, windows, deletions, heartbeats (an object of
+    the host's own). ``adopt``: a timer of a match not held in memory loads it (see
+    :class:`~geniusbot.host.match.Host`); ``changed(match_id)`` tells the host's subscribers
+    that a timer moved a match on."""
+
+    def __init__(
+        self,
+        now: Callable[[], float],
+        cache: MatchCache,
+        arming: Arming,
+        posted: TimedMessages,
+        announcer: Announcer,
+        committer: Committer,
+        heartbeat: Heartbeat,
+        *,
+        adopt: bool = True,
+        changed: Callable[[int], None],
+    ) -> None:
+        self.now = now
+        self.cache = cache
+        self.arming = arming
+        self.posted = posted
+        self.announcer = announcer
+        self.committer = committer
+        self.heartbeat = heartbeat
+        self.adopt = adopt
+        self.changed = changed
 
     async def on_timer(self, timer: TimerRecord) -> bool:
         """A durable timer fell due: deliver it (see ``_deliver``), let go of a match it ended, and tell
-        the subscribers that its match changed (:meth:`~geniusbot.host.base.HostBase.subscribe`)."""
+        the subscribers that its match changed (:meth:`~geniusbot.host.match.Host.subscribe`)."""
         try:
             consumed = await self._deliver(timer)
         finally:
@@ -67,10 +100,10 @@ class Deadlines(HostBase):
             await self.posted.delete_message(timer)
             return False
         if timer.kind == HEARTBEAT_TIMER:
-            return await self._beat(delivered=timer)
+            return await self.heartbeat.beat(delivered=timer)
         if timer.match_id is None:
             return False
-        if not self.adopt and timer.match_id not in self.matches:
+        if not self.adopt and self.cache.held(timer.match_id) is None:
             return False
         live, _ = await self.cache.get(timer.match_id)
         if live is None:
@@ -87,10 +120,10 @@ class Deadlines(HostBase):
                 if timer.kind == CLOCK_TIMER:
                     await self._clock_alert(live, epoch(timer.due_at), now)
                 elif timer.kind == WINDOW_TIMER:
-                    await self._window_due(live, timer.payload, now, lead=[TIME_IS_UP])
+                    await self.window_due(live, timer.payload, now, lead=[TIME_IS_UP])
             except (StorageUnavailable, StaleVersion):
                 live.restore()
-                self.matches.pop(live.id, None)
+                self.cache.forget(live.id)
                 raise  # the dispatcher keeps the row (unless it was replaced) and delivers it again
             except Exception:
                 log.exception("match %s: timer %s failed", live.id, timer.kind)
@@ -114,7 +147,7 @@ class Deadlines(HostBase):
         live.alerted = max(live.alerted, now)
         for _, text in self._notices(live, passed, now):
             await self.announcer.post(live, text)
-        await self._expire(live, now)
+        await self.expire(live, now)
         await self.arming.arm(live, now)
 
     @staticmethod
@@ -157,7 +190,7 @@ class Deadlines(HostBase):
             return None
         return nxt
 
-    async def _expire(self, live: LiveMatch, now: float) -> None:
+    async def expire(self, live: LiveMatch, now: float) -> None:
         """Apply every running clock that has run out, earliest first.
 
         Each timeout is its own action, committed on its own; when several clocks have run out
@@ -176,8 +209,10 @@ class Deadlines(HostBase):
                 # (or a restart) must not charge the lateness to the next seat before it is told.
                 # The commit is now's too (the log says the deadline): its ``saved_at`` must not
                 # fall inside an outage given back already, or a second crash would give it again.
-                self._after_change(live, now, events)
-                await self._commit(live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", seat), now, at=deadline)
+                self.committer.after_change(live, now, events)
+                await self.committer.commit(
+                    live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", seat), now, at=deadline
+                )
                 await self.arming.arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead
@@ -220,7 +255,7 @@ class Deadlines(HostBase):
             kept.append(event)
         return (named or [f"{live.label(seat)} ran out of time."]), kept
 
-    async def _window_due(
+    async def window_due(
         self, live: LiveMatch, payload: Mapping[str, Any], now: float, *, lead: Sequence[str] = ()
     ) -> None:
         """Close the window whose timer is due; ``lead``: the host's line saying why (a return or a
@@ -234,7 +269,7 @@ class Deadlines(HostBase):
             await self.arming.arm(live, now)
             return
         events = live.game.close_window()
-        self._after_change(live, now, events)
-        await self._commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
+        self.committer.after_change(live, now, events)
+        await self.committer.commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
         await self.arming.arm(live, now)
         await self.announcer.report(live, now, events, lead=lead)

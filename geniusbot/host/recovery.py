@@ -1,33 +1,70 @@
-"""Crash recovery: the heartbeat, and the outage given back to every match after a restart."""
+"""Crash recovery: the outage given back to every match after a restart (an object of the host's
+own, ``host.recovery``; the heartbeat that measures the outage is :mod:`.heartbeat`'s)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from geniusbot.storage import MatchRecord, MatchStatus, TimerRecord
 
-from .base import HostBase
 from .clock import format_duration
 from .deadlines import DELETE_TIMER, HEARTBEAT_TIMER
-from .live import epoch, utc
+from .live import epoch
+
+if TYPE_CHECKING:
+    from geniusbot.storage import Store
+
+    from .announce import Announcer
+    from .arming import Arming
+    from .cache import MatchCache
+    from .committer import Committer
+    from .deadlines import Deadlines
+    from .heartbeat import Heartbeat
+    from .posted import TimedMessages
+    from .transport import Transport
 
 log = logging.getLogger(__name__)
 
-#: Outages the heartbeat ledger keeps for matches that have not committed since (the newest).
-MAX_OUTAGES = 50
 
+class Recovery:
+    """A restart: the outage given back (from the heartbeat's ledger), and the matches resumed.
+    ``changed(match_id)`` tells the host's subscribers of each match resumed."""
 
-class Recovery(HostBase):
-    """A restart: the heartbeat and its ledger of outages, and the matches resumed."""
+    def __init__(
+        self,
+        store: Store,
+        transport: Transport,
+        now: Callable[[], float],
+        cache: MatchCache,
+        arming: Arming,
+        posted: TimedMessages,
+        announcer: Announcer,
+        committer: Committer,
+        heartbeat: Heartbeat,
+        deadlines: Deadlines,
+        *,
+        changed: Callable[[int], None],
+    ) -> None:
+        self.store = store
+        self.transport = transport
+        self.now = now
+        self.cache = cache
+        self.arming = arming
+        self.posted = posted
+        self.announcer = announcer
+        self.committer = committer
+        self.heartbeat = heartbeat
+        self.deadlines = deadlines
+        self.changed = changed
 
     async def recover(self, only: Callable[[MatchRecord], bool] | None = None, *, boards: bool = False) -> list[int]:
         """Reload every unfinished match after a start: give back the outage, say so, re-arm.
 
         ``only`` picks the matches to resume (default: all). Returns the ids of the matches
-        resumed (each told to the subscribers too, :meth:`~geniusbot.host.base.HostBase.subscribe`).
+        resumed (each told to the subscribers too, :meth:`~geniusbot.host.match.Host.subscribe`).
         A match that fails to load is logged and skipped (the others still resume).
         ``boards``: post each resumed match's board too (the console, whose terminal holds none
         of an earlier run's; a Discord room still shows its boards).
@@ -43,16 +80,7 @@ class Recovery(HostBase):
         for row in await self.store.timers():
             rows.setdefault(row.match_id, []).append(row)
         beats = [r for r in rows.get(None, []) if r.kind == HEARTBEAT_TIMER]
-        # The last heartbeat of the process that went down: it was alive then, so the outage
-        # began no earlier. Without one (the first start), a match's own last commit stands in.
-        alive_at = max((float(r.payload.get("alive_at", 0)) for r in beats), default=None)
-        ledger = {(float(d), float(u)) for r in beats for d, u in r.payload.get("outages", ())}
-        saved = [float((r.host or {}).get("saved_at", now)) for r in unfinished if r.status == MatchStatus.LIVE]
-        oldest = min(saved, default=now)
-        ledger.add((alive_at if alive_at is not None else oldest, now))
-        # An outage that ended before every live match's last commit is in their rows already.
-        self.outages = sorted((d, u) for d, u in ledger if u > oldest and u > d)[-MAX_OUTAGES:]
-        await self._beat(replacing=[r.id for r in beats])
+        await self.heartbeat.restart(now, beats, unfinished)
         # Before anything is said: the messages posted before the crash that must go are found
         # (or their intents dropped), and those whose time has passed go now.
         await self._settle_messages(now, [r for group in rows.values() for r in group if r.kind == DELETE_TIMER])
@@ -73,35 +101,6 @@ class Recovery(HostBase):
         for match_id in resumed:
             self.changed(match_id)
         return resumed
-
-    async def _beat(self, replacing: Sequence[int] = (), *, delivered: TimerRecord | None = None) -> bool:
-        """Note that this host is alive now: a heartbeat row (carrying the ledger of outages not
-        yet in every match's row), due again in ``heartbeat`` seconds. A ``delivered`` heartbeat
-        row is replaced in the same write; returns whether it was."""
-        if self.heartbeat <= 0:
-            return False
-        now = self.now()
-        payload: dict[str, Any] = {"alive_at": now, "outages": [list(o) for o in self.outages]}
-        due = utc(now + self.heartbeat)
-        # One process of several keeps one heartbeat per shard it owns (its payload names the
-        # shard), so the process that takes a shard over reads when that shard's owner was last alive.
-        shards = self.shards() if self.shards is not None else None
-        # A console keeps the heartbeat of the one match it plays (its store reads only that
-        # match's), so a match left waiting is measured by its own console's last beat.
-        payload.update(getattr(self.store, "heartbeat_payload", {}))
-        if delivered is not None:
-            if "shard" in delivered.payload:
-                payload["shard"] = delivered.payload["shard"]
-            await self.store.replace_timer(delivered, HEARTBEAT_TIMER, due, payload=payload)
-        elif shards is None:
-            await self.store.add_timer(HEARTBEAT_TIMER, due, payload=payload)
-        else:
-            for shard in sorted(shards.ids):
-                await self.store.add_timer(HEARTBEAT_TIMER, due, payload={**payload, "shard": shard})
-        for row_id in replacing:
-            await self.store.delete_timer(row_id)
-        await self.arming.wake(now + self.heartbeat)
-        return delivered is not None
 
     async def _settle_messages(self, now: float, deletions: Sequence[TimerRecord]) -> None:
         """At a restart: finish or undo every intent of a timed message left open by the crash
@@ -136,26 +135,16 @@ class Recovery(HostBase):
                 )
                 await self.arming.wake(epoch(message.delete_at))
 
-    def _give_back(self, saved_at: float) -> tuple[float, float]:
-        """What the ledger gives back to a match last committed at ``saved_at``, and how long
-        the latest outage it saw lasted."""
-        total = last = 0.0
-        for down, up in self.outages:
-            if up > saved_at:
-                last = up - max(down, saved_at)
-                total += last
-        return total, last
-
     async def _recover_one(self, record: MatchRecord, now: float, rows: list[TimerRecord], boards: bool) -> None:
         live = self.cache.from_record(record)
         self.arming.know_rows(live, rows)
-        self.matches[live.id] = live
+        self.cache.hold(live)
         async with live.lock:
             if live.status != MatchStatus.LIVE:
                 if boards:
                     await self.announcer.show_board(live, now)
                 return  # paused: its clocks are stopped already
-            outage, latest = self._give_back(float(live.host.get("saved_at", now)))
+            outage, latest = self.heartbeat.give_back(float(live.host.get("saved_at", now)))
             live.clock.give_back(outage)
             window = live.host.get("window")
             # A vanishing window's time is wall time: what it shows stayed on show while the bot
@@ -164,10 +153,10 @@ class Recovery(HostBase):
             vanishing = self.announcer.vanishing(live, window)
             if window and not vanishing:
                 window["due"] += outage
-            if self.heartbeat > 0:
+            if self.heartbeat.seconds > 0:
                 live.snapshot()  # what the row and the ledger together say
             else:
-                await self._commit(live, None, now)  # no ledger: the row must say it alone
+                await self.committer.commit(live, None, now)  # no ledger: the row must say it alone
             await self.arming.arm(live, now)
             said = [] if live.clock.control.untimed else ["the clocks were stopped meanwhile"]
             over = False
@@ -186,6 +175,6 @@ class Recovery(HostBase):
             else:
                 await self.announcer.post(live, f"{back} {self.announcer.clock_line(live, now)}".strip())
             if over and window:
-                await self._window_due(live, {"kind": window["kind"]}, now)
+                await self.deadlines.window_due(live, {"kind": window["kind"]}, now)
             # A clock that had already run out before the outage still decides.
-            await self._expire(live, now)
+            await self.deadlines.expire(live, now)

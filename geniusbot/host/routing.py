@@ -1,16 +1,27 @@
-"""Input routing: a room message or a private message, to the match and seat it is for."""
+"""Input routing: a room message or a private message, to the match and seat it is for (an object
+of the host's own, ``host.routing``)."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from geniusbot.games import get_game, registry, typed
 from geniusbot.storage import UNFINISHED_STATUSES, StorageUnavailable
 
-from .base import HostBase, never_raises
+from .base import never_raises
 from .chatter import command_hint, is_chatter
 from .live import Reply, ReplyStatus
+
+if TYPE_CHECKING:
+    from geniusbot.storage import MatchRecord, Store
+
+    from .actions import Actions
+    from .announce import Announcer
+    from .cache import MatchCache
+    from .transport import CommandNames, Transport
 
 log = logging.getLogger(__name__)
 
@@ -30,14 +41,37 @@ def match_number(text: str) -> tuple[int, str, bool] | None:
     return int(found.group(2)), found.group(3).strip(), bool(found.group(1))
 
 
-class Routing(HostBase):
-    """Where an input goes: the room's match, or the sender's match of a private message."""
+class Routing:
+    """Where an input goes: the room's match, or the sender's match of a private message (an
+    object of the host's own, which hands a submission to :class:`~.actions.Actions`). ``forward``
+    and ``hint_seats``: see :class:`~geniusbot.host.match.Host`."""
+
+    def __init__(
+        self,
+        store: Store,
+        transport: Transport,
+        cache: MatchCache,
+        announcer: Announcer,
+        names: CommandNames,
+        actions: Actions,
+        *,
+        forward: Callable[[MatchRecord, str, str, str | None], Awaitable[Reply | None]] | None = None,
+        hint_seats: bool = False,
+    ) -> None:
+        self.store = store
+        self.transport = transport
+        self.cache = cache
+        self.announcer = announcer
+        self.names = names
+        self.actions = actions
+        self.forward = forward
+        self.hint_seats = hint_seats
 
     @never_raises
     async def room_message(self, channel_id: int, user_id: int, text: str, *, key: str | None = None) -> Reply:
         """Someone typed ``text`` in a room: a submission if they hold a seat of its match, unless
         it is table talk (see :meth:`room_move`). ``key`` names the message (see
-        :meth:`~geniusbot.host.actions.Actions.submit`)."""
+        :meth:`.actions.Actions.submit`)."""
         held = self.cache.match_in(channel_id)
         if held is not None:  # no store read for a match in memory (a busy room's talk)
             seat = next((s for s, p in held.players.items() if p.user_id == user_id), None)
@@ -66,7 +100,7 @@ class Routing(HostBase):
         While the match runs, a command's name ("resign", "/pause") gets a pointer to the command
         as the transport's users write it, posted in the room (:func:`~.chatter.command_hint`;
         ``hint``, nothing changes), and clear chatter ("gg", "nice move") is ignored without a
-        reply (:func:`~.chatter.is_chatter`); anything else is submitted (see :meth:`submit`).
+        reply (:func:`~.chatter.is_chatter`); anything else is submitted (see :meth:`.actions.Actions.submit`).
         """
         live, reply = await self.cache.get(match_id)
         if live is None:
@@ -80,7 +114,7 @@ class Routing(HostBase):
                 return Reply(ReplyStatus.REJECTED, line, match_id, hint=True)
             if is_chatter(live.game, seat, text.strip()):
                 return Reply(ReplyStatus.IGNORED, match_id=match_id)
-        return await self.submit(match_id, seat, text, key=key)
+        return await self.actions.submit(match_id, seat, text, key=key)
 
     @never_raises
     async def private_message(
@@ -89,7 +123,7 @@ class Routing(HostBase):
         """A player sent ``text`` privately; with several live matches, ``match_id`` picks one, or
         the match number the text starts with: "#12 bid 3" always names match 12; a bare "12 bid 3"
         does when match 12 is one of the sender's several (else the number may be the move).
-        ``key`` names the message (see :meth:`~geniusbot.host.actions.Actions.submit`)."""
+        ``key`` names the message (see :meth:`.actions.Actions.submit`)."""
         try:
             records = await self.store.live_matches_of_user(user_id)
         except StorageUnavailable:
@@ -134,4 +168,4 @@ class Routing(HostBase):
         assert seat is not None
         if self.forward is not None and (handed := await self.forward(record, seat, text, key)) is not None:
             return handed
-        return await self.submit(record.id, seat, text, private=True, key=key)
+        return await self.actions.submit(record.id, seat, text, private=True, key=key)

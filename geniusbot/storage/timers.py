@@ -26,6 +26,12 @@ class TimerStore(Transactions):
         a process's shards) narrows it."""
         return None
 
+    @property
+    def heartbeat_payload(self) -> dict[str, int]:
+        """What a heartbeat row written through this store carries besides the host's own:
+        nothing (one console's store names the match it is kept for)."""
+        return {}
+
     async def add_timer(
         self,
         kind: str,

@@ -336,9 +336,7 @@ class Scan:
         assert self.game.is_over
         actions = await self.store.actions(self.match_id)
         # Every submission is logged as it came: a DM as private, a room message as public.
-        logged = [
-            (a.seat, a.text, a.private) for a in actions if a.accepted and a.kind in ("move", "private")
-        ]
+        logged = [(a.seat, a.text, a.private) for a in actions if a.accepted and a.kind in ("move", "private")]
         assert logged == self.submissions
         refused = [a.text for a in actions if not a.accepted and not a.private and a.kind not in ("start", "command")]
         assert sorted(refused) == sorted(self.public_attempts)  # what the room itself saw typed

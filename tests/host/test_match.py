@@ -379,7 +379,7 @@ async def test_a_second_crash_before_any_commit_loses_no_outage(store, clock):
     clock.advance(10)
     d = Host(store, RecordingTransport(), now=clock, pictures=False)
     await d.recover()
-    assert d.outages == [(clock.t - 10, clock.t)]  # the older outages are in the match's row now
+    assert d.heartbeat.outages == [(clock.t - 10, clock.t)]  # the older outages are in the match's row now
     assert d.matches[match_id].clock.remaining("p1", clock.t).total_ms == 60_000
 
 
@@ -574,11 +574,13 @@ async def test_a_final_match_gives_the_clock_item_and_each_task_its_own_clock(ho
     live = host.matches[match_id]
     assert live.clock.control.spec() == "30s"  # Tile Decklaration first
     assert live.clock.seats["p1"].extra_ms == 180_000 and live.clock.seats["p2"].extra_ms == 0
-    host._after_change(live, clock.t, [Event("Play 2", kind=EventKind.BOUT, data={"task": "decks", "clock": "30s+1m"})])
+    host.committer.after_change(
+        live, clock.t, [Event("Play 2", kind=EventKind.BOUT, data={"task": "decks", "clock": "30s+1m"})]
+    )
     assert live.clock.control.spec() == "30s+60s" and live.clock.seats["p2"].reserve_ms == 60_000
     assert live.clock.seats["p1"].extra_ms == 180_000  # the Clock item lasts the whole match
     own = await start(host, "allhands", clock="60s+5m", channel_id=77)
-    host._after_change(
+    host.committer.after_change(
         host.matches[own], clock.t, [Event("Play 2", kind=EventKind.BOUT, data={"task": "decks", "clock": "30s+1m"})]
     )
     assert host.matches[own].clock.control.spec() == "60s+5m"  # a host's own clock stays
