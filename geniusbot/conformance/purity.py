@@ -1,5 +1,6 @@
-"""The rules stay pure: a game's modules import only the standard library and geniusbot's rules
-API (:mod:`geniusbot.games`); its picture modules may also use Pillow and the drawing toolkit
+"""The rules stay pure: a game's modules import only the standard library, geniusbot's rules
+API (:mod:`geniusbot.games`) and its words as data (:mod:`geniusbot.words`, the standard library
+only until a language is asked for); its picture modules may also use Pillow and the drawing toolkit
 (:mod:`geniusbot.render`); nothing of the bot, the host or the database, and no rules module
 imports a picture. The source is read, not run: a branch no game reaches is read too."""
 
@@ -57,7 +58,7 @@ def is_picture(path: Path, picture_module: str = "") -> bool:
 def foreign_imports(path: Path, picture_module: str = "") -> set[str]:
     """What ``path`` imports that its kind of module may not."""
     picture = is_picture(path, picture_module)
-    allowed_packages = {"geniusbot.games"} | ({"geniusbot.render", "PIL"} if picture else set())
+    allowed_packages = {"geniusbot.games", "geniusbot.words"} | ({"geniusbot.render", "PIL"} if picture else set())
     foreign = set()
     for name in imported_modules(path):
         top = name.split(".")[0]
@@ -100,8 +101,8 @@ def check_purity(cls: type[Game]) -> None:
         not offenders,
         "modules import what the rules may not: "
         + "; ".join(f"{name}: {', '.join(found)}" for name, found in offenders.items()),
-        "the rules import the standard library and geniusbot.games only (no discord, Pillow, database, "
-        "asyncio); a picture module may also import PIL and geniusbot.render.",
+        "the rules import the standard library, geniusbot.games and geniusbot.words only (no discord, "
+        "Pillow, database, asyncio); a picture module may also import PIL and geniusbot.render.",
     )
 
 

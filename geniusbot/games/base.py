@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Self, TypedDict, cast
 
+from geniusbot.words import Message, Words
+
 from .errors import (  # the refusals, named here too
     IN_THE_ROOM as IN_THE_ROOM,
     AmbiguousMoveError as AmbiguousMoveError,
@@ -119,6 +121,10 @@ class Move(ABC):
         """The canonical notation of the move, as a record writes it."""
 
 
+#: English with the seat ids: what an event's ``text`` and a record keep.
+ENGLISH_WORDS = Words()
+
+
 class BaseView(TypedDict):
     """The keys every view shares, as :meth:`Game.base_view` gives them: the game's name, its
     variant, the seats to move, and the outcome (:meth:`Outcome.to_dict`, ``None`` while it runs).
@@ -148,7 +154,8 @@ class EventKind(StrEnum):
     #: ``data["seat"]`` gets ``data["seconds"]`` of extra reserve for the rest of the match (an item).
     EXTRA_TIME = "extra-time"
     #: ``data["seat"]``'s clock ran out, and this event says what follows from it ("p1 ran out of
-    #: time and plays nothing this phase."; its text begins with the seat). A host that says the
+    #: time and plays nothing this phase."; its message names the seat as ``{seat}``, which the
+    #: room hears in the form it knows the seat by; a text event begins with the seat). A host that says the
     #: timeout itself says this event instead, once. A timeout that ends the game is its
     #: :attr:`END` event (its outcome's termination is ``time``), not this kind.
     TIMEOUT = "timeout"
@@ -171,6 +178,21 @@ class Event:
     kind: StrEnum = EventKind.INFO
     data: Mapping[str, Any] = field(default_factory=dict)
     delete_after: float | None = None
+    #: What it says as words-as-data (:mod:`geniusbot.words`): a host says it in the room's
+    #: language with the players' names; ``text`` is its English with the seat ids.
+    said: Message | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(
+        cls,
+        said: Message,
+        seats: frozenset[str] | None = None,
+        kind: StrEnum = EventKind.INFO,
+        data: Mapping[str, Any] | None = None,
+        delete_after: float | None = None,
+    ) -> Event:
+        """An event that says ``said``: ``Event.of(say("{seat} passes.", seat=Seat("p1")), kind=...)``."""
+        return cls(ENGLISH_WORDS(said), seats, kind, dict(data or {}), delete_after, said)
 
     @property
     def public(self) -> bool:

@@ -10,10 +10,12 @@ import math
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
+from geniusbot.words import ENGLISH, Seat, Verbatim, Words
 
 from . import board
 from .clock import format_duration
@@ -68,7 +70,9 @@ class Announcer:
         boards: bool = True,
         text_boards: bool = False,
         on_picture: Callable[[int, bytes], Awaitable[None] | None] | None = None,
+        language: str = ENGLISH,
     ) -> None:
+        self.language = language
         self.transport = transport
         self.now = now
         self.cache = cache
@@ -123,15 +127,30 @@ class Announcer:
         else:
             await self.post(live, f"{live.label(seat)}: {text}")
 
+    def say(self, live: LiveMatch, event: Event, *, labelled: str | None = None) -> str:
+        """An event as the players read it: its message (:attr:`Event.said`) in the host's
+        language with the players' names, or, for an event not yet made of words as data, its
+        text with the seats named. ``labelled``: the seat of a timeout, said where the message
+        names it as ``{seat}`` in the label form the room knows it by ("alice (p1)"; an event not
+        yet made of words as data begins with the seat)."""
+        if event.said is None:
+            if labelled is not None and event.text.startswith(labelled):
+                return live.label(labelled) + live.speak(event.text[len(labelled) :])
+            return live.speak(event.text)
+        said = event.said
+        if labelled is not None and said.args.get("seat") == Seat(labelled):
+            said = replace(said, args={**said.args, "seat": Verbatim(live.label(labelled))})
+        return Words(self.language, {seat: player.name for seat, player in live.players.items()})(said)
+
     async def announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
         for event in events:
             if not event.text:
                 continue  # data only: nothing to say
             if event.public:
                 delete_at = self.now() + float(event.delete_after) if event.delete_after else None
-                await self.post(live, live.speak(event.text), delete_at=delete_at)
+                await self.post(live, self.say(live, event), delete_at=delete_at)
             else:
-                text = live.speak(event.text)
+                text = self.say(live, event)
                 for seat in sorted(event.seats or ()):
                     await self.private(live, seat, text)
 
@@ -247,7 +266,7 @@ class Announcer:
                 # An event with no text is data only; the game's end is said by the result line
                 # under the board ("p2 resigned; p1 wins." is "Result: alice (p1) wins. bob resigned.").
                 if event.text and event.kind != EventKind.END:
-                    texts.append(live.speak(event.text))
+                    texts.append(self.say(live, event))
             else:
                 separate.append(event)
         await self.announce(live, separate)

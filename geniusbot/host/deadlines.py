@@ -224,15 +224,14 @@ class Deadlines:
                     continue
                 # Another clock has run out too: its timeout comes first, then the board.
                 said = [e for e in events if e.public and not e.delete_after]
-                lines += [live.speak(e.text) for e in said if e.text]
+                lines += [self.announcer.say(live, e) for e in said if e.text]
                 await self.announcer.announce(live, [e for e in events if e not in said])
         except Exception:
             for text in lines:  # committed: said even if a later timeout could not be
                 await self.announcer.post(live, text)
             raise
 
-    @staticmethod
-    def _timeout_words(live: LiveMatch, seat: str, events: Iterable[Event]) -> tuple[list[str], list[Event]]:
+    def _timeout_words(self, live: LiveMatch, seat: str, events: Iterable[Event]) -> tuple[list[str], list[Event]]:
         """Say a timeout once, with the player's name: the host's line, or the game's own event.
 
         The game's end that is this timeout (an :attr:`~EventKind.END` event whose outcome is the
@@ -249,8 +248,8 @@ class Deadlines:
             if event.kind == EventKind.END and ended_by_it:
                 continue
             if not named and event.public and event.kind == EventKind.TIMEOUT and event.data.get("seat") == seat:
-                # The event begins with the seat: the room reads its label there.
-                named.append(live.label(seat) + live.speak(event.text[len(seat) :]))
+                # The room reads the seat's label there.
+                named.append(self.announcer.say(live, event, labelled=seat))
                 continue
             kept.append(event)
         return (named or [f"{live.label(seat)} ran out of time."]), kept

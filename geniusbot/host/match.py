@@ -39,6 +39,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from geniusbot.words import ENGLISH
+
 from . import board
 from .actions import STARTS_AT_ONCE, Actions
 from .announce import ABORTED_RESULT, Announcer
@@ -102,6 +104,9 @@ class Host:
     submitted, hands a message whose match another process owns to that owner and returns the
     reply (``None``: the match is this host's, submitted here; unset: every match is).
 
+    ``language``: the language the games' words are said in (:mod:`geniusbot.words`; English by
+    default; the host's own lines are English until they are words as data too).
+
     ``starts_at_once``: how many :meth:`start_match` calls do their work at once (the others wait).
 
     ``hint_seats``: a hint to a player who typed a command's name names the seat in the resign
@@ -130,6 +135,7 @@ class Host:
         forward: Callable[[MatchRecord, str, str, str | None], Awaitable[Reply | None]] | None = None,
         hint_seats: bool = False,
         starts_at_once: int = STARTS_AT_ONCE,
+        language: str = ENGLISH,
     ) -> None:
         self.store = store
         self.transport = transport
@@ -156,6 +162,7 @@ class Host:
             boards=boards,
             text_boards=text_boards,
             on_picture=on_picture,
+            language=language,
         )
         #: Every change committed before it is said, and a commit whose answer was lost found out
         #: (see :mod:`.committer`).

@@ -7,7 +7,7 @@ and a match's players. ``docs/words.md`` says how a message is written and how a
 than English is asked for.
 """
 
-from .message import DOMAIN, Argument, Message, Seat, Verbatim, fields, say, say_c, say_n, say_nc
+from .message import DOMAIN, Argument, Listing, Message, Seat, Verbatim, fields, say, say_c, say_n, say_nc
 from .render import ENGLISH, PSEUDO, Words, pseudo, spoken_names
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "ENGLISH",
     "PSEUDO",
     "Argument",
+    "Listing",
     "Message",
     "Seat",
     "Verbatim",

@@ -12,6 +12,7 @@ The arguments are typed, so that nothing English slips into a sentence through t
 ``int``                   a number (the count a plural is chosen by, a score, seconds)
 ``Verbatim("H8")``        what is written as it is in every language: notation, what a player typed
 ``Message``               a phrase of its own, made in the same language (a colour, an item's name)
+``Listing((m1, m2))``     phrases in a row, joined as the language joins a list (``, `` in English)
 ========================  ===================================================================
 
 This module is the standard library only: a game's rules build messages too.
@@ -43,7 +44,14 @@ class Verbatim:
     text: str
 
 
-Argument: TypeAlias = "Seat | Verbatim | int | Message"
+@dataclass(frozen=True)
+class Listing:
+    """Phrases in a row (``E3 to E4, F3 to F2``), joined by the language's list separator."""
+
+    items: tuple[Message, ...]
+
+
+Argument: TypeAlias = "Seat | Verbatim | int | Message | Listing"
 
 
 @dataclass(frozen=True)
@@ -61,10 +69,10 @@ class Message:
 
     def __post_init__(self) -> None:
         for name, value in self.args.items():
-            if isinstance(value, bool) or not isinstance(value, Seat | Verbatim | int | Message):
+            if isinstance(value, bool) or not isinstance(value, Seat | Verbatim | int | Message | Listing):
                 raise TypeError(
                     f"argument {name!r} of {self.text!r} is a {type(value).__name__}; an argument is a "
-                    "Seat, a Verbatim, an int or a Message (words come from the catalogue, not from arguments)"
+                    "Seat, a Verbatim, an int, a Message or a Listing (words come from the catalogue, not from arguments)"
                 )
         wanted = fields(self.text) | (fields(self.plural) if self.plural is not None else set())
         missing = wanted - set(self.args)

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from .message import Argument, Message, Seat, Verbatim, fields
+from .message import Argument, Listing, Message, Seat, Verbatim, fields, say_c
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,8 @@ _ACCENTED = str.maketrans(
     "áƀçđéƒĝĥíĵķĺḿñóṕŕśţúṽŵýźÁƁÇĐÉƑĜĤÍĴĶĹḾÑÓṔŔŚŢÚṼŴÝŹ",
 )
 _FIELD = re.compile(r"(\{[^{}]*\})")
+#: What joins the phrases of a list (a language's own, from its catalogue).
+_SEPARATOR = say_c("list separator", ", ")
 
 
 class Words:
@@ -60,6 +62,8 @@ class Words:
             return value.text
         if isinstance(value, Message):
             return self(value)
+        if isinstance(value, Listing):
+            return self(_SEPARATOR).join(self(item) for item in value.items)
         return str(value)
 
     @staticmethod

@@ -30,6 +30,13 @@ from geniusbot.games.base import (
     other_seat,
 )
 from geniusbot.games.grid import LINE_DIRECTIONS, NEIGHBOURS, Point, grid_lines, on_board, parse_point
+from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say_c
+
+#: The colours and the orders as a sentence says them (words as data).
+COLOUR_WORDS = {"red": say_c("colour", "red"), "blue": say_c("colour", "blue")}
+ORDER_WORDS = {"first": say_c("order", "first"), "second": say_c("order", "second")}
+#: A part of a sentence that says nothing this time.
+NOTHING = say("")
 
 SIZE = 8
 COLOURS: tuple[str, str] = ("red", "blue")
@@ -408,15 +415,25 @@ class ArmsLength(Game):
         if self.is_over or self.move_number:
             return []
         if self.phase == "choice":
-            text = f"{self.dmo} is the DMO and chooses a colour and whether to move first or second."
+            assert self.dmo is not None
+            said = say("{dmo} is the DMO and chooses a colour and whether to move first or second.", dmo=Seat(self.dmo))
         else:
             assert self.first is not None
             second = other_seat(self.first)
-            text = (
-                f"{self.first} plays {self.colours[self.first]} and moves first; {second} plays "
-                f"{self.colours[second]}. Type an empty square, such as E4, to place a stone."
+            said = say(
+                "{first} plays {first_colour} and moves first; {second} plays {second_colour}. "
+                "Type an empty square, such as E4, to place a stone.",
+                first=Seat(self.first),
+                first_colour=self._colour_word(self.first),
+                second=Seat(second),
+                second_colour=self._colour_word(second),
             )
-        return [Event(text, kind=ArmsLengthEvent.PHASE, data={"phase": self.phase})]
+        return [Event.of(said, kind=ArmsLengthEvent.PHASE, data={"phase": self.phase})]
+
+    def _colour_word(self, seat: str) -> Message:
+        colour = self.colours[seat]
+        assert colour is not None
+        return COLOUR_WORDS[colour]
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -491,18 +508,27 @@ class ArmsLength(Game):
         self.first = dmo if order == "first" else other
         self.turn = self.first
         self.phase = "play"
-        how = (
-            # Begins as the host's own timeout line does, so the room hears the timeout once.
-            f"{dmo} ran out of time to choose as the DMO, so the choice was drawn by lot: "
-            if by_lot
-            else f"{dmo} (the DMO) chose: "
-        )
         # Who moves next is the caption's "To move:" line; "moves first/second" says why.
-        text = f"{how}{dmo} plays {colour} and moves {order}; {other} plays {other_colour(colour)}."
+        args: dict[str, Argument] = {
+            "seat": Seat(dmo),
+            "dmo": Seat(dmo),
+            "colour": COLOUR_WORDS[colour],
+            "order": ORDER_WORDS[order],
+            "other": Seat(other),
+            "other_colour": COLOUR_WORDS[other_colour(colour)],
+        }
         data = {"dmo": dmo, "color": colour, "order": order, "first": self.first, "by_lot": by_lot}
-        if by_lot:  # the DMO's clock ran out: this event says the timeout, and what follows
-            return [Event(text, kind=EventKind.TIMEOUT, data={"seat": dmo, **data})]
-        return [Event(text, kind=ArmsLengthEvent.PHASE, data=data)]
+        if by_lot:  # the DMO's clock ran out: this event says the timeout (its seat), and what follows
+            timed_out = Message(
+                "{seat} ran out of time to choose as the DMO, so the choice was drawn by lot: "
+                "{dmo} plays {colour} and moves {order}; {other} plays {other_colour}.",
+                args,
+            )
+            return [Event.of(timed_out, kind=EventKind.TIMEOUT, data={"seat": dmo, **data})]
+        chose = Message(
+            "{seat} (the DMO) chose: {dmo} plays {colour} and moves {order}; {other} plays {other_colour}.", args
+        )
+        return [Event.of(chose, kind=ArmsLengthEvent.PHASE, data=data)]
 
     def _apply_place(self, move: Place) -> list[Event]:
         mover = move.seat
@@ -516,19 +542,35 @@ class ArmsLength(Game):
         self.move_number += 1
         self.last_move = move.square
         self.pushes = pushes
-        moved = [f"{p['from']} to {p['to']}" for p in pushes if p["to"] is not None]
-        off = [f"{p['from']} ({p['color']})" for p in pushes if p["to"] is None]
+        moved = [
+            say("{square} to {target}", square=Verbatim(str(p["from"])), target=Verbatim(str(p["to"])))
+            for p in pushes
+            if p["to"] is not None
+        ]
+        off = [
+            say("{square} ({colour})", square=Verbatim(str(p["from"])), colour=COLOUR_WORDS[str(p["color"])])
+            for p in pushes
+            if p["to"] is None
+        ]
         # Present tense, as every game's move line: "alice places black on H8."
-        text = f"{mover} ({colour}) places {move.square}."
-        if moved:
-            text += f" Pushed: {', '.join(moved)}."
-        if off:
-            text += f" Knocked off: {', '.join(off)}."
-        if off:
-            text += f" Knocked off so far: red {self.knocked_off['red']}, blue {self.knocked_off['blue']}."
+        said = say(
+            "{seat} ({colour}) places {square}.{pushed}{knocked}",
+            seat=Seat(mover),
+            colour=COLOUR_WORDS[colour],
+            square=Verbatim(move.square),
+            pushed=say(" Pushed: {pushed}.", pushed=Listing(tuple(moved))) if moved else NOTHING,
+            knocked=say(
+                " Knocked off: {off}. Knocked off so far: red {red}, blue {blue}.",
+                off=Listing(tuple(off)),
+                red=self.knocked_off["red"],
+                blue=self.knocked_off["blue"],
+            )
+            if off
+            else NOTHING,
+        )
         events = [
-            Event(
-                text,
+            Event.of(
+                said,
                 kind=ArmsLengthEvent.MOVE,
                 data={
                     "seat": mover,
