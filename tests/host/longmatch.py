@@ -50,7 +50,7 @@ def long_game(moves: Sequence[tuple[str, str]]) -> tuple[Game, list[NewAction], 
     clock = Clock.new(control, game.seats)
     now = T0.timestamp()
     clock.sync(game.to_move(), now)
-    log = [NewAction(ActionKind.COMMAND, f"start {control.spec()}", None, clocks=clock.to_dict(), at=T0)]
+    log = [NewAction(ActionKind.START, f"start {control.spec()}", None, clocks=clock.to_dict(), at=T0)]
     for n, (seat, text) in enumerate(moves):
         now += 2 + n % 3
         move, _ = game.submit(text, seat)
