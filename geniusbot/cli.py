@@ -25,6 +25,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
 
 from geniusbot import __version__
 
@@ -236,7 +237,8 @@ def _resolve(handler: str) -> Callable[[argparse.Namespace], object]:
     return found
 
 
-#: The log levels ``--log-level`` and ``LOG_LEVEL`` take (geniusbot.config says the same).
+#: The log levels ``--log-level`` and ``LOG_LEVEL`` take (``geniusbot.config.LOG_LEVELS``, which
+#: imports nothing of geniusbot, says the same; a test holds them equal).
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -282,6 +284,19 @@ def _settings(args: argparse.Namespace) -> tuple[object | None, str] | int:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in error.errors())
         print(f"geniusbot: the settings cannot be read ({problems}); fix the environment or .env.", file=sys.stderr)
         return EXIT_USAGE
+    if settings.font_path is not None:
+        # The settings read the path; whether the pictures can draw with it is the renderer's to say
+        # (Pillow only when the setting is used). Refused, it reads as the other settings' refusals.
+        from geniusbot.render.fonts import check_font
+
+        try:
+            settings.font_path = Path(check_font(settings.font_path))
+        except ValueError as error:
+            print(
+                f"geniusbot: the settings cannot be read (font_path: Value error, {error}); fix the environment or .env.",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
     return settings, settings.log_level
 
 

@@ -142,6 +142,26 @@ def test_a_bad_font_path_exits_2_with_the_reason(monkeypatch, tmp_path, capsys):
     assert main(["adjudicate", write(tmp_path, GOOD)]) == 0
 
 
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (None, "FONT_PATH: there is no file at"),
+        ("a text file, not a font", "is not a font Pillow can read"),
+    ],
+)
+def test_a_bad_font_path_is_refused_with_the_reason(monkeypatch, tmp_path, capsys, content, words):
+    # Refused as the settings read (the settings take the path; the launcher asks the renderer).
+    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, _add_ping])
+    path = tmp_path / "font.ttf"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("FONT_PATH", str(path))
+    assert main(["ping"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("geniusbot: the settings cannot be read (font_path: Value error, FONT_PATH: ")
+    assert words in err and err.endswith("); fix the environment or .env.\n") and err.count("\n") == 1
+
+
 @pytest.mark.skipif(not DEJAVU.is_file(), reason=f"no DejaVu Sans at {DEJAVU} on this machine")
 def test_the_font_path_setting_is_what_the_pictures_use(monkeypatch, tmp_path, capsys):
     from geniusbot.render import fonts as common
