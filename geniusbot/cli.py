@@ -91,7 +91,7 @@ def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     upgrade.add_argument("--url", help="the database URL to migrate instead of the DATABASE_URL setting")
     upgrade.add_argument("--revision", default="head", help="the revision to migrate to (default: head)")
-    upgrade.set_defaults(handler="geniusbot.storage.db:command_upgrade")
+    upgrade.set_defaults(handler="geniusbot.commands.db:upgrade_command")
 
 
 def _add_import(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
