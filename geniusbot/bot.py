@@ -458,12 +458,3 @@ async def run_bot(
         say(f"geniusbot: stopped ({by}); the unfinished matches resume when the bot runs again.\n")
         return 130 if stopped_by[0] == signal.SIGINT else 0
     return 0
-
-
-async def command(args: Any) -> int:
-    """The ``run`` sub-command's handler."""
-    from geniusbot.host.console_transport import TIME_FILE_ENV, FileTime
-
-    # Tests only: the same injected clock as the console's (never set in a deployment).
-    time_file = os.environ.get(TIME_FILE_ENV)
-    return await run_bot(args.settings, time=FileTime(time_file) if time_file else None)

@@ -80,7 +80,7 @@ def test_no_command_prints_help_and_exits_2(capsys):
 def test_every_listed_command_has_a_handler_that_resolves():
     parser = build_parser()
     args = parser.parse_args(["adjudicate", "x.txt"])
-    assert args.handler == "geniusbot.adjudicate:command"
+    assert args.handler == "geniusbot.commands.adjudicate:command"
 
 
 def test_adjudicate_prints_the_table_and_exits_0_whatever_the_verdicts(tmp_path, capsys):

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from geniusbot.cli import main
-from geniusbot.host.console import parse_options, run_console
+from geniusbot.commands.play import parse_options
+from geniusbot.console import run_console
 from geniusbot.host.timers import ManualTime
 
 
