@@ -40,7 +40,6 @@ from geniusbot.cluster.ownership import (
     StandbyStopped,
 )
 from geniusbot.cluster.relay import Relay
-from geniusbot.cluster.shards import Shards
 from geniusbot.config import Settings
 from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
@@ -48,6 +47,7 @@ from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
+from geniusbot.storage.shards import Shards
 
 if TYPE_CHECKING:
     from geniusbot.host.live import Reply

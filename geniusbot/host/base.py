@@ -30,9 +30,9 @@ from .transport import CommandNames
 if TYPE_CHECKING:
     from abc import abstractmethod
 
-    from geniusbot.cluster.shards import Shards
     from geniusbot.games import Event
     from geniusbot.storage import MatchRecord, NewAction, Result, Store, TimerRecord
+    from geniusbot.storage.shards import Shards
 
     from .transport import Transport
 
