@@ -25,7 +25,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 async def command(args: Any) -> int:
     """The ``run`` sub-command's handler."""
     from geniusbot.bot import run_bot
-    from geniusbot.host.console_transport import TIME_FILE_ENV, FileTime
+    from geniusbot.console.transport import TIME_FILE_ENV, FileTime
 
     # Tests only: the same injected clock as the console's (never set in a deployment).
     time_file = os.environ.get(TIME_FILE_ENV)

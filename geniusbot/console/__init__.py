@@ -2,7 +2,7 @@
 
 A front end beside the cogs: it reads lines from a keyboard (or a pipe) and hands them to the host,
 as the cogs hand it Discord's events; what the host says comes back through its transport
-(:class:`~geniusbot.host.console_transport.ConsoleTransport`). The command line's part (the
+(:class:`~geniusbot.console.transport.ConsoleTransport`). The command line's part (the
 arguments, the options' checks before anything is opened) is :mod:`geniusbot.commands.play`.
 
 Both seats type at one keyboard, one line at a time (so a game can be piped in)::
@@ -44,9 +44,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from geniusbot.host.console_transport import TIME_FILE_ENV, ConsoleTransport, FileTime, plain
+from geniusbot.console.lines import MAX_LINE, UNREADABLE, LineReader, quoted
+from geniusbot.console.transport import TIME_FILE_ENV, ConsoleTransport, FileTime, plain
 from geniusbot.host.hints import OVER_HELP, help_text, rules_of, rules_text
-from geniusbot.host.lines import MAX_LINE, UNREADABLE, LineReader, quoted
 
 PAUSED_HINT = "The match is paused: type resume to go on."
 

@@ -105,7 +105,7 @@ def test_the_launcher_lists_play(capsys):
 
 
 async def test_a_private_picture_is_saved_and_its_caption_marked_for_its_seat(tmp_path):
-    from geniusbot.host.console_transport import ConsoleTransport
+    from geniusbot.console.transport import ConsoleTransport
     from geniusbot.host.transport import Player
 
     out = io.StringIO()

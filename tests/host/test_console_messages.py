@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from geniusbot.console import practice, run_console
-from geniusbot.host.console_transport import ConsoleTransport
+from geniusbot.console.transport import ConsoleTransport
 from geniusbot.host.deadlines import HEARTBEAT_TIMER
 from geniusbot.host.hints import OVER_HELP
 from geniusbot.host.match import Host
