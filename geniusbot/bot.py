@@ -401,7 +401,7 @@ async def run_bot(
         return 2
     try:
         configure_font(settings.font_path)
-    except ValueError as error:  # Settings checks it; this is for settings built without checks
+    except ValueError as error:  # the launcher's settings check it; this is for settings built elsewhere
         say(f"geniusbot: {error}.\n")
         return 2
     apply_discord_urls(settings.discord_api_base_url, settings.discord_gateway_url)

@@ -27,6 +27,7 @@ import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from geniusbot import __version__
 from geniusbot.commands import (
@@ -43,6 +44,9 @@ from geniusbot.commands import (
     replay,
     run,
 )
+
+if TYPE_CHECKING:
+    from geniusbot.config import Settings
 
 log = logging.getLogger("geniusbot")
 
@@ -151,28 +155,36 @@ def _settings(args: argparse.Namespace) -> tuple[object | None, str] | int:
 
     from pydantic import ValidationError
 
-    from geniusbot.config import Settings
-
     try:
-        settings = Settings()
+        settings = _launcher_settings()()
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in error.errors())
         print(f"geniusbot: the settings cannot be read ({problems}); fix the environment or .env.", file=sys.stderr)
         return EXIT_USAGE
-    if settings.font_path is not None:
-        # The settings read the path; whether the pictures can draw with it is the renderer's to say
-        # (Pillow only when the setting is used). Refused, it reads as the other settings' refusals.
-        from geniusbot.render.fonts import check_font
-
-        try:
-            settings.font_path = Path(check_font(settings.font_path))
-        except ValueError as error:
-            print(
-                f"geniusbot: the settings cannot be read (font_path: Value error, {error}); fix the environment or .env.",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
     return settings, settings.log_level
+
+
+def _launcher_settings() -> type[Settings]:
+    """:class:`~geniusbot.config.Settings` as the launcher reads them: the font file is also
+    checked by the renderer (:func:`geniusbot.render.fonts.check_font`, Pillow only when FONT_PATH
+    is set), as a validator of the setting, so that a font the pictures cannot draw with is refused
+    among the other settings' problems, in the same sentence. The settings themselves import
+    nothing of geniusbot; the renderer is the launcher's to bring in."""
+    from pydantic import field_validator
+
+    from geniusbot.config import Settings
+
+    class LauncherSettings(Settings):
+        @field_validator("font_path")
+        @classmethod
+        def _drawable_font(cls, value: Path | None) -> Path | None:
+            if value is None:
+                return None
+            from geniusbot.render.fonts import check_font
+
+            return Path(check_font(value))
+
+    return LauncherSettings
 
 
 def _name(args: argparse.Namespace) -> str:
