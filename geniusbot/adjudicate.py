@@ -18,24 +18,19 @@ A ``Result`` header that disagrees with the replay gives a note in :attr:`Adjudi
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from geniusbot.games import SEATS, Game, GameError, Outcome
 from geniusbot.storage.record import (
     Record,
-    RecordError,
     RecordLine,
     game_from_record,
     parse_record,
     read_result,
 )
-from geniusbot.storage.record_file import RecordUnreadable, read_record
 
 GAME_OVER = "The game is over; no more moves are taken."
 
@@ -268,28 +263,3 @@ def json_lines(result: Adjudication) -> Iterator[str]:
     for index, action in enumerate(result.actions):
         yield (", " if index else "") + json.dumps(action.to_dict(), ensure_ascii=False)
     yield f'], "outcome": {json.dumps(result.outcome_dict(), ensure_ascii=False)}}}'
-
-
-def command(args: argparse.Namespace) -> int:
-    """``geniusbot adjudicate FILE [--json]`` (``-``: standard input): exit 0 once the file is
-    read, 2 if it cannot be (missing, over :data:`~geniusbot.storage.record_file.MAX_RECORD_BYTES`,
-    not UTF-8: the file is read only that far, so a huge one costs no more)."""
-    path = Path(args.file)
-    try:
-        # '-' is standard input, read as UTF-8 whatever the terminal's encoding.
-        text, _ = read_record(args.file)
-    except RecordUnreadable as error:
-        print(f"geniusbot adjudicate: {error}", file=sys.stderr)
-        return 2
-    try:
-        result = adjudicate_text(text)
-    except RecordError as error:
-        message = " ".join(str(error).split())  # one line, whatever a game's message holds
-        print(f"geniusbot adjudicate: {path}: {message}", file=sys.stderr)
-        return 2
-    if args.json:
-        sys.stdout.writelines(json_lines(result))
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.writelines(report_lines(result))
-    return 0

@@ -40,7 +40,6 @@ from geniusbot.cluster.ownership import (
     StandbyStopped,
 )
 from geniusbot.cluster.relay import Relay
-from geniusbot.cluster.shards import Shards
 from geniusbot.config import Settings
 from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
@@ -48,6 +47,7 @@ from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
+from geniusbot.storage.shards import Shards
 
 if TYPE_CHECKING:
     from geniusbot.host.live import Reply
@@ -401,7 +401,7 @@ async def run_bot(
         return 2
     try:
         configure_font(settings.font_path)
-    except ValueError as error:  # Settings checks it; this is for settings built without checks
+    except ValueError as error:  # the launcher's settings check it; this is for settings built elsewhere
         say(f"geniusbot: {error}.\n")
         return 2
     apply_discord_urls(settings.discord_api_base_url, settings.discord_gateway_url)
@@ -458,12 +458,3 @@ async def run_bot(
         say(f"geniusbot: stopped ({by}); the unfinished matches resume when the bot runs again.\n")
         return 130 if stopped_by[0] == signal.SIGINT else 0
     return 0
-
-
-async def command(args: Any) -> int:
-    """The ``run`` sub-command's handler."""
-    from geniusbot.host.console_transport import TIME_FILE_ENV, FileTime
-
-    # Tests only: the same injected clock as the console's (never set in a deployment).
-    time_file = os.environ.get(TIME_FILE_ENV)
-    return await run_bot(args.settings, time=FileTime(time_file) if time_file else None)

@@ -1,13 +1,14 @@
 """The ``geniusbot`` launcher: settings, logging, and the sub-commands.
 
-Adding a sub-command is one small edit: write a ``_add_<name>(commands)`` function below that
-adds its parser and sets ``handler`` to ``"module:function"`` (imported only when the command
-runs, so ``geniusbot adjudicate`` never loads discord.py or SQLAlchemy), then list it in
-:data:`COMMANDS`. A handler takes the parsed ``argparse.Namespace`` (with ``args.settings``, the
-:class:`~geniusbot.config.Settings`) and returns the exit code, or a coroutine that does (the
-launcher runs it with :func:`asyncio.run`). A command that reads no setting but the log level
-(``adjudicate``) sets ``needs_settings=False``: the launcher then reads ``LOG_LEVEL`` itself and
-never imports pydantic.
+Each sub-command is a module of :mod:`geniusbot.commands` (``adjudicate``, ``play``, ``db``,
+``run``, ``import``, ``replay``, ``check``, ``new-game``). Adding one is a module there with an
+``add_parser(commands)`` that adds its parser and sets ``handler`` to ``"module:function"``
+(imported only when the command runs, so ``geniusbot adjudicate`` never loads discord.py or
+SQLAlchemy), listed in :data:`COMMANDS`. A handler takes the parsed ``argparse.Namespace`` (with
+``args.settings``, the :class:`~geniusbot.config.Settings`) and returns the exit code, or a
+coroutine that does (the launcher runs it with :func:`asyncio.run`). A command that reads no
+setting but the log level (``adjudicate``) sets ``needs_settings=False``: the launcher then reads
+``LOG_LEVEL`` itself and never imports pydantic.
 
 Exit codes, the same for every command (README.md, "The commands and their exit codes"):
 0 done; 2 a user's mistake (a bad argument, setting, file or folder, a database or Discord that
@@ -25,158 +26,40 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from geniusbot import __version__
+from geniusbot.commands import (
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_PIPE_CLOSED,
+    EXIT_USAGE,
+    adjudicate,
+    check,
+    db,
+    imports,
+    new_game,
+    play,
+    replay,
+    run,
+)
+
+if TYPE_CHECKING:
+    from geniusbot.config import Settings
 
 log = logging.getLogger("geniusbot")
 
-#: Exit code for a command that could not do its work because of its input (bad file, bad settings).
-EXIT_USAGE = 2
-#: Exit code for an unexpected error (a bug; the launcher says so in one line).
-EXIT_ERROR = 1
-#: Exit code for a command stopped by Ctrl-C (SIGINT), as a shell reports it.
-EXIT_INTERRUPTED = 130
-#: Exit code for a command whose standard output was closed by its reader (``| head``): 128 +
-#: SIGPIPE, what a shell reports for a Unix tool the closed pipe stopped. Nothing is said.
-EXIT_PIPE_CLOSED = 141
-
-#: ``play``'s line in ``geniusbot --help`` (the console's own parser uses it too).
-PLAY_HELP = "play a match in the terminal through the match host"
-
-
-# --------------------------------------------------------------------------- sub-commands
-
-
-def _add_adjudicate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "adjudicate",
-        help="replay a match record and rule on every line",
-        description=(
-            "Replay a match record the way a careful host rules a transcript: every line is "
-            "accepted or rejected with the reason a player would be given, and the result follows. "
-            "Exit 0 when the file was read, 2 when it could not be (unreadable file, unknown game, "
-            "malformed header)."
-        ),
-    )
-    parser.add_argument("file", help="the record file (see README.md, 'The match record'); - reads standard input")
-    parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    # It rules a text file: no pydantic settings, no database, no pictures (see bench/bench_startup.py).
-    parser.set_defaults(handler="geniusbot.adjudicate:command", needs_settings=False)
-
-
-def _add_play(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
-    if not full:
-        # Another command runs: a line in the command list is enough (the console's own parser
-        # imports asyncio and lists every game of the registry, which loads them all).
-        commands.add_parser("play", help=PLAY_HELP)
-        return
-    from geniusbot.host.console import add_parser
-
-    add_parser(commands)
-
-
-def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    db = commands.add_parser("db", help="manage the database", description="Manage the bot's database.")
-    db_commands = db.add_subparsers(dest="db_command", metavar="DB_COMMAND", title="database commands", required=True)
-    upgrade = db_commands.add_parser(
-        "upgrade",
-        help="migrate the database to the newest schema",
-        description=(
-            "Run the database migrations on DATABASE_URL (default: a SQLite file in the data "
-            "directory). Safe to repeat: an up-to-date database is left as it is. Exit 0 when the "
-            "database is up to date, 2 when it could not be reached or migrated (the message says "
-            "why), 130 when stopped by Ctrl-C."
-        ),
-    )
-    upgrade.add_argument("--url", help="the database URL to migrate instead of the DATABASE_URL setting")
-    upgrade.add_argument("--revision", default="head", help="the revision to migrate to (default: head)")
-    upgrade.set_defaults(handler="geniusbot.storage.db:command_upgrade")
-
-
-def _add_import(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "import",
-        help="store a match record as an archived match",
-        description=(
-            "Adjudicate a match record and, when every line is accepted, store it as a match: finished, "
-            "or paused when the record stops before the end. With --guild it goes to the bot's "
-            "database (DATABASE_URL) as a match of that server; without, to the console's, where "
-            "'geniusbot play GAME' resumes a paused one. The same record imported twice is recognised. "
-            "Exit 0 when stored (or stored already), 2 when not (unreadable, not UTF-8, too large, "
-            "unknown game, a refused line)."
-        ),
-    )
-    parser.add_argument("file", help="the record file (see README.md, 'The match record')")
-    parser.add_argument("--guild", type=int, metavar="ID", help="the Discord server (guild) id the match belongs to")
-    parser.add_argument("--db", metavar="URL", help="a SQLite file or database URL instead of the default database")
-    parser.set_defaults(handler="geniusbot.host.imports:command")
-
-
-def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    commands.add_parser(
-        "run",
-        help="run the Discord bot",
-        description=(
-            "Connect to Discord and host matches: reads DISCORD_TOKEN, DATABASE_URL, the data "
-            "directory, LOG_LEVEL and the optional DISCORD_API_BASE_URL / DISCORD_GATEWAY_URL from "
-            "the environment or .env, upgrades the database, resumes every unfinished match (each "
-            "room is told) and runs until stopped. Exit 2 without a token (the message says how "
-            "to get one) or with a token Discord refuses."
-        ),
-    ).set_defaults(handler="geniusbot.bot:command")
-
-
-def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    # Its parser is the archive's own (geniusbot/archive/cli.py, which imports nothing heavy).
-    from geniusbot.archive.cli import add_parser
-
-    add_parser(commands)
-
-
-#: ``check``'s line in ``geniusbot --help`` (its own parser says the same).
-CHECK_HELP = "run every per-game conformance check on an installed game"
-
-
-def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
-    if not full:
-        # Another command runs: a line in the command list is enough (the full parser lists the
-        # checks, which imports the conformance package).
-        commands.add_parser("check", help=CHECK_HELP)
-        return
-    from geniusbot.conformance.command import add_parser
-
-    add_parser(commands)
-
-
-#: ``new-game``'s line in ``geniusbot --help`` (its own parser says the same).
-NEW_GAME_HELP = "write a new game's package: entry point, a Game subclass, its tests"
-
-
-def _add_new_game(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
-    if not full:  # another command runs: its line in the command list is enough
-        commands.add_parser("new-game", help=NEW_GAME_HELP)
-        return
-    from geniusbot.newgame import add_parser
-
-    add_parser(commands)
-
-
-# Later sub-commands go here, each as one _add_<name> function listed in COMMANDS:
-#   play        the local console match (geniusbot/host/)
-#   run         the Discord bot (geniusbot/bot.py or the cogs)
-#   db upgrade  the database migrations (geniusbot/storage/db.py); a nested command adds its own
-#               sub-parsers: db = commands.add_parser("db"); db.add_subparsers(...).add_parser("upgrade")
-
-#: The sub-commands, in the order ``geniusbot --help`` lists them.
+#: The sub-commands, in the order ``geniusbot --help`` lists them: each one's ``add_parser``.
 COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
-    _add_adjudicate,
-    _add_play,
-    _add_db,
-    _add_run,
-    _add_import,
-    _add_replay,
-    _add_check,
-    _add_new_game,
+    adjudicate.add_parser,
+    play.add_parser,
+    db.add_parser,
+    run.add_parser,
+    imports.add_parser,
+    replay.add_parser,
+    check.add_parser,
+    new_game.add_parser,
 ]
 
 
@@ -186,9 +69,8 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with every sub-command of :data:`COMMANDS`.
 
-    Given the command line ``argv``, ``play``'s own parser (which loads every game), ``check``'s
-    (which lists the checks) and ``new-game``'s are built only when their command is in it;
-    without ``argv``, always.
+    Given the command line ``argv``, ``play``'s own parser (which loads every game) and ``check``'s
+    (which lists the checks) are built only when their command is in it; without ``argv``, always.
     """
     parser = argparse.ArgumentParser(
         prog="geniusbot",
@@ -202,12 +84,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for add in COMMANDS:
-        if add is _add_play:
-            _add_play(commands, full=argv is None or "play" in argv)
-        elif add is _add_check:
-            _add_check(commands, full=argv is None or "check" in argv)
-        elif add is _add_new_game:
-            _add_new_game(commands, full=argv is None or "new-game" in argv)
+        if add is play.add_parser:
+            play.add_parser(commands, full=argv is None or "play" in argv)
+        elif add is check.add_parser:
+            check.add_parser(commands, full=argv is None or "check" in argv)
         else:
             add(commands)
     return parser
@@ -236,7 +116,8 @@ def _resolve(handler: str) -> Callable[[argparse.Namespace], object]:
     return found
 
 
-#: The log levels ``--log-level`` and ``LOG_LEVEL`` take (geniusbot.config says the same).
+#: The log levels ``--log-level`` and ``LOG_LEVEL`` take (``geniusbot.config.LOG_LEVELS``, which
+#: imports nothing of geniusbot, says the same; a test holds them equal).
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -274,15 +155,36 @@ def _settings(args: argparse.Namespace) -> tuple[object | None, str] | int:
 
     from pydantic import ValidationError
 
-    from geniusbot.config import Settings
-
     try:
-        settings = Settings()
+        settings = _launcher_settings()()
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in error.errors())
         print(f"geniusbot: the settings cannot be read ({problems}); fix the environment or .env.", file=sys.stderr)
         return EXIT_USAGE
     return settings, settings.log_level
+
+
+def _launcher_settings() -> type[Settings]:
+    """:class:`~geniusbot.config.Settings` as the launcher reads them: the font file is also
+    checked by the renderer (:func:`geniusbot.render.fonts.check_font`, Pillow only when FONT_PATH
+    is set), as a validator of the setting, so that a font the pictures cannot draw with is refused
+    among the other settings' problems, in the same sentence. The settings themselves import
+    nothing of geniusbot; the renderer is the launcher's to bring in."""
+    from pydantic import field_validator
+
+    from geniusbot.config import Settings
+
+    class LauncherSettings(Settings):
+        @field_validator("font_path")
+        @classmethod
+        def _drawable_font(cls, value: Path | None) -> Path | None:
+            if value is None:
+                return None
+            from geniusbot.render.fonts import check_font
+
+            return Path(check_font(value))
+
+    return LauncherSettings
 
 
 def _name(args: argparse.Namespace) -> str:

@@ -11,7 +11,8 @@ Every setting and its environment variable (``.env.example`` lists them with com
 ``DISCORD_API_BASE_URL``    REST base of a Discord proxy, e.g. ``https://proxy.example/api/v10``
 ``DISCORD_GATEWAY_URL``     gateway of a Discord proxy, e.g. ``wss://proxy.example/``
 ``FONT_PATH``               a .ttf/.otf/.ttc font for the pictures' text (names in any script);
-                            default: Pillow's built-in font, Latin only
+                            default: Pillow's built-in font, Latin only (the launcher checks
+                            that Pillow can draw with it)
 ``SHARD_COUNT``             how many Discord shards the bot has in all; default: Discord's number,
                             one process serving every shard
 ``SHARD_IDS``               the shards this process serves, e.g. ``0,1``; default: all of them
@@ -22,6 +23,9 @@ Every setting and its environment variable (``.env.example`` lists them with com
 ==========================  ================================================================
 
 The environment wins over ``.env``; an empty value counts as unset.
+
+This module imports nothing else of geniusbot (``tests/test_layers.py``): every layer may read the
+settings, and the settings know none of them.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ from typing import Annotated
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from geniusbot.cli import LOG_LEVELS  # the launcher checks --log-level without importing this module
+#: The log levels ``LOG_LEVEL`` takes (the launcher's ``--log-level`` too: ``geniusbot.cli`` keeps
+#: the same tuple, so that it checks a level without importing pydantic; a test holds them equal).
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 #: What a database URL looks like, for the sentence that refuses one.
 URL_EXAMPLES = (
@@ -221,12 +227,10 @@ class Settings(BaseSettings):
 
     @field_validator("font_path")
     @classmethod
-    def _readable_font(cls, value: Path | None) -> Path | None:
-        if value is None:
-            return None
-        from geniusbot.render.fonts import check_font  # Pillow only when the setting is used
-
-        return Path(check_font(value))
+    def _font_file(cls, value: Path | None) -> Path | None:
+        # Whether Pillow can draw with it is the pictures' business: the launcher checks it
+        # (geniusbot.render.fonts.check_font) as it reads the settings, before a command runs.
+        return None if value is None else value.expanduser()
 
     @model_validator(mode="after")
     def _default_database(self) -> Settings:

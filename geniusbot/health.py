@@ -23,12 +23,15 @@ import weakref
 from collections.abc import Awaitable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
 
 if TYPE_CHECKING:
-    from geniusbot.bot import GeniusBot
+    from geniusbot.config import Settings
+    from geniusbot.host.match import Host
+    from geniusbot.host.timers import TimerDispatcher, TimeSource
+    from geniusbot.storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +77,33 @@ class Report:
         )
 
 
+class Watched(Protocol):
+    """What the health reads of the bot it watches (:class:`geniusbot.bot.GeniusBot`, which starts
+    it): its settings, time, host, timers and store, whether it stands by, is ready or closed."""
+
+    @property
+    def settings(self) -> Settings | None: ...
+
+    @property
+    def time(self) -> TimeSource: ...
+
+    @property
+    def host(self) -> Host | None: ...
+
+    @property
+    def dispatcher(self) -> TimerDispatcher | None: ...
+
+    @property
+    def store(self) -> Store | None: ...
+
+    @property
+    def standing_by(self) -> bool: ...
+
+    def is_ready(self) -> bool: ...
+
+    def is_closed(self) -> bool: ...
+
+
 def shards_of(bot: Any) -> tuple[list[int], int]:
     """The shard ids ``bot`` serves and the shard count, as discord.py holds them: an
     ``AutoShardedBot``'s ``shard_ids`` (or its connected ``shards``), a plain bot's ``shard_id``;
@@ -91,7 +121,7 @@ def shards_of(bot: Any) -> tuple[list[int], int]:
 class Health:
     """The health of one bot: :meth:`report`, the log line's task and the HTTP server."""
 
-    def __init__(self, bot: GeniusBot, *, port: int | None, log_seconds: int) -> None:
+    def __init__(self, bot: Watched, *, port: int | None, log_seconds: int) -> None:
         self.bot = bot
         self.port = port
         """The port asked for, then the port bound (0 asks for any free one); None: no server."""
@@ -196,7 +226,7 @@ class Health:
 _RUNNING: weakref.WeakKeyDictionary[Any, Health] = weakref.WeakKeyDictionary()
 
 
-async def start(bot: GeniusBot) -> Health:
+async def start(bot: Watched) -> Health:
     """Start the health of ``bot`` with its settings (``HEALTH_PORT``, ``HEALTH_LOG_SECONDS``;
     a bot built without settings logs every 60 s and serves nothing)."""
     await stop(bot)
@@ -211,13 +241,13 @@ async def start(bot: GeniusBot) -> Health:
     return health
 
 
-async def stop(bot: GeniusBot) -> None:
+async def stop(bot: Watched) -> None:
     """Stop the health of ``bot``, if started."""
     health = _RUNNING.pop(bot, None)
     if health is not None:
         await health.stop()
 
 
-def of(bot: GeniusBot) -> Health | None:
+def of(bot: Watched) -> Health | None:
     """The running health of ``bot``."""
     return _RUNNING.get(bot)

@@ -80,7 +80,7 @@ def test_no_command_prints_help_and_exits_2(capsys):
 def test_every_listed_command_has_a_handler_that_resolves():
     parser = build_parser()
     args = parser.parse_args(["adjudicate", "x.txt"])
-    assert args.handler == "geniusbot.adjudicate:command"
+    assert args.handler == "geniusbot.commands.adjudicate:command"
 
 
 def test_adjudicate_prints_the_table_and_exits_0_whatever_the_verdicts(tmp_path, capsys):
@@ -140,6 +140,26 @@ def test_a_bad_font_path_exits_2_with_the_reason(monkeypatch, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "FONT_PATH: there is no file at" in err and "NotoSansCJK-Regular.ttc" in err
     assert main(["adjudicate", write(tmp_path, GOOD)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (None, "FONT_PATH: there is no file at"),
+        ("a text file, not a font", "is not a font Pillow can read"),
+    ],
+)
+def test_a_bad_font_path_is_refused_with_the_reason(monkeypatch, tmp_path, capsys, content, words):
+    # Refused as the settings read (the settings take the path; the launcher asks the renderer).
+    monkeypatch.setattr(cli, "COMMANDS", [*cli.COMMANDS, _add_ping])
+    path = tmp_path / "font.ttf"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("FONT_PATH", str(path))
+    assert main(["ping"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("geniusbot: the settings cannot be read (font_path: Value error, FONT_PATH: ")
+    assert words in err and err.endswith("); fix the environment or .env.\n") and err.count("\n") == 1
 
 
 @pytest.mark.skipif(not DEJAVU.is_file(), reason=f"no DejaVu Sans at {DEJAVU} on this machine")

@@ -54,7 +54,7 @@ def test_adjudicate_imports_no_settings_database_discord_event_loop_or_pillow(tm
     code, modules = loaded(tmp_path, "adjudicate", str(EXAMPLES / example))
     assert code == 0
     assert heavy(modules) == []
-    assert "geniusbot.config" not in modules and "geniusbot.host.console" not in modules
+    assert "geniusbot.config" not in modules and "geniusbot.console" not in modules
 
 
 def test_adjudicate_loads_only_the_game_of_its_record(tmp_path):
@@ -73,7 +73,8 @@ def test_help_imports_no_heavy_module_and_no_game(tmp_path):
 
 
 def test_help_lists_play_as_the_consoles_own_parser_does():
-    from geniusbot.cli import PLAY_HELP, build_parser
+    from geniusbot.cli import build_parser
+    from geniusbot.commands.play import HELP as PLAY_HELP
 
     # `geniusbot --help` (play's line only) reads as with play's own parser (which loads the games).
     full = build_parser(None)

@@ -20,8 +20,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from geniusbot.storage.shards import Shards
+
 from .ownership import ShardLocks, asyncpg_dsn, close_quietly, stop_watch
-from .shards import Shards
 
 log = logging.getLogger(__name__)
 

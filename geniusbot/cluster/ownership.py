@@ -32,7 +32,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from .shards import Shards
+from geniusbot.storage.shards import Shards
 
 log = logging.getLogger(__name__)
 

@@ -20,18 +20,20 @@ taken again, even when a row is applied twice (a crash between the move and the 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
+from discord.ext import commands
 
 from geniusbot.host.live import Reply, ReplyStatus
 from geniusbot.storage import MatchNotFound, MatchRecord, StorageError
+from geniusbot.storage.shards import Shards, shard_of
 
 from .inbox import DM, PRESS, InboxItem
-from .shards import Shards, shard_of
 
 if TYPE_CHECKING:
-    from geniusbot.bot import GeniusBot
+    from geniusbot.host.match import Host
+    from geniusbot.storage import Store
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +41,28 @@ log = logging.getLogger(__name__)
 _FAILURES = (discord.HTTPException, ConnectionError, OSError)
 
 
+class Owner(Protocol):
+    """What the relay uses of the bot that owns it (:class:`geniusbot.bot.GeniusBot`, which makes
+    the relay): its store and host, its matches cog, and Discord's REST client and users."""
+
+    @property
+    def store(self) -> Store | None: ...
+
+    @property
+    def host(self) -> Host | None: ...
+
+    @property
+    def http(self) -> discord.http.HTTPClient: ...
+
+    def get_cog(self, name: str, /) -> commands.Cog | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+
 class Relay:
     """Hands DMs of other shards' matches to their owners, and applies those handed to this one."""
 
-    def __init__(self, bot: GeniusBot, shards: Shards) -> None:
+    def __init__(self, bot: Owner, shards: Shards) -> None:
         self.bot = bot
         self.shards = shards
 

@@ -24,8 +24,8 @@ from .live import LiveMatch, Reply, ReplyStatus
 from .transport import Player
 
 if TYPE_CHECKING:
-    from geniusbot.cluster.shards import Shards
     from geniusbot.storage import Store
+    from geniusbot.storage.shards import Shards
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from .arming import HEARTBEAT_TIMER, Arming
 from .live import utc
 
 if TYPE_CHECKING:
-    from geniusbot.cluster.shards import Shards
     from geniusbot.storage import Store
+    from geniusbot.storage.shards import Shards
 
 #: How often a running host notes that it is alive (bounds the time an outage may give back).
 HEARTBEAT_SECONDS = 5.0

@@ -9,20 +9,17 @@ headers. The whole match is written in one transaction, with the digest of the n
 record (:func:`record_digest`), so the same record imported again in the same place is answered
 with the match it became.
 
-``geniusbot import FILE`` (:func:`command`) and the bot's ``/import`` (``geniusbot/cogs/imports.py``)
+``geniusbot import FILE`` (:mod:`geniusbot.commands.imports`) and the bot's ``/import`` (``geniusbot/cogs/imports.py``)
 both come here.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from geniusbot.adjudicate import adjudicate, rule_on
@@ -30,7 +27,6 @@ from geniusbot.games import SEATS, Game, GameError
 from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
 from geniusbot.storage.record import (
     Record,
-    RecordError,
     RecordLine,
     format_line,
     game_from_record,
@@ -38,7 +34,6 @@ from geniusbot.storage.record import (
 )
 from geniusbot.storage.record_file import (
     RecordUnreadable,
-    read_record_bytes,
     record_text,
 )
 
@@ -275,71 +270,3 @@ async def import_text(
 ) -> Imported:
     """:func:`prepare` then :func:`import_prepared`."""
     return await import_prepared(store, prepare(text), guild_id=guild_id, channel_id=channel_id, users=users)
-
-
-# --------------------------------------------------------------------------- the command
-
-
-def _say(text: str) -> None:
-    print(f"geniusbot import: {text}", file=sys.stderr)
-
-
-def _database(args: argparse.Namespace) -> str:
-    from geniusbot.storage.db import checked_url
-
-    if args.db:
-        return checked_url(args.db, "--db")  # a ValueError saying what a URL looks like
-    settings = getattr(args, "settings", None)
-    data_dir = Path(getattr(settings, "data_dir", "data"))
-    if args.guild is not None:
-        assert settings is not None and settings.database_url
-        url = str(settings.database_url)
-        if url.startswith("sqlite"):
-            data_dir.mkdir(parents=True, exist_ok=True)  # the default is a file in it, as for run
-        return url
-    data_dir.mkdir(parents=True, exist_ok=True)
-    return f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
-
-
-async def command(args: argparse.Namespace) -> int:
-    """``geniusbot import FILE [--guild ID] [--db URL]``: exit 0 when the record is stored (or
-    was already), 2 when it is not (unreadable, not UTF-8, too large, unknown game, a refused line,
-    a database that cannot be used)."""
-    path = Path(args.file)
-    try:
-        data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
-        prepared = prepare(decode_record(data, what))
-    except RecordUnreadable as error:
-        _say(str(error))
-        return 2
-    except ImportRefused as error:
-        _say(str(error))
-        return 2
-    except RecordError as error:
-        _say(f"{path}: {' '.join(str(error).split())} Nothing was imported.")
-        return 2
-    try:
-        url = _database(args)
-    except ValueError as error:
-        _say(f"{error}. Nothing was imported.")
-        return 2
-    from geniusbot.storage import StorageUnavailable
-
-    try:
-        store = await Store.open(url)
-    except StorageUnavailable as error:
-        _say(f"{error} The database was {url!r}.")
-        return 2
-    except Exception as error:  # a bad URL, a schema it does not know
-        _say(f"the database {url!r} cannot be opened ({error}); check DATABASE_URL or --db.")
-        return 2
-    try:
-        done = await import_prepared(store, prepared, guild_id=args.guild)
-    finally:
-        await store.close()
-    if args.guild is None:
-        resume = f"'geniusbot play {prepared.game.name}' resumes it"
-    else:
-        resume = f"a host types /resume match:{done.match_id} in a game room"
-    print(done.summary(resume))
-    return 0

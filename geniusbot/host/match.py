@@ -58,8 +58,8 @@ from .routing import CHAT_PREFIXES, Routing
 from .transport import CommandNames, Player
 
 if TYPE_CHECKING:
-    from geniusbot.cluster.shards import Shards
     from geniusbot.storage import MatchRecord, Practice, Store, TimerRecord
+    from geniusbot.storage.shards import Shards
 
     from .clock import TimeControl
     from .transport import Transport

@@ -24,7 +24,7 @@ from .store import Store
 from .values import MatchRecord, PostedMessage
 
 if TYPE_CHECKING:
-    from geniusbot.cluster.shards import Shards
+    from .shards import Shards
 
 
 def guild_shard(column: Any, count: int) -> ColumnElement[Any]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 import time
 import weakref
 from collections.abc import Awaitable, Callable
@@ -27,8 +26,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from .errors import StorageFault, StorageUnavailable, storage_fault
-from .retry import retry_transient
+from .errors import StorageFault, storage_fault
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 """Where the Alembic environment and revisions live (inside the package, so an install can upgrade)."""
@@ -243,7 +241,8 @@ def alembic_config(url: str | URL | None = None) -> Any:
 async def upgrade(target: str | URL | AsyncEngine, revision: str = "head") -> None:
     """Run the Alembic migrations on ``target`` (a URL or an engine) up to ``revision``.
 
-    The bot calls this on start; ``geniusbot db upgrade`` calls it from the command line. It is
+    The bot calls this on start; ``geniusbot db upgrade`` (:mod:`geniusbot.commands.db`) calls it
+    from the command line. It is
     idempotent: an up-to-date database is left as it is.
     """
     if isinstance(target, AsyncEngine):
@@ -297,7 +296,7 @@ async def _upgrade_on(engine: AsyncEngine, revision: str) -> None:
         await connection.commit()
 
 
-def _safe_url(url: str | URL) -> str:
+def safe_url(url: str | URL) -> str:
     """``url`` for a message, its password hidden; a URL SQLAlchemy cannot read, quoted as typed
     up to its ``@`` (where a password would end)."""
     try:
@@ -319,51 +318,6 @@ def checked_url(value: str, setting: str) -> str:
     except Exception as error:
         raise ValueError(f"{setting} cannot be read as a database URL ({error}); write {URL_EXAMPLES}") from None
     return url
-
-
-async def command_upgrade(args: Any) -> int:
-    """``geniusbot db upgrade``: migrate the database of ``DATABASE_URL`` to the newest schema.
-
-    Exit 0 when the database is up to date, 2 when the URL is not one or the database could not
-    be reached or migrated (the launcher's exit code for what the user can fix, as ``run`` and
-    ``play`` give), 130 when stopped by Ctrl-C (the launcher says so).
-    """
-    given = getattr(args, "url", None)
-    revision = getattr(args, "revision", None) or "head"
-    try:
-        url = checked_url(given or args.settings.database_url, "--url" if given else "DATABASE_URL")
-    except ValueError as error:
-        print(f"geniusbot: {error}.", file=sys.stderr)
-        return 2
-    try:
-        # Each step is retried as the store retries its writes: a running bot, or a second
-        # upgrade starting at the same moment, may hold SQLite's lock (even a read can meet it,
-        # while the other process switches a new file to WAL).
-        before = await retry_transient(lambda _state: current_revision(url), what="reading the schema's revision")
-        await retry_transient(lambda _state: upgrade(url, revision), what="upgrading the schema")
-        after = await retry_transient(lambda _state: current_revision(url), what="reading the schema's revision")
-        damage = await retry_transient(lambda _state: integrity_problem(url), what="checking the database")
-        if damage is not None:
-            raise StorageFault("damaged", damage)
-    except StorageFault as fault:  # a full disk, a read-only or damaged file: it says what to do
-        print(f"geniusbot: {fault} The database was {_safe_url(url)}.", file=sys.stderr)
-        return 2
-    except Exception as error:  # the message is for whoever runs the command
-        # After the retries (each logged), name what kept failing rather than the retry's summary.
-        shown: BaseException = error
-        if isinstance(error, StorageUnavailable) and error.__cause__ is not None:
-            shown = error.__cause__
-        print(
-            f"geniusbot: could not upgrade the database at {_safe_url(url)} ({type(shown).__name__}: {shown}); "
-            "check DATABASE_URL and that the database server is running, then try again.",
-            file=sys.stderr,
-        )
-        return 2
-    if before == after:
-        print(f"The database at {_safe_url(url)} is up to date (revision {after}).")
-    else:
-        print(f"Upgraded the database at {_safe_url(url)} from revision {before or 'empty'} to {after}.")
-    return 0
 
 
 async def integrity_problem(url: str | URL) -> str | None:

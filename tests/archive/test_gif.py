@@ -15,9 +15,9 @@ from PIL import Image
 
 from geniusbot.adjudicate import adjudicate_text
 from geniusbot.archive import gif
-from geniusbot.archive.cli import part_names
 from geniusbot.archive.steps import Shown, Steps, from_record
 from geniusbot.cli import EXIT_USAGE, main
+from geniusbot.commands.replay import part_names
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import apply_action
 from geniusbot.storage.record import parse_record

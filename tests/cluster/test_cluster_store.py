@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from geniusbot.cluster.shards import Shards, shard_of
 from geniusbot.storage import SeatInfo
 from geniusbot.storage.cluster import ClusterStore
+from geniusbot.storage.shards import Shards, shard_of
 
 pytestmark = pytest.mark.postgres
 

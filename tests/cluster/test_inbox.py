@@ -12,9 +12,9 @@ import pytest
 
 from geniusbot.cluster.inbox import Inbox, InboxItem
 from geniusbot.cluster.ownership import asyncpg_dsn
-from geniusbot.cluster.shards import Shards
 from geniusbot.storage import SeatInfo
 from geniusbot.storage.cluster import ClusterStore
+from geniusbot.storage.shards import Shards
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from geniusbot.console import run_console
 from geniusbot.games import GameError, IllegalMoveError, load, new_game
 from geniusbot.games.tictacfive.rules import FORBIDDEN_MARK, Place, TicTacFive
-from geniusbot.host.console import run_console
 from geniusbot.host.timers import ManualTime
 from tests.games.test_tictacfive import COLUMNS, position, pt
 

@@ -446,7 +446,7 @@ async def test_a_board_that_took_long_to_post_still_goes_when_the_window_closes(
 async def test_the_console_takes_private_lines_and_refuses_them_typed_in_the_open(tmp_path):
     import io
 
-    from geniusbot.host.console import run_console
+    from geniusbot.console import run_console
     from geniusbot.host.timers import ManualTime
 
     out = io.StringIO()

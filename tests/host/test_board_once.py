@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from geniusbot.console import run_console
 from geniusbot.games.allhands.swabbing import board_text
 from geniusbot.games.allhands.tiles import grid_text
-from geniusbot.host.console import run_console
 from geniusbot.host.match import Host
 from geniusbot.host.timers import ManualTime
 from geniusbot.host.transport import RecordingTransport

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from geniusbot.cli import main
-from geniusbot.host.console import parse_options, run_console
+from geniusbot.commands.play import parse_options
+from geniusbot.console import run_console
 from geniusbot.host.timers import ManualTime
 
 
@@ -104,7 +105,7 @@ def test_the_launcher_lists_play(capsys):
 
 
 async def test_a_private_picture_is_saved_and_its_caption_marked_for_its_seat(tmp_path):
-    from geniusbot.host.console_transport import ConsoleTransport
+    from geniusbot.console.transport import ConsoleTransport
     from geniusbot.host.transport import Player
 
     out = io.StringIO()

@@ -15,8 +15,8 @@ import pytest
 
 from geniusbot.cli import main
 from geniusbot.conformance.texts import check_help
+from geniusbot.console import run_console
 from geniusbot.games import GameError, get_game, new_game, registry
-from geniusbot.host.console import run_console
 from geniusbot.host.hints import PICKED_FROM, example_move, help_text, loses_at_once
 from geniusbot.host.timers import ManualTime
 

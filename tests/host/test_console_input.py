@@ -12,7 +12,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from geniusbot.host.console import MAX_LINE, UNREADABLE, run_console
+from geniusbot.console import MAX_LINE, UNREADABLE, run_console
 from geniusbot.host.timers import ManualTime
 
 

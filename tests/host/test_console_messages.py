@@ -12,13 +12,12 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from geniusbot.host.console import run_console
-from geniusbot.host.console_transport import ConsoleTransport
+from geniusbot.console import practice, run_console
+from geniusbot.console.transport import ConsoleTransport
 from geniusbot.host.deadlines import HEARTBEAT_TIMER
 from geniusbot.host.hints import OVER_HELP
 from geniusbot.host.match import Host
 from geniusbot.host.timers import ManualTime
-from geniusbot.practice import console as practice
 from geniusbot.storage import Store
 from tests.host.support import FakeTime
 

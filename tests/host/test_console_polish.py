@@ -14,7 +14,7 @@ import pytest
 
 from geniusbot import cli
 from geniusbot.cli import main
-from geniusbot.host.console import run_console
+from geniusbot.console import run_console
 from geniusbot.host.timers import ManualTime
 
 

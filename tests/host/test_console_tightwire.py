@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from geniusbot.adjudicate import adjudicate
+from geniusbot.console import run_console
 from geniusbot.host.clock import preset
-from geniusbot.host.console import run_console
 from geniusbot.host.timers import ManualTime
 from geniusbot.storage.record import parse_record
 from tests.host.tightwire_scripts import RESULT, script

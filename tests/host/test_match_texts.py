@@ -213,7 +213,7 @@ async def test_the_console_opens_with_the_heading_then_the_saved_board(tmp_path)
     import io
     from datetime import UTC, datetime
 
-    from geniusbot.host.console import run_console
+    from geniusbot.console import run_console
     from geniusbot.host.timers import ManualTime
 
     out = io.StringIO()

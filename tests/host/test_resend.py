@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from geniusbot.host.console import run_console
+from geniusbot.console import run_console
 from geniusbot.host.match import Host
 from geniusbot.host.timers import ManualTime
 from geniusbot.host.transport import Player, RecordingTransport

@@ -8,7 +8,7 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from geniusbot.host.console import run_console
+from geniusbot.console import run_console
 from geniusbot.host.timers import ManualTime
 
 

@@ -121,7 +121,7 @@ async def test_a_practice_match_resumes_with_its_own_opponent_whatever_is_asked(
     import io
     from datetime import UTC, datetime
 
-    from geniusbot.host.console import run_console
+    from geniusbot.console import run_console
     from geniusbot.host.timers import ManualTime
 
     async def play(*, bot, new=False, lines="quit\n"):

@@ -18,10 +18,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import event, inspect, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from geniusbot.commands.db import upgrade_command
 from geniusbot.storage import NewAction, SeatInfo, StorageUnavailable, Store
 from geniusbot.storage.db import (
     alembic_config,
-    command_upgrade,
     create_engine,
     current_revision,
     default_sqlite_url,
@@ -339,7 +339,7 @@ async def test_db_upgrade_says_plainly_when_the_schema_is_newer_than_the_code(sq
     await _stamp(sqlite_db_url, "9999_from_the_future")
     args = argparse.Namespace(url=sqlite_db_url, revision=None)
     with caplog.at_level(logging.WARNING, logger="geniusbot.storage.retry"):
-        assert await command_upgrade(args) == 2  # the launcher's code for what the user can fix
+        assert await upgrade_command(args) == 2  # the launcher's code for what the user can fix
     err = capsys.readouterr().err
     assert err.startswith("geniusbot: could not upgrade the database at ")
     assert "(CommandError: " in err and "9999_from_the_future" in err and "then try again." in err

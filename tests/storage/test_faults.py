@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import event
 
 from geniusbot.cli import EXIT_USAGE, main
-from geniusbot.host.console_transport import ConsoleTransport
+from geniusbot.console.transport import ConsoleTransport
 from geniusbot.host.imports import import_text
 from geniusbot.host.live import ReplyStatus
 from geniusbot.host.match import Host

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from .transport import Player
+from geniusbot.host.transport import Player
 
 TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
 

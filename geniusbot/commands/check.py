@@ -1,4 +1,5 @@
-"""``geniusbot check GAME``: every per-game conformance check on one installed game.
+"""``geniusbot check GAME``: every per-game conformance check (:mod:`geniusbot.conformance`) on
+one installed game.
 
 ``GAME`` is a registered game's name (any installed plug-in), or ``module:Class`` for a class
 not installed yet (imported with the current folder on the path). Each check prints one line,
@@ -15,10 +16,11 @@ import logging
 import os
 import sys
 import textwrap
+from typing import TYPE_CHECKING
 
-from geniusbot.games import Game, GameError, get_game, register, registry, unregister
-
-from .checks import CHECK_NAMES, CHECKS, Result, run_checks
+if TYPE_CHECKING:
+    from geniusbot.conformance.checks import Result
+    from geniusbot.games import Game
 
 log = logging.getLogger(__name__)
 
@@ -26,17 +28,27 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``check`` and its arguments to the launcher's sub-commands."""
+#: ``check``'s line in ``geniusbot --help`` (its own parser says the same).
+HELP = "run every per-game conformance check on an installed game"
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
+    """Add ``check`` and its arguments to the launcher's sub-commands.
+
+    With ``full`` false (another command runs), a line in the command list is enough: the full
+    parser lists the checks, which imports the conformance package."""
+    if not full:
+        commands.add_parser("check", help=HELP)
+        return
+    from geniusbot.conformance.checks import CHECK_NAMES, CHECKS
+
     listing = "\n".join(
         textwrap.fill(check.says, 96, initial_indent=f"  {check.name:<14} ", subsequent_indent=" " * 17)
         for check in CHECKS
     )
-    from geniusbot.cli import CHECK_HELP
-
     parser = commands.add_parser(
         "check",
-        help=CHECK_HELP,
+        help=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=textwrap.fill(
             "Hold a game, built in or installed as a plug-in, to the contract every game keeps "
@@ -66,7 +78,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="K=V",
         help="also play random games and keywords with this game option (repeatable: one set of options)",
     )
-    parser.set_defaults(handler="geniusbot.conformance.command:command", needs_settings=False)
+    parser.set_defaults(handler="geniusbot.commands.check:command", needs_settings=False)
 
 
 def _say(text: str) -> None:
@@ -76,6 +88,8 @@ def _say(text: str) -> None:
 def find_game(name: str) -> type[Game]:
     """The game ``name`` names: a registered game, or ``module:Class`` imported (and registered
     for the run). A ``LookupError`` says why there is none."""
+    from geniusbot.games import Game, GameError, get_game
+
     if ":" not in name:
         try:
             return get_game(name)
@@ -135,6 +149,9 @@ async def command(args: argparse.Namespace) -> int:
 
 
 async def _command(args: argparse.Namespace) -> int:
+    from geniusbot.conformance.checks import CHECK_NAMES, CHECKS, run_checks
+    from geniusbot.games import GameError, register, registry, unregister
+
     try:
         cls = find_game(args.game)
         options = _options(args.option)

@@ -1,7 +1,8 @@
 """``geniusbot play GAME --vs bot``: the practice opponent at the console.
 
-The console's few hooks: its arguments, its players (the opponent's seat is named ``bot``), what
-the stored match keeps of the opponent (its seat and level: the host sends nothing private to that
+The console's few hooks (its arguments, ``--vs bot``, ``--level`` and ``--bot-seat``, are
+:mod:`geniusbot.commands.play`'s): its players (the opponent's seat is named ``bot``), what the
+stored match keeps of the opponent (its seat and level: the host sends nothing private to that
 seat, and the archive marks the match as practice), and the opponent itself, which answers after
 every line and watches the match meanwhile (a window that closes, the other seat's timeout). Its
 searches run in a worker process.
@@ -9,36 +10,17 @@ searches run in a worker process.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Any
 
 from geniusbot.host.transport import Player
+from geniusbot.practice.seat import BotSeat
 from geniusbot.storage import Practice
-
-from .seat import BotSeat
 
 #: The name the practice opponent's seat is stored under.
 BOT_NAME = "bot"
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--vs bot``, ``--level`` and ``--bot-seat``."""
-    parser.add_argument("--vs", choices=["bot"], help="play against the practice opponent (see docs/practice.md)")
-    # No argparse defaults: a match resumed says which of these were given and left out.
-    parser.add_argument(
-        "--level", choices=["easy", "normal", "hard"], help="the practice opponent's level (default normal)"
-    )
-    parser.add_argument("--bot-seat", choices=["p1", "p2"], help="the seat the practice opponent plays (default p2)")
-
-
-def opponent_of(args: argparse.Namespace) -> tuple[str, str] | None:
-    """The seat and level of the practice opponent the command line asks for (``--vs bot``)."""
-    if getattr(args, "vs", None) != "bot":
-        return None
-    return (args.bot_seat or "p2", args.level or "normal")
 
 
 def practice(bot: tuple[str, str] | None) -> Practice | None:
@@ -93,4 +75,4 @@ async def stop(opponent: Opponent | None) -> None:
         await opponent.close()
 
 
-__all__ = ["BOT_NAME", "add_arguments", "answer", "opponent_of", "players", "practice", "start", "stop"]
+__all__ = ["BOT_NAME", "answer", "players", "practice", "start", "stop"]

@@ -1,4 +1,9 @@
-"""``geniusbot play``: a match in the terminal, through the same host, clocks and all.
+"""The console: a match in the terminal, through the same host, clocks and all (``geniusbot play``).
+
+A front end beside the cogs: it reads lines from a keyboard (or a pipe) and hands them to the host,
+as the cogs hand it Discord's events; what the host says comes back through its transport
+(:class:`~geniusbot.console.transport.ConsoleTransport`). The command line's part (the
+arguments, the options' checks before anything is opened) is :mod:`geniusbot.commands.play`.
 
 Both seats type at one keyboard, one line at a time (so a game can be piped in)::
 
@@ -30,7 +35,6 @@ SIGKILL (see :data:`geniusbot.host.deadlines.KILL_AT_ENV`), so that a crash test
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import re
@@ -40,9 +44,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from .console_transport import TIME_FILE_ENV, ConsoleTransport, FileTime, plain
-from .hints import COMMANDS, OVER_HELP, help_text, rules_of, rules_text
-from .lines import MAX_LINE, UNREADABLE, LineReader, quoted
+from geniusbot.console.lines import MAX_LINE, UNREADABLE, LineReader, quoted
+from geniusbot.console.transport import TIME_FILE_ENV, ConsoleTransport, FileTime, plain
+from geniusbot.host.hints import OVER_HELP, help_text, rules_of, rules_text
 
 PAUSED_HINT = "The match is paused: type resume to go on."
 
@@ -62,8 +66,7 @@ def check_options(
     It opens no database: a mistyped option is refused before anything is created or migrated.
     """
     from geniusbot.games import GameError, default_variant, get_game
-
-    from .clock import ClockSpecError, ClockTooLong, TimeControl
+    from geniusbot.host.clock import ClockSpecError, ClockTooLong, TimeControl
 
     implied = default_variant(game)
     if variant and implied and variant.strip().lower() != implied:
@@ -89,34 +92,6 @@ def check_options(
     return None
 
 
-def parse_options(pairs: list[str] | None) -> dict[str, str]:
-    """``["k=v", ...]`` as a dict; :class:`ValueError` with a sentence for a pair without ``=``."""
-    options: dict[str, str] = {}
-    for pair in pairs or ():
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"--option {pair!r} needs the form name=value, such as p1_color=blue.")
-        options[key.strip().lower()] = value.strip()
-    return options
-
-
-def boards_problem(folder: Path) -> str | None:
-    """Why the pictures cannot be saved in ``folder`` (``--boards``), or ``None``: it is made if
-    missing and written to once, before the database is touched or a match starts."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".geniusbot-{os.getpid()}.probe"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as error:
-        why = error.strerror or type(error).__name__
-        return (
-            f"--boards {str(folder)!r} cannot be written ({why}); choose a folder you can write to, "
-            "or leave --boards out (then no picture is saved)."
-        )
-    return None
-
-
 async def run_console(
     game: str,
     *,
@@ -138,13 +113,13 @@ async def run_console(
     that only a new match takes (``--level 'hard'``...), beside ``--clock``, ``--seed`` and
     ``--option``: a match resumed says it leaves them out."""
     from geniusbot.games import GameError, default_variant, get_game
-    from geniusbot.practice import console as practice
+    from geniusbot.host.match import Host
+    from geniusbot.host.replay import export_record
+    from geniusbot.host.timers import SystemTime, TimerDispatcher
     from geniusbot.storage import MatchStatus, StorageError, StorageUnavailable
     from geniusbot.storage.console import ConsoleStore
 
-    from .match import Host
-    from .replay import export_record
-    from .timers import SystemTime, TimerDispatcher
+    from . import practice
 
     stdin = stdin or sys.stdin
     out = out or sys.stdout
@@ -348,9 +323,8 @@ async def _handle(
 ) -> bool:
     """Handle one console line; ``False`` to quit. ``again`` is the command that comes back to it;
     ``key``, the line's submission key."""
+    from geniusbot.host.match import CHAT_PREFIXES, ReplyStatus
     from geniusbot.storage import MatchStatus
-
-    from .match import CHAT_PREFIXES, ReplyStatus
 
     live = await host.load(match_id)  # from the store once it is over
     over = live is not None and live.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
@@ -430,98 +404,3 @@ async def _handle(
     else:
         say(f"I did not understand {quoted(line)}. {OVER_HELP if over else help_text(game)}")
     return True
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``play`` to the launcher's sub-commands (its help lists every game of the registry)."""
-    from geniusbot.cli import PLAY_HELP
-    from geniusbot.games import registry
-    from geniusbot.practice.console import add_arguments
-
-    games = registry()
-    listing = ", ".join(
-        f"{name} ({cls.title}{'; rule sets ' + ', '.join(cls.variants) if len(cls.variants) > 1 else ''})"
-        for name, cls in games.items()
-    )
-    rule_sets = "; ".join(f"{name}: {', '.join(cls.variants)}" for name, cls in games.items() if len(cls.variants) > 1)
-    implied = ", ".join(
-        f"{alias} ({name}, {variant})" for name, cls in games.items() for alias, variant in cls.variant_aliases.items()
-    )
-    parser = commands.add_parser(
-        "play",
-        help=PLAY_HELP,
-        description=(
-            "Play a match in the terminal: both seats type at one keyboard ('p1: H8', "
-            f"'p2 (dm): ...' for a private submission). Commands: {COMMANDS}. Reads standard input "
-            "line by line, so a game can be piped in."
-        ),
-    )
-    parser.add_argument("game", help=f"the game: {listing}".replace("%", "%%"))
-    parser.add_argument("--seed", type=int, help="the match seed (default: random)")
-    parser.add_argument(
-        "--variant",
-        help=f"the rule set of a game that has several ({rule_sets}; default: the first, or the one "
-        f"a rule set's own name implies{': ' + implied if implied else ''})".replace("%", "%%"),
-    )
-    parser.add_argument(
-        "--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)"
-    )
-    parser.add_argument("--clock", metavar="SPEC", help="time control: 60s, 60s+5m, 90s+5m/10s, 5x60s, none")
-    parser.add_argument(
-        "--db",
-        metavar="FILE",
-        help="a SQLite file, or a database URL such as postgresql+asyncpg://... (default: <data dir>/console.sqlite3)",
-    )
-    parser.add_argument(
-        "--boards", metavar="DIR", help="save every board picture as a PNG in DIR (default: no picture is kept)"
-    )
-    parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
-    add_arguments(parser)  # --vs bot, --level, --bot-seat
-    parser.set_defaults(handler="geniusbot.host.console:command")
-
-
-async def command(args: argparse.Namespace) -> int:
-    """The ``play`` sub-command's handler."""
-    from geniusbot.practice.console import opponent_of
-
-    try:
-        options = parse_options(args.option)
-    except ValueError as error:
-        print(str(error), file=sys.stderr)
-        return 2
-    # Before the data directory or the database is touched.
-    problem = check_options(args.game, variant=args.variant, options=options, clock=args.clock, seed=args.seed)
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
-    boards = Path(args.boards).expanduser() if args.boards else None
-    if boards is not None and (problem := boards_problem(boards)):
-        print(problem, file=sys.stderr)
-        return 2
-    data_dir = Path(getattr(getattr(args, "settings", None), "data_dir", "data"))
-    db_url = None
-    if args.db:
-        from geniusbot.storage.db import checked_url
-
-        try:
-            db_url = checked_url(args.db, "--db")
-        except ValueError as error:
-            print(str(error), file=sys.stderr)
-            return 2
-    if not db_url:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        db_url = f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
-    return await run_console(
-        args.game,
-        db_url=db_url,
-        seed=args.seed,
-        variant=args.variant,
-        options=options,
-        clock=args.clock,
-        new=args.new,
-        boards_dir=boards,
-        bot=opponent_of(args),
-        for_new=[
-            f"{flag} {value}" for flag, value in (("--level", args.level), ("--bot-seat", args.bot_seat)) if value
-        ],
-    )

@@ -2,13 +2,14 @@
 
 ``geniusbot replay FILE --gif OUT`` (``-`` reads the record from standard input) or
 ``geniusbot replay --match N [--db URL] --gif OUT``, and ``--html OUT`` in place of ``--gif`` for
-the replay page (:mod:`.page`). The output options are one group, one of them required. Exit 0 when written; 2 for bad input (an
+the replay page (:mod:`geniusbot.archive.page`). The output options are one group, one of them required. Exit 0 when written; 2 for bad input (an
 unreadable file, a record that cannot be read or has a refused line, quoted with its number, no
 such match, a database that cannot be used, a game without a picture, an output that cannot be
 written).
 
-This module is imported by the launcher to build the parser, so it imports nothing heavy at
-its top: the steps, the pictures and the database are loaded when the command runs.
+The archive makes the files (:mod:`geniusbot.archive`); this is the command that reads its
+arguments and says what it wrote. Imported by the launcher to build the parser, it imports nothing
+heavy at its top: the steps, the pictures and the database are loaded when the command runs.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .gif import Part
-    from .steps import Steps
+    from geniusbot.archive.gif import Part
+    from geniusbot.archive.steps import Steps
 
 EXIT_USAGE = 2
 
@@ -63,7 +64,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="OUT",
         help="write the replay page to OUT: one HTML file (boards, move list, keys, play button), no network",
     )
-    parser.set_defaults(handler="geniusbot.archive.cli:command")
+    parser.set_defaults(handler="geniusbot.commands.replay:command")
 
 
 def _say(text: str) -> None:
@@ -84,9 +85,8 @@ def _database(args: argparse.Namespace) -> str:
 
 
 async def _stored(args: argparse.Namespace) -> Steps | int:
+    from geniusbot.archive.steps import from_store
     from geniusbot.storage import MatchNotFound, StorageUnavailable, Store
-
-    from .steps import from_store
 
     try:
         url = _database(args)
@@ -124,7 +124,7 @@ def parts_said(parts: list[Part], names: list[str]) -> str:
 
 
 def _write_gif(steps: Steps, out: Path) -> int:
-    from .gif import MAX_BYTES, NoPicture, make_gif
+    from geniusbot.archive.gif import MAX_BYTES, NoPicture, make_gif
 
     try:
         parts = make_gif(steps)
@@ -151,13 +151,13 @@ def _write_gif(steps: Steps, out: Path) -> int:
 
 async def command(args: argparse.Namespace) -> int:
     """``geniusbot replay (FILE | --match N [--db URL]) (--gif OUT | --html OUT)``."""
-    from .steps import StepsRefused, from_record
+    from geniusbot.archive.steps import StepsRefused, from_record
 
     if args.db and args.match is None:
         _say("--db goes with --match (a record file needs no database); leave it out or give --match N.")
         return EXIT_USAGE
     if args.html is not None:
-        from .page import html_command
+        from geniusbot.archive.page import html_command
 
         if args.match is not None and not args.db:
             try:

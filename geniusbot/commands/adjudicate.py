@@ -1,0 +1,55 @@
+"""``geniusbot adjudicate FILE [--json]``: rule on every line of a match record, as
+:mod:`geniusbot.adjudicate` does, and print the verdicts (or say why the file cannot be read)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``adjudicate`` and its arguments to the launcher's sub-commands."""
+    parser = commands.add_parser(
+        "adjudicate",
+        help="replay a match record and rule on every line",
+        description=(
+            "Replay a match record the way a careful host rules a transcript: every line is "
+            "accepted or rejected with the reason a player would be given, and the result follows. "
+            "Exit 0 when the file was read, 2 when it could not be (unreadable file, unknown game, "
+            "malformed header)."
+        ),
+    )
+    parser.add_argument("file", help="the record file (see README.md, 'The match record'); - reads standard input")
+    parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    # It rules a text file: no pydantic settings, no database, no pictures (see bench/bench_startup.py).
+    parser.set_defaults(handler="geniusbot.commands.adjudicate:command", needs_settings=False)
+
+
+def command(args: argparse.Namespace) -> int:
+    """``geniusbot adjudicate FILE [--json]`` (``-``: standard input): exit 0 once the file is
+    read, 2 if it cannot be (missing, over :data:`~geniusbot.storage.record_file.MAX_RECORD_BYTES`,
+    not UTF-8: the file is read only that far, so a huge one costs no more)."""
+    from geniusbot.adjudicate import adjudicate_text, json_lines, report_lines
+    from geniusbot.storage.record import RecordError
+    from geniusbot.storage.record_file import RecordUnreadable, read_record
+
+    path = Path(args.file)
+    try:
+        # '-' is standard input, read as UTF-8 whatever the terminal's encoding.
+        text, _ = read_record(args.file)
+    except RecordUnreadable as error:
+        print(f"geniusbot adjudicate: {error}", file=sys.stderr)
+        return 2
+    try:
+        result = adjudicate_text(text)
+    except RecordError as error:
+        message = " ".join(str(error).split())  # one line, whatever a game's message holds
+        print(f"geniusbot adjudicate: {path}: {message}", file=sys.stderr)
+        return 2
+    if args.json:
+        sys.stdout.writelines(json_lines(result))
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.writelines(report_lines(result))
+    return 0

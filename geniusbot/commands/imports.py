@@ -1,0 +1,96 @@
+"""``geniusbot import FILE [--guild ID] [--db URL]``: a match record stored as an archived match
+(:mod:`geniusbot.host.imports` adjudicates and stores it; this says what it did)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``import`` and its arguments to the launcher's sub-commands."""
+    parser = commands.add_parser(
+        "import",
+        help="store a match record as an archived match",
+        description=(
+            "Adjudicate a match record and, when every line is accepted, store it as a match: finished, "
+            "or paused when the record stops before the end. With --guild it goes to the bot's "
+            "database (DATABASE_URL) as a match of that server; without, to the console's, where "
+            "'geniusbot play GAME' resumes a paused one. The same record imported twice is recognised. "
+            "Exit 0 when stored (or stored already), 2 when not (unreadable, not UTF-8, too large, "
+            "unknown game, a refused line)."
+        ),
+    )
+    parser.add_argument("file", help="the record file (see README.md, 'The match record')")
+    parser.add_argument("--guild", type=int, metavar="ID", help="the Discord server (guild) id the match belongs to")
+    parser.add_argument("--db", metavar="URL", help="a SQLite file or database URL instead of the default database")
+    parser.set_defaults(handler="geniusbot.commands.imports:command")
+
+
+def _say(text: str) -> None:
+    print(f"geniusbot import: {text}", file=sys.stderr)
+
+
+def _database(args: argparse.Namespace) -> str:
+    from geniusbot.storage.db import checked_url
+
+    if args.db:
+        return checked_url(args.db, "--db")  # a ValueError saying what a URL looks like
+    settings = getattr(args, "settings", None)
+    data_dir = Path(getattr(settings, "data_dir", "data"))
+    if args.guild is not None:
+        assert settings is not None and settings.database_url
+        url = str(settings.database_url)
+        if url.startswith("sqlite"):
+            data_dir.mkdir(parents=True, exist_ok=True)  # the default is a file in it, as for run
+        return url
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
+
+
+async def command(args: argparse.Namespace) -> int:
+    """``geniusbot import FILE [--guild ID] [--db URL]``: exit 0 when the record is stored (or
+    was already), 2 when it is not (unreadable, not UTF-8, too large, unknown game, a refused line,
+    a database that cannot be used)."""
+    from geniusbot.host.imports import ImportRefused, decode_record, import_prepared, prepare
+    from geniusbot.storage import StorageUnavailable, Store
+    from geniusbot.storage.record import RecordError
+    from geniusbot.storage.record_file import RecordUnreadable, read_record_bytes
+
+    path = Path(args.file)
+    try:
+        data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
+        prepared = prepare(decode_record(data, what))
+    except RecordUnreadable as error:
+        _say(str(error))
+        return 2
+    except ImportRefused as error:
+        _say(str(error))
+        return 2
+    except RecordError as error:
+        _say(f"{path}: {' '.join(str(error).split())} Nothing was imported.")
+        return 2
+    try:
+        url = _database(args)
+    except ValueError as error:
+        _say(f"{error}. Nothing was imported.")
+        return 2
+    try:
+        store = await Store.open(url)
+    except StorageUnavailable as error:
+        _say(f"{error} The database was {url!r}.")
+        return 2
+    except Exception as error:  # a bad URL, a schema it does not know
+        _say(f"the database {url!r} cannot be opened ({error}); check DATABASE_URL or --db.")
+        return 2
+    try:
+        done = await import_prepared(store, prepared, guild_id=args.guild)
+    finally:
+        await store.close()
+    if args.guild is None:
+        resume = f"'geniusbot play {prepared.game.name}' resumes it"
+    else:
+        resume = f"a host types /resume match:{done.match_id} in a game room"
+    print(done.summary(resume))
+    return 0

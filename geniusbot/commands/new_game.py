@@ -1,0 +1,63 @@
+"""``geniusbot new-game NAME``: a new game's package, from the skeleton (:mod:`geniusbot.newgame`).
+
+Exit 0 when written; 2, writing nothing, for a name that cannot be a game's or a folder that is
+there already.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+#: ``new-game``'s line in ``geniusbot --help``.
+HELP = "write a new game's package: entry point, a Game subclass, its tests"
+
+EXIT_USAGE = 2
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``new-game`` and its arguments to the launcher's sub-commands."""
+    parser = commands.add_parser(
+        "new-game",
+        help=HELP,
+        description=(
+            "Write the package of a new game into NAME/ (or --dir): pyproject.toml with the geniusbot.games "
+            "entry point, a README, src/NAME/rules.py with a Game subclass (a whole small game to change into "
+            "yours) and tests/ with its scenarios and geniusbot check. It passes geniusbot check NAME once "
+            "installed (pip install -e NAME). Exit 0 when written, 2 for a name that cannot be a game's or a "
+            "folder that is there already."
+        ),
+    )
+    parser.add_argument("name", metavar="NAME", help="the game's name: lower-case letters and digits, such as pebbles")
+    parser.add_argument("--title", help="the game's human name (default: the name, capitalised)")
+    parser.add_argument("--dir", metavar="DIR", help="the folder to write (default: ./NAME); it must not exist yet")
+    parser.set_defaults(handler="geniusbot.commands.new_game:command", needs_settings=False)
+
+
+def command(args: argparse.Namespace) -> int:
+    """Write the skeleton; the exit code."""
+    from geniusbot.newgame import class_name, refusal, write
+
+    problem = refusal(args.name)
+    if problem is None and args.title is not None and not args.title.strip():
+        problem = "--title is empty; give the game's human name, or leave --title out."
+    folder = Path(args.dir or args.name)
+    if problem is None and folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        problem = f"{folder} is there already; choose another --dir, or move it away."
+    if problem is not None:
+        print(f"geniusbot new-game: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        written = write(args.name, folder, args.title and args.title.strip())
+    except OSError as error:
+        print(f"geniusbot new-game: {folder} cannot be written ({error.strerror or error}).", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"Wrote {len(written)} files in {folder}:")
+    for path in written:
+        print(f"  {path}")
+    print(
+        f"Next: pip install -e {folder} && geniusbot check {args.name} "
+        f"(or, not installed: cd {folder / 'src'} && geniusbot check {args.name}:{class_name(args.name, args.title or args.name.capitalize())})."
+    )
+    return 0

@@ -1,0 +1,161 @@
+"""``geniusbot play GAME``: a match in the terminal (the console, :mod:`geniusbot.console`).
+
+The command line's part: the arguments (``--vs bot`` and its fellows among them), the options
+checked before the data directory or the database is touched, and the database the console
+keeps its matches in. The console itself reads the lines and hands them to the host.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+#: ``play``'s line in ``geniusbot --help`` (its own parser says the same).
+HELP = "play a match in the terminal through the match host"
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
+    """Add ``play`` to the launcher's sub-commands (its help lists every game of the registry).
+
+    With ``full`` false (another command runs), a line in the command list is enough: the full
+    parser lists every game of the registry, which loads them all."""
+    if not full:
+        commands.add_parser("play", help=HELP)
+        return
+    from geniusbot.games import registry
+    from geniusbot.host.hints import COMMANDS
+
+    games = registry()
+    listing = ", ".join(
+        f"{name} ({cls.title}{'; rule sets ' + ', '.join(cls.variants) if len(cls.variants) > 1 else ''})"
+        for name, cls in games.items()
+    )
+    rule_sets = "; ".join(f"{name}: {', '.join(cls.variants)}" for name, cls in games.items() if len(cls.variants) > 1)
+    implied = ", ".join(
+        f"{alias} ({name}, {variant})" for name, cls in games.items() for alias, variant in cls.variant_aliases.items()
+    )
+    parser = commands.add_parser(
+        "play",
+        help=HELP,
+        description=(
+            "Play a match in the terminal: both seats type at one keyboard ('p1: H8', "
+            f"'p2 (dm): ...' for a private submission). Commands: {COMMANDS}. Reads standard input "
+            "line by line, so a game can be piped in."
+        ),
+    )
+    parser.add_argument("game", help=f"the game: {listing}".replace("%", "%%"))
+    parser.add_argument("--seed", type=int, help="the match seed (default: random)")
+    parser.add_argument(
+        "--variant",
+        help=f"the rule set of a game that has several ({rule_sets}; default: the first, or the one "
+        f"a rule set's own name implies{': ' + implied if implied else ''})".replace("%", "%%"),
+    )
+    parser.add_argument(
+        "--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)"
+    )
+    parser.add_argument("--clock", metavar="SPEC", help="time control: 60s, 60s+5m, 90s+5m/10s, 5x60s, none")
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="a SQLite file, or a database URL such as postgresql+asyncpg://... (default: <data dir>/console.sqlite3)",
+    )
+    parser.add_argument(
+        "--boards", metavar="DIR", help="save every board picture as a PNG in DIR (default: no picture is kept)"
+    )
+    parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
+    add_arguments(parser)  # --vs bot, --level, --bot-seat
+    parser.set_defaults(handler="geniusbot.commands.play:command")
+
+
+async def command(args: argparse.Namespace) -> int:
+    """The ``play`` sub-command's handler: the options checked, then the console's match."""
+    from geniusbot.console import check_options, run_console
+
+    try:
+        options = parse_options(args.option)
+    except ValueError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    # Before the data directory or the database is touched.
+    problem = check_options(args.game, variant=args.variant, options=options, clock=args.clock, seed=args.seed)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    boards = Path(args.boards).expanduser() if args.boards else None
+    if boards is not None and (problem := boards_problem(boards)):
+        print(problem, file=sys.stderr)
+        return 2
+    data_dir = Path(getattr(getattr(args, "settings", None), "data_dir", "data"))
+    db_url = None
+    if args.db:
+        from geniusbot.storage.db import checked_url
+
+        try:
+            db_url = checked_url(args.db, "--db")
+        except ValueError as error:
+            print(str(error), file=sys.stderr)
+            return 2
+    if not db_url:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        db_url = f"sqlite+aiosqlite:///{(data_dir / 'console.sqlite3').resolve()}"
+    return await run_console(
+        args.game,
+        db_url=db_url,
+        seed=args.seed,
+        variant=args.variant,
+        options=options,
+        clock=args.clock,
+        new=args.new,
+        boards_dir=boards,
+        bot=opponent_of(args),
+        for_new=[
+            f"{flag} {value}" for flag, value in (("--level", args.level), ("--bot-seat", args.bot_seat)) if value
+        ],
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--vs bot``, ``--level`` and ``--bot-seat``."""
+    parser.add_argument("--vs", choices=["bot"], help="play against the practice opponent (see docs/practice.md)")
+    # No argparse defaults: a match resumed says which of these were given and left out.
+    parser.add_argument(
+        "--level", choices=["easy", "normal", "hard"], help="the practice opponent's level (default normal)"
+    )
+    parser.add_argument("--bot-seat", choices=["p1", "p2"], help="the seat the practice opponent plays (default p2)")
+
+
+def opponent_of(args: argparse.Namespace) -> tuple[str, str] | None:
+    """The seat and level of the practice opponent the command line asks for (``--vs bot``)."""
+    if getattr(args, "vs", None) != "bot":
+        return None
+    return (args.bot_seat or "p2", args.level or "normal")
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, str]:
+    """``["k=v", ...]`` as a dict; :class:`ValueError` with a sentence for a pair without ``=``."""
+    options: dict[str, str] = {}
+    for pair in pairs or ():
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"--option {pair!r} needs the form name=value, such as p1_color=blue.")
+        options[key.strip().lower()] = value.strip()
+    return options
+
+
+def boards_problem(folder: Path) -> str | None:
+    """Why the pictures cannot be saved in ``folder`` (``--boards``), or ``None``: it is made if
+    missing and written to once, before the database is touched or a match starts."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".geniusbot-{os.getpid()}.probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        why = error.strerror or type(error).__name__
+        return (
+            f"--boards {str(folder)!r} cannot be written ({why}); choose a folder you can write to, "
+            "or leave --boards out (then no picture is saved)."
+        )
+    return None
