@@ -1,6 +1,7 @@
 """Tightwire, Deadly Influx and Threads of Fate: lines, moves and captures on a board of dots (seed 000).
 
-``rules`` holds the game and its three rule sets, ``geometry`` the boards of dots (both standard
+``rules`` holds the game and its three rule sets, ``notation`` the move and how it is typed,
+``layout`` the boards and the ``setup`` option, ``geometry`` the boards of dots (all standard
 library only), ``text`` its text board, ``picture`` draws its view with Pillow.
 """
 

@@ -13,12 +13,7 @@ One engine for three rule sets of the seed's game (see ``docs/rules/tightwire.md
   Extra Slack Thread, Woven Revive) in the order p1, p2, p1; the Turn Order holder then says
   ``first`` or ``second``.
 
-Notation (case-insensitive; ``-`` or a space between two dots): ``draw B5-C3``, ``slack B5-C3``,
-``extra slack B5-C3`` (each may end in ``and move``: the drawer's piece on one end moves along the
-new line to the empty other end), ``move B5-C3`` (along a line, from the end holding your piece),
-``revive C3``, ``woven revive C3``; a bare ``B5-C3`` is a move when a line joins the two dots and a
-draw otherwise. Draft: ``pick turn order``, ``pick extra slack``, ``pick woven revive``; then the
-Turn Order holder writes ``first`` or ``second``.
+The notation (how each action is written) is in ``notation``, the boards in ``layout``.
 
 The view (``view(seat)``; there is no hidden information, every seat sees the same) holds:
 
@@ -52,10 +47,7 @@ The view (``view(seat)``; there is no hidden information, every seat sees the sa
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.base import (
@@ -72,123 +64,34 @@ from geniusbot.games.base import (
 )
 from geniusbot.games.grid import parse_point, with_article
 from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
+from geniusbot.games.tightwire.layout import PRESETS, line_name, parse_layout
+from geniusbot.games.tightwire.notation import (
+    BLUE,
+    COLOURS,
+    DRAFT_ORDER,
+    DRAW_ACTIONS,
+    EXTRA_SLACK,
+    ITEM_TITLES,
+    ITEM_WORDS,
+    ITEMS,
+    ORANGE,
+    RE_DRAW,
+    RE_MOVE,
+    RE_ORDER,
+    RE_PICK,
+    RE_REVIVE,
+    TURN_ORDER,
+    VERBS,
+    WOVEN_REVIVE,
+    TightwireEvent,
+    TightwireMove,
+    capitalised,
+    item_from_words,
+    normalize,
+)
 from geniusbot.games.tightwire.view import TightwireView
 
-ORANGE, BLUE = "orange", "blue"
-COLOURS: tuple[str, str] = (ORANGE, BLUE)
-
-TURN_ORDER, EXTRA_SLACK, WOVEN_REVIVE = "turn_order", "extra_slack", "woven_revive"
-ITEMS: tuple[str, ...] = (TURN_ORDER, EXTRA_SLACK, WOVEN_REVIVE)
-ITEM_TITLES: dict[str, str] = {
-    TURN_ORDER: "Turn Order",
-    EXTRA_SLACK: "Extra Slack Thread",
-    WOVEN_REVIVE: "Woven Revive",
-}
-ITEM_WORDS: dict[str, str] = {TURN_ORDER: "turn order", EXTRA_SLACK: "extra slack", WOVEN_REVIVE: "woven revive"}
-# Draft order from the seed ("Violet, Jamie, Violet"): player A is p1.
-DRAFT_ORDER: tuple[str, str, str] = ("p1", "p2", "p1")
-
-DRAW_ACTIONS: tuple[str, ...] = ("draw", "slack", "extra_slack")
-_VERBS = {
-    "draw": "draw",
-    "slack": "slack",
-    "extra_slack": "extra slack",
-    "move": "move",
-    "revive": "revive",
-    "woven_revive": "woven revive",
-}
-
-
-class TightwireEvent(StrEnum):
-    """Tightwire's own event kinds, for its three rule sets (a host treats them as :attr:`EventKind.INFO`)."""
-
-    #: The item draft and Turn Order (Threads of Fate): ``data["seat"]`` with the ``item`` picked, or ``first``.
-    PHASE = "phase"
-    #: An action is played: ``data`` has the ``seat``, the ``move`` as text and the ``path`` of dots it runs on.
-    MOVE = "move"
-    #: The pieces of one colour are captured: ``data`` has the ``color`` and the ``dots`` they stood on.
-    CAPTURE = "capture"
-
-
-@dataclass(frozen=True)
-class BoardPreset:
-    """A named board: its grid and where each colour's pieces start."""
-
-    cols: int
-    rows: int
-    orange: tuple[str, ...]
-    blue: tuple[str, ...]
-
-
-PRESETS: dict[str, BoardPreset] = {
-    # docs/rules/tightwire.md, ruling 1: the seed's picture is lost; this layout fits its worked example.
-    "classic5": BoardPreset(5, 5, ("A5", "B5", "D5", "E5"), ("A1", "B1", "D1", "E1")),
-    # A roomier house board with the same four pieces a side, for longer games.
-    "large7": BoardPreset(7, 7, ("A7", "B7", "F7", "G7"), ("A1", "B1", "F1", "G1")),
-}
-
-
-@dataclass(frozen=True)
-class TightwireMove(Move):
-    """One submission of Tightwire.
-
-    ``action`` is ``draw``, ``slack``, ``extra_slack`` (a line from ``a`` to ``b``; with
-    ``and_move`` the drawer's piece goes from ``a`` to ``b`` along it), ``move`` (from ``a`` to
-    ``b``), ``revive`` or ``woven_revive`` (onto ``a``), ``pick`` (``choice`` is an item id) or
-    ``order`` (``choice`` is ``"first"`` or ``"second"``). A line drawn without a move names its
-    dots in alphabetical order, so every action has one canonical form.
-    """
-
-    action: str
-    a: str | None = None
-    b: str | None = None
-    and_move: bool = False
-    choice: str | None = None
-
-    def text(self) -> str:
-        """The canonical notation: ``draw B5-C3 and move``, ``move B5-C3``, ``pick turn order``."""
-        if self.action == "pick":
-            return f"pick {ITEM_WORDS[self.choice or '']}"
-        if self.action == "order":
-            return str(self.choice)
-        verb = _VERBS[self.action]
-        if self.action in ("revive", "woven_revive"):
-            return f"{verb} {self.a}"
-        return f"{verb} {self.a}-{self.b}" + (" and move" if self.and_move else "")
-
-
-# ------------------------------------------------------------------------------- notation
-
-_DOT = r"([a-z]\d{1,2})"
-_PAIR = rf"{_DOT}\s*(?:-|\s|\bto\b)?\s*{_DOT}"
-# "slack line" and "slack thread" are how the rule texts name the slack line, so players write them.
-_RE_DRAW = re.compile(rf"^(?:(draw|slack(?: line| thread)?|extra slack(?: line| thread)?)\s+)?{_PAIR}(\s+and\s+move)?$")
-_RE_MOVE = re.compile(rf"^move\s+{_PAIR}$")
-_RE_REVIVE = re.compile(rf"^(revive|woven revive)\s+{_DOT}$")
-# An item's first word names it alone ("pick woven"): no two items share one.
-_RE_PICK = re.compile(r"^(?:pick\s+)?(turn(?: order)?|extra(?: slack(?: thread)?)?|woven(?: revive)?)$")
-_RE_ORDER = re.compile(r"^(first|second)$")
-
-
-def _normalize(text: str) -> str:
-    """Lower case, single spaces, no code quotes or final full stop: how players really type."""
-    text = text.replace("`", " ").replace("\u2013", "-").replace("\u2014", "-").lower()
-    text = re.sub(r"\s+", " ", text).strip().rstrip(".!").strip()
-    # "b 5" -> "b5": a dot split by a space is still one dot.
-    return re.sub(r"\b([a-z]) (\d)", r"\1\2", text)
-
-
-def _item_from_words(words: str) -> str:
-    if words.startswith("turn"):
-        return TURN_ORDER
-    if words.startswith("extra"):
-        return EXTRA_SLACK
-    return WOVEN_REVIVE
-
-
-def _cap(colour: str) -> str:
-    return colour.capitalize()
-
+__all__ = ["BLUE", "COLOURS", "ORANGE", "Tightwire", "TightwireEvent", "TightwireMove"]
 
 # ------------------------------------------------------------------------------- the game
 
@@ -274,7 +177,7 @@ class Tightwire(Game):
         self.geo: BoardGeometry = geometry(self.cols, self.rows)
         self.colours = {"p1": p1_color, "p2": BLUE if p1_color == ORANGE else ORANGE}
         if options.get("setup"):
-            layout, setup_lines = self._parse_layout(options["setup"])
+            layout, setup_lines = parse_layout(options["setup"], self.geo)
         else:
             layout = {ORANGE: list(preset.orange), BLUE: list(preset.blue)}
             setup_lines = []
@@ -305,75 +208,6 @@ class Tightwire(Game):
             self.history.append(self._position_key(self.pieces, self.line_mask, self.slack_left, self.captured, "p1"))
         self._seen = set(self.history)
 
-    def _parse_layout(self, text: str) -> tuple[dict[str, list[str]], list[int]]:
-        layout: dict[str, list[str]] = {}
-        lines: list[int] = []
-        seen: dict[str, str] = {}
-        for part in text.split(";"):
-            words = part.split()
-            if not words:
-                continue
-            key, rest = words[0].lower(), words[1:]
-            if key in COLOURS:
-                if key in layout:
-                    raise OptionError(f"The setup names {key} twice; list each colour once.")
-                layout[key] = []
-                for word in rest:
-                    name = self._option_dot(word)
-                    if name in seen:
-                        raise OptionError(f"The setup puts two pieces on {name}; give each piece its own dot.")
-                    seen[name] = key
-                    layout[key].append(name)
-            elif key == "lines":
-                for word in rest:
-                    match = re.fullmatch(r"([A-Za-z]\d{1,2})-([A-Za-z]\d{1,2})", word)
-                    if not match:
-                        raise OptionError(f"{word!r} is not a line; write lines as B5-C3, separated by spaces.")
-                    a = self._dot(self._option_dot(match.group(1)))
-                    b = self._dot(self._option_dot(match.group(2)))
-                    pid = self._setup_line(a, b, lines)
-                    lines.append(pid)
-            else:
-                raise OptionError(
-                    f'The setup has a part {key!r}; write it as "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
-                    f'with an optional "; lines B5-C3 C3-C2".'
-                )
-        for colour in COLOURS:
-            if colour not in layout:
-                raise OptionError(f'The setup places no {colour} pieces; list them as "{colour} A1 B1".')
-            if len(layout[colour]) < 2:
-                raise OptionError(
-                    f"The setup gives {colour} fewer than two pieces, and a player with one piece or none "
-                    f"has already lost; give each colour at least two."
-                )
-        return layout, lines
-
-    def _option_dot(self, word: str) -> str:
-        try:
-            point = parse_point(word, self.cols, self.rows)
-        except GameError as error:
-            raise OptionError(f"In the setup: {error}") from None
-        return str(point)
-
-    def _setup_line(self, a: int, b: int, earlier: list[int]) -> int:
-        names = self.geo.names
-        if a == b:
-            raise OptionError(f"The setup line {names[a]}-{names[b]} joins a dot to itself; name two dots.")
-        pid = self.geo.pair_id.get((a, b))
-        if pid is None:
-            over = names[self.geo.dots_between(a, b)[0]]
-            raise OptionError(
-                f"The setup line {names[a]}-{names[b]} passes over {over}; lines join dots without passing over one."
-            )
-        if pid in earlier:
-            raise OptionError(f"The setup lists the line {names[a]}-{names[b]} twice; list it once.")
-        for other in earlier:
-            if self.geo.crossing[pid] >> other & 1:
-                raise OptionError(
-                    f"The setup lines {self._line_name(pid)} and {self._line_name(other)} cross; lines may not cross."
-                )
-        return pid
-
     # ---- small helpers ------------------------------------------------------------------
 
     def _dot(self, name: str) -> int:
@@ -382,10 +216,6 @@ class Tightwire(Game):
             return dot
         point = parse_point(name, self.cols, self.rows)
         return self.geo.index(point.col, point.row)
-
-    def _line_name(self, pid: int) -> str:
-        i, j = self.geo.pairs[pid]
-        return f"{self.geo.names[i]}-{self.geo.names[j]}"
 
     def _add_line(self, pid: int, slack: bool, by: str | None) -> None:
         self.lines.append((pid, slack, by))
@@ -604,7 +434,7 @@ class Tightwire(Game):
                 elif self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
                     hint = f", or write `extra slack {text}` to weave your Extra Slack Thread"
                 raise IllegalMoveError(
-                    f"{text} crosses the line {self._line_name(crossed[0])}; choose another line{hint}."
+                    f"{text} crosses the line {line_name(self.geo, crossed[0])}; choose another line{hint}."
                 )
         elif kind == "slack":
             if not self.slack_left[seat]:
@@ -630,7 +460,7 @@ class Tightwire(Game):
             if free is None:
                 raise IllegalMoveError(
                     f"You can move along the new line only if one end holds your piece and the other end is empty; "
-                    f"write `{_VERBS[kind]} {text}` to draw the line alone."
+                    f"write `{VERBS[kind]} {text}` to draw the line alone."
                 )
             return TightwireMove(seat, kind, names[free[0]], names[free[1]], True)
         lo, hi = sorted((a, b))
@@ -745,25 +575,25 @@ class Tightwire(Game):
         """The legal action ``text`` names for ``seat``, or a :class:`GameError` that says what to write."""
         self.require_turn(seat)
         self.require_room(private)
-        words = _normalize(text)
+        words = normalize(text)
         if self._phase == "draft":
-            match = _RE_PICK.match(words)
+            match = RE_PICK.match(words)
             if not match:
                 raise self._draft_help()
-            return self._check(TightwireMove(seat, "pick", choice=_item_from_words(match.group(1))))
+            return self._check(TightwireMove(seat, "pick", choice=item_from_words(match.group(1))))
         if self._phase == "order":
-            match = _RE_ORDER.match(words)
+            match = RE_ORDER.match(words)
             if not match:
                 raise self._order_help(seat)
             return self._check(TightwireMove(seat, "order", choice=match.group(1)))
-        if match := _RE_MOVE.match(words):
+        if match := RE_MOVE.match(words):
             self._dot(match.group(1)), self._dot(match.group(2))
             return self._check(TightwireMove(seat, "move", match.group(1).upper(), match.group(2).upper()))
-        if match := _RE_REVIVE.match(words):
+        if match := RE_REVIVE.match(words):
             self._dot(match.group(2))
             kind = "revive" if match.group(1) == "revive" else "woven_revive"
             return self._check(TightwireMove(seat, kind, match.group(2).upper()))
-        if match := _RE_DRAW.match(words):
+        if match := RE_DRAW.match(words):
             verb, a, b, and_move = match.groups()
             self._dot(a), self._dot(b)
             a, b, and_move = a.upper(), b.upper(), bool(and_move)
@@ -771,7 +601,7 @@ class Tightwire(Game):
                 kind = "draw" if verb == "draw" else "extra_slack" if verb.startswith("extra") else "slack"
                 return self._check(TightwireMove(seat, kind, a, b, and_move))
             return self._parse_bare(seat, a, b, and_move)
-        if _RE_PICK.match(words) or _RE_ORDER.match(words):
+        if RE_PICK.match(words) or RE_ORDER.match(words):
             raise self._no_draft_now()
         raise MalformedMoveError(self._play_help())
 
@@ -861,7 +691,7 @@ class Tightwire(Game):
         colour = self.colours[self.first]
         events = [
             Event(
-                f"{seat} uses Turn Order: {self.first} ({_cap(colour)}) moves first.",
+                f"{seat} uses Turn Order: {self.first} ({capitalised(colour)}) moves first.",
                 kind=TightwireEvent.PHASE,
                 data={"seat": seat, "first": self.first},
             )
@@ -880,7 +710,7 @@ class Tightwire(Game):
         seat, kind = move.seat, move.action
         colour = self.colours[seat]
         # Colour and seat: the board shows colours, the host's captions name seats.
-        name = f"{_cap(colour)} ({seat})"
+        name = f"{capitalised(colour)} ({seat})"
         a = self._dot(move.a or "")
         path = [move.a or ""]
         if kind in DRAW_ACTIONS:
@@ -930,7 +760,7 @@ class Tightwire(Game):
             if dots:
                 events.append(
                     Event(
-                        f"{_cap(loser_colour)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
+                        f"{capitalised(loser_colour)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
                         f"on {', '.join(dots)}.",
                         kind=TightwireEvent.CAPTURE,
                         data={"color": loser_colour, "dots": dots},
@@ -944,7 +774,7 @@ class Tightwire(Game):
                     other_seat(loser),
                     Termination.CAPTURE,
                     # The host's caption names the winner; the reason says why the loser lost.
-                    f"{_cap(self.colours[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
+                    f"{capitalised(self.colours[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
                     "and loses",
                     verdict="",
                     seat=loser,
@@ -959,7 +789,7 @@ class Tightwire(Game):
             events += self.end(
                 seat,
                 Termination.NO_LEGAL_ACTION,
-                f"{_cap(self.colours[opponent])} ({opponent}) has no legal action and loses",
+                f"{capitalised(self.colours[opponent])} ({opponent}) has no legal action and loses",
                 verdict="",
                 seat=opponent,
             )
@@ -1012,7 +842,7 @@ class Tightwire(Game):
             "rows": self.rows,
             "colors": dict(self.colours),
             "pieces": {self.geo.names[d]: p for d, p in enumerate(self.pieces) if p is not None},
-            "lines": [[self._line_name(pid), slack, by] for pid, slack, by in self.lines],
+            "lines": [[line_name(self.geo, pid), slack, by] for pid, slack, by in self.lines],
             "captured": dict(self.captured),
             "slack_left": dict(self.slack_left),
             "items": {s: list(v) for s, v in self.items.items()},
