@@ -1,6 +1,8 @@
 """Tightwire: draw lines between dots, move pieces along them, trap enemy pieces between two of yours.
 
-One engine for three rule sets of the seed's game (see ``docs/rules/tightwire.md``):
+The engine shared by three rule sets of the seed's game (see ``docs/rules/tightwire.md``). Each rule
+set is a subclass of :class:`Tightwire` (in ``rulesets``) that sets a few class attributes and
+overrides a few hooks; the class itself plays the rules they share, which are ``classic``'s:
 
 * ``classic`` (DM4 Tightwire): captures are immediate after every action; the opponent's
   surrounded pieces go first, then the mover's own pieces that are still surrounded (the
@@ -13,7 +15,9 @@ One engine for three rule sets of the seed's game (see ``docs/rules/tightwire.md
   Extra Slack Thread, Woven Revive) in the order p1, p2, p1; the Turn Order holder then says
   ``first`` or ``second``.
 
-The notation (how each action is written) is in ``notation``, the boards in ``layout``.
+``Tightwire(variant=...)`` (and so ``Tightwire.new`` and :func:`geniusbot.games.load`) makes a
+game of the rule set's own subclass; the registry, the records and the stored games know the one
+game ``tightwire`` and its rule sets by name. The notation is in ``notation``.
 
 The view (``view(seat)``; there is no hidden information, every seat sees the same) holds:
 
@@ -48,13 +52,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from typing import Any, cast
+from typing import Any, ClassVar, Self, cast
 
 from geniusbot.games.base import (
     AmbiguousMoveError,
     Event,
     Game,
-    GameError,
     IllegalMoveError,
     MalformedMoveError,
     Move,
@@ -68,36 +71,29 @@ from geniusbot.games.tightwire.layout import PRESETS, line_name, parse_layout
 from geniusbot.games.tightwire.notation import (
     BLUE,
     COLOURS,
-    DRAFT_ORDER,
     DRAW_ACTIONS,
     EXTRA_SLACK,
-    ITEM_TITLES,
-    ITEM_WORDS,
-    ITEMS,
     ORANGE,
     RE_DRAW,
     RE_MOVE,
     RE_ORDER,
     RE_PICK,
     RE_REVIVE,
-    TURN_ORDER,
     VERBS,
     WOVEN_REVIVE,
     TightwireEvent,
     TightwireMove,
     capitalised,
-    item_from_words,
     normalize,
 )
-from geniusbot.games.tightwire.view import TightwireView
+from geniusbot.games.tightwire.view import Draft, TightwireView
 
 __all__ = ["BLUE", "COLOURS", "ORANGE", "Tightwire", "TightwireEvent", "TightwireMove"]
 
-# ------------------------------------------------------------------------------- the game
-
 
 class Tightwire(Game):
-    """Tightwire and its rule sets ``classic``, ``influx`` and ``fate`` (see the module docstring)."""
+    """Tightwire, the game of the registry: the rules its three rule sets share (``classic``'s), and
+    the hooks each rule set's subclass overrides (see the module docstring)."""
 
     name = "tightwire"
     variant_aliases = {"threadsoffate": "fate", "deadlyinflux": "influx"}
@@ -154,6 +150,35 @@ class Tightwire(Game):
         "`woven revive C3`."
     )
 
+    # ---- the rule sets ----------------------------------------------------------------------
+
+    #: The rule set a subclass plays (its ``variant``); the subclass of each is found by this name.
+    rule_set: ClassVar[str] = ""
+    #: The items a rule set deals out before play (Threads of Fate drafts them); none: no item is
+    #: ever held, and an item's action is refused as having no place in the rule set.
+    items_offered: ClassVar[tuple[str, ...]] = ()
+    _rule_sets: ClassVar[dict[str, type[Tightwire]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "rule_set" in vars(cls):
+            if cls.rule_set not in cls.variants:
+                raise TypeError(f"{cls.__name__} plays {cls.rule_set!r}, which is not one of {cls.variants}.")
+            Tightwire._rule_sets[cls.rule_set] = cls
+
+    def __new__(cls, *, seed: int = 0, variant: str | None = None) -> Self:
+        """A game of the rule set ``variant`` names is an instance of that rule set's subclass
+        (``Tightwire(variant="fate")`` is a ``ThreadsOfFate``); an unknown name is left to
+        :class:`Game`'s check, which refuses it."""
+        name = (variant or cls.rule_set or cls.variants[0]).strip().lower()
+        rules = Tightwire._rule_sets.get(name, cls)
+        if not issubclass(rules, cls):
+            raise OptionError(f"{cls.__name__} plays the rule set {cls.rule_set!r}, not {variant!r}.")
+        return super().__new__(rules)
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant or self.rule_set or None)
+
     # ---- construction -------------------------------------------------------------------
 
     @classmethod
@@ -194,19 +219,17 @@ class Tightwire(Game):
         self.slack_left = {"p1": 1, "p2": 1}
         self.items: dict[str, list[str]] = {"p1": [], "p2": []}
         self.draft_picks: list[tuple[str, str]] = []
-        self._phase = "draft" if self.variant == "fate" else "play"
-        self.first: str | None = None if self.variant == "fate" else "p1"
+        self._phase = "play"
+        self.first: str | None = "p1"
         self.turn = "p1"
         self.last_move: str | None = None
         self.last_path: list[str] = []
         self.captured_last: list[str] = []
         self.captured_last_colours: dict[str, str] = {}
         self.move_number = 0
+        # The positions of play, for a rule set that forbids repeating one (see _record_position).
         self.history: list[str] = []
-        if self.variant == "influx":
-            # Ruling: the start is an earlier position too (see docs/rules/tightwire.md).
-            self.history.append(self._position_key(self.pieces, self.line_mask, self.slack_left, self.captured, "p1"))
-        self._seen = set(self.history)
+        self._seen: set[str] = set()
 
     # ---- small helpers ------------------------------------------------------------------
 
@@ -233,65 +256,39 @@ class Tightwire(Game):
     def _count(self, colour: str) -> int:
         return sum(1 for piece in self.pieces if piece == colour)
 
-    def _holder_of(self, item: str) -> str | None:
-        for seat, picked in self.draft_picks:
-            if picked == item:
-                return seat
-        return None
-
     @property
     def phase(self) -> str:
         """``draft``, ``order``, ``play`` or ``over``."""
         return "over" if self.is_over else self._phase
 
-    @staticmethod
-    def _position_key(
-        pieces: list[str | None],
-        line_mask: int,
-        slack_left: Mapping[str, int],
-        captured: Mapping[str, int],
-        to_move: str,
-    ) -> str:
-        board = "".join("." if p is None else p[0] for p in pieces)
-        slack = f"{slack_left['p1']}{slack_left['p2']}"
-        return f"{board}|{line_mask:x}|{slack}|{captured[ORANGE]}{captured[BLUE]}|{to_move}"
-
     # ---- whose turn -------------------------------------------------------------------
 
     def to_move(self) -> tuple[str, ...]:
-        """The one seat that may act: the drafting seat, the Turn Order holder, or the player to move."""
-        if self.is_over:
-            return ()
-        if self._phase == "draft":
-            return (DRAFT_ORDER[len(self.draft_picks)],)
-        if self._phase == "order":
-            return (self._holder_of(TURN_ORDER) or "p1",)
-        return (self.turn,)
+        """The one seat that may act: the player to move (a rule set with a phase before play adds its own)."""
+        return () if self.is_over else (self.turn,)
 
     # ---- captures -----------------------------------------------------------------------
 
     def _captures(self, pieces: list[str | None], mover: str) -> list[int]:
-        """Remove (in ``pieces``) what the rules capture after ``mover``'s action; return the dots."""
+        """Remove (in ``pieces``) what the rules capture after ``mover``'s action; return the dots.
+
+        The aggressor's advantage: the opponent's pieces go first, then the mover's own pieces
+        only if still surrounded by what is left."""
         enemy = BLUE if mover == ORANGE else ORANGE
+        taken = self._take_surrounded(pieces, enemy, mover)
+        return taken + self._take_surrounded(pieces, mover, enemy)
+
+    def _take_surrounded(self, pieces: list[str | None], colour: str, by: str) -> list[int]:
+        """Remove (in ``pieces``) the ``colour`` pieces joined by single lines to two or more ``by``
+        pieces; return their dots."""
         neighbours = self.neighbours
-
-        def surrounded(colour: str, by: str) -> list[int]:
-            return [
-                dot
-                for dot, piece in enumerate(pieces)
-                if piece == colour and sum(1 for n in neighbours[dot] if pieces[n] == by) >= 2
-            ]
-
-        taken = surrounded(enemy, mover)
+        taken = [
+            dot
+            for dot, piece in enumerate(pieces)
+            if piece == colour and sum(1 for n in neighbours[dot] if pieces[n] == by) >= 2
+        ]
         for dot in taken:
             pieces[dot] = None
-        if self.variant != "influx":
-            # The aggressor's advantage: the opponent's pieces go first, then the mover's own
-            # pieces only if still surrounded by what is left.
-            own = surrounded(mover, enemy)
-            for dot in own:
-                pieces[dot] = None
-            taken += own
         return taken
 
     # ---- legality -----------------------------------------------------------------------
@@ -305,25 +302,15 @@ class Tightwire(Game):
             return j, i
         return None
 
-    def _result_key(self, seat: str, frm: int | None, to: int) -> str:
-        """The position after ``seat`` moves ``frm`` -> ``to`` (or revives onto ``to`` when ``frm`` is None)."""
-        colour = self.colours[seat]
-        pieces = list(self.pieces)
-        captured = dict(self.captured)
-        if frm is None:
-            captured[colour] -= 1
-        else:
-            pieces[frm] = None
-        pieces[to] = colour
-        before = list(pieces)
-        for dot in self._captures(pieces, colour):
-            captured[before[dot] or colour] += 1
-        return self._position_key(pieces, self.line_mask, self.slack_left, captured, other_seat(seat))
-
     def _repeats(self, seat: str, frm: int | None, to: int) -> bool:
-        # Lines only ever accumulate, so a draw always makes a new position; only moves and
-        # revives can come back to an old one.
-        return self.variant == "influx" and self._result_key(seat, frm, to) in self._seen
+        """Whether ``seat``'s move ``frm`` -> ``to`` (a revive onto ``to`` when ``frm`` is None) would
+        repeat a position the rule set forbids repeating. Lines only ever accumulate, so a draw
+        always makes a new position; only moves and revives can come back to an old one."""
+        return False
+
+    def _record_position(self, to_move: str) -> None:
+        """Keep the position now, ``to_move`` to act, for :meth:`_repeats` (a rule set that forbids
+        repeats keeps it in ``history``)."""
 
     def _play_actions(self, seat: str) -> Iterator[TightwireMove]:
         """Every legal action of ``seat`` in the play phase (the fast path of the legality rules)."""
@@ -333,7 +320,7 @@ class Tightwire(Game):
         kinds_all: list[str] = []
         if self.slack_left[seat]:
             kinds_all.append("slack")
-        if self.variant == "fate" and EXTRA_SLACK in self.items[seat] and not self.slack_left[seat]:
+        elif EXTRA_SLACK in self.items[seat]:
             kinds_all.append("extra_slack")
         crossing = geo.crossing
         for pid, (i, j) in enumerate(geo.pairs):
@@ -352,7 +339,7 @@ class Tightwire(Game):
             if free and not self._repeats(seat, free[0], free[1]):
                 yield TightwireMove(seat, "move", names[free[0]], names[free[1]])
         if self.captured[colour]:
-            woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat] and not self._every_dot_has_a_line()
+            woven = WOVEN_REVIVE in self.items[seat] and not self._every_dot_has_a_line()
             for dot in range(geo.dot_count):
                 if pieces[dot] is not None:
                     continue
@@ -367,36 +354,19 @@ class Tightwire(Game):
         movers = self.to_move()
         seats = movers if seat is None else [s for s in movers if s == seat]
         for s in seats:
-            if self._phase == "draft":
-                taken = {item for _, item in self.draft_picks}
-                for item in ITEMS:
-                    if item not in taken:
-                        yield TightwireMove(s, "pick", choice=item)
-            elif self._phase == "order":
-                yield TightwireMove(s, "order", choice="first")
-                yield TightwireMove(s, "order", choice="second")
-            else:
-                yield from self._play_actions(s)
+            yield from self._moves_now(s)
+
+    def _moves_now(self, seat: str) -> Iterator[TightwireMove]:
+        """The legal moves of ``seat`` in the phase now (a rule set with a phase before play adds its own)."""
+        return self._play_actions(seat)
 
     def has_legal_action(self, seat: str) -> bool:
         """Whether ``seat`` could act if it were to move now (in the play phase)."""
         return next(self._play_actions(seat), None) is not None
 
     def _check(self, move: TightwireMove) -> TightwireMove:
-        """Return ``move`` if it is legal now, else raise the error that tells the player why."""
-        seat = move.seat
-        if self._phase == "draft":
-            if move.action != "pick" or move.choice not in ITEMS:
-                raise self._draft_help()
-            if self._holder_of(move.choice) is not None:
-                raise IllegalMoveError(
-                    f"{ITEM_TITLES[move.choice]} has already been picked; pick one of: {self._available_words()}."
-                )
-            return move
-        if self._phase == "order":
-            if move.action != "order" or move.choice not in ("first", "second"):
-                raise self._order_help(seat)
-            return move
+        """Return ``move`` if it is legal now, else raise the error that tells the player why (a rule
+        set with a phase before play checks its moves first)."""
         if move.action in ("pick", "order"):
             raise self._no_draft_now()
         if move.action in DRAW_ACTIONS:
@@ -431,7 +401,7 @@ class Tightwire(Game):
                 hint = ""
                 if self.slack_left[seat]:
                     hint = f", or write `slack {text}` to use your slack line"
-                elif self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
+                elif EXTRA_SLACK in self.items[seat]:
                     hint = f", or write `extra slack {text}` to weave your Extra Slack Thread"
                 raise IllegalMoveError(
                     f"{text} crosses the line {line_name(self.geo, crossed[0])}; choose another line{hint}."
@@ -439,11 +409,11 @@ class Tightwire(Game):
         elif kind == "slack":
             if not self.slack_left[seat]:
                 hint = "draw a line that crosses no other, move a piece or revive one"
-                if self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
+                if EXTRA_SLACK in self.items[seat]:
                     hint = f"write `extra slack {text}` to weave your Extra Slack Thread"
                 raise IllegalMoveError(f"You have used your slack line; {hint}.")
         else:
-            if self.variant != "fate":
+            if EXTRA_SLACK not in self.items_offered:
                 raise IllegalMoveError(
                     "There are no items in this rule set, so there is no Extra Slack Thread to weave."
                 )
@@ -511,9 +481,9 @@ class Tightwire(Game):
         dot = self._dot(move.a or "")
         name = self.geo.names[dot]
         colour = self.colours[seat]
-        holds_woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat]
+        holds_woven = WOVEN_REVIVE in self.items[seat]
         if kind == "woven_revive":
-            if self.variant != "fate":
+            if WOVEN_REVIVE not in self.items_offered:
                 raise IllegalMoveError(f"There are no items in this rule set; write `revive {name}` to revive a piece.")
             if not holds_woven:
                 raise IllegalMoveError(
@@ -550,18 +520,6 @@ class Tightwire(Game):
             )
         return TightwireMove(seat, kind, name)
 
-    def _available_words(self) -> str:
-        taken = {item for _, item in self.draft_picks}
-        return ", ".join(f"`pick {ITEM_WORDS[i]}`" for i in ITEMS if i not in taken)
-
-    def _draft_help(self) -> GameError:
-        return MalformedMoveError(f"The items are being drafted; write one of {self._available_words()}.")
-
-    def _order_help(self, seat: str) -> GameError:
-        return MalformedMoveError(
-            f"You hold Turn Order: write `first` to move first or `second` to let {other_seat(seat)} move first."
-        )
-
     @staticmethod
     def _play_help() -> str:
         return (
@@ -575,17 +533,11 @@ class Tightwire(Game):
         """The legal action ``text`` names for ``seat``, or a :class:`GameError` that says what to write."""
         self.require_turn(seat)
         self.require_room(private)
-        words = normalize(text)
-        if self._phase == "draft":
-            match = RE_PICK.match(words)
-            if not match:
-                raise self._draft_help()
-            return self._check(TightwireMove(seat, "pick", choice=item_from_words(match.group(1))))
-        if self._phase == "order":
-            match = RE_ORDER.match(words)
-            if not match:
-                raise self._order_help(seat)
-            return self._check(TightwireMove(seat, "order", choice=match.group(1)))
+        return self._parse(normalize(text), seat)
+
+    def _parse(self, words: str, seat: str) -> TightwireMove:
+        """The legal action ``words`` (normalized) names for ``seat`` (a rule set with a phase
+        before play reads its moves first)."""
         if match := RE_MOVE.match(words):
             self._dot(match.group(1)), self._dot(match.group(2))
             return self._check(TightwireMove(seat, "move", match.group(1).upper(), match.group(2).upper()))
@@ -606,13 +558,11 @@ class Tightwire(Game):
         raise MalformedMoveError(self._play_help())
 
     def _no_draft_now(self) -> IllegalMoveError:
-        """A draft pick or a Turn Order choice once play has begun (or in a rule set with neither)."""
-        why = (
-            "The draft and the turn order are settled"
-            if self.variant == "fate"
-            else "There is no draft or Turn Order in this rule set (only in Threads of Fate)"
+        """A draft pick or a Turn Order choice in a rule set with neither (one with a draft says it is settled)."""
+        return IllegalMoveError(
+            "There is no draft or Turn Order in this rule set (only in Threads of Fate); "
+            "make a move of play, such as `draw B5-C3`."
         )
-        return IllegalMoveError(f"{why}; make a move of play, such as `draw B5-C3`.")
 
     def _parse_bare(self, seat: str, a: str, b: str, and_move: bool) -> TightwireMove:
         """A bare ``B5-C3``: a move along an existing line, otherwise a draw."""
@@ -639,72 +589,12 @@ class Tightwire(Game):
         if not isinstance(move, TightwireMove):
             raise MalformedMoveError("That is not a Tightwire move.")
         self.require_turn(move.seat)
-        move = self._check(move)
-        if self._phase == "draft":
-            return self._play_pick(move)
-        if self._phase == "order":
-            return self._play_order(move)
+        return self._apply(self._check(move))
+
+    def _apply(self, move: TightwireMove) -> list[Event]:
+        """Play ``move``, checked legal, and say what happened (a rule set with a phase before play
+        plays its moves first)."""
         return self._play_action(move)
-
-    def _play_pick(self, move: TightwireMove) -> list[Event]:
-        seat, item = move.seat, str(move.choice)
-        self.draft_picks.append((seat, item))
-        self.items[seat].append(item)
-        self.last_move, self.last_path, self.captured_last = move.text(), [], []
-        self.captured_last_colours = {}
-        events = [
-            Event(f"{seat} picks {ITEM_TITLES[item]}.", kind=TightwireEvent.PHASE, data={"seat": seat, "item": item})
-        ]
-        if len(self.draft_picks) == len(DRAFT_ORDER) - 1:
-            # Ruling: the last pick is forced, so the host makes it at once.
-            last_seat = DRAFT_ORDER[-1]
-            (last,) = [i for i in ITEMS if self._holder_of(i) is None]
-            self.draft_picks.append((last_seat, last))
-            self.items[last_seat].append(last)
-            events.append(
-                Event(
-                    f"{last_seat} receives the last item, {ITEM_TITLES[last]}.",
-                    kind=TightwireEvent.PHASE,
-                    data={"seat": last_seat, "item": last},
-                )
-            )
-            self._phase = "order"
-            holder = self._holder_of(TURN_ORDER)
-            assert holder is not None  # the draft is complete: every item has its holder
-            events.append(
-                Event(
-                    f"{holder} holds Turn Order: `first` to move first, or `second` to let {other_seat(holder)} move first.",
-                    kind=TightwireEvent.PHASE,
-                    data={"seat": holder},
-                )
-            )
-        return events
-
-    def _play_order(self, move: TightwireMove) -> list[Event]:
-        seat = move.seat
-        self.items[seat].remove(TURN_ORDER)
-        self.first = seat if move.choice == "first" else other_seat(seat)
-        self.turn = self.first
-        self._phase = "play"
-        self.last_move, self.last_path, self.captured_last = move.text(), [], []
-        self.captured_last_colours = {}
-        colour = self.colours[self.first]
-        events = [
-            Event(
-                f"{seat} uses Turn Order: {self.first} ({capitalised(colour)}) moves first.",
-                kind=TightwireEvent.PHASE,
-                data={"seat": seat, "first": self.first},
-            )
-        ]
-        if not self.has_legal_action(self.first):
-            events += self.end(
-                other_seat(self.first),
-                Termination.NO_LEGAL_ACTION,
-                f"{self.first} has no legal action and loses",
-                verdict="",
-                seat=self.first,
-            )
-        return events
 
     def _play_action(self, move: TightwireMove) -> list[Event]:
         seat, kind = move.seat, move.action
@@ -781,10 +671,7 @@ class Tightwire(Game):
                     pieces=left,
                 )
         self.turn = opponent
-        if self.variant == "influx":
-            key = self._position_key(self.pieces, self.line_mask, self.slack_left, self.captured, opponent)
-            self.history.append(key)
-            self._seen.add(key)
+        self._record_position(opponent)
         if not self.has_legal_action(opponent):
             events += self.end(
                 seat,
@@ -815,15 +702,7 @@ class Tightwire(Game):
             "captured": dict(self.captured),
             "slack_left": dict(self.slack_left),
             "items": {s: list(v) for s, v in self.items.items()},
-            "draft": (
-                {
-                    "order": list(DRAFT_ORDER),
-                    "picks": [{"seat": s, "item": i} for s, i in self.draft_picks],
-                    "available": [i for i in ITEMS if self._holder_of(i) is None],
-                }
-                if self.variant == "fate"
-                else None
-            ),
+            "draft": self._draft_view(),
             "last_move": self.last_move,
             "last_path": list(self.last_path),
             "captured_last": list(self.captured_last),
@@ -831,6 +710,10 @@ class Tightwire(Game):
             "first": self.first,
             "move_number": self.move_number,
         }
+
+    def _draft_view(self) -> Draft | None:
+        """The view's ``draft``: ``None`` in a rule set without one."""
+        return None
 
     # ---- serialisation ------------------------------------------------------------------
 
@@ -935,7 +818,7 @@ class Tightwire(Game):
                 steps = [step for step in quiet if not self._repeats(seat, *step)]
             return steps
 
-        some = any(not self._repeats(seat, *step) for step in quiet) if self.variant == "influx" else bool(quiet)
+        some = any(not self._repeats(seat, *step) for step in quiet)
         if some and rng.random() < 0.3:
             frm, to = rng.choice(allowed())
             return TightwireMove(seat, "move", names[frm], names[to])
