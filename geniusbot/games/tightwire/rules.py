@@ -170,6 +170,8 @@ class Tightwire(Game):
         """A game of the rule set ``variant`` names is an instance of that rule set's subclass
         (``Tightwire(variant="fate")`` is a ``ThreadsOfFate``); an unknown name is left to
         :class:`Game`'s check, which refuses it."""
+        if variant is None and cls.rule_set:
+            return object.__new__(cls)  # a rule set's own class, as a copy (pickle) makes its games: at once
         name = (variant or cls.rule_set or cls.variants[0]).strip().lower()
         rules = Tightwire._rule_sets.get(name, cls)
         if not issubclass(rules, cls):
@@ -264,8 +266,10 @@ class Tightwire(Game):
     # ---- whose turn -------------------------------------------------------------------
 
     def to_move(self) -> tuple[str, ...]:
-        """The one seat that may act: the player to move (a rule set with a phase before play adds its own)."""
-        return () if self.is_over else (self.turn,)
+        """The one seat that may act: the player to move, or the seat that acts before play."""
+        if self.is_over:
+            return ()
+        return (self.turn,) if self._phase == "play" else (self._seat_before_play(),)
 
     # ---- captures -----------------------------------------------------------------------
 
@@ -354,19 +358,16 @@ class Tightwire(Game):
         movers = self.to_move()
         seats = movers if seat is None else [s for s in movers if s == seat]
         for s in seats:
-            yield from self._moves_now(s)
-
-    def _moves_now(self, seat: str) -> Iterator[TightwireMove]:
-        """The legal moves of ``seat`` in the phase now (a rule set with a phase before play adds its own)."""
-        return self._play_actions(seat)
+            yield from self._play_actions(s) if self._phase == "play" else self._moves_before_play(s)
 
     def has_legal_action(self, seat: str) -> bool:
         """Whether ``seat`` could act if it were to move now (in the play phase)."""
         return next(self._play_actions(seat), None) is not None
 
     def _check(self, move: TightwireMove) -> TightwireMove:
-        """Return ``move`` if it is legal now, else raise the error that tells the player why (a rule
-        set with a phase before play checks its moves first)."""
+        """Return ``move`` if it is legal now, else raise the error that tells the player why."""
+        if self._phase != "play":
+            return self._check_before_play(move)
         if move.action in ("pick", "order"):
             raise self._no_draft_now()
         if move.action in DRAW_ACTIONS:
@@ -533,11 +534,9 @@ class Tightwire(Game):
         """The legal action ``text`` names for ``seat``, or a :class:`GameError` that says what to write."""
         self.require_turn(seat)
         self.require_room(private)
-        return self._parse(normalize(text), seat)
-
-    def _parse(self, words: str, seat: str) -> TightwireMove:
-        """The legal action ``words`` (normalized) names for ``seat`` (a rule set with a phase
-        before play reads its moves first)."""
+        words = normalize(text)
+        if self._phase != "play":
+            return self._parse_before_play(words, seat)
         if match := RE_MOVE.match(words):
             self._dot(match.group(1)), self._dot(match.group(2))
             return self._check(TightwireMove(seat, "move", match.group(1).upper(), match.group(2).upper()))
@@ -589,11 +588,9 @@ class Tightwire(Game):
         if not isinstance(move, TightwireMove):
             raise MalformedMoveError("That is not a Tightwire move.")
         self.require_turn(move.seat)
-        return self._apply(self._check(move))
-
-    def _apply(self, move: TightwireMove) -> list[Event]:
-        """Play ``move``, checked legal, and say what happened (a rule set with a phase before play
-        plays its moves first)."""
+        move = self._check(move)
+        if self._phase != "play":
+            return self._play_before_play(move)
         return self._play_action(move)
 
     def _play_action(self, move: TightwireMove) -> list[Event]:
@@ -710,6 +707,28 @@ class Tightwire(Game):
             "first": self.first,
             "move_number": self.move_number,
         }
+
+    # ---- the phases before play: a rule set that has some (a draft) overrides these -------
+
+    def _seat_before_play(self) -> str:
+        """The seat that acts now, before play."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _moves_before_play(self, seat: str) -> Iterator[TightwireMove]:
+        """The legal moves of ``seat`` before play."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _check_before_play(self, move: TightwireMove) -> TightwireMove:
+        """``move`` if it is legal before play, else the error that tells the player why."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _parse_before_play(self, words: str, seat: str) -> TightwireMove:
+        """The legal move that ``words`` (as :func:`normalize` gives them) names before play."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _play_before_play(self, move: TightwireMove) -> list[Event]:
+        """Play ``move`` (legal) before play and say what happened."""
+        raise NotImplementedError("this rule set has no phase before play")
 
     def _draft_view(self) -> Draft | None:
         """The view's ``draft``: ``None`` in a rule set without one."""

@@ -5,9 +5,10 @@ that names itself (``rule_set``), sets a class attribute or two and overrides a 
 * :class:`DeadlyInflux` (``influx``) captures only for the mover and forbids repeating a position:
   it overrides :meth:`~Tightwire._captures`, and keeps the positions of play
   (:meth:`~Tightwire._record_position`) that :meth:`~Tightwire._repeats` looks up.
-* :class:`ThreadsOfFate` (``fate``) offers the three items and opens with their draft and the
-  Turn Order choice: it adds those two phases before play to the hooks of whose turn it is, which
-  moves are legal, how text is read and what a move does.
+* :class:`ThreadsOfFate` (``fate``) offers the three items (``items_offered``) and opens with their
+  draft and the Turn Order choice: it overrides the hooks of the phases before play (whose turn,
+  which moves, how text is read, what a move does: ``_seat_before_play`` and the like) and the
+  view's ``draft``.
 """
 
 from __future__ import annotations
@@ -104,25 +105,25 @@ class ThreadsOfFate(Tightwire):
         # The draft comes first, and no one moves first until Turn Order says who.
         self._phase, self.first = "draft", None
 
-    # ---- the draft and Turn Order, before play ----------------------------------------------
+    # ---- the draft and Turn Order, the phases before play ------------------------------------
 
-    def to_move(self) -> tuple[str, ...]:
-        """The drafting seat, the Turn Order holder, or the player to move."""
-        if not self.is_over:
-            if self._phase == "draft":
-                return (DRAFT_ORDER[len(self.draft_picks)],)
-            if self._phase == "order":
-                return (self._holder_of(TURN_ORDER) or "p1",)
-        return super().to_move()
-
-    def _moves_now(self, seat: str) -> Iterator[TightwireMove]:
+    def _seat_before_play(self) -> str:
+        """The drafting seat, then the Turn Order holder."""
         if self._phase == "draft":
-            return (TightwireMove(seat, "pick", choice=i) for i in self.items_offered if self._holder_of(i) is None)
-        if self._phase == "order":
-            return iter((TightwireMove(seat, "order", choice="first"), TightwireMove(seat, "order", choice="second")))
-        return super()._moves_now(seat)
+            return DRAFT_ORDER[len(self.draft_picks)]
+        return self._holder_of(TURN_ORDER) or "p1"
 
-    def _check(self, move: TightwireMove) -> TightwireMove:
+    def _moves_before_play(self, seat: str) -> Iterator[TightwireMove]:
+        if self._phase == "draft":
+            taken = {item for _, item in self.draft_picks}
+            for item in self.items_offered:
+                if item not in taken:
+                    yield TightwireMove(seat, "pick", choice=item)
+        else:
+            yield TightwireMove(seat, "order", choice="first")
+            yield TightwireMove(seat, "order", choice="second")
+
+    def _check_before_play(self, move: TightwireMove) -> TightwireMove:
         seat = move.seat
         if self._phase == "draft":
             if move.action != "pick" or move.choice not in self.items_offered:
@@ -132,34 +133,26 @@ class ThreadsOfFate(Tightwire):
                     f"{ITEM_TITLES[move.choice]} has already been picked; pick one of: {self._available_words()}."
                 )
             return move
-        if self._phase == "order":
-            if move.action != "order" or move.choice not in ("first", "second"):
-                raise self._order_help(seat)
-            return move
-        return super()._check(move)
+        if move.action != "order" or move.choice not in ("first", "second"):
+            raise self._order_help(seat)
+        return move
 
-    def _parse(self, words: str, seat: str) -> TightwireMove:
+    def _parse_before_play(self, words: str, seat: str) -> TightwireMove:
         if self._phase == "draft":
             match = RE_PICK.match(words)
             if not match:
                 raise self._draft_help()
             return self._check(TightwireMove(seat, "pick", choice=item_from_words(match.group(1))))
-        if self._phase == "order":
-            match = RE_ORDER.match(words)
-            if not match:
-                raise self._order_help(seat)
-            return self._check(TightwireMove(seat, "order", choice=match.group(1)))
-        return super()._parse(words, seat)
+        match = RE_ORDER.match(words)
+        if not match:
+            raise self._order_help(seat)
+        return self._check(TightwireMove(seat, "order", choice=match.group(1)))
+
+    def _play_before_play(self, move: TightwireMove) -> list[Event]:
+        return self._play_pick(move) if self._phase == "draft" else self._play_order(move)
 
     def _no_draft_now(self) -> IllegalMoveError:
         return IllegalMoveError("The draft and the turn order are settled; make a move of play, such as `draw B5-C3`.")
-
-    def _apply(self, move: TightwireMove) -> list[Event]:
-        if self._phase == "draft":
-            return self._play_pick(move)
-        if self._phase == "order":
-            return self._play_order(move)
-        return super()._apply(move)
 
     def _draft_view(self) -> Draft:
         return {
