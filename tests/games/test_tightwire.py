@@ -4,6 +4,9 @@ Board diagrams are the classic5 grid (A1 bottom left, E5 top right). Positions a
 ``setup`` option (pieces and, where a scenario needs them, lines already on the board).
 """
 
+import inspect
+from pathlib import Path
+
 import pytest
 
 from geniusbot.games import get_game, load, new_game
@@ -15,6 +18,7 @@ from geniusbot.games.base import (
     NotYourTurnError,
     OptionError,
 )
+from geniusbot.games.tightwire import ClassicTightwire, DeadlyInflux, ThreadsOfFate
 from geniusbot.games.tightwire.geometry import geometry
 from geniusbot.games.tightwire.rules import Tightwire, TightwireMove
 
@@ -61,6 +65,33 @@ def test_registered_under_its_name_and_aliases():
     assert get_game("deadly-influx") is Tightwire
     assert new_game("threadsoffate", variant="fate").variant == "fate"
     assert new_game("tightwire").variant == "classic"
+
+
+@pytest.mark.parametrize(
+    ("variant", "rule_set"), [("classic", ClassicTightwire), ("influx", DeadlyInflux), ("fate", ThreadsOfFate)]
+)
+def test_each_rule_set_is_a_subclass_that_every_way_of_making_a_game_gives(variant, rule_set):
+    assert rule_set.rule_set == variant and issubclass(rule_set, Tightwire)
+    g = Tightwire.new(variant=variant.upper())
+    assert type(g) is rule_set and g.variant == variant and g.name == "tightwire"
+    assert type(new_game("tightwire", variant=variant)) is rule_set
+    assert type(rule_set.new()) is rule_set and rule_set.new().variant == variant
+    stored = g.to_dict()
+    assert (stored["game"], stored["variant"]) == ("tightwire", variant)
+    for again in (load(stored), Tightwire.from_dict(stored), g.copy()):
+        assert type(again) is rule_set and again == g
+    with pytest.raises(OptionError, match="no rule set 'nope'"):
+        Tightwire.new(variant="nope")
+    other = next(v for v in Tightwire.variants if v != variant)
+    with pytest.raises(OptionError):
+        rule_set.new(variant=other)
+
+
+def test_no_rule_is_a_branch_on_the_rule_sets_name():
+    # The rule sets differ by their subclasses' attributes and hooks, never by comparing the name.
+    for path in sorted(Path(inspect.getfile(Tightwire)).parent.glob("*.py")):
+        if path.name != "picture.py":  # the picture's title names a rule set other than the default
+            assert "variant ==" not in path.read_text() and "variant !=" not in path.read_text(), path
 
 
 def test_default_board_is_classic5_with_orange_on_top():

@@ -1,6 +1,8 @@
 """Tightwire: draw lines between dots, move pieces along them, trap enemy pieces between two of yours.
 
-One engine for three rule sets of the seed's game (see ``docs/rules/tightwire.md``):
+The engine shared by three rule sets of the seed's game (see ``docs/rules/tightwire.md``). Each rule
+set is a subclass of :class:`Tightwire` (in ``rulesets``) that sets a few class attributes and
+overrides a few hooks; the class itself plays the rules they share, which are ``classic``'s:
 
 * ``classic`` (DM4 Tightwire): captures are immediate after every action; the opponent's
   surrounded pieces go first, then the mover's own pieces that are still surrounded (the
@@ -13,12 +15,9 @@ One engine for three rule sets of the seed's game (see ``docs/rules/tightwire.md
   Extra Slack Thread, Woven Revive) in the order p1, p2, p1; the Turn Order holder then says
   ``first`` or ``second``.
 
-Notation (case-insensitive; ``-`` or a space between two dots): ``draw B5-C3``, ``slack B5-C3``,
-``extra slack B5-C3`` (each may end in ``and move``: the drawer's piece on one end moves along the
-new line to the empty other end), ``move B5-C3`` (along a line, from the end holding your piece),
-``revive C3``, ``woven revive C3``; a bare ``B5-C3`` is a move when a line joins the two dots and a
-draw otherwise. Draft: ``pick turn order``, ``pick extra slack``, ``pick woven revive``; then the
-Turn Order holder writes ``first`` or ``second``.
+``Tightwire(variant=...)`` (and so ``Tightwire.new`` and :func:`geniusbot.games.load`) makes a
+game of the rule set's own subclass; the registry, the records and the stored games know the one
+game ``tightwire`` and its rule sets by name. The notation is in ``notation``.
 
 The view (``view(seat)``; there is no hidden information, every seat sees the same) holds:
 
@@ -52,17 +51,13 @@ The view (``view(seat)``; there is no hidden information, every seat sees the sa
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, cast
+from typing import Any, ClassVar, Self, cast
 
 from geniusbot.games.base import (
     AmbiguousMoveError,
     Event,
     Game,
-    GameError,
     IllegalMoveError,
     MalformedMoveError,
     Move,
@@ -72,129 +67,33 @@ from geniusbot.games.base import (
 )
 from geniusbot.games.grid import parse_point, with_article
 from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
-from geniusbot.games.tightwire.view import TightwireView
+from geniusbot.games.tightwire.layout import PRESETS, line_name, parse_layout
+from geniusbot.games.tightwire.notation import (
+    BLUE,
+    COLOURS,
+    DRAW_ACTIONS,
+    EXTRA_SLACK,
+    ORANGE,
+    RE_DRAW,
+    RE_MOVE,
+    RE_ORDER,
+    RE_PICK,
+    RE_REVIVE,
+    VERBS,
+    WOVEN_REVIVE,
+    TightwireEvent,
+    TightwireMove,
+    capitalised,
+    normalize,
+)
+from geniusbot.games.tightwire.view import Draft, TightwireView
 
-ORANGE, BLUE = "orange", "blue"
-COLOURS: tuple[str, str] = (ORANGE, BLUE)
-
-TURN_ORDER, EXTRA_SLACK, WOVEN_REVIVE = "turn_order", "extra_slack", "woven_revive"
-ITEMS: tuple[str, ...] = (TURN_ORDER, EXTRA_SLACK, WOVEN_REVIVE)
-ITEM_TITLES: dict[str, str] = {
-    TURN_ORDER: "Turn Order",
-    EXTRA_SLACK: "Extra Slack Thread",
-    WOVEN_REVIVE: "Woven Revive",
-}
-ITEM_WORDS: dict[str, str] = {TURN_ORDER: "turn order", EXTRA_SLACK: "extra slack", WOVEN_REVIVE: "woven revive"}
-# Draft order from the seed ("Violet, Jamie, Violet"): player A is p1.
-DRAFT_ORDER: tuple[str, str, str] = ("p1", "p2", "p1")
-
-DRAW_ACTIONS: tuple[str, ...] = ("draw", "slack", "extra_slack")
-_VERBS = {
-    "draw": "draw",
-    "slack": "slack",
-    "extra_slack": "extra slack",
-    "move": "move",
-    "revive": "revive",
-    "woven_revive": "woven revive",
-}
-
-
-class TightwireEvent(StrEnum):
-    """Tightwire's own event kinds, for its three rule sets (a host treats them as :attr:`EventKind.INFO`)."""
-
-    #: The item draft and Turn Order (Threads of Fate): ``data["seat"]`` with the ``item`` picked, or ``first``.
-    PHASE = "phase"
-    #: An action is played: ``data`` has the ``seat``, the ``move`` as text and the ``path`` of dots it runs on.
-    MOVE = "move"
-    #: The pieces of one colour are captured: ``data`` has the ``color`` and the ``dots`` they stood on.
-    CAPTURE = "capture"
-
-
-@dataclass(frozen=True)
-class BoardPreset:
-    """A named board: its grid and where each colour's pieces start."""
-
-    cols: int
-    rows: int
-    orange: tuple[str, ...]
-    blue: tuple[str, ...]
-
-
-PRESETS: dict[str, BoardPreset] = {
-    # docs/rules/tightwire.md, ruling 1: the seed's picture is lost; this layout fits its worked example.
-    "classic5": BoardPreset(5, 5, ("A5", "B5", "D5", "E5"), ("A1", "B1", "D1", "E1")),
-    # A roomier house board with the same four pieces a side, for longer games.
-    "large7": BoardPreset(7, 7, ("A7", "B7", "F7", "G7"), ("A1", "B1", "F1", "G1")),
-}
-
-
-@dataclass(frozen=True)
-class TightwireMove(Move):
-    """One submission of Tightwire.
-
-    ``action`` is ``draw``, ``slack``, ``extra_slack`` (a line from ``a`` to ``b``; with
-    ``and_move`` the drawer's piece goes from ``a`` to ``b`` along it), ``move`` (from ``a`` to
-    ``b``), ``revive`` or ``woven_revive`` (onto ``a``), ``pick`` (``choice`` is an item id) or
-    ``order`` (``choice`` is ``"first"`` or ``"second"``). A line drawn without a move names its
-    dots in alphabetical order, so every action has one canonical form.
-    """
-
-    action: str
-    a: str | None = None
-    b: str | None = None
-    and_move: bool = False
-    choice: str | None = None
-
-    def text(self) -> str:
-        """The canonical notation: ``draw B5-C3 and move``, ``move B5-C3``, ``pick turn order``."""
-        if self.action == "pick":
-            return f"pick {ITEM_WORDS[self.choice or '']}"
-        if self.action == "order":
-            return str(self.choice)
-        verb = _VERBS[self.action]
-        if self.action in ("revive", "woven_revive"):
-            return f"{verb} {self.a}"
-        return f"{verb} {self.a}-{self.b}" + (" and move" if self.and_move else "")
-
-
-# ------------------------------------------------------------------------------- notation
-
-_DOT = r"([a-z]\d{1,2})"
-_PAIR = rf"{_DOT}\s*(?:-|\s|\bto\b)?\s*{_DOT}"
-# "slack line" and "slack thread" are how the rule texts name the slack line, so players write them.
-_RE_DRAW = re.compile(rf"^(?:(draw|slack(?: line| thread)?|extra slack(?: line| thread)?)\s+)?{_PAIR}(\s+and\s+move)?$")
-_RE_MOVE = re.compile(rf"^move\s+{_PAIR}$")
-_RE_REVIVE = re.compile(rf"^(revive|woven revive)\s+{_DOT}$")
-# An item's first word names it alone ("pick woven"): no two items share one.
-_RE_PICK = re.compile(r"^(?:pick\s+)?(turn(?: order)?|extra(?: slack(?: thread)?)?|woven(?: revive)?)$")
-_RE_ORDER = re.compile(r"^(first|second)$")
-
-
-def _normalize(text: str) -> str:
-    """Lower case, single spaces, no code quotes or final full stop: how players really type."""
-    text = text.replace("`", " ").replace("\u2013", "-").replace("\u2014", "-").lower()
-    text = re.sub(r"\s+", " ", text).strip().rstrip(".!").strip()
-    # "b 5" -> "b5": a dot split by a space is still one dot.
-    return re.sub(r"\b([a-z]) (\d)", r"\1\2", text)
-
-
-def _item_from_words(words: str) -> str:
-    if words.startswith("turn"):
-        return TURN_ORDER
-    if words.startswith("extra"):
-        return EXTRA_SLACK
-    return WOVEN_REVIVE
-
-
-def _cap(colour: str) -> str:
-    return colour.capitalize()
-
-
-# ------------------------------------------------------------------------------- the game
+__all__ = ["BLUE", "COLOURS", "ORANGE", "Tightwire", "TightwireEvent", "TightwireMove"]
 
 
 class Tightwire(Game):
-    """Tightwire and its rule sets ``classic``, ``influx`` and ``fate`` (see the module docstring)."""
+    """Tightwire, the game of the registry: the rules its three rule sets share (``classic``'s), and
+    the hooks each rule set's subclass overrides (see the module docstring)."""
 
     name = "tightwire"
     variant_aliases = {"threadsoffate": "fate", "deadlyinflux": "influx"}
@@ -251,6 +150,37 @@ class Tightwire(Game):
         "`woven revive C3`."
     )
 
+    # ---- the rule sets ----------------------------------------------------------------------
+
+    #: The rule set a subclass plays (its ``variant``); the subclass of each is found by this name.
+    rule_set: ClassVar[str] = ""
+    #: The items a rule set deals out before play (Threads of Fate drafts them); none: no item is
+    #: ever held, and an item's action is refused as having no place in the rule set.
+    items_offered: ClassVar[tuple[str, ...]] = ()
+    _rule_sets: ClassVar[dict[str, type[Tightwire]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "rule_set" in vars(cls):
+            if cls.rule_set not in cls.variants:
+                raise TypeError(f"{cls.__name__} plays {cls.rule_set!r}, which is not one of {cls.variants}.")
+            Tightwire._rule_sets[cls.rule_set] = cls
+
+    def __new__(cls, *, seed: int = 0, variant: str | None = None) -> Self:
+        """A game of the rule set ``variant`` names is an instance of that rule set's subclass
+        (``Tightwire(variant="fate")`` is a ``ThreadsOfFate``); an unknown name is left to
+        :class:`Game`'s check, which refuses it."""
+        if variant is None and cls.rule_set:
+            return object.__new__(cls)  # a rule set's own class, as a copy (pickle) makes its games: at once
+        name = (variant or cls.rule_set or cls.variants[0]).strip().lower()
+        rules = Tightwire._rule_sets.get(name, cls)
+        if not issubclass(rules, cls):
+            raise OptionError(f"{cls.__name__} plays the rule set {cls.rule_set!r}, not {variant!r}.")
+        return super().__new__(rules)
+
+    def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
+        super().__init__(seed=seed, variant=variant or self.rule_set or None)
+
     # ---- construction -------------------------------------------------------------------
 
     @classmethod
@@ -274,7 +204,7 @@ class Tightwire(Game):
         self.geo: BoardGeometry = geometry(self.cols, self.rows)
         self.colours = {"p1": p1_color, "p2": BLUE if p1_color == ORANGE else ORANGE}
         if options.get("setup"):
-            layout, setup_lines = self._parse_layout(options["setup"])
+            layout, setup_lines = parse_layout(options["setup"], self.geo)
         else:
             layout = {ORANGE: list(preset.orange), BLUE: list(preset.blue)}
             setup_lines = []
@@ -291,88 +221,17 @@ class Tightwire(Game):
         self.slack_left = {"p1": 1, "p2": 1}
         self.items: dict[str, list[str]] = {"p1": [], "p2": []}
         self.draft_picks: list[tuple[str, str]] = []
-        self._phase = "draft" if self.variant == "fate" else "play"
-        self.first: str | None = None if self.variant == "fate" else "p1"
+        self._phase = "play"
+        self.first: str | None = "p1"
         self.turn = "p1"
         self.last_move: str | None = None
         self.last_path: list[str] = []
         self.captured_last: list[str] = []
         self.captured_last_colours: dict[str, str] = {}
         self.move_number = 0
+        # The positions of play, for a rule set that forbids repeating one (see _record_position).
         self.history: list[str] = []
-        if self.variant == "influx":
-            # Ruling: the start is an earlier position too (see docs/rules/tightwire.md).
-            self.history.append(self._position_key(self.pieces, self.line_mask, self.slack_left, self.captured, "p1"))
-        self._seen = set(self.history)
-
-    def _parse_layout(self, text: str) -> tuple[dict[str, list[str]], list[int]]:
-        layout: dict[str, list[str]] = {}
-        lines: list[int] = []
-        seen: dict[str, str] = {}
-        for part in text.split(";"):
-            words = part.split()
-            if not words:
-                continue
-            key, rest = words[0].lower(), words[1:]
-            if key in COLOURS:
-                if key in layout:
-                    raise OptionError(f"The setup names {key} twice; list each colour once.")
-                layout[key] = []
-                for word in rest:
-                    name = self._option_dot(word)
-                    if name in seen:
-                        raise OptionError(f"The setup puts two pieces on {name}; give each piece its own dot.")
-                    seen[name] = key
-                    layout[key].append(name)
-            elif key == "lines":
-                for word in rest:
-                    match = re.fullmatch(r"([A-Za-z]\d{1,2})-([A-Za-z]\d{1,2})", word)
-                    if not match:
-                        raise OptionError(f"{word!r} is not a line; write lines as B5-C3, separated by spaces.")
-                    a = self._dot(self._option_dot(match.group(1)))
-                    b = self._dot(self._option_dot(match.group(2)))
-                    pid = self._setup_line(a, b, lines)
-                    lines.append(pid)
-            else:
-                raise OptionError(
-                    f'The setup has a part {key!r}; write it as "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
-                    f'with an optional "; lines B5-C3 C3-C2".'
-                )
-        for colour in COLOURS:
-            if colour not in layout:
-                raise OptionError(f'The setup places no {colour} pieces; list them as "{colour} A1 B1".')
-            if len(layout[colour]) < 2:
-                raise OptionError(
-                    f"The setup gives {colour} fewer than two pieces, and a player with one piece or none "
-                    f"has already lost; give each colour at least two."
-                )
-        return layout, lines
-
-    def _option_dot(self, word: str) -> str:
-        try:
-            point = parse_point(word, self.cols, self.rows)
-        except GameError as error:
-            raise OptionError(f"In the setup: {error}") from None
-        return str(point)
-
-    def _setup_line(self, a: int, b: int, earlier: list[int]) -> int:
-        names = self.geo.names
-        if a == b:
-            raise OptionError(f"The setup line {names[a]}-{names[b]} joins a dot to itself; name two dots.")
-        pid = self.geo.pair_id.get((a, b))
-        if pid is None:
-            over = names[self.geo.dots_between(a, b)[0]]
-            raise OptionError(
-                f"The setup line {names[a]}-{names[b]} passes over {over}; lines join dots without passing over one."
-            )
-        if pid in earlier:
-            raise OptionError(f"The setup lists the line {names[a]}-{names[b]} twice; list it once.")
-        for other in earlier:
-            if self.geo.crossing[pid] >> other & 1:
-                raise OptionError(
-                    f"The setup lines {self._line_name(pid)} and {self._line_name(other)} cross; lines may not cross."
-                )
-        return pid
+        self._seen: set[str] = set()
 
     # ---- small helpers ------------------------------------------------------------------
 
@@ -382,10 +241,6 @@ class Tightwire(Game):
             return dot
         point = parse_point(name, self.cols, self.rows)
         return self.geo.index(point.col, point.row)
-
-    def _line_name(self, pid: int) -> str:
-        i, j = self.geo.pairs[pid]
-        return f"{self.geo.names[i]}-{self.geo.names[j]}"
 
     def _add_line(self, pid: int, slack: bool, by: str | None) -> None:
         self.lines.append((pid, slack, by))
@@ -403,65 +258,41 @@ class Tightwire(Game):
     def _count(self, colour: str) -> int:
         return sum(1 for piece in self.pieces if piece == colour)
 
-    def _holder_of(self, item: str) -> str | None:
-        for seat, picked in self.draft_picks:
-            if picked == item:
-                return seat
-        return None
-
     @property
     def phase(self) -> str:
         """``draft``, ``order``, ``play`` or ``over``."""
         return "over" if self.is_over else self._phase
 
-    @staticmethod
-    def _position_key(
-        pieces: list[str | None],
-        line_mask: int,
-        slack_left: Mapping[str, int],
-        captured: Mapping[str, int],
-        to_move: str,
-    ) -> str:
-        board = "".join("." if p is None else p[0] for p in pieces)
-        slack = f"{slack_left['p1']}{slack_left['p2']}"
-        return f"{board}|{line_mask:x}|{slack}|{captured[ORANGE]}{captured[BLUE]}|{to_move}"
-
     # ---- whose turn -------------------------------------------------------------------
 
     def to_move(self) -> tuple[str, ...]:
-        """The one seat that may act: the drafting seat, the Turn Order holder, or the player to move."""
+        """The one seat that may act: the player to move, or the seat that acts before play."""
         if self.is_over:
             return ()
-        if self._phase == "draft":
-            return (DRAFT_ORDER[len(self.draft_picks)],)
-        if self._phase == "order":
-            return (self._holder_of(TURN_ORDER) or "p1",)
-        return (self.turn,)
+        return (self.turn,) if self._phase == "play" else (self._seat_before_play(),)
 
     # ---- captures -----------------------------------------------------------------------
 
     def _captures(self, pieces: list[str | None], mover: str) -> list[int]:
-        """Remove (in ``pieces``) what the rules capture after ``mover``'s action; return the dots."""
+        """Remove (in ``pieces``) what the rules capture after ``mover``'s action; return the dots.
+
+        The aggressor's advantage: the opponent's pieces go first, then the mover's own pieces
+        only if still surrounded by what is left."""
         enemy = BLUE if mover == ORANGE else ORANGE
+        taken = self._take_surrounded(pieces, enemy, mover)
+        return taken + self._take_surrounded(pieces, mover, enemy)
+
+    def _take_surrounded(self, pieces: list[str | None], colour: str, by: str) -> list[int]:
+        """Remove (in ``pieces``) the ``colour`` pieces joined by single lines to two or more ``by``
+        pieces; return their dots."""
         neighbours = self.neighbours
-
-        def surrounded(colour: str, by: str) -> list[int]:
-            return [
-                dot
-                for dot, piece in enumerate(pieces)
-                if piece == colour and sum(1 for n in neighbours[dot] if pieces[n] == by) >= 2
-            ]
-
-        taken = surrounded(enemy, mover)
+        taken = [
+            dot
+            for dot, piece in enumerate(pieces)
+            if piece == colour and sum(1 for n in neighbours[dot] if pieces[n] == by) >= 2
+        ]
         for dot in taken:
             pieces[dot] = None
-        if self.variant != "influx":
-            # The aggressor's advantage: the opponent's pieces go first, then the mover's own
-            # pieces only if still surrounded by what is left.
-            own = surrounded(mover, enemy)
-            for dot in own:
-                pieces[dot] = None
-            taken += own
         return taken
 
     # ---- legality -----------------------------------------------------------------------
@@ -475,25 +306,15 @@ class Tightwire(Game):
             return j, i
         return None
 
-    def _result_key(self, seat: str, frm: int | None, to: int) -> str:
-        """The position after ``seat`` moves ``frm`` -> ``to`` (or revives onto ``to`` when ``frm`` is None)."""
-        colour = self.colours[seat]
-        pieces = list(self.pieces)
-        captured = dict(self.captured)
-        if frm is None:
-            captured[colour] -= 1
-        else:
-            pieces[frm] = None
-        pieces[to] = colour
-        before = list(pieces)
-        for dot in self._captures(pieces, colour):
-            captured[before[dot] or colour] += 1
-        return self._position_key(pieces, self.line_mask, self.slack_left, captured, other_seat(seat))
-
     def _repeats(self, seat: str, frm: int | None, to: int) -> bool:
-        # Lines only ever accumulate, so a draw always makes a new position; only moves and
-        # revives can come back to an old one.
-        return self.variant == "influx" and self._result_key(seat, frm, to) in self._seen
+        """Whether ``seat``'s move ``frm`` -> ``to`` (a revive onto ``to`` when ``frm`` is None) would
+        repeat a position the rule set forbids repeating. Lines only ever accumulate, so a draw
+        always makes a new position; only moves and revives can come back to an old one."""
+        return False
+
+    def _record_position(self, to_move: str) -> None:
+        """Keep the position now, ``to_move`` to act, for :meth:`_repeats` (a rule set that forbids
+        repeats keeps it in ``history``)."""
 
     def _play_actions(self, seat: str) -> Iterator[TightwireMove]:
         """Every legal action of ``seat`` in the play phase (the fast path of the legality rules)."""
@@ -503,7 +324,7 @@ class Tightwire(Game):
         kinds_all: list[str] = []
         if self.slack_left[seat]:
             kinds_all.append("slack")
-        if self.variant == "fate" and EXTRA_SLACK in self.items[seat] and not self.slack_left[seat]:
+        elif EXTRA_SLACK in self.items[seat]:
             kinds_all.append("extra_slack")
         crossing = geo.crossing
         for pid, (i, j) in enumerate(geo.pairs):
@@ -522,7 +343,7 @@ class Tightwire(Game):
             if free and not self._repeats(seat, free[0], free[1]):
                 yield TightwireMove(seat, "move", names[free[0]], names[free[1]])
         if self.captured[colour]:
-            woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat] and not self._every_dot_has_a_line()
+            woven = WOVEN_REVIVE in self.items[seat] and not self._every_dot_has_a_line()
             for dot in range(geo.dot_count):
                 if pieces[dot] is not None:
                     continue
@@ -537,16 +358,7 @@ class Tightwire(Game):
         movers = self.to_move()
         seats = movers if seat is None else [s for s in movers if s == seat]
         for s in seats:
-            if self._phase == "draft":
-                taken = {item for _, item in self.draft_picks}
-                for item in ITEMS:
-                    if item not in taken:
-                        yield TightwireMove(s, "pick", choice=item)
-            elif self._phase == "order":
-                yield TightwireMove(s, "order", choice="first")
-                yield TightwireMove(s, "order", choice="second")
-            else:
-                yield from self._play_actions(s)
+            yield from self._play_actions(s) if self._phase == "play" else self._moves_before_play(s)
 
     def has_legal_action(self, seat: str) -> bool:
         """Whether ``seat`` could act if it were to move now (in the play phase)."""
@@ -554,19 +366,8 @@ class Tightwire(Game):
 
     def _check(self, move: TightwireMove) -> TightwireMove:
         """Return ``move`` if it is legal now, else raise the error that tells the player why."""
-        seat = move.seat
-        if self._phase == "draft":
-            if move.action != "pick" or move.choice not in ITEMS:
-                raise self._draft_help()
-            if self._holder_of(move.choice) is not None:
-                raise IllegalMoveError(
-                    f"{ITEM_TITLES[move.choice]} has already been picked; pick one of: {self._available_words()}."
-                )
-            return move
-        if self._phase == "order":
-            if move.action != "order" or move.choice not in ("first", "second"):
-                raise self._order_help(seat)
-            return move
+        if self._phase != "play":
+            return self._check_before_play(move)
         if move.action in ("pick", "order"):
             raise self._no_draft_now()
         if move.action in DRAW_ACTIONS:
@@ -601,19 +402,19 @@ class Tightwire(Game):
                 hint = ""
                 if self.slack_left[seat]:
                     hint = f", or write `slack {text}` to use your slack line"
-                elif self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
+                elif EXTRA_SLACK in self.items[seat]:
                     hint = f", or write `extra slack {text}` to weave your Extra Slack Thread"
                 raise IllegalMoveError(
-                    f"{text} crosses the line {self._line_name(crossed[0])}; choose another line{hint}."
+                    f"{text} crosses the line {line_name(self.geo, crossed[0])}; choose another line{hint}."
                 )
         elif kind == "slack":
             if not self.slack_left[seat]:
                 hint = "draw a line that crosses no other, move a piece or revive one"
-                if self.variant == "fate" and EXTRA_SLACK in self.items[seat]:
+                if EXTRA_SLACK in self.items[seat]:
                     hint = f"write `extra slack {text}` to weave your Extra Slack Thread"
                 raise IllegalMoveError(f"You have used your slack line; {hint}.")
         else:
-            if self.variant != "fate":
+            if EXTRA_SLACK not in self.items_offered:
                 raise IllegalMoveError(
                     "There are no items in this rule set, so there is no Extra Slack Thread to weave."
                 )
@@ -630,7 +431,7 @@ class Tightwire(Game):
             if free is None:
                 raise IllegalMoveError(
                     f"You can move along the new line only if one end holds your piece and the other end is empty; "
-                    f"write `{_VERBS[kind]} {text}` to draw the line alone."
+                    f"write `{VERBS[kind]} {text}` to draw the line alone."
                 )
             return TightwireMove(seat, kind, names[free[0]], names[free[1]], True)
         lo, hi = sorted((a, b))
@@ -681,9 +482,9 @@ class Tightwire(Game):
         dot = self._dot(move.a or "")
         name = self.geo.names[dot]
         colour = self.colours[seat]
-        holds_woven = self.variant == "fate" and WOVEN_REVIVE in self.items[seat]
+        holds_woven = WOVEN_REVIVE in self.items[seat]
         if kind == "woven_revive":
-            if self.variant != "fate":
+            if WOVEN_REVIVE not in self.items_offered:
                 raise IllegalMoveError(f"There are no items in this rule set; write `revive {name}` to revive a piece.")
             if not holds_woven:
                 raise IllegalMoveError(
@@ -720,18 +521,6 @@ class Tightwire(Game):
             )
         return TightwireMove(seat, kind, name)
 
-    def _available_words(self) -> str:
-        taken = {item for _, item in self.draft_picks}
-        return ", ".join(f"`pick {ITEM_WORDS[i]}`" for i in ITEMS if i not in taken)
-
-    def _draft_help(self) -> GameError:
-        return MalformedMoveError(f"The items are being drafted; write one of {self._available_words()}.")
-
-    def _order_help(self, seat: str) -> GameError:
-        return MalformedMoveError(
-            f"You hold Turn Order: write `first` to move first or `second` to let {other_seat(seat)} move first."
-        )
-
     @staticmethod
     def _play_help() -> str:
         return (
@@ -745,25 +534,17 @@ class Tightwire(Game):
         """The legal action ``text`` names for ``seat``, or a :class:`GameError` that says what to write."""
         self.require_turn(seat)
         self.require_room(private)
-        words = _normalize(text)
-        if self._phase == "draft":
-            match = _RE_PICK.match(words)
-            if not match:
-                raise self._draft_help()
-            return self._check(TightwireMove(seat, "pick", choice=_item_from_words(match.group(1))))
-        if self._phase == "order":
-            match = _RE_ORDER.match(words)
-            if not match:
-                raise self._order_help(seat)
-            return self._check(TightwireMove(seat, "order", choice=match.group(1)))
-        if match := _RE_MOVE.match(words):
+        words = normalize(text)
+        if self._phase != "play":
+            return self._parse_before_play(words, seat)
+        if match := RE_MOVE.match(words):
             self._dot(match.group(1)), self._dot(match.group(2))
             return self._check(TightwireMove(seat, "move", match.group(1).upper(), match.group(2).upper()))
-        if match := _RE_REVIVE.match(words):
+        if match := RE_REVIVE.match(words):
             self._dot(match.group(2))
             kind = "revive" if match.group(1) == "revive" else "woven_revive"
             return self._check(TightwireMove(seat, kind, match.group(2).upper()))
-        if match := _RE_DRAW.match(words):
+        if match := RE_DRAW.match(words):
             verb, a, b, and_move = match.groups()
             self._dot(a), self._dot(b)
             a, b, and_move = a.upper(), b.upper(), bool(and_move)
@@ -771,18 +552,16 @@ class Tightwire(Game):
                 kind = "draw" if verb == "draw" else "extra_slack" if verb.startswith("extra") else "slack"
                 return self._check(TightwireMove(seat, kind, a, b, and_move))
             return self._parse_bare(seat, a, b, and_move)
-        if _RE_PICK.match(words) or _RE_ORDER.match(words):
+        if RE_PICK.match(words) or RE_ORDER.match(words):
             raise self._no_draft_now()
         raise MalformedMoveError(self._play_help())
 
     def _no_draft_now(self) -> IllegalMoveError:
-        """A draft pick or a Turn Order choice once play has begun (or in a rule set with neither)."""
-        why = (
-            "The draft and the turn order are settled"
-            if self.variant == "fate"
-            else "There is no draft or Turn Order in this rule set (only in Threads of Fate)"
+        """A draft pick or a Turn Order choice in a rule set with neither (one with a draft says it is settled)."""
+        return IllegalMoveError(
+            "There is no draft or Turn Order in this rule set (only in Threads of Fate); "
+            "make a move of play, such as `draw B5-C3`."
         )
-        return IllegalMoveError(f"{why}; make a move of play, such as `draw B5-C3`.")
 
     def _parse_bare(self, seat: str, a: str, b: str, and_move: bool) -> TightwireMove:
         """A bare ``B5-C3``: a move along an existing line, otherwise a draw."""
@@ -810,77 +589,15 @@ class Tightwire(Game):
             raise MalformedMoveError("That is not a Tightwire move.")
         self.require_turn(move.seat)
         move = self._check(move)
-        if self._phase == "draft":
-            return self._play_pick(move)
-        if self._phase == "order":
-            return self._play_order(move)
+        if self._phase != "play":
+            return self._play_before_play(move)
         return self._play_action(move)
-
-    def _play_pick(self, move: TightwireMove) -> list[Event]:
-        seat, item = move.seat, str(move.choice)
-        self.draft_picks.append((seat, item))
-        self.items[seat].append(item)
-        self.last_move, self.last_path, self.captured_last = move.text(), [], []
-        self.captured_last_colours = {}
-        events = [
-            Event(f"{seat} picks {ITEM_TITLES[item]}.", kind=TightwireEvent.PHASE, data={"seat": seat, "item": item})
-        ]
-        if len(self.draft_picks) == len(DRAFT_ORDER) - 1:
-            # Ruling: the last pick is forced, so the host makes it at once.
-            last_seat = DRAFT_ORDER[-1]
-            (last,) = [i for i in ITEMS if self._holder_of(i) is None]
-            self.draft_picks.append((last_seat, last))
-            self.items[last_seat].append(last)
-            events.append(
-                Event(
-                    f"{last_seat} receives the last item, {ITEM_TITLES[last]}.",
-                    kind=TightwireEvent.PHASE,
-                    data={"seat": last_seat, "item": last},
-                )
-            )
-            self._phase = "order"
-            holder = self._holder_of(TURN_ORDER)
-            assert holder is not None  # the draft is complete: every item has its holder
-            events.append(
-                Event(
-                    f"{holder} holds Turn Order: `first` to move first, or `second` to let {other_seat(holder)} move first.",
-                    kind=TightwireEvent.PHASE,
-                    data={"seat": holder},
-                )
-            )
-        return events
-
-    def _play_order(self, move: TightwireMove) -> list[Event]:
-        seat = move.seat
-        self.items[seat].remove(TURN_ORDER)
-        self.first = seat if move.choice == "first" else other_seat(seat)
-        self.turn = self.first
-        self._phase = "play"
-        self.last_move, self.last_path, self.captured_last = move.text(), [], []
-        self.captured_last_colours = {}
-        colour = self.colours[self.first]
-        events = [
-            Event(
-                f"{seat} uses Turn Order: {self.first} ({_cap(colour)}) moves first.",
-                kind=TightwireEvent.PHASE,
-                data={"seat": seat, "first": self.first},
-            )
-        ]
-        if not self.has_legal_action(self.first):
-            events += self.end(
-                other_seat(self.first),
-                Termination.NO_LEGAL_ACTION,
-                f"{self.first} has no legal action and loses",
-                verdict="",
-                seat=self.first,
-            )
-        return events
 
     def _play_action(self, move: TightwireMove) -> list[Event]:
         seat, kind = move.seat, move.action
         colour = self.colours[seat]
         # Colour and seat: the board shows colours, the host's captions name seats.
-        name = f"{_cap(colour)} ({seat})"
+        name = f"{capitalised(colour)} ({seat})"
         a = self._dot(move.a or "")
         path = [move.a or ""]
         if kind in DRAW_ACTIONS:
@@ -930,7 +647,7 @@ class Tightwire(Game):
             if dots:
                 events.append(
                     Event(
-                        f"{_cap(loser_colour)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
+                        f"{capitalised(loser_colour)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
                         f"on {', '.join(dots)}.",
                         kind=TightwireEvent.CAPTURE,
                         data={"color": loser_colour, "dots": dots},
@@ -944,22 +661,19 @@ class Tightwire(Game):
                     other_seat(loser),
                     Termination.CAPTURE,
                     # The host's caption names the winner; the reason says why the loser lost.
-                    f"{_cap(self.colours[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
+                    f"{capitalised(self.colours[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
                     "and loses",
                     verdict="",
                     seat=loser,
                     pieces=left,
                 )
         self.turn = opponent
-        if self.variant == "influx":
-            key = self._position_key(self.pieces, self.line_mask, self.slack_left, self.captured, opponent)
-            self.history.append(key)
-            self._seen.add(key)
+        self._record_position(opponent)
         if not self.has_legal_action(opponent):
             events += self.end(
                 seat,
                 Termination.NO_LEGAL_ACTION,
-                f"{_cap(self.colours[opponent])} ({opponent}) has no legal action and loses",
+                f"{capitalised(self.colours[opponent])} ({opponent}) has no legal action and loses",
                 verdict="",
                 seat=opponent,
             )
@@ -985,15 +699,7 @@ class Tightwire(Game):
             "captured": dict(self.captured),
             "slack_left": dict(self.slack_left),
             "items": {s: list(v) for s, v in self.items.items()},
-            "draft": (
-                {
-                    "order": list(DRAFT_ORDER),
-                    "picks": [{"seat": s, "item": i} for s, i in self.draft_picks],
-                    "available": [i for i in ITEMS if self._holder_of(i) is None],
-                }
-                if self.variant == "fate"
-                else None
-            ),
+            "draft": self._draft_view(),
             "last_move": self.last_move,
             "last_path": list(self.last_path),
             "captured_last": list(self.captured_last),
@@ -1001,6 +707,32 @@ class Tightwire(Game):
             "first": self.first,
             "move_number": self.move_number,
         }
+
+    # ---- the phases before play: a rule set that has some (a draft) overrides these -------
+
+    def _seat_before_play(self) -> str:
+        """The seat that acts now, before play."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _moves_before_play(self, seat: str) -> Iterator[TightwireMove]:
+        """The legal moves of ``seat`` before play."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _check_before_play(self, move: TightwireMove) -> TightwireMove:
+        """``move`` if it is legal before play, else the error that tells the player why."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _parse_before_play(self, words: str, seat: str) -> TightwireMove:
+        """The legal move that ``words`` (as :func:`normalize` gives them) names before play."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _play_before_play(self, move: TightwireMove) -> list[Event]:
+        """Play ``move`` (legal) before play and say what happened."""
+        raise NotImplementedError("this rule set has no phase before play")
+
+    def _draft_view(self) -> Draft | None:
+        """The view's ``draft``: ``None`` in a rule set without one."""
+        return None
 
     # ---- serialisation ------------------------------------------------------------------
 
@@ -1012,7 +744,7 @@ class Tightwire(Game):
             "rows": self.rows,
             "colors": dict(self.colours),
             "pieces": {self.geo.names[d]: p for d, p in enumerate(self.pieces) if p is not None},
-            "lines": [[self._line_name(pid), slack, by] for pid, slack, by in self.lines],
+            "lines": [[line_name(self.geo, pid), slack, by] for pid, slack, by in self.lines],
             "captured": dict(self.captured),
             "slack_left": dict(self.slack_left),
             "items": {s: list(v) for s, v in self.items.items()},
@@ -1105,7 +837,7 @@ class Tightwire(Game):
                 steps = [step for step in quiet if not self._repeats(seat, *step)]
             return steps
 
-        some = any(not self._repeats(seat, *step) for step in quiet) if self.variant == "influx" else bool(quiet)
+        some = any(not self._repeats(seat, *step) for step in quiet)
         if some and rng.random() < 0.3:
             frm, to = rng.choice(allowed())
             return TightwireMove(seat, "move", names[frm], names[to])

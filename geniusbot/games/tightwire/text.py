@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from geniusbot.games.grid import seat_list, symbol
-from geniusbot.games.tightwire.rules import ITEM_TITLES
+from geniusbot.games.tightwire.notation import ITEM_TITLES
 from geniusbot.games.tightwire.view import TightwireView
 
 # Columns between two dots of the drawing: a horizontal line fills them with '---'.
