@@ -37,8 +37,6 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-import re
-import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +60,7 @@ from .outcome import (  # how a game ends, named here too
     Termination as Termination,
     default_verdict as default_verdict,
 )
+from .reading import notation_words as notation_words, typed as typed  # how the rules read typed text
 
 SEATS: tuple[str, str] = ("p1", "p2")
 
@@ -69,42 +68,6 @@ SEATS: tuple[str, str] = ("p1", "p2")
 def other_seat(seat: str) -> str:
     """The opponent of ``seat`` in a two-player game."""
     return "p2" if seat == "p1" else "p1"
-
-
-# A token: letter-and-digit runs joined by one ' or - ("all-in", "B5-C3"), joined in code (memory).
-_RUN = re.compile(r"[^\W_]+")
-_WORD = re.compile(r"[a-z'\-]+")  # on a token: letters alone, the joins between them
-
-
-def _tokens(text: str) -> Iterator[str]:
-    start = end = -1
-    for run in _RUN.finditer(text):
-        if end < 0 or run.start() != end + 1 or text[end] not in "'-":
-            if end >= 0:
-                yield text[start:end]
-            start = run.start()
-        end = run.end()
-    if end >= 0:
-        yield text[start:end]
-
-
-def typed(text: str) -> str:
-    """``text`` as the rules read what a player typed: in Unicode's NFKC form, so the full-width
-    letters and digits a Korean or Japanese keyboard types (``Ｈ８``, ``ｂｌａｃｋ``) are the
-    ASCII ones (``H8``, ``black``). The one reading of a typed move: the host passes every
-    submission through it, the record reader every move line, so a game's parser never sees
-    the full-width forms."""
-    return unicodedata.normalize("NFKC", text)
-
-
-def notation_words(text: str) -> list[str]:
-    """The words of ``text``, lower case, in order: its tokens of letters alone (``use``,
-    ``all-in``, ``pick-your-prize``); tokens with a digit (``H8``, ``B5-C3``, ``20``, ``1st``)
-    are coordinates or numbers, not words."""
-    return [token for token in _tokens(text.lower()) if _WORD.fullmatch(token)]
-
-
-# --------------------------------------------------------------------------- errors
 
 
 # --------------------------------------------------------------------------- values
