@@ -89,14 +89,24 @@ ENGLISH_WORDS = Words()
 
 
 class BaseView(TypedDict):
-    """The keys every view shares, as :meth:`Game.base_view` gives them: the game's name, its
-    variant, the seats to move, and the outcome (:meth:`Outcome.to_dict`, ``None`` while it runs).
-    A game's own view type adds ``last_move`` and the rest."""
+    """The keys every view shares, as :meth:`Game.base_view` gives them. A game's own view type
+    (a subclass) adds the rest, and its view sets ``last_move`` and ``phase`` over the defaults."""
 
+    #: The game's name (:attr:`Game.name`).
     game: str
+    #: The rule set.
     variant: str
+    #: The seats to move (:meth:`Game.to_move`).
     to_move: list[str]
+    #: :meth:`Outcome.to_dict`, ``None`` while the game runs.
     outcome: dict[str, Any] | None
+    #: The canonical text of the last move this view's seat may see (a seat's own sealed move in
+    #: its own view); ``None`` before the first. Default: ``None``.
+    last_move: str | None
+    #: The phase of the game, in the game's own words (``"choice"``, ``"draft"``), read by
+    #: :meth:`Game.choosing` against :attr:`Game.choice_phases`; ``"over"`` once the game is over.
+    #: Default: ``"play"`` while the game runs, ``"over"`` once it is over.
+    phase: str
 
 
 class EventKind(StrEnum):
@@ -418,18 +428,23 @@ class Game(ABC):
     def view(self, seat: str | None = None) -> Mapping[str, Any]:
         """What ``seat`` may see now (``None``: a spectator or the public room). JSON-ready.
 
-        Every view has at least ``game``, ``variant``, ``to_move``, ``outcome`` and
-        ``last_move`` (canonical text or ``None``). A game may type its view as a ``TypedDict``
-        (starting from :class:`BaseView`), which its picture and text board then read by key.
+        Every view has at least the keys of :class:`BaseView` (``game``, ``variant``,
+        ``to_move``, ``outcome``, ``last_move``, ``phase``): it starts from :meth:`base_view`
+        and sets its own ``last_move`` and ``phase``. A game may type its view as a subclass of
+        :class:`BaseView`, which its picture and text board then read by key.
         """
 
     def base_view(self) -> BaseView:
-        """The keys every view shares."""
+        """The keys every view shares: what the game knows of them, and the defaults of the
+        others (no last move; the phase ``"play"``, or ``"over"`` once the game is over), which
+        a game's view sets over them."""
         return {
             "game": self.name,
             "variant": self.variant,
             "to_move": list(self.to_move()),
             "outcome": self._outcome.to_dict() if self._outcome else None,
+            "last_move": None,
+            "phase": "over" if self._outcome is not None else "play",
         }
 
     # ---- serialisation ---------------------------------------------------------------------

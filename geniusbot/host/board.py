@@ -13,11 +13,13 @@ from typing import Any
 
 from geniusbot import render
 from geniusbot.games import Game, OptionError, get_game
+from geniusbot.games.base import BaseView
 
 log = logging.getLogger(__name__)
 
-# The keys every view carries, which the footer says in words (or the caption does).
-_COMMON_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
+# The keys every view carries (BaseView's), which the footer says in words (or the caption does);
+# not the phase, which neither says: a game without a text board of its own lists it.
+_COMMON_KEYS = BaseView.__required_keys__ - {"phase"}
 
 
 class Views:
