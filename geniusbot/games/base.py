@@ -307,6 +307,13 @@ class Game(ABC):
         only the view, so it never shows more than that view's seat may see."""
         return None
 
+    @classmethod
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
+        """What each seat plays as in ``view`` (seat -> its colour, ``{"p1": "black"}``), a seat
+        not yet settled left out: the text board's footer says it ("p1 black, p2 white"). It
+        reads only the view. Default: nothing (the seats are their names alone)."""
+        return {}
+
     def choosing(self, view: Mapping[str, Any] | None = None) -> bool:
         """Whether the seats to move now pick one of a few named options (see
         :attr:`choice_phases`) rather than a point of the board. ``view``: the public view of
