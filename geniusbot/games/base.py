@@ -89,23 +89,19 @@ ENGLISH_WORDS = Words()
 
 
 class BaseView(TypedDict):
-    """The keys every view shares, as :meth:`Game.base_view` gives them. A game's own view type
-    (a subclass) adds the rest, and its view sets ``last_move`` and ``phase`` over the defaults."""
+    """The keys every view shares, as :meth:`Game.base_view` gives them: the game's name, its
+    variant, the seats to move, the outcome (:meth:`Outcome.to_dict`, ``None`` while it runs),
+    and two that a game's view sets over base_view's defaults: ``last_move``, the canonical text
+    of the last move the view's seat may see (``None``, the default, before the first), and
+    ``phase``, in the game's own words (``"choice"``, ``"draft"``; :meth:`Game.choosing` reads it
+    against :attr:`Game.choice_phases`), ``"over"`` once the game is over and only then (default:
+    ``"play"`` while it runs). A game's own view type (a subclass) adds the rest."""
 
-    #: The game's name (:attr:`Game.name`).
     game: str
-    #: The rule set.
     variant: str
-    #: The seats to move (:meth:`Game.to_move`).
     to_move: list[str]
-    #: :meth:`Outcome.to_dict`, ``None`` while the game runs.
     outcome: dict[str, Any] | None
-    #: The canonical text of the last move this view's seat may see (a seat's own sealed move in
-    #: its own view); ``None`` before the first. Default: ``None``.
     last_move: str | None
-    #: The phase of the game, in the game's own words (``"choice"``, ``"draft"``), read by
-    #: :meth:`Game.choosing` against :attr:`Game.choice_phases`; ``"over"`` once the game is over.
-    #: Default: ``"play"`` while the game runs, ``"over"`` once it is over.
     phase: str
 
 
@@ -322,6 +318,13 @@ class Game(ABC):
             return False
         return (view if view is not None else self.view(None)).get("phase") in self.choice_phases
 
+    def choice_key(self, view: Mapping[str, Any] | None = None) -> tuple[object, ...]:
+        """What tells one choice from the next while the seats to move are :meth:`choosing`: a
+        host keeps its offer of the options (a seat's buttons) while they and this key stay the
+        same, and offers them anew once either changes. ``view``: the public view of now, as
+        :meth:`choosing` takes it. Default: the phase alone."""
+        return ((view if view is not None else self.view(None)).get("phase"),)
+
     # ---- whose turn, what is legal ---------------------------------------------------------
 
     @abstractmethod
@@ -435,16 +438,14 @@ class Game(ABC):
     def view(self, seat: str | None = None) -> Mapping[str, Any]:
         """What ``seat`` may see now (``None``: a spectator or the public room). JSON-ready.
 
-        Every view has at least the keys of :class:`BaseView` (``game``, ``variant``,
-        ``to_move``, ``outcome``, ``last_move``, ``phase``): it starts from :meth:`base_view`
+        Every view has at least the keys of :class:`BaseView`: it starts from :meth:`base_view`
         and sets its own ``last_move`` and ``phase``. A game may type its view as a subclass of
         :class:`BaseView`, which its picture and text board then read by key.
         """
 
     def base_view(self) -> BaseView:
-        """The keys every view shares: what the game knows of them, and the defaults of the
-        others (no last move; the phase ``"play"``, or ``"over"`` once the game is over), which
-        a game's view sets over them."""
+        """The keys every view shares (:class:`BaseView`), ``last_move`` and ``phase`` at their
+        defaults, which a game's view sets over them."""
         return {
             "game": self.name,
             "variant": self.variant,
