@@ -137,6 +137,15 @@ def test_a_game_that_never_ends_under_random_play_fails_random_play(tmp_path, mo
     assert "To fix: a game must end within a bounded number of moves whatever is played" in said
 
 
+def test_a_view_whose_phase_is_not_over_at_the_end_fails_random_play(tmp_path, monkeypatch, capsys):
+    skeleton(tmp_path, monkeypatch, "phaseless", ('"over" if self.is_over else "take"', '"take"'))
+    code, out, _ = check(capsys, "phaseless:Phaseless", "--only", "random-play")
+    assert code == 1
+    said = " ".join(out.split())
+    assert "random-play failed: the room's view says the phase 'take' but the game is over" in said
+    assert 'To fix: the phase is "over" once the game is over, and only then' in said
+
+
 def test_a_move_whose_word_is_not_a_keyword_fails_keywords(tmp_path, monkeypatch, capsys):
     skeleton(tmp_path, monkeypatch, "wordless", ('frozenset({"take"})', 'frozenset({"grab"})'))
     code, out, _ = check(capsys, "wordless:Wordless", "--only", "keywords,declaration")

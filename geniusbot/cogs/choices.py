@@ -29,7 +29,8 @@ _KIND = {False: "choice", True: "dm"}
 @dataclass
 class Offer:
     """A message with choice buttons the bot posted: where, for whom, what (``asks``: what a
-    sealed question asks, so that the same question is not offered twice)."""
+    sealed question asks, the game's ``choice_key`` and the options, so that the same question
+    is not offered twice)."""
 
     channel_id: int
     message_id: int

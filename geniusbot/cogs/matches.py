@@ -450,7 +450,7 @@ class Matches(commands.Cog):
         offers = private_choice_offers(live.game, view) if live.status == MatchStatus.LIVE else {}
         for seat, player in live.players.items():
             texts = offers.get(seat)
-            asks = (view.get("phase"), view.get("play"), tuple(texts)) if texts else ()
+            asks = (*live.game.choice_key(view), tuple(texts)) if texts else ()
             old = self.dm_offers.get((match_id, seat))
             if old is not None and old.asks == asks:
                 continue

@@ -28,11 +28,13 @@ from geniusbot.games import (
     load,
     notation_words,
 )
+from geniusbot.games.base import BaseView
 
 from .failures import CheckFailed, expect, where
 from .playout import END_BOUND, LEGAL_CAP, SEEDS, garbled, positions, random_move
 
-BASE_VIEW_KEYS = frozenset({"game", "variant", "to_move", "outcome", "last_move"})
+#: The keys every view has: :class:`~geniusbot.games.BaseView`'s.
+BASE_VIEW_KEYS: frozenset[str] = BaseView.__required_keys__
 
 SAVING = "state_dict() gives the whole state as plain JSON data and load_state() restores all of it"
 
@@ -110,7 +112,8 @@ def _registered(name: str) -> type[Game] | None:
 def check_invariants(game: Game) -> None:
     """The invariants of the rules API after any action: only the seats to move have legal moves,
     a running game lets someone act, ``to_dict()`` is JSON that loads back equal, every view is
-    JSON with the base keys (and, for a game of perfect information, every seat's is the room's)."""
+    JSON with the base keys, its phase "over" once the game is over and only then (and, for a game
+    of perfect information, every seat's is the room's)."""
     movers = game.to_move()
     expect(set(movers) <= set(SEATS), f"to_move() names {movers}, not seats p1 and p2")
     for seat in SEATS:
@@ -141,6 +144,11 @@ def check_invariants(game: Game) -> None:
             view["game"] == game.name and view["to_move"] == list(movers),
             f"{who} names another game or other seats to move",
             "start from base_view().",
+        )
+        expect(
+            (view["phase"] == "over") == game.is_over,
+            f"{who} says the phase {view['phase']!r} " + ("but the game is over" if game.is_over else "before the end"),
+            'the phase is "over" once the game is over, and only then (base_view() says so).',
         )
         if viewer is None:
             public = view

@@ -37,8 +37,6 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-import re
-import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +60,7 @@ from .outcome import (  # how a game ends, named here too
     Termination as Termination,
     default_verdict as default_verdict,
 )
+from .reading import notation_words as notation_words, typed as typed  # how the rules read typed text
 
 SEATS: tuple[str, str] = ("p1", "p2")
 
@@ -69,42 +68,6 @@ SEATS: tuple[str, str] = ("p1", "p2")
 def other_seat(seat: str) -> str:
     """The opponent of ``seat`` in a two-player game."""
     return "p2" if seat == "p1" else "p1"
-
-
-# A token: letter-and-digit runs joined by one ' or - ("all-in", "B5-C3"), joined in code (memory).
-_RUN = re.compile(r"[^\W_]+")
-_WORD = re.compile(r"[a-z'\-]+")  # on a token: letters alone, the joins between them
-
-
-def _tokens(text: str) -> Iterator[str]:
-    start = end = -1
-    for run in _RUN.finditer(text):
-        if end < 0 or run.start() != end + 1 or text[end] not in "'-":
-            if end >= 0:
-                yield text[start:end]
-            start = run.start()
-        end = run.end()
-    if end >= 0:
-        yield text[start:end]
-
-
-def typed(text: str) -> str:
-    """``text`` as the rules read what a player typed: in Unicode's NFKC form, so the full-width
-    letters and digits a Korean or Japanese keyboard types (``Ｈ８``, ``ｂｌａｃｋ``) are the
-    ASCII ones (``H8``, ``black``). The one reading of a typed move: the host passes every
-    submission through it, the record reader every move line, so a game's parser never sees
-    the full-width forms."""
-    return unicodedata.normalize("NFKC", text)
-
-
-def notation_words(text: str) -> list[str]:
-    """The words of ``text``, lower case, in order: its tokens of letters alone (``use``,
-    ``all-in``, ``pick-your-prize``); tokens with a digit (``H8``, ``B5-C3``, ``20``, ``1st``)
-    are coordinates or numbers, not words."""
-    return [token for token in _tokens(text.lower()) if _WORD.fullmatch(token)]
-
-
-# --------------------------------------------------------------------------- errors
 
 
 # --------------------------------------------------------------------------- values
@@ -127,13 +90,19 @@ ENGLISH_WORDS = Words()
 
 class BaseView(TypedDict):
     """The keys every view shares, as :meth:`Game.base_view` gives them: the game's name, its
-    variant, the seats to move, and the outcome (:meth:`Outcome.to_dict`, ``None`` while it runs).
-    A game's own view type adds ``last_move`` and the rest."""
+    variant, the seats to move, the outcome (:meth:`Outcome.to_dict`, ``None`` while it runs),
+    and two that a game's view sets over base_view's defaults: ``last_move``, the canonical text
+    of the last move the view's seat may see (``None``, the default, before the first), and
+    ``phase``, in the game's own words (``"choice"``, ``"draft"``; :meth:`Game.choosing` reads it
+    against :attr:`Game.choice_phases`), ``"over"`` once the game is over and only then (default:
+    ``"play"`` while it runs). A game's own view type (a subclass) adds the rest."""
 
     game: str
     variant: str
     to_move: list[str]
     outcome: dict[str, Any] | None
+    last_move: str | None
+    phase: str
 
 
 class EventKind(StrEnum):
@@ -334,6 +303,13 @@ class Game(ABC):
         only the view, so it never shows more than that view's seat may see."""
         return None
 
+    @classmethod
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
+        """What each seat plays as in ``view`` (seat -> its colour, ``{"p1": "black"}``), a seat
+        not yet settled left out: the text board's footer says it ("p1 black, p2 white"). It
+        reads only the view. Default: nothing (the seats are their names alone)."""
+        return {}
+
     def choosing(self, view: Mapping[str, Any] | None = None) -> bool:
         """Whether the seats to move now pick one of a few named options (see
         :attr:`choice_phases`) rather than a point of the board. ``view``: the public view of
@@ -341,6 +317,13 @@ class Game(ABC):
         if not self.choice_phases or self.is_over:
             return False
         return (view if view is not None else self.view(None)).get("phase") in self.choice_phases
+
+    def choice_key(self, view: Mapping[str, Any] | None = None) -> tuple[object, ...]:
+        """What tells one choice from the next while the seats to move are :meth:`choosing`: a
+        host keeps its offer of the options (a seat's buttons) while they and this key stay the
+        same, and offers them anew once either changes. ``view``: the public view of now, as
+        :meth:`choosing` takes it. Default: the phase alone."""
+        return ((view if view is not None else self.view(None)).get("phase"),)
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -455,18 +438,21 @@ class Game(ABC):
     def view(self, seat: str | None = None) -> Mapping[str, Any]:
         """What ``seat`` may see now (``None``: a spectator or the public room). JSON-ready.
 
-        Every view has at least ``game``, ``variant``, ``to_move``, ``outcome`` and
-        ``last_move`` (canonical text or ``None``). A game may type its view as a ``TypedDict``
-        (starting from :class:`BaseView`), which its picture and text board then read by key.
+        Every view has at least the keys of :class:`BaseView`: it starts from :meth:`base_view`
+        and sets its own ``last_move`` and ``phase``. A game may type its view as a subclass of
+        :class:`BaseView`, which its picture and text board then read by key.
         """
 
     def base_view(self) -> BaseView:
-        """The keys every view shares."""
+        """The keys every view shares (:class:`BaseView`), ``last_move`` and ``phase`` at their
+        defaults, which a game's view sets over them."""
         return {
             "game": self.name,
             "variant": self.variant,
             "to_move": list(self.to_move()),
             "outcome": self._outcome.to_dict() if self._outcome else None,
+            "last_move": None,
+            "phase": "over" if self._outcome is not None else "play",
         }
 
     # ---- serialisation ---------------------------------------------------------------------

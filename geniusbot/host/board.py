@@ -13,11 +13,13 @@ from typing import Any
 
 from geniusbot import render
 from geniusbot.games import Game, OptionError, get_game
+from geniusbot.games.base import BaseView
 
 log = logging.getLogger(__name__)
 
-# The keys every view carries, which the footer says in words (or the caption does).
-_COMMON_KEYS = {"game", "variant", "to_move", "outcome", "last_move"}
+# The keys every view carries (BaseView's), which the footer says in words (or the caption does);
+# not the phase, which neither says: a game without a text board of its own lists it.
+_COMMON_KEYS = BaseView.__required_keys__ - {"phase"}
 
 
 class Views:
@@ -81,27 +83,31 @@ def _generic_lines(view: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _body(view: Mapping[str, Any]) -> list[str]:
-    """The board itself, without the footer: the game's own text board, or the view's keys."""
+def _game(view: Mapping[str, Any]) -> type[Game] | None:
+    """The game of ``view``, ``None`` when it is not installed."""
     try:
-        lines = get_game(str(view.get("game"))).text_board(view)
+        return get_game(str(view.get("game")))
     except OptionError:
-        lines = None
+        return None
+
+
+def _body(game: type[Game] | None, view: Mapping[str, Any]) -> list[str]:
+    """The board itself, without the footer: the game's own text board, or the view's keys."""
+    lines = game.text_board(view) if game is not None else None
     return lines if lines is not None else _generic_lines(view)
 
 
 def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = None) -> str:
     """A plain-text board of a view (row 1 at the bottom; the last move in lower case), then a
-    footer: colours, last move, who is to move, and the clocks of a timed match."""
-    lines = _body(view)
+    footer: what each seat plays as (``Game.legend``), last move, who is to move, and the clocks
+    of a timed match."""
+    game = _game(view)
+    lines = _body(game, view)
     last = view.get("last_move")
-    colours = view.get("colors")
-    legend = []
-    if isinstance(colours, Mapping):
-        legend = [f"{seat} {colour}" for seat, colour in colours.items() if colour]
+    legend = game.legend(view) if game is not None else {}
     footer = []
     if legend:
-        footer.append(", ".join(legend))
+        footer.append(", ".join(f"{seat} {colour}" for seat, colour in legend.items()))
     if last:
         footer.append(f"last move {last}")
     if view.get("to_move"):

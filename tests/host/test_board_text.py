@@ -119,6 +119,23 @@ def test_an_untimed_match_has_no_clocks_in_its_footer():
     assert text_board(view, clocks={"p1": "0:59", "p2": "1:00"}).endswith("to move: p1 | clocks: p1 0:59, p2 1:00")
 
 
+def test_the_footer_says_what_each_seat_plays_as_by_the_games_legend_once_it_is_settled():
+    game = new_game("tictacfive", seed=1)
+    for text, seat in (("H8", "p1"), ("J8", "p1"), ("H9", "p1")):
+        game.submit(text, seat)
+    assert game.legend(game.view(None)) == {}  # p2 has not chosen the colours yet
+    assert text_board(game.view(None)).splitlines()[-1] == "last move H9 | to move: p2"
+    game.submit("white", "p2")
+    assert game.legend(game.view(None)) == {"p1": "black", "p2": "white"}
+    assert text_board(game.view(None)).splitlines()[-1] == "p1 black, p2 white | last move H9 | to move: p2"
+
+
+def test_a_game_without_a_legend_has_none_in_its_footer_whatever_its_view_holds():
+    view = {**new_game("decks", seed=1).view(None)}
+    view["colors"] = {"p1": "red", "p2": "blue"}  # a key of the game's own: the host reads none
+    assert "p1 red" not in text_board(view).splitlines()[-1]
+
+
 @pytest.mark.parametrize("name", sorted(registry()))
 def test_no_game_is_ever_shown_as_json(name):
     # Every view (the room's, each seat's) of random games: the check of `geniusbot check GAME`.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from geniusbot.games import new_game
 from geniusbot.host.offers import choice_offer, listing, private_choice_offers
+from tests.games.allhands_helpers import make, win_task
 
 
 def test_choices_come_from_the_games_own_legal_moves() -> None:
@@ -40,6 +41,20 @@ def test_choices_come_from_the_games_own_legal_moves() -> None:
 def test_a_sealed_question_is_offered_to_each_seat_it_asks() -> None:
     game = new_game("tictacfive")
     assert private_choice_offers(game) == {}  # a public move is no sealed answer
+
+
+def test_a_choice_is_told_from_the_next_by_the_games_choice_key() -> None:
+    game = new_game("tictacfive")
+    for point in ("H8", "H9", "I8"):
+        game.submit(point, "p1")
+    assert game.choice_key() == game.choice_key(game.view(None)) == ("choice",)  # by default, the phase
+    # A kept All-In asked again in a later play: the same answers, a new question.
+    final = make(items="p2 all-in")
+    asked = {"p2": ["use all-in", "pass"]}
+    assert private_choice_offers(final) == asked and final.choice_key(final.view(None)) == ("items", 1)
+    final.timeout("p2")  # the item is kept
+    win_task(final, "p1")
+    assert private_choice_offers(final) == asked and final.choice_key(final.view(None)) == ("items", 2)
 
 
 def test_the_options_are_listed_only_when_few_and_short() -> None:

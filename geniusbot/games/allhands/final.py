@@ -370,6 +370,12 @@ class AllHandsOnDeck(Game):
             return self.task is not None and self.task.choosing(view.get("task") if view is not None else None)
         return super().choosing(view)
 
+    def choice_key(self, view: Mapping[str, Any] | None = None) -> tuple[object, ...]:
+        """The phase and the play: a kept All-In asked again in a later play is a new question,
+        with the same answers."""
+        shown = view if view is not None else self.view(None)
+        return (*super().choice_key(shown), shown["play"])
+
     def opening_events(self) -> list[Event]:
         """The events that open the match: the items, then what the first play asks for (the
         memory grid of the first Tile Decklaration, or the All-In question)."""

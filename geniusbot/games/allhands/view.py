@@ -10,10 +10,9 @@ from geniusbot.games.base import BaseView
 
 class TileDecklarationView(BaseView):
     """What a seat of Tile Decklaration sees (``TileDecklaration.view``): the grid only in the
-    memorize window and after the end, a seat's mines only in its own view until they go off."""
+    memorize window and after the end, a seat's mines only in its own view until they go off.
+    Its ``phase`` is ``"memorize"``, ``"landmines"``, ``"call"``, ``"declare"`` or ``"over"``."""
 
-    last_move: str | None
-    phase: str  # "memorize", "landmines", "call", "declare" or "over"
     size: int  # tiles on a side
     centre: str  # the black centre tile ("D4")
     anomalies: list[str]
@@ -40,10 +39,9 @@ class TileDecklarationView(BaseView):
 class DuelingDecksView(BaseView):
     """What a seat of Dueling Decks sees (``DuelingDecks.view``): a sealed submission only in its
     owner's view until the phase resolves; under Darkness the opponent's hand, backups and plays
-    are hidden (None) until the task is over."""
+    are hidden (None) until the task is over. Its ``phase`` is ``"create"``, ``"play"`` or
+    ``"over"``; its ``last_move`` this seat's own last submission (``None`` for the room)."""
 
-    last_move: str | None  # this seat's own last submission (None for the room)
-    phase: str  # "create", "play" or "over"
     round: int  # the round under way, from 1
     rounds: int  # rounds in the task, one per prize
     anomalies: list[str]
@@ -71,10 +69,8 @@ Hook = TypedDict("Hook", {"from": list[str], "lifted": bool})
 
 class DeckSwabbingView(BaseView):
     """What a seat of Deck Swabbing sees (``DeckSwabbing.view``): everything but the other
-    seat's sealed submission (Snipe)."""
+    seat's sealed submission (Snipe). Its ``phase`` is ``"move"`` or ``"over"``."""
 
-    last_move: str | None
-    phase: str  # "move" or "over"
     size: int  # tiles on a side
     centre: str
     anomalies: list[str]
@@ -132,10 +128,9 @@ class ItemsLeft(TypedDict):
 
 class AllHandsView(BaseView):
     """What a seat of All Hands On Deck sees (``AllHandsOnDeck.view``): the scoreboard, the play
-    under way, and the running task's own view for that seat."""
+    under way, and the running task's own view for that seat. Its ``phase`` is ``"override"``,
+    ``"ban"``, ``"items"``, ``"task"`` or ``"over"``."""
 
-    last_move: str | None
-    phase: str  # "override", "ban", "items", "task" or "over"
     target: int  # points that win the match
     plays_total: int
     all_in_points: int  # the All-In's bonus to a play's winner

@@ -389,6 +389,11 @@ class ArmsLength(Game):
         last = board["last_move"]
         return grid_lines(board["size"], board["size"], board["stones"], [last] if last else [])
 
+    @classmethod
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
+        """Each seat's colour, once the DMO has chosen."""
+        return {seat: colour for seat, colour in cast(ArmsLengthView, view)["colors"].items() if colour}
+
     def setup(self, *, setup: str = "", p1_color: str = "", dmo: str = "") -> None:
         """Lay the pre-placed stones and settle colours and order, or open the DMO's choice."""
         dmo = dmo.strip().lower()

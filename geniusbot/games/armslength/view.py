@@ -12,11 +12,11 @@ Push = TypedDict("Push", {"from": str, "to": str | None, "color": str})
 
 
 class ArmsLengthView(BaseView):
-    """Arm's Length hides nothing: every seat and the room see the same view."""
+    """Arm's Length hides nothing: every seat and the room see the same view. Its ``phase`` is
+    ``"choice"``, ``"play"`` or ``"over"``; its ``last_move`` the square of the last placement
+    (``"E4"``)."""
 
-    last_move: str | None  # the square of the last placement ("E4")
     size: int  # squares on a side
-    phase: str  # "choice", "play" or "over"
     stones: dict[str, str]  # square -> "red" / "blue"
     colors: dict[str, str | None]  # seat -> its colour, None until the DMO chooses
     first: str | None  # the seat that moves first

@@ -260,6 +260,11 @@ class TicTacFive(Game):
             lines.append(f"{FORBIDDEN_MARK} {forbidden_legend(board['next_color'])}")
         return lines
 
+    @classmethod
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
+        """Each seat's colour, once p2 has chosen."""
+        return {seat: colour for seat, colour in cast(TicTacFiveView, view)["colors"].items() if colour}
+
     def setup(self, **options: str) -> None:
         """Nothing to lay out: the board starts empty and the game takes no options."""
 

@@ -6,11 +6,11 @@ from geniusbot.games.base import BaseView
 
 
 class TicTacFiveView(BaseView):
-    """Every seat and the room see the same view (docs/rules/tictacfive.md, "The view")."""
+    """Every seat and the room see the same view (docs/rules/tictacfive.md, "The view"). Its
+    ``phase`` is ``"opening"``, ``"choice"``, ``"play"`` or ``"over"``; its ``last_move`` the last
+    stone placed (``"H8"``)."""
 
-    last_move: str | None  # the last stone placed ("H8")
     size: int  # points on a side
-    phase: str  # "opening", "choice", "play" or "over"
     stones: dict[str, str]  # point -> "black" / "white", in the order placed
     colors: dict[str, str | None]  # seat -> its colour, None until p2 chooses
     next_color: str | None  # the colour of the next stone; None at the choice and after the end

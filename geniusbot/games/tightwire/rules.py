@@ -190,6 +190,11 @@ class Tightwire(Game):
 
         return board_lines(cast(TightwireView, view))  # a host passes the views of this game
 
+    @classmethod
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
+        """Each seat's colour."""
+        return {seat: colour for seat, colour in cast(TightwireView, view)["colors"].items() if colour}
+
     def setup(self, **options: str) -> None:
         """Lay out the preset or the explicit ``setup`` layout; validate every option."""
         board = options.get("board", "classic5").strip().lower()

@@ -30,13 +30,13 @@ class Draft(TypedDict):
 
 
 class TightwireView(BaseView):
-    """Tightwire hides nothing: every seat and the room see the same view."""
+    """Tightwire hides nothing: every seat and the room see the same view. Its ``phase`` is
+    ``"draft"``, ``"order"``, ``"play"`` or ``"over"``; its ``last_move`` the last action's
+    canonical text."""
 
-    last_move: str | None  # the last action's canonical text
     board: str  # the board's name ("classic5", "large7")
     cols: int
     rows: int
-    phase: str  # "draft", "order", "play" or "over"
     pieces: dict[str, str]  # dot -> "orange" / "blue"
     colors: dict[str, str]  # seat -> its colour
     lines: list[Line]
