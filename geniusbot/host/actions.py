@@ -4,11 +4,12 @@ committed (by :mod:`.committer`) before it is announced (an object of the host's
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from geniusbot.games import Event, EventKind, GameError, WrongPlaceError, default_variant, get_game, typed
 from geniusbot.storage import (
@@ -63,6 +64,22 @@ NOT_KNOWN_YET = (
 STARTS_AT_ONCE = 8
 
 
+_P = ParamSpec("_P")
+
+
+def _gated(
+    method: Callable[Concatenate[Actions, _P], Coroutine[Any, Any, Reply]],
+) -> Callable[Concatenate[Actions, _P], Coroutine[Any, Any, Reply]]:
+    """The call waits at the actions' gate (:attr:`Actions.starting`) before doing any work."""
+
+    @functools.wraps(method)
+    async def gated(self: Actions, /, *args: _P.args, **kwargs: _P.kwargs) -> Reply:
+        async with self.starting:
+            return await method(self, *args, **kwargs)
+
+    return gated
+
+
 class Actions:
     """Start a match; take or refuse a submission (an object of the host's own; each change is
     committed by the committer before it is said). At most ``starts_at_once`` matches are being
@@ -90,6 +107,7 @@ class Actions:
 
     @never_raises
     @at_priority(Priority.LOW)  # a burst of starts queues behind the moves and the clocks
+    @_gated  # and takes its turns, never the loop's whole
     async def start_match(
         self,
         game: str,
@@ -105,32 +123,6 @@ class Actions:
     ) -> Reply:
         """Start a match: validate everything, commit it, announce it. Never raises. ``practice``:
         the seat the practice opponent plays (and its level); nothing private is sent to it."""
-        async with self.starting:  # a burst of starts takes its turns, never the loop's whole
-            return await self._start(
-                game,
-                players=players,
-                seed=seed,
-                variant=variant,
-                options=options,
-                clock=clock,
-                channel_id=channel_id,
-                guild_id=guild_id,
-                practice=practice,
-            )
-
-    async def _start(
-        self,
-        game: str,
-        *,
-        players: Sequence[Player],
-        seed: int | None,
-        variant: str | None,
-        options: Mapping[str, str] | None,
-        clock: str | TimeControl | None,
-        channel_id: int | None,
-        guild_id: int | None,
-        practice: Practice | None,
-    ) -> Reply:
         try:
             cls = get_game(game)
             if seed is None:

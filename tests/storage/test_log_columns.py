@@ -12,6 +12,7 @@ from geniusbot.host.clock import Clock, TimeControl
 from geniusbot.host.replay import apply_action, replay_actions, start_game
 from geniusbot.storage import Store, models as m
 from geniusbot.storage.db import create_engine, upgrade
+from tests.storage.test_outcomes import ended_match_row
 
 AT = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 CLOCKS = Clock.new(TimeControl.parse("10m"), ["p1", "p2"]).to_dict()
@@ -22,25 +23,7 @@ async def test_a_timeout_logged_without_its_seat_gets_it_from_the_upgrade(empty_
     engine = create_engine(empty_db_url)
     try:
         async with engine.begin() as conn:
-            match_id = await conn.scalar(
-                insert(m.Match)
-                .values(
-                    game="tictacfive",
-                    variant="standard",
-                    seed="0",
-                    options={},
-                    status="finished",
-                    state={},
-                    version=2,
-                    last_seq=2,
-                    created_at=AT,
-                    updated_at=AT,
-                    finished_at=AT,
-                    winner="p1",
-                    reason="p2 ran out of time; p1 wins.",
-                )
-                .returning(m.Match.id)
-            )
+            match_id = await ended_match_row(conn, "p2 ran out of time; p1 wins.", version=2)
             logged = [(None, "command", "start 10m"), ("p1", "move", "H8"), (None, "timeout", "timeout p2")]
             for seq, (seat, kind, text) in enumerate(logged, 1):
                 await conn.execute(

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from geniusbot.storage import Result, SeatInfo, Store, models as m
 from geniusbot.storage.db import create_engine, upgrade
@@ -39,31 +40,23 @@ async def test_an_aborted_match_has_no_outcome(store: Store):
     assert (kept.winner, kept.reason, kept.termination, dict(kept.data)) == (None, "aborted by the host", None, {})
 
 
+async def ended_match_row(conn: AsyncConnection, reason: str, *, version: int) -> int:
+    """A finished Tic-Tac-Five match p1 won, written as a row of an older revision would be; its id."""
+    at = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+    values = {"game": "tictacfive", "variant": "standard", "seed": "0", "options": {}, "status": "finished"}
+    values |= {"state": {}, "version": version, "last_seq": version, "winner": "p1", "reason": reason}
+    values |= {"created_at": at, "updated_at": at, "finished_at": at}
+    match_id = await conn.scalar(insert(m.Match).values(**values).returning(m.Match.id))
+    assert match_id is not None
+    return int(match_id)
+
+
 async def test_a_match_ended_before_outcomes_were_kept_reads_as_it_did(empty_db_url: str):
     await upgrade(empty_db_url, "0007")
     engine = create_engine(empty_db_url)
     try:
         async with engine.begin() as conn:
-            at = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
-            old = await conn.scalar(
-                insert(m.Match)
-                .values(
-                    game="tictacfive",
-                    variant="standard",
-                    seed="0",
-                    options={},
-                    status="finished",
-                    state={},
-                    version=3,
-                    last_seq=3,
-                    created_at=at,
-                    updated_at=at,
-                    finished_at=at,
-                    winner="p1",
-                    reason="p1 makes five in a row; p1 wins.",
-                )
-                .returning(m.Match.id)
-            )
+            old = await ended_match_row(conn, "p1 makes five in a row; p1 wins.", version=3)
     finally:
         await engine.dispose()
     store = await Store.open(empty_db_url)
