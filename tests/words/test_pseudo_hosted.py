@@ -39,3 +39,20 @@ async def test_arms_length_is_said_in_the_pseudo_language(store: Store):
     assert "⟦ Ṕúśĥéđ: ⟦" in said  # a push, a list joined by the language's separator
     for word in ENGLISH:
         assert word not in said, f"{word!r} reached the room without the catalogue"
+
+
+async def test_tic_tac_five_is_said_in_the_pseudo_language(store: Store):
+    transport = RecordingTransport()
+    host = Host(store, transport, boards=False, language=PSEUDO)
+    started = await host.start_match(
+        "tictacfive", players=[Player("p1", 1, "alice"), Player("p2", 2, "bob")], seed=3, clock="none"
+    )
+    assert started.ok and started.match_id is not None
+    for seat, text in [("p1", "H8"), ("p1", "I9"), ("p1", "J8"), ("p2", "white"), ("p2", "K8")]:
+        assert (await host.submit(started.match_id, seat, text)).ok, text
+    said = "\n".join(transport.room_texts())
+    assert "⟦alice ṕĺáçéś ţĥé ţĥŕéé óṕéñíñĝ śţóñéś, ⟦ƀĺáçķ⟧, ⟦ŵĥíţé⟧, ⟦ƀĺáçķ⟧" in said
+    assert "⟦alice ṕĺáçéś ⟦ƀĺáçķ⟧ óñ H8.⟧" in said and "⟦bob ṕĺáçéś ⟦ŵĥíţé⟧ óñ K8.⟧" in said
+    assert "⟦bob ţáķéś ⟦ŵĥíţé⟧ áñđ ṕĺáçéś ţĥé ƒóúŕţĥ śţóñé; alice ṕĺáýś ⟦ƀĺáçķ⟧.⟧" in said
+    for word in ("places", "opening stones", "now chooses", "takes white"):
+        assert word not in said, f"{word!r} reached the room without the catalogue"

@@ -26,6 +26,7 @@ from typing import Any, cast
 from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move, Termination
 from geniusbot.games.grid import Point, grid_lines, parse_point
 from geniusbot.games.tictacfive.view import TicTacFiveView
+from geniusbot.words import Seat, Verbatim, say, say_c
 
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
@@ -37,6 +38,10 @@ FORBIDDEN_MARK = "*"
 def forbidden_legend(colour: str | None) -> str:
     """What the mark on a forbidden point means, for the legend of the picture and the text board."""
     return f"{colour or 'the next stone'} may not play here: a double three"
+
+
+#: The colours as a sentence says them (words as data).
+COLOUR_WORDS = {"black": say_c("colour", "black"), "white": say_c("colour", "white")}
 
 
 class TicTacFiveEvent(StrEnum):
@@ -274,8 +279,13 @@ class TicTacFive(Game):
         if self.is_over or self._stones:
             return []
         return [
-            Event(
-                "p1 places the three opening stones, black, white, black (a point is written like H8).",
+            Event.of(
+                say(
+                    "{seat} places the three opening stones, {black}, {white}, {black} (a point is written like H8).",
+                    seat=Seat("p1"),
+                    black=COLOUR_WORDS["black"],
+                    white=COLOUR_WORDS["white"],
+                ),
                 kind=TicTacFiveEvent.PHASE,
                 data={"phase": "opening"},
             )
@@ -389,12 +399,24 @@ class TicTacFive(Game):
         self._next_colour = "white"
         # Who moves next is the caption's "To move:" line; the event says why it is them.
         said = (
-            f"{seat} takes white and places the fourth stone; {other} plays black."
+            say(
+                "{seat} takes {white} and places the fourth stone; {other} plays {black}.",
+                seat=Seat(seat),
+                other=Seat(other),
+                white=COLOUR_WORDS["white"],
+                black=COLOUR_WORDS["black"],
+            )
             if colour == "white"
-            else f"{seat} takes black; {other} plays white and places the fourth stone."
+            else say(
+                "{seat} takes {black}; {other} plays {white} and places the fourth stone.",
+                seat=Seat(seat),
+                other=Seat(other),
+                white=COLOUR_WORDS["white"],
+                black=COLOUR_WORDS["black"],
+            )
         )
         events = [
-            Event(
+            Event.of(
                 said,
                 kind=TicTacFiveEvent.PHASE,
                 data={"phase": "play", "colors": dict(self._colours)},
@@ -410,8 +432,13 @@ class TicTacFive(Game):
         self._board[at] = own
         self._stones.append((point, colour))
         events = [
-            Event(
-                f"{seat} places {colour} on {point}.",
+            Event.of(
+                say(
+                    "{seat} places {colour} on {point}.",
+                    seat=Seat(seat),
+                    colour=COLOUR_WORDS[colour],
+                    point=Verbatim(str(point)),
+                ),
                 kind=TicTacFiveEvent.MOVE,
                 data={"seat": seat, "point": str(point), "color": colour},
             )
@@ -434,10 +461,14 @@ class TicTacFive(Game):
             self._phase = "choice"
             self._next_colour = None
             return events + [
-                Event(
+                Event.of(
                     # The question itself (black / white, by button or typed) is put by the host.
-                    "The three opening stones are down. p2 now chooses a colour; whoever takes white "
-                    "places the fourth stone.",
+                    say(
+                        "The three opening stones are down. {seat} now chooses a colour; whoever takes {white} "
+                        "places the fourth stone.",
+                        seat=Seat("p2"),
+                        white=COLOUR_WORDS["white"],
+                    ),
                     kind=TicTacFiveEvent.PHASE,
                     data={"phase": "choice"},
                 )
