@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Self, TypedDict, cast
 
-from geniusbot.words import Message, Words
+from geniusbot.words import Message, Seat, Words, say
 
 from .errors import (  # the refusals, named here too
     IN_THE_ROOM as IN_THE_ROOM,
@@ -59,6 +59,7 @@ from .outcome import (  # how a game ends, named here too
     Outcome as Outcome,
     Termination as Termination,
     default_verdict as default_verdict,
+    said_verdict as said_verdict,
 )
 from .reading import notation_words as notation_words, typed as typed  # how the rules read typed text
 
@@ -379,20 +380,38 @@ class Game(ABC):
         self,
         winner: str | None,
         termination: StrEnum,
-        how: str,
+        how: str | Message,
         *,
-        verdict: str | None = None,
+        verdict: str | Message | None = None,
         **data: Any,
     ) -> list[Event]:
         """Set the outcome (once) and return the public announcement of it.
 
-        ``how`` is what happened, without who wins ("p2 ran out of time"); ``verdict`` the words
-        that close the record's sentence (default: "; p1 wins", or "; the game is a draw"; "" when
-        ``how`` says it already); ``data``: plain values of the ending (:attr:`Outcome.data`).
+        ``how`` is what happened, without who wins: a message (``say("{seat} ran out of time",
+        seat=Seat("p2"))``), or plain English from a game not yet made of words as data;
+        ``verdict`` the words that close the record's sentence (default: "; p1 wins", or "; the
+        game is a draw"; "" when ``how`` says it already); ``data``: plain values of the ending
+        (:attr:`Outcome.data`).
         """
         if self._outcome is None:
-            closing = default_verdict(winner) if verdict is None else verdict
-            self._outcome = Outcome(winner, termination, how.strip().rstrip("."), closing, data)
+            if isinstance(how, Message):
+                if verdict is None:
+                    closing: Message | None = said_verdict(winner)
+                elif isinstance(verdict, Message):
+                    closing = verdict
+                elif verdict == "":
+                    closing = None
+                else:
+                    raise TypeError("a message's verdict is a message too (or '' when the message says who wins)")
+                self._outcome = Outcome.of(winner, termination, how, closing, data)
+            else:
+                if isinstance(verdict, Message):
+                    raise TypeError("a verdict message closes a message: make how a message too")
+                text = default_verdict(winner) if verdict is None else verdict
+                self._outcome = Outcome(winner, termination, how.strip().rstrip("."), text, data)
+        said = self._outcome.said
+        if said is not None:
+            return [Event.of(said, kind=EventKind.END, data=self._outcome.to_dict())]
         return [Event(self._outcome.reason, kind=EventKind.END, data=self._outcome.to_dict())]
 
     def timeout(self, seat: str) -> list[Event]:
@@ -400,7 +419,7 @@ class Game(ABC):
         self.require_seat(seat)
         if self.is_over:
             return []
-        return self.end(other_seat(seat), Termination.TIME, f"{seat} ran out of time", seat=seat)
+        return self.end(other_seat(seat), Termination.TIME, say("{seat} ran out of time", seat=Seat(seat)), seat=seat)
 
     def clock_running(self, seat: str) -> bool:
         """Whether ``seat``'s clock runs: the game goes on, no timed window is open, ``seat`` is to move."""
@@ -420,7 +439,7 @@ class Game(ABC):
         self.require_seat(seat)
         if self.is_over:
             return []
-        return self.end(other_seat(seat), Termination.RESIGNATION, f"{seat} resigned", seat=seat)
+        return self.end(other_seat(seat), Termination.RESIGNATION, say("{seat} resigned", seat=Seat(seat)), seat=seat)
 
     # ---- timed windows ---------------------------------------------------------------------
 

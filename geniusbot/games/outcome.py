@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from geniusbot.words import Message, Seat, Words, say
 
 
 class Termination(StrEnum):
@@ -50,6 +53,10 @@ class Outcome:
     ("; p1 wins", ", and wins"; "" when ``how`` already says who wins or loses). The two sentences a
     reader sees are made here, once: :attr:`reason` (the record's result, the game's last word)
     and :attr:`detail` (for a line that has said who wins already).
+
+    ``said_how`` and ``said_verdict`` are the two as words as data (:mod:`geniusbot.words`), where
+    the game made them so (:meth:`of`): a host says :attr:`said` and :attr:`said_detail` in its
+    language; ``how`` and ``verdict`` are their English with the seat ids.
     """
 
     winner: str | None
@@ -57,6 +64,51 @@ class Outcome:
     how: str
     verdict: str = ""
     data: Mapping[str, Any] = field(default_factory=dict)
+    said_how: Message | None = field(default=None, compare=False)
+    said_verdict: Message | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(
+        cls,
+        winner: str | None,
+        termination: StrEnum,
+        how: Message,
+        verdict: Message | None = None,
+        data: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        """The outcome whose sentence is the message ``how`` (what happened, without who wins) and
+        ``verdict`` (the words that close it; ``None`` when ``how`` says who wins already)."""
+        english = _ENGLISH(how).strip().rstrip(".")
+        closing = "" if verdict is None else _ENGLISH(verdict)
+        return cls(winner, termination, english, closing, dict(data or {}), how, verdict)
+
+    @property
+    def said(self) -> Message | None:
+        """:attr:`reason` as a message (``None`` for an outcome whose game gave plain English)."""
+        if self.said_how is None:
+            return None
+        if self.said_verdict is None:
+            return say("{how}.", how=self.said_how) if self.reason.endswith(".") else self.said_how
+        if self.reason == self.how + self.verdict:  # the verdict ends the sentence itself
+            return say("{how}{verdict}", how=self.said_how, verdict=self.said_verdict)
+        return say("{how}{verdict}.", how=self.said_how, verdict=self.said_verdict)
+
+    @property
+    def said_detail(self) -> Message | None:
+        """:attr:`detail` as a message (``None`` for an outcome whose game gave plain English)."""
+        if self.said_how is None:
+            return None
+        return say("{how}.", how=self.said_how) if self.detail.endswith(".") else self.said_how
+
+    @property
+    def names_winner(self) -> bool:
+        """Whether the game's own sentence says who wins, so that a line need not say it again."""
+        if self.winner is None or self.verdict:
+            return False
+        if self.said_how is not None:
+            return self.said_how.names_seat(self.winner)
+        # An outcome of plain English (a game not yet made of words as data): the seat's id in it.
+        return re.search(rf"\b{re.escape(self.winner)}\b", self.how) is not None
 
     @property
     def reason(self) -> str:
@@ -75,6 +127,16 @@ class Outcome:
             "how": self.how,
             "verdict": self.verdict,
             "data": dict(self.data),
+            **(
+                {}
+                if self.said_how is None
+                else {
+                    "said": {
+                        "how": self.said_how.to_dict(),
+                        "verdict": None if self.said_verdict is None else self.said_verdict.to_dict(),
+                    }
+                }
+            ),
             # Derived, for a reader of the plain data (a record, a view); ignored when loading.
             "reason": self.reason,
             "detail": self.detail,
@@ -88,12 +150,15 @@ class Outcome:
         if "termination" not in data:
             # Saved before outcomes were data: the sentence stands whole, its ending unknown.
             return cls(data["winner"], Termination.OTHER, str(data.get("reason") or "").rstrip(". "))
+        said = data.get("said") or {}
         return cls(
             data["winner"],
             termination_of(str(data["termination"]), own),
             data["how"],
             data.get("verdict", ""),
             dict(data.get("data") or {}),
+            Message.from_dict(said["how"]) if said.get("how") else None,
+            Message.from_dict(said["verdict"]) if said.get("verdict") else None,
         )
 
 
@@ -116,4 +181,12 @@ def _sentence(text: str) -> str:
 
 def default_verdict(winner: str | None) -> str:
     """The record's usual closing words for ``winner``: "; p1 wins" or "; the game is a draw"."""
-    return f"; {winner} wins" if winner else "; the game is a draw"
+    return _ENGLISH(said_verdict(winner))
+
+
+def said_verdict(winner: str | None) -> Message:
+    """:func:`default_verdict` as a message."""
+    return say("; {seat} wins", seat=Seat(winner)) if winner else say("; the game is a draw")
+
+
+_ENGLISH = Words()

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import logging
 import math
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import replace
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
-from geniusbot.words import ENGLISH, Seat, Verbatim, Words
+from geniusbot.words import ENGLISH, Seat, Verbatim, Words, say
 
 from . import board
 from .clock import format_duration
@@ -140,7 +139,11 @@ class Announcer:
         said = event.said
         if labelled is not None and said.args.get("seat") == Seat(labelled):
             said = replace(said, args={**said.args, "seat": Verbatim(live.label(labelled))})
-        return Words(self.language, {seat: player.name for seat, player in live.players.items()})(said)
+        return self.words(live)(said)
+
+    def words(self, live: LiveMatch) -> Words:
+        """The renderer of ``live``'s words: the host's language, the players' names."""
+        return Words(self.language, {seat: player.name for seat, player in live.players.items()})
 
     async def announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
         for event in events:
@@ -398,14 +401,27 @@ class Announcer:
         name; a result that is one of those timeouts says who wins, and no more."""
         outcome = live.game.outcome()
         if outcome is not None:
-            who = live.label(outcome.winner) + " wins" if outcome.winner else "a draw"
+            said = outcome.said
+            if said is None:  # a game not yet made of words as data: its English, the seats named
+                who = live.label(outcome.winner) + " wins" if outcome.winner else "a draw"
+                if any(timed_out_of(outcome, seat) for seat in timed_out):
+                    return f"Result: {who}."
+                if outcome.names_winner:
+                    return f"Result: {live.speak(outcome.reason)}"
+                return f"Result: {who}. {live.speak(result_detail(outcome))}"
+            words = self.words(live)
+            winner = Verbatim(live.label(outcome.winner)) if outcome.winner is not None else None
             if any(timed_out_of(outcome, seat) for seat in timed_out):
-                return f"Result: {who}."
-            if outcome.winner and not outcome.verdict and re.search(rf"\b{re.escape(outcome.winner)}\b", outcome.how):
+                return words(say("Result: {seat} wins.", seat=winner) if winner else say("Result: a draw."))
+            if outcome.names_winner:
                 # The game's own sentence says who wins ("p1 resigned; p2 wins the task."): once.
-                return f"Result: {live.speak(outcome.reason)}"
+                return words(say("Result: {result}", result=said))
             # The line has said who wins: the game's sentence without its verdict (a draw's whole).
-            return f"Result: {who}. {live.speak(result_detail(outcome))}"
+            if winner is None:
+                return words(say("Result: a draw. {result}", result=said))
+            detail = outcome.said_detail
+            assert detail is not None
+            return words(say("Result: {seat} wins. {detail}", seat=winner, detail=detail))
         return self.clock_line(live, now)
 
     def result_line(self, record: MatchRecord) -> str:

@@ -24,7 +24,7 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 #: The catalogue domain of geniusbot's own words; a plug-in's messages name its own package.
 DOMAIN = "geniusbot"
@@ -87,11 +87,74 @@ class Message:
     def __hash__(self) -> int:
         return hash((self.text, self.plural, self.context, self.domain, tuple(sorted(self.args.items()))))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game's state is copied and pickled with its outcome's messages; a mapping proxy is not.
+        return (Message, (self.text, dict(self.args), self.plural, self.context, self.domain))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The message as plain JSON values (a stored outcome keeps it, to be said again in any language)."""
+        data: dict[str, Any] = {"text": self.text, "args": {name: _pack(value) for name, value in self.args.items()}}
+        if self.plural is not None:
+            data["plural"] = self.plural
+        if self.context is not None:
+            data["context"] = self.context
+        if self.domain != DOMAIN:
+            data["domain"] = self.domain
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Message:
+        """The message of :meth:`to_dict`."""
+        return cls(
+            str(data["text"]),
+            {str(name): _unpack(value) for name, value in dict(data.get("args") or {}).items()},
+            plural=data.get("plural"),
+            context=data.get("context"),
+            domain=str(data.get("domain") or DOMAIN),
+        )
+
+    def names_seat(self, seat: str) -> bool:
+        """Whether the message (or a phrase inside it) names ``seat``: a host that says who won
+        need not say it twice."""
+        for value in self.args.values():
+            if value == Seat(seat) or (isinstance(value, Message) and value.names_seat(seat)):
+                return True
+            if isinstance(value, Listing) and any(item.names_seat(seat) for item in value.items):
+                return True
+        return False
+
     @property
     def count(self) -> int | None:
         """The number that picks a plural form (``n``), or ``None`` for a message of one form."""
         n = self.args.get("n")
         return n if self.plural is not None and isinstance(n, int) else None
+
+
+def _pack(value: Argument) -> Any:
+    if isinstance(value, Seat):
+        return {"seat": value.seat}
+    if isinstance(value, Verbatim):
+        return {"verbatim": value.text}
+    if isinstance(value, Message):
+        return {"message": value.to_dict()}
+    if isinstance(value, Listing):
+        return {"listing": [item.to_dict() for item in value.items]}
+    return value
+
+
+def _unpack(value: Any) -> Argument:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, Mapping):
+        if "seat" in value:
+            return Seat(str(value["seat"]))
+        if "verbatim" in value:
+            return Verbatim(str(value["verbatim"]))
+        if "message" in value:
+            return Message.from_dict(value["message"])
+        if "listing" in value:
+            return Listing(tuple(Message.from_dict(item) for item in value["listing"]))
+    raise ValueError(f"not a message's argument: {value!r}")
 
 
 def fields(template: str) -> set[str]:

@@ -56,3 +56,31 @@ async def test_tic_tac_five_is_said_in_the_pseudo_language(store: Store):
     assert "⟦bob ţáķéś ⟦ŵĥíţé⟧ áñđ ṕĺáçéś ţĥé ƒóúŕţĥ śţóñé; alice ṕĺáýś ⟦ƀĺáçķ⟧.⟧" in said
     for word in ("places", "opening stones", "now chooses", "takes white"):
         assert word not in said, f"{word!r} reached the room without the catalogue"
+
+
+async def test_an_outcome_is_said_in_the_pseudo_language_and_kept_as_words(store: Store):
+    transport = RecordingTransport()
+    host = Host(store, transport, boards=True, language=PSEUDO)
+    started = await host.start_match(
+        "tictacfive", players=[Player("p1", 1, "alice"), Player("p2", 2, "bob")], seed=3, clock="none"
+    )
+    assert started.ok and started.match_id is not None
+    opening = [("p1", "H8"), ("p1", "I9"), ("p1", "J8"), ("p2", "black"), ("p1", "A1")]
+    race = [("p2", "D4"), ("p1", "A3"), ("p2", "E4"), ("p1", "A5"), ("p2", "F4"), ("p1", "A7"), ("p2", "G4")]
+    race += [("p1", "A9"), ("p2", "H4")]
+    for seat, text in opening + race:
+        assert (await host.submit(started.match_id, seat, text)).ok, text
+    said = "\n".join(transport.room_texts())
+    # bob took black and made five: the game's sentence and the host's result line, both words as data.
+    # The last board's caption: the host's result line, the game's sentence (without its verdict)
+    # said inside it.
+    assert transport.sent[-1].op == "picture"
+    assert transport.sent[-1].text.endswith(
+        "⟦Ŕéśúĺţ: bob (p2) ŵíñś. ⟦⟦bob (⟦ƀĺáçķ⟧) ḿáķéś ⟦ƒíṽé⟧ íñ á ŕóŵ, D4 ţó H4⟧.⟧⟧"
+    )
+    for word in ("makes", "in a row", "wins", "Result"):
+        assert word not in said, f"{word!r} reached the room without the catalogue"
+    # The store keeps the outcome's words, so the archive can say it again in any language.
+    record = await store.get_match(started.match_id)
+    assert record.result is not None and record.result.reason == "p2 (black) makes five in a row, D4 to H4, and wins."
+    assert record.result.data == {"line": ["D4", "E4", "F4", "G4", "H4"]}

@@ -602,48 +602,70 @@ class ArmsLength(Game):
             return self.end(
                 opponent,
                 Termination.LINE,
-                f"Both players have four in a row after {mover}'s move; the mover loses",
-                verdict=f", so {opponent} ({oc}) wins",
+                say("Both players have four in a row after {seat}'s move; the mover loses", seat=Seat(mover)),
+                verdict=say(", so {seat} ({colour}) wins", seat=Seat(opponent), colour=COLOUR_WORDS[oc]),
                 mover=mover,
             )
         if m_four:
             return self.end(
                 mover,
                 Termination.LINE,
-                f"{mover} ({mc}) has four in a row ({' '.join(m_four[0])})",
+                say(
+                    "{seat} ({colour}) has four in a row ({line})",
+                    seat=Seat(mover),
+                    colour=COLOUR_WORDS[mc],
+                    line=Verbatim(" ".join(m_four[0])),
+                ),
                 line=list(m_four[0]),
             )
         if o_four:
             return self.end(
                 opponent,
                 Termination.LINE,
-                f"{opponent} ({oc}) has four in a row ({' '.join(o_four[0])})",
+                say(
+                    "{seat} ({colour}) has four in a row ({line})",
+                    seat=Seat(opponent),
+                    colour=COLOUR_WORDS[oc],
+                    line=Verbatim(" ".join(o_four[0])),
+                ),
                 line=list(o_four[0]),
             )
         if m_off and o_off:
             return self.end(
                 opponent,
                 Termination.KNOCKOUT,
-                f"Both players had their 10th stone knocked off on {mover}'s move; the mover loses",
-                verdict=f", so {opponent} ({oc}) wins",
+                say(
+                    "Both players had their 10th stone knocked off on {seat}'s move; the mover loses", seat=Seat(mover)
+                ),
+                verdict=say(", so {seat} ({colour}) wins", seat=Seat(opponent), colour=COLOUR_WORDS[oc]),
                 mover=mover,
             )
         if o_off:
             return self.end(
                 mover,
                 Termination.KNOCKOUT,
-                f"{opponent} ({oc}) has had {KNOCKOUT_LIMIT} stones knocked off",
-                verdict=f"; {mover} ({mc}) wins",
+                say(
+                    "{seat} ({colour}) has had {n} stones knocked off",
+                    seat=Seat(opponent),
+                    colour=COLOUR_WORDS[oc],
+                    n=KNOCKOUT_LIMIT,
+                ),
+                verdict=say("; {seat} ({colour}) wins", seat=Seat(mover), colour=COLOUR_WORDS[mc]),
             )
         if m_off:
             return self.end(
                 opponent,
                 Termination.KNOCKOUT,
-                f"{mover} ({mc}) has had {KNOCKOUT_LIMIT} stones knocked off",
-                verdict=f"; {opponent} ({oc}) wins",
+                say(
+                    "{seat} ({colour}) has had {n} stones knocked off",
+                    seat=Seat(mover),
+                    colour=COLOUR_WORDS[mc],
+                    n=KNOCKOUT_LIMIT,
+                ),
+                verdict=say("; {seat} ({colour}) wins", seat=Seat(opponent), colour=COLOUR_WORDS[oc]),
             )
         if len(self.stones) >= SIZE * SIZE:
-            return self.end(None, Termination.FULL_BOARD, "The board is full and nobody has four in a row")
+            return self.end(None, Termination.FULL_BOARD, say("The board is full and nobody has four in a row"))
         return []
 
     # ---- the clock ---------------------------------------------------------------------------

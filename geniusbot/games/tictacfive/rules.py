@@ -26,7 +26,7 @@ from typing import Any, cast
 from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move, Termination
 from geniusbot.games.grid import Point, grid_lines, parse_point
 from geniusbot.games.tictacfive.view import TicTacFiveView
-from geniusbot.words import Seat, Verbatim, say, say_c
+from geniusbot.words import Message, Seat, Verbatim, say, say_c
 
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
@@ -189,6 +189,8 @@ def _and_list(words: list[str]) -> str:
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+#: How many stones a line has, as a phrase ("five in a row"); a longer line is said as its number.
+_COUNT_PHRASES = {n: say_c("stones in a row", word) for n, word in _COUNT_WORDS.items()}
 
 
 # --------------------------------------------------------------------------- moves
@@ -449,9 +451,8 @@ class TicTacFive(Game):
             return events + self.end(
                 seat,
                 Termination.LINE,
-                f"{seat} ({colour}) makes {_COUNT_WORDS.get(len(self._winning_line), len(self._winning_line))} in a row, "
-                f"{self._winning_line[0]} to {self._winning_line[-1]}",
-                verdict=", and wins",
+                self._line_words(seat, colour, self._winning_line),
+                verdict=say(", and wins"),
                 line=[str(p) for p in self._winning_line],
             )
         if self._phase == "opening":
@@ -488,6 +489,18 @@ class TicTacFive(Game):
             start += step
         return line
 
+    @staticmethod
+    def _line_words(seat: str, colour: str, line: list[str]) -> Message:
+        """How a winning line is said: "p1 (black) makes five in a row, H8 to L8"."""
+        return say(
+            "{seat} ({colour}) makes {count} in a row, {first} to {last}",
+            seat=Seat(seat),
+            colour=COLOUR_WORDS[colour],
+            count=_COUNT_PHRASES.get(len(line), len(line)),
+            first=Verbatim(line[0]),
+            last=Verbatim(line[-1]),
+        )
+
     def _hand_over(self) -> list[Event]:
         """End the game as a draw once the board is full.
 
@@ -499,7 +512,7 @@ class TicTacFive(Game):
         if len(self._stones) < SIZE * SIZE:
             return []
         self._next_colour = None
-        return self.end(None, Termination.FULL_BOARD, "The board is full with no five in a row")
+        return self.end(None, Termination.FULL_BOARD, say("The board is full with no five in a row"))
 
     # ---- what a seat sees ------------------------------------------------------------------
 
