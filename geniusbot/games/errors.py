@@ -3,12 +3,24 @@ refused submission changes nothing. :mod:`geniusbot.games.base` names them too."
 
 from __future__ import annotations
 
+from geniusbot.words import Message, Words
+
+_ENGLISH = Words()
+
 
 class GameError(ValueError):
     """Any submission or option the rules refuse. ``str(error)`` is a sentence for the player.
 
     A refused submission changes nothing.
+
+    Made of a message (``IllegalMoveError(say("{point} is taken.", point=Verbatim("H8")))``), the
+    refusal is words as data: ``said`` is the message, which a host says in its language with the
+    players' names, and ``str(error)`` its English with the seat ids (what the log keeps).
     """
+
+    def __init__(self, message: str | Message = "", *args: object) -> None:
+        self.said: Message | None = message if isinstance(message, Message) else None
+        super().__init__(_ENGLISH(message) if isinstance(message, Message) else message, *args)
 
 
 class MalformedMoveError(GameError):
@@ -23,7 +35,7 @@ class WrongPlaceError(IllegalMoveError):
     """A move sent to the wrong place: ``private`` is where it belongs (true: privately, by DM;
     false: in the game room). A host may tell its users how they send a move there."""
 
-    def __init__(self, message: str, *, private: bool) -> None:
+    def __init__(self, message: str | Message, *, private: bool) -> None:
         super().__init__(message)
         self.private = private
 

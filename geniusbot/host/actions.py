@@ -320,7 +320,7 @@ class Actions:
         except GameError as error:
             # The log keeps the game's reason as it is; the player reads it with the names.
             await self._log_rejected(live, seat, kind, text, private, str(error), now, key)
-            message = live.speak(str(error))
+            message = self.announcer.words(live)(error.said) if error.said else live.speak(str(error))
             await self.announcer.answer(live, seat, private, message)
             # Where the move belongs, as data (a transport says how its users send it there).
             belongs = error.private if isinstance(error, WrongPlaceError) else None
