@@ -150,6 +150,12 @@ CHECKS: tuple[Check, ...] = (
         _event_kinds,
     ),
     Check(
+        "words",
+        "every event, ending and refusal of random games (timeouts and resignations too) is a message "
+        "(words as data, said in any language), whose English is the event's text",
+        _per_variant(rules.check_words),
+    ),
+    Check(
         "timeouts",
         "a timeout of either seat at the start ends the game or moves it on",
         _per_variant(rules.check_timeouts),

@@ -23,12 +23,14 @@ from geniusbot.games import (
     Game,
     GameError,
     NotYourTurnError,
+    Outcome,
     WrongPlaceError,
     get_game,
     load,
     notation_words,
 )
 from geniusbot.games.base import BaseView
+from geniusbot.words import Words
 
 from .failures import CheckFailed, expect, where
 from .playout import END_BOUND, LEGAL_CAP, SEEDS, garbled, positions, random_move
@@ -334,6 +336,60 @@ def check_playout_event_kinds(cls: type[Game], variant: str, seeds: Iterable[int
             events = playout_events(cls, variant, seed)
             expect(events, "a random game gives no events at all", "play() returns the events a host announces.")
             check_event_kinds(cls, events)
+
+
+def check_words(cls: type[Game], variant: str, seeds: Iterable[int] = SEEDS) -> None:
+    """Words as data: every event of random games that says something is a message, every
+    ending's sentence is, and every refusal of garbled or illegal text is; each message's English
+    is the event's text (what a record keeps)."""
+    english = Words()
+    for seed in seeds:
+        with where(f"seed {seed}"):
+            for event in playout_events(cls, variant, seed):
+                if not event.text:
+                    continue
+                expect(
+                    event.said is not None,
+                    f"the event {event.text!r} is plain text, not a message",
+                    'make it with Event.of(say("...", seat=Seat(...)), ...) (docs/words.md).',
+                )
+                assert event.said is not None
+                expect(
+                    english(event.said) == event.text,
+                    f"the event's text {event.text!r} is not its message's English",
+                    "make the event with Event.of(message, ...): its text is the message's English.",
+                )
+                if event.kind == EventKind.END:
+                    outcome = Outcome.from_dict(event.data, cls.terminations)
+                    expect(
+                        outcome is not None and outcome.said is not None,
+                        f"the ending {event.text!r} is plain text, not a message",
+                        'end the game with self.end(winner, termination, say("..."), verdict=say("...")).',
+                    )
+            _check_refusals_are_words(cls, variant, seed)
+
+
+def _check_refusals_are_words(cls: type[Game], variant: str, seed: int) -> None:
+    rng = random.Random(f"words:{cls.name}:{variant}:{seed}")
+    texts: list[str] = []
+    for game in positions(cls, variant, seed, "words", steps=60):
+        if game.is_over:
+            break
+        texts += [move.text() for move in itertools.islice(game.legal_moves(), 20)]
+        tries = [garbled(rng, texts) for _ in range(4)] + ["", "zz99", "resign please"]
+        if texts:
+            tries.append(rng.choice(texts))  # perhaps another seat's, or another phase's, move
+        for text in tries:
+            for seat in SEATS:
+                for private in (False, True):
+                    try:
+                        game.parse_move(text, seat, private=private)
+                    except GameError as error:
+                        expect(
+                            error.said is not None,
+                            f"parse_move({text!r}, {seat!r}, private={private}) refuses it in plain text: {error}",
+                            'raise the GameError with a message: IllegalMoveError(say("...", ...)) (docs/words.md).',
+                        )
 
 
 # --------------------------------------------------------------------------- timeouts and options
