@@ -63,7 +63,7 @@ class Words:
         if isinstance(value, Message):
             return self(value)
         if isinstance(value, Listing):
-            return self(_SEPARATOR).join(self(item) for item in value.items)
+            return self(_SEPARATOR).join(self._argument(item) for item in value.items)
         return str(value)
 
     @staticmethod
