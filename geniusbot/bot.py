@@ -48,6 +48,7 @@ from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 from geniusbot.storage.shards import Shards
+from geniusbot.words import ENGLISH
 
 if TYPE_CHECKING:
     from geniusbot.host.live import Reply
@@ -201,6 +202,7 @@ class GeniusBot(commands.AutoShardedBot):
             wake=self.dispatcher.wake,
             shards=self.served_shards,
             forward=self.forward_dm,
+            language=self.settings.geniusbot_language if self.settings is not None else ENGLISH,
         )
         # A timer moved a match on, a restart resumed it, or a move found saved after its commit
         # went unanswered: its choice buttons follow (and a practice match gets its opponent).
