@@ -408,8 +408,12 @@ async def _handle(
         if reply.hint:
             return True
         if reply.ok:
-            acknowledged = "ok {seat} (dm): {reply}" if private else "ok {seat}: {reply}"
-            tell(say(acknowledged, seat=Verbatim(seat), reply=Verbatim(reply.message)))
+            who, what = Verbatim(seat), Verbatim(reply.message)
+            tell(
+                say("ok {seat} (dm): {reply}", seat=who, reply=what)
+                if private
+                else say("ok {seat}: {reply}", seat=who, reply=what)
+            )
         elif reply.status == ReplyStatus.IGNORED and over and not text.strip().startswith(CHAT_PREFIXES):
             tell(
                 say(

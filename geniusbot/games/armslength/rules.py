@@ -36,7 +36,7 @@ from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say
 COLOUR_WORDS = {"red": say_c("colour", "red"), "blue": say_c("colour", "blue")}
 ORDER_WORDS = {"first": say_c("order", "first"), "second": say_c("order", "second")}
 #: A part of a sentence that says nothing this time.
-NOTHING = say("")
+NOTHING = Verbatim("")
 
 SIZE = 8
 COLOURS: tuple[str, str] = ("red", "blue")

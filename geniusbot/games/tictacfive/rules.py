@@ -184,9 +184,17 @@ def _forbidden(board: list[int], own: int) -> list[int]:
     return sorted(i for i in tried if not _allowed(board, i, own))
 
 
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 #: Small numbers as words ("five in a row", "two open threes"); a larger one is said as its number.
-_NUMBERS = {n: say_c("number", word) for n, word in _COUNT_WORDS.items()}
+_NUMBERS = {
+    2: say_c("number", "two"),
+    3: say_c("number", "three"),
+    4: say_c("number", "four"),
+    5: say_c("number", "five"),
+    6: say_c("number", "six"),
+    7: say_c("number", "seven"),
+    8: say_c("number", "eight"),
+    9: say_c("number", "nine"),
+}
 
 
 # --------------------------------------------------------------------------- moves
