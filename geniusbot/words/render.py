@@ -73,6 +73,8 @@ class Words:
         return message.text
 
     def _template(self, message: Message) -> str:
+        if not message.text:
+            return ""  # gettext's "" is the catalogue's header, never a message
         if self.language == PSEUDO:
             return pseudo(self._english(message))
         translations = catalogue(message.domain, self.language)
