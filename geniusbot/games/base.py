@@ -239,7 +239,10 @@ class Game(ABC):
     options: ClassVar[Mapping[str, str]] = {}
     summary: ClassVar[str] = ""
     keywords: ClassVar[frozenset[str]] = frozenset()
-    seats: ClassVar[tuple[str, ...]] = SEATS
+    #: The seats, always ``("p1", "p2")``: the house hosts two-player matches (death matches and
+    #: finals), and its host, clocks, records and pictures name these two. A game that names
+    #: other seats fails ``geniusbot check``'s declaration check.
+    seats: ClassVar[tuple[str, str]] = SEATS
     aliases: ClassVar[tuple[str, ...]] = ()
     variant_aliases: ClassVar[Mapping[str, str]] = {}
     clocks: ClassVar[Mapping[str, str]] = {}
