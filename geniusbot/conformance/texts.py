@@ -11,7 +11,7 @@ import itertools
 import random
 from collections.abc import Iterable, Mapping
 
-from geniusbot.games import SEATS, Game, GameError
+from geniusbot.games import SEATS, Game, GameError, Outcome
 
 from .failures import CheckFailed, expect, where
 from .playout import positions
@@ -132,7 +132,7 @@ def _check_banner(ended: Game) -> None:
 
     view = dict(ended.view(None))
     width = render_image(view, players=BANNER_NAMES).width
-    banner = outcome_line(view["outcome"], BANNER_NAMES) or ""
+    banner = outcome_line(Outcome.from_dict(view["outcome"]), BANNER_NAMES) or ""
     expect(
         banner_fits(banner, width),
         f"the result banner {banner!r} does not fit the picture ({width} px wide: two lines at 20 px, with "
