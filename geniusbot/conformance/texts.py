@@ -113,7 +113,7 @@ def check_picture(cls: type[Game], seeds: Iterable[int] = (1, 2)) -> None:
 
 
 def _check_drawn(game: Game) -> None:
-    from geniusbot.render import render_view
+    from geniusbot.pictures import render_view
 
     for seat in (None, *SEATS):
         view = dict(game.view(seat))
@@ -127,7 +127,7 @@ def _check_drawn(game: Game) -> None:
 
 
 def _check_banner(ended: Game) -> None:
-    from geniusbot.render import render_image
+    from geniusbot.pictures import render_image
     from geniusbot.render.layout import outcome_line
 
     view = dict(ended.view(None))

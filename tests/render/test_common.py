@@ -6,7 +6,7 @@ import random
 
 from geniusbot.games import Game, Outcome, Termination, new_game
 from geniusbot.games.allhands import picture_swabbing as swabbing
-from geniusbot.render import render_view
+from geniusbot.pictures import render_view
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     NAME_SIZE,
