@@ -61,7 +61,7 @@ def test_adjudicate_loads_only_the_game_of_its_record(tmp_path):
     code, modules = loaded(tmp_path, "adjudicate", str(EXAMPLES / "tictacfive.txt"))
     assert code == 0
     games = {m.split(".")[2] for m in modules if m.startswith("geniusbot.games.") and m.count(".") >= 2}
-    assert games == {"base", "errors", "grid", "outcome", "reading", "tictacfive"}
+    assert games == {"base", "errors", "events", "grid", "outcome", "reading", "tictacfive"}
     assert "blackwhite" not in modules  # the example plug-in is not loaded either
 
 

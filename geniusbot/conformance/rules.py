@@ -371,6 +371,12 @@ def check_words(cls: type[Game], variant: str, seeds: Iterable[int] = SEEDS) -> 
                         f"the ending {event.text!r} is plain text, not a message",
                         'end the game with self.end(winner, termination, say("..."), verdict=say("...")).',
                     )
+                    assert outcome is not None and outcome.said is not None and outcome.said_detail is not None
+                    expect(
+                        english(outcome.said) == outcome.reason and english(outcome.said_detail) == outcome.detail,
+                        f"the ending's sentence {outcome.reason!r} is not its message's English {english(outcome.said)!r}",
+                        "the outcome says its own full stop: end neither the how nor the verdict message with one.",
+                    )
             _check_refusals_are_words(cls, variant, seed)
 
 

@@ -39,11 +39,10 @@ import pickle
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Self, TypedDict, cast
+from typing import Any, ClassVar, Self, cast
 
-from geniusbot.words import Message, Seat, Verbatim, Words, joined, say
+from geniusbot.words import Message, Seat, Verbatim, joined, say
 
 from .errors import (  # the refusals, named here too
     IN_THE_ROOM as IN_THE_ROOM,
@@ -55,6 +54,14 @@ from .errors import (  # the refusals, named here too
     NotYourTurnError as NotYourTurnError,
     OptionError as OptionError,
     WrongPlaceError as WrongPlaceError,
+)
+from .events import (  # the values a game gives the host, named here too
+    ENGLISH_WORDS as ENGLISH_WORDS,
+    BaseView as BaseView,
+    Event as Event,
+    EventKind as EventKind,
+    Move as Move,
+    Window as Window,
 )
 from .outcome import (  # how a game ends, named here too
     Outcome as Outcome,
@@ -70,122 +77,6 @@ SEATS: tuple[str, str] = ("p1", "p2")
 def other_seat(seat: str) -> str:
     """The opponent of ``seat`` in a two-player game."""
     return "p2" if seat == "p1" else "p1"
-
-
-# --------------------------------------------------------------------------- values
-
-
-@dataclass(frozen=True)
-class Move(ABC):
-    """A submission, frozen. Subclasses add their fields; ``seat`` is who submits it."""
-
-    seat: str
-
-    @abstractmethod
-    def text(self) -> str:
-        """The canonical notation of the move, as a record writes it."""
-
-
-#: English with the seat ids: what an event's ``text`` and a record keep.
-ENGLISH_WORDS = Words()
-
-
-class BaseView(TypedDict):
-    """The keys every view shares, as :meth:`Game.base_view` gives them: the game's name, its
-    variant, the seats to move, the outcome (:meth:`Outcome.to_dict`, ``None`` while it runs),
-    and two that a game's view sets over base_view's defaults: ``last_move``, the canonical text
-    of the last move the view's seat may see (``None``, the default, before the first), and
-    ``phase``, in the game's own words (``"choice"``, ``"draft"``; :meth:`Game.choosing` reads it
-    against :attr:`Game.choice_phases`), ``"over"`` once the game is over and only then (default:
-    ``"play"`` while it runs). A game's own view type (a subclass) adds the rest."""
-
-    game: str
-    variant: str
-    to_move: list[str]
-    outcome: dict[str, Any] | None
-    last_move: str | None
-    phase: str
-
-
-class EventKind(StrEnum):
-    """The event kinds every host understands. A game names its other kinds in a ``StrEnum`` of
-    its own package (a host treats them as :attr:`INFO`)."""
-
-    #: Something to say; nothing else follows from it.
-    INFO = "info"
-    #: The game ended; ``data`` is the :class:`Outcome` as :meth:`Outcome.to_dict` gives it.
-    END = "end"
-    #: A private confirmation of a sealed submission, to its sender alone ("Sealed: play 20.").
-    #: A host that confirms every private submission itself ("Taken: ...") need not say it.
-    SEALED = "sealed"
-    #: A new bout starts: a clock whose reserve is reset each bout gives it back. ``data["clock"]``
-    #: (optional) is the time control of the bout, as a spec such as ``"30s+1m"``, for a match
-    #: that plays with the game's default clocks (a final match whose tasks have clocks of their own).
-    BOUT = "bout"
-    #: ``data["seat"]`` gets ``data["seconds"]`` of extra reserve for the rest of the match (an item).
-    EXTRA_TIME = "extra-time"
-    #: ``data["seat"]``'s clock ran out, and this event says what follows from it ("p1 ran out of
-    #: time and plays nothing this phase."; its message names the seat as ``{seat}``, which the
-    #: room hears in the form it knows the seat by; a text event begins with the seat). A host that says the
-    #: timeout itself says this event instead, once. A timeout that ends the game is its
-    #: :attr:`END` event (its outcome's termination is ``time``), not this kind.
-    TIMEOUT = "timeout"
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something a host announces after a move, a timeout or a closed window.
-
-    ``seats`` is ``None`` for a public announcement, or the seats that alone may read it.
-    ``kind`` lets a host treat some events specially: a member of :class:`EventKind`, or of the
-    ``StrEnum`` of the game's own kinds, never a free string (its value is what a record keeps);
-    ``data`` carries plain values for it. An event whose ``text`` is empty is data only: a host
-    says nothing for it. ``delete_after``: what the rules show for a while only (a memory grid),
-    a public event whose message the host deletes this many seconds after it posts it.
-    """
-
-    text: str
-    seats: frozenset[str] | None = None
-    kind: StrEnum = EventKind.INFO
-    data: Mapping[str, Any] = field(default_factory=dict)
-    delete_after: float | None = None
-    #: What it says as words-as-data (:mod:`geniusbot.words`): a host says it in the room's
-    #: language with the players' names; ``text`` is its English with the seat ids.
-    said: Message | None = field(default=None, compare=False)
-
-    @classmethod
-    def of(
-        cls,
-        said: Message,
-        seats: frozenset[str] | None = None,
-        kind: StrEnum = EventKind.INFO,
-        data: Mapping[str, Any] | None = None,
-        delete_after: float | None = None,
-    ) -> Event:
-        """An event that says ``said``: ``Event.of(say("{seat} passes.", seat=Seat("p1")), kind=...)``."""
-        return cls(ENGLISH_WORDS(said), seats, kind, dict(data or {}), delete_after, said)
-
-    @property
-    def public(self) -> bool:
-        return self.seats is None
-
-
-@dataclass(frozen=True)
-class Window:
-    """A timed phase that no move ends: the host closes it after ``seconds``.
-
-    ``kind`` names it (``"memorize"``, ``"landmines"``); seats in :meth:`Game.to_move` may still
-    submit during a window (the landmine window takes private submissions). ``says``: the
-    room's line under a board posted while it runs, ``{left}`` standing for the time it has
-    left ("Memorize the grid: it is hidden in {left}."); ``""``: the board says whose turn it is.
-    ``vanishing``: the window shows what the rules hide once it closes (a memory grid), so a
-    host deletes the boards it posted during the window when the window closes.
-    """
-
-    kind: str
-    seconds: float
-    says: str = field(default="", compare=False)
-    vanishing: bool = field(default=False, compare=False)
 
 
 # --------------------------------------------------------------------------- the game

@@ -77,10 +77,10 @@ class Outcome:
         data: Mapping[str, Any] | None = None,
     ) -> Outcome:
         """The outcome whose sentence is the message ``how`` (what happened, without who wins) and
-        ``verdict`` (the words that close it; ``None`` when ``how`` says who wins already)."""
-        english = _ENGLISH(how).strip().rstrip(".")
+        ``verdict`` (the words that close it; ``None`` when ``how`` says who wins already). The
+        sentence's full stop is the outcome's: neither message ends with one."""
         closing = "" if verdict is None else _ENGLISH(verdict)
-        return cls(winner, termination, english, closing, dict(data or {}), how, verdict)
+        return cls(winner, termination, _ENGLISH(how), closing, dict(data or {}), how, verdict)
 
     @property
     def said(self) -> Message | None:
@@ -88,9 +88,7 @@ class Outcome:
         if self.said_how is None:
             return None
         if self.said_verdict is None:
-            return say("{how}.", how=self.said_how) if self.reason.endswith(".") else self.said_how
-        if self.reason == self.how + self.verdict:  # the verdict ends the sentence itself
-            return say("{how}{verdict}", how=self.said_how, verdict=self.said_verdict)
+            return say("{how}.", how=self.said_how)
         return say("{how}{verdict}.", how=self.said_how, verdict=self.said_verdict)
 
     @property
@@ -98,7 +96,7 @@ class Outcome:
         """:attr:`detail` as a message (``None`` for an outcome whose game gave plain English)."""
         if self.said_how is None:
             return None
-        return say("{how}.", how=self.said_how) if self.detail.endswith(".") else self.said_how
+        return say("{how}.", how=self.said_how)
 
     @property
     def names_winner(self) -> bool:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
-from geniusbot.words import ENGLISH, Seat, Verbatim, Words, say
+from geniusbot.words import ENGLISH, Message, Seat, Verbatim, Words, say
 
 from . import board
 from .clock import format_duration
@@ -444,8 +444,10 @@ class Announcer:
         left (``Window.says`` with ``{left}`` filled in: "... it is hidden in 30 s."); "" when none runs or it says nothing."""
         left = self.window_left(live, now)
         window = live.game.window() if left is not None else None
-        if window is None or not window.says:
+        if window is None or left is None or not window.says:
             return ""
+        if isinstance(window.says, Message):
+            return self.words(live)(replace(window.says, args={**window.says.args, "left": Verbatim(left)}))
         return window.says.format(left=left)
 
     def window_left(self, live: LiveMatch, now: float) -> str | None:

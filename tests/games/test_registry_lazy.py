@@ -33,9 +33,9 @@ def test_one_game_is_loaded_by_its_name_the_rest_when_a_name_is_not_an_entry_poi
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "tictacfive ['base', 'errors', 'grid', 'outcome', 'reading', 'tictacfive']"
+    assert lines[0] == "tictacfive ['base', 'errors', 'events', 'grid', 'outcome', 'reading', 'tictacfive']"
     # A game's own name implies no rule set:
-    assert lines[1] == "None ['base', 'errors', 'grid', 'outcome', 'reading', 'tictacfive']"
+    assert lines[1] == "None ['base', 'errors', 'events', 'grid', 'outcome', 'reading', 'tictacfive']"
     assert lines[2] == "tightwire fate True"  # a rule set's name: every game is asked
     assert lines[3] == "True"
     assert lines[4].startswith("There is no game called 'chess'; choose one of: ") and "tictacfive" in lines[4]
