@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 
 from geniusbot.games.base import GameError, OptionError
-from geniusbot.games.grid import parse_point
 from geniusbot.games.tightwire.geometry import BoardGeometry
-from geniusbot.games.tightwire.notation import COLOURS
+from geniusbot.games.tightwire.notation import COLOURS, parse_dot
+from geniusbot.words import Verbatim, say
 
 
 @dataclass(frozen=True)
@@ -48,62 +48,90 @@ def parse_layout(text: str, geo: BoardGeometry) -> tuple[dict[str, list[str]], l
         key, rest = words[0].lower(), words[1:]
         if key in COLOURS:
             if key in layout:
-                raise OptionError(f"The setup names {key} twice; list each colour once.")
+                raise OptionError(say("The setup names {colour} twice; list each colour once.", colour=Verbatim(key)))
             layout[key] = []
             for word in rest:
                 name = _option_dot(word, geo)
                 if name in seen:
-                    raise OptionError(f"The setup puts two pieces on {name}; give each piece its own dot.")
+                    raise OptionError(
+                        say("The setup puts two pieces on {dot}; give each piece its own dot.", dot=Verbatim(name))
+                    )
                 seen[name] = key
                 layout[key].append(name)
         elif key == "lines":
             for word in rest:
                 match = re.fullmatch(r"([A-Za-z]\d{1,2})-([A-Za-z]\d{1,2})", word)
                 if not match:
-                    raise OptionError(f"{word!r} is not a line; write lines as B5-C3, separated by spaces.")
+                    raise OptionError(
+                        say(
+                            "{text} is not a line; write lines as B5-C3, separated by spaces.",
+                            text=Verbatim(repr(word)),
+                        )
+                    )
                 a = geo.dot_of[_option_dot(match.group(1), geo)]
                 b = geo.dot_of[_option_dot(match.group(2), geo)]
                 pid = _setup_line(a, b, lines, geo)
                 lines.append(pid)
         else:
             raise OptionError(
-                f'The setup has a part {key!r}; write it as "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
-                f'with an optional "; lines B5-C3 C3-C2".'
+                say(
+                    'The setup has a part {part}; write it as "orange A5 B5 D5 E5; blue A1 B1 D1 E1" '
+                    'with an optional "; lines B5-C3 C3-C2".',
+                    part=Verbatim(repr(key)),
+                )
             )
     for colour in COLOURS:
         if colour not in layout:
-            raise OptionError(f'The setup places no {colour} pieces; list them as "{colour} A1 B1".')
+            raise OptionError(
+                say('The setup places no {colour} pieces; list them as "{colour} A1 B1".', colour=Verbatim(colour))
+            )
         if len(layout[colour]) < 2:
             raise OptionError(
-                f"The setup gives {colour} fewer than two pieces, and a player with one piece or none "
-                f"has already lost; give each colour at least two."
+                say(
+                    "The setup gives {colour} fewer than two pieces, and a player with one piece or none "
+                    "has already lost; give each colour at least two.",
+                    colour=Verbatim(colour),
+                )
             )
     return layout, lines
 
 
 def _option_dot(word: str, geo: BoardGeometry) -> str:
     try:
-        point = parse_point(word, geo.cols, geo.rows)
+        point = parse_dot(word, geo.cols, geo.rows)
     except GameError as error:
-        raise OptionError(f"In the setup: {error}") from None
+        assert error.said is not None  # parse_dot says what to write as a message
+        raise OptionError(say("In the setup: {error}", error=error.said)) from None
     return str(point)
 
 
 def _setup_line(a: int, b: int, earlier: list[int], geo: BoardGeometry) -> int:
     names = geo.names
     if a == b:
-        raise OptionError(f"The setup line {names[a]}-{names[b]} joins a dot to itself; name two dots.")
+        raise OptionError(
+            say("The setup line {line} joins a dot to itself; name two dots.", line=Verbatim(f"{names[a]}-{names[b]}"))
+        )
     pid = geo.pair_id.get((a, b))
     if pid is None:
         over = names[geo.dots_between(a, b)[0]]
         raise OptionError(
-            f"The setup line {names[a]}-{names[b]} passes over {over}; lines join dots without passing over one."
+            say(
+                "The setup line {line} passes over {over}; lines join dots without passing over one.",
+                line=Verbatim(f"{names[a]}-{names[b]}"),
+                over=Verbatim(over),
+            )
         )
     if pid in earlier:
-        raise OptionError(f"The setup lists the line {names[a]}-{names[b]} twice; list it once.")
+        raise OptionError(
+            say("The setup lists the line {line} twice; list it once.", line=Verbatim(f"{names[a]}-{names[b]}"))
+        )
     for other in earlier:
         if geo.crossing[pid] >> other & 1:
             raise OptionError(
-                f"The setup lines {line_name(geo, pid)} and {line_name(geo, other)} cross; lines may not cross."
+                say(
+                    "The setup lines {line} and {other} cross; lines may not cross.",
+                    line=Verbatim(line_name(geo, pid)),
+                    other=Verbatim(line_name(geo, other)),
+                )
             )
     return pid

@@ -12,10 +12,13 @@ Turn Order holder writes ``first`` or ``second``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from geniusbot.games.base import Move
+from geniusbot.games.base import MalformedMoveError, Move
+from geniusbot.games.grid import Point
+from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
 ORANGE, BLUE = "orange", "blue"
 COLOURS: tuple[str, str] = (ORANGE, BLUE)
@@ -28,6 +31,15 @@ ITEM_TITLES: dict[str, str] = {
     WOVEN_REVIVE: "Woven Revive",
 }
 ITEM_WORDS: dict[str, str] = {TURN_ORDER: "turn order", EXTRA_SLACK: "extra slack", WOVEN_REVIVE: "woven revive"}
+
+#: The colours as a sentence names a player by one ("Orange (p1) draws B5-C3."), words as data.
+COLOUR_NAMES: dict[str, Message] = {ORANGE: say_c("colour", "Orange"), BLUE: say_c("colour", "Blue")}
+#: The items' titles as a sentence says them (:data:`ITEM_TITLES`, words as data).
+ITEM_NAMES: dict[str, Message] = {
+    TURN_ORDER: say_c("item", "Turn Order"),
+    EXTRA_SLACK: say_c("item", "Extra Slack Thread"),
+    WOVEN_REVIVE: say_c("item", "Woven Revive"),
+}
 # Draft order from the seed ("Violet, Jamie, Violet"): player A is p1.
 DRAFT_ORDER: tuple[str, str, str] = ("p1", "p2", "p1")
 
@@ -103,13 +115,52 @@ def normalize(text: str) -> str:
     return re.sub(r"\b([a-z]) (\d)", r"\1\2", text)
 
 
+_POINT = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
+
+
+def parse_dot(text: str, cols: int, rows: int) -> Point:
+    """The dot ``text`` names (``"b5"`` -> B5) on a ``cols`` x ``rows`` grid, or a
+    :class:`MalformedMoveError` whose message says what to write (as :func:`~geniusbot.games.grid.parse_point`
+    says it, in words as data)."""
+    last_col = chr(ord("A") + cols - 1)
+    match = _POINT.match(text)
+    if not match:
+        raise MalformedMoveError(
+            say(
+                "{text} is not a point; write a column letter A-{last_col} and a row number 1-{rows}, such as {example}.",
+                text=Verbatim(repr(text.strip())),
+                last_col=Verbatim(last_col),
+                rows=rows,
+                example=Verbatim(f"{last_col}{rows}"),
+            )
+        )
+    col = ord(match.group(1).upper()) - ord("A")
+    row = int(match.group(2)) - 1
+    if not (0 <= col < cols and 0 <= row < rows):
+        raise MalformedMoveError(
+            say(
+                "{point} is off the board; columns run A-{last_col} and rows 1-{rows}.",
+                point=Verbatim(f"{match.group(1).upper()}{match.group(2)}"),
+                last_col=Verbatim(last_col),
+                rows=rows,
+            )
+        )
+    return Point(col, row)
+
+
+def written(texts: Iterable[str]) -> Listing:
+    """Dots, lines or names as they are written (``D2, C3``), a list in a sentence."""
+    return Listing(tuple(say_c("written as it is", "{text}", text=Verbatim(text)) for text in texts))
+
+
+def command(text: str) -> Message:
+    """A command to type, quoted as code: `` `pick turn order` ``."""
+    return say_c("a command to type", "`{command}`", command=Verbatim(text))
+
+
 def item_from_words(words: str) -> str:
     if words.startswith("turn"):
         return TURN_ORDER
     if words.startswith("extra"):
         return EXTRA_SLACK
     return WOVEN_REVIVE
-
-
-def capitalised(colour: str) -> str:
-    return colour.capitalize()

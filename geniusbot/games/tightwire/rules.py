@@ -65,30 +65,78 @@ from geniusbot.games.base import (
     Termination,
     other_seat,
 )
-from geniusbot.games.grid import parse_point, with_article
 from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
 from geniusbot.games.tightwire.layout import PRESETS, line_name, parse_layout
 from geniusbot.games.tightwire.notation import (
     BLUE,
+    COLOUR_NAMES,
     COLOURS,
     DRAW_ACTIONS,
     EXTRA_SLACK,
+    ITEM_NAMES,
     ORANGE,
     RE_DRAW,
     RE_MOVE,
     RE_ORDER,
     RE_PICK,
     RE_REVIVE,
+    TURN_ORDER,
     VERBS,
     WOVEN_REVIVE,
     TightwireEvent,
     TightwireMove,
-    capitalised,
+    command,
     normalize,
+    parse_dot,
+    written,
 )
 from geniusbot.games.tightwire.view import Draft, TightwireView
+from geniusbot.words import Message, Seat, Verbatim, say, say_n
 
 __all__ = ["BLUE", "COLOURS", "ORANGE", "Tightwire", "TightwireEvent", "TightwireMove"]
+
+
+def action_said(move: TightwireMove, colour: str) -> Message:
+    """What the room is told of an action of play: the mover by colour and seat (the board shows
+    colours, the host's captions name seats), the action and its dots."""
+    kind, and_move = move.action, move.and_move
+    named, seat = COLOUR_NAMES[colour], Seat(move.seat)
+    a, b = Verbatim(move.a or ""), Verbatim(move.b or "")
+    if kind == "draw" and and_move:
+        return say("{colour} ({seat}) draws {a}-{b} and moves {a} to {b}.", a=a, b=b, colour=named, seat=seat)
+    if kind == "draw":
+        return say("{colour} ({seat}) draws {a}-{b}.", a=a, b=b, colour=named, seat=seat)
+    if kind == "slack" and and_move:
+        return say(
+            "{colour} ({seat}) draws the slack line {a}-{b} and moves {a} to {b}.", a=a, b=b, colour=named, seat=seat
+        )
+    if kind == "slack":
+        return say("{colour} ({seat}) draws the slack line {a}-{b}.", a=a, b=b, colour=named, seat=seat)
+    if kind == "extra_slack" and and_move:
+        return say(
+            "{colour} ({seat}) weaves the {item} {a}-{b} and moves {a} to {b}.",
+            item=ITEM_NAMES[EXTRA_SLACK],
+            a=a,
+            b=b,
+            colour=named,
+            seat=seat,
+        )
+    if kind == "extra_slack":
+        return say(
+            "{colour} ({seat}) weaves the {item} {a}-{b}.",
+            item=ITEM_NAMES[EXTRA_SLACK],
+            a=a,
+            b=b,
+            colour=named,
+            seat=seat,
+        )
+    if kind == "move":
+        return say("{colour} ({seat}) moves {a} to {b}.", a=a, b=b, colour=named, seat=seat)
+    if kind == "woven_revive":
+        return say(
+            "{colour} ({seat}) uses the {item} on {a}.", item=ITEM_NAMES[WOVEN_REVIVE], a=a, colour=named, seat=seat
+        )
+    return say("{colour} ({seat}) revives a piece on {a}.", a=a, colour=named, seat=seat)
 
 
 class Tightwire(Game):
@@ -175,7 +223,14 @@ class Tightwire(Game):
         name = (variant or cls.rule_set or cls.variants[0]).strip().lower()
         rules = Tightwire._rule_sets.get(name, cls)
         if not issubclass(rules, cls):
-            raise OptionError(f"{cls.__name__} plays the rule set {cls.rule_set!r}, not {variant!r}.")
+            raise OptionError(
+                say(
+                    "{game} plays the rule set {rule_set}, not {variant}.",
+                    game=Verbatim(cls.__name__),
+                    rule_set=Verbatim(repr(cls.rule_set)),
+                    variant=Verbatim(repr(variant)),
+                )
+            )
         return super().__new__(rules)
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
@@ -199,11 +254,17 @@ class Tightwire(Game):
         """Lay out the preset or the explicit ``setup`` layout; validate every option."""
         board = options.get("board", "classic5").strip().lower()
         if board not in PRESETS:
-            raise OptionError(f"There is no Tightwire board {board!r}; choose one of: {', '.join(PRESETS)}.")
+            raise OptionError(
+                say(
+                    "There is no Tightwire board {board}; choose one of: {boards}.",
+                    board=Verbatim(repr(board)),
+                    boards=written(PRESETS),
+                )
+            )
         preset = PRESETS[board]
         p1_color = options.get("p1_color", ORANGE).strip().lower()
         if p1_color not in COLOURS:
-            raise OptionError(f"p1_color must be orange or blue, not {p1_color!r}.")
+            raise OptionError(say("p1_color must be orange or blue, not {value}.", value=Verbatim(repr(p1_color))))
         self.board_name = board
         self.cols, self.rows = preset.cols, preset.rows
         self.geo: BoardGeometry = geometry(self.cols, self.rows)
@@ -244,7 +305,7 @@ class Tightwire(Game):
         dot = self.geo.dot_of.get(name)
         if dot is not None:
             return dot
-        point = parse_point(name, self.cols, self.rows)
+        point = parse_dot(name, self.cols, self.rows)
         return self.geo.index(point.col, point.row)
 
     def _add_line(self, pid: int, slack: bool, by: str | None) -> None:
@@ -387,56 +448,105 @@ class Tightwire(Game):
         seat, kind = move.seat, move.action
         a, b = self._dot(move.a or ""), self._dot(move.b or "")
         names = self.geo.names
-        text = f"{names[a]}-{names[b]}"
+        line = Verbatim(f"{names[a]}-{names[b]}")
+        end_a, end_b = Verbatim(names[a]), Verbatim(names[b])
         if a == b:
-            raise IllegalMoveError("A line joins two different dots; name two dots, such as B5-C3.")
+            raise IllegalMoveError(say("A line joins two different dots; name two dots, such as B5-C3."))
         pid = self.geo.pair_id.get((a, b))
         if pid is None:
             over = names[self.geo.dots_between(a, b)[0]]
             raise IllegalMoveError(
-                f"{text} would pass over the dot {over}; a line may not pass over a dot. Choose another line."
+                say(
+                    "{line} would pass over the dot {over}; a line may not pass over a dot. Choose another line.",
+                    line=line,
+                    over=Verbatim(over),
+                )
             )
         if self.line_mask >> pid & 1:
-            hint = "choose another line"
             if self._free_move(pid, self.colours[seat], self.pieces):
-                hint = f"to move along it write `move {text}`, or choose another line"
-            raise IllegalMoveError(f"There is already a line between {names[a]} and {names[b]}; {hint}.")
+                raise IllegalMoveError(
+                    say(
+                        "There is already a line between {a} and {b}; to move along it write `move {line}`, "
+                        "or choose another line.",
+                        line=line,
+                        a=end_a,
+                        b=end_b,
+                    )
+                )
+            raise IllegalMoveError(
+                say("There is already a line between {a} and {b}; choose another line.", a=end_a, b=end_b)
+            )
         if kind == "draw":
             crossed = self.geo.crossed_lines(pid, self.line_mask)
             if crossed:
-                hint = ""
+                other = Verbatim(line_name(self.geo, crossed[0]))
                 if self.slack_left[seat]:
-                    hint = f", or write `slack {text}` to use your slack line"
-                elif EXTRA_SLACK in self.items[seat]:
-                    hint = f", or write `extra slack {text}` to weave your Extra Slack Thread"
+                    raise IllegalMoveError(
+                        say(
+                            "{line} crosses the line {other}; choose another line, "
+                            "or write `slack {line}` to use your slack line.",
+                            line=line,
+                            other=other,
+                        )
+                    )
+                if EXTRA_SLACK in self.items[seat]:
+                    raise IllegalMoveError(
+                        say(
+                            "{line} crosses the line {other}; choose another line, "
+                            "or write `extra slack {line}` to weave your {item}.",
+                            line=line,
+                            other=other,
+                            item=ITEM_NAMES[EXTRA_SLACK],
+                        )
+                    )
                 raise IllegalMoveError(
-                    f"{text} crosses the line {line_name(self.geo, crossed[0])}; choose another line{hint}."
+                    say("{line} crosses the line {other}; choose another line.", line=line, other=other)
                 )
         elif kind == "slack":
             if not self.slack_left[seat]:
-                hint = "draw a line that crosses no other, move a piece or revive one"
                 if EXTRA_SLACK in self.items[seat]:
-                    hint = f"write `extra slack {text}` to weave your Extra Slack Thread"
-                raise IllegalMoveError(f"You have used your slack line; {hint}.")
+                    raise IllegalMoveError(
+                        say(
+                            "You have used your slack line; write `extra slack {line}` to weave your {item}.",
+                            line=line,
+                            item=ITEM_NAMES[EXTRA_SLACK],
+                        )
+                    )
+                raise IllegalMoveError(
+                    say("You have used your slack line; draw a line that crosses no other, move a piece or revive one.")
+                )
         else:
             if EXTRA_SLACK not in self.items_offered:
                 raise IllegalMoveError(
-                    "There are no items in this rule set, so there is no Extra Slack Thread to weave."
+                    say(
+                        "There are no items in this rule set, so there is no {item} to weave.",
+                        item=ITEM_NAMES[EXTRA_SLACK],
+                    )
                 )
             if EXTRA_SLACK not in self.items[seat]:
                 raise IllegalMoveError(
-                    "You do not hold the Extra Slack Thread; draw a normal line or use your slack line."
+                    say(
+                        "You do not hold the {item}; draw a normal line or use your slack line.",
+                        item=ITEM_NAMES[EXTRA_SLACK],
+                    )
                 )
             if self.slack_left[seat]:
                 raise IllegalMoveError(
-                    f"The Extra Slack Thread is woven only after your first slack line; write `slack {text}` first."
+                    say(
+                        "The {item} is woven only after your first slack line; write `slack {line}` first.",
+                        item=ITEM_NAMES[EXTRA_SLACK],
+                        line=line,
+                    )
                 )
         free = self._free_move(pid, self.colours[seat], self.pieces)
         if move.and_move:
             if free is None:
                 raise IllegalMoveError(
-                    f"You can move along the new line only if one end holds your piece and the other end is empty; "
-                    f"write `{VERBS[kind]} {text}` to draw the line alone."
+                    say(
+                        "You can move along the new line only if one end holds your piece and the other end is "
+                        "empty; write {command} to draw the line alone.",
+                        command=command(f"{VERBS[kind]} {line.text}"),
+                    )
                 )
             return TightwireMove(seat, kind, names[free[0]], names[free[1]], True)
         lo, hi = sorted((a, b))
@@ -446,39 +556,53 @@ class Tightwire(Game):
         seat = move.seat
         a, b = self._dot(move.a or ""), self._dot(move.b or "")
         names = self.geo.names
-        text = f"{names[a]}-{names[b]}"
+        line = Verbatim(f"{names[a]}-{names[b]}")
+        end_a, end_b = Verbatim(names[a]), Verbatim(names[b])
         if a == b:
-            raise IllegalMoveError("A move goes from one dot to another along a line; name two dots, such as B5-C3.")
+            raise IllegalMoveError(
+                say("A move goes from one dot to another along a line; name two dots, such as B5-C3.")
+            )
         pid = self.geo.pair_id.get((a, b))
         if pid is None or not self.line_mask >> pid & 1:
             if pid is None:
                 over = names[self.geo.dots_between(a, b)[0]]
                 raise IllegalMoveError(
-                    f"There is no line between {names[a]} and {names[b]}, "
-                    f"and there can be none: it would pass over {over}. Choose another move."
+                    say(
+                        "There is no line between {a} and {b}, and there can be none: it would pass over {over}. "
+                        "Choose another move.",
+                        over=Verbatim(over),
+                        a=end_a,
+                        b=end_b,
+                    )
                 )
             raise IllegalMoveError(
-                f"There is no line between {names[a]} and {names[b]}; to draw one write `draw {text}`."
+                say(
+                    "There is no line between {a} and {b}; to draw one write `draw {line}`.",
+                    line=line,
+                    a=end_a,
+                    b=end_b,
+                )
             )
         colour = self.colours[seat]
         free = self._free_move(pid, colour, self.pieces)
         if free is None:
-            ends = (self.pieces[a], self.pieces[b])
-            if colour not in ends:
+            held = (self.pieces[a], self.pieces[b])
+            if colour not in held:
                 raise IllegalMoveError(
-                    f"Neither {names[a]} nor {names[b]} holds one of your pieces; move one of your own pieces."
+                    say("Neither {a} nor {b} holds one of your pieces; move one of your own pieces.", a=end_a, b=end_b)
                 )
-            if ends == (colour, colour):
+            if held == (colour, colour):
                 raise IllegalMoveError(
-                    f"Both {names[a]} and {names[b]} hold your pieces; a piece moves only to an empty dot."
+                    say("Both {a} and {b} hold your pieces; a piece moves only to an empty dot.", a=end_a, b=end_b)
                 )
             target = b if self.pieces[a] == colour else a
-            raise IllegalMoveError(
-                f"{names[target]} holds {with_article(str(self.pieces[target]))} piece; a piece moves only to an empty dot."
-            )
+            dot = Verbatim(names[target])
+            if self.pieces[target] == ORANGE:
+                raise IllegalMoveError(say("{dot} holds an orange piece; a piece moves only to an empty dot.", dot=dot))
+            raise IllegalMoveError(say("{dot} holds a blue piece; a piece moves only to an empty dot.", dot=dot))
         if self._repeats(seat, free[0], free[1]):
             raise IllegalMoveError(
-                "That move would repeat an earlier position, which Deadly Influx forbids; choose another action."
+                say("That move would repeat an earlier position, which Deadly Influx forbids; choose another action.")
             )
         return TightwireMove(seat, "move", names[free[0]], names[free[1]])
 
@@ -486,49 +610,74 @@ class Tightwire(Game):
         seat, kind = move.seat, move.action
         dot = self._dot(move.a or "")
         name = self.geo.names[dot]
+        at = Verbatim(name)
+        woven = ITEM_NAMES[WOVEN_REVIVE]
         colour = self.colours[seat]
         holds_woven = WOVEN_REVIVE in self.items[seat]
         if kind == "woven_revive":
             if WOVEN_REVIVE not in self.items_offered:
-                raise IllegalMoveError(f"There are no items in this rule set; write `revive {name}` to revive a piece.")
+                raise IllegalMoveError(
+                    say("There are no items in this rule set; write `revive {dot}` to revive a piece.", dot=at)
+                )
             if not holds_woven:
                 raise IllegalMoveError(
-                    f"You do not hold the Woven Revive; revive onto an empty dot with no line with `revive {name}`."
+                    say(
+                        "You do not hold the {item}; revive onto an empty dot with no line with `revive {dot}`.",
+                        item=woven,
+                        dot=at,
+                    )
                 )
         if not self.captured[colour]:
-            raise IllegalMoveError("You have no captured piece to revive; draw a line or move a piece.")
+            raise IllegalMoveError(say("You have no captured piece to revive; draw a line or move a piece."))
         if self.pieces[dot] is not None:
-            where = (
-                "an empty dot with exactly one line" if kind == "woven_revive" else "an empty dot with no line at it"
-            )
-            raise IllegalMoveError(f"{name} is taken; revive onto {where}.")
+            if kind == "woven_revive":
+                raise IllegalMoveError(say("{dot} is taken; revive onto an empty dot with exactly one line.", dot=at))
+            raise IllegalMoveError(say("{dot} is taken; revive onto an empty dot with no line at it.", dot=at))
         count = self._lines_at(dot)
         if kind == "revive" and count:
-            hint = ""
             if holds_woven and count == 1 and not self._every_dot_has_a_line():
-                hint = f", or write `woven revive {name}` to use your Woven Revive"
-            raise IllegalMoveError(f"{name} has a line at it; revive onto an empty dot with no line at it{hint}.")
+                raise IllegalMoveError(
+                    say(
+                        "{dot} has a line at it; revive onto an empty dot with no line at it, "
+                        "or write `woven revive {dot}` to use your {item}.",
+                        dot=at,
+                        item=woven,
+                    )
+                )
+            raise IllegalMoveError(say("{dot} has a line at it; revive onto an empty dot with no line at it.", dot=at))
         if kind == "woven_revive":
             if self._every_dot_has_a_line():
-                raise IllegalMoveError("Every dot has a line now, so the Woven Revive can no longer be used.")
+                raise IllegalMoveError(
+                    say("Every dot has a line now, so the {item} can no longer be used.", item=woven)
+                )
             if count == 0:
                 raise IllegalMoveError(
-                    f"{name} has no line at it; the Woven Revive places a piece on an empty dot with exactly "
-                    f"one line, and `revive {name}` revives onto this one without spending it."
+                    say(
+                        "{dot} has no line at it; the {item} places a piece on an empty dot with exactly one line, "
+                        "and `revive {dot}` revives onto this one without spending it.",
+                        dot=at,
+                        item=woven,
+                    )
                 )
             if count != 1:
                 raise IllegalMoveError(
-                    f"{name} has {count} lines at it; the Woven Revive places a piece on an empty dot with exactly one line."
+                    say_n(
+                        "{dot} has {n} line at it; the {item} places a piece on an empty dot with exactly one line.",
+                        "{dot} has {n} lines at it; the {item} places a piece on an empty dot with exactly one line.",
+                        n=count,
+                        dot=at,
+                        item=woven,
+                    )
                 )
         if self._repeats(seat, None, dot):
             raise IllegalMoveError(
-                "That revive would repeat an earlier position, which Deadly Influx forbids; choose another action."
+                say("That revive would repeat an earlier position, which Deadly Influx forbids; choose another action.")
             )
         return TightwireMove(seat, kind, name)
 
     @staticmethod
-    def _play_help() -> str:
-        return (
+    def _play_help() -> Message:
+        return say(
             "Write a line such as `draw B5-C3` (or `slack B5-C3`, optionally followed by `and move`), "
             "a move such as `move B5-C3`, or `revive C3`."
         )
@@ -564,8 +713,11 @@ class Tightwire(Game):
     def _no_draft_now(self) -> IllegalMoveError:
         """A draft pick or a Turn Order choice in a rule set with neither (one with a draft says it is settled)."""
         return IllegalMoveError(
-            "There is no draft or Turn Order in this rule set (only in Threads of Fate); "
-            "make a move of play, such as `draw B5-C3`."
+            say(
+                "There is no draft or {item} in this rule set (only in Threads of Fate); "
+                "make a move of play, such as `draw B5-C3`.",
+                item=ITEM_NAMES[TURN_ORDER],
+            )
         )
 
     def _parse_bare(self, seat: str, a: str, b: str, and_move: bool) -> TightwireMove:
@@ -575,14 +727,22 @@ class Tightwire(Game):
         if pid is not None and self.line_mask >> pid & 1:
             if and_move:
                 raise IllegalMoveError(
-                    f"There is already a line between {a} and {b}; to move along it write `move {a}-{b}`."
+                    say(
+                        "There is already a line between {a} and {b}; to move along it write `move {a}-{b}`.",
+                        a=Verbatim(a),
+                        b=Verbatim(b),
+                    )
                 )
             return self._check(TightwireMove(seat, "move", a, b))
         draw = self._check(TightwireMove(seat, "draw", a, b, and_move))
         if not and_move and pid is not None and self._free_move(pid, self.colours[seat], self.pieces):
             raise AmbiguousMoveError(
-                f"{a}-{b} could mean drawing the line alone or drawing it and moving your piece along it; "
-                f"write `draw {a}-{b}` or `draw {a}-{b} and move`."
+                say(
+                    "{a}-{b} could mean drawing the line alone or drawing it and moving your piece along it; "
+                    "write `draw {a}-{b}` or `draw {a}-{b} and move`.",
+                    a=Verbatim(a),
+                    b=Verbatim(b),
+                )
             )
         return draw
 
@@ -591,7 +751,7 @@ class Tightwire(Game):
     def play(self, move: Move) -> list[Event]:
         """Apply a legal action and return what the room is told (captures and the end included)."""
         if not isinstance(move, TightwireMove):
-            raise MalformedMoveError("That is not a Tightwire move.")
+            raise MalformedMoveError(say("That is not a Tightwire move."))
         self.require_turn(move.seat)
         move = self._check(move)
         if self._phase != "play":
@@ -601,8 +761,6 @@ class Tightwire(Game):
     def _play_action(self, move: TightwireMove) -> list[Event]:
         seat, kind = move.seat, move.action
         colour = self.colours[seat]
-        # Colour and seat: the board shows colours, the host's captions name seats.
-        name = f"{capitalised(colour)} ({seat})"
         a = self._dot(move.a or "")
         path = [move.a or ""]
         if kind in DRAW_ACTIONS:
@@ -612,29 +770,18 @@ class Tightwire(Game):
                 self.slack_left[seat] -= 1
             elif kind == "extra_slack":
                 self.items[seat].remove(EXTRA_SLACK)
-            what = {
-                "draw": "draws",
-                "slack": "draws the slack line",
-                "extra_slack": "weaves the Extra Slack Thread",
-            }[kind]
-            text = f"{name} {what} {move.a}-{move.b}"
             if move.and_move:
                 self.pieces[a], self.pieces[b] = None, colour
-                text += f" and moves {move.a} to {move.b}"
             path.append(move.b or "")
         elif kind == "move":
             b = self._dot(move.b or "")
             self.pieces[a], self.pieces[b] = None, colour
-            text = f"{name} moves {move.a} to {move.b}"
             path.append(move.b or "")
         else:
             self.pieces[a] = colour
             self.captured[colour] -= 1
             if kind == "woven_revive":
                 self.items[seat].remove(WOVEN_REVIVE)
-                text = f"{name} uses the Woven Revive on {move.a}"
-            else:
-                text = f"{name} revives a piece on {move.a}"
         before = list(self.pieces)
         taken = self._captures(self.pieces, colour)
         for dot in taken:
@@ -643,7 +790,13 @@ class Tightwire(Game):
         self.last_move, self.last_path = move.text(), path
         self.captured_last = [self.geo.names[d] for d in taken]
         self.captured_last_colours = {self.geo.names[d]: before[d] or colour for d in taken}
-        events = [Event(f"{text}.", kind=TightwireEvent.MOVE, data={"seat": seat, "move": move.text(), "path": path})]
+        events = [
+            Event.of(
+                action_said(move, colour),
+                kind=TightwireEvent.MOVE,
+                data={"seat": seat, "move": move.text(), "path": path},
+            )
+        ]
         opponent = other_seat(seat)
         # The capture lines in the rule's order: the opponent's pieces go first, then the mover's.
         for owner in (opponent, seat):
@@ -651,9 +804,15 @@ class Tightwire(Game):
             dots = [self.geo.names[d] for d in taken if before[d] == loser_colour]
             if dots:
                 events.append(
-                    Event(
-                        f"{capitalised(loser_colour)} ({owner}) loses {'the piece' if len(dots) == 1 else 'the pieces'} "
-                        f"on {', '.join(dots)}.",
+                    Event.of(
+                        say_n(
+                            "{colour} ({seat}) loses the piece on {dots}.",
+                            "{colour} ({seat}) loses the pieces on {dots}.",
+                            n=len(dots),
+                            colour=COLOUR_NAMES[loser_colour],
+                            seat=Seat(owner),
+                            dots=written(dots),
+                        ),
                         kind=TightwireEvent.CAPTURE,
                         data={"color": loser_colour, "dots": dots},
                     )
@@ -662,12 +821,14 @@ class Tightwire(Game):
         for loser in (opponent, seat):
             left = self._count(self.colours[loser])
             if left <= 1:
+                who, whose = COLOUR_NAMES[self.colours[loser]], Seat(loser)
                 return events + self.end(
                     other_seat(loser),
                     Termination.CAPTURE,
                     # The host's caption names the winner; the reason says why the loser lost.
-                    f"{capitalised(self.colours[loser])} ({loser}) has {'one piece' if left == 1 else 'no piece'} left on the board "
-                    "and loses",
+                    say("{colour} ({seat}) has one piece left on the board and loses", colour=who, seat=whose)
+                    if left == 1
+                    else say("{colour} ({seat}) has no piece left on the board and loses", colour=who, seat=whose),
                     verdict="",
                     seat=loser,
                     pieces=left,
@@ -678,7 +839,11 @@ class Tightwire(Game):
             events += self.end(
                 seat,
                 Termination.NO_LEGAL_ACTION,
-                f"{capitalised(self.colours[opponent])} ({opponent}) has no legal action and loses",
+                say(
+                    "{colour} ({seat}) has no legal action and loses",
+                    colour=COLOUR_NAMES[self.colours[opponent]],
+                    seat=Seat(opponent),
+                ),
                 verdict="",
                 seat=opponent,
             )

@@ -19,8 +19,9 @@ from typing import ClassVar
 from geniusbot.games.base import Event, GameError, IllegalMoveError, MalformedMoveError, Termination, other_seat
 from geniusbot.games.tightwire.notation import (
     BLUE,
+    COLOUR_NAMES,
     DRAFT_ORDER,
-    ITEM_TITLES,
+    ITEM_NAMES,
     ITEM_WORDS,
     ITEMS,
     ORANGE,
@@ -29,11 +30,12 @@ from geniusbot.games.tightwire.notation import (
     TURN_ORDER,
     TightwireEvent,
     TightwireMove,
-    capitalised,
+    command,
     item_from_words,
 )
 from geniusbot.games.tightwire.rules import Tightwire
 from geniusbot.games.tightwire.view import Draft
+from geniusbot.words import Listing, Seat, say
 
 
 class ClassicTightwire(Tightwire):
@@ -130,7 +132,11 @@ class ThreadsOfFate(Tightwire):
                 raise self._draft_help()
             if self._holder_of(move.choice) is not None:
                 raise IllegalMoveError(
-                    f"{ITEM_TITLES[move.choice]} has already been picked; pick one of: {self._available_words()}."
+                    say(
+                        "{item} has already been picked; pick one of: {available}.",
+                        item=ITEM_NAMES[move.choice],
+                        available=self._available_words(),
+                    )
                 )
             return move
         if move.action != "order" or move.choice not in ("first", "second"):
@@ -152,7 +158,9 @@ class ThreadsOfFate(Tightwire):
         return self._play_pick(move) if self._phase == "draft" else self._play_order(move)
 
     def _no_draft_now(self) -> IllegalMoveError:
-        return IllegalMoveError("The draft and the turn order are settled; make a move of play, such as `draw B5-C3`.")
+        return IllegalMoveError(
+            say("The draft and the turn order are settled; make a move of play, such as `draw B5-C3`.")
+        )
 
     def _draft_view(self) -> Draft:
         return {
@@ -167,16 +175,22 @@ class ThreadsOfFate(Tightwire):
                 return seat
         return None
 
-    def _available_words(self) -> str:
+    def _available_words(self) -> Listing:
         taken = {item for _, item in self.draft_picks}
-        return ", ".join(f"`pick {ITEM_WORDS[i]}`" for i in self.items_offered if i not in taken)
+        return Listing(tuple(command(f"pick {ITEM_WORDS[i]}") for i in self.items_offered if i not in taken))
 
     def _draft_help(self) -> GameError:
-        return MalformedMoveError(f"The items are being drafted; write one of {self._available_words()}.")
+        return MalformedMoveError(
+            say("The items are being drafted; write one of {available}.", available=self._available_words())
+        )
 
     def _order_help(self, seat: str) -> GameError:
         return MalformedMoveError(
-            f"You hold Turn Order: write `first` to move first or `second` to let {other_seat(seat)} move first."
+            say(
+                "You hold {item}: write `first` to move first or `second` to let {other} move first.",
+                item=ITEM_NAMES[TURN_ORDER],
+                other=Seat(other_seat(seat)),
+            )
         )
 
     def _play_pick(self, move: TightwireMove) -> list[Event]:
@@ -186,7 +200,11 @@ class ThreadsOfFate(Tightwire):
         self.last_move, self.last_path, self.captured_last = move.text(), [], []
         self.captured_last_colours = {}
         events = [
-            Event(f"{seat} picks {ITEM_TITLES[item]}.", kind=TightwireEvent.PHASE, data={"seat": seat, "item": item})
+            Event.of(
+                say("{seat} picks {item}.", seat=Seat(seat), item=ITEM_NAMES[item]),
+                kind=TightwireEvent.PHASE,
+                data={"seat": seat, "item": item},
+            )
         ]
         if len(self.draft_picks) == len(DRAFT_ORDER) - 1:
             # Ruling: the last pick is forced, so the host makes it at once.
@@ -195,8 +213,8 @@ class ThreadsOfFate(Tightwire):
             self.draft_picks.append((last_seat, last))
             self.items[last_seat].append(last)
             events.append(
-                Event(
-                    f"{last_seat} receives the last item, {ITEM_TITLES[last]}.",
+                Event.of(
+                    say("{seat} receives the last item, {item}.", seat=Seat(last_seat), item=ITEM_NAMES[last]),
                     kind=TightwireEvent.PHASE,
                     data={"seat": last_seat, "item": last},
                 )
@@ -205,8 +223,13 @@ class ThreadsOfFate(Tightwire):
             holder = self._holder_of(TURN_ORDER)
             assert holder is not None  # the draft is complete: every item has its holder
             events.append(
-                Event(
-                    f"{holder} holds Turn Order: `first` to move first, or `second` to let {other_seat(holder)} move first.",
+                Event.of(
+                    say(
+                        "{seat} holds {item}: `first` to move first, or `second` to let {other} move first.",
+                        seat=Seat(holder),
+                        item=ITEM_NAMES[TURN_ORDER],
+                        other=Seat(other_seat(holder)),
+                    ),
                     kind=TightwireEvent.PHASE,
                     data={"seat": holder},
                 )
@@ -223,8 +246,14 @@ class ThreadsOfFate(Tightwire):
         self.captured_last_colours = {}
         colour = self.colours[self.first]
         events = [
-            Event(
-                f"{seat} uses Turn Order: {self.first} ({capitalised(colour)}) moves first.",
+            Event.of(
+                say(
+                    "{seat} uses {item}: {first} ({colour}) moves first.",
+                    seat=Seat(seat),
+                    item=ITEM_NAMES[TURN_ORDER],
+                    first=Seat(self.first),
+                    colour=COLOUR_NAMES[colour],
+                ),
                 kind=TightwireEvent.PHASE,
                 data={"seat": seat, "first": self.first},
             )
@@ -233,7 +262,7 @@ class ThreadsOfFate(Tightwire):
             events += self.end(
                 other_seat(self.first),
                 Termination.NO_LEGAL_ACTION,
-                f"{self.first} has no legal action and loses",
+                say("{seat} has no legal action and loses", seat=Seat(self.first)),
                 verdict="",
                 seat=self.first,
             )
