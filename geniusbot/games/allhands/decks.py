@@ -83,7 +83,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
-from geniusbot.games.allhands.common import TASK_ANOMALIES, parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.common import TASK_ANOMALIES, anomaly_name, split_anomaly_words, task_of
 from geniusbot.games.allhands.view import DuelingDecksView
 from geniusbot.games.base import (
     Event,
@@ -98,6 +98,7 @@ from geniusbot.games.base import (
     WrongPlaceError,
     other_seat,
 )
+from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 START_POWER = 50
 DECK_SIZE = 2
@@ -111,6 +112,22 @@ PLAY_FOCUS = 2
 
 #: The anomalies of Task 2, in the order the rule text lists them.
 ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["decks"]
+
+#: Task 2's anomalies as a sentence names them (words as data; the names are the option's spellings).
+ANOMALY_WORDS: dict[str, Message] = {
+    "backup": say_c("anomaly", "backup"),
+    "darkness": say_c("anomaly", "darkness"),
+    "overshadow": say_c("anomaly", "overshadow"),
+    "pick-your-prize": say_c("anomaly", "pick-your-prize"),
+    "revolution": say_c("anomaly", "revolution"),
+}
+#: The other tasks, as a refusal of one of their anomalies names them.
+TASK_WORDS: dict[str, Message] = {
+    "tiles": say_c("task", "Tile Decklaration"),
+    "swabbing": say_c("task", "Deck Swabbing"),
+}
+#: A hand, or a play, with no card in it.
+NO_CARDS = say_c("cards", "no cards")
 
 
 class DuelingDecksEvent(StrEnum):
@@ -143,9 +160,35 @@ def parse_anomalies(text: str) -> tuple[str, ...]:
 
     Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``) in
     any spelling the family's reader takes (:mod:`geniusbot.games.allhands.common`); ``none`` or
-    nothing means no anomaly.
+    nothing means no anomaly. The refusal is a message (the family's reader refuses in English).
     """
-    return parse_family_anomalies(text, "decks")
+    chosen = set()
+    for word in split_anomaly_words(text):
+        task, shown = task_of(word), Verbatim(repr(word.strip()))
+        if task == "decks":
+            chosen.add(anomaly_name(word, "decks"))
+        elif task is not None:
+            raise OptionError(
+                say(
+                    "{word} is an anomaly of another task ({task}); Dueling Decks takes: {names}.",
+                    word=shown,
+                    task=TASK_WORDS[task],
+                    names=_anomaly_listing(),
+                )
+            )
+        else:
+            raise OptionError(
+                say(
+                    "Dueling Decks has no anomaly {word}; choose from: {names} (or none).",
+                    word=shown,
+                    names=_anomaly_listing(),
+                )
+            )
+    return tuple(name for name in ANOMALIES if name in chosen)
+
+
+def _anomaly_listing() -> Listing:
+    return Listing(tuple(ANOMALY_WORDS[name] for name in ANOMALIES))
 
 
 def deal_prizes(seed: int) -> list[int]:
@@ -236,8 +279,38 @@ def _cards_text(cards: Sequence[int]) -> str:
     return " ".join(str(v) for v in cards) if cards else "none"
 
 
-def _listing(cards: Sequence[int]) -> str:
-    return ", ".join(str(v) for v in cards) if cards else "no cards"
+def _cards_said(cards: Sequence[int]) -> Listing | Message:
+    """Cards as a sentence lists them (``20, 15``), or "no cards"."""
+    return Listing(tuple(say_c("card", "{value}", value=v) for v in cards)) if cards else NO_CARDS
+
+
+def _amount_said(amount: int, scale: int) -> int | Message:
+    """An amount kept in ``scale``-ths (tenths, halves) as a number a sentence says: the whole
+    number, or the number with its decimal fraction (``20.3``, ``12.5``), as :func:`tenths` and
+    :func:`halves` write it."""
+    whole, part = divmod(amount, scale)
+    if part == 0:
+        return whole
+    return say_c("decimal number", "{whole}.{fraction}", whole=whole, fraction=part * 10 // scale)
+
+
+def _already_in(phase: str, how: str, other: Seat) -> Message:
+    """The refusal of a second submission in a phase: the seat's is in (sent, timed out or
+    skipped), so it waits for ``other``."""
+    if phase == "create":
+        if how == "sent":
+            return say(
+                "You have already sent your creations for this phase; the first one stands. Wait for {seat}.",
+                seat=other,
+            )
+        if how == "timeout":
+            return say("Your time ran out this phase, so you create nothing. Wait for {seat}.", seat=other)
+        return say("You have nothing to create this phase. Wait for {seat}.", seat=other)
+    if how == "sent":
+        return say("You have already sent your play for this phase; the first one stands. Wait for {seat}.", seat=other)
+    if how == "timeout":
+        return say("Your time ran out this phase, so you play nothing. Wait for {seat}.", seat=other)
+    return say("You have nothing to play this phase. Wait for {seat}.", seat=other)
 
 
 def _descending(cards: Iterable[int]) -> tuple[int, ...]:
@@ -346,7 +419,10 @@ class DuelingDecks(Game):
         self.deck_size = deck_size_for(self.anomalies)
         for option, value in (("starter", starter), ("tiebreak", tiebreak)):
             if value.strip() and value.strip().lower() not in self.seats:
-                raise OptionError(f"The {option} must be p1 or p2, not {value.strip()!r}.")
+                shown = Verbatim(repr(value.strip()))
+                if option == "starter":
+                    raise OptionError(say("The starter must be p1 or p2, not {value}.", value=shown))
+                raise OptionError(say("The tiebreak must be p1 or p2, not {value}.", value=shown))
         self.starter = starter.strip().lower() or "p1"
         self.tiebreak = tiebreak.strip().lower() or None
         self.prizes = deal_prizes(self.seed)
@@ -364,14 +440,14 @@ class DuelingDecks(Game):
         if self.is_over:
             return []
         if self.has("pick-your-prize"):
-            prizes = (
+            prizes = say(
                 "Pick Your Prize: the seven prize cards have no set value; each is worth the "
                 "rounded-up average of the cards played on it."
             )
         else:
-            prizes = "The prize cards, in order: " + ", ".join(str(p) for p in self.prizes) + "."
+            prizes = say("The prize cards, in order: {prizes}.", prizes=_cards_said(self.prizes))
         return [
-            Event(prizes, kind=DuelingDecksEvent.PRIZES, data={"prizes": self._prize_list()}),
+            Event.of(prizes, kind=DuelingDecksEvent.PRIZES, data={"prizes": self._prize_list()}),
             *self._phase_prompt(),
         ]
 
@@ -409,39 +485,36 @@ class DuelingDecks(Game):
         """A :class:`Create` or :class:`Play` for ``seat``, or a GameError saying what to send."""
         self.require_seat(seat)
         if self.is_over:
-            raise NotYourTurnError("The task is over; no more moves are taken.")
+            raise NotYourTurnError(say("The task is over; no more moves are taken."))
         sealed = self.sealed[seat]
         if sealed is not None:
-            verb = "create" if self.phase == "create" else "play"
-            reason = {
-                "sent": f"You have already sent your {'creations' if verb == 'create' else 'play'} for this "
-                "phase; the first one stands.",
-                "timeout": f"Your time ran out this phase, so you {verb} nothing.",
-                "auto": f"You have nothing to {verb} this phase.",
-            }[sealed["how"]]
-            raise NotYourTurnError(f"{reason} Wait for {other_seat(seat)}.")
+            raise NotYourTurnError(_already_in(self.phase, sealed["how"], Seat(other_seat(seat))))
         self.require_turn(seat)
         if not isinstance(text, str):
-            raise MalformedMoveError("Write your move as text, such as create 20 15 or play 20.")
+            raise MalformedMoveError(say("Write your move as text, such as create 20 15 or play 20."))
         verb, numbers, backup = _read(text)
         if not private:
             raise WrongPlaceError(
-                "Send this to me by direct message, not in the game room: creations and plays are sealed.",
+                say("Send this to me by direct message, not in the game room: creations and plays are sealed."),
                 private=True,
             )
         if self.phase == "create":
             if verb != "create":
                 raise IllegalMoveError(
-                    "It is the create phase: send create and your new cards' values, such as create "
-                    "20 15, or create none. You play in the next phase."
+                    say(
+                        "It is the create phase: send create and your new cards' values, such as create "
+                        "20 15, or create none. You play in the next phase."
+                    )
                 )
             if backup is not None:
-                raise MalformedMoveError("Backup is used when you play, not when you create; send create 20 15.")
+                raise MalformedMoveError(say("Backup is used when you play, not when you create; send create 20 15."))
             return Create(seat, self._check_creation(seat, numbers))
         if verb != "play":
             raise IllegalMoveError(
-                "It is the play phase: send play and the cards from your hand, such as play 20, or "
-                "play none. You create again after this round."
+                say(
+                    "It is the play phase: send play and the cards from your hand, such as play 20, or "
+                    "play none. You create again after this round."
+                )
             )
         cards = self._check_play(seat, numbers)
         return Play(seat, cards, self._check_backup(seat, backup))
@@ -453,23 +526,44 @@ class DuelingDecks(Game):
         if len(numbers) > room:
             held = len(self.hands[seat])
             raise IllegalMoveError(
-                f"A hand holds at most {self.deck_size} cards and you hold {held}: create at most "
-                f"{room} card{'s' if room != 1 else ''} (or create none)."
+                say_n(
+                    "A hand holds at most {size} cards and you hold {held}: create at most {n} card (or create none).",
+                    "A hand holds at most {size} cards and you hold {held}: create at most {n} cards (or create none).",
+                    size=self.deck_size,
+                    held=held,
+                    n=room,
+                )
                 if room
-                else f"Your hand is full ({self.deck_size} cards): play cards to make room; for now send create none."
+                else say(
+                    "Your hand is full ({size} cards): play cards to make room; for now send create none.",
+                    size=self.deck_size,
+                )
             )
         power = self.power[seat]
         if any(len(n) > _MAX_DIGITS for n in numbers):
-            raise IllegalMoveError(f"You have {power} power left; create cards worth at most {power} in all.")
+            raise IllegalMoveError(
+                say("You have {power} power left; create cards worth at most {power} in all.", power=power)
+            )
         cards = _descending(int(n) for n in numbers)
         if any(v < 1 for v in cards):
-            raise IllegalMoveError("Every card is worth at least 1 power; send whole numbers from 1 up.")
+            raise IllegalMoveError(say("Every card is worth at least 1 power; send whole numbers from 1 up."))
         if sum(cards) > power:
-            cost = f"{' + '.join(map(str, cards))} = {sum(cards)}" if len(cards) > 1 else f"a card of {cards[0]}"
-            raise IllegalMoveError(
-                f"You have {power} power left and {cost} would take you below 0; create cards worth at most "
-                f"{power} in all."
-            )
+            if len(cards) > 1:
+                too_much = say(
+                    "You have {power} power left and {sum} = {total} would take you below 0; create cards worth "
+                    "at most {power} in all.",
+                    power=power,
+                    sum=Verbatim(" + ".join(map(str, cards))),
+                    total=sum(cards),
+                )
+            else:
+                too_much = say(
+                    "You have {power} power left and a card of {value} would take you below 0; create cards "
+                    "worth at most {power} in all.",
+                    power=power,
+                    value=cards[0],
+                )
+            raise IllegalMoveError(too_much)
         return cards
 
     def _check_play(self, seat: str, numbers: list[str] | None) -> tuple[int, ...]:
@@ -480,27 +574,43 @@ class DuelingDecks(Game):
         missing = wanted - hand
         if missing:
             value = next(iter(missing))
+            held = _cards_said(self.hands[seat])
             if value in hand:
-                problem = f"You hold only {hand[value]} card{'s' if hand[value] != 1 else ''} of {value}"
+                problem = say_n(
+                    "You hold only {n} card of {value} (your hand: {hand}); play cards from your hand, or play none.",
+                    "You hold only {n} cards of {value} (your hand: {hand}); play cards from your hand, or play none.",
+                    n=hand[value],
+                    value=value,
+                    hand=held,
+                )
             else:
-                problem = f"You have no {numbers[0] if value == -1 else value} in your hand"
-            raise IllegalMoveError(
-                f"{problem} (your hand: {_listing(self.hands[seat])}); play cards from your hand, or play none."
-            )
+                problem = say(
+                    "You have no {value} in your hand (your hand: {hand}); play cards from your hand, or play none.",
+                    value=Verbatim(numbers[0]) if value == -1 else value,
+                    hand=held,
+                )
+            raise IllegalMoveError(problem)
         return _descending(wanted.elements())
 
     def _check_backup(self, seat: str, backup: str | None) -> int:
         if backup is None:
             return 0
         if not self.has("backup"):
-            raise IllegalMoveError("Backup is not active in this task; send your play without it, such as play 20.")
+            raise IllegalMoveError(
+                say("Backup is not active in this task; send your play without it, such as play 20.")
+            )
         if self.backups_left[seat] == 0:
             raise IllegalMoveError(
-                f"You have used Backup {BACKUP_USES} times already; send your play without it, such as play 20."
+                say(
+                    "You have used Backup {uses} times already; send your play without it, such as play 20.",
+                    uses=BACKUP_USES,
+                )
             )
         amount = int(backup) if len(backup) <= _MAX_DIGITS else BACKUP_MAX + 1
         if not 1 <= amount <= BACKUP_MAX:
-            raise IllegalMoveError(f"Backup adds 1 to {BACKUP_MAX} power; send, for example, play 20 backup 3.")
+            raise IllegalMoveError(
+                say("Backup adds 1 to {most} power; send, for example, play 20 backup 3.", most=BACKUP_MAX)
+            )
         return amount
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
@@ -528,28 +638,29 @@ class DuelingDecks(Game):
         """Seal a creation or a play; once both seats are in, resolve the phase."""
         if not isinstance(move, (Create, Play)):
             raise IllegalMoveError(
-                "That is not a move of Dueling Decks; send create 20 15 or play 20 by direct message."
+                say("That is not a move of Dueling Decks; send create 20 15 or play 20 by direct message.")
             )
         # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
         if self.parse_move(move.text(), move.seat, private=True) != move:
-            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; send it again as text.")
+            raise IllegalMoveError(
+                say("{move} cannot be played as given; send it again as text.", move=Verbatim(repr(move.text())))
+            )
         seat = move.seat
         backup = move.backup if isinstance(move, Play) else 0
         self.sealed[seat] = {"cards": list(move.cards), "backup": backup, "how": "sent"}
         self.last_moves[seat] = move.text()
-        what = "creations" if isinstance(move, Create) else "play"
+        if isinstance(move, Create):
+            sent = say("{seat} has sent their creations.", seat=Seat(seat))
+        else:
+            sent = say("{seat} has sent their play.", seat=Seat(seat))
         events = [
-            Event(
-                f"Sealed: {move.text()}.",
+            Event.of(
+                say("Sealed: {move}.", move=Verbatim(move.text())),
                 seats=frozenset({seat}),
                 kind=EventKind.SEALED,
                 data={"seat": seat, "move": move.text()},
             ),
-            Event(
-                f"{seat} has sent their {what}.",
-                kind=DuelingDecksEvent.SUBMITTED,
-                data={"seat": seat, "phase": self.phase},
-            ),
+            Event.of(sent, kind=DuelingDecksEvent.SUBMITTED, data={"seat": seat, "phase": self.phase}),
         ]
         return events + self._advance()
 
@@ -559,14 +670,11 @@ class DuelingDecks(Game):
         if self.is_over or seat not in self.to_move():
             return []
         self.sealed[seat] = {"cards": [], "backup": 0, "how": "timeout"}
-        what = "creates nothing" if self.phase == "create" else "plays nothing"
-        events = [
-            Event(
-                f"{seat} ran out of time and {what} this phase.",
-                kind=EventKind.TIMEOUT,
-                data={"seat": seat, "phase": self.phase},
-            )
-        ]
+        if self.phase == "create":
+            timed_out = say("{seat} ran out of time and creates nothing this phase.", seat=Seat(seat))
+        else:
+            timed_out = say("{seat} ran out of time and plays nothing this phase.", seat=Seat(seat))
+        events = [Event.of(timed_out, kind=EventKind.TIMEOUT, data={"seat": seat, "phase": self.phase})]
         return events + self._advance()
 
     def _advance(self) -> list[Event]:
@@ -579,8 +687,8 @@ class DuelingDecks(Game):
                 if self.sealed[seat] is None and self._no_choice(seat):
                     self.sealed[seat] = {"cards": [], "backup": 0, "how": "auto"}
                     events.append(
-                        Event(
-                            self._skip_text(seat),
+                        Event.of(
+                            self._skipped(seat),
                             kind=DuelingDecksEvent.SKIPPED,
                             data={"seat": seat, "phase": self.phase},
                         )
@@ -595,11 +703,14 @@ class DuelingDecks(Game):
             new_phase = True
         return events
 
-    def _skip_text(self, seat: str) -> str:
+    def _skipped(self, seat: str) -> Message:
         if self.phase == "create":
-            why = "no power left" if self.power[seat] == 0 else "a full hand"
-            return f"{seat} has {why}, so creates nothing this phase."
-        return f"{seat} has no card to play{' and no Backup left' if self.has('backup') else ''}, so plays nothing."
+            if self.power[seat] == 0:
+                return say("{seat} has no power left, so creates nothing this phase.", seat=Seat(seat))
+            return say("{seat} has a full hand, so creates nothing this phase.", seat=Seat(seat))
+        if self.has("backup"):
+            return say("{seat} has no card to play and no Backup left, so plays nothing.", seat=Seat(seat))
+        return say("{seat} has no card to play, so plays nothing.", seat=Seat(seat))
 
     def _phase_prompt(self) -> list[Event]:
         waiting = self.to_move()
@@ -607,22 +718,27 @@ class DuelingDecks(Game):
             return []
         number = self.round + 1
         if self.phase == "create":
-            text = (
-                # The time is the clock's to say (the host's clock line): a match without a clock has none.
-                f"Round {number}: create phase. Send your new cards by direct message, such as "
-                "create 20 15, or create none."
+            # The time is the clock's to say (the host's clock line): a match without a clock has none.
+            said = say(
+                "Round {number}: create phase. Send your new cards by direct message, such as "
+                "create 20 15, or create none.",
+                number=number,
+            )
+        elif self.has("pick-your-prize"):
+            said = say(
+                "Round {number}: play phase. Send your play by direct message, such as "
+                "play 20, play 20 15 or play none.",
+                number=number,
             )
         else:
-            prize = "" if self.has("pick-your-prize") else f" for the prize card {self.prizes[self.round]}"
-            text = (
-                f"Round {number}: play phase{prize}. Send your play by direct message, such as "
-                "play 20, play 20 15 or play none."
+            said = say(
+                "Round {number}: play phase for the prize card {prize}. Send your play by direct message, such as "
+                "play 20, play 20 15 or play none.",
+                number=number,
+                prize=self.prizes[self.round],
             )
-        return [
-            Event(
-                text, kind=DuelingDecksEvent.PHASE, data={"phase": self.phase, "round": number, "seats": list(waiting)}
-            )
-        ]
+        data = {"phase": self.phase, "round": number, "seats": list(waiting)}
+        return [Event.of(said, kind=DuelingDecksEvent.PHASE, data=data)]
 
     def _resolve_create(self) -> list[Event]:
         cards: dict[str, list[int]] = {}
@@ -635,10 +751,17 @@ class DuelingDecks(Game):
         self.created.append({"round": self.round + 1, "cards": cards})
         self.sealed = {s: None for s in self.seats}
         self.phase = "play"
-        made = "; ".join(f"{s} creates {_listing(cards[s])}" for s in self.seats)
+        made = say(
+            "Round {number}, cards created: {p1} creates {p1_cards}; {p2} creates {p2_cards}.",
+            number=self.round + 1,
+            p1=Seat("p1"),
+            p1_cards=_cards_said(cards["p1"]),
+            p2=Seat("p2"),
+            p2_cards=_cards_said(cards["p2"]),
+        )
         return [
-            Event(
-                f"Round {self.round + 1}, cards created: {made}.",
+            Event.of(
+                made,
                 kind=DuelingDecksEvent.CREATED,
                 data={"round": self.round + 1, "cards": {s: list(c) for s, c in cards.items()}},
             )
@@ -675,20 +798,26 @@ class DuelingDecks(Game):
 
     def _round_events(self, entry: Mapping[str, Any]) -> list[Event]:
         number, winner = entry["round"], entry["winner"]
-        outcome = f"{winner} wins the round" if winner else "a tie: the prize is split"
+        outcome = say("{seat} wins the round", seat=Seat(winner)) if winner else say("a tie: the prize is split")
         if self.has("darkness"):
             # Only the winner is told: never the cards, the sums or (Pick Your Prize) the value.
             if self.has("pick-your-prize"):
                 return [
-                    Event(
-                        f"Round {number}: {outcome}.",
+                    Event.of(
+                        say("Round {number}: {outcome}.", number=number, outcome=outcome),
                         kind=DuelingDecksEvent.ROUND,
                         data={"round": number, "winner": winner},
                     )
                 ]
             return [
-                Event(
-                    f"Round {number} (prize {entry['prize']}): {outcome}. Points: {self._score_text()}.",
+                Event.of(
+                    say(
+                        "Round {number} (prize {prize}): {outcome}. Points: {points}.",
+                        number=number,
+                        prize=entry["prize"],
+                        outcome=outcome,
+                        points=self._score(),
+                    ),
                     kind=DuelingDecksEvent.ROUND,
                     data={
                         "round": number,
@@ -698,16 +827,40 @@ class DuelingDecks(Game):
                     },
                 )
             ]
-        parts = []
-        for seat in self.seats:
-            play = entry["plays"][seat]
-            backup = f" + backup {play['backup']}" if play["backup"] else ""
-            parts.append(f"{seat} played {_listing(play['cards'])}{backup} = {tenths(entry['sums'][seat])}")
-        prize = f"prize {entry['prize']}"
+        args: dict[str, Argument] = {
+            "number": number,
+            "prize": entry["prize"],
+            "p1_play": self._play_said(entry, "p1", played=True),
+            "p2_play": self._play_said(entry, "p2", played=True),
+            "outcome": outcome,
+            "points": self._score(),
+        }
         if self.has("pick-your-prize"):
-            prize = f"prize worth {entry['prize']} (Pick Your Prize)"
-        text = f"Round {number}, {prize}: {'; '.join(parts)}; {outcome}. Points: {self._score_text()}."
-        return [Event(text, kind=DuelingDecksEvent.ROUND, data=self._entry_view(entry, None, full=True))]
+            said = Message(
+                "Round {number}, prize worth {prize} (Pick Your Prize): {p1_play}; {p2_play}; {outcome}. "
+                "Points: {points}.",
+                args,
+            )
+        else:
+            said = Message("Round {number}, prize {prize}: {p1_play}; {p2_play}; {outcome}. Points: {points}.", args)
+        return [Event.of(said, kind=DuelingDecksEvent.ROUND, data=self._entry_view(entry, None, full=True))]
+
+    @staticmethod
+    def _play_said(entry: Mapping[str, Any], seat: str, *, played: bool) -> Message:
+        """A seat's play in a resolved round and its sum: "p1 played 20, 15 + backup 3 = 38" (the
+        round's event), or "p1 20, 15 + backup 3 = 38" (Darkness lifting)."""
+        play = entry["plays"][seat]
+        who, cards, backup = Seat(seat), _cards_said(play["cards"]), int(play["backup"])
+        total = _amount_said(entry["sums"][seat], 10)
+        if played and backup:
+            return say(
+                "{seat} played {cards} + backup {backup} = {sum}", seat=who, cards=cards, backup=backup, sum=total
+            )
+        if played:
+            return say("{seat} played {cards} = {sum}", seat=who, cards=cards, sum=total)
+        if backup:
+            return say("{seat} {cards} + backup {backup} = {sum}", seat=who, cards=cards, backup=backup, sum=total)
+        return say("{seat} {cards} = {sum}", seat=who, cards=cards, sum=total)
 
     def _after_round(self) -> list[Event]:
         goal = 2 * WINNING_POINTS
@@ -718,7 +871,13 @@ class DuelingDecks(Game):
                 winner,
                 "both-25",
                 rule,
-                f"Both reached {WINNING_POINTS} points at once ({self._score_text()}); {rule}: {winner} wins the task.",
+                say(
+                    "Both reached {target} points at once ({points}); {rule}: {seat} wins the task",
+                    target=WINNING_POINTS,
+                    points=self._score(),
+                    rule=rule,
+                    seat=Seat(winner),
+                ),
             )
         if reached:
             winner = reached[0]
@@ -726,7 +885,12 @@ class DuelingDecks(Game):
                 winner,
                 "reached-25",
                 None,
-                f"{winner} reached {WINNING_POINTS} points ({self._score_text()}) and wins the task.",
+                say(
+                    "{seat} reached {target} points ({points}) and wins the task",
+                    seat=Seat(winner),
+                    target=WINNING_POINTS,
+                    points=self._score(),
+                ),
             )
         if self.round + 1 >= len(self.prizes):
             p1, p2 = self.points["p1"], self.points["p2"]
@@ -736,55 +900,79 @@ class DuelingDecks(Game):
                     winner,
                     "prizes-used",
                     None,
-                    f"All seven prizes are used ({self._score_text()}): {winner} has the "
-                    "higher score and wins the task.",
+                    say(
+                        "All seven prizes are used ({points}): {seat} has the higher score and wins the task",
+                        points=self._score(),
+                        seat=Seat(winner),
+                    ),
                 )
             winner, rule = self._tiebreak_seat()
             return self._finish(
                 winner,
                 "prizes-used",
                 rule,
-                f"All seven prizes are used and the scores are equal ({self._score_text()}); "
-                f"{rule}: {winner} wins the task.",
+                say(
+                    "All seven prizes are used and the scores are equal ({points}); {rule}: {seat} wins the task",
+                    points=self._score(),
+                    rule=rule,
+                    seat=Seat(winner),
+                ),
             )
         self.round += 1
         self.phase = "create"
         return []
 
-    def _tiebreak_seat(self) -> tuple[str, str]:
+    def _tiebreak_seat(self) -> tuple[str, Message]:
         """The seat a tie goes to, and the rule that chose it, in words."""
         if self.tiebreak:
-            return self.tiebreak, "the tie-break goes to the seat the match names"
+            return self.tiebreak, say("the tie-break goes to the seat the match names")
         for entry in reversed(self.history):
             if entry["winner"]:
-                return entry[
-                    "winner"
-                ], f"the tie-break goes to the winner of the most recent round won (round {entry['round']})"
-        return "p2", "no round was won outright, so the tie-break goes to p2"
+                return entry["winner"], say(
+                    "the tie-break goes to the winner of the most recent round won (round {number})",
+                    number=entry["round"],
+                )
+        return "p2", say("no round was won outright, so the tie-break goes to {seat}", seat=Seat("p2"))
 
-    def _finish(self, winner: str, reason: str, rule: str | None, text: str) -> list[Event]:
+    def _finish(self, winner: str, reason: str, rule: Message | None, how: Message) -> list[Event]:
+        """End the task: ``how`` says how, and who wins (so there is no verdict to add)."""
         self.phase = "over"
         self.result = {"reason": reason, "tiebreak": winner if rule else None}
         self.sealed = {s: None for s in self.seats}
         ending = Termination.RESIGNATION if reason == "resign" else Termination.POINTS
-        events = self.end(winner, ending, text, verdict="", rule=reason, points=dict(self.points))
+        events = self.end(winner, ending, how, verdict="", rule=reason, points=dict(self.points))
         if self.has("darkness"):
             events.append(self._reveal_event())
         return events
 
     def _reveal_event(self) -> Event:
-        lines = ["Darkness lifts: every round as it was played."]
+        rounds: Message | None = None
         for entry in self.history:
-            parts = []
-            for seat in self.seats:
-                play = entry["plays"][seat]
-                backup = f" + backup {play['backup']}" if play["backup"] else ""
-                parts.append(f"{seat} {_listing(play['cards'])}{backup} = {tenths(entry['sums'][seat])}")
-            won = entry["winner"] or "tie"
-            lines.append(f"Round {entry['round']} (prize {entry['prize']}): {'; '.join(parts)}; {won}.")
-        lines.append(f"Points: {self._score_text()}.")
-        return Event(
-            "\n".join(lines),
+            args: dict[str, Argument] = {
+                "number": entry["round"],
+                "prize": entry["prize"],
+                "p1_play": self._play_said(entry, "p1", played=False),
+                "p2_play": self._play_said(entry, "p2", played=False),
+            }
+            if entry["winner"]:
+                line = Message(
+                    "Round {number} (prize {prize}): {p1_play}; {p2_play}; {seat}.",
+                    args | {"seat": Seat(entry["winner"])},
+                )
+            else:
+                line = Message("Round {number} (prize {prize}): {p1_play}; {p2_play}; tie.", args)
+            # One line a round, under the ones before (a translator keeps the line break).
+            rounds = line if rounds is None else say_c("lines", "{above}\n{line}", above=rounds, line=line)
+        if rounds is None:
+            said = say("Darkness lifts: every round as it was played.\nPoints: {points}.", points=self._score())
+        else:
+            said = say(
+                "Darkness lifts: every round as it was played.\n{rounds}\nPoints: {points}.",
+                rounds=rounds,
+                points=self._score(),
+            )
+        return Event.of(
+            said,
             kind=DuelingDecksEvent.REVEAL,
             data={
                 "history": [self._entry_view(e, None, full=True) for e in self.history],
@@ -797,10 +985,20 @@ class DuelingDecks(Game):
         self.require_seat(seat)
         if self.is_over:
             return []
-        return self._finish(other_seat(seat), "resign", None, f"{seat} resigned; {other_seat(seat)} wins the task.")
+        winner = other_seat(seat)
+        resigned = say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(winner))
+        return self._finish(winner, "resign", None, resigned)
 
-    def _score_text(self) -> str:
-        return f"p1 {halves(self.points['p1'])}, p2 {halves(self.points['p2'])}"
+    def _score(self) -> Message:
+        """The points of both seats: "p1 12.5, p2 10"."""
+        return say_c(
+            "score",
+            "{p1} {p1_points}, {p2} {p2_points}",
+            p1=Seat("p1"),
+            p1_points=_amount_said(self.points["p1"], 2),
+            p2=Seat("p2"),
+            p2_points=_amount_said(self.points["p2"], 2),
+        )
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -1208,33 +1406,54 @@ def _read(text: str) -> tuple[str, list[str] | None, str | None]:
     amount (``None`` without one); anything else is refused with the forms to send."""
     lowered = text.lower().strip().rstrip(".!")
     if re.search(r"[0-9]\s*\.\s*[0-9]", lowered):
-        raise MalformedMoveError("Card values are whole numbers; send, for example, create 20 15.")
+        raise MalformedMoveError(say("Card values are whole numbers; send, for example, create 20 15."))
     tokens = _TOKEN.findall(lowered)
-    help_text = (
-        "send create 20 15 or create none in a create phase, and play 20, play 20 15 or play none in a play phase"
-    )
     if not tokens or not _FILLER.match(_TOKEN.sub(" ", lowered)):
         shown = text.strip()[:40]
-        raise MalformedMoveError((f"{shown!r} is not a move; " if shown else "") + help_text + ".")
+        if shown:
+            raise MalformedMoveError(
+                say(
+                    "{text} is not a move; send create 20 15 or create none in a create phase, and play 20, "
+                    "play 20 15 or play none in a play phase.",
+                    text=Verbatim(repr(shown)),
+                )
+            )
+        raise MalformedMoveError(
+            say(
+                "send create 20 15 or create none in a create phase, and play 20, play 20 15 or play none in a "
+                "play phase."
+            )
+        )
     tokens = [t for t in tokens if t != "and"]
     if not tokens or tokens[0] not in ("create", "play"):
-        raise MalformedMoveError(f"Start with create or play: {help_text}.")
+        raise MalformedMoveError(
+            say(
+                "Start with create or play: send create 20 15 or create none in a create phase, and play 20, "
+                "play 20 15 or play none in a play phase."
+            )
+        )
     verb, rest = tokens[0], tokens[1:]
     backup = None
     if "backup" in rest:
         at = rest.index("backup")
         after = rest[at + 1 :]
         if len(after) != 1 or not after[0].isdigit():
-            raise MalformedMoveError("Put Backup last, with one amount from 1 to 3: play 20 backup 3.")
+            raise MalformedMoveError(say("Put Backup last, with one amount from 1 to 3: play 20 backup 3."))
         backup, rest = after[0], rest[:at]
     if rest == ["none"] or (not rest and backup is not None):
         return verb, None, backup
     if not rest:
-        raise MalformedMoveError(f"Name the cards: {verb} 20 15, or {verb} none.")
+        if verb == "create":
+            raise MalformedMoveError(say("Name the cards: create 20 15, or create none."))
+        raise MalformedMoveError(say("Name the cards: play 20 15, or play none."))
     if any(not t.isdigit() for t in rest):
-        word = next(t for t in rest if not t.isdigit())
+        word = Verbatim(repr(next(t for t in rest if not t.isdigit())))
+        if verb == "create":
+            raise MalformedMoveError(
+                say("{word} is not a card value; write whole numbers, such as create 20 15, or create none.", word=word)
+            )
         raise MalformedMoveError(
-            f"{word!r} is not a card value; write whole numbers, such as {verb} 20 15, or {verb} none."
+            say("{word} is not a card value; write whole numbers, such as play 20 15, or play none.", word=word)
         )
     return verb, rest, backup
 
