@@ -91,7 +91,6 @@ from typing import Any, cast
 from geniusbot.games.allhands.common import TASK_ANOMALIES, parse_anomalies as parse_family_anomalies
 from geniusbot.games.allhands.view import DeckSwabbingView, Hook
 from geniusbot.games.base import (
-    ENGLISH_WORDS,
     Event,
     EventKind,
     Game,
@@ -1210,17 +1209,8 @@ _HINT = say(
 
 
 def _tokens(text: str) -> tuple[list[str], list[str]]:
-    """Split a submission into squares and words; anything else is refused (in a message)."""
-    try:
-        return split_submission(text, _TOKEN, _POINT_TOKEN, ENGLISH_WORDS(_HINT))
-    except MalformedMoveError as error:
-        if error.said is not None:
-            raise
-        # split_submission refuses in plain English: the same sentence, as a message.
-        shown = text.strip()[:40]
-        raise MalformedMoveError(
-            say("{text} is not a move; {hint}", text=Verbatim(repr(shown)), hint=_HINT) if shown else _HINT
-        ) from None
+    """Split a submission into squares and words; anything else is refused."""
+    return split_submission(text, _TOKEN, _POINT_TOKEN, _HINT)
 
 
 __all__ = [
