@@ -105,6 +105,7 @@ from geniusbot.games.base import (
     other_seat,
 )
 from geniusbot.games.grid import Point, on_board, parse_point, split_submission
+from geniusbot.words import Message, Seat, Verbatim, say, say_c, say_n
 
 SIZE = 7
 CENTRE = Point(3, 3)
@@ -118,6 +119,11 @@ ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["swabbing"]
 
 SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
 ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+#: The examples a sentence gives of what to type (typed as they are, in every language).
+MOVE_EXAMPLE = Verbatim("C3 C4")
+SNIPE_EXAMPLE = Verbatim("snipe D4")
+NO_SNIPE = Verbatim("snipe none")
 
 
 class DeckSwabbingEvent(StrEnum):
@@ -381,7 +387,13 @@ class DeckSwabbing(Game):
         self.anomalies = parse_anomalies(anomalies)
         for option, value in (("starter", starter), ("tiebreak", tiebreak)):
             if value.strip() and value.strip().lower() not in self.seats:
-                raise OptionError(f"The {option} must be p1 or p2, not {value.strip()!r}.")
+                raise OptionError(
+                    say(
+                        "The {option} must be p1 or p2, not {value}.",
+                        option=Verbatim(option),
+                        value=Verbatim(repr(value.strip())),
+                    )
+                )
         self.starter = starter.strip().lower() or "p1"
         self.tiebreak_option = tiebreak.strip().lower() or None
         self.numbers = generate_numbers(self.seed) if self.has("unique") else None
@@ -401,9 +413,9 @@ class DeckSwabbing(Game):
         """
         if self.is_over or self.history:
             return []
-        text = "Deck Swabbing: the board is all white."
+        text = say("Deck Swabbing: the board is all white.")
         data = {"numbers": self._numbers_view()} if self.numbers else {}
-        return [Event(text, kind=DeckSwabbingEvent.BOARD, data=data), *self._prompt()]
+        return [Event.of(text, kind=DeckSwabbingEvent.BOARD, data=data), *self._prompt()]
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -494,20 +506,26 @@ class DeckSwabbing(Game):
         """A :class:`Swab` or :class:`Snipe` for ``seat``, or a GameError saying what to send."""
         self.require_seat(seat)
         if self.is_over:
-            raise NotYourTurnError("The task is over; no more moves are taken.")
+            raise NotYourTurnError(say("The task is over; no more moves are taken."))
         if self.has("snipe"):
             if seat == self.turn and self.sealed_move is not None:
                 raise NotYourTurnError(
-                    f"You have already sent your move this turn, and the first one stands; it is played "
-                    f"once {other_seat(seat)} has answered."
+                    say(
+                        "You have already sent your move this turn, and the first one stands; it is played "
+                        "once {seat} has answered.",
+                        seat=Seat(other_seat(seat)),
+                    )
                 )
             if seat != self.turn and self.snipe_answered:
                 raise NotYourTurnError(
-                    f"You have already answered this turn, and the first answer stands; wait for {self.turn}'s move."
+                    say(
+                        "You have already answered this turn, and the first answer stands; wait for {seat}'s move.",
+                        seat=Seat(self.turn),
+                    )
                 )
         self.require_turn(seat)
         if not isinstance(text, str):
-            raise MalformedMoveError("Write your move as text, such as C3 C4.")
+            raise MalformedMoveError(say("Write your move as text, such as {example}.", example=MOVE_EXAMPLE))
         points, words = _tokens(text)
         if "snipe" in words:
             return self._parse_snipe(points, [w for w in words if w != "snipe"], seat, private)
@@ -515,89 +533,152 @@ class DeckSwabbing(Game):
             return self._parse_snipe(points, words, seat, private)
         if seat != self.turn:
             raise IllegalMoveError(
-                f"It is {self.turn}'s move; on their turn you may only snipe: send me snipe D4 (a white "
-                "tile) or snipe none by direct message."
+                say(
+                    "It is {seat}'s move; on their turn you may only snipe: send me {snipe} (a white "
+                    "tile) or {none} by direct message.",
+                    seat=Seat(self.turn),
+                    snipe=SNIPE_EXAMPLE,
+                    none=NO_SNIPE,
+                )
             )
         unknown = [w for w in words if w not in _JOINING_WORDS]
         if unknown or not points:
-            raise MalformedMoveError(self._how_to_move(f"{unknown[0]!r} is not a tile; " if unknown else ""))
+            raise MalformedMoveError(
+                say("{word} is not a tile; {how}", word=Verbatim(repr(unknown[0])), how=self._how_to_move())
+                if unknown
+                else self._how_to_move()
+            )
         tiles = [_pt(p) for p in points]
         if self.has("snipe") and not private:
             raise WrongPlaceError(
-                "Send your move to me by direct message, not in the game room: with Snipe, moves stay "
-                "sealed until your opponent has answered.",
+                say(
+                    "Send your move to me by direct message, not in the game room: with Snipe, moves stay "
+                    "sealed until your opponent has answered."
+                ),
                 private=True,
             )
         if not self.has("snipe") and private:
-            raise WrongPlaceError("Type your move in the game room, not by direct message.", private=False)
+            raise WrongPlaceError(say("Type your move in the game room, not by direct message."), private=False)
         return Swab(seat, tuple(_sq(t) for t in self._check_tiles(tiles)))
 
-    def _how_to_move(self, prefix: str = "") -> str:
+    def _how_to_move(self, *, sentence: bool = False) -> Message:
+        """What a move names, with a legal example where one is left: a clause (``name two
+        side-by-side white tiles, such as C3 C4.``), or with ``sentence`` a sentence of its own
+        (``Name ...``; the example's tiles stay upper case)."""
         touch = [_sq(p) for p in self.recent] if self.has("hook") and self.hook_binds() else []
         linear = self.has("linear")
         example = example_move(self._board_view(), linear=linear, touch=touch)
-        such = f", such as {example}" if example else ""
+        if example is None:
+            if linear:
+                return (
+                    say("Name one or more white tiles in one row or one column.")
+                    if sentence
+                    else say("name one or more white tiles in one row or one column.")
+                )
+            return say("Name two side-by-side white tiles.") if sentence else say("name two side-by-side white tiles.")
+        such = Verbatim(example)
         if linear:
-            return prefix + f"name one or more white tiles in one row or one column{such}."
-        return prefix + f"name two side-by-side white tiles{such}."
+            return (
+                say("Name one or more white tiles in one row or one column, such as {example}.", example=such)
+                if sentence
+                else say("name one or more white tiles in one row or one column, such as {example}.", example=such)
+            )
+        return (
+            say("Name two side-by-side white tiles, such as {example}.", example=such)
+            if sentence
+            else say("name two side-by-side white tiles, such as {example}.", example=such)
+        )
 
     def _check_tiles(self, tiles: list[Point]) -> list[Point]:
         named = Counter(tiles)  # one pass: a long submission costs its length, not its square
         repeated = next((p for p in tiles if named[p] > 1), None)
         if repeated is not None:
-            raise IllegalMoveError(f"You named {repeated} twice; name each tile once.")
+            raise IllegalMoveError(say("You named {point} twice; name each tile once.", point=Verbatim(_sq(repeated))))
         if not self.has("linear") and len(tiles) != 2:
             raise MalformedMoveError(
-                f"A move colours exactly two tiles (you named {len(tiles)}); "
-                "name two side-by-side white tiles, such as C3 C4."
+                say(
+                    "A move colours exactly two tiles (you named {count}); "
+                    "name two side-by-side white tiles, such as {example}.",
+                    count=len(tiles),
+                    example=MOVE_EXAMPLE,
+                )
             )
         taken = [p for p in tiles if self.board[p] != WHITE]
         if taken:
-            state = self.board[taken[0]]
-            what = "black" if state == BLACK else f"{state}'s colour"
-            raise IllegalMoveError(f"{taken[0]} is already {what}; choose white tiles.")
+            state, point = self.board[taken[0]], Verbatim(_sq(taken[0]))
+            raise IllegalMoveError(
+                say("{point} is already black; choose white tiles.", point=point)
+                if state == BLACK
+                else say("{point} is already {seat}'s colour; choose white tiles.", point=point, seat=Seat(state))
+            )
         if self.has("linear"):
             if len({p.row for p in tiles}) > 1 and len({p.col for p in tiles}) > 1:
                 raise IllegalMoveError(
-                    "Linear: your tiles must all lie in one row or one column, such as C3 C4 C6 or A5 C5 G5."
+                    say(
+                        "Linear: your tiles must all lie in one row or one column, such as {example} or {other}.",
+                        example=Verbatim("C3 C4 C6"),
+                        other=Verbatim("A5 C5 G5"),
+                    )
                 )
         else:
             a, b = tiles
             if abs(a.col - b.col) + abs(a.row - b.row) != 1:
                 raise IllegalMoveError(
-                    f"{a} and {b} are not side by side; choose two tiles next to each other in a row or a "
-                    "column, such as C3 C4."
+                    say(
+                        "{first} and {second} are not side by side; choose two tiles next to each other in a row "
+                        "or a column, such as {example}.",
+                        first=Verbatim(_sq(a)),
+                        second=Verbatim(_sq(b)),
+                        example=MOVE_EXAMPLE,
+                    )
                 )
         if self.hook_binds():
             zone = self.hook_zone()
             if not any(p in zone for p in tiles):
                 raise IllegalMoveError(
-                    f"Hook: at least one of your tiles must be next to (not diagonal to) a tile placed last "
-                    f"turn ({_listing(self.recent)}); white tiles you may start from: "
-                    f"{_listing(_sort(zone))}."
+                    say(
+                        "Hook: at least one of your tiles must be next to (not diagonal to) a tile placed last "
+                        "turn ({placed}); white tiles you may start from: {zone}.",
+                        placed=Verbatim(_listing(self.recent)),
+                        zone=Verbatim(_listing(_sort(zone))),
+                    )
                 )
         return _sort(tiles)
 
     def _parse_snipe(self, points: list[str], words: list[str], seat: str, private: bool) -> Snipe:
         if not self.has("snipe"):
-            raise IllegalMoveError("There is no Snipe in this task; " + self._how_to_move())
+            raise IllegalMoveError(say("There is no Snipe in this task; {how}", how=self._how_to_move()))
         if seat == self.turn:
-            how = self._how_to_move()  # capitalised by its first letter: the example's tiles stay upper case
             raise IllegalMoveError(
-                f"It is your own move: you snipe only on your opponent's turn. {how[:1].upper()}{how[1:]}"
+                say(
+                    "It is your own move: you snipe only on your opponent's turn. {how}",
+                    how=self._how_to_move(sentence=True),
+                )
             )
         extra = [w for w in words if w != "none"]
         if extra or len(points) + words.count("none") != 1:
-            raise MalformedMoveError("Name one white tile to snipe, such as snipe D4, or send snipe none.")
+            raise MalformedMoveError(
+                say(
+                    "Name one white tile to snipe, such as {snipe}, or send {none}.",
+                    snipe=SNIPE_EXAMPLE,
+                    none=NO_SNIPE,
+                )
+            )
         if not private:
             raise WrongPlaceError(
-                "Send your snipe to me by direct message, not in the game room: it is sealed.", private=True
+                say("Send your snipe to me by direct message, not in the game room: it is sealed."), private=True
             )
         if not points:
             return Snipe(seat, None)
         tile = _pt(points[0])
         if self.board[tile] != WHITE:
-            raise IllegalMoveError(f"{tile} is not white; snipe a white tile, or send snipe none.")
+            raise IllegalMoveError(
+                say(
+                    "{point} is not white; snipe a white tile, or send {none}.",
+                    point=Verbatim(_sq(tile)),
+                    none=NO_SNIPE,
+                )
+            )
         return Snipe(seat, _sq(tile))
 
     # ---- playing ---------------------------------------------------------------------------
@@ -605,10 +686,12 @@ class DeckSwabbing(Game):
     def play(self, move: Move) -> list[Event]:
         """Play a move (with Snipe: seal it, or a snipe, and play the turn once both are in)."""
         if not isinstance(move, (Swab, Snipe)):
-            raise IllegalMoveError("That is not a move of Deck Swabbing; " + self._how_to_move())
+            raise IllegalMoveError(say("That is not a move of Deck Swabbing; {how}", how=self._how_to_move()))
         # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
         if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
-            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
+            raise IllegalMoveError(
+                say("{move} cannot be played as given; submit it again as text.", move=Verbatim(repr(move.text())))
+            )
         if not self.has("snipe"):
             assert isinstance(move, Swab)
             return self._resolve(move.seat, [_pt(t) for t in move.tiles], None)
@@ -616,25 +699,33 @@ class DeckSwabbing(Game):
         if isinstance(move, Swab):
             self.sealed_move = move.tiles
             events = [
-                Event(
-                    f"Your move {move.text()} is sealed.",
+                Event.of(
+                    say("Your move {move} is sealed.", move=Verbatim(move.text())),
                     seats=frozenset({move.seat}),
                     kind=EventKind.SEALED,
                     data={"seat": move.seat, "move": move.text()},
                 ),
-                Event(f"{move.seat} has sent their move.", kind=DeckSwabbingEvent.SUBMITTED, data={"seat": move.seat}),
+                Event.of(
+                    say("{seat} has sent their move.", seat=Seat(move.seat)),
+                    kind=DeckSwabbingEvent.SUBMITTED,
+                    data={"seat": move.seat},
+                ),
             ]
         else:
             self.sealed_snipe = move.tile
             self.snipe_answered = True
             events = [
-                Event(
-                    f"Your answer {move.text()} is sealed.",
+                Event.of(
+                    say("Your answer {move} is sealed.", move=Verbatim(move.text())),
                     seats=frozenset({move.seat}),
                     kind=EventKind.SEALED,
                     data={"seat": move.seat, "snipe": move.tile},
                 ),
-                Event(f"{move.seat} has answered.", kind=DeckSwabbingEvent.SUBMITTED, data={"seat": move.seat}),
+                Event.of(
+                    say("{seat} has answered.", seat=Seat(move.seat)),
+                    kind=DeckSwabbingEvent.SUBMITTED,
+                    data={"seat": move.seat},
+                ),
             ]
         return events + self._resolve_if_ready()
 
@@ -675,40 +766,63 @@ class DeckSwabbing(Game):
         self.sealed_move = None
         self.sealed_snipe = None
         self.snipe_answered = False
-        text = f"{seat} colours {move_text} black."
+        said = [say("{seat} colours {tiles} black.", seat=Seat(seat), tiles=Verbatim(move_text))]
         if self.has("snipe"):
-            sniper = other_seat(seat)
+            sniper = Seat(other_seat(seat))
             if snipe is None:
-                text += f" {sniper} sniped nothing."
+                said.append(say("{seat} sniped nothing.", seat=sniper))
             elif ignored:
-                text += f" {sniper} sniped {snipe}, one of the same tiles, so the snipe changes nothing."
+                said.append(
+                    say(
+                        "{seat} sniped {point}, one of the same tiles, so the snipe changes nothing.",
+                        seat=sniper,
+                        point=Verbatim(_sq(snipe)),
+                    )
+                )
             else:
-                text += f" {sniper} sniped {snipe}: it is black too."
-        if len(filled) == 1:
-            text += f" 1 tile takes {seat}'s colour: {filled[0]}."
-        elif filled:
-            text += f" {len(filled)} tiles take {seat}'s colour: {_listing(filled)}."
+                said.append(say("{seat} sniped {point}: it is black too.", seat=sniper, point=Verbatim(_sq(snipe))))
+        if filled:
+            said.append(
+                say_n(
+                    "{n} tile takes {seat}'s colour: {tiles}.",
+                    "{n} tiles take {seat}'s colour: {tiles}.",
+                    n=len(filled),
+                    seat=Seat(seat),
+                    tiles=Verbatim(_listing(filled)),
+                )
+            )
         # The board itself is the host's to show after the move (once), not this text's.
-        text += " " + self._score_text()
-        events = [Event(text, kind=DeckSwabbingEvent.MOVE, data=dict(self.history[-1], board=self._board_view()))]
+        said.append(self._score())
+        events = [
+            Event.of(
+                _sentences(*said), kind=DeckSwabbingEvent.MOVE, data=dict(self.history[-1], board=self._board_view())
+            )
+        ]
         self.turn = other_seat(seat)
         if not self.has_legal_move():
             return events + self._finish_by_score()
         return events + self._prompt()
 
     def _prompt(self) -> list[Event]:
-        text = f"{self.turn}: your move; " + self._how_to_move()
+        said = [say("{seat}: your move; {how}", seat=Seat(self.turn), how=self._how_to_move())]
         if self.has("hook") and self.recent:
             if self.hook_binds():
-                text += f" Hook: touch one of {_listing(self.recent)}."
+                said.append(say("Hook: touch one of {tiles}.", tiles=Verbatim(_listing(self.recent))))
             else:
-                text += " Hook: no move can touch the tiles placed last turn, so any move will do."
+                said.append(say("Hook: no move can touch the tiles placed last turn, so any move will do."))
         if self.has("snipe"):
-            text += (
-                f" Send it to me by direct message. {other_seat(self.turn)}: you may snipe a white tile by "
-                "direct message (snipe D4, or snipe none)."
+            said.append(
+                say(
+                    "Send it to me by direct message. {seat}: you may snipe a white tile by "
+                    "direct message ({snipe}, or {none}).",
+                    seat=Seat(other_seat(self.turn)),
+                    snipe=SNIPE_EXAMPLE,
+                    none=NO_SNIPE,
+                )
             )
-        return [Event(text, kind=DeckSwabbingEvent.TURN, data={"seat": self.turn, "sniper": self.sniper})]
+        return [
+            Event.of(_sentences(*said), kind=DeckSwabbingEvent.TURN, data={"seat": self.turn, "sniper": self.sniper})
+        ]
 
     # ---- the end ---------------------------------------------------------------------------
 
@@ -727,33 +841,74 @@ class DeckSwabbing(Game):
         (the task's own "most recently scored"), else p2."""
         return self.tiebreak_option or self.last_scorer or "p2"
 
-    def _score_text(self) -> str:
-        unit = "points" if self.has("pyramid") else "tiles"
+    def _score(self) -> Message:
         scores = self.scores()
-        return f"Score: p1 {scores['p1']}, p2 {scores['p2']} {unit}."
+        if self.has("pyramid"):
+            return say(
+                "Score: {first} {a}, {second} {b} points.",
+                first=Seat("p1"),
+                a=scores["p1"],
+                second=Seat("p2"),
+                b=scores["p2"],
+            )
+        return say(
+            "Score: {first} {a}, {second} {b} tiles.",
+            first=Seat("p1"),
+            a=scores["p1"],
+            second=Seat("p2"),
+            b=scores["p2"],
+        )
 
     def _finish_by_score(self) -> list[Event]:
         scores = self.scores()
-        unit = "points" if self.has("pyramid") else "tiles"
+        pyramid = self.has("pyramid")
         tied = scores["p1"] == scores["p2"]
+        swabbed = (
+            say("No white tile is left to colour: the board is swabbed.")
+            if self.has("linear")
+            else say("No white pair is left to colour: the board is swabbed.")
+        )
+        verdict: Message
         if tied:
             winner = self.tiebreak_seat()
-            reason = (
-                f"No white pair is left to colour: the board is swabbed. A tie at {scores['p1']} {unit} "
-                f"each goes to {winner}; {winner} wins the task."
+            verdict = (
+                say_n(
+                    "A tie at {n} point each goes to {seat}; {seat} wins the task",
+                    "A tie at {n} points each goes to {seat}; {seat} wins the task",
+                    n=scores["p1"],
+                    seat=Seat(winner),
+                )
+                if pyramid
+                else say_n(
+                    "A tie at {n} tile each goes to {seat}; {seat} wins the task",
+                    "A tie at {n} tiles each goes to {seat}; {seat} wins the task",
+                    n=scores["p1"],
+                    seat=Seat(winner),
+                )
             )
         else:
             winner = max(self.seats, key=lambda s: scores[s])
-            reason = (
-                f"No white pair is left to colour: the board is swabbed. {winner} wins the task, "
-                f"{scores[winner]} {unit} to {scores[other_seat(winner)]}."
+            verdict = (
+                say_n(
+                    "{seat} wins the task, {n} point to {other}",
+                    "{seat} wins the task, {n} points to {other}",
+                    n=scores[winner],
+                    seat=Seat(winner),
+                    other=scores[other_seat(winner)],
+                )
+                if pyramid
+                else say_n(
+                    "{seat} wins the task, {n} tile to {other}",
+                    "{seat} wins the task, {n} tiles to {other}",
+                    n=scores[winner],
+                    seat=Seat(winner),
+                    other=scores[other_seat(winner)],
+                )
             )
-        if self.has("linear"):
-            reason = reason.replace("No white pair is left to colour", "No white tile is left to colour")
         self.result = {"reason": "no-move", "scores": dict(scores), "tiebreak": winner if tied else None}
-        return self._finish(winner, Termination.POINTS, reason)
+        return self._finish(winner, Termination.POINTS, _sentences(swabbed, verdict))
 
-    def _finish(self, winner: str, ending: Termination, reason: str, **data: Any) -> list[Event]:
+    def _finish(self, winner: str, ending: Termination, reason: Message, **data: Any) -> list[Event]:
         self.phase = "over"
         self.sealed_move = None
         self.sealed_snipe = None
@@ -769,8 +924,8 @@ class DeckSwabbing(Game):
             self.sealed_snipe = None
             self.snipe_answered = True
             events = [
-                Event(
-                    f"{seat} sent no snipe in time, so snipes nothing this turn.",
+                Event.of(
+                    say("{seat} sent no snipe in time, so snipes nothing this turn.", seat=Seat(seat)),
                     kind=DeckSwabbingEvent.SUBMITTED,
                     data={"seat": seat, "none": True},
                 )
@@ -778,7 +933,10 @@ class DeckSwabbing(Game):
             return events + self._resolve_if_ready()
         self.result = {"reason": "timeout", "scores": self.scores(), "tiebreak": None}
         return self._finish(
-            other_seat(seat), Termination.TIME, f"{seat} ran out of time; {other_seat(seat)} wins the task.", seat=seat
+            other_seat(seat),
+            Termination.TIME,
+            say("{seat} ran out of time; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
+            seat=seat,
         )
 
     def resign(self, seat: str) -> list[Event]:
@@ -788,7 +946,9 @@ class DeckSwabbing(Game):
             return []
         self.result = {"reason": "resign", "scores": self.scores(), "tiebreak": None}
         return self._finish(
-            other_seat(seat), Termination.RESIGNATION, f"{seat} resigned; {other_seat(seat)} wins the task."
+            other_seat(seat),
+            Termination.RESIGNATION,
+            say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
         )
 
     # ---- what a seat sees ------------------------------------------------------------------
@@ -1030,15 +1190,27 @@ def _copy_result(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return None if result is None else dict(result, scores=dict(result["scores"]))
 
 
+def _sentences(first: Message, *more: Message) -> Message:
+    """Sentences said one after the other (``alice colours C3 C4 black. Score: ...``)."""
+    said = first
+    for sentence in more:
+        said = say_c("sentences in a row", "{sentence} {next}", sentence=said, next=sentence)
+    return said
+
+
+#: What to write instead of a text that is no move at all.
+_HINT = say(
+    "write the white tiles you colour ({example}) or, on your opponent's turn with Snipe, "
+    "{snipe} or {none} by direct message.",
+    example=MOVE_EXAMPLE,
+    snipe=SNIPE_EXAMPLE,
+    none=NO_SNIPE,
+)
+
+
 def _tokens(text: str) -> tuple[list[str], list[str]]:
     """Split a submission into squares and words; anything else is refused."""
-    return split_submission(
-        text,
-        _TOKEN,
-        _POINT_TOKEN,
-        "write the white tiles you colour (C3 C4) or, on your opponent's turn with Snipe, "
-        "snipe D4 or snipe none by direct message.",
-    )
+    return split_submission(text, _TOKEN, _POINT_TOKEN, _HINT)
 
 
 __all__ = [

@@ -90,7 +90,8 @@ from geniusbot.games.base import (
     WrongPlaceError,
     other_seat,
 )
-from geniusbot.games.grid import Point, on_board, parse_point, split_submission, with_article
+from geniusbot.games.grid import Point, on_board, parse_point, split_submission
+from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 SIZE = 7
 CENTRE = Point(3, 3)
@@ -108,6 +109,32 @@ ANOMALIES: tuple[str, ...] = ("chain", "implode", "landmine", "rainbow", "rectan
 ALL_SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
 TILES: tuple[Point, ...] = tuple(p for p in ALL_SQUARES if p != CENTRE)
 ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+#: The colours as a sentence says them (words as data).
+COLOUR_WORDS: dict[str, Message] = {
+    "red": say_c("colour", "red"),
+    "orange": say_c("colour", "orange"),
+    "yellow": say_c("colour", "yellow"),
+    "green": say_c("colour", "green"),
+    "blue": say_c("colour", "blue"),
+    "purple": say_c("colour", "purple"),
+    "black": say_c("colour", "black"),
+}
+
+#: A tile of each colour, with its article, as a prompt names it ("declare a red tile").
+A_TILE: dict[str, Message] = {
+    "red": say_c("tile of a colour", "a red tile"),
+    "orange": say_c("tile of a colour", "an orange tile"),
+    "yellow": say_c("tile of a colour", "a yellow tile"),
+    "green": say_c("tile of a colour", "a green tile"),
+    "blue": say_c("tile of a colour", "a blue tile"),
+    "purple": say_c("tile of a colour", "a purple tile"),
+}
+
+#: The examples a sentence gives of what to type (typed as they are, in every language).
+CALL_EXAMPLE = Verbatim("call red")
+DECLARE_EXAMPLE = Verbatim("D5 blue")
+MINES_EXAMPLE = Verbatim("mines A1 B2 C3 E6 G7")
 
 
 class TileDecklarationEvent(StrEnum):
@@ -343,7 +370,13 @@ class TileDecklaration(Game):
         self.palette = palette_for(self.anomalies)
         for option, value in (("starter", starter), ("tiebreak", tiebreak)):
             if value.strip() and value.strip().lower() not in self.seats:
-                raise OptionError(f"The {option} must be p1 or p2, not {value.strip()!r}.")
+                raise OptionError(
+                    say(
+                        "The {option} must be p1 or p2, not {value}.",
+                        option=Verbatim(option),
+                        value=Verbatim(repr(value.strip())),
+                    )
+                )
         self.starter = starter.strip().lower() or "p1"
         self.tiebreak = tiebreak.strip().lower() or "p2"
         self.original = generate_grid(self.seed, self.palette)
@@ -365,9 +398,13 @@ class TileDecklaration(Game):
         """
         if self.phase != "memorize" or self.is_over:
             return []
-        text = f"Memorize the grid: it is shown for {MEMORIZE_SECONDS} seconds, then hidden for good. No notes!"
+        text = say_n(
+            "Memorize the grid: it is shown for {n} second, then hidden for good. No notes!",
+            "Memorize the grid: it is shown for {n} seconds, then hidden for good. No notes!",
+            n=MEMORIZE_SECONDS,
+        )
         data = {"grid": {_sq(p): c for p, c in self.original.items()}}
-        return [Event(text, kind=TileDecklarationEvent.REVEAL, data=data, delete_after=MEMORIZE_SECONDS)]
+        return [Event.of(text, kind=TileDecklarationEvent.REVEAL, data=data, delete_after=MEMORIZE_SECONDS)]
 
     # ---- whose turn, what is legal ---------------------------------------------------------
 
@@ -423,44 +460,73 @@ class TileDecklaration(Game):
         """
         self.require_seat(seat)
         if self.is_over:
-            raise NotYourTurnError("The task is over; no more moves are taken.")
+            raise NotYourTurnError(say("The task is over; no more moves are taken."))
         if self.phase == "memorize":
-            raise NotYourTurnError("The grid is on show: memorize it. Moves are taken once it is hidden.")
+            raise NotYourTurnError(say("The grid is on show: memorize it. Moves are taken once it is hidden."))
         if self.phase == "landmines" and self.mines[seat] is not None:
-            raise NotYourTurnError("You have already sent your mines; the first submission stands.")
+            raise NotYourTurnError(say("You have already sent your mines; the first submission stands."))
         self.require_turn(seat)
         if not isinstance(text, str):
-            raise MalformedMoveError("Write your move as text, such as D5 blue.")
+            raise MalformedMoveError(say("Write your move as text, such as {example}.", example=DECLARE_EXAMPLE))
         points, words = _tokens(text)
         if self.phase == "landmines":
             return self._parse_mines(points, words, seat, private)
         if words and words[0] in ("mines", "mine"):
             if not self.has("landmine"):
-                raise IllegalMoveError("There are no landmines in this task; declare a tile and call a colour.")
-            raise IllegalMoveError("The landmine window is over; declare a tile and call a colour, such as D5 blue.")
+                raise IllegalMoveError(say("There are no landmines in this task; declare a tile and call a colour."))
+            raise IllegalMoveError(
+                say(
+                    "The landmine window is over; declare a tile and call a colour, such as {example}.",
+                    example=DECLARE_EXAMPLE,
+                )
+            )
         if private:
-            raise WrongPlaceError("Type this in the game room, not by direct message.", private=False)
+            raise WrongPlaceError(say("Type this in the game room, not by direct message."), private=False)
         words = [w for w in words if w not in ("call", "declare", "and")]
         if self.phase == "call":
             if points:
                 raise MalformedMoveError(
-                    f"You call first: name only a colour for {other_seat(seat)}, such as call red."
+                    say(
+                        "You call first: name only a colour for {seat}, such as {example}.",
+                        seat=Seat(other_seat(seat)),
+                        example=CALL_EXAMPLE,
+                    )
                 )
             if len(words) != 1:
-                raise MalformedMoveError(f"Name one colour for {other_seat(seat)}, such as call red.")
+                raise MalformedMoveError(
+                    say(
+                        "Name one colour for {seat}, such as {example}.",
+                        seat=Seat(other_seat(seat)),
+                        example=CALL_EXAMPLE,
+                    )
+                )
             return Call(seat, self._colour(words[0]))
         if len(points) != 1 or len(words) != 1:
+            assert self.called is not None  # the declarations follow a call
             raise MalformedMoveError(
-                f"Write one tile and one colour: the {self.called} tile you declare, then the colour you "
-                "call for your opponent, such as D5 blue."
+                say(
+                    "Write one tile and one colour: the {colour} tile you declare, then the colour you "
+                    "call for your opponent, such as {example}.",
+                    colour=COLOUR_WORDS[self.called],
+                    example=DECLARE_EXAMPLE,
+                )
             )
         tile = _pt(points[0])
         colour = self._colour(words[0])
         anchor = self.chain_from()
         if anchor is not None and not adjacent(tile, anchor):
-            where = "the black centre D4" if not self.declared else f"{anchor}, the last declared tile"
             raise IllegalMoveError(
-                f"Chain: you may only declare a tile next to {where} (orthogonally or diagonally); choose one of those."
+                say(
+                    "Chain: you may only declare a tile next to {point}, the last declared tile "
+                    "(orthogonally or diagonally); choose one of those.",
+                    point=Verbatim(_sq(anchor)),
+                )
+                if self.declared
+                else say(
+                    "Chain: you may only declare a tile next to the black centre {point} "
+                    "(orthogonally or diagonally); choose one of those.",
+                    point=Verbatim(_sq(CENTRE)),
+                )
             )
         return Declare(seat, _sq(tile), colour)
 
@@ -468,21 +534,35 @@ class TileDecklaration(Game):
         other_words = [w for w in words if w not in ("mines", "mine")]
         if not private:
             if points and not other_words:
-                raise WrongPlaceError("Send this to me by direct message, not in the game room.", private=True)
+                raise WrongPlaceError(say("Send this to me by direct message, not in the game room."), private=True)
             raise IllegalMoveError(
-                "It is the landmine window: send your five mine tiles to me by direct message, such as "
-                "mines A1 B2 C3 E6 G7. The calls start after it."
+                say(
+                    "It is the landmine window: send your five mine tiles to me by direct message, such as "
+                    "{example}. The calls start after it.",
+                    example=MINES_EXAMPLE,
+                )
             )
         if other_words:
-            raise MalformedMoveError("Send five different tiles for your mines, such as mines A1 B2 C3 E6 G7.")
+            raise MalformedMoveError(
+                say("Send five different tiles for your mines, such as {example}.", example=MINES_EXAMPLE)
+            )
         tiles = [_pt(p) for p in points]
         if len(set(tiles)) != len(tiles):
-            raise IllegalMoveError("Your mines must be on five different tiles; send them again without repeats.")
+            raise IllegalMoveError(say("Your mines must be on five different tiles; send them again without repeats."))
         if CENTRE in tiles:
-            raise IllegalMoveError("D4 is the black centre, which no one can declare; choose other tiles.")
+            raise IllegalMoveError(
+                say(
+                    "{point} is the black centre, which no one can declare; choose other tiles.",
+                    point=Verbatim(_sq(CENTRE)),
+                )
+            )
         if len(tiles) != MINES_PER_SEAT:
             raise MalformedMoveError(
-                f"Send exactly five different tiles (you sent {len(tiles)}), such as mines A1 B2 C3 E6 G7."
+                say(
+                    "Send exactly five different tiles (you sent {count}), such as {example}.",
+                    count=len(tiles),
+                    example=MINES_EXAMPLE,
+                )
             )
         return Mines(seat, tuple(_sq(p) for p in _sort(tiles)))
 
@@ -490,11 +570,20 @@ class TileDecklaration(Game):
         names = {c: c for c in self.palette} | {c[0]: c for c in self.palette}
         if word in names:
             return names[word]
-        choices = ", ".join(self.palette)
-        if word == BLACK or word in RAINBOW_COLOURS:
-            what = "Black is never called" if word == BLACK else f"There is no {word} on this board"
-            raise IllegalMoveError(f"{what}; call one of: {choices}.")
-        raise MalformedMoveError(f"{word!r} is not a colour here; use one of: {choices}.")
+        choices = Listing(tuple(COLOUR_WORDS[c] for c in self.palette))
+        if word == BLACK:
+            raise IllegalMoveError(say("Black is never called; call one of: {colours}.", colours=choices))
+        if word in RAINBOW_COLOURS:
+            raise IllegalMoveError(
+                say(
+                    "There is no {colour} on this board; call one of: {colours}.",
+                    colour=COLOUR_WORDS[word],
+                    colours=choices,
+                )
+            )
+        raise MalformedMoveError(
+            say("{word} is not a colour here; use one of: {colours}.", word=Verbatim(repr(word)), colours=choices)
+        )
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
         """Every legal submission: five-tile mine sets, calls, or (tile, colour) declarations.
@@ -525,18 +614,28 @@ class TileDecklaration(Game):
         """Apply mines, a first call or a declaration with its call."""
         if not isinstance(move, (Mines, Call, Declare)):
             raise IllegalMoveError(
-                "That is not a move of Tile Decklaration; write a tile and a colour, such as D5 blue."
+                say(
+                    "That is not a move of Tile Decklaration; write a tile and a colour, such as {example}.",
+                    example=DECLARE_EXAMPLE,
+                )
             )
         # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
         if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
-            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
+            raise IllegalMoveError(
+                say("{move} cannot be played as given; submit it again as text.", move=Verbatim(repr(move.text())))
+            )
         if isinstance(move, Mines):
             return self._apply_mines(move.seat, [_pt(t) for t in move.tiles])
         if isinstance(move, Call):
             self.last_move = move.text()
             events = [
-                Event(
-                    f"{move.seat} calls {move.colour} for {other_seat(move.seat)}.",
+                Event.of(
+                    say(
+                        "{seat} calls {colour} for {other}.",
+                        seat=Seat(move.seat),
+                        colour=COLOUR_WORDS[move.colour],
+                        other=Seat(other_seat(move.seat)),
+                    ),
                     kind=TileDecklarationEvent.CALL,
                     data={"seat": move.seat, "color": move.colour},
                 )
@@ -546,15 +645,19 @@ class TileDecklaration(Game):
 
     def _apply_mines(self, seat: str, tiles: list[Point]) -> list[Event]:
         self.mines[seat] = tiles
-        listed = " ".join(_sq(p) for p in tiles)
+        listed = Verbatim(" ".join(_sq(p) for p in tiles))
         events = [
-            Event(
-                f"Your mines are on {listed}.",
+            Event.of(
+                say("Your mines are on {tiles}.", tiles=listed),
                 seats=frozenset({seat}),
                 kind=EventKind.SEALED,
                 data={"seat": seat, "tiles": [_sq(p) for p in tiles]},
             ),
-            Event(f"{seat} has placed their mines.", kind=TileDecklarationEvent.MINES_SENT, data={"seat": seat}),
+            Event.of(
+                say("{seat} has placed their mines.", seat=Seat(seat)),
+                kind=TileDecklarationEvent.MINES_SENT,
+                data={"seat": seat},
+            ),
         ]
         if all(self.mines[s] is not None for s in self.seats):
             events += self._start_calls()
@@ -567,12 +670,27 @@ class TileDecklaration(Game):
         self.last_move = move.text()
         named = self.declared_points()
         # The text's order: a repeated tile, then the wrong colour; then the anomaly's rectangle.
+        point = Verbatim(_sq(tile))
         if tile in named:
-            return self._lose(seat, "named-before", tile, f"{seat} declared {tile}, which was named before.")
+            return self._lose(
+                seat,
+                "named-before",
+                tile,
+                say("{seat} declared {point}, which was named before.", seat=Seat(seat), point=point),
+            )
         true_colour = self.grid[tile]
         if true_colour != needed:
             return self._lose(
-                seat, "wrong-color", tile, f"{seat} declared {tile} as {needed}, but it is {true_colour}."
+                seat,
+                "wrong-color",
+                tile,
+                say(
+                    "{seat} declared {point} as {called}, but it is {colour}.",
+                    seat=Seat(seat),
+                    point=point,
+                    called=COLOUR_WORDS[needed],
+                    colour=COLOUR_WORDS[true_colour],
+                ),
             )
         if self.has("rectangle-adverse"):
             corners = forms_rectangle(tile, named)
@@ -581,13 +699,24 @@ class TileDecklaration(Game):
                     seat,
                     "rectangle",
                     tile,
-                    f"{seat} declared {tile} ({true_colour}), which makes a rectangle with "
-                    f"{', '.join(map(str, corners))} (Rectangle-Adverse).",
+                    say(
+                        "{seat} declared {point} ({colour}), which makes a rectangle with {corners} (Rectangle-Adverse).",
+                        seat=Seat(seat),
+                        point=point,
+                        colour=COLOUR_WORDS[true_colour],
+                        corners=Listing(tuple(Verbatim(_sq(c)) for c in corners)),
+                    ),
                 )
         self.declared.append({"tile": _sq(tile), "color": true_colour, "seat": seat})
         events = [
-            Event(
-                f"{seat} declared {tile}: {true_colour}. {seat} calls {move.colour}.",
+            Event.of(
+                say(
+                    "{seat} declared {point}: {colour}. {seat} calls {call}.",
+                    seat=Seat(seat),
+                    point=point,
+                    colour=COLOUR_WORDS[true_colour],
+                    call=COLOUR_WORDS[move.colour],
+                ),
                 kind=TileDecklarationEvent.DECLARE,
                 data={"seat": seat, "tile": _sq(tile), "color": true_colour, "call": move.colour},
             )
@@ -601,21 +730,41 @@ class TileDecklaration(Game):
         """Judge a call against the position the next declarer faces, then pass the turn (or, on a
         mine, keep it: the caller declares its own colour next)."""
         valid = self.valid_tiles(colour, anchor)
+        called = COLOUR_WORDS[colour]
         if not valid:
-            where = f" next to {anchor}" if anchor is not None else ""
             return self._lose(
                 caller,
                 "no-valid-tile",
                 None,
-                f"{caller} called {colour}, but no {colour} tile{where} is left to declare.",
+                say(
+                    "{seat} called {colour}, but no {colour} tile next to {point} is left to declare.",
+                    seat=Seat(caller),
+                    colour=called,
+                    point=Verbatim(_sq(anchor)),
+                )
+                if anchor is not None
+                else say(
+                    "{seat} called {colour}, but no {colour} tile is left to declare.", seat=Seat(caller), colour=called
+                ),
             )
         if self.has("rectangle-adverse") and all(forms_rectangle(t, self.declared_points()) for t in valid):
-            where = f" next to {anchor}" if anchor is not None else " left"
             return self._lose(
                 caller,
                 "forced-rectangle",
                 None,
-                f"{caller} called {colour}, and every {colour} tile{where} would make a rectangle (Rectangle-Adverse).",
+                say(
+                    "{seat} called {colour}, and every {colour} tile next to {point} would make a rectangle "
+                    "(Rectangle-Adverse).",
+                    seat=Seat(caller),
+                    colour=called,
+                    point=Verbatim(_sq(anchor)),
+                )
+                if anchor is not None
+                else say(
+                    "{seat} called {colour}, and every {colour} tile left would make a rectangle (Rectangle-Adverse).",
+                    seat=Seat(caller),
+                    colour=called,
+                ),
             )
         self.phase = "declare"
         self.called = colour
@@ -624,11 +773,26 @@ class TileDecklaration(Game):
         events: list[Event] = []
         if hit_mine:
             last = self.exploded[-1]
-            whose = " and ".join(f"{s}'s" for s in last["owners"])
+            owners = last["owners"]
             events.append(
-                Event(
-                    f"{last['tile']} held a landmine ({whose})! {caller} must move again: declare {with_article(colour)} "
-                    "tile and call a colour.",
+                Event.of(
+                    say(
+                        "{point} held a landmine ({owner}'s)! {seat} must move again: declare {tile} and call a colour.",
+                        point=Verbatim(last["tile"]),
+                        owner=Seat(owners[0]),
+                        seat=Seat(caller),
+                        tile=A_TILE[colour],
+                    )
+                    if len(owners) == 1
+                    else say(
+                        "{point} held a landmine ({first}'s and {second}'s)! {seat} must move again: declare {tile} "
+                        "and call a colour.",
+                        point=Verbatim(last["tile"]),
+                        first=Seat(owners[0]),
+                        second=Seat(owners[1]),
+                        seat=Seat(caller),
+                        tile=A_TILE[colour],
+                    ),
                     kind=TileDecklarationEvent.LANDMINE,
                     data=dict(last, seat=caller, colour=colour),
                 )
@@ -636,21 +800,30 @@ class TileDecklaration(Game):
             self.turn = caller
         else:
             self.turn = other_seat(caller)
-            where = f" next to {anchor}" if anchor is not None else ""
             events.append(
-                Event(
-                    f"{self.turn}: declare {with_article(colour)} tile{where} and call a colour.",
+                Event.of(
+                    say(
+                        "{seat}: declare {tile} next to {point} and call a colour.",
+                        seat=Seat(self.turn),
+                        tile=A_TILE[colour],
+                        point=Verbatim(_sq(anchor)),
+                    )
+                    if anchor is not None
+                    else say("{seat}: declare {tile} and call a colour.", seat=Seat(self.turn), tile=A_TILE[colour]),
                     kind=TileDecklarationEvent.TURN,
                     data={"seat": self.turn, "color": colour},
                 )
             )
         return events
 
-    def _lose(self, loser: str, rule: str, tile: Point | None, text: str) -> list[Event]:
+    def _lose(self, loser: str, rule: str, tile: Point | None, what: Message) -> list[Event]:
         self.loss = {"seat": loser, "rule": rule, "tile": _sq(tile) if tile else None}
-        return self._finish(other_seat(loser), Termination.MISTAKE, f"{text} {other_seat(loser)} wins the task.")
+        winner = other_seat(loser)
+        return self._finish(
+            winner, Termination.MISTAKE, say("{what} {seat} wins the task", what=what, seat=Seat(winner))
+        )
 
-    def _finish(self, winner: str, ending: Termination, reason: str) -> list[Event]:
+    def _finish(self, winner: str, ending: Termination, reason: Message) -> list[Event]:
         self.phase = "over"
         self.called = self.caller = None
         self.must_move_again = False
@@ -670,28 +843,30 @@ class TileDecklaration(Game):
         """End the memorize window (hide the grid, implode, open the landmines) or the landmine
         window (a seat that sent nothing places no mine)."""
         if self.is_over or self.phase not in ("memorize", "landmines"):
-            raise GameError("There is no timed phase to close.")
+            raise GameError(say("There is no timed phase to close."))
         if self.phase == "landmines":
             events: list[Event] = []
             for seat in self.seats:
                 if self.mines[seat] is None:
                     self.mines[seat] = []
                     events.append(
-                        Event(
-                            f"{seat} sent no mines before the window closed, so places none.",
+                        Event.of(
+                            say("{seat} sent no mines before the window closed, so places none.", seat=Seat(seat)),
                             kind=TileDecklarationEvent.MINES_SENT,
                             data={"seat": seat, "none": True},
                         )
                     )
             return events + self._start_calls()
-        events = [Event("Memorizing is over: the grid is hidden.", kind=TileDecklarationEvent.HIDE)]
+        events = [Event.of(say("Memorizing is over: the grid is hidden."), kind=TileDecklarationEvent.HIDE)]
         if self.has("implode"):
             self.grid = implode(self.original, self.marks)
-            listed = " ".join(_sq(p) for p in self.marks)
             events.append(
-                Event(
-                    f"Implode: {listed} are marked '!'. Each has taken the most frequent colour among its "
-                    "orthogonal neighbours as they were (a tie keeps its colour).",
+                Event.of(
+                    say(
+                        "Implode: {tiles} are marked '!'. Each has taken the most frequent colour among its "
+                        "orthogonal neighbours as they were (a tie keeps its colour).",
+                        tiles=Verbatim(" ".join(_sq(p) for p in self.marks)),
+                    ),
                     kind=TileDecklarationEvent.IMPLODE,
                     data={"marks": [_sq(p) for p in self.marks]},
                 )
@@ -699,9 +874,15 @@ class TileDecklaration(Game):
         if self.has("landmine"):
             self.phase = "landmines"
             events.append(
-                Event(
-                    f"Landmine: you have {LANDMINE_SECONDS} seconds to send me five different tiles by direct "
-                    "message, such as mines A1 B2 C3 E6 G7.",
+                Event.of(
+                    say_n(
+                        "Landmine: you have {n} second to send me five different tiles by direct message, such as "
+                        "{example}.",
+                        "Landmine: you have {n} seconds to send me five different tiles by direct message, such as "
+                        "{example}.",
+                        n=LANDMINE_SECONDS,
+                        example=MINES_EXAMPLE,
+                    ),
                     kind=TileDecklarationEvent.PHASE,
                     data={"phase": "landmines"},
                 )
@@ -713,8 +894,13 @@ class TileDecklaration(Game):
         self.phase = "call"
         self.turn = self.starter
         return [
-            Event(
-                f"{self.starter}: call a colour for {other_seat(self.starter)}, such as call red.",
+            Event.of(
+                say(
+                    "{seat}: call a colour for {other}, such as {example}.",
+                    seat=Seat(self.starter),
+                    other=Seat(other_seat(self.starter)),
+                    example=CALL_EXAMPLE,
+                ),
                 kind=TileDecklarationEvent.PHASE,
                 data={"phase": "call", "seat": self.starter},
             )
@@ -728,8 +914,8 @@ class TileDecklaration(Game):
         if self.phase == "landmines":
             self.mines[seat] = []
             events = [
-                Event(
-                    f"{seat} sent no mines before the window closed, so places none.",
+                Event.of(
+                    say("{seat} sent no mines before the window closed, so places none.", seat=Seat(seat)),
                     kind=TileDecklarationEvent.MINES_SENT,
                     data={"seat": seat, "none": True},
                 )
@@ -739,7 +925,9 @@ class TileDecklaration(Game):
             return events
         self.loss = {"seat": seat, "rule": "timeout", "tile": None}
         return self._finish(
-            other_seat(seat), Termination.TIME, f"{seat} ran out of time; {other_seat(seat)} wins the task."
+            other_seat(seat),
+            Termination.TIME,
+            say("{seat} ran out of time; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
         )
 
     def resign(self, seat: str) -> list[Event]:
@@ -749,7 +937,9 @@ class TileDecklaration(Game):
             return []
         self.loss = {"seat": seat, "rule": "resign", "tile": None}
         return self._finish(
-            other_seat(seat), Termination.RESIGNATION, f"{seat} resigned; {other_seat(seat)} wins the task."
+            other_seat(seat),
+            Termination.RESIGNATION,
+            say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
         )
 
     # ---- what a seat sees ------------------------------------------------------------------
@@ -971,15 +1161,18 @@ def _sure(tile: Point, remembered: Mapping[Point, str], marks: Sequence[Point]) 
     )
 
 
+#: What to write instead of a text that is no move at all.
+_HINT = say(
+    "write a tile and a colour ({declare}), a first call ({call}) or, by direct message, your mines ({mines}).",
+    declare=DECLARE_EXAMPLE,
+    call=CALL_EXAMPLE,
+    mines=MINES_EXAMPLE,
+)
+
+
 def _tokens(text: str) -> tuple[list[str], list[str]]:
     """Split a submission into squares and words; anything else is refused."""
-    return split_submission(
-        text,
-        _TOKEN,
-        _POINT_TOKEN,
-        "write a tile and a colour (D5 blue), a first call (call red) or, by direct message, "
-        "your mines (mines A1 B2 C3 E6 G7).",
-    )
+    return split_submission(text, _TOKEN, _POINT_TOKEN, _HINT)
 
 
 __all__ = [
