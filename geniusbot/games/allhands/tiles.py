@@ -422,7 +422,11 @@ class TileDecklaration(Game):
             return None
         if self.phase == "memorize":
             return Window(
-                "memorize", MEMORIZE_SECONDS, says="Memorize the grid: it is hidden in {left}.", vanishing=True
+                "memorize",
+                MEMORIZE_SECONDS,
+                # The host puts the time the window has left in ``left``.
+                says=say("Memorize the grid: it is hidden in {left}.", left=Verbatim("")),
+                vanishing=True,
             )
         if self.phase == "landmines":
             return Window("landmines", LANDMINE_SECONDS)
