@@ -47,9 +47,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import geniusbot.render
+import geniusbot.pictures
 from geniusbot.games import new_game
-from geniusbot.render import png, render_image, render_view
+from geniusbot.pictures import render_image, render_view
+from geniusbot.render import png
 from geniusbot.render.palette import new_canvas
 
 TARGET = 1.5
@@ -302,7 +303,7 @@ def main(argv: list[str]) -> int:
     rounds, rows, level = args.rounds, args.band_rows, args.level
     if (rows, level) != (png.BAND_ROWS, png.LEVEL):
         # render_view takes no encoder options: point the house encoder at these settings.
-        geniusbot.render.png = _Configured(rows, level)  # type: ignore[assignment]
+        geniusbot.pictures.png = _Configured(rows, level)  # type: ignore[assignment]
     print(f"Baseline: Pillow, {dict(png.PNG_SETTINGS)}, mode P.")
     print(f"Encoder: bands of {rows} rows, level {level}, deflate by {png.DEFLATE_LIBRARY}.")
     print(f"Clock: {'wall (perf_counter)' if args.wall else 'CPU time of this thread (thread_time)'}.")

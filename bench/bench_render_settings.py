@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_render import NAMES, positions
 
-from geniusbot.render import palette, render_image
+from geniusbot.pictures import render_image
+from geniusbot.render import palette
 
 SETTINGS: dict[str, dict[str, object]] = {
     "level 2 (house)": {"compress_level": 2},

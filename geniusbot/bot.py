@@ -48,6 +48,7 @@ from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 from geniusbot.storage.shards import Shards
+from geniusbot.words import ENGLISH
 
 if TYPE_CHECKING:
     from geniusbot.host.live import Reply
@@ -201,6 +202,7 @@ class GeniusBot(commands.AutoShardedBot):
             wake=self.dispatcher.wake,
             shards=self.served_shards,
             forward=self.forward_dm,
+            language=self.settings.geniusbot_language if self.settings is not None else ENGLISH,
         )
         # A timer moved a match on, a restart resumed it, or a move found saved after its commit
         # went unanswered: its choice buttons follow (and a practice match gets its opponent).
@@ -395,14 +397,14 @@ async def run_bot(
     settings: Settings, *, time: TimeSource | None = None, out: Callable[[str], Any] | None = None
 ) -> int:
     """Run the bot until it is stopped; return the exit code (2 without a token or a database)."""
-    say = out or (lambda text: print(text, file=sys.stderr, end=""))
+    tell = out or (lambda text: print(text, file=sys.stderr, end=""))
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        say(TOKEN_HELP)
+        tell(TOKEN_HELP)
         return 2
     try:
         configure_font(settings.font_path)
     except ValueError as error:  # the launcher's settings check it; this is for settings built elsewhere
-        say(f"geniusbot: {error}.\n")
+        tell(f"geniusbot: {error}.\n")
         return 2
     apply_discord_urls(settings.discord_api_base_url, settings.discord_gateway_url)
     if str(settings.database_url).startswith("sqlite"):
@@ -425,27 +427,27 @@ async def run_bot(
         async with bot:
             await bot.start(settings.discord_token.get_secret_value().strip())
     except discord.LoginFailure:
-        say("geniusbot: Discord refused the token (DISCORD_TOKEN); copy it again from the Developer Portal.\n")
+        tell("geniusbot: Discord refused the token (DISCORD_TOKEN); copy it again from the Developer Portal.\n")
         return 2
     except discord.PrivilegedIntentsRequired:
-        say(
+        tell(
             "geniusbot: Discord refused the Message Content Intent; turn it on in the Developer Portal "
             "(your application -> Bot -> Privileged Gateway Intents).\n"
         )
         return 2
     except (LayoutConflict, AnotherSoleProcess) as error:
-        say(f"geniusbot: {error}\n")
+        tell(f"geniusbot: {error}\n")
         return 2
     except StandbyStopped:
         pass  # stopped by a signal while it waited for its shards: said below
     except StorageUnavailable as error:  # it says what failed and what to do
-        say(f"geniusbot: {error} Check DATABASE_URL.\n")
+        tell(f"geniusbot: {error} Check DATABASE_URL.\n")
         return 2
     except StorageError as error:
-        say(f"geniusbot: the database cannot be used ({error}); check DATABASE_URL.\n")
+        tell(f"geniusbot: the database cannot be used ({error}); check DATABASE_URL.\n")
         return 2
     except aiohttp.ClientConnectionError as error:
-        say(
+        tell(
             f"geniusbot: Discord cannot be reached at {discord.http.Route.BASE} ({error}); check the network, "
             "or DISCORD_API_BASE_URL if the bot runs behind a proxy.\n"
         )
@@ -455,6 +457,6 @@ async def run_bot(
         await asyncio.gather(*closing, return_exceptions=True)
     if stopped_by:
         by = "Ctrl-C" if stopped_by[0] == signal.SIGINT else signal.Signals(stopped_by[0]).name
-        say(f"geniusbot: stopped ({by}); the unfinished matches resume when the bot runs again.\n")
+        tell(f"geniusbot: stopped ({by}); the unfinished matches resume when the bot runs again.\n")
         return 130 if stopped_by[0] == signal.SIGINT else 0
     return 0

@@ -105,6 +105,11 @@ class Settings(BaseSettings):
         description="SQLAlchemy async URL; default: a SQLite file in the data directory.",
     )
     log_level: str = Field(default="INFO", description="The level of the log on standard error.")
+    # Named so, not ``language``: the environment's LANGUAGE is gettext's own (en_US:en).
+    geniusbot_language: str = Field(
+        default="en",
+        description="The language the bot speaks: en, a language with a catalogue (ko), or qps (the pseudo-language).",
+    )
     discord_api_base_url: str | None = Field(
         default=None, description="The REST base URL of a Discord proxy; None = discord.py's default."
     )
@@ -203,6 +208,14 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
         return level
+
+    @field_validator("geniusbot_language")
+    @classmethod
+    def _language_code(cls, value: str) -> str:
+        code = value.strip()
+        if not re.fullmatch(r"[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?", code):
+            raise ValueError(f"GENIUSBOT_LANGUAGE must be a language code such as en, ko or en-US, not {value!r}")
+        return code
 
     @field_validator("discord_api_base_url")
     @classmethod

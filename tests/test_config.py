@@ -14,6 +14,7 @@ VARIABLES = (
     "DATABASE_URL",
     "GENIUSBOT_DATA_DIR",
     "LOG_LEVEL",
+    "GENIUSBOT_LANGUAGE",
     "DISCORD_API_BASE_URL",
     "DISCORD_GATEWAY_URL",
     "FONT_PATH",
@@ -38,6 +39,7 @@ def test_defaults():
     assert settings.log_level == "INFO"
     assert settings.discord_api_base_url is None and settings.discord_gateway_url is None
     assert settings.font_path is None
+    assert settings.geniusbot_language == "en"
 
 
 def test_every_setting_is_read_from_the_environment(monkeypatch):
@@ -45,6 +47,7 @@ def test_every_setting_is_read_from_the_environment(monkeypatch):
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
     monkeypatch.setenv("GENIUSBOT_DATA_DIR", "/srv/geniusbot")
     monkeypatch.setenv("LOG_LEVEL", "debug")
+    monkeypatch.setenv("GENIUSBOT_LANGUAGE", "ko")
     monkeypatch.setenv("DISCORD_API_BASE_URL", "http://127.0.0.1:8080/api/v10/")
     monkeypatch.setenv("DISCORD_GATEWAY_URL", "ws://127.0.0.1:8080/gateway")
     settings = Settings()
@@ -53,6 +56,7 @@ def test_every_setting_is_read_from_the_environment(monkeypatch):
     assert settings.database_url == "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
     assert settings.data_dir == Path("/srv/geniusbot")
     assert settings.log_level == "DEBUG" and settings.log_level_number == 10
+    assert settings.geniusbot_language == "ko"
     assert settings.discord_api_base_url == "http://127.0.0.1:8080/api/v10"
     assert settings.discord_gateway_url == "ws://127.0.0.1:8080/gateway"
 
@@ -84,6 +88,7 @@ def test_empty_values_count_as_unset(monkeypatch):
     ("name", "value", "words"),
     [
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+        ("GENIUSBOT_LANGUAGE", "Korean please", "must be a language code such as en, ko or en-US"),
         ("DISCORD_API_BASE_URL", "discord.example/api", "must start with http:// or https://"),
         ("DISCORD_GATEWAY_URL", "https://gateway.example", "must start with ws:// or wss://"),
     ],
@@ -118,3 +123,11 @@ def test_the_log_levels_are_the_launchers():
     from geniusbot import cli, config
 
     assert config.LOG_LEVELS == cli.LOG_LEVELS
+
+
+def test_the_environments_own_language_variable_is_not_the_bots(monkeypatch):
+    # LANGUAGE is gettext's ("en_US:en" on many machines); the bot's language is GENIUSBOT_LANGUAGE only.
+    monkeypatch.setenv("LANGUAGE", "en_US:en")
+    assert Settings().geniusbot_language == "en"
+    monkeypatch.setenv("GENIUSBOT_LANGUAGE", "qps")
+    assert Settings().geniusbot_language == "qps"

@@ -1,15 +1,16 @@
 """The floors hold: imports run one way, and no two packages of geniusbot import each other.
 
-A game's rules <- its picture (and ``render/``) <- ``storage`` <- ``host`` <- the front ends
+``words/`` and ``render/`` (the drawing toolkit) <- the games (their rules and their pictures)
+<- ``pictures`` (the door to a game's picture) <- ``storage`` <- ``host`` <- the front ends
 (``cogs/`` and the bot, ``console/``) <- the launcher (``cli.py``, ``commands/``); ``config`` is
 read by every floor and imports nothing of geniusbot (CONTRIBUTING.md, "How the house is laid
 out"). The graph is built from the source with :mod:`ast`: every import counts, at the top of a
 module or in a function, and those made for the type checker only (``if TYPE_CHECKING:``) too.
 
-A package is ``geniusbot.<first component>`` (``geniusbot.host``, ``geniusbot.cli``), but a game's
-picture modules (``games/<game>/picture*.py``, see :func:`geniusbot.conformance.purity.is_picture`)
-are a floor of their own, ``pictures``: a picture draws with ``render``, and ``render`` reads the
-rules API (the registry, ``Outcome``), never a picture.
+A package is ``geniusbot.<first component>`` (``geniusbot.host``, ``geniusbot.cli``), with no
+exception: a game's picture modules (``games/<game>/picture*.py``) are part of ``games``. A picture
+draws with ``render``, so ``render`` reads no game (not the registry, not ``Outcome``); the rules
+never import ``render`` either, which :mod:`geniusbot.conformance.purity` checks module by module.
 """
 
 from __future__ import annotations
@@ -21,20 +22,19 @@ from pathlib import Path
 import pytest
 
 import geniusbot
-from geniusbot.conformance.purity import is_picture
 
 PACKAGE = Path(geniusbot.__file__).parent
-
-#: The floor of a game's picture modules.
-PICTURES = "pictures"
 
 #: What each floor may not import (directly; the cycle check catches the roundabout ways).
 FORBIDDEN = {
     "config": {"*"},
     # The words are the floor below every other: a game's rules make messages.
     "words": {"*"},
-    "games": {"render", PICTURES, "storage", "host", "cogs", "console", "commands", "cli", "bot"},
-    "render": {PICTURES, "storage", "host", "cogs", "console", "commands", "cli", "bot"},
+    # The drawing toolkit reads no game: a game's pictures draw with it.
+    "render": {"games", "pictures", "storage", "host", "cogs", "console", "commands", "cli", "bot"},
+    "games": {"pictures", "storage", "host", "cogs", "console", "commands", "cli", "bot"},
+    # The door to the games' pictures, which the host and the archive draw through.
+    "pictures": {"storage", "host", "cogs", "console", "commands", "cli", "bot", "practice", "archive", "cluster"},
     "storage": {"host", "cogs", "console", "commands", "cli", "bot", "practice", "archive", "cluster"},
     "host": {"cogs", "console", "commands", "cli", "bot", "practice", "archive", "cluster"},
     "cogs": {"commands", "cli"},
@@ -44,15 +44,17 @@ FORBIDDEN = {
 }
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+def _module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def _modules() -> dict[str, Path]:
-    return {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py")) if "migrations" not in path.parts}
+def _modules(package: Path = PACKAGE) -> dict[str, Path]:
+    return {
+        _module_name(path, package): path for path in sorted(package.rglob("*.py")) if "migrations" not in path.parts
+    }
 
 
 def _imported(name: str, path: Path) -> Iterator[str]:
@@ -72,22 +74,18 @@ def _imported(name: str, path: Path) -> Iterator[str]:
             yield from (f"{module}.{alias.name}" for alias in node.names)
 
 
-def floor(module: str, path: Path) -> str:
-    """The floor (package) of ``module``: ``geniusbot.<first component>``, or ``pictures``."""
+def floor(module: str) -> str:
+    """The floor (package) of ``module``: ``geniusbot.<first component>``, a picture's too."""
     parts = module.split(".")
-    if len(parts) == 1:
-        return "geniusbot"
-    if parts[1] == "games" and len(parts) >= 4 and is_picture(path):
-        return PICTURES
-    return parts[1]
+    return parts[1] if len(parts) > 1 else "geniusbot"
 
 
-def import_graph() -> dict[str, dict[str, set[str]]]:
+def import_graph(package: Path = PACKAGE) -> dict[str, dict[str, set[str]]]:
     """``{floor: {floor it imports: {"module -> module", ...}}}``, between different floors."""
-    modules = _modules()
+    modules = _modules(package)
     graph: dict[str, dict[str, set[str]]] = {}
     for name, path in modules.items():
-        here = floor(name, path)
+        here = floor(name)
         graph.setdefault(here, {})
         for target in _imported(name, path):
             if not target.startswith("geniusbot"):
@@ -96,7 +94,7 @@ def import_graph() -> dict[str, dict[str, set[str]]]:
                 target = target.rpartition(".")[0]
             if target not in modules:
                 continue
-            there = floor(target, modules[target])
+            there = floor(target)
             if there != here and there != "geniusbot":  # the package's own __init__ (the version)
                 graph[here].setdefault(there, set()).add(f"{name} -> {target}")
     return graph
@@ -176,9 +174,30 @@ def test_cycles_are_found():
     assert cycles(graph) == [["a", "b", "c"]]
 
 
-def test_a_picture_is_a_floor_of_its_own_and_the_rules_are_not():
-    games = PACKAGE / "games"
-    assert floor("geniusbot.games.tictacfive.picture", games / "tictacfive" / "picture.py") == PICTURES
-    assert floor("geniusbot.games.tictacfive.rules", games / "tictacfive" / "rules.py") == "games"
-    assert floor("geniusbot.games.base", games / "base.py") == "games"
-    assert "render" in GRAPH[PICTURES] and "render" not in GRAPH["games"]
+def test_a_picture_is_part_of_the_games_and_render_reads_no_game():
+    assert floor("geniusbot.games.tictacfive.picture") == "games"
+    assert floor("geniusbot.games.allhands.picture_tiles") == "games"
+    assert "render" in GRAPH["games"] and "games" not in GRAPH["render"]
+
+
+def test_the_cycle_through_a_picture_is_found(tmp_path):
+    # A picture draws with render; were render to read the games again (the registry, Outcome),
+    # even for the type checker only, the two would import each other.
+    package = tmp_path / "geniusbot"
+    for folder in (package / "games" / "tictacfive", package / "render"):
+        folder.mkdir(parents=True)
+        (folder / "__init__.py").write_text("", encoding="utf-8")
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "games" / "outcome.py").write_text("class Outcome: ...\n", encoding="utf-8")
+    picture = package / "games" / "tictacfive" / "picture.py"
+    picture.write_text("from geniusbot.render.layout import outcome_line\n", encoding="utf-8")
+    layout = package / "render" / "layout.py"
+    layout.write_text("def outcome_line(): ...\n", encoding="utf-8")
+    assert cycles(import_graph(package)) == []
+    layout.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from geniusbot.games.outcome import Outcome\n",
+        encoding="utf-8",
+    )
+    graph = import_graph(package)
+    assert cycles(graph) == [["games", "render"]]
+    assert graph["render"]["games"] == {"geniusbot.render.layout -> geniusbot.games.outcome"}

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from PIL import GifImagePlugin, Image, ImageChops
 
 from geniusbot.host.naming import name_seats
-from geniusbot.render import has_renderer, render_image
+from geniusbot.pictures import has_renderer, render_image
 from geniusbot.render.palette import PALETTE, PALETTE_ENTRIES, ink, palette_image
 from geniusbot.render.text import draw_text, fit_text
 

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from geniusbot import render
+from geniusbot import pictures
 from geniusbot.adjudicate import rule_on
 from geniusbot.archive.steps import clocks_of
 from geniusbot.games import SEATS, Game, GameError, get_game
@@ -93,7 +93,7 @@ def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes | None:
     if not board.has_picture(str(view.get("game"))):
         return None
     try:
-        return png.encode_png(render.render_image(dict(view), players=names), level=PICTURE_LEVEL)
+        return png.encode_png(pictures.render_image(dict(view), players=names), level=PICTURE_LEVEL)
     except Exception:  # a broken picture (a plug-in's too) must not stop a page
         log.exception("drawing %s failed; the page shows its text board", view.get("game"))
         return None

@@ -65,6 +65,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], fu
         "--boards", metavar="DIR", help="save every board picture as a PNG in DIR (default: no picture is kept)"
     )
     parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
+    parser.add_argument(
+        "--language",
+        metavar="CODE",
+        help="the language the match is said in: en, a language with a catalogue, or qps, the pseudo-language "
+        "(default: GENIUSBOT_LANGUAGE, else en)",
+    )
     add_arguments(parser)  # --vs bot, --level, --bot-seat
     parser.set_defaults(handler="geniusbot.commands.play:command")
 
@@ -113,6 +119,7 @@ async def command(args: argparse.Namespace) -> int:
         for_new=[
             f"{flag} {value}" for flag, value in (("--level", args.level), ("--bot-seat", args.bot_seat)) if value
         ],
+        language=args.language or getattr(getattr(args, "settings", None), "geniusbot_language", "en"),
     )
 
 

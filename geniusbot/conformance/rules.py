@@ -51,12 +51,17 @@ def _json_round_trip(data: Any) -> Any:
 def check_declaration(cls: type[Game]) -> None:
     """The class attributes the host reads: a name the registry finds it by (in any case, and by
     each alias), a title, its rule sets, its options (lower-case names with a line of help), its
-    keywords (lower-case words), its clocks (specs the host reads) and its picture (a function
+    keywords (lower-case words), its seats (p1 and p2), its clocks (specs the host reads) and its picture (a function
     that imports); a new game needs no option and is the same for the same seed."""
     from geniusbot.host.clock import ClockSpecError, TimeControl
 
     expect(getattr(cls, "title", ""), "the class has no title", "set title, the game's human name.")
     expect(cls.variants, "the class names no rule set", 'leave variants as ("standard",) or name yours.')
+    expect(
+        tuple(cls.seats) == SEATS,
+        f"the class names the seats {tuple(cls.seats)!r}",
+        "leave seats as it is: every match has two seats, p1 and p2.",
+    )
     for found in (cls.name.upper(), f"  {cls.name} ", *cls.aliases):
         expect(
             _registered(found) is cls,

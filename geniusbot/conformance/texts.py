@@ -11,7 +11,7 @@ import itertools
 import random
 from collections.abc import Iterable, Mapping
 
-from geniusbot.games import SEATS, Game, GameError
+from geniusbot.games import SEATS, Game, GameError, Outcome
 
 from .failures import CheckFailed, expect, where
 from .playout import positions
@@ -113,7 +113,7 @@ def check_picture(cls: type[Game], seeds: Iterable[int] = (1, 2)) -> None:
 
 
 def _check_drawn(game: Game) -> None:
-    from geniusbot.render import render_view
+    from geniusbot.pictures import render_view
 
     for seat in (None, *SEATS):
         view = dict(game.view(seat))
@@ -127,12 +127,12 @@ def _check_drawn(game: Game) -> None:
 
 
 def _check_banner(ended: Game) -> None:
-    from geniusbot.render import render_image
+    from geniusbot.pictures import render_image
     from geniusbot.render.layout import outcome_line
 
     view = dict(ended.view(None))
     width = render_image(view, players=BANNER_NAMES).width
-    banner = outcome_line(view["outcome"], BANNER_NAMES) or ""
+    banner = outcome_line(Outcome.from_dict(view["outcome"]), BANNER_NAMES) or ""
     expect(
         banner_fits(banner, width),
         f"the result banner {banner!r} does not fit the picture ({width} px wide: two lines at 20 px, with "

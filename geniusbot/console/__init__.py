@@ -47,13 +47,22 @@ from typing import IO, Any
 from geniusbot.console.lines import MAX_LINE, UNREADABLE, LineReader, quoted
 from geniusbot.console.transport import TIME_FILE_ENV, ConsoleTransport, FileTime, plain
 from geniusbot.host.hints import OVER_HELP, help_text, rules_of, rules_text
+from geniusbot.words import ENGLISH, Message, Verbatim, Words, listed, say, say_n
 
-PAUSED_HINT = "The match is paused: type resume to go on."
+PAUSED_HINT = say("The match is paused: type resume to go on.")
 
-CLOCK_HELP = (
-    "--clock {spec!r} is not a time control; write one such as 60s (60 s a move), 60s+5m (then a "
-    "5:00 reserve), 5x60s (five periods of 60 s) or none (no clock)."
-)
+#: The console's words before a language is chosen (an option refused before anything starts).
+ENGLISH_WORDS = Words()
+
+
+def clock_help(spec: str) -> Message:
+    """What a ``--clock`` that is no time control is told."""
+    return say(
+        "--clock {spec} is not a time control; write one such as 60s (60 s a move), 60s+5m (then a 5:00 "
+        "reserve), 5x60s (five periods of 60 s) or none (no clock).",
+        spec=Verbatim(repr(spec)),
+    )
+
 
 _SUBMISSION = re.compile(r"^\s*(p\d)\s*(\(\s*dm\s*\))?\s*:\s*(.*)$", re.IGNORECASE)
 
@@ -72,23 +81,32 @@ def check_options(
     if variant and implied and variant.strip().lower() != implied:
         # 'play <a rule set's own name> --variant <another>': which one was meant?
         name = get_game(game).name
-        return (
-            f"{game!r} is the rule set {implied!r} of {name}, but --variant asks for {variant!r}; "
-            f"write 'geniusbot play {name} --variant {variant}', or leave --variant out."
+        return ENGLISH_WORDS(
+            say(
+                "{typed} is the rule set {implied} of {game}, but --variant asks for {variant}; write "
+                "'geniusbot play {game} --variant {asked}', or leave --variant out.",
+                typed=Verbatim(repr(game)),
+                implied=Verbatim(repr(implied)),
+                game=Verbatim(name),
+                variant=Verbatim(repr(variant)),
+                asked=Verbatim(variant),
+            )
         )
     try:
         get_game(game).new(seed=seed or 0, variant=variant or default_variant(game), **dict(options or {}))
     except GameError as error:
         return str(error)
     except ValueError as error:
-        return f"That option is not valid ({error}); check it and start again."
+        return ENGLISH_WORDS(
+            say("That option is not valid ({error}); check it and start again.", error=Verbatim(str(error)))
+        )
     if clock:
         try:
             TimeControl.parse(clock)
         except ClockTooLong as error:  # it reads, but past the bound: say the bound
-            return f"--clock: {error}"
+            return ENGLISH_WORDS(say("--clock: {error}", error=Verbatim(str(error))))
         except ClockSpecError:
-            return CLOCK_HELP.format(spec=clock)
+            return ENGLISH_WORDS(clock_help(clock))
     return None
 
 
@@ -107,11 +125,13 @@ async def run_console(
     time_source: Any = None,
     bot: tuple[str, str] | None = None,
     for_new: Sequence[str] = (),
+    language: str = ENGLISH,
 ) -> int:
     """Play one match in the terminal; return the exit code (0, or 2 for bad options). ``bot``:
     the seat and level of the practice opponent (``--vs bot``). ``for_new``: the options given
     that only a new match takes (``--level 'hard'``...), beside ``--clock``, ``--seed`` and
-    ``--option``: a match resumed says it leaves them out."""
+    ``--option``: a match resumed says it leaves them out. ``language``: what the console and the
+    host say is said in it (:mod:`geniusbot.words`)."""
     from geniusbot.games import GameError, default_variant, get_game
     from geniusbot.host.match import Host
     from geniusbot.host.replay import export_record
@@ -124,17 +144,19 @@ async def run_console(
     stdin = stdin or sys.stdin
     out = out or sys.stdout
 
-    def say(text: str) -> None:
-        print(plain(text), file=out, flush=True)
+    words = Words(language)
+
+    def tell(text: str | Message) -> None:
+        print(plain(text if isinstance(text, str) else words(text)), file=out, flush=True)
 
     try:
         name = get_game(game).name
     except GameError as error:
-        say(str(error))
+        tell(str(error))
         return 2
     problem = check_options(game, variant=variant, options=options, clock=clock, seed=seed)
     if problem:
-        say(problem)
+        tell(problem)
         return 2
     # How to come back to this match (or start the next): the command as it was typed.
     again = f"geniusbot play {game}" + (f" --variant {variant}" if variant else "")
@@ -146,16 +168,31 @@ async def run_console(
         store = await ConsoleStore.open(db_url, now=time_source.now)
         assert isinstance(store, ConsoleStore)
     except StorageUnavailable as error:  # it says what failed and what to do; name the URL too
-        say(f"{error} The database was {db_url!r} (--db).")
+        tell(say("{error} The database was {url} (--db).", error=Verbatim(str(error)), url=Verbatim(repr(db_url))))
         return 2
     except Exception as error:  # a bad URL or a schema it does not know: say so, do not trace
-        say(f"The database {db_url!r} cannot be opened ({error}); check --db.")
+        tell(
+            say(
+                "The database {url} cannot be opened ({error}); check --db.",
+                url=Verbatim(repr(db_url)),
+                error=Verbatim(str(error)),
+            )
+        )
         return 2
     transport = ConsoleTransport(out, boards_dir)
     dispatcher = TimerDispatcher(
         store, lambda timer: host.on_timer(timer), time=time_source, retry_delay=1.0, max_sleep=1.0
     )
-    host = Host(store, transport, now=now, text_boards=True, adopt=False, wake=dispatcher.wake, hint_seats=True)
+    host = Host(
+        store,
+        transport,
+        now=now,
+        text_boards=True,
+        adopt=False,
+        wake=dispatcher.wake,
+        hint_seats=True,
+        language=language,
+    )
     opponent = None
     try:
         match_id = None
@@ -172,19 +209,29 @@ async def run_console(
             ]
             if mine:
                 match_id = mine[-1].id
-                say(f"Resuming match #{match_id} ({name}); 'quit' leaves it for later, 'abort' ends it.")
+                tell(
+                    say(
+                        "Resuming match #{match} ({game}); 'quit' leaves it for later, 'abort' ends it.",
+                        match=match_id,
+                        game=Verbatim(name),
+                    )
+                )
                 given = [f"--clock {clock}"] if clock else []
                 given += [f"--seed {seed}"] if seed is not None else []
                 given += [f"--option {key}={value}" for key, value in (options or {}).items()]
                 given += for_new
                 if given:
-                    say(_left_out(match_id, given))
+                    tell(_left_out(match_id, given))
                 # The opponent is the stored match's own (its seat and level), whatever is asked now.
                 stored = mine[-1].practice
                 if stored is None and bot is not None:
-                    say(
-                        f"Match #{match_id} is between two seats at this keyboard, so --vs bot is left out; "
-                        f"'geniusbot play {name} --vs bot --new' starts a match against the practice opponent."
+                    tell(
+                        say(
+                            "Match #{match} is between two seats at this keyboard, so --vs bot is left out; "
+                            "'geniusbot play {game} --vs bot --new' starts a match against the practice opponent.",
+                            match=match_id,
+                            game=Verbatim(name),
+                        )
                     )
                 asked = bot[1] if bot is not None else "normal"
                 bot = None if stored is None else (stored.seat, stored.level or asked)
@@ -196,11 +243,11 @@ async def run_console(
             # Its board again: the earlier run's are not on this terminal.
             resumed = await host.recover(only=lambda r: r.id == match_id, boards=True)
             if match_id not in resumed:
-                say(f"Match #{match_id} could not be resumed; start a new one with --new.")
+                tell(say("Match #{match} could not be resumed; start a new one with --new.", match=match_id))
                 return 2
             resumed_live = host.matches.get(match_id)  # gone: it ended as it resumed (a clock had run out)
             if resumed_live is not None and resumed_live.status == MatchStatus.PAUSED:
-                say(PAUSED_HINT)
+                tell(PAUSED_HINT)
         else:
             reply = await host.start_match(
                 # A rule set's own name (Game.variant_aliases) picks that rule set, as in the bot.
@@ -213,7 +260,7 @@ async def run_console(
                 practice=practice.practice(bot),
             )
             if not reply.ok:
-                say(reply.message)
+                tell(reply.message)
                 return 2
             match_id = reply.match_id
             assert match_id is not None
@@ -221,8 +268,8 @@ async def run_console(
             await host.recover(only=lambda _record: False)  # nothing to give back: it starts the heartbeat
         dispatcher.start()
         # A match not held any more ended as it resumed (its clock had run out).
-        say(help_text(host.matches[match_id].game) if match_id in host.matches else OVER_HELP)
-        opponent = await practice.start(host, store, match_id, bot, say)
+        tell(help_text(host.matches[match_id].game) if match_id in host.matches else OVER_HELP)
+        opponent = await practice.start(host, store, match_id, bot, tell)
 
         # Each line's submission key: this run, named as the transport names its messages (the
         # microsecond it began, unique across runs), and the line's number in it.
@@ -232,10 +279,10 @@ async def run_console(
         async def one(line: str) -> bool:
             try:
                 return await _handle(
-                    line, host, store, match_id, say, export_record, again, key=f"console:{run}:{number}"
+                    line, host, store, match_id, tell, export_record, again, key=f"console:{run}:{number}"
                 )
             except StorageError as error:
-                say(f"The database failed ({error}); nothing changed, try again.")
+                tell(say("The database failed ({error}); nothing changed, try again.", error=Verbatim(str(error))))
                 return True
 
         going = True
@@ -247,15 +294,20 @@ async def run_console(
                 if read == "":
                     break  # the end of the input, without 'quit'
                 if read is None:
-                    say(UNREADABLE)
+                    tell(UNREADABLE)
                     continue
                 line = read.strip()
                 if not line:
                     continue
                 if len(line) > MAX_LINE:
-                    say(
-                        f"That line is {len(line):,} characters long, more than any move or command "
-                        f"({MAX_LINE:,} at most); it was not read: {quoted(line)}."
+                    tell(
+                        say(
+                            "That line is {length} characters long, more than any move or command ({most} at "
+                            "most); it was not read: {line}.",
+                            length=Verbatim(f"{len(line):,}"),
+                            most=Verbatim(f"{MAX_LINE:,}"),
+                            line=quoted(line),
+                        )
                     )
                     continue
                 handling = asyncio.ensure_future(one(line))
@@ -266,15 +318,20 @@ async def run_console(
                     raise
                 await practice.answer(opponent)  # the practice opponent moves before the next line
         except asyncio.CancelledError:  # Ctrl-C: leave as 'quit' does, without a traceback
-            say("")
-            say(await _leaving(host, match_id, again))
+            tell("")
+            tell(await _leaving(host, match_id, again))
             return 130
         if going:
-            say(await _leaving(host, match_id, again))
+            tell(await _leaving(host, match_id, again))
         return 0
     except asyncio.CancelledError:  # Ctrl-C before the first line was read
-        say("")
-        say(f"Stopped while the match was being set up; '{again}' with the same --db takes it up again.")
+        tell("")
+        tell(
+            say(
+                "Stopped while the match was being set up; '{again}' with the same --db takes it up again.",
+                again=Verbatim(again),
+            )
+        )
         return 130
     finally:
         await practice.stop(opponent)
@@ -282,23 +339,28 @@ async def run_console(
         await store.close()
 
 
-def _left_out(match_id: int, given: Sequence[str]) -> str:
+def _left_out(match_id: int, given: Sequence[str]) -> Message:
     """What a resumed match says of the options given that only a new match takes."""
-    one = len(given) == 1
-    listed = given[0] if one else f"{', '.join(given[:-1])} and {given[-1]}"
-    return (
-        f"Match #{match_id} goes on as it was set up, so {listed} {'is' if one else 'are'} left out; "
-        f"add --new to start a match with {'it' if one else 'them'}."
+    return say_n(
+        "Match #{match} goes on as it was set up, so {options} is left out; add --new to start a match with it.",
+        "Match #{match} goes on as it was set up, so {options} are left out; add --new to start a match with them.",
+        n=len(given),
+        match=match_id,
+        options=listed([Verbatim(option) for option in given]),
     )
 
 
-def _leaving_text(match_id: int, over: bool, again: str) -> str:
+def _leaving_text(match_id: int, over: bool, again: str) -> Message:
     if over:
-        return f"Leaving match #{match_id}, which is over; '{again}' starts another."
-    return f"Leaving match #{match_id}; '{again}' with the same --db resumes it."
+        return say(
+            "Leaving match #{match}, which is over; '{again}' starts another.", match=match_id, again=Verbatim(again)
+        )
+    return say(
+        "Leaving match #{match}; '{again}' with the same --db resumes it.", match=match_id, again=Verbatim(again)
+    )
 
 
-async def _leaving(host: Any, match_id: int, again: str) -> str:
+async def _leaving(host: Any, match_id: int, again: str) -> Message:
     """What the console says as it leaves without 'quit' (the end of the input, Ctrl-C)."""
     from geniusbot.storage import MatchStatus
 
@@ -315,7 +377,7 @@ async def _handle(
     host: Any,
     store: Any,
     match_id: int,
-    say: Callable[[str], None],
+    tell: Callable[[str | Message], None],
     export: Any,
     again: str = "geniusbot play",
     *,
@@ -335,7 +397,7 @@ async def _handle(
         if not text.strip() and not over:
             from geniusbot.adjudicate import nothing_follows
 
-            say(nothing_follows(seat, private))  # as the adjudicator rules such a line
+            tell(nothing_follows(seat, private))  # as the adjudicator rules such a line
             return True
         # Table talk at the table, as in a Discord room: the host's routing points a command's
         # name to the command as it is typed here, sets chatter aside (no refusal), and takes the rest.
@@ -346,61 +408,89 @@ async def _handle(
         if reply.hint:
             return True
         if reply.ok:
-            say(f"ok {seat}{' (dm)' if private else ''}: {reply.message}")
+            who, what = Verbatim(seat), Verbatim(reply.message)
+            tell(
+                say("ok {seat} (dm): {reply}", seat=who, reply=what)
+                if private
+                else say("ok {seat}: {reply}", seat=who, reply=what)
+            )
         elif reply.status == ReplyStatus.IGNORED and over and not text.strip().startswith(CHAT_PREFIXES):
-            say(
-                f"Match #{match_id} is over; no more moves are taken. Type quit to leave, then '{again}' starts another."
+            tell(
+                say(
+                    "Match #{match} is over; no more moves are taken. Type quit to leave, then '{again}' starts "
+                    "another.",
+                    match=match_id,
+                    again=Verbatim(again),
+                )
             )
         elif reply.status == ReplyStatus.IGNORED:
-            say("(ignored)")
+            tell(say("(ignored)"))
         elif reply.status == ReplyStatus.ERROR:
-            say(reply.message)
+            tell(reply.message)
         elif reply.status == ReplyStatus.REJECTED and live is not None and live.status == MatchStatus.PAUSED:
             # The refusal says to wait for the host: at the console, the host is whoever types.
-            say(PAUSED_HINT)
+            tell(PAUSED_HINT)
         elif reply.status == ReplyStatus.REJECTED and not private and reply.belongs_private:
-            say(f"At the console a private move is typed as '{seat} (dm): {text.strip()}'.")
+            tell(
+                say(
+                    "At the console a private move is typed as '{seat} (dm): {text}'.",
+                    seat=Verbatim(seat),
+                    text=Verbatim(text.strip()),
+                )
+            )
         elif reply.status == ReplyStatus.REJECTED and private and reply.belongs_private is False:
             # The refusal went to the seat alone ([to p1 only]); so does the line that follows it.
-            say(f"[to {seat} only] At the console a move made in the room is typed as '{seat}: {text.strip()}'.")
+            tell(
+                say(
+                    "[to {seat} only] At the console a move made in the room is typed as '{seat}: {text}'.",
+                    seat=Verbatim(seat),
+                    text=Verbatim(text.strip()),
+                )
+            )
         return True
     if words in (["quit"], ["exit"], ["q"]):
-        say(_leaving_text(match_id, over, again))
+        tell(_leaving_text(match_id, over, again))
         return False
     game = live.game if live is not None else None
     if words == ["help"]:
-        say(OVER_HELP if over else help_text(game))
+        tell(OVER_HELP if over else help_text(game))
     elif words == ["rules"] and game is not None:
-        say(rules_text(game))
+        tell(rules_text(game))
     elif len(words) == 2 and words[0] == "rules":
-        say(rules_of(words[1]))  # a task's own rules, or any game's
+        tell(rules_of(words[1]))  # a task's own rules, or any game's
     elif words == ["board"]:
         reply = await host.show_board(match_id)
         if not reply.ok:
-            say(reply.message)
+            tell(reply.message)
     elif words == ["export"]:
         # The person at the keyboard plays one seat of a practice match: while it goes on, the
         # opponent's private moves are theirs alone, as in the room.
         withhold = None if over or live is None else live.practice_seat
-        say((await export(store, match_id, withhold=withhold)).rstrip("\n"))
+        tell((await export(store, match_id, withhold=withhold)).rstrip("\n"))
     elif words == ["close", "window"]:
         # The host's own close, as when the window's time runs out (a record's 'host: close window').
         reply = await host.command(match_id, "close window", key=key)
         if not reply.ok:
-            say(reply.message)
+            tell(reply.message)
     elif words and words[0] in ("status", "pause", "resume", "abort") and len(words) == 1:
         reply = await host.command(match_id, words[0], key=None if words[0] == "status" else key)
         if reply.message and (words[0] == "status" or not reply.ok):
-            say(reply.message)
+            tell(reply.message)
         if reply.ok and words[0] == "pause":
-            say(PAUSED_HINT)
+            tell(PAUSED_HINT)
     elif words and words[0] == "resign":
         if len(words) != 2:
-            say("Say who resigns: resign p1 or resign p2.")
+            tell(say("Say who resigns: resign p1 or resign p2."))
         else:
             reply = await host.command(match_id, "resign", seat=words[1], key=key)
             if not reply.ok:
-                say(reply.message)
+                tell(reply.message)
     else:
-        say(f"I did not understand {quoted(line)}. {OVER_HELP if over else help_text(game)}")
+        tell(
+            say(
+                "I did not understand {line}. {help}",
+                line=quoted(line),
+                help=Verbatim(OVER_HELP if over else help_text(game)),
+            )
+        )
     return True

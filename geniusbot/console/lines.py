@@ -8,22 +8,28 @@ import os
 import threading
 from typing import IO, Any
 
+from geniusbot.words import Message, Verbatim, say
+
 #: The longest line the console reads (a Discord message holds at most 2,000 characters); a
 #: longer one is refused unread, and a line quoted back is cut at :data:`QUOTED` characters.
 MAX_LINE = 2000
 QUOTED = 60
 
-UNREADABLE = "That line is not UTF-8 text, so it cannot be read; nothing was taken. Type it again."
+UNREADABLE = say("That line is not UTF-8 text, so it cannot be read; nothing was taken. Type it again.")
 
 #: How much one read of the input's file descriptor asks for.
 _CHUNK = 65536
 
 
-def quoted(text: str) -> str:
+def quoted(text: str) -> Verbatim | Message:
     """``text`` quoted back to the typist, cut at :data:`QUOTED` characters (and saying so)."""
     if len(text) <= QUOTED:
-        return repr(text)
-    return f"{text[:QUOTED]!r}... ({len(text):,} characters, cut here)"
+        return Verbatim(repr(text))
+    return say(
+        "{text}... ({length} characters, cut here)",
+        text=Verbatim(repr(text[:QUOTED])),
+        length=Verbatim(f"{len(text):,}"),
+    )
 
 
 class LineReader:

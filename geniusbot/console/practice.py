@@ -18,6 +18,7 @@ from typing import Any
 from geniusbot.host.transport import Player
 from geniusbot.practice.seat import BotSeat
 from geniusbot.storage import Practice
+from geniusbot.words import Message, Verbatim, say
 
 #: The name the practice opponent's seat is stored under.
 BOT_NAME = "bot"
@@ -48,7 +49,7 @@ class Opponent(BotSeat):
 
 
 async def start(
-    host: Any, store: Any, match_id: int, bot: tuple[str, str] | None, say: Callable[[str], None]
+    host: Any, store: Any, match_id: int, bot: tuple[str, str] | None, tell: Callable[[str | Message], None]
 ) -> Opponent | None:
     """The opponent of ``match_id``, watching it and having made its first move if it is to
     move; ``None`` without ``--vs bot``."""
@@ -56,8 +57,8 @@ async def start(
         return None
     seat, level = bot
     executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
-    opponent = Opponent(host, store, match_id, seat, level=level, executor=executor, say=say, seed=match_id)
-    say(f"The practice opponent ({level}) plays {seat}.")
+    opponent = Opponent(host, store, match_id, seat, level=level, executor=executor, say=tell, seed=match_id)
+    tell(say("The practice opponent ({level}) plays {seat}.", level=Verbatim(level), seat=Verbatim(seat)))
     await opponent.answer()
     opponent.start()
     return opponent

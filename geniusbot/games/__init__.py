@@ -19,6 +19,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from geniusbot.words import Verbatim, say
+
 from .base import (
     IN_THE_ROOM,
     SEATS,
@@ -235,7 +237,13 @@ def get_game(name: str) -> type[Game]:
     key = _find(_key(name))
     if key is None:
         _discover()
-        raise OptionError(f"There is no game called {name!r}; choose one of: {', '.join(sorted(_REGISTRY))}.")
+        raise OptionError(
+            say(
+                "There is no game called {name}; choose one of: {names}.",
+                name=Verbatim(repr(name)),
+                names=Verbatim(", ".join(sorted(_REGISTRY))),
+            )
+        )
     return _REGISTRY[key]
 
 

@@ -43,10 +43,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Self, TypedDict, cast
 
-from geniusbot.words import Message, Seat, Words, say
+from geniusbot.words import Message, Seat, Verbatim, Words, joined, say
 
 from .errors import (  # the refusals, named here too
     IN_THE_ROOM as IN_THE_ROOM,
+    IN_THE_ROOM_SAID as IN_THE_ROOM_SAID,
     AmbiguousMoveError as AmbiguousMoveError,
     GameError as GameError,
     IllegalMoveError as IllegalMoveError,
@@ -238,7 +239,10 @@ class Game(ABC):
     options: ClassVar[Mapping[str, str]] = {}
     summary: ClassVar[str] = ""
     keywords: ClassVar[frozenset[str]] = frozenset()
-    seats: ClassVar[tuple[str, ...]] = SEATS
+    #: The seats, always ``("p1", "p2")``: the house hosts two-player matches (death matches and
+    #: finals), and its host, clocks, records and pictures name these two. A game that names
+    #: other seats fails ``geniusbot check``'s declaration check.
+    seats: ClassVar[tuple[str, str]] = SEATS
     aliases: ClassVar[tuple[str, ...]] = ()
     variant_aliases: ClassVar[Mapping[str, str]] = {}
     clocks: ClassVar[Mapping[str, str]] = {}
@@ -253,7 +257,14 @@ class Game(ABC):
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         variant = (variant or self.variants[0]).strip().lower()
         if variant not in self.variants:
-            raise OptionError(f"{self.title} has no rule set {variant!r}; choose one of: {', '.join(self.variants)}.")
+            raise OptionError(
+                say(
+                    "{game} has no rule set {variant}; choose one of: {variants}.",
+                    game=Verbatim(self.title),
+                    variant=Verbatim(repr(variant)),
+                    variants=Verbatim(", ".join(self.variants)),
+                )
+            )
         self.seed = int(seed)
         self.variant = variant
         self.option_values: dict[str, str] = {}
@@ -266,8 +277,19 @@ class Game(ABC):
         """A game at its start. Unknown or malformed options raise :class:`OptionError`."""
         unknown = sorted(set(options) - set(cls.options))
         if unknown:
-            known = f" (it takes: {', '.join(sorted(cls.options))})" if cls.options else "; it takes no options"
-            raise OptionError(f"{cls.title} takes no option {unknown[0]!r}{known}.")
+            option = Verbatim(repr(unknown[0]))
+            if cls.options:
+                raise OptionError(
+                    say(
+                        "{game} takes no option {option} (it takes: {options}).",
+                        game=Verbatim(cls.title),
+                        option=option,
+                        options=Verbatim(", ".join(sorted(cls.options))),
+                    )
+                )
+            raise OptionError(
+                say("{game} takes no option {option}; it takes no options.", game=Verbatim(cls.title), option=option)
+            )
         game = cls(seed=seed, variant=variant)
         game.option_values = {k: str(v) for k, v in options.items() if v is not None}
         game.setup(**game.option_values)
@@ -431,8 +453,16 @@ class Game(ABC):
         if self.clock_running(seat) or self.is_over:
             return  # the game over: the submission's own check says so
         window = self.window()
-        why = f"the {window.kind} window is open" if window else f"waiting for {' and '.join(self.to_move())}"
-        raise NotYourTurnError(f"{seat}'s clock is not running ({why}), so {seat} cannot run out of time now.")
+        why = (
+            say("the {window} window is open", window=Verbatim(window.kind))
+            if window
+            else say("waiting for {seats}", seats=joined([Seat(s) for s in self.to_move()]))
+        )
+        raise NotYourTurnError(
+            say(
+                "{seat}'s clock is not running ({why}), so {seat} cannot run out of time now.", seat=Seat(seat), why=why
+            )
+        )
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the game."""
@@ -449,7 +479,7 @@ class Game(ABC):
 
     def close_window(self) -> list[Event]:
         """The host's timer for :meth:`window` ran out."""
-        raise GameError("There is no timed phase to close.")
+        raise GameError(say("There is no timed phase to close."))
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -541,23 +571,31 @@ class Game(ABC):
 
     def require_seat(self, seat: str) -> None:
         if seat not in self.seats:
-            raise NotYourTurnError(f"{seat!r} is not a seat in this game; seats are {', '.join(self.seats)}.")
+            raise NotYourTurnError(
+                say(
+                    "{seat} is not a seat in this game; seats are {seats}.",
+                    seat=Verbatim(repr(seat)),
+                    seats=Verbatim(", ".join(self.seats)),
+                )
+            )
 
     def require_room(self, private: bool) -> None:
         """Refuse a DM'd submission, whatever it says, in a game whose moves are all made in the room."""
         if private:
-            raise WrongPlaceError(IN_THE_ROOM, private=False)
+            raise WrongPlaceError(IN_THE_ROOM_SAID, private=False)
 
     def require_turn(self, seat: str) -> None:
         """Raise :class:`NotYourTurnError` unless ``seat`` may submit now."""
         self.require_seat(seat)
         if self._outcome is not None:
-            raise NotYourTurnError("The game is over; no more moves are taken.")
+            raise NotYourTurnError(say("The game is over; no more moves are taken."))
         movers = self.to_move()
         if seat not in movers:
             if movers:
-                raise NotYourTurnError(f"It is not your turn; waiting for {' and '.join(movers)}.")
-            raise NotYourTurnError("No move is taken right now; wait for the next phase.")
+                raise NotYourTurnError(
+                    say("It is not your turn; waiting for {seats}.", seats=joined([Seat(s) for s in movers]))
+                )
+            raise NotYourTurnError(say("No move is taken right now; wait for the next phase."))
 
     # ---- hooks of the practice opponent (geniusbot.practice); all optional -------------------
 

@@ -3,7 +3,7 @@ refused submission changes nothing. :mod:`geniusbot.games.base` names them too."
 
 from __future__ import annotations
 
-from geniusbot.words import Message, Words
+from geniusbot.words import Message, Words, say
 
 _ENGLISH = Words()
 
@@ -41,7 +41,11 @@ class WrongPlaceError(IllegalMoveError):
 
 
 #: The refusal of a private submission (a DM) in a game whose moves are all made in the game room.
-IN_THE_ROOM = "Type your move in the game room, not by direct message: in this game every move is made in the room."
+IN_THE_ROOM_SAID = say(
+    "Type your move in the game room, not by direct message: in this game every move is made in the room."
+)
+#: Its English.
+IN_THE_ROOM = IN_THE_ROOM_SAID.text
 
 
 class AmbiguousMoveError(GameError):

@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from geniusbot.words import Message, Verbatim, say
+
 from .base import MalformedMoveError
 
 _POINT = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
@@ -30,14 +32,23 @@ def parse_point(text: str, cols: int, rows: int) -> Point:
     match = _POINT.match(text)
     if not match:
         raise MalformedMoveError(
-            f"{text.strip()!r} is not a point; write a column letter A-{last_col} and a row number "
-            f"1-{rows}, such as {last_col}{rows}."
+            say(
+                "{text} is not a point; write a column letter A-{last} and a row number 1-{rows}, such as {last}{rows}.",
+                text=Verbatim(repr(text.strip())),
+                last=Verbatim(last_col),
+                rows=rows,
+            )
         )
     col = ord(match.group(1).upper()) - ord("A")
     row = int(match.group(2)) - 1
     if not (0 <= col < cols and 0 <= row < rows):
         raise MalformedMoveError(
-            f"{match.group(1).upper()}{match.group(2)} is off the board; columns run A-{last_col} and rows 1-{rows}."
+            say(
+                "{point} is off the board; columns run A-{last} and rows 1-{rows}.",
+                point=Verbatim(f"{match.group(1).upper()}{match.group(2)}"),
+                last=Verbatim(last_col),
+                rows=rows,
+            )
         )
     return Point(col, row)
 
@@ -57,18 +68,23 @@ _FILLER = re.compile(r"^[\s,.;:!?/&+()\-]*$")
 
 
 def split_submission(
-    text: str, token: re.Pattern[str], point: re.Pattern[str], hint: str
+    text: str, token: re.Pattern[str], point: re.Pattern[str], hint: str | Message
 ) -> tuple[list[str], list[str]]:
     """Split a typed submission into point tokens (``c3``) and words (``snipe``), lower-cased.
 
     ``token`` finds the tokens and ``point`` tells which are points; anything between tokens other
     than spaces and light punctuation makes the text no move: :class:`MalformedMoveError`, whose
-    sentence ends with ``hint`` (what to write instead).
+    sentence ends with ``hint`` (what to write instead: a message, or plain English from a game
+    not yet made of words as data).
     """
     lowered = text.lower()
     tokens = token.findall(lowered)
     if not tokens or not _FILLER.match(token.sub(" ", lowered)):
         shown = text.strip()[:40]
+        if isinstance(hint, Message):
+            raise MalformedMoveError(
+                say("{text} is not a move; {hint}", text=Verbatim(repr(shown)), hint=hint) if shown else hint
+            )
         raise MalformedMoveError((f"{shown!r} is not a move; " if shown else "") + hint)
     points = [t.replace(" ", "") for t in tokens if point.match(t)]
     words = [t for t in tokens if not point.match(t)]

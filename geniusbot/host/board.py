@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from geniusbot import render
+from geniusbot import pictures
 from geniusbot.games import Game, OptionError, get_game
 from geniusbot.games.base import BaseView
 
@@ -45,7 +45,7 @@ class Views:
 
 def has_picture(game: str) -> bool:
     """Whether ``game`` has a picture."""
-    return render.has_renderer(game)
+    return pictures.has_renderer(game)
 
 
 def picture(
@@ -59,7 +59,7 @@ def picture(
     if not has_picture(str(view.get("game"))):
         return None
     try:
-        return render.render_view(dict(view), players=players, clocks=clocks, title=title)
+        return pictures.render_view(dict(view), players=players, clocks=clocks, title=title)
     except Exception:  # a broken picture (a plug-in's too) must not stop a match: the text board stands in
         log.exception("drawing %s failed; falling back to text", view.get("game"))
         return None

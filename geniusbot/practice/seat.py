@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from geniusbot.words import Message, Verbatim, Words, say
+
 from .engine import LEVELS, MEMORY, Budget, Choice, Knowledge, PracticeError, choose
 
 #: The seconds kept back from the seat's clock for the submission itself.
@@ -112,7 +114,7 @@ class BotSeat:
         *,
         level: str = "normal",
         executor: Executor | None = None,
-        say: Callable[[str], None] = print,
+        say: Callable[[str | Message], None] = print,
         seed: int = 0,
         budget: Budget | None = None,
     ) -> None:
@@ -193,19 +195,25 @@ class BotSeat:
 
     async def moved(self, choice: Choice) -> None:
         """The opponent's move was taken."""
-        shown = "a private move" if choice.private else choice.text
-        self.say(f"ok {self.seat} (bot): {shown}")
+        shown = say("a private move") if choice.private else Verbatim(choice.text)
+        self.say(say("ok {seat} (bot): {move}", seat=Verbatim(self.seat), move=shown))
 
     async def stuck(self, error: PracticeError) -> None:
         """The engine cannot move in this position (said once until a new view comes)."""
-        self.say(f"The practice opponent cannot move here ({error}); resign or abort the match.")
+        self.say(
+            say(
+                "The practice opponent cannot move here ({error}); resign or abort the match.",
+                error=Verbatim(str(error)),
+            )
+        )
 
     async def failed(self, error: Exception) -> None:
         """A look at the match failed (the store, the worker); it is tried again."""
-        said = f"The practice opponent failed ({error}); it tries again."
-        if said != self._said:
+        said = say("The practice opponent failed ({error}); it tries again.", error=Verbatim(str(error)))
+        english = Words()(said)
+        if english != self._said:
             self.say(said)
-        self._said = said
+        self._said = english
 
     def poke(self) -> None:
         """Look for the seat's turn now, not at the next poll (the other seat has just moved)."""

@@ -67,17 +67,22 @@ def font_path() -> str | None:
     return _font_path
 
 
-def _clear_caches() -> None:
-    # Every picture caches sprites and backgrounds with text on them (coordinates, card values):
-    # empty every function cache of this package and of the packages of the games' pictures
-    # (games/<game>/, where Game.picture points) rather than keep a list that could fall behind.
-    from geniusbot.games import registry
+# The packages whose function caches hold text drawn in the font, beside this one: the games'
+# pictures' (games/<game>/, where Game.picture points), each told by follow_font when it is loaded.
+_followers: set[str] = set()
 
-    packages = {__name__.rpartition(".")[0]}
-    for cls in registry().values():
-        picture = cls.picture.partition(":")[0]
-        if picture:
-            packages.add(picture.rpartition(".")[0] or picture)
+
+def follow_font(package: str) -> None:
+    """Empty the function caches of ``package`` (its modules') too when the font changes: a
+    picture's package, whose backgrounds and sprites carry text (coordinates, card values)."""
+    _followers.add(package)
+
+
+def _clear_caches() -> None:
+    # Every picture caches sprites and backgrounds with text on them: empty every function cache
+    # of this package and of the packages that follow the font, rather than keep a list of caches
+    # that could fall behind.
+    packages = {__name__.rpartition(".")[0], *_followers}
     for name, module in list(sys.modules.items()):
         if module is None or not any(name == package or name.startswith(package + ".") for package in packages):
             continue

@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
-
-from geniusbot.games import Outcome
 
 from .fonts import drawable_name
 from .palette import ink
@@ -41,22 +39,43 @@ def with_names(text: str, players: Mapping[str, str] | None) -> str:
     return _SEAT_WORD.sub(lambda m: seat_name(m.group(1), players), text)
 
 
+class Ending(Protocol):
+    """What the banner reads of how a game ended: :class:`geniusbot.games.Outcome` is one (the
+    picture reads it from the view, ``Outcome.from_dict(view["outcome"])``; the toolkit reads no
+    game)."""
+
+    @property
+    def winner(self) -> str | None:
+        """The winning seat, ``None`` for a draw."""
+
+    @property
+    def verdict(self) -> str:
+        """The words that close the sentence with who wins ("; p1 wins"), or ""."""
+
+    @property
+    def reason(self) -> str:
+        """The whole sentence: how the game ended and who wins."""
+
+    @property
+    def detail(self) -> str:
+        """How the game ended, for a line that has just said who wins."""
+
+
 def outcome_line(
-    outcome: Mapping[str, Any] | None,
+    ended: Ending | None,
     players: Mapping[str, str] | None,
     *,
     how_names_winner: bool = False,
 ) -> str | None:
-    """The banner text for ``view["outcome"]`` (:meth:`Outcome.to_dict`), or ``None`` while the
-    game runs; seats are named as the card names them.
+    """The banner text for how the game ended (its ``Outcome``), or ``None`` while the game runs;
+    seats are named as the card names them.
 
-    A draw: "Draw: " and the whole sentence. A win: the whole sentence (:attr:`Outcome.reason`)
+    A draw: "Draw: " and the whole sentence. A win: the whole sentence (:attr:`Ending.reason`)
     when its verdict says who wins ("; p1 wins", ", and wins"), so the winner is named once;
     without a verdict the game's sentence says who wins or who loses, so the banner says who wins
     before how it ended ("Ann wins: Ben has no legal action and loses"), unless the picture's game
     words every ending with who wins (``how_names_winner``: "Ann wins the task, 12 to 9").
     """
-    ended = Outcome.from_dict(outcome) if outcome else None
     if ended is None:
         return None
     if ended.winner is None:

@@ -7,7 +7,21 @@ and a match's players. ``docs/words.md`` says how a message is written and how a
 than English is asked for.
 """
 
-from .message import DOMAIN, Argument, Listing, Message, Seat, Verbatim, fields, say, say_c, say_n, say_nc
+from .message import (
+    DOMAIN,
+    Argument,
+    Listing,
+    Message,
+    Seat,
+    Verbatim,
+    fields,
+    joined,
+    listed,
+    say,
+    say_c,
+    say_n,
+    say_nc,
+)
 from .render import ENGLISH, PSEUDO, Words, pseudo, spoken_names
 
 __all__ = [
@@ -21,6 +35,8 @@ __all__ = [
     "Verbatim",
     "Words",
     "fields",
+    "joined",
+    "listed",
     "pseudo",
     "say",
     "say_c",

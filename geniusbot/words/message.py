@@ -21,7 +21,7 @@ This module is the standard library only: a game's rules build messages too.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeAlias
@@ -48,7 +48,7 @@ class Verbatim:
 class Listing:
     """Phrases in a row (``E3 to E4, F3 to F2``), joined by the language's list separator."""
 
-    items: tuple[Message, ...]
+    items: tuple[Argument, ...]
 
 
 Argument: TypeAlias = "Seat | Verbatim | int | Message | Listing"
@@ -119,7 +119,9 @@ class Message:
         for value in self.args.values():
             if value == Seat(seat) or (isinstance(value, Message) and value.names_seat(seat)):
                 return True
-            if isinstance(value, Listing) and any(item.names_seat(seat) for item in value.items):
+            if isinstance(value, Listing) and any(
+                item == Seat(seat) or (isinstance(item, Message) and item.names_seat(seat)) for item in value.items
+            ):
                 return True
         return False
 
@@ -138,7 +140,7 @@ def _pack(value: Argument) -> Any:
     if isinstance(value, Message):
         return {"message": value.to_dict()}
     if isinstance(value, Listing):
-        return {"listing": [item.to_dict() for item in value.items]}
+        return {"listing": [_pack(item) for item in value.items]}
     return value
 
 
@@ -153,8 +155,22 @@ def _unpack(value: Any) -> Argument:
         if "message" in value:
             return Message.from_dict(value["message"])
         if "listing" in value:
-            return Listing(tuple(Message.from_dict(item) for item in value["listing"]))
+            return Listing(tuple(_unpack(item) for item in value["listing"]))
     raise ValueError(f"not a message's argument: {value!r}")
+
+
+def joined(items: Sequence[Argument]) -> Argument:
+    """Two or more things said as one ("p1 and p2"): a phrase of the language's "and"."""
+    if len(items) == 1:
+        return items[0]
+    return Message("{first} and {rest}", {"first": items[0], "rest": joined(items[1:])})
+
+
+def listed(items: Sequence[Argument]) -> Argument:
+    """Things in a list whose last two the language's "and" joins ("G8, H8 and I8")."""
+    if len(items) == 1:
+        return items[0]
+    return Message("{items} and {last}", {"items": Listing(tuple(items[:-1])), "last": items[-1]})
 
 
 def fields(template: str) -> set[str]:

@@ -63,7 +63,7 @@ class Words:
         if isinstance(value, Message):
             return self(value)
         if isinstance(value, Listing):
-            return self(_SEPARATOR).join(self(item) for item in value.items)
+            return self(_SEPARATOR).join(self._argument(item) for item in value.items)
         return str(value)
 
     @staticmethod
@@ -73,6 +73,8 @@ class Words:
         return message.text
 
     def _template(self, message: Message) -> str:
+        if not message.text:
+            return ""  # gettext's "" is the catalogue's header, never a message
         if self.language == PSEUDO:
             return pseudo(self._english(message))
         translations = catalogue(message.domain, self.language)

@@ -96,6 +96,17 @@ def test_each_game_declares_what_the_host_reads(name):
     rules.check_declaration(registry()[name])
 
 
+def test_a_game_that_names_other_seats_fails_the_declaration_check():
+    # Every match has two seats, p1 and p2: the host, the clocks and the records name those.
+    from geniusbot.games.tictacfive.rules import TicTacFive
+
+    class ThreeSeats(TicTacFive):
+        seats = ("p1", "p2", "p3")  # type: ignore[assignment]
+
+    with pytest.raises(CheckFailed, match="seats"):
+        rules.check_declaration(ThreeSeats)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "variant"), CASES)
 def test_random_games_end_keep_every_invariant_and_replay_from_their_record(name, variant):

@@ -15,7 +15,7 @@ from geniusbot.games.allhands import (
     picture_final as allhands,
     picture_tiles as tiles,
 )
-from geniusbot.render import render_image, render_view
+from geniusbot.pictures import render_image, render_view
 from geniusbot.render.layout import FOOTER_HEIGHT
 from geniusbot.render.palette import rgb
 from geniusbot.render.png import encode_png
@@ -240,7 +240,7 @@ def test_the_task_part_is_always_the_tasks_own_picture_of_this_viewers_task_view
 
 @pytest.mark.parametrize("name", ["tiles", "decks", "swabbing", "allhands"])
 def test_the_family_is_registered_and_render_view_is_the_png_of_render_image(name):
-    from geniusbot.render import has_renderer
+    from geniusbot.pictures import has_renderer
 
     assert has_renderer(name)
     view = new_game(name, seed=7).view()

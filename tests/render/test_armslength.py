@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from geniusbot.games import new_game
 from geniusbot.games.armslength import picture as armslength
 from geniusbot.games.armslength.picture import cell_size, square_xy, stone_radius
-from geniusbot.render import render_view
+from geniusbot.pictures import render_view
 from geniusbot.render.palette import rgb
 from geniusbot.render.text import glyph_sprite, text_sprite
 

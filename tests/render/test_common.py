@@ -6,7 +6,7 @@ import random
 
 from geniusbot.games import Game, Outcome, Termination, new_game
 from geniusbot.games.allhands import picture_swabbing as swabbing
-from geniusbot.render import render_view
+from geniusbot.pictures import render_view
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     NAME_SIZE,
@@ -34,39 +34,42 @@ def played_to_the_end(name: str, seed: int) -> Game:
 
 
 def test_outcome_line_names_the_winner_once():
-    outcome = Outcome("p2", Termination.LINE, "p2 made four in a row", "; p2 wins").to_dict()
+    outcome = Outcome("p2", Termination.LINE, "p2 made four in a row", "; p2 wins")
     assert outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ben made four in a row; Ben wins"
 
 
 def test_outcome_line_takes_a_reason_that_already_says_who_won():
-    outcome = Outcome("p2", Termination.LINE, "p2 (white) makes five in a row, A4 to E8", ", and wins").to_dict()
+    outcome = Outcome("p2", Termination.LINE, "p2 (white) makes five in a row, A4 to E8", ", and wins")
     assert outcome_line(outcome, {"p2": "Ben"}) == "Ben (white) makes five in a row, A4 to E8, and wins"
 
 
 def test_outcome_line_adds_the_winner_when_the_reason_does_not_say():
-    outcome = {"winner": "p1", "reason": "p2 ran out of time."}  # saved before outcomes were data
+    outcome = Outcome.from_dict({"winner": "p1", "reason": "p2 ran out of time."})  # saved before outcomes were data
     assert outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ann wins: Ben ran out of time"
-    outcome = Outcome("p1", Termination.NO_LEGAL_ACTION, "p2 has no legal action and loses").to_dict()
+    outcome = Outcome("p1", Termination.NO_LEGAL_ACTION, "p2 has no legal action and loses")
     assert outcome_line(outcome, {"p1": "Ann", "p2": "Ben"}) == "Ann wins: Ben has no legal action and loses"
 
 
 def test_outcome_line_reads_the_verdict_not_the_words():
     # The verdict says who wins; a name that happens to be a word of the sentence changes nothing.
-    timed_out = Outcome("p1", Termination.TIME, "p2 ran out of time", "; p1 wins").to_dict()
+    timed_out = Outcome("p1", Termination.TIME, "p2 ran out of time", "; p1 wins")
     assert outcome_line(timed_out, {"p1": "Ann", "p2": "Ben"}) == "Ben ran out of time; Ann wins"
     assert outcome_line(timed_out, {"p1": "out", "p2": "Ben"}) == "Ben ran out of time; out wins"
-    loses = Outcome("p1", Termination.CAPTURE, "Blue (p2) has no piece left and loses").to_dict()
+    loses = Outcome("p1", Termination.CAPTURE, "Blue (p2) has no piece left and loses")
     assert outcome_line(loses, {"p1": "Blue", "p2": "wins"}) == "Blue wins: Blue (wins) has no piece left and loses"
 
 
 def test_outcome_line_of_a_game_whose_endings_name_the_winner():
-    outcome = Outcome("p2", Termination.POINTS, "p2 wins the task, 12 to 9").to_dict()
+    outcome = Outcome("p2", Termination.POINTS, "p2 wins the task, 12 to 9")
     assert outcome_line(outcome, {"p2": "Ben"}, how_names_winner=True) == "Ben wins the task, 12 to 9"
     assert outcome_line(outcome, {"p2": "Ben"}) == "Ben wins: Ben wins the task, 12 to 9"
 
 
 def test_outcome_line_of_a_draw_and_of_a_running_game():
-    assert outcome_line({"winner": None, "reason": "The board is full."}, None) == "Draw: The board is full"
+    assert (
+        outcome_line(Outcome.from_dict({"winner": None, "reason": "The board is full."}), None)
+        == "Draw: The board is full"
+    )
     assert outcome_line(None, None) is None
 
 
@@ -105,7 +108,8 @@ def test_a_long_result_banner_takes_two_lines_and_keeps_its_score():
     # Deck Swabbing's ending is long: "No white pair is left ... Ben wins the task, 11 tiles to 6".
     # Its end, the score, was cut off with an ellipsis; now the banner breaks onto two lines.
     game = played_to_the_end("swabbing", seed=3)
-    banner = outcome_line(game.view()["outcome"], {"p1": "Jiwoo", "p2": "Hanbyul"}, how_names_winner=True)
+    ended = Outcome.from_dict(game.view()["outcome"])
+    banner = outcome_line(ended, {"p1": "Jiwoo", "p2": "Hanbyul"}, how_names_winner=True)
     assert banner is not None and "tiles to" in banner
     width = swabbing.canvas_size()[0]
     assert text_width(banner, STATUS_SIZE, True) > width - 40  # one line would not hold it

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from geniusbot.games import new_game
-from geniusbot.render import render_image, renderers
+from geniusbot.pictures import render_image, renderers
 from geniusbot.render.fonts import configure_font, drawable_name, drawable_text, font, font_path, has_glyph
 from geniusbot.render.palette import ink
 from geniusbot.render.text import glyph_sprite, text_sprite, text_width

@@ -13,7 +13,8 @@ from hypothesis import given, settings, strategies as st
 from PIL import Image
 
 from geniusbot.games import new_game
-from geniusbot.render import png, render_image, render_view
+from geniusbot.pictures import render_image, render_view
+from geniusbot.render import png
 from geniusbot.render.png import encode_png
 
 BYTES_PER_PIXEL = {"L": 1, "LA": 2, "P": 1, "RGB": 3, "RGBA": 4}

@@ -9,7 +9,7 @@ import pytest
 
 import geniusbot.render
 from geniusbot.games import new_game
-from geniusbot.render import has_renderer, render_image, render_view
+from geniusbot.pictures import has_renderer, render_image, render_view
 from geniusbot.render.palette import PALETTE, PALETTE_ENTRIES
 from geniusbot.render.png import encode_png
 

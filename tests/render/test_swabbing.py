@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from geniusbot.games import new_game
 from geniusbot.games.allhands import picture_common as allhands_common, picture_swabbing as swabbing
 from geniusbot.games.allhands.picture_tiles import square_xy, tile_side
-from geniusbot.render import render_view
+from geniusbot.pictures import render_view
 from geniusbot.render.layout import ROW_HEIGHT, TITLE_HEIGHT
 from geniusbot.render.palette import rgb
 from geniusbot.render.text import glyph_sprite, text_sprite

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from geniusbot.games import new_game
 from geniusbot.games.tictacfive import picture as tictacfive
 from geniusbot.games.tictacfive.picture import point_xy, stone_radius
-from geniusbot.render import render_view
+from geniusbot.pictures import render_view
 from geniusbot.render.layout import FOOTER_HEIGHT, ROW_HEIGHT, TITLE_HEIGHT
 from geniusbot.render.palette import rgb
 from geniusbot.render.text import glyph_sprite, text_sprite

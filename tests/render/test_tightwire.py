@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from geniusbot.games import new_game
 from geniusbot.games.tightwire import picture as tightwire
 from geniusbot.games.tightwire.picture import dot_xy, piece_radius
-from geniusbot.render import render_view
+from geniusbot.pictures import render_view
 from geniusbot.render.layout import DETAIL_SIZE, NAME_SIZE, ROW_HEIGHT, TITLE_HEIGHT
 from geniusbot.render.palette import rgb
 from geniusbot.render.text import glyph_sprite, text_sprite, text_width

@@ -148,6 +148,8 @@ def test_another_language_comes_from_its_catalogue(plugin: str):
     assert korean(say("{seat} resigned", seat=Seat("p2"), domain=plugin)) == "bob resigned"
     # geniusbot's own domain has no Korean catalogue yet: English.
     assert korean(TIMEOUT) == "bob ran out of time"
+    # An empty message says nothing (gettext's "" would be the catalogue's header).
+    assert korean(say("", domain=plugin)) == "" and Words("qps")(say("")) == ""
 
 
 def test_the_catalogues_plural_rule_picks_the_form(plugin: str):

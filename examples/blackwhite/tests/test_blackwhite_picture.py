@@ -9,7 +9,7 @@ from blackwhite import BlackAndWhite
 from blackwhite.picture import HEIGHT, WIDTH
 from PIL import Image
 
-from geniusbot.render import has_renderer, render_image, render_view
+from geniusbot.pictures import has_renderer, render_image, render_view
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games import Outcome
 from geniusbot.games.allhands.picture_common import SEAT_FILL, seat_sprite, seat_symbol
 from geniusbot.games.allhands.view import DuelingDecksView
 from geniusbot.render.layout import (
@@ -340,7 +341,11 @@ def render(
         head = f"{head} · {', '.join(str(a) for a in anomalies)}"
     head = f"{head} · round {view['round']}/{view['rounds']}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
+    draw_footer(
+        canvas,
+        status_line(view, players),
+        outcome_line(Outcome.from_dict(view["outcome"]), players, how_names_winner=True),
+    )
     return canvas
 
 

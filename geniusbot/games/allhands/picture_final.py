@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games import Outcome
 from geniusbot.games.allhands import picture_decks as decks, picture_swabbing as swabbing, picture_tiles as tiles
 from geniusbot.games.allhands.common import TASK_ANOMALIES, TASK_TITLES, TASKS
 from geniusbot.games.allhands.final import TIMES_PER_TASK
@@ -412,5 +413,9 @@ def render(
     canvas = new_canvas(canvas_size())
     _band(canvas, view, players, clocks, title)
     _panel(canvas, view, players)
-    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
+    draw_footer(
+        canvas,
+        status_line(view, players),
+        outcome_line(Outcome.from_dict(view["outcome"]), players, how_names_winner=True),
+    )
     return canvas

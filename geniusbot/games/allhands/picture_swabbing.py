@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games import Outcome
 from geniusbot.games.allhands.picture_common import SEAT_FILL, draw_text_over, seat_symbol
 from geniusbot.games.allhands.picture_tiles import _board_box, _corner, square_xy, squares, tile_side
 from geniusbot.games.allhands.swabbing import SIZE, example_move
@@ -282,5 +283,9 @@ def render(
     if view["move_number"]:
         head = f"{head} · move {view['move_number']}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
+    draw_footer(
+        canvas,
+        status_line(view, players),
+        outcome_line(Outcome.from_dict(view["outcome"]), players, how_names_winner=True),
+    )
     return canvas

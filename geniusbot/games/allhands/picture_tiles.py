@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games import Outcome
 from geniusbot.games.allhands.picture_common import SEAT_SHAPE, letter, tile_inks, tile_sprite
 from geniusbot.games.allhands.tiles import SIZE
 from geniusbot.games.allhands.view import TileDecklarationView
@@ -405,5 +406,9 @@ def render(
     elif view["move_number"]:
         head = f"{head} · {view['move_number']} declared"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players, how_names_winner=True))
+    draw_footer(
+        canvas,
+        status_line(view, players),
+        outcome_line(Outcome.from_dict(view["outcome"]), players, how_names_winner=True),
+    )
     return canvas

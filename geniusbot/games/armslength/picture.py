@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games import Outcome
 from geniusbot.games.armslength.view import ArmsLengthView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
@@ -273,5 +274,5 @@ def render(
     if move_number:
         head = f"{head} · move {move_number}"
     draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
+    draw_footer(canvas, status_line(view, players), outcome_line(Outcome.from_dict(view["outcome"]), players))
     return canvas

@@ -36,7 +36,7 @@ from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say
 COLOUR_WORDS = {"red": say_c("colour", "red"), "blue": say_c("colour", "blue")}
 ORDER_WORDS = {"first": say_c("order", "first"), "second": say_c("order", "second")}
 #: A part of a sentence that says nothing this time.
-NOTHING = say("")
+NOTHING = Verbatim("")
 
 SIZE = 8
 COLOURS: tuple[str, str] = ("red", "blue")
@@ -57,7 +57,6 @@ class ArmsLengthEvent(StrEnum):
 
 _SQUARE = re.compile(r"^\s*[A-Za-z]\s*\d{1,2}\s*$")
 _ORDER_WORDS = {"first": "first", "1st": "first", "second": "second", "2nd": "second"}
-_CHOICE_HELP = "write your colour and turn order, such as red first, red second, blue first or blue second"
 
 ALL_SQUARES: tuple[Point, ...] = tuple(Point(c, r) for r in range(SIZE) for c in range(SIZE))
 
@@ -114,20 +113,30 @@ def parse_layout(text: str) -> dict[Point, str]:
         colour = words[0].lower()
         if colour not in COLOURS:
             raise OptionError(
-                f"The setup part {part!r} must start with a colour, red or blue; "
-                "write a layout such as 'red C3 F6; blue F3 C6'."
+                say(
+                    "The setup part {part} must start with a colour, red or blue; write a layout such as "
+                    "'red C3 F6; blue F3 C6'.",
+                    part=Verbatim(repr(part)),
+                )
             )
         for word in words[1:]:
             try:
                 point = parse_point(word, SIZE, SIZE)
             except GameError as error:
-                raise OptionError(f"In the setup layout, {error}") from None
+                raise OptionError(
+                    say("In the setup layout, {refusal}", refusal=error.said or Verbatim(str(error)))
+                ) from None
             if point in stones:
-                raise OptionError(f"The setup layout names {point} twice; give each square once.")
+                raise OptionError(
+                    say("The setup layout names {point} twice; give each square once.", point=Verbatim(str(point)))
+                )
             stones[point] = colour
     if not stones and cleaned:
         raise OptionError(
-            "The setup layout names no stones; write one such as 'red C3 F6; blue F3 C6', or 'none' for an empty board."
+            say(
+                "The setup layout names no stones; write one such as 'red C3 F6; blue F3 C6', or 'none' for an "
+                "empty board."
+            )
         )
     check_layout(stones)
     return stones
@@ -138,11 +147,14 @@ def check_layout(stones: Mapping[Point, str]) -> None:
     lines = fours(stones)
     if lines:
         raise OptionError(
-            f"The setup layout already has four in a row ({' '.join(lines[0])}); "
-            "move one of those stones so that no one starts with a four."
+            say(
+                "The setup layout already has four in a row ({line}); move one of those stones so that no one "
+                "starts with a four.",
+                line=Verbatim(" ".join(lines[0])),
+            )
         )
     if len(stones) >= SIZE * SIZE:
-        raise OptionError("The setup layout fills the board; leave at least one square empty.")
+        raise OptionError(say("The setup layout fills the board; leave at least one square empty."))
 
 
 def generate_layout(seed: int) -> dict[Point, str]:
@@ -399,11 +411,11 @@ class ArmsLength(Game):
         dmo = dmo.strip().lower()
         p1_color = p1_color.strip().lower()
         if dmo and dmo not in self.seats:
-            raise OptionError(f"The DMO must be p1 or p2, not {dmo!r}.")
+            raise OptionError(say("The DMO must be p1 or p2, not {dmo}.", dmo=Verbatim(repr(dmo))))
         if p1_color and p1_color not in COLOURS:
-            raise OptionError(f"p1's colour must be red or blue, not {p1_color!r}.")
+            raise OptionError(say("p1's colour must be red or blue, not {colour}.", colour=Verbatim(repr(p1_color))))
         if dmo and p1_color:
-            raise OptionError("With a DMO, the DMO chooses the colours; leave out p1_color.")
+            raise OptionError(say("With a DMO, the DMO chooses the colours; leave out p1_color."))
         self.stones = parse_layout(setup) if setup.strip() else generate_layout(self.seed)
         if dmo:
             self.dmo = dmo
@@ -455,25 +467,37 @@ class ArmsLength(Game):
         self.require_turn(seat)
         self.require_room(private)
         if not isinstance(text, str):
-            raise MalformedMoveError("Write your move as text, such as E4.")
+            raise MalformedMoveError(say("Write your move as text, such as E4."))
         if self.phase == "choice":
             return self._parse_choice(text, seat)
         if not _SQUARE.match(text):
             if _choice_words(text) is not None:
-                raise MalformedMoveError("Colours and order are settled; write one empty square, such as E4.")
-            shown = f"{text.strip()!r} is not a square; write" if text.strip() else "Write"
+                raise MalformedMoveError(say("Colours and order are settled; write one empty square, such as E4."))
+            if not text.strip():
+                raise MalformedMoveError(
+                    say("Write one empty square as a column letter A-H and a row number 1-8, such as E4.")
+                )
             raise MalformedMoveError(
-                f"{shown} one empty square as a column letter A-H and a row number 1-8, such as E4."
+                say(
+                    "{text} is not a square; write one empty square as a column letter A-H and a row number 1-8, "
+                    "such as E4.",
+                    text=Verbatim(repr(text.strip())),
+                )
             )
         point = parse_point(text, SIZE, SIZE)  # says so if the square is off the board
         if point in self.stones:
-            raise IllegalMoveError(f"{point} is taken; choose an empty square.")
+            raise IllegalMoveError(say("{point} is taken; choose an empty square.", point=Verbatim(str(point))))
         return Place(seat, str(point))
 
     def _parse_choice(self, text: str, seat: str) -> Choose:
         words = _choice_words(text)
         if words is None:
-            raise MalformedMoveError(f"You choose before anyone places: {_CHOICE_HELP}.")
+            raise MalformedMoveError(
+                say(
+                    "You choose before anyone places: write your colour and turn order, such as red first, red "
+                    "second, blue first or blue second."
+                )
+            )
         colour, order = words
         return Choose(seat, colour, order)
 
@@ -497,10 +521,12 @@ class ArmsLength(Game):
     def play(self, move: Move) -> list[Event]:
         """Apply a choice or a placement (its pushes, then the end-of-turn checks)."""
         if not isinstance(move, (Place, Choose)):
-            raise IllegalMoveError("That is not a move of Arm's Length; write a square such as E4.")
+            raise IllegalMoveError(say("That is not a move of Arm's Length; write a square such as E4."))
         # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
         if self.parse_move(move.text(), move.seat) != move:
-            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
+            raise IllegalMoveError(
+                say("{text} cannot be played as given; submit it again as text.", text=Verbatim(repr(move.text())))
+            )
         if isinstance(move, Choose):
             return self._apply_choice(move.seat, move.colour, move.order, by_lot=False)
         assert isinstance(move, Place)

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games import Outcome
 from geniusbot.games.tictacfive.view import TicTacFiveView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
@@ -253,7 +254,7 @@ def render(
         head = f"{head} · move {move_number}"
     draw_header(canvas, head, rows)
     status = status_line(view, players)
-    banner = outcome_line(view["outcome"], players)
+    banner = outcome_line(Outcome.from_dict(view["outcome"]), players)
     if forbidden and banner is None:
         # The status keeps to the left of the legend: 22 pixels in from the edge, 24 short of the mark.
         status = fit_text(status, STATUS_SIZE, max(0, _draw_legend(canvas) - 24 - 22))

@@ -26,7 +26,7 @@ from typing import Any, cast
 from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move, Termination
 from geniusbot.games.grid import Point, grid_lines, parse_point
 from geniusbot.games.tictacfive.view import TicTacFiveView
-from geniusbot.words import Message, Seat, Verbatim, say, say_c
+from geniusbot.words import Message, Seat, Verbatim, listed, say, say_c
 
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
@@ -184,13 +184,17 @@ def _forbidden(board: list[int], own: int) -> list[int]:
     return sorted(i for i in tried if not _allowed(board, i, own))
 
 
-def _and_list(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
-#: How many stones a line has, as a phrase ("five in a row"); a longer line is said as its number.
-_COUNT_PHRASES = {n: say_c("stones in a row", word) for n, word in _COUNT_WORDS.items()}
+#: Small numbers as words ("five in a row", "two open threes"); a larger one is said as its number.
+_NUMBERS = {
+    2: say_c("number", "two"),
+    3: say_c("number", "three"),
+    4: say_c("number", "four"),
+    5: say_c("number", "five"),
+    6: say_c("number", "six"),
+    7: say_c("number", "seven"),
+    8: say_c("number", "eight"),
+    9: say_c("number", "nine"),
+}
 
 
 # --------------------------------------------------------------------------- moves
@@ -325,12 +329,17 @@ class TicTacFive(Game):
             try:
                 parse_point(text, SIZE, SIZE)
             except MalformedMoveError:
-                raise MalformedMoveError(f"{text.strip()!r} is not a colour; type black or white.") from None
-            raise IllegalMoveError("Choose a colour first: type black or white.")
+                raise MalformedMoveError(
+                    say("{text} is not a colour; type black or white.", text=Verbatim(repr(text.strip())))
+                ) from None
+            raise IllegalMoveError(say("Choose a colour first: type black or white."))
         if word in COLOURS:
             raise IllegalMoveError(
-                f"The colours are chosen after the opening stones; now place the {self._next_colour} "
-                "stone: type a point such as H8."
+                say(
+                    "The colours are chosen after the opening stones; now place the {colour} stone: type a point "
+                    "such as H8.",
+                    colour=COLOUR_WORDS[self._next_colour or "black"],
+                )
             )
         point = parse_point(text, SIZE, SIZE)
         self._check_place(point)
@@ -339,12 +348,17 @@ class TicTacFive(Game):
     def _check_place(self, point: Point) -> None:
         at = _index(point)
         if self._board[at] != _EMPTY:
-            raise IllegalMoveError(f"{point} is taken; choose an empty point.")
+            raise IllegalMoveError(say("{point} is taken; choose an empty point.", point=Verbatim(str(point))))
         threes = _open_threes(self._board, at, _CODE[self._next_colour or "black"])
         if threes is not None and len(threes) >= 2:
             raise IllegalMoveError(
-                f"{point} would make {_COUNT_WORDS[len(threes)]} open threes at once "
-                f"({point}: {_and_list(threes)}), a forbidden double three; choose another point."
+                say(
+                    "{point} would make {count} open threes at once ({point}: {threes}), a forbidden double three; "
+                    "choose another point.",
+                    point=Verbatim(str(point)),
+                    count=_NUMBERS.get(len(threes), len(threes)),
+                    threes=listed([Verbatim(three) for three in threes]),
+                )
             )
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
@@ -382,16 +396,20 @@ class TicTacFive(Game):
         self.require_turn(move.seat)
         if isinstance(move, ChooseColour):
             if self._phase != "choice":
-                raise IllegalMoveError("No colour is chosen now; place a stone: type a point such as H8.")
+                raise IllegalMoveError(say("No colour is chosen now; place a stone: type a point such as H8."))
             if move.colour not in COLOURS:
-                raise MalformedMoveError(f"{move.colour!r} is not a colour; type black or white.")
+                raise MalformedMoveError(
+                    say("{text} is not a colour; type black or white.", text=Verbatim(repr(move.colour)))
+                )
             return self._choose(move.seat, move.colour)
         if isinstance(move, Place):
             if self._phase == "choice":
-                raise IllegalMoveError("Choose a colour first: type black or white.")
+                raise IllegalMoveError(say("Choose a colour first: type black or white."))
             self._check_place(move.point)
             return self._place(move.seat, move.point)
-        raise MalformedMoveError(f"{move.text()!r} is not a Tic-Tac-Five move; type a point such as H8.")
+        raise MalformedMoveError(
+            say("{text} is not a Tic-Tac-Five move; type a point such as H8.", text=Verbatim(repr(move.text())))
+        )
 
     def _choose(self, seat: str, colour: str) -> list[Event]:
         other = "p1" if seat == "p2" else "p2"
@@ -496,7 +514,7 @@ class TicTacFive(Game):
             "{seat} ({colour}) makes {count} in a row, {first} to {last}",
             seat=Seat(seat),
             colour=COLOUR_WORDS[colour],
-            count=_COUNT_PHRASES.get(len(line), len(line)),
+            count=_NUMBERS.get(len(line), len(line)),
             first=Verbatim(line[0]),
             last=Verbatim(line[-1]),
         )

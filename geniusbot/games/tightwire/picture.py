@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games import Outcome
 from geniusbot.games.tightwire.view import TightwireView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
@@ -296,5 +297,5 @@ def render(
     if view["move_number"]:
         head = f"{head} · move {view['move_number']}"
     draw_header(canvas, head, rows_)
-    draw_footer(canvas, status_line(view, players), outcome_line(view["outcome"], players))
+    draw_footer(canvas, status_line(view, players), outcome_line(Outcome.from_dict(view["outcome"]), players))
     return canvas

@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from geniusbot.games import Outcome
 from geniusbot.render import layout, palette, text
 
 WIDTH = 900
@@ -114,5 +115,7 @@ def render(
     rows = layout.player_rows(view, players, clocks, lambda seat, background: None, detail)
     head = title or "Black and White"
     layout.draw_header(canvas, head, rows)
-    layout.draw_footer(canvas, status_line(view, players), layout.outcome_line(view.get("outcome"), players))
+    layout.draw_footer(
+        canvas, status_line(view, players), layout.outcome_line(Outcome.from_dict(view.get("outcome")), players)
+    )
     return canvas
