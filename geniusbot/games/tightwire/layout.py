@@ -6,8 +6,9 @@ import re
 from dataclasses import dataclass
 
 from geniusbot.games.base import GameError, OptionError
+from geniusbot.games.grid import parse_point
 from geniusbot.games.tightwire.geometry import BoardGeometry
-from geniusbot.games.tightwire.notation import COLOURS, parse_dot
+from geniusbot.games.tightwire.notation import COLOURS
 from geniusbot.words import Verbatim, say
 
 
@@ -98,9 +99,9 @@ def parse_layout(text: str, geo: BoardGeometry) -> tuple[dict[str, list[str]], l
 
 def _option_dot(word: str, geo: BoardGeometry) -> str:
     try:
-        point = parse_dot(word, geo.cols, geo.rows)
+        point = parse_point(word, geo.cols, geo.rows)
     except GameError as error:
-        assert error.said is not None  # parse_dot says what to write as a message
+        assert error.said is not None  # parse_point says what to write as a message
         raise OptionError(say("In the setup: {error}", error=error.said)) from None
     return str(point)
 

@@ -16,9 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from geniusbot.games.base import MalformedMoveError, Move
-from geniusbot.games.grid import Point
-from geniusbot.words import Listing, Message, Verbatim, say, say_c
+from geniusbot.games.base import Move
+from geniusbot.words import Listing, Message, Verbatim, say_c
 
 ORANGE, BLUE = "orange", "blue"
 COLOURS: tuple[str, str] = (ORANGE, BLUE)
@@ -113,39 +112,6 @@ def normalize(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip().rstrip(".!").strip()
     # "b 5" -> "b5": a dot split by a space is still one dot.
     return re.sub(r"\b([a-z]) (\d)", r"\1\2", text)
-
-
-_POINT = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
-
-
-def parse_dot(text: str, cols: int, rows: int) -> Point:
-    """The dot ``text`` names (``"b5"`` -> B5) on a ``cols`` x ``rows`` grid, or a
-    :class:`MalformedMoveError` whose message says what to write (as :func:`~geniusbot.games.grid.parse_point`
-    says it, in words as data)."""
-    last_col = chr(ord("A") + cols - 1)
-    match = _POINT.match(text)
-    if not match:
-        raise MalformedMoveError(
-            say(
-                "{text} is not a point; write a column letter A-{last_col} and a row number 1-{rows}, such as {example}.",
-                text=Verbatim(repr(text.strip())),
-                last_col=Verbatim(last_col),
-                rows=rows,
-                example=Verbatim(f"{last_col}{rows}"),
-            )
-        )
-    col = ord(match.group(1).upper()) - ord("A")
-    row = int(match.group(2)) - 1
-    if not (0 <= col < cols and 0 <= row < rows):
-        raise MalformedMoveError(
-            say(
-                "{point} is off the board; columns run A-{last_col} and rows 1-{rows}.",
-                point=Verbatim(f"{match.group(1).upper()}{match.group(2)}"),
-                last_col=Verbatim(last_col),
-                rows=rows,
-            )
-        )
-    return Point(col, row)
 
 
 def written(texts: Iterable[str]) -> Listing:

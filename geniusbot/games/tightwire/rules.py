@@ -65,6 +65,7 @@ from geniusbot.games.base import (
     Termination,
     other_seat,
 )
+from geniusbot.games.grid import parse_point
 from geniusbot.games.tightwire.geometry import BoardGeometry, geometry
 from geniusbot.games.tightwire.layout import PRESETS, line_name, parse_layout
 from geniusbot.games.tightwire.notation import (
@@ -87,7 +88,6 @@ from geniusbot.games.tightwire.notation import (
     TightwireMove,
     command,
     normalize,
-    parse_dot,
     written,
 )
 from geniusbot.games.tightwire.view import Draft, TightwireView
@@ -305,7 +305,7 @@ class Tightwire(Game):
         dot = self.geo.dot_of.get(name)
         if dot is not None:
             return dot
-        point = parse_dot(name, self.cols, self.rows)
+        point = parse_point(name, self.cols, self.rows)
         return self.geo.index(point.col, point.row)
 
     def _add_line(self, pid: int, slack: bool, by: str | None) -> None:
