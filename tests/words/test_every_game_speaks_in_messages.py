@@ -13,7 +13,7 @@ from geniusbot.games.tictacfive.rules import TicTacFive
 from geniusbot.words import say
 
 #: The games whose words are still plain English (each removed as it is made of messages).
-NOT_YET = frozenset({"tightwire", "allhands", "decks", "swabbing", "tiles", "blackwhite"})
+NOT_YET = frozenset({"tightwire", "allhands", "decks", "swabbing", "tiles"})
 
 CASES = [
     pytest.param(name, variant, id=f"{name}-{variant}")

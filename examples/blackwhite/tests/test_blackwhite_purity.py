@@ -1,5 +1,5 @@
 """The package keeps geniusbot's house rule: the rules import the standard library and
-geniusbot's rules API only; the picture adds Pillow and geniusbot's drawing toolkit."""
+geniusbot's rules API only (with the words it says, ``geniusbot.words.message``); the picture adds Pillow and geniusbot's drawing toolkit."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ def imports(path: Path) -> set[str]:
 
 
 def foreign(path: Path) -> set[str]:
-    allowed = {"geniusbot.games"} | ({"geniusbot.render", "PIL"} if path.name.startswith("picture") else set())
+    allowed = {"geniusbot.games", "geniusbot.words.message"} | (
+        {"geniusbot.render", "PIL"} if path.name.startswith("picture") else set()
+    )
     return {
         name
         for name in imports(path)
