@@ -764,13 +764,18 @@ class AllHandsOnDeck(Game):
                 )
             )
         if anomaly not in self.pool:
+            named, pool = ANOMALY_WORDS[anomaly], anomaly_list(self.pool)
             if self.time in (3, 4) and anomaly in self.played_anomalies():
-                why = "{anomaly} was played before, so it is not in this pool; ban one of: {open}."
+                why = say(
+                    "{anomaly} was played before, so it is not in this pool; ban one of: {open}.",
+                    anomaly=named,
+                    open=pool,
+                )
             elif any(b["anomaly"] == anomaly for b in self.bans):
-                why = "{anomaly} is already banned; ban one of: {open}."
+                why = say("{anomaly} is already banned; ban one of: {open}.", anomaly=named, open=pool)
             else:
-                why = "{anomaly} is not in the pool; ban one of: {open}."
-            raise IllegalMoveError(say(why, anomaly=ANOMALY_WORDS[anomaly], open=anomaly_list(self.pool)))
+                why = say("{anomaly} is not in the pool; ban one of: {open}.", anomaly=named, open=pool)
+            raise IllegalMoveError(why)
         self._room_only(private)
         return Ban(seat, anomaly)
 
@@ -949,11 +954,14 @@ class AllHandsOnDeck(Game):
         if not timeout:
             self.last_move = f"ban {anomaly}"
         if timeout:
-            how = "{seat} ran out of time, so {anomaly} is banned for them at random."
+            said = say(
+                "{seat} ran out of time, so {anomaly} is banned for them at random.",
+                seat=Seat(seat),
+                anomaly=ANOMALY_WORDS[anomaly],
+            )
         else:
-            how = "{seat} bans {anomaly}."
+            said = say("{seat} bans {anomaly}.", seat=Seat(seat), anomaly=ANOMALY_WORDS[anomaly])
         kind = EventKind.TIMEOUT if timeout else AllHandsOnDeckEvent.BAN
-        said = say(how, seat=Seat(seat), anomaly=ANOMALY_WORDS[anomaly])
         events = [Event.of(said, kind=kind, data={"seat": seat, "anomaly": anomaly, "timeout": timeout})]
         if self.bans_left > 0:
             return events + self._ban_prompt()
@@ -972,8 +980,11 @@ class AllHandsOnDeck(Game):
         if not timeout:
             self.last_move = "pass"
         kind = EventKind.TIMEOUT if timeout else AllHandsOnDeckEvent.OVERRIDE
-        how = "{seat} ran out of time, so passes on the Override." if timeout else "{seat} passes on the Override."
-        events = [Event.of(say(how, seat=Seat(seat)), kind=kind, data={"seat": seat, "used": False})]
+        if timeout:
+            said = say("{seat} ran out of time, so passes on the Override.", seat=Seat(seat))
+        else:
+            said = say("{seat} passes on the Override.", seat=Seat(seat))
+        events = [Event.of(said, kind=kind, data={"seat": seat, "used": False})]
         if self.override_queue:
             return events + self._override_prompt()
         return events + self._start_bans()
