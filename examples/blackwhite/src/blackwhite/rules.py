@@ -1,6 +1,6 @@
 """Black and White: nine sealed tiles each, played at the same time; only colours are shown.
 
-Standard library and geniusbot's rules API only: no Pillow, no discord, no asyncio. The rules as
+Standard library, geniusbot's rules API and its words only: no Pillow, no discord, no asyncio. The rules as
 the bot reads them, with the rulings, are in this package's README.
 
 State: the tiles each seat has played in the rounds resolved so far (in round order), the tile
@@ -31,7 +31,7 @@ from geniusbot.games import (
     WrongPlaceError,
     other_seat,
 )
-from geniusbot.words.message import Listing, Message, Seat, Verbatim, say, say_c, say_n
+from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 #: The catalogue domain of this game's words: its own package.
 DOMAIN = "blackwhite"
