@@ -73,8 +73,13 @@ geniusbot play $name             # a match in the terminal: p1: take 2
 ```
 
 `geniusbot check $name` runs geniusbot's per-game checks (random games to the end, the record
-replayed, moves in the wrong place, keywords, the text board, matches through the real host);
-`geniusbot check --help` lists them. geniusbot's `docs/writing-a-game.md` says what each part of
+replayed, moves in the wrong place, keywords, words, the text board, matches through the real
+host); `geniusbot check --help` lists them.
+
+Every sentence the game says (its events, its ending, its refusals) is a message of its own
+catalogue domain, `$name`, so the bot says it in any language it has a catalogue for: a
+translation goes in `src/$name/locales/<language>/LC_MESSAGES/$name.po` (geniusbot's
+`docs/words.md` says how it is made). geniusbot's `docs/writing-a-game.md` says what each part of
 `src/$name/rules.py` is for.
 """
 
@@ -87,8 +92,8 @@ __all__ = ["$Class"]
 '''
 
 RULES = '''\
-"""$title: the rules, pure (the standard library and geniusbot.games only: no discord, Pillow,
-database, asyncio, clock or I/O).
+"""$title: the rules, pure (the standard library, geniusbot.games and geniusbot.words only: no
+discord, Pillow, database, asyncio, clock or I/O).
 
 A pile of stones lies between the players; in turn each takes one, two or three stones, and
 whoever takes the last one wins. Change the rules a piece at a time and run
@@ -111,6 +116,11 @@ from geniusbot.games import (
     Move,
     OptionError,
 )
+from geniusbot.words import Seat, Verbatim, say, say_n
+
+#: The catalogue domain of the game's words: its own package. Every sentence it says is a message
+#: (say(...)) of this domain, said in the room's language with the players' names.
+DOMAIN = "$name"
 
 #: The most stones one move takes.
 MOST = 3
@@ -183,7 +193,15 @@ class $Class(Game):
         """The start, from the options (and self.seed, were anything drawn at random)."""
         if pile.strip():
             if not re.fullmatch(r"\\d{1,2}", pile.strip(), re.ASCII) or not SMALLEST <= int(pile) <= LARGEST:
-                raise OptionError(f"The pile is a number of stones from {SMALLEST} to {LARGEST}, not {pile!r}.")
+                raise OptionError(
+                    say(
+                        "The pile is a number of stones from {smallest} to {largest}, not {pile}.",
+                        domain=DOMAIN,
+                        smallest=SMALLEST,
+                        largest=LARGEST,
+                        pile=Verbatim(repr(pile)),
+                    )
+                )
             self.pile = int(pile)
 
     # ---- whose turn, what is legal --------------------------------------------------------
@@ -192,7 +210,7 @@ class $Class(Game):
         return () if self.is_over else (self.turn,)
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
-        """The legal move ``text`` names, or a GameError whose words the player is told.
+        """The legal move ``text`` names, or a GameError whose message the player is told.
 
         The class of the error decides how the bot answers: a MalformedMoveError (the text is no
         move of this game at all) typed in the room may be table talk, and is answered only when
@@ -204,10 +222,19 @@ class $Class(Game):
         self.require_room(private)  # WrongPlaceError: every move of this game is made in the room
         match = _TAKE.fullmatch(text.strip().lower())
         if match is None:
-            raise MalformedMoveError("Write take and a number of stones, 1 to 3, such as take 2.")
+            raise MalformedMoveError(say("Write take and a number of stones, 1 to 3, such as take 2.", domain=DOMAIN))
         count, most = int(match.group(1)), min(MOST, self.pile)
         if not 1 <= count <= most:
-            raise IllegalMoveError(f"Take 1 to {most} stones: {self.pile} are left.")
+            # A number picks the form: say_n, by the language's plural rule.
+            raise IllegalMoveError(
+                say_n(
+                    "Take 1 to {most} stones: {n} is left.",
+                    "Take 1 to {most} stones: {n} are left.",
+                    domain=DOMAIN,
+                    most=most,
+                    n=self.pile,
+                )
+            )
         return Take(seat, count)
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
@@ -219,22 +246,32 @@ class $Class(Game):
     # ---- playing ----------------------------------------------------------------------------
 
     def play(self, move: Move) -> list[Event]:
-        """Apply a legal move and say what happened (words for people; kind and data for programs).
-        Seats are written p1 and p2: the host says them with the players' names."""
+        """Apply a legal move and say what happened: a message for people (a seat is Seat("p1"),
+        said with the player's name; a number an int; notation Verbatim), kind and data for programs."""
         if not isinstance(move, Take) or self.parse_move(move.text(), move.seat) != move:
-            raise IllegalMoveError("That is not a move you can make now; take 1 to 3 stones, such as take 2.")
+            raise IllegalMoveError(
+                say("That is not a move you can make now; take 1 to 3 stones, such as take 2.", domain=DOMAIN)
+            )
         self.pile -= move.count
         self.last = move.text()
-        taken = Event(
-            f"{move.seat} takes {move.count}; {self.pile} left.",
+        taken = Event.of(
+            say(
+                "{seat} takes {count}; {left} left.",
+                domain=DOMAIN,
+                seat=Seat(move.seat),
+                count=move.count,
+                left=self.pile,
+            ),
             kind=${Class}Event.TAKEN,
             data={"seat": move.seat, "taken": move.count, "left": self.pile},
         )
         if self.pile == 0:
             # An ending the core's Termination does not name is one of the game's own; its
-            # sentence says what happened: keep it short, a picture's banner shows it whole.
-            how = f"{move.seat} takes the last stone"
-            return [taken, *self.end(move.seat, ${Class}Ending.LAST_STONE, how, verdict=", and wins")]
+            # sentence says what happened (keep it short, a picture's banner shows it whole), and
+            # the verdict closes it (default "; p1 wins").
+            how = say("{seat} takes the last stone", domain=DOMAIN, seat=Seat(move.seat))
+            verdict = say(", and wins", domain=DOMAIN)
+            return [taken, *self.end(move.seat, ${Class}Ending.LAST_STONE, how, verdict=verdict)]
         self.turn = "p2" if self.turn == "p1" else "p1"
         return [taken]
 
@@ -282,6 +319,7 @@ from geniusbot.games import (
     OptionError,
     WrongPlaceError,
 )
+from geniusbot.words import PSEUDO, Words
 
 from $name import $Class
 from $name.rules import ${Class}Ending
@@ -292,6 +330,9 @@ def test_the_players_take_turns_and_each_take_shrinks_the_pile() -> None:
     _, events = game.submit("take 3", "p1")
     assert game.pile == 18 and game.to_move() == ("p2",)
     assert [e.text for e in events] == ["p1 takes 3; 18 left."]
+    # Said as a message: in the pseudo-language (every message bracketed), with the player's name.
+    assert events[0].said is not None
+    assert Words(PSEUDO, names={"p1": "ann"})(events[0].said) == "⟦ann ţáķéś 3; 18 ĺéƒţ.⟧"
 
 
 def test_whoever_takes_the_last_stone_wins() -> None:
@@ -307,8 +348,9 @@ def test_whoever_takes_the_last_stone_wins() -> None:
 def test_a_take_of_more_stones_than_are_left_is_refused_and_says_how_many_are_left() -> None:
     game = $Class.new(pile="5")
     game.submit("take 3", "p1")
-    with pytest.raises(IllegalMoveError, match="2 are left"):
+    with pytest.raises(IllegalMoveError, match="2 are left") as refused:
         game.parse_move("take 3", "p2")
+    assert refused.value.said is not None  # a message, said in the room's language
 
 
 def test_each_refusal_has_the_class_that_tells_the_host_how_to_answer_and_changes_nothing() -> None:

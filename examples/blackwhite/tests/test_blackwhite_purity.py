@@ -1,5 +1,6 @@
-"""The package keeps geniusbot's house rule: the rules import the standard library and
-geniusbot's rules API only; the picture adds Pillow and geniusbot's drawing toolkit."""
+"""The package keeps geniusbot's house rule: the rules import the standard library, geniusbot's
+rules API and its words (``geniusbot.words``) only; the picture adds Pillow and geniusbot's
+drawing toolkit."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ def imports(path: Path) -> set[str]:
 
 
 def foreign(path: Path) -> set[str]:
-    allowed = {"geniusbot.games"} | ({"geniusbot.render", "PIL"} if path.name.startswith("picture") else set())
+    allowed = {"geniusbot.games", "geniusbot.words"} | (
+        {"geniusbot.render", "PIL"} if path.name.startswith("picture") else set()
+    )
     return {
         name
         for name in imports(path)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 
 from geniusbot.games.base import OptionError
+from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
 #: The three tasks in the order the final match plays them (1-2-3-1-2-3...).
 TASKS: tuple[str, ...] = ("tiles", "decks", "swabbing")
@@ -33,6 +34,43 @@ TASK_ANOMALIES: dict[str, tuple[str, ...]] = {
     "decks": ("backup", "darkness", "overshadow", "pick-your-prize", "revolution"),
     "swabbing": ("hook", "linear", "pyramid", "snipe", "unique"),
 }
+
+#: Each task's title as a phrase of a message (``say(..., task=TASK_TITLE_WORDS["tiles"])``).
+TASK_TITLE_WORDS: dict[str, Message] = {
+    "tiles": say_c("task", "Tile Decklaration"),
+    "decks": say_c("task", "Dueling Decks"),
+    "swabbing": say_c("task", "Deck Swabbing"),
+}
+
+#: Each anomaly's name (canonical) as a phrase of a message.
+ANOMALY_WORDS: dict[str, Message] = {
+    "chain": say_c("anomaly", "chain"),
+    "implode": say_c("anomaly", "implode"),
+    "landmine": say_c("anomaly", "landmine"),
+    "rainbow": say_c("anomaly", "rainbow"),
+    "rectangle-adverse": say_c("anomaly", "rectangle-adverse"),
+    "backup": say_c("anomaly", "backup"),
+    "darkness": say_c("anomaly", "darkness"),
+    "overshadow": say_c("anomaly", "overshadow"),
+    "pick-your-prize": say_c("anomaly", "pick-your-prize"),
+    "revolution": say_c("anomaly", "revolution"),
+    "hook": say_c("anomaly", "hook"),
+    "linear": say_c("anomaly", "linear"),
+    "pyramid": say_c("anomaly", "pyramid"),
+    "snipe": say_c("anomaly", "snipe"),
+    "unique": say_c("anomaly", "unique"),
+}
+
+#: An empty list of anomalies, as a phrase.
+NO_ANOMALY = say_c("anomalies", "none")
+
+
+def anomaly_list(names: Iterable[str]) -> Listing | Message:
+    """Anomaly names (canonical) as a message's argument: their phrases in a row (``chain,
+    rainbow``), or "none" for none."""
+    items = tuple(ANOMALY_WORDS[name] for name in names)
+    return Listing(items) if items else NO_ANOMALY
+
 
 # A name of several words, written with spaces, must survive a list separated by spaces: each
 # such name is rewritten to its canonical form before the list is split.
@@ -63,7 +101,13 @@ def task_of(anomaly: str) -> str | None:
 def require_task(task: str) -> str:
     """``task`` if it names one of the three tasks, else :class:`OptionError`."""
     if task not in TASK_ANOMALIES:
-        raise OptionError(f"There is no task {task!r}; the tasks are {', '.join(TASKS)}.")
+        raise OptionError(
+            say(
+                "There is no task {task}; the tasks are {tasks}.",
+                task=Verbatim(repr(task)),
+                tasks=Verbatim(", ".join(TASKS)),
+            )
+        )
     return task
 
 
@@ -71,16 +115,26 @@ def anomaly_name(word: str, task: str) -> str:
     """The canonical name of one anomaly of ``task`` that ``word`` spells, or :class:`OptionError`
     saying which names the task takes (and, for another task's anomaly, whose it is)."""
     require_task(task)
-    title, names = TASK_TITLES[task], TASK_ANOMALIES[task]
+    title, names = TASK_TITLE_WORDS[task], anomaly_list(TASK_ANOMALIES[task])
     found = _BY_KEY.get(anomaly_key(word))
-    shown = word.strip()
+    shown = Verbatim(repr(word.strip()))
     if found and found[0] == task:
         return found[1]
     if found:
         raise OptionError(
-            f"{shown!r} is an anomaly of another task ({TASK_TITLES[found[0]]}); {title} takes: {', '.join(names)}."
+            say(
+                "{word} is an anomaly of another task ({other}); {task} takes: {anomalies}.",
+                word=shown,
+                other=TASK_TITLE_WORDS[found[0]],
+                task=title,
+                anomalies=names,
+            )
         )
-    raise OptionError(f"{title} has no anomaly {shown!r}; choose from: {', '.join(names)} (or none).")
+    raise OptionError(
+        say(
+            "{task} has no anomaly {word}; choose from: {anomalies} (or none).", task=title, word=shown, anomalies=names
+        )
+    )
 
 
 def split_anomaly_words(text: str) -> list[str]:
@@ -110,10 +164,14 @@ def canonical_order(anomalies: Iterable[str], task: str) -> tuple[str, ...]:
 
 
 __all__ = [
+    "ANOMALY_WORDS",
+    "NO_ANOMALY",
     "TASKS",
     "TASK_ANOMALIES",
     "TASK_TITLES",
+    "TASK_TITLE_WORDS",
     "anomaly_key",
+    "anomaly_list",
     "anomaly_name",
     "canonical_order",
     "parse_anomalies",

@@ -76,10 +76,13 @@ from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import (
+    ANOMALY_WORDS,
     TASK_ANOMALIES,
+    TASK_TITLE_WORDS,
     TASK_TITLES,
     TASKS,
     anomaly_key,
+    anomaly_list,
     canonical_order,
     split_anomaly_words,
     task_of,
@@ -104,6 +107,7 @@ from geniusbot.games.base import (
     WrongPlaceError,
     other_seat,
 )
+from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 #: The tasks as games of their own, by name.
 _TASK_GAMES: dict[str, type[Game]] = {"tiles": TileDecklaration, "decks": DuelingDecks, "swabbing": DeckSwabbing}
@@ -144,7 +148,35 @@ class AllHandsOnDeckEvent(StrEnum):
     SCORE = "score"
 
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
+#: The k-th play of a task, as a phrase ("its {ordinal} play").
+ORDINAL_WORDS: dict[int, Message] = {
+    1: say_c("play", "1st"),
+    2: say_c("play", "2nd"),
+    3: say_c("play", "3rd"),
+    4: say_c("play", "4th"),
+    5: say_c("play", "5th"),
+}
+
+#: The items, as phrases.
+ITEM_WORDS: dict[str, Message] = {
+    "all-in": say_c("item", "all-in"),
+    "clock": say_c("item", "clock"),
+    "override": say_c("item", "override"),
+}
+
+#: The example a refusal gives of an answer to the Override question, and of a ban.
+_PASS = Verbatim("pass")
+
+
+def _seats(seats: Sequence[str]) -> Seat | Message:
+    """One seat, or two joined by "and", as a message's argument."""
+    if len(seats) == 1:
+        return Seat(seats[0])
+    return say("{seat} and {other}", seat=Seat(seats[0]), other=Seat(seats[1]))
+
+
+def _uses_left(left: int) -> Message:
+    return say_n("{n} use left", "{n} uses left", n=left)
 
 
 def task_for(play: int) -> str:
@@ -193,16 +225,28 @@ def parse_items(text: str) -> dict[str, tuple[str, ...]]:
             continue
         if key not in ITEMS:
             raise OptionError(
-                f"There is no item {word.strip()!r}; the items are all-in, clock and override, given as "
-                "'p1 all-in clock; p2 override'."
+                say(
+                    "There is no item {item}; the items are all-in, clock and override, given as "
+                    "'p1 all-in clock; p2 override'.",
+                    item=Verbatim(repr(word.strip())),
+                )
             )
         if seat is None:
             raise OptionError(
-                f"Say whose item {key} is: write each player's items after their seat, such as "
-                "'p1 all-in clock; p2 override'."
+                say(
+                    "Say whose item {item} is: write each player's items after their seat, such as "
+                    "'p1 all-in clock; p2 override'.",
+                    item=ITEM_WORDS[key],
+                )
             )
         if key in given[seat]:
-            raise OptionError(f"{seat} is given {key} twice; each player holds each item at most once.")
+            raise OptionError(
+                say(
+                    "{seat} is given {item} twice; each player holds each item at most once.",
+                    seat=Seat(seat),
+                    item=ITEM_WORDS[key],
+                )
+            )
         given[seat].append(key)
     return {s: tuple(i for i in ITEMS if i in items) for s, items in given.items()}
 
@@ -210,10 +254,6 @@ def parse_items(text: str) -> dict[str, tuple[str, ...]]:
 def derived_seed(seed: int, play: int) -> int:
     """The seed of play ``play``'s task game, drawn from the match seed."""
     return random.Random(f"{seed}:allhands:play:{play}").randrange(2**31)
-
-
-def _listing(names: list[str] | tuple[str, ...]) -> str:
-    return ", ".join(names) if names else "none"
 
 
 # --------------------------------------------------------------------------- moves
@@ -356,7 +396,7 @@ class AllHandsOnDeck(Game):
         """Give the items and open the first play (Tile Decklaration, no anomalies)."""
         first = first.strip().lower()
         if first and first not in self.seats:
-            raise OptionError(f"The first option must be p1 or p2, not {first!r}.")
+            raise OptionError(say("The first option must be p1 or p2, not {first}.", first=Verbatim(repr(first))))
         self.first = first or "p1"
         self.given = parse_items(items)
         self.all_in_left = {s: int("all-in" in self.given[s]) for s in self.seats}
@@ -382,13 +422,25 @@ class AllHandsOnDeck(Game):
         answered = any(answer is not None for answer in self.all_in_answers.values())
         if self.plays or self.is_over or self.last_move is not None or answered:
             return []
-        held = [f"{s}: {', '.join(self.given[s])}" for s in self.seats if self.given[s]]
-        text = (
-            f"All Hands On Deck: three tasks, five times each; the k-th play of a task is worth k points "
-            f"and the first to {TARGET} wins. Items: {'; '.join(held) if held else 'none'}."
+        held = [
+            say("{seat}: {items}", seat=Seat(s), items=Listing(tuple(ITEM_WORDS[i] for i in self.given[s])))
+            for s in self.seats
+            if self.given[s]
+        ]
+        if not held:
+            items = say_c("items", "none")
+        elif len(held) == 1:
+            items = held[0]
+        else:
+            items = say("{items}; {other}", items=held[0], other=held[1])
+        said = say(
+            "All Hands On Deck: three tasks, five times each; the k-th play of a task is worth k points "
+            "and the first to {target} wins. Items: {items}.",
+            target=TARGET,
+            items=items,
         )
         events = [
-            Event(text, kind=AllHandsOnDeckEvent.MATCH, data={"items": {s: list(self.given[s]) for s in self.seats}})
+            Event.of(said, kind=AllHandsOnDeckEvent.MATCH, data={"items": {s: list(self.given[s]) for s in self.seats}})
         ]
         # The Clock item: extra reserve for the whole final match (said by the line above).
         events += [
@@ -491,24 +543,38 @@ class AllHandsOnDeck(Game):
 
     def _play_announcement(self) -> Event:
         time, task = self.time, self.current_task
-        text = (
-            f"Play {self.play_no} of {PLAYS_TOTAL}: {TASK_TITLES[task]}, its {_ORDINALS[time]} play, worth "
-            f"{time} point{'s' if time > 1 else ''}."
-        )  # no score: the line before it (the last play's result) has just said it
+        # No score: the line before it (the last play's result) has just said it.
+        said = say_n(
+            "Play {play} of {total}: {task}, its {ordinal} play, worth {n} point.",
+            "Play {play} of {total}: {task}, its {ordinal} play, worth {n} points.",
+            play=self.play_no,
+            total=PLAYS_TOTAL,
+            task=TASK_TITLE_WORDS[task],
+            ordinal=ORDINAL_WORDS[time],
+            n=time,
+        )
         # A bout: a host whose clock resets a reserve each bout does it at each play, and a match on
         # the default clocks takes the task's own clock for the play.
         clock = _TASK_GAMES[task].default_clock()
-        return Event(text, kind=EventKind.BOUT, data={"play": self.play_no, "task": task, "time": time, "clock": clock})
+        return Event.of(
+            said, kind=EventKind.BOUT, data={"play": self.play_no, "task": task, "time": time, "clock": clock}
+        )
 
     def _override_prompt(self) -> list[Event]:
         seat = self.override_queue[0]
         count = active_count(self.time)
         return [
-            Event(
-                f"{seat}: use your Override for this play ({self.override_left[seat]} use"
-                f"{'s' if self.override_left[seat] > 1 else ''} left)? Hand-pick {count} anomal"
-                f"{'y' if count == 1 else 'ies'} not played together before, such as use override "
-                f"{' '.join(self._example_override())}, or pass.",
+            Event.of(
+                say_n(
+                    "{seat}: use your Override for this play ({uses})? Hand-pick {n} anomaly not played together "
+                    "before, such as {example}, or pass.",
+                    "{seat}: use your Override for this play ({uses})? Hand-pick {n} anomalies not played together "
+                    "before, such as {example}, or pass.",
+                    seat=Seat(seat),
+                    uses=_uses_left(self.override_left[seat]),
+                    n=count,
+                    example=self._example_override_text(),
+                ),
                 kind=AllHandsOnDeckEvent.PROMPT,
                 data={"seat": seat, "phase": "override", "count": count},
             )
@@ -516,6 +582,12 @@ class AllHandsOnDeck(Game):
 
     def _example_override(self) -> tuple[str, ...]:
         return next(iter(self._override_choices()))
+
+    def _example_override_text(self) -> Verbatim:
+        return Verbatim(UseOverride("", self._example_override()).text())
+
+    def _example_ban(self) -> Verbatim:
+        return Verbatim(Ban("", self.pool[0]).text())
 
     def _override_choices(self) -> Iterator[tuple[str, ...]]:
         played = self.played_combinations()
@@ -525,9 +597,12 @@ class AllHandsOnDeck(Game):
 
     def _start_bans(self) -> list[Event]:
         if self.time == 1:
-            return self._choose((), "The first play of a task is played exactly as written: no anomaly.")
+            return self._choose((), say("The first play of a task is played exactly as written: no anomaly."))
         if self.bans_left == 0:
-            return self._choose(tuple(self.pool), f"The unplayed anomalies are active: {_listing(self.pool)}.")
+            return self._choose(
+                tuple(self.pool),
+                say("The unplayed anomalies are active: {anomalies}.", anomalies=anomaly_list(self.pool)),
+            )
         self.phase = "ban"
         return self._ban_prompt()
 
@@ -541,19 +616,29 @@ class AllHandsOnDeck(Game):
 
     def _ban_prompt(self) -> list[Event]:
         seat = self.banner
+        assert seat is not None
         return [
-            Event(
-                f"{seat}: ban an anomaly of {TASK_TITLES[self.current_task]} ({self.bans_left} ban"
-                f"{'s' if self.bans_left > 1 else ''} to go), such as ban {self.pool[0]}. Open: {_listing(self.pool)}.",
+            Event.of(
+                say_n(
+                    "{seat}: ban an anomaly of {task} ({n} ban to go), such as {example}. Open: {open}.",
+                    "{seat}: ban an anomaly of {task} ({n} bans to go), such as {example}. Open: {open}.",
+                    seat=Seat(seat),
+                    task=TASK_TITLE_WORDS[self.current_task],
+                    n=self.bans_left,
+                    example=self._example_ban(),
+                    open=anomaly_list(self.pool),
+                ),
                 kind=AllHandsOnDeckEvent.PROMPT,
                 data={"seat": seat, "phase": "ban", "pool": list(self.pool)},
             )
         ]
 
-    def _choose(self, anomalies: tuple[str, ...], text: str) -> list[Event]:
+    def _choose(self, anomalies: tuple[str, ...], said: Message) -> list[Event]:
         self.chosen = canonical_order(anomalies, self.current_task)
         events = [
-            Event(text, kind=AllHandsOnDeckEvent.ANOMALIES, data={"play": self.play_no, "anomalies": list(self.chosen)})
+            Event.of(
+                said, kind=AllHandsOnDeckEvent.ANOMALIES, data={"play": self.play_no, "anomalies": list(self.chosen)}
+            )
         ]
         holders = [s for s in self.seats if self.all_in_left[s] > 0]
         if holders:
@@ -563,11 +648,14 @@ class AllHandsOnDeck(Game):
         return events + self._start_task()
 
     def _items_prompt(self) -> list[Event]:
-        holders = " and ".join(self.all_in_answers)
         return [
-            Event(
-                f"{holders}: use your All-In on this play (+{ALL_IN_POINTS} points to its winner)? Send use all-in "
-                "or pass to me by direct message; the answers are shown together.",
+            Event.of(
+                say(
+                    "{seats}: use your All-In on this play (+{points} points to its winner)? Send use all-in "
+                    "or pass to me by direct message; the answers are shown together.",
+                    seats=_seats(list(self.all_in_answers)),
+                    points=ALL_IN_POINTS,
+                ),
                 kind=AllHandsOnDeckEvent.PROMPT,
                 data={"seats": list(self.all_in_answers), "phase": "items"},
             )
@@ -614,7 +702,7 @@ class AllHandsOnDeck(Game):
         """A ban, an Override answer, an All-In answer, or the running task's own move."""
         self.require_seat(seat)
         if self.is_over:
-            raise NotYourTurnError("The match is over; no more moves are taken.")
+            raise NotYourTurnError(say("The match is over; no more moves are taken."))
         if self.phase == "task":
             assert self.task is not None
             return self.task.parse_move(text, seat, private=private)
@@ -622,7 +710,7 @@ class AllHandsOnDeck(Game):
             return self._parse_all_in(text, seat, private)
         self.require_turn(seat)
         if not isinstance(text, str):
-            raise MalformedMoveError("Write your move as text, such as ban chain.")
+            raise MalformedMoveError(say("Write your move as text, such as ban chain."))
         words = [w for w in re.split(r"[\s,;:.!]+", text.strip().lower()) if w]
         if self.phase == "override":
             return self._parse_override(text, words, seat, private)
@@ -631,7 +719,8 @@ class AllHandsOnDeck(Game):
     def _room_only(self, private: bool) -> None:
         if private:
             raise WrongPlaceError(
-                "Type this in the game room, not by direct message: bans and the Override are public.", private=False
+                say("Type this in the game room, not by direct message: bans and the Override are public."),
+                private=False,
             )
 
     def _parse_ban(self, text: str, words: list[str], seat: str, private: bool) -> Ban:
@@ -639,29 +728,54 @@ class AllHandsOnDeck(Game):
             words = words[1:]
         if words[:2] == ["use", "override"] or words[:1] == ["override"]:
             raise IllegalMoveError(
-                "The Override is used only before the first ban of a play, when I ask you; now ban an "
-                f"anomaly, such as ban {self.pool[0]}."
+                say(
+                    "The Override is used only before the first ban of a play, when I ask you; now ban an "
+                    "anomaly, such as {example}.",
+                    example=self._example_ban(),
+                )
             )
         task = self.current_task
         name = "-".join(words)
         owner = task_of(name) if name else None
         if owner is None:
             shown = text.strip()[:40]
+            example, pool = self._example_ban(), anomaly_list(self.pool)
+            if shown:
+                raise MalformedMoveError(
+                    say(
+                        "{text} is not a ban; write ban and an anomaly, such as {example}. Open: {open}.",
+                        text=Verbatim(repr(shown)),
+                        example=example,
+                        open=pool,
+                    )
+                )
             raise MalformedMoveError(
-                (f"{shown!r} is not a ban; " if shown else "") + f"write ban and an anomaly, such as ban "
-                f"{self.pool[0]}. Open: {_listing(self.pool)}."
+                say("write ban and an anomaly, such as {example}. Open: {open}.", example=example, open=pool)
             )
         anomaly = next(a for a in TASK_ANOMALIES[owner] if anomaly_key(a) == anomaly_key(name))
         if owner != task:
             raise IllegalMoveError(
-                f"{anomaly} is an anomaly of {TASK_TITLES[owner]}; ban one of {TASK_TITLES[task]}'s: "
-                f"{_listing(self.pool)}."
+                say(
+                    "{anomaly} is an anomaly of {other}; ban one of {task}'s: {open}.",
+                    anomaly=ANOMALY_WORDS[anomaly],
+                    other=TASK_TITLE_WORDS[owner],
+                    task=TASK_TITLE_WORDS[task],
+                    open=anomaly_list(self.pool),
+                )
             )
         if anomaly not in self.pool:
-            why = "is already banned" if any(b["anomaly"] == anomaly for b in self.bans) else "is not in the pool"
+            named, pool = ANOMALY_WORDS[anomaly], anomaly_list(self.pool)
             if self.time in (3, 4) and anomaly in self.played_anomalies():
-                why = "was played before, so it is not in this pool"
-            raise IllegalMoveError(f"{anomaly} {why}; ban one of: {_listing(self.pool)}.")
+                why = say(
+                    "{anomaly} was played before, so it is not in this pool; ban one of: {open}.",
+                    anomaly=named,
+                    open=pool,
+                )
+            elif any(b["anomaly"] == anomaly for b in self.bans):
+                why = say("{anomaly} is already banned; ban one of: {open}.", anomaly=named, open=pool)
+            else:
+                why = say("{anomaly} is not in the pool; ban one of: {open}.", anomaly=named, open=pool)
+            raise IllegalMoveError(why)
         self._room_only(private)
         return Ban(seat, anomaly)
 
@@ -670,42 +784,74 @@ class AllHandsOnDeck(Game):
             self._room_only(private)
             return Pass(seat)
         if words[:2] == ["use", "override"]:
-            names = words[2:]
+            names_typed = words[2:]
         elif words[:1] == ["override"]:
-            names = words[1:]
+            names_typed = words[1:]
         else:
             shown = text.strip()[:40]
+            example = self._example_override_text()
+            if shown:
+                raise MalformedMoveError(
+                    say(
+                        "{text} is not an answer; write use override and the anomalies, such as {example}, or pass.",
+                        text=Verbatim(repr(shown)),
+                        example=example,
+                    )
+                )
             raise MalformedMoveError(
-                (f"{shown!r} is not an answer; " if shown else "") + "write use override and the anomalies, such "
-                f"as use override {' '.join(self._example_override())}, or pass."
+                say("write use override and the anomalies, such as {example}, or pass.", example=example)
             )
         task, count = self.current_task, active_count(self.time)
+        title, names = TASK_TITLE_WORDS[task], anomaly_list(TASK_ANOMALIES[task])
         chosen: list[str] = []
-        for word in split_anomaly_words(" ".join(names)):
+        for word in split_anomaly_words(" ".join(names_typed)):
             owner = task_of(word)
             if owner is None:
                 raise MalformedMoveError(
-                    f"{word!r} is not an anomaly; {TASK_TITLES[task]}'s are: {_listing(TASK_ANOMALIES[task])}."
+                    say(
+                        "{word} is not an anomaly; {task}'s are: {anomalies}.",
+                        word=Verbatim(repr(word)),
+                        task=title,
+                        anomalies=names,
+                    )
                 )
             anomaly = next(a for a in TASK_ANOMALIES[owner] if anomaly_key(a) == anomaly_key(word))
             if owner != task:
                 raise IllegalMoveError(
-                    f"{anomaly} is an anomaly of {TASK_TITLES[owner]}; pick from {TASK_TITLES[task]}'s: "
-                    f"{_listing(TASK_ANOMALIES[task])}."
+                    say(
+                        "{anomaly} is an anomaly of {other}; pick from {task}'s: {anomalies}.",
+                        anomaly=ANOMALY_WORDS[anomaly],
+                        other=TASK_TITLE_WORDS[owner],
+                        task=title,
+                        anomalies=names,
+                    )
                 )
             if anomaly in chosen:
-                wanted = "1 anomaly" if count == 1 else f"{count} different anomalies"
-                raise IllegalMoveError(f"{anomaly} is named twice; pick {wanted}.")
+                raise IllegalMoveError(
+                    say_n(
+                        "{anomaly} is named twice; pick {n} anomaly.",
+                        "{anomaly} is named twice; pick {n} different anomalies.",
+                        anomaly=ANOMALY_WORDS[anomaly],
+                        n=count,
+                    )
+                )
             chosen.append(anomaly)
         if len(chosen) != count:
             raise IllegalMoveError(
-                f"This play has {count} active anomal{'y' if count == 1 else 'ies'}, so pick exactly {count}, "
-                f"such as use override {' '.join(self._example_override())}."
+                say_n(
+                    "This play has {n} active anomaly, so pick exactly {n}, such as {example}.",
+                    "This play has {n} active anomalies, so pick exactly {n}, such as {example}.",
+                    n=count,
+                    example=self._example_override_text(),
+                )
             )
         if frozenset(chosen) in self.played_combinations():
             raise IllegalMoveError(
-                f"{TASK_TITLES[task]} has been played with {_listing(canonical_order(chosen, task))} before; "
-                "pick a combination not played before."
+                say(
+                    "{task} has been played with {anomalies} before; pick a combination not played before.",
+                    task=title,
+                    anomalies=anomaly_list(canonical_order(chosen, task)),
+                )
             )
         self._room_only(private)
         return UseOverride(seat, canonical_order(chosen, task))
@@ -713,16 +859,19 @@ class AllHandsOnDeck(Game):
     def _parse_all_in(self, text: str, seat: str, private: bool) -> AllInAnswer:
         if seat not in self.all_in_answers:
             raise NotYourTurnError(
-                "You hold no All-In to use; wait while the All-In answers come in."
+                say("You hold no All-In to use; wait while the All-In answers come in.")
                 if self.all_in_left[seat] == 0
-                else "It is not your turn."
+                else say("It is not your turn.")
             )
         if self.all_in_answers[seat] is not None:
             raise NotYourTurnError(
-                f"You have already answered about your All-In; the first answer stands. Wait for {other_seat(seat)}."
+                say(
+                    "You have already answered about your All-In; the first answer stands. Wait for {seat}.",
+                    seat=Seat(other_seat(seat)),
+                )
             )
         if not isinstance(text, str):
-            raise MalformedMoveError("Write use all-in or pass.")
+            raise MalformedMoveError(say("Write use all-in or pass."))
         key = re.sub(r"[\s_\-]+", "", text.strip().lower())
         if key in ("useallin", "allin", "use", "yes"):
             use = True
@@ -730,14 +879,23 @@ class AllHandsOnDeck(Game):
             use = False
         else:
             shown = text.strip()[:40]
-            raise MalformedMoveError(
-                (f"{shown!r} is not an answer; " if shown else "")
-                + ("send use all-in or pass here." if private else "send use all-in or pass by direct message.")
-            )
+            if shown and private:
+                refusal = say("{text} is not an answer; send use all-in or pass here.", text=Verbatim(repr(shown)))
+            elif shown:
+                refusal = say(
+                    "{text} is not an answer; send use all-in or pass by direct message.", text=Verbatim(repr(shown))
+                )
+            elif private:
+                refusal = say("send use all-in or pass here.")
+            else:
+                refusal = say("send use all-in or pass by direct message.")
+            raise MalformedMoveError(refusal)
         if not private:
             raise WrongPlaceError(
-                "Send this to me by direct message, not in the game room: the All-In answers are sealed "
-                "until both are in.",
+                say(
+                    "Send this to me by direct message, not in the game room: the All-In answers are sealed "
+                    "until both are in."
+                ),
                 private=True,
             )
         return AllInAnswer(seat, use)
@@ -768,18 +926,22 @@ class AllHandsOnDeck(Game):
         """Apply a ban, an Override answer, an All-In answer or a task move, and say what happened."""
         if isinstance(move, _OWN_MOVES):
             if self.phase == "task" or self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
-                raise IllegalMoveError(f"{move.text()!r} cannot be played now; submit it again as text.")
+                raise IllegalMoveError(
+                    say("{move} cannot be played now; submit it again as text.", move=Verbatim(repr(move.text())))
+                )
             if isinstance(move, Ban):
                 return self._apply_ban(move.seat, move.anomaly, timeout=False)
             if isinstance(move, Pass):
-                return self._apply_pass(move.seat, "passes", timeout=False)
+                return self._apply_pass(move.seat, timeout=False)
             if isinstance(move, UseOverride):
                 return self._apply_override(move)
             return self._apply_all_in(move.seat, move.use, timeout=False)
         if self.phase != "task" or self.task is None or self.is_over:
-            raise IllegalMoveError("That move belongs to a task, and no task is running; wait for the next phase.")
+            raise IllegalMoveError(say("That move belongs to a task, and no task is running; wait for the next phase."))
         if not self.task.is_legal(move):
-            raise IllegalMoveError(f"{move.text()!r} cannot be played as given; submit it again as text.")
+            raise IllegalMoveError(
+                say("{move} cannot be played as given; submit it again as text.", move=Verbatim(repr(move.text())))
+            )
         events = self._wrap(self.task.play(move))
         if not self.task.is_private(move):
             self.last_move = move.text()
@@ -792,22 +954,37 @@ class AllHandsOnDeck(Game):
         if not timeout:
             self.last_move = f"ban {anomaly}"
         if timeout:
-            how = f"{seat} ran out of time, so {anomaly} is banned for them at random"
+            said = say(
+                "{seat} ran out of time, so {anomaly} is banned for them at random.",
+                seat=Seat(seat),
+                anomaly=ANOMALY_WORDS[anomaly],
+            )
         else:
-            how = f"{seat} bans {anomaly}"
+            said = say("{seat} bans {anomaly}.", seat=Seat(seat), anomaly=ANOMALY_WORDS[anomaly])
         kind = EventKind.TIMEOUT if timeout else AllHandsOnDeckEvent.BAN
-        events = [Event(f"{how}.", kind=kind, data={"seat": seat, "anomaly": anomaly, "timeout": timeout})]
+        events = [Event.of(said, kind=kind, data={"seat": seat, "anomaly": anomaly, "timeout": timeout})]
         if self.bans_left > 0:
             return events + self._ban_prompt()
-        are = "y is" if len(self.pool) == 1 else "ies are"
-        return events + self._choose(tuple(self.pool), f"The active anomal{are}: {_listing(self.pool)}.")
+        return events + self._choose(
+            tuple(self.pool),
+            say_n(
+                "The active anomaly is: {anomalies}.",
+                "The active anomalies are: {anomalies}.",
+                n=len(self.pool),
+                anomalies=anomaly_list(self.pool),
+            ),
+        )
 
-    def _apply_pass(self, seat: str, how: str, *, timeout: bool) -> list[Event]:
+    def _apply_pass(self, seat: str, *, timeout: bool) -> list[Event]:
         self.override_queue.pop(0)
         if not timeout:
             self.last_move = "pass"
         kind = EventKind.TIMEOUT if timeout else AllHandsOnDeckEvent.OVERRIDE
-        events = [Event(f"{seat} {how} on the Override.", kind=kind, data={"seat": seat, "used": False})]
+        if timeout:
+            said = say("{seat} ran out of time, so passes on the Override.", seat=Seat(seat))
+        else:
+            said = say("{seat} passes on the Override.", seat=Seat(seat))
+        events = [Event.of(said, kind=kind, data={"seat": seat, "used": False})]
         if self.override_queue:
             return events + self._override_prompt()
         return events + self._start_bans()
@@ -818,46 +995,63 @@ class AllHandsOnDeck(Game):
         self.override_queue = []
         self.pool, self.bans_left = [], 0
         self.last_move = move.text()
-        left = self.override_left[move.seat]
         return self._choose(
             move.anomalies,
-            f"{move.seat} uses the Override ({left} use{'' if left == 1 else 's'} left): the active anomal"
-            f"{'y is' if len(move.anomalies) == 1 else 'ies are'} {_listing(move.anomalies)}.",
+            say_n(
+                "{seat} uses the Override ({uses}): the active anomaly is {anomalies}.",
+                "{seat} uses the Override ({uses}): the active anomalies are {anomalies}.",
+                seat=Seat(move.seat),
+                uses=_uses_left(self.override_left[move.seat]),
+                n=len(move.anomalies),
+                anomalies=anomaly_list(move.anomalies),
+            ),
         )
 
     def _apply_all_in(self, seat: str, use: bool, *, timeout: bool) -> list[Event]:
         self.all_in_answers[seat] = use
         if timeout:
             events = [
-                Event(
-                    f"{seat} sent no All-In answer in time, so keeps it.",
+                Event.of(
+                    say("{seat} sent no All-In answer in time, so keeps it.", seat=Seat(seat)),
                     kind=AllHandsOnDeckEvent.SUBMITTED,
                     data={"seat": seat, "timeout": True},
                 )
             ]
         else:
             events = [
-                Event(
-                    f"Your answer is in: {'use all-in' if use else 'pass'}.",
+                Event.of(
+                    say("Your answer is in: use all-in.") if use else say("Your answer is in: pass."),
                     seats=frozenset({seat}),
                     kind=EventKind.SEALED,
                     data={"seat": seat, "use": use},
                 ),
-                Event(f"{seat} has sent an All-In answer.", kind=AllHandsOnDeckEvent.SUBMITTED, data={"seat": seat}),
+                Event.of(
+                    say("{seat} has sent an All-In answer.", seat=Seat(seat)),
+                    kind=AllHandsOnDeckEvent.SUBMITTED,
+                    data={"seat": seat},
+                ),
             ]
         if any(answer is None for answer in self.all_in_answers.values()):
             return events
         self.all_in_used = [s for s in self.seats if self.all_in_answers.get(s)]
         for s in self.all_in_used:
             self.all_in_left[s] -= 1
-        if self.all_in_used:
-            text = (
-                f"{' and '.join(self.all_in_used)} use{'s' if len(self.all_in_used) == 1 else ''} All-In: this "
-                f"play is worth {points_for(self.time, len(self.all_in_used))} points to its winner."
+        worth = points_for(self.time, len(self.all_in_used))
+        if len(self.all_in_used) == 1:
+            said = say(
+                "{seat} uses All-In: this play is worth {points} points to its winner.",
+                seat=Seat(self.all_in_used[0]),
+                points=worth,
+            )
+        elif self.all_in_used:
+            said = say(
+                "{seats} use All-In: this play is worth {points} points to its winner.",
+                seats=_seats(self.all_in_used),
+                points=worth,
             )
         else:
-            text = "Nobody uses All-In on this play."
-        events.append(Event(text, kind=AllHandsOnDeckEvent.ALL_IN, data={"used": list(self.all_in_used)}))
+            said = say("Nobody uses All-In on this play.")
+        events.append(Event.of(said, kind=AllHandsOnDeckEvent.ALL_IN, data={"used": list(self.all_in_used)}))
         return events + self._start_task()
 
     # ---- the running task ------------------------------------------------------------------
@@ -875,10 +1069,10 @@ class AllHandsOnDeck(Game):
             ending = Outcome.from_dict(e.data)
             if ending is not None and ending.termination is Termination.TIME and "seat" in ending.data:
                 seat = ending.data["seat"]
-                wrapped.append(Event(e.text, seats=e.seats, kind=EventKind.TIMEOUT, data={**data, "seat": seat}))
+                wrapped.append(replace(e, kind=EventKind.TIMEOUT, data={**data, "seat": seat}))
                 wrapped.append(Event("", seats=e.seats, kind=AllHandsOnDeckEvent.TASK_END, data=data))
             else:
-                wrapped.append(Event(e.text, seats=e.seats, kind=AllHandsOnDeckEvent.TASK_END, data=data))
+                wrapped.append(replace(e, kind=AllHandsOnDeckEvent.TASK_END, data=data))
         return wrapped
 
     def _after_task_step(self) -> list[Event]:
@@ -895,19 +1089,19 @@ class AllHandsOnDeck(Game):
         task = self.task
         where = {"play": self.play_no, "task": self.current_task}
         if isinstance(task, DeckSwabbing):
-            text = "The board as it ended:\n" + swabbing_board_text(task.board, task.numbers)
+            board = Verbatim(swabbing_board_text(task.board, task.numbers))
             return [
-                Event(
-                    text,
+                Event.of(
+                    say("The board as it ended:\n{board}", board=board),
                     kind=AllHandsOnDeckEvent.FINAL_BOARD,
                     data={**where, "board": {str(p): v for p, v in task.board.items()}},
                 )
             ]
         if isinstance(task, TileDecklaration):
-            text = "The grid as it was:\n" + tiles_grid_text(task.grid, task.marks)
+            grid = Verbatim(tiles_grid_text(task.grid, task.marks))
             return [
-                Event(
-                    text,
+                Event.of(
+                    say("The grid as it was:\n{grid}", grid=grid),
                     kind=AllHandsOnDeckEvent.FINAL_BOARD,
                     data={**where, "grid": {str(p): c for p, c in task.grid.items()}},
                 )
@@ -936,17 +1130,48 @@ class AllHandsOnDeck(Game):
                 "reason": outcome.reason,
             }
         )
-        title = TASK_TITLES[self.current_task]
-        if winner:
-            bonus = f" ({self.time} + {ALL_IN_POINTS * len(self.all_in_used)} All-In)" if self.all_in_used else ""
-            text = f"{winner} wins play {self.play_no} ({title}) and scores {gained}{bonus}."
+        title, p1, p2 = TASK_TITLE_WORDS[self.current_task], self.points["p1"], self.points["p2"]
+        if winner and self.all_in_used:
+            said = say(
+                "{seat} wins play {play} ({task}) and scores {points} ({time} + {bonus} All-In). "
+                "Score: {p1} {p1_points}, {p2} {p2_points}.",
+                seat=Seat(winner),
+                play=self.play_no,
+                task=title,
+                points=gained,
+                time=self.time,
+                bonus=ALL_IN_POINTS * len(self.all_in_used),
+                p1=Seat("p1"),
+                p1_points=p1,
+                p2=Seat("p2"),
+                p2_points=p2,
+            )
+        elif winner:
+            said = say(
+                "{seat} wins play {play} ({task}) and scores {points}. Score: {p1} {p1_points}, {p2} {p2_points}.",
+                seat=Seat(winner),
+                play=self.play_no,
+                task=title,
+                points=gained,
+                p1=Seat("p1"),
+                p1_points=p1,
+                p2=Seat("p2"),
+                p2_points=p2,
+            )
         else:
-            text = f"Play {self.play_no} ({title}) has no winner; nobody scores."
-        text += f" Score: p1 {self.points['p1']}, p2 {self.points['p2']}."
+            said = say(
+                "Play {play} ({task}) has no winner; nobody scores. Score: {p1} {p1_points}, {p2} {p2_points}.",
+                play=self.play_no,
+                task=title,
+                p1=Seat("p1"),
+                p1_points=p1,
+                p2=Seat("p2"),
+                p2_points=p2,
+            )
         events = [
             *self._final_board(),
-            Event(
-                text,
+            Event.of(
+                said,
                 kind=AllHandsOnDeckEvent.SCORE,
                 data={"play": self.play_no, "winner": winner, "points": gained, "score": dict(self.points)},
             ),
@@ -954,29 +1179,42 @@ class AllHandsOnDeck(Game):
         if winner and self.points[winner] >= TARGET:
             mine, theirs = self.points[winner], self.points[other_seat(winner)]
             return events + self._finish(
-                winner, "target", f"{winner} reaches {mine} points and wins All Hands On Deck, {mine} to {theirs}."
+                winner,
+                "target",
+                say(
+                    "{seat} reaches {points} points and wins All Hands On Deck, {points} to {other_points}",
+                    seat=Seat(winner),
+                    points=mine,
+                    other_points=theirs,
+                ),
             )
         if self.play_no >= PLAYS_TOTAL:
             # Unreachable (45 points are shared out, so someone has 23), kept so the match always ends.
             best = max(self.seats, key=lambda s: (self.points[s], s == self.previous_winner()))
             return events + self._finish(
-                best, "plays-used", f"All {PLAYS_TOTAL} plays are over; {best} has the most points and wins."
+                best,
+                "plays-used",
+                say(
+                    "All {plays} plays are over; {seat} has the most points and wins",
+                    plays=PLAYS_TOTAL,
+                    seat=Seat(best),
+                ),
             )
         self.play_no += 1
         return events + [self._play_announcement()] + self._open_play()
 
-    def _finish(self, winner: str, reason: str, text: str) -> list[Event]:
+    def _finish(self, winner: str, reason: str, how: Message) -> list[Event]:
         self.phase = "over"
         self.result = {"winner": winner, "points": dict(self.points), "reason": reason}
         ending = Termination.RESIGNATION if reason == "resign" else Termination.POINTS
-        return self.end(winner, ending, text, verdict="", rule=reason, points=dict(self.points))
+        return self.end(winner, ending, how, verdict="", rule=reason, points=dict(self.points))
 
     # ---- windows and clocks ------------------------------------------------------------------
 
     def close_window(self) -> list[Event]:
         """Close the running task's timed window."""
         if self.is_over or self.phase != "task" or self.task is None or self.task.window() is None:
-            raise GameError("There is no timed phase to close.")
+            raise GameError(say("There is no timed phase to close."))
         return self._wrap(self.task.close_window()) + self._after_task_step()
 
     def timeout(self, seat: str) -> list[Event]:
@@ -990,7 +1228,7 @@ class AllHandsOnDeck(Game):
             assert self.task is not None
             return self._wrap(self.task.timeout(seat)) + self._after_task_step()
         if self.phase == "override":
-            return self._apply_pass(seat, "ran out of time, so passes", timeout=True)
+            return self._apply_pass(seat, timeout=True)
         if self.phase == "items":
             return self._apply_all_in(seat, False, timeout=True)
         rng = random.Random(f"{self.seed}:allhands:ban:{self.play_no}:{len(self.bans)}")
@@ -1005,7 +1243,13 @@ class AllHandsOnDeck(Game):
         if self.phase == "task" and self.task is not None and not self.task.is_over:
             events = self._wrap(self.task.resign(seat))
         return events + self._finish(
-            other_seat(seat), "resign", f"{seat} resigned the match; {other_seat(seat)} wins All Hands On Deck."
+            other_seat(seat),
+            "resign",
+            say(
+                "{seat} resigned the match; {winner} wins All Hands On Deck",
+                seat=Seat(seat),
+                winner=Seat(other_seat(seat)),
+            ),
         )
 
     # ---- what a seat sees ------------------------------------------------------------------

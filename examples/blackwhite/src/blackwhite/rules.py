@@ -1,11 +1,14 @@
 """Black and White: nine sealed tiles each, played at the same time; only colours are shown.
 
-Standard library and geniusbot's rules API only: no Pillow, no discord, no asyncio. The rules as
+Standard library, geniusbot's rules API and its words only: no Pillow, no discord, no asyncio. The rules as
 the bot reads them, with the rulings, are in this package's README.
 
 State: the tiles each seat has played in the rounds resolved so far (in round order), the tile
 each seat has sealed in the round running now (``None``: not in yet), and who won each round.
 Everything else (the hands, the scores, the colours) is derived from that.
+
+Everything it says is words as data (``docs/words.md``): messages of its own catalogue domain,
+``blackwhite`` (a translation goes in ``blackwhite/locales/<language>/LC_MESSAGES/blackwhite.po``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ from geniusbot.games import (
     WrongPlaceError,
     other_seat,
 )
+from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
+
+#: The catalogue domain of this game's words: its own package.
+DOMAIN = "blackwhite"
 
 #: The tiles each player holds at the start: 0 to 8.
 TILES: tuple[int, ...] = tuple(range(9))
@@ -40,6 +47,13 @@ _PLAY = re.compile(r"^\s*(?:play\s+)?(\d+)\s*[.!]?\s*$", re.IGNORECASE)
 def colour(tile: int) -> str:
     """The colour of a tile: even tiles (0, 2, 4, 6, 8) are black, odd ones (1, 3, 5, 7) white."""
     return "black" if tile % 2 == 0 else "white"
+
+
+#: The colours, as phrases of a message.
+COLOUR_WORDS: dict[str, Message] = {
+    "black": say_c("colour", "black", domain=DOMAIN),
+    "white": say_c("colour", "white", domain=DOMAIN),
+}
 
 
 class BlackAndWhiteEvent(StrEnum):
@@ -101,8 +115,12 @@ class BlackAndWhite(Game):
         if self.is_over or self.winners or any(t is not None for t in self.sealed.values()):
             return []
         return [
-            Event(
-                f"Round 1 of {ROUNDS}: each player sends one tile, 0 to 8, to the bot privately, such as play 4.",
+            Event.of(
+                say(
+                    "Round 1 of {rounds}: each player sends one tile, 0 to 8, to the bot privately, such as play 4.",
+                    domain=DOMAIN,
+                    rounds=ROUNDS,
+                ),
                 kind=BlackAndWhiteEvent.OPENING,
                 data={"round": 1},
             )
@@ -140,27 +158,44 @@ class BlackAndWhite(Game):
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
         self.require_seat(seat)
         if self.is_over:
-            raise NotYourTurnError("The game is over; no more moves are taken.")
+            raise NotYourTurnError(say("The game is over; no more moves are taken.", domain=DOMAIN))
         if self.sealed[seat] is not None:
             raise NotYourTurnError(
-                f"You have played your tile for round {self.round}; the first one stands. Wait for {other_seat(seat)}."
+                say(
+                    "You have played your tile for round {round}; the first one stands. Wait for {seat}.",
+                    domain=DOMAIN,
+                    round=self.round,
+                    seat=Seat(other_seat(seat)),
+                )
             )
         self.require_turn(seat)
         match = _PLAY.match(text) if isinstance(text, str) else None
         if not match:
-            raise MalformedMoveError("Write play and one of your tiles, 0 to 8, such as play 4.")
+            raise MalformedMoveError(say("Write play and one of your tiles, 0 to 8, such as play 4.", domain=DOMAIN))
         if not private:
             raise WrongPlaceError(
-                "Send your tile to me privately (by direct message), not in the game room: tiles are sealed.",
+                say(
+                    "Send your tile to me privately (by direct message), not in the game room: tiles are sealed.",
+                    domain=DOMAIN,
+                ),
                 private=True,
             )
         number = match.group(1)
         if len(number) > 1 or int(number) not in TILES:
-            raise IllegalMoveError(f"There is no tile {number}; the tiles are 0 to 8.")
+            raise IllegalMoveError(
+                say("There is no tile {number}; the tiles are 0 to 8.", domain=DOMAIN, number=Verbatim(number))
+            )
         tile = int(number)
         if tile not in self.hand(seat):
-            left = ", ".join(map(str, self.hand(seat)))
-            raise IllegalMoveError(f"You have played your {tile} already; play one of your tiles left: {left}.")
+            left = Listing(tuple(say("{tile}", domain=DOMAIN, tile=t) for t in self.hand(seat)))
+            raise IllegalMoveError(
+                say(
+                    "You have played your {tile} already; play one of your tiles left: {left}.",
+                    domain=DOMAIN,
+                    tile=tile,
+                    left=left,
+                )
+            )
         return Tile(seat, tile)
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
@@ -175,7 +210,9 @@ class BlackAndWhite(Game):
     def play(self, move: Move) -> list[Event]:
         """Seal a tile; once both are in, reveal the round's colours and score it."""
         if not isinstance(move, Tile) or self.parse_move(move.text(), move.seat, private=True) != move:
-            raise IllegalMoveError("That is not a tile you can play now; send play and a tile, such as play 4.")
+            raise IllegalMoveError(
+                say("That is not a tile you can play now; send play and a tile, such as play 4.", domain=DOMAIN)
+            )
         return self._seal(move.seat, move.tile)
 
     def timeout(self, seat: str) -> list[Event]:
@@ -184,8 +221,8 @@ class BlackAndWhite(Game):
         if self.is_over or seat not in self.to_move():
             return []
         tile = self.hand(seat)[0]
-        said = Event(
-            f"{seat} ran out of time; their lowest tile is played for them.",
+        said = Event.of(
+            say("{seat} ran out of time; their lowest tile is played for them.", domain=DOMAIN, seat=Seat(seat)),
             kind=EventKind.TIMEOUT,
             data={"seat": seat, "timeout": True},
         )
@@ -196,15 +233,21 @@ class BlackAndWhite(Game):
         events = []
         if confirm:
             events.append(
-                Event(
-                    f"Sealed: play {tile}.",
+                Event.of(
+                    say("Sealed: {move}.", domain=DOMAIN, move=Verbatim(Tile(seat, tile).text())),
                     seats=frozenset({seat}),
                     kind=EventKind.SEALED,
                     data={"seat": seat, "move": f"play {tile}"},
                 )
             )
         if any(t is None for t in self.sealed.values()):
-            events.append(Event(f"{seat} has played a tile.", kind=BlackAndWhiteEvent.PLAYED, data={"seat": seat}))
+            events.append(
+                Event.of(
+                    say("{seat} has played a tile.", domain=DOMAIN, seat=Seat(seat)),
+                    kind=BlackAndWhiteEvent.PLAYED,
+                    data={"seat": seat},
+                )
+            )
             return events
         return events + self._resolve()
 
@@ -219,11 +262,36 @@ class BlackAndWhite(Game):
         self.winners.append(winner)
         number = len(self.winners)
         scores = self.scores()
-        result = f"{winner} wins the round" if winner else "the tiles are equal and nobody scores"
+        if winner:
+            said = say(
+                "Round {round}: {p1} played {p1_colour}, {p2} played {p2_colour}; {seat} wins the round. "
+                "Score: {p1} {p1_score}, {p2} {p2_score}.",
+                domain=DOMAIN,
+                round=number,
+                p1=Seat("p1"),
+                p1_colour=COLOUR_WORDS[colour(p1)],
+                p2=Seat("p2"),
+                p2_colour=COLOUR_WORDS[colour(p2)],
+                seat=Seat(winner),
+                p1_score=scores["p1"],
+                p2_score=scores["p2"],
+            )
+        else:
+            said = say(
+                "Round {round}: {p1} played {p1_colour}, {p2} played {p2_colour}; the tiles are equal and nobody "
+                "scores. Score: {p1} {p1_score}, {p2} {p2_score}.",
+                domain=DOMAIN,
+                round=number,
+                p1=Seat("p1"),
+                p1_colour=COLOUR_WORDS[colour(p1)],
+                p2=Seat("p2"),
+                p2_colour=COLOUR_WORDS[colour(p2)],
+                p1_score=scores["p1"],
+                p2_score=scores["p2"],
+            )
         events = [
-            Event(
-                f"Round {number}: p1 played {colour(p1)}, p2 played {colour(p2)}; {result}. "
-                f"Score: p1 {scores['p1']}, p2 {scores['p2']}.",
+            Event.of(
+                said,
                 kind=BlackAndWhiteEvent.ROUND,
                 data={
                     "round": number,
@@ -242,23 +310,46 @@ class BlackAndWhite(Game):
     def _finish(self, scores: dict[str, int], left: int) -> list[Event]:
         a, b = scores["p1"], scores["p2"]
         winner = None if a == b else ("p1" if a > b else "p2")
-        reveal = Event(
-            "The tiles, round by round: "
-            + "; ".join(f"{seat} {' '.join(map(str, self.played[seat]))}" for seat in self.seats)
-            + ".",
+        reveal = Event.of(
+            say(
+                "The tiles, round by round: {p1} {p1_tiles}; {p2} {p2_tiles}.",
+                domain=DOMAIN,
+                p1=Seat("p1"),
+                p1_tiles=Verbatim(" ".join(map(str, self.played["p1"]))),
+                p2=Seat("p2"),
+                p2_tiles=Verbatim(" ".join(map(str, self.played["p2"]))),
+            ),
             kind=BlackAndWhiteEvent.REVEAL,
             data={"tiles": {seat: list(self.played[seat]) for seat in self.seats}},
         )
         if winner is None:
-            how = f"p1 and p2 won {a} rounds each"
+            how = say_n(
+                "{p1} and {p2} won {n} round each",
+                "{p1} and {p2} won {n} rounds each",
+                domain=DOMAIN,
+                p1=Seat("p1"),
+                p2=Seat("p2"),
+                n=a,
+            )
         elif left:
-            loser = other_seat(winner)
-            how = (
-                f"{winner} leads {max(a, b)} rounds to {min(a, b)} with {left} left to play, "
-                f"more than {loser} can make up"
+            how = say(
+                "{seat} leads {most} rounds to {least} with {left} left to play, more than {other} can make up",
+                domain=DOMAIN,
+                seat=Seat(winner),
+                most=max(a, b),
+                least=min(a, b),
+                left=left,
+                other=Seat(other_seat(winner)),
             )
         else:
-            how = f"{winner} won {max(a, b)} rounds to {min(a, b)}"
+            how = say_n(
+                "{seat} won {n} round to {least}",
+                "{seat} won {n} rounds to {least}",
+                domain=DOMAIN,
+                seat=Seat(winner),
+                n=max(a, b),
+                least=min(a, b),
+            )
         return [reveal, *self.end(winner, Termination.POINTS, how, scores=scores, rounds=len(self.winners))]
 
     # ---- what a seat sees ----------------------------------------------------------------------
