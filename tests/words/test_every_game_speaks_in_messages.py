@@ -12,11 +12,8 @@ from geniusbot.games import Event, IllegalMoveError, Move, registry
 from geniusbot.games.tictacfive.rules import TicTacFive
 from geniusbot.words import say
 
-
 CASES = [
-    pytest.param(name, variant, id=f"{name}-{variant}")
-    for name, cls in registry().items()
-    for variant in cls.variants
+    pytest.param(name, variant, id=f"{name}-{variant}") for name, cls in registry().items() for variant in cls.variants
 ]
 
 
