@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from geniusbot.games import SEATS, Game, GameError, Outcome
-from geniusbot.storage.record import (
+from geniusbot.record import (
     Record,
     RecordLine,
     game_from_record,
@@ -83,7 +83,7 @@ class Adjudication:
 def adjudicate(record: Record) -> Adjudication:
     """Replay ``record`` from the start its headers describe and rule on every line.
 
-    Raises :class:`~geniusbot.storage.record.RecordError` when the headers describe no game.
+    Raises :class:`~geniusbot.record.RecordError` when the headers describe no game.
     """
     result = Adjudication(game_from_record(record))
     said: dict[str, str] = {}  # a long record repeats its rulings: each sentence is held once

@@ -37,9 +37,9 @@ from geniusbot.games import SEATS, Game, GameError, get_game
 from geniusbot.host import board
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import STEP_KINDS, apply_action, log_pages, record_line, replay_actions
+from geniusbot.record import Record, game_from_record
 from geniusbot.render import png
 from geniusbot.storage import MatchStatus, Store
-from geniusbot.storage.record import Record, game_from_record
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ def _players(names: Mapping[str, str]) -> str:
 def record_steps(record: Record) -> PageMatch:
     """The page of a parsed record: the start, then one step per accepted line.
 
-    Raises :class:`~geniusbot.storage.record.RecordError` when the headers describe no game.
+    Raises :class:`~geniusbot.record.RecordError` when the headers describe no game.
     """
     game = game_from_record(record)
     names = {seat: record.header(seat.upper()).strip() or seat for seat in game.seats}

@@ -27,8 +27,8 @@ from geniusbot.host.clock import Clock
 from geniusbot.host.imports import ImportRefused, decode_record, prepare
 from geniusbot.host.naming import game_title
 from geniusbot.host.replay import STEP_KINDS, apply_action, read_log, start_game
+from geniusbot.record import RecordError, RecordLine, format_line, parse_record
 from geniusbot.storage import ActionKind, ActionRecord, MatchStatus, Store
-from geniusbot.storage.record import RecordError, RecordLine, format_line, parse_record
 
 #: How much of a refused line the refusal quotes (as ``geniusbot import`` quotes it).
 QUOTE_CHARS = 120

@@ -1,4 +1,4 @@
-"""Imports: a match record (:mod:`geniusbot.storage.record`) becomes an archived match.
+"""Imports: a match record (:mod:`geniusbot.record`) becomes an archived match.
 
 The record is adjudicated first, line by line, exactly as ``geniusbot adjudicate`` rules it
 (:mod:`geniusbot.adjudicate`). Only a record whose every line is accepted is stored; one refused
@@ -24,18 +24,18 @@ from typing import Any
 
 from geniusbot.adjudicate import adjudicate, rule_on
 from geniusbot.games import SEATS, Game, GameError
-from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
-from geniusbot.storage.record import (
+from geniusbot.record import (
     Record,
     RecordLine,
     format_line,
     game_from_record,
     parse_record,
 )
-from geniusbot.storage.record_file import (
+from geniusbot.record.file import (
     RecordUnreadable,
     record_text,
 )
+from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
 
 from .clock import Clock, ClockSpecError, ClockTooLong, TimeControl, preset
 
@@ -102,7 +102,7 @@ class Imported:
 
 def decode_record(data: bytes, what: str = "The record") -> str:
     """The text of a record file's bytes, or :class:`ImportRefused` (over
-    :data:`~geniusbot.storage.record_file.MAX_RECORD_BYTES`, not UTF-8)."""
+    :data:`~geniusbot.record.file.MAX_RECORD_BYTES`, not UTF-8)."""
     try:
         return record_text(data, what, again="import it again")
     except RecordUnreadable as error:

@@ -9,7 +9,7 @@
   :attr:`~Replay.nbytes` is what it holds, so a :class:`ReplayCache` is bounded in bytes. The
   bot's ``/replay`` uses it, off the event loop.
 * :func:`export_record` writes a stored match in the record format
-  (:mod:`geniusbot.storage.record`), in a worker thread (a long match takes a while): the accepted submissions and the host's own game actions
+  (:mod:`geniusbot.record`), in a worker thread (a long match takes a while): the accepted submissions and the host's own game actions
   (``host: timeout p1``, ``host: resign p2``, ``host: close window``), each line annotated with
   its time and both clocks, ``{at=2026-11-29T12:00:03Z p1=0:52+5:00 p2=1:00+5:00}``.
 * :func:`import_record` stores a record as a match: every line is ruled as the adjudicator
@@ -30,8 +30,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from geniusbot.games import Game, GameError, get_game
-from geniusbot.storage import ActionKind, ActionRecord, MatchRecord, MatchStatus, NewAction, Result, SeatInfo, Store
-from geniusbot.storage.record import (
+from geniusbot.record import (
     Record,
     RecordError,
     RecordLine,
@@ -41,6 +40,7 @@ from geniusbot.storage.record import (
     parse_record,
     record_from_game,
 )
+from geniusbot.storage import ActionKind, ActionRecord, MatchRecord, MatchStatus, NewAction, Result, SeatInfo, Store
 
 from .clock import Clock, ClockSpecError, TimeControl, preset
 

@@ -1,7 +1,7 @@
 """The store's values: the frozen dataclasses a caller hands to the store and gets back.
 
 Never ORM objects, which would tie a caller to a session. (The plain-text match record, a
-different thing, is :mod:`.record`.)
+different thing, is :mod:`geniusbot.record`.)
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from geniusbot.archive.page import html_command, replay_page
 from geniusbot.archive.page_steps import PageStep, record_steps
 from geniusbot.host import board
 from geniusbot.host.replay import import_record
+from geniusbot.record import parse_record
 from geniusbot.storage import Store
-from geniusbot.storage.record import parse_record
 from tests.host.sealedbid import registered
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "geniusbot" / "examples"
@@ -92,7 +92,7 @@ def test_each_step_shows_the_picture_of_its_public_view() -> None:
     frames, steps = read.data("frames"), read.data("steps")
     # Played again by hand: the picture of step 3 is the public view after three accepted lines.
     from geniusbot.adjudicate import rule_on
-    from geniusbot.storage.record import game_from_record
+    from geniusbot.record import game_from_record
 
     game = game_from_record(record)
     accepted = 0
@@ -115,7 +115,7 @@ def test_a_board_is_compacted_pixel_for_pixel() -> None:
     assert picture is not None
     # The room's picture of the same view, as the host encodes it for a message (zlib level 2).
     from geniusbot.adjudicate import rule_on
-    from geniusbot.storage.record import game_from_record
+    from geniusbot.record import game_from_record
 
     record = parse_record(example("tictacfive"))
     game = game_from_record(record)

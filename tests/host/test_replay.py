@@ -6,7 +6,7 @@ from geniusbot.games import load
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record, import_record, replay_match
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.record import game_from_record, parse_record, read_result
+from geniusbot.record import game_from_record, parse_record, read_result
 
 from .sealedbid import registered
 from .test_match import T0, FakeTime, fire_due
