@@ -7,8 +7,9 @@ move", never with its text, since what it says may still be hidden at that step.
 
 The game is played through once, one action after another (a :class:`~geniusbot.host.replay.Replay`
 rebuilds each step from its snapshots, which is the right cost for stepping back and forth but
-several times this one for every step in order). The actions are applied by the host's replay
-module (:func:`~geniusbot.host.replay.apply_action`), so a step here is the step ``/replay`` shows.
+several times this one for every step in order). The actions are applied by
+:func:`geniusbot.record.apply_action`, as a replay applies them, so a step here is the step
+``/replay`` shows.
 
 A record file is adjudicated first, as ``geniusbot import`` does: one refused line and no step
 is made (:class:`StepsRefused` quotes the first refusal with its line number).
@@ -26,8 +27,8 @@ from geniusbot.games import Game
 from geniusbot.host.clock import Clock
 from geniusbot.host.imports import ImportRefused, decode_record, prepare
 from geniusbot.host.naming import game_title
-from geniusbot.host.replay import STEP_KINDS, apply_action, read_log, start_game
-from geniusbot.record import RecordError, RecordLine, format_line, parse_record
+from geniusbot.host.replay import read_log, start_game
+from geniusbot.record import GAME_KINDS, RecordError, RecordLine, apply_action, format_line, parse_record
 from geniusbot.storage import ActionKind, ActionRecord, MatchStatus, Store
 
 #: How much of a refused line the refusal quotes (as ``geniusbot import`` quotes it).
@@ -172,7 +173,7 @@ async def from_store(store: Store, match_id: int) -> Steps:
         names=names,
         start=start,
         start_clocks=start_clocks,
-        actions=[a for a in log if a.kind in STEP_KINDS],
+        actions=[a for a in log if a.kind in GAME_KINDS],
         label=f"match #{match_id}",
         result=result,
     )

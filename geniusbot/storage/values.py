@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+
+from geniusbot.record.actions import ActionKind as ActionKind  # the log's kinds are the record's
 
 from .models import UNFINISHED_STATUSES
 
@@ -112,26 +113,6 @@ class MatchRecord:
             if seat.user_id == user_id:
                 return seat.seat
         return None
-
-
-class ActionKind(StrEnum):
-    """What a logged action is (``actions.kind``; a member equals its string)."""
-
-    #: A submission typed in the room (``text`` is the move's notation).
-    MOVE = "move"
-    #: A submission sent privately.
-    PRIVATE = "private"
-    #: A seat's clock ran out: ``seat`` is whose (``text``: ``timeout p1``, for a reader).
-    TIMEOUT = "timeout"
-    #: A seat resigned.
-    RESIGN = "resign"
-    #: A timed window closed (``text``: ``close window``).
-    WINDOW = "window"
-    #: The match started: ``clocks`` holds its clocks then (``text``, ``start SPEC``, says the time
-    #: control to a reader; nothing reads it back). A command before revision ``0009``.
-    START = "start"
-    #: A host command: ``pause``, ``resume``, ``abort``.
-    COMMAND = "command"
 
 
 @dataclass(frozen=True)
