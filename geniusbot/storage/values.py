@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from geniusbot.record.actions import ActionKind as ActionKind  # the log's kinds are the record's
 
-from .models import UNFINISHED_STATUSES
-
 if TYPE_CHECKING:
     from geniusbot.games.outcome import Outcome
 
@@ -101,11 +99,6 @@ class MatchRecord:
                 if seat.display_name == OLD_PRACTICE_NAME and seat.user_id is None:
                     return Practice(seat.seat)
         return None
-
-    @property
-    def is_unfinished(self) -> bool:
-        """Whether the match is live or paused (it still holds its game room)."""
-        return self.status in UNFINISHED_STATUSES
 
     def seat_of(self, user_id: int) -> str | None:
         """The seat ``user_id`` holds in this match, if any."""

@@ -11,6 +11,7 @@ import pytest
 from geniusbot.host.timers import SystemTime, TimerDispatcher
 from geniusbot.storage import SeatInfo, Store, TimerRecord
 from tests.manualtime import ManualTime
+from tests.storage.timer_rows import delete_timers
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 SAFETY = 10  # seconds of real time after which a test gives up instead of hanging
@@ -217,10 +218,10 @@ async def test_cancelled_timers_never_fire(store: Store, clock: ManualTime):
         await add_in(dispatcher, "window", 10, match_id=match.id)
         assert await store.delete_timer(one.id) is True
         assert await store.delete_timer(one.id) is False
-        assert await store.delete_timers(match.id, "warning") == 1
+        assert await delete_timers(store, match.id, "warning") == 1
         clock.advance(5)
         await dispatcher.settle()
-        assert await store.delete_timers(match.id) == 2
+        assert await delete_timers(store, match.id) == 2
         clock.advance(10)
         await dispatcher.settle()
         assert recorder.delivered == []
