@@ -15,6 +15,7 @@ from geniusbot.record.actions import ActionKind as ActionKind  # the log's kinds
 
 if TYPE_CHECKING:
     from geniusbot.games.outcome import Outcome
+    from geniusbot.record.actions import GameAction
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,11 @@ class NewAction:
     clocks: Mapping[str, Any] | None = None
     at: datetime | None = None
     key: str | None = None
+
+    @classmethod
+    def of(cls, action: GameAction, *, key: str | None = None) -> NewAction:
+        """The row to log of a game action (the host's: :func:`geniusbot.record.host_action`)."""
+        return cls(action.kind, action.text, action.seat, action.private, key=key)
 
 
 @dataclass(frozen=True)
