@@ -44,7 +44,15 @@ from .clock import Clock, ClockSpecError, ClockTooLong, TimeControl, preset
 
 
 class ImportRefused(Exception):
-    """A record that is not imported; ``str(refusal)`` says why and what to do. Nothing was stored."""
+    """A record that is not imported; ``str(refusal)`` says why and what to do. Nothing was stored.
+
+    For a refused line, ``line`` is its number, ``quoted`` the line as quoted and ``reason`` the
+    ruling (so that another caller, the replay of a record, may say it its own way).
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, quoted: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.line, self.quoted, self.reason = line, quoted, reason
 
 
 @dataclass
@@ -194,9 +202,13 @@ def prepare(text: str) -> Prepared:
     for line in record.lines:  # ruled as the adjudicator rules it: the first refusal refuses all
         ruled = take(game, line)
         if isinstance(ruled, str):
+            quoted = _quote(line)
             raise ImportRefused(
-                f"Line {line.line_no} is refused ({_quote(line)!r}): {ruled} "
-                "Nothing was imported; correct or remove that line and import the record again."
+                f"Line {line.line_no} is refused ({quoted!r}): {ruled} "
+                "Nothing was imported; correct or remove that line and import the record again.",
+                line=line.line_no,
+                quoted=quoted,
+                reason=ruled,
             )
         taken.append((line, ruled))
     notes = result_notes(record, game)
