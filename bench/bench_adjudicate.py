@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from geniusbot.adjudicate import adjudicate_text
 from geniusbot.games import new_game
-from geniusbot.storage.record import format_record, record_from_game
+from geniusbot.record import format_record, record_from_game
 
 GAMES = 20
 REPEAT = 10

@@ -36,9 +36,9 @@ from bench.bench_storage import drop_postgres, postgres_database
 from geniusbot.bot import GeniusBot
 from geniusbot.games import new_game
 from geniusbot.host import board
-from geniusbot.host.timers import ManualTime
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.running import running
+from tests.manualtime import ManualTime
 
 
 def board_png(stones: int = 40, seed: int = 4) -> bytes:

@@ -77,7 +77,11 @@ def adjudicate_peak_mb(text: str, *, as_json: bool = True, root: Path = ROOT) ->
         # measured here, so the child lifts it to this file's size (a checkout from before the
         # limit has none to lift, and is given one it does not read).
         code = (
-            f"import resource, sys; import geniusbot.storage.record as r; r.MAX_RECORD_BYTES = {path.stat().st_size}; "
+            "import importlib, importlib.util, resource, sys\n"
+            # Where the limit is (or was): the record package, then storage's modules of before.
+            "r = next(importlib.import_module(m) for m in ('geniusbot.record.file', 'geniusbot.storage.record_file',"
+            " 'geniusbot.storage.record') if importlib.util.find_spec(m.rpartition('.')[0]) and importlib.util.find_spec(m))\n"
+            f"r.MAX_RECORD_BYTES = {path.stat().st_size}; "
             "from geniusbot.cli import main; code = main(['adjudicate', *sys.argv[1:]]); "
             "sys.stderr.write(f'peak={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(code)"
         )

@@ -50,8 +50,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from geniusbot.host.replay import export_record, open_replay, record_line, replay_actions, replay_match
+from geniusbot.record import format_record, record_from_game
 from geniusbot.storage import Store
-from geniusbot.storage.record import format_record, record_from_game
 from geniusbot.storage.values import MatchRecord
 from tests.host.longmatch import shuttle_moves, store_long_match
 

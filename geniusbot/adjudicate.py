@@ -21,18 +21,25 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from geniusbot.games import SEATS, Game, GameError, Outcome
-from geniusbot.storage.record import (
+from geniusbot.games import SEATS, Game, GameError, Move, Outcome
+from geniusbot.record import (
+    MOVE_KINDS,
+    ActionKind,
+    GameAction,
     Record,
     RecordLine,
+    apply_action,
     game_from_record,
     parse_record,
+    read_host_line,
     read_result,
 )
 
 GAME_OVER = "The game is over; no more moves are taken."
+#: The ruling on a ``host:`` line that is none of the host's.
+HOST_LINES = "A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +90,7 @@ class Adjudication:
 def adjudicate(record: Record) -> Adjudication:
     """Replay ``record`` from the start its headers describe and rule on every line.
 
-    Raises :class:`~geniusbot.storage.record.RecordError` when the headers describe no game.
+    Raises :class:`~geniusbot.record.RecordError` when the headers describe no game.
     """
     result = Adjudication(game_from_record(record))
     said: dict[str, str] = {}  # a long record repeats its rulings: each sentence is held once
@@ -92,7 +99,7 @@ def adjudicate(record: Record) -> Adjudication:
         if error is not None:
             error = said.setdefault(error, error)
         result.actions.append(Action(line.line_no, line.seat or "", line.text, error is None, error, line.private))
-    result.notes.extend(_result_notes(record, result.game))
+    result.notes.extend(result_notes(record, result.game))
     return result
 
 
@@ -101,17 +108,50 @@ def adjudicate_text(text: str) -> Adjudication:
     return adjudicate(parse_record(text))
 
 
-def rule_on(game: Game, line: RecordLine) -> str | None:
-    """Apply one line to ``game``: ``None`` when accepted, else the reason it was rejected.
+class Taken(NamedTuple):
+    """A line taken: the action it was read as, and the move played (``None`` for the host's)."""
+
+    action: GameAction
+    move: Move | None
+
+
+def take(game: Game, line: RecordLine) -> Taken | str:
+    """Apply one line to ``game``: what was taken, else the reason the line was rejected.
 
     A rejected line leaves ``game`` unchanged.
     """
     if game.is_over:
         return GAME_OVER
+    action = line_action(line)
+    if isinstance(action, str):
+        return action
+    try:
+        move = apply_action(game, action, require_clock=True)
+    except GameError as error:
+        if action.kind in MOVE_KINDS and _words(line.text) in (["resign"], ["resign", line.seat]):
+            # A seat's own 'resign' is no move: the host records a resignation.
+            return f"A resignation is the host's line; write it as 'host: resign {line.seat}'."
+        return str(error)
+    return Taken(action, move)
+
+
+def rule_on(game: Game, line: RecordLine) -> str | None:
+    """Apply one line to ``game``: ``None`` when accepted, else the reason it was rejected.
+
+    A rejected line leaves ``game`` unchanged.
+    """
+    taken = take(game, line)
+    return taken if isinstance(taken, str) else None
+
+
+def line_action(line: RecordLine) -> GameAction | str:
+    """The action a record line asks for, else the reason it asks for none (a line with no seat,
+    another seat, nothing after its colon, a host line that is none of the host's)."""
     if line.seat is None:
         return _no_seat_reason(line.text)
     if line.seat == "host":
-        return _host_action(game, line.text)
+        action = read_host_line(line.text)
+        return action if action is not None else HOST_LINES
     if line.seat not in SEATS:
         return (
             f"{line.seat!r} is not a seat; start the line with p1 or p2 and a colon "
@@ -119,14 +159,7 @@ def rule_on(game: Game, line: RecordLine) -> str | None:
         )
     if not line.text:
         return nothing_follows(line.seat)
-    try:
-        game.submit(line.text, line.seat, private=line.private)
-    except GameError as error:
-        if _words(line.text) in (["resign"], ["resign", line.seat]):
-            # A seat's own 'resign' is no move: the host records a resignation.
-            return f"A resignation is the host's line; write it as 'host: resign {line.seat}'."
-        return str(error)
-    return None
+    return GameAction(ActionKind.PRIVATE if line.private else ActionKind.MOVE, line.seat, line.text, line.private)
 
 
 def nothing_follows(seat: str, private: bool = False) -> str:
@@ -147,24 +180,6 @@ def _words(text: str) -> list[str]:
     """The first two words of ``text``, lower case, and the rest (at most three items): enough to
     tell a two-word line, at a cost that does not grow with the words of a long line."""
     return text.lower().split(None, 2)
-
-
-def _host_action(game: Game, text: str) -> str | None:
-    words = _words(text)
-    try:
-        if words == ["close", "window"]:
-            game.close_window()
-            return None
-        if len(words) == 2 and words[0] in ("timeout", "resign") and words[1] in SEATS:
-            if words[0] == "timeout":
-                game.require_clock(words[1])  # only a running clock runs out
-                game.timeout(words[1])
-            else:
-                game.resign(words[1])
-            return None
-    except GameError as error:
-        return str(error)
-    return "A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."
 
 
 #: The longest submission the report's table shows whole; a longer one is cut, saying its length.
@@ -189,7 +204,8 @@ def _seat_label(action: Action) -> str:
     return _shown(action.seat) + (" (dm)" if action.private else "")
 
 
-def _result_notes(record: Record, game: Game) -> list[str]:
+def result_notes(record: Record, game: Game) -> list[str]:
+    """What the report notes of the record's ``Result`` header against the replayed ``game``."""
     written = record.header("Result").strip()
     if not written:
         return []

@@ -18,7 +18,7 @@ from geniusbot.adjudicate import (
     rule_on,
 )
 from geniusbot.games import IN_THE_ROOM, Game, IllegalMoveError, MalformedMoveError, Move, Termination, new_game
-from geniusbot.storage.record import RecordError, RecordLine, parse_record
+from geniusbot.record import RecordError, RecordLine, parse_record
 
 # Red holds A1 B1 C1: red D1 makes four (C1 cannot be pushed, B1 stands behind it).
 ARMS = """\

@@ -14,9 +14,9 @@ import pytest
 from geniusbot.adjudicate import adjudicate_text
 from geniusbot.cli import EXIT_USAGE, main
 from geniusbot.host.replay import export_record
+from geniusbot.record import parse_record, read_result
+from geniusbot.record.file import MAX_RECORD_BYTES
 from geniusbot.storage import Store
-from geniusbot.storage.record import parse_record, read_result
-from geniusbot.storage.record_file import MAX_RECORD_BYTES
 from tests.cli_support import clean_cli, run_geniusbot
 
 REPO = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from geniusbot.cli import EXIT_USAGE, main
-from geniusbot.storage.record_file import MAX_RECORD_BYTES, RecordUnreadable, read_record_bytes
+from geniusbot.record.file import MAX_RECORD_BYTES, RecordUnreadable, read_record_bytes
 from tests.cli_support import SETTINGS, clean_cli
 
 REPO = Path(__file__).resolve().parent.parent

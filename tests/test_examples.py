@@ -15,7 +15,7 @@ import pytest
 
 import geniusbot
 from geniusbot.adjudicate import GAME_OVER, adjudicate_text, format_report
-from geniusbot.storage.record import RecordLine, format_record, parse_record, record_from_game
+from geniusbot.record import RecordLine, format_record, parse_record, record_from_game
 
 EXAMPLES = Path(geniusbot.__file__).parent / "examples"
 

@@ -20,8 +20,8 @@ from geniusbot.adjudicate import adjudicate_text, format_report, json_lines, rep
 from geniusbot.games import GameError, new_game, notation_words
 from geniusbot.games.allhands.swabbing import DeckSwabbing
 from geniusbot.games.grid import Point
-from geniusbot.storage.record import RecordLine, parse_record
-from geniusbot.storage.record_file import MAX_RECORD_BYTES
+from geniusbot.record import RecordLine, parse_record
+from geniusbot.record.file import MAX_RECORD_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1_000_000

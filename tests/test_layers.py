@@ -1,10 +1,10 @@
 """The floors hold: imports run one way, and no two packages of geniusbot import each other.
 
 ``words/`` and ``render/`` (the drawing toolkit) <- the games (their rules and their pictures)
-<- ``pictures`` (the door to a game's picture) <- ``storage`` <- ``host`` <- the front ends
-(``cogs/`` and the bot, ``console/``) <- the launcher (``cli.py``, ``commands/``); ``config`` is
-read by every floor and imports nothing of geniusbot (CONTRIBUTING.md, "How the house is laid
-out"). The graph is built from the source with :mod:`ast`: every import counts, at the top of a
+<- ``pictures`` (the door to a game's picture) and ``record`` (the match record) <- ``storage``
+<- ``host`` <- the front ends (``cogs/`` and the bot, ``console/``) <- the launcher (``cli.py``,
+``commands/``); ``config`` is read by every floor and imports nothing of geniusbot
+(CONTRIBUTING.md, "How the house is laid out"). The graph is built from the source with :mod:`ast`: every import counts, at the top of a
 module or in a function, and those made for the type checker only (``if TYPE_CHECKING:``) too.
 
 A package is ``geniusbot.<first component>`` (``geniusbot.host``, ``geniusbot.cli``), with no
@@ -35,6 +35,12 @@ FORBIDDEN = {
     "games": {"pictures", "storage", "host", "cogs", "console", "commands", "cli", "bot"},
     # The door to the games' pictures, which the host and the archive draw through.
     "pictures": {"storage", "host", "cogs", "console", "commands", "cli", "bot", "practice", "archive", "cluster"},
+    # The record (its format, the host-line grammar, an action applied to a game) reads the rules
+    # API and the words; everything that keeps or plays matches reads it.
+    "record": {
+        *("render", "pictures", "storage", "host", "adjudicate", "archive", "practice", "conformance", "cluster"),
+        *("newgame", "health", "cogs", "console", "commands", "cli", "bot", "discord_transport", "__main__"),
+    },
     "storage": {"host", "cogs", "console", "commands", "cli", "bot", "practice", "archive", "cluster"},
     "host": {"cogs", "console", "commands", "cli", "bot", "practice", "archive", "cluster"},
     "cogs": {"commands", "cli"},

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from geniusbot.games import get_game, new_game, typed
-from geniusbot.storage.record import (
+from geniusbot.record import (
     STANDARD_HEADERS,
     Record,
     RecordError,
@@ -387,7 +387,7 @@ def test_record_from_game_writes_the_standard_headers_then_options_then_extras()
 
 
 def test_a_record_of_threads_of_fate_by_name_plays_the_fate_rule_set():
-    from geniusbot.storage.record import game_from_record, parse_record
+    from geniusbot.record import game_from_record, parse_record
 
     record = parse_record('[Game "Threads of Fate"]\n[Seed "3"]\n')
     assert game_from_record(record).variant == "fate"

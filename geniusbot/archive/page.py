@@ -330,8 +330,8 @@ def _say(text: str) -> None:
 
 async def _gathered(args: argparse.Namespace) -> PageMatch | int:
     """The match the arguments name (a record file, or ``--match`` in ``--db``), or exit 2 said."""
-    from geniusbot.storage.record import RecordError, parse_record
-    from geniusbot.storage.record_file import RecordUnreadable, read_record
+    from geniusbot.record import RecordError, parse_record
+    from geniusbot.record.file import RecordUnreadable, read_record
 
     if getattr(args, "match", None) is not None:
         return await _stored(args)

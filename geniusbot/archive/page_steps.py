@@ -31,15 +31,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from geniusbot import pictures
-from geniusbot.adjudicate import rule_on
+from geniusbot.adjudicate import take
 from geniusbot.archive.steps import clocks_of
-from geniusbot.games import SEATS, Game, GameError, get_game
+from geniusbot.games import Game, get_game
 from geniusbot.host import board
 from geniusbot.host.naming import name_seats
-from geniusbot.host.replay import STEP_KINDS, apply_action, log_pages, record_line, replay_actions
+from geniusbot.host.replay import log_pages, record_line, replay_actions
+from geniusbot.record import GAME_KINDS, Record, apply_action, game_from_record, write_host_line
 from geniusbot.render import png
 from geniusbot.storage import MatchStatus, Store
-from geniusbot.storage.record import Record, game_from_record
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ def _players(names: Mapping[str, str]) -> str:
 def record_steps(record: Record) -> PageMatch:
     """The page of a parsed record: the start, then one step per accepted line.
 
-    Raises :class:`~geniusbot.storage.record.RecordError` when the headers describe no game.
+    Raises :class:`~geniusbot.record.RecordError` when the headers describe no game.
     """
     game = game_from_record(record)
     names = {seat: record.header(seat.upper()).strip() or seat for seat in game.seats}
@@ -155,16 +155,11 @@ def record_steps(record: Record) -> PageMatch:
     steps = [draw_step(0, game, names, pictures=pictures)]
     for line in record.lines:
         clocks = {k: v for k, v in line.annotations.items() if k in game.seats}
-        if line.seat in SEATS and line.text and not game.is_over:
-            try:
-                move, _ = game.submit(line.text, line.seat, private=line.private)
-            except GameError:
-                continue  # refused (the adjudicator's ruling): it changes nothing
-            text = move.text()
-        else:
-            if rule_on(game, line) is not None:
-                continue
-            text = " ".join(line.text.lower().split())
+        taken = take(game, line)
+        if isinstance(taken, str):
+            continue  # refused (the adjudicator's ruling): it changes nothing
+        action, move = taken
+        text = move.text() if move is not None else write_host_line(action.kind, action.seat)
         steps.append(
             draw_step(
                 len(steps),
@@ -210,7 +205,7 @@ async def match_steps(store: Store, match_id: int) -> PageMatch:
             steps.append(draw_step(0, game, names, clocks=start.clocks, pictures=pictures))
         assert game is not None
         for action in accepted:
-            if action.kind not in STEP_KINDS:
+            if action.kind not in GAME_KINDS:
                 continue
             apply_action(game, action)
             line = record_line(action, {})  # the action as a record writes it ("host: timeout p1")

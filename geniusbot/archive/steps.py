@@ -7,8 +7,9 @@ move", never with its text, since what it says may still be hidden at that step.
 
 The game is played through once, one action after another (a :class:`~geniusbot.host.replay.Replay`
 rebuilds each step from its snapshots, which is the right cost for stepping back and forth but
-several times this one for every step in order). The actions are applied by the host's replay
-module (:func:`~geniusbot.host.replay.apply_action`), so a step here is the step ``/replay`` shows.
+several times this one for every step in order). The actions are applied by
+:func:`geniusbot.record.apply_action`, as a replay applies them, so a step here is the step
+``/replay`` shows.
 
 A record file is adjudicated first, as ``geniusbot import`` does: one refused line and no step
 is made (:class:`StepsRefused` quotes the first refusal with its line number).
@@ -21,17 +22,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.adjudicate import adjudicate
 from geniusbot.games import Game
 from geniusbot.host.clock import Clock
 from geniusbot.host.imports import ImportRefused, decode_record, prepare
 from geniusbot.host.naming import game_title
-from geniusbot.host.replay import STEP_KINDS, apply_action, read_log, start_game
+from geniusbot.host.replay import read_log, start_game
+from geniusbot.record import GAME_KINDS, RecordError, apply_action
 from geniusbot.storage import ActionKind, ActionRecord, MatchStatus, Store
-from geniusbot.storage.record import RecordError, RecordLine, format_line, parse_record
 
-#: How much of a refused line the refusal quotes (as ``geniusbot import`` quotes it).
-QUOTE_CHARS = 120
 #: The time of a record line without an ``at`` annotation (only the start's clock reads it).
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -105,30 +103,20 @@ def clocks_of(action: ActionRecord, seats: Sequence[str]) -> dict[str, str]:
     return {str(k): str(v) for k, v in (data.get("display") or {}).items()}
 
 
-def _quote(line: RecordLine) -> str:
-    text = format_line(RecordLine(line.line_no, line.seat, line.private, line.text))
-    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "\u2026"
-
-
 def from_record(data: bytes, what: str) -> Steps:
     """The steps of a record file's bytes; :class:`StepsRefused` for one that cannot be read (too
     large, not UTF-8, unknown game, bad header) or has a refused line (quoted, with its number)."""
     try:
-        text = decode_record(data, what)
-        record = parse_record(text)
-        ruling = adjudicate(record)
+        prepared = prepare(decode_record(data, what))  # the accepted lines as the actions an import would log
     except ImportRefused as error:
-        raise StepsRefused(str(error)) from None
+        if error.line is None:
+            raise StepsRefused(str(error)) from None
+        raise StepsRefused(
+            f"Line {error.line} of {what} is refused ({error.quoted!r}): {error.reason} "
+            "A replay shows a record whose every line is accepted; correct or remove that line and try again."
+        ) from None
     except RecordError as error:
         raise StepsRefused(f"{what}: {' '.join(str(error).split())}") from None
-    refused = next((a for a in ruling.actions if not a.accepted), None)
-    if refused is not None:
-        line = next(li for li in record.lines if li.line_no == refused.line)
-        raise StepsRefused(
-            f"Line {refused.line} of {what} is refused ({_quote(line)!r}): {refused.error} "
-            "A replay shows a record whose every line is accepted; correct or remove that line and try again."
-        )
-    prepared = prepare(text)  # the accepted lines as the actions an import would log
     start = prepared.start
     actions = [
         ActionRecord(0, seq, a.seat, a.kind, a.text, a.private, True, None, a.at or _EPOCH, a.clocks)
@@ -172,7 +160,7 @@ async def from_store(store: Store, match_id: int) -> Steps:
         names=names,
         start=start,
         start_clocks=start_clocks,
-        actions=[a for a in log if a.kind in STEP_KINDS],
+        actions=[a for a in log if a.kind in GAME_KINDS],
         label=f"match #{match_id}",
         result=result,
     )

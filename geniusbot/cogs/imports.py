@@ -18,9 +18,9 @@ from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
 from geniusbot.host.imports import ImportRefused, decode_record, import_prepared, prepare
+from geniusbot.record import RecordError
+from geniusbot.record.file import MAX_RECORD_BYTES
 from geniusbot.storage import RoomBusy
-from geniusbot.storage.record import RecordError
-from geniusbot.storage.record_file import MAX_RECORD_BYTES
 
 from . import host_refusal
 

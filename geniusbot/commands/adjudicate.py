@@ -28,11 +28,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def command(args: argparse.Namespace) -> int:
     """``geniusbot adjudicate FILE [--json]`` (``-``: standard input): exit 0 once the file is
-    read, 2 if it cannot be (missing, over :data:`~geniusbot.storage.record_file.MAX_RECORD_BYTES`,
+    read, 2 if it cannot be (missing, over :data:`~geniusbot.record.file.MAX_RECORD_BYTES`,
     not UTF-8: the file is read only that far, so a huge one costs no more)."""
     from geniusbot.adjudicate import adjudicate_text, json_lines, report_lines
-    from geniusbot.storage.record import RecordError
-    from geniusbot.storage.record_file import RecordUnreadable, read_record
+    from geniusbot.record import RecordError
+    from geniusbot.record.file import RecordUnreadable, read_record
 
     path = Path(args.file)
     try:

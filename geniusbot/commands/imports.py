@@ -54,9 +54,9 @@ async def command(args: argparse.Namespace) -> int:
     was already), 2 when it is not (unreadable, not UTF-8, too large, unknown game, a refused line,
     a database that cannot be used)."""
     from geniusbot.host.imports import ImportRefused, decode_record, import_prepared, prepare
+    from geniusbot.record import RecordError
+    from geniusbot.record.file import RecordUnreadable, read_record_bytes
     from geniusbot.storage import StorageUnavailable, Store
-    from geniusbot.storage.record import RecordError
-    from geniusbot.storage.record_file import RecordUnreadable, read_record_bytes
 
     path = Path(args.file)
     try:

@@ -171,7 +171,7 @@ async def command(args: argparse.Namespace) -> int:
         if isinstance(steps, int):
             return steps
     else:
-        from geniusbot.storage.record_file import RecordUnreadable, read_record_bytes
+        from geniusbot.record.file import RecordUnreadable, read_record_bytes
 
         try:
             data, what = read_record_bytes(args.file)  # at most the largest record and one byte more

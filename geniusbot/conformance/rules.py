@@ -249,7 +249,7 @@ def check_random_play(
     the finished game refuses everything as out of turn; the record of each replays through the
     adjudicator to the same game. The finished games, for the checks that read their endings."""
     from geniusbot.adjudicate import adjudicate
-    from geniusbot.storage.record import format_record, parse_record, record_from_game
+    from geniusbot.record import format_record, parse_record, record_from_game
 
     ended = []
     for seed in seeds:
@@ -497,7 +497,7 @@ def check_running_clock(cls: type[Game], variant: str, seeds: Iterable[int] = (1
     while a timed window is open) is rejected and changes nothing; a timeout of a seat to move is
     taken."""
     from geniusbot.adjudicate import rule_on
-    from geniusbot.storage.record import RecordLine
+    from geniusbot.record import ActionKind, RecordLine, write_host_line
 
     refused = taken = 0
     for seed in seeds:
@@ -507,7 +507,7 @@ def check_running_clock(cls: type[Game], variant: str, seeds: Iterable[int] = (1
             for seat in SEATS:
                 with where(f"seed {seed}, after {step} actions, host: timeout {seat}"):
                     copy = game.copy()
-                    error = rule_on(copy, RecordLine(0, "host", False, f"timeout {seat}"))
+                    error = rule_on(copy, RecordLine(0, "host", False, write_host_line(ActionKind.TIMEOUT, seat)))
                     if game.window() is None and seat in game.to_move():
                         expect(
                             error is None,

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event
+from geniusbot.record import host_action
 from geniusbot.storage import (
     ENDED_STATUSES,
     ActionKind,
@@ -270,7 +271,8 @@ class Commands:
         now = self.now()
         events = live.game.resign(seat)
         self.committer.after_change(live, now, events)
-        await self._commit_command(live, NewAction(ActionKind.RESIGN, "resign", seat, key=key), now, events=events)
+        action = NewAction.of(host_action(ActionKind.RESIGN, seat), key=key)
+        await self._commit_command(live, action, now, events=events)
         await self.arming.arm(live, now)
         await self.announcer.report(live, now, events)
         return Reply(ReplyStatus.ACCEPTED, "resigned", live.id)
@@ -303,7 +305,7 @@ class Commands:
         now = self.now()
         events = live.game.close_window()
         self.committer.after_change(live, now, events)
-        action = NewAction(ActionKind.WINDOW, "close window", None, key=key)
+        action = NewAction.of(host_action(ActionKind.WINDOW), key=key)
         await self._commit_command(live, action, now, events=events)
         await self.arming.arm(live, now)  # the window's own row fires later, finds nothing, and goes
         # What the window showed goes with it now, not at the time it would have run out.

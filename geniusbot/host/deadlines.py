@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind
+from geniusbot.record import host_action
 from geniusbot.storage import (
     ActionKind,
     MatchStatus,
@@ -210,9 +211,7 @@ class Deadlines:
                 # The commit is now's too (the log says the deadline): its ``saved_at`` must not
                 # fall inside an outage given back already, or a second crash would give it again.
                 self.committer.after_change(live, now, events)
-                await self.committer.commit(
-                    live, NewAction(ActionKind.TIMEOUT, f"timeout {seat}", seat), now, at=deadline
-                )
+                await self.committer.commit(live, NewAction.of(host_action(ActionKind.TIMEOUT, seat)), now, at=deadline)
                 await self.arming.arm(live, now)
                 lead, events = self._timeout_words(live, seat, events)
                 lines += lead
@@ -269,6 +268,6 @@ class Deadlines:
             return
         events = live.game.close_window()
         self.committer.after_change(live, now, events)
-        await self.committer.commit(live, NewAction(ActionKind.WINDOW, "close window", None), now)
+        await self.committer.commit(live, NewAction.of(host_action(ActionKind.WINDOW)), now)
         await self.arming.arm(live, now)
         await self.announcer.report(live, now, events, lead=lead)

@@ -1,8 +1,9 @@
-"""Imports: a match record (:mod:`geniusbot.storage.record`) becomes an archived match.
+"""Imports: a match record (:mod:`geniusbot.record`) becomes an archived match.
 
 The record is adjudicated first, line by line, exactly as ``geniusbot adjudicate`` rules it
-(:mod:`geniusbot.adjudicate`). Only a record whose every line is accepted is stored; one refused
-line and nothing is, and the answer quotes the first refusal with its line number. The match is
+(:func:`geniusbot.adjudicate.take`), each accepted line read once into the action it logs. Only a
+record whose every line is accepted is stored; one refused line and nothing is, and the answer
+quotes the first refusal with its line number. The match is
 ``finished`` when the game ended, ``paused`` when the record stops before the end (a host may
 resume it and play on, with fresh clocks). Its seats carry the names of the ``P1`` and ``P2``
 headers. The whole match is written in one transaction, with the digest of the normalised
@@ -22,26 +23,36 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.adjudicate import adjudicate, rule_on
-from geniusbot.games import SEATS, Game, GameError
-from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
-from geniusbot.storage.record import (
+from geniusbot.adjudicate import Taken, result_notes, take
+from geniusbot.games import Game
+from geniusbot.record import (
+    MOVE_KINDS,
     Record,
     RecordLine,
     format_line,
     game_from_record,
     parse_record,
+    write_host_line,
 )
-from geniusbot.storage.record_file import (
+from geniusbot.record.file import (
     RecordUnreadable,
     record_text,
 )
+from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
 
 from .clock import Clock, ClockSpecError, ClockTooLong, TimeControl, preset
 
 
 class ImportRefused(Exception):
-    """A record that is not imported; ``str(refusal)`` says why and what to do. Nothing was stored."""
+    """A record that is not imported; ``str(refusal)`` says why and what to do. Nothing was stored.
+
+    For a refused line, ``line`` is its number, ``quoted`` the line as quoted and ``reason`` the
+    ruling (so that another caller, the replay of a record, may say it its own way).
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, quoted: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.line, self.quoted, self.reason = line, quoted, reason
 
 
 @dataclass
@@ -102,7 +113,7 @@ class Imported:
 
 def decode_record(data: bytes, what: str = "The record") -> str:
     """The text of a record file's bytes, or :class:`ImportRefused` (over
-    :data:`~geniusbot.storage.record_file.MAX_RECORD_BYTES`, not UTF-8)."""
+    :data:`~geniusbot.record.file.MAX_RECORD_BYTES`, not UTF-8)."""
     try:
         return record_text(data, what, again="import it again")
     except RecordUnreadable as error:
@@ -147,26 +158,18 @@ def _control(record: Record, game: Game, notes: list[str]) -> TimeControl:
         return default
 
 
-def _action(game: Game, line: RecordLine) -> tuple[NewAction, tuple[str, bool, str]]:
-    """Apply an accepted line to ``game``: its logged action, and its normalised form."""
-    display = {k: v for k, v in line.annotations.items() if k in game.seats}
-    clocks: dict[str, Any] = {"display": display}
+def _action(line: RecordLine, taken: Taken, seats: tuple[str, ...]) -> tuple[NewAction, tuple[str, bool, str]]:
+    """The logged action of a line taken, and its normalised form (a move as the game writes it,
+    a host's line as the record writes it)."""
+    action, move = taken
+    clocks: dict[str, Any] = {"display": {k: v for k, v in line.annotations.items() if k in seats}}
     at = _parse_at(line.annotations.get("at"))
-    if line.seat in SEATS:
-        move, _ = game.submit(line.text, line.seat, private=line.private)
-        kind = ActionKind.PRIVATE if line.private else ActionKind.MOVE
-        text = move.text()
-        return NewAction(kind, text, line.seat, line.private, clocks, at), (line.seat, line.private, text)
-    error = rule_on(game, line)
-    if error is not None:  # the adjudicator accepted it a moment ago: a game that is not deterministic
-        raise GameError(error)
-    words = line.text.lower().split()
-    if words == ["close", "window"]:
-        return NewAction(ActionKind.WINDOW, "close window", None, False, clocks, at), ("host", False, "close window")
-    if words[0] == "timeout":
-        text = f"timeout {words[1]}"
-        return NewAction(ActionKind.TIMEOUT, text, words[1], False, clocks, at), ("host", False, text)
-    return NewAction(ActionKind.RESIGN, "resign", words[1], False, clocks, at), ("host", False, f"resign {words[1]}")
+    text = move.text() if move is not None else action.text
+    logged = NewAction(action.kind, text, action.seat, action.private, clocks, at)
+    if action.kind in MOVE_KINDS:
+        assert action.seat is not None
+        return logged, (action.seat, action.private, text)
+    return logged, ("host", False, write_host_line(action.kind, action.seat))
 
 
 def record_digest(start: Game, names: Mapping[str, str], control: TimeControl, lines: list[Any]) -> str:
@@ -193,23 +196,28 @@ def prepare(text: str) -> Prepared:
     :class:`ImportRefused` quoting the first refused line.
     """
     record = parse_record(text)
-    ruling = adjudicate(record)
-    refused = next((a for a in ruling.actions if not a.accepted), None)
-    if refused is not None:
-        line = next(li for li in record.lines if li.line_no == refused.line)
-        raise ImportRefused(
-            f"Line {refused.line} is refused ({_quote(line)!r}): {refused.error} "
-            "Nothing was imported; correct or remove that line and import the record again."
-        )
     start = game_from_record(record)
     game = start.copy()
-    notes = list(ruling.notes)
+    taken: list[tuple[RecordLine, Taken]] = []
+    for line in record.lines:  # ruled as the adjudicator rules it: the first refusal refuses all
+        ruled = take(game, line)
+        if isinstance(ruled, str):
+            quoted = _quote(line)
+            raise ImportRefused(
+                f"Line {line.line_no} is refused ({quoted!r}): {ruled} "
+                "Nothing was imported; correct or remove that line and import the record again.",
+                line=line.line_no,
+                quoted=quoted,
+                reason=ruled,
+            )
+        taken.append((line, ruled))
+    notes = result_notes(record, game)
     control = _control(record, game, notes)
     clock = Clock.new(control, game.seats)
     actions = [NewAction(ActionKind.START, f"start {control.spec()}", None, clocks=clock.to_dict())]
     normalised: list[Any] = []
-    for line in record.lines:
-        action, form = _action(game, line)
+    for line, ruled in taken:
+        action, form = _action(line, ruled, game.seats)
         actions.append(action)
         normalised.append(list(form))
     names = {seat: record.header(seat.upper()).strip() or seat for seat in game.seats}

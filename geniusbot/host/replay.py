@@ -1,4 +1,4 @@
-"""Replays: any stored match back to every intermediate state, and records in and out.
+"""Replays: any stored match back to every intermediate state, and the record of one out.
 
 * :func:`replay_match` reads a match's log from the store and rebuilds the game after every
   accepted action, with the clocks of that moment (the log keeps the clock state after each
@@ -9,12 +9,13 @@
   :attr:`~Replay.nbytes` is what it holds, so a :class:`ReplayCache` is bounded in bytes. The
   bot's ``/replay`` uses it, off the event loop.
 * :func:`export_record` writes a stored match in the record format
-  (:mod:`geniusbot.storage.record`), in a worker thread (a long match takes a while): the accepted submissions and the host's own game actions
-  (``host: timeout p1``, ``host: resign p2``, ``host: close window``), each line annotated with
-  its time and both clocks, ``{at=2026-11-29T12:00:03Z p1=0:52+5:00 p2=1:00+5:00}``.
-* :func:`import_record` stores a record as a match: every line is ruled as the adjudicator
-  rules it (refused lines are logged as refused), and the match is ``finished`` when the game
-  ended, ``paused`` otherwise (a host may resume it and play on, with fresh clocks).
+  (:mod:`geniusbot.record`), in a worker thread (a long match takes a while): the accepted
+  submissions and the host's own game actions (``host: timeout p1``, ``host: resign p2``,
+  ``host: close window``), each line annotated with its time and both clocks,
+  ``{at=2026-11-29T12:00:03Z p1=0:52+5:00 p2=1:00+5:00}``.
+
+A record comes in through :mod:`geniusbot.host.imports`. Every action is applied by
+:func:`geniusbot.record.apply_action`, as the adjudicator, the import and the archive apply it.
 """
 
 from __future__ import annotations
@@ -29,25 +30,22 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.games import Game, GameError, get_game
-from geniusbot.storage import ActionKind, ActionRecord, MatchRecord, MatchStatus, NewAction, Result, SeatInfo, Store
-from geniusbot.storage.record import (
+from geniusbot.games import Game, get_game
+from geniusbot.record import (
+    GAME_KINDS,
+    MOVE_KINDS,
     Record,
-    RecordError,
     RecordLine,
+    apply_action,
     checked_line,
-    game_from_record,
     join_record,
-    parse_record,
     record_from_game,
+    write_host_line,
 )
+from geniusbot.storage import ActionKind, ActionRecord, MatchRecord, MatchStatus, Store
 
-from .clock import Clock, ClockSpecError, TimeControl, preset
+from .clock import Clock
 
-#: Host actions that change the game, and how a record writes them.
-GAME_HOST_KINDS = (ActionKind.TIMEOUT, ActionKind.RESIGN, ActionKind.WINDOW)
-#: The logged actions that make a step: the seats' moves and DMs, and the host's game actions.
-STEP_KINDS = (ActionKind.MOVE, ActionKind.PRIVATE, *GAME_HOST_KINDS)
 #: A :class:`Replay` keeps the game every this many steps (and rebuilds the steps between).
 SNAPSHOT_EVERY = 64
 
@@ -71,21 +69,6 @@ class Step:
 def start_game(record: MatchRecord) -> Game:
     """The match's game at its start (from its seed, rule set and options)."""
     return get_game(record.game).new(seed=record.seed, variant=record.variant, **dict(record.options))
-
-
-def apply_action(game: Game, action: ActionRecord) -> None:
-    """Apply one accepted logged action to ``game`` (commands that change no game are skipped)."""
-    if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
-        assert action.seat is not None
-        game.submit(action.text, action.seat, private=action.private)
-    elif action.kind == ActionKind.TIMEOUT:
-        assert action.seat is not None
-        game.timeout(action.seat)
-    elif action.kind == ActionKind.RESIGN:
-        assert action.seat is not None
-        game.resign(action.seat)
-    elif action.kind == ActionKind.WINDOW:
-        game.close_window()
 
 
 def _clock_of(action: ActionRecord) -> tuple[Clock | None, dict[str, str]]:
@@ -120,7 +103,7 @@ def replay_actions(record: MatchRecord, actions: Sequence[ActionRecord]) -> list
     first_clock, first_display, first_at = _start_clock(record, accepted, game.seats)
     steps = [Step(0, None, game.copy(), first_clock, first_display, first_at)]
     for action in accepted:
-        if action.kind in STEP_KINDS:
+        if action.kind in GAME_KINDS:
             apply_action(game, action)
             clock, display = _clock_of(action)
             steps.append(Step(len(steps), action, game.copy(), clock, display, action.at))
@@ -215,7 +198,7 @@ class Replay:
                 continue
             if self._start is None:
                 self._start = _start_clock(self.record, [action], self._seats)
-            if action.kind in STEP_KINDS:
+            if action.kind in GAME_KINDS:
                 self._tail.append(_action_data(action))
                 self.last += 1
                 if len(self._tail) == self.every:
@@ -379,13 +362,9 @@ def record_line(action: ActionRecord, display: Mapping[str, str]) -> RecordLine:
     """The record line of one accepted action, annotated with its time and the clocks."""
     annotations = {"at": _iso(action.at)}
     annotations.update({seat: text.replace(" +", "+") for seat, text in display.items() if text})
-    if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
+    if action.kind in MOVE_KINDS:
         return RecordLine(0, action.seat, action.private, action.text, annotations)
-    if action.kind == ActionKind.TIMEOUT:
-        return RecordLine(0, "host", False, f"timeout {action.seat}", annotations)
-    if action.kind == ActionKind.RESIGN:
-        return RecordLine(0, "host", False, f"resign {action.seat}", annotations)
-    return RecordLine(0, "host", False, "close window", annotations)
+    return RecordLine(0, "host", False, write_host_line(action.kind, action.seat), annotations)
 
 
 def _record_of(record: MatchRecord, game: Game, lines: Sequence[RecordLine] = ()) -> Record:
@@ -420,7 +399,7 @@ class RecordWriter:
     def add(self, actions: Iterable[ActionRecord]) -> None:
         """The next part of the log."""
         for action in actions:
-            if action.accepted and action.kind in STEP_KINDS:
+            if action.accepted and action.kind in GAME_KINDS:
                 apply_action(self.game, action)
                 if action.private and action.seat == self.withhold:
                     self.lines.append(f"# {action.seat} (dm): {WITHHELD}")
@@ -448,114 +427,3 @@ async def export_record(store: Store, match_id: int, *, withhold: str | None = N
     async for page in log_pages(store, match_id):
         await asyncio.to_thread(writer.add, page)
     return await asyncio.to_thread(writer.text)
-
-
-# --------------------------------------------------------------------------- records in
-
-
-def _parse_at(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC)
-    except ValueError:
-        return None
-
-
-def _host_line(game: Game, text: str) -> tuple[ActionKind, str | None]:
-    """Apply a ``host:`` line; return (action kind, seat) or raise :class:`GameError`."""
-    words = text.lower().split()
-    if words == ["close", "window"]:
-        game.close_window()
-        return ActionKind.WINDOW, None
-    if len(words) == 2 and words[0] in ("timeout", "resign") and words[1] in game.seats:
-        if words[0] == "timeout":
-            game.require_clock(words[1])  # as the adjudicator rules it
-            game.timeout(words[1])
-            return ActionKind.TIMEOUT, None
-        game.resign(words[1])
-        return ActionKind.RESIGN, words[1]
-    raise GameError("A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'.")
-
-
-async def import_record(
-    store: Store,
-    text: str,
-    *,
-    guild_id: int | None = None,
-    players: Mapping[str, int] | None = None,
-) -> int:
-    """Store the record ``text`` as a match; return its id.
-
-    Raises :class:`RecordError` for a record that cannot be read. ``players`` maps seats to
-    Discord user ids. Lines are ruled one by one: refused lines are logged with their reason.
-    """
-    record = parse_record(text)
-    game = game_from_record(record)
-    spec = record.header("TimeControl").strip()
-    try:
-        control = TimeControl.parse(spec) if spec else preset(game.name, game.variant)
-    except ClockSpecError as error:
-        raise RecordError(str(error), record.header_line("TimeControl")) from None
-    clock = Clock.new(control, game.seats)
-    seats = [SeatInfo(seat, record.header(seat.upper()) or seat, (players or {}).get(seat)) for seat in game.seats]
-    start_state = game.to_dict()
-    match = await store.create_match(
-        game=game.name,
-        seats=seats,
-        state=start_state,
-        variant=game.variant,
-        seed=game.seed,
-        options=game.option_values,
-        guild_id=guild_id,
-        clock=clock.to_dict(),
-        host={"imported": True},
-        status=MatchStatus.PAUSED,
-    )
-    version = match.version
-    committed = await store.commit_action(
-        match.id, version, NewAction(ActionKind.START, f"start {control.spec()}", None, clocks=clock.to_dict())
-    )
-    version = committed.version
-    for line in record.lines:
-        at = _parse_at(line.annotations.get("at"))
-        display = {k: v for k, v in line.annotations.items() if k in game.seats}
-        clocks: dict[str, Any] = {"display": display}
-        seat = line.seat
-        kind = ActionKind.PRIVATE if line.private else ActionKind.MOVE
-        try:
-            if game.is_over:
-                raise GameError("The game is over; no more moves are taken.")
-            if seat == "host":
-                kind, seat = _host_line(game, line.text)
-                action_text = line.text.lower() if kind != ActionKind.RESIGN else "resign"
-            elif seat in game.seats:
-                move, _ = game.submit(line.text, seat, private=line.private)
-                action_text = move.text()
-            else:
-                raise GameError("A line needs a seat, p1 or p2, and a colon before the move.")
-        except GameError as error:
-            await store.append_rejected(
-                match.id,
-                NewAction(kind, line.text, seat if seat in game.seats else None, line.private, clocks, at),
-                str(error),
-            )
-            continue
-        outcome = game.outcome()
-        committed = await store.commit_action(
-            match.id,
-            version,
-            NewAction(kind, action_text, seat, line.private, clocks, at),
-            state=game.to_dict(),
-            status=MatchStatus.FINISHED if outcome else MatchStatus.PAUSED,
-            result=Result.of(outcome) if outcome else None,
-        )
-        version = committed.version
-    if not game.is_over:
-        # Play on from here with fresh clocks, started when a host resumes the match.
-        clock.pause(0)
-        clock.sync(game.to_move(), 0)
-        await store.commit_action(
-            match.id, version, None, clock=clock.to_dict(), host={"imported": True, "saved_at": 0}
-        )
-    return match.id

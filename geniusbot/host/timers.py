@@ -22,8 +22,8 @@ The dispatcher's store calls, its callback's among them, have :attr:`~geniusbot.
 priority: where transactions queue (SQLite's one writer, PostgreSQL's pool), a due timer's go
 first, so a burst of other work (2,000 matches started at once) does not make the clocks late.
 
-Time is injected: :class:`SystemTime` for the bot, :class:`ManualTime` for tests (which never
-wait for real time).
+Time is injected: :class:`SystemTime` for the bot; a test's (``tests/manualtime.py``) moves only
+when the test moves it, so no test waits for real time.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from geniusbot.storage import Priority, Store, TimerRecord, priority
 
@@ -69,47 +69,11 @@ class SystemTime:
             await asyncio.sleep(delay)
 
 
-class ManualTime:
-    """A clock that moves only when told to: :meth:`advance` or :meth:`set`.
+class Pass(NamedTuple):
+    """One pass over the due timers: how many callbacks succeeded, and the next timer then."""
 
-    ``sleep_until`` returns as soon as the clock has been moved to (or past) the time asked for,
-    so a test runs a two-hour match in milliseconds.
-    """
-
-    def __init__(self, start: datetime | None = None) -> None:
-        self._now = start or datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-        if self._now.tzinfo is None:
-            raise ValueError("ManualTime needs a timezone-aware start time")
-        self._moved = asyncio.Event()
-        self.sleepers: list[datetime] = []
-        """The times ``sleep_until`` is being awaited for right now (for tests to inspect)."""
-
-    def now(self) -> datetime:
-        """The current (manual) time."""
-        return self._now
-
-    async def sleep_until(self, when: datetime) -> None:
-        """Wait until the clock has been moved to ``when`` or later."""
-        self.sleepers.append(when)
-        try:
-            while self._now < when:
-                moved = self._moved
-                await moved.wait()
-        finally:
-            self.sleepers.remove(when)
-
-    def set(self, when: datetime) -> None:
-        """Move the clock to ``when`` (never backwards) and wake the sleepers that are due."""
-        if when < self._now:
-            raise ValueError("ManualTime does not run backwards")
-        self._now = when
-        moved, self._moved = self._moved, asyncio.Event()
-        moved.set()
-
-    def advance(self, seconds: float) -> datetime:
-        """Move the clock ``seconds`` forward; return the new time."""
-        self.set(self._now + timedelta(seconds=seconds))
-        return self._now
+    delivered: int
+    upcoming: TimerRecord | None
 
 
 class TimerDispatcher:
@@ -207,14 +171,10 @@ class TimerDispatcher:
                 waiter.cancel()
                 raise RuntimeError("the timer dispatcher stopped") from self._task.exception()
 
-    async def run_due(self) -> int:
-        """Deliver every timer due now, earliest first; return how many callbacks succeeded."""
-        delivered, _ = await self._run_due()
-        return delivered
-
-    async def _run_due(self) -> tuple[int, TimerRecord | None]:
-        """Deliver every timer due now; also return the first timer after them, as read before
-        the deliveries (timers their callbacks wrote come through :meth:`wake`)."""
+    async def run_due(self) -> Pass:
+        """Deliver every timer due now, earliest first (one pass of the task, which a caller may
+        make without it): how many callbacks succeeded, and the first timer after them as read
+        before the deliveries (timers their callbacks wrote come through :meth:`wake`)."""
         delivered = 0
         # A due timer is late already: its reads and writes (and its callback's) go ahead of
         # every other queued transaction of the store (a burst of starts must not hold the clocks).
@@ -228,7 +188,7 @@ class TimerDispatcher:
                     if await self._deliver(timer):
                         delivered += 1
                 if len(due) < self.batch:
-                    return delivered, upcoming
+                    return Pass(delivered, upcoming)
 
     # ---- the task ------------------------------------------------------------------------------
 
@@ -256,7 +216,7 @@ class TimerDispatcher:
             self._wake.clear()
             self._in_pass, self._soonest = True, None
             try:
-                _, upcoming = await self._run_due()
+                _, upcoming = await self.run_due()
             except Exception:
                 # A dead dispatcher would silently stop every clock; log, wait, and try again.
                 log.exception("timers: a pass failed; trying again in %.0f s", self.retry_delay)
@@ -292,4 +252,4 @@ class TimerDispatcher:
                 await asyncio.gather(sleeper, waker, return_exceptions=True)
 
 
-__all__ = ["ManualTime", "OnTimer", "SystemTime", "TimeSource", "TimerDispatcher"]
+__all__ = ["OnTimer", "Pass", "SystemTime", "TimeSource", "TimerDispatcher"]

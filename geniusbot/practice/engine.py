@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from geniusbot.games import Game, GameError, Move, get_game
+from geniusbot.record import GameAction, apply_action
 
 #: Above this many legal moves, a node samples moves (the game's rollout policy, else uniform)
 #: rather than listing them all (a phase of hidden placements may have millions of legal moves).
@@ -92,8 +93,8 @@ class Knowledge:
 
     ``views``: the seat's views, oldest first, the last being the position now (``Game.view(seat)``
     after each action it saw). ``seed`` and ``actions``: for a game of perfect information only,
-    the match's seed and its accepted game actions, each ``(kind, seat, text, private)`` with kind
-    ``move``, ``timeout``, ``resign`` or ``window`` (a closed window). ``memory``: how much of a
+    the match's seed and its accepted game actions (:class:`~geniusbot.record.GameAction`, of the
+    kinds in :data:`~geniusbot.record.GAME_KINDS`). ``memory``: how much of a
     vanishing picture the seat remembers (:data:`MEMORY`; the game's ``recall`` applies it).
     """
 
@@ -103,7 +104,7 @@ class Knowledge:
     seat: str
     views: Sequence[Mapping[str, Any]]
     seed: int | None = None
-    actions: Sequence[tuple[str, str | None, str, bool]] = ()
+    actions: Sequence[GameAction] = ()
     memory: float = 1.0
 
 
@@ -121,16 +122,8 @@ def replay(knowledge: Knowledge) -> Game:
     """The game of perfect information rebuilt from its seed and its public actions."""
     cls = get_game(knowledge.game)
     game = cls.new(seed=knowledge.seed or 0, variant=knowledge.variant, **dict(knowledge.options))
-    for kind, seat, text, private in knowledge.actions:
-        if kind == "move":
-            assert seat is not None
-            game.submit(text, seat, private=private)
-        elif kind == "timeout" and seat is not None:
-            game.timeout(seat)
-        elif kind == "resign" and seat is not None:
-            game.resign(seat)
-        elif kind == "window":
-            game.close_window()
+    for action in knowledge.actions:
+        apply_action(game, action)
     return game
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from geniusbot.record import GAME_KINDS, GameAction, apply_action
 from geniusbot.words import Message, Verbatim, Words, say
 
 from .engine import LEVELS, MEMORY, Budget, Choice, Knowledge, PracticeError, choose
@@ -53,26 +54,19 @@ class SeatLog:
         self.perfect = bool(self.game.perfect_information)
         self.applied = 0
         self.views: list[Any] = [self.game.view(seat)]
-        self.public: list[tuple[str, str | None, str, bool]] = []
+        self.public: list[GameAction] = []
 
     def add(self, actions: Sequence[Any]) -> None:
         """Play through the accepted ``actions`` past those already seen."""
-        from geniusbot.host.replay import GAME_HOST_KINDS, STEP_KINDS, apply_action
-        from geniusbot.storage import ActionKind
-
         for action in actions[self.applied :]:
             self.applied += 1
-            if action.kind not in STEP_KINDS:
+            if action.kind not in GAME_KINDS:
                 continue
             apply_action(self.game, action)
             view = self.game.view(self.seat)
             if self.views[-1] != view:
                 self.views.append(view)
-            if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
-                self.public.append(("move", action.seat, action.text, action.private))
-            elif action.kind in GAME_HOST_KINDS:
-                kind = {ActionKind.TIMEOUT: "timeout", ActionKind.RESIGN: "resign"}.get(action.kind, "window")
-                self.public.append((kind, action.seat if kind != "window" else None, action.text, False))
+            self.public.append(GameAction(action.kind, action.seat, action.text, action.private))
 
     def knowledge(self, memory: float = 1.0) -> Knowledge:
         """The engine's :class:`Knowledge` of the seat now, for a level remembering ``memory``."""

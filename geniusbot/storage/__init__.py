@@ -1,6 +1,6 @@
-"""Keeping matches: the plain-text match record (:mod:`geniusbot.storage.record`) and the database.
+"""Keeping matches: the database. (The plain-text match record is :mod:`geniusbot.record`.)
 
-The database side, by module:
+By module:
 
 * :mod:`.store` -- :class:`Store`, the async API the host keeps everything through;
 * :mod:`.matches`, :mod:`.timers`, :mod:`.messages`, :mod:`.guilds` -- its methods, by group of tables;
@@ -15,9 +15,9 @@ The database side, by module:
 Code outside this package imports the public names from the package itself
 (``from geniusbot.storage import Store, MatchRecord``), not from the module that defines them.
 
-This package stays import-light on purpose: importing it must not pull in SQLAlchemy, so that the
-record format (standard library only) serves the ``geniusbot adjudicate`` command and the tests
-without a database driver. So the names below are loaded from their modules on first use.
+This package stays import-light on purpose: importing it must not pull in SQLAlchemy, so that a
+caller that needs only a value or an error (``geniusbot adjudicate``, the tests) loads no database
+driver. So the names below are loaded from their modules on first use.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.engine import Connection
 
 from . import models as m
@@ -98,17 +98,6 @@ class TimerStore(Transactions):
             return conn.execute(statement, params).rowcount > 0
 
         return await self._transaction(work, write=True, what="deleting a timer")
-
-    async def delete_timers(self, match_id: int, kind: str | None = None) -> int:
-        """Remove the timers of a match (only those of ``kind`` if given); return how many."""
-
-        def work(conn: Connection) -> int:
-            query = delete(m.Timer).where(m.Timer.match_id == match_id)
-            if kind is not None:
-                query = query.where(m.Timer.kind == kind)
-            return (conn.execute(query)).rowcount
-
-        return await self._transaction(work, write=True, what="deleting timers")
 
     async def postpone_timer(self, timer_id: int, due_at: datetime, *, delivered: TimerRecord | None = None) -> bool:
         """Move a timer to ``due_at`` and count one failed delivery; ``False`` if it is gone.

@@ -1,7 +1,7 @@
 """The store's values: the frozen dataclasses a caller hands to the store and gets back.
 
 Never ORM objects, which would tie a caller to a session. (The plain-text match record, a
-different thing, is :mod:`.record`.)
+different thing, is :mod:`geniusbot.record`.)
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .models import UNFINISHED_STATUSES
+from geniusbot.record.actions import ActionKind as ActionKind  # the log's kinds are the record's
 
 if TYPE_CHECKING:
     from geniusbot.games.outcome import Outcome
+    from geniusbot.record.actions import GameAction
 
 
 @dataclass(frozen=True)
@@ -101,37 +101,12 @@ class MatchRecord:
                     return Practice(seat.seat)
         return None
 
-    @property
-    def is_unfinished(self) -> bool:
-        """Whether the match is live or paused (it still holds its game room)."""
-        return self.status in UNFINISHED_STATUSES
-
     def seat_of(self, user_id: int) -> str | None:
         """The seat ``user_id`` holds in this match, if any."""
         for seat in self.seats:
             if seat.user_id == user_id:
                 return seat.seat
         return None
-
-
-class ActionKind(StrEnum):
-    """What a logged action is (``actions.kind``; a member equals its string)."""
-
-    #: A submission typed in the room (``text`` is the move's notation).
-    MOVE = "move"
-    #: A submission sent privately.
-    PRIVATE = "private"
-    #: A seat's clock ran out: ``seat`` is whose (``text``: ``timeout p1``, for a reader).
-    TIMEOUT = "timeout"
-    #: A seat resigned.
-    RESIGN = "resign"
-    #: A timed window closed (``text``: ``close window``).
-    WINDOW = "window"
-    #: The match started: ``clocks`` holds its clocks then (``text``, ``start SPEC``, says the time
-    #: control to a reader; nothing reads it back). A command before revision ``0009``.
-    START = "start"
-    #: A host command: ``pause``, ``resume``, ``abort``.
-    COMMAND = "command"
 
 
 @dataclass(frozen=True)
@@ -151,6 +126,11 @@ class NewAction:
     clocks: Mapping[str, Any] | None = None
     at: datetime | None = None
     key: str | None = None
+
+    @classmethod
+    def of(cls, action: GameAction, *, key: str | None = None) -> NewAction:
+        """The row to log of a game action (the host's: :func:`geniusbot.record.host_action`)."""
+        return cls(action.kind, action.text, action.seat, action.private, key=key)
 
 
 @dataclass(frozen=True)

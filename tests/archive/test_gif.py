@@ -19,8 +19,7 @@ from geniusbot.archive.steps import Shown, Steps, from_record
 from geniusbot.cli import EXIT_USAGE, main
 from geniusbot.commands.replay import part_names
 from geniusbot.host.naming import name_seats
-from geniusbot.host.replay import apply_action
-from geniusbot.storage.record import parse_record
+from geniusbot.record import apply_action, parse_record
 from tests.cli_support import clean_cli, store_record
 
 REPO = Path(__file__).resolve().parent.parent.parent

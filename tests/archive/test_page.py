@@ -19,16 +19,27 @@ from geniusbot.archive import page
 from geniusbot.archive.page import html_command, replay_page
 from geniusbot.archive.page_steps import PageStep, record_steps
 from geniusbot.host import board
-from geniusbot.host.replay import import_record
-from geniusbot.storage import Store
-from geniusbot.storage.record import parse_record
+from geniusbot.host.imports import import_text
+from geniusbot.record import parse_record
+from geniusbot.storage import ActionKind, NewAction, Store
 from tests.host.sealedbid import registered
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "geniusbot" / "examples"
+#: The examples without the lines they show refused: records that import whole.
+WHOLE = EXAMPLES.parents[1] / "tests" / "records"
 
 
 def example(name: str) -> str:
     return (EXAMPLES / f"{name}.txt").read_text(encoding="utf-8")
+
+
+async def imported(store: Store, name: str, *refused: tuple[str, str]) -> int:
+    """The match the whole record ``name`` becomes, with ``refused`` (seat, text) submissions
+    logged as refused after it, as the host logs them: a refused submission makes no step."""
+    match_id = (await import_text(store, (WHOLE / name).read_text(encoding="utf-8"))).match_id
+    for seat, text in refused:
+        await store.append_rejected(match_id, NewAction(ActionKind.MOVE, text, seat), "refused")
+    return match_id
 
 
 class Page(HTMLParser):
@@ -92,7 +103,7 @@ def test_each_step_shows_the_picture_of_its_public_view() -> None:
     frames, steps = read.data("frames"), read.data("steps")
     # Played again by hand: the picture of step 3 is the public view after three accepted lines.
     from geniusbot.adjudicate import rule_on
-    from geniusbot.storage.record import game_from_record
+    from geniusbot.record import game_from_record
 
     game = game_from_record(record)
     accepted = 0
@@ -115,7 +126,7 @@ def test_a_board_is_compacted_pixel_for_pixel() -> None:
     assert picture is not None
     # The room's picture of the same view, as the host encodes it for a message (zlib level 2).
     from geniusbot.adjudicate import rule_on
-    from geniusbot.storage.record import game_from_record
+    from geniusbot.record import game_from_record
 
     record = parse_record(example("tictacfive"))
     game = game_from_record(record)
@@ -234,9 +245,8 @@ async def test_the_page_of_a_stored_match_and_a_refusal_for_one_still_open(
     url = f"sqlite+aiosqlite:///{tmp_path / 'archive.sqlite3'}"
     store = await Store.open(url)
     try:
-        finished = await import_record(store, example("tictacfive"))
-        record = (EXAMPLES.parents[1] / "tests" / "records" / "tictacfive-unfinished.txt").read_text(encoding="utf-8")
-        paused = await import_record(store, record)
+        finished = await imported(store, "tictacfive.txt", ("p1", "J8"), ("p2", "M8"))
+        paused = await imported(store, "tictacfive-unfinished.txt")
     finally:
         await store.close()
     out = tmp_path / "match.html"
@@ -253,7 +263,7 @@ async def test_the_page_of_a_stored_match_and_a_refusal_for_one_still_open(
     # A stored match with private submissions: listed as sent, their text nowhere in the page.
     store = await Store.open(url)
     try:
-        hidden = await import_record(store, example("tiles"))
+        hidden = await imported(store, "tiles.txt", ("p1", "mines A1 C6 E2 F5 G7"))
     finally:
         await store.close()
     args = page.build_parser().parse_args(["--match", str(hidden), "--db", url, "--html", str(out)])
@@ -295,7 +305,7 @@ async def test_the_page_of_a_practice_match_says_it_was_one(tmp_path: Path) -> N
     url = f"sqlite+aiosqlite:///{tmp_path / 'archive.sqlite3'}"
     store = await Store.open(url)
     try:
-        number = await import_record(store, example("tictacfive"))
+        number = await imported(store, "tictacfive.txt")
     finally:
         await store.close()
     with sqlite3.connect(tmp_path / "archive.sqlite3") as db:  # as /practice stores it

@@ -20,7 +20,7 @@ from PIL import Image
 
 from geniusbot.archive.page import page_of, png_uri
 from geniusbot.archive.page_steps import PageMatch, record_steps
-from geniusbot.storage.record import parse_record
+from geniusbot.record import parse_record
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 

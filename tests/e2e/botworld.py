@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from geniusbot.bot import GeniusBot
-from geniusbot.host.timers import ManualTime
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeInteraction, FakeMessage, FakeRole, FakeUser
 from tests.fakediscord.running import running
+from tests.manualtime import ManualTime
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from geniusbot.storage.record import game_from_record, parse_record
+from geniusbot.record import game_from_record, parse_record
 from tests.e2e.botworld import PNG_MAGIC, World
 from tests.fakediscord import FakeMessage
 

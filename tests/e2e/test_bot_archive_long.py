@@ -19,8 +19,8 @@ import gc
 import pytest
 
 from geniusbot.cogs.archive import CACHE_BYTES
+from geniusbot.record import game_from_record, parse_record
 from geniusbot.storage import Store
-from geniusbot.storage.record import game_from_record, parse_record
 from tests.e2e.botworld import PNG_MAGIC, World
 from tests.fakediscord import FakeMessage
 from tests.host.longmatch import sampled, shuttle_moves, store_long_match

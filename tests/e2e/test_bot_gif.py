@@ -15,7 +15,7 @@ from PIL import Image
 
 from geniusbot.archive import gif
 from geniusbot.archive.steps import Shown, from_store
-from geniusbot.host.replay import apply_action
+from geniusbot.record import apply_action
 from geniusbot.storage import Store
 from tests.e2e.botworld import World, ephemeral_answer
 from tests.e2e.test_bot_archive import play_to_a_five

@@ -14,8 +14,8 @@ import pytest
 
 from geniusbot.adjudicate import adjudicate_text
 from geniusbot.cogs.imports import DOWNLOAD_SECONDS
-from geniusbot.storage.record import parse_record, read_result
-from geniusbot.storage.record_file import MAX_RECORD_BYTES
+from geniusbot.record import parse_record, read_result
+from geniusbot.record.file import MAX_RECORD_BYTES
 from tests.e2e.botworld import World, ephemeral_answer
 from tests.fakediscord import FakeInteraction
 

@@ -13,7 +13,7 @@ import pytest
 from geniusbot.adjudicate import adjudicate
 from geniusbot.games import get_game
 from geniusbot.host.clock import preset
-from geniusbot.storage.record import parse_record
+from geniusbot.record import parse_record
 from tests.e2e.botworld import PNG_MAGIC, World
 from tests.fakediscord import FakeMessage, png_size
 from tests.host.tightwire_scripts import DRAFT, RESULT, script

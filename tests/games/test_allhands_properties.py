@@ -14,7 +14,7 @@ from geniusbot.adjudicate import adjudicate
 from geniusbot.games import SEATS, GameError, load, other_seat
 from geniusbot.games.allhands.common import TASK_ANOMALIES
 from geniusbot.games.allhands.final import TARGET, active_count, override_allowed, points_for
-from geniusbot.storage.record import format_record, parse_record, record_from_game
+from geniusbot.record import format_record, parse_record, record_from_game
 
 from .allhands_helpers import make, step
 

@@ -23,7 +23,7 @@ from geniusbot.games.allhands.swabbing import (
     region_fills,
     white_regions,
 )
-from geniusbot.storage.record import format_record, parse_record, record_from_game
+from geniusbot.record import format_record, parse_record, record_from_game
 
 POINTS = {str(p): p for p in SQUARES}
 COMBINATIONS = [

@@ -13,8 +13,8 @@ import pytest
 from geniusbot.console import run_console
 from geniusbot.games import GameError, IllegalMoveError, load, new_game
 from geniusbot.games.tictacfive.rules import FORBIDDEN_MARK, Place, TicTacFive
-from geniusbot.host.timers import ManualTime
 from tests.games.test_tictacfive import COLUMNS, position, pt
+from tests.manualtime import ManualTime
 
 ALL_POINTS = [f"{COLUMNS[col]}{row + 1}" for row in range(15) for col in range(15)]
 

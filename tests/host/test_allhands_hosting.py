@@ -393,7 +393,8 @@ async def test_a_dm_goes_to_the_only_match_of_the_sender_that_takes_private_move
 async def test_a_delivered_timer_replaced_during_its_delivery_leaves_its_replacement(store, clock):
     # The host deletes a clock row that is being delivered (a move came in meanwhile) and adds the
     # memorize window's row, which SQLite may give the same id. The delivery must not delete it.
-    from geniusbot.host.timers import ManualTime, TimerDispatcher
+    from geniusbot.host.timers import TimerDispatcher
+    from tests.manualtime import ManualTime
 
     time = ManualTime(datetime.fromtimestamp(T0, UTC))
     replacement = []
@@ -407,12 +408,12 @@ async def test_a_delivered_timer_replaced_during_its_delivery_leaves_its_replace
 
     dispatcher = TimerDispatcher(store, on_timer, time=time)
     clock_row = await store.add_timer("clock", time.now(), payload={})
-    assert await dispatcher.run_due() == 1
+    assert (await dispatcher.run_due()).delivered == 1
     if store.dialect == "sqlite":
         assert replacement[0].id == clock_row.id  # the id was reused: the case this guards
     assert [(t.id, t.kind) for t in await store.timers()] == [(replacement[0].id, WINDOW_TIMER)]
     # Delivered in its turn, the replacement goes as any delivered row does.
-    assert await dispatcher.run_due() == 1
+    assert (await dispatcher.run_due()).delivered == 1
     assert await store.timers() == []
 
 
@@ -447,7 +448,7 @@ async def test_the_console_takes_private_lines_and_refuses_them_typed_in_the_ope
     import io
 
     from geniusbot.console import run_console
-    from geniusbot.host.timers import ManualTime
+    from tests.manualtime import ManualTime
 
     out = io.StringIO()
     lines = "p2: use all-in\np2 (dm): use all-in\np1 (dm): pass\nquit\n"

@@ -13,11 +13,11 @@ from geniusbot.console import run_console
 from geniusbot.games.allhands.swabbing import board_text
 from geniusbot.games.allhands.tiles import grid_text
 from geniusbot.host.match import Host
-from geniusbot.host.timers import ManualTime
 from geniusbot.host.transport import RecordingTransport
 from geniusbot.storage import Store
 from tests.host.support import FakeTime
 from tests.host.test_allhands_hosting import start
+from tests.manualtime import ManualTime
 
 
 def _row(text: str) -> str:

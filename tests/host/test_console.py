@@ -10,7 +10,7 @@ import pytest
 from geniusbot.cli import main
 from geniusbot.commands.play import parse_options
 from geniusbot.console import run_console
-from geniusbot.host.timers import ManualTime
+from tests.manualtime import ManualTime
 
 
 async def play(tmp_path, lines: str, game: str = "tictacfive", **kw) -> tuple[int, str]:

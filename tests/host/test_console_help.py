@@ -18,7 +18,7 @@ from geniusbot.conformance.texts import check_help
 from geniusbot.console import run_console
 from geniusbot.games import GameError, get_game, new_game, registry
 from geniusbot.host.hints import PICKED_FROM, example_move, help_text, loses_at_once
-from geniusbot.host.timers import ManualTime
+from tests.manualtime import ManualTime
 
 
 async def play(tmp_path: Path, lines: list[str], game: str = "tictacfive", **kw) -> str:

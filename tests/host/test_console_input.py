@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from geniusbot.console import MAX_LINE, UNREADABLE, run_console
-from geniusbot.host.timers import ManualTime
+from tests.manualtime import ManualTime
 
 
 async def play(

@@ -17,9 +17,9 @@ from geniusbot.console.transport import ConsoleTransport
 from geniusbot.host.deadlines import HEARTBEAT_TIMER
 from geniusbot.host.hints import OVER_HELP
 from geniusbot.host.match import Host
-from geniusbot.host.timers import ManualTime
 from geniusbot.storage import Store
 from tests.host.support import FakeTime
+from tests.manualtime import ManualTime
 
 T0 = datetime(2027, 1, 1, tzinfo=UTC)
 LEGEND = "R red, B blue, G green; * the black centre D4."

@@ -15,7 +15,7 @@ import pytest
 from geniusbot import cli
 from geniusbot.cli import main
 from geniusbot.console import run_console
-from geniusbot.host.timers import ManualTime
+from tests.manualtime import ManualTime
 
 
 async def play(tmp_path: Path, lines: list[str], game: str = "tictacfive", **kw) -> tuple[int, str]:

@@ -13,9 +13,9 @@ import pytest
 from geniusbot.adjudicate import adjudicate
 from geniusbot.console import run_console
 from geniusbot.host.clock import preset
-from geniusbot.host.timers import ManualTime
-from geniusbot.storage.record import parse_record
+from geniusbot.record import parse_record
 from tests.host.tightwire_scripts import RESULT, script
+from tests.manualtime import ManualTime
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

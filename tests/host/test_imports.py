@@ -14,9 +14,9 @@ from geniusbot.host.imports import ImportRefused, decode_record, import_text, pr
 from geniusbot.host.match import Host
 from geniusbot.host.replay import export_record, replay_match
 from geniusbot.host.transport import RecordingTransport
+from geniusbot.record import RecordError, parse_record, read_result
+from geniusbot.record.file import MAX_RECORD_BYTES
 from geniusbot.storage import MatchStatus
-from geniusbot.storage.record import RecordError, parse_record, read_result
-from geniusbot.storage.record_file import MAX_RECORD_BYTES
 
 from .test_match import FakeTime
 

@@ -440,7 +440,8 @@ async def test_a_second_host_process_sees_a_stale_version_and_reloads(store, clo
 
 
 async def test_the_dispatcher_drives_warnings_and_the_timeout(store, transport):
-    from geniusbot.host.timers import ManualTime, TimerDispatcher
+    from geniusbot.host.timers import TimerDispatcher
+    from tests.manualtime import ManualTime
 
     manual = ManualTime(datetime.fromtimestamp(T0, UTC))
     # The dispatcher delivers to the host, which tells it when to wake: each is wired in its constructor.

@@ -214,7 +214,7 @@ async def test_the_console_opens_with_the_heading_then_the_saved_board(tmp_path)
     from datetime import UTC, datetime
 
     from geniusbot.console import run_console
-    from geniusbot.host.timers import ManualTime
+    from tests.manualtime import ManualTime
 
     out = io.StringIO()
     await run_console(

@@ -14,8 +14,8 @@ from geniusbot.host.match import Host
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import export_record
 from geniusbot.host.transport import Player, RecordingTransport
+from geniusbot.record import parse_record
 from geniusbot.storage import Store
-from geniusbot.storage.record import parse_record
 from tests.host.support import FakeTime
 
 NAMES = {"p1": "alice", "p2": "bob"}

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from geniusbot.adjudicate import adjudicate_text
 from geniusbot.games import IN_THE_ROOM, load
+from geniusbot.host.imports import ImportRefused, import_text
 from geniusbot.host.match import Host
-from geniusbot.host.replay import import_record
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
 from tests.host.support import FakeTime
@@ -46,9 +47,17 @@ async def test_a_move_sent_by_dm_in_a_game_whose_moves_are_public_is_refused_and
 
 async def test_an_imported_timeout_of_a_seat_whose_clock_is_not_running_is_refused_and_p2_does_not_lose(store):
     text = '[Game "tictacfive"]\nhost: timeout p2\np1: H8\n'
-    match_id = await import_record(store, text)
+    why = "p2's clock is not running (waiting for p1), so p2 cannot run out of time now."
+    with pytest.raises(ImportRefused) as refused:
+        await import_text(store, text)
+    assert str(refused.value).startswith(f"Line 2 is refused ('host: timeout p2'): {why} Nothing was imported")
+    assert (await store.counts())["matches"] == 0
+    # As the import rules it: the timeout refused, p2 has not lost and H8 is taken after it.
+    ruling = adjudicate_text(text)
+    assert [(a.text, a.error) for a in ruling.actions if not a.accepted] == [("timeout p2", why)]
+    assert ruling.outcome is None and ruling.game.view()["last_move"] == "H8"
+    # Without the refused line the record imports, paused, with H8 played.
+    match_id = (await import_text(store, '[Game "tictacfive"]\np1: H8\n')).match_id
     imported = await store.get_match(match_id)
     assert imported.status == "paused" and imported.result is None
-    refused = [(a.text, a.error) for a in await store.actions(match_id) if not a.accepted]
-    assert refused == [("timeout p2", "p2's clock is not running (waiting for p1), so p2 cannot run out of time now.")]
     assert load(imported.state).view()["last_move"] == "H8"

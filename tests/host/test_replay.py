@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
+from geniusbot.adjudicate import rule_on
 from geniusbot.games import load
+from geniusbot.host.imports import ImportRefused, import_text
 from geniusbot.host.match import Host
-from geniusbot.host.replay import export_record, import_record, replay_match
+from geniusbot.host.replay import export_record, replay_match
 from geniusbot.host.transport import Player, RecordingTransport
-from geniusbot.storage.record import game_from_record, parse_record, read_result
+from geniusbot.record import game_from_record, parse_record, read_result
 
 from .sealedbid import registered
 from .test_match import T0, FakeTime, fire_due
@@ -53,10 +57,7 @@ async def test_export_is_a_record_the_adjudicator_replays_to_the_same_game(store
     assert (record.lines[-1].seat, record.lines[-1].text) == ("host", "timeout p2")
     game = game_from_record(record)
     for line in record.lines:
-        if line.seat == "host":
-            game.timeout(line.text.split()[1])
-        else:
-            game.submit(line.text, line.seat, private=line.private)
+        assert rule_on(game, line) is None, line  # the host's line read as a record's, not split here
     assert game == (await host.load(match_id)).game
 
 
@@ -67,12 +68,16 @@ async def test_import_stores_the_record_and_replays_the_same(store):
     text = await export_record(store, match_id)
     lines = text.splitlines(keepends=True)
     g9 = next(i for i, line in enumerate(lines) if line.startswith("p2: G9"))
-    new_id = await import_record(store, "".join(lines[: g9 + 1] + ["p2: G9  # a refused line\n"] + lines[g9 + 1 :]))
+    # A record with a refused line is refused whole, the refusal quoted; nothing is stored.
+    with pytest.raises(ImportRefused) as refused:
+        await import_text(store, "".join(lines[: g9 + 1] + ["p2: G9  # a refused line\n"] + lines[g9 + 1 :]))
+    assert "('p2: G9')" in str(refused.value) and "not your turn" in str(refused.value).lower()
+    assert (await store.counts())["matches"] == 1
+    new_id = (await import_text(store, text)).match_id
     imported = await store.get_match(new_id)
     assert imported.status == "finished" and imported.result.winner == "p1"
     assert load(imported.state) == (await host.load(match_id)).game
-    refused = [a for a in await store.actions(new_id) if not a.accepted]
-    assert [(a.text, "not your turn" in a.error.lower()) for a in refused] == [("G9", True)]
+    assert all(a.accepted for a in await store.actions(new_id))
     steps = await replay_match(store, new_id)
     assert steps[-1].game == (await host.load(match_id)).game
     assert steps[1].clocks == {"p1": "1:00+5:00", "p2": "1:00+5:00"}
@@ -85,7 +90,7 @@ async def test_an_unfinished_import_is_paused_and_can_be_resumed(store):
     text = await export_record(store, match_id)
     assert '[Result "*"]' in text.splitlines()  # as the README says of a match still running
     assert read_result(parse_record(text).header("Result")) == "running"
-    new_id = await import_record(store, text)
+    new_id = (await import_text(store, text)).match_id
     assert (await store.get_match(new_id)).status == "paused"
     host = Host(store, RecordingTransport(), now=clock, pictures=False)
     assert (await host.command(new_id, "resume")).ok

@@ -7,11 +7,11 @@ import io
 
 from geniusbot.console import run_console
 from geniusbot.host.match import Host
-from geniusbot.host.timers import ManualTime
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
 from tests.host.sealedbid import registered
 from tests.host.support import FakeTime
+from tests.manualtime import ManualTime
 
 TAKEN_ALREADY = "That move was taken already; it is not taken twice."
 

@@ -18,8 +18,9 @@ from datetime import UTC, datetime
 import pytest
 
 from geniusbot.host.match import Host
-from geniusbot.host.timers import ManualTime, TimerDispatcher
+from geniusbot.host.timers import TimerDispatcher
 from geniusbot.host.transport import Player, RecordingTransport
+from tests.manualtime import ManualTime
 
 from .sealedbid import registered
 from .support import T0, DownStore

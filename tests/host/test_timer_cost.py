@@ -12,9 +12,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from geniusbot.host.match import CLOCK_TIMER, HEARTBEAT_TIMER, Host
-from geniusbot.host.timers import ManualTime, TimerDispatcher
+from geniusbot.host.timers import TimerDispatcher
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store, TimerRecord
+from tests.manualtime import ManualTime
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 

@@ -15,10 +15,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from geniusbot.host.match import Host
-from geniusbot.host.timers import ManualTime, TimerDispatcher
+from geniusbot.host.timers import TimerDispatcher
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Priority, Store, priority
 from geniusbot.storage.queueing import PriorityQueue
+from tests.manualtime import ManualTime
 
 T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 STARTS = 5

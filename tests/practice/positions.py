@@ -8,6 +8,7 @@ from typing import Any
 
 from geniusbot.games import Game, get_game
 from geniusbot.practice import Knowledge
+from geniusbot.record import ActionKind, GameAction, host_action
 
 #: Every game and rule set (and, for Tile Decklaration, sets of anomalies) the opponent plays.
 CASES: list[tuple[str, str | None, dict[str, str]]] = [
@@ -40,7 +41,7 @@ class Match:
     def __init__(self, name: str, variant: str | None, options: dict[str, str], seed: int) -> None:
         self.game: Game = get_game(name).new(seed=seed, variant=variant, **options)
         self.options = options
-        self.actions: list[tuple[str, str | None, str, bool]] = []
+        self.actions: list[GameAction] = []
         self.views: dict[str, list[Any]] = {seat: [] for seat in self.game.seats}
         self.look()
 
@@ -60,7 +61,7 @@ class Match:
 
     def play(self, text: str, seat: str, private: bool) -> None:
         self.game.submit(text, seat, private=private)
-        self.actions.append(("move", seat, text, private))
+        self.actions.append(GameAction(ActionKind.MOVE, seat, text, private))
         self.look()
 
     def random_move(self, seat: str, rng: random.Random) -> tuple[str, bool]:
@@ -76,7 +77,7 @@ class Match:
                 return
             if not self.game.to_move():
                 self.game.close_window()
-                self.actions.append(("window", None, "", False))
+                self.actions.append(host_action(ActionKind.WINDOW))
                 self.look()
                 continue
             seat = self.game.to_move()[0]

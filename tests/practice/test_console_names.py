@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from geniusbot.console import run_console
-from geniusbot.host.timers import ManualTime
+from tests.manualtime import ManualTime
 
 
 async def _play(tmp_path: Path, game: str, lines: list[str]) -> str:

@@ -122,7 +122,7 @@ async def test_a_practice_match_resumes_with_its_own_opponent_whatever_is_asked(
     from datetime import UTC, datetime
 
     from geniusbot.console import run_console
-    from geniusbot.host.timers import ManualTime
+    from tests.manualtime import ManualTime
 
     async def play(*, bot, new=False, lines="quit\n"):
         out = io.StringIO()

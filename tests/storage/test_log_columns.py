@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from sqlalchemy import insert, select
 
 from geniusbot.host.clock import Clock, TimeControl
-from geniusbot.host.replay import apply_action, replay_actions, start_game
+from geniusbot.host.replay import replay_actions, start_game
+from geniusbot.record import apply_action
 from geniusbot.storage import Store, models as m
 from geniusbot.storage.db import create_engine, upgrade
 from tests.storage.test_outcomes import ended_match_row

@@ -36,7 +36,7 @@ def test_the_record_format_and_the_errors_load_without_sqlalchemy() -> None:
     # loads the store's names only when they are asked for.
     code = (
         "import sys\n"
-        "import geniusbot.storage, geniusbot.storage.record, geniusbot.adjudicate\n"
+        "import geniusbot.storage, geniusbot.record, geniusbot.adjudicate\n"
         "from geniusbot.storage import MatchNotFound, StorageUnavailable\n"
         "assert 'sqlalchemy' not in sys.modules, sorted(m for m in sys.modules if m.startswith('sqlalchemy'))\n"
         "from geniusbot.storage import Store\n"

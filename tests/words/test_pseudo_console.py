@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from geniusbot.console import run_console
-from geniusbot.host.timers import ManualTime
 from geniusbot.words import PSEUDO
+from tests.manualtime import ManualTime
 
 
 async def test_the_consoles_own_lines_are_said_in_the_pseudo_language(tmp_path: Path):
