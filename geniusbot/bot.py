@@ -16,7 +16,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import timedelta
 from multiprocessing import get_context
@@ -48,7 +48,7 @@ from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 from geniusbot.storage.shards import Shards
-from geniusbot.words import ENGLISH
+from geniusbot.words import ENGLISH, Message, Verbatim, Words, say
 
 if TYPE_CHECKING:
     from geniusbot.host.live import Reply
@@ -75,11 +75,30 @@ PRACTICE_WORKERS = 2
 #: What a call to Discord may raise besides a refusal: a dropped connection (also while closing).
 DISCORD_ERRORS = (discord.HTTPException, aiohttp.ClientError, ConnectionError)
 
-APOLOGY = "Sorry, something went wrong on the bot's side, and nothing changed. Try again in a moment."
+SORRY = say("Sorry, something went wrong on the bot's side, and nothing changed. Try again in a moment.")
+#: :data:`SORRY` in English.
+APOLOGY = Words()(SORRY)
 
 
 class Refusal(Exception):
-    """A command the bot will not carry out; ``str(refusal)`` tells the user why and what to do."""
+    """A command the bot will not carry out. ``said`` tells the user why and what to do: a message
+    (said in the bot's language), or words said already (the host's, in its language);
+    ``str(refusal)`` is its English."""
+
+    def __init__(self, said: str | Message) -> None:
+        super().__init__(Words()(said) if isinstance(said, Message) else said)
+        self.said = said
+
+
+def words_for(client: Any) -> Words:
+    """The words of ``client`` (a :class:`GeniusBot`): its language, no match's players."""
+    return client.words() if isinstance(client, GeniusBot) else Words()
+
+
+def said(client: Any, text: str | Message) -> str:
+    """``text`` as the users of ``client`` read it: a message in the bot's language; words said
+    already (the host's, a game's title, what a player typed) as they are."""
+    return words_for(client)(text) if isinstance(text, Message) else text
 
 
 def apply_discord_urls(api_base_url: str | None, gateway_url: str | None) -> None:
@@ -155,6 +174,15 @@ class GeniusBot(commands.AutoShardedBot):
         self._practice_pool: ProcessPoolExecutor | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
+    @property
+    def language(self) -> str:
+        """The language the bot speaks (``GENIUSBOT_LANGUAGE``; English without settings)."""
+        return self.settings.geniusbot_language if self.settings is not None else ENGLISH
+
+    def words(self, names: Mapping[str, str] | None = None) -> Words:
+        """The renderer of what the bot says, in its language (``names``: a match's seats' names)."""
+        return Words(self.language, names)
+
     def now(self) -> float:
         """The time of the host's clocks, as epoch seconds."""
         return self.time.now().timestamp()
@@ -202,7 +230,7 @@ class GeniusBot(commands.AutoShardedBot):
             wake=self.dispatcher.wake,
             shards=self.served_shards,
             forward=self.forward_dm,
-            language=self.settings.geniusbot_language if self.settings is not None else ENGLISH,
+            language=self.language,
         )
         # A timer moved a match on, a restart resumed it, or a move found saved after its commit
         # went unanswered: its choice buttons follow (and a practice match gets its opponent).
@@ -312,29 +340,35 @@ class GeniusBot(commands.AutoShardedBot):
     ) -> None:
         """The one error handler of every slash command (and of the buttons, which call it too)."""
         original = getattr(error, "original", error)
-        if isinstance(original, (Refusal, GameError)):
-            text = str(original)
+        text: str | Message
+        if isinstance(original, Refusal):
+            text = original.said
+        elif isinstance(original, GameError):
+            text = original.said or str(original)
         elif isinstance(original, app_commands.MissingPermissions):
-            text = "You need the Manage Server permission for that."
+            text = say("You need the Manage Server permission for that.")
         elif isinstance(original, app_commands.NoPrivateMessage):
-            text = "That command works only in a server, not in direct messages."
+            text = say("That command works only in a server, not in direct messages.")
         elif isinstance(original, app_commands.TransformerError):
-            text = f"One of the options cannot be used ({original}); check it and try again."
+            # discord.py's own words on the option (its value, the type it wanted), as it says them.
+            text = say(
+                "One of the options cannot be used ({reason}); check it and try again.", reason=Verbatim(str(original))
+            )
         elif isinstance(original, app_commands.CommandSignatureMismatch):
-            text = "This command has just changed; wait a minute for Discord to update it, then try again."
+            text = say("This command has just changed; wait a minute for Discord to update it, then try again.")
         elif isinstance(original, app_commands.CheckFailure):
-            text = str(original) or "You may not use that command here."
+            text = str(original) or say("You may not use that command here.")
         elif isinstance(original, DISCORD_ERRORS):
             # Discord refused or dropped a call half-way (a restart, a network error).
             log.warning("an interaction failed on Discord's side: %s", original)
-            text = APOLOGY
+            text = SORRY
         elif isinstance(original, StorageError):
             log.warning("a command failed on the database: %s", original)
-            text = "The bot cannot reach its database right now, so nothing changed; try again in a moment."
+            text = say("The bot cannot reach its database right now, so nothing changed; try again in a moment.")
         else:
             command = interaction.command.qualified_name if interaction.command else "a component"
             log.error("/%s failed", command, exc_info=(type(original), original, original.__traceback__))
-            text = APOLOGY
+            text = SORRY
         await reply(interaction, text)
 
 
@@ -366,8 +400,10 @@ def fence(why: str) -> None:
     os._exit(FENCED_EXIT)
 
 
-async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **extra: Any) -> None:
-    """Answer an interaction whether or not it was answered (or deferred) already."""
+async def reply(interaction: discord.Interaction, text: str | Message, *, ephemeral: bool = True, **extra: Any) -> None:
+    """Answer an interaction whether or not it was answered (or deferred) already, a message in
+    the bot's language (words said already, such as the host's, as they are)."""
+    text = said(interaction.client, text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral, **extra)
@@ -377,7 +413,8 @@ async def reply(interaction: discord.Interaction, text: str, *, ephemeral: bool 
         log.info("could not answer interaction %s: %s", interaction.id, error)
 
 
-TOKEN_HELP = """\
+NO_TOKEN = say(
+    """\
 geniusbot: no Discord token is set, so the bot cannot connect.
 
 To get one: open https://discord.com/developers/applications, choose "New Application", then
@@ -391,6 +428,9 @@ Messages, Attach Files, Read Message History. Then put the token in the environm
 To try the games without Discord, play in the terminal: geniusbot play GAME (geniusbot play
 --help lists the games).
 """
+)
+#: :data:`NO_TOKEN` in English.
+TOKEN_HELP = Words()(NO_TOKEN)
 
 
 async def run_bot(
@@ -398,13 +438,20 @@ async def run_bot(
 ) -> int:
     """Run the bot until it is stopped; return the exit code (2 without a token or a database)."""
     tell = out or (lambda text: print(text, file=sys.stderr, end=""))
+    words = Words(settings.geniusbot_language)
+
+    def write(message: Message) -> None:
+        """One message to the one who runs the bot, in the bot's language, ending its line."""
+        text = words(message)
+        tell(text if text.endswith("\n") else text + "\n")
+
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        tell(TOKEN_HELP)
+        write(NO_TOKEN)
         return 2
     try:
         configure_font(settings.font_path)
     except ValueError as error:  # the launcher's settings check it; this is for settings built elsewhere
-        tell(f"geniusbot: {error}.\n")
+        write(say("geniusbot: {error}.", error=Verbatim(str(error))))
         return 2
     apply_discord_urls(settings.discord_api_base_url, settings.discord_gateway_url)
     if str(settings.database_url).startswith("sqlite"):
@@ -427,29 +474,47 @@ async def run_bot(
         async with bot:
             await bot.start(settings.discord_token.get_secret_value().strip())
     except discord.LoginFailure:
-        tell("geniusbot: Discord refused the token (DISCORD_TOKEN); copy it again from the Developer Portal.\n")
+        write(
+            say(
+                "geniusbot: Discord refused the token ({setting}); copy it again from the Developer Portal.",
+                setting=Verbatim("DISCORD_TOKEN"),
+            )
+        )
         return 2
     except discord.PrivilegedIntentsRequired:
-        tell(
-            "geniusbot: Discord refused the Message Content Intent; turn it on in the Developer Portal "
-            "(your application -> Bot -> Privileged Gateway Intents).\n"
+        write(
+            say(
+                "geniusbot: Discord refused the Message Content Intent; turn it on in the Developer Portal "
+                "(your application -> Bot -> Privileged Gateway Intents)."
+            )
         )
         return 2
     except (LayoutConflict, AnotherSoleProcess) as error:
-        tell(f"geniusbot: {error}\n")
+        write(say("geniusbot: {error}", error=Verbatim(str(error))))
         return 2
     except StandbyStopped:
         pass  # stopped by a signal while it waited for its shards: said below
     except StorageUnavailable as error:  # it says what failed and what to do
-        tell(f"geniusbot: {error} Check DATABASE_URL.\n")
+        write(say("geniusbot: {error} Check {setting}.", error=Verbatim(str(error)), setting=Verbatim("DATABASE_URL")))
         return 2
     except StorageError as error:
-        tell(f"geniusbot: the database cannot be used ({error}); check DATABASE_URL.\n")
+        write(
+            say(
+                "geniusbot: the database cannot be used ({error}); check {setting}.",
+                error=Verbatim(str(error)),
+                setting=Verbatim("DATABASE_URL"),
+            )
+        )
         return 2
     except aiohttp.ClientConnectionError as error:
-        tell(
-            f"geniusbot: Discord cannot be reached at {discord.http.Route.BASE} ({error}); check the network, "
-            "or DISCORD_API_BASE_URL if the bot runs behind a proxy.\n"
+        write(
+            say(
+                "geniusbot: Discord cannot be reached at {url} ({error}); check the network, "
+                "or {setting} if the bot runs behind a proxy.",
+                url=Verbatim(discord.http.Route.BASE),
+                error=Verbatim(str(error)),
+                setting=Verbatim("DISCORD_API_BASE_URL"),
+            )
         )
         return 2
     finally:
@@ -457,6 +522,11 @@ async def run_bot(
         await asyncio.gather(*closing, return_exceptions=True)
     if stopped_by:
         by = "Ctrl-C" if stopped_by[0] == signal.SIGINT else signal.Signals(stopped_by[0]).name
-        tell(f"geniusbot: stopped ({by}); the unfinished matches resume when the bot runs again.\n")
+        write(
+            say(
+                "geniusbot: stopped ({signal}); the unfinished matches resume when the bot runs again.",
+                signal=Verbatim(by),
+            )
+        )
         return 130 if stopped_by[0] == signal.SIGINT else 0
     return 0

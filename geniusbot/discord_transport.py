@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -28,7 +27,7 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from geniusbot.host.transport import BACK_AFTER, Player, TransportError, text_digest
+from geniusbot.host.transport import BACK_AFTER, Player, TextBoard, TransportError, text_digest
 
 log = logging.getLogger(__name__)
 
@@ -44,36 +43,17 @@ RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})
 #: Seconds between the tries of an upload that failed for a passing reason: three tries in all.
 UPLOAD_RETRY_DELAYS: tuple[float, ...] = (1.0, 3.0)
 
-# A text board has lines indented to line up columns; Discord drops leading spaces outside code.
-_INDENTED = re.compile(r"^ {2,}\S", re.MULTILINE)
-# A line of a text board: the column letters (indented) or a numbered row ("7 G  R", " 5  O O").
-_BOARD_LINE = re.compile(r"^(?: {2,}\S| *\d{1,2} +\S)")
-
-
-def fence(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` with its text board (indented columns) in a code block, else unchanged.
-
-    Only the board's lines go in the block, so the sentences around it read as text; a text too
-    long for one message is fenced whole, so that each of its parts is a block of its own."""
-    if text.count("\n") < 2 or not _INDENTED.search(text) or "```" in text:
-        return text
-    lines = text.split("\n")
-    board = [i for i, line in enumerate(lines) if _BOARD_LINE.match(line)]
-    first, last = board[0], board[-1]
-    # A blank line inside a board is part of it (rows of dots with no line between them).
-    if any(line.strip() and not _BOARD_LINE.match(line) for line in lines[first : last + 1]) or len(text) + 10 > limit:
-        return f"```\n{text}\n```"
-    return "\n".join([*lines[:first], "```", *lines[first : last + 1], "```", *lines[last + 1 :]])
-
 
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """``text`` cut into messages of at most ``limit`` characters, at line ends where possible."""
-    text = fence(text, limit)
+    """``text`` cut into messages of at most ``limit`` characters, at line ends where possible.
+    A text is said as it is: only a :class:`~geniusbot.host.transport.TextBoard`'s board goes in a
+    code block (:func:`board_texts`), never a line that merely looks like one."""
     if len(text) <= limit:
         return [text or "\u200b"]
-    fenced = text.startswith("```\n") and text.endswith("\n```")
-    body = text[4:-4] if fenced else text
-    room = limit - (8 if fenced else 0)
+    return _cut(text, limit)
+
+
+def _cut(body: str, room: int) -> list[str]:
     parts: list[str] = []
     while body:
         if len(body) <= room:
@@ -83,7 +63,29 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
             cut = room if cut <= 0 else cut
         parts.append(body[:cut])
         body = body[cut:].lstrip("\n")
-    return [f"```\n{p}\n```" if fenced else p for p in parts]
+    return parts
+
+
+def board_texts(board: TextBoard, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """A text board as messages: the board, all of it and it alone, in a code block (Discord drops
+    leading spaces outside one, and the board's columns line up with them), the sentence above it
+    and the lines below it as text. One message where it fits; else the sentence, the board cut
+    at line ends into blocks of their own, and the lines below, each in messages of their own."""
+    block = f"```\n{board.board}\n```"
+    whole = "\n".join(t for t in (board.above, block, board.below) if t)
+    if len(whole) <= limit:
+        return [whole]
+    parts = split_text(board.above, limit) if board.above else []
+    parts += [f"```\n{part}\n```" for part in _cut(board.board, limit - 8)]
+    if board.below:
+        parts += split_text(board.below, limit)
+    return parts
+
+
+def unfenced(content: str) -> str:
+    """A message's text without the code block lines :func:`board_texts` put around a board: the
+    text the host meant (:attr:`TextBoard.text`), whose digest finds it again."""
+    return "\n".join(line for line in content.split("\n") if line != "```")
 
 
 def passing(error: TransportError) -> bool:
@@ -185,9 +187,17 @@ class DiscordTransport:
         """Post ``text`` in the room (split over several messages if it is long); the first id.
         A text message cannot carry a ``key``: :meth:`find_posted` never finds one, but
         :meth:`find_posted_text` finds it by its words."""
+        return await self._post_parts(room, split_text(text))
+
+    async def post_board(self, room: int | None, board: TextBoard, *, key: str | None = None) -> int:
+        """Post a text board, its board in a code block (:func:`board_texts`); the first id. As a
+        text, it carries no ``key``: :meth:`find_posted_text` finds it by its words."""
+        return await self._post_parts(room, board_texts(board))
+
+    async def _post_parts(self, room: int | None, parts: Sequence[str]) -> int:
         channel = self._room(room)
         first: int | None = None
-        for part in split_text(text):
+        for part in parts:
             message = await self._call("post a message", channel.send(part, allowed_mentions=NO_MENTIONS))
             first = first or message.id
         assert first is not None
@@ -250,7 +260,8 @@ class DiscordTransport:
                 if message.created_at < earliest:
                     break
                 mine = message.author.id == me.id and not message.attachments
-                if mine and text_digest(message.content) == digest:
+                # A text board's message is found by the words meant, without its code block's lines.
+                if mine and digest in (text_digest(message.content), text_digest(unfenced(message.content))):
                     found = message.id
             return found
 
@@ -279,9 +290,16 @@ class DiscordTransport:
 
     async def send_private(self, player: Player, text: str) -> int | None:
         """DM the player; a closed DM raises :class:`TransportError` at once."""
+        return await self._send_parts(player, split_text(text))
+
+    async def send_private_board(self, player: Player, board: TextBoard) -> int | None:
+        """DM the player a text board, its board in a code block (:func:`board_texts`)."""
+        return await self._send_parts(player, board_texts(board))
+
+    async def _send_parts(self, player: Player, parts: Sequence[str]) -> int | None:
         user = await self._user(player)
         first: int | None = None
-        for part in split_text(text):
+        for part in parts:
             message = await self._dm(player, user.send(part, allowed_mentions=NO_MENTIONS))
             first = first or message.id
         return first

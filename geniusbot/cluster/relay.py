@@ -28,6 +28,7 @@ from discord.ext import commands
 from geniusbot.host.live import Reply, ReplyStatus
 from geniusbot.storage import MatchNotFound, MatchRecord, StorageError
 from geniusbot.storage.shards import Shards, shard_of
+from geniusbot.words import Verbatim, Words, say
 
 from .inbox import DM, PRESS, InboxItem
 
@@ -138,18 +139,24 @@ class Relay:
             return
         result = await host.submit(item.match_id, item.seat, item.text, private=True, key=item.key, answer=False)
         reply = item.reply or {}
+        words = self._words()
         if not result.ok:
-            refusal = result.message or "That answer was not taken; send it again as text."
+            refusal = result.message or words(say("That answer was not taken; send it again as text."))
             await self._answer(reply, item.user_id, "POST", "", {"content": refusal, "flags": 64})
             return
         if cog is not None:
             old = cog.dm_offers.get((item.match_id, item.seat))
             if old is not None and old.message_id == reply.get("message_id"):
                 del cog.dm_offers[(item.match_id, item.seat)]
-        answered = f"Match #{item.match_id}: you answered {item.text}."
+        answered = words(say("Match #{match}: you answered {answer}.", match=item.match_id, answer=Verbatim(item.text)))
         await self._answer(reply, item.user_id, "PATCH", "/messages/@original", {"content": answered, "components": []})
         if cog is not None:
             await cog.refresh_choices(item.match_id)
+
+    def _words(self) -> Words:
+        """The bot's words, in its language (as the matches cog answers a press made in its process)."""
+        words = getattr(self.bot, "words", None)
+        return words() if callable(words) else Words()
 
     async def _answer(
         self, reply: dict[str, Any], user_id: int, method: str, path: str, payload: dict[str, Any]

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from geniusbot.words import Message, Verbatim, Words, say, say_c
+
 if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
 
@@ -26,18 +28,50 @@ def bot_of(interaction_or_client: Any) -> GeniusBot:
     return bot
 
 
+class OptionsError(ValueError):
+    """Options text that names no option; ``said`` says so (``str(error)``: its English)."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(Words()(said))
+        self.said = said
+
+
+def refusal_words(error: ValueError) -> str | Message:
+    """What a refused option (a game's, or /start's options text) says: its message where it is
+    one (an :class:`OptionsError`, a :class:`~geniusbot.games.GameError` made of one), else its text."""
+    said = getattr(error, "said", None)
+    return said if isinstance(said, Message) else str(error)
+
+
+#: What a host may do to a match, as :func:`host_refusal` names it ("can {act} a match").
+HOST_ACTS: dict[str, Message] = {
+    "start": say_c("what a host does to a match", "start"),
+    "pause": say_c("what a host does to a match", "pause"),
+    "resume": say_c("what a host does to a match", "resume"),
+    "abort": say_c("what a host does to a match", "abort"),
+    "import": say_c("what a host does to a match", "import"),
+}
+
+
 def parse_options(text: str | None) -> dict[str, str]:
     """``"setup=red C3 F6; blue F3 C6 dmo=p1"`` as ``{"setup": "red C3 F6; blue F3 C6", "dmo": "p1"}``.
 
     Each ``name=`` starts a new option, so a value may contain spaces, commas and semicolons.
-    Raises :class:`ValueError` with a sentence for text that names no option.
+    Raises :class:`OptionsError` (a :class:`ValueError`) with a sentence for text that names no option.
     """
     text = (text or "").strip()
     if not text:
         return {}
     starts = list(_OPTION_START.finditer(text))
     if not starts or text[: starts[0].start()].strip():
-        raise ValueError(f"Write the options as name=value pairs, such as 'setup=red C3 F6; blue F3 C6', not {text!r}.")
+        raise OptionsError(
+            say(
+                "Write the options as {form} pairs, such as {example}, not {text}.",
+                form=Verbatim("name=value"),
+                example=Verbatim("'setup=red C3 F6; blue F3 C6'"),
+                text=Verbatim(repr(text)),
+            )
+        )
     options: dict[str, str] = {}
     for i, match in enumerate(starts):
         end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
@@ -45,26 +79,30 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-async def host_refusal(interaction: discord.Interaction, what: str) -> str | None:
-    """Why the user may not ``what`` (start, pause...) a match here, or ``None`` if they may.
+async def host_refusal(interaction: discord.Interaction, what: str) -> Message | None:
+    """Why the user may not ``what`` (start, pause...: a key of :data:`HOST_ACTS`) a match here, or
+    ``None`` if they may.
 
     Members with Manage Server may always; otherwise the guild's host role (``/setup``) is needed.
     """
     bot = bot_of(interaction)
     member = interaction.user
     if interaction.guild is None or not isinstance(member, discord.Member):
-        return "Matches are hosted in a server; use this command there."
+        return say("Matches are hosted in a server; use this command there.")
     if interaction.permissions.manage_guild or member.guild_permissions.manage_guild:
         return None
     assert bot.store is not None
     config = await bot.store.get_guild_settings(interaction.guild.id)
+    act = HOST_ACTS[what]
     if config.host_role_id is None:
-        return (
-            f"Only members with the Manage Server permission can {what} a match here until an admin "
-            "names a host role with /setup."
+        return say(
+            "Only members with the Manage Server permission can {act} a match here until an admin "
+            "names a host role with {setup}.",
+            act=act,
+            setup=Verbatim("/setup"),
         )
     if any(role.id == config.host_role_id for role in member.roles):
         return None
     role = interaction.guild.get_role(config.host_role_id)
-    name = f"the {role.name} role" if role else "the host role"
-    return f"Only members with {name} (or Manage Server) can {what} a match; ask one of them."
+    name = say("the {role} role", role=Verbatim(role.name)) if role else say("the host role")
+    return say("Only members with {role} (or Manage Server) can {act} a match; ask one of them.", role=name, act=act)

@@ -12,8 +12,9 @@ from discord.ext import commands
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.games import get_game
 from geniusbot.storage import GuildConfig
+from geniusbot.words import Listing, Message, Verbatim, say
 
-from .matches import game_autocomplete
+from .matches import game_autocomplete, rooms_of
 
 
 class GuildChanges(TypedDict, total=False):
@@ -23,21 +24,24 @@ class GuildChanges(TypedDict, total=False):
     game_room_ids: Iterable[int]
 
 
-def describe_config(config: GuildConfig, guild: discord.Guild) -> str:
+def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
     """The guild's settings in a sentence or two."""
     role = guild.get_role(config.host_role_id) if config.host_role_id else None
     if role is not None:
-        hosts = f"Members with the {role.name} role (or Manage Server) may host matches."
+        hosts = say("Members with the {role} role (or Manage Server) may host matches.", role=Verbatim(role.name))
     elif config.host_role_id:
-        hosts = "The host role was deleted; only members with Manage Server may host until /setup names another."
+        hosts = say(
+            "The host role was deleted; only members with Manage Server may host until {setup} names another.",
+            setup=Verbatim("/setup"),
+        )
     else:
-        hosts = "Only members with Manage Server may host matches (no host role is set)."
+        hosts = say("Only members with Manage Server may host matches (no host role is set).")
     rooms = (
-        "Game rooms: " + ", ".join(f"<#{c}>" for c in config.game_room_ids) + "."
+        say("Game rooms: {rooms}.", rooms=rooms_of(config.game_room_ids))
         if config.game_room_ids
-        else "Any text channel may be a game room."
+        else say("Any text channel may be a game room.")
     )
-    return f"{hosts} {rooms}"
+    return say("{hosts} {rooms}", hosts=hosts, rooms=rooms)
 
 
 class Admin(commands.Cog):
@@ -67,11 +71,11 @@ class Admin(commands.Cog):
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
-            raise Refusal("Use /setup in the server you want to set up.")
+            raise Refusal(say("Use {setup} in the server you want to set up.", setup=Verbatim("/setup")))
         if not interaction.permissions.manage_guild:
-            raise Refusal("Only members with the Manage Server permission can change the bot's settings.")
+            raise Refusal(say("Only members with the Manage Server permission can change the bot's settings."))
         if host_role is not None and clear_host_role:
-            raise Refusal("Either name a host role or clear it, not both.")
+            raise Refusal(say("Either name a host role or clear it, not both."))
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.bot.store
         assert store is not None
@@ -92,7 +96,8 @@ class Admin(commands.Cog):
             changes["host_role_id"] = None
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
-        await reply(interaction, ("Saved. " if changes else "") + describe_config(config, interaction.guild))
+        settings = describe_config(config, interaction.guild)
+        await reply(interaction, say("Saved. {settings}", settings=settings) if changes else settings)
 
     @app_commands.command(name="rules", description="The rules of a game, with its notation")
     @app_commands.describe(game="the game")
@@ -100,13 +105,29 @@ class Admin(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The game's summary, rule sets and options, only to the one who asks."""
         cls = get_game(game)
+        words = self.bot.words()
+        # The game's title, summary and options' texts are the game's own words.
         parts = [f"**{cls.title}**", cls.summary]
         if len(cls.variants) > 1:
-            parts.append("Rule sets: " + ", ".join(cls.variants) + f" (default {cls.variants[0]}).")
+            variants = Listing(tuple(Verbatim(v) for v in cls.variants))
+            parts.append(
+                words(
+                    say(
+                        "Rule sets: {variants} (default {default}).",
+                        variants=variants,
+                        default=Verbatim(cls.variants[0]),
+                    )
+                )
+            )
         if cls.options:
             # One line an option: their texts hold semicolons of their own ('red C3 F6; blue F3 C6').
             lines = [f"- {k}: {v}" + ("" if v.endswith(".") else ".") for k, v in cls.options.items()]
-            parts.append("Options for /start, written as name=value in its options:\n" + "\n".join(lines))
+            heading = say(
+                "Options for {start}, written as {form} in its options:",
+                start=Verbatim("/start"),
+                form=Verbatim("name=value"),
+            )
+            parts.append(words(heading) + "\n" + "\n".join(lines))
         await reply(interaction, "\n".join(parts)[:2000])
 
 

@@ -31,9 +31,10 @@ from geniusbot.host import board
 from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import Replay, ReplayCache, export_record, open_replay
 from geniusbot.storage import ActionKind, MatchNotFound, MatchRecord, MatchStatus
+from geniusbot.words import Argument, Listing, Message, Verbatim, say, say_c, say_n
 
 from . import bot_of
-from .matches import game_autocomplete
+from .matches import game_autocomplete, players_of
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,12 @@ CACHE_BYTES = 16 * 2**20
 #: GIF_PROGRESS_EVERY seconds (the cog's attributes of the same names; a test sets them low).
 GIF_PROGRESS_AFTER = 3.0
 GIF_PROGRESS_EVERY = 2.0
-NAVIGATION = (("first", "\u23ee First"), ("prev", "\u25c0 Previous"), ("next", "Next \u25b6"), ("last", "Last \u23ed"))
+NAVIGATION: tuple[tuple[str, Message], ...] = (
+    ("first", say_c("replay button", "\u23ee First")),
+    ("prev", say_c("replay button", "\u25c0 Previous")),
+    ("next", say_c("replay button", "Next \u25b6")),
+    ("last", say_c("replay button", "Last \u23ed")),
+)
 
 
 def target_step(tag: str, current: int, last: int) -> int:
@@ -52,21 +58,25 @@ def target_step(tag: str, current: int, last: int) -> int:
     return {"first": 0, "prev": max(0, current - 1), "next": min(last, current + 1), "last": last}[tag]
 
 
-def result_text(record: MatchRecord) -> str:
+def result_text(record: MatchRecord) -> Message:
     """ "alice wins", "a draw" or "aborted"."""
     if record.status == MatchStatus.ABORTED:
-        return "aborted"
+        return say_c("a match's result", "aborted")
     if record.result is None or record.result.winner is None:
-        return "a draw"
+        return say_c("a match's result", "a draw")
     names = {s.seat: s.display_name for s in record.seats}
-    return f"{names.get(record.result.winner, record.result.winner)} wins"
+    return say("{player} wins", player=Verbatim(names.get(record.result.winner, record.result.winner)))
 
 
-def title_of(record: MatchRecord) -> str:
+def title_of(record: MatchRecord) -> Argument:
     """The game's title, and for a practice match that it was one ("..., practice (bot at easy)")."""
-    title = get_game(record.game).title
+    title = Verbatim(get_game(record.game).title)
     practice = record.practice
-    return f"{title}, {practice.describe()}" if practice is not None else title
+    if practice is None:
+        return title
+    if practice.level:
+        return say("{title}, practice (bot at {level})", title=title, level=Verbatim(practice.level))
+    return say("{title}, practice (bot)", title=title)
 
 
 def archive_of(bot: GeniusBot) -> Archive:
@@ -132,9 +142,9 @@ class ReplayButton(
 class GifButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"gb:replay:(?P<match>\d+):gif"):
     """The GIF button of a replay page: the whole match as an animated GIF, to the one who pressed it."""
 
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, match_id: int, label: str = "GIF") -> None:
         super().__init__(
-            discord.ui.Button(label="GIF", style=discord.ButtonStyle.primary, custom_id=f"gb:replay:{match_id}:gif")
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"gb:replay:{match_id}:gif")
         )
         self.match_id = match_id
 
@@ -142,7 +152,8 @@ class GifButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], temp
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GifButton:
-        return cls(int(match["match"]))
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["match"]), label or "GIF")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
@@ -156,11 +167,11 @@ class GifButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], temp
 class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=r"gb:replay-pick"):
     """The select menu under a list of finished matches: picking one opens its replay."""
 
-    def __init__(self, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(self, options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id="gb:replay-pick",
-                placeholder="Replay a match",
+                placeholder=placeholder,
                 options=options or [discord.SelectOption(label="-", value="0")],
             )
         )
@@ -169,7 +180,9 @@ class ReplayPick(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], tem
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayPick:
-        return cls(list(item.options) if isinstance(item, discord.ui.Select) else None)
+        if isinstance(item, discord.ui.Select):
+            return cls(list(item.options), item.placeholder)
+        return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
@@ -205,11 +218,20 @@ class Archive(commands.Cog):
             or (interaction.guild_id is not None and record.guild_id != interaction.guild_id)
             or (interaction.guild_id is None and record.seat_of(interaction.user.id) is None)
         ):
-            raise Refusal(f"There is no match #{match_id} here; /replay without a match lists the finished ones.")
+            raise Refusal(
+                say(
+                    "There is no match #{match} here; {replay} without a match lists the finished ones.",
+                    match=match_id,
+                    replay=Verbatim("/replay"),
+                )
+            )
         if record.status not in ENDED:
             raise Refusal(
-                f"Match #{match_id} is still being played; it can be replayed once it is over "
-                "(until then it may hide what its players may not yet see)."
+                say(
+                    "Match #{match} is still being played; it can be replayed once it is over "
+                    "(until then it may hide what its players may not yet see).",
+                    match=match_id,
+                )
             )
         return record
 
@@ -229,23 +251,35 @@ class Archive(commands.Cog):
         step = await asyncio.to_thread(replay.step, index)
         last = replay.last
         names = {s.seat: s.display_name for s in record.seats}
-        title = title_of(record)
+        words = self.bot.words()
+        what: Message
         if step.action is None:
-            what = "the start"
-        else:
-            who = names.get(step.action.seat or "", step.action.seat or "host")
-            what = (
-                f"{who} ({step.action.seat}): {step.action.text}"
-                if step.action.seat and step.action.kind != ActionKind.TIMEOUT
-                else f"host: {step.action.text}"
+            what = say("the start")
+        elif step.action.seat and step.action.kind != ActionKind.TIMEOUT:
+            what = say(
+                "{player} ({seat}): {action}",
+                player=Verbatim(names.get(step.action.seat, step.action.seat)),
+                seat=Verbatim(step.action.seat),
+                action=Verbatim(step.action.text),
             )
-        clocks = ", ".join(f"{names.get(s, s)} {t}" for s, t in step.clocks.items() if t)
-        lines = [
-            f"Replay of match #{record.id}, {title}: {' vs '.join(names.values())} ({result_text(record)}).",
-            f"Step {index} of {last}: {what}." + (f" Clocks: {clocks}." if clocks else ""),
-        ]
+        else:
+            what = say("host: {action}", action=Verbatim(step.action.text))
+        clocks = Listing(tuple(Verbatim(f"{names.get(s, s)} {t}") for s, t in step.clocks.items() if t))
+        heading = say(
+            "Replay of match #{match}, {title}: {players} ({result}).",
+            match=record.id,
+            title=title_of(record),
+            players=players_of(record),
+            result=result_text(record),
+        )
+        at = (
+            say("Step {step} of {last}: {what}. Clocks: {clocks}.", step=index, last=last, what=what, clocks=clocks)
+            if clocks.items
+            else say("Step {step} of {last}: {what}.", step=index, last=last, what=what)
+        )
+        lines = [words(heading), words(at)]
         if index == last and record.result is not None:
-            lines.append(f"Result: {name_seats(record.result.reason, names)}")
+            lines.append(self.result_said(record, step.game, names))
         view_data = step.game.view(None)
         png = None
         if board.has_picture(record.game):
@@ -254,7 +288,7 @@ class Archive(commands.Cog):
                 view_data,
                 players=names,
                 clocks=dict(step.clocks),
-                title=f"Match #{record.id}, step {index}",
+                title=words(say("Match #{match}, step {step}", match=record.id, step=index)),
             )
         file = discord.File(io.BytesIO(png), filename=f"match{record.id}-step{index}.png") if png else None
         content = "\n".join(lines)
@@ -263,10 +297,20 @@ class Archive(commands.Cog):
         view = discord.ui.View(timeout=None)
         for tag, label in NAVIGATION:
             goes_to = target_step(tag, index, last)
-            view.add_item(ReplayButton(record.id, index, tag, label, disabled=goes_to == index))
+            view.add_item(ReplayButton(record.id, index, tag, words(label), disabled=goes_to == index))
         if board.has_picture(record.game):
-            view.add_item(GifButton(record.id))
+            view.add_item(GifButton(record.id, words(say_c("replay button", "GIF"))))
         return content[:2000], file, view
+
+    def result_said(self, record: MatchRecord, game: Any, names: dict[str, str]) -> str:
+        """The last step's result line: the game's ending in the bot's language where the game made
+        it of messages (and it is the one the match kept), else the sentence the match kept."""
+        assert record.result is not None
+        outcome = game.outcome()
+        said = outcome.said if outcome is not None and outcome.reason == record.result.reason else None
+        if said is not None:
+            return self.bot.words(names)(say("Result: {result}", result=said))
+        return self.bot.words()(say("Result: {result}", result=Verbatim(name_seats(record.result.reason, names))))
 
     async def send_gif(self, interaction: discord.Interaction, match_id: int) -> None:
         """Draw the GIF of an ended match in a worker thread and send it (in parts if it must be),
@@ -279,12 +323,20 @@ class Archive(commands.Cog):
         except NoPicture as error:
             raise Refusal(str(error)) from None
         done = [0]
+        words = self.bot.words()
 
         def progress(count: int, total: int) -> None:
             done[0] = count  # one int, read by the loop: no lock needed
 
         def said() -> str:
-            return f"Drawing the GIF of match #{record.id}: frame {done[0]} of {len(steps)}\u2026"
+            return words(
+                say(
+                    "Drawing the GIF of match #{match}: frame {frame} of {frames}\u2026",
+                    match=record.id,
+                    frame=done[0],
+                    frames=len(steps),
+                )
+            )
 
         told: discord.WebhookMessage | None = None
         async with self._gif_turn:  # one GIF at a time: a long match's is a minute of a core
@@ -299,16 +351,40 @@ class Archive(commands.Cog):
             parts = work.result()
         frames = sum(p.frames for p in parts)
         if told is not None:
-            await told.edit(content=f"Drew the GIF of match #{record.id}: {frames} frames, one per step.")
+            drew = say_n(
+                "Drew the GIF of match #{match}: {n} frame, one per step.",
+                "Drew the GIF of match #{match}: {n} frames, one per step.",
+                match=record.id,
+                n=frames,
+            )
+            await told.edit(content=words(drew))
         name = f"geniusbot-match-{record.id}"
+        title = Verbatim(steps.title)
         if len(parts) == 1:
-            text = f"The replay of match #{record.id} ({steps.title}) as a GIF: {frames} frames, one per step."
-            files = [(text, f"{name}.gif", parts[0])]
+            whole = say_n(
+                "The replay of match #{match} ({title}) as a GIF: {n} frame, one per step.",
+                "The replay of match #{match} ({title}) as a GIF: {n} frames, one per step.",
+                match=record.id,
+                title=title,
+                n=frames,
+            )
+            files = [(words(whole), f"{name}.gif", parts[0])]
         else:
             files = [
                 (
-                    f"Part {n} of {len(parts)} of the replay of match #{record.id} ({steps.title}), steps {p.first} "
-                    f"to {p.last}: the whole GIF would pass Discord's {MAX_BYTES // 1_000_000} MB upload limit.",
+                    words(
+                        say(
+                            "Part {part} of {parts} of the replay of match #{match} ({title}), steps {first} "
+                            "to {last}: the whole GIF would pass Discord's {megabytes} MB upload limit.",
+                            part=n,
+                            parts=len(parts),
+                            match=record.id,
+                            title=title,
+                            first=p.first,
+                            last=p.last,
+                            megabytes=MAX_BYTES // 1_000_000,
+                        )
+                    ),
                     f"{name}-{n}.gif",
                     p,
                 )
@@ -344,30 +420,39 @@ class Archive(commands.Cog):
         assert self.bot.store is not None
         if match is None:
             if interaction.guild_id is None:
-                raise Refusal("Use /replay in a server to list its matches, or give a match number.")
+                raise Refusal(
+                    say(
+                        "Use {replay} in a server to list its matches, or give a match number.",
+                        replay=Verbatim("/replay"),
+                    )
+                )
             # A name typed past the offered choices ("Tic Tac Five") is the game it names.
             game = get_game(game).name if game else None
             records = await self.bot.store.finished_matches(
                 interaction.guild_id, player=player.id if player else None, game=game, limit=15, include_aborted=True
             )
             if not records:
-                raise Refusal("No finished match matches that; play one first, or change the filters.")
+                raise Refusal(say("No finished match matches that; play one first, or change the filters."))
             if public:
                 await interaction.response.defer(thinking=True)
-            lines = [
-                f"#{r.id} {title_of(r)}: {' vs '.join(s.display_name for s in r.seats)}, "
-                f"{result_text(r)} ({(r.finished_at or r.updated_at):%Y-%m-%d})"
-                for r in records
-            ]
+            words = self.bot.words()
+            lines = [words(listed(r)) for r in records]
             options = [
                 discord.SelectOption(label=line[:100], value=str(r.id)) for r, line in zip(records, lines, strict=True)
             ]
             view = discord.ui.View(timeout=None)
-            view.add_item(ReplayPick(options))
+            view.add_item(ReplayPick(options, words(say("Replay a match"))))
             text = (
-                "Finished matches:\n"
+                words(say("Finished matches:"))
+                + "\n"
                 + "\n".join(lines)
-                + "\nPick one below, or step through one with /replay match:<number>."
+                + "\n"
+                + words(
+                    say(
+                        "Pick one below, or step through one with {replay}.",
+                        replay=Verbatim("/replay match:<number>"),
+                    )
+                )
             )
             await reply(interaction, text, ephemeral=not public, view=view)
             return
@@ -396,9 +481,20 @@ class Archive(commands.Cog):
         assert self.bot.store is not None
         text = await export_record(self.bot.store, record.id)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"geniusbot-match-{record.id}.txt")
-        await interaction.followup.send(
-            f"The record of match #{record.id} ({title_of(record)}).", file=file, ephemeral=not public
-        )
+        said = self.bot.words()(say("The record of match #{match} ({title}).", match=record.id, title=title_of(record)))
+        await interaction.followup.send(said, file=file, ephemeral=not public)
+
+
+def listed(record: MatchRecord) -> Message:
+    """A finished match as /replay lists it: "#3 Tic-Tac-Five: alice vs bob, alice wins (2026-12-07)"."""
+    return say(
+        "#{match} {title}: {players}, {result} ({date})",
+        match=record.id,
+        title=title_of(record),
+        players=players_of(record),
+        result=result_text(record),
+        date=Verbatim(f"{(record.finished_at or record.updated_at):%Y-%m-%d}"),
+    )
 
 
 async def setup(bot: GeniusBot) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from geniusbot.host.offers import listing
+from geniusbot.words import Verbatim, Words, say
 
 from . import bot_of
 
@@ -60,23 +61,38 @@ def button_label(text: str) -> str:
     return (text[:1].upper() + text[1:])[:80]
 
 
-def choice_message(label: str, texts: list[str] | tuple[str, ...], *, closed: bool = False) -> str:
-    """The message above a choice's buttons: whose choice it is and how to answer, with the
-    options only when they are few and short (``closed``: the same message once it is over).
+def choice_message(
+    label: str, texts: list[str] | tuple[str, ...], *, closed: bool = False, words: Words | None = None
+) -> str:
+    """The message above a choice's buttons, in ``words`` (English by default): whose choice it is
+    (``label``, the room's name of the seat) and how to answer, with the options (as they are
+    typed) only when they are few and short (``closed``: the same message once it is over).
 
     ``bob (p2), choose: black / white. Press a button or type your choice.``;
     ``alice (p1): choose with a button, or type your choice.``
     """
+    words = words or Words()
+    seat = Verbatim(label)
     listed = listing(texts)
     if listed is not None:
-        ending = "This choice is closed." if closed else "Press a button or type your choice."
-        return f"{label}, choose: {listed}. {ending}"
-    return f"{label}: this choice is closed." if closed else f"{label}: choose with a button, or type your choice."
+        options = Verbatim(listed)
+        if closed:
+            return words(say("{seat}, choose: {options}. This choice is closed.", seat=seat, options=options))
+        return words(say("{seat}, choose: {options}. Press a button or type your choice.", seat=seat, options=options))
+    if closed:
+        return words(say("{seat}: this choice is closed.", seat=seat))
+    return words(say("{seat}: choose with a button, or type your choice.", seat=seat))
 
 
-def sealed_answer_message(match_id: int, texts: list[str] | tuple[str, ...]) -> str:
-    """The DM above a sealed answer's buttons."""
-    return f"Match #{match_id}, your sealed answer: " + " / ".join(texts) + ". Press a button or send it here as text."
+def sealed_answer_message(match_id: int, texts: list[str] | tuple[str, ...], *, words: Words | None = None) -> str:
+    """The DM above a sealed answer's buttons, in ``words`` (English by default)."""
+    return (words or Words())(
+        say(
+            "Match #{match}, your sealed answer: {options}. Press a button or send it here as text.",
+            match=match_id,
+            options=Verbatim(" / ".join(texts)),
+        )
+    )
 
 
 class ChoiceButton(

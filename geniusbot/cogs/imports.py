@@ -21,8 +21,10 @@ from geniusbot.host.imports import ImportRefused, decode_record, import_prepared
 from geniusbot.record import RecordError
 from geniusbot.record.file import MAX_RECORD_BYTES
 from geniusbot.storage import RoomBusy
+from geniusbot.words import Verbatim, say
 
 from . import host_refusal
+from .matches import rooms_of
 
 #: Discord's limit on a message's text.
 MESSAGE_CHARS = 2000
@@ -59,32 +61,43 @@ class Imports(commands.Cog):
         if why := await host_refusal(interaction, "import"):
             raise Refusal(why)
         assert interaction.guild is not None and self.bot.store is not None
+        words = self.bot.words()
+        file = Verbatim(record.filename)
         if record.size > MAX_RECORD_BYTES:
             raise Refusal(
-                f"{record.filename} is {record.size // 1024} KiB; a record file may be at most "
-                f"{MAX_RECORD_BYTES // 1024} KiB. Attach the record of one match."
+                say(
+                    "{file} is {size} KiB; a record file may be at most {most} KiB. Attach the record of one match.",
+                    file=file,
+                    size=record.size // 1024,
+                    most=MAX_RECORD_BYTES // 1024,
+                )
             )
         try:
             data = await self.download(record)
         except DISCORD_ERRORS as error:
             log.info("could not download %s: %s", record.filename, error)
-            raise Refusal(f"I could not download {record.filename} from Discord; attach it again.") from None
+            raise Refusal(say("I could not download {file} from Discord; attach it again.", file=file)) from None
         except TimeoutError:
             log.info("the download of %s stalled for %s s", record.filename, DOWNLOAD_SECONDS)
             raise Refusal(
-                f"I could not download {record.filename} from Discord: it took over {DOWNLOAD_SECONDS} s. "
-                "Attach it again."
+                say(
+                    "I could not download {file} from Discord: it took over {seconds} s. Attach it again.",
+                    file=file,
+                    seconds=DOWNLOAD_SECONDS,
+                )
             ) from None
         try:
             prepared = prepare(decode_record(data, record.filename))
         except ImportRefused as error:
             raise Refusal(str(error)[:MESSAGE_CHARS]) from None
         except RecordError as error:
-            said = f"{record.filename} cannot be imported: {' '.join(str(error).split())}"
+            # The record's own refusal (what its line says is wrong), as the record format says it.
+            reason = Verbatim(" ".join(str(error).split()))
+            said = words(say("{file} cannot be imported: {reason}", file=file, reason=reason))
             raise Refusal(said[:MESSAGE_CHARS]) from None
         users = {seat: member.id for seat, member in (("p1", first), ("p2", second)) if member is not None}
         if len(users) == 2 and first == second:
-            raise Refusal("A match needs two different players; name someone else as the second player.")
+            raise Refusal(say("A match needs two different players; name someone else as the second player."))
         channel_id = None
         existing = await self.bot.store.imported_match(interaction.guild.id, prepared.digest)
         if prepared.game.outcome() is None and existing is None:
@@ -95,11 +108,20 @@ class Imports(commands.Cog):
             )
         except RoomBusy:
             raise Refusal(
-                "A match runs in this channel, and a record that stops before the end is kept in the room "
-                "where it is imported; import it in a free game room."
+                say(
+                    "A match runs in this channel, and a record that stops before the end is kept in the room "
+                    "where it is imported; import it in a free game room."
+                )
             ) from None
-        resume = f"a host uses /resume match:{done.match_id} here"
-        replay = f"/replay match:{done.match_id} steps through it; /record match:{done.match_id} gives its record."
+        resume = words(say("a host uses {resume} here", resume=Verbatim(f"/resume match:{done.match_id}")))
+        replay = words(
+            say(
+                "{replay} steps through it; {record} gives its record.",
+                replay=Verbatim(f"/replay match:{done.match_id}"),
+                record=Verbatim(f"/record match:{done.match_id}"),
+            )
+        )
+        # The summary is the host's (its words, in its language), the two phrases ours.
         await reply(interaction, done.summary(resume, replay)[:MESSAGE_CHARS])
 
     async def download(self, attachment: discord.Attachment) -> bytes:
@@ -121,18 +143,25 @@ class Imports(commands.Cog):
         assert interaction.guild is not None and self.bot.store is not None
         if len(users) < 2:
             raise Refusal(
-                "This record stops before the end, so it becomes a match to play on: name its players "
-                "with the first and second options, and import it again."
+                say(
+                    "This record stops before the end, so it becomes a match to play on: name its players "
+                    "with the {first} and {second} options, and import it again.",
+                    first=Verbatim("first"),
+                    second=Verbatim("second"),
+                )
             )
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            raise Refusal("Import a record that stops before the end in a game room, a text channel.")
+            raise Refusal(say("Import a record that stops before the end in a game room, a text channel."))
         config = await self.bot.store.get_guild_settings(interaction.guild.id)
         if config.game_room_ids and channel.id not in config.game_room_ids:
-            rooms = ", ".join(f"<#{c}>" for c in config.game_room_ids)
             raise Refusal(
-                f"{channel.mention} is not a game room, and a record that stops before the end is played on "
-                f"where it is imported; import it in one of {rooms}."
+                say(
+                    "{room} is not a game room, and a record that stops before the end is played on "
+                    "where it is imported; import it in one of {rooms}.",
+                    room=Verbatim(channel.mention),
+                    rooms=rooms_of(config.game_room_ids),
+                )
             )
         return channel.id
 

@@ -19,8 +19,9 @@ from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus
+from geniusbot.words import Argument, Listing, Message, Verbatim, joined, say, say_c
 
-from . import host_refusal, parse_options
+from . import host_refusal, parse_options, refusal_words
 from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sealed_answer_message
 
 log = logging.getLogger(__name__)
@@ -91,14 +92,64 @@ SEAT_CHOICES = [
 ]
 
 
-def ended_here(record: MatchRecord, result: str) -> str:
+#: A match's status as /status lists it.
+STATUS_WORDS: dict[str, Message] = {
+    MatchStatus.LIVE: say_c("match status", "live"),
+    MatchStatus.PAUSED: say_c("match status", "paused"),
+    MatchStatus.FINISHED: say_c("match status", "finished"),
+    MatchStatus.ABORTED: say_c("match status", "aborted"),
+}
+
+
+def status_words(status: str) -> Argument:
+    """A match's status (``live``) as said in a sentence."""
+    return STATUS_WORDS.get(status) or Verbatim(status)
+
+
+def versus(names: list[str]) -> Argument:
+    """The players of a match, "alice vs bob" (their display names as they are)."""
+    if len(names) == 1:
+        return Verbatim(names[0])
+    if not names:
+        return Verbatim("")
+    return say("{first} vs {rest}", first=Verbatim(names[0]), rest=versus(names[1:]))
+
+
+def players_of(record: MatchRecord) -> Argument:
+    """The players of a recorded match: "alice vs bob"."""
+    return versus([s.display_name for s in record.seats])
+
+
+def rooms_of(channel_ids: list[int] | tuple[int, ...]) -> Listing:
+    """Channels as mentions in a list ("<#1>, <#2>")."""
+    return Listing(tuple(Verbatim(f"<#{c}>") for c in channel_ids))
+
+
+#: Discord's names of the permissions the bot needs in a game room.
+PERMISSIONS: dict[str, Message] = {
+    "view_channel": say_c("Discord permission", "View Channel"),
+    "send_messages": say_c("Discord permission", "Send Messages"),
+    "attach_files": say_c("Discord permission", "Attach Files"),
+}
+
+
+def missing_permissions(perms: discord.Permissions) -> list[Message]:
+    """The permissions of :data:`PERMISSIONS` that ``perms`` lacks, as Discord names them."""
+    return [said for name, said in PERMISSIONS.items() if not getattr(perms, name)]
+
+
+def ended_here(record: MatchRecord, result: str) -> Message:
     """What /status says of the last match that ended in a room where none runs now (``result``:
-    the host's result line of it)."""
-    players = " vs ".join(s.display_name for s in record.seats)
-    return (
-        f"The last match in this room, #{record.id} ({get_game(record.game).title}: {players}), has ended. "
-        f"{result}\n"
-        f"/replay match:{record.id} steps through it; /record match:{record.id} gives its record."
+    the host's result line of it, said already)."""
+    return say(
+        "The last match in this room, #{match} ({title}: {players}), has ended. {result}\n"
+        "{replay} steps through it; {record} gives its record.",
+        match=record.id,
+        title=Verbatim(get_game(record.game).title),
+        players=players_of(record),
+        result=Verbatim(result),
+        replay=Verbatim(f"/replay match:{record.id}"),
+        record=Verbatim(f"/record match:{record.id}"),
     )
 
 
@@ -130,12 +181,21 @@ class Matches(commands.Cog):
             except MatchNotFound:
                 record = None
             if record is None or record.guild_id != interaction.guild_id:
-                raise Refusal(f"There is no match #{match_id} in this server; /status lists the running ones.")
+                raise Refusal(
+                    say(
+                        "There is no match #{match} in this server; {status} lists the running ones.",
+                        match=match_id,
+                        status=Verbatim("/status"),
+                    )
+                )
             return record
         record = await store.live_match_in_channel(interaction.channel_id or 0)
         if record is None:
             raise Refusal(
-                "No match is running in this channel; give the match number, or see /status for the running ones."
+                say(
+                    "No match is running in this channel; give the match number, or see {status} for the running ones.",
+                    status=Verbatim("/status"),
+                )
             )
         return record
 
@@ -179,33 +239,35 @@ class Matches(commands.Cog):
         assert interaction.guild is not None and self.bot.store is not None
         channel = room or interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            raise Refusal("Start the match in a text channel, or name one with the room option.")
+            raise Refusal(say("Start the match in a text channel, or name one with the room option."))
         me = interaction.guild.me
-        if me is not None:
-            perms = channel.permissions_for(me)
-            needed = (
-                ("View Channel", perms.view_channel),
-                ("Send Messages", perms.send_messages),
-                ("Attach Files", perms.attach_files),
-            )
-            if missing := [name for name, ok in needed if not ok]:
-                raise Refusal(
-                    f"I cannot run a match in {channel.mention}: I need {' and '.join(missing)} there. "
-                    "Give me that, or choose another room."
+        if me is not None and (missing := missing_permissions(channel.permissions_for(me))):
+            raise Refusal(
+                say(
+                    "I cannot run a match in {room}: I need {permissions} there. Give me that, or choose another room.",
+                    room=Verbatim(channel.mention),
+                    permissions=joined(missing),
                 )
+            )
         config = await self.bot.store.get_guild_settings(interaction.guild.id)
         if config.game_room_ids and channel.id not in config.game_room_ids:
-            rooms = ", ".join(f"<#{c}>" for c in config.game_room_ids)
-            raise Refusal(f"{channel.mention} is not a game room; use one of {rooms} (an admin sets them with /setup).")
+            raise Refusal(
+                say(
+                    "{room} is not a game room; use one of {rooms} (an admin sets them with {setup}).",
+                    room=Verbatim(channel.mention),
+                    rooms=rooms_of(config.game_room_ids),
+                    setup=Verbatim("/setup"),
+                )
+            )
         if first.id == second.id:
-            raise Refusal("A match needs two different players; name someone else as the second player.")
+            raise Refusal(say("A match needs two different players; name someone else as the second player."))
         if first.bot or second.bot:
-            raise Refusal("Bots cannot play; name two members as the players.")
+            raise Refusal(say("Bots cannot play; name two members as the players."))
         try:
             game_class = get_game(game)
             game_options = parse_options(options)
         except ValueError as error:  # GameError is a ValueError too
-            raise Refusal(str(error)) from None
+            raise Refusal(refusal_words(error)) from None
         if dmo:
             game_options["dmo"] = dmo
         players = [Player("p1", first.id, first.display_name), Player("p2", second.id, second.display_name)]
@@ -222,9 +284,13 @@ class Matches(commands.Cog):
             guild_id=interaction.guild.id,
         )
         if not result.ok:
-            raise Refusal(result.message or "The match could not start; try again in a moment.")
+            raise Refusal(result.message or say("The match could not start; try again in a moment."))
         await self.refresh_choices(result.match_id)
-        await reply(interaction, f"Match #{result.match_id} has started in {channel.mention}.")
+        assert result.match_id is not None
+        await reply(
+            interaction,
+            say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(channel.mention)),
+        )
 
     @start.autocomplete("variant")
     async def variant_autocomplete(
@@ -247,20 +313,36 @@ class Matches(commands.Cog):
         closed, and tell the players who were written to that it did not start after all
         (Discord has no way to ask whether a DM would get through but to send one). ``against``:
         a practice match's opponent, the bot's name (the member who starts one plays it)."""
+        words = self.bot.words()
         closed: list[Player] = []
         reached: list[Player] = []
+        room = Verbatim(f"#{channel.name}")
         for player in players:
+            hello: Message
             if player.user_id == interaction.user.id:  # the one who starts it hears it as "you"
-                match = f"a practice match of {title} against {against}" if against else f"a match of {title}"
-                hello = f"You are starting {match} in #{channel.name}, playing {player.seat}."
+                match = (
+                    say("a practice match of {title} against {bot}", title=Verbatim(title), bot=Verbatim(against))
+                    if against
+                    else say("a match of {title}", title=Verbatim(title))
+                )
+                hello = say(
+                    "You are starting {match} in {room}, playing {seat}.",
+                    match=match,
+                    room=room,
+                    seat=Verbatim(player.seat),
+                )
             else:
-                hello = (
-                    f"{interaction.user.display_name} is starting a match of {title} in #{channel.name} with you "
-                    f"as {player.seat}."
+                hello = say(
+                    "{user} is starting a match of {title} in {room} with you as {seat}.",
+                    user=Verbatim(interaction.user.display_name),
+                    title=Verbatim(title),
+                    room=room,
+                    seat=Verbatim(player.seat),
                 )
             try:
                 await self.bot.transport.send_private(
-                    player, f"{hello} Private moves of that match go here, in this direct message."
+                    player,
+                    words(say("{hello} Private moves of that match go here, in this direct message.", hello=hello)),
                 )
                 reached.append(player)
             except TransportError as error:
@@ -271,16 +353,27 @@ class Matches(commands.Cog):
                 try:
                     await self.bot.transport.send_private(
                         player,
-                        f"The match of {title} in #{channel.name} has not started after all: I cannot send a "
-                        f"direct message to {' and '.join(p.name or p.seat for p in closed)}, and it needs private "
-                        "moves by DM. You will hear here again if it starts.",
+                        words(
+                            say(
+                                "The match of {title} in {room} has not started after all: I cannot send a "
+                                "direct message to {players}, and it needs private moves by DM. You will hear here "
+                                "again if it starts.",
+                                title=Verbatim(title),
+                                room=room,
+                                players=joined([Verbatim(p.name or p.seat) for p in closed]),
+                            )
+                        ),
                     )
                 except TransportError as error:
                     log.info("could not tell %s that the match did not start: %s", player.label, error)
-            who = " and ".join(f"<@{p.user_id}>" for p in closed)
             raise Refusal(
-                f"I cannot send a direct message to {who}, and {title} needs private moves by DM, so the match "
-                "has not started. Ask them to allow direct messages from server members (Privacy Settings), then start again."
+                say(
+                    "I cannot send a direct message to {players}, and {title} needs private moves by DM, so the "
+                    "match has not started. Ask them to allow direct messages from server members (Privacy "
+                    "Settings), then start again.",
+                    players=joined([Verbatim(f"<@{p.user_id}>") for p in closed]),
+                    title=Verbatim(title),
+                )
             )
 
     # ==================================================================== host commands
@@ -294,22 +387,33 @@ class Matches(commands.Cog):
         store = self.bot.store
         assert store is not None
         if match is None and await store.live_match_in_channel(interaction.channel_id or 0) is None:
+            words = self.bot.words()
             running = [r for r in await store.live_matches() if r.guild_id == interaction.guild_id]
             if not running:
-                text = "No match is running in this server. A host starts one with /start."
+                text = words(
+                    say("No match is running in this server. A host starts one with {start}.", start=Verbatim("/start"))
+                )
             else:
                 lines = [
-                    f"#{r.id} {get_game(r.game).title} in <#{r.channel_id}>: "
-                    f"{' vs '.join(s.display_name for s in r.seats)} ({r.status})"
+                    words(
+                        say(
+                            "#{match} {title} in {room}: {players} ({status})",
+                            match=r.id,
+                            title=Verbatim(get_game(r.game).title),
+                            room=Verbatim(f"<#{r.channel_id}>"),
+                            players=players_of(r),
+                            status=status_words(r.status),
+                        )
+                    )
                     for r in running
                 ]
-                text = "Running matches:\n" + "\n".join(lines)
+                text = words(say("Running matches:")) + "\n" + "\n".join(lines)
             if interaction.channel_id is not None:
                 ended = await store.finished_matches(
                     interaction.guild_id, channel=interaction.channel_id, limit=1, include_aborted=True
                 )
                 if ended:
-                    text += "\n" + ended_here(ended[0], self.host.result_line(ended[0]))
+                    text += "\n" + words(ended_here(ended[0], self.host.result_line(ended[0])))
             await reply(interaction, text)
             return
         record = await self.match_for(interaction, match)
@@ -325,7 +429,7 @@ class Matches(commands.Cog):
         if not result.ok:
             raise Refusal(result.message)
         await self.refresh_choices(record.id)
-        await reply(interaction, f"Match #{record.id}: {result.message}.")
+        await reply(interaction, say("Match #{match}: {said}.", match=record.id, said=Verbatim(result.message)))
 
     @app_commands.command(name="pause", description="Pause a match (host): the clocks stop")
     @app_commands.guild_only()
@@ -357,12 +461,12 @@ class Matches(commands.Cog):
         record = await self.match_for(interaction, match)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
-            raise Refusal(f"You do not play in match #{record.id}; only its players can resign.")
+            raise Refusal(say("You do not play in match #{match}; only its players can resign.", match=record.id))
         result = await self.host.command(record.id, "resign", seat=seat, key=f"discord:{interaction.id}")
         if not result.ok:
             raise Refusal(result.message)
         await self.refresh_choices(record.id)
-        await reply(interaction, f"You resigned match #{record.id}.")
+        await reply(interaction, say("You resigned match #{match}.", match=record.id))
 
     # ==================================================================== messages
 
@@ -388,8 +492,9 @@ class Matches(commands.Cog):
         mine = self.host.matches_of(message.author.id)
         if mine and not any(type(live.game).takes_private_moves() for live in mine):
             # A move sent here would be public anyway; the room is where the match is played.
-            rooms = ", ".join(f"<#{live.channel_id}>" for live in mine)
-            await self._answer_dm(message, f"Your match takes no private moves; type your move in {rooms}.")
+            rooms = rooms_of([live.channel_id for live in mine if live.channel_id is not None])
+            said = say("Your match takes no private moves; type your move in {rooms}.", rooms=rooms)
+            await self._answer_dm(message, self.bot.words()(said))
             return
         result = await self.host.private_message(message.author.id, text, key=f"discord:{message.id}")
         if result.ok and result.match_id is not None:
@@ -429,12 +534,12 @@ class Matches(commands.Cog):
                 self.offers.pop(match_id, None)
                 # Without its buttons the question would still read as open (answered by typing, by
                 # the clock, or the match paused or over): say it is closed; the board says the rest.
-                closed = choice_message(live.label(old.seat), old.texts, closed=True)
+                closed = choice_message(live.label(old.seat), old.texts, closed=True, words=self.bot.words())
                 await self._close(match_id, old, closed, "old choice buttons")
             if offer is None or not fits(match_id, *offer):
                 return
             seat, texts = offer
-            text = choice_message(live.label(seat), texts)
+            text = choice_message(live.label(seat), texts, words=self.bot.words())
             try:
                 sent = await self.bot.get_partial_messageable(live.channel_id).send(
                     text, view=choice_view(match_id, seat, texts), allowed_mentions=discord.AllowedMentions.none()
@@ -462,7 +567,8 @@ class Matches(commands.Cog):
             try:
                 user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
                 sent = await user.send(
-                    sealed_answer_message(match_id, texts), view=choice_view(match_id, seat, texts, private=True)
+                    sealed_answer_message(match_id, texts, words=self.bot.words()),
+                    view=choice_view(match_id, seat, texts, private=True),
                 )
             except DISCORD_ERRORS as error:
                 log.info("match %s: could not DM the answer buttons to %s: %s", match_id, seat, error)
@@ -489,9 +595,9 @@ class Matches(commands.Cog):
         label = labels.get(seat, seat)
         if holder != seat:
             raise Refusal(
-                f"This answer is for {label} alone."
+                say("This answer is for {seat} alone.", seat=Verbatim(label))
                 if private
-                else f"This choice is for {label} alone; wait for your own turn."
+                else say("This choice is for {seat} alone; wait for your own turn.", seat=Verbatim(label))
             )
         await interaction.response.defer()
         if private and self.bot.relay is not None and await self.bot.relay.press(interaction, match_id, seat, text):
@@ -505,9 +611,9 @@ class Matches(commands.Cog):
             raise Refusal(
                 result.message
                 or (
-                    "That answer was not taken; send it again as text."
+                    say("That answer was not taken; send it again as text.")
                     if private
-                    else "That choice was not taken; look at the board and try again."
+                    else say("That choice was not taken; look at the board and try again.")
                 )
             )
         pressed = interaction.message.id if interaction.message is not None else None
@@ -516,7 +622,11 @@ class Matches(commands.Cog):
                 del self.dm_offers[(match_id, seat)]
         elif (old := self.offers.get(match_id)) is not None and old.message_id == pressed:
             del self.offers[match_id]
-        answered = f"Match #{match_id}: you answered {text}." if private else f"{label} chose: {text}."
+        answered = self.bot.words()(
+            say("Match #{match}: you answered {answer}.", match=match_id, answer=Verbatim(text))
+            if private
+            else say("{seat} chose: {choice}.", seat=Verbatim(label), choice=Verbatim(text))
+        )
         try:
             await interaction.edit_original_response(content=answered, view=None)
         except DISCORD_ERRORS as error:
@@ -528,7 +638,7 @@ class Matches(commands.Cog):
         try:
             players = await self.host.players(match_id)
         except MatchNotFound:
-            raise Refusal(f"Match #{match_id} no longer exists.") from None
+            raise Refusal(say("Match #{match} no longer exists.", match=match_id)) from None
         labels = {seat: player.label for seat, player in players.items()}
         return next((s for s, p in players.items() if p.user_id == user_id), None), labels
 

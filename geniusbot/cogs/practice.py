@@ -26,8 +26,9 @@ from geniusbot.host.transport import Player
 from geniusbot.practice.engine import LEVELS, PracticeError
 from geniusbot.practice.seat import BotSeat
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus, Practice
+from geniusbot.words import Verbatim, joined, say
 
-from . import parse_options
+from . import parse_options, refusal_words
 from .matches import (
     DESCRIBE_CLOCK,
     DESCRIBE_OPTIONS,
@@ -39,6 +40,8 @@ from .matches import (
     describe_dmo,
     describe_variant,
     game_autocomplete,
+    missing_permissions,
+    rooms_of,
     variants_of,
 )
 
@@ -52,10 +55,6 @@ PLAYER_SEAT_CHOICES = [
 ]
 #: The seats of a practice match: the member plays one, the bot the other.
 SEATS = ("p1", "p2")
-
-#: What the room reads when the engine finds no move (never the engine's own words, which may
-#: speak of what the bot's seat holds).
-STUCK = "the practice opponent cannot find a move here; resign with /resign, or a host ends the match with /abort."
 
 
 def match_link(record: MatchRecord) -> str:
@@ -102,8 +101,17 @@ class DiscordOpponent(BotSeat):
         if live is None or live.channel_id is None:
             return
         try:
+            # What the room reads when the engine finds no move: never the engine's own words, which
+            # may speak of what the bot's seat holds.
+            said = say(
+                "{seat}: the practice opponent cannot find a move here; resign with {resign}, or a host ends the "
+                "match with {abort}.",
+                seat=Verbatim(live.label(self.seat)),
+                resign=Verbatim("/resign"),
+                abort=Verbatim("/abort"),
+            )
             await self.cog.bot.get_partial_messageable(live.channel_id).send(
-                f"{live.label(self.seat)}: {STUCK}", allowed_mentions=discord.AllowedMentions.none()
+                self.cog.bot.words()(said), allowed_mentions=discord.AllowedMentions.none()
             )
         except DISCORD_ERRORS as failure:
             log.info("match %s: could not say the opponent is stuck: %s", self.match_id, failure)
@@ -205,7 +213,9 @@ class PracticeCog(commands.Cog, name="Practice"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         member = interaction.user
         if interaction.guild is None or not isinstance(member, discord.Member):
-            raise Refusal("Practice matches are played in a server; use /practice there.")
+            raise Refusal(
+                say("Practice matches are played in a server; use {practice} there.", practice=Verbatim("/practice"))
+            )
         assert self.bot.store is not None and self.bot.host is not None
         channel = room or interaction.channel
         await self.check_room(interaction.guild, channel)
@@ -214,15 +224,20 @@ class PracticeCog(commands.Cog, name="Practice"):
         if running:
             record = running[0]
             raise Refusal(
-                f"You have a practice match running already: #{record.id} in <#{record.channel_id}> "
-                f"({match_link(record)}). One at a time: finish it, or give it up with /resign match:{record.id}, "
-                "then start another."
+                say(
+                    "You have a practice match running already: #{match} in {room} ({link}). One at a time: "
+                    "finish it, or give it up with {resign}, then start another.",
+                    match=record.id,
+                    room=Verbatim(f"<#{record.channel_id}>"),
+                    link=Verbatim(match_link(record)),
+                    resign=Verbatim(f"/resign match:{record.id}"),
+                )
             )
         try:
             game_class = get_game(game)
             game_options = parse_options(options)
         except ValueError as error:  # GameError is a ValueError too
-            raise Refusal(str(error)) from None
+            raise Refusal(refusal_words(error)) from None
         if dmo:
             game_options["dmo"] = dmo
         mine = random.SystemRandom().choice(SEATS) if seat == "random" else seat
@@ -247,39 +262,45 @@ class PracticeCog(commands.Cog, name="Practice"):
             practice=Practice(bots, level),
         )
         if not result.ok or result.match_id is None:
-            raise Refusal(result.message or "The match could not start; try again in a moment.")
+            raise Refusal(result.message or say("The match could not start; try again in a moment."))
         self.ensure_opponent(result.match_id)
         if isinstance(matches, Matches):
             await matches.refresh_choices(result.match_id)
         await reply(
             interaction,
-            f"Practice match #{result.match_id} has started in {channel.mention}: you play {mine}, "
-            f"the bot plays {bots} at level {level}.",
+            say(
+                "Practice match #{match} has started in {room}: you play {seat}, the bot plays {bot} at level {level}.",
+                match=result.match_id,
+                room=Verbatim(channel.mention),
+                seat=Verbatim(mine),
+                bot=Verbatim(bots),
+                level=Verbatim(level),
+            ),
         )
 
     async def check_room(self, guild: discord.Guild, channel: Any) -> None:
         """Refuse a channel where a match may not be played (as /start refuses it)."""
         if not isinstance(channel, discord.TextChannel):
-            raise Refusal("Practise in a text channel that is a game room, or name one with the room option.")
+            raise Refusal(say("Practise in a text channel that is a game room, or name one with the room option."))
         me = guild.me
-        if me is not None:
-            perms = channel.permissions_for(me)
-            needed = (
-                ("View Channel", perms.view_channel),
-                ("Send Messages", perms.send_messages),
-                ("Attach Files", perms.attach_files),
-            )
-            if missing := [name for name, ok in needed if not ok]:
-                raise Refusal(
-                    f"I cannot run a match in {channel.mention}: I need {' and '.join(missing)} there. "
-                    "Ask an admin for that, or choose another room."
+        if me is not None and (missing := missing_permissions(channel.permissions_for(me))):
+            raise Refusal(
+                say(
+                    "I cannot run a match in {room}: I need {permissions} there. "
+                    "Ask an admin for that, or choose another room.",
+                    room=Verbatim(channel.mention),
+                    permissions=joined(missing),
                 )
+            )
         assert self.bot.store is not None
         config = await self.bot.store.get_guild_settings(guild.id)
         if config.game_room_ids and channel.id not in config.game_room_ids:
-            rooms = ", ".join(f"<#{c}>" for c in config.game_room_ids)
             raise Refusal(
-                f"{channel.mention} is not a game room, so no match is played here; practise in one of {rooms}."
+                say(
+                    "{room} is not a game room, so no match is played here; practise in one of {rooms}.",
+                    room=Verbatim(channel.mention),
+                    rooms=rooms_of(config.game_room_ids),
+                )
             )
 
     @practice.autocomplete("variant")

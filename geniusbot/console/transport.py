@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from geniusbot.host.transport import Player
+from geniusbot.host.transport import Player, TextBoard
 
 TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
 
@@ -117,6 +117,10 @@ class ConsoleTransport:
         self._print(text)
         return self._id(text, key)
 
+    async def post_board(self, room: int | None, board: TextBoard, *, key: str | None = None) -> int:
+        """Print a text board with the lines around it, as one room message."""
+        return await self.post(room, board.text, key=key)
+
     async def post_picture(
         self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
     ) -> int:
@@ -144,6 +148,10 @@ class ConsoleTransport:
         """Print a private message, marked with its addressee."""
         self._print(f"[to {player.seat} only] {text}")
         return self._id()
+
+    async def send_private_board(self, player: Player, board: TextBoard) -> int:
+        """Print a private text board with the lines around it, marked with its addressee."""
+        return await self.send_private(player, board.text)
 
     async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int:
         """Save a private picture (if a folder is set) and print its caption, marked with its addressee."""

@@ -20,7 +20,7 @@ from . import board
 from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
 from .naming import game_title
-from .transport import TransportError, post_picture, post_text
+from .transport import TextBoard, TransportError, post_picture, post_text, send_private_text
 
 if TYPE_CHECKING:
     from .cache import MatchCache
@@ -81,27 +81,29 @@ class Announcer:
         self.text_boards = text_boards
         self.on_picture = on_picture
 
-    async def post(self, live: LiveMatch, text: str, *, delete_at: float | None = None) -> int | None:
-        """Post ``text`` in the room (``None`` if it could not be); with ``delete_at`` (epoch
-        seconds), a message to be deleted then, whose deletion is kept before it is posted."""
+    async def post(self, live: LiveMatch, text: str | TextBoard, *, delete_at: float | None = None) -> int | None:
+        """Post ``text`` (or a text board) in the room (``None`` if it could not be); with
+        ``delete_at`` (epoch seconds), a message to be deleted then, whose deletion is kept before
+        it is posted."""
         try:
             if delete_at is None:
-                return await self.transport.post(live.room, text)
+                return await post_text(self.transport, live.room, text, None)
+            whole = text.text if isinstance(text, TextBoard) else text
             return await self.posted.post_timed(
-                live, delete_at, lambda key: post_text(self.transport, live.room, text, key), text=text
+                live, delete_at, lambda key: post_text(self.transport, live.room, text, key), text=whole
             )
         except TransportError as error:
             log.warning("match %s: could not post: %s", live.id, error)
             return None
 
-    async def private(self, live: LiveMatch, seat: str, text: str) -> bool:
+    async def private(self, live: LiveMatch, seat: str, text: str | TextBoard) -> bool:
         player = live.players.get(seat)
         if player is None:
             return False
         if seat == live.practice_seat:
             return True  # the practice opponent reads its seat's views from the log, never a message
         try:
-            await self.transport.send_private(player, text)
+            await send_private_text(self.transport, player, text)
         except TransportError as error:
             await self._private_failed(live, seat, "private message", error)
             return False
@@ -335,7 +337,7 @@ class Announcer:
             text = live.speak(board.text_board(view, clocks=clocks))  # seats named as the lines name them
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
-            await self.post(live, text + ("\n" + caption if caption else ""), delete_at=vanish_at)
+            await self.post(live, TextBoard(text, below=caption), delete_at=vanish_at)
         if type(live.game).perfect_information:
             return  # every seat's view is the room's: there is no view of its own to send
         for seat in live.players:
@@ -392,7 +394,8 @@ class Announcer:
                 live.unreachable.discard(seat)
                 if not self.text_boards:  # a terminal shows the text view as well as saving the picture
                     return True
-        return await self.private(live, seat, f"Your view of match #{live.id}:\n" + live.speak(board.text_board(view)))
+        text = live.speak(board.text_board(view))
+        return await self.private(live, seat, TextBoard(text, above=f"Your view of match #{live.id}:"))
 
     def caption(self, live: LiveMatch, now: float, *, timed_out: frozenset[str] = frozenset()) -> str:
         """The line under a board: the result once the game is over, the clock line before.

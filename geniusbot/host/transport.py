@@ -35,6 +35,23 @@ class Player:
         return f"{self.name} ({self.seat})" if self.name and self.name != self.seat else self.seat
 
 
+@dataclass(frozen=True)
+class TextBoard:
+    """A text board and the lines around it, as the host sends them: the ``board`` (rows laid out
+    in columns, then its footer), a sentence ``above`` it and lines ``below`` it. The board is
+    data, never found in a text again: Discord puts it (and it alone) in a code block, a terminal
+    prints :attr:`text`."""
+
+    board: str
+    above: str = ""
+    below: str = ""
+
+    @property
+    def text(self) -> str:
+        """The whole as one text: what is above, the board and what is below, a line each."""
+        return "\n".join(t for t in (self.above, self.board, self.below) if t)
+
+
 #: What a resumed match's room reads first after the bot's restart (``{away}``: the outage's length).
 BACK_AFTER = "The bot is back after {away}"
 
@@ -65,6 +82,10 @@ class Transport(Protocol):
         """Post ``text`` in the room; return the new message's id."""
         ...
 
+    async def post_board(self, room: int | None, board: TextBoard) -> int:
+        """Post a text board (with the lines around it) in the room; return the first message's id."""
+        ...
+
     async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
         """Post a PNG picture (with an optional caption) in the room; return its id."""
         ...
@@ -75,6 +96,10 @@ class Transport(Protocol):
 
     async def send_private(self, player: Player, text: str) -> int | None:
         """Send ``text`` to one player only (a DM); return its id if the medium has one."""
+        ...
+
+    async def send_private_board(self, player: Player, board: TextBoard) -> int | None:
+        """Send a text board (with the lines around it) to one player only; its id if any."""
         ...
 
     async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int | None:
@@ -128,6 +153,10 @@ class KeyedTransport(Protocol):
         """Post ``text`` in the room, named by ``key`` if given; return the new message's id."""
         ...
 
+    async def post_board(self, room: int | None, board: TextBoard, *, key: str | None = None) -> int:
+        """Post a text board, named by ``key`` if given; return its first message's id."""
+        ...
+
     async def post_picture(
         self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
     ) -> int:
@@ -156,11 +185,22 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-async def post_text(transport: Transport, room: int | None, text: str, key: str | None) -> int:
-    """Post ``text``, with ``key`` if the transport takes one."""
+async def post_text(transport: Transport, room: int | None, text: str | TextBoard, key: str | None) -> int:
+    """Post ``text`` (or a text board), with ``key`` if the transport takes one."""
+    if isinstance(text, TextBoard):
+        if key is not None and isinstance(transport, KeyedTransport):
+            return await transport.post_board(room, text, key=key)
+        return await transport.post_board(room, text)
     if key is not None and isinstance(transport, KeyedTransport):
         return await transport.post(room, text, key=key)
     return await transport.post(room, text)
+
+
+async def send_private_text(transport: Transport, player: Player, text: str | TextBoard) -> int | None:
+    """Send ``text`` (or a text board) to one player only."""
+    if isinstance(text, TextBoard):
+        return await transport.send_private_board(player, text)
+    return await transport.send_private(player, text)
 
 
 async def post_picture(
@@ -210,6 +250,10 @@ class RecordingTransport:
         self.sent.append(Sent("post", room, text, mid))
         return mid
 
+    async def post_board(self, room: int | None, board: TextBoard) -> int:
+        """Record a text board as the one room post it is (through :meth:`post`)."""
+        return await self.post(room, board.text)
+
     async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
         """Record a picture."""
         mid = self._id()
@@ -227,6 +271,10 @@ class RecordingTransport:
         mid = self._id()
         self.sent.append(Sent("private", None, text, mid, to=player.seat))
         return mid
+
+    async def send_private_board(self, player: Player, board: TextBoard) -> int | None:
+        """Record a private text board as the one private message it is (through :meth:`send_private`)."""
+        return await self.send_private(player, board.text)
 
     async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int | None:
         """Record a private picture, or fail for seats in ``fail_private``."""

@@ -16,9 +16,10 @@ from geniusbot.bot import APOLOGY, TOKEN_HELP, apply_discord_urls, run_bot
 from geniusbot.cli import main
 from geniusbot.cogs import parse_options
 from geniusbot.config import Settings
-from geniusbot.discord_transport import MESSAGE_LIMIT, fence, split_text
+from geniusbot.discord_transport import MESSAGE_LIMIT, board_texts, split_text
 from geniusbot.games import get_game, new_game
 from geniusbot.host import board
+from geniusbot.host.transport import TextBoard
 from geniusbot.storage import StorageError, Store
 from tests.e2e.botworld import TestBot, World
 from tests.fakediscord import FakeDiscord
@@ -53,21 +54,23 @@ def test_games_with_private_moves_need_dms() -> None:
 
 def test_long_texts_are_split_and_text_boards_fenced() -> None:
     text_board = board.text_board(new_game("tightwire").view())
-    assert fence(text_board).startswith("```\n") and fence("Match #1 started.") == "Match #1 started."
+    [fenced] = board_texts(TextBoard(text_board))
+    assert fenced == f"```\n{text_board}\n```" and split_text("Match #1 started.") == ["Match #1 started."]
     # Only the board is in the block: the sentences around it read as text, not as code.
-    said = "bob colours E3 E4 black.\n2 . # .\n1 . # .\n  A B C\nalice: your move.\nTo move: alice (p1) 0:30."
-    assert fence(said) == (
-        "bob colours E3 E4 black.\n```\n2 . # .\n1 . # .\n  A B C\n```\nalice: your move.\nTo move: alice (p1) 0:30."
-    )
-    assert fence(text_board).endswith("p1 orange, p2 blue | to move: p1")
-    # The block holds the drawing (blank rows between its rows of dots too), the sentences follow it.
-    assert fence(text_board).split("\n```\n")[1].startswith("O orange, B blue, . an empty dot")
+    said = TextBoard("2 . # .\n1 . # .\n  A B C", above="bob colours E3 E4 black.", below="To move: alice (p1) 0:30.")
+    assert board_texts(said) == [
+        "bob colours E3 E4 black.\n```\n2 . # .\n1 . # .\n  A B C\n```\nTo move: alice (p1) 0:30."
+    ]
     parts = split_text("\n".join(f"line {i} " + "x" * 50 for i in range(100)))
     assert len(parts) > 1 and all(len(p) <= MESSAGE_LIMIT for p in parts)
     assert "".join(p.replace("\n", "") for p in parts) == "".join(f"line {i} " + "x" * 50 for i in range(100))
-    fenced = split_text("   A B\n" + "\n".join(" 1 " + "x" * 60 for _ in range(60)))
-    assert len(fenced) > 1 and all(
-        p.startswith("```\n") and p.endswith("\n```") and len(p) <= MESSAGE_LIMIT for p in fenced
+    long = TextBoard(
+        "   A B\n" + "\n".join(" 1 " + "x" * 60 for _ in range(60)), above="Your view:", below="To move: p1"
+    )
+    fenced_parts = board_texts(long)
+    assert fenced_parts[0] == "Your view:" and fenced_parts[-1] == "To move: p1"
+    assert len(fenced_parts) > 3 and all(
+        p.startswith("```\n") and p.endswith("\n```") and len(p) <= MESSAGE_LIMIT for p in fenced_parts[1:-1]
     )
     assert split_text("") == ["\u200b"]
 
