@@ -40,7 +40,7 @@ def typed(data: bytes) -> io.TextIOWrapper:
 async def test_bytes_that_are_not_utf8_are_a_line_the_console_cannot_read(tmp_path):
     code, out = await play(tmp_path, typed(b"p1: \xff\xfe H8\nhelp \xc3\np1: H8\nexport\nquit\n"))
     assert code == 0
-    assert out.count(UNREADABLE) == 2, out
+    assert out.count(UNREADABLE.text) == 2, out
     assert "Something went wrong" not in out and "\udcff" not in out
     assert "ok p1: H8" in out
     record = out[out.index("[Game ") :]
@@ -49,7 +49,7 @@ async def test_bytes_that_are_not_utf8_are_a_line_the_console_cannot_read(tmp_pa
 
 async def test_a_text_stream_holding_undecodable_bytes_is_refused_the_same(tmp_path):
     code, out = await play(tmp_path, io.StringIO("p1: \udcff\udcfe\nquit\n"))
-    assert code == 0 and UNREADABLE in out and "Something went wrong" not in out
+    assert code == 0 and UNREADABLE.text in out and "Something went wrong" not in out
 
 
 async def test_the_end_of_the_input_without_quit_says_how_to_resume(tmp_path):
