@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 
 from PIL import GifImagePlugin, Image, ImageChops
 
-from geniusbot.host.naming import name_seats
 from geniusbot.pictures import has_renderer, render_image
 from geniusbot.render.palette import PALETTE, PALETTE_ENTRIES, ink, palette_image
 from geniusbot.render.text import draw_text, fit_text
+from geniusbot.words import Listing, Verbatim, say
 
 from .steps import Shown, Steps
 
@@ -81,16 +81,16 @@ class NoPicture(Exception):
 
 def caption(shown: Shown, steps: Steps) -> list[str]:
     """The caption lines of a step: what happened, the clocks, the result on the last step."""
-    total, names, result = len(steps), steps.names, steps.result
-    what = "the start" if shown.action is None else shown.action
-    lines = [f"Step {shown.index} of {total - 1}: {what}"]
-    clocks = ", ".join(f"{names.get(s) or s} {t}" for s, t in shown.clocks.items() if t)
+    total, names, result, words = len(steps), steps.names, steps.result, steps.words
+    what = say("the start") if shown.action is None else shown.action
+    lines = [words(say("Step {step} of {last}: {what}", step=shown.index, last=total - 1, what=what))]
+    clocks = [Verbatim(f"{names.get(s) or s} {t}") for s, t in shown.clocks.items() if t]
     if clocks:
-        lines.append(f"Clocks: {clocks}")
+        lines.append(words(say("Clocks: {clocks}", clocks=Listing(tuple(clocks)))))
     elif shown.index and any(steps.start_clocks.values()):
-        lines.append("Clocks: not in the record at this step")  # a record line without {p1=... p2=...}
+        lines.append(words(say("Clocks: not in the record at this step")))  # a record line without {p1=... p2=...}
     if shown.index == total - 1 and result:
-        lines.append(name_seats(result, names))
+        lines.append(words(result))
     return lines
 
 

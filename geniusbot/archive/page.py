@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import functools
 import html
 import json
 import math
@@ -328,6 +329,10 @@ def _say(text: str) -> None:
     print(f"geniusbot replay: {text}", file=sys.stderr)
 
 
+def _language(args: argparse.Namespace) -> str:
+    return str(getattr(args, "language", None) or getattr(getattr(args, "settings", None), "geniusbot_language", "en"))
+
+
 async def _gathered(args: argparse.Namespace) -> PageMatch | int:
     """The match the arguments name (a record file, or ``--match`` in ``--db``), or exit 2 said."""
     from geniusbot.record import RecordError, parse_record
@@ -344,7 +349,7 @@ async def _gathered(args: argparse.Namespace) -> PageMatch | int:
         _say(str(error))
         return 2
     try:
-        return await asyncio.to_thread(record_steps, parse_record(text))
+        return await asyncio.to_thread(functools.partial(record_steps, parse_record(text), language=_language(args)))
     except RecordError as error:
         _say(f"{args.file}: {' '.join(str(error).split())}")
         return 2
@@ -376,7 +381,7 @@ async def _stored(args: argparse.Namespace) -> PageMatch | int:
         _say(f"the database {url!r} cannot be opened ({error}); check --db.")
         return 2
     try:
-        return await match_steps(store, args.match)
+        return await match_steps(store, args.match, language=_language(args))
     except MatchNotFound:
         _say(f"there is no match #{args.match} in {url!r}.")
         return 2

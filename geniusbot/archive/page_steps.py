@@ -33,13 +33,13 @@ from typing import Any
 from geniusbot import pictures
 from geniusbot.adjudicate import take
 from geniusbot.archive.steps import clocks_of
-from geniusbot.games import Game, get_game
+from geniusbot.games import Game, Outcome, Termination, get_game
 from geniusbot.host import board
-from geniusbot.host.naming import name_seats
 from geniusbot.host.replay import log_pages, record_line, replay_actions
 from geniusbot.record import GAME_KINDS, Record, apply_action, game_from_record, write_host_line
 from geniusbot.render import png
 from geniusbot.storage import MatchStatus, Store
+from geniusbot.words import ENGLISH, Message, Verbatim, Words, say
 
 log = logging.getLogger(__name__)
 
@@ -131,20 +131,24 @@ def drawn_note(bound: int, game: Game) -> tuple[bool, str]:
     )
 
 
-def result_line(outcome_reason: str | None, names: Mapping[str, str], *, aborted: bool = False) -> str:
+def result_line(
+    outcome: Outcome | None, names: Mapping[str, str], *, aborted: bool = False, language: str = ENGLISH
+) -> str:
     """The page's result: the game's last word with the players' names, or that it has not ended."""
+    words = Words(language, names)
+    said = None if outcome is None else outcome.said or Message("{result}", {"result": Verbatim(outcome.reason)})
     if aborted:
-        return "The match was aborted." + (f" {name_seats(outcome_reason, names)}" if outcome_reason else "")
-    if outcome_reason is None:
-        return "The game has not ended."
-    return f"Result: {name_seats(outcome_reason, names)}"
+        return words(say("The match was aborted. {result}", result=said) if said else say("The match was aborted."))
+    if said is None:
+        return words(say("The game has not ended."))
+    return words(say("Result: {result}", result=said))
 
 
 def _players(names: Mapping[str, str]) -> str:
     return " vs ".join(names.values())
 
 
-def record_steps(record: Record) -> PageMatch:
+def record_steps(record: Record, *, language: str = ENGLISH) -> PageMatch:
     """The page of a parsed record: the start, then one step per accepted line.
 
     Raises :class:`~geniusbot.record.RecordError` when the headers describe no game.
@@ -175,11 +179,11 @@ def record_steps(record: Record) -> PageMatch:
     outcome = game.outcome()
     title = f"{game.title}: {_players(names)}"
     event = record.header("Event").strip()
-    result = result_line(outcome.reason if outcome else None, names)
+    result = result_line(outcome, names, language=language)
     return PageMatch(f"{title} ({event})" if event else title, names, result, steps, note)
 
 
-async def match_steps(store: Store, match_id: int) -> PageMatch:
+async def match_steps(store: Store, match_id: int, *, language: str = ENGLISH) -> PageMatch:
     """The page of the ended stored match ``match_id``: its log read a page at a time and played
     through once, each step as :meth:`~geniusbot.host.replay.Replay.step` gives it.
 
@@ -223,8 +227,12 @@ async def match_steps(store: Store, match_id: int) -> PageMatch:
     if game is None:  # no action logged at all
         start = replay_actions(record, [])[0]
         steps.append(draw_step(0, start.game, names, clocks=start.clocks))
-    reason = record.result.reason if record.result is not None else None
-    result = result_line(reason, names, aborted=record.status == MatchStatus.ABORTED)
+    # The game as it ended keeps its outcome's words; a result it does not keep (a host's ruling,
+    # an abort's) is the stored sentence.
+    ended = (game.outcome() if game is not None else None) if record.result is not None else None
+    if ended is None and record.result is not None:
+        ended = Outcome(record.result.winner, Termination.OTHER, record.result.reason.rstrip("."))
+    result = result_line(ended, names, aborted=record.status == MatchStatus.ABORTED, language=language)
     game_title = get_game(record.game).title
     if record.practice is not None:  # "<game>, practice (bot at normal)", as /replay says it
         game_title = f"{game_title}, {record.practice.describe()}"

@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.games import Game
+from geniusbot.games import Game, Outcome, load
 from geniusbot.host.clock import Clock
 from geniusbot.host.imports import ImportRefused, decode_record, prepare
 from geniusbot.host.naming import game_title
 from geniusbot.host.replay import read_log, start_game
 from geniusbot.record import GAME_KINDS, RecordError, apply_action
 from geniusbot.storage import ActionKind, ActionRecord, MatchStatus, Store
+from geniusbot.words import ENGLISH, Message, Verbatim, Words, say
 
 #: The time of a record line without an ``at`` annotation (only the start's clock reads it).
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -44,7 +45,7 @@ class Shown:
 
     index: int
     view: Mapping[str, Any]
-    action: str | None
+    action: Message | None
     clocks: Mapping[str, str]
 
 
@@ -59,7 +60,14 @@ class Steps:
     start_clocks: dict[str, str]
     actions: list[ActionRecord]
     label: str
-    result: str | None = None
+    result: Message | None = None
+    #: The language the steps are said in (:mod:`geniusbot.words`).
+    language: str = ENGLISH
+
+    @property
+    def words(self) -> Words:
+        """The renderer of the steps' words: their language, the players' names."""
+        return Words(self.language, self.names)
 
     def __len__(self) -> int:
         """How many steps: the start and one per action."""
@@ -71,25 +79,26 @@ class Steps:
         yield Shown(0, game.view(None), None, dict(self.start_clocks))
         for index, action in enumerate(self.actions, 1):
             apply_action(game, action)
-            yield Shown(index, game.view(None), action_text(action, self.names), clocks_of(action, game.seats))
+            yield Shown(index, game.view(None), action_said(action, self.names), clocks_of(action, game.seats))
 
 
-def _who(seat: str | None, names: Mapping[str, str]) -> str:
+def _who(seat: str | None, names: Mapping[str, str]) -> Verbatim:
     name = names.get(seat or "", "")
-    return f"{name} ({seat})" if name and name != seat else str(seat)
+    return Verbatim(f"{name} ({seat})" if name and name != seat else str(seat))
 
 
-def action_text(action: ActionRecord, names: Mapping[str, str]) -> str:
+def action_said(action: ActionRecord, names: Mapping[str, str]) -> Message:
     """An action in words for everyone: a private one without its text."""
+    who = _who(action.seat, names)
     if action.kind in (ActionKind.MOVE, ActionKind.PRIVATE):
         if action.private:
-            return f"{_who(action.seat, names)} sends a sealed move by direct message"
-        return f"{_who(action.seat, names)}: {action.text}"
+            return say("{who} sends a sealed move by direct message", who=who)
+        return say("{who}: {move}", who=who, move=Verbatim(action.text))
     if action.kind == ActionKind.RESIGN:
-        return f"{_who(action.seat, names)} resigns"
+        return say("{who} resigns", who=who)
     if action.kind == ActionKind.TIMEOUT:
-        return f"host: {_who(action.seat, names)} runs out of time"
-    return f"host: {action.text}"
+        return say("host: {who} runs out of time", who=who)
+    return say("host: {action}", action=Verbatim(action.text))
 
 
 def clocks_of(action: ActionRecord, seats: Sequence[str]) -> dict[str, str]:
@@ -101,6 +110,11 @@ def clocks_of(action: ActionRecord, seats: Sequence[str]) -> dict[str, str]:
         now = action.at.timestamp()
         return {seat: clock.display(seat, now) for seat in seats if seat in clock.seats}
     return {str(k): str(v) for k, v in (data.get("display") or {}).items()}
+
+
+def _said(outcome: Outcome) -> Message:
+    """An outcome's sentence as a message (a game's plain English kept as it is)."""
+    return outcome.said or Message("{result}", {"result": Verbatim(outcome.reason)})
 
 
 def from_record(data: bytes, what: str) -> Steps:
@@ -132,7 +146,7 @@ def from_record(data: bytes, what: str) -> Steps:
         start_clocks={seat: fresh.display(seat, 0) for seat in start.seats},
         actions=actions,
         label=what,
-        result=None if outcome is None else outcome.reason,
+        result=None if outcome is None else _said(outcome),
     )
 
 
@@ -149,11 +163,14 @@ async def from_store(store: Store, match_id: int) -> Steps:
         fresh = Clock.new(Clock.from_dict(record.clock).control, start.seats)
         start_clocks = {seat: fresh.display(seat, 0) for seat in start.seats}
     names = {s.seat: s.display_name for s in record.seats}
-    result = None
+    result: Message | None = None
     if record.status == MatchStatus.ABORTED:
-        result = "The match was aborted."
+        result = say("The match was aborted.")
     elif record.result is not None:
-        result = record.result.reason
+        # The game as it ended keeps its outcome's words; a result the game does not keep (a
+        # host's ruling) is the stored sentence.
+        ended = load(record.state).outcome() if record.state else None
+        result = _said(ended) if ended is not None else Message("{result}", {"result": Verbatim(record.result.reason)})
     return Steps(
         game=record.game,
         title=game_title(start),

@@ -318,6 +318,7 @@ class Archive(commands.Cog):
         record = await self.ended_match(interaction, match_id)
         assert self.bot.store is not None
         steps = await from_store(self.bot.store, record.id)
+        steps.language = self.bot.language  # the captions in the bot's language
         try:
             check_picture(steps)  # the button shows only with a picture; a plug-in may have lost it
         except NoPicture as error:

@@ -64,7 +64,18 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="OUT",
         help="write the replay page to OUT: one HTML file (boards, move list, keys, play button), no network",
     )
+    parser.add_argument(
+        "--language",
+        metavar="CODE",
+        help="the language of the captions and the page: en, a language with a catalogue, or qps, the "
+        "pseudo-language (default: GENIUSBOT_LANGUAGE, else en)",
+    )
     parser.set_defaults(handler="geniusbot.commands.replay:command")
+
+
+def language_of(args: argparse.Namespace) -> str:
+    """The language asked for: ``--language``, else the settings' GENIUSBOT_LANGUAGE, else English."""
+    return str(getattr(args, "language", None) or getattr(getattr(args, "settings", None), "geniusbot_language", "en"))
 
 
 def _say(text: str) -> None:
@@ -170,6 +181,7 @@ async def command(args: argparse.Namespace) -> int:
         steps = await _stored(args)
         if isinstance(steps, int):
             return steps
+        steps.language = language_of(args)
     else:
         from geniusbot.record.file import RecordUnreadable, read_record_bytes
 
@@ -180,6 +192,7 @@ async def command(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         try:
             steps = from_record(data, what)
+            steps.language = language_of(args)
         except StepsRefused as error:
             _say(f"{error} No file was written.")
             return EXIT_USAGE

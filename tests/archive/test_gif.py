@@ -18,7 +18,6 @@ from geniusbot.archive import gif
 from geniusbot.archive.steps import Shown, Steps, from_record
 from geniusbot.cli import EXIT_USAGE, main
 from geniusbot.commands.replay import part_names
-from geniusbot.host.naming import name_seats
 from geniusbot.record import apply_action, parse_record
 from tests.cli_support import clean_cli, store_record
 
@@ -136,7 +135,7 @@ def test_a_sealed_move_is_captioned_without_its_text():
     sealed = [(a, s) for a, s in zip(steps.actions, list(steps)[1:], strict=True) if a.private]
     assert sealed
     for action, shown in sealed:
-        assert shown.action == f"{steps.names[action.seat]} ({action.seat}) sends a sealed move by direct message"
+        assert shown.action is not None and steps.words(shown.action) == f"{steps.names[action.seat]} ({action.seat}) sends a sealed move by direct message"
         assert action.text not in gif.caption(shown, steps)[0].split(": ", 1)[1]
 
 
@@ -179,9 +178,8 @@ def test_the_caption_says_the_step_the_action_the_clocks_and_at_the_end_the_resu
     assert gif.caption(last, whole)[0].startswith(f"Step {len(whole) - 1} of {len(whole) - 1}: ")
     assert gif.caption(last, whole)[1:] == [
         "Clocks: not in the record at this step",
-        name_seats(whole.result, whole.names),
+        "Hyunmin (black) makes five in a row, H8 to L8, and wins.",
     ]
-    assert whole.result and "wins" in whole.result
 
 
 def test_a_step_that_changes_nothing_keeps_its_frame():
