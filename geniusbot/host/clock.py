@@ -28,6 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from geniusbot.games import OptionError, get_game
+from geniusbot.words import Message, Verbatim, Words, say, say_c, say_n
 
 MS = 1000
 #: Warnings are announced when this many seconds are left before a seat's time runs out.
@@ -190,19 +191,37 @@ class TimeControl:
 
     def describe(self) -> str:
         """A sentence for players: "60 s a move, then a 5:00 reserve"; "none" untimed (it follows
-        "Clock: " in the match's first line)."""
+        "Clock: " in the match's first line): :meth:`described` in English."""
+        return Words()(self.described())
+
+    def described(self) -> Message:
+        """:meth:`describe` as words as data, to be said in any language."""
         if self.untimed:
-            return "none"
+            return say_c("clock", "none")
+        per_move = Verbatim(f"{self.per_move_ms / MS:g}")
         if self.periods:
-            text = f"{self.periods} periods of {self.per_move_ms / MS:g} s (byo-yomi)"
+            text = say_n(
+                "{n} periods of {seconds} s (byo-yomi)",
+                "{n} periods of {seconds} s (byo-yomi)",
+                n=self.periods,
+                seconds=per_move,
+            )
         else:
-            text = f"{self.per_move_ms / MS:g} s a move" if self.per_move_ms else "no time a move"
+            text = say("{seconds} s a move", seconds=per_move) if self.per_move_ms else say("no time a move")
             if self.reserve_ms:
-                text += f", then a {format_duration(self.reserve_ms)} reserve"
+                reserve = Verbatim(format_duration(self.reserve_ms))
                 if self.block_ms:
-                    text += f" spent in {self.block_ms / MS:g} s blocks"
+                    block = Verbatim(f"{self.block_ms / MS:g}")
+                    text = say(
+                        "{move}, then a {reserve} reserve spent in {block} s blocks",
+                        move=text,
+                        reserve=reserve,
+                        block=block,
+                    )
+                else:
+                    text = say("{move}, then a {reserve} reserve", move=text, reserve=reserve)
         if self.reset_each_bout:
-            text += ", the reserve reset each bout"
+            text = say("{clock}, the reserve reset each bout", clock=text)
         return text
 
 
@@ -521,6 +540,27 @@ class Clock:
         self.seats[seat].extra_ms += ms
 
     # ---- display and storage ---------------------------------------------------------------
+
+    def said(self, seat: str, now: float) -> Message | Verbatim:
+        """:meth:`display` as a message's argument: the digits as they are, its words
+        ("periods", "extra") as words as data."""
+        if self.control.untimed:
+            return Verbatim("")
+        if self.seats[seat].flagged and not self.seats[seat].on_turn:
+            return Verbatim(format_duration(0))
+        left = self.remaining(seat, now)
+        text: Message | Verbatim
+        if self.control.periods:
+            time = Verbatim(format_duration(left.move_ms))
+            text = say_n("{time} ({n} period)", "{time} ({n} periods)", n=left.periods_left or 0, time=time)
+        else:
+            shown = format_duration(left.move_ms)
+            if self.control.reserve_ms:
+                shown += f" +{format_duration(left.reserve_ms)}"
+            text = Verbatim(shown)
+        if left.extra_ms:
+            text = say("{time} +{extra} extra", time=text, extra=Verbatim(format_duration(left.extra_ms)))
+        return text
 
     def display(self, seat: str, now: float) -> str:
         """A short string for a board or a status line: ``0:42 +4:10``, ``0:42 (4 periods)``;
