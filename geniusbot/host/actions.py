@@ -141,7 +141,8 @@ class Actions:
             else:
                 control = preset(instance.name, instance.variant)
         except (GameError, ClockSpecError) as error:
-            return Reply(ReplyStatus.ERROR, str(error))
+            # A refusal of the game's or of the clock's: its message where it is words as data.
+            return Reply(ReplyStatus.ERROR, self._text(error.said) if error.said is not None else str(error))
         except ValueError as error:
             refused = say("That option is not valid ({error}); check it and start again.", error=Verbatim(str(error)))
             return Reply(ReplyStatus.ERROR, self._text(refused))

@@ -44,7 +44,12 @@ MAX_PERIODS = 100
 
 
 class ClockSpecError(ValueError):
-    """A time-control string the host cannot read; the message says what to write."""
+    """A time-control string the host cannot read; the message says what to write. Made of a
+    :class:`Message` (``said``), as a game's refusal is: ``str(error)`` is its English."""
+
+    def __init__(self, message: str | Message = "", *args: object) -> None:
+        self.said: Message | None = message if isinstance(message, Message) else None
+        super().__init__(Words()(message) if isinstance(message, Message) else message, *args)
 
 
 class ClockTooLong(ClockSpecError):
@@ -82,26 +87,74 @@ _AMOUNT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|m|min|mins|h)?$")
 def _parse_amount(text: str, whole: str) -> int:
     match = _AMOUNT.match(text.strip().lower())
     if not match:
-        where = "" if text.strip() == whole.strip() else f" in {whole!r}"
+        amount: Verbatim | Message = Verbatim(repr(text.strip()))
+        if text.strip() == whole.strip():
+            raise ClockSpecError(
+                say(
+                    "{amount} is not a duration; write a number with s or m, such as 60s or 5m (or none for no clock).",
+                    amount=amount,
+                )
+            )
         raise ClockSpecError(
-            f"{text.strip()!r}{where} is not a duration; write a number with s or m, such as 60s or 5m "
-            "(or none for no clock)."
+            say(
+                "{amount} in {spec} is not a duration; write a number with s or m, such as 60s or 5m "
+                "(or none for no clock).",
+                amount=amount,
+                spec=Verbatim(repr(whole)),
+            )
         )
     number = float(match.group(1))  # a number of hundreds of digits reads as inf: too long, said below
     unit = match.group(2) or "s"
     factor = {"ms": 0.001, "h": 3600}.get(unit, 60 if unit.startswith("m") else 1)
     if number * factor * MS > MAX_AMOUNT_MS:
-        where = "" if text.strip() == whole.strip() else f" in {_cut(whole.strip(), 40)!r}"
+        amount = _quoted(text.strip())
+        hours = MAX_AMOUNT_MS // 3_600_000
+        if text.strip() == whole.strip():
+            raise ClockTooLong(
+                say_n(
+                    "{amount} is longer than a clock may give: each time in a time control may be "
+                    "at most {n} hour (24h, 1440m or 86400s).",
+                    "{amount} is longer than a clock may give: each time in a time control may be "
+                    "at most {n} hours (24h, 1440m or 86400s).",
+                    n=hours,
+                    amount=amount,
+                )
+            )
         raise ClockTooLong(
-            f"{_cut(text.strip())!r}{where} is longer than a clock may give: each time in a time control may be "
-            f"at most {MAX_AMOUNT_MS // 3_600_000} hours (24h, 1440m or 86400s)."
+            say_n(
+                "{amount} in {spec} is longer than a clock may give: each time in a time control may be "
+                "at most {n} hour (24h, 1440m or 86400s).",
+                "{amount} in {spec} is longer than a clock may give: each time in a time control may be "
+                "at most {n} hours (24h, 1440m or 86400s).",
+                n=hours,
+                amount=amount,
+                spec=_quoted(whole.strip(), 40),
+            )
         )
     return to_ms(number * factor)
 
 
-def _cut(text: str, longest: int = 24) -> str:
-    """``text`` as a message quotes it: cut, saying its length, past ``longest`` characters."""
-    return text if len(text) <= longest else f"{text[:longest]}... ({len(text):,} characters)"
+def _cut(text: str, longest: int = 24, *, quoted: bool = False) -> Verbatim | Message:
+    """``text`` as a message quotes it: cut, saying its length, past ``longest`` characters;
+    ``quoted``: in quotes, as Python's ``repr`` writes it (``'60x'``)."""
+    if len(text) <= longest:
+        return Verbatim(repr(text) if quoted else text)
+    start = repr(text[:longest]) if quoted else text[:longest]
+    # The length in words ends the quotation: the quote that closes it follows.
+    opened, closed = (start[:-1], start[-1]) if quoted else (start, "")
+    return say_n(
+        "{start}... ({length} character){end}",
+        "{start}... ({length} characters){end}",
+        n=len(text),
+        start=Verbatim(opened),
+        length=Verbatim(f"{len(text):,}"),
+        end=Verbatim(closed),
+    )
+
+
+def _quoted(text: str, longest: int = 24) -> Verbatim | Message:
+    """:func:`_cut` in quotes."""
+    return _cut(text, longest, quoted=True)
 
 
 @dataclass(frozen=True)
@@ -147,17 +200,25 @@ class TimeControl:
             digits = byo.group(1).lstrip("0") or "0"
             if len(digits) > len(str(MAX_PERIODS)) or int(digits) > MAX_PERIODS:
                 raise ClockTooLong(
-                    f"{_cut(whole.strip())!r} has {_cut(digits)} periods; a byo-yomi clock may have at most "
-                    f"{MAX_PERIODS}, such as 5x60s."
+                    say(
+                        "{spec} has {digits} periods; a byo-yomi clock may have at most {most}, such as 5x60s.",
+                        spec=_quoted(whole.strip()),
+                        digits=_cut(digits),
+                        most=MAX_PERIODS,
+                    )
                 )
             periods = int(digits)
             period = _parse_amount(byo.group(2), whole)
             if periods < 1 or period <= 0:
-                raise ClockSpecError(f"{whole!r} needs at least one period of more than 0 s, such as 5x60s.")
+                raise ClockSpecError(
+                    say("{spec} needs at least one period of more than 0 s, such as 5x60s.", spec=Verbatim(repr(whole)))
+                )
             return TimeControl.byoyomi(periods, period).with_reset(reset)
         per_move_text, plus, reserve_text = spec.partition("+")
         if not per_move_text:
-            raise ClockSpecError(f"{whole!r} is not a time control; write 60s, 60s+5m, 90s+5m/10s or 5x60s.")
+            raise ClockSpecError(
+                say("{spec} is not a time control; write 60s, 60s+5m, 90s+5m/10s or 5x60s.", spec=Verbatim(repr(whole)))
+            )
         per_move = _parse_amount(per_move_text, whole)
         reserve = block = 0
         if plus:
@@ -166,9 +227,13 @@ class TimeControl:
             if slash:
                 block = _parse_amount(block_text, whole)
                 if block <= 0:
-                    raise ClockSpecError(f"The block in {whole!r} must be longer than 0 s, such as 10s.")
+                    raise ClockSpecError(
+                        say("The block in {spec} must be longer than 0 s, such as 10s.", spec=Verbatim(repr(whole)))
+                    )
         if per_move == 0 and reserve == 0:
-            raise ClockSpecError(f"{whole!r} gives no time at all; write none for an untimed match.")
+            raise ClockSpecError(
+                say("{spec} gives no time at all; write none for an untimed match.", spec=Verbatim(repr(whole)))
+            )
         return cls(per_move_ms=per_move, reserve_ms=reserve, block_ms=block, reset_each_bout=reset)
 
     def with_reset(self, reset: bool) -> TimeControl:
