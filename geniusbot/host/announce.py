@@ -184,6 +184,11 @@ class Announcer:
         """Each seat's clock as a short string for a board."""
         return {seat: live.clock.display(seat, now) for seat in live.clock.seats}
 
+    def _clock_text(self, live: LiveMatch, seat: str, now: float) -> str:
+        """A seat's clock as a text board shows it ("0:52 +5:00"), its words in the host's language."""
+        said = live.clock.said(seat, now)
+        return said.text if isinstance(said, Verbatim) else self.text(live, said)
+
     def clock_line(self, live: LiveMatch, now: float) -> str:
         """:meth:`clock_said` in the host's language; "" when it says nothing."""
         said = self.clock_said(live, now)
@@ -363,7 +368,9 @@ class Announcer:
             for text in lead:
                 await self.post(live, text)
         if png is None or self.text_boards:
-            text = live.speak(board.text_board(view, clocks=clocks))  # seats named as the lines name them
+            # The seats named as the lines name them; the clocks' words said as the host says them.
+            said_clocks = {seat: self._clock_text(live, seat, now) for seat in clocks}
+            text = live.speak(board.text_board(view, clocks=said_clocks, words=self.words(live)))
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
             await self.post(live, text + ("\n" + caption if caption else ""), delete_at=vanish_at)
@@ -423,7 +430,7 @@ class Announcer:
                 if not self.text_boards:  # a terminal shows the text view as well as saving the picture
                     return True
         # The game's own text board, its seats named as the games' texts are.
-        shown = Verbatim(live.speak(board.text_board(view)))
+        shown = Verbatim(live.speak(board.text_board(view, words=self.words(live))))
         return await self.private(live, seat, say("Your view of match #{id}:\n{board}", id=live.id, board=shown))
 
     def caption(self, live: LiveMatch, now: float, *, timed_out: frozenset[str] = frozenset()) -> str:
