@@ -28,7 +28,9 @@ from enum import StrEnum
 from typing import Any
 
 from geniusbot.games import OptionError, get_game
-from geniusbot.words import Message, Verbatim, Words, say, say_c, say_n
+from geniusbot.words import Message, Verbatim, Words, say, say_n
+
+from .clockwords import cut, described, not_a_duration, quoted, too_long
 
 MS = 1000
 #: Warnings are announced when this many seconds are left before a seat's time runs out.
@@ -87,74 +89,13 @@ _AMOUNT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|m|min|mins|h)?$")
 def _parse_amount(text: str, whole: str) -> int:
     match = _AMOUNT.match(text.strip().lower())
     if not match:
-        amount: Verbatim | Message = Verbatim(repr(text.strip()))
-        if text.strip() == whole.strip():
-            raise ClockSpecError(
-                say(
-                    "{amount} is not a duration; write a number with s or m, such as 60s or 5m (or none for no clock).",
-                    amount=amount,
-                )
-            )
-        raise ClockSpecError(
-            say(
-                "{amount} in {spec} is not a duration; write a number with s or m, such as 60s or 5m "
-                "(or none for no clock).",
-                amount=amount,
-                spec=Verbatim(repr(whole)),
-            )
-        )
+        raise ClockSpecError(not_a_duration(text, whole))
     number = float(match.group(1))  # a number of hundreds of digits reads as inf: too long, said below
     unit = match.group(2) or "s"
     factor = {"ms": 0.001, "h": 3600}.get(unit, 60 if unit.startswith("m") else 1)
     if number * factor * MS > MAX_AMOUNT_MS:
-        amount = _quoted(text.strip())
-        hours = MAX_AMOUNT_MS // 3_600_000
-        if text.strip() == whole.strip():
-            raise ClockTooLong(
-                say_n(
-                    "{amount} is longer than a clock may give: each time in a time control may be "
-                    "at most {n} hour (24h, 1440m or 86400s).",
-                    "{amount} is longer than a clock may give: each time in a time control may be "
-                    "at most {n} hours (24h, 1440m or 86400s).",
-                    n=hours,
-                    amount=amount,
-                )
-            )
-        raise ClockTooLong(
-            say_n(
-                "{amount} in {spec} is longer than a clock may give: each time in a time control may be "
-                "at most {n} hour (24h, 1440m or 86400s).",
-                "{amount} in {spec} is longer than a clock may give: each time in a time control may be "
-                "at most {n} hours (24h, 1440m or 86400s).",
-                n=hours,
-                amount=amount,
-                spec=_quoted(whole.strip(), 40),
-            )
-        )
+        raise ClockTooLong(too_long(text, whole, MAX_AMOUNT_MS // 3_600_000))
     return to_ms(number * factor)
-
-
-def _cut(text: str, longest: int = 24, *, quoted: bool = False) -> Verbatim | Message:
-    """``text`` as a message quotes it: cut, saying its length, past ``longest`` characters;
-    ``quoted``: in quotes, as Python's ``repr`` writes it (``'60x'``)."""
-    if len(text) <= longest:
-        return Verbatim(repr(text) if quoted else text)
-    start = repr(text[:longest]) if quoted else text[:longest]
-    # The length in words ends the quotation: the quote that closes it follows.
-    opened, closed = (start[:-1], start[-1]) if quoted else (start, "")
-    return say_n(
-        "{start}... ({length} character){end}",
-        "{start}... ({length} characters){end}",
-        n=len(text),
-        start=Verbatim(opened),
-        length=Verbatim(f"{len(text):,}"),
-        end=Verbatim(closed),
-    )
-
-
-def _quoted(text: str, longest: int = 24) -> Verbatim | Message:
-    """:func:`_cut` in quotes."""
-    return _cut(text, longest, quoted=True)
 
 
 @dataclass(frozen=True)
@@ -202,8 +143,8 @@ class TimeControl:
                 raise ClockTooLong(
                     say(
                         "{spec} has {digits} periods; a byo-yomi clock may have at most {most}, such as 5x60s.",
-                        spec=_quoted(whole.strip()),
-                        digits=_cut(digits),
+                        spec=quoted(whole.strip()),
+                        digits=cut(digits),
                         most=MAX_PERIODS,
                     )
                 )
@@ -261,33 +202,7 @@ class TimeControl:
 
     def described(self) -> Message:
         """:meth:`describe` as words as data, to be said in any language."""
-        if self.untimed:
-            return say_c("clock", "none")
-        per_move = Verbatim(f"{self.per_move_ms / MS:g}")
-        if self.periods:
-            text = say_n(
-                "{n} periods of {seconds} s (byo-yomi)",
-                "{n} periods of {seconds} s (byo-yomi)",
-                n=self.periods,
-                seconds=per_move,
-            )
-        else:
-            text = say("{seconds} s a move", seconds=per_move) if self.per_move_ms else say("no time a move")
-            if self.reserve_ms:
-                reserve = Verbatim(format_duration(self.reserve_ms))
-                if self.block_ms:
-                    block = Verbatim(f"{self.block_ms / MS:g}")
-                    text = say(
-                        "{move}, then a {reserve} reserve spent in {block} s blocks",
-                        move=text,
-                        reserve=reserve,
-                        block=block,
-                    )
-                else:
-                    text = say("{move}, then a {reserve} reserve", move=text, reserve=reserve)
-        if self.reset_each_bout:
-            text = say("{clock}, the reserve reset each bout", clock=text)
-        return text
+        return described(self)
 
 
 # --------------------------------------------------------------------------- presets
