@@ -29,6 +29,7 @@ from geniusbot.storage import (
     at_priority,
 )
 from geniusbot.storage.errors import StorageFault
+from geniusbot.words import Listing, Message, Verbatim, Words, say
 
 from .announce import caller_answers
 from .base import never_raises
@@ -51,10 +52,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: What a player is told when the database went away while their move was being saved.
-NOT_KNOWN_YET = (
+NOT_KNOWN_YET_SAID = say(
     "The bot lost touch with its database while saving that move, so it does not know yet whether "
     "the move was taken; it will say here as soon as the database answers."
 )
+NOT_KNOWN_YET = NOT_KNOWN_YET_SAID.text  # its English
+#: What a player is told when a move could not be saved.
+NOT_SAVED = say("The bot could not save that move, so it was not taken; send it again in a moment.")
+#: What a player who sends a move to a finished match privately is told.
+OVER = say("This match is over; no more moves are taken.")
 
 
 #: How many matches a host starts at once. A burst of starts (2,000 at once) would otherwise run
@@ -135,13 +141,16 @@ class Actions:
             else:
                 control = preset(instance.name, instance.variant)
         except (GameError, ClockSpecError) as error:
-            return Reply(ReplyStatus.ERROR, str(error))
+            # A refusal of the game's or of the clock's: its message where it is words as data.
+            return Reply(ReplyStatus.ERROR, self._text(error.said) if error.said is not None else str(error))
         except ValueError as error:
-            return Reply(ReplyStatus.ERROR, f"That option is not valid ({error}); check it and start again.")
+            refused = say("That option is not valid ({error}); check it and start again.", error=Verbatim(str(error)))
+            return Reply(ReplyStatus.ERROR, self._text(refused))
         seats = {p.seat: p for p in players}
         missing = [s for s in instance.seats if s not in seats]
         if missing:
-            return Reply(ReplyStatus.ERROR, f"Name a player for {', '.join(missing)} and start again.")
+            named = Listing(tuple(Verbatim(s) for s in missing))
+            return Reply(ReplyStatus.ERROR, self._text(say("Name a player for {seats} and start again.", seats=named)))
         now = self.now()
         match_clock = Clock.new(control, instance.seats)
         # A preset clock follows a final match from task to task; a host's own clock stays.
@@ -172,7 +181,8 @@ class Actions:
         except StorageError as error:
             log.warning("starting a match failed: %s", error)
             return Reply(
-                ReplyStatus.UNAVAILABLE, "The match could not be saved, so it has not started; try again in a moment."
+                ReplyStatus.UNAVAILABLE,
+                self._text(say("The match could not be saved, so it has not started; try again in a moment.")),
             )
         live = LiveMatch(
             record.id,
@@ -197,17 +207,36 @@ class Actions:
                 # The match row exists; its start action did not land. Recovery will pick it up.
                 return Reply(
                     ReplyStatus.UNAVAILABLE,
-                    "The match was created but could not be started; try again in a moment.",
+                    self._text(say("The match was created but could not be started; try again in a moment.")),
                     live.id,
                 )
             await self.arming.arm(live, now)
-            names = " vs ".join(live.label(s) for s in instance.seats)
-            heading = f"Match #{live.id}: {game_title(instance)}, {names}. Clock: {control.describe()}."
+            heading = self.announcer.text(
+                live,
+                say(
+                    "Match #{id}: {game}, {players}. Clock: {clock}.",
+                    id=live.id,
+                    game=Verbatim(game_title(instance)),
+                    players=versus([live.who(s) for s in instance.seats]),
+                    clock=control.described(),
+                ),
+            )
             # As a move's announcement does: the heading and the game's opening lines ride in the
             # first board's caption, one message (on their own before a text board or a grid
             # that vanishes).
             await self.announcer.report(live, now, opening, lead=[heading])
         return Reply(ReplyStatus.ACCEPTED, "", live.id)
+
+    def _text(self, message: Message) -> str:
+        """``message`` in the host's language, for a reply that no match's players read yet."""
+        return Words(self.announcer.language)(message)
+
+    async def _refuse(
+        self, live: LiveMatch, seat: str, private: bool, said: Message, status: ReplyStatus = ReplyStatus.UNAVAILABLE
+    ) -> Reply:
+        """Answer ``seat`` with ``said`` and reply so (its text in the host's language)."""
+        await self.announcer.answer(live, seat, private, said)
+        return Reply(status, self.announcer.text(live, said), live.id)
 
     @never_raises
     async def submit(
@@ -247,81 +276,80 @@ class Actions:
                     # Unknown is what came before the move (a timeout applied first): the move
                     # itself was never sent, so it was not taken.
                     live.restore()
-                    message = "The bot could not save that move, so it was not taken; send it again in a moment."
-                    await self.announcer.answer(live, seat, private, message)
-                    return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
+                    return await self._refuse(live, seat, private, NOT_SAVED)
                 # Saved or not, nobody knows yet: say neither, and find out (see Committer.settle).
-                await self.announcer.answer(live, seat, private, NOT_KNOWN_YET)
-                return Reply(ReplyStatus.UNAVAILABLE, NOT_KNOWN_YET, match_id)
+                return await self._refuse(live, seat, private, NOT_KNOWN_YET_SAID)
             except DuplicateSubmission:
                 live.restore()
-                message = "That move was taken already; it is not taken twice."
-                await self.announcer.answer(live, seat, private, message)
-                return Reply(ReplyStatus.REJECTED, message, match_id)
+                taken = say("That move was taken already; it is not taken twice.")
+                return await self._refuse(live, seat, private, taken, ReplyStatus.REJECTED)
             except StorageUnavailable as error:
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
                 pending = self.committer.unconfirmed.get(match_id)
+                said: Message
                 if isinstance(error, StorageFault):  # a full disk, a read-only or damaged file: say so
-                    message = error.for_player("that move was not taken")
+                    # The storage's own words for it (English until the storage's are words as data).
+                    said = say("{fault}", fault=Verbatim(error.for_player("that move was not taken")))
                 elif pending is not None and pending.key == given:
-                    message = NOT_KNOWN_YET  # its resend: still not known
+                    said = NOT_KNOWN_YET_SAID  # its resend: still not known
                 elif pending is not None:
-                    message = (
-                        f"The bot is still waiting for its database to say whether {self.committer.pending_what(live, pending)} "
-                        "was saved, so that was not taken; send it again once the bot has said."
+                    said = say(
+                        "The bot is still waiting for its database to say whether {what} "
+                        "was saved, so that was not taken; send it again once the bot has said.",
+                        what=self.committer.pending_what(live, pending),
                     )
                 else:
-                    message = "The bot could not save that move, so it was not taken; send it again in a moment."
-                await self.announcer.answer(live, seat, private, message)
-                return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
+                    said = NOT_SAVED
+                return await self._refuse(live, seat, private, said)
             except StaleVersion:
                 # Another process moved this match on; take its state and let the player retry.
                 self.cache.forget(match_id)
-                message = "The match changed while your move was being taken; look at the board and send it again."
-                await self.announcer.answer(live, seat, private, message)
-                return Reply(ReplyStatus.UNAVAILABLE, message, match_id)
+                changed = say("The match changed while your move was being taken; look at the board and send it again.")
+                return await self._refuse(live, seat, private, changed)
             except Exception:
                 log.exception("match %s: submission %r by %s failed", match_id, text, seat)
                 live.restore()
-                message = "Something went wrong on the bot's side and that move was not taken; send it again."
-                await self.announcer.answer(live, seat, private, message)
-                return Reply(ReplyStatus.ERROR, message, match_id)
+                wrong = say("Something went wrong on the bot's side and that move was not taken; send it again.")
+                return await self._refuse(live, seat, private, wrong, ReplyStatus.ERROR)
 
     async def _submit(self, live: LiveMatch, seat: str, text: str, private: bool, key: str) -> Reply:
         if seat not in live.players:
-            seats = ", ".join(live.players)
-            return Reply(
-                ReplyStatus.ERROR, f"{seat!r} is not a seat of match #{live.id}; its seats are {seats}.", live.id
+            seats = Listing(tuple(Verbatim(s) for s in live.players))
+            refused = say(
+                "{seat} is not a seat of match #{id}; its seats are {seats}.",
+                seat=Verbatim(repr(seat)),
+                id=live.id,
+                seats=seats,
             )
+            return Reply(ReplyStatus.ERROR, self.announcer.text(live, refused), live.id)
         if not text or (not private and text.startswith(CHAT_PREFIXES)):
             return Reply(ReplyStatus.IGNORED, match_id=live.id)
         if live.status in ENDED_STATUSES:
             if private:
-                await self.announcer.answer(live, seat, True, "This match is over; no more moves are taken.")
-                return Reply(ReplyStatus.REJECTED, "This match is over; no more moves are taken.", live.id)
+                return await self._refuse(live, seat, True, OVER, ReplyStatus.REJECTED)
             return Reply(ReplyStatus.IGNORED, match_id=live.id)
         now = self.now()
         kind = ActionKind.PRIVATE if private else ActionKind.MOVE
         if live.status == MatchStatus.PAUSED:
-            message = "The match is paused; wait for the host to resume it, then send your move again."
-            await self._log_rejected(live, seat, kind, text, private, message, now, key)
-            await self.announcer.answer(live, seat, private, message)
-            return Reply(ReplyStatus.REJECTED, message, live.id)
+            said = say("The match is paused; wait for the host to resume it, then send your move again.")
+            # The log keeps the host's reason in English (the store's words are the seat ids').
+            await self._log_rejected(live, seat, kind, text, private, said.text, now, key)
+            return await self._refuse(live, seat, private, said, ReplyStatus.REJECTED)
         # A clock that ran out before this message arrived decides first, even if its timer is late.
         await self.deadlines.expire(live, now)
         if live.game.is_over:
-            message = "Time ran out before that move arrived; the game is over."
-            await self._log_rejected(live, seat, kind, text, private, message, now, key)
-            await self.announcer.answer(live, seat, private, message)
-            return Reply(ReplyStatus.REJECTED, message, live.id)
+            said = say("Time ran out before that move arrived; the game is over.")
+            await self._log_rejected(live, seat, kind, text, private, said.text, now, key)
+            return await self._refuse(live, seat, private, said, ReplyStatus.REJECTED)
         try:
             move = live.game.parse_move(text, seat, private=private)
         except GameError as error:
             # The log keeps the game's reason as it is; the player reads it with the names.
             await self._log_rejected(live, seat, kind, text, private, str(error), now, key)
-            message = self.announcer.words(live)(error.said) if error.said else live.speak(str(error))
-            await self.announcer.answer(live, seat, private, message)
+            refusal: str | Message = error.said if error.said else live.speak(str(error))
+            message = self.announcer.text(live, refusal) if isinstance(refusal, Message) else refusal
+            await self.announcer.answer(live, seat, private, refusal)
             # Where the move belongs, as data (a transport says how its users send it there).
             belongs = error.private if isinstance(error, WrongPlaceError) else None
             return Reply(ReplyStatus.REJECTED, message, live.id, belongs_private=belongs)
@@ -345,7 +373,7 @@ class Actions:
         # Taken: whatever fails from here on, the move stands and is never said to be "not taken".
         await self.committer.arm_taken(live, now)
         if private:
-            await self.announcer.private(live, seat, f"Taken: {move.text()}.")
+            await self.announcer.private(live, seat, say("Taken: {move}.", move=Verbatim(move.text())))
         await self.committer.report_taken(live, now, events, drawing=drawing)
         return Reply(ReplyStatus.ACCEPTED, move.text(), live.id)
 
@@ -361,3 +389,10 @@ class Actions:
         except StorageError as error:
             # The answer still goes out; a refused submission changed nothing worth keeping.
             log.warning("match %s: could not log a refused submission: %s", live.id, error)
+
+
+def versus(seats: Sequence[Verbatim]) -> Verbatim | Message:
+    """The players of a match in a row, as a match's heading names them ("alice (p1) vs bob (p2)")."""
+    if len(seats) == 1:
+        return seats[0]
+    return say("{first} vs {rest}", first=seats[0], rest=versus(seats[1:]))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
-from geniusbot.words import ENGLISH, Message, Seat, Verbatim, Words, say
+from geniusbot.words import ENGLISH, Argument, Listing, Message, Seat, Verbatim, Words, joined, say, say_c
 
 from . import board
 from .clock import format_duration
@@ -30,11 +30,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: The result line of a match the host aborted (it has no result).
-ABORTED_RESULT = "Result: none; the host aborted it."
+ABORTED_SAID = say("Result: none; the host aborted it.")
+ABORTED_RESULT = ABORTED_SAID.text  # its English
 #: What the room reads, after a seat's label, when a private message to that seat fails (once a spell).
-UNREACHABLE = "I could not send you a private message; open your DMs to this bot."
+UNREACHABLE_SAID = say("I could not send you a private message; open your DMs to this bot.")
+UNREACHABLE = UNREACHABLE_SAID.text  # its English
 #: What the room reads in place of a board whose picture could not be posted.
-BOARD_LOST = "The board could not be posted."
+BOARD_LOST_SAID = say("The board could not be posted.")
+BOARD_LOST = BOARD_LOST_SAID.text  # its English
+
+#: A match's status as a sentence says it ("Match #1: Nim, paused.").
+STATUS_SAID = {
+    MatchStatus.LIVE: say_c("match status", "live"),
+    MatchStatus.PAUSED: say_c("match status", "paused"),
+    MatchStatus.FINISHED: say_c("match status", "finished"),
+    MatchStatus.ABORTED: say_c("match status", "aborted"),
+}
 
 
 # Set while the host takes a submission whose caller answers the player itself (a button press,
@@ -81,10 +92,14 @@ class Announcer:
         self.text_boards = text_boards
         self.on_picture = on_picture
 
-    async def post(self, live: LiveMatch, text: str | TextBoard, *, delete_at: float | None = None) -> int | None:
+    async def post(
+        self, live: LiveMatch, text: str | Message | TextBoard, *, delete_at: float | None = None
+    ) -> int | None:
         """Post ``text`` (or a text board) in the room (``None`` if it could not be); with
         ``delete_at`` (epoch seconds), a message to be deleted then, whose deletion is kept before
-        it is posted."""
+        it is posted. A :class:`Message` is said in the host's language (:meth:`text`)."""
+        if isinstance(text, Message):
+            text = self.text(live, text)
         try:
             if delete_at is None:
                 return await post_text(self.transport, live.room, text, None)
@@ -96,7 +111,9 @@ class Announcer:
             log.warning("match %s: could not post: %s", live.id, error)
             return None
 
-    async def private(self, live: LiveMatch, seat: str, text: str | TextBoard) -> bool:
+    async def private(self, live: LiveMatch, seat: str, text: str | Message | TextBoard) -> bool:
+        if isinstance(text, Message):
+            text = self.text(live, text)
         player = live.players.get(seat)
         if player is None:
             return False
@@ -118,15 +135,18 @@ class Announcer:
         if seat in live.unreachable:
             return
         live.unreachable.add(seat)
-        await self.post(live, f"{live.label(seat)}: {UNREACHABLE}")
+        await self.post(live, say("{seat}: {line}", seat=live.who(seat), line=UNREACHABLE_SAID))
 
-    async def answer(self, live: LiveMatch, seat: str, private: bool, text: str) -> None:
+    async def answer(self, live: LiveMatch, seat: str, private: bool, text: str | Message) -> None:
+        """Answer ``seat``: privately, or in the room after its label ("alice (p1): ..."). A
+        ``str`` is a text said already (a game's refusal not yet made of words as data)."""
         if _CALLER_ANSWERS.get():
             return  # the caller shows the reply's message to the player alone
         if private:
             await self.private(live, seat, text)
         else:
-            await self.post(live, f"{live.label(seat)}: {text}")
+            line = text if isinstance(text, Message) else Verbatim(text)
+            await self.post(live, say("{seat}: {line}", seat=live.who(seat), line=line))
 
     def say(self, live: LiveMatch, event: Event, *, labelled: str | None = None) -> str:
         """An event as the players read it: its message (:attr:`Event.said`) in the host's
@@ -147,6 +167,10 @@ class Announcer:
         """The renderer of ``live``'s words: the host's language, the players' names."""
         return Words(self.language, {seat: player.name for seat, player in live.players.items()})
 
+    def text(self, live: LiveMatch, message: Message) -> str:
+        """``message`` as ``live``'s players read it: in the host's language, with their names."""
+        return self.words(live)(message)
+
     async def announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
         for event in events:
             if not event.text:
@@ -163,23 +187,37 @@ class Announcer:
         """Each seat's clock as a short string for a board."""
         return {seat: live.clock.display(seat, now) for seat in live.clock.seats}
 
+    def _clock_text(self, live: LiveMatch, seat: str, now: float) -> str:
+        """A seat's clock as a text board shows it ("0:52 +5:00"), its words in the host's language."""
+        said = live.clock.said(seat, now)
+        return said.text if isinstance(said, Verbatim) else self.text(live, said)
+
     def clock_line(self, live: LiveMatch, now: float) -> str:
+        """:meth:`clock_said` in the host's language; "" when it says nothing."""
+        said = self.clock_said(live, now)
+        return self.text(live, said) if said is not None else ""
+
+    def clock_said(self, live: LiveMatch, now: float) -> Message | None:
         """Whose turn it is, with their clocks: "To move: alice (p1) 0:52 +5:00."; untimed, the
         names alone: "To move: alice (p1)."; "" when nobody moves (a finished match, a timed
         window that takes no move). While a timed window runs, its timer is the only clock (the move clocks wait), so
         the line gives its time left instead: "To move: alice (p1), bob (p2); the window closes in 30 s."."""
         if live.game.is_over:
-            return ""
+            return None
         movers = live.game.to_move()
         if not movers:
-            return ""
-        left = self.window_left(live, now)
+            return None
+        seats = Listing(tuple(live.who(s) for s in movers))
+        left = self.left_said(live, now)
         if left is not None:
-            return f"To move: {', '.join(live.label(s) for s in movers)}; the window closes in {left}."
+            return say("To move: {seats}; the window closes in {left}.", seats=seats, left=left)
         if live.clock.control.untimed:
-            return f"To move: {', '.join(live.label(s) for s in movers)}."
-        parts = [f"{live.label(s)} {live.clock.display(s, now)}" for s in movers]
-        return f"To move: {', '.join(parts)}."
+            return say("To move: {seats}.", seats=seats)
+        return say("To move: {clocks}.", clocks=self.clocks_said(live, now, movers))
+
+    def clocks_said(self, live: LiveMatch, now: float, seats: Iterable[str]) -> Listing:
+        """``seats`` with their clocks: "alice (p1) 0:52 +5:00, bob (p2) 1:00 +5:00"."""
+        return Listing(tuple(say("{seat} {clock}", seat=live.who(s), clock=live.clock.said(s, now)) for s in seats))
 
     @staticmethod
     def vanishing(live: LiveMatch, window: Mapping[str, Any] | None) -> bool:
@@ -218,10 +256,9 @@ class Announcer:
             return None
         view = views.public
         players = {s: p.name or s for s, p in live.players.items()}
+        title = self.text(live, say("Match #{id}", id=live.id))
         return asyncio.ensure_future(
-            asyncio.to_thread(
-                board.picture, view, players=players, clocks=self.clocks(live, now), title=f"Match #{live.id}"
-            )
+            asyncio.to_thread(board.picture, view, players=players, clocks=self.clocks(live, now), title=title)
         )
 
     @staticmethod
@@ -334,7 +371,9 @@ class Announcer:
             for text in lead:
                 await self.post(live, text)
         if png is None or self.text_boards:
-            text = live.speak(board.text_board(view, clocks=clocks))  # seats named as the lines name them
+            # The seats named as the lines name them; the clocks' words said as the host says them.
+            said_clocks = {seat: self._clock_text(live, seat, now) for seat in clocks}
+            text = live.speak(board.text_board(view, clocks=said_clocks, words=self.words(live)))
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
             await self.post(live, TextBoard(text, below=caption), delete_at=vanish_at)
@@ -353,7 +392,7 @@ class Announcer:
         now = self.now()
         window_says = "" if window_said else self.window_line(live, now)
         ending = self.caption(live, now, timed_out=timed_out)
-        return "\n".join(t for t in (*lead, BOARD_LOST, window_says, ending) if t)
+        return "\n".join(t for t in (*lead, self.text(live, BOARD_LOST_SAID), window_says, ending) if t)
 
     async def _post_picture(self, live: LiveMatch, png: bytes, caption: str, delete_at: float | None) -> int | None:
         """Post the board's picture in the room; with ``delete_at``, one to be deleted then."""
@@ -377,16 +416,15 @@ class Announcer:
         send_picture = self.transport.send_private_picture
         if player is not None and self.pictures and board.has_picture(live.game.name):
             players = {s: p.name or s for s, p in live.players.items()}
-            png = await asyncio.to_thread(
-                board.picture, view, players=players, clocks=clocks, title=f"Match #{live.id}: {live.label(seat)}"
-            )
+            title = self.text(live, say("Match #{id}: {seat}", id=live.id, seat=live.who(seat)))
+            png = await asyncio.to_thread(board.picture, view, players=players, clocks=clocks, title=title)
             if png is not None:
                 try:
                     await send_picture(
                         player,
                         png,
                         filename=f"match{live.id}-{seat}.png",
-                        text=f"Your view of match #{live.id} (only you can see this).",
+                        text=self.text(live, say("Your view of match #{id} (only you can see this).", id=live.id)),
                     )
                 except TransportError as error:
                     await self._private_failed(live, seat, "private view", error)
@@ -394,8 +432,10 @@ class Announcer:
                 live.unreachable.discard(seat)
                 if not self.text_boards:  # a terminal shows the text view as well as saving the picture
                     return True
-        text = live.speak(board.text_board(view))
-        return await self.private(live, seat, TextBoard(text, above=f"Your view of match #{live.id}:"))
+        # The game's own text board, its seats named as the games' texts are.
+        text = live.speak(board.text_board(view, words=self.words(live)))
+        above = self.text(live, say("Your view of match #{id}:", id=live.id))
+        return await self.private(live, seat, TextBoard(text, above=above))
 
     def caption(self, live: LiveMatch, now: float, *, timed_out: frozenset[str] = frozenset()) -> str:
         """The line under a board: the result once the game is over, the clock line before.
@@ -405,27 +445,32 @@ class Announcer:
         outcome = live.game.outcome()
         if outcome is not None:
             said = outcome.said
-            if said is None:  # a game not yet made of words as data: its English, the seats named
-                who = live.label(outcome.winner) + " wins" if outcome.winner else "a draw"
-                if any(timed_out_of(outcome, seat) for seat in timed_out):
-                    return f"Result: {who}."
-                if outcome.names_winner:
-                    return f"Result: {live.speak(outcome.reason)}"
-                return f"Result: {who}. {live.speak(result_detail(outcome))}"
-            words = self.words(live)
-            winner = Verbatim(live.label(outcome.winner)) if outcome.winner is not None else None
+            winner = live.who(outcome.winner) if outcome.winner is not None else None
             if any(timed_out_of(outcome, seat) for seat in timed_out):
-                return words(say("Result: {seat} wins.", seat=winner) if winner else say("Result: a draw."))
-            if outcome.names_winner:
+                result = say("Result: {seat} wins.", seat=winner) if winner else say("Result: a draw.")
+            elif said is None:
+                # A game not yet made of words as data: its English, the seats named.
+                if outcome.names_winner:
+                    result = say("Result: {result}", result=Verbatim(live.speak(outcome.reason)))
+                else:
+                    result = self._result(winner, Verbatim(live.speak(result_detail(outcome))))
+            elif outcome.names_winner:
                 # The game's own sentence says who wins ("p1 resigned; p2 wins the task."): once.
-                return words(say("Result: {result}", result=said))
-            # The line has said who wins: the game's sentence without its verdict (a draw's whole).
-            if winner is None:
-                return words(say("Result: a draw. {result}", result=said))
-            detail = outcome.said_detail
-            assert detail is not None
-            return words(say("Result: {seat} wins. {detail}", seat=winner, detail=detail))
+                result = say("Result: {result}", result=said)
+            else:
+                # The line has said who wins: the game's sentence without its verdict (a draw's whole).
+                detail = said if winner is None else outcome.said_detail
+                assert detail is not None
+                result = self._result(winner, detail)
+            return self.text(live, result)
         return self.clock_line(live, now)
+
+    @staticmethod
+    def _result(winner: Argument | None, detail: Argument) -> Message:
+        """The result line that says who wins (or that it is a draw), then how."""
+        if winner is None:
+            return say("Result: a draw. {result}", result=detail)
+        return say("Result: {seat} wins. {detail}", seat=winner, detail=detail)
 
     def result_line(self, record: MatchRecord) -> str:
         """An ended match's result as the room read it under its last board ("Result: alice (p1)
@@ -433,14 +478,13 @@ class Announcer:
         that ended with no result."""
         result = record.result
         if record.status == MatchStatus.ABORTED or result is None:
-            return ABORTED_RESULT
+            return Words(self.language)(ABORTED_SAID)
         live = self.cache.from_record(record)
         if live.game.outcome() is not None:
             return self.caption(live, self.now())
         # A result the game's state does not keep (a host's own ruling): the record's sentence.
-        if result.winner is None:
-            return f"Result: a draw. {live.speak(result.reason)}"
-        return f"Result: {live.label(result.winner)} wins. {live.speak(result.reason)}"
+        winner = live.who(result.winner) if result.winner is not None else None
+        return self.text(live, self._result(winner, Verbatim(live.speak(result.reason))))
 
     def window_line(self, live: LiveMatch, now: float) -> str:
         """What the running timed window says under a board's picture, with the time it has
@@ -455,27 +499,37 @@ class Announcer:
 
     def window_left(self, live: LiveMatch, now: float) -> str | None:
         """The time the running timed window has left ("30 s", "1:30"); ``None`` when none runs."""
+        left = self.left_said(live, now)
+        if left is None:
+            return None
+        return left.text if isinstance(left, Verbatim) else self.text(live, left)
+
+    @staticmethod
+    def left_said(live: LiveMatch, now: float) -> Message | Verbatim | None:
+        """:meth:`window_left` as a message's argument."""
         running = live.host.get("window")
         window = live.game.window() if running and not live.game.is_over else None
         if window is None or running is None or window.kind != running.get("kind"):
             return None
         left = math.ceil(max(0.0, float(running["due"]) - now) - 0.0005)
-        return f"{left} s" if left < 60 else format_duration(left * 1000)
+        return say("{n} s", n=left) if left < 60 else Verbatim(format_duration(left * 1000))
 
     def status_text(self, live: LiveMatch) -> str:
         """A status line for the ``status`` command."""
         now = self.now()
         game = live.game
-        head = f"Match #{live.id}: {game_title(game)}, {live.status}."
-        clocks = ", ".join(f"{live.label(s)} {t}" for s, t in self.clocks(live, now).items() if t)
+        status = STATUS_SAID[MatchStatus(live.status)]
+        said = [say("Match #{id}: {game}, {status}.", id=live.id, game=Verbatim(game_title(game)), status=status)]
+        timed = [s for s, t in self.clocks(live, now).items() if t]
         movers = game.to_move()
-        parts = [head]
         if movers and live.status not in ENDED_STATUSES:
-            parts.append(f"To move: {' and '.join(live.label(s) for s in movers)}.")
-        if clocks:
-            parts.append(f"Clocks: {clocks}.")
+            said.append(say("To move: {seats}.", seats=joined([live.who(s) for s in movers])))
+        if timed:
+            said.append(say("Clocks: {clocks}.", clocks=self.clocks_said(live, now, timed)))
+        if live.status == MatchStatus.ABORTED and not game.outcome():
+            said.append(ABORTED_SAID)
+        # Whole sentences, one after another.
+        parts = [self.text(live, sentence) for sentence in said]
         if game.outcome():
             parts.append(self.caption(live, now))
-        elif live.status == MatchStatus.ABORTED:
-            parts.append(ABORTED_RESULT)
         return " ".join(parts)

@@ -14,6 +14,7 @@ from typing import Any
 from geniusbot import pictures
 from geniusbot.games import Game, OptionError, get_game
 from geniusbot.games.base import BaseView
+from geniusbot.words import Listing, Verbatim, Words, joined, say
 
 log = logging.getLogger(__name__)
 
@@ -97,24 +98,26 @@ def _body(game: type[Game] | None, view: Mapping[str, Any]) -> list[str]:
     return lines if lines is not None else _generic_lines(view)
 
 
-def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = None) -> str:
+def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = None, words: Words | None = None) -> str:
     """A plain-text board of a view (row 1 at the bottom; the last move in lower case), then a
     footer: what each seat plays as (``Game.legend``), last move, who is to move, and the clocks
-    of a timed match."""
+    of a timed match. The footer's words are said by ``words`` (English by default); its seats
+    stay seat ids, named as the game's own board names them (``LiveMatch.speak``)."""
+    words = words or Words()
     game = _game(view)
     lines = _body(game, view)
     last = view.get("last_move")
     legend = game.legend(view) if game is not None else {}
     footer = []
-    if legend:
+    if legend:  # the game's own words for what each seat plays as
         footer.append(", ".join(f"{seat} {colour}" for seat, colour in legend.items()))
     if last:
-        footer.append(f"last move {last}")
+        footer.append(words(say("last move {move}", move=Verbatim(str(last)))))
     if view.get("to_move"):
-        footer.append("to move: " + " and ".join(view["to_move"]))
-    shown = [f"{s} {t}" for s, t in (clocks or {}).items() if t]
+        footer.append(words(say("to move: {seats}", seats=joined([Verbatim(s) for s in view["to_move"]]))))
+    shown = [say("{seat} {clock}", seat=Verbatim(s), clock=Verbatim(t)) for s, t in (clocks or {}).items() if t]
     if shown:  # an untimed match has no clocks to show
-        footer.append("clocks: " + ", ".join(shown))
+        footer.append(words(say("clocks: {clocks}", clocks=Listing(tuple(shown)))))
     if footer:
         lines.append(" | ".join(footer))
     return "\n".join(lines)

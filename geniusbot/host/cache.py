@@ -18,6 +18,7 @@ from geniusbot.storage import (
     MatchStatus,
     StorageUnavailable,
 )
+from geniusbot.words import ENGLISH, Words, say
 
 from .clock import Clock, preset
 from .live import LiveMatch, Reply, ReplyStatus
@@ -37,9 +38,13 @@ class MatchCache:
     an unfinished match of another shard is refused.
     """
 
-    def __init__(self, store: Store, shards: Callable[[], Shards | None] | None = None) -> None:
+    def __init__(
+        self, store: Store, shards: Callable[[], Shards | None] | None = None, *, language: str = ENGLISH
+    ) -> None:
         self.store = store
         self.shards = shards
+        #: The language of the replies said here (the host's).
+        self.language = language
         #: The matches held, by id.
         self.matches: dict[int, LiveMatch] = {}
         #: The lock of each match being loaded (one load of a match at a time).
@@ -136,25 +141,21 @@ class MatchCache:
             except StorageUnavailable:
                 return None, Reply(
                     ReplyStatus.UNAVAILABLE,
-                    "The bot cannot read its matches right now; try again in a moment.",
+                    Words(self.language)(say("The bot cannot read its matches right now; try again in a moment.")),
                     match_id,
                 )
             shards = self.shards() if self.shards is not None else None
             if shards is not None and not shards.owns(record.guild_id) and record.status in UNFINISHED_STATUSES:
-                return None, Reply(
-                    ReplyStatus.ERROR,
-                    f"Match #{match_id} is hosted by another of the bot's processes; try again in a moment.",
-                    match_id,
+                elsewhere = say(
+                    "Match #{id} is hosted by another of the bot's processes; try again in a moment.", id=match_id
                 )
+                return None, Reply(ReplyStatus.ERROR, Words(self.language)(elsewhere), match_id)
             try:
                 live = self.from_record(record)
             except Exception:
                 log.exception("match %s cannot be loaded", match_id)
-                return None, Reply(
-                    ReplyStatus.ERROR,
-                    f"Match #{match_id} cannot be loaded; ask the bot's owner to look at the log.",
-                    match_id,
-                )
+                broken = say("Match #{id} cannot be loaded; ask the bot's owner to look at the log.", id=match_id)
+                return None, Reply(ReplyStatus.ERROR, Words(self.language)(broken), match_id)
             self.matches[match_id] = live
             return live, Reply(ReplyStatus.ACCEPTED)
 

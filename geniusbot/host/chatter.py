@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 
 from geniusbot.games import Game, GameError, MalformedMoveError, NotYourTurnError, notation_words, typed
+from geniusbot.words import Message, Verbatim, Words, say
 
 from .offers import choice_offer
 
@@ -34,14 +36,19 @@ JOINING_WORDS = frozenset({"and"})
 #: What a seated player who types a command's name as a room message is told instead of a move
 #: refusal (no game takes these words as a move). ``{resign}``, ``{pause}``... stand for the
 #: commands as the transport's users write them (:func:`command_hint`).
-COMMAND_HINTS = {
-    "resign": "to resign, use {resign}.",
-    "pause": "to pause the match, a host uses {pause}.",
-    "resume": "to resume the match, a host uses {resume}.",
-    "abort": "to abort the match, a host uses {abort}.",
-    "status": "to see the match's status, use {status}.",
-    "rules": "to read the rules, use {rules}.",
-    "help": "{rules} gives the rules and the notation; {status} shows the match.",
+#: (Each a message whose fields are filled in with the commands as written, :func:`command_said`.)
+COMMAND_HINTS: dict[str, Message] = {
+    "resign": say("to resign, use {resign}.", resign=Verbatim("resign")),
+    "pause": say("to pause the match, a host uses {pause}.", pause=Verbatim("pause")),
+    "resume": say("to resume the match, a host uses {resume}.", resume=Verbatim("resume")),
+    "abort": say("to abort the match, a host uses {abort}.", abort=Verbatim("abort")),
+    "status": say("to see the match's status, use {status}.", status=Verbatim("status")),
+    "rules": say("to read the rules, use {rules}.", rules=Verbatim("rules")),
+    "help": say(
+        "{rules} gives the rules and the notation; {status} shows the match.",
+        rules=Verbatim("rules"),
+        status=Verbatim("status"),
+    ),
 }
 
 # A token such as H8, e4, B5-C3, a12: a column letter (or two) and a row number.
@@ -62,6 +69,12 @@ def command_word(text: str, prefix: str = "") -> str | None:
 
 
 def command_hint(text: str, prefix: str, *, seat: str | None = None) -> str | None:
+    """:func:`command_said` in English."""
+    said = command_said(text, prefix, seat=seat)
+    return Words()(said) if said is not None else None
+
+
+def command_said(text: str, prefix: str, *, seat: str | None = None) -> Message | None:
     """What to tell a player who typed a command's name as a message, naming the commands as the
     transport's users write them (``prefix``: "/" on Discord, "" at the console, where a command
     is quoted: "'rules' gives the rules"), else ``None``.
@@ -78,7 +91,8 @@ def command_hint(text: str, prefix: str, *, seat: str | None = None) -> str | No
         written["resign"] = f"{prefix}resign {seat}"
     if not prefix:  # a bare word reads as what to type only in quotes: "'rules' gives the rules"
         written = {name: f"'{command}'" for name, command in written.items()}
-    return COMMAND_HINTS[word].format(**written)
+    hint = COMMAND_HINTS[word]
+    return replace(hint, args={name: Verbatim(written[name]) for name in hint.args})
 
 
 def is_game_word(word: str, keywords: frozenset[str]) -> bool:

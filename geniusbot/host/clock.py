@@ -28,6 +28,9 @@ from enum import StrEnum
 from typing import Any
 
 from geniusbot.games import OptionError, get_game
+from geniusbot.words import Message, Verbatim, Words, say, say_n
+
+from .clockwords import cut, described, not_a_duration, quoted, too_long
 
 MS = 1000
 #: Warnings are announced when this many seconds are left before a seat's time runs out.
@@ -43,7 +46,12 @@ MAX_PERIODS = 100
 
 
 class ClockSpecError(ValueError):
-    """A time-control string the host cannot read; the message says what to write."""
+    """A time-control string the host cannot read; the message says what to write. Made of a
+    :class:`Message` (``said``), as a game's refusal is: ``str(error)`` is its English."""
+
+    def __init__(self, message: str | Message = "", *args: object) -> None:
+        self.said: Message | None = message if isinstance(message, Message) else None
+        super().__init__(Words()(message) if isinstance(message, Message) else message, *args)
 
 
 class ClockTooLong(ClockSpecError):
@@ -81,26 +89,13 @@ _AMOUNT = re.compile(r"^(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|m|min|mins|h)?$")
 def _parse_amount(text: str, whole: str) -> int:
     match = _AMOUNT.match(text.strip().lower())
     if not match:
-        where = "" if text.strip() == whole.strip() else f" in {whole!r}"
-        raise ClockSpecError(
-            f"{text.strip()!r}{where} is not a duration; write a number with s or m, such as 60s or 5m "
-            "(or none for no clock)."
-        )
+        raise ClockSpecError(not_a_duration(text, whole))
     number = float(match.group(1))  # a number of hundreds of digits reads as inf: too long, said below
     unit = match.group(2) or "s"
     factor = {"ms": 0.001, "h": 3600}.get(unit, 60 if unit.startswith("m") else 1)
     if number * factor * MS > MAX_AMOUNT_MS:
-        where = "" if text.strip() == whole.strip() else f" in {_cut(whole.strip(), 40)!r}"
-        raise ClockTooLong(
-            f"{_cut(text.strip())!r}{where} is longer than a clock may give: each time in a time control may be "
-            f"at most {MAX_AMOUNT_MS // 3_600_000} hours (24h, 1440m or 86400s)."
-        )
+        raise ClockTooLong(too_long(text, whole, MAX_AMOUNT_MS // 3_600_000))
     return to_ms(number * factor)
-
-
-def _cut(text: str, longest: int = 24) -> str:
-    """``text`` as a message quotes it: cut, saying its length, past ``longest`` characters."""
-    return text if len(text) <= longest else f"{text[:longest]}... ({len(text):,} characters)"
 
 
 @dataclass(frozen=True)
@@ -146,17 +141,25 @@ class TimeControl:
             digits = byo.group(1).lstrip("0") or "0"
             if len(digits) > len(str(MAX_PERIODS)) or int(digits) > MAX_PERIODS:
                 raise ClockTooLong(
-                    f"{_cut(whole.strip())!r} has {_cut(digits)} periods; a byo-yomi clock may have at most "
-                    f"{MAX_PERIODS}, such as 5x60s."
+                    say(
+                        "{spec} has {digits} periods; a byo-yomi clock may have at most {most}, such as 5x60s.",
+                        spec=quoted(whole.strip()),
+                        digits=cut(digits),
+                        most=MAX_PERIODS,
+                    )
                 )
             periods = int(digits)
             period = _parse_amount(byo.group(2), whole)
             if periods < 1 or period <= 0:
-                raise ClockSpecError(f"{whole!r} needs at least one period of more than 0 s, such as 5x60s.")
+                raise ClockSpecError(
+                    say("{spec} needs at least one period of more than 0 s, such as 5x60s.", spec=Verbatim(repr(whole)))
+                )
             return TimeControl.byoyomi(periods, period).with_reset(reset)
         per_move_text, plus, reserve_text = spec.partition("+")
         if not per_move_text:
-            raise ClockSpecError(f"{whole!r} is not a time control; write 60s, 60s+5m, 90s+5m/10s or 5x60s.")
+            raise ClockSpecError(
+                say("{spec} is not a time control; write 60s, 60s+5m, 90s+5m/10s or 5x60s.", spec=Verbatim(repr(whole)))
+            )
         per_move = _parse_amount(per_move_text, whole)
         reserve = block = 0
         if plus:
@@ -165,9 +168,13 @@ class TimeControl:
             if slash:
                 block = _parse_amount(block_text, whole)
                 if block <= 0:
-                    raise ClockSpecError(f"The block in {whole!r} must be longer than 0 s, such as 10s.")
+                    raise ClockSpecError(
+                        say("The block in {spec} must be longer than 0 s, such as 10s.", spec=Verbatim(repr(whole)))
+                    )
         if per_move == 0 and reserve == 0:
-            raise ClockSpecError(f"{whole!r} gives no time at all; write none for an untimed match.")
+            raise ClockSpecError(
+                say("{spec} gives no time at all; write none for an untimed match.", spec=Verbatim(repr(whole)))
+            )
         return cls(per_move_ms=per_move, reserve_ms=reserve, block_ms=block, reset_each_bout=reset)
 
     def with_reset(self, reset: bool) -> TimeControl:
@@ -190,20 +197,12 @@ class TimeControl:
 
     def describe(self) -> str:
         """A sentence for players: "60 s a move, then a 5:00 reserve"; "none" untimed (it follows
-        "Clock: " in the match's first line)."""
-        if self.untimed:
-            return "none"
-        if self.periods:
-            text = f"{self.periods} periods of {self.per_move_ms / MS:g} s (byo-yomi)"
-        else:
-            text = f"{self.per_move_ms / MS:g} s a move" if self.per_move_ms else "no time a move"
-            if self.reserve_ms:
-                text += f", then a {format_duration(self.reserve_ms)} reserve"
-                if self.block_ms:
-                    text += f" spent in {self.block_ms / MS:g} s blocks"
-        if self.reset_each_bout:
-            text += ", the reserve reset each bout"
-        return text
+        "Clock: " in the match's first line): :meth:`described` in English."""
+        return Words()(self.described())
+
+    def described(self) -> Message:
+        """:meth:`describe` as words as data, to be said in any language."""
+        return described(self)
 
 
 # --------------------------------------------------------------------------- presets
@@ -521,6 +520,27 @@ class Clock:
         self.seats[seat].extra_ms += ms
 
     # ---- display and storage ---------------------------------------------------------------
+
+    def said(self, seat: str, now: float) -> Message | Verbatim:
+        """:meth:`display` as a message's argument: the digits as they are, its words
+        ("periods", "extra") as words as data."""
+        if self.control.untimed:
+            return Verbatim("")
+        if self.seats[seat].flagged and not self.seats[seat].on_turn:
+            return Verbatim(format_duration(0))
+        left = self.remaining(seat, now)
+        text: Message | Verbatim
+        if self.control.periods:
+            time = Verbatim(format_duration(left.move_ms))
+            text = say_n("{time} ({n} period)", "{time} ({n} periods)", n=left.periods_left or 0, time=time)
+        else:
+            shown = format_duration(left.move_ms)
+            if self.control.reserve_ms:
+                shown += f" +{format_duration(left.reserve_ms)}"
+            text = Verbatim(shown)
+        if left.extra_ms:
+            text = say("{time} +{extra} extra", time=text, extra=Verbatim(format_duration(left.extra_ms)))
+        return text
 
     def display(self, seat: str, now: float) -> str:
         """A short string for a board or a status line: ``0:42 +4:10``, ``0:42 (4 periods)``;

@@ -20,6 +20,7 @@ from geniusbot.storage import (
     StaleVersion,
     StorageUnavailable,
 )
+from geniusbot.words import Listing, Message, Verbatim, say
 
 from .base import never_raises
 from .deadlines import DELETE_TIMER
@@ -39,16 +40,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: What the caller of a host command is told when the database went away while it was saved.
-COMMAND_NOT_KNOWN_YET = (
+COMMAND_NOT_KNOWN_YET_SAID = say(
     "The bot lost touch with its database while saving that command, so it does not know yet whether "
     "it was carried out; it will say in the room as soon as the database answers."
 )
+COMMAND_NOT_KNOWN_YET = COMMAND_NOT_KNOWN_YET_SAID.text  # its English
 
 #: The same command again (a repeated interaction, a line read twice), found in the log taken.
-DONE_ALREADY = "That command was carried out already; it is not done twice."
+DONE_ALREADY_SAID = say("That command was carried out already; it is not done twice.")
+DONE_ALREADY = DONE_ALREADY_SAID.text  # its English
 
 #: What the room reads first when ``close window`` ends a window (not its time running out).
-CLOSED_BY_HAND = "The window was closed by hand before its time was up."
+CLOSED_BY_HAND_SAID = say("The window was closed by hand before its time was up.")
+CLOSED_BY_HAND = CLOSED_BY_HAND_SAID.text  # its English
 
 
 class Commands:
@@ -105,9 +109,17 @@ class Commands:
             return Reply(ReplyStatus.ACCEPTED, self.announcer.status_text(live), match_id)
         handler = handlers.get(name)
         if handler is None:
-            known = [self.names.written(c) for c in (*handlers, "status") if self.names.offers(c)]
-            listing = f"; use {', '.join(known[:-1])} or {known[-1]}" if len(known) > 1 else ""
-            return Reply(ReplyStatus.ERROR, f"There is no command {name!r}{listing}.", match_id)
+            known = [Verbatim(self.names.written(c)) for c in (*handlers, "status") if self.names.offers(c)]
+            if len(known) > 1:
+                unknown = say(
+                    "There is no command {name}; use {commands} or {last}.",
+                    name=Verbatim(repr(name)),
+                    commands=Listing(tuple(known[:-1])),
+                    last=known[-1],
+                )
+            else:
+                unknown = say("There is no command {name}.", name=Verbatim(repr(name)))
+            return self._reply(live, ReplyStatus.ERROR, unknown)
         given = key
         key = key or f"host:{uuid.uuid4().hex}"
         async with live.lock:
@@ -116,52 +128,63 @@ class Commands:
                     # An earlier commit's fate first: the command is ruled on the match as it is.
                     await self.committer.settle(live)
                 if given is not None and await self.store.find_submission(match_id, given) is not None:
-                    return Reply(ReplyStatus.REJECTED, DONE_ALREADY, match_id)
+                    return self._reply(live, ReplyStatus.REJECTED, DONE_ALREADY_SAID)
                 return await handler(live, seat, key)
             except CommitUnknown as error:
                 log.warning("match %s: %s", match_id, error)
                 if (pending := self.committer.unconfirmed.get(match_id)) is not None and pending.key == key:
                     # Carried out or not, nobody knows yet: say neither, and find out (Committer.settle).
-                    return Reply(ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET, match_id)
+                    return self._reply(live, ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET_SAID)
                 live.restore()
                 return self._not_saved(live, name, given)
             except DuplicateSubmission:
                 live.restore()
-                return Reply(ReplyStatus.REJECTED, DONE_ALREADY, match_id)
+                return self._reply(live, ReplyStatus.REJECTED, DONE_ALREADY_SAID)
             except StorageUnavailable as error:
                 log.warning("match %s: %s", match_id, error)
                 live.restore()
                 return self._not_saved(live, name, given)
             except StaleVersion:
                 self.cache.forget(match_id)
-                return Reply(
-                    ReplyStatus.UNAVAILABLE,
-                    f"Match #{match_id} changed meanwhile; try {self.names.again(name)}.",
-                    match_id,
-                )
+                changed = say("Match #{id} changed meanwhile; try {again}.", id=match_id, again=self._again(name))
+                return self._reply(live, ReplyStatus.UNAVAILABLE, changed)
             except Exception:
                 log.exception("match %s: command %s failed", match_id, name)
                 live.restore()
-                return Reply(
-                    ReplyStatus.ERROR,
-                    f"Something went wrong on the bot's side; nothing changed. Try {self.names.again(name)}.",
-                    match_id,
+                wrong = say(
+                    "Something went wrong on the bot's side; nothing changed. Try {again}.", again=self._again(name)
                 )
+                return self._reply(live, ReplyStatus.ERROR, wrong)
+
+    def _reply(self, live: LiveMatch, status: ReplyStatus, said: Message) -> Reply:
+        """A reply that says ``said`` (in the host's language, with the players' names)."""
+        return Reply(status, self.announcer.text(live, said), live.id)
+
+    def _again(self, name: str) -> Message:
+        """ "/pause again", or "again" where the command has no name the users could write
+        (:meth:`~.transport.CommandNames.again`)."""
+        if self.names.offers(name):
+            return say("{command} again", command=Verbatim(self.names.written(name)))
+        return say("again")
 
     def _not_saved(self, live: LiveMatch, name: str, given: str | None) -> Reply:
         """The answer to a command the store could not take: not known yet if it is the one
         whose commit went unanswered, else nothing changed (and why, if another waits)."""
         pending = self.committer.unconfirmed.get(live.id)
         if pending is not None and pending.key == given:
-            return Reply(ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET, live.id)  # its repeat: still not known
+            return self._reply(live, ReplyStatus.UNAVAILABLE, COMMAND_NOT_KNOWN_YET_SAID)  # its repeat: still not known
         if pending is not None:
-            message = (
-                f"The bot is still waiting for its database to say whether {self.committer.pending_what(live, pending)} "
-                f"was saved, so nothing changed; try {self.names.again(name)} once the bot has said."
+            said = say(
+                "The bot is still waiting for its database to say whether {what} "
+                "was saved, so nothing changed; try {again} once the bot has said.",
+                what=self.committer.pending_what(live, pending),
+                again=self._again(name),
             )
         else:
-            message = f"The bot could not save that, so nothing changed; try {self.names.again(name)} in a moment."
-        return Reply(ReplyStatus.UNAVAILABLE, message, live.id)
+            said = say(
+                "The bot could not save that, so nothing changed; try {again} in a moment.", again=self._again(name)
+            )
+        return self._reply(live, ReplyStatus.UNAVAILABLE, said)
 
     async def _commit_command(
         self,
@@ -183,23 +206,43 @@ class Commands:
 
     def _ended(self, live: LiveMatch) -> Reply | None:
         if live.status in ENDED_STATUSES:
-            return Reply(ReplyStatus.ERROR, f"Match #{live.id} is over already.", live.id)
+            return self._reply(live, ReplyStatus.ERROR, say("Match #{id} is over already.", id=live.id))
         return None
 
     async def _pause(self, live: LiveMatch, seat: str | None, key: str) -> Reply:
         if ended := self._ended(live):
             return ended
         if live.status == MatchStatus.PAUSED:
-            go_on = f"; use {self.names.written('resume')} to go on" if self.names.offers("resume") else ""
-            return Reply(ReplyStatus.ERROR, f"Match #{live.id} is paused already{go_on}.", live.id)
+            if self.names.offers("resume"):
+                paused = say(
+                    "Match #{id} is paused already; use {resume} to go on.",
+                    id=live.id,
+                    resume=Verbatim(self.names.written("resume")),
+                )
+            else:
+                paused = say("Match #{id} is paused already.", id=live.id)
+            return self._reply(live, ReplyStatus.ERROR, paused)
         now = self.now()
         live.clock.pause(now)
         live.status = MatchStatus.PAUSED
         live.host["paused_at"] = now
-        stopped = "" if live.clock.control.untimed else "; the clocks are stopped"
-        if self.announcer.vanishing(live, live.host.get("window")):
-            stopped += ", but not the window's time (what it shows stays on show until its time)"
-        said = f"The host paused the match{stopped}."
+        vanishing = self.announcer.vanishing(live, live.host.get("window"))
+        if live.clock.control.untimed:
+            pause = (
+                say(
+                    "The host paused the match, but not the window's time (what it shows stays on show until its time)."
+                )
+                if vanishing
+                else say("The host paused the match.")
+            )
+        elif vanishing:
+            pause = say(
+                "The host paused the match; the clocks are stopped, but not the window's time "
+                "(what it shows stays on show until its time)."
+            )
+        else:
+            pause = say("The host paused the match; the clocks are stopped.")
+        said = self.announcer.text(live, pause)
         await self._commit_command(live, NewAction(ActionKind.COMMAND, "pause", None, key=key), now, [said])
         await self.arming.arm(live, now)
         await self.announcer.post(live, said)
@@ -209,7 +252,9 @@ class Commands:
         if ended := self._ended(live):
             return ended
         if live.status != MatchStatus.PAUSED:
-            return Reply(ReplyStatus.ERROR, f"Match #{live.id} is not paused; it goes on already.", live.id)
+            return self._reply(
+                live, ReplyStatus.ERROR, say("Match #{id} is not paused; it goes on already.", id=live.id)
+            )
         now = self.now()
         paused_for = max(0.0, now - float(live.host.pop("paused_at", now)))
         live.clock.resume(now)
@@ -222,22 +267,32 @@ class Commands:
             window["due"] += paused_for
         live.status = MatchStatus.LIVE
         over = False
+        goes_on = say("The match goes on.")
         if window and vanishing:
-            left = self.announcer.window_left(live, now)
+            left = self.announcer.left_said(live, now)
             over = left is None or float(window["due"]) <= now + 0.0005
-            when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
-            said = (
-                f"The match goes on; the window's time ran on during the pause (what it shows stayed on show): {when}."
-            )
-            said = f"{said} {'' if over else self.announcer.clock_line(live, now)}".strip()
+            if over or left is None:
+                when = say(
+                    "The match goes on; the window's time ran on during the pause (what it shows stayed on show): "
+                    "its time ran out meanwhile, so it closes now."
+                )
+            else:
+                when = say(
+                    "The match goes on; the window's time ran on during the pause (what it shows stayed on show): "
+                    "it closes in {left}.",
+                    left=left,
+                )
+            lines = [when] if over else [when, self.announcer.clock_said(live, now)]
         else:
-            said = f"The match goes on. {self.announcer.clock_line(live, now)}".strip()
+            lines = [goes_on, self.announcer.clock_said(live, now)]
+        # Whole sentences, one after another.
+        said = " ".join(self.announcer.text(live, line) for line in lines if line is not None)
         await self._commit_command(live, NewAction(ActionKind.COMMAND, "resume", None, key=key), now, [said])
         await self.arming.arm(live, now)
         if self.boards and not window:
             # The board again, under which its clock line: a paused import, a match paused
             # long ago, is taken up seeing where it stands.
-            await self.announcer.show_board(live, now, lead=["The match goes on."])
+            await self.announcer.show_board(live, now, lead=[self.announcer.text(live, goes_on)])
         else:
             await self.announcer.post(live, said)
         if over and window:
@@ -251,7 +306,7 @@ class Commands:
         live.clock.sync((), now)
         live.status = MatchStatus.ABORTED
         live.host["window"] = None
-        said = f"The host aborted match #{live.id}; it has no result."
+        said = self.announcer.text(live, say("The host aborted match #{id}; it has no result.", id=live.id))
         await self._commit_command(
             live,
             NewAction(ActionKind.COMMAND, "abort", None, key=key),
@@ -267,7 +322,8 @@ class Commands:
         if ended := self._ended(live):
             return ended
         if seat not in live.players:
-            return Reply(ReplyStatus.ERROR, f"Name the seat that resigns: one of {', '.join(live.players)}.", live.id)
+            seats = Listing(tuple(Verbatim(s) for s in live.players))
+            return self._reply(live, ReplyStatus.ERROR, say("Name the seat that resigns: one of {seats}.", seats=seats))
         now = self.now()
         events = live.game.resign(seat)
         self.committer.after_change(live, now, events)
@@ -283,24 +339,26 @@ class Commands:
             return ended
         if live.status == MatchStatus.PAUSED:
             if not self.names.offers("resume"):
-                return Reply(
-                    ReplyStatus.ERROR,
-                    f"Match #{live.id} is paused; its window cannot be closed until it goes on.",
-                    live.id,
+                paused = say("Match #{id} is paused; its window cannot be closed until it goes on.", id=live.id)
+            elif self.names.offers("close window"):
+                paused = say(
+                    "Match #{id} is paused; use {resume}, then {close}.",
+                    id=live.id,
+                    resume=Verbatim(self.names.written("resume")),
+                    close=Verbatim(self.names.written("close window")),
                 )
-            then = (
-                f"then {self.names.written('close window')}"
-                if self.names.offers("close window")
-                else "and its window closes when its time is up"  # the users have no command for it
-            )
-            return Reply(
-                ReplyStatus.ERROR, f"Match #{live.id} is paused; use {self.names.written('resume')}, {then}.", live.id
-            )
+            else:  # the users have no command for it
+                paused = say(
+                    "Match #{id} is paused; use {resume}, and its window closes when its time is up.",
+                    id=live.id,
+                    resume=Verbatim(self.names.written("resume")),
+                )
+            return self._reply(live, ReplyStatus.ERROR, paused)
         if not live.host.get("window") or live.game.window() is None:
-            return Reply(
+            return self._reply(
+                live,
                 ReplyStatus.ERROR,
-                f"Match #{live.id} has no timed phase running, so there is no window to close.",
-                live.id,
+                say("Match #{id} has no timed phase running, so there is no window to close.", id=live.id),
             )
         now = self.now()
         events = live.game.close_window()
@@ -313,5 +371,5 @@ class Commands:
             if row.kind == DELETE_TIMER:
                 await self.posted.delete_message(row)
                 await self.store.delete_timer(row.id, kind=row.kind, due_at=row.due_at)
-        await self.announcer.report(live, now, events, lead=[CLOSED_BY_HAND])
+        await self.announcer.report(live, now, events, lead=[self.announcer.text(live, CLOSED_BY_HAND_SAID)])
         return Reply(ReplyStatus.ACCEPTED, "window closed", live.id)

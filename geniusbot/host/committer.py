@@ -20,6 +20,7 @@ from geniusbot.storage import (
     StorageError,
     StorageUnavailable,
 )
+from geniusbot.words import Message, Verbatim, say
 
 from .clock import Clock, TimeControl
 from .live import LiveMatch, Unconfirmed, utc
@@ -141,12 +142,21 @@ class Committer:
         now = self.now()
         if found is None:
             if pending.command:
-                again = f"; use {self.names.written(pending.text)} again" if self.names.offers(pending.text) else ""
-                await self.announcer.post(
-                    live, f"The host's {pending.text} was not saved after all, so nothing changed{again}."
-                )
+                command = Verbatim(pending.text)
+                if self.names.offers(pending.text):
+                    said = say(
+                        "The host's {command} was not saved after all, so nothing changed; use {written} again.",
+                        command=command,
+                        written=Verbatim(self.names.written(pending.text)),
+                    )
+                else:
+                    said = say("The host's {command} was not saved after all, so nothing changed.", command=command)
+                await self.announcer.post(live, said)
                 return False
-            message = f"Your move {pending.text} was not saved after all, so it was not taken; send it again."
+            message = say(
+                "Your move {move} was not saved after all, so it was not taken; send it again.",
+                move=Verbatim(pending.text),
+            )
             assert pending.seat is not None
             await self.announcer.answer(live, pending.seat, pending.private, message)
             return False
@@ -168,26 +178,33 @@ class Committer:
         finally:
             live.delivered = delivered
         if pending.command:
-            lead = [f"The host's {pending.text} was saved after all; it stands.", *pending.lines]
+            stands = say("The host's {command} was saved after all; it stands.", command=Verbatim(pending.text))
+            lead = [self.announcer.text(live, stands), *pending.lines]
             if not pending.events:
                 for line in lead:
                     await self.announcer.post(live, line)
                 return True
         elif pending.private:
             assert pending.seat is not None
-            await self.announcer.private(live, pending.seat, f"Taken: {pending.text} (it was saved after all).")
+            taken = say("Taken: {move} (it was saved after all).", move=Verbatim(pending.text))
+            await self.announcer.private(live, pending.seat, taken)
             lead = []
         else:
-            lead = [f"{live.label(pending.seat or '')}: your move {pending.text} was saved after all; it stands."]
+            stands = say(
+                "{seat}: your move {move} was saved after all; it stands.",
+                seat=live.who(pending.seat or ""),
+                move=Verbatim(pending.text),
+            )
+            lead = [self.announcer.text(live, stands)]
         await self.report_taken(live, now, pending.events, lead=lead)
         return True
 
     @staticmethod
-    def pending_what(live: LiveMatch, pending: Unconfirmed) -> str:
+    def pending_what(live: LiveMatch, pending: Unconfirmed) -> Message:
         """What waits to be known saved: "alice (p1)'s last move", "the host's pause"."""
         if pending.command:
-            return f"the host's {pending.text}"
-        return f"{live.label(pending.seat or '')}'s last move"
+            return say("the host's {command}", command=Verbatim(pending.text))
+        return say("{seat}'s last move", seat=live.who(pending.seat or ""))
 
     def after_change(self, live: LiveMatch, now: float, events: Iterable[Event] = ()) -> None:
         """Bring clocks, window and status in line with the game after it changed."""

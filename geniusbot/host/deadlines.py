@@ -18,6 +18,7 @@ from geniusbot.storage import (
     StorageUnavailable,
     TimerRecord,
 )
+from geniusbot.words import Message, Verbatim, say, say_n
 
 from .arming import (
     CLOCK_TIMER as CLOCK_TIMER,
@@ -46,7 +47,8 @@ log = logging.getLogger(__name__)
 
 #: What the room reads first when a timed window closes because its time ran out (a window
 #: closed by hand says so instead; the game's own line is true either way).
-TIME_IS_UP = "Time is up."
+TIME_IS_UP_SAID = say("Time is up.")
+TIME_IS_UP = TIME_IS_UP_SAID.text  # its English
 
 
 class Deadlines:
@@ -121,7 +123,7 @@ class Deadlines:
                 if timer.kind == CLOCK_TIMER:
                     await self._clock_alert(live, epoch(timer.due_at), now)
                 elif timer.kind == WINDOW_TIMER:
-                    await self.window_due(live, timer.payload, now, lead=[TIME_IS_UP])
+                    await self.window_due(live, timer.payload, now, lead=[self.announcer.text(live, TIME_IS_UP_SAID)])
             except (StorageUnavailable, StaleVersion):
                 live.restore()
                 self.cache.forget(live.id)
@@ -146,19 +148,19 @@ class Deadlines:
         since = max(live.alerted, due - 0.001)
         passed = live.clock.passed_alerts(since, now)
         live.alerted = max(live.alerted, now)
-        for _, text in self._notices(live, passed, now):
-            await self.announcer.post(live, text)
+        for _, said in self._notices(live, passed, now):
+            await self.announcer.post(live, said)
         await self.expire(live, now)
         await self.arming.arm(live, now)
 
     @staticmethod
-    def _notices(live: LiveMatch, passed: Sequence[Alert], now: float) -> list[tuple[float, str]]:
+    def _notices(live: LiveMatch, passed: Sequence[Alert], now: float) -> list[tuple[float, Message]]:
         """The room's clock notices for the alerts ``passed``, in time order, one per kind and seat.
 
         A seat whose time has run out by now gets none: its timeout says all there is. Of several
         warnings only the last is true now; several periods become one count.
         """
-        notices: list[tuple[float, str]] = []
+        notices: list[tuple[float, Message]] = []
         for seat in live.clock.seats:
             if live.clock.expired(seat, now):
                 continue
@@ -166,18 +168,29 @@ class Deadlines:
             warnings = [a for a in mine if a.kind == AlertKind.WARNING]
             periods = [a for a in mine if a.kind == AlertKind.PERIOD]
             overtime = [a for a in mine if a.kind == AlertKind.OVERTIME]
-            who = live.label(seat)
+            who = live.who(seat)
             if warnings:
-                notices.append((warnings[-1].at, f"{who}: {warnings[-1].seconds} s left."))
+                notices.append((warnings[-1].at, say("{seat}: {n} s left.", seat=who, n=warnings[-1].seconds)))
             if periods:
                 # Counted just past the last boundary, where that period is (just) spent.
-                periods_left = live.clock.remaining(seat, periods[-1].at + 0.001).periods_left
-                used = "a period is used up" if len(periods) == 1 else f"{len(periods)} periods are used up"
-                notices.append((periods[-1].at, f"{who}: {used}; {periods_left} left."))
+                periods_left = live.clock.remaining(seat, periods[-1].at + 0.001).periods_left or 0
+                used = say_n(
+                    "{seat}: a period is used up; {left} left.",
+                    "{seat}: {n} periods are used up; {left} left.",
+                    n=len(periods),
+                    seat=who,
+                    left=periods_left,
+                )
+                notices.append((periods[-1].at, used))
             if overtime:
                 # The time to the flag, in words: the board's "0:00 +4:55" is not for a sentence.
-                left = format_duration(live.clock.remaining(seat, now).total_ms)
-                notices.append((overtime[-1].at, f"{who}: the move time is up; now on reserve, {left} left."))
+                left = Verbatim(format_duration(live.clock.remaining(seat, now).total_ms))
+                notices.append(
+                    (
+                        overtime[-1].at,
+                        say("{seat}: the move time is up; now on reserve, {left} left.", seat=who, left=left),
+                    )
+                )
         notices.sort(key=lambda n: n[0])
         return notices
 
@@ -251,7 +264,7 @@ class Deadlines:
                 named.append(self.announcer.say(live, event, labelled=seat))
                 continue
             kept.append(event)
-        return (named or [f"{live.label(seat)} ran out of time."]), kept
+        return (named or [self.announcer.text(live, say("{seat} ran out of time.", seat=live.who(seat)))]), kept
 
     async def window_due(
         self, live: LiveMatch, payload: Mapping[str, Any], now: float, *, lead: Sequence[str] = ()

@@ -22,14 +22,23 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+from geniusbot.words import Listing, Message, Verbatim, Words, say
+
 COMMANDS = "status, board, rules, pause, resume, resign p1, abort, close window, export, help, quit"
 
-HELP = f"Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: {COMMANDS}."
+HELP_SAID = say(
+    "Type a move as 'p1: H8' (or 'p2 (dm): ...' for a private one), or a command: {commands}.",
+    commands=Verbatim(COMMANDS),
+)
+HELP = Words()(HELP_SAID)  # its English
 
-OVER_HELP = (
+OVER_HELP_SAID = say(
     "The match is over; no more moves are taken. 'status' shows the result, 'board' the last board, "
     "'export' prints the record, 'rules' the rules, and 'quit' leaves."
 )
+OVER_HELP = OVER_HELP_SAID.text  # its English
+#: What ``rules`` says of a game that has no summary.
+NO_SUMMARY = say("This game has no rules summary yet.")
 
 #: How many legal moves ``help`` picks from (a phase of secret placements may have millions), and
 #: how many of them it tries on a copy of the game before it offers one untried.
@@ -101,24 +110,59 @@ def _winner(outcome: Any) -> str | None:
 
 
 def help_text(game: Any | None) -> str:
+    """:func:`help_said` in English."""
+    return Words()(help_said(game))
+
+
+def _then(first: Message, *rest: Message) -> Message:
+    """Whole sentences, one after another."""
+    if not rest:
+        return first
+    return say("{first} {then}", first=first, then=_then(*rest))
+
+
+def help_said(game: Any | None) -> Message:
     """How to type a move in ``game``'s own notation (a move legal now), and the commands; how
     to send a private move only where one is legal (now, or in a game that takes them while no
     move is)."""
     if game is None:
-        return HELP
+        return HELP_SAID
+    commands = Verbatim(COMMANDS)
     example = example_move(game)
     if example is None:
         if game.is_over:
-            return OVER_HELP
-        how = "No move is taken right now" + ("; 'close window' ends the timed phase." if game.window() else ".")
-        private = " ('p1 (dm): ...' for a private one)" if type(game).takes_private_moves() else ""
-        return f"{how} Moves are typed as 'p1: ...'{private}. Commands: {COMMANDS}."
+            return OVER_HELP_SAID
+        how = (
+            say("No move is taken right now; 'close window' ends the timed phase.")
+            if game.window()
+            else say("No move is taken right now.")
+        )
+        typed = (
+            say(
+                "Moves are typed as 'p1: ...' ('p1 (dm): ...' for a private one). Commands: {commands}.",
+                commands=commands,
+            )
+            if type(game).takes_private_moves()
+            else say("Moves are typed as 'p1: ...'. Commands: {commands}.", commands=commands)
+        )
+        return _then(how, typed)
     seat = example.split(":", 1)[0].split()[0]
-    private = f"; '{seat} (dm): ...' sends it privately" if private_move_legal(game) else ""
-    return (
-        f"Type a move as '{example}' (the seat, then the move{private}), "
-        f"or a command: {COMMANDS}. 'rules' shows the rules and the notation.{offered(game)}"
-    )
+    if private_move_legal(game):
+        how = say(
+            "Type a move as '{example}' (the seat, then the move; '{seat} (dm): ...' sends it privately), "
+            "or a command: {commands}. 'rules' shows the rules and the notation.",
+            example=Verbatim(example),
+            seat=Verbatim(seat),
+            commands=commands,
+        )
+    else:
+        how = say(
+            "Type a move as '{example}' (the seat, then the move), "
+            "or a command: {commands}. 'rules' shows the rules and the notation.",
+            example=Verbatim(example),
+            commands=commands,
+        )
+    return _then(how, *offered_said(game))
 
 
 def private_move_legal(game: Any) -> bool:
@@ -131,27 +175,51 @@ def private_move_legal(game: Any) -> bool:
 
 
 def offered(game: Any) -> str:
+    """:func:`offered_said` in English, each after a space: " p2 chooses one of: black / white."."""
+    return "".join(" " + Words()(said) for said in offered_said(game))
+
+
+def offered_said(game: Any) -> list[Message]:
     """The choice the game waits for, named as the room names it above its buttons (a few short
-    options only, :func:`~geniusbot.host.offers.listing`): " p2 chooses one of: black / white.",
-    " p1 (dm) chooses one of: yes / no." for a sealed answer; else nothing."""
+    options only, :func:`~geniusbot.host.offers.listing`): "p2 chooses one of: black / white.",
+    "p1 (dm) chooses one of: yes / no." for a sealed answer; else nothing."""
     from .offers import choice_offer, listing, private_choice_offers
 
     offers: list[tuple[str, list[str]]] = []
     if (offer := choice_offer(game)) is not None:
         offers.append(offer)
     offers += [(f"{seat} (dm)", texts) for seat, texts in private_choice_offers(game).items()]
-    return "".join(f" {who} chooses one of: {listed}." for who, texts in offers if (listed := listing(texts)))
+    return [
+        say("{who} chooses one of: {options}.", who=Verbatim(who), options=Verbatim(listed))
+        for who, texts in offers
+        if (listed := listing(texts))
+    ]
 
 
 def rules_text(game: Any) -> str:
+    """:func:`rules_said` in English."""
+    return Words()(rules_said(game))
+
+
+def _summary(title: str, summary: str) -> Message:
+    """A game's title and its rules summary (the game's own words, its Markdown bold taken out)."""
+    said = Verbatim(summary.replace("**", "")) if summary.replace("**", "") else NO_SUMMARY
+    return say("{title}: {summary}", title=Verbatim(title), summary=said)
+
+
+def rules_said(game: Any) -> Message:
     """The game's rules summary for the terminal (its Markdown bold taken out)."""
     from .naming import game_title
 
-    summary = type(game).summary.replace("**", "") or "This game has no rules summary yet."
-    return f"{game_title(game)}: {summary}"
+    return _summary(game_title(game), type(game).summary)
 
 
 def rules_of(name: str) -> str:
+    """:func:`rules_of_said` in English."""
+    return Words()(rules_of_said(name))
+
+
+def rules_of_said(name: str) -> Message:
     """``rules NAME``: the rules summary of the named game, such as a game the running game plays
     within it (a task), or a sentence naming the games there are."""
     from geniusbot.games import GameError, default_variant, get_game, registry
@@ -159,8 +227,11 @@ def rules_of(name: str) -> str:
     try:
         cls = get_game(name)
     except GameError:
-        return f"There is no game {name!r}; 'rules' alone gives this match's rules. Games: {', '.join(registry())}."
+        return say(
+            "There is no game {name}; 'rules' alone gives this match's rules. Games: {games}.",
+            name=Verbatim(repr(name)),
+            games=Listing(tuple(Verbatim(game) for game in registry())),
+        )
     variant = default_variant(name) or cls.variants[0]
     title = f"{cls.title} ({variant})" if len(cls.variants) > 1 else cls.title
-    summary = cls.summary.replace("**", "") or "This game has no rules summary yet."
-    return f"{title}: {summary}"
+    return _summary(title, cls.summary)

@@ -10,6 +10,7 @@ from typing import Any
 
 from geniusbot.games import Event, Game, Outcome, Termination, load
 from geniusbot.storage import MatchStatus, Practice, TimerRecord
+from geniusbot.words import Verbatim
 
 from .clock import Clock
 from .naming import name_seats
@@ -118,6 +119,11 @@ class LiveMatch:
         """How the room names a seat: ``Alice (p1)``."""
         player = self.players.get(seat)
         return player.label if player else seat
+
+    def who(self, seat: str) -> Verbatim:
+        """A seat as the host's own lines name it, an argument of a message: its label
+        (``Alice (p1)``), which says whose it is in every language."""
+        return Verbatim(self.label(seat))
 
     def speak(self, text: str) -> str:
         """A game's text (an event, a result, a refusal) as the players read it: seat ids become

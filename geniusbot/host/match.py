@@ -104,8 +104,8 @@ class Host:
     submitted, hands a message whose match another process owns to that owner and returns the
     reply (``None``: the match is this host's, submitted here; unset: every match is).
 
-    ``language``: the language the games' words are said in (:mod:`geniusbot.words`; English by
-    default; the host's own lines are English until they are words as data too).
+    ``language``: the language the host's lines and the games' words are said in
+    (:mod:`geniusbot.words`; English by default).
 
     ``starts_at_once``: how many :meth:`start_match` calls do their work at once (the others wait).
 
@@ -143,7 +143,7 @@ class Host:
         self._listeners: list[Callable[[int], object]] = []
         # The parts, each given what it uses (nothing is set on them afterwards).
         #: The live-match cache: the matches held in memory (see :mod:`.cache`).
-        self.cache = MatchCache(store, shards)
+        self.cache = MatchCache(store, shards, language=language)
         #: The host's commands as the transport's users write them (see :class:`~.transport.CommandNames`).
         self.names = CommandNames(transport)
         #: The clock and window timer rows, and the dispatcher told of each (see :mod:`.arming`).

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from geniusbot.storage import MatchRecord, MatchStatus, TimerRecord
+from geniusbot.words import Verbatim, say
 
 from .clock import format_duration
 from .deadlines import DELETE_TIMER, HEARTBEAT_TIMER
@@ -158,21 +159,36 @@ class Recovery:
             else:
                 await self.committer.commit(live, None, now)  # no ledger: the row must say it alone
             await self.arming.arm(live, now)
-            said = [] if live.clock.control.untimed else ["the clocks were stopped meanwhile"]
             over = False
+            # The transport's own first words (English until the transports' are words as data).
+            away = Verbatim(self.transport.back_after.format(match=live.id, away=format_duration(int(latest * 1000))))
+            timed = not live.clock.control.untimed
+            said = say("{back}; the clocks were stopped meanwhile.", back=away) if timed else say("{back}.", back=away)
             if window and vanishing:
-                left = self.announcer.window_left(live, now)
+                left = self.announcer.left_said(live, now)
                 over = left is None or float(window["due"]) <= now + 0.0005
-                when = "its time ran out meanwhile, so it closes now" if over else f"it closes in {left}"
-                ran_on = "but not the window's time" if said else "the window's time ran on"
-                said.append(f"{ran_on} (what it shows stayed on show): {when}")
-            back = self.transport.back_after.format(match=live.id, away=format_duration(int(latest * 1000)))
-            back = f"{back}{'; ' + ', '.join(said) if said else ''}."
+                if over or left is None:
+                    when = say("its time ran out meanwhile, so it closes now")
+                else:
+                    when = say("it closes in {left}", left=left)
+                if timed:
+                    said = say(
+                        "{back}; the clocks were stopped meanwhile, but not the window's time "
+                        "(what it shows stayed on show): {when}.",
+                        back=away,
+                        when=when,
+                    )
+                else:
+                    said = say(
+                        "{back}; the window's time ran on (what it shows stayed on show): {when}.", back=away, when=when
+                    )
+            back = self.announcer.text(live, said)
             if boards and not over:
                 # Apart from the board: a board in a memory window goes when the window closes.
                 await self.announcer.post(live, back)
                 await self.announcer.show_board(live, now)  # its clock line under it
             else:
+                # Whole sentences, one after another.
                 await self.announcer.post(live, f"{back} {self.announcer.clock_line(live, now)}".strip())
             if over and window:
                 await self.deadlines.window_due(live, {"kind": window["kind"]}, now)

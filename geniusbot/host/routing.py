@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 
 from geniusbot.games import get_game, registry, typed
 from geniusbot.storage import UNFINISHED_STATUSES, StorageUnavailable
+from geniusbot.words import Listing, Message, Verbatim, Words, say
 
 from .base import never_raises
-from .chatter import command_hint, is_chatter
+from .chatter import command_said, is_chatter
 from .live import Reply, ReplyStatus
 
 if TYPE_CHECKING:
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from .transport import CommandNames, Transport
 
 log = logging.getLogger(__name__)
+
+#: What a sender is told while the store cannot be read.
+CANNOT_READ = say("The bot cannot read its matches right now; send that again in a moment.")
 
 #: Room messages that start with one of these are table talk, never a submission.
 CHAT_PREFIXES: tuple[str, ...] = ("#", "//", "(")
@@ -67,6 +71,10 @@ class Routing:
         self.forward = forward
         self.hint_seats = hint_seats
 
+    def _text(self, message: Message) -> str:
+        """``message`` in the host's language, for a reply that no match's players read."""
+        return Words(self.announcer.language)(message)
+
     @never_raises
     async def room_message(self, channel_id: int, user_id: int, text: str, *, key: str | None = None) -> Reply:
         """Someone typed ``text`` in a room: a submission if they hold a seat of its match, unless
@@ -82,9 +90,7 @@ class Routing:
             record = await self.store.live_match_in_channel(channel_id)
         except StorageUnavailable as error:
             log.warning("room message lost to storage: %s", error)
-            return Reply(
-                ReplyStatus.UNAVAILABLE, "The bot cannot read its matches right now; send that again in a moment."
-            )
+            return Reply(ReplyStatus.UNAVAILABLE, self._text(CANNOT_READ))
         if record is None:
             return Reply(ReplyStatus.IGNORED)
         seat = record.seat_of(user_id)
@@ -107,9 +113,9 @@ class Routing:
             return reply
         if live.status in UNFINISHED_STATUSES and seat in live.players:
             prefix = self.names.prefix
-            hint = command_hint(text, prefix, seat=seat if self.hint_seats else None)
+            hint = command_said(text, prefix, seat=seat if self.hint_seats else None)
             if hint is not None:
-                line = f"{live.label(seat)}: {hint}"
+                line = self.announcer.text(live, say("{seat}: {line}", seat=live.who(seat), line=hint))
                 await self.announcer.post(live, line)
                 return Reply(ReplyStatus.REJECTED, line, match_id, hint=True)
             if is_chatter(live.game, seat, text.strip()):
@@ -127,9 +133,7 @@ class Routing:
         try:
             records = await self.store.live_matches_of_user(user_id)
         except StorageUnavailable:
-            return Reply(
-                ReplyStatus.UNAVAILABLE, "The bot cannot read its matches right now; send that again in a moment."
-            )
+            return Reply(ReplyStatus.UNAVAILABLE, self._text(CANNOT_READ))
         text = typed(text)  # "＃１２ bid 3" names match 12 as "#12 bid 3" does
         numbered = match_number(text) if match_id is None else None
         if numbered is not None:
@@ -148,21 +152,30 @@ class Routing:
         if not records:
             # /start is the bot's, not a host command: named only where the transport has it.
             offered = self.transport.commands
-            how = (
-                f" ({self.names.written('start')} in a game room)" if offered is not None and "start" in offered else ""
-            )
-            return Reply(
-                ReplyStatus.IGNORED,
-                "You play in no running match, so there is nothing to send this to. Once a host starts a "
-                f"match with you{how}, send that match's private moves here.",
-            )
+            if offered is not None and "start" in offered:
+                nothing = say(
+                    "You play in no running match, so there is nothing to send this to. Once a host starts a "
+                    "match with you ({start} in a game room), send that match's private moves here.",
+                    start=Verbatim(self.names.written("start")),
+                )
+            else:
+                nothing = say(
+                    "You play in no running match, so there is nothing to send this to. Once a host starts a "
+                    "match with you, send that match's private moves here."
+                )
+            return Reply(ReplyStatus.IGNORED, self._text(nothing))
         if len(records) > 1:
-            listing = ", ".join(f"#{r.id} ({get_game(r.game).title})" for r in records)
-            return Reply(
-                ReplyStatus.ERROR,
-                f"You play in several matches ({listing}); start your message with the match number, "
-                f"such as #{records[0].id} {text}.",
+            matches = Listing(
+                tuple(say("#{id} ({game})", id=r.id, game=Verbatim(get_game(r.game).title)) for r in records)
             )
+            several = say(
+                "You play in several matches ({matches}); start your message with the match number, "
+                "such as #{id} {text}.",
+                matches=matches,
+                id=records[0].id,
+                text=Verbatim(text),
+            )
+            return Reply(ReplyStatus.ERROR, self._text(several))
         record = records[0]
         seat = record.seat_of(user_id)
         assert seat is not None

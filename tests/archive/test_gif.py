@@ -135,7 +135,11 @@ def test_a_sealed_move_is_captioned_without_its_text():
     sealed = [(a, s) for a, s in zip(steps.actions, list(steps)[1:], strict=True) if a.private]
     assert sealed
     for action, shown in sealed:
-        assert shown.action is not None and steps.words(shown.action) == f"{steps.names[action.seat]} ({action.seat}) sends a sealed move by direct message"
+        assert (
+            shown.action is not None
+            and steps.words(shown.action)
+            == f"{steps.names[action.seat]} ({action.seat}) sends a sealed move by direct message"
+        )
         assert action.text not in gif.caption(shown, steps)[0].split(": ", 1)[1]
 
 
