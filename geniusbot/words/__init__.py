@@ -22,7 +22,7 @@ from .message import (
     say_n,
     say_nc,
 )
-from .render import ENGLISH, PSEUDO, Words, pseudo, spoken_names
+from .render import ENGLISH, PSEUDO, Words, pseudo, spoken_names, unsaid
 
 __all__ = [
     "DOMAIN",
@@ -43,4 +43,5 @@ __all__ = [
     "say_n",
     "say_nc",
     "spoken_names",
+    "unsaid",
 ]

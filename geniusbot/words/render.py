@@ -99,6 +99,26 @@ def pseudo(template: str) -> str:
     )
 
 
+def unsaid(text: str) -> str:
+    """What of ``text`` (said in :data:`PSEUDO`) no message said: the text without its bracketed
+    messages, nested ones with them. A test that finds letters here has found words that did not
+    come from a catalogue. A bracket that never closes, or closes unopened, raises ``ValueError``."""
+    kept: list[str] = []
+    depth = 0
+    for char in text:
+        if char == "⟦":
+            depth += 1
+        elif char == "⟧":
+            if depth == 0:
+                raise ValueError(f"a bracket closes that never opened: {text!r}")
+            depth -= 1
+        elif depth == 0:
+            kept.append(char)
+    if depth:
+        raise ValueError(f"a bracket never closes: {text!r}")
+    return "".join(kept)
+
+
 def spoken_names(names: Mapping[str, str]) -> dict[str, str]:
     """What each seat is called in a sentence: its player's name, or the seat id where it has none.
 

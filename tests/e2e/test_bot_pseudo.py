@@ -14,19 +14,11 @@ import re
 import pytest
 
 from geniusbot.config import Settings
+from geniusbot.words import unsaid
 from tests.e2e.botworld import TestBot, World, ephemeral_answer
 from tests.fakediscord import FakeMessage
 
-_INNERMOST = re.compile(r"⟦[^⟦⟧]*⟧")
-
-
-def outside(text: str) -> str:
-    """What no message said in ``text``: the text without its ``⟦...⟧`` segments, nested ones too."""
-    while True:
-        shorter = _INNERMOST.sub("", text)
-        if shorter == text:
-            return text
-        text = shorter
+outside = unsaid
 
 
 def said_by_messages(text: str) -> None:

@@ -11,19 +11,14 @@ from geniusbot.archive import gif
 from geniusbot.archive.page_steps import record_steps
 from geniusbot.archive.steps import from_record
 from geniusbot.record import parse_record
-from geniusbot.words import PSEUDO
+from geniusbot.words import PSEUDO, unsaid
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
-_BRACKETED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
-def outside_the_catalogue(text: str, allowed: tuple[str, ...] = ()) -> str:
-    """What of ``text`` is outside every (nested) pseudo-language bracket, names and notation left out."""
-    while _BRACKETED.search(text):
-        text = _BRACKETED.sub("", text)
-    for word in allowed:
-        text = text.replace(word, "")
-    return re.sub(r"[^A-Za-z]", "", text)
+def outside_the_catalogue(text: str) -> str:
+    """The letters of ``text`` no message said."""
+    return re.sub(r"[^A-Za-z]", "", unsaid(text))
 
 
 def test_a_gifs_captions_are_said_in_the_pseudo_language():

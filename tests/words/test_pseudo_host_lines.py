@@ -12,7 +12,7 @@ from geniusbot.conformance.hosted import SteppedTime, fire_due
 from geniusbot.host.match import Host, Reply
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
-from geniusbot.words import PSEUDO
+from geniusbot.words import PSEUDO, unsaid
 
 #: A letter: what may not stand outside the brackets.
 _LETTER = re.compile(r"[^\W\d_]")
@@ -21,20 +21,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 EXCEPTIONS: tuple[str, ...] = ()
 
 
-def outside(text: str) -> str:
-    """``text`` without its bracketed segments (nested ones with them): what no message said."""
-    kept: list[str] = []
-    depth = 0
-    for char in text:
-        if char == "⟦":
-            depth += 1
-        elif char == "⟧":
-            assert depth > 0, f"a bracket closes that never opened: {text!r}"
-            depth -= 1
-        elif depth == 0:
-            kept.append(char)
-    assert depth == 0, f"a bracket never closes: {text!r}"
-    return "".join(kept)
+outside = unsaid
 
 
 def assert_said(text: str) -> None:

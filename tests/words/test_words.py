@@ -15,7 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from geniusbot.words import PSEUDO, Message, Seat, Verbatim, Words, pseudo, say, say_c, say_n, say_nc, spoken_names
+from geniusbot.words import (
+    PSEUDO,
+    Message,
+    Seat,
+    Verbatim,
+    Words,
+    pseudo,
+    say,
+    say_c,
+    say_n,
+    say_nc,
+    spoken_names,
+    unsaid,
+)
 from geniusbot.words.render import catalogue, languages
 
 TIMEOUT = say("{seat} ran out of time", seat=Seat("p2"))
@@ -187,3 +200,11 @@ def test_making_english_words_imports_no_catalogue_reader():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_unsaid_is_what_no_message_said():
+    assert unsaid("⟦Ḿáţçĥ #1 ⟦alice ṽś bob⟧⟧\n⟦x⟧: 12") == "\n: 12"
+    assert unsaid("Result: ⟦áñđ ŵíñś⟧") == "Result: "
+    for broken in ("⟦open", "closed⟧", "⟦a⟧⟧"):
+        with pytest.raises(ValueError, match="bracket"):
+            unsaid(broken)
