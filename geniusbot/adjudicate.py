@@ -36,10 +36,30 @@ from geniusbot.record import (
     read_host_line,
     read_result,
 )
+from geniusbot.words import ENGLISH, Message, Seat, Verbatim, Words, joined, say
 
-GAME_OVER = "The game is over; no more moves are taken."
+
+class Ruling(str):
+    """A refusal's English (what the log, ``--json`` and a record keep), carrying its message
+    (:attr:`said`), which the report says in its language."""
+
+    said: Message
+
+    def __new__(cls, said: Message) -> Ruling:
+        ruling = super().__new__(cls, _ENGLISH(said))
+        ruling.said = said
+        return ruling
+
+    @classmethod
+    def of(cls, error: GameError) -> Ruling:
+        """A game's refusal as a ruling (its plain English kept as it is, where it has no message)."""
+        return cls(error.said or Message("{refusal}", {"refusal": Verbatim(str(error))}))
+
+
+_ENGLISH = Words()
+GAME_OVER = Ruling(say("The game is over; no more moves are taken."))
 #: The ruling on a ``host:`` line that is none of the host's.
-HOST_LINES = "A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."
+HOST_LINES = Ruling(say("A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +150,13 @@ def take(game: Game, line: RecordLine) -> Taken | str:
     except GameError as error:
         if action.kind in MOVE_KINDS and _words(line.text) in (["resign"], ["resign", line.seat]):
             # A seat's own 'resign' is no move: the host records a resignation.
-            return f"A resignation is the host's line; write it as 'host: resign {line.seat}'."
-        return str(error)
+            return Ruling(
+                say(
+                    "A resignation is the host's line; write it as 'host: resign {seat}'.",
+                    seat=Verbatim(line.seat or ""),
+                )
+            )
+        return Ruling.of(error)
     return Taken(action, move)
 
 
@@ -153,27 +178,33 @@ def line_action(line: RecordLine) -> GameAction | str:
         action = read_host_line(line.text)
         return action if action is not None else HOST_LINES
     if line.seat not in SEATS:
-        return (
-            f"{line.seat!r} is not a seat; start the line with p1 or p2 and a colon "
-            "(p1 (dm): for a private submission)."
+        return Ruling(
+            say(
+                "{seat} is not a seat; start the line with p1 or p2 and a colon (p1 (dm): for a private submission).",
+                seat=Verbatim(repr(line.seat)),
+            )
         )
     if not line.text:
         return nothing_follows(line.seat)
     return GameAction(ActionKind.PRIVATE if line.private else ActionKind.MOVE, line.seat, line.text, line.private)
 
 
-def nothing_follows(seat: str, private: bool = False) -> str:
+def nothing_follows(seat: str, private: bool = False) -> Ruling:
     """The ruling on a seat's line with nothing after its colon (the console says it too)."""
-    return f"Nothing follows '{seat}{' (dm)' if private else ''}:'; write the move after the colon."
+    if private:
+        return Ruling(say("Nothing follows '{seat} (dm):'; write the move after the colon.", seat=Verbatim(seat)))
+    return Ruling(say("Nothing follows '{seat}:'; write the move after the colon.", seat=Verbatim(seat)))
 
 
-def _no_seat_reason(text: str) -> str:
+def _no_seat_reason(text: str) -> Ruling:
     first, _, rest = text.partition(" ")
     if first.lower() in SEATS and rest.strip():
         example = f"{first.lower()}: {rest.strip()}"
     else:
         example = f"p1: {text}" if text else "p1: H8"
-    return f"A line needs the seat and a colon before the move; write it as '{example}'."
+    return Ruling(
+        say("A line needs the seat and a colon before the move; write it as '{example}'.", example=Verbatim(example))
+    )
 
 
 def _words(text: str) -> list[str]:
@@ -211,31 +242,56 @@ def result_notes(record: Record, game: Game) -> list[str]:
         return []
     claimed = read_result(written)
     if claimed is None:
-        return [f"The Result header {written!r} is not a result this bot reads (p1, p2, draw or *); it was ignored."]
+        return [
+            Ruling(
+                say(
+                    "The Result header {written} is not a result this bot reads (p1, p2, draw or *); it was ignored.",
+                    written=Verbatim(repr(written)),
+                )
+            )
+        ]
     outcome = game.outcome()
     replayed = "running" if outcome is None else (outcome.winner or "draw")
     if claimed == replayed:
         return []
-    return [f"The record's Result header says {_describe(claimed)}, but the replay gives {_describe(replayed)}."]
+    return [
+        Ruling(
+            say(
+                "The record's Result header says {claimed}, but the replay gives {replayed}.",
+                claimed=_describe(claimed),
+                replayed=_describe(replayed),
+            )
+        )
+    ]
 
 
-def _describe(result: str) -> str:
-    return {"p1": "p1 wins", "p2": "p2 wins", "draw": "a draw", "running": "a game still running"}[result]
+def _describe(result: str) -> Message:
+    if result in SEATS:
+        return say("{seat} wins", seat=Seat(result))
+    return say("a draw") if result == "draw" else say("a game still running")
 
 
 # --------------------------------------------------------------------------- the report
 
 
-def format_report(result: Adjudication) -> str:
+def format_report(result: Adjudication, language: str = ENGLISH) -> str:
     """The human report: a table of every line's ruling, then the result and any notes."""
-    return "".join(report_lines(result))
+    return "".join(report_lines(result, language))
 
 
-def report_lines(result: Adjudication) -> Iterator[str]:
+def _said(text: str, words: Words) -> str:
+    """A ruling or a note in the report's language (a plain string as it is)."""
+    return words(text.said) if isinstance(text, Ruling) else text
+
+
+def report_lines(result: Adjudication, language: str = ENGLISH) -> Iterator[str]:
     """The human report, one line at a time (each ends with a line break), so that the report of
-    a long record is written as it is made rather than held whole."""
+    a long record is written as it is made rather than held whole. ``language``: what the report
+    says is said in it (the seats by their ids, as the record writes them; the table's notation
+    as it is)."""
+    words = Words(language)
     game = result.game
-    heading = ("line", "seat", "submission")
+    heading = (words(say("line")), words(say("seat")), words(say("submission")))
     actions = result.actions
     widths = [
         max([len(heading[0]), *(len(str(a.line)) for a in actions)]),
@@ -246,30 +302,51 @@ def report_lines(result: Adjudication) -> Iterator[str]:
     def row(line: str, seat: str, text: str, ruling: str) -> str:
         return f"{line:>{widths[0]}}  {seat:<{widths[1]}}  {text:<{widths[2]}}  {ruling}".rstrip() + "\n"
 
-    yield f"{game.title} ({game.name}), rule set {game.variant}, seed {game.seed}\n\n"
-    yield row(*heading, "ruling")
+    yield (
+        words(
+            say(
+                "{title} ({name}), rule set {variant}, seed {seed}",
+                title=Verbatim(game.title),
+                name=Verbatim(game.name),
+                variant=Verbatim(game.variant),
+                seed=game.seed,
+            )
+        )
+        + "\n\n"
+    )
+    yield row(*heading, words(say("ruling")))
+    ok = words(say("OK"))
     for a in actions:
-        yield row(str(a.line), _seat_label(a), _shown(a.text), "OK" if a.accepted else f"rejected: {a.error}")
+        ruling = ok if a.accepted else words(say("rejected: {ruling}", ruling=Verbatim(_said(a.error or "", words))))
+        yield row(str(a.line), _seat_label(a), _shown(a.text), ruling)
     accepted = sum(a.accepted for a in actions)
-    yield f"\n{accepted} of {len(actions)} lines accepted.\n"
+    yield "\n" + words(say("{accepted} of {lines} lines accepted.", accepted=accepted, lines=len(actions))) + "\n"
     outcome = result.outcome
     if outcome is None:
         window = game.window()
         if game.to_move() or window is None:
-            waiting = " and ".join(game.to_move()) or "the host"
-            yield f"Result: the game has not ended; waiting for {waiting}.\n"
+            waiting = joined([Seat(seat) for seat in game.to_move()]) if game.to_move() else say("the host")
+            yield words(say("Result: the game has not ended; waiting for {waiting}.", waiting=waiting)) + "\n"
         else:
             # Nobody may move until the host ends the timed phase: say which line does it.
             yield (
-                f"Result: the game has not ended; the {window.kind} window is open "
-                "until a 'host: close window' line closes it.\n"
+                words(
+                    say(
+                        "Result: the game has not ended; the {window} window is open until a 'host: close window' "
+                        "line closes it.",
+                        window=Verbatim(window.kind),
+                    )
+                )
+                + "\n"
             )
-    elif outcome.winner is None:
-        yield f"Result: a draw. {outcome.reason}\n"
     else:
-        yield f"Result: {outcome.winner} wins. {outcome.reason}\n"
+        sentence = outcome.said or Message("{result}", {"result": Verbatim(outcome.reason)})
+        if outcome.winner is None:
+            yield words(say("Result: a draw. {result}", result=sentence)) + "\n"
+        else:
+            yield words(say("Result: {seat} wins. {result}", seat=Seat(outcome.winner), result=sentence)) + "\n"
     for note in result.notes:
-        yield f"Note: {note}\n"
+        yield words(say("Note: {note}", note=Verbatim(_said(note, words)))) + "\n"
 
 
 def json_lines(result: Adjudication) -> Iterator[str]:

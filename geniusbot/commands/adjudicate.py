@@ -22,6 +22,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("file", help="the record file (see README.md, 'The match record'); - reads standard input")
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    parser.add_argument(
+        "--language",
+        metavar="CODE",
+        default="en",
+        help="the language of the report: en (default), a language with a catalogue, or qps, the pseudo-language "
+        "(the JSON's rulings are English whatever it says)",
+    )
     # It rules a text file: no pydantic settings, no database, no pictures (see bench/bench_startup.py).
     parser.set_defaults(handler="geniusbot.commands.adjudicate:command", needs_settings=False)
 
@@ -51,5 +58,5 @@ def command(args: argparse.Namespace) -> int:
         sys.stdout.writelines(json_lines(result))
         sys.stdout.write("\n")
     else:
-        sys.stdout.writelines(report_lines(result))
+        sys.stdout.writelines(report_lines(result, args.language))
     return 0
