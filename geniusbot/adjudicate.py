@@ -224,11 +224,14 @@ def _printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def _shown(text: str) -> str:
+def _shown(text: str, words: Words = _ENGLISH) -> str:
     """A submission as the report's table shows it: escaped, cut after :data:`SHOWN` characters."""
     if len(text) <= SHOWN:
         return _printable(text) or "-"
-    return f"{_printable(text[:SHOWN])}... ({len(text):,} characters)"
+    cut = say(
+        "{text}... ({length} characters)", text=Verbatim(_printable(text[:SHOWN])), length=Verbatim(f"{len(text):,}")
+    )
+    return words(cut)
 
 
 def _seat_label(action: Action) -> str:
@@ -296,7 +299,7 @@ def report_lines(result: Adjudication, language: str = ENGLISH) -> Iterator[str]
     widths = [
         max([len(heading[0]), *(len(str(a.line)) for a in actions)]),
         max([len(heading[1]), *(len(_seat_label(a)) for a in actions)]),
-        max([len(heading[2]), *(len(_shown(a.text)) for a in actions)]),
+        max([len(heading[2]), *(len(_shown(a.text, words)) for a in actions)]),
     ]
 
     def row(line: str, seat: str, text: str, ruling: str) -> str:
@@ -318,7 +321,7 @@ def report_lines(result: Adjudication, language: str = ENGLISH) -> Iterator[str]
     ok = words(say("OK"))
     for a in actions:
         ruling = ok if a.accepted else words(say("rejected: {ruling}", ruling=Verbatim(_said(a.error or "", words))))
-        yield row(str(a.line), _seat_label(a), _shown(a.text), ruling)
+        yield row(str(a.line), _seat_label(a), _shown(a.text, words), ruling)
     accepted = sum(a.accepted for a in actions)
     yield "\n" + words(say("{accepted} of {lines} lines accepted.", accepted=accepted, lines=len(actions))) + "\n"
     outcome = result.outcome

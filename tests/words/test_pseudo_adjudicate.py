@@ -35,3 +35,9 @@ def test_a_refusal_in_the_report_is_the_games_message():
     text = (ROOT / "tests" / "records" / "tictacfive-refused.txt").read_text(encoding="utf-8")
     report = "".join(report_lines(adjudicate_text(text), PSEUDO))
     assert "⟦ŕéĵéçţéđ: ⟦Íţ íś ñóţ ýóúŕ ţúŕñ; ŵáíţíñĝ ƒóŕ p1.⟧⟧" in report
+
+
+def test_a_long_submission_is_cut_in_the_reports_language():
+    text = '[Game "tictacfive"]\n\np1: ' + "x" * 100 + "\n"
+    report = "".join(report_lines(adjudicate_text(text), PSEUDO))
+    assert "⟦" + "x" * 60 + "... (100 çĥáŕáçţéŕś)⟧" in report
