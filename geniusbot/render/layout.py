@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
+from geniusbot.words import Message, Words, say
+
 from .fonts import drawable_name
 from .palette import ink
 from .sprites import Sprite, paste_centred, triangle_right
@@ -60,6 +62,14 @@ class Ending(Protocol):
     def detail(self) -> str:
         """How the game ended, for a line that has just said who wins."""
 
+    @property
+    def said_how(self) -> Message | None:
+        """How the game ended, as a message (``None`` where the game gave plain English)."""
+
+    @property
+    def said_verdict(self) -> Message | None:
+        """The words that close the sentence with who wins, as a message, or ``None``."""
+
 
 def outcome_line(
     ended: Ending | None,
@@ -78,6 +88,8 @@ def outcome_line(
     """
     if ended is None:
         return None
+    if ended.said_how is not None:
+        return _said_banner(ended, ended.said_how, players, how_names_winner=how_names_winner)
     if ended.winner is None:
         head: str | None = "Draw"
         sentence = ended.reason
@@ -86,6 +98,23 @@ def outcome_line(
     else:
         head, sentence = f"{seat_name(ended.winner, players)} wins", ended.detail
     text = with_names(sentence, players).strip().rstrip(".")
+    if head is None:
+        return text or f"{seat_name(ended.winner, players)} wins"
+    return f"{head}: {text}" if text else head
+
+
+def _said_banner(ended: Ending, how: Message, players: Mapping[str, str] | None, *, how_names_winner: bool) -> str:
+    """The banner of an ending made of messages: said with the card's names for the seats."""
+    words = Words(names={seat: seat_name(seat, players) for seat in ("p1", "p2")})
+    clause = say("{how}{verdict}", how=how, verdict=ended.said_verdict) if ended.said_verdict else how
+    if ended.winner is None:
+        head: str | None = "Draw"
+        text = words(clause)
+    elif ended.verdict or how_names_winner:
+        head, text = None, words(clause)
+    else:
+        head, text = f"{seat_name(ended.winner, players)} wins", words(how)
+    text = text.strip()
     if head is None:
         return text or f"{seat_name(ended.winner, players)} wins"
     return f"{head}: {text}" if text else head

@@ -19,6 +19,7 @@ from geniusbot.render.layout import (
 )
 from geniusbot.render.palette import new_canvas, rgb
 from geniusbot.render.text import fit_text, text_width
+from geniusbot.words import Seat, say
 
 from .support import colour_bbox, decode
 
@@ -63,6 +64,19 @@ def test_outcome_line_of_a_game_whose_endings_name_the_winner():
     outcome = Outcome("p2", Termination.POINTS, "p2 wins the task, 12 to 9")
     assert outcome_line(outcome, {"p2": "Ben"}, how_names_winner=True) == "Ben wins the task, 12 to 9"
     assert outcome_line(outcome, {"p2": "Ben"}) == "Ben wins: Ben wins the task, 12 to 9"
+
+
+def test_an_outcome_of_messages_is_said_with_the_cards_names_and_never_renamed_by_its_words():
+    timed_out = Outcome.of(
+        "p1", Termination.TIME, say("{seat} ran out of time", seat=Seat("p2")), say("; {seat} wins", seat=Seat("p1"))
+    )
+    assert outcome_line(timed_out, {"p1": "Ann", "p2": "Ben"}) == "Ben ran out of time; Ann wins"
+    assert outcome_line(timed_out, {"p1": "p2", "p2": "Ben"}) == "Ben (p2) ran out of time; p2 (p1) wins"
+    # Two players of one name: the banner says whose seat, as the room does.
+    assert outcome_line(timed_out, {"p1": "Ann", "p2": "Ann"}) == "Ann (p2) ran out of time; Ann (p1) wins"
+    assert outcome_line(timed_out, None) == "Player 2 ran out of time; Player 1 wins"
+    resigned = Outcome.of("p2", Termination.RESIGNATION, say("{seat} resigned", seat=Seat("p1")), None)
+    assert outcome_line(resigned, {"p1": "Ann", "p2": "Ben"}) == "Ben wins: Ann resigned"
 
 
 def test_outcome_line_of_a_draw_and_of_a_running_game():
