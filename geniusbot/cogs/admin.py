@@ -14,7 +14,8 @@ from geniusbot.games import get_game
 from geniusbot.storage import GuildConfig
 from geniusbot.words import Listing, Message, Verbatim, say
 
-from .matches import game_autocomplete, rooms_of
+from .matches import rooms_of
+from .options import game_autocomplete
 
 
 class GuildChanges(TypedDict, total=False):

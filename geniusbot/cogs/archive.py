@@ -34,7 +34,8 @@ from geniusbot.storage import ActionKind, MatchNotFound, MatchRecord, MatchStatu
 from geniusbot.words import Argument, Listing, Message, Verbatim, say, say_c, say_n
 
 from . import bot_of
-from .matches import game_autocomplete, players_of
+from .matches import players_of
+from .options import game_autocomplete
 
 log = logging.getLogger(__name__)
 
@@ -487,7 +488,7 @@ class Archive(commands.Cog):
 
 
 def listed(record: MatchRecord) -> Message:
-    """A finished match as /replay lists it: "#3 Tic-Tac-Five: alice vs bob, alice wins (2026-12-07)"."""
+    """A finished match as /replay lists it: "#3 <the game's title>: alice vs bob, alice wins (2026-12-07)"."""
     return say(
         "#{match} {title}: {players}, {result} ({date})",
         match=record.id,

@@ -4,7 +4,6 @@ game rooms; private submissions by DM; choices by buttons. Every decision is the
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -14,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
-from geniusbot.games import Game, GameError, get_game, registry
+from geniusbot.games import get_game
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
@@ -23,74 +22,20 @@ from geniusbot.words import Argument, Listing, Message, Verbatim, joined, say, s
 
 from . import host_refusal, parse_options, refusal_words
 from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sealed_answer_message
+from .options import (
+    DESCRIBE_CLOCK,
+    DESCRIBE_OPTIONS,
+    DESCRIBE_ROOM,
+    DESCRIBE_SEED,
+    MAX_CHOICES,
+    SEAT_CHOICES,
+    describe_dmo,
+    describe_variant,
+    game_autocomplete,
+    variants_of,
+)
 
 log = logging.getLogger(__name__)
-
-#: Discord's limit on the choices an option offers at once (typing narrows them).
-MAX_CHOICES = 25
-
-
-def game_choices(current: str) -> list[app_commands.Choice[str]]:
-    """The installed games whose title or name holds ``current`` (any case), as a ``game`` option
-    offers them while it is typed: every installed game is found by typing, however many there
-    are; Discord shows the first :data:`MAX_CHOICES`."""
-    typed = current.strip().lower()
-    found = [
-        app_commands.Choice(name=cls.title, value=name)
-        for name, cls in registry().items()
-        if typed in name.lower() or typed in cls.title.lower()
-    ]
-    return found[:MAX_CHOICES]
-
-
-async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """A ``game`` option's autocomplete (/start, /practice, /rules, /replay): see :func:`game_choices`."""
-    return game_choices(current)
-
-
-def variants_of(chosen: str | None) -> list[type[Game]]:
-    """The game classes whose rule sets a ``variant`` option offers: the game chosen so far, or
-    every game while none (or no installed one) is."""
-    if chosen:
-        with contextlib.suppress(GameError):
-            return [get_game(chosen)]
-    return list(registry().values())
-
-
-#: Discord's limit on an option's description.
-DESCRIPTION_CHARS = 100
-
-
-def _fitted(text: str) -> str:
-    return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip(" ,;:") + "…"
-
-
-def describe_dmo() -> str:
-    """/start's ``dmo`` option, in the words of the games that take it (from the registry)."""
-    takers = [cls for cls in registry().values() if "dmo" in cls.options]
-    if not takers:
-        return "which player is the DMO (no installed game takes one)"
-    titles = ", ".join(cls.title for cls in takers)
-    return _fitted(f"{titles}: which player is the DMO and chooses colour and order")
-
-
-def describe_variant() -> str:
-    """/start's ``variant`` option: the rule sets of the games that have several (from the registry)."""
-    several = [f"{cls.title}: {', '.join(cls.variants)}" for cls in registry().values() if len(cls.variants) > 1]
-    return _fitted(f"the rule set ({'; '.join(several)})" if several else "the rule set")
-
-
-#: What /start and /practice say of the options they share (Discord allows 100 characters each).
-DESCRIBE_SEED = "the match seed (default: random); the same seed gives the same pre-placed stones"
-DESCRIBE_CLOCK = "time control, such as 60s, 60s+5m, 90s+5m/10s, 5x60s or none (default: the game's)"
-DESCRIBE_ROOM = "the game room (default: this channel)"
-DESCRIBE_OPTIONS = "more game options as name=value, such as setup=red C3 F6; blue F3 C6"
-
-SEAT_CHOICES = [
-    app_commands.Choice(name="the first player", value="p1"),
-    app_commands.Choice(name="the second player", value="p2"),
-]
-
 
 #: A match's status as /status lists it.
 STATUS_WORDS: dict[str, Message] = {

@@ -29,19 +29,17 @@ from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus, Practice
 from geniusbot.words import Verbatim, joined, say
 
 from . import parse_options, refusal_words
-from .matches import (
+from .matches import Matches, missing_permissions, rooms_of
+from .options import (
     DESCRIBE_CLOCK,
     DESCRIBE_OPTIONS,
     DESCRIBE_ROOM,
     DESCRIBE_SEED,
     MAX_CHOICES,
     SEAT_CHOICES,
-    Matches,
     describe_dmo,
     describe_variant,
     game_autocomplete,
-    missing_permissions,
-    rooms_of,
     variants_of,
 )
 
