@@ -91,52 +91,38 @@ from geniusbot.games.tightwire.notation import (
     written,
 )
 from geniusbot.games.tightwire.view import Draft, TightwireView
-from geniusbot.words import Message, Seat, Verbatim, say, say_n
+from geniusbot.words import Argument, Message, Seat, Verbatim, say, say_n
 
 __all__ = ["BLUE", "COLOURS", "ORANGE", "Tightwire", "TightwireEvent", "TightwireMove"]
 
 
 def action_said(move: TightwireMove, colour: str) -> Message:
     """What the room is told of an action of play: the mover by colour and seat (the board shows
-    colours, the host's captions name seats), the action and its dots."""
+    colours, the host's captions name seats), the action and its dots. Each action is a whole
+    sentence of its own, so that a translator may order its words."""
     kind, and_move = move.action, move.and_move
-    named, seat = COLOUR_NAMES[colour], Seat(move.seat)
-    a, b = Verbatim(move.a or ""), Verbatim(move.b or "")
+    mover: dict[str, Argument] = {"colour": COLOUR_NAMES[colour], "seat": Seat(move.seat), "a": Verbatim(move.a or "")}
+    dots: dict[str, Argument] = {**mover, "b": Verbatim(move.b or "")}
     if kind == "draw" and and_move:
-        return say("{colour} ({seat}) draws {a}-{b} and moves {a} to {b}.", a=a, b=b, colour=named, seat=seat)
+        return Message("{colour} ({seat}) draws {a}-{b} and moves {a} to {b}.", dots)
     if kind == "draw":
-        return say("{colour} ({seat}) draws {a}-{b}.", a=a, b=b, colour=named, seat=seat)
+        return Message("{colour} ({seat}) draws {a}-{b}.", dots)
     if kind == "slack" and and_move:
-        return say(
-            "{colour} ({seat}) draws the slack line {a}-{b} and moves {a} to {b}.", a=a, b=b, colour=named, seat=seat
-        )
+        return Message("{colour} ({seat}) draws the slack line {a}-{b} and moves {a} to {b}.", dots)
     if kind == "slack":
-        return say("{colour} ({seat}) draws the slack line {a}-{b}.", a=a, b=b, colour=named, seat=seat)
+        return Message("{colour} ({seat}) draws the slack line {a}-{b}.", dots)
     if kind == "extra_slack" and and_move:
-        return say(
+        return Message(
             "{colour} ({seat}) weaves the {item} {a}-{b} and moves {a} to {b}.",
-            item=ITEM_NAMES[EXTRA_SLACK],
-            a=a,
-            b=b,
-            colour=named,
-            seat=seat,
+            {**dots, "item": ITEM_NAMES[EXTRA_SLACK]},
         )
     if kind == "extra_slack":
-        return say(
-            "{colour} ({seat}) weaves the {item} {a}-{b}.",
-            item=ITEM_NAMES[EXTRA_SLACK],
-            a=a,
-            b=b,
-            colour=named,
-            seat=seat,
-        )
+        return Message("{colour} ({seat}) weaves the {item} {a}-{b}.", {**dots, "item": ITEM_NAMES[EXTRA_SLACK]})
     if kind == "move":
-        return say("{colour} ({seat}) moves {a} to {b}.", a=a, b=b, colour=named, seat=seat)
+        return Message("{colour} ({seat}) moves {a} to {b}.", dots)
     if kind == "woven_revive":
-        return say(
-            "{colour} ({seat}) uses the {item} on {a}.", item=ITEM_NAMES[WOVEN_REVIVE], a=a, colour=named, seat=seat
-        )
-    return say("{colour} ({seat}) revives a piece on {a}.", a=a, colour=named, seat=seat)
+        return Message("{colour} ({seat}) uses the {item} on {a}.", {**mover, "item": ITEM_NAMES[WOVEN_REVIVE]})
+    return Message("{colour} ({seat}) revives a piece on {a}.", mover)
 
 
 class Tightwire(Game):

@@ -31,7 +31,7 @@ from geniusbot.games import (
     WrongPlaceError,
     other_seat,
 )
-from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
+from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 #: The catalogue domain of this game's words: its own package.
 DOMAIN = "blackwhite"
@@ -262,32 +262,29 @@ class BlackAndWhite(Game):
         self.winners.append(winner)
         number = len(self.winners)
         scores = self.scores()
+        shown: dict[str, Argument] = {
+            "round": number,
+            "p1": Seat("p1"),
+            "p1_colour": COLOUR_WORDS[colour(p1)],
+            "p2": Seat("p2"),
+            "p2_colour": COLOUR_WORDS[colour(p2)],
+            "p1_score": scores["p1"],
+            "p2_score": scores["p2"],
+        }
         if winner:
             said = say(
                 "Round {round}: {p1} played {p1_colour}, {p2} played {p2_colour}; {seat} wins the round. "
                 "Score: {p1} {p1_score}, {p2} {p2_score}.",
                 domain=DOMAIN,
-                round=number,
-                p1=Seat("p1"),
-                p1_colour=COLOUR_WORDS[colour(p1)],
-                p2=Seat("p2"),
-                p2_colour=COLOUR_WORDS[colour(p2)],
                 seat=Seat(winner),
-                p1_score=scores["p1"],
-                p2_score=scores["p2"],
+                **shown,
             )
         else:
             said = say(
                 "Round {round}: {p1} played {p1_colour}, {p2} played {p2_colour}; the tiles are equal and nobody "
                 "scores. Score: {p1} {p1_score}, {p2} {p2_score}.",
                 domain=DOMAIN,
-                round=number,
-                p1=Seat("p1"),
-                p1_colour=COLOUR_WORDS[colour(p1)],
-                p2=Seat("p2"),
-                p2_colour=COLOUR_WORDS[colour(p2)],
-                p1_score=scores["p1"],
-                p2_score=scores["p2"],
+                **shown,
             )
         events = [
             Event.of(
