@@ -480,6 +480,22 @@ def test_items_do_not_exist_outside_threads_of_fate():
     )
 
 
+@pytest.mark.parametrize("cls", [ClassicTightwire, DeadlyInflux])
+def test_a_rule_set_without_a_draft_has_no_phase_before_play(cls):
+    # The hooks a rule set with a draft overrides say, in one without, that there is none: the
+    # turn's seat, no move, and the refusal that says what to type instead.
+    g = cls.new(seed=1)
+    pick = TightwireMove("p1", "pick", choice="turn_order")
+    assert g._seat_before_play() == g.turn == "p1" and list(g._moves_before_play("p1")) == []
+    for hook in (
+        lambda: g._check_before_play(pick),
+        lambda: g._parse_before_play("pick turn order", "p1"),
+        lambda: g._play_before_play(pick),
+    ):
+        with pytest.raises(IllegalMoveError, match="There is no draft or Turn Order in this rule set"):
+            hook()
+
+
 def test_legal_moves_only_for_the_seat_to_move():
     g = game()
     assert list(g.legal_moves("p2")) == []

@@ -865,26 +865,29 @@ class Tightwire(Game):
         }
 
     # ---- the phases before play: a rule set that has some (a draft) overrides these -------
+    # A rule set without one starts in play and stays there, so these are what "no phase before
+    # play" means: the seat to move is the turn's, nothing is legal, and a draft's or Turn Order's
+    # move is refused with what to type instead.
 
     def _seat_before_play(self) -> str:
         """The seat that acts now, before play."""
-        raise NotImplementedError("this rule set has no phase before play")
+        return self.turn
 
     def _moves_before_play(self, seat: str) -> Iterator[TightwireMove]:
         """The legal moves of ``seat`` before play."""
-        raise NotImplementedError("this rule set has no phase before play")
+        return iter(())
 
     def _check_before_play(self, move: TightwireMove) -> TightwireMove:
         """``move`` if it is legal before play, else the error that tells the player why."""
-        raise NotImplementedError("this rule set has no phase before play")
+        raise self._no_draft_now()
 
     def _parse_before_play(self, words: str, seat: str) -> TightwireMove:
         """The legal move that ``words`` (as :func:`normalize` gives them) names before play."""
-        raise NotImplementedError("this rule set has no phase before play")
+        raise self._no_draft_now()
 
     def _play_before_play(self, move: TightwireMove) -> list[Event]:
         """Play ``move`` (legal) before play and say what happened."""
-        raise NotImplementedError("this rule set has no phase before play")
+        raise self._no_draft_now()
 
     def _draft_view(self) -> Draft | None:
         """The view's ``draft``: ``None`` in a rule set without one."""
