@@ -56,7 +56,8 @@ async def command(args: argparse.Namespace) -> int:
     from geniusbot.host.imports import ImportRefused, decode_record, import_prepared, prepare
     from geniusbot.record import RecordError
     from geniusbot.record.file import RecordUnreadable, read_record_bytes
-    from geniusbot.storage import StorageUnavailable, Store
+
+    from . import open_store
 
     path = Path(args.file)
     try:
@@ -76,13 +77,8 @@ async def command(args: argparse.Namespace) -> int:
     except ValueError as error:
         _say(f"{error}. Nothing was imported.")
         return 2
-    try:
-        store = await Store.open(url)
-    except StorageUnavailable as error:
-        _say(f"{error} The database was {url!r}.")
-        return 2
-    except Exception as error:  # a bad URL, a schema it does not know
-        _say(f"the database {url!r} cannot be opened ({error}); check DATABASE_URL or --db.")
+    store = await open_store(url, _say)
+    if store is None:
         return 2
     try:
         done = await import_prepared(store, prepared, guild_id=args.guild)

@@ -97,20 +97,17 @@ def _database(args: argparse.Namespace) -> str:
 
 async def _stored(args: argparse.Namespace) -> Steps | int:
     from geniusbot.archive.steps import from_store
-    from geniusbot.storage import MatchNotFound, StorageUnavailable, Store
+    from geniusbot.storage import MatchNotFound
+
+    from . import open_store
 
     try:
         url = _database(args)
     except ValueError as error:
         _say(f"{error}.")
         return EXIT_USAGE
-    try:
-        store = await Store.open(url)
-    except StorageUnavailable as error:
-        _say(f"{error} The database was {url!r}.")
-        return EXIT_USAGE
-    except Exception as error:  # a bad URL, a schema it does not know
-        _say(f"the database {url!r} cannot be opened ({error}); check DATABASE_URL or --db.")
+    store = await open_store(url, _say)
+    if store is None:
         return EXIT_USAGE
     try:
         return await from_store(store, args.match)
