@@ -8,22 +8,15 @@ from __future__ import annotations
 import random
 import re
 
-from geniusbot.host.match import Host
-from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
-from geniusbot.words import PSEUDO
+from tests.words.hosting import pseudo_match
 
 #: English words of Arm's Length's events that must never reach the room as such.
 ENGLISH = ("places", "Pushed", "Knocked off", "moves first", "Type an empty square")
 
 
 async def test_arms_length_is_said_in_the_pseudo_language(store: Store):
-    transport = RecordingTransport()
-    host = Host(store, transport, boards=False, language=PSEUDO)
-    started = await host.start_match(
-        "armslength", players=[Player("p1", 1, "alice"), Player("p2", 2, "bob")], seed=7, clock="none"
-    )
-    assert started.ok and started.match_id is not None
+    host, transport, started = await pseudo_match(store, "armslength", seed=7, clock="none")
     rng = random.Random(7)
     moves = 0
     while (live := host.held(started.match_id)) is not None and not live.game.is_over and moves < 40:
@@ -42,12 +35,7 @@ async def test_arms_length_is_said_in_the_pseudo_language(store: Store):
 
 
 async def test_tic_tac_five_is_said_in_the_pseudo_language(store: Store):
-    transport = RecordingTransport()
-    host = Host(store, transport, boards=False, language=PSEUDO)
-    started = await host.start_match(
-        "tictacfive", players=[Player("p1", 1, "alice"), Player("p2", 2, "bob")], seed=3, clock="none"
-    )
-    assert started.ok and started.match_id is not None
+    host, transport, started = await pseudo_match(store, "tictacfive", seed=3, clock="none")
     for seat, text in [("p1", "H8"), ("p1", "I9"), ("p1", "J8"), ("p2", "white"), ("p2", "K8")]:
         assert (await host.submit(started.match_id, seat, text)).ok, text
     said = "\n".join(transport.room_texts())
@@ -59,12 +47,7 @@ async def test_tic_tac_five_is_said_in_the_pseudo_language(store: Store):
 
 
 async def test_an_outcome_is_said_in_the_pseudo_language_and_kept_as_words(store: Store):
-    transport = RecordingTransport()
-    host = Host(store, transport, boards=True, language=PSEUDO)
-    started = await host.start_match(
-        "tictacfive", players=[Player("p1", 1, "alice"), Player("p2", 2, "bob")], seed=3, clock="none"
-    )
-    assert started.ok and started.match_id is not None
+    host, transport, started = await pseudo_match(store, "tictacfive", boards=True, seed=3, clock="none")
     opening = [("p1", "H8"), ("p1", "I9"), ("p1", "J8"), ("p2", "black"), ("p1", "A1")]
     race = [("p2", "D4"), ("p1", "A3"), ("p2", "E4"), ("p1", "A5"), ("p2", "F4"), ("p1", "A7"), ("p2", "G4")]
     race += [("p1", "A9"), ("p2", "H4")]

@@ -6,10 +6,8 @@ players named; none of its English reaches a player around the catalogue. (The h
 
 from __future__ import annotations
 
-from geniusbot.host.match import Host
-from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
-from geniusbot.words import PSEUDO
+from tests.words.hosting import pseudo_match
 
 #: English words of Deck Swabbing's lines that must never reach a player as such.
 ENGLISH = (
@@ -30,16 +28,9 @@ ENGLISH = (
 
 
 async def test_deck_swabbing_is_said_in_the_pseudo_language(store: Store):
-    transport = RecordingTransport()
-    host = Host(store, transport, boards=False, language=PSEUDO)
-    started = await host.start_match(
-        "swabbing",
-        players=[Player("p1", 1, "alice"), Player("p2", 2, "bob")],
-        seed=7,
-        clock="none",
-        options={"anomalies": "hook, snipe"},
+    host, transport, started = await pseudo_match(
+        store, "swabbing", seed=7, clock="none", options={"anomalies": "hook, snipe"}
     )
-    assert started.ok and started.match_id is not None
     match_id = started.match_id
     refused = await host.submit(match_id, "p1", "C3 C4")  # in the room: with Snipe, moves are sealed
     assert not refused.ok and refused.message.startswith("⟦Śéñđ ýóúŕ ḿóṽé ţó ḿé ƀý đíŕéçţ ḿéśśáĝé")

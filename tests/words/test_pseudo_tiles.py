@@ -7,10 +7,8 @@ none of its English reaches a player around the catalogue. (The host's own lines
 from __future__ import annotations
 
 from geniusbot.games.allhands.tiles import CENTRE, adjacent
-from geniusbot.host.match import Host
-from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
-from geniusbot.words import PSEUDO
+from tests.words.hosting import pseudo_match
 
 #: English words of Tile Decklaration's lines that must never reach a player as such.
 ENGLISH = (
@@ -31,16 +29,9 @@ ENGLISH = (
 
 
 async def test_tile_decklaration_is_said_in_the_pseudo_language(store: Store):
-    transport = RecordingTransport()
-    host = Host(store, transport, boards=False, language=PSEUDO)
-    started = await host.start_match(
-        "tiles",
-        players=[Player("p1", 1, "alice"), Player("p2", 2, "bob")],
-        seed=7,
-        clock="none",
-        options={"anomalies": "chain, landmine"},
+    host, transport, started = await pseudo_match(
+        store, "tiles", seed=7, clock="none", options={"anomalies": "chain, landmine"}
     )
-    assert started.ok and started.match_id is not None
     match_id = started.match_id
     live = host.held(match_id)
     assert live is not None
