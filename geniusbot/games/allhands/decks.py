@@ -81,7 +81,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from geniusbot.games.allhands.common import TASK_ANOMALIES, anomaly_name, split_anomaly_words, task_of
 from geniusbot.games.allhands.view import DuelingDecksView
@@ -95,9 +95,9 @@ from geniusbot.games.base import (
     NotYourTurnError,
     OptionError,
     Termination,
-    WrongPlaceError,
     other_seat,
 )
+from geniusbot.games.sealed import SealedRound, require_private, sealed_event
 from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 START_POWER = 50
@@ -345,6 +345,23 @@ class Play(Move):
         return f"play {_cards_text(self.cards)}"
 
 
+class Sealed(NamedTuple):
+    """A seat's sealed submission in a phase: the cards created or played (highest first), the
+    Backup amount, and how it came in: ``sent``, ``timeout`` or ``auto`` (a seat with no choice)."""
+
+    cards: tuple[int, ...] = ()
+    backup: int = 0
+    how: str = "sent"
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the state stores it: ``{"cards", "backup", "how"}``."""
+        return {"cards": list(self.cards), "backup": self.backup, "how": self.how}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Sealed:
+        return cls(tuple(data["cards"]), int(data["backup"]), data["how"])
+
+
 # --------------------------------------------------------------------------- the game
 
 
@@ -397,8 +414,7 @@ class DuelingDecks(Game):
         self.hands: dict[str, list[int]] = {s: [] for s in self.seats}
         self.points: dict[str, int] = {s: 0 for s in self.seats}  # in halves
         self.backups_left: dict[str, int] = {s: 0 for s in self.seats}
-        # seat -> {"cards", "backup", "how"} once in: "how" is sent, timeout or auto.
-        self.sealed: dict[str, dict[str, Any] | None] = {s: None for s in self.seats}
+        self.sealed: SealedRound[Sealed] = SealedRound(self.seats)
         self.created: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
         self.last_moves: dict[str, str | None] = {s: None for s in self.seats}
@@ -455,9 +471,7 @@ class DuelingDecks(Game):
 
     def to_move(self) -> tuple[str, ...]:
         """The seats whose sealed submission for this phase is not in yet."""
-        if self.is_over:
-            return ()
-        return tuple(seat for seat in self.seats if self.sealed[seat] is None)
+        return () if self.is_over else self.sealed.owed()
 
     def is_private(self, move: Move) -> bool:
         """Every creation and play is sealed: sent by direct message."""
@@ -486,18 +500,16 @@ class DuelingDecks(Game):
         self.require_seat(seat)
         if self.is_over:
             raise NotYourTurnError(say("The task is over; no more moves are taken."))
-        sealed = self.sealed[seat]
+        sealed = self.sealed.sealed_by(seat)
         if sealed is not None:
-            raise NotYourTurnError(_already_in(self.phase, sealed["how"], Seat(other_seat(seat))))
+            raise NotYourTurnError(_already_in(self.phase, sealed.how, Seat(other_seat(seat))))
         self.require_turn(seat)
         if not isinstance(text, str):
             raise MalformedMoveError(say("Write your move as text, such as create 20 15 or play 20."))
         verb, numbers, backup = _read(text)
-        if not private:
-            raise WrongPlaceError(
-                say("Send this to me by direct message, not in the game room: creations and plays are sealed."),
-                private=True,
-            )
+        require_private(
+            private, say("Send this to me by direct message, not in the game room: creations and plays are sealed.")
+        )
         if self.phase == "create":
             if verb != "create":
                 raise IllegalMoveError(
@@ -647,19 +659,14 @@ class DuelingDecks(Game):
             )
         seat = move.seat
         backup = move.backup if isinstance(move, Play) else 0
-        self.sealed[seat] = {"cards": list(move.cards), "backup": backup, "how": "sent"}
+        self.sealed.seal(seat, Sealed(move.cards, backup))
         self.last_moves[seat] = move.text()
         if isinstance(move, Create):
             sent = say("{seat} has sent their creations.", seat=Seat(seat))
         else:
             sent = say("{seat} has sent their play.", seat=Seat(seat))
         events = [
-            Event.of(
-                say("Sealed: {move}.", move=Verbatim(move.text())),
-                seats=frozenset({seat}),
-                kind=EventKind.SEALED,
-                data={"seat": seat, "move": move.text()},
-            ),
+            sealed_event(seat, say("Sealed: {move}.", move=Verbatim(move.text())), move=move.text()),
             Event.of(sent, kind=DuelingDecksEvent.SUBMITTED, data={"seat": seat, "phase": self.phase}),
         ]
         return events + self._advance()
@@ -669,7 +676,7 @@ class DuelingDecks(Game):
         self.require_seat(seat)
         if self.is_over or seat not in self.to_move():
             return []
-        self.sealed[seat] = {"cards": [], "backup": 0, "how": "timeout"}
+        self.sealed.seal(seat, Sealed(how="timeout"))
         if self.phase == "create":
             timed_out = say("{seat} ran out of time and creates nothing this phase.", seat=Seat(seat))
         else:
@@ -683,9 +690,9 @@ class DuelingDecks(Game):
         events: list[Event] = []
         new_phase = False
         while not self.is_over:
-            for seat in self.seats:
-                if self.sealed[seat] is None and self._no_choice(seat):
-                    self.sealed[seat] = {"cards": [], "backup": 0, "how": "auto"}
+            for seat in self.sealed.owed():
+                if self._no_choice(seat):
+                    self.sealed.seal(seat, Sealed(how="auto"))
                     events.append(
                         Event.of(
                             self._skipped(seat),
@@ -693,7 +700,7 @@ class DuelingDecks(Game):
                             data={"seat": seat, "phase": self.phase},
                         )
                     )
-            if any(self.sealed[s] is None for s in self.seats):
+            if not self.sealed.all_in:
                 # Prompt only for a phase that waits for someone, never for one that resolves itself.
                 return events + (self._phase_prompt() if new_phase else [])
             if self.phase == "create":
@@ -742,14 +749,12 @@ class DuelingDecks(Game):
 
     def _resolve_create(self) -> list[Event]:
         cards: dict[str, list[int]] = {}
-        for seat in self.seats:
-            sealed = self.sealed[seat]
-            assert sealed is not None
-            cards[seat] = list(sealed["cards"])
-            self.power[seat] -= sum(sealed["cards"])
-            self.hands[seat] = list(_descending(self.hands[seat] + sealed["cards"]))
+        for seat, sealed in self.sealed.reveal().items():
+            cards[seat] = list(sealed.cards)
+            self.power[seat] -= sum(sealed.cards)
+            self.hands[seat] = list(_descending([*self.hands[seat], *sealed.cards]))
         self.created.append({"round": self.round + 1, "cards": cards})
-        self.sealed = {s: None for s in self.seats}
+        self.sealed.clear()
         self.phase = "play"
         made = say(
             "Round {number}, cards created: {p1} creates {p1_cards}; {p2} creates {p2_cards}.",
@@ -768,13 +773,8 @@ class DuelingDecks(Game):
         ]
 
     def _resolve_round(self) -> list[Event]:
-        plays = {}
-        hows = {}
-        for seat in self.seats:
-            sealed = self.sealed[seat]
-            assert sealed is not None
-            plays[seat] = (list(sealed["cards"]), int(sealed["backup"]))
-            hows[seat] = sealed["how"]
+        revealed = self.sealed.reveal()
+        plays = {seat: (list(sealed.cards), sealed.backup) for seat, sealed in revealed.items()}
         scored = resolve_round(plays, self.prizes[self.round], self.anomalies)
         for seat, (cards, backup) in plays.items():
             hand = Counter(self.hands[seat])
@@ -785,14 +785,14 @@ class DuelingDecks(Game):
         entry = {
             "round": self.round + 1,
             "prize": scored["value"],
-            "plays": {s: {"cards": list(plays[s][0]), "backup": plays[s][1], "how": hows[s]} for s in self.seats},
+            "plays": {s: sealed.to_dict() for s, sealed in revealed.items()},
             "counted": scored["counted"],
             "sums": scored["sums"],
             "winner": scored["winner"],
             "award": scored["award"],
         }
         self.history.append(entry)
-        self.sealed = {s: None for s in self.seats}
+        self.sealed.clear()
         events = self._round_events(entry)
         return events + self._after_round()
 
@@ -938,7 +938,7 @@ class DuelingDecks(Game):
         """End the task: ``how`` says how, and who wins (so there is no verdict to add)."""
         self.phase = "over"
         self.result = {"reason": reason, "tiebreak": winner if rule else None}
-        self.sealed = {s: None for s in self.seats}
+        self.sealed.clear()
         ending = Termination.RESIGNATION if reason == "resign" else Termination.POINTS
         events = self.end(winner, ending, how, verdict="", rule=reason, points=dict(self.points))
         if self.has("darkness"):
@@ -1039,10 +1039,8 @@ class DuelingDecks(Game):
         backups = None
         if self.has("backup"):
             backups = {s: (self.backups_left[s] if not dark or s == own else None) for s in self.seats}
-        sealed = None
-        mine = self.sealed[own] if own is not None else None
-        if mine is not None and mine["how"] == "sent":
-            sealed = {"cards": list(mine["cards"]), "backup": mine["backup"]}
+        mine = self.sealed.sealed_by(own)
+        sealed = {"cards": list(mine.cards), "backup": mine.backup} if mine is not None and mine.how == "sent" else None
         return {
             **self.base_view(),
             "phase": "over" if over else self.phase,
@@ -1059,7 +1057,7 @@ class DuelingDecks(Game):
             "hands": hands,
             "points": self._points_view(full=over),
             "backups_left": backups,
-            "submitted": {s: self.sealed[s] is not None for s in self.seats},
+            "submitted": self.sealed.submitted(),
             "sealed": sealed,
             "created": [
                 {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in self.created
@@ -1084,7 +1082,7 @@ class DuelingDecks(Game):
             "hands": {s: list(h) for s, h in self.hands.items()},
             "points": dict(self.points),
             "backups_left": dict(self.backups_left),
-            "sealed": {s: None if v is None else dict(v, cards=list(v["cards"])) for s, v in self.sealed.items()},
+            "sealed": self.sealed.to_dict(Sealed.to_dict),
             "created": [
                 {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in self.created
             ],
@@ -1106,7 +1104,7 @@ class DuelingDecks(Game):
         self.hands = {s: [int(v) for v in h] for s, h in data["hands"].items()}
         self.points = {s: int(v) for s, v in data["points"].items()}
         self.backups_left = {s: int(v) for s, v in data["backups_left"].items()}
-        self.sealed = {s: None if v is None else dict(v, cards=list(v["cards"])) for s, v in data["sealed"].items()}
+        self.sealed = SealedRound.from_dict(data["sealed"], Sealed.from_dict)
         self.created = [
             {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in data["created"]
         ]
