@@ -77,7 +77,6 @@ from geniusbot.games.allhands.common import parse_anomalies as _parse_anomalies
 from geniusbot.games.allhands.view import TileDecklarationView
 from geniusbot.games.base import (
     Event,
-    EventKind,
     Game,
     GameError,
     IllegalMoveError,
@@ -91,6 +90,7 @@ from geniusbot.games.base import (
     other_seat,
 )
 from geniusbot.games.grid import Point, on_board, parse_point, split_submission
+from geniusbot.games.sealed import SealedRound, sealed_event
 from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 SIZE = 7
@@ -342,7 +342,8 @@ class TileDecklaration(Game):
         self.original: dict[Point, str] = {}
         self.grid: dict[Point, str] = {}
         self.marks: list[Point] = []
-        self.mines: dict[str, list[Point] | None] = {"p1": None, "p2": None}
+        # Landmine: each seat's mines, sealed in the landmine window (and kept for the task).
+        self.mines: SealedRound[list[Point]] = SealedRound(self.seats)
         self.declared: list[dict[str, str]] = []
         self.turn: str | None = None
         self.called: str | None = None
@@ -413,7 +414,7 @@ class TileDecklaration(Game):
         if self.is_over or self.phase == "memorize":
             return ()
         if self.phase == "landmines":
-            return tuple(seat for seat in self.seats if self.mines[seat] is None)
+            return self.mines.owed()
         return (self.turn,) if self.turn else ()
 
     def window(self) -> Window | None:
@@ -467,7 +468,7 @@ class TileDecklaration(Game):
             raise NotYourTurnError(say("The task is over; no more moves are taken."))
         if self.phase == "memorize":
             raise NotYourTurnError(say("The grid is on show: memorize it. Moves are taken once it is hidden."))
-        if self.phase == "landmines" and self.mines[seat] is not None:
+        if self.phase == "landmines" and self.mines.has_sealed(seat):
             raise NotYourTurnError(say("You have already sent your mines; the first submission stands."))
         self.require_turn(seat)
         if not isinstance(text, str):
@@ -648,22 +649,17 @@ class TileDecklaration(Game):
         return self._apply_declare(move)
 
     def _apply_mines(self, seat: str, tiles: list[Point]) -> list[Event]:
-        self.mines[seat] = tiles
+        self.mines.seal(seat, tiles)
         listed = Verbatim(" ".join(_sq(p) for p in tiles))
         events = [
-            Event.of(
-                say("Your mines are on {tiles}.", tiles=listed),
-                seats=frozenset({seat}),
-                kind=EventKind.SEALED,
-                data={"seat": seat, "tiles": [_sq(p) for p in tiles]},
-            ),
+            sealed_event(seat, say("Your mines are on {tiles}.", tiles=listed), tiles=[_sq(p) for p in tiles]),
             Event.of(
                 say("{seat} has placed their mines.", seat=Seat(seat)),
                 kind=TileDecklarationEvent.MINES_SENT,
                 data={"seat": seat},
             ),
         ]
-        if all(self.mines[s] is not None for s in self.seats):
+        if self.mines.all_in:
             events += self._start_calls()
         return events
 
@@ -725,7 +721,7 @@ class TileDecklaration(Game):
                 data={"seat": seat, "tile": _sq(tile), "color": true_colour, "call": move.colour},
             )
         ]
-        owners = [s for s in self.seats if tile in (self.mines[s] or ())]
+        owners = [s for s in self.seats if tile in (self.mines.sealed_by(s) or ())]
         if owners:
             self.exploded.append({"tile": _sq(tile), "owners": owners})
         return events + self._after_call(seat, move.colour, self.chain_from(), hit_mine=bool(owners))
@@ -850,16 +846,8 @@ class TileDecklaration(Game):
             raise GameError(say("There is no timed phase to close."))
         if self.phase == "landmines":
             events: list[Event] = []
-            for seat in self.seats:
-                if self.mines[seat] is None:
-                    self.mines[seat] = []
-                    events.append(
-                        Event.of(
-                            say("{seat} sent no mines before the window closed, so places none.", seat=Seat(seat)),
-                            kind=TileDecklarationEvent.MINES_SENT,
-                            data={"seat": seat, "none": True},
-                        )
-                    )
+            for seat in self.mines.owed():
+                events += self._no_mines(seat)
             return events + self._start_calls()
         events = [Event.of(say("Memorizing is over: the grid is hidden."), kind=TileDecklarationEvent.HIDE)]
         if self.has("implode"):
@@ -894,6 +882,12 @@ class TileDecklaration(Game):
             return events
         return events + self._start_calls()
 
+    def _no_mines(self, seat: str) -> list[Event]:
+        """A seat that sent no mines in the landmine window places none."""
+        self.mines.seal(seat, [])
+        said = say("{seat} sent no mines before the window closed, so places none.", seat=Seat(seat))
+        return [Event.of(said, kind=TileDecklarationEvent.MINES_SENT, data={"seat": seat, "none": True})]
+
     def _start_calls(self) -> list[Event]:
         self.phase = "call"
         self.turn = self.starter
@@ -916,17 +910,8 @@ class TileDecklaration(Game):
         if self.is_over or seat not in self.to_move():
             return []
         if self.phase == "landmines":
-            self.mines[seat] = []
-            events = [
-                Event.of(
-                    say("{seat} sent no mines before the window closed, so places none.", seat=Seat(seat)),
-                    kind=TileDecklarationEvent.MINES_SENT,
-                    data={"seat": seat, "none": True},
-                )
-            ]
-            if all(self.mines[s] is not None for s in self.seats):
-                events += self._start_calls()
-            return events
+            events = self._no_mines(seat)
+            return events + (self._start_calls() if self.mines.all_in else [])
         self.loss = {"seat": seat, "rule": "timeout", "tile": None}
         return self._finish(
             other_seat(seat),
@@ -959,10 +944,8 @@ class TileDecklaration(Game):
             grid = {_sq(p): c for p, c in self.grid.items()}
         else:
             grid = None
-        own_mines = None
-        seat_mines = self.mines.get(seat) if seat in self.seats else None
-        if seat_mines is not None:
-            own_mines = [_sq(p) for p in seat_mines]
+        seat_mines = self.mines.sealed_by(seat)
+        own_mines = None if seat_mines is None else [_sq(p) for p in seat_mines]
         anchor = None if over or phase in ("memorize", "landmines") else self.chain_from()
         return {
             **self.base_view(),
@@ -984,7 +967,7 @@ class TileDecklaration(Game):
             "must_move_again": self.must_move_again,
             "mines": own_mines if self.has("landmine") else None,
             "mines_owner": seat if own_mines is not None and self.has("landmine") else None,
-            "mines_sent": {s: self.mines[s] is not None for s in self.seats} if self.has("landmine") else None,
+            "mines_sent": self.mines.submitted() if self.has("landmine") else None,
             "exploded": [dict(e, owners=list(e["owners"])) for e in self.exploded],
             "last_move": self.last_move,
             "move_number": len(self.declared),
@@ -1003,7 +986,7 @@ class TileDecklaration(Game):
             "original": {_sq(p): c for p, c in self.original.items()},
             "grid": {_sq(p): c for p, c in self.grid.items()},
             "marks": [_sq(p) for p in self.marks],
-            "mines": {s: None if m is None else [_sq(p) for p in m] for s, m in self.mines.items()},
+            "mines": self.mines.to_dict(lambda mines: [_sq(p) for p in mines]),
             "declared": [dict(d) for d in self.declared],
             "turn": self.turn,
             "called": self.called,
@@ -1024,7 +1007,7 @@ class TileDecklaration(Game):
         self.original = {_pt(s): c for s, c in data["original"].items()}
         self.grid = {_pt(s): c for s, c in data["grid"].items()}
         self.marks = [_pt(s) for s in data["marks"]]
-        self.mines = {s: None if m is None else [_pt(t) for t in m] for s, m in data["mines"].items()}
+        self.mines = SealedRound.from_dict(data["mines"], lambda mines: [_pt(t) for t in mines])
         self.declared = [dict(d) for d in data["declared"]]
         self.turn = data["turn"]
         self.called = data["called"]
@@ -1093,15 +1076,16 @@ class TileDecklaration(Game):
             game.sure = {seat: frozenset(p for p in TILES if _sure(p, remembered, marks))}
         game.phase = view["phase"]
         own = view.get("mines")
-        game.mines[seat] = None if own is None else [_pt(t) for t in own]
+        if own is not None:
+            game.mines.seal(seat, [_pt(t) for t in own])
         other = other_seat(seat)
         sent = (view.get("mines_sent") or {}).get(other, False)
         if game.has("landmine") and sent:
             exploded = [_pt(e["tile"]) for e in view["exploded"] if other in e["owners"]]
             free = [p for p in TILES if _sq(p) not in declared]
-            game.mines[other] = exploded + rng.sample(free, MINES_PER_SEAT - len(exploded))
+            game.mines.seal(other, exploded + rng.sample(free, MINES_PER_SEAT - len(exploded)))
         elif game.has("landmine") and view["phase"] != "landmines":
-            game.mines[other] = []
+            game.mines.seal(other, [])
         game.declared = [dict(d) for d in view["declared"]]
         game.turn = view["to_move"][0] if view["phase"] in ("call", "declare") and view["to_move"] else None
         game.called, game.caller = view["called"], view["caller"]
