@@ -3,11 +3,13 @@ nothing revealed until all are in, what a view may show, and the stored shape.""
 
 from __future__ import annotations
 
+import json
 import pickle
+from pathlib import Path
 
 import pytest
 
-from geniusbot.games import EventKind, WrongPlaceError
+from geniusbot.games import EventKind, WrongPlaceError, load, registry
 from geniusbot.games.sealed import SealedRound, require_private, sealed_event
 from geniusbot.words import say
 
@@ -104,3 +106,32 @@ def test_the_confirmation_goes_to_its_sender_alone():
     event = sealed_event("p2", say("Sealed: {move}.", move=4), move="play 4")
     assert event.seats == frozenset({"p2"}) and event.kind is EventKind.SEALED
     assert list(event.data.items()) == [("seat", "p2"), ("move", "play 4")] and event.text == "Sealed: 4."
+
+
+# --------------------------------------------------------------------------- the games' sealed rounds
+
+#: States saved mid-round by each game before it kept a SealedRound, what each seat's view showed
+#: of the round, and what timing out the seats owed, one by one, said next.
+SAVED = json.loads((Path(__file__).parent / "sealed_states.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", sorted(SAVED))
+def test_a_state_saved_before_the_sealed_round_loads_shows_and_plays_on_as_it_did(case):
+    saved, views, after = SAVED[case]["saved"], SAVED[case]["views"], SAVED[case]["after_timeouts"]
+    if saved["game"] not in registry():
+        pytest.skip("the example game is not installed")
+    game = load(saved)
+    assert game.to_dict() == saved  # the stored shape is the one saved before
+    for who, shown in views.items():
+        view = game.view(None if who == "None" else who)
+        if "all_in" in shown:
+            view = dict(view, all_in=view["current"]["all_in"])
+        assert json.loads(json.dumps({key: view[key] for key in shown})) == shown, who
+    events = []
+    while game.to_move() and len(events) < 40:
+        events += [[e.text, sorted(e.seats) if e.seats else None, str(e.kind)] for e in game.timeout(game.to_move()[0])]
+        if game.is_over or (game.name != "allhands" and game.window() is None and not game.to_move()):
+            break
+        if game.name == "allhands" and game.phase == "task":
+            break
+    assert events == after
