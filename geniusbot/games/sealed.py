@@ -1,8 +1,8 @@
 """A sealed round: the seats asked each send one submission privately, and none is shown until
 all are in.
 
-Games whose seats act at once (Black and White's tiles, Dueling Decks' creations and plays, Deck
-Swabbing's move and snipe, Tile Decklaration's mines, the final match's All-In answers) keep one
+A game whose seats act at once (each plays a tile, each sends a move and the other an answer,
+each places mines, the holders of an item each say whether they use it) keeps one
 :class:`SealedRound` for the round under way. The round holds what each seat has sealed; the
 game keeps its rules: what a submission may be, the words that refuse a second one or one typed
 in the room, what a timeout seals, and what the round does once it is all in.
