@@ -83,17 +83,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, cast
 
-from geniusbot.games.allhands.common import TASK_ANOMALIES, anomaly_name, split_anomaly_words, task_of
+from geniusbot.games.allhands.common import TASK_ANOMALIES, parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.task import AllHandsTask, task_options
 from geniusbot.games.allhands.view import DuelingDecksView
 from geniusbot.games.base import (
     Event,
     EventKind,
-    Game,
     IllegalMoveError,
     MalformedMoveError,
     Move,
     NotYourTurnError,
-    OptionError,
     Termination,
     other_seat,
 )
@@ -113,19 +112,6 @@ PLAY_FOCUS = 2
 #: The anomalies of Task 2, in the order the rule text lists them.
 ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["decks"]
 
-#: Task 2's anomalies as a sentence names them (words as data; the names are the option's spellings).
-ANOMALY_WORDS: dict[str, Message] = {
-    "backup": say_c("anomaly", "backup"),
-    "darkness": say_c("anomaly", "darkness"),
-    "overshadow": say_c("anomaly", "overshadow"),
-    "pick-your-prize": say_c("anomaly", "pick-your-prize"),
-    "revolution": say_c("anomaly", "revolution"),
-}
-#: The other tasks, as a refusal of one of their anomalies names them.
-TASK_WORDS: dict[str, Message] = {
-    "tiles": say_c("task", "Tile Decklaration"),
-    "swabbing": say_c("task", "Deck Swabbing"),
-}
 #: A hand, or a play, with no card in it.
 NO_CARDS = say_c("cards", "no cards")
 
@@ -158,37 +144,11 @@ _MAX_DIGITS = 6
 def parse_anomalies(text: str) -> tuple[str, ...]:
     """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
 
-    Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``) in
-    any spelling the family's reader takes (:mod:`geniusbot.games.allhands.common`); ``none`` or
-    nothing means no anomaly. The refusal is a message (the family's reader refuses in English).
+    Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``), read
+    as the whole family reads them (:mod:`geniusbot.games.allhands.common`); ``none`` or nothing
+    means no anomaly.
     """
-    chosen = set()
-    for word in split_anomaly_words(text):
-        task, shown = task_of(word), Verbatim(repr(word.strip()))
-        if task == "decks":
-            chosen.add(anomaly_name(word, "decks"))
-        elif task is not None:
-            raise OptionError(
-                say(
-                    "{word} is an anomaly of another task ({task}); Dueling Decks takes: {names}.",
-                    word=shown,
-                    task=TASK_WORDS[task],
-                    names=_anomaly_listing(),
-                )
-            )
-        else:
-            raise OptionError(
-                say(
-                    "Dueling Decks has no anomaly {word}; choose from: {names} (or none).",
-                    word=shown,
-                    names=_anomaly_listing(),
-                )
-            )
-    return tuple(name for name in ANOMALIES if name in chosen)
-
-
-def _anomaly_listing() -> Listing:
-    return Listing(tuple(ANOMALY_WORDS[name] for name in ANOMALIES))
+    return parse_family_anomalies(text, "decks")
 
 
 def deal_prizes(seed: int) -> list[int]:
@@ -365,7 +325,7 @@ class Sealed(NamedTuple):
 # --------------------------------------------------------------------------- the game
 
 
-class DuelingDecks(Game):
+class DuelingDecks(AllHandsTask):
     """Dueling Decks: create cards from 50 power, then play them sealed for seven prize cards."""
 
     name = "decks"
@@ -379,14 +339,14 @@ class DuelingDecks(Game):
     # The play-out policy spends power and plays cards as a typical player does: the practice
     # opponent answers that player (rollout_move).
     answers_by_policy = True
-    options = {
-        "anomalies": "comma-separated: backup, darkness, overshadow, pick-your-prize, revolution (default none)",
-        "starter": "p1 or p2: taken for the final match's sake; both seats act at once in Dueling Decks",
-        "tiebreak": (
+    options = task_options(
+        "decks",
+        starter="p1 or p2: taken for the final match's sake; both seats act at once in Dueling Decks",
+        tiebreak=(
             "p1 or p2: the seat that wins when both reach 25 at once or the scores end equal "
             "(default: the winner of the task's most recent round won outright, else p2)"
         ),
-    }
+    )
     summary = (
         "Each player starts with 50 power. Seven prize cards (4 to 10) are shuffled and shown in order. "
         "Before each round both players secretly create cards by direct message, 'create 20 15' or "
@@ -403,10 +363,7 @@ class DuelingDecks(Game):
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         super().__init__(seed=seed, variant=variant)
-        self.anomalies: tuple[str, ...] = ()
         self.deck_size = DECK_SIZE
-        self.starter = "p1"
-        self.tiebreak: str | None = None
         self.prizes: list[int] = []
         self.phase = "create"
         self.round = 0
@@ -429,27 +386,15 @@ class DuelingDecks(Game):
 
         return decks_lines(cast(DuelingDecksView, view))  # a host passes the views of this game
 
-    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+    def setup(self, **options: str) -> None:
         """Deal the prize cards from the seed and open the first create phase."""
-        self.anomalies = parse_anomalies(anomalies)
+        super().setup(**options)
         self.deck_size = deck_size_for(self.anomalies)
-        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
-            if value.strip() and value.strip().lower() not in self.seats:
-                shown = Verbatim(repr(value.strip()))
-                if option == "starter":
-                    raise OptionError(say("The starter must be p1 or p2, not {value}.", value=shown))
-                raise OptionError(say("The tiebreak must be p1 or p2, not {value}.", value=shown))
-        self.starter = starter.strip().lower() or "p1"
-        self.tiebreak = tiebreak.strip().lower() or None
         self.prizes = deal_prizes(self.seed)
         self.backups_left = {s: BACKUP_USES if self.has("backup") else 0 for s in self.seats}
         self.phase, self.round = "create", 0
         # A seat with no choice at all is skipped at once (see _advance); at the start, none is.
         self._advance()
-
-    def has(self, anomaly: str) -> bool:
-        """Whether ``anomaly`` is active in this play of the task."""
-        return anomaly in self.anomalies
 
     def opening_events(self) -> list[Event]:
         """The events that open the task: the prize order and the first create phase."""
@@ -497,9 +442,7 @@ class DuelingDecks(Game):
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
         """A :class:`Create` or :class:`Play` for ``seat``, or a GameError saying what to send."""
-        self.require_seat(seat)
-        if self.is_over:
-            raise NotYourTurnError(say("The task is over; no more moves are taken."))
+        self.require_running(seat)
         sealed = self.sealed.sealed_by(seat)
         if sealed is not None:
             raise NotYourTurnError(_already_in(self.phase, sealed.how, Seat(other_seat(seat))))
@@ -986,8 +929,7 @@ class DuelingDecks(Game):
         if self.is_over:
             return []
         winner = other_seat(seat)
-        resigned = say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(winner))
-        return self._finish(winner, "resign", None, resigned)
+        return self._finish(winner, "resign", None, self.lost_task(seat, by="resign"))
 
     def _score(self) -> Message:
         """The points of both seats: "p1 12.5, p2 10"."""
@@ -1072,9 +1014,7 @@ class DuelingDecks(Game):
     def state_dict(self) -> dict[str, Any]:
         """Everything, sealed submissions included (the store is not a view)."""
         return {
-            "anomalies": list(self.anomalies),
-            "starter": self.starter,
-            "tiebreak": self.tiebreak,
+            **self.options_state(),
             "prizes": list(self.prizes),
             "phase": self.phase,
             "round": self.round,
@@ -1093,10 +1033,8 @@ class DuelingDecks(Game):
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         """Restore :meth:`state_dict`."""
-        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
+        self.load_options(data)
         self.deck_size = deck_size_for(self.anomalies)
-        self.starter = data["starter"]
-        self.tiebreak = data["tiebreak"]
         self.prizes = [int(p) for p in data["prizes"]]
         self.phase = data["phase"]
         self.round = int(data["round"])
@@ -1125,8 +1063,7 @@ class DuelingDecks(Game):
         if not views or views[-1]["phase"] == "over":
             return None
         view = views[-1]
-        variant = options.pop("variant", None)
-        game = cls.new(seed=0, variant=variant, **options)
+        game = cls.blank(options)
         game.prizes = [int(p) if p is not None else 0 for p in view["prizes"]]
         for number, created in enumerate(view["created"]):
             game._replay_phase("create", {s: Create(s, _descending(created["cards"][s])) for s in game.seats})

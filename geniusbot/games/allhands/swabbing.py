@@ -89,16 +89,15 @@ from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import TASK_ANOMALIES, parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.task import AllHandsTask, task_options
 from geniusbot.games.allhands.view import DeckSwabbingView, Hook
 from geniusbot.games.base import (
     Event,
-    Game,
     GameError,
     IllegalMoveError,
     MalformedMoveError,
     Move,
     NotYourTurnError,
-    OptionError,
     Termination,
     WrongPlaceError,
     other_seat,
@@ -329,7 +328,7 @@ class Snipe(Move):
 # --------------------------------------------------------------------------- the game
 
 
-class DeckSwabbing(Game):
+class DeckSwabbing(AllHandsTask):
     """Deck Swabbing: colour white tiles black; the regions you close off take your colour."""
 
     name = "swabbing"
@@ -339,11 +338,11 @@ class DeckSwabbing(Game):
     clocks = {"*": "30s"}
     # The other words the parser reads ("and", "colour", "move": "move C3 C4") only join tiles.
     keywords = frozenset({"snipe", "none", "swab"})
-    options = {
-        "anomalies": "comma-separated: hook, linear, pyramid, snipe, unique (default none)",
-        "starter": "p1 or p2: the seat that moves first (the loser of the previous task; default p1)",
-        "tiebreak": "p1 or p2: the seat that wins a tie (default: the seat that last coloured tiles, else p2)",
-    }
+    options = task_options(
+        "swabbing",
+        starter="p1 or p2: the seat that moves first (the loser of the previous task; default p1)",
+        tiebreak="p1 or p2: the seat that wins a tie (default: the seat that last coloured tiles, else p2)",
+    )
     summary = (
         "A 7 x 7 grid (columns A-G, rows 1-7), all white. In turn, colour two side-by-side white tiles "
         "black: 'C3 C4'. After your move, every connected region of 5 or fewer white tiles takes your "
@@ -357,9 +356,6 @@ class DeckSwabbing(Game):
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         super().__init__(seed=seed, variant=variant)
-        self.anomalies: tuple[str, ...] = ()
-        self.starter = "p1"
-        self.tiebreak_option: str | None = None
         self.numbers: dict[Point, int] | None = None
         self.board: dict[Point, str] = dict.fromkeys(SQUARES, WHITE)
         self.phase = "move"
@@ -381,29 +377,14 @@ class DeckSwabbing(Game):
 
         return swabbing_lines(cast(DeckSwabbingView, view))  # a host passes the views of this game
 
-    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+    def setup(self, **options: str) -> None:
         """An all-white board (Unique: numbered from the seed); the starter moves first."""
-        self.anomalies = parse_anomalies(anomalies)
-        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
-            if value.strip() and value.strip().lower() not in self.seats:
-                raise OptionError(
-                    say(
-                        "The {option} must be p1 or p2, not {value}.",
-                        option=Verbatim(option),
-                        value=Verbatim(repr(value.strip())),
-                    )
-                )
-        self.starter = starter.strip().lower() or "p1"
-        self.tiebreak_option = tiebreak.strip().lower() or None
+        super().setup(**options)
         self.numbers = generate_numbers(self.seed) if self.has("unique") else None
         self.board = dict.fromkeys(SQUARES, WHITE)
         self.phase = "move"
         self.turn = self.starter
         self._open_turn()
-
-    def has(self, anomaly: str) -> bool:
-        """Whether ``anomaly`` is active in this play of the task."""
-        return anomaly in self.anomalies
 
     def opening_events(self) -> list[Event]:
         """The events that open the task: the board (with Unique's numbers) and the first prompt.
@@ -506,9 +487,7 @@ class DeckSwabbing(Game):
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
         """A :class:`Swab` or :class:`Snipe` for ``seat``, or a GameError saying what to send."""
-        self.require_seat(seat)
-        if self.is_over:
-            raise NotYourTurnError(say("The task is over; no more moves are taken."))
+        self.require_running(seat)
         if self.sealed.has_sealed(seat):
             if seat == self.turn:
                 raise NotYourTurnError(
@@ -685,11 +664,7 @@ class DeckSwabbing(Game):
         """Play a move (with Snipe: seal it, or a snipe, and play the turn once both are in)."""
         if not isinstance(move, (Swab, Snipe)):
             raise IllegalMoveError(say("That is not a move of Deck Swabbing; {how}", how=self._how_to_move()))
-        # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
-        if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
-            raise IllegalMoveError(
-                say("{move} cannot be played as given; submit it again as text.", move=Verbatim(repr(move.text())))
-            )
+        self.require_as_typed(move)
         if not self.has("snipe"):
             assert isinstance(move, Swab)
             return self._resolve(move.seat, [_pt(t) for t in move.tiles], None)
@@ -811,7 +786,7 @@ class DeckSwabbing(Game):
     def tiebreak_seat(self) -> str:
         """The seat a tie goes to: the option, else the seat that most recently coloured tiles
         (the task's own "most recently scored"), else p2."""
-        return self.tiebreak_option or self.last_scorer or "p2"
+        return self.tiebreak or self.last_scorer or "p2"
 
     def _score(self) -> Message:
         scores = self.scores()
@@ -901,12 +876,7 @@ class DeckSwabbing(Game):
             ]
             return events + self._resolve_if_ready()
         self.result = {"reason": "timeout", "scores": self.scores(), "tiebreak": None}
-        return self._finish(
-            other_seat(seat),
-            Termination.TIME,
-            say("{seat} ran out of time; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
-            seat=seat,
-        )
+        return self._finish(other_seat(seat), Termination.TIME, self.lost_task(seat, by="timeout"), seat=seat)
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the task."""
@@ -914,11 +884,7 @@ class DeckSwabbing(Game):
         if self.is_over:
             return []
         self.result = {"reason": "resign", "scores": self.scores(), "tiebreak": None}
-        return self._finish(
-            other_seat(seat),
-            Termination.RESIGNATION,
-            say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
-        )
+        return self._finish(other_seat(seat), Termination.RESIGNATION, self.lost_task(seat, by="resign"))
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -965,9 +931,7 @@ class DeckSwabbing(Game):
         """Everything, sealed submissions included (the store is not a view)."""
         move, snipe = self._sealed()
         return {
-            "anomalies": list(self.anomalies),
-            "starter": self.starter,
-            "tiebreak": self.tiebreak_option,
+            **self.options_state(),
             "numbers": self._numbers_view(),
             "board": self._board_view(),
             "phase": self.phase,
@@ -984,9 +948,7 @@ class DeckSwabbing(Game):
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         """Restore :meth:`state_dict`."""
-        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
-        self.starter = data["starter"]
-        self.tiebreak_option = data["tiebreak"]
+        self.load_options(data)
         self.numbers = {_pt(s): int(n) for s, n in data["numbers"].items()} if data["numbers"] else None
         self.board = {_pt(s): v for s, v in data["board"].items()}
         self.phase = data["phase"]
@@ -1015,8 +977,7 @@ class DeckSwabbing(Game):
         if not views or views[-1]["phase"] == "over":
             return None
         view, other = views[-1], other_seat(seat)
-        variant = options.pop("variant", None)
-        game = cls.new(seed=0, variant=variant, **options)
+        game = cls.blank(options)
         if view["numbers"]:
             game.numbers = {_pt(sq): int(n) for sq, n in view["numbers"].items()}
         try:

@@ -74,16 +74,15 @@ from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import parse_anomalies as _parse_anomalies
+from geniusbot.games.allhands.task import AllHandsTask, task_options
 from geniusbot.games.allhands.view import TileDecklarationView
 from geniusbot.games.base import (
     Event,
-    Game,
     GameError,
     IllegalMoveError,
     MalformedMoveError,
     Move,
     NotYourTurnError,
-    OptionError,
     Termination,
     Window,
     WrongPlaceError,
@@ -305,7 +304,7 @@ class Mines(Move):
 # --------------------------------------------------------------------------- the game
 
 
-class TileDecklaration(Game):
+class TileDecklaration(AllHandsTask):
     """Tile Decklaration: memorize the grid, then declare tiles of the colour called for you."""
 
     name = "tiles"
@@ -316,11 +315,12 @@ class TileDecklaration(Game):
     clocks = {"*": "30s"}
     choice_phases = frozenset({"call"})
     keywords = frozenset({"call", "declare", "mines", "mine", BLACK, *RAINBOW_COLOURS})
-    options = {
-        "anomalies": "comma-separated: chain, implode, landmine, rainbow, rectangle-adverse (default none)",
-        "starter": "p1 or p2: the seat that makes the first call (the winner of the last task; default p1)",
-        "tiebreak": "p1 or p2: taken for the final match's sake; Tile Decklaration cannot end in a tie",
-    }
+    options = task_options(
+        "tiles",
+        starter="p1 or p2: the seat that makes the first call (the winner of the last task; default p1)",
+        tiebreak="p1 or p2: taken for the final match's sake; Tile Decklaration cannot end in a tie",
+    )
+    default_tiebreak = "p2"
     summary = (
         "A 7 x 7 grid (columns A-G, rows 1-7, black centre D4) of 16 red, 16 blue and 16 green tiles is "
         "shown for 30 seconds, then hidden. The starter calls a colour for the opponent: 'call red'. "
@@ -334,10 +334,7 @@ class TileDecklaration(Game):
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         super().__init__(seed=seed, variant=variant)
-        self.anomalies: tuple[str, ...] = ()
         self.palette: tuple[str, ...] = BASE_COLOURS
-        self.starter = "p1"
-        self.tiebreak = "p2"
         self.phase = "memorize"
         self.original: dict[Point, str] = {}
         self.grid: dict[Point, str] = {}
@@ -365,29 +362,14 @@ class TileDecklaration(Game):
 
         return tiles_lines(cast(TileDecklarationView, view))  # a host passes the views of this game
 
-    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+    def setup(self, **options: str) -> None:
         """Draw the grid (and Implode's marks) from the seed and open the memorize window."""
-        self.anomalies = parse_anomalies(anomalies)
+        super().setup(**options)
         self.palette = palette_for(self.anomalies)
-        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
-            if value.strip() and value.strip().lower() not in self.seats:
-                raise OptionError(
-                    say(
-                        "The {option} must be p1 or p2, not {value}.",
-                        option=Verbatim(option),
-                        value=Verbatim(repr(value.strip())),
-                    )
-                )
-        self.starter = starter.strip().lower() or "p1"
-        self.tiebreak = tiebreak.strip().lower() or "p2"
         self.original = generate_grid(self.seed, self.palette)
         self.grid = dict(self.original)
         self.marks = draw_marks(self.seed) if self.has("implode") else []
         self.phase = "memorize"
-
-    def has(self, anomaly: str) -> bool:
-        """Whether ``anomaly`` is active in this play of the task."""
-        return anomaly in self.anomalies
 
     def opening_events(self) -> list[Event]:
         """The events that open the task: the grid, shown to everyone for 30 seconds.
@@ -463,9 +445,7 @@ class TileDecklaration(Game):
         A declaration is refused only for what everyone can see (syntax, a colour not on this
         board, Chain's adjacency); a wrong colour or a named tile is a legal move that loses.
         """
-        self.require_seat(seat)
-        if self.is_over:
-            raise NotYourTurnError(say("The task is over; no more moves are taken."))
+        self.require_running(seat)
         if self.phase == "memorize":
             raise NotYourTurnError(say("The grid is on show: memorize it. Moves are taken once it is hidden."))
         if self.phase == "landmines" and self.mines.has_sealed(seat):
@@ -624,11 +604,7 @@ class TileDecklaration(Game):
                     example=DECLARE_EXAMPLE,
                 )
             )
-        # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
-        if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
-            raise IllegalMoveError(
-                say("{move} cannot be played as given; submit it again as text.", move=Verbatim(repr(move.text())))
-            )
+        self.require_as_typed(move)
         if isinstance(move, Mines):
             return self._apply_mines(move.seat, [_pt(t) for t in move.tiles])
         if isinstance(move, Call):
@@ -913,11 +889,7 @@ class TileDecklaration(Game):
             events = self._no_mines(seat)
             return events + (self._start_calls() if self.mines.all_in else [])
         self.loss = {"seat": seat, "rule": "timeout", "tile": None}
-        return self._finish(
-            other_seat(seat),
-            Termination.TIME,
-            say("{seat} ran out of time; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
-        )
+        return self._finish(other_seat(seat), Termination.TIME, self.lost_task(seat, by="timeout"))
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the task; the grid is revealed."""
@@ -925,11 +897,7 @@ class TileDecklaration(Game):
         if self.is_over:
             return []
         self.loss = {"seat": seat, "rule": "resign", "tile": None}
-        return self._finish(
-            other_seat(seat),
-            Termination.RESIGNATION,
-            say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
-        )
+        return self._finish(other_seat(seat), Termination.RESIGNATION, self.lost_task(seat, by="resign"))
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -979,9 +947,7 @@ class TileDecklaration(Game):
     def state_dict(self) -> dict[str, Any]:
         """Everything, hidden parts included (the store is not a view)."""
         return {
-            "anomalies": list(self.anomalies),
-            "starter": self.starter,
-            "tiebreak": self.tiebreak,
+            **self.options_state(),
             "phase": self.phase,
             "original": {_sq(p): c for p, c in self.original.items()},
             "grid": {_sq(p): c for p, c in self.grid.items()},
@@ -999,10 +965,8 @@ class TileDecklaration(Game):
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         """Restore :meth:`state_dict`."""
-        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
+        self.load_options(data)
         self.palette = palette_for(self.anomalies)
-        self.starter = data["starter"]
-        self.tiebreak = data["tiebreak"]
         self.phase = data["phase"]
         self.original = {_pt(s): c for s, c in data["original"].items()}
         self.grid = {_pt(s): c for s, c in data["grid"].items()}
@@ -1049,8 +1013,7 @@ class TileDecklaration(Game):
         if not views:
             return None
         view = views[-1]
-        variant = options.pop("variant", None)
-        game = cls.new(seed=0, variant=variant, **options)
+        game = cls.blank(options)
         if view["phase"] in ("memorize", "over"):
             return None
         shown = next((v["grid"] for v in views if v.get("phase") == "memorize" and v.get("grid")), None)
