@@ -225,20 +225,13 @@ class BlackAndWhite(Game):
 
     def _seal(self, seat: str, tile: int, *, confirm: bool = True) -> list[Event]:
         self.sealed.seal(seat, tile)
-        events = []
-        if confirm:
-            move = Tile(seat, tile).text()
-            events.append(sealed_event(seat, say("Sealed: {move}.", domain=DOMAIN, move=Verbatim(move)), move=move))
-        if not self.sealed.all_in:
-            events.append(
-                Event.of(
-                    say("{seat} has played a tile.", domain=DOMAIN, seat=Seat(seat)),
-                    kind=BlackAndWhiteEvent.PLAYED,
-                    data={"seat": seat},
-                )
-            )
-            return events
-        return events + self._resolve()
+        move = Tile(seat, tile).text()
+        said = say("Sealed: {move}.", domain=DOMAIN, move=Verbatim(move))
+        events = [sealed_event(seat, said, move=move)] if confirm else []
+        if self.sealed.all_in:
+            return events + self._resolve()
+        played = say("{seat} has played a tile.", domain=DOMAIN, seat=Seat(seat))
+        return [*events, Event.of(played, kind=BlackAndWhiteEvent.PLAYED, data={"seat": seat})]
 
     def _resolve(self) -> list[Event]:
         """Both tiles are in: score the round, say the colours, and end the game if it is decided."""
