@@ -377,8 +377,7 @@ class AllHandsOnDeck(Game):
         self.override_queue: list[str] = []
         self.override_by: str | None = None
         self.chosen: tuple[str, ...] | None = None
-        # seat -> None (awaited) or True/False, for the seats asked about All-In this play.
-        # The All-In holders' sealed answers of this play (nobody asked before the items phase).
+        # The sealed All-In answers (use it or not) of the seats asked this play (none before its items phase).
         self.all_in_answers: SealedRound[bool] = SealedRound()
         self.all_in_used: list[str] = []
         self.task: Game | None = None
@@ -894,7 +893,8 @@ class AllHandsOnDeck(Game):
         require_private(
             private,
             say(
-                "Send this to me by direct message, not in the game room: the All-In answers are sealed until both are in."
+                "Send this to me by direct message, not in the game room: the All-In answers are sealed "
+                "until both are in."
             ),
         )
         return AllInAnswer(seat, use)
