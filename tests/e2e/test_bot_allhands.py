@@ -283,7 +283,7 @@ class Driver:
             assert not any(row in seen for row in rows), "the spectator can read the hidden grid"
             exploded = {e["tile"] for e in task.exploded}
             for seat in ("p1", "p2"):
-                mines = [str(p) for p in task.mines.get(seat) or []]
+                mines = [str(p) for p in task.mines.sealed_by(seat) or []]
                 if mines and not exploded & set(mines):
                     assert "mines " + " ".join(mines) not in seen
         for text in self.sealed:

@@ -61,7 +61,7 @@ def play(game: DeckSwabbing, *moves: str) -> list:
             continue
         private = game.has("snipe")
         events += game.submit(text, game.turn, private=private)[1]
-        if private and game.sealed_move is not None:
+        if private and game.sealed.has_sealed(game.turn):
             events += game.submit("snipe none", game.sniper, private=True)[1]
     return events
 

@@ -43,7 +43,7 @@ def unexploded_mines(game) -> dict[str, str]:
     exploded = {e["tile"] for e in task.exploded}
     out = {}
     for seat in SEATS:
-        mines = [str(p) for p in task.mines.get(seat) or []]
+        mines = [str(p) for p in task.mines.sealed_by(seat) or []]
         if mines and not exploded & set(mines):
             out[seat] = " ".join(mines)
     return out

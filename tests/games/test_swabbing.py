@@ -708,7 +708,7 @@ def test_every_game_round_trips_with_its_numbers_and_sealed_parts():
     game = make(anomalies="unique, snipe, hook")
     game.submit("snipe D4", "p2", private=True)
     copy = load(game.to_dict())
-    assert copy == game and copy.numbers == game.numbers and copy.sealed_snipe == "D4"
+    assert copy == game and copy.numbers == game.numbers and copy.sealed.sealed_by("p2") == Snipe("p2", "D4")
 
 
 # --------------------------------------------------------------------------- announcements

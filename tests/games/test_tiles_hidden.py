@@ -69,9 +69,10 @@ def hidden_twin(game: TileDecklaration, rng: random.Random, seat: str, focus: st
     for grid in (twin.original, twin.grid):
         grid[a], grid[b] = grid[b], grid[a]
     opponent = "p2" if seat == "p1" else "p1"
-    if twin.mines[opponent]:
-        moved = rng.sample([t for t in free if t != a], len(twin.mines[opponent]) - 1) + [a]
-        twin.mines[opponent] = sorted(moved, key=lambda p: (p.col, p.row))
+    mines = twin.mines.sealed_by(opponent)
+    if mines:
+        moved = rng.sample([t for t in free if t != a], len(mines) - 1) + [a]
+        mines[:] = sorted(moved, key=lambda p: (p.col, p.row))
     return twin
 
 

@@ -110,7 +110,7 @@ def check(game: TileDecklaration) -> None:
     if "landmine" in game.anomalies:
         assert views[None]["mines"] is None
         for seat in ("p1", "p2"):
-            own = game.mines[seat]
+            own = game.mines.sealed_by(seat)
             assert views[seat]["mines"] == (None if own is None else [str(p) for p in own])
     else:
         assert all(v["mines"] is None for v in views.values())
@@ -142,7 +142,7 @@ def expected_result(game: TileDecklaration, move) -> str | None:
         return "rectangle"
     if ref_call_loses(game, move.colour, tile if chain else None, named + [tile]):
         return "no-valid-or-forced"
-    return "mine" if any(m and tile in m for m in game.mines.values()) else None
+    return "mine" if any(tile in (game.mines.sealed_by(s) or ()) for s in game.seats) else None
 
 
 def assert_result(game: TileDecklaration, move, expected: str | None) -> None:

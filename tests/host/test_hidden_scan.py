@@ -306,7 +306,7 @@ class Scan:
                 self.counts["hidden grid"] += 1
                 exploded = {e["tile"] for e in task.exploded}
                 for seat in ("p1", "p2"):
-                    mines = [str(p) for p in task.mines.get(seat) or []]
+                    mines = [str(p) for p in task.mines.sealed_by(seat) or []]
                     if mines and not exploded & set(mines):
                         listing = " ".join(mines)
                         assert not any(listing in text for text in texts), "an unexploded mine reached the room"

@@ -81,23 +81,22 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
-from geniusbot.games.allhands.common import TASK_ANOMALIES, anomaly_name, split_anomaly_words, task_of
+from geniusbot.games.allhands.common import TASK_ANOMALIES, parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.task import AllHandsTask, task_options
 from geniusbot.games.allhands.view import DuelingDecksView
 from geniusbot.games.base import (
     Event,
     EventKind,
-    Game,
     IllegalMoveError,
     MalformedMoveError,
     Move,
     NotYourTurnError,
-    OptionError,
     Termination,
-    WrongPlaceError,
     other_seat,
 )
+from geniusbot.games.sealed import SealedRound, require_private, sealed_event
 from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 START_POWER = 50
@@ -113,19 +112,6 @@ PLAY_FOCUS = 2
 #: The anomalies of Task 2, in the order the rule text lists them.
 ANOMALIES: tuple[str, ...] = TASK_ANOMALIES["decks"]
 
-#: Task 2's anomalies as a sentence names them (words as data; the names are the option's spellings).
-ANOMALY_WORDS: dict[str, Message] = {
-    "backup": say_c("anomaly", "backup"),
-    "darkness": say_c("anomaly", "darkness"),
-    "overshadow": say_c("anomaly", "overshadow"),
-    "pick-your-prize": say_c("anomaly", "pick-your-prize"),
-    "revolution": say_c("anomaly", "revolution"),
-}
-#: The other tasks, as a refusal of one of their anomalies names them.
-TASK_WORDS: dict[str, Message] = {
-    "tiles": say_c("task", "Tile Decklaration"),
-    "swabbing": say_c("task", "Deck Swabbing"),
-}
 #: A hand, or a play, with no card in it.
 NO_CARDS = say_c("cards", "no cards")
 
@@ -158,37 +144,11 @@ _MAX_DIGITS = 6
 def parse_anomalies(text: str) -> tuple[str, ...]:
     """The anomalies an ``anomalies`` option names, in the text's order, or :class:`OptionError`.
 
-    Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``) in
-    any spelling the family's reader takes (:mod:`geniusbot.games.allhands.common`); ``none`` or
-    nothing means no anomaly. The refusal is a message (the family's reader refuses in English).
+    Names are Task 2's five (``backup, darkness, overshadow, pick-your-prize, revolution``), read
+    as the whole family reads them (:mod:`geniusbot.games.allhands.common`); ``none`` or nothing
+    means no anomaly.
     """
-    chosen = set()
-    for word in split_anomaly_words(text):
-        task, shown = task_of(word), Verbatim(repr(word.strip()))
-        if task == "decks":
-            chosen.add(anomaly_name(word, "decks"))
-        elif task is not None:
-            raise OptionError(
-                say(
-                    "{word} is an anomaly of another task ({task}); Dueling Decks takes: {names}.",
-                    word=shown,
-                    task=TASK_WORDS[task],
-                    names=_anomaly_listing(),
-                )
-            )
-        else:
-            raise OptionError(
-                say(
-                    "Dueling Decks has no anomaly {word}; choose from: {names} (or none).",
-                    word=shown,
-                    names=_anomaly_listing(),
-                )
-            )
-    return tuple(name for name in ANOMALIES if name in chosen)
-
-
-def _anomaly_listing() -> Listing:
-    return Listing(tuple(ANOMALY_WORDS[name] for name in ANOMALIES))
+    return parse_family_anomalies(text, "decks")
 
 
 def deal_prizes(seed: int) -> list[int]:
@@ -345,10 +305,27 @@ class Play(Move):
         return f"play {_cards_text(self.cards)}"
 
 
+class Sealed(NamedTuple):
+    """A seat's sealed submission in a phase: the cards created or played (highest first), the
+    Backup amount, and how it came in: ``sent``, ``timeout`` or ``auto`` (a seat with no choice)."""
+
+    cards: tuple[int, ...] = ()
+    backup: int = 0
+    how: str = "sent"
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the state stores it: ``{"cards", "backup", "how"}``."""
+        return {"cards": list(self.cards), "backup": self.backup, "how": self.how}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Sealed:
+        return cls(tuple(data["cards"]), int(data["backup"]), data["how"])
+
+
 # --------------------------------------------------------------------------- the game
 
 
-class DuelingDecks(Game):
+class DuelingDecks(AllHandsTask):
     """Dueling Decks: create cards from 50 power, then play them sealed for seven prize cards."""
 
     name = "decks"
@@ -362,14 +339,14 @@ class DuelingDecks(Game):
     # The play-out policy spends power and plays cards as a typical player does: the practice
     # opponent answers that player (rollout_move).
     answers_by_policy = True
-    options = {
-        "anomalies": "comma-separated: backup, darkness, overshadow, pick-your-prize, revolution (default none)",
-        "starter": "p1 or p2: taken for the final match's sake; both seats act at once in Dueling Decks",
-        "tiebreak": (
+    options = task_options(
+        "decks",
+        starter="p1 or p2: taken for the final match's sake; both seats act at once in Dueling Decks",
+        tiebreak=(
             "p1 or p2: the seat that wins when both reach 25 at once or the scores end equal "
             "(default: the winner of the task's most recent round won outright, else p2)"
         ),
-    }
+    )
     summary = (
         "Each player starts with 50 power. Seven prize cards (4 to 10) are shuffled and shown in order. "
         "Before each round both players secretly create cards by direct message, 'create 20 15' or "
@@ -386,10 +363,7 @@ class DuelingDecks(Game):
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         super().__init__(seed=seed, variant=variant)
-        self.anomalies: tuple[str, ...] = ()
         self.deck_size = DECK_SIZE
-        self.starter = "p1"
-        self.tiebreak: str | None = None
         self.prizes: list[int] = []
         self.phase = "create"
         self.round = 0
@@ -397,8 +371,7 @@ class DuelingDecks(Game):
         self.hands: dict[str, list[int]] = {s: [] for s in self.seats}
         self.points: dict[str, int] = {s: 0 for s in self.seats}  # in halves
         self.backups_left: dict[str, int] = {s: 0 for s in self.seats}
-        # seat -> {"cards", "backup", "how"} once in: "how" is sent, timeout or auto.
-        self.sealed: dict[str, dict[str, Any] | None] = {s: None for s in self.seats}
+        self.sealed: SealedRound[Sealed] = SealedRound(self.seats)
         self.created: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []
         self.last_moves: dict[str, str | None] = {s: None for s in self.seats}
@@ -413,27 +386,15 @@ class DuelingDecks(Game):
 
         return decks_lines(cast(DuelingDecksView, view))  # a host passes the views of this game
 
-    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+    def setup(self, **options: str) -> None:
         """Deal the prize cards from the seed and open the first create phase."""
-        self.anomalies = parse_anomalies(anomalies)
+        super().setup(**options)
         self.deck_size = deck_size_for(self.anomalies)
-        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
-            if value.strip() and value.strip().lower() not in self.seats:
-                shown = Verbatim(repr(value.strip()))
-                if option == "starter":
-                    raise OptionError(say("The starter must be p1 or p2, not {value}.", value=shown))
-                raise OptionError(say("The tiebreak must be p1 or p2, not {value}.", value=shown))
-        self.starter = starter.strip().lower() or "p1"
-        self.tiebreak = tiebreak.strip().lower() or None
         self.prizes = deal_prizes(self.seed)
         self.backups_left = {s: BACKUP_USES if self.has("backup") else 0 for s in self.seats}
         self.phase, self.round = "create", 0
         # A seat with no choice at all is skipped at once (see _advance); at the start, none is.
         self._advance()
-
-    def has(self, anomaly: str) -> bool:
-        """Whether ``anomaly`` is active in this play of the task."""
-        return anomaly in self.anomalies
 
     def opening_events(self) -> list[Event]:
         """The events that open the task: the prize order and the first create phase."""
@@ -455,9 +416,7 @@ class DuelingDecks(Game):
 
     def to_move(self) -> tuple[str, ...]:
         """The seats whose sealed submission for this phase is not in yet."""
-        if self.is_over:
-            return ()
-        return tuple(seat for seat in self.seats if self.sealed[seat] is None)
+        return () if self.is_over else self.sealed.owed()
 
     def is_private(self, move: Move) -> bool:
         """Every creation and play is sealed: sent by direct message."""
@@ -483,21 +442,17 @@ class DuelingDecks(Game):
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
         """A :class:`Create` or :class:`Play` for ``seat``, or a GameError saying what to send."""
-        self.require_seat(seat)
-        if self.is_over:
-            raise NotYourTurnError(say("The task is over; no more moves are taken."))
-        sealed = self.sealed[seat]
+        self.require_running(seat)
+        sealed = self.sealed.sealed_by(seat)
         if sealed is not None:
-            raise NotYourTurnError(_already_in(self.phase, sealed["how"], Seat(other_seat(seat))))
+            raise NotYourTurnError(_already_in(self.phase, sealed.how, Seat(other_seat(seat))))
         self.require_turn(seat)
         if not isinstance(text, str):
             raise MalformedMoveError(say("Write your move as text, such as create 20 15 or play 20."))
         verb, numbers, backup = _read(text)
-        if not private:
-            raise WrongPlaceError(
-                say("Send this to me by direct message, not in the game room: creations and plays are sealed."),
-                private=True,
-            )
+        require_private(
+            private, say("Send this to me by direct message, not in the game room: creations and plays are sealed.")
+        )
         if self.phase == "create":
             if verb != "create":
                 raise IllegalMoveError(
@@ -647,19 +602,14 @@ class DuelingDecks(Game):
             )
         seat = move.seat
         backup = move.backup if isinstance(move, Play) else 0
-        self.sealed[seat] = {"cards": list(move.cards), "backup": backup, "how": "sent"}
+        self.sealed.seal(seat, Sealed(move.cards, backup))
         self.last_moves[seat] = move.text()
         if isinstance(move, Create):
             sent = say("{seat} has sent their creations.", seat=Seat(seat))
         else:
             sent = say("{seat} has sent their play.", seat=Seat(seat))
         events = [
-            Event.of(
-                say("Sealed: {move}.", move=Verbatim(move.text())),
-                seats=frozenset({seat}),
-                kind=EventKind.SEALED,
-                data={"seat": seat, "move": move.text()},
-            ),
+            sealed_event(seat, say("Sealed: {move}.", move=Verbatim(move.text())), move=move.text()),
             Event.of(sent, kind=DuelingDecksEvent.SUBMITTED, data={"seat": seat, "phase": self.phase}),
         ]
         return events + self._advance()
@@ -669,7 +619,7 @@ class DuelingDecks(Game):
         self.require_seat(seat)
         if self.is_over or seat not in self.to_move():
             return []
-        self.sealed[seat] = {"cards": [], "backup": 0, "how": "timeout"}
+        self.sealed.seal(seat, Sealed(how="timeout"))
         if self.phase == "create":
             timed_out = say("{seat} ran out of time and creates nothing this phase.", seat=Seat(seat))
         else:
@@ -683,9 +633,9 @@ class DuelingDecks(Game):
         events: list[Event] = []
         new_phase = False
         while not self.is_over:
-            for seat in self.seats:
-                if self.sealed[seat] is None and self._no_choice(seat):
-                    self.sealed[seat] = {"cards": [], "backup": 0, "how": "auto"}
+            for seat in self.sealed.owed():
+                if self._no_choice(seat):
+                    self.sealed.seal(seat, Sealed(how="auto"))
                     events.append(
                         Event.of(
                             self._skipped(seat),
@@ -693,7 +643,7 @@ class DuelingDecks(Game):
                             data={"seat": seat, "phase": self.phase},
                         )
                     )
-            if any(self.sealed[s] is None for s in self.seats):
+            if not self.sealed.all_in:
                 # Prompt only for a phase that waits for someone, never for one that resolves itself.
                 return events + (self._phase_prompt() if new_phase else [])
             if self.phase == "create":
@@ -742,14 +692,12 @@ class DuelingDecks(Game):
 
     def _resolve_create(self) -> list[Event]:
         cards: dict[str, list[int]] = {}
-        for seat in self.seats:
-            sealed = self.sealed[seat]
-            assert sealed is not None
-            cards[seat] = list(sealed["cards"])
-            self.power[seat] -= sum(sealed["cards"])
-            self.hands[seat] = list(_descending(self.hands[seat] + sealed["cards"]))
+        for seat, sealed in self.sealed.reveal().items():
+            cards[seat] = list(sealed.cards)
+            self.power[seat] -= sum(sealed.cards)
+            self.hands[seat] = list(_descending([*self.hands[seat], *sealed.cards]))
         self.created.append({"round": self.round + 1, "cards": cards})
-        self.sealed = {s: None for s in self.seats}
+        self.sealed.clear()
         self.phase = "play"
         made = say(
             "Round {number}, cards created: {p1} creates {p1_cards}; {p2} creates {p2_cards}.",
@@ -768,13 +716,8 @@ class DuelingDecks(Game):
         ]
 
     def _resolve_round(self) -> list[Event]:
-        plays = {}
-        hows = {}
-        for seat in self.seats:
-            sealed = self.sealed[seat]
-            assert sealed is not None
-            plays[seat] = (list(sealed["cards"]), int(sealed["backup"]))
-            hows[seat] = sealed["how"]
+        revealed = self.sealed.reveal()
+        plays = {seat: (list(sealed.cards), sealed.backup) for seat, sealed in revealed.items()}
         scored = resolve_round(plays, self.prizes[self.round], self.anomalies)
         for seat, (cards, backup) in plays.items():
             hand = Counter(self.hands[seat])
@@ -785,14 +728,14 @@ class DuelingDecks(Game):
         entry = {
             "round": self.round + 1,
             "prize": scored["value"],
-            "plays": {s: {"cards": list(plays[s][0]), "backup": plays[s][1], "how": hows[s]} for s in self.seats},
+            "plays": {s: sealed.to_dict() for s, sealed in revealed.items()},
             "counted": scored["counted"],
             "sums": scored["sums"],
             "winner": scored["winner"],
             "award": scored["award"],
         }
         self.history.append(entry)
-        self.sealed = {s: None for s in self.seats}
+        self.sealed.clear()
         events = self._round_events(entry)
         return events + self._after_round()
 
@@ -938,7 +881,7 @@ class DuelingDecks(Game):
         """End the task: ``how`` says how, and who wins (so there is no verdict to add)."""
         self.phase = "over"
         self.result = {"reason": reason, "tiebreak": winner if rule else None}
-        self.sealed = {s: None for s in self.seats}
+        self.sealed.clear()
         ending = Termination.RESIGNATION if reason == "resign" else Termination.POINTS
         events = self.end(winner, ending, how, verdict="", rule=reason, points=dict(self.points))
         if self.has("darkness"):
@@ -986,8 +929,7 @@ class DuelingDecks(Game):
         if self.is_over:
             return []
         winner = other_seat(seat)
-        resigned = say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(winner))
-        return self._finish(winner, "resign", None, resigned)
+        return self._finish(winner, "resign", None, self.lost_task(seat, by="resign"))
 
     def _score(self) -> Message:
         """The points of both seats: "p1 12.5, p2 10"."""
@@ -1039,10 +981,8 @@ class DuelingDecks(Game):
         backups = None
         if self.has("backup"):
             backups = {s: (self.backups_left[s] if not dark or s == own else None) for s in self.seats}
-        sealed = None
-        mine = self.sealed[own] if own is not None else None
-        if mine is not None and mine["how"] == "sent":
-            sealed = {"cards": list(mine["cards"]), "backup": mine["backup"]}
+        mine = self.sealed.sealed_by(own)
+        sealed = {"cards": list(mine.cards), "backup": mine.backup} if mine is not None and mine.how == "sent" else None
         return {
             **self.base_view(),
             "phase": "over" if over else self.phase,
@@ -1059,7 +999,7 @@ class DuelingDecks(Game):
             "hands": hands,
             "points": self._points_view(full=over),
             "backups_left": backups,
-            "submitted": {s: self.sealed[s] is not None for s in self.seats},
+            "submitted": self.sealed.submitted(),
             "sealed": sealed,
             "created": [
                 {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in self.created
@@ -1074,9 +1014,7 @@ class DuelingDecks(Game):
     def state_dict(self) -> dict[str, Any]:
         """Everything, sealed submissions included (the store is not a view)."""
         return {
-            "anomalies": list(self.anomalies),
-            "starter": self.starter,
-            "tiebreak": self.tiebreak,
+            **self.options_state(),
             "prizes": list(self.prizes),
             "phase": self.phase,
             "round": self.round,
@@ -1084,7 +1022,7 @@ class DuelingDecks(Game):
             "hands": {s: list(h) for s, h in self.hands.items()},
             "points": dict(self.points),
             "backups_left": dict(self.backups_left),
-            "sealed": {s: None if v is None else dict(v, cards=list(v["cards"])) for s, v in self.sealed.items()},
+            "sealed": self.sealed.to_dict(Sealed.to_dict),
             "created": [
                 {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in self.created
             ],
@@ -1095,10 +1033,8 @@ class DuelingDecks(Game):
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         """Restore :meth:`state_dict`."""
-        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
+        self.load_options(data)
         self.deck_size = deck_size_for(self.anomalies)
-        self.starter = data["starter"]
-        self.tiebreak = data["tiebreak"]
         self.prizes = [int(p) for p in data["prizes"]]
         self.phase = data["phase"]
         self.round = int(data["round"])
@@ -1106,7 +1042,7 @@ class DuelingDecks(Game):
         self.hands = {s: [int(v) for v in h] for s, h in data["hands"].items()}
         self.points = {s: int(v) for s, v in data["points"].items()}
         self.backups_left = {s: int(v) for s, v in data["backups_left"].items()}
-        self.sealed = {s: None if v is None else dict(v, cards=list(v["cards"])) for s, v in data["sealed"].items()}
+        self.sealed = SealedRound.from_dict(data["sealed"], Sealed.from_dict)
         self.created = [
             {"round": c["round"], "cards": {s: list(v) for s, v in c["cards"].items()}} for c in data["created"]
         ]
@@ -1127,8 +1063,7 @@ class DuelingDecks(Game):
         if not views or views[-1]["phase"] == "over":
             return None
         view = views[-1]
-        variant = options.pop("variant", None)
-        game = cls.new(seed=0, variant=variant, **options)
+        game = cls.blank(options)
         game.prizes = [int(p) if p is not None else 0 for p in view["prizes"]]
         for number, created in enumerate(view["created"]):
             game._replay_phase("create", {s: Create(s, _descending(created["cards"][s])) for s in game.seats})

@@ -107,6 +107,7 @@ from geniusbot.games.base import (
     WrongPlaceError,
     other_seat,
 )
+from geniusbot.games.sealed import SealedRound, require_private, sealed_event
 from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 #: The tasks as games of their own, by name.
@@ -376,8 +377,8 @@ class AllHandsOnDeck(Game):
         self.override_queue: list[str] = []
         self.override_by: str | None = None
         self.chosen: tuple[str, ...] | None = None
-        # seat -> None (awaited) or True/False, for the seats asked about All-In this play.
-        self.all_in_answers: dict[str, bool | None] = {}
+        # The sealed All-In answers (use it or not) of the seats asked this play (none before its items phase).
+        self.all_in_answers: SealedRound[bool] = SealedRound()
         self.all_in_used: list[str] = []
         self.task: Game | None = None
         self.last_move: str | None = None
@@ -419,8 +420,7 @@ class AllHandsOnDeck(Game):
     def opening_events(self) -> list[Event]:
         """The events that open the match: the items, then what the first play asks for (the
         memory grid of the first Tile Decklaration, or the All-In question)."""
-        answered = any(answer is not None for answer in self.all_in_answers.values())
-        if self.plays or self.is_over or self.last_move is not None or answered:
+        if self.plays or self.is_over or self.last_move is not None or self.all_in_answers.any_in:
             return []
         held = [
             say("{seat}: {items}", seat=Seat(s), items=Listing(tuple(ITEM_WORDS[i] for i in self.given[s])))
@@ -520,7 +520,7 @@ class AllHandsOnDeck(Game):
         self.override_by = None
         self.override_queue = []
         self.chosen = None
-        self.all_in_answers = {}
+        self.all_in_answers.open(())
         self.all_in_used = []
         time, task = self.time, self.current_task
         names = TASK_ANOMALIES[task]
@@ -643,7 +643,7 @@ class AllHandsOnDeck(Game):
         holders = [s for s in self.seats if self.all_in_left[s] > 0]
         if holders:
             self.phase = "items"
-            self.all_in_answers = {s: None for s in holders}
+            self.all_in_answers.open(holders)
             return events + self._items_prompt()
         return events + self._start_task()
 
@@ -653,11 +653,11 @@ class AllHandsOnDeck(Game):
                 say(
                     "{seats}: use your All-In on this play (+{points} points to its winner)? Send use all-in "
                     "or pass to me by direct message; the answers are shown together.",
-                    seats=_seats(list(self.all_in_answers)),
+                    seats=_seats(self.all_in_answers.seats),
                     points=ALL_IN_POINTS,
                 ),
                 kind=AllHandsOnDeckEvent.PROMPT,
-                data={"seats": list(self.all_in_answers), "phase": "items"},
+                data={"seats": list(self.all_in_answers.seats), "phase": "items"},
             )
         ]
 
@@ -680,7 +680,7 @@ class AllHandsOnDeck(Game):
         if self.phase == "ban":
             return (self.banner,) if self.banner is not None else ()
         if self.phase == "items":
-            return tuple(s for s in self.seats if s in self.all_in_answers and self.all_in_answers[s] is None)
+            return self.all_in_answers.owed()
         assert self.task is not None
         return self.task.to_move()
 
@@ -857,13 +857,13 @@ class AllHandsOnDeck(Game):
         return UseOverride(seat, canonical_order(chosen, task))
 
     def _parse_all_in(self, text: str, seat: str, private: bool) -> AllInAnswer:
-        if seat not in self.all_in_answers:
+        if seat not in self.all_in_answers.seats:
             raise NotYourTurnError(
                 say("You hold no All-In to use; wait while the All-In answers come in.")
                 if self.all_in_left[seat] == 0
                 else say("It is not your turn.")
             )
-        if self.all_in_answers[seat] is not None:
+        if self.all_in_answers.has_sealed(seat):
             raise NotYourTurnError(
                 say(
                     "You have already answered about your All-In; the first answer stands. Wait for {seat}.",
@@ -890,14 +890,13 @@ class AllHandsOnDeck(Game):
             else:
                 refusal = say("send use all-in or pass by direct message.")
             raise MalformedMoveError(refusal)
-        if not private:
-            raise WrongPlaceError(
-                say(
-                    "Send this to me by direct message, not in the game room: the All-In answers are sealed "
-                    "until both are in."
-                ),
-                private=True,
-            )
+        require_private(
+            private,
+            say(
+                "Send this to me by direct message, not in the game room: the All-In answers are sealed "
+                "until both are in."
+            ),
+        )
         return AllInAnswer(seat, use)
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
@@ -1008,7 +1007,7 @@ class AllHandsOnDeck(Game):
         )
 
     def _apply_all_in(self, seat: str, use: bool, *, timeout: bool) -> list[Event]:
-        self.all_in_answers[seat] = use
+        self.all_in_answers.seal(seat, use)
         if timeout:
             events = [
                 Event.of(
@@ -1019,11 +1018,8 @@ class AllHandsOnDeck(Game):
             ]
         else:
             events = [
-                Event.of(
-                    say("Your answer is in: use all-in.") if use else say("Your answer is in: pass."),
-                    seats=frozenset({seat}),
-                    kind=EventKind.SEALED,
-                    data={"seat": seat, "use": use},
+                sealed_event(
+                    seat, say("Your answer is in: use all-in.") if use else say("Your answer is in: pass."), use=use
                 ),
                 Event.of(
                     say("{seat} has sent an All-In answer.", seat=Seat(seat)),
@@ -1031,9 +1027,9 @@ class AllHandsOnDeck(Game):
                     data={"seat": seat},
                 ),
             ]
-        if any(answer is None for answer in self.all_in_answers.values()):
+        if not self.all_in_answers.all_in:
             return events
-        self.all_in_used = [s for s in self.seats if self.all_in_answers.get(s)]
+        self.all_in_used = [s for s, used in self.all_in_answers.reveal().items() if used]
         for s in self.all_in_used:
             self.all_in_left[s] -= 1
         worth = points_for(self.time, len(self.all_in_used))
@@ -1277,13 +1273,12 @@ class AllHandsOnDeck(Game):
                 },
                 "anomalies": list(self.chosen) if self.chosen is not None else None,
                 "all_in": {
-                    "answered": {s: a is not None for s, a in self.all_in_answers.items()},
+                    "answered": self.all_in_answers.submitted(),
                     "used": list(self.all_in_used),
                 },
             }
-        sealed = None
-        if self.phase == "items" and seat in self.all_in_answers and self.all_in_answers[seat] is not None:
-            sealed = "use all-in" if self.all_in_answers[seat] else "pass"
+        mine = self.all_in_answers.sealed_by(seat) if self.phase == "items" else None
+        sealed = None if mine is None else ("use all-in" if mine else "pass")
         return {
             **self.base_view(),
             "phase": "over" if over else self.phase,
@@ -1328,7 +1323,7 @@ class AllHandsOnDeck(Game):
             "override_queue": list(self.override_queue),
             "override_by": self.override_by,
             "chosen": list(self.chosen) if self.chosen is not None else None,
-            "all_in_answers": dict(self.all_in_answers),
+            "all_in_answers": self.all_in_answers.to_dict(),
             "all_in_used": list(self.all_in_used),
             "task": self.task.to_dict() if self.task is not None else None,
             "last_move": self.last_move,
@@ -1351,7 +1346,7 @@ class AllHandsOnDeck(Game):
         self.override_queue = list(data["override_queue"])
         self.override_by = data["override_by"]
         self.chosen = tuple(data["chosen"]) if data["chosen"] is not None else None
-        self.all_in_answers = dict(data["all_in_answers"])
+        self.all_in_answers = SealedRound.from_dict(data["all_in_answers"], bool)
         self.all_in_used = list(data["all_in_used"])
         self.task = _TASK_GAMES[data["task"]["game"]].from_dict(data["task"]) if data["task"] is not None else None
         self.last_move = data["last_move"]
@@ -1399,17 +1394,17 @@ class AllHandsOnDeck(Game):
             queue.append(other_seat(asked))
         game.override_queue, game.override_by = queue, current["override"]["by"]
         game.chosen = tuple(current["anomalies"]) if current["anomalies"] is not None else None
-        answers: dict[str, bool | None] = {}
+        answers: SealedRound[bool] = SealedRound(current["all_in"]["answered"])
         used = current["all_in"]["used"]
         for holder, answered in current["all_in"]["answered"].items():
             if not answered:
-                answers[holder] = None
-            elif game.phase != "items":
-                answers[holder] = holder in used  # both answers are shown together
+                continue
+            if game.phase != "items":
+                answers.seal(holder, holder in used)  # both answers are shown together
             elif holder == seat:
-                answers[holder] = view["sealed"] == "use all-in"
+                answers.seal(holder, view["sealed"] == "use all-in")
             else:
-                answers[holder] = rng.random() < 0.5
+                answers.seal(holder, rng.random() < 0.5)
         game.all_in_answers, game.all_in_used = answers, list(used)
         game.last_move, game.task = view["last_move"], None
         if game.phase == "task":

@@ -89,22 +89,21 @@ from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import TASK_ANOMALIES, parse_anomalies as parse_family_anomalies
+from geniusbot.games.allhands.task import AllHandsTask, task_options
 from geniusbot.games.allhands.view import DeckSwabbingView, Hook
 from geniusbot.games.base import (
     Event,
-    EventKind,
-    Game,
     GameError,
     IllegalMoveError,
     MalformedMoveError,
     Move,
     NotYourTurnError,
-    OptionError,
     Termination,
     WrongPlaceError,
     other_seat,
 )
 from geniusbot.games.grid import Point, on_board, parse_point, split_submission
+from geniusbot.games.sealed import SealedRound, require_private, sealed_event
 from geniusbot.words import Message, Seat, Verbatim, say, say_c, say_n
 
 SIZE = 7
@@ -329,7 +328,7 @@ class Snipe(Move):
 # --------------------------------------------------------------------------- the game
 
 
-class DeckSwabbing(Game):
+class DeckSwabbing(AllHandsTask):
     """Deck Swabbing: colour white tiles black; the regions you close off take your colour."""
 
     name = "swabbing"
@@ -339,11 +338,11 @@ class DeckSwabbing(Game):
     clocks = {"*": "30s"}
     # The other words the parser reads ("and", "colour", "move": "move C3 C4") only join tiles.
     keywords = frozenset({"snipe", "none", "swab"})
-    options = {
-        "anomalies": "comma-separated: hook, linear, pyramid, snipe, unique (default none)",
-        "starter": "p1 or p2: the seat that moves first (the loser of the previous task; default p1)",
-        "tiebreak": "p1 or p2: the seat that wins a tie (default: the seat that last coloured tiles, else p2)",
-    }
+    options = task_options(
+        "swabbing",
+        starter="p1 or p2: the seat that moves first (the loser of the previous task; default p1)",
+        tiebreak="p1 or p2: the seat that wins a tie (default: the seat that last coloured tiles, else p2)",
+    )
     summary = (
         "A 7 x 7 grid (columns A-G, rows 1-7), all white. In turn, colour two side-by-side white tiles "
         "black: 'C3 C4'. After your move, every connected region of 5 or fewer white tiles takes your "
@@ -357,17 +356,13 @@ class DeckSwabbing(Game):
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         super().__init__(seed=seed, variant=variant)
-        self.anomalies: tuple[str, ...] = ()
-        self.starter = "p1"
-        self.tiebreak_option: str | None = None
         self.numbers: dict[Point, int] | None = None
         self.board: dict[Point, str] = dict.fromkeys(SQUARES, WHITE)
         self.phase = "move"
         self.turn = "p1"
         self.recent: list[Point] = []
-        self.sealed_move: tuple[str, ...] | None = None
-        self.sealed_snipe: str | None = None
-        self.snipe_answered = False
+        # Snipe: each turn is a sealed round, the mover's move and the sniper's answer.
+        self.sealed: SealedRound[Swab | Snipe] = SealedRound()
         self.history: list[dict[str, Any]] = []
         self.last_move: str | None = None
         self.last_scorer: str | None = None
@@ -382,28 +377,14 @@ class DeckSwabbing(Game):
 
         return swabbing_lines(cast(DeckSwabbingView, view))  # a host passes the views of this game
 
-    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+    def setup(self, **options: str) -> None:
         """An all-white board (Unique: numbered from the seed); the starter moves first."""
-        self.anomalies = parse_anomalies(anomalies)
-        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
-            if value.strip() and value.strip().lower() not in self.seats:
-                raise OptionError(
-                    say(
-                        "The {option} must be p1 or p2, not {value}.",
-                        option=Verbatim(option),
-                        value=Verbatim(repr(value.strip())),
-                    )
-                )
-        self.starter = starter.strip().lower() or "p1"
-        self.tiebreak_option = tiebreak.strip().lower() or None
+        super().setup(**options)
         self.numbers = generate_numbers(self.seed) if self.has("unique") else None
         self.board = dict.fromkeys(SQUARES, WHITE)
         self.phase = "move"
         self.turn = self.starter
-
-    def has(self, anomaly: str) -> bool:
-        """Whether ``anomaly`` is active in this play of the task."""
-        return anomaly in self.anomalies
+        self._open_turn()
 
     def opening_events(self) -> list[Event]:
         """The events that open the task: the board (with Unique's numbers) and the first prompt.
@@ -428,14 +409,16 @@ class DeckSwabbing(Game):
         """The mover; with Snipe also the sniper, each until its sealed submission is in."""
         if self.is_over:
             return ()
-        if not self.has("snipe"):
-            return (self.turn,)
-        seats = []
-        if self.sealed_move is None:
-            seats.append(self.turn)
-        if not self.snipe_answered:
-            seats.append(other_seat(self.turn))
-        return tuple(seats)
+        return self.sealed.owed() if self.has("snipe") else (self.turn,)
+
+    def _open_turn(self) -> None:
+        """With Snipe, open the turn's sealed round: the mover, then the sniper."""
+        self.sealed.open((self.turn, other_seat(self.turn)) if self.has("snipe") else ())
+
+    def _sealed(self) -> tuple[Swab | None, Snipe | None]:
+        """Snipe: the mover's sealed move and the sniper's sealed answer, each ``None`` until in."""
+        move, snipe = self.sealed.sealed_by(self.turn), self.sealed.sealed_by(other_seat(self.turn))
+        return (move if isinstance(move, Swab) else None), (snipe if isinstance(snipe, Snipe) else None)
 
     def is_private(self, move: Move) -> bool:
         """Snipes are sent by direct message, and with Snipe so are moves (they are sealed)."""
@@ -504,11 +487,9 @@ class DeckSwabbing(Game):
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
         """A :class:`Swab` or :class:`Snipe` for ``seat``, or a GameError saying what to send."""
-        self.require_seat(seat)
-        if self.is_over:
-            raise NotYourTurnError(say("The task is over; no more moves are taken."))
-        if self.has("snipe"):
-            if seat == self.turn and self.sealed_move is not None:
+        self.require_running(seat)
+        if self.sealed.has_sealed(seat):
+            if seat == self.turn:
                 raise NotYourTurnError(
                     say(
                         "You have already sent your move this turn, and the first one stands; it is played "
@@ -516,13 +497,12 @@ class DeckSwabbing(Game):
                         seat=Seat(other_seat(seat)),
                     )
                 )
-            if seat != self.turn and self.snipe_answered:
-                raise NotYourTurnError(
-                    say(
-                        "You have already answered this turn, and the first answer stands; wait for {seat}'s move.",
-                        seat=Seat(self.turn),
-                    )
+            raise NotYourTurnError(
+                say(
+                    "You have already answered this turn, and the first answer stands; wait for {seat}'s move.",
+                    seat=Seat(self.turn),
                 )
+            )
         self.require_turn(seat)
         if not isinstance(text, str):
             raise MalformedMoveError(say("Write your move as text, such as {example}.", example=MOVE_EXAMPLE))
@@ -549,13 +529,13 @@ class DeckSwabbing(Game):
                 else self._how_to_move()
             )
         tiles = [_pt(p) for p in points]
-        if self.has("snipe") and not private:
-            raise WrongPlaceError(
+        if self.has("snipe"):
+            require_private(
+                private,
                 say(
                     "Send your move to me by direct message, not in the game room: with Snipe, moves stay "
                     "sealed until your opponent has answered."
                 ),
-                private=True,
             )
         if not self.has("snipe") and private:
             raise WrongPlaceError(say("Type your move in the game room, not by direct message."), private=False)
@@ -664,10 +644,7 @@ class DeckSwabbing(Game):
                     none=NO_SNIPE,
                 )
             )
-        if not private:
-            raise WrongPlaceError(
-                say("Send your snipe to me by direct message, not in the game room: it is sealed."), private=True
-            )
+        require_private(private, say("Send your snipe to me by direct message, not in the game room: it is sealed."))
         if not points:
             return Snipe(seat, None)
         tile = _pt(points[0])
@@ -687,54 +664,26 @@ class DeckSwabbing(Game):
         """Play a move (with Snipe: seal it, or a snipe, and play the turn once both are in)."""
         if not isinstance(move, (Swab, Snipe)):
             raise IllegalMoveError(say("That is not a move of Deck Swabbing; {how}", how=self._how_to_move()))
-        # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
-        if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
-            raise IllegalMoveError(
-                say("{move} cannot be played as given; submit it again as text.", move=Verbatim(repr(move.text())))
-            )
+        self.require_as_typed(move)
         if not self.has("snipe"):
             assert isinstance(move, Swab)
             return self._resolve(move.seat, [_pt(t) for t in move.tiles], None)
-        events: list[Event]
+        self.sealed.seal(move.seat, move)
+        shown = Verbatim(move.text())
         if isinstance(move, Swab):
-            self.sealed_move = move.tiles
-            events = [
-                Event.of(
-                    say("Your move {move} is sealed.", move=Verbatim(move.text())),
-                    seats=frozenset({move.seat}),
-                    kind=EventKind.SEALED,
-                    data={"seat": move.seat, "move": move.text()},
-                ),
-                Event.of(
-                    say("{seat} has sent their move.", seat=Seat(move.seat)),
-                    kind=DeckSwabbingEvent.SUBMITTED,
-                    data={"seat": move.seat},
-                ),
-            ]
+            confirmed = sealed_event(move.seat, say("Your move {move} is sealed.", move=shown), move=move.text())
+            sent = say("{seat} has sent their move.", seat=Seat(move.seat))
         else:
-            self.sealed_snipe = move.tile
-            self.snipe_answered = True
-            events = [
-                Event.of(
-                    say("Your answer {move} is sealed.", move=Verbatim(move.text())),
-                    seats=frozenset({move.seat}),
-                    kind=EventKind.SEALED,
-                    data={"seat": move.seat, "snipe": move.tile},
-                ),
-                Event.of(
-                    say("{seat} has answered.", seat=Seat(move.seat)),
-                    kind=DeckSwabbingEvent.SUBMITTED,
-                    data={"seat": move.seat},
-                ),
-            ]
+            confirmed = sealed_event(move.seat, say("Your answer {move} is sealed.", move=shown), snipe=move.tile)
+            sent = say("{seat} has answered.", seat=Seat(move.seat))
+        events = [confirmed, Event.of(sent, kind=DeckSwabbingEvent.SUBMITTED, data={"seat": move.seat})]
         return events + self._resolve_if_ready()
 
     def _resolve_if_ready(self) -> list[Event]:
-        if self.sealed_move is None or not self.snipe_answered:
+        move, snipe = self._sealed()
+        if move is None or snipe is None:
             return []
-        tiles = [_pt(t) for t in self.sealed_move]
-        snipe = _pt(self.sealed_snipe) if self.sealed_snipe else None
-        return self._resolve(self.turn, tiles, snipe)
+        return self._resolve(self.turn, [_pt(t) for t in move.tiles], _pt(snipe.tile) if snipe.tile else None)
 
     def _resolve(self, seat: str, tiles: list[Point], snipe: Point | None) -> list[Event]:
         """Colour the move (and the snipe) black, fill the regions for the mover, pass the turn."""
@@ -763,9 +712,6 @@ class DeckSwabbing(Game):
             }
         )
         self.last_move = move_text
-        self.sealed_move = None
-        self.sealed_snipe = None
-        self.snipe_answered = False
         said = [say("{seat} colours {tiles} black.", seat=Seat(seat), tiles=Verbatim(move_text))]
         if self.has("snipe"):
             sniper = Seat(other_seat(seat))
@@ -799,6 +745,7 @@ class DeckSwabbing(Game):
             )
         ]
         self.turn = other_seat(seat)
+        self._open_turn()
         if not self.has_legal_move():
             return events + self._finish_by_score()
         return events + self._prompt()
@@ -839,7 +786,7 @@ class DeckSwabbing(Game):
     def tiebreak_seat(self) -> str:
         """The seat a tie goes to: the option, else the seat that most recently coloured tiles
         (the task's own "most recently scored"), else p2."""
-        return self.tiebreak_option or self.last_scorer or "p2"
+        return self.tiebreak or self.last_scorer or "p2"
 
     def _score(self) -> Message:
         scores = self.scores()
@@ -910,9 +857,7 @@ class DeckSwabbing(Game):
 
     def _finish(self, winner: str, ending: Termination, reason: Message, **data: Any) -> list[Event]:
         self.phase = "over"
-        self.sealed_move = None
-        self.sealed_snipe = None
-        self.snipe_answered = False
+        self.sealed.clear()
         return self.end(winner, ending, reason, verdict="", scores=self.scores(), **data)
 
     def timeout(self, seat: str) -> list[Event]:
@@ -921,8 +866,7 @@ class DeckSwabbing(Game):
         if self.is_over or seat not in self.to_move():
             return []
         if seat != self.turn:
-            self.sealed_snipe = None
-            self.snipe_answered = True
+            self.sealed.seal(seat, Snipe(seat, None))
             events = [
                 Event.of(
                     say("{seat} sent no snipe in time, so snipes nothing this turn.", seat=Seat(seat)),
@@ -932,12 +876,7 @@ class DeckSwabbing(Game):
             ]
             return events + self._resolve_if_ready()
         self.result = {"reason": "timeout", "scores": self.scores(), "tiebreak": None}
-        return self._finish(
-            other_seat(seat),
-            Termination.TIME,
-            say("{seat} ran out of time; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
-            seat=seat,
-        )
+        return self._finish(other_seat(seat), Termination.TIME, self.lost_task(seat, by="timeout"), seat=seat)
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the task."""
@@ -945,11 +884,7 @@ class DeckSwabbing(Game):
         if self.is_over:
             return []
         self.result = {"reason": "resign", "scores": self.scores(), "tiebreak": None}
-        return self._finish(
-            other_seat(seat),
-            Termination.RESIGNATION,
-            say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
-        )
+        return self._finish(other_seat(seat), Termination.RESIGNATION, self.lost_task(seat, by="resign"))
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -959,19 +894,11 @@ class DeckSwabbing(Game):
     def _numbers_view(self) -> dict[str, int] | None:
         return {_sq(p): n for p, n in self.numbers.items()} if self.numbers else None
 
-    def _sealed_for(self, seat: str | None) -> str | None:
-        if seat is None or self.is_over or not self.has("snipe"):
-            return None
-        if seat == self.turn and self.sealed_move is not None:
-            return " ".join(self.sealed_move)
-        if seat != self.turn and self.snipe_answered:
-            return Snipe(seat, self.sealed_snipe).text()
-        return None
-
     def view(self, seat: str | None = None) -> DeckSwabbingView:
         """What ``seat`` may see: everything but the other seat's sealed submission."""
         over = self.is_over
         hook: Hook | None = None
+        mine = self.sealed.sealed_by(seat)
         if self.has("hook") and not over:
             hook = {"from": [_sq(p) for p in self.recent], "lifted": bool(self.recent) and not self.hook_binds()}
         return {
@@ -990,12 +917,8 @@ class DeckSwabbing(Game):
             "tiles": self.tile_counts(),
             "scores": self.scores(),
             "hook": hook,
-            "submitted": (
-                {self.turn: self.sealed_move is not None, other_seat(self.turn): self.snipe_answered}
-                if self.has("snipe") and not over
-                else None
-            ),
-            "sealed": self._sealed_for(seat),
+            "submitted": self.sealed.submitted() if self.has("snipe") and not over else None,
+            "sealed": mine.text() if mine is not None else None,
             "history": [_copy_entry(e) for e in self.history],
             "last_move": self.last_move,
             "move_number": len(self.history),
@@ -1006,18 +929,17 @@ class DeckSwabbing(Game):
 
     def state_dict(self) -> dict[str, Any]:
         """Everything, sealed submissions included (the store is not a view)."""
+        move, snipe = self._sealed()
         return {
-            "anomalies": list(self.anomalies),
-            "starter": self.starter,
-            "tiebreak": self.tiebreak_option,
+            **self.options_state(),
             "numbers": self._numbers_view(),
             "board": self._board_view(),
             "phase": self.phase,
             "turn": self.turn,
             "recent": [_sq(p) for p in self.recent],
-            "sealed_move": list(self.sealed_move) if self.sealed_move is not None else None,
-            "sealed_snipe": self.sealed_snipe,
-            "snipe_answered": self.snipe_answered,
+            "sealed_move": list(move.tiles) if move is not None else None,
+            "sealed_snipe": snipe.tile if snipe is not None else None,
+            "snipe_answered": snipe is not None,
             "history": [_copy_entry(e) for e in self.history],
             "last_move": self.last_move,
             "last_scorer": self.last_scorer,
@@ -1026,17 +948,18 @@ class DeckSwabbing(Game):
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         """Restore :meth:`state_dict`."""
-        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
-        self.starter = data["starter"]
-        self.tiebreak_option = data["tiebreak"]
+        self.load_options(data)
         self.numbers = {_pt(s): int(n) for s, n in data["numbers"].items()} if data["numbers"] else None
         self.board = {_pt(s): v for s, v in data["board"].items()}
         self.phase = data["phase"]
         self.turn = data["turn"]
         self.recent = [_pt(s) for s in data["recent"]]
-        self.sealed_move = tuple(data["sealed_move"]) if data["sealed_move"] is not None else None
-        self.sealed_snipe = data["sealed_snipe"]
-        self.snipe_answered = bool(data["snipe_answered"])
+        self._open_turn()
+        sniper = other_seat(self.turn)
+        if data["sealed_move"] is not None:
+            self.sealed.seal(self.turn, Swab(self.turn, tuple(data["sealed_move"])))
+        if data["snipe_answered"]:
+            self.sealed.seal(sniper, Snipe(sniper, data["sealed_snipe"]))
         self.history = [_copy_entry(e) for e in data["history"]]
         self.last_move = data["last_move"]
         self.last_scorer = data["last_scorer"]
@@ -1054,8 +977,7 @@ class DeckSwabbing(Game):
         if not views or views[-1]["phase"] == "over":
             return None
         view, other = views[-1], other_seat(seat)
-        variant = options.pop("variant", None)
-        game = cls.new(seed=0, variant=variant, **options)
+        game = cls.blank(options)
         if view["numbers"]:
             game.numbers = {_pt(sq): int(n) for sq, n in view["numbers"].items()}
         try:

@@ -74,23 +74,22 @@ from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.allhands.common import parse_anomalies as _parse_anomalies
+from geniusbot.games.allhands.task import AllHandsTask, task_options
 from geniusbot.games.allhands.view import TileDecklarationView
 from geniusbot.games.base import (
     Event,
-    EventKind,
-    Game,
     GameError,
     IllegalMoveError,
     MalformedMoveError,
     Move,
     NotYourTurnError,
-    OptionError,
     Termination,
     Window,
     WrongPlaceError,
     other_seat,
 )
 from geniusbot.games.grid import Point, on_board, parse_point, split_submission
+from geniusbot.games.sealed import SealedRound, sealed_event
 from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 SIZE = 7
@@ -305,7 +304,7 @@ class Mines(Move):
 # --------------------------------------------------------------------------- the game
 
 
-class TileDecklaration(Game):
+class TileDecklaration(AllHandsTask):
     """Tile Decklaration: memorize the grid, then declare tiles of the colour called for you."""
 
     name = "tiles"
@@ -316,11 +315,12 @@ class TileDecklaration(Game):
     clocks = {"*": "30s"}
     choice_phases = frozenset({"call"})
     keywords = frozenset({"call", "declare", "mines", "mine", BLACK, *RAINBOW_COLOURS})
-    options = {
-        "anomalies": "comma-separated: chain, implode, landmine, rainbow, rectangle-adverse (default none)",
-        "starter": "p1 or p2: the seat that makes the first call (the winner of the last task; default p1)",
-        "tiebreak": "p1 or p2: taken for the final match's sake; Tile Decklaration cannot end in a tie",
-    }
+    options = task_options(
+        "tiles",
+        starter="p1 or p2: the seat that makes the first call (the winner of the last task; default p1)",
+        tiebreak="p1 or p2: taken for the final match's sake; Tile Decklaration cannot end in a tie",
+    )
+    default_tiebreak = "p2"
     summary = (
         "A 7 x 7 grid (columns A-G, rows 1-7, black centre D4) of 16 red, 16 blue and 16 green tiles is "
         "shown for 30 seconds, then hidden. The starter calls a colour for the opponent: 'call red'. "
@@ -334,15 +334,13 @@ class TileDecklaration(Game):
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         super().__init__(seed=seed, variant=variant)
-        self.anomalies: tuple[str, ...] = ()
         self.palette: tuple[str, ...] = BASE_COLOURS
-        self.starter = "p1"
-        self.tiebreak = "p2"
         self.phase = "memorize"
         self.original: dict[Point, str] = {}
         self.grid: dict[Point, str] = {}
         self.marks: list[Point] = []
-        self.mines: dict[str, list[Point] | None] = {"p1": None, "p2": None}
+        # Landmine: each seat's mines, sealed in the landmine window (and kept for the task).
+        self.mines: SealedRound[list[Point]] = SealedRound(self.seats)
         self.declared: list[dict[str, str]] = []
         self.turn: str | None = None
         self.called: str | None = None
@@ -364,29 +362,14 @@ class TileDecklaration(Game):
 
         return tiles_lines(cast(TileDecklarationView, view))  # a host passes the views of this game
 
-    def setup(self, *, anomalies: str = "", starter: str = "", tiebreak: str = "") -> None:
+    def setup(self, **options: str) -> None:
         """Draw the grid (and Implode's marks) from the seed and open the memorize window."""
-        self.anomalies = parse_anomalies(anomalies)
+        super().setup(**options)
         self.palette = palette_for(self.anomalies)
-        for option, value in (("starter", starter), ("tiebreak", tiebreak)):
-            if value.strip() and value.strip().lower() not in self.seats:
-                raise OptionError(
-                    say(
-                        "The {option} must be p1 or p2, not {value}.",
-                        option=Verbatim(option),
-                        value=Verbatim(repr(value.strip())),
-                    )
-                )
-        self.starter = starter.strip().lower() or "p1"
-        self.tiebreak = tiebreak.strip().lower() or "p2"
         self.original = generate_grid(self.seed, self.palette)
         self.grid = dict(self.original)
         self.marks = draw_marks(self.seed) if self.has("implode") else []
         self.phase = "memorize"
-
-    def has(self, anomaly: str) -> bool:
-        """Whether ``anomaly`` is active in this play of the task."""
-        return anomaly in self.anomalies
 
     def opening_events(self) -> list[Event]:
         """The events that open the task: the grid, shown to everyone for 30 seconds.
@@ -413,7 +396,7 @@ class TileDecklaration(Game):
         if self.is_over or self.phase == "memorize":
             return ()
         if self.phase == "landmines":
-            return tuple(seat for seat in self.seats if self.mines[seat] is None)
+            return self.mines.owed()
         return (self.turn,) if self.turn else ()
 
     def window(self) -> Window | None:
@@ -462,12 +445,10 @@ class TileDecklaration(Game):
         A declaration is refused only for what everyone can see (syntax, a colour not on this
         board, Chain's adjacency); a wrong colour or a named tile is a legal move that loses.
         """
-        self.require_seat(seat)
-        if self.is_over:
-            raise NotYourTurnError(say("The task is over; no more moves are taken."))
+        self.require_running(seat)
         if self.phase == "memorize":
             raise NotYourTurnError(say("The grid is on show: memorize it. Moves are taken once it is hidden."))
-        if self.phase == "landmines" and self.mines[seat] is not None:
+        if self.phase == "landmines" and self.mines.has_sealed(seat):
             raise NotYourTurnError(say("You have already sent your mines; the first submission stands."))
         self.require_turn(seat)
         if not isinstance(text, str):
@@ -623,11 +604,7 @@ class TileDecklaration(Game):
                     example=DECLARE_EXAMPLE,
                 )
             )
-        # Re-read the move from its text so that a hand-built illegal move is refused unchanged.
-        if self.parse_move(move.text(), move.seat, private=self.is_private(move)) != move:
-            raise IllegalMoveError(
-                say("{move} cannot be played as given; submit it again as text.", move=Verbatim(repr(move.text())))
-            )
+        self.require_as_typed(move)
         if isinstance(move, Mines):
             return self._apply_mines(move.seat, [_pt(t) for t in move.tiles])
         if isinstance(move, Call):
@@ -648,22 +625,17 @@ class TileDecklaration(Game):
         return self._apply_declare(move)
 
     def _apply_mines(self, seat: str, tiles: list[Point]) -> list[Event]:
-        self.mines[seat] = tiles
+        self.mines.seal(seat, tiles)
         listed = Verbatim(" ".join(_sq(p) for p in tiles))
         events = [
-            Event.of(
-                say("Your mines are on {tiles}.", tiles=listed),
-                seats=frozenset({seat}),
-                kind=EventKind.SEALED,
-                data={"seat": seat, "tiles": [_sq(p) for p in tiles]},
-            ),
+            sealed_event(seat, say("Your mines are on {tiles}.", tiles=listed), tiles=[_sq(p) for p in tiles]),
             Event.of(
                 say("{seat} has placed their mines.", seat=Seat(seat)),
                 kind=TileDecklarationEvent.MINES_SENT,
                 data={"seat": seat},
             ),
         ]
-        if all(self.mines[s] is not None for s in self.seats):
+        if self.mines.all_in:
             events += self._start_calls()
         return events
 
@@ -725,7 +697,7 @@ class TileDecklaration(Game):
                 data={"seat": seat, "tile": _sq(tile), "color": true_colour, "call": move.colour},
             )
         ]
-        owners = [s for s in self.seats if tile in (self.mines[s] or ())]
+        owners = [s for s in self.seats if tile in (self.mines.sealed_by(s) or ())]
         if owners:
             self.exploded.append({"tile": _sq(tile), "owners": owners})
         return events + self._after_call(seat, move.colour, self.chain_from(), hit_mine=bool(owners))
@@ -850,16 +822,8 @@ class TileDecklaration(Game):
             raise GameError(say("There is no timed phase to close."))
         if self.phase == "landmines":
             events: list[Event] = []
-            for seat in self.seats:
-                if self.mines[seat] is None:
-                    self.mines[seat] = []
-                    events.append(
-                        Event.of(
-                            say("{seat} sent no mines before the window closed, so places none.", seat=Seat(seat)),
-                            kind=TileDecklarationEvent.MINES_SENT,
-                            data={"seat": seat, "none": True},
-                        )
-                    )
+            for seat in self.mines.owed():
+                events += self._no_mines(seat)
             return events + self._start_calls()
         events = [Event.of(say("Memorizing is over: the grid is hidden."), kind=TileDecklarationEvent.HIDE)]
         if self.has("implode"):
@@ -894,6 +858,12 @@ class TileDecklaration(Game):
             return events
         return events + self._start_calls()
 
+    def _no_mines(self, seat: str) -> list[Event]:
+        """A seat that sent no mines in the landmine window places none."""
+        self.mines.seal(seat, [])
+        said = say("{seat} sent no mines before the window closed, so places none.", seat=Seat(seat))
+        return [Event.of(said, kind=TileDecklarationEvent.MINES_SENT, data={"seat": seat, "none": True})]
+
     def _start_calls(self) -> list[Event]:
         self.phase = "call"
         self.turn = self.starter
@@ -916,23 +886,10 @@ class TileDecklaration(Game):
         if self.is_over or seat not in self.to_move():
             return []
         if self.phase == "landmines":
-            self.mines[seat] = []
-            events = [
-                Event.of(
-                    say("{seat} sent no mines before the window closed, so places none.", seat=Seat(seat)),
-                    kind=TileDecklarationEvent.MINES_SENT,
-                    data={"seat": seat, "none": True},
-                )
-            ]
-            if all(self.mines[s] is not None for s in self.seats):
-                events += self._start_calls()
-            return events
+            events = self._no_mines(seat)
+            return events + (self._start_calls() if self.mines.all_in else [])
         self.loss = {"seat": seat, "rule": "timeout", "tile": None}
-        return self._finish(
-            other_seat(seat),
-            Termination.TIME,
-            say("{seat} ran out of time; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
-        )
+        return self._finish(other_seat(seat), Termination.TIME, self.lost_task(seat, by="timeout"))
 
     def resign(self, seat: str) -> list[Event]:
         """The seat concedes the task; the grid is revealed."""
@@ -940,11 +897,7 @@ class TileDecklaration(Game):
         if self.is_over:
             return []
         self.loss = {"seat": seat, "rule": "resign", "tile": None}
-        return self._finish(
-            other_seat(seat),
-            Termination.RESIGNATION,
-            say("{seat} resigned; {winner} wins the task", seat=Seat(seat), winner=Seat(other_seat(seat))),
-        )
+        return self._finish(other_seat(seat), Termination.RESIGNATION, self.lost_task(seat, by="resign"))
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -959,10 +912,8 @@ class TileDecklaration(Game):
             grid = {_sq(p): c for p, c in self.grid.items()}
         else:
             grid = None
-        own_mines = None
-        seat_mines = self.mines.get(seat) if seat in self.seats else None
-        if seat_mines is not None:
-            own_mines = [_sq(p) for p in seat_mines]
+        seat_mines = self.mines.sealed_by(seat)
+        own_mines = None if seat_mines is None else [_sq(p) for p in seat_mines]
         anchor = None if over or phase in ("memorize", "landmines") else self.chain_from()
         return {
             **self.base_view(),
@@ -984,7 +935,7 @@ class TileDecklaration(Game):
             "must_move_again": self.must_move_again,
             "mines": own_mines if self.has("landmine") else None,
             "mines_owner": seat if own_mines is not None and self.has("landmine") else None,
-            "mines_sent": {s: self.mines[s] is not None for s in self.seats} if self.has("landmine") else None,
+            "mines_sent": self.mines.submitted() if self.has("landmine") else None,
             "exploded": [dict(e, owners=list(e["owners"])) for e in self.exploded],
             "last_move": self.last_move,
             "move_number": len(self.declared),
@@ -996,14 +947,12 @@ class TileDecklaration(Game):
     def state_dict(self) -> dict[str, Any]:
         """Everything, hidden parts included (the store is not a view)."""
         return {
-            "anomalies": list(self.anomalies),
-            "starter": self.starter,
-            "tiebreak": self.tiebreak,
+            **self.options_state(),
             "phase": self.phase,
             "original": {_sq(p): c for p, c in self.original.items()},
             "grid": {_sq(p): c for p, c in self.grid.items()},
             "marks": [_sq(p) for p in self.marks],
-            "mines": {s: None if m is None else [_sq(p) for p in m] for s, m in self.mines.items()},
+            "mines": self.mines.to_dict(lambda mines: [_sq(p) for p in mines]),
             "declared": [dict(d) for d in self.declared],
             "turn": self.turn,
             "called": self.called,
@@ -1016,15 +965,13 @@ class TileDecklaration(Game):
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         """Restore :meth:`state_dict`."""
-        self.anomalies = tuple(a for a in ANOMALIES if a in data["anomalies"])
+        self.load_options(data)
         self.palette = palette_for(self.anomalies)
-        self.starter = data["starter"]
-        self.tiebreak = data["tiebreak"]
         self.phase = data["phase"]
         self.original = {_pt(s): c for s, c in data["original"].items()}
         self.grid = {_pt(s): c for s, c in data["grid"].items()}
         self.marks = [_pt(s) for s in data["marks"]]
-        self.mines = {s: None if m is None else [_pt(t) for t in m] for s, m in data["mines"].items()}
+        self.mines = SealedRound.from_dict(data["mines"], lambda mines: [_pt(t) for t in mines])
         self.declared = [dict(d) for d in data["declared"]]
         self.turn = data["turn"]
         self.called = data["called"]
@@ -1066,8 +1013,7 @@ class TileDecklaration(Game):
         if not views:
             return None
         view = views[-1]
-        variant = options.pop("variant", None)
-        game = cls.new(seed=0, variant=variant, **options)
+        game = cls.blank(options)
         if view["phase"] in ("memorize", "over"):
             return None
         shown = next((v["grid"] for v in views if v.get("phase") == "memorize" and v.get("grid")), None)
@@ -1093,15 +1039,16 @@ class TileDecklaration(Game):
             game.sure = {seat: frozenset(p for p in TILES if _sure(p, remembered, marks))}
         game.phase = view["phase"]
         own = view.get("mines")
-        game.mines[seat] = None if own is None else [_pt(t) for t in own]
+        if own is not None:
+            game.mines.seal(seat, [_pt(t) for t in own])
         other = other_seat(seat)
         sent = (view.get("mines_sent") or {}).get(other, False)
         if game.has("landmine") and sent:
             exploded = [_pt(e["tile"]) for e in view["exploded"] if other in e["owners"]]
             free = [p for p in TILES if _sq(p) not in declared]
-            game.mines[other] = exploded + rng.sample(free, MINES_PER_SEAT - len(exploded))
+            game.mines.seal(other, exploded + rng.sample(free, MINES_PER_SEAT - len(exploded)))
         elif game.has("landmine") and view["phase"] != "landmines":
-            game.mines[other] = []
+            game.mines.seal(other, [])
         game.declared = [dict(d) for d in view["declared"]]
         game.turn = view["to_move"][0] if view["phase"] in ("call", "declare") and view["to_move"] else None
         game.called, game.caller = view["called"], view["caller"]

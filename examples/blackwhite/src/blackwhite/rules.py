@@ -28,9 +28,9 @@ from geniusbot.games import (
     Move,
     NotYourTurnError,
     Termination,
-    WrongPlaceError,
     other_seat,
 )
+from geniusbot.games.sealed import SealedRound, require_private, sealed_event
 from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 #: The catalogue domain of this game's words: its own package.
@@ -102,7 +102,7 @@ class BlackAndWhite(Game):
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
         super().__init__(seed=seed, variant=variant)
         self.played: dict[str, list[int]] = {seat: [] for seat in self.seats}
-        self.sealed: dict[str, int | None] = {seat: None for seat in self.seats}
+        self.sealed: SealedRound[int] = SealedRound(self.seats)
         self.winners: list[str | None] = []
 
     # ---- construction ----------------------------------------------------------------------
@@ -112,7 +112,7 @@ class BlackAndWhite(Game):
 
     def opening_events(self) -> list[Event]:
         """How a tile is sent, before the first round (nothing once the game has begun)."""
-        if self.is_over or self.winners or any(t is not None for t in self.sealed.values()):
+        if self.is_over or self.winners or self.sealed.any_in:
             return []
         return [
             Event.of(
@@ -135,10 +135,8 @@ class BlackAndWhite(Game):
 
     def hand(self, seat: str) -> list[int]:
         """The tiles ``seat`` may still play, lowest first."""
-        gone = set(self.played[seat])
-        if self.sealed[seat] is not None:
-            gone.add(self.sealed[seat])  # type: ignore[arg-type]
-        return [t for t in TILES if t not in gone]
+        sealed = self.sealed.sealed_by(seat)
+        return [t for t in TILES if t not in self.played[seat] and t != sealed]
 
     def scores(self) -> dict[str, int]:
         return {seat: self.winners.count(seat) for seat in self.seats}
@@ -147,9 +145,7 @@ class BlackAndWhite(Game):
 
     def to_move(self) -> tuple[str, ...]:
         """Both seats, simultaneously, until each has sealed its tile for the round."""
-        if self.is_over:
-            return ()
-        return tuple(seat for seat in self.seats if self.sealed[seat] is None)
+        return () if self.is_over else self.sealed.owed()
 
     def is_private(self, move: Move) -> bool:
         """Every tile is sealed: sent privately."""
@@ -159,7 +155,7 @@ class BlackAndWhite(Game):
         self.require_seat(seat)
         if self.is_over:
             raise NotYourTurnError(say("The game is over; no more moves are taken.", domain=DOMAIN))
-        if self.sealed[seat] is not None:
+        if self.sealed.has_sealed(seat):
             raise NotYourTurnError(
                 say(
                     "You have played your tile for round {round}; the first one stands. Wait for {seat}.",
@@ -172,14 +168,13 @@ class BlackAndWhite(Game):
         match = _PLAY.match(text) if isinstance(text, str) else None
         if not match:
             raise MalformedMoveError(say("Write play and one of your tiles, 0 to 8, such as play 4.", domain=DOMAIN))
-        if not private:
-            raise WrongPlaceError(
-                say(
-                    "Send your tile to me privately (by direct message), not in the game room: tiles are sealed.",
-                    domain=DOMAIN,
-                ),
-                private=True,
-            )
+        require_private(
+            private,
+            say(
+                "Send your tile to me privately (by direct message), not in the game room: tiles are sealed.",
+                domain=DOMAIN,
+            ),
+        )
         number = match.group(1)
         if len(number) > 1 or int(number) not in TILES:
             raise IllegalMoveError(
@@ -229,36 +224,23 @@ class BlackAndWhite(Game):
         return [said, *self._seal(seat, tile, confirm=False)]
 
     def _seal(self, seat: str, tile: int, *, confirm: bool = True) -> list[Event]:
-        self.sealed[seat] = tile
-        events = []
-        if confirm:
-            events.append(
-                Event.of(
-                    say("Sealed: {move}.", domain=DOMAIN, move=Verbatim(Tile(seat, tile).text())),
-                    seats=frozenset({seat}),
-                    kind=EventKind.SEALED,
-                    data={"seat": seat, "move": f"play {tile}"},
-                )
-            )
-        if any(t is None for t in self.sealed.values()):
-            events.append(
-                Event.of(
-                    say("{seat} has played a tile.", domain=DOMAIN, seat=Seat(seat)),
-                    kind=BlackAndWhiteEvent.PLAYED,
-                    data={"seat": seat},
-                )
-            )
-            return events
-        return events + self._resolve()
+        self.sealed.seal(seat, tile)
+        move = Tile(seat, tile).text()
+        said = say("Sealed: {move}.", domain=DOMAIN, move=Verbatim(move))
+        events = [sealed_event(seat, said, move=move)] if confirm else []
+        if self.sealed.all_in:
+            return events + self._resolve()
+        played = say("{seat} has played a tile.", domain=DOMAIN, seat=Seat(seat))
+        return [*events, Event.of(played, kind=BlackAndWhiteEvent.PLAYED, data={"seat": seat})]
 
     def _resolve(self) -> list[Event]:
         """Both tiles are in: score the round, say the colours, and end the game if it is decided."""
-        tiles = {seat: int(self.sealed[seat]) for seat in self.seats}  # type: ignore[arg-type]
+        tiles = self.sealed.reveal()
+        self.sealed.clear()
         p1, p2 = tiles["p1"], tiles["p2"]
         winner = None if p1 == p2 else ("p1" if p1 > p2 else "p2")
         for seat in self.seats:
             self.played[seat].append(tiles[seat])
-            self.sealed[seat] = None
         self.winners.append(winner)
         number = len(self.winners)
         scores = self.scores()
@@ -370,7 +352,7 @@ class BlackAndWhite(Game):
             "rounds_total": ROUNDS,
             "rounds": rounds,
             "scores": self.scores(),
-            "played": {s: self.sealed[s] is not None for s in self.seats},
+            "played": self.sealed.submitted(),
             "left": left,
             "last_move": None,
         }
@@ -378,9 +360,9 @@ class BlackAndWhite(Game):
             view["seat"] = seat
             view["hand"] = self.hand(seat)
             view["mine"] = list(self.played[seat])
-            view["sealed"] = self.sealed[seat]
-            if self.sealed[seat] is not None:
-                view["last_move"] = f"play {self.sealed[seat]}"
+            view["sealed"] = sealed = self.sealed.sealed_by(seat)
+            if sealed is not None:
+                view["last_move"] = f"play {sealed}"
             elif self.played[seat]:
                 view["last_move"] = f"play {self.played[seat][-1]}"
         if self.is_over:
@@ -398,11 +380,11 @@ class BlackAndWhite(Game):
     def state_dict(self) -> dict[str, Any]:
         return {
             "played": {s: list(v) for s, v in self.played.items()},
-            "sealed": dict(self.sealed),
+            "sealed": self.sealed.to_dict(),
             "winners": list(self.winners),
         }
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         self.played = {s: [int(t) for t in data["played"][s]] for s in self.seats}
-        self.sealed = {s: (None if data["sealed"][s] is None else int(data["sealed"][s])) for s in self.seats}
+        self.sealed = SealedRound.from_dict(data["sealed"], int)
         self.winners = list(data["winners"])
