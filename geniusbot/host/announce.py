@@ -281,7 +281,7 @@ class Announcer:
         in its caption above the clock line, so one action is one message in the room. They are
         posted on their own when the board is text, or when the board will vanish with a
         vanishing window (the announcement must stay), or when an event deletes itself later.
-        The events' texts go out with the players' names (:meth:`LiveMatch.speak`); ``lead`` is
+        The events' messages go out with the players' names (:meth:`say`); ``lead`` is
         the host's own lines, said as they stand; ``timed_out``, the seats whose timeout they say.
         """
         if drawing is None:  # else _draw_board made this state's views as the action began
