@@ -34,8 +34,9 @@ ITEM_TITLES: dict[str, Message] = {
 
 
 def _seats(seats: Iterable[Any]) -> Argument:
-    """Seats joined as ``p1 and p2``."""
-    return joined([Seat(str(s)) for s in seats])
+    """Seats joined as ``p1 and p2`` (none: nothing)."""
+    named: list[Argument] = [Seat(str(s)) for s in seats]
+    return joined(named) if named else Verbatim("")
 
 
 def _anomalies(names: Iterable[str]) -> Listing:
@@ -57,6 +58,7 @@ def _either(points: Sequence[str]) -> Argument:
 
 
 def _drawing(text: str) -> list[str | Message]:
+    """A drawing's lines (a grid), each said as it is."""
     return list(text.splitlines())
 
 
