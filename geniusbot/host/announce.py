@@ -448,7 +448,8 @@ class Announcer:
                 result = say("Result: {seat} wins.", seat=winner) if winner else say("Result: a draw.")
             elif said is None:
                 # An outcome of plain English, kept before endings were messages (an old saved
-                # state): its stored sentence, the seats named as such old data alone is.
+                # state; or a plug-in's, which `geniusbot check` refuses): its seats named as such
+                # old data alone is.
                 result = self._stored_result(live, outcome)
             elif outcome.names_winner:
                 # The game's own sentence says who wins ("p1 resigned; p2 wins the task."): once.
