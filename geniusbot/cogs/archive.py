@@ -28,7 +28,7 @@ from geniusbot.archive.steps import from_store
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.games import get_game
 from geniusbot.host import board
-from geniusbot.host.naming import name_seats
+from geniusbot.host.naming import legacy_name_seats
 from geniusbot.host.replay import Replay, ReplayCache, export_record, open_replay
 from geniusbot.storage import ActionKind, MatchNotFound, MatchRecord, MatchStatus
 from geniusbot.words import Argument, Listing, Message, Verbatim, say, say_c, say_n
@@ -294,7 +294,9 @@ class Archive(commands.Cog):
         file = discord.File(io.BytesIO(png), filename=f"match{record.id}-step{index}.png") if png else None
         content = "\n".join(lines)
         if file is None:
-            content += "\n```\n" + name_seats(board.text_board(view_data, clocks=dict(step.clocks)), names) + "\n```"
+            content += (
+                "\n```\n" + board.text_board(view_data, clocks=dict(step.clocks), words=self.bot.words(names)) + "\n```"
+            )
         view = discord.ui.View(timeout=None)
         for tag, label in NAVIGATION:
             goes_to = target_step(tag, index, last)
@@ -311,7 +313,10 @@ class Archive(commands.Cog):
         said = outcome.said if outcome is not None and outcome.reason == record.result.reason else None
         if said is not None:
             return self.bot.words(names)(say("Result: {result}", result=said))
-        return self.bot.words()(say("Result: {result}", result=Verbatim(name_seats(record.result.reason, names))))
+        # A sentence the match stored as plain English (old data): its seats named as such data alone is.
+        return self.bot.words()(
+            say("Result: {result}", result=Verbatim(legacy_name_seats(record.result.reason, names)))
+        )
 
     async def send_gif(self, interaction: discord.Interaction, match_id: int) -> None:
         """Draw the GIF of an ended match in a worker thread and send it (in parts if it must be),

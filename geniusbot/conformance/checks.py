@@ -189,7 +189,7 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "text-board",
-        "the text board of every view is prose and diagrams, never JSON",
+        "the text board of every view is drawing lines and messages (no word nor seat id outside them), never JSON",
         lambda cls, context: texts.check_text_boards(cls),
     ),
     Check("help", "the console's help offers a legal move at the start", lambda cls, context: texts.check_help(cls)),

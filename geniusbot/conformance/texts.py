@@ -1,6 +1,6 @@
 """The checks of what people read of a game: command names are never moves, its text board is
-never JSON, the console's ``help`` offers a legal move, and its picture draws every view, the
-same each time, with a result banner that fits.
+never JSON and is words as data (drawing lines and messages), the console's ``help`` offers a
+legal move, and its picture draws every view, the same each time, with a result banner that fits.
 
 Each ``check_*`` raises :class:`~.failures.CheckFailed` at the first thing wrong.
 """
@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterable, Mapping
 
 from geniusbot.games import SEATS, Game, GameError, Outcome
+from geniusbot.words import PSEUDO, Message, Words, unsaid
 
 from .failures import CheckFailed, expect, where
 from .playout import positions
@@ -41,22 +43,78 @@ def check_command_names(cls: type[Game], seeds: Iterable[int] = (1, 2)) -> None:
                     )
 
 
+#: A word in a drawing line: two ASCII letters or more in a row. A drawing's letters stand alone
+#: (a column's letter, a piece's, a colour's initial: ``A B C``, ``X . O``, ``b---W``).
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def drawing_fault(line: str, seats: Iterable[str] = SEATS) -> str | None:
+    """What makes ``line`` no drawing line (a text board's ``str`` line, said as it is in every
+    language), or ``None``: a word (:data:`_WORD`), or a seat id standing alone (``p1``; the
+    renderer names a seat only where a message has it as a :class:`~geniusbot.words.Seat`)."""
+    word = _WORD.search(line)
+    if word is not None:
+        return f"the word {word.group()!r}"
+    for seat in seats:
+        if re.search(rf"(?<![A-Za-z0-9_]){re.escape(seat)}(?![A-Za-z0-9_])", line):
+            return f"the seat id {seat!r}"
+    return None
+
+
 def check_text_boards(cls: type[Game], seed: int = 3) -> None:
     """The text board of every view (the room's, each seat's) of a random game is text for a
-    person: no JSON, no quotes, no braces."""
+    person: no JSON, no quotes, no braces. Its lines are drawing lines (a ``str`` with no word and
+    no seat id: :func:`drawing_fault`) and messages, its legend messages; said in the
+    pseudo-language with names, nothing outside a message's brackets is a word or a seat id, and
+    said in English with names, no seat id is left (the game's own board: a host's listing of a
+    view's keys shows the view's data as it is)."""
     from geniusbot.host.board import text_board
 
+    fix = "text_board(view) returns drawing lines (str: no word, no seat id) and messages (say(...), seats as Seat)."
     for variant in cls.variants:
         for step, game in enumerate(positions(cls, variant, seed, "boards", steps=80)):
             with where(f"rule set {variant}, seed {seed}, after {step} actions"):
                 for seat in (None, *SEATS):
-                    text = text_board(game.view(seat))
+                    view = game.view(seat)
+                    whose = "the room" if seat is None else seat
+                    text = text_board(view)
                     expect(
                         "{" not in text and '"' not in text,
-                        f"the text board of {'the room' if seat is None else seat} shows braces or quotes:\n{text}",
+                        f"the text board of {whose} shows braces or quotes:\n{text}",
                         "text_board(view) returns lines of prose and diagrams, never JSON (None: the host lists "
                         "the view's keys).",
                     )
+                    own = cls.text_board(view)
+                    for line in own or ():
+                        expect(
+                            isinstance(line, str | Message),
+                            f"a line of the text board of {whose} is a {type(line).__name__}: {line!r}",
+                            fix,
+                        )
+                        fault = drawing_fault(line, game.seats) if isinstance(line, str) else None
+                        expect(fault is None, f"the drawing line {line!r} of {whose}'s text board has {fault}", fix)
+                    expect(
+                        all(isinstance(colour, Message) for colour in cls.legend(view).values()),
+                        f"the legend of {whose} is not messages: {cls.legend(view)!r}",
+                        "legend(view) gives each seat's colour as a message (say_c('colour', 'black')).",
+                    )
+                    said = text_board(view, words=Words(PSEUDO, BANNER_NAMES))
+                    for line in said.splitlines():
+                        fault = drawing_fault(unsaid(line), game.seats)
+                        expect(
+                            fault is None,
+                            f"said in the pseudo-language, a line of {whose}'s text board has {fault} outside "
+                            f"its messages:\n{line}",
+                            fix,
+                        )
+                    if own is not None:
+                        named = text_board(view, words=Words(names=BANNER_NAMES))
+                        left = [s for s in game.seats if re.search(rf"(?<![A-Za-z0-9_]){s}(?![A-Za-z0-9_])", named)]
+                        expect(
+                            not left,
+                            f"said with the players' names, {whose}'s text board still shows {', '.join(left)}:\n{named}",
+                            "a seat in a text board's message is a Seat argument, which the renderer names.",
+                        )
 
 
 def check_help(cls: type[Game], seed: int = 2) -> None:

@@ -211,17 +211,21 @@ class Game(ABC):
         return cls.is_private is not Game.is_private
 
     @classmethod
-    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
-        """The board of ``view`` as lines of plain text for a person (the console's board, and
-        the room's when there is no picture); ``None``: a host lists the view's keys. It reads
-        only the view, so it never shows more than that view's seat may see."""
+    def text_board(cls, view: Mapping[str, Any]) -> list[str | Message] | None:
+        """The board of ``view`` as lines for a person (the console's board, and the room's when
+        there is no picture); ``None``: a host lists the view's keys. A line is a drawing (a
+        ``str``: a grid, coordinates, card numbers, said as it is in every language, with no word
+        of two letters or more and no seat id in it) or a :class:`Message` (words; its seats are
+        :class:`Seat`, named by whoever says it). It reads only the view, so it never shows more
+        than that view's seat may see."""
         return None
 
     @classmethod
-    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
-        """What each seat plays as in ``view`` (seat -> its colour, ``{"p1": "black"}``), a seat
-        not yet settled left out: the text board's footer says it ("p1 black, p2 white"). It
-        reads only the view. Default: nothing (the seats are their names alone)."""
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, Message]:
+        """What each seat plays as in ``view`` (seat -> its colour as a phrase,
+        ``{"p1": say_c("colour", "black")}``), a seat not yet settled left out: the text board's
+        footer says it ("p1 black, p2 white", the seats named). It reads only the view. Default:
+        nothing (the seats are their names alone)."""
         return {}
 
     def choosing(self, view: Mapping[str, Any] | None = None) -> bool:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -100,13 +99,14 @@ class Outcome:
 
     @property
     def names_winner(self) -> bool:
-        """Whether the game's own sentence says who wins, so that a line need not say it again."""
-        if self.winner is None or self.verdict:
+        """Whether the game's own sentence says who wins, so that a line need not say it again: read
+        from its message's arguments (a :class:`Seat` of the winner), never from its words. An
+        outcome of plain English (``said_how`` is ``None``: one saved before endings were messages)
+        answers ``False``; whoever says such old data decides from its ``verdict`` (see the host's
+        result line)."""
+        if self.winner is None or self.verdict or self.said_how is None:
             return False
-        if self.said_how is not None:
-            return self.said_how.names_seat(self.winner)
-        # An outcome of plain English (a game not yet made of words as data): the seat's id in it.
-        return re.search(rf"\b{re.escape(self.winner)}\b", self.how) is not None
+        return self.said_how.names_seat(self.winner)
 
     @property
     def reason(self) -> str:

@@ -345,9 +345,10 @@ class Actions:
         try:
             move = live.game.parse_move(text, seat, private=private)
         except GameError as error:
-            # The log keeps the game's reason as it is; the player reads it with the names.
+            # The log keeps the game's reason as it is; the player reads its message (a refusal of
+            # plain English, a game's not made of words as data, is said as it is).
             await self._log_rejected(live, seat, kind, text, private, str(error), now, key)
-            refusal: str | Message = error.said if error.said else live.speak(str(error))
+            refusal: str | Message = error.said if error.said else str(error)
             message = self.announcer.text(live, refusal) if isinstance(refusal, Message) else refusal
             await self.announcer.answer(live, seat, private, refusal)
             # Where the move belongs, as data (a transport says how its users send it there).

@@ -12,14 +12,14 @@ from contextvars import ContextVar
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from geniusbot.games import Event, EventKind
+from geniusbot.games import Event, EventKind, Outcome
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
 from geniusbot.words import ENGLISH, Argument, Listing, Message, Seat, Verbatim, Words, joined, say, say_c
 
 from . import board
 from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
-from .naming import game_title
+from .naming import game_title, legacy_name_seats
 from .transport import TextBoard, TransportError, post_picture, post_text, send_private_text
 
 if TYPE_CHECKING:
@@ -150,14 +150,12 @@ class Announcer:
 
     def say(self, live: LiveMatch, event: Event, *, labelled: str | None = None) -> str:
         """An event as the players read it: its message (:attr:`Event.said`) in the host's
-        language with the players' names, or, for an event not yet made of words as data, its
-        text with the seats named. ``labelled``: the seat of a timeout, said where the message
-        names it as ``{seat}`` in the label form the room knows it by ("alice (p1)"; an event not
-        yet made of words as data begins with the seat)."""
+        language with the players' names. ``labelled``: the seat of a timeout, said where the
+        message names it as ``{seat}`` in the label form the room knows it by ("alice (p1)"). An
+        event of plain English (a game not made of words as data, which ``geniusbot check``
+        refuses) is said as it is: its text is never read for seats."""
         if event.said is None:
-            if labelled is not None and event.text.startswith(labelled):
-                return live.label(labelled) + live.speak(event.text[len(labelled) :])
-            return live.speak(event.text)
+            return event.text
         said = event.said
         if labelled is not None and said.args.get("seat") == Seat(labelled):
             said = replace(said, args={**said.args, "seat": Verbatim(live.label(labelled))})
@@ -283,7 +281,7 @@ class Announcer:
         in its caption above the clock line, so one action is one message in the room. They are
         posted on their own when the board is text, or when the board will vanish with a
         vanishing window (the announcement must stay), or when an event deletes itself later.
-        The events' texts go out with the players' names (:meth:`LiveMatch.speak`); ``lead`` is
+        The events' messages go out with the players' names (:meth:`say`); ``lead`` is
         the host's own lines, said as they stand; ``timed_out``, the seats whose timeout they say.
         """
         if drawing is None:  # else _draw_board made this state's views as the action began
@@ -371,9 +369,9 @@ class Announcer:
             for text in lead:
                 await self.post(live, text)
         if png is None or self.text_boards:
-            # The seats named as the lines name them; the clocks' words said as the host says them.
+            # Said in the host's language, the seats named by the renderer; the clocks as the host says them.
             said_clocks = {seat: self._clock_text(live, seat, now) for seat in clocks}
-            text = live.speak(board.text_board(view, clocks=said_clocks, words=self.words(live)))
+            text = board.text_board(view, clocks=said_clocks, words=self.words(live))
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
             await self.post(live, TextBoard(text, below=caption), delete_at=vanish_at)
@@ -432,8 +430,8 @@ class Announcer:
                 live.unreachable.discard(seat)
                 if not self.text_boards:  # a terminal shows the text view as well as saving the picture
                     return True
-        # The game's own text board, its seats named as the games' texts are.
-        text = live.speak(board.text_board(view, words=self.words(live)))
+        # The game's own text board, in the host's language, its seats named by the renderer.
+        text = board.text_board(view, words=self.words(live))
         above = self.text(live, say("Your view of match #{id}:", id=live.id))
         return await self.private(live, seat, TextBoard(text, above=above))
 
@@ -449,11 +447,10 @@ class Announcer:
             if any(timed_out_of(outcome, seat) for seat in timed_out):
                 result = say("Result: {seat} wins.", seat=winner) if winner else say("Result: a draw.")
             elif said is None:
-                # A game not yet made of words as data: its English, the seats named.
-                if outcome.names_winner:
-                    result = say("Result: {result}", result=Verbatim(live.speak(outcome.reason)))
-                else:
-                    result = self._result(winner, Verbatim(live.speak(result_detail(outcome))))
+                # An outcome of plain English, kept before endings were messages (an old saved
+                # state; or a plug-in's, which `geniusbot check` refuses): its seats named as such
+                # old data alone is.
+                result = self._stored_result(live, outcome)
             elif outcome.names_winner:
                 # The game's own sentence says who wins ("p1 resigned; p2 wins the task."): once.
                 result = say("Result: {result}", result=said)
@@ -482,9 +479,25 @@ class Announcer:
         live = self.cache.from_record(record)
         if live.game.outcome() is not None:
             return self.caption(live, self.now())
-        # A result the game's state does not keep (a host's own ruling): the record's sentence.
+        # A result the game's state does not keep (a host's own ruling): the record's stored sentence.
         winner = live.who(result.winner) if result.winner is not None else None
-        return self.text(live, self._result(winner, Verbatim(live.speak(result.reason))))
+        return self.text(live, self._result(winner, Verbatim(self._stored(live, result.reason))))
+
+    def _stored_result(self, live: LiveMatch, outcome: Outcome) -> Message:
+        """The result line of an outcome of plain English (``said`` is ``None``: saved before the
+        games made their endings of messages). A draw says so, then the sentence; a sentence with
+        a verdict ("p2 resigned; p1 wins.") is said after who wins, without it; one without is the
+        whole stored sentence, which says who wins itself (a reason stored whole)."""
+        if outcome.winner is None:
+            return self._result(None, Verbatim(self._stored(live, result_detail(outcome))))
+        if outcome.verdict:
+            return self._result(live.who(outcome.winner), Verbatim(self._stored(live, result_detail(outcome))))
+        return say("Result: {result}", result=Verbatim(self._stored(live, outcome.reason)))
+
+    @staticmethod
+    def _stored(live: LiveMatch, text: str) -> str:
+        """A sentence the store kept as plain English with seat ids (old data), the seats named."""
+        return legacy_name_seats(text, {seat: player.name for seat, player in live.players.items()})
 
     def window_line(self, live: LiveMatch, now: float) -> str:
         """What the running timed window says under a board's picture, with the time it has

@@ -2,7 +2,10 @@
 
 The text board is the console's board and the room's for a game without a picture (or whose
 picture failed). It reads only the view it is given, so a public view can never show hidden
-information, and it is always prose and diagrams for a person, never JSON.
+information, and it is always prose and diagrams for a person, never JSON. The game gives its
+lines as drawings (``str``, said as they are) and messages, which :func:`text_board` says with
+the :class:`~geniusbot.words.Words` it is given: the seats are named by the renderer, never by
+reading the text.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 from geniusbot import pictures
 from geniusbot.games import Game, OptionError, get_game
 from geniusbot.games.base import BaseView
-from geniusbot.words import Listing, Verbatim, Words, joined, say
+from geniusbot.words import Listing, Message, Seat, Verbatim, Words, joined, say
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +80,13 @@ def _plain(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
-def _generic_lines(view: Mapping[str, Any]) -> list[str]:
-    """Every other key of a view as ``name: value`` prose, for a game with no board of its own."""
+def _generic_lines(view: Mapping[str, Any]) -> list[str | Message]:
+    """Every other key of a view as ``name: value``, for a game with no board of its own: the
+    view's data as it is (its keys and values are the game's data, not words)."""
     return [
-        f"{key.replace('_', ' ')}: {_plain(value)}" for key, value in sorted(view.items()) if key not in _COMMON_KEYS
+        say("{key}: {value}", key=Verbatim(key.replace("_", " ")), value=Verbatim(_plain(value)))
+        for key, value in sorted(view.items())
+        if key not in _COMMON_KEYS
     ]
 
 
@@ -92,30 +98,31 @@ def _game(view: Mapping[str, Any]) -> type[Game] | None:
         return None
 
 
-def _body(game: type[Game] | None, view: Mapping[str, Any]) -> list[str]:
+def _body(game: type[Game] | None, view: Mapping[str, Any]) -> list[str | Message]:
     """The board itself, without the footer: the game's own text board, or the view's keys."""
     lines = game.text_board(view) if game is not None else None
-    return lines if lines is not None else _generic_lines(view)
+    return list(lines) if lines is not None else _generic_lines(view)
 
 
 def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = None, words: Words | None = None) -> str:
     """A plain-text board of a view (row 1 at the bottom; the last move in lower case), then a
     footer: what each seat plays as (``Game.legend``), last move, who is to move, and the clocks
-    of a timed match. The footer's words are said by ``words`` (English by default); its seats
-    stay seat ids, named as the game's own board names them (``LiveMatch.speak``)."""
+    of a timed match. The game's drawing lines stay as they are; its messages and the footer are
+    said by ``words`` (English with the seat ids by default), which names the seats."""
     words = words or Words()
     game = _game(view)
-    lines = _body(game, view)
+    lines = [line if isinstance(line, str) else words(line) for line in _body(game, view)]
     last = view.get("last_move")
     legend = game.legend(view) if game is not None else {}
     footer = []
     if legend:  # the game's own words for what each seat plays as
-        footer.append(", ".join(f"{seat} {colour}" for seat, colour in legend.items()))
+        plays = [say("{seat} {colour}", seat=Seat(seat), colour=colour) for seat, colour in legend.items()]
+        footer.append(words(say("{legend}", legend=Listing(tuple(plays)))))
     if last:
         footer.append(words(say("last move {move}", move=Verbatim(str(last)))))
     if view.get("to_move"):
-        footer.append(words(say("to move: {seats}", seats=joined([Verbatim(s) for s in view["to_move"]]))))
-    shown = [say("{seat} {clock}", seat=Verbatim(s), clock=Verbatim(t)) for s, t in (clocks or {}).items() if t]
+        footer.append(words(say("to move: {seats}", seats=joined([Seat(s) for s in view["to_move"]]))))
+    shown = [say("{seat} {clock}", seat=Seat(s), clock=Verbatim(t)) for s, t in (clocks or {}).items() if t]
     if shown:  # an untimed match has no clocks to show
         footer.append(words(say("clocks: {clocks}", clocks=Listing(tuple(shown)))))
     if footer:

@@ -13,7 +13,6 @@ from geniusbot.storage import MatchStatus, Practice, TimerRecord
 from geniusbot.words import Verbatim
 
 from .clock import Clock
-from .naming import name_seats
 from .transport import Player
 
 
@@ -124,12 +123,6 @@ class LiveMatch:
         """A seat as the host's own lines name it, an argument of a message: its label
         (``Alice (p1)``), which says whose it is in every language."""
         return Verbatim(self.label(seat))
-
-    def speak(self, text: str) -> str:
-        """A game's text (an event, a result, a refusal) as the players read it: seat ids become
-        their names ("alice places black on G8."), see :func:`~geniusbot.host.naming.name_seats`.
-        Only what goes out is named; the store keeps the seat ids."""
-        return name_seats(text, {seat: player.name for seat, player in self.players.items()})
 
     def snapshot(self, state: dict[str, Any] | None = None, clock: dict[str, Any] | None = None) -> None:
         """Remember the current state as the committed one (``state`` and ``clock``: the game's

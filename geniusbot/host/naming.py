@@ -1,10 +1,11 @@
-"""How the host names the players in a game's texts.
+"""How the host names a match's game, and the players in a sentence stored before words were data.
 
-The games write their events with seat ids ("p1 places black on G8."); the store keeps them so
-(the log, the result, the records). On the way out, to the room, a DM, a board caption,
-``status`` or a replay page, the host says the players' names instead: "alice places black on
-G8." Only a match with real names changes: on the console the players are called p1 and p2,
-and the text stays as the game wrote it.
+Everything the host says now is a message (:mod:`geniusbot.words`): its seats are
+:class:`~geniusbot.words.Seat` arguments, named by the renderer (``Words(language, names)``), and
+no text is read for seat ids. What is left here for seats is :func:`legacy_name_seats`, for one
+kind of old data only: a sentence the store kept as plain English with seat ids before the games
+made their endings of messages (a match's stored result, an outcome of an old saved state).
+Nothing new goes through it.
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ def _spoken(pairs: tuple[tuple[str, str], ...]) -> tuple[dict[str, str], re.Patt
     return spoken, re.compile(rf"(?P<quoted>{_QUOTED})|\b(?P<seat>{alternatives})\b")
 
 
-def name_seats(text: str, names: Mapping[str, str]) -> str:
-    """``text`` with each whole-word seat id replaced by the player's name, for the players to read.
+def legacy_name_seats(text: str, names: Mapping[str, str]) -> str:
+    """A stored plain-English sentence (a result kept before messages) with each whole-word seat id
+    replaced by the player's name, for the players to read. Only for such old data: a sentence
+    said now is a message, its seats named by :class:`~geniusbot.words.Words`.
 
     ``names`` maps each seat of the match to its player's display name (an empty name, or the
     seat id itself, means the seat has none). The match is case-sensitive and whole-word: "p1"

@@ -116,7 +116,7 @@ from geniusbot.games import (
     Move,
     OptionError,
 )
-from geniusbot.words import Seat, Verbatim, say, say_n
+from geniusbot.words import Message, Seat, Verbatim, say, say_n
 
 #: The catalogue domain of the game's words: its own package. Every sentence it says is a message
 #: (say(...)) of this domain, said in the room's language with the players' names.
@@ -287,11 +287,12 @@ class $Class(Game):
         }
 
     @classmethod
-    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
-        """The board as lines of text, from the view alone: prose and diagrams, never JSON."""
+    def text_board(cls, view: Mapping[str, Any]) -> list[str | Message] | None:
+        """The board as lines, from the view alone: a drawing (a str, with no word and no seat id
+        in it) or a message (words), never JSON."""
         pile = int(view["pile"])
         rows = [" ".join("o" * min(10, pile - start)) for start in range(0, pile, 10)]
-        return [f"Pile: {pile} stone{'' if pile == 1 else 's'}.", *rows]
+        return [say_n("Pile: {n} stone.", "Pile: {n} stones.", domain=DOMAIN, n=pile), *rows]
 
     # ---- saving -----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import pytest
 
 from geniusbot.games.allhands.tiles import TILES, grid_text
 from geniusbot.games.grid import Point
+from geniusbot.words import Seat, Words, say
 from tests.e2e.botworld import PNG_MAGIC, TestBot, World
 from tests.fakediscord import FakeMessage
 
@@ -317,7 +318,9 @@ async def test_a_whole_final_match_is_hosted_in_discord_from_the_first_task_to_2
         last = final.content.removesuffix("\n```").split("\n")[-1]
         # The game's sentence names the winner, so the line says it once ("Result: bob reaches 25
         # points and wins All Hands On Deck, 25 to 14.").
-        winner = driver.live.speak(result["winner"])
+        winner = Words(names={s: p.name for s, p in driver.live.players.items()})(
+            say("{seat}", seat=Seat(result["winner"]))
+        )
         assert last.startswith(f"Result: {winner} reaches ") and last.count(" wins") == 1, last
         plays = game.view(None)["plays"]
         assert any(p["override"] for p in plays) and any(p["all_in"] for p in plays)

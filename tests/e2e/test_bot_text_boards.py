@@ -41,7 +41,8 @@ async def test_the_host_gives_a_text_board_as_data(sqlite_db_url: str) -> None:
         [given] = transport.boards
         live = await host.load(reply.match_id)
         assert live is not None
-        assert given.board == live.speak(board.text_board(host.views(live).public, clocks=host.clocks(live, 0.0)))
+        said = host.announcer.words(live)  # the host's language, the players' names
+        assert given.board == board.text_board(host.views(live).public, clocks=host.clocks(live, 0.0), words=said)
         assert given.above == "" and given.below.startswith("To move: alice (p1)")
         # What a transport that shows text as it is prints: the same text as before, a line each.
         assert transport.room_texts()[-1] == f"{given.board}\n{given.below}"

@@ -13,6 +13,7 @@ import pytest
 from geniusbot.console import run_console
 from geniusbot.games import GameError, IllegalMoveError, load, new_game
 from geniusbot.games.tictacfive.rules import FORBIDDEN_MARK, Place, TicTacFive
+from geniusbot.words import Message, Words
 from tests.games.test_tictacfive import COLUMNS, position, pt
 from tests.manualtime import ManualTime
 
@@ -169,8 +170,9 @@ def test_in_random_games_the_marks_are_exactly_the_points_is_legal_refuses():
 
 def test_the_text_board_marks_forbidden_points_and_says_what_the_mark_means():
     game = position(SQUARE, "A1 A3", to_move="black")
-    lines = TicTacFive.text_board(game.view())
-    assert lines is not None
+    board = TicTacFive.text_board(game.view())
+    assert board is not None
+    lines = [Words()(line) if isinstance(line, Message) else line for line in board]
     row6 = next(line for line in lines if line.startswith(" 6 "))
     cells = row6[3:].split()
     assert cells[COLUMNS.index("G")] == FORBIDDEN_MARK == "*"
@@ -188,7 +190,7 @@ def test_the_text_board_marks_forbidden_points_and_says_what_the_mark_means():
 def test_a_text_board_without_forbidden_points_has_no_mark_and_no_legend():
     game = position(SQUARE, "A1 A3", to_move="white")
     lines = TicTacFive.text_board(game.view())
-    assert lines is not None
+    assert lines is not None and all(isinstance(line, str) for line in lines)  # the grid alone: drawing lines
     assert not any(FORBIDDEN_MARK in line for line in lines)
     assert len(lines) == 17  # the letters, fifteen rows, the letters
 

@@ -1,4 +1,4 @@
-"""A tiny test game with what the real games lack so far: sealed private submissions, a
+"""A tiny test game (its words messages, as every game's) with what the real games lack so far: sealed private submissions, a
 simultaneous phase, a timed window, a message to delete later, and "submit nothing" timeouts.
 
 Rules: optionally (option ``memorize=1``) a 30 s window shows a secret number, then both seats
@@ -30,6 +30,7 @@ from geniusbot.games import (
     register,
     unregister,
 )
+from geniusbot.words import Seat, say
 
 ROUNDS = 2
 
@@ -93,14 +94,17 @@ class SealedBid(Game):
     def play(self, move: Move) -> list[Event]:
         assert isinstance(move, Bid)
         self.bids[move.seat] = move.amount
-        events = [Event(f"Your bid of {move.amount} is in.", frozenset({move.seat}), kind=SealedBidEvent.PRIVATE)]
+        events = [
+            Event.of(say("Your bid of {n} is in.", n=move.amount), frozenset({move.seat}), kind=SealedBidEvent.PRIVATE)
+        ]
         return events + self._settle()
 
     def _settle(self) -> list[Event]:
         if len(self.bids) < 2:
-            return [Event(f"{next(iter(self.bids))} has bid.")]
+            return [Event.of(say("{seat} has bid.", seat=Seat(next(iter(self.bids)))))]
         a, b = self.bids["p1"], self.bids["p2"]
-        events = [Event(f"Bids revealed: p1 {a}, p2 {b}.", kind=SealedBidEvent.REVEAL, delete_after=60)]
+        revealed = say("Bids revealed: {p1} {a}, {p2} {b}.", p1=Seat("p1"), a=a, p2=Seat("p2"), b=b)
+        events = [Event.of(revealed, kind=SealedBidEvent.REVEAL, delete_after=60)]
         if a != b:
             self.scores["p1" if a > b else "p2"] += 1
         self.bids = {}
@@ -108,16 +112,18 @@ class SealedBid(Game):
         if self.round > ROUNDS:
             p1, p2 = self.scores["p1"], self.scores["p2"]
             winner = None if p1 == p2 else ("p1" if p1 > p2 else "p2")
-            return events + self.end(winner, Termination.POINTS, f"Final score {p1}-{p2}", verdict="")
+            # A draw's sentence says no more than the score; a win's closes with who wins.
+            score = say("Final score {p1}-{p2}", p1=p1, p2=p2)
+            return events + self.end(winner, Termination.POINTS, score, verdict="" if winner is None else None)
         self.window_open = self.rewindow
-        return events + [Event(f"Round {self.round}.", kind=EventKind.BOUT)]
+        return events + [Event.of(say("Round {n}.", n=self.round), kind=EventKind.BOUT)]
 
     def timeout(self, seat: str) -> list[Event]:
         self.require_seat(seat)
         if self.is_over:
             return []
         self.bids[seat] = 0
-        return [Event(f"{seat} bids nothing.")] + self._settle()
+        return [Event.of(say("{seat} bids nothing.", seat=Seat(seat)))] + self._settle()
 
     def window(self) -> Window | None:
         return Window("memorize", 30, vanishing=True) if self.window_open else None
@@ -126,7 +132,7 @@ class SealedBid(Game):
         if not self.window_open:
             raise GameError("There is no timed phase to close.")
         self.window_open = False
-        return [Event("The number is hidden; bid now.", kind=SealedBidEvent.HIDE)]
+        return [Event.of(say("The number is hidden; bid now."), kind=SealedBidEvent.HIDE)]
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
         view = {**self.base_view(), "round": self.round, "scores": dict(self.scores), "last_move": self.last}

@@ -9,6 +9,7 @@ from geniusbot.conformance.texts import check_text_boards
 from geniusbot.games import new_game, registry
 from geniusbot.games.allhands.decks import board_text as decks_board_text
 from geniusbot.host.board import text_board
+from geniusbot.words import Words
 
 
 def grid_rows(text: str) -> dict[int, list[str]]:
@@ -126,7 +127,10 @@ def test_the_footer_says_what_each_seat_plays_as_by_the_games_legend_once_it_is_
     assert game.legend(game.view(None)) == {}  # p2 has not chosen the colours yet
     assert text_board(game.view(None)).splitlines()[-1] == "last move H9 | to move: p2"
     game.submit("white", "p2")
-    assert game.legend(game.view(None)) == {"p1": "black", "p2": "white"}
+    assert {seat: Words()(colour) for seat, colour in game.legend(game.view(None)).items()} == {
+        "p1": "black",
+        "p2": "white",
+    }
     assert text_board(game.view(None)).splitlines()[-1] == "p1 black, p2 white | last move H9 | to move: p2"
 
 

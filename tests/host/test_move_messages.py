@@ -17,6 +17,7 @@ from geniusbot.host import board
 from geniusbot.host.match import Host, result_detail
 from geniusbot.host.transport import RecordingTransport, TransportError
 from geniusbot.storage import Store
+from geniusbot.words import Seat, say
 
 from .support import DownStore
 from .test_match import FakeTime, start
@@ -197,7 +198,9 @@ async def test_during_a_memorize_window_the_announcement_stays_apart_from_the_bo
     transport.clear()
     async with live.lock:
         await host.announcer.report(
-            live, host.now(), [Event("A public announcement."), Event("For p2 only.", frozenset({"p2"}))]
+            live,
+            host.now(),
+            [Event("A public announcement."), Event.of(say("For {seat} only.", seat=Seat("p2")), frozenset({"p2"}))],
         )
     said = room(transport)
     assert [(s.op, s.text) for s in said[:1]] == [("post", "A public announcement.")]

@@ -1,4 +1,5 @@
-"""Game texts name the players on the way out: ``name_seats``, then the host and its store.
+"""Game texts name the players on the way out: ``legacy_name_seats`` (for sentences stored before
+messages), then the host and its store.
 
 The games write seat ids ("p1 places black on H8."); the room, a DM, a board caption and
 ``status`` read the players' names ("Alice places black on H8."), while the log, the stored result
@@ -11,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from geniusbot.host.match import Host
-from geniusbot.host.naming import name_seats
+from geniusbot.host.naming import legacy_name_seats as name_seats
 from geniusbot.host.replay import export_record
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.record import parse_record

@@ -10,8 +10,15 @@ from blackwhite.picture import HEIGHT, WIDTH
 from PIL import Image
 
 from geniusbot.pictures import has_renderer, render_image, render_view
+from geniusbot.words import Message, Words
 
 PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def said(lines: list[str | Message] | None) -> list[str]:
+    """A text board's lines as English says them (a drawing line as it is)."""
+    assert lines is not None
+    return [Words()(line) if isinstance(line, Message) else line for line in lines]
 
 
 def played(*pairs: tuple[int, int], sealed: int | None = None) -> BlackAndWhite:
@@ -57,7 +64,7 @@ def test_the_finished_game_draws_every_tile_and_the_result():
 
 def test_the_text_board_reads_colours_for_the_room_and_numbers_for_the_seat():
     g = played((3, 6), sealed=2)
-    room = BlackAndWhite.text_board(g.view())
+    room = said(BlackAndWhite.text_board(g.view()))
     assert room == [
         "Round 2 of 9. Score: p1 0, p2 1.",
         "round   1  2  3  4  5  6  7  8  9",
@@ -66,7 +73,7 @@ def test_the_text_board_reads_colours_for_the_room_and_numbers_for_the_seat():
         "won    p2",
         "Tiles left: p1 5 black, 3 white; p2 4 black, 4 white.",
     ]
-    own = BlackAndWhite.text_board(g.view("p1"))
+    own = said(BlackAndWhite.text_board(g.view("p1")))
     assert own is not None
     assert own[2] == "p1      W3  ?2   .   .   .   .   .   .   ."
     assert own[-1] == "Your tiles: 0 1 4 5 6 7 8; sealed this round: 2."
@@ -74,7 +81,7 @@ def test_the_text_board_reads_colours_for_the_room_and_numbers_for_the_seat():
 
 def test_the_finished_text_board_shows_every_tile():
     g = played((8, 7), (7, 6), (6, 5), (5, 4), (4, 3))
-    assert BlackAndWhite.text_board(g.view()) == [
+    assert said(BlackAndWhite.text_board(g.view())) == [
         "After 5 rounds. Score: p1 5, p2 0.",
         "round    1   2   3   4   5   6   7   8   9",
         "p1      B8  W7  B6  W5  B4   .   .   .   .",

@@ -356,7 +356,7 @@ class TileDecklaration(AllHandsTask):
     # ---- construction -----------------------------------------------------------------
 
     @classmethod
-    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+    def text_board(cls, view: Mapping[str, Any]) -> list[str | Message] | None:
         """The board of the view in text (see :mod:`geniusbot.games.allhands.text`)."""
         from geniusbot.games.allhands.text import tiles_lines
 

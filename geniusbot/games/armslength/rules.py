@@ -395,16 +395,16 @@ class ArmsLength(Game):
     # ---- construction -----------------------------------------------------------------
 
     @classmethod
-    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+    def text_board(cls, view: Mapping[str, Any]) -> list[str | Message] | None:
         """The stones on the grid, the last one placed in lower case."""
         board = cast(ArmsLengthView, view)  # a host passes the views of this game
         last = board["last_move"]
-        return grid_lines(board["size"], board["size"], board["stones"], [last] if last else [])
+        return list(grid_lines(board["size"], board["size"], board["stones"], [last] if last else []))
 
     @classmethod
-    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, Message]:
         """Each seat's colour, once the DMO has chosen."""
-        return {seat: colour for seat, colour in cast(ArmsLengthView, view)["colors"].items() if colour}
+        return {seat: COLOUR_WORDS[colour] for seat, colour in cast(ArmsLengthView, view)["colors"].items() if colour}
 
     def setup(self, *, setup: str = "", p1_color: str = "", dmo: str = "") -> None:
         """Lay the pre-placed stones and settle colours and order, or open the DMO's choice."""

@@ -258,7 +258,7 @@ class TicTacFive(Game):
         self._forbidden_memo: tuple[tuple[int, str, str | None], list[str]] | None = None
 
     @classmethod
-    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+    def text_board(cls, view: Mapping[str, Any]) -> list[str | Message] | None:
         """The stones on the grid, the last one in lower case; ``*`` on each point the next stone
         may not take (a double three), with a line saying so."""
         board = cast(TicTacFiveView, view)  # a host passes the views of this game
@@ -266,15 +266,20 @@ class TicTacFive(Game):
         forbidden = board.get("forbidden") or []
         # grid_lines writes a cell's own letter for a value it has no letter for: "*".
         cells = {**board["stones"], **{point: FORBIDDEN_MARK for point in forbidden}}
-        lines = grid_lines(board["size"], board["size"], cells, [last] if last else [])
+        lines: list[str | Message] = list(grid_lines(board["size"], board["size"], cells, [last] if last else []))
         if forbidden:
-            lines.append(f"{FORBIDDEN_MARK} {forbidden_legend(board['next_color'])}")
+            mark, colour = Verbatim(FORBIDDEN_MARK), board["next_color"]
+            lines.append(
+                say("{mark} {colour} may not play here: a double three", mark=mark, colour=COLOUR_WORDS[colour])
+                if colour
+                else say("{mark} the next stone may not play here: a double three", mark=mark)
+            )
         return lines
 
     @classmethod
-    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, Message]:
         """Each seat's colour, once p2 has chosen."""
-        return {seat: colour for seat, colour in cast(TicTacFiveView, view)["colors"].items() if colour}
+        return {seat: COLOUR_WORDS[colour] for seat, colour in cast(TicTacFiveView, view)["colors"].items() if colour}
 
     def setup(self, **options: str) -> None:
         """Nothing to lay out: the board starts empty and the game takes no options."""

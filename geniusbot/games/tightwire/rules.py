@@ -225,16 +225,18 @@ class Tightwire(Game):
     # ---- construction -------------------------------------------------------------------
 
     @classmethod
-    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+    def text_board(cls, view: Mapping[str, Any]) -> list[str | Message] | None:
         """The dots and lines between neighbours, the longer lines listed, pieces off the board, items."""
         from geniusbot.games.tightwire.text import board_lines
 
         return board_lines(cast(TightwireView, view))  # a host passes the views of this game
 
     @classmethod
-    def legend(cls, view: Mapping[str, Any]) -> dict[str, str]:
+    def legend(cls, view: Mapping[str, Any]) -> dict[str, Message]:
         """Each seat's colour."""
-        return {seat: colour for seat, colour in cast(TightwireView, view)["colors"].items() if colour}
+        from geniusbot.games.tightwire.text import COLOUR_WORDS
+
+        return {seat: COLOUR_WORDS[colour] for seat, colour in cast(TightwireView, view)["colors"].items() if colour}
 
     def setup(self, **options: str) -> None:
         """Lay out the preset or the explicit ``setup`` layout; validate every option."""

@@ -1,13 +1,18 @@
 """Tightwire's text board: the console's board, and the room's when there is no picture. It
-reads only the view it is given."""
+reads only the view it is given. The drawing is lines of text as they are; everything in words
+is a message, its seats :class:`~geniusbot.words.Seat` (named by whoever says the board)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from geniusbot.games.grid import seat_list, symbol
-from geniusbot.games.tightwire.notation import ITEM_TITLES
+from geniusbot.games.grid import symbol
+from geniusbot.games.tightwire.notation import ITEM_NAMES
 from geniusbot.games.tightwire.view import TightwireView
+from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, joined, say, say_c
+
+#: The colours as the board's lines say them (lower case, as in "O orange").
+COLOUR_WORDS: dict[str, Message] = {"orange": say_c("colour", "orange"), "blue": say_c("colour", "blue")}
 
 # Columns between two dots of the drawing: a horizontal line fills them with '---'.
 _TW_GAP = 3
@@ -89,31 +94,69 @@ def _neighbours(a: str, b: str) -> bool:
     return abs(ord(a[0]) - ord(b[0])) <= 1 and abs(int(a[1:]) - int(b[1:])) <= 1
 
 
-def board_lines(view: TightwireView) -> list[str]:
+def _colour(colour: str) -> Argument:
+    return COLOUR_WORDS.get(colour) or Verbatim(colour)
+
+
+def _item(item: str) -> Argument:
+    return ITEM_NAMES.get(item) or Verbatim(item)
+
+
+def _semicolons(items: list[Message]) -> Message:
+    """Phrases joined by "; " (each a seat's, which has commas of its own)."""
+    if len(items) == 1:
+        return items[0]
+    return say("{items}; {last}", items=_semicolons(items[:-1]), last=items[-1])
+
+
+def board_lines(view: TightwireView) -> list[str | Message]:
     lines = [(ln["a"], ln["b"], ln["slack"]) for ln in view["lines"]]
     # Neighbours' lines first: a longer line traced over them shows where it crosses one.
     drawn = sorted(((a, b) for a, b, _ in lines), key=lambda line: not _neighbours(*line))
-    out = _tightwire_grid(view["cols"], view["rows"], view["pieces"], drawn, set(view["last_path"]))
-    longer = [f"{a}-{b}{' (slack)' if slack else ''}" for a, b, slack in lines if not _neighbours(a, b)]
+    out: list[str | Message] = list(
+        _tightwire_grid(view["cols"], view["rows"], view["pieces"], drawn, set(view["last_path"]))
+    )
+    longer: list[Argument] = [
+        say("{line} (slack)", line=Verbatim(f"{a}-{b}")) if slack else Verbatim(f"{a}-{b}")
+        for a, b, slack in lines
+        if not _neighbours(a, b)
+    ]
     if longer:
         # Traced as near as text can; named too, since a traced line's ends can be hard to read.
-        out.append("Longer lines, traced above: " + ", ".join(longer) + ".")
-    slack_drawn = [f"{a}-{b}" for a, b, slack in lines if slack and _neighbours(a, b)]
+        out.append(say("Longer lines, traced above: {lines}.", lines=Listing(tuple(longer))))
+    slack_drawn: list[Argument] = [Verbatim(f"{a}-{b}") for a, b, slack in lines if slack and _neighbours(a, b)]
     if slack_drawn:
-        out.append("Slack lines drawn above: " + ", ".join(slack_drawn) + ".")
-    legend = ", ".join(f"{symbol(c)} {c}" for c in view["colors"].values() if c)
-    out.append(f"{legend}, . an empty dot; lower case: the dots of the last action.")
+        out.append(say("Slack lines drawn above: {lines}.", lines=Listing(tuple(slack_drawn))))
+    colours: list[Argument] = [
+        say("{letter} {colour}", letter=Verbatim(symbol(c)), colour=_colour(c)) for c in view["colors"].values() if c
+    ]
+    out.append(
+        say(
+            "{colours}, {dot} an empty dot; lower case: the dots of the last action.",
+            colours=Listing(tuple(colours)),
+            dot=Verbatim("."),
+        )
+    )
     draft = view["draft"]
     if view["phase"] == "draft" and draft:
-        out.append("Items still to pick: " + ", ".join(ITEM_TITLES.get(i, i) for i in draft["available"]) + ".")
+        out.append(say("Items still to pick: {items}.", items=Listing(tuple(_item(i) for i in draft["available"]))))
     captured = view["captured"]
-    off = [f"{n} {colour}" for colour, n in captured.items() if n]
+    off: list[Argument] = [
+        say("{count} {colour}", count=n, colour=_colour(colour)) for colour, n in captured.items() if n
+    ]
     if off:
-        out.append("Off the board, to be revived: " + ", ".join(off) + ".")
+        out.append(say("Off the board, to be revived: {pieces}.", pieces=Listing(tuple(off))))
     slack_left = view["slack_left"]
     if view["phase"] not in ("draft", "order", "over") and slack_left:
-        out.append("Slack line unused: " + (seat_list(s for s, n in slack_left.items() if n) or "nobody") + ".")
-    held = {s: [ITEM_TITLES.get(i, i) for i in items] for s, items in view["items"].items()}
+        unused: list[Argument] = [Seat(s) for s, n in slack_left.items() if n]
+        out.append(
+            say("Slack line unused: {seats}.", seats=joined(unused)) if unused else say("Slack line unused: nobody.")
+        )
+    held = {s: [_item(i) for i in items] for s, items in view["items"].items()}
     if any(held.values()):
-        out.append("Items held: " + "; ".join(f"{s} {', '.join(t) or 'none'}" for s, t in held.items()) + ".")
+        each = [
+            say("{seat} {items}", seat=Seat(s), items=Listing(tuple(t))) if t else say("{seat} none", seat=Seat(s))
+            for s, t in held.items()
+        ]
+        out.append(say("Items held: {items}.", items=_semicolons(each)))
     return out

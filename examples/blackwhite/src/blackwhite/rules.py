@@ -370,7 +370,7 @@ class BlackAndWhite(Game):
         return view
 
     @classmethod
-    def text_board(cls, view: Mapping[str, Any]) -> list[str] | None:
+    def text_board(cls, view: Mapping[str, Any]) -> list[str | Message] | None:
         from .text import board_lines
 
         return board_lines(view)
