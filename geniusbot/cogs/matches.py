@@ -98,6 +98,19 @@ def ended_here(record: MatchRecord, result: str) -> Message:
     )
 
 
+def addressed(content: str, bot_id: int | None) -> str:
+    """What a message says to the bot: its text without the mentions of the bot it starts with
+    ("@geniusbot H8", or a reply to the board that pings the bot). Without the Message Content
+    intent Discord gives the bot the text of such messages alone."""
+    text = content.strip()
+    if bot_id is None:
+        return text
+    for mention in (f"<@{bot_id}>", f"<@!{bot_id}>"):
+        while text.startswith(mention):
+            text = text.removeprefix(mention).strip()
+    return text
+
+
 class Matches(commands.Cog):
     """Starting and running matches through the host."""
 
@@ -420,7 +433,7 @@ class Matches(commands.Cog):
         """A seated player's move in a game room, or a private submission by DM."""
         if message.author.bot:
             return
-        text = message.content.strip()
+        text = addressed(message.content, self.bot.user.id if self.bot.user is not None else None)
         if not text:
             return
         if message.guild is None:

@@ -167,8 +167,9 @@ class PracticeCog(commands.Cog, name="Practice"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A member pressed a choice button: their opponent may be next."""
-        if interaction.type == discord.InteractionType.component and self.opponents:
+        """A member pressed a choice button or sent ``/move``: their opponent may be next."""
+        moved = (discord.InteractionType.component, discord.InteractionType.application_command)
+        if interaction.type in moved and self.opponents:
             await self._poke_after(interaction.user.id)
 
     @commands.Cog.listener()

@@ -332,6 +332,10 @@ class Host:
         """Seat ``seat`` typed ``text`` in the room of match ``match_id``: see :meth:`.routing.Routing.room_move`."""
         return await self.routing.room_move(match_id, seat, text, key=key)
 
+    async def command_move(self, match_id: int, seat: str, text: str, *, key: str | None = None) -> Reply:
+        """Seat ``seat`` sent ``text`` by a command answered to it alone: see :meth:`.routing.Routing.command_move`."""
+        return await self.routing.command_move(match_id, seat, text, key=key)
+
     async def private_message(
         self, user_id: int, text: str, match_id: int | None = None, *, key: str | None = None
     ) -> Reply:

@@ -494,14 +494,25 @@ class Driver:
         return guild
 
     async def user_says(
-        self, channel: FakeChannel, user: FakeUser, content: str, *, reply_to: FakeMessage | None = None
+        self,
+        channel: FakeChannel,
+        user: FakeUser,
+        content: str,
+        *,
+        reply_to: FakeMessage | None = None,
+        ping: bool = True,
     ) -> FakeMessage:
-        """``user`` posts ``content`` in ``channel``: MESSAGE_CREATE reaches the bot before this returns."""
+        """``user`` posts ``content`` in ``channel``: MESSAGE_CREATE reaches the bot before this returns.
+
+        ``reply_to``: the message it replies to; ``ping`` (the client's "@ on" of a reply, its
+        default) mentions that message's author, as Discord does (``allowed_mentions.replied_user``)."""
         guild = self._check_can_send(channel, user)
         self._begin_action()
         mentions = [
             self.users[int(i)] for i in dict.fromkeys(re.findall(r"<@!?(\d+)>", content)) if int(i) in self.users
         ]
+        if reply_to is not None and ping and reply_to.author not in mentions:
+            mentions.append(reply_to.author)
         if guild is not None:
             mentions = [u for u in mentions if u.id in guild.members]
         message = FakeMessage(
