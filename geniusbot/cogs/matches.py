@@ -4,6 +4,7 @@ game rooms; private submissions by DM; choices by buttons. Every decision is the
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -33,6 +34,14 @@ from .options import (
     describe_variant,
     game_autocomplete,
     variants_of,
+)
+from .private import (
+    SEND_PRIVATELY,
+    PrivateButton,
+    TypeMoveButton,
+    close_entry,
+    private_entry_message,
+    private_entry_view,
 )
 
 log = logging.getLogger(__name__)
@@ -111,6 +120,36 @@ def addressed(content: str, bot_id: int | None) -> str:
     return text
 
 
+def waiting_privately(live: LiveMatch, closed: set[str]) -> list[str]:
+    """The seats the match waits on for a private move whose DMs could not be reached
+    (``closed``; the practice opponent's aside)."""
+    game = live.game
+    if not type(game).takes_private_moves():
+        return []
+    return [
+        seat
+        for seat in game.to_move()
+        if seat in closed
+        and seat != live.practice_seat
+        and live.players[seat].user_id is not None
+        and any(game.is_private(move) for move in itertools.islice(game.legal_moves(seat), 200))
+    ]
+
+
+def with_closed_dms(started: Message, closed: list[Player]) -> Message:
+    """What a member who started a match is told: ``started``, and who cannot be sent DMs and how
+    they play all the same."""
+    if not closed:
+        return started
+    return say(
+        "{started} I cannot send a direct message to {players}: they see their own view and send their "
+        "private moves with the Send privately button in the room, or with {move}.",
+        started=started,
+        players=joined([Verbatim(f"<@{p.user_id}>") for p in closed]),
+        move=Verbatim("/move"),
+    )
+
+
 class Matches(commands.Cog):
     """Starting and running matches through the host."""
 
@@ -120,6 +159,11 @@ class Matches(commands.Cog):
         # in its DM, and what they ask (phase, play, texts).
         self.offers: dict[int, Offer] = {}
         self.dm_offers: dict[tuple[int, str], Offer] = {}
+        # Match -> its "Send privately" message in the room, while a seat it waits on has closed DMs.
+        self.entries: dict[int, Offer] = {}
+        # Match -> the seats whose DMs were closed when it started (the host learns of others as
+        # its private messages fail: LiveMatch.unreachable).
+        self.closed_dms: dict[int, set[str]] = {}
         self._offer_lock = asyncio.Lock()
 
     @property
@@ -229,8 +273,11 @@ class Matches(commands.Cog):
         if dmo:
             game_options["dmo"] = dmo
         players = [Player("p1", first.id, first.display_name), Player("p2", second.id, second.display_name)]
-        if game_class.takes_private_moves():
+        closed = (
             await self.check_dms(interaction, game_class.title, channel, players)
+            if game_class.takes_private_moves()
+            else []
+        )
         result = await self.host.start_match(
             game_class.name,
             players=players,
@@ -243,12 +290,12 @@ class Matches(commands.Cog):
         )
         if not result.ok:
             raise Refusal(result.message or say("The match could not start; try again in a moment."))
-        await self.refresh_choices(result.match_id)
         assert result.match_id is not None
-        await reply(
-            interaction,
-            say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(channel.mention)),
-        )
+        if closed:
+            self.closed_dms[result.match_id] = {p.seat for p in closed}
+        await self.refresh_choices(result.match_id)
+        started = say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(channel.mention))
+        await reply(interaction, with_closed_dms(started, closed))
 
     @start.autocomplete("variant")
     async def variant_autocomplete(
@@ -266,14 +313,14 @@ class Matches(commands.Cog):
         players: list[Player],
         *,
         against: str | None = None,
-    ) -> None:
-        """Open a DM with each player before a match that needs them; refuse to start if one is
-        closed, and tell the players who were written to that it did not start after all
-        (Discord has no way to ask whether a DM would get through but to send one). ``against``:
-        a practice match's opponent, the bot's name (the member who starts one plays it)."""
+    ) -> list[Player]:
+        """Open a DM with each player before a match that takes private moves, saying where they
+        go; returns the players whose DMs are closed (Discord has no way to ask whether a DM would
+        get through but to send one). They play all the same: the room offers them "Send
+        privately" (their own view and a form for the private move, to them alone) and ``/move``.
+        ``against``: a practice match's opponent, the bot's name (the member who starts one plays it)."""
         words = self.bot.words()
         closed: list[Player] = []
-        reached: list[Player] = []
         room = Verbatim(f"#{channel.name}")
         for player in players:
             hello: Message
@@ -302,37 +349,10 @@ class Matches(commands.Cog):
                     player,
                     words(say("{hello} Private moves of that match go here, in this direct message.", hello=hello)),
                 )
-                reached.append(player)
             except TransportError as error:
                 log.info("DM check for %s failed: %s", player.label, error)
                 closed.append(player)
-        if closed:
-            for player in reached:
-                try:
-                    await self.bot.transport.send_private(
-                        player,
-                        words(
-                            say(
-                                "The match of {title} in {room} has not started after all: I cannot send a "
-                                "direct message to {players}, and it needs private moves by DM. You will hear here "
-                                "again if it starts.",
-                                title=Verbatim(title),
-                                room=room,
-                                players=joined([Verbatim(p.name or p.seat) for p in closed]),
-                            )
-                        ),
-                    )
-                except TransportError as error:
-                    log.info("could not tell %s that the match did not start: %s", player.label, error)
-            raise Refusal(
-                say(
-                    "I cannot send a direct message to {players}, and {title} needs private moves by DM, so the "
-                    "match has not started. Ask them to allow direct messages from server members (Privacy "
-                    "Settings), then start again.",
-                    players=joined([Verbatim(f"<@{p.user_id}>") for p in closed]),
-                    title=Verbatim(title),
-                )
-            )
+        return closed
 
     # ==================================================================== host commands
 
@@ -482,6 +502,7 @@ class Matches(commands.Cog):
             # The action's own public view, built once as it was announced (a match over asks nothing).
             view = self.host.views(live).public if live.status == MatchStatus.LIVE else {}
             await self._refresh_private_choices(match_id, live, view)
+            await self._refresh_private_entry(match_id, live, view)
             offer = choice_offer(live.game, view) if live.status == MatchStatus.LIVE else None
             if offer is not None and offer[0] == live.practice_seat:
                 offer = None  # the practice opponent answers its own choices; no buttons for it
@@ -506,6 +527,34 @@ class Matches(commands.Cog):
                 log.warning("match %s: could not post the choice buttons: %s", match_id, error)
                 return
             self.offers[match_id] = Offer(live.channel_id, sent.id, seat, tuple(texts))
+
+    async def _refresh_private_entry(self, match_id: int, live: LiveMatch, view: Mapping[str, Any]) -> None:
+        """Offer "Send privately" in the room while the match waits on a private move of a seat
+        whose DMs could not be reached; a fresh offer each question, the old one closed."""
+        closed = self.closed_dms.get(match_id, set()) | live.unreachable
+        waiting = waiting_privately(live, closed) if live.status == MatchStatus.LIVE else []
+        if live.status != MatchStatus.LIVE and live.status != MatchStatus.PAUSED:
+            self.closed_dms.pop(match_id, None)
+        asks = (*live.game.choice_key(view), tuple(waiting)) if waiting else ()
+        old = self.entries.get(match_id)
+        if old is not None and old.asks == asks:
+            return
+        if old is not None:
+            self.entries.pop(match_id, None)
+            await close_entry(self.bot, old.channel_id, old.message_id)
+        if not waiting or live.channel_id is None:
+            return
+        words = self.bot.words()
+        try:
+            sent = await self.bot.get_partial_messageable(live.channel_id).send(
+                words(private_entry_message([live.label(seat) for seat in waiting])),
+                view=private_entry_view(match_id, words(SEND_PRIVATELY)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except DISCORD_ERRORS as error:
+            log.warning("match %s: could not post the Send privately button: %s", match_id, error)
+            return
+        self.entries[match_id] = Offer(live.channel_id, sent.id, waiting[0], (), asks)
 
     async def _refresh_private_choices(self, match_id: int, live: LiveMatch, view: Mapping[str, Any]) -> None:
         """DM sealed-answer buttons to each seat asked now; close those no longer asked. ``view``:
@@ -609,5 +658,5 @@ class Matches(commands.Cog):
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog and its persistent buttons."""
-    bot.add_dynamic_items(ChoiceButton)
+    bot.add_dynamic_items(ChoiceButton, PrivateButton, TypeMoveButton)
     await bot.add_cog(Matches(bot))

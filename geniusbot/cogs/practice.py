@@ -29,7 +29,7 @@ from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus, Practice
 from geniusbot.words import Verbatim, joined, say
 
 from . import parse_options, refusal_words
-from .matches import Matches, missing_permissions, rooms_of
+from .matches import Matches, missing_permissions, rooms_of, with_closed_dms
 from .options import (
     DESCRIBE_CLOCK,
     DESCRIBE_OPTIONS,
@@ -247,8 +247,9 @@ class PracticeCog(commands.Cog, name="Practice"):
         # The bot's seat has no Discord user: nothing is ever sent to it (the host sends it nothing).
         players = sorted([human, Player(bots, None, bot_name)], key=lambda p: p.seat)
         matches = self.bot.get_cog("Matches")
+        closed = []
         if game_class.takes_private_moves() and isinstance(matches, Matches):
-            await matches.check_dms(interaction, game_class.title, channel, [human], against=bot_name)
+            closed = await matches.check_dms(interaction, game_class.title, channel, [human], against=bot_name)
         result = await self.bot.host.start_match(
             game_class.name,
             players=players,
@@ -264,18 +265,18 @@ class PracticeCog(commands.Cog, name="Practice"):
             raise Refusal(result.message or say("The match could not start; try again in a moment."))
         self.ensure_opponent(result.match_id)
         if isinstance(matches, Matches):
+            if closed:
+                matches.closed_dms[result.match_id] = {p.seat for p in closed}
             await matches.refresh_choices(result.match_id)
-        await reply(
-            interaction,
-            say(
-                "Practice match #{match} has started in {room}: you play {seat}, the bot plays {bot} at level {level}.",
-                match=result.match_id,
-                room=Verbatim(channel.mention),
-                seat=Verbatim(mine),
-                bot=Verbatim(bots),
-                level=Verbatim(level),
-            ),
+        started = say(
+            "Practice match #{match} has started in {room}: you play {seat}, the bot plays {bot} at level {level}.",
+            match=result.match_id,
+            room=Verbatim(channel.mention),
+            seat=Verbatim(mine),
+            bot=Verbatim(bots),
+            level=Verbatim(level),
         )
+        await reply(interaction, with_closed_dms(started, closed))
 
     async def check_room(self, guild: discord.Guild, channel: Any) -> None:
         """Refuse a channel where a match may not be played (as /start refuses it)."""
