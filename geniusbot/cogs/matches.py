@@ -18,7 +18,7 @@ from geniusbot.games import get_game
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
-from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus
+from geniusbot.storage import ENDED_STATUSES, MatchNotFound, MatchRecord, MatchStatus, StorageUnavailable
 from geniusbot.words import Argument, Listing, Message, Verbatim, joined, say, say_c
 
 from . import host_refusal, parse_options, refusal_words
@@ -87,9 +87,25 @@ PERMISSIONS: dict[str, Message] = {
 }
 
 
-def missing_permissions(perms: discord.Permissions) -> list[Message]:
-    """The permissions of :data:`PERMISSIONS` that ``perms`` lacks, as Discord names them."""
-    return [said for name, said in PERMISSIONS.items() if not getattr(perms, name)]
+#: What the bot needs besides in a room whose matches run in threads (``/setup threads``).
+THREAD_PERMISSIONS: dict[str, Message] = {
+    "create_public_threads": say_c("Discord permission", "Create Public Threads"),
+    "send_messages_in_threads": say_c("Discord permission", "Send Messages in Threads"),
+    "manage_threads": say_c("Discord permission", "Manage Threads"),
+}
+
+
+def missing_permissions(perms: discord.Permissions, *, threads: bool = False) -> list[Message]:
+    """The permissions of :data:`PERMISSIONS` (and :data:`THREAD_PERMISSIONS` for ``threads``)
+    that ``perms`` lacks, as Discord names them."""
+    needed = {**PERMISSIONS, **THREAD_PERMISSIONS} if threads else PERMISSIONS
+    return [said for name, said in needed.items() if not getattr(perms, name)]
+
+
+def thread_name(title: str, players: list[Player], match_id: int | None = None) -> str:
+    """A match's thread's name: "#12 Tic-Tac-Five: alice vs bob" (Discord allows 100 characters)."""
+    names = " vs ".join(p.name or p.seat for p in players)
+    return (f"#{match_id} " if match_id is not None else "") + f"{title}: {names}"[:100]
 
 
 def ended_here(record: MatchRecord, result: str) -> Message:
@@ -164,6 +180,8 @@ class Matches(commands.Cog):
         # Match -> the seats whose DMs were closed when it started (the host learns of others as
         # its private messages fail: LiveMatch.unreachable).
         self.closed_dms: dict[int, set[str]] = {}
+        # The matches whose thread has been archived (closed once).
+        self.threads_closed: set[int] = set()
         self._offer_lock = asyncio.Lock()
 
     @property
@@ -242,8 +260,9 @@ class Matches(commands.Cog):
         channel = room or interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise Refusal(say("Start the match in a text channel, or name one with the room option."))
+        config = await self.bot.store.get_guild_settings(interaction.guild.id)
         me = interaction.guild.me
-        if me is not None and (missing := missing_permissions(channel.permissions_for(me))):
+        if me is not None and (missing := missing_permissions(channel.permissions_for(me), threads=config.threads)):
             raise Refusal(
                 say(
                     "I cannot run a match in {room}: I need {permissions} there. Give me that, or choose another room.",
@@ -251,7 +270,6 @@ class Matches(commands.Cog):
                     permissions=joined(missing),
                 )
             )
-        config = await self.bot.store.get_guild_settings(interaction.guild.id)
         if config.game_room_ids and channel.id not in config.game_room_ids:
             raise Refusal(
                 say(
@@ -278,6 +296,7 @@ class Matches(commands.Cog):
             if game_class.takes_private_moves()
             else []
         )
+        place = await self.open_thread(channel, thread_name(game_class.title, players)) if config.threads else channel
         result = await self.host.start_match(
             game_class.name,
             players=players,
@@ -285,17 +304,85 @@ class Matches(commands.Cog):
             variant=variant,
             options=game_options,
             clock=clock,
-            channel_id=channel.id,
+            channel_id=place.id,
             guild_id=interaction.guild.id,
         )
         if not result.ok:
+            await self.drop_thread(place)
             raise Refusal(result.message or say("The match could not start; try again in a moment."))
         assert result.match_id is not None
+        await self.name_thread(place, thread_name(game_class.title, players, result.match_id))
         if closed:
             self.closed_dms[result.match_id] = {p.seat for p in closed}
         await self.refresh_choices(result.match_id)
-        started = say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(channel.mention))
+        started = say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(place.mention))
         await reply(interaction, with_closed_dms(started, closed))
+
+    # ==================================================================== threads
+
+    async def open_thread(self, room: discord.TextChannel, name: str) -> discord.Thread:
+        """A public thread of ``room`` for a match (``/setup threads``), or a refusal."""
+        try:
+            return await room.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+            )
+        except DISCORD_ERRORS as error:
+            log.warning("could not open a thread in %s: %s", room.id, error)
+            raise Refusal(
+                say(
+                    "I could not open a thread in {room} for the match; try again in a moment.",
+                    room=Verbatim(room.mention),
+                )
+            ) from None
+
+    @staticmethod
+    async def drop_thread(place: discord.abc.Messageable) -> None:
+        """Delete the thread opened for a match that did not start."""
+        if isinstance(place, discord.Thread):
+            try:
+                await place.delete()
+            except DISCORD_ERRORS as error:
+                log.info("could not delete the unused thread %s: %s", place.id, error)
+
+    @staticmethod
+    async def name_thread(place: discord.abc.Messageable, name: str) -> None:
+        """Give a match's thread its number once the match has one."""
+        if isinstance(place, discord.Thread):
+            try:
+                await place.edit(name=name)
+            except DISCORD_ERRORS as error:
+                log.info("could not name the thread %s: %s", place.id, error)
+
+    async def close_thread(self, live: LiveMatch) -> None:
+        """A match that ran in a thread the bot opened has ended: the room reads its result with a
+        link, and the thread is archived and locked (once)."""
+        if live.id in self.threads_closed or live.channel_id is None or self.bot.user is None:
+            return
+        thread = self.bot.get_channel(live.channel_id)
+        if not isinstance(thread, discord.Thread) or thread.owner_id != self.bot.user.id or thread.parent_id is None:
+            return
+        self.threads_closed.add(live.id)
+        store = self.bot.store
+        assert store is not None
+        try:
+            record = await store.get_match(live.id)
+            said = say(
+                "Match #{match} ({title}: {players}) has ended in {thread}. {result}",
+                match=live.id,
+                title=Verbatim(get_game(record.game).title),
+                players=players_of(record),
+                thread=Verbatim(thread.mention),
+                result=Verbatim(self.host.result_line(record)),
+            )
+            await self.bot.get_partial_messageable(thread.parent_id).send(
+                self.bot.words()(said), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except (MatchNotFound, StorageUnavailable, *DISCORD_ERRORS) as error:
+            log.warning("match %s: could not post the result in the room: %s", live.id, error)
+        try:
+            await thread.edit(archived=True, locked=True)
+        except DISCORD_ERRORS as error:
+            log.warning("match %s: could not archive its thread: %s", live.id, error)
 
     @start.autocomplete("variant")
     async def variant_autocomplete(
@@ -499,6 +586,8 @@ class Matches(commands.Cog):
             live = await self.host.load(match_id)
             if live is None or live.channel_id is None:
                 return
+            if live.status in ENDED_STATUSES:
+                await self.close_thread(live)
             # The action's own public view, built once as it was announced (a match over asks nothing).
             view = self.host.views(live).public if live.status == MatchStatus.LIVE else {}
             await self._refresh_private_choices(match_id, live, view)

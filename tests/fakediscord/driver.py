@@ -491,6 +491,11 @@ class Driver:
         needed = model.VIEW_CHANNEL | (model.SEND_MESSAGES_IN_THREADS if channel.is_thread else model.SEND_MESSAGES)
         if perms & needed != needed:
             raise PermissionError(f"{user.username} cannot send messages in #{channel.name}")
+        if channel.is_thread and channel.archived:
+            # Discord's client offers no box in a locked thread; a message unarchives an unlocked one.
+            if channel.locked and not perms & model.MANAGE_THREADS:
+                raise PermissionError(f"{user.username} cannot send messages in the locked thread #{channel.name}")
+            channel.archived = False
         return guild
 
     async def user_says(
