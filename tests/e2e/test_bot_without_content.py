@@ -5,10 +5,13 @@ sent by ``/move`` stays between its sender and the bot."""
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 
 from geniusbot.bot import intents
-from geniusbot.games import get_game, registry
+from geniusbot.games import Game, GameError, get_game, registry
 from tests.e2e.botworld import EPHEMERAL, TestBot, World, ephemeral_answer
 from tests.fakediscord import FakeMessage, FakeUser
 from tests.fakediscord.gateway import MESSAGE_CONTENT
@@ -88,34 +91,55 @@ async def test_the_bot_connects_without_the_intent_and_a_match_plays_by_move(wor
         assert (await move(world, world.carol, "A1")).startswith("You do not play in match #1")
 
 
+def legal(game: Game, seat: str, text: str) -> bool:
+    """Whether ``text`` is a legal move of ``seat`` now, sent where it belongs."""
+    for private in (False, True):
+        try:
+            game.parse_move(text, seat, private=private)
+        except GameError:
+            continue
+        return True
+    return False
+
+
+RULE_SETS = [(name, variant) for name, cls in sorted(registry().items()) for variant in cls.variants]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game", sorted(registry()))
-async def test_every_game_opens_by_move_alone(world: World, game: str) -> None:
-    """Each installed game's first moves, every one sent by /move: what the autocomplete offers is
+@pytest.mark.parametrize(("game", "variant"), RULE_SETS)
+async def test_every_game_and_rule_set_plays_to_its_result_by_move_with_dms_closed(
+    world: World, game: str, variant: str
+) -> None:
+    """No intent and no DMs: each rule set of each installed game is played from /start to its
+    result, every move sent by /move (a sealed one privately); what the autocomplete offers is
     legal, and a seat with no list (hidden information and no twin to work it out from) types."""
     fake = world.fake
     users = {"p1": world.alice, "p2": world.bob}
+    world.alice.dms_open = world.bob.dms_open = False
+    rng = random.Random(f"{game}:{variant}")
     async with world.running(without_content(world)) as bot:
-        await started(world, game)
-        moves = 0
-        for _ in range(40):
-            live = bot.host.matches.get(1)
-            if live is None or live.game.is_over or moves >= 4:
+        await started(world, game, variant=variant)
+        live = bot.host.matches[1]
+        for _ in range(600):
+            if live.game.is_over:
                 break
             if not live.game.to_move():  # a window open (a grid to memorise): its time runs out
                 world.time.advance(5)
                 await bot.dispatcher.settle()
                 continue
-            for seat in live.game.to_move():
-                legal = [m.text() for m in live.game.legal_moves(seat)]
-                choices = await offered(world, users[seat], "")
-                assert set(choices) <= set(legal), (game, seat, choices)
-                version = live.version
-                answer = await move(world, users[seat], choices[0] if choices else legal[0])
-                assert answer.startswith("Match #1: your move"), (game, seat, answer)
-                await fake.wait_until(lambda: live.version > version, what="the move to be committed")
-                moves += 1
-        assert moves >= 2, f"{get_game(game).title}: {moves} moves by /move"
+            seat = rng.choice(live.game.to_move())
+            choices = await offered(world, users[seat], "")
+            assert all(legal(live.game, seat, c) for c in choices), (game, seat, choices)
+            chosen = live.game.rollout_move(seat, rng)
+            if chosen is None:
+                chosen = rng.choice(list(itertools.islice(live.game.legal_moves(seat), 500)))
+            text = chosen.text()
+            version = live.version
+            answer = await move(world, users[seat], text)
+            assert answer.startswith("Match #1: your move"), (game, seat, text, answer)
+            await fake.wait_until(lambda: live.version > version, what="the move to be committed")
+        assert live.game.is_over, f"{get_game(game).title} ({variant}) did not end in 600 moves"
+        await fake.wait_for_message(world.room, predicate=lambda m: "Result:" in m.content)
 
 
 async def test_a_sealed_move_by_move_is_taken_privately_and_never_shown_in_the_room(world: World) -> None:
