@@ -62,6 +62,7 @@ T = TypeVar("T")
 #: The cog modules ``setup_hook`` loads, in order.
 COGS: tuple[str, ...] = (
     "geniusbot.cogs.matches",
+    "geniusbot.cogs.moves",
     "geniusbot.cogs.admin",
     "geniusbot.cogs.archive",
     "geniusbot.cogs.imports",
@@ -109,10 +110,11 @@ def apply_discord_urls(api_base_url: str | None, gateway_url: str | None) -> Non
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-def intents() -> discord.Intents:
-    """The gateway intents: the defaults plus message content (moves are plain messages)."""
+def intents(message_content: bool = True) -> discord.Intents:
+    """The gateway intents: the defaults, plus message content unless ``message_content`` is off
+    (then moves arrive by ``/move``, by replies and mentions, and by DM; see docs/bot.md)."""
     value = discord.Intents.default()
-    value.message_content = True
+    value.message_content = message_content
     return value
 
 
@@ -139,7 +141,7 @@ class GeniusBot(commands.AutoShardedBot):
     ) -> None:
         # A text bot: discord.py's start-up warnings that voice needs PyNaCl and davey are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-        options.setdefault("intents", intents())
+        options.setdefault("intents", intents(settings.message_content_intent if settings is not None else True))
         options.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
         if settings is not None and settings.shard_count is not None:
             options.setdefault("shard_count", settings.shard_count)
@@ -197,6 +199,10 @@ class GeniusBot(commands.AutoShardedBot):
         if self._practice_pool is None:
             self._practice_pool = ProcessPoolExecutor(max_workers=PRACTICE_WORKERS, mp_context=get_context("spawn"))
         return self._practice_pool
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """No prefix commands: a message that mentions the bot is a move ("@geniusbot H8", read by
+        the cogs' listeners), never a command to look up."""
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, sync commands, resume live matches, start the timers."""

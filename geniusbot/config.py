@@ -8,6 +8,9 @@ Every setting and its environment variable (``.env.example`` lists them with com
                             default ``sqlite+aiosqlite:///<data dir>/geniusbot.sqlite3``
 ``GENIUSBOT_DATA_DIR``      where the bot keeps its files; default ``./data``
 ``LOG_LEVEL``               DEBUG, INFO (default), WARNING, ERROR or CRITICAL
+``GENIUSBOT_LANGUAGE``      the language the bot speaks: en (default), ko, qps (pseudo)
+``MESSAGE_CONTENT_INTENT``  true (default): ask for the Message Content intent, moves typed in
+                            the room; false: moves by /move, replies, mentions and DMs
 ``DISCORD_API_BASE_URL``    REST base of a Discord proxy, e.g. ``https://proxy.example/api/v10``
 ``DISCORD_GATEWAY_URL``     gateway of a Discord proxy, e.g. ``wss://proxy.example/``
 ``FONT_PATH``               a .ttf/.otf/.ttc font for the pictures' text (names in any script);
@@ -109,6 +112,13 @@ class Settings(BaseSettings):
     geniusbot_language: str = Field(
         default="en",
         description="The language the bot speaks: en, a language with a catalogue (ko), or qps (the pseudo-language).",
+    )
+    message_content_intent: bool = Field(
+        default=True,
+        description=(
+            "Ask Discord for the privileged Message Content intent, so moves may be typed in the room; "
+            "false = moves by /move, replies and mentions, and DMs (no intent to apply for)."
+        ),
     )
     discord_api_base_url: str | None = Field(
         default=None, description="The REST base URL of a Discord proxy; None = discord.py's default."

@@ -15,6 +15,7 @@ VARIABLES = (
     "GENIUSBOT_DATA_DIR",
     "LOG_LEVEL",
     "GENIUSBOT_LANGUAGE",
+    "MESSAGE_CONTENT_INTENT",
     "DISCORD_API_BASE_URL",
     "DISCORD_GATEWAY_URL",
     "FONT_PATH",
@@ -40,6 +41,7 @@ def test_defaults():
     assert settings.discord_api_base_url is None and settings.discord_gateway_url is None
     assert settings.font_path is None
     assert settings.geniusbot_language == "en"
+    assert settings.message_content_intent is True
 
 
 def test_every_setting_is_read_from_the_environment(monkeypatch):
@@ -48,6 +50,7 @@ def test_every_setting_is_read_from_the_environment(monkeypatch):
     monkeypatch.setenv("GENIUSBOT_DATA_DIR", "/srv/geniusbot")
     monkeypatch.setenv("LOG_LEVEL", "debug")
     monkeypatch.setenv("GENIUSBOT_LANGUAGE", "ko")
+    monkeypatch.setenv("MESSAGE_CONTENT_INTENT", "false")
     monkeypatch.setenv("DISCORD_API_BASE_URL", "http://127.0.0.1:8080/api/v10/")
     monkeypatch.setenv("DISCORD_GATEWAY_URL", "ws://127.0.0.1:8080/gateway")
     settings = Settings()
@@ -57,6 +60,7 @@ def test_every_setting_is_read_from_the_environment(monkeypatch):
     assert settings.data_dir == Path("/srv/geniusbot")
     assert settings.log_level == "DEBUG" and settings.log_level_number == 10
     assert settings.geniusbot_language == "ko"
+    assert settings.message_content_intent is False
     assert settings.discord_api_base_url == "http://127.0.0.1:8080/api/v10"
     assert settings.discord_gateway_url == "ws://127.0.0.1:8080/gateway"
 

@@ -23,6 +23,7 @@ class GuildChanges(TypedDict, total=False):
 
     host_role_id: int | None
     game_room_ids: Iterable[int]
+    threads: bool
 
 
 def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
@@ -42,7 +43,12 @@ def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
         if config.game_room_ids
         else say("Any text channel may be a game room.")
     )
-    return say("{hosts} {rooms}", hosts=hosts, rooms=rooms)
+    where = (
+        say("Each match runs in a thread of its game room; the room reads its result.")
+        if config.threads
+        else say("Matches run in the game room itself.")
+    )
+    return say("{hosts} {rooms} {where}", hosts=hosts, rooms=rooms, where=where)
 
 
 class Admin(commands.Cog):
@@ -60,6 +66,7 @@ class Admin(commands.Cog):
         remove_room="this channel is no longer a game room",
         any_room="let every text channel be a game room (forgets the list)",
         clear_host_role="forget the host role (then only Manage Server may host)",
+        threads="run each match in a thread of its game room (true), or in the room itself (false)",
     )
     async def setup_command(
         self,
@@ -69,6 +76,7 @@ class Admin(commands.Cog):
         remove_room: discord.TextChannel | None = None,
         any_room: bool = False,
         clear_host_role: bool = False,
+        threads: bool | None = None,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -95,6 +103,8 @@ class Admin(commands.Cog):
             changes["host_role_id"] = host_role.id
         elif clear_host_role:
             changes["host_role_id"] = None
+        if threads is not None and threads != config.threads:
+            changes["threads"] = threads
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
         settings = describe_config(config, interaction.guild)

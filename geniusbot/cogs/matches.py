@@ -4,6 +4,7 @@ game rooms; private submissions by DM; choices by buttons. Every decision is the
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -17,7 +18,7 @@ from geniusbot.games import get_game
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player, TransportError
-from geniusbot.storage import MatchNotFound, MatchRecord, MatchStatus
+from geniusbot.storage import ENDED_STATUSES, MatchNotFound, MatchRecord, MatchStatus, StorageUnavailable
 from geniusbot.words import Argument, Listing, Message, Verbatim, joined, say, say_c
 
 from . import host_refusal, parse_options, refusal_words
@@ -33,6 +34,14 @@ from .options import (
     describe_variant,
     game_autocomplete,
     variants_of,
+)
+from .private import (
+    SEND_PRIVATELY,
+    PrivateButton,
+    TypeMoveButton,
+    close_entry,
+    private_entry_message,
+    private_entry_view,
 )
 
 log = logging.getLogger(__name__)
@@ -78,9 +87,25 @@ PERMISSIONS: dict[str, Message] = {
 }
 
 
-def missing_permissions(perms: discord.Permissions) -> list[Message]:
-    """The permissions of :data:`PERMISSIONS` that ``perms`` lacks, as Discord names them."""
-    return [said for name, said in PERMISSIONS.items() if not getattr(perms, name)]
+#: What the bot needs besides in a room whose matches run in threads (``/setup threads``).
+THREAD_PERMISSIONS: dict[str, Message] = {
+    "create_public_threads": say_c("Discord permission", "Create Public Threads"),
+    "send_messages_in_threads": say_c("Discord permission", "Send Messages in Threads"),
+    "manage_threads": say_c("Discord permission", "Manage Threads"),
+}
+
+
+def missing_permissions(perms: discord.Permissions, *, threads: bool = False) -> list[Message]:
+    """The permissions of :data:`PERMISSIONS` (and :data:`THREAD_PERMISSIONS` for ``threads``)
+    that ``perms`` lacks, as Discord names them."""
+    needed = {**PERMISSIONS, **THREAD_PERMISSIONS} if threads else PERMISSIONS
+    return [said for name, said in needed.items() if not getattr(perms, name)]
+
+
+def thread_name(title: str, players: list[Player], match_id: int | None = None) -> str:
+    """A match's thread's name: "#12 Tic-Tac-Five: alice vs bob" (Discord allows 100 characters)."""
+    names = " vs ".join(p.name or p.seat for p in players)
+    return (f"#{match_id} " if match_id is not None else "") + f"{title}: {names}"[:100]
 
 
 def ended_here(record: MatchRecord, result: str) -> Message:
@@ -98,6 +123,49 @@ def ended_here(record: MatchRecord, result: str) -> Message:
     )
 
 
+def addressed(content: str, bot_id: int | None) -> str:
+    """What a message says to the bot: its text without the mentions of the bot it starts with
+    ("@geniusbot H8", or a reply to the board that pings the bot). Without the Message Content
+    intent Discord gives the bot the text of such messages alone."""
+    text = content.strip()
+    if bot_id is None:
+        return text
+    for mention in (f"<@{bot_id}>", f"<@!{bot_id}>"):
+        while text.startswith(mention):
+            text = text.removeprefix(mention).strip()
+    return text
+
+
+def waiting_privately(live: LiveMatch, closed: set[str]) -> list[str]:
+    """The seats the match waits on for a private move whose DMs could not be reached
+    (``closed``; the practice opponent's aside)."""
+    game = live.game
+    if not type(game).takes_private_moves():
+        return []
+    return [
+        seat
+        for seat in game.to_move()
+        if seat in closed
+        and seat != live.practice_seat
+        and live.players[seat].user_id is not None
+        and any(game.is_private(move) for move in itertools.islice(game.legal_moves(seat), 200))
+    ]
+
+
+def with_closed_dms(started: Message, closed: list[Player]) -> Message:
+    """What a member who started a match is told: ``started``, and who cannot be sent DMs and how
+    they play all the same."""
+    if not closed:
+        return started
+    return say(
+        "{started} I cannot send a direct message to {players}: they see their own view and send their "
+        "private moves with the Send privately button in the room, or with {move}.",
+        started=started,
+        players=joined([Verbatim(f"<@{p.user_id}>") for p in closed]),
+        move=Verbatim("/move"),
+    )
+
+
 class Matches(commands.Cog):
     """Starting and running matches through the host."""
 
@@ -107,6 +175,13 @@ class Matches(commands.Cog):
         # in its DM, and what they ask (phase, play, texts).
         self.offers: dict[int, Offer] = {}
         self.dm_offers: dict[tuple[int, str], Offer] = {}
+        # Match -> its "Send privately" message in the room, while a seat it waits on has closed DMs.
+        self.entries: dict[int, Offer] = {}
+        # Match -> the seats whose DMs were closed when it started (the host learns of others as
+        # its private messages fail: LiveMatch.unreachable).
+        self.closed_dms: dict[int, set[str]] = {}
+        # The matches whose thread has been archived (closed once).
+        self.threads_closed: set[int] = set()
         self._offer_lock = asyncio.Lock()
 
     @property
@@ -185,8 +260,9 @@ class Matches(commands.Cog):
         channel = room or interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise Refusal(say("Start the match in a text channel, or name one with the room option."))
+        config = await self.bot.store.get_guild_settings(interaction.guild.id)
         me = interaction.guild.me
-        if me is not None and (missing := missing_permissions(channel.permissions_for(me))):
+        if me is not None and (missing := missing_permissions(channel.permissions_for(me), threads=config.threads)):
             raise Refusal(
                 say(
                     "I cannot run a match in {room}: I need {permissions} there. Give me that, or choose another room.",
@@ -194,7 +270,6 @@ class Matches(commands.Cog):
                     permissions=joined(missing),
                 )
             )
-        config = await self.bot.store.get_guild_settings(interaction.guild.id)
         if config.game_room_ids and channel.id not in config.game_room_ids:
             raise Refusal(
                 say(
@@ -216,8 +291,12 @@ class Matches(commands.Cog):
         if dmo:
             game_options["dmo"] = dmo
         players = [Player("p1", first.id, first.display_name), Player("p2", second.id, second.display_name)]
-        if game_class.takes_private_moves():
+        closed = (
             await self.check_dms(interaction, game_class.title, channel, players)
+            if game_class.takes_private_moves()
+            else []
+        )
+        place = await self.open_thread(channel, thread_name(game_class.title, players)) if config.threads else channel
         result = await self.host.start_match(
             game_class.name,
             players=players,
@@ -225,17 +304,85 @@ class Matches(commands.Cog):
             variant=variant,
             options=game_options,
             clock=clock,
-            channel_id=channel.id,
+            channel_id=place.id,
             guild_id=interaction.guild.id,
         )
         if not result.ok:
+            await self.drop_thread(place)
             raise Refusal(result.message or say("The match could not start; try again in a moment."))
-        await self.refresh_choices(result.match_id)
         assert result.match_id is not None
-        await reply(
-            interaction,
-            say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(channel.mention)),
-        )
+        await self.name_thread(place, thread_name(game_class.title, players, result.match_id))
+        if closed:
+            self.closed_dms[result.match_id] = {p.seat for p in closed}
+        await self.refresh_choices(result.match_id)
+        started = say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(place.mention))
+        await reply(interaction, with_closed_dms(started, closed))
+
+    # ==================================================================== threads
+
+    async def open_thread(self, room: discord.TextChannel, name: str) -> discord.Thread:
+        """A public thread of ``room`` for a match (``/setup threads``), or a refusal."""
+        try:
+            return await room.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+            )
+        except DISCORD_ERRORS as error:
+            log.warning("could not open a thread in %s: %s", room.id, error)
+            raise Refusal(
+                say(
+                    "I could not open a thread in {room} for the match; try again in a moment.",
+                    room=Verbatim(room.mention),
+                )
+            ) from None
+
+    @staticmethod
+    async def drop_thread(place: discord.abc.Messageable) -> None:
+        """Delete the thread opened for a match that did not start."""
+        if isinstance(place, discord.Thread):
+            try:
+                await place.delete()
+            except DISCORD_ERRORS as error:
+                log.info("could not delete the unused thread %s: %s", place.id, error)
+
+    @staticmethod
+    async def name_thread(place: discord.abc.Messageable, name: str) -> None:
+        """Give a match's thread its number once the match has one."""
+        if isinstance(place, discord.Thread):
+            try:
+                await place.edit(name=name)
+            except DISCORD_ERRORS as error:
+                log.info("could not name the thread %s: %s", place.id, error)
+
+    async def close_thread(self, live: LiveMatch) -> None:
+        """A match that ran in a thread the bot opened has ended: the room reads its result with a
+        link, and the thread is archived and locked (once)."""
+        if live.id in self.threads_closed or live.channel_id is None or self.bot.user is None:
+            return
+        thread = self.bot.get_channel(live.channel_id)
+        if not isinstance(thread, discord.Thread) or thread.owner_id != self.bot.user.id or thread.parent_id is None:
+            return
+        self.threads_closed.add(live.id)
+        store = self.bot.store
+        assert store is not None
+        try:
+            record = await store.get_match(live.id)
+            said = say(
+                "Match #{match} ({title}: {players}) has ended in {thread}. {result}",
+                match=live.id,
+                title=Verbatim(get_game(record.game).title),
+                players=players_of(record),
+                thread=Verbatim(thread.mention),
+                result=Verbatim(self.host.result_line(record)),
+            )
+            await self.bot.get_partial_messageable(thread.parent_id).send(
+                self.bot.words()(said), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except (MatchNotFound, StorageUnavailable, *DISCORD_ERRORS) as error:
+            log.warning("match %s: could not post the result in the room: %s", live.id, error)
+        try:
+            await thread.edit(archived=True, locked=True)
+        except DISCORD_ERRORS as error:
+            log.warning("match %s: could not archive its thread: %s", live.id, error)
 
     @start.autocomplete("variant")
     async def variant_autocomplete(
@@ -253,14 +400,14 @@ class Matches(commands.Cog):
         players: list[Player],
         *,
         against: str | None = None,
-    ) -> None:
-        """Open a DM with each player before a match that needs them; refuse to start if one is
-        closed, and tell the players who were written to that it did not start after all
-        (Discord has no way to ask whether a DM would get through but to send one). ``against``:
-        a practice match's opponent, the bot's name (the member who starts one plays it)."""
+    ) -> list[Player]:
+        """Open a DM with each player before a match that takes private moves, saying where they
+        go; returns the players whose DMs are closed (Discord has no way to ask whether a DM would
+        get through but to send one). They play all the same: the room offers them "Send
+        privately" (their own view and a form for the private move, to them alone) and ``/move``.
+        ``against``: a practice match's opponent, the bot's name (the member who starts one plays it)."""
         words = self.bot.words()
         closed: list[Player] = []
-        reached: list[Player] = []
         room = Verbatim(f"#{channel.name}")
         for player in players:
             hello: Message
@@ -289,37 +436,10 @@ class Matches(commands.Cog):
                     player,
                     words(say("{hello} Private moves of that match go here, in this direct message.", hello=hello)),
                 )
-                reached.append(player)
             except TransportError as error:
                 log.info("DM check for %s failed: %s", player.label, error)
                 closed.append(player)
-        if closed:
-            for player in reached:
-                try:
-                    await self.bot.transport.send_private(
-                        player,
-                        words(
-                            say(
-                                "The match of {title} in {room} has not started after all: I cannot send a "
-                                "direct message to {players}, and it needs private moves by DM. You will hear here "
-                                "again if it starts.",
-                                title=Verbatim(title),
-                                room=room,
-                                players=joined([Verbatim(p.name or p.seat) for p in closed]),
-                            )
-                        ),
-                    )
-                except TransportError as error:
-                    log.info("could not tell %s that the match did not start: %s", player.label, error)
-            raise Refusal(
-                say(
-                    "I cannot send a direct message to {players}, and {title} needs private moves by DM, so the "
-                    "match has not started. Ask them to allow direct messages from server members (Privacy "
-                    "Settings), then start again.",
-                    players=joined([Verbatim(f"<@{p.user_id}>") for p in closed]),
-                    title=Verbatim(title),
-                )
-            )
+        return closed
 
     # ==================================================================== host commands
 
@@ -420,7 +540,7 @@ class Matches(commands.Cog):
         """A seated player's move in a game room, or a private submission by DM."""
         if message.author.bot:
             return
-        text = message.content.strip()
+        text = addressed(message.content, self.bot.user.id if self.bot.user is not None else None)
         if not text:
             return
         if message.guild is None:
@@ -466,9 +586,12 @@ class Matches(commands.Cog):
             live = await self.host.load(match_id)
             if live is None or live.channel_id is None:
                 return
+            if live.status in ENDED_STATUSES:
+                await self.close_thread(live)
             # The action's own public view, built once as it was announced (a match over asks nothing).
             view = self.host.views(live).public if live.status == MatchStatus.LIVE else {}
             await self._refresh_private_choices(match_id, live, view)
+            await self._refresh_private_entry(match_id, live, view)
             offer = choice_offer(live.game, view) if live.status == MatchStatus.LIVE else None
             if offer is not None and offer[0] == live.practice_seat:
                 offer = None  # the practice opponent answers its own choices; no buttons for it
@@ -493,6 +616,34 @@ class Matches(commands.Cog):
                 log.warning("match %s: could not post the choice buttons: %s", match_id, error)
                 return
             self.offers[match_id] = Offer(live.channel_id, sent.id, seat, tuple(texts))
+
+    async def _refresh_private_entry(self, match_id: int, live: LiveMatch, view: Mapping[str, Any]) -> None:
+        """Offer "Send privately" in the room while the match waits on a private move of a seat
+        whose DMs could not be reached; a fresh offer each question, the old one closed."""
+        closed = self.closed_dms.get(match_id, set()) | live.unreachable
+        waiting = waiting_privately(live, closed) if live.status == MatchStatus.LIVE else []
+        if live.status != MatchStatus.LIVE and live.status != MatchStatus.PAUSED:
+            self.closed_dms.pop(match_id, None)
+        asks = (*live.game.choice_key(view), tuple(waiting)) if waiting else ()
+        old = self.entries.get(match_id)
+        if old is not None and old.asks == asks:
+            return
+        if old is not None:
+            self.entries.pop(match_id, None)
+            await close_entry(self.bot, old.channel_id, old.message_id)
+        if not waiting or live.channel_id is None:
+            return
+        words = self.bot.words()
+        try:
+            sent = await self.bot.get_partial_messageable(live.channel_id).send(
+                words(private_entry_message([live.label(seat) for seat in waiting])),
+                view=private_entry_view(match_id, words(SEND_PRIVATELY)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except DISCORD_ERRORS as error:
+            log.warning("match %s: could not post the Send privately button: %s", match_id, error)
+            return
+        self.entries[match_id] = Offer(live.channel_id, sent.id, waiting[0], (), asks)
 
     async def _refresh_private_choices(self, match_id: int, live: LiveMatch, view: Mapping[str, Any]) -> None:
         """DM sealed-answer buttons to each seat asked now; close those no longer asked. ``view``:
@@ -596,5 +747,5 @@ class Matches(commands.Cog):
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog and its persistent buttons."""
-    bot.add_dynamic_items(ChoiceButton)
+    bot.add_dynamic_items(ChoiceButton, PrivateButton, TypeMoveButton)
     await bot.add_cog(Matches(bot))

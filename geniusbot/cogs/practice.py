@@ -29,7 +29,7 @@ from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus, Practice
 from geniusbot.words import Verbatim, joined, say
 
 from . import parse_options, refusal_words
-from .matches import Matches, missing_permissions, rooms_of
+from .matches import Matches, missing_permissions, rooms_of, thread_name, with_closed_dms
 from .options import (
     DESCRIBE_CLOCK,
     DESCRIBE_OPTIONS,
@@ -167,8 +167,9 @@ class PracticeCog(commands.Cog, name="Practice"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A member pressed a choice button: their opponent may be next."""
-        if interaction.type == discord.InteractionType.component and self.opponents:
+        """A member pressed a choice button or sent ``/move``: their opponent may be next."""
+        moved = (discord.InteractionType.component, discord.InteractionType.application_command)
+        if interaction.type in moved and self.opponents:
             await self._poke_after(interaction.user.id)
 
     @commands.Cog.listener()
@@ -216,7 +217,7 @@ class PracticeCog(commands.Cog, name="Practice"):
             )
         assert self.bot.store is not None and self.bot.host is not None
         channel = room or interaction.channel
-        await self.check_room(interaction.guild, channel)
+        threads = await self.check_room(interaction.guild, channel)
         assert isinstance(channel, discord.TextChannel)
         running = [r for r in await self.bot.store.live_matches_of_user(member.id) if r.practice is not None]
         if running:
@@ -246,8 +247,12 @@ class PracticeCog(commands.Cog, name="Practice"):
         # The bot's seat has no Discord user: nothing is ever sent to it (the host sends it nothing).
         players = sorted([human, Player(bots, None, bot_name)], key=lambda p: p.seat)
         matches = self.bot.get_cog("Matches")
+        closed = []
         if game_class.takes_private_moves() and isinstance(matches, Matches):
-            await matches.check_dms(interaction, game_class.title, channel, [human], against=bot_name)
+            closed = await matches.check_dms(interaction, game_class.title, channel, [human], against=bot_name)
+        assert isinstance(matches, Matches)  # added before this cog (COGS)
+        title = game_class.title
+        place = await matches.open_thread(channel, thread_name(title, players)) if threads else channel
         result = await self.bot.host.start_match(
             game_class.name,
             players=players,
@@ -255,33 +260,37 @@ class PracticeCog(commands.Cog, name="Practice"):
             variant=variant,
             options=game_options,
             clock=clock,
-            channel_id=channel.id,
+            channel_id=place.id,
             guild_id=interaction.guild.id,
             practice=Practice(bots, level),
         )
         if not result.ok or result.match_id is None:
+            await matches.drop_thread(place)
             raise Refusal(result.message or say("The match could not start; try again in a moment."))
+        await matches.name_thread(place, thread_name(title, players, result.match_id))
         self.ensure_opponent(result.match_id)
-        if isinstance(matches, Matches):
-            await matches.refresh_choices(result.match_id)
-        await reply(
-            interaction,
-            say(
-                "Practice match #{match} has started in {room}: you play {seat}, the bot plays {bot} at level {level}.",
-                match=result.match_id,
-                room=Verbatim(channel.mention),
-                seat=Verbatim(mine),
-                bot=Verbatim(bots),
-                level=Verbatim(level),
-            ),
+        if closed:
+            matches.closed_dms[result.match_id] = {p.seat for p in closed}
+        await matches.refresh_choices(result.match_id)
+        started = say(
+            "Practice match #{match} has started in {room}: you play {seat}, the bot plays {bot} at level {level}.",
+            match=result.match_id,
+            room=Verbatim(place.mention),
+            seat=Verbatim(mine),
+            bot=Verbatim(bots),
+            level=Verbatim(level),
         )
+        await reply(interaction, with_closed_dms(started, closed))
 
-    async def check_room(self, guild: discord.Guild, channel: Any) -> None:
-        """Refuse a channel where a match may not be played (as /start refuses it)."""
+    async def check_room(self, guild: discord.Guild, channel: Any) -> bool:
+        """Refuse a channel where a match may not be played (as /start refuses it); whether its
+        matches run in threads (``/setup threads``)."""
         if not isinstance(channel, discord.TextChannel):
             raise Refusal(say("Practise in a text channel that is a game room, or name one with the room option."))
+        assert self.bot.store is not None
+        config = await self.bot.store.get_guild_settings(guild.id)
         me = guild.me
-        if me is not None and (missing := missing_permissions(channel.permissions_for(me))):
+        if me is not None and (missing := missing_permissions(channel.permissions_for(me), threads=config.threads)):
             raise Refusal(
                 say(
                     "I cannot run a match in {room}: I need {permissions} there. "
@@ -290,8 +299,6 @@ class PracticeCog(commands.Cog, name="Practice"):
                     permissions=joined(missing),
                 )
             )
-        assert self.bot.store is not None
-        config = await self.bot.store.get_guild_settings(guild.id)
         if config.game_room_ids and channel.id not in config.game_room_ids:
             raise Refusal(
                 say(
@@ -300,6 +307,7 @@ class PracticeCog(commands.Cog, name="Practice"):
                     rooms=rooms_of(config.game_room_ids),
                 )
             )
+        return config.threads
 
     @practice.autocomplete("variant")
     async def variant_autocomplete(

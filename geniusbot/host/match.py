@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from geniusbot.words import ENGLISH
+from geniusbot.words import ENGLISH, say
 
 from . import board
 from .actions import STARTS_AT_ONCE, Actions
@@ -332,6 +332,10 @@ class Host:
         """Seat ``seat`` typed ``text`` in the room of match ``match_id``: see :meth:`.routing.Routing.room_move`."""
         return await self.routing.room_move(match_id, seat, text, key=key)
 
+    async def command_move(self, match_id: int, seat: str, text: str, *, key: str | None = None) -> Reply:
+        """Seat ``seat`` sent ``text`` by a command answered to it alone: see :meth:`.routing.Routing.command_move`."""
+        return await self.routing.command_move(match_id, seat, text, key=key)
+
     async def private_message(
         self, user_id: int, text: str, match_id: int | None = None, *, key: str | None = None
     ) -> Reply:
@@ -386,6 +390,23 @@ class Host:
     def status_text(self, live: LiveMatch) -> str:
         """A status line for the ``status`` command."""
         return self.announcer.status_text(live)
+
+    def own_view(self, live: LiveMatch, seat: str) -> tuple[bytes | None, str]:
+        """``seat``'s own view of the match now, as a private view by DM shows it: the picture
+        (``None`` when the game has none) and the text board (the caption under a picture, the
+        board itself otherwise). For a front end that shows it to the seat alone (an ephemeral
+        answer); slow (it draws), so call it off the event loop."""
+        view = self.views(live).of(seat)
+        words = self.announcer.words(live)
+        heading = words(say("Your view of match #{id} (only you can see this).", id=live.id))
+        if self.announcer.pictures and board.has_picture(live.game.name):
+            players = {s: p.name or s for s, p in live.players.items()}
+            title = words(say("Match #{id}: {seat}", id=live.id, seat=live.who(seat)))
+            png = board.picture(view, players=players, clocks=self.clocks(live, self.now()), title=title)
+            if png is not None:
+                return png, heading
+        text = board.text_board(view, words=words)
+        return None, f"{heading}\n```\n{text}\n```"
 
     @staticmethod
     def views(live: LiveMatch, *, fresh: bool = False) -> board.Views:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from geniusbot.games import get_game, registry, typed
+from geniusbot.games import GameError, WrongPlaceError, get_game, registry, typed
 from geniusbot.storage import UNFINISHED_STATUSES, StorageUnavailable
 from geniusbot.words import Listing, Message, Verbatim, Words, say
 
@@ -17,6 +17,7 @@ from .chatter import command_said, is_chatter
 from .live import Reply, ReplyStatus
 
 if TYPE_CHECKING:
+    from geniusbot.games import Game
     from geniusbot.storage import MatchRecord, Store
 
     from .actions import Actions
@@ -123,6 +124,18 @@ class Routing:
         return await self.actions.submit(match_id, seat, text, key=key)
 
     @never_raises
+    async def command_move(self, match_id: int, seat: str, text: str, *, key: str | None = None) -> Reply:
+        """Seat ``seat`` sent ``text`` through a command answered to the sender alone (Discord's
+        ``/move``): never table talk, and submitted where the game takes it: privately when the
+        game would take it by DM (a sealed play), in the room otherwise. The host answers nothing
+        (``answer=False``): the caller tells the sender what the reply says."""
+        live, reply = await self.cache.get(match_id)
+        if live is None:
+            return reply
+        private = _belongs_private(live.game, seat, text)
+        return await self.actions.submit(match_id, seat, text, private=private, key=key, answer=False)
+
+    @never_raises
     async def private_message(
         self, user_id: int, text: str, match_id: int | None = None, *, key: str | None = None
     ) -> Reply:
@@ -182,3 +195,18 @@ class Routing:
         if self.forward is not None and (handed := await self.forward(record, seat, text, key)) is not None:
             return handed
         return await self.actions.submit(record.id, seat, text, private=True, key=key)
+
+
+def _belongs_private(game: Game, seat: str, text: str) -> bool:
+    """Whether ``text`` from ``seat`` goes in privately: in a game that takes private moves, unless
+    the game says it belongs in the room. A text the game refuses either way goes in privately
+    too, so what was never shown in the room is not logged as said there. Reads the game only."""
+    if not type(game).takes_private_moves():
+        return False
+    try:
+        game.parse_move(typed(text), seat, private=True)
+    except WrongPlaceError as error:
+        return error.private
+    except GameError:
+        return True
+    return True

@@ -1,4 +1,4 @@
-"""The store's guild settings: a guild's host role and game rooms (the ``guild_settings`` and
+"""The store's guild settings: a guild's host role, game rooms and room settings (the ``guild_settings`` and
 ``game_rooms`` tables)."""
 
 from __future__ import annotations
@@ -31,26 +31,25 @@ class GuildStore(Transactions):
         *,
         host_role_id: int | None = UNSET,
         game_room_ids: Iterable[int] = UNSET,
+        threads: bool = UNSET,
+        pings: bool = UNSET,
     ) -> GuildConfig:
         """Change a guild's settings (only the fields given) and return them as now stored."""
         rooms = None if game_room_ids is UNSET else sorted(set(int(c) for c in game_room_ids))
+        given = {
+            name: value
+            for name, value in (("host_role_id", host_role_id), ("threads", threads), ("pings", pings))
+            if value is not UNSET
+        }
 
         def work(conn: Connection) -> GuildConfig:
             exists = (
                 conn.execute(select(m.GuildSettings.guild_id).where(m.GuildSettings.guild_id == guild_id))
             ).first()
             if exists is None:
-                conn.execute(
-                    insert(m.GuildSettings).values(
-                        guild_id=guild_id, host_role_id=None if host_role_id is UNSET else host_role_id
-                    )
-                )
-            elif host_role_id is not UNSET:
-                conn.execute(
-                    update(m.GuildSettings)
-                    .where(m.GuildSettings.guild_id == guild_id)
-                    .values(host_role_id=host_role_id)
-                )
+                conn.execute(insert(m.GuildSettings).values(guild_id=guild_id, **given))
+            elif given:
+                conn.execute(update(m.GuildSettings).where(m.GuildSettings.guild_id == guild_id).values(**given))
             if rooms is not None:
                 conn.execute(delete(m.GameRoom).where(m.GameRoom.guild_id == guild_id))
                 if rooms:
@@ -60,10 +59,18 @@ class GuildStore(Transactions):
         return await self._transaction(work, write=True, what="saving guild settings")
 
     def _load_guild(self, conn: Connection, guild_id: int) -> GuildConfig:
-        role = (conn.execute(select(m.GuildSettings.host_role_id).where(m.GuildSettings.guild_id == guild_id))).first()
-        rooms = (
+        row = (
+            conn.execute(
+                select(m.GuildSettings.host_role_id, m.GuildSettings.threads, m.GuildSettings.pings).where(
+                    m.GuildSettings.guild_id == guild_id
+                )
+            )
+        ).first()
+        rooms = tuple(
             conn.execute(
                 select(m.GameRoom.channel_id).where(m.GameRoom.guild_id == guild_id).order_by(m.GameRoom.channel_id)
-            )
-        ).scalars()
-        return GuildConfig(guild_id, None if role is None else role[0], tuple(rooms))
+            ).scalars()
+        )
+        if row is None:
+            return GuildConfig(guild_id, None, rooms)
+        return GuildConfig(guild_id, row[0], rooms, threads=bool(row[1]), pings=bool(row[2]))

@@ -26,7 +26,9 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    false,
     text,
+    true,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -260,12 +262,15 @@ class Message(Base):
 
 
 class GuildSettings(Base):
-    """What a server's admins set: the role that may host matches."""
+    """What a server's admins set: the role that may host matches, whether each match runs in a
+    thread of its room, whether the player to move is pinged."""
 
     __tablename__ = "guild_settings"
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     host_role_id: Mapped[int | None] = mapped_column(BigInteger)
+    threads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class GameRoom(Base):

@@ -195,8 +195,12 @@ class PostedMessage:
 
 @dataclass(frozen=True)
 class GuildConfig:
-    """A guild's settings: the host role and the game rooms (defaults when never set)."""
+    """A guild's settings: the host role, the game rooms, whether each match runs in a thread of
+    its room (``threads``) and whether the player to move is pinged (``pings``); defaults when
+    never set."""
 
     guild_id: int
     host_role_id: int | None = None
     game_room_ids: tuple[int, ...] = ()
+    threads: bool = False
+    pings: bool = True

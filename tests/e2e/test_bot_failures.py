@@ -107,21 +107,18 @@ async def test_a_seat_whose_dms_are_closed_is_told_once_a_spell(world: World) ->
 
 
 @pytest.mark.slow
-async def test_a_start_refused_for_a_closed_dm_tells_the_player_written_to_that_it_did_not_start(
-    world: World,
-) -> None:
+async def test_a_start_with_a_closed_dm_writes_the_other_player_once_and_starts(world: World) -> None:
     fake = world.fake
     world.bob.dms_open = False
     async with world.running() as bot:
         answer = await world.start("tiles", options="anomalies=landmine")
-        assert answer.startswith(f"I cannot send a direct message to <@{world.bob.id}>")
-        assert not bot.host.matches
-        hello, after = fake.messages(fake.dm_channel(world.alice))
-        assert "is starting a match of Tile Decklaration" in hello.content
-        assert after.content == (
-            "The match of Tile Decklaration in #death-match has not started after all: I cannot send a direct "
-            "message to bob, and it needs private moves by DM. You will hear here again if it starts."
+        assert answer.startswith(
+            f"Match #1 has started in <#{world.room.id}>. I cannot send a direct message to <@{world.bob.id}>"
         )
+        assert list(bot.host.matches) == [1]
+        hello, *rest = fake.messages(fake.dm_channel(world.alice))
+        assert "is starting a match of Tile Decklaration" in hello.content
+        assert not [m for m in rest if "not started" in m.content]
 
 
 @pytest.mark.slow

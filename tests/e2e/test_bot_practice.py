@@ -231,14 +231,6 @@ async def test_practice_refusals_say_why_and_start_nothing(tmp_path: Path) -> No
                 f"<#{lobby.id}> is not a game room, so no match is played here; practise in one of "
                 f"<#{world.room.id}>, <#{second.id}>."
             )
-            # A private game with closed DMs: the message /start gives.
-            world.bob.dms_open = False
-            interaction = await fake.slash(world.bob, world.guild, world.room, "practice", {"game": "tiles"})
-            assert await world.answer(interaction) == (
-                f"I cannot send a direct message to <@{world.bob.id}>, and Tile Decklaration needs private moves "
-                "by DM, so the match has not started. Ask them to allow direct messages from server members "
-                "(Privacy Settings), then start again."
-            )
             # Any member may practise (no host role); one live practice match at a time.
             answer = await practise(world, world.alice, game="tictacfive", level="easy")
             assert answer.startswith("Practice match #1 has started")

@@ -55,22 +55,21 @@ async def test_a_dm_reaches_the_match_and_is_acknowledged_privately(world: World
 
 
 @pytest.mark.slow
-async def test_a_player_with_closed_dms_is_reported_to_the_host_and_no_match_starts(world: World) -> None:
+async def test_a_player_with_closed_dms_is_reported_to_the_host_and_the_match_starts(world: World) -> None:
     fake = world.fake
     world.bob.dms_open = False
     async with world.running() as bot:
         answer = await world.start("tiles", options="anomalies=landmine")
+        # He plays through the room's "Send privately" or /move (tests/e2e/test_bot_private_without_dms.py).
         assert answer == (
-            f"I cannot send a direct message to <@{world.bob.id}>, and Tile Decklaration needs private moves by DM, "
-            "so the match has not started. Ask them to allow direct messages from server members (Privacy Settings), "
-            "then start again."
+            f"Match #1 has started in <#{world.room.id}>. I cannot send a direct message to <@{world.bob.id}>: "
+            "they see their own view and send their private moves with the Send privately button in the room, "
+            "or with /move."
         )
-        assert not bot.host.matches
-        assert await bot.store.live_matches() == []
-        assert not [m for m in fake.messages(world.room) if m.author.id == fake.bot_user.id and not m.ephemeral]
-        # Once bob opens his DMs the same command starts the match.
-        world.bob.dms_open = True
-        assert (await world.start("tiles", options="anomalies=landmine")).startswith("Match #1 has started")
+        assert [r.id for r in await bot.store.live_matches()] == [1]
+        # alice, whose DMs are open, was told where her private moves go.
+        [hello] = fake.messages(fake.dm_channel(world.alice))
+        assert "Private moves of that match go here" in hello.content
 
 
 async def test_a_game_without_private_moves_starts_without_a_dm_and_refuses_one(world: World) -> None:

@@ -93,3 +93,38 @@ async def test_the_front_end_speaks_the_pseudo_language(world: World) -> None:
             said_by_messages(label)
         record = await fake.slash(world.carol, world.guild, world.room, "record", {"match": 1})
         said_by_messages(await ephemeral_answer(world, record))
+
+
+@pytest.mark.slow
+async def test_moves_without_the_room_and_without_dms_speak_the_pseudo_language(world: World) -> None:
+    """/move's answers and refusals, /start's word on a closed DM, the room's Send privately
+    offer, the own view it answers with, the form's answer, and a thread's closing line."""
+    fake = world.fake
+    settings = Settings(_env_file=None, database_url=world.db_url, geniusbot_language="qps")  # type: ignore[call-arg]
+    bot = TestBot(settings, time=world.time, guild_ready_timeout=0.01)
+    world.bob.dms_open = False
+
+    async def answer(user, name, options=None, channel=None) -> str:  # type: ignore[no-untyped-def]
+        interaction = await fake.slash(user, world.guild, channel or world.room, name, options or {})
+        return await ephemeral_answer(world, interaction)
+
+    async with world.running(bot):
+        said_by_messages(await answer(world.owner, "setup", {"threads": True}))
+        started = await world.start("decks")
+        said_by_messages(started)
+        [thread] = [c for c in world.guild.channels.values() if c.is_thread]
+        offer = await fake.wait_for_message(thread, predicate=lambda m: m.component("gb:private:1") is not None)
+        said_by_messages(offer.content)
+        assert offer.component("gb:private:1")["label"].startswith("⟦")
+        pressed = await fake.click(world.bob, offer, "gb:private:1")
+        await fake.wait_for_response(pressed)
+        mine = await fake.wait_for_followup(pressed)
+        said_by_messages(mine.content)
+        opened = await fake.click(world.bob, mine, "gb:sealed:1")
+        await fake.wait_for_response(opened)
+        said_by_messages(await ephemeral_answer(world, await fake.submit_modal(opened, {"move": "create 60"})))
+        said_by_messages(await answer(world.alice, "move", {"move": "create 50"}, channel=thread))
+        said_by_messages(await answer(world.carol, "move", {"move": "create 50"}, channel=thread))
+        said_by_messages(await answer(world.alice, "resign", {}, channel=thread))
+        ended = await fake.wait_for_message(world.room, predicate=lambda m: "#1" in m.content and "<#" in m.content)
+        said_by_messages(ended.content)

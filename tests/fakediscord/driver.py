@@ -491,17 +491,33 @@ class Driver:
         needed = model.VIEW_CHANNEL | (model.SEND_MESSAGES_IN_THREADS if channel.is_thread else model.SEND_MESSAGES)
         if perms & needed != needed:
             raise PermissionError(f"{user.username} cannot send messages in #{channel.name}")
+        if channel.is_thread and channel.archived:
+            # Discord's client offers no box in a locked thread; a message unarchives an unlocked one.
+            if channel.locked and not perms & model.MANAGE_THREADS:
+                raise PermissionError(f"{user.username} cannot send messages in the locked thread #{channel.name}")
+            channel.archived = False
         return guild
 
     async def user_says(
-        self, channel: FakeChannel, user: FakeUser, content: str, *, reply_to: FakeMessage | None = None
+        self,
+        channel: FakeChannel,
+        user: FakeUser,
+        content: str,
+        *,
+        reply_to: FakeMessage | None = None,
+        ping: bool = True,
     ) -> FakeMessage:
-        """``user`` posts ``content`` in ``channel``: MESSAGE_CREATE reaches the bot before this returns."""
+        """``user`` posts ``content`` in ``channel``: MESSAGE_CREATE reaches the bot before this returns.
+
+        ``reply_to``: the message it replies to; ``ping`` (the client's "@ on" of a reply, its
+        default) mentions that message's author, as Discord does (``allowed_mentions.replied_user``)."""
         guild = self._check_can_send(channel, user)
         self._begin_action()
         mentions = [
             self.users[int(i)] for i in dict.fromkeys(re.findall(r"<@!?(\d+)>", content)) if int(i) in self.users
         ]
+        if reply_to is not None and ping and reply_to.author not in mentions:
+            mentions.append(reply_to.author)
         if guild is not None:
             mentions = [u for u in mentions if u.id in guild.members]
         message = FakeMessage(

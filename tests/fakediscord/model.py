@@ -31,6 +31,7 @@ USE_EXTERNAL_EMOJIS = 1 << 18
 CHANGE_NICKNAME = 1 << 26
 MANAGE_ROLES = 1 << 28
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
@@ -64,6 +65,7 @@ BOT_DEFAULT = (
     | SEND_MESSAGES_IN_THREADS
     | CREATE_PUBLIC_THREADS
     | CREATE_PRIVATE_THREADS
+    | MANAGE_THREADS
 )
 
 # Channel types.
@@ -236,6 +238,10 @@ class FakeChannel:
     recipient: FakeUser | None = None
     owner_id: int | None = None
     last_message_id: int | None = None
+    #: A thread's state: archived (closed to new messages until unarchived), locked (only Manage
+    #: Threads may unarchive it).
+    archived: bool = False
+    locked: bool = False
 
     @property
     def mention(self) -> str:
@@ -279,10 +285,10 @@ class FakeChannel:
             data["message_count"] = 0
             data["member_count"] = 1
             data["thread_metadata"] = {
-                "archived": False,
+                "archived": self.archived,
                 "auto_archive_duration": 1440,
                 "archive_timestamp": iso_now(),
-                "locked": False,
+                "locked": self.locked,
                 "invitable": True,
             }
         return data

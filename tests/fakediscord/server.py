@@ -735,8 +735,10 @@ class FakeDiscord(Driver):
         channel = self._channel(self._params(request)[0])
         if channel.guild_id is None:
             raise ApiError(403, 50003, "Cannot execute action on a DM channel")
-        self._require(channel, model.MANAGE_CHANNELS)
         payload, _ = await self._body(request)
+        if channel.is_thread:
+            return self._edit_thread(channel, payload)
+        self._require(channel, model.MANAGE_CHANNELS)
         for key in ("name", "topic", "position"):
             if key in payload:
                 setattr(channel, key, payload[key])
@@ -755,6 +757,18 @@ class FakeDiscord(Driver):
         self.gateway.dispatch("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", channel.payload())
         self._record("channel_update", channel)
         return json_response(channel.payload())
+
+    def _edit_thread(self, thread: FakeChannel, payload: dict[str, Any]) -> web.Response:
+        """Modify Channel on a thread: Manage Threads, except to unarchive an unlocked thread
+        (Send Messages in Threads); a locked thread stays archived for anyone else."""
+        unarchive_only = set(payload) <= {"archived"} and payload.get("archived") is False and not thread.locked
+        self._require(thread, model.SEND_MESSAGES_IN_THREADS if unarchive_only else model.MANAGE_THREADS)
+        for key in ("name", "archived", "locked"):
+            if key in payload:
+                setattr(thread, key, payload[key])
+        self.gateway.dispatch("THREAD_UPDATE", thread.payload())
+        self._record("channel_update", thread)
+        return json_response(thread.payload())
 
     async def _delete_channel(self, request: web.Request) -> web.Response:
         channel = self._channel(self._params(request)[0])
@@ -988,6 +1002,11 @@ class FakeDiscord(Driver):
             if files:
                 bits.append(model.ATTACH_FILES)
             self._require(channel, *bits)
+            if channel.is_thread and channel.archived:
+                # A message unarchives an archived thread, unless it is locked.
+                if channel.locked and not self._bot_permissions(channel) & model.MANAGE_THREADS:
+                    raise ApiError(400, 50083, "Thread is archived")
+                channel.archived = False
         self._check_message_payload(payload, files, creating=True)
         self._check_upload_size(files)
         reference = payload.get("message_reference")

@@ -423,6 +423,19 @@ async def test_guild_settings(store: Store):
     assert await store.get_guild_settings(5) == GuildConfig(5, None, (40,))
 
 
+async def test_room_settings_default_to_no_threads_and_pings_and_change_alone(store: Store):
+    assert await store.get_guild_settings(7) == GuildConfig(7, None, (), threads=False, pings=True)
+    # A guild's first settings may be a room setting alone.
+    assert await store.set_guild_settings(7, threads=True) == GuildConfig(7, None, (), threads=True, pings=True)
+    assert await store.set_guild_settings(7, pings=False) == GuildConfig(7, None, (), threads=True, pings=False)
+    # The others stay as they were when one changes.
+    assert await store.set_guild_settings(7, host_role_id=9, game_room_ids=[3]) == GuildConfig(
+        7, 9, (3,), threads=True, pings=False
+    )
+    assert await store.set_guild_settings(7, threads=False) == GuildConfig(7, 9, (3,), threads=False, pings=False)
+    assert await store.get_guild_settings(7) == GuildConfig(7, 9, (3,), threads=False, pings=False)
+
+
 async def test_counts(store: Store):
     match = await new_match(store)
     await store.commit_action(match.id, 0, NewAction("move", "H8", seat="p1"))

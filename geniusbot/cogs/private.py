@@ -1,0 +1,174 @@
+"""Private moves without DMs: a "Send privately" button in the game room answers its presser alone
+(an ephemeral message) with the seat's own view and a button that opens a form for the private
+move, which goes in exactly as a DM would. The room offers the button while a seat the game waits
+on cannot be sent DMs; ``/move`` sends a private move too.
+
+A button's custom_id carries the match (``gb:private:12`` in the room, ``gb:sealed:12`` under a
+seat's own view), so buttons posted before a restart still work (discord.py dynamic items,
+registered at start). These formats are what running matches' buttons carry: they never change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import Any
+
+import discord
+
+from geniusbot.bot import DISCORD_ERRORS, Refusal, reply
+from geniusbot.words import Message, Verbatim, say
+
+from . import bot_of
+
+log = logging.getLogger(__name__)
+
+#: The label of the room's button (said in the bot's language).
+SEND_PRIVATELY = say("Send privately")
+#: The label of the button under a seat's own view that opens the form.
+TYPE_MOVE = say("Type my private move")
+
+
+def private_entry_message(labels: list[str]) -> Message:
+    """The room's message above the "Send privately" button: whom it is for (``labels``: the
+    room's names of the seats, "alice (p1)")."""
+    return say(
+        "{seats}: I cannot send you direct messages. Press the button to see your own view and send your "
+        "private move; only you will see them (or send it with {move}).",
+        seats=Verbatim(", ".join(labels)),
+        move=Verbatim("/move"),
+    )
+
+
+class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"gb:private:(?P<match>\d+)"):
+    """The room's "Send privately": the presser's own view and the form, to the presser alone."""
+
+    def __init__(self, match_id: int, label: str = "Send privately") -> None:
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary, custom_id=f"gb:private:{match_id}")
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PrivateButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        try:
+            await show_own_view(interaction, self.match_id)
+        except Exception as error:  # the tree's handler answers, as for a slash command
+            await bot.on_app_command_error(interaction, error)
+
+
+class TypeMoveButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"gb:sealed:(?P<match>\d+)"):
+    """Under a seat's own view: opens the form for its private move."""
+
+    def __init__(self, match_id: int, label: str = "Type my private move") -> None:
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary, custom_id=f"gb:sealed:{match_id}")
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TypeMoveButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        try:
+            seat = await seat_of(interaction, self.match_id)
+            await interaction.response.send_modal(PrivateMoveForm(self.match_id, seat, words=bot.words()))
+        except Exception as error:
+            await bot.on_app_command_error(interaction, error)
+
+
+class PrivateMoveForm(discord.ui.Modal):
+    """The form of a private move: one line, checked and taken exactly as a DM."""
+
+    def __init__(self, match_id: int, seat: str, *, words: Any) -> None:
+        super().__init__(title=words(say("Match #{match}: your private move", match=match_id))[:45], timeout=None)
+        self.match_id = match_id
+        self.seat = seat
+        self.move: discord.ui.TextInput[PrivateMoveForm] = discord.ui.TextInput(
+            label=words(say("Your move, as you would send it by DM"))[:45], max_length=200, custom_id="move"
+        )
+        self.add_item(self.move)
+
+    async def on_submit(self, interaction: discord.Interaction, /) -> None:
+        bot = bot_of(interaction)
+        try:
+            await send_private_move(interaction, self.match_id, self.seat, self.move.value)
+        except Exception as error:
+            await bot.on_app_command_error(interaction, error)
+
+
+def private_entry_view(match_id: int, label: str) -> discord.ui.View:
+    """The room's "Send privately" button (no timeout: it lives as long as the message)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PrivateButton(match_id, label))
+    return view
+
+
+async def seat_of(interaction: discord.Interaction, match_id: int) -> str:
+    """The seat the presser holds in the running match ``match_id``, or a refusal."""
+    host = bot_of(interaction).host
+    assert host is not None
+    live = await host.load(match_id)
+    if live is None:
+        raise Refusal(say("Match #{match} is not running.", match=match_id))
+    seat = next((s for s, p in live.players.items() if p.user_id == interaction.user.id), None)
+    if seat is None:
+        raise Refusal(say("You do not play in match #{match}; this button is for its players.", match=match_id))
+    return seat
+
+
+async def show_own_view(interaction: discord.Interaction, match_id: int) -> None:
+    """Answer the presser alone with its own view and the button that opens the form."""
+    bot = bot_of(interaction)
+    host = bot.host
+    assert host is not None
+    seat = await seat_of(interaction, match_id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    live = await host.load(match_id)
+    assert live is not None
+    if live.game.window() is not None:
+        # What a window shows (a grid to memorise) is deleted from the room when it closes; an
+        # answer to one member cannot be taken back, so the view waits for the window to close.
+        raise Refusal(say("The board in the room shows what everyone may see now; press again once it is hidden."))
+    png, text = await asyncio.to_thread(host.own_view, live, seat)
+    view = discord.ui.View(timeout=None)
+    view.add_item(TypeMoveButton(match_id, bot.words()(TYPE_MOVE)))
+    extra: dict[str, Any] = {"view": view}
+    if png is not None:
+        extra["file"] = discord.File(io.BytesIO(png), filename=f"match{match_id}-{seat}.png")
+    await reply(interaction, text[:2000], **extra)
+
+
+async def send_private_move(interaction: discord.Interaction, match_id: int, seat: str, text: str) -> None:
+    """Submit ``text`` privately for ``seat``, as a DM; answer the sender alone."""
+    bot = bot_of(interaction)
+    host = bot.host
+    assert host is not None
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    result = await host.submit(match_id, seat, text, private=True, key=f"discord:{interaction.id}", answer=False)
+    if not result.ok:
+        raise Refusal(result.message or say("That move was not taken; send it again."))
+    bot.dispatch("match_changed", match_id)
+    await reply(
+        interaction, say("Match #{match}: your move {move} is in.", match=match_id, move=Verbatim(text.strip()))
+    )
+
+
+async def close_entry(bot: Any, channel_id: int, message_id: int) -> None:
+    """Take the button off an old "Send privately" message."""
+    try:
+        await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+    except DISCORD_ERRORS as error:
+        log.info("could not close a Send privately button: %s", error)
