@@ -46,13 +46,13 @@ async def test_a_player_with_closed_dms_plays_sealed_moves_through_the_room(worl
         sent = await fake.submit_modal(opened, {"move": "create 60"})
         refused = await ephemeral_answer(world, sent)
         assert refused and not refused.startswith("Match #1: your move")
-        assert bot.host.matches[1].game.sealed["p2"] is None
+        assert bot.host.matches[1].game.sealed.sealed_by("p2") is None
         # A move taken goes in privately, as a DM would.
         opened = await fake.click(world.bob, mine, "gb:sealed:1")
         await fake.wait_for_response(opened)
         sent = await fake.submit_modal(opened, {"move": "create 49 1"})
         assert await ephemeral_answer(world, sent) == "Match #1: your move create 49 1 is in."
-        assert bot.host.matches[1].game.sealed["p2"] is not None
+        assert bot.host.matches[1].game.sealed.sealed_by("p2") is not None
         [logged] = [a for a in await bot.store.actions(1) if a.seat == "p2" and a.accepted]
         assert logged.private and logged.text == "create 49 1"
         assert not [m for m in fake.visible_to(world.alice, world.room) if "49" in m.content]
