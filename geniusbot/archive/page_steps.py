@@ -87,13 +87,16 @@ class PageMatch:
     note: str = ""
 
 
-def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes | None:
-    """The PNG of a public view as a page keeps it (:data:`PICTURE_LEVEL`), or ``None`` for a
-    game without a picture or one whose picture failed (the text board stands in, as in the room)."""
+def picture(view: Mapping[str, Any], names: Mapping[str, str], language: str = ENGLISH) -> bytes | None:
+    """The PNG of a public view as a page keeps it (:data:`PICTURE_LEVEL`), its words in
+    ``language``, or ``None`` for a game without a picture or one whose picture failed (the text
+    board stands in, as in the room)."""
     if not board.has_picture(str(view.get("game"))):
         return None
     try:
-        return png.encode_png(pictures.render_image(dict(view), players=names), level=PICTURE_LEVEL)
+        return png.encode_png(
+            pictures.render_image(dict(view), words=Words(language), players=names), level=PICTURE_LEVEL
+        )
     except Exception:  # a broken picture (a plug-in's too) must not stop a page
         log.exception("drawing %s failed; the page shows its text board", view.get("game"))
         return None
@@ -109,13 +112,14 @@ def draw_step(
     private: bool = False,
     clocks: Mapping[str, str] | None = None,
     pictures: bool = True,
+    language: str = ENGLISH,
 ) -> PageStep:
     """The page step of ``game`` as it stands (its text board alone when ``pictures`` is false).
     The picture carries the names but neither the clocks nor the step's number (the page says
     them beside it), so a position that does not change (a private submission the room does not
     see) is the same picture, kept once in the page."""
     view = game.view(None)
-    drawn = picture(view, names) if pictures else None
+    drawn = picture(view, names, language) if pictures else None
     shown = board.text_board(view) if drawn is None else ""
     return PageStep(index, seat, "" if private else text, private, drawn, shown, dict(clocks or {}))
 
@@ -156,7 +160,7 @@ def record_steps(record: Record, *, language: str = ENGLISH) -> PageMatch:
     game = game_from_record(record)
     names = {seat: record.header(seat.upper()).strip() or seat for seat in game.seats}
     pictures, note = drawn_note(len(record.lines) + 1, game)  # a line makes a step at most
-    steps = [draw_step(0, game, names, pictures=pictures)]
+    steps = [draw_step(0, game, names, pictures=pictures, language=language)]
     for line in record.lines:
         clocks = {k: v for k, v in line.annotations.items() if k in game.seats}
         taken = take(game, line)
@@ -174,6 +178,7 @@ def record_steps(record: Record, *, language: str = ENGLISH) -> PageMatch:
                 private=line.private,
                 clocks=clocks,
                 pictures=pictures,
+                language=language,
             )
         )
     outcome = game.outcome()
@@ -206,7 +211,7 @@ async def match_steps(store: Store, match_id: int, *, language: str = ENGLISH) -
             start = replay_actions(record, accepted[:1])[0]
             game = start.game
             pictures, note = drawn_note(record.last_seq + 1, game)  # a logged action makes a step at most
-            steps.append(draw_step(0, game, names, clocks=start.clocks, pictures=pictures))
+            steps.append(draw_step(0, game, names, clocks=start.clocks, pictures=pictures, language=language))
         assert game is not None
         for action in accepted:
             if action.kind not in GAME_KINDS:
@@ -222,11 +227,12 @@ async def match_steps(store: Store, match_id: int, *, language: str = ENGLISH) -
                 private=line.private,
                 clocks=clocks_of(action, game.seats),
                 pictures=pictures,
+                language=language,
             )
             steps.append(step)
     if game is None:  # no action logged at all
         start = replay_actions(record, [])[0]
-        steps.append(draw_step(0, start.game, names, clocks=start.clocks))
+        steps.append(draw_step(0, start.game, names, clocks=start.clocks, language=language))
     # The game as it ended keeps its outcome's words; a result it does not keep (a host's ruling,
     # an abort's) is the stored sentence.
     ended = (game.outcome() if game is not None else None) if record.result is not None else None

@@ -15,19 +15,24 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from geniusbot.games import Outcome
+from geniusbot.games.armslength.rules import COLOUR_WORDS, ORDER_WORDS
 from geniusbot.games.armslength.view import ArmsLengthView
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
+    card_words,
+    dotted,
     draw_footer,
     draw_header,
+    heading,
     outcome_line,
     player_rows,
-    seat_name,
+    title_of,
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, Words, say
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -201,50 +206,75 @@ def draw_last_move(draw: ImageDraw.ImageDraw, square: str, size: int) -> None:
             draw.line([(cx, cy), (cx, cy - sy * arm)], fill=fill, width=6)
 
 
-def status_line(view: ArmsLengthView, players: Mapping[str, str] | None) -> str:
-    """What the card says under the board while the game runs."""
+def _colour(name: str | None) -> Argument:
+    return COLOUR_WORDS.get(name or "") or Verbatim(str(name))
+
+
+def status_line(view: ArmsLengthView, words: Words | Mapping[str, str] | None = None) -> str:
+    """What the card says under the board while the game runs, said by ``words`` (English
+    :func:`card_words` of the names, given names)."""
+    if not isinstance(words, Words):
+        words = card_words(players=words)
     movers = view["to_move"]
-    mover = seat_name(movers[0], players) if movers else None
     phase = view["phase"]
     if phase == "choice":
-        who = mover or seat_name(view["dmo"], players)
-        return f"{who} chooses a colour and to go first or second (e.g. red first)"
-    parts = []
+        who = Seat(str(movers[0] if movers else view["dmo"]))
+        return words(say("{seat} chooses a colour and to go first or second (e.g. red first)", seat=who))
+    parts: list[Argument] = []
     colours = view["colors"]
-    if mover:
+    if movers:
         colour = colours.get(movers[0])
-        parts.append(f"{mover} to play{' ' + colour if colour else ''}")
+        if colour:
+            parts.append(say("{seat} to play {colour}", seat=Seat(movers[0]), colour=_colour(colour)))
+        else:
+            parts.append(say("{seat} to play", seat=Seat(movers[0])))
     if view["last_move"]:
-        parts.append(f"last {view['last_move']}")
+        parts.append(say("last {point}", point=Verbatim(view["last_move"])))
     off = [p for p in view["pushes"] if p["to"] is None and p["from"]]
     if off:
-        parts.append("knocked off " + ", ".join(f"{p['from']} {p['color']}".strip() for p in off))
-    return " · ".join(parts)
+        stones = tuple(
+            say("{square} {colour}", square=Verbatim(p["from"]), colour=_colour(p["color"]))
+            if p["color"]
+            else Verbatim(p["from"])
+            for p in off
+        )
+        parts.append(say("knocked off {stones}", stones=Listing(stones)))
+    said = dotted(parts)
+    return words(said) if said is not None else ""
 
 
-def seat_detail(view: ArmsLengthView, seat: str) -> str:
-    """The small text beside a player's name: colour, who moves first, stones knocked off."""
+def seat_detail(view: ArmsLengthView, seat: str, words: Words | None = None) -> str:
+    """The small words beside a player's name (:func:`seat_detail_said`), in English without ``words``."""
+    said = seat_detail_said(view, seat)
+    return (words or Words())(said) if said is not None else ""
+
+
+def seat_detail_said(view: ArmsLengthView, seat: str) -> Message | None:
+    """The small words beside a player's name: colour, who moves first, stones knocked off."""
     colour = view["colors"].get(seat)
     knocked = view["knocked_off"]
-    bits = []
+    bits: list[Argument] = []
     if colour:
-        bits.append(colour)
+        bits.append(_colour(colour))
         if view["first"] == seat:
-            bits.append("first")
-        bits.append(f"{int(knocked.get(colour, 0))}/{view['knockout_limit']} knocked off")
+            bits.append(ORDER_WORDS["first"])
+        bits.append(say("{n}/{limit} knocked off", n=int(knocked.get(colour, 0)), limit=int(view["knockout_limit"])))
     elif view["dmo"] == seat:
-        bits.append("DMO")
-    return " · ".join(bits)
+        bits.append(say("DMO"))
+    return dotted(bits)
 
 
 def render(
     view: ArmsLengthView,
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """The card of an Arm's Length view as a palette image."""
+    """The card of an Arm's Length view as a palette image, its words said by ``words``
+    (English without it, the seats named by ``players``)."""
+    words = words or card_words(players=players)
     size = view["size"]
     canvas = background(size).copy()
     draw = ImageDraw.Draw(canvas)
@@ -265,14 +295,12 @@ def render(
         colour = colours.get(seat)
         return stone_sprite(colour, 16, row_background) if colour in ("red", "blue") else None
 
-    def detail(seat: str) -> str:
-        return seat_detail(view, seat)
+    def detail(seat: str) -> Message | None:
+        return seat_detail_said(view, seat)
 
-    rows = player_rows(view, players, clocks, symbol, detail)
+    rows = player_rows(view, words, clocks, symbol, detail)
     move_number = view["move_number"]
-    head = title or "Arm's Length"
-    if move_number:
-        head = f"{head} · move {move_number}"
-    draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(Outcome.from_dict(view["outcome"]), players))
+    moves = [say("move {n}", n=move_number)] if move_number else []
+    draw_header(canvas, heading(words, title_of(title, say("Arm's Length")), *moves), rows)
+    draw_footer(canvas, status_line(view, words), outcome_line(Outcome.from_dict(view["outcome"]), words))
     return canvas
