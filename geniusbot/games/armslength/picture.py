@@ -17,24 +17,13 @@ from PIL import Image, ImageDraw
 from geniusbot.games import Outcome
 from geniusbot.games.armslength.rules import COLOUR_WORDS, ORDER_WORDS
 from geniusbot.games.armslength.view import ArmsLengthView
-from geniusbot.render.grid import coordinate_bands
-from geniusbot.render.layout import (
-    FOOTER_HEIGHT,
-    HEADER_HEIGHT,
-    card_words,
-    dotted,
-    draw_footer,
-    draw_header,
-    heading,
-    outcome_line,
-    player_rows,
-    title_of,
-)
+from geniusbot.render import stones as board_card
+from geniusbot.render.layout import HEADER_HEIGHT, card_words, dotted, outcome_line
 from geniusbot.render.palette import ink, new_canvas, rgb
-from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite
+from geniusbot.render.stones import WIDTH, Board
 from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, Words, say
 
-WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
 COORD_SIZE = 26
 
@@ -46,7 +35,7 @@ def cell_size(size: int) -> int:
 
 def canvas_size(size: int = 8) -> tuple[int, int]:
     """The picture's width and height for a board of ``size`` x ``size`` squares."""
-    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
+    return board_card.canvas_size()
 
 
 def _board_box(size: int) -> tuple[int, int, int, int]:
@@ -56,19 +45,17 @@ def _board_box(size: int) -> tuple[int, int, int, int]:
     return left, top, left + side, top + side
 
 
-def square_xy(square: str, size: int = 8) -> tuple[int, int]:
-    """The pixel centre of ``square`` ("E4"): column A on the left, row 1 at the bottom."""
-    col = ord(square[0].upper()) - ord("A")
-    row = int(square[1:]) - 1
+@lru_cache(maxsize=4)
+def board(size: int) -> Board:
+    """Where the squares of a board of ``size`` x ``size`` lie: their centres, a cell apart."""
     left, top, _, _ = _board_box(size)
     cell = cell_size(size)
-    return left + col * cell + cell // 2, top + (size - 1 - row) * cell + cell // 2
+    return Board(size, (left + cell // 2, top + cell // 2), cell)
 
 
-@lru_cache(maxsize=4)
-def _centres(size: int) -> dict[str, tuple[int, int]]:
-    letters = [chr(ord("A") + k) for k in range(size)]
-    return {f"{c}{r}": square_xy(f"{c}{r}", size) for c in letters for r in range(1, size + 1)}
+def square_xy(square: str, size: int = 8) -> tuple[int, int]:
+    """The pixel centre of ``square`` ("E4"): column A on the left, row 1 at the bottom."""
+    return board(size).xy(square)
 
 
 def stone_radius(size: int = 8) -> int:
@@ -88,11 +75,8 @@ def background(size: int) -> Image.Image:
         width = 3 if k in (0, size) else 2
         draw.line([(left + k * cell, top), (left + k * cell, bottom)], fill=ink("cell_line"), width=width)
         draw.line([(left, top + k * cell), (right, top + k * cell)], fill=ink("cell_line"), width=width)
-    letters = [chr(ord("A") + k) for k in range(size)]
-    coordinate_bands(
+    board(size).coordinates(
         canvas,
-        [(letter, square_xy(f"{letter}1", size)[0]) for letter in letters],
-        [(str(k), square_xy(f"A{k}", size)[1]) for k in range(1, size + 1)],
         top=top - MARGIN / 2,
         bottom=bottom + MARGIN / 2,
         left=left / 2,
@@ -283,24 +267,22 @@ def render(
     colours = view["colors"]
 
     draw_pushes(canvas, view, size)
-    centres = _centres(size)
-    for colour in ("red", "blue"):
-        stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])
+    board(size).place_stones(canvas, stones, ("red", "blue"), lambda colour: stone_sprite(colour, radius))
     draw_fours(draw, [list(line) for line in view["fours"]], size)
     last = view["last_move"]
     if last:
         draw_last_move(draw, last, size)
 
-    def symbol(seat: str, row_background: str) -> Sprite | None:
-        colour = colours.get(seat)
-        return stone_sprite(colour, 16, row_background) if colour in ("red", "blue") else None
-
-    def detail(seat: str) -> Message | None:
-        return seat_detail_said(view, seat)
-
-    rows = player_rows(view, words, clocks, symbol, detail)
-    move_number = view["move_number"]
-    moves = [say("move {n}", n=move_number)] if move_number else []
-    draw_header(canvas, heading(words, title_of(title, say("Arm's Length")), *moves), rows)
-    draw_footer(canvas, status_line(view, words), outcome_line(Outcome.from_dict(view["outcome"]), words))
+    board_card.draw_card(
+        canvas,
+        view,
+        words,
+        clocks,
+        title=title,
+        game=say("Arm's Length"),
+        symbol=board_card.seat_stones(colours, ("red", "blue"), lambda colour, bg: stone_sprite(colour, 16, bg)),
+        detail=lambda seat: seat_detail_said(view, seat),
+        status=status_line(view, words),
+        banner=outcome_line(Outcome.from_dict(view["outcome"]), words),
+    )
     return canvas

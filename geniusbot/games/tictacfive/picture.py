@@ -17,26 +17,14 @@ from PIL import Image, ImageDraw
 from geniusbot.games import Outcome
 from geniusbot.games.tictacfive.rules import COLOUR_WORDS
 from geniusbot.games.tictacfive.view import TicTacFiveView
-from geniusbot.render.grid import coordinate_bands
-from geniusbot.render.layout import (
-    FOOTER_HEIGHT,
-    HEADER_HEIGHT,
-    STATUS_SIZE,
-    card_words,
-    dotted,
-    draw_footer,
-    draw_header,
-    heading,
-    outcome_line,
-    player_rows,
-    title_of,
-)
+from geniusbot.render import stones as board_card
+from geniusbot.render.layout import FOOTER_HEIGHT, HEADER_HEIGHT, STATUS_SIZE, card_words, dotted, outcome_line
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.render.stones import WIDTH, Board
 from geniusbot.render.text import draw_text, fit_text
 from geniusbot.words import Message, Seat, Verbatim, Words, say
 
-WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
 INSET = 26  # from the edge of the wood to the outer grid lines
 SPAN = WIDTH - 2 * (MARGIN + INSET)
@@ -45,7 +33,7 @@ COORD_SIZE = 24
 
 def letters(size: int) -> list[str]:
     """Column letters of a board of ``size`` points (the letter I is used: docs/rules/tictacfive.md, ruling 12)."""
-    return [chr(ord("A") + k) for k in range(size)]
+    return board_card.letters(size)
 
 
 def spacing(size: int) -> int:
@@ -55,31 +43,22 @@ def spacing(size: int) -> int:
 
 def canvas_size(size: int = 15) -> tuple[int, int]:
     """The picture's width and height for a board of ``size`` points."""
-    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
+    return board_card.canvas_size()
 
 
-def _origin(size: int) -> tuple[int, int]:
-    # Centre the grid in the wood when SPAN does not divide evenly.
+@lru_cache(maxsize=4)
+def board(size: int) -> Board:
+    """Where the points of a board of ``size`` lie: the grid centred in the wood when SPAN does
+    not divide evenly."""
     extra = SPAN - spacing(size) * (size - 1)
     left = MARGIN + INSET + extra // 2
     top = HEADER_HEIGHT + MARGIN + INSET + extra // 2
-    return left, top
+    return Board(size, (left, top), spacing(size))
 
 
 def point_xy(point: str, size: int = 15) -> tuple[int, int]:
     """The pixel centre of ``point`` ("H8"): column A on the left, row 1 at the bottom."""
-    col = ord(point[0].upper()) - ord("A")
-    row = int(point[1:]) - 1
-    left, top = _origin(size)
-    step = spacing(size)
-    return left + col * step, top + (size - 1 - row) * step
-
-
-@lru_cache(maxsize=4)
-def _centres(size: int) -> dict[str, tuple[int, int]]:
-    return {
-        f"{letter}{row}": point_xy(f"{letter}{row}", size) for letter in letters(size) for row in range(1, size + 1)
-    }
+    return board(size).xy(point)
 
 
 def stone_radius(size: int = 15) -> int:
@@ -117,10 +96,8 @@ def background(size: int) -> Image.Image:
     for point in _star_points(size):
         x, y = point_xy(point, size)
         draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=ink("grid"))
-    coordinate_bands(
+    board(size).coordinates(
         canvas,
-        [(letter, point_xy(f"{letter}1", size)[0]) for letter in letters(size)],
-        [(str(row), point_xy(f"A{row}", size)[1]) for row in range(1, size + 1)],
         top=board_top - MARGIN / 2,
         bottom=board_top + WIDTH - 2 * MARGIN + MARGIN / 2,
         left=MARGIN / 2,
@@ -250,9 +227,8 @@ def render(
     colours = view["colors"]
 
     winning = [p for p in (view["winning_line"] or []) if p]
-    centres = _centres(size)
-    for colour in ("black", "white"):
-        stamp(canvas, stone_sprite(colour, radius), [centres[p] for p, c in stones.items() if c == colour])
+    centres = board(size).centres()
+    board(size).place_stones(canvas, stones, ("black", "white"), lambda colour: stone_sprite(colour, radius))
     if len(winning) >= 2:
         ends = sorted(winning, key=lambda p: (ord(p[0].upper()), int(p[1:])))
         a, b = point_xy(ends[0], size), point_xy(ends[-1], size)
@@ -270,23 +246,26 @@ def render(
     forbidden = [p for p in view.get("forbidden") or [] if p in centres and p not in stones]
     stamp(canvas, forbidden_sprite(radius), [centres[p] for p in forbidden])
 
-    def symbol(seat: str, row_background: str) -> Sprite | None:
-        colour = colours.get(seat)
-        return stone_sprite(colour, 16, row_background) if colour in ("black", "white") else None
-
     def detail(seat: str) -> Message | None:
         return COLOUR_WORDS.get(colours.get(seat) or "")  # the colour word, so the row reads without colour too
 
-    rows = player_rows(view, words, clocks, symbol, detail)
-    move_number = view["move_number"]
-    moves = [say("move {n}", n=move_number)] if move_number else []
-    draw_header(canvas, heading(words, title_of(title, say("Tic-Tac-Five")), *moves), rows)
     status = status_line(view, words)
     banner = outcome_line(Outcome.from_dict(view["outcome"]), words)
     if forbidden and banner is None:
         # The status keeps to the left of the legend: 22 pixels in from the edge, 24 short of the mark.
         status = fit_text(status, STATUS_SIZE, max(0, _draw_legend(canvas, words(FORBIDDEN_LEGEND_SAID)) - 24 - 22))
-    draw_footer(canvas, status, banner)
+    board_card.draw_card(
+        canvas,
+        view,
+        words,
+        clocks,
+        title=title,
+        game=say("Tic-Tac-Five"),
+        symbol=board_card.seat_stones(colours, ("black", "white"), lambda colour, bg: stone_sprite(colour, 16, bg)),
+        detail=detail,
+        status=status,
+        banner=banner,
+    )
     return canvas
 
 
