@@ -316,7 +316,7 @@ def title_of(title: str | None, game: Message) -> Argument:
 
 def heading(words: Words, head: Argument, *parts: Argument) -> str:
     """The title line: ``head`` (:func:`title_of`), then each of ``parts`` after a middle dot
-    ("Tic-Tac-Five · move 12"), said by the card's ``words``."""
+    ("Match #3 · move 12"), said by the card's ``words``."""
     for part in parts:
         head = say("{title} · {part}", title=head, part=part)
     if isinstance(head, Verbatim):

@@ -1,4 +1,4 @@
-"""The skeleton of a stone board's card (Tic-Tac-Five's points, Arm's Length's squares): a square
+"""The skeleton of a stone board's card (stones on points or on squares): a square
 board of ``size`` x ``size`` places named "A1" (column A on the left, row 1 at the bottom), its
 coordinates round it, the stones by colour, and the card round the board (the title with the move
 number, the two player rows with each seat's stone, the status or the result banner).
