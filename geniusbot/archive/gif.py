@@ -96,7 +96,7 @@ def caption(shown: Shown, steps: Steps) -> list[str]:
 
 def frame_image(shown: Shown, steps: Steps, title: str | None = None) -> Image.Image:
     """The frame of one step: its picture, then the caption strip (on the house palette)."""
-    picture = render_image(shown.view, players=steps.names, clocks=dict(shown.clocks), title=title)
+    picture = render_image(shown.view, words=steps.words, players=steps.names, clocks=dict(shown.clocks), title=title)
     palette = picture.getpalette() if picture.mode == "P" else None
     if not palette or palette != PALETTE[: len(palette)]:  # a plug-in's picture on a palette of its own
         picture = picture.convert("RGB").quantize(palette=palette_image(), dither=Image.Dither.NONE)

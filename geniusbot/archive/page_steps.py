@@ -87,13 +87,16 @@ class PageMatch:
     note: str = ""
 
 
-def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> bytes | None:
-    """The PNG of a public view as a page keeps it (:data:`PICTURE_LEVEL`), or ``None`` for a
-    game without a picture or one whose picture failed (the text board stands in, as in the room)."""
+def picture(view: Mapping[str, Any], names: Mapping[str, str], language: str = ENGLISH) -> bytes | None:
+    """The PNG of a public view as a page keeps it (:data:`PICTURE_LEVEL`), its words in
+    ``language``, or ``None`` for a game without a picture or one whose picture failed (the text
+    board stands in, as in the room)."""
     if not board.has_picture(str(view.get("game"))):
         return None
     try:
-        return png.encode_png(pictures.render_image(dict(view), players=names), level=PICTURE_LEVEL)
+        return png.encode_png(
+            pictures.render_image(dict(view), words=Words(language), players=names), level=PICTURE_LEVEL
+        )
     except Exception:  # a broken picture (a plug-in's too) must not stop a page
         log.exception("drawing %s failed; the page shows its text board", view.get("game"))
         return None
@@ -117,7 +120,7 @@ def draw_step(
     them beside it), so a position that does not change (a private submission the room does not
     see) is the same picture, kept once in the page."""
     view = game.view(None)
-    drawn = picture(view, names) if pictures else None
+    drawn = picture(view, names, language) if pictures else None
     shown = board.text_board(view, words=Words(language)) if drawn is None else ""
     return PageStep(index, seat, "" if private else text, private, drawn, shown, dict(clocks or {}))
 

@@ -256,7 +256,9 @@ class Announcer:
         players = {s: p.name or s for s, p in live.players.items()}
         title = self.text(live, say("Match #{id}", id=live.id))
         return asyncio.ensure_future(
-            asyncio.to_thread(board.picture, view, players=players, clocks=self.clocks(live, now), title=title)
+            asyncio.to_thread(
+                board.picture, view, words=self.words(live), players=players, clocks=self.clocks(live, now), title=title
+            )
         )
 
     @staticmethod
@@ -415,7 +417,9 @@ class Announcer:
         if player is not None and self.pictures and board.has_picture(live.game.name):
             players = {s: p.name or s for s, p in live.players.items()}
             title = self.text(live, say("Match #{id}: {seat}", id=live.id, seat=live.who(seat)))
-            png = await asyncio.to_thread(board.picture, view, players=players, clocks=clocks, title=title)
+            png = await asyncio.to_thread(
+                board.picture, view, words=self.words(live), players=players, clocks=clocks, title=title
+            )
             if png is not None:
                 try:
                     await send_picture(

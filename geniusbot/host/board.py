@@ -55,15 +55,17 @@ def has_picture(game: str) -> bool:
 def picture(
     view: Mapping[str, Any],
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> bytes | None:
-    """PNG bytes of the view, or ``None`` when the game has no picture or drawing it failed."""
+    """PNG bytes of the view (its words said by ``words``), or ``None`` when the game has no
+    picture or drawing it failed."""
     if not has_picture(str(view.get("game"))):
         return None
     try:
-        return pictures.render_view(dict(view), players=players, clocks=clocks, title=title)
+        return pictures.render_view(dict(view), words=words, players=players, clocks=clocks, title=title)
     except Exception:  # a broken picture (a plug-in's too) must not stop a match: the text board stands in
         log.exception("drawing %s failed; falling back to text", view.get("game"))
         return None

@@ -402,7 +402,7 @@ class Host:
         if self.announcer.pictures and board.has_picture(live.game.name):
             players = {s: p.name or s for s, p in live.players.items()}
             title = words(say("Match #{id}: {seat}", id=live.id, seat=live.who(seat)))
-            png = board.picture(view, players=players, clocks=self.clocks(live, self.now()), title=title)
+            png = board.picture(view, words=words, players=players, clocks=self.clocks(live, self.now()), title=title)
             if png is not None:
                 return png, heading
         text = board.text_board(view, words=words)

@@ -78,6 +78,12 @@ def follow_font(package: str) -> None:
     _followers.add(package)
 
 
+def empty_caches() -> None:
+    """Empty every cache of drawn text (as a new font does): the next picture draws all of its
+    text afresh (what a test that hears every text drawn, ``text.listening``, needs)."""
+    _clear_caches()
+
+
 def _clear_caches() -> None:
     # Every picture caches sprites and backgrounds with text on them: empty every function cache
     # of this package and of the packages that follow the font, rather than keep a list of caches

@@ -27,8 +27,8 @@ def coordinate_bands(
     ``columns`` and ``rows`` are ``(label, x)`` and ``(label, y)`` pairs; ``size`` is the text's size.
     """
     for label, x in columns:
-        draw_text(canvas, (x, top), label, size, fg="muted", anchor="m")
-        draw_text(canvas, (x, bottom), label, size, fg="muted", anchor="m")
+        draw_text(canvas, (x, top), label, size, fg="muted", anchor="m", notation=True)
+        draw_text(canvas, (x, bottom), label, size, fg="muted", anchor="m", notation=True)
     for label, y in rows:
-        draw_text(canvas, (left, y), label, size, fg="muted", anchor="m")
-        draw_text(canvas, (right, y), label, size, fg="muted", anchor="m")
+        draw_text(canvas, (left, y), label, size, fg="muted", anchor="m", notation=True)
+        draw_text(canvas, (right, y), label, size, fg="muted", anchor="m", notation=True)

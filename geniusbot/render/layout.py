@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
-from geniusbot.words import Message, Words, say
+from geniusbot.words import ENGLISH, Argument, Message, Seat, Verbatim, Words, say, say_c
 
 from .fonts import drawable_name
 from .palette import ink
@@ -25,7 +25,7 @@ from .text import draw_text, fit_text, text_width
 
 def seat_name(seat: str | None, players: Mapping[str, str] | None) -> str:
     """The display name of ``seat`` as the boards' font can draw it (:func:`drawable_name`): the
-    host's name for it, else "Player 1" / "Player 2"."""
+    host's name for it, else "Player 1" / "Player 2" (what :func:`card_words` names the seats)."""
     if seat is None:
         return "nobody"
     if players and players.get(seat):
@@ -33,12 +33,39 @@ def seat_name(seat: str | None, players: Mapping[str, str] | None) -> str:
     return {"p1": "Player 1", "p2": "Player 2"}.get(seat, seat)
 
 
+def card_words(language: str = ENGLISH, players: Mapping[str, str] | None = None) -> Words:
+    """The words a card speaks with: ``language``, each seat named by :func:`seat_name` (its
+    player's name as the font can draw it, else "Player 1"), in the label form "Ann (p1)" where
+    names would be ambiguous (as :class:`~geniusbot.words.Words` does everywhere)."""
+    seats = dict.fromkeys(("p1", "p2", *(players or {})))
+    return Words(language, {seat: seat_name(seat, players) for seat in seats})
+
+
+def named(seat: str) -> Message:
+    """A seat's name alone, as a message (a player row's name; bracketed in the pseudo-language)."""
+    return say("{seat}", seat=Seat(seat))
+
+
 _SEAT_WORD = re.compile(r"\b(p1|p2)\b")
 
 
-def with_names(text: str, players: Mapping[str, str] | None) -> str:
-    """``text`` (an outcome reason from the rules) with the seat ids replaced by display names."""
-    return _SEAT_WORD.sub(lambda m: seat_name(m.group(1), players), text)
+def stored_english_with_names(text: str, words: Words) -> str:
+    """``text``, an outcome's plain English as a match stored it before outcomes were messages,
+    with its seat ids replaced by the card's names. For stored strings only: every new sentence
+    names its seats with :class:`~geniusbot.words.Seat`."""
+    return _SEAT_WORD.sub(lambda m: words.names.get(m.group(1), m.group(1)), text)
+
+
+class Banner(str):
+    """The text of a result banner, which knows whether it announces a draw (drawn on its own
+    colour, whatever the language's words for it)."""
+
+    draw: bool
+
+    def __new__(cls, text: str, *, draw: bool) -> Banner:
+        banner = super().__new__(cls, text)
+        banner.draw = draw
+        return banner
 
 
 class Ending(Protocol):
@@ -73,12 +100,12 @@ class Ending(Protocol):
 
 def outcome_line(
     ended: Ending | None,
-    players: Mapping[str, str] | None,
+    words: Words | Mapping[str, str] | None,
     *,
     how_names_winner: bool = False,
-) -> str | None:
+) -> Banner | None:
     """The banner text for how the game ended (its ``Outcome``), or ``None`` while the game runs;
-    seats are named as the card names them.
+    said by the card's ``words`` (or, given the players' names, by English :func:`card_words`).
 
     A draw: "Draw: " and the whole sentence. A win: the whole sentence (:attr:`Ending.reason`)
     when its verdict says who wins ("; p1 wins", ", and wins"), so the winner is named once;
@@ -88,36 +115,46 @@ def outcome_line(
     """
     if ended is None:
         return None
-    if ended.said_how is not None:
-        return _said_banner(ended, ended.said_how, players, how_names_winner=how_names_winner)
-    if ended.winner is None:
-        head: str | None = "Draw"
-        sentence = ended.reason
-    elif ended.verdict or how_names_winner:
-        head, sentence = None, ended.reason
-    else:
-        head, sentence = f"{seat_name(ended.winner, players)} wins", ended.detail
-    text = with_names(sentence, players).strip().rstrip(".")
-    if head is None:
-        return text or f"{seat_name(ended.winner, players)} wins"
-    return f"{head}: {text}" if text else head
-
-
-def _said_banner(ended: Ending, how: Message, players: Mapping[str, str] | None, *, how_names_winner: bool) -> str:
-    """The banner of an ending made of messages: said with the card's names for the seats."""
-    words = Words(names={seat: seat_name(seat, players) for seat in ("p1", "p2")})
+    if not isinstance(words, Words):
+        words = card_words(ENGLISH, words)
+    if ended.said_how is None:
+        return _stored_banner(ended, words, how_names_winner=how_names_winner)
+    how = ended.said_how
     clause = say("{how}{verdict}", how=how, verdict=ended.said_verdict) if ended.said_verdict else how
     if ended.winner is None:
-        head: str | None = "Draw"
-        text = words(clause)
-    elif ended.verdict or how_names_winner:
-        head, text = None, words(clause)
+        return _banner(words, None, words(clause).strip())
+    if ended.verdict or how_names_winner:
+        return _banner(words, None, words(clause).strip(), ended.winner)
+    return _banner(words, ended.winner, words(how).strip())
+
+
+def _stored_banner(ended: Ending, words: Words, *, how_names_winner: bool) -> Banner:
+    """The banner of an ending a match stored as plain English (before outcomes were messages)."""
+    if ended.winner is None or ended.verdict or how_names_winner:
+        sentence, head = ended.reason, None
     else:
-        head, text = f"{seat_name(ended.winner, players)} wins", words(how)
-    text = text.strip()
-    if head is None:
-        return text or f"{seat_name(ended.winner, players)} wins"
-    return f"{head}: {text}" if text else head
+        sentence, head = ended.detail, ended.winner
+    text = stored_english_with_names(sentence, words).strip().rstrip(".")
+    return _banner(words, head, text, ended.winner if head is None else None, draw=ended.winner is None)
+
+
+def _banner(
+    words: Words, head: str | None, text: str, winner: str | None = None, *, draw: bool | None = None
+) -> Banner:
+    """A banner: "Draw: ..." (no winner, no head), "Ann wins: ..." (``head`` the winner), or the
+    text alone (the sentence names ``winner``); "Draw" or "Ann wins" where the text says nothing."""
+    is_draw = (head is None and winner is None) if draw is None else draw
+    if is_draw:
+        said = words(say("Draw: {result}", result=Verbatim(text)) if text else say("Draw"))
+    elif head is not None:
+        said = words(
+            say("{seat} wins: {how}", seat=Seat(head), how=Verbatim(text))
+            if text
+            else say("{seat} wins", seat=Seat(head))
+        )
+    else:
+        said = text or words(say("{seat} wins", seat=Seat(winner or "")))
+    return Banner(said, draw=is_draw)
 
 
 @dataclass(frozen=True)
@@ -176,12 +213,14 @@ def draw_header(canvas: Image.Image, title: str, rows: Sequence[PlayerRow]) -> N
 
 
 def draw_footer(canvas: Image.Image, status: str, banner: str | None) -> None:
-    """The bottom line: the outcome as a banner once the game is over, else the status."""
+    """The bottom line: the outcome as a banner (:func:`outcome_line`) once the game is over, else
+    the status. A draw's banner is drawn on its own colour."""
     width, height = canvas.size
     top = height - FOOTER_HEIGHT
     mid = top + FOOTER_HEIGHT / 2
     if banner is not None:
-        bg = "accent" if not banner.startswith("Draw") else "draw_banner"
+        draw = banner.draw if isinstance(banner, Banner) else banner.startswith("Draw")
+        bg = "draw_banner" if draw else "accent"
         ImageDraw.Draw(canvas).rectangle([0, top + 4, width - 1, height - 1], fill=ink(bg))
         size, lines = banner_lines(banner, width - 40)
         if len(lines) == 1:
@@ -229,29 +268,58 @@ def banner_lines(banner: str, room: int) -> tuple[int, list[str]]:
 
 def player_rows(
     view: Mapping[str, Any],
-    players: Mapping[str, str] | None,
+    words: Words,
     clocks: Mapping[str, str] | None,
     symbol: Callable[[str, str], Sprite | None],
-    detail: Callable[[str], str],
+    detail: Callable[[str], Message | None],
     *,
     order: Sequence[str] = ("p1", "p2"),
 ) -> list[PlayerRow]:
-    """The two player rows, built from the view with the renderer's symbol and detail.
+    """The two player rows, built from the view with the renderer's symbol and detail, said by
+    the card's ``words``.
 
-    ``symbol(seat, background)`` gives the seat's stone drawn on the row's background colour.
+    ``symbol(seat, background)`` gives the seat's stone drawn on the row's background colour;
+    ``detail(seat)`` the small words beside the name (``None`` for none).
     """
     movers = set(view.get("to_move") or ())
     rows = []
     for seat in order:
         to_move = seat in movers and not view.get("outcome")
+        said = detail(seat)
         rows.append(
             PlayerRow(
                 seat=seat,
-                name=seat_name(seat, players),
+                name=words(named(seat)),
                 symbol=symbol(seat, "band" if to_move else "page"),
-                detail=detail(seat),
+                detail=words(said) if said is not None else "",
                 clock=(clocks or {}).get(seat),
                 to_move=to_move,
             )
         )
     return rows
+
+
+def dotted(parts: Sequence[Argument]) -> Message | None:
+    """Phrases in a row after middle dots ("red · first · 0/10 knocked off"), or ``None`` for none."""
+    if not parts:
+        return None
+    said: Argument = parts[0]
+    for part in parts[1:]:
+        said = say("{first} · {then}", first=said, then=part)
+    return said if isinstance(said, Message) else say_c("written as it is", "{text}", text=said)
+
+
+def title_of(title: str | None, game: Message) -> Argument:
+    """What heads the card: the host's ``title`` (said already, kept as it is), else the game's name."""
+    return Verbatim(title) if title else game
+
+
+def heading(words: Words, head: Argument, *parts: Argument) -> str:
+    """The title line: ``head`` (:func:`title_of`), then each of ``parts`` after a middle dot
+    ("Match #3 · move 12"), said by the card's ``words``."""
+    for part in parts:
+        head = say("{title} · {part}", title=head, part=part)
+    if isinstance(head, Verbatim):
+        return head.text
+    assert isinstance(head, Message)
+    return words(head)

@@ -7,6 +7,8 @@ picture together.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -71,6 +73,28 @@ def text_sprite(text: str, size: int, fg: str = "text", bg: str = "page", bold: 
     return Sprite(line, None)
 
 
+#: Who hears every text a picture draws (:func:`listening`): ``(text, notation)``.
+_listeners: list[Callable[[str, bool], None]] = []
+
+
+@contextmanager
+def listening() -> Iterator[list[tuple[str, bool]]]:
+    """Every text given to :func:`draw_text` while the block runs, as ``(text, notation)`` pairs
+    in the order drawn (what a test of a picture's words reads). The picture is drawn as ever;
+    what a cache drew before (a background, a sprite) is not drawn again, so it is not heard:
+    empty the caches first (:func:`geniusbot.render.fonts.empty_caches`) to hear it all."""
+    heard: list[tuple[str, bool]] = []
+
+    def hear(text: str, notation: bool) -> None:
+        heard.append((text, notation))
+
+    _listeners.append(hear)
+    try:
+        yield heard
+    finally:
+        _listeners.remove(hear)
+
+
 def draw_text(
     canvas: Image.Image,
     xy: tuple[float, float],
@@ -81,11 +105,23 @@ def draw_text(
     bg: str = "page",
     bold: bool = False,
     anchor: str = "l",
+    notation: bool = False,
+    masked: bool = False,
 ) -> int:
     """Draw one line of text vertically centred on ``xy[1]``; ``anchor`` l/m/r places ``xy[0]``.
 
-    Returns the width drawn. The text sits on a solid box of ``bg``, so it must go on that colour.
+    Every text a picture draws goes through here. ``text`` is said already (a message made text
+    by the card's :class:`~geniusbot.words.Words`), or is ``notation``: a coordinate, a number,
+    a square's name, the same in every language.
+
+    Returns the width drawn. The text sits on a solid box of ``bg``, so it must go on that colour;
+    ``masked`` draws it glyph by glyph through each glyph's mask instead, so that what lies under
+    it (a ring, a frame) shows between the letters.
     """
+    for hear in _listeners:
+        hear(text, notation)
+    if masked:
+        return _draw_masked(canvas, xy, text, size, fg=fg, bg=bg, bold=bold, anchor=anchor)
     # No boxes for characters the font lacks; a newline or tab in a display name is a space.
     text = drawable_text(text)
     if not text:
@@ -96,6 +132,19 @@ def draw_text(
     # Centre on the cap height, not on the full line box, so digits and capitals look centred.
     top = xy[1] - font(size).getmetrics()[0] * 0.62
     paste(canvas, sprite, (int(round(x)) - GLYPH_PAD, int(round(top))))
+    return width
+
+
+def _draw_masked(
+    canvas: Image.Image, xy: tuple[float, float], text: str, size: int, *, fg: str, bg: str, bold: bool, anchor: str
+) -> int:
+    width = text_width(text, size, bold)
+    pen = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor] + (1 if bold else 0)
+    top = int(round(xy[1] - font(size).getmetrics()[0] * 0.62))
+    for char in text:
+        if char != " ":
+            paste(canvas, glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - GLYPH_PAD, top))
+        pen += advance(char, size)
     return width
 
 

@@ -12,10 +12,11 @@ from geniusbot.render.layout import (
     NAME_SIZE,
     STATUS_SIZE,
     banner_lines,
+    card_words,
     draw_footer,
     outcome_line,
     seat_name,
-    with_names,
+    stored_english_with_names,
 )
 from geniusbot.render.palette import new_canvas, rgb
 from geniusbot.render.text import fit_text, text_width
@@ -93,8 +94,9 @@ def test_seat_names_default_to_player_numbers():
     assert seat_name("p2", {"p2": "Ben"}) == "Ben"
 
 
-def test_seat_ids_inside_words_are_left_alone():
-    assert with_names("p1 beat p2 at step1p2", {"p1": "Ann", "p2": "Ben"}) == "Ann beat Ben at step1p2"
+def test_seat_ids_inside_words_of_a_stored_english_outcome_are_left_alone():
+    words = card_words(players={"p1": "Ann", "p2": "Ben"})
+    assert stored_english_with_names("p1 beat p2 at step1p2", words) == "Ann beat Ben at step1p2"
 
 
 def test_fit_text_cuts_long_text_with_an_ellipsis():

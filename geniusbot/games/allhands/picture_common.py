@@ -11,10 +11,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from geniusbot.render.fonts import font
+from geniusbot.games.allhands.common import ANOMALY_WORDS as ANOMALY_PHRASES
 from geniusbot.render.palette import new_canvas, rgb
-from geniusbot.render.sprites import Sprite, paste, smooth_sprite
-from geniusbot.render.text import GLYPH_PAD, advance, draw_text, glyph_sprite, text_width
+from geniusbot.render.sprites import Sprite, smooth_sprite
+from geniusbot.render.text import draw_text
+from geniusbot.words import ENGLISH, Argument, Listing, Message, Verbatim, Words, say, say_c
 
 # tile colour -> (fill, letter ink)
 TILE_INKS: dict[str, tuple[str, str]] = {
@@ -30,6 +31,24 @@ SEAT_FILL = {"p1": "red_stone", "p2": "blue_stone"}
 SEAT_SHAPE = {"p1": "disc", "p2": "square"}
 
 
+#: The letter each tile colour carries, as the language writes it.
+TILE_LETTERS: dict[str, Message] = {
+    "red": say_c("tile letter", "R"),
+    "orange": say_c("tile letter", "O"),
+    "yellow": say_c("tile letter", "Y"),
+    "green": say_c("tile letter", "G"),
+    "blue": say_c("tile letter", "B"),
+    "purple": say_c("tile letter", "P"),
+}
+
+
+def tile_letter(colour: str) -> Message | None:
+    """The letter a tile of ``colour`` carries, as a message (none on the black centre)."""
+    return TILE_LETTERS.get(colour) or (
+        say_c("written as it is", "{text}", text=Verbatim(letter(colour))) if letter(colour) else None
+    )
+
+
 def letter(colour: str) -> str:
     """The letter a tile of ``colour`` carries: its initial (none on the black centre)."""
     return "" if colour == "black" else colour[:1].upper()
@@ -41,11 +60,13 @@ def tile_inks(colour: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=256)
-def tile_sprite(colour: str, side: int, letter_size: int) -> Sprite:
-    """A square tile of ``colour`` with its letter in the middle (``letter_size`` 0: no letter)."""
+def tile_sprite(colour: str, side: int, letter_size: int, language: str = ENGLISH) -> Sprite:
+    """A square tile of ``colour`` with its letter in the middle, in ``language`` (``letter_size``
+    0: no letter)."""
     fill, fg = tile_inks(colour)
     image = new_canvas((side, side), fill)
-    text = letter(colour)
+    said = tile_letter(colour)
+    text = Words(language)(said) if said is not None and letter_size else ""
     if text and letter_size:
         draw_text(image, (side / 2, side / 2), text, letter_size, fg=fg, bg=fill, bold=True, anchor="m")
     return Sprite(image, None)
@@ -90,6 +111,21 @@ ANOMALY_WORDS = {
 }
 
 
+#: The anomalies whose names a narrow cell abbreviates.
+SHORT_ANOMALY_PHRASES: dict[str, Message] = {
+    "rectangle-adverse": say_c("anomaly, short", "rect.-adverse"),
+    "pick-your-prize": say_c("anomaly, short", "pick prize"),
+}
+
+
+def anomaly_phrase(name: str, short: bool = False) -> Argument:
+    """An anomaly's name (canonical) as a phrase of a message (``short``: abbreviated for a
+    narrow cell)."""
+    if short and name in SHORT_ANOMALY_PHRASES:
+        return SHORT_ANOMALY_PHRASES[name]
+    return ANOMALY_PHRASES.get(name) or Verbatim(name)
+
+
 def anomaly_word(name: str, short: bool = False) -> str:
     """An anomaly's name as a player reads it (``short``: abbreviated for a narrow cell)."""
     if short:
@@ -98,17 +134,36 @@ def anomaly_word(name: str, short: bool = False) -> str:
 
 
 def draw_text_over(
-    canvas: Image.Image, xy: tuple[float, float], text: str, size: int, *, fg: str, bg: str, bold: bool = False
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    *,
+    fg: str,
+    bg: str,
+    bold: bool = False,
+    notation: bool = False,
 ) -> None:
     """One line of text centred on ``xy``, glyph by glyph through each glyph's mask, so that what
-    lies under the text box (a ring, a frame) shows between the letters.
-
-    :func:`draw_text` lays a solid box of ``bg`` under the text, which would cut a pattern.
+    lies under the text box (a ring, a frame) shows between the letters (``draw_text``'s
+    ``masked``; its plain way lays a solid box of ``bg`` under the text, which would cut a pattern).
     """
-    width = text_width(text, size, bold)
-    pen = xy[0] - width / 2 + (1 if bold else 0)
-    top = int(round(xy[1] - font(size).getmetrics()[0] * 0.62))
-    for char in text:
-        if char != " ":
-            paste(canvas, glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - GLYPH_PAD, top))
-        pen += advance(char, size)
+    draw_text(canvas, xy, text, size, fg=fg, bg=bg, bold=bold, anchor="m", notation=notation, masked=True)
+
+
+def either(items: list[str]) -> Argument:
+    """Squares (notation) as alternatives: "C3 or C4 or D5"."""
+    said: Argument = Verbatim(items[0])
+    for item in items[1:]:
+        said = say("{first} or {then}", first=said, then=Verbatim(item))
+    return said
+
+
+def anomaly_names(names: list[str]) -> Listing:
+    """Anomalies (canonical names) as the title line lists them: "chain, rainbow"."""
+    return Listing(tuple(anomaly_phrase(name) for name in names))
+
+
+def anomaly_heading(names: list[str]) -> list[Argument]:
+    """The title line's part that names the anomalies, or none for none."""
+    return [anomaly_names(names)] if names else []

@@ -20,14 +20,30 @@ from PIL import Image, ImageDraw
 
 from geniusbot.games import Outcome
 from geniusbot.games.allhands import picture_decks as decks, picture_swabbing as swabbing, picture_tiles as tiles
-from geniusbot.games.allhands.common import TASK_ANOMALIES, TASK_TITLES, TASKS
+from geniusbot.games.allhands.common import (
+    TASK_ANOMALIES,
+    TASK_TITLE_WORDS,
+    TASK_TITLES as TASK_TITLES,  # the tasks' English titles, as before
+    TASKS,
+)
 from geniusbot.games.allhands.final import TIMES_PER_TASK
-from geniusbot.games.allhands.picture_common import SEAT_FILL, anomaly_word, seat_sprite
+from geniusbot.games.allhands.picture_common import SEAT_FILL, anomaly_phrase, seat_sprite
 from geniusbot.games.allhands.view import AllHandsView
-from geniusbot.render.layout import FOOTER_HEIGHT, TITLE_HEIGHT, TITLE_SIZE, draw_footer, outcome_line, seat_name
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    TITLE_HEIGHT,
+    TITLE_SIZE,
+    card_words,
+    draw_footer,
+    heading,
+    named,
+    outcome_line,
+    title_of,
+)
 from geniusbot.render.palette import PALETTE, ink, new_canvas
 from geniusbot.render.sprites import paste_centred, triangle_right
 from geniusbot.render.text import draw_text, fit_text
+from geniusbot.words import ENGLISH, Argument, Listing, Message, Seat, Verbatim, Words, say, say_c, say_n
 
 WIDTH = 900
 TASK_RENDERERS: dict[str, Callable[..., Image.Image]] = {
@@ -35,8 +51,18 @@ TASK_RENDERERS: dict[str, Callable[..., Image.Image]] = {
     "decks": decks.render,
     "swabbing": swabbing.render,
 }
-PHASE_WORDS = {"override": "Override?", "ban": "bans", "items": "All-In?", "task": "task under way", "over": "over"}
-SHORT_TASK = {"tiles": "Tiles", "decks": "Decks", "swabbing": "Swabbing"}
+PHASE_WORDS = {
+    "override": say_c("phase", "Override?"),
+    "ban": say_c("phase", "bans"),
+    "items": say_c("phase", "All-In?"),
+    "task": say_c("phase", "task under way"),
+    "over": say_c("phase", "over"),
+}
+SHORT_TASK = {
+    "tiles": say_c("task, short", "Tiles"),
+    "decks": say_c("task, short", "Decks"),
+    "swabbing": say_c("task, short", "Swabbing"),
+}
 
 TITLE_H = TITLE_HEIGHT
 SCORE_ROW_H = 64
@@ -76,18 +102,19 @@ def bar_box() -> tuple[int, int]:
     return WIDTH - 22 - 92 - BAR_W, BAR_W
 
 
-@lru_cache(maxsize=1)
-def band_background() -> Image.Image:
-    """The static part of the scoreboard band: the table's grid and its labels."""
+@lru_cache(maxsize=4)
+def band_background(language: str = ENGLISH) -> Image.Image:
+    """The static part of the scoreboard band: the table's grid and its labels (in ``language``)."""
+    words = Words(language)
     canvas = new_canvas((WIDTH, BAND_H))
     draw = ImageDraw.Draw(canvas)
     for time in range(1, TIMES_PER_TASK + 1):
         x0, _, x1, _ = cell_box("tiles", time)
-        label = f"{time}{_ordinal(time)} · {time} pt{'s' if time > 1 else ''}"
+        label = words(say_n("{nth} · {n} pt", "{nth} · {n} pts", n=time, nth=_ordinal(time)))
         draw_text(canvas, ((x0 + x1) / 2, TABLE_TOP + TABLE_HEAD_H / 2), label, SMALL, fg="muted", anchor="m")
     for task in TASKS:
         x0, y0, _, y1 = cell_box(task, 1)
-        draw_text(canvas, (22, (y0 + y1) / 2), SHORT_TASK[task], 24, fg="muted")
+        draw_text(canvas, (22, (y0 + y1) / 2), words(SHORT_TASK[task]), 24, fg="muted")
         for time in range(1, TIMES_PER_TASK + 1):
             bx0, by0, bx1, by1 = cell_box(task, time)
             draw.rectangle([bx0 + 3, by0 + 3, bx1 - 3, by1 - 3], fill=ink("band"))
@@ -95,56 +122,77 @@ def band_background() -> Image.Image:
     return canvas
 
 
-def _spelled(n: int) -> str:
+#: The numbers up to twenty in words.
+SPELLED = (
+    say_c("number", "zero"),
+    say_c("number", "one"),
+    say_c("number", "two"),
+    say_c("number", "three"),
+    say_c("number", "four"),
+    say_c("number", "five"),
+    say_c("number", "six"),
+    say_c("number", "seven"),
+    say_c("number", "eight"),
+    say_c("number", "nine"),
+    say_c("number", "ten"),
+    say_c("number", "eleven"),
+    say_c("number", "twelve"),
+    say_c("number", "thirteen"),
+    say_c("number", "fourteen"),
+    say_c("number", "fifteen"),
+    say_c("number", "sixteen"),
+    say_c("number", "seventeen"),
+    say_c("number", "eighteen"),
+    say_c("number", "nineteen"),
+    say_c("number", "twenty"),
+)
+
+
+def _spelled_said(n: int) -> Argument:
     """``n`` in words up to twenty ("fifteen"), else in digits."""
-    words = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ]
-    return words[n] if 0 <= n < len(words) else str(n)
+    return SPELLED[n] if 0 <= n < len(SPELLED) else n
 
 
-def _ordinal(k: int) -> str:
-    return {1: "st", 2: "nd", 3: "rd"}.get(k, "th")
+def _spelled(n: int, words: Words | None = None) -> str:
+    """``n`` in words up to twenty ("fifteen"), else in digits."""
+    said = _spelled_said(n)
+    return (words or Words())(said) if isinstance(said, Message) else str(said)
 
 
-def items_text(items: Mapping[str, Any] | None) -> str:
+def _ordinal(k: int) -> Message:
+    """``k`` as an ordinal: "1st", "2nd", "3rd", "4th"."""
+    if k == 1:
+        return say_c("ordinal", "{n}st", n=k)
+    if k == 2:
+        return say_c("ordinal", "{n}nd", n=k)
+    if k == 3:
+        return say_c("ordinal", "{n}rd", n=k)
+    return say_c("ordinal", "{n}th", n=k)
+
+
+def items_said(items: Mapping[str, Any] | None) -> Message:
     """The items a seat has left, as its row says them."""
     if not items:
-        return "no items"
-    bits = []
+        return say("no items")
+    bits: list[Argument] = []
     if items.get("all_in"):
-        bits.append("All-In")
+        bits.append(say_c("item", "All-In"))
     overrides = int(items.get("override") or 0)
-    if overrides:
-        bits.append("Override" + (f" x{overrides}" if overrides > 1 else ""))
+    if overrides > 1:
+        bits.append(say_c("item", "Override x{n}", n=overrides))
+    elif overrides:
+        bits.append(say_c("item", "Override"))
     if items.get("clock"):
-        bits.append("Clock")
-    return ", ".join(bits) if bits else "no items"
+        bits.append(say_c("item", "Clock"))
+    return say_c("written as it is", "{text}", text=Listing(tuple(bits))) if bits else say("no items")
 
 
-def _score_rows(
-    canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] | None, clocks: Mapping[str, str] | None
-) -> None:
+def items_text(items: Mapping[str, Any] | None, words: Words | None = None) -> str:
+    """The items a seat has left, as its row says them (in English without ``words``)."""
+    return (words or Words())(items_said(items))
+
+
+def _score_rows(canvas: Image.Image, view: AllHandsView, words: Words, clocks: Mapping[str, str] | None) -> None:
     draw = ImageDraw.Draw(canvas)
     points = view["points"]
     items = view["items"]
@@ -163,9 +211,9 @@ def _score_rows(
         clock = (clocks or {}).get(seat) if view["phase"] != "task" else None
         if clock:
             right -= draw_text(canvas, (right, top + SCORE_ROW_H / 2), clock, 28, bg=bg, bold=True, anchor="r") + 14
-        name = fit_text(seat_name(seat, players), NAME_SIZE, max(0, right - 86), True)
+        name = fit_text(words(named(seat)), NAME_SIZE, max(0, right - 86), True)
         draw_text(canvas, (86, top + 20), name, NAME_SIZE, bg=bg, bold=True)
-        info = fit_text(items_text(items.get(seat)), SMALL, bar_x - 100)
+        info = fit_text(items_text(items.get(seat), words), SMALL, bar_x - 100)
         draw_text(canvas, (86, top + 47), info, SMALL, fg="muted", bg=bg)
         value = int(points.get(seat) or 0)
         y = top + SCORE_ROW_H // 2 - 9
@@ -175,22 +223,26 @@ def _score_rows(
             draw.rectangle([bar_x, y, bar_x + filled, y + 18], fill=ink(SEAT_FILL[seat]))
         tick = bar_x + bar_w  # the target line
         draw.line([(tick, y - 6), (tick, y + 24)], fill=ink("accent"), width=3)
-        draw_text(canvas, (WIDTH - 22, top + SCORE_ROW_H / 2), f"{value}/{target}", 28, bg=bg, bold=True, anchor="r")
+        score = f"{value}/{target}"
+        draw_text(canvas, (WIDTH - 22, top + SCORE_ROW_H / 2), score, 28, bg=bg, bold=True, anchor="r", notation=True)
 
 
-def _cell_anomalies(names: list[str]) -> list[str]:
+def _cell_anomalies(names: list[str]) -> list[Message]:
     """The anomalies of a play on at most two short lines of a cell."""
-    words = [anomaly_word(n, short=True) for n in names]
-    if not words:
-        return ["no anomaly"]
-    if len(words) <= 1:
-        return words
-    if len(words) == 2:
-        return [words[0] + ",", words[1]]
-    return [words[0] + ", " + words[1] + ",", words[2]]
+    phrases = [anomaly_phrase(n, short=True) for n in names]
+    if not phrases:
+        return [say("no anomaly")]
+    if len(phrases) == 1:
+        return [say_c("written as it is", "{text}", text=phrases[0])]
+    if len(phrases) == 2:
+        return [say("{first},", first=phrases[0]), say_c("written as it is", "{text}", text=phrases[1])]
+    return [
+        say("{first}, {second},", first=phrases[0], second=phrases[1]),
+        say_c("written as it is", "{text}", text=phrases[2]),
+    ]
 
 
-def _table(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] | None) -> None:
+def _table(canvas: Image.Image, view: AllHandsView, words: Words) -> None:
     draw = ImageDraw.Draw(canvas)
     for play in view["plays"]:
         task, time = play.get("task"), int(play.get("time") or 0)
@@ -202,9 +254,9 @@ def _table(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] |
             paste_centred(canvas, seat_sprite(str(winner), 12, "band"), (x0 + 22, y0 + 22))
         scored = f"+{play.get('points')}" if play.get("points") is not None else ""
         if play.get("all_in"):
-            scored += " all-in"
+            scored = words(say("{points} all-in", points=Verbatim(scored)))
         draw_text(canvas, (x0 + 40, y0 + 22), scored, SMALL, bg="band", bold=True)
-        _anomaly_lines(canvas, (x0, y0, x1, y1), list(play.get("anomalies") or []))
+        _anomaly_lines(canvas, (x0, y0, x1, y1), list(play.get("anomalies") or []), words)
     current = view["current"]
     if current and view["phase"] != "over":
         task, time = current["task"], current["time"]
@@ -212,38 +264,40 @@ def _table(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] |
             x0, y0, x1, y1 = cell_box(task, time)
             draw.rectangle([x0, y0, x1 - 1, y1 - 1], outline=ink("accent"), width=4)
             chosen = current["anomalies"]
-            draw_text(canvas, (x0 + 14, y0 + 22), "now", SMALL, fg="accent", bg="band", bold=True)
+            draw_text(canvas, (x0 + 14, y0 + 22), words(say("now")), SMALL, fg="accent", bg="band", bold=True)
             if chosen is not None:
-                _anomaly_lines(canvas, (x0, y0, x1, y1), list(chosen))
+                _anomaly_lines(canvas, (x0, y0, x1, y1), list(chosen), words)
             used = current["all_in"]["used"]
             if used:
-                draw_text(canvas, (x1 - 12, y0 + 22), "all-in", SMALL, fg="accent", bg="band", anchor="r")
+                all_in = words(say("all-in"))
+                draw_text(canvas, (x1 - 12, y0 + 22), all_in, SMALL, fg="accent", bg="band", anchor="r")
 
 
-def _anomaly_lines(canvas: Image.Image, box: tuple[int, int, int, int], names: list[str]) -> None:
+def _anomaly_lines(canvas: Image.Image, box: tuple[int, int, int, int], names: list[str], words: Words) -> None:
     x0, y0, x1, _ = box
     for k, line in enumerate(_cell_anomalies(names)):
-        text = fit_text(line, 18, x1 - x0 - 20)
+        text = fit_text(words(line), 18, x1 - x0 - 20)
         draw_text(canvas, (x0 + 12, y0 + 46 + k * 21), text, 18, fg="muted", bg="band")
 
 
 def _band(
     canvas: Image.Image,
     view: AllHandsView,
-    players: Mapping[str, str] | None,
+    words: Words,
     clocks: Mapping[str, str] | None,
     title: str | None,
 ) -> None:
     """The scoreboard band, drawn onto the top ``BAND_H`` rows of ``canvas``."""
-    canvas.paste(band_background(), (0, 0))
-    head = title or "All Hands On Deck"
+    canvas.paste(band_background(words.language), (0, 0))
+    parts: list[Argument] = []
     play = view["play"]
     if play:
-        head = f"{head} · play {play}/{view['plays_total']}"
+        parts.append(say("play {play}/{plays}", play=Verbatim(str(play)), plays=Verbatim(str(view["plays_total"]))))
     phase = PHASE_WORDS.get(view["phase"])
     if phase:
-        head = f"{head} · {phase}"
-    head = f"{head} · first to {view['target']}"
+        parts.append(phase)
+    parts.append(say("first to {target}", target=Verbatim(str(view["target"]))))
+    head = heading(words, title_of(title, say("All Hands On Deck")), *parts)
     draw_text(
         canvas,
         (22, TITLE_H / 2 + 2),
@@ -251,42 +305,72 @@ def _band(
         TITLE_SIZE,
         fg="muted",
     )
-    _score_rows(canvas, view, players, clocks)
-    _table(canvas, view, players)
+    _score_rows(canvas, view, words, clocks)
+    _table(canvas, view, words)
 
 
-def current_heading(current: Mapping[str, Any] | None) -> str:
+def _task_title(task: Any, fallback: Any = "") -> Argument:
+    return TASK_TITLE_WORDS.get(str(task)) or Verbatim(str(fallback))
+
+
+def current_heading(current: Mapping[str, Any] | None, words: Words | None = None) -> str:
     """ "Play 5: Dueling Decks, 2nd time, worth 2"."""
     if not current:
         return ""
     time = int(current.get("time") or 0)
-    title = current.get("title") or TASK_TITLES.get(str(current.get("task")), str(current.get("task")))
-    return f"Play {current.get('play')}: {title}, {time}{_ordinal(time)} time, worth {current.get('worth')}"
+    title = _task_title(current.get("task"), current.get("title") or current.get("task"))
+    said = say(
+        "Play {play}: {task}, {nth} time, worth {worth}",
+        play=Verbatim(str(current.get("play"))),
+        task=title,
+        nth=_ordinal(time),
+        worth=Verbatim(str(current.get("worth"))),
+    )
+    return (words or Words())(said)
 
 
-def status_line(view: AllHandsView, players: Mapping[str, str] | None) -> str:
-    """What the card says at the bottom between tasks."""
+def status_line(view: AllHandsView, words: Words | Mapping[str, str] | None = None) -> str:
+    """What the card says at the bottom between tasks, said by ``words`` (English
+    :func:`card_words` of the names, given names)."""
+    if not isinstance(words, Words):
+        words = card_words(players=words)
+    said = _status(view)
+    return words(said) if said is not None else ""
+
+
+def _status(view: AllHandsView) -> Message | None:
     current = view["current"]
-
-    def name(seat: str | None) -> str:
-        return seat_name(seat, players)
-
     phase = view["phase"]
     if current is None:
-        return ""
+        return None
     if phase == "ban" and current["banner"]:
-        return f"{name(current['banner'])} bans an anomaly (e.g. ban {current['pool'][0]}) · {current['bans_left']} ban{'' if current['bans_left'] == 1 else 's'} to go"
+        return say_n(
+            "{seat} bans an anomaly (e.g. ban {example}) · {n} ban to go",
+            "{seat} bans an anomaly (e.g. ban {example}) · {n} bans to go",
+            seat=Seat(str(current["banner"])),
+            example=Verbatim(str(current["pool"][0])),
+            n=int(current["bans_left"]),
+        )
     if phase == "override":
         asked = current["override"]["asked"]
         if asked:
             count = current["anomaly_count"]
-            return f"{name(asked)}: use the Override (hand-pick {count}: use override ...) or pass"
+            return say(
+                "{seat}: use the Override (hand-pick {n}: use override ...) or pass",
+                seat=Seat(str(asked)),
+                n=Verbatim(str(count)),
+            )
     if phase == "items":
         answered = current["all_in"]["answered"]
-        waiting = [name(s) for s in view["to_move"] if not answered.get(s)]
-        head = "All-In? Answer by DM: use all-in, or pass"
-        return f"{head} · waiting for {' and '.join(waiting)}" if waiting else head
-    return ""
+        waiting = [Seat(s) for s in view["to_move"] if not answered.get(s)]
+        head = say("All-In? Answer by DM: use all-in, or pass")
+        if not waiting:
+            return head
+        who: Argument = waiting[0]
+        for seat in waiting[1:]:
+            who = say("{seats} and {seat}", seats=who, seat=seat)
+        return say("{head} · waiting for {seats}", head=head, seats=who)
+    return None
 
 
 CHIP_W, CHIP_H, CHIP_GAP = 166, 56, 8
@@ -300,7 +384,7 @@ def chip_box(index: int) -> tuple[int, int, int, int]:
     return left, top, left + CHIP_W, top + CHIP_H
 
 
-def _chips(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] | None) -> None:
+def _chips(canvas: Image.Image, view: AllHandsView, words: Words) -> None:
     """The current task's five anomalies: open, banned (struck, with the banner's mark), chosen."""
     current = view["current"]
     if current is None:
@@ -322,7 +406,9 @@ def _chips(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] |
         draw.rectangle(
             [x, y, x + chip_w, y + chip_h], fill=ink(bg), outline=ink("band" if bg == "page" else bg), width=2
         )
-        word = fit_text(anomaly_word(anomaly, short=True), 22, chip_w - 16)
+        word = fit_text(
+            words(say_c("written as it is", "{text}", text=anomaly_phrase(anomaly, short=True))), 22, chip_w - 16
+        )
         width = draw_text(
             canvas, (x + chip_w / 2, y + chip_h / 2), word, 22, fg=fg, bg=bg, bold=bg != "page", anchor="m"
         )
@@ -338,84 +424,101 @@ def _chips(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] |
                 paste_centred(canvas, seat_sprite(str(ban["seat"]), 10, "page"), (x + chip_w - 4, y + 4))
 
 
-def _panel(canvas: Image.Image, view: AllHandsView, players: Mapping[str, str] | None) -> None:
+def _panel(canvas: Image.Image, view: AllHandsView, words: Words) -> None:
     top = PANEL_TOP
     current = view["current"]
 
-    def name(seat: str | None) -> str:
-        return seat_name(seat, players)
+    def name(seat: Any) -> Argument:
+        return Seat(str(seat)) if seat else say("nobody")
 
     if view["phase"] == "over" or not current:
         result = view["result"] or {}
         plays = view["plays"]
-        draw_text(canvas, (22, top + 24), f"Match over after {len(plays)} plays", NAME_SIZE, bold=True)
+        over = words(say("Match over after {n} plays", n=len(plays)))
+        draw_text(canvas, (22, top + 24), over, NAME_SIZE, bold=True)
         if plays:
             last = plays[-1]
-            text = f"Last play: {TASK_TITLES.get(str(last.get('task')), '')}, won by {name(last.get('winner'))} (+{last.get('points')})"
-            draw_text(canvas, (22, top + 70), fit_text(text, 24, WIDTH - 44), 24, fg="muted")
+            said = say(
+                "Last play: {task}, won by {seat} (+{points})",
+                task=_task_title(last.get("task")),
+                seat=name(last.get("winner")),
+                points=Verbatim(str(last.get("points"))),
+            )
+            draw_text(canvas, (22, top + 70), fit_text(words(said), 24, WIDTH - 44), 24, fg="muted")
         if result.get("reason") == "plays-used":
-            draw_text(canvas, (22, top + 110), f"All {_spelled(view['plays_total'])} plays used", 24, fg="muted")
+            used = words(say("All {n} plays used", n=_spelled_said(view["plays_total"])))
+            draw_text(canvas, (22, top + 110), used, 24, fg="muted")
         return
-    draw_text(canvas, (22, top + 24), fit_text(current_heading(current), NAME_SIZE, WIDTH - 44), NAME_SIZE, bold=True)
+    head = current_heading(current, words)
+    draw_text(canvas, (22, top + 24), fit_text(head, NAME_SIZE, WIDTH - 44), NAME_SIZE, bold=True)
     if current["time"] == 1:
-        draw_text(canvas, (22, top + 70), "Played exactly as written: no anomalies", 24, fg="muted")
+        plain = words(say("Played exactly as written: no anomalies"))
+        draw_text(canvas, (22, top + 70), plain, 24, fg="muted")
     else:
-        draw_text(canvas, (22, top + 70), "Anomalies", 24, fg="muted")
-        _chips(canvas, view, players)
-    lines = []
+        draw_text(canvas, (22, top + 70), words(say("Anomalies")), 24, fg="muted")
+        _chips(canvas, view, words)
+    lines: list[tuple[Message, str]] = []
     override = current["override"]
     if override["by"]:
-        lines.append(f"{name(override['by'])} used the Override this play")
+        lines.append((say("{seat} used the Override this play", seat=name(override["by"])), "text"))
     elif override["asked"]:
-        lines.append(f"{name(override['asked'])} is asked about the Override")
+        lines.append((say("{seat} is asked about the Override", seat=name(override["asked"])), "text"))
     if current["first"] and (current["bans"] or current["bans_left"]):
-        lines.append(f"{name(current['first'])} bans first (won the last play)")
+        lines.append((say("{seat} bans first (won the last play)", seat=name(current["first"])), "text"))
     all_in = current["all_in"]
     if all_in["used"]:
-        lines.append(
-            "All-In: " + ", ".join(name(s) for s in all_in["used"]) + f" (+{view['all_in_points']} to the winner)"
+        said = say(
+            "All-In: {seats} (+{n} to the winner)",
+            seats=Listing(tuple(name(s) for s in all_in["used"])),
+            n=Verbatim(str(view["all_in_points"])),
         )
+        lines.append((said, "text"))
     elif all_in["answered"]:
         sent = [name(s) for s, done in all_in["answered"].items() if done]
         if sent:
-            lines.append("All-In answer sent: " + ", ".join(sent))
+            lines.append((say("All-In answer sent: {seats}", seats=Listing(tuple(sent))), "text"))
     if view["sealed"]:
-        lines.append(f"your sealed answer: {view['sealed']}")
+        lines.append((say("your sealed answer: {answer}", answer=Verbatim(str(view["sealed"]))), "accent"))
     y = top + (190 if current["time"] != 1 else 116)
-    for line in lines[:4]:
-        fg = "accent" if line.startswith("your sealed") else "text"
-        draw_text(canvas, (22, y), fit_text(line, 24, WIDTH - 44), 24, fg=fg)
+    for line, fg in lines[:4]:
+        draw_text(canvas, (22, y), fit_text(words(line), 24, WIDTH - 44), 24, fg=fg)
         y += 34
 
 
 def render(
     view: AllHandsView,
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """The card of an All Hands On Deck view: the scoreboard, and the task or the play being set up."""
+    """The card of an All Hands On Deck view: the scoreboard, and the task or the play being set
+    up, its words said by ``words``
+    (English without it, the seats named by ``players``)."""
+    words = words or card_words(players=players)
     task_view = view["task"]
     if view["phase"] == "task" and task_view is not None:
         renderer = TASK_RENDERERS.get(str(task_view.get("game")))
         if renderer is not None:
             current = view["current"]
             play = (current["play"] if current else None) or view["play"]
-            task_title = f"Play {play}: {TASK_TITLES.get(str(task_view.get('game')), '')}"
-            picture = renderer(task_view, players=players, clocks=clocks, title=task_title)
+            task_title = words(
+                say("Play {play}: {task}", play=Verbatim(str(play)), task=_task_title(task_view.get("game")))
+            )
+            picture = renderer(task_view, words=words, clocks=clocks, title=task_title)
             # One copy: the crop reaches BAND_H rows above the task's picture, which the band
             # then covers.
             canvas = picture.crop((0, -BAND_H, WIDTH, picture.height))
             canvas.putpalette(PALETTE)
-            _band(canvas, view, players, clocks, title)
+            _band(canvas, view, words, clocks, title)
             return canvas
     canvas = new_canvas(canvas_size())
-    _band(canvas, view, players, clocks, title)
-    _panel(canvas, view, players)
+    _band(canvas, view, words, clocks, title)
+    _panel(canvas, view, words)
     draw_footer(
         canvas,
-        status_line(view, players),
-        outcome_line(Outcome.from_dict(view["outcome"]), players, how_names_winner=True),
+        status_line(view, words),
+        outcome_line(Outcome.from_dict(view["outcome"]), words, how_names_winner=True),
     )
     return canvas

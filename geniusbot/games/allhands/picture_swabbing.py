@@ -17,7 +17,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from geniusbot.games import Outcome
-from geniusbot.games.allhands.picture_common import SEAT_FILL, draw_text_over, seat_symbol
+from geniusbot.games.allhands.picture_common import SEAT_FILL, anomaly_heading, draw_text_over, either, seat_symbol
 from geniusbot.games.allhands.picture_tiles import _board_box, _corner, square_xy, squares, tile_side
 from geniusbot.games.allhands.swabbing import SIZE, example_move
 from geniusbot.games.allhands.view import DeckSwabbingView
@@ -25,15 +25,19 @@ from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
+    card_words,
+    dotted,
     draw_footer,
     draw_header,
+    heading,
     outcome_line,
     player_rows,
-    seat_name,
+    title_of,
 )
 from geniusbot.render.palette import PALETTE, ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, paste, paste_centred, smooth_sprite
 from geniusbot.render.text import text_width
+from geniusbot.words import Argument, Message, Seat, Verbatim, Words, say, say_n
 
 WIDTH = 900
 MARGIN = 46
@@ -89,7 +93,7 @@ def tile_sprite(state: str, number: int | None, value: int | None) -> Sprite:
     else:
         image = new_canvas((side, side), fill)
     if number is not None:
-        draw_text_over(image, (side / 2, side / 2), str(number), NUMBER_SIZE, fg=fg, bg=fill, bold=True)
+        draw_text_over(image, (side / 2, side / 2), str(number), NUMBER_SIZE, fg=fg, bg=fill, bold=True, notation=True)
     if value is not None:
         _value_text(image, (0, 0), value, fg, fill)
     image.putpalette(PALETTE)
@@ -183,67 +187,89 @@ def _value_on_top(canvas: Image.Image, square: str, board: Mapping[str, str], va
 def _value_text(canvas: Image.Image, origin: tuple[int, int], value: int, fg: str, fill: str) -> None:
     text = str(value)
     centre = (origin[0] + 11 + text_width(text, VALUE_SIZE, True) / 2, origin[1] + 15)
-    draw_text_over(canvas, centre, text, VALUE_SIZE, fg=fg, bg=fill, bold=True)
+    draw_text_over(canvas, centre, text, VALUE_SIZE, fg=fg, bg=fill, bold=True, notation=True)
 
 
-def status_line(view: DeckSwabbingView, players: Mapping[str, str] | None) -> str:
-    """What the card says under the grid while the task runs."""
+def status_line(view: DeckSwabbingView, words: Words | Mapping[str, str] | None = None) -> str:
+    """What the card says under the grid while the task runs, said by ``words`` (English
+    :func:`card_words` of the names, given names)."""
+    if not isinstance(words, Words):
+        words = card_words(players=words)
+    said = _status(view)
+    return words(said) if said is not None else ""
+
+
+def _status(view: DeckSwabbingView) -> Message | None:
     if view["phase"] != "move":
-        return ""
-
-    def name(seat: str | None) -> str:
-        return seat_name(seat, players)
-
+        return None
     anomalies = set(view["anomalies"])
-    turn = view["turn"]
+    turn = Seat(str(view["turn"]))
     hook = view["hook"]
     touch = hook["from"] if hook and not hook["lifted"] else []
     example = example_move(view["board"], linear="linear" in anomalies, touch=touch)
-    how = "a line of white tiles" if "linear" in anomalies else "two adjacent white tiles"
-    if example:
-        how += f", e.g. {example}"  # a legal move of this board: never a tile already coloured
-    parts = []
+    parts: list[Argument] = []
     if "snipe" in anomalies and view["sniper"]:
         # Who has sent what shows in the player rows; the line says what each may do.
-        parts.append(f"{name(turn)} moves, {name(view['sniper'])} may snipe")
+        parts.append(say("{seat} moves, {sniper} may snipe", seat=turn, sniper=Seat(str(view["sniper"]))))
+    elif example:
+        # A legal move of this board: never a tile already coloured.
+        if "linear" in anomalies:
+            parts.append(say("{seat} to swab a line of white tiles, e.g. {move}", seat=turn, move=Verbatim(example)))
+        else:
+            parts.append(say("{seat} to swab two adjacent white tiles, e.g. {move}", seat=turn, move=Verbatim(example)))
+    elif "linear" in anomalies:
+        parts.append(say("{seat} to swab a line of white tiles", seat=turn))
     else:
-        parts.append(f"{name(turn)} to swab {how}")
+        parts.append(say("{seat} to swab two adjacent white tiles", seat=turn))
     if hook and hook["from"] and not hook["lifted"]:
-        parts.append(f"touch {' or '.join(hook['from'])} (Hook)")
+        parts.append(say("touch {squares} (Hook)", squares=either(list(hook["from"]))))
     if view["sealed"]:
-        parts.insert(0, f"You sent {view['sealed']}")
+        parts.insert(0, say("You sent {move}", move=Verbatim(str(view["sealed"]))))
     history = view["history"]
     if history and not view["sealed"]:
         last = history[-1]
-        text = f"last {' '.join(last.get('tiles') or [])}"
-        if last.get("snipe"):
-            text += f", snipe {last['snipe']}{' ignored' if last.get('snipe_ignored') else ''}"
-        parts.append(text)
-    return " · ".join(parts)
+        tiles = Verbatim(" ".join(last.get("tiles") or []))
+        snipe = last.get("snipe")
+        if snipe and last.get("snipe_ignored"):
+            parts.append(say("last {tiles}, snipe {square} ignored", tiles=tiles, square=Verbatim(snipe)))
+        elif snipe:
+            parts.append(say("last {tiles}, snipe {square}", tiles=tiles, square=Verbatim(snipe)))
+        else:
+            parts.append(say("last {tiles}", tiles=tiles))
+    return dotted(parts)
 
 
-def seat_detail(view: DeckSwabbingView, seat: str) -> str:
-    """The small text beside a player's name: tiles (and Pyramid points), who moved first."""
-    tiles_count = view["tiles"].get(seat, 0)
-    bits = [f"{tiles_count} tile{'s' if tiles_count != 1 else ''}"]
+def seat_detail(view: DeckSwabbingView, seat: str, words: Words | None = None) -> str:
+    """The small words beside a player's name (:func:`seat_detail_said`), in English without ``words``."""
+    said = seat_detail_said(view, seat)
+    return (words or Words())(said) if said is not None else ""
+
+
+def seat_detail_said(view: DeckSwabbingView, seat: str) -> Message | None:
+    """The small words beside a player's name: tiles (and Pyramid points), who moved first."""
+    tiles_count = int(view["tiles"].get(seat, 0))
+    bits: list[Argument] = [say_n("{n} tile", "{n} tiles", n=tiles_count)]
     if "pyramid" in view["anomalies"]:
-        bits.append(f"{view['scores'].get(seat, 0)} pts")
+        bits.append(say("{n} pts", n=int(view["scores"].get(seat, 0))))
     if view["phase"] == "move" and view["sniper"] == seat:
         submitted = (view["submitted"] or {}).get(seat)
-        bits.insert(0, "snipe sent" if submitted else "may snipe")
+        bits.insert(0, say("snipe sent") if submitted else say("may snipe"))
     elif view["phase"] == "move" and view["sniper"] and view["turn"] == seat and (view["submitted"] or {}).get(seat):
-        bits.insert(0, "move sent")
-    return " · ".join(bits)
+        bits.insert(0, say("move sent"))
+    return dotted(bits)
 
 
 def render(
     view: DeckSwabbingView,
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """The card of a Deck Swabbing view as a palette image."""
+    """The card of a Deck Swabbing view as a palette image, its words said by ``words``
+    (English without it, the seats named by ``players``)."""
+    words = words or card_words(players=players)
     canvas = background().copy()
     draw = ImageDraw.Draw(canvas)
     board = view["board"]
@@ -275,17 +301,13 @@ def render(
     def symbol(seat: str, row_background: str) -> Sprite | None:
         return seat_symbol(seat, row_background)
 
-    rows = player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
-    head = title or "Deck Swabbing"
-    anomalies = view["anomalies"]
-    if anomalies:
-        head = f"{head} · {', '.join(str(a) for a in anomalies)}"
-    if view["move_number"]:
-        head = f"{head} · move {view['move_number']}"
-    draw_header(canvas, head, rows)
+    rows = player_rows(view, words, clocks, symbol, lambda seat: seat_detail_said(view, seat))
+    moves = [say("move {n}", n=view["move_number"])] if view["move_number"] else []
+    head = title_of(title, say("Deck Swabbing"))
+    draw_header(canvas, heading(words, head, *anomaly_heading(list(view["anomalies"])), *moves), rows)
     draw_footer(
         canvas,
-        status_line(view, players),
-        outcome_line(Outcome.from_dict(view["outcome"]), players, how_names_winner=True),
+        status_line(view, words),
+        outcome_line(Outcome.from_dict(view["outcome"]), words, how_names_winner=True),
     )
     return canvas

@@ -23,22 +23,25 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from geniusbot.games import Outcome
-from geniusbot.games.allhands.picture_common import SEAT_SHAPE, letter, tile_inks, tile_sprite
-from geniusbot.games.allhands.tiles import SIZE
+from geniusbot.games.allhands.picture_common import SEAT_SHAPE, anomaly_heading, tile_inks, tile_letter, tile_sprite
+from geniusbot.games.allhands.tiles import COLOUR_WORDS, SIZE
 from geniusbot.games.allhands.view import TileDecklarationView
-from geniusbot.games.grid import with_article
 from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
+    card_words,
+    dotted,
     draw_footer,
     draw_header,
+    heading,
     outcome_line,
     player_rows,
-    seat_name,
+    title_of,
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, paste, smooth_sprite
+from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, Words, say
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -209,91 +212,130 @@ def _cross(draw: ImageDraw.ImageDraw, square: str) -> None:
             draw.line([(x + dx * gap, y + dy * gap), (x + dx * arm, y + dy * arm)], fill=fill, width=width)
 
 
-def colour_word(colour: str | None) -> str:
+def _colour(colour: str) -> Argument:
+    return COLOUR_WORDS.get(colour) or Verbatim(colour)
+
+
+def colour_word(colour: str | None) -> Argument:
     """The called colour as the status line says it, with its letter: "red (R)"."""
     if not colour:
-        return ""
-    return f"{colour} ({letter(colour)})" if letter(colour) else colour
+        return Verbatim("")
+    said = tile_letter(colour)
+    return say("{colour} ({letter})", colour=_colour(colour), letter=said) if said is not None else _colour(colour)
 
 
-def status_line(view: TileDecklarationView, players: Mapping[str, str] | None, seat_view: bool = False) -> str:
-    """What the card says under the grid while the task runs."""
+def status_line(
+    view: TileDecklarationView, words: Words | Mapping[str, str] | None = None, seat_view: bool = False
+) -> str:
+    """What the card says under the grid while the task runs, said by ``words`` (English
+    :func:`card_words` of the names, given names)."""
+    if not isinstance(words, Words):
+        words = card_words(players=words)
+    said = _status(view)
+    return words(said) if said is not None else ""
+
+
+def _status(view: TileDecklarationView) -> Message | None:
     phase = view["phase"]
-
-    def name(seat: str | None) -> str:
-        return seat_name(seat, players)
-
     if phase == "memorize":
-        letters = ", ".join(f"{letter(c)} {c}" for c in view["palette"])
-        return f"Memorize! Hidden in {view['memorize_seconds']} s · {letters}"
+        letters = Listing(
+            tuple(
+                say("{letter} {colour}", letter=tile_letter(c) or Verbatim(""), colour=_colour(c))
+                for c in view["palette"]
+            )
+        )
+        return say("Memorize! Hidden in {n} s · {letters}", n=int(view["memorize_seconds"]), letters=letters)
     if phase == "landmines":
         sent = view["mines_sent"] or {}
-        waiting = [name(s) for s in ("p1", "p2") if not sent.get(s)]
+        waiting = [Seat(s) for s in ("p1", "p2") if not sent.get(s)]
         own = view["mines"]
         if own is not None:
             # Only the owner's view holds its mines.
-            mines = " ".join(own) or "none"
-            head = f"Your mines: {mines}"
+            head = say("Your mines: {squares}", squares=Verbatim(" ".join(own))) if own else say("Your mines: none")
         else:
-            head = f"Landmine: send {view['mines_per_seat']} tiles by DM (mines A1 B2 C3 E6 G7)"
-        return f"{head} · waiting for {' and '.join(waiting)}" if waiting else head
+            head = say("Landmine: send {n} tiles by DM (mines A1 B2 C3 E6 G7)", n=int(view["mines_per_seat"]))
+        if not waiting:
+            return head
+        who: Argument = waiting[0]
+        for seat in waiting[1:]:
+            who = say("{seats} and {seat}", seats=who, seat=seat)
+        return say("{head} · waiting for {seats}", head=head, seats=who)
     movers = view["to_move"]
-    mover = name(movers[0]) if movers else None
+    mover = Seat(movers[0]) if movers else None
     if phase == "call" and mover:
-        return f"{mover} calls a colour for {name(_other(movers[0]))} (e.g. call red)"
+        return say("{seat} calls a colour for {other} (e.g. call red)", seat=mover, other=Seat(_other(movers[0])))
     if phase == "declare" and mover:
-        parts = [f"{mover}: declare {with_article(colour_word(view['called']))} tile"]
+        called = view["called"]
+        article = "an" if (called or "")[:1].lower() in "aeiou" else "a"
+        colour = colour_word(called)
         if view["chain_from"]:
-            parts[0] += f" next to {view['chain_from']}"
-        parts.append("then call a colour" if not view["must_move_again"] else "mine! move again")
+            chain = Verbatim(view["chain_from"])
+            if article == "an":
+                first = say(
+                    "{seat}: declare an {colour} tile next to {square}", seat=mover, colour=colour, square=chain
+                )
+            else:
+                first = say("{seat}: declare a {colour} tile next to {square}", seat=mover, colour=colour, square=chain)
+        elif article == "an":
+            first = say("{seat}: declare an {colour} tile", seat=mover, colour=colour)
+        else:
+            first = say("{seat}: declare a {colour} tile", seat=mover, colour=colour)
+        parts: list[Argument] = [first]
+        parts.append(say("then call a colour") if not view["must_move_again"] else say("mine! move again"))
         last = _last_said(view)
-        if last:
+        if last is not None:
             parts.append(last)
-        return " · ".join(parts)
-    return ""
+        return dotted(parts)
+    return None
 
 
-def _last_said(view: TileDecklarationView) -> str:
+def _last_said(view: TileDecklarationView) -> Message | None:
     """The last move for the status line. A declaration ("F3 green": F3 declared, green called)
     says the tile's colour, "last F3 was red": the call is the colour the line asks for, and
     "last F3 green" read as if F3 were green."""
     last = view["last_move"]
     if not last:
-        return ""
+        return None
     tile = last.split()[0]
     declared = view["declared"][-1] if view["declared"] else None
     if declared and declared.get("tile") == tile and declared.get("color"):
-        return f"last {tile} was {declared['color']}"
-    return f"last {last}"
+        return say("last {tile} was {colour}", tile=Verbatim(tile), colour=_colour(str(declared["color"])))
+    return say("last {move}", move=Verbatim(last))
 
 
 def _other(seat: str) -> str:
     return "p2" if seat == "p1" else "p1"
 
 
-def seat_detail(view: TileDecklarationView, seat: str) -> str:
-    """The small text beside a player's name: the colour to declare, declarations, mines."""
-    bits = []
+def seat_detail(view: TileDecklarationView, seat: str, words: Words | None = None) -> str:
+    """The small words beside a player's name (:func:`seat_detail_said`), in English without ``words``."""
+    said = seat_detail_said(view, seat)
+    return (words or Words())(said) if said is not None else ""
+
+
+def seat_detail_said(view: TileDecklarationView, seat: str) -> Message | None:
+    """The small words beside a player's name: the colour to declare, declarations, mines."""
+    bits: list[Argument] = []
     movers = set(view["to_move"])
     if view["phase"] == "declare" and seat in movers and view["called"]:
-        bits.append(f"declare {view['called']}")
+        bits.append(say("declare {colour}", colour=_colour(view["called"])))
     elif view["phase"] in ("call", "memorize", "landmines") and view["starter"] == seat:
-        bits.append("calls first")
+        bits.append(say("calls first"))
     count = sum(1 for d in view["declared"] if d.get("seat") == seat)
     if count:
-        bits.append(f"{count} declared")
+        bits.append(say("{n} declared", n=count))
     sent = view["mines_sent"]
     if sent is not None and view["phase"] == "landmines":
-        bits.append("mines sent" if sent.get(seat) else "mines: waiting")
-    return " · ".join(bits)
+        bits.append(say("mines sent") if sent.get(seat) else say("mines: waiting"))
+    return dotted(bits)
 
 
-def _called_symbol(colour: str) -> Sprite:
+def _called_symbol(colour: str, language: str) -> Sprite:
     # A small tile of the called colour, letter included, for the mover's row.
-    return tile_sprite(colour, 34, 24)
+    return tile_sprite(colour, 34, 24, language)
 
 
-def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
+def _draw_board(canvas: Image.Image, view: TileDecklarationView, language: str) -> None:
     draw = ImageDraw.Draw(canvas)
     side = tile_side()
     grid = view["grid"]
@@ -314,12 +356,12 @@ def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
                 # tiles stand out as the game's own moves.
                 inset = side * 62 // 100
                 x, y = square_xy(square)
-                paste(canvas, tile_sprite(colour, inset, INSET_LETTER_SIZE), (x - inset // 2, y - inset // 2))
+                paste(canvas, tile_sprite(colour, inset, INSET_LETTER_SIZE, language), (x - inset // 2, y - inset // 2))
             else:
                 colours[square] = colour
     for square, colour in colours.items():
         if square != centre:
-            paste(canvas, tile_sprite(colour, side, LETTER_SIZE), _corner(square))
+            paste(canvas, tile_sprite(colour, side, LETTER_SIZE, language), _corner(square))
 
     if original and grid:
         # Implode changed these tiles: the old colour in the bottom-left corner.
@@ -328,7 +370,7 @@ def _draw_board(canvas: Image.Image, view: TileDecklarationView) -> None:
             if grid.get(square) != old and square != centre:
                 x0, y0 = _corner(square)
                 draw.rectangle([x0, y0 + side - small - 4, x0 + small + 3, y0 + side - 1], fill=ink("page"))
-                paste(canvas, tile_sprite(old, small, 20), (x0, y0 + side - small))
+                paste(canvas, tile_sprite(old, small, 20, language), (x0, y0 + side - small))
 
     for square in view["marks"]:
         fill = _fill_at(square, colours, grid, over, centre)
@@ -378,37 +420,37 @@ def _fill_at(square: str, colours: Mapping[str, str], grid: Mapping[str, str] | 
 def render(
     view: TileDecklarationView,
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """The card of a Tile Decklaration view as a palette image."""
+    """The card of a Tile Decklaration view as a palette image, its words said by ``words``
+    (English without it, the seats named by ``players``)."""
+    words = words or card_words(players=players)
     canvas = background(view["centre"]).copy()
-    _draw_board(canvas, view)
+    _draw_board(canvas, view, words.language)
 
     called = view["called"]
     movers = set(view["to_move"])
 
     def symbol(seat: str, row_background: str) -> Sprite | None:
         if called and seat in movers and view["phase"] == "declare":
-            return _called_symbol(called)
+            return _called_symbol(called, words.language)
         # No seat mark here: a red disc or blue square would read as a tile colour.
         return None
 
-    rows = player_rows(view, players, clocks, symbol, lambda seat: seat_detail(view, seat))
-    head = title or "Tile Decklaration"
-    anomalies = view["anomalies"]
-    if anomalies:
-        head = f"{head} · {', '.join(anomalies)}"
+    rows = player_rows(view, words, clocks, symbol, lambda seat: seat_detail_said(view, seat))
+    parts = anomaly_heading(list(view["anomalies"]))
     phase = view["phase"]
     if phase == "memorize":
-        head = f"{head} · MEMORIZE"
+        parts.append(say("MEMORIZE"))
     elif view["move_number"]:
-        head = f"{head} · {view['move_number']} declared"
-    draw_header(canvas, head, rows)
+        parts.append(say("{n} declared", n=view["move_number"]))
+    draw_header(canvas, heading(words, title_of(title, say("Tile Decklaration")), *parts), rows)
     draw_footer(
         canvas,
-        status_line(view, players),
-        outcome_line(Outcome.from_dict(view["outcome"]), players, how_names_winner=True),
+        status_line(view, words),
+        outcome_line(Outcome.from_dict(view["outcome"]), words, how_names_winner=True),
     )
     return canvas

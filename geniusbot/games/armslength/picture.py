@@ -15,21 +15,15 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from geniusbot.games import Outcome
+from geniusbot.games.armslength.rules import COLOUR_WORDS, ORDER_WORDS
 from geniusbot.games.armslength.view import ArmsLengthView
-from geniusbot.render.grid import coordinate_bands
-from geniusbot.render.layout import (
-    FOOTER_HEIGHT,
-    HEADER_HEIGHT,
-    draw_footer,
-    draw_header,
-    outcome_line,
-    player_rows,
-    seat_name,
-)
+from geniusbot.render import stones as board_card
+from geniusbot.render.layout import HEADER_HEIGHT, card_words, dotted, outcome_line
 from geniusbot.render.palette import ink, new_canvas, rgb
-from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite
+from geniusbot.render.stones import WIDTH, Board
+from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, Words, say
 
-WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
 COORD_SIZE = 26
 
@@ -41,7 +35,7 @@ def cell_size(size: int) -> int:
 
 def canvas_size(size: int = 8) -> tuple[int, int]:
     """The picture's width and height for a board of ``size`` x ``size`` squares."""
-    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
+    return board_card.canvas_size()
 
 
 def _board_box(size: int) -> tuple[int, int, int, int]:
@@ -51,19 +45,17 @@ def _board_box(size: int) -> tuple[int, int, int, int]:
     return left, top, left + side, top + side
 
 
-def square_xy(square: str, size: int = 8) -> tuple[int, int]:
-    """The pixel centre of ``square`` ("E4"): column A on the left, row 1 at the bottom."""
-    col = ord(square[0].upper()) - ord("A")
-    row = int(square[1:]) - 1
+@lru_cache(maxsize=4)
+def board(size: int) -> Board:
+    """Where the squares of a board of ``size`` x ``size`` lie: their centres, a cell apart."""
     left, top, _, _ = _board_box(size)
     cell = cell_size(size)
-    return left + col * cell + cell // 2, top + (size - 1 - row) * cell + cell // 2
+    return Board(size, (left + cell // 2, top + cell // 2), cell)
 
 
-@lru_cache(maxsize=4)
-def _centres(size: int) -> dict[str, tuple[int, int]]:
-    letters = [chr(ord("A") + k) for k in range(size)]
-    return {f"{c}{r}": square_xy(f"{c}{r}", size) for c in letters for r in range(1, size + 1)}
+def square_xy(square: str, size: int = 8) -> tuple[int, int]:
+    """The pixel centre of ``square`` ("E4"): column A on the left, row 1 at the bottom."""
+    return board(size).xy(square)
 
 
 def stone_radius(size: int = 8) -> int:
@@ -83,11 +75,8 @@ def background(size: int) -> Image.Image:
         width = 3 if k in (0, size) else 2
         draw.line([(left + k * cell, top), (left + k * cell, bottom)], fill=ink("cell_line"), width=width)
         draw.line([(left, top + k * cell), (right, top + k * cell)], fill=ink("cell_line"), width=width)
-    letters = [chr(ord("A") + k) for k in range(size)]
-    coordinate_bands(
+    board(size).coordinates(
         canvas,
-        [(letter, square_xy(f"{letter}1", size)[0]) for letter in letters],
-        [(str(k), square_xy(f"A{k}", size)[1]) for k in range(1, size + 1)],
         top=top - MARGIN / 2,
         bottom=bottom + MARGIN / 2,
         left=left / 2,
@@ -201,50 +190,75 @@ def draw_last_move(draw: ImageDraw.ImageDraw, square: str, size: int) -> None:
             draw.line([(cx, cy), (cx, cy - sy * arm)], fill=fill, width=6)
 
 
-def status_line(view: ArmsLengthView, players: Mapping[str, str] | None) -> str:
-    """What the card says under the board while the game runs."""
+def _colour(name: str | None) -> Argument:
+    return COLOUR_WORDS.get(name or "") or Verbatim(str(name))
+
+
+def status_line(view: ArmsLengthView, words: Words | Mapping[str, str] | None = None) -> str:
+    """What the card says under the board while the game runs, said by ``words`` (English
+    :func:`card_words` of the names, given names)."""
+    if not isinstance(words, Words):
+        words = card_words(players=words)
     movers = view["to_move"]
-    mover = seat_name(movers[0], players) if movers else None
     phase = view["phase"]
     if phase == "choice":
-        who = mover or seat_name(view["dmo"], players)
-        return f"{who} chooses a colour and to go first or second (e.g. red first)"
-    parts = []
+        who = Seat(str(movers[0] if movers else view["dmo"]))
+        return words(say("{seat} chooses a colour and to go first or second (e.g. red first)", seat=who))
+    parts: list[Argument] = []
     colours = view["colors"]
-    if mover:
+    if movers:
         colour = colours.get(movers[0])
-        parts.append(f"{mover} to play{' ' + colour if colour else ''}")
+        if colour:
+            parts.append(say("{seat} to play {colour}", seat=Seat(movers[0]), colour=_colour(colour)))
+        else:
+            parts.append(say("{seat} to play", seat=Seat(movers[0])))
     if view["last_move"]:
-        parts.append(f"last {view['last_move']}")
+        parts.append(say("last {point}", point=Verbatim(view["last_move"])))
     off = [p for p in view["pushes"] if p["to"] is None and p["from"]]
     if off:
-        parts.append("knocked off " + ", ".join(f"{p['from']} {p['color']}".strip() for p in off))
-    return " · ".join(parts)
+        stones = tuple(
+            say("{square} {colour}", square=Verbatim(p["from"]), colour=_colour(p["color"]))
+            if p["color"]
+            else Verbatim(p["from"])
+            for p in off
+        )
+        parts.append(say("knocked off {stones}", stones=Listing(stones)))
+    said = dotted(parts)
+    return words(said) if said is not None else ""
 
 
-def seat_detail(view: ArmsLengthView, seat: str) -> str:
-    """The small text beside a player's name: colour, who moves first, stones knocked off."""
+def seat_detail(view: ArmsLengthView, seat: str, words: Words | None = None) -> str:
+    """The small words beside a player's name (:func:`seat_detail_said`), in English without ``words``."""
+    said = seat_detail_said(view, seat)
+    return (words or Words())(said) if said is not None else ""
+
+
+def seat_detail_said(view: ArmsLengthView, seat: str) -> Message | None:
+    """The small words beside a player's name: colour, who moves first, stones knocked off."""
     colour = view["colors"].get(seat)
     knocked = view["knocked_off"]
-    bits = []
+    bits: list[Argument] = []
     if colour:
-        bits.append(colour)
+        bits.append(_colour(colour))
         if view["first"] == seat:
-            bits.append("first")
-        bits.append(f"{int(knocked.get(colour, 0))}/{view['knockout_limit']} knocked off")
+            bits.append(ORDER_WORDS["first"])
+        bits.append(say("{n}/{limit} knocked off", n=int(knocked.get(colour, 0)), limit=int(view["knockout_limit"])))
     elif view["dmo"] == seat:
-        bits.append("DMO")
-    return " · ".join(bits)
+        bits.append(say("DMO"))
+    return dotted(bits)
 
 
 def render(
     view: ArmsLengthView,
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """The card of an Arm's Length view as a palette image."""
+    """The card of an Arm's Length view as a palette image, its words said by ``words``
+    (English without it, the seats named by ``players``)."""
+    words = words or card_words(players=players)
     size = view["size"]
     canvas = background(size).copy()
     draw = ImageDraw.Draw(canvas)
@@ -253,26 +267,22 @@ def render(
     colours = view["colors"]
 
     draw_pushes(canvas, view, size)
-    centres = _centres(size)
-    for colour in ("red", "blue"):
-        stamp(canvas, stone_sprite(colour, radius), [centres[sq] for sq, c in stones.items() if c == colour])
+    board(size).place_stones(canvas, stones, ("red", "blue"), lambda colour: stone_sprite(colour, radius))
     draw_fours(draw, [list(line) for line in view["fours"]], size)
     last = view["last_move"]
     if last:
         draw_last_move(draw, last, size)
 
-    def symbol(seat: str, row_background: str) -> Sprite | None:
-        colour = colours.get(seat)
-        return stone_sprite(colour, 16, row_background) if colour in ("red", "blue") else None
-
-    def detail(seat: str) -> str:
-        return seat_detail(view, seat)
-
-    rows = player_rows(view, players, clocks, symbol, detail)
-    move_number = view["move_number"]
-    head = title or "Arm's Length"
-    if move_number:
-        head = f"{head} · move {move_number}"
-    draw_header(canvas, head, rows)
-    draw_footer(canvas, status_line(view, players), outcome_line(Outcome.from_dict(view["outcome"]), players))
+    board_card.draw_card(
+        canvas,
+        view,
+        words,
+        clocks,
+        title=title,
+        game=say("Arm's Length"),
+        symbol=board_card.seat_stones(colours, ("red", "blue"), lambda colour, bg: stone_sprite(colour, 16, bg)),
+        detail=lambda seat: seat_detail_said(view, seat),
+        status=status_line(view, words),
+        banner=outcome_line(Outcome.from_dict(view["outcome"]), words),
+    )
     return canvas

@@ -15,23 +15,16 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from geniusbot.games import Outcome
+from geniusbot.games.tictacfive.rules import COLOUR_WORDS
 from geniusbot.games.tictacfive.view import TicTacFiveView
-from geniusbot.render.grid import coordinate_bands
-from geniusbot.render.layout import (
-    FOOTER_HEIGHT,
-    HEADER_HEIGHT,
-    STATUS_SIZE,
-    draw_footer,
-    draw_header,
-    outcome_line,
-    player_rows,
-    seat_name,
-)
+from geniusbot.render import stones as board_card
+from geniusbot.render.layout import FOOTER_HEIGHT, HEADER_HEIGHT, STATUS_SIZE, card_words, dotted, outcome_line
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.render.stones import WIDTH, Board
 from geniusbot.render.text import draw_text, fit_text
+from geniusbot.words import Message, Seat, Verbatim, Words, say
 
-WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
 INSET = 26  # from the edge of the wood to the outer grid lines
 SPAN = WIDTH - 2 * (MARGIN + INSET)
@@ -40,7 +33,7 @@ COORD_SIZE = 24
 
 def letters(size: int) -> list[str]:
     """Column letters of a board of ``size`` points (the letter I is used: docs/rules/tictacfive.md, ruling 12)."""
-    return [chr(ord("A") + k) for k in range(size)]
+    return board_card.letters(size)
 
 
 def spacing(size: int) -> int:
@@ -50,31 +43,22 @@ def spacing(size: int) -> int:
 
 def canvas_size(size: int = 15) -> tuple[int, int]:
     """The picture's width and height for a board of ``size`` points."""
-    return WIDTH, HEADER_HEIGHT + WIDTH + FOOTER_HEIGHT
+    return board_card.canvas_size()
 
 
-def _origin(size: int) -> tuple[int, int]:
-    # Centre the grid in the wood when SPAN does not divide evenly.
+@lru_cache(maxsize=4)
+def board(size: int) -> Board:
+    """Where the points of a board of ``size`` lie: the grid centred in the wood when SPAN does
+    not divide evenly."""
     extra = SPAN - spacing(size) * (size - 1)
     left = MARGIN + INSET + extra // 2
     top = HEADER_HEIGHT + MARGIN + INSET + extra // 2
-    return left, top
+    return Board(size, (left, top), spacing(size))
 
 
 def point_xy(point: str, size: int = 15) -> tuple[int, int]:
     """The pixel centre of ``point`` ("H8"): column A on the left, row 1 at the bottom."""
-    col = ord(point[0].upper()) - ord("A")
-    row = int(point[1:]) - 1
-    left, top = _origin(size)
-    step = spacing(size)
-    return left + col * step, top + (size - 1 - row) * step
-
-
-@lru_cache(maxsize=4)
-def _centres(size: int) -> dict[str, tuple[int, int]]:
-    return {
-        f"{letter}{row}": point_xy(f"{letter}{row}", size) for letter in letters(size) for row in range(1, size + 1)
-    }
+    return board(size).xy(point)
 
 
 def stone_radius(size: int = 15) -> int:
@@ -112,10 +96,8 @@ def background(size: int) -> Image.Image:
     for point in _star_points(size):
         x, y = point_xy(point, size)
         draw.ellipse([x - 5, y - 5, x + 5, y + 5], fill=ink("grid"))
-    coordinate_bands(
+    board(size).coordinates(
         canvas,
-        [(letter, point_xy(f"{letter}1", size)[0]) for letter in letters(size)],
-        [(str(row), point_xy(f"A{row}", size)[1]) for row in range(1, size + 1)],
         top=board_top - MARGIN / 2,
         bottom=board_top + WIDTH - 2 * MARGIN + MARGIN / 2,
         left=MARGIN / 2,
@@ -181,37 +163,62 @@ def forbidden_sprite(radius: int, background: str = "wood") -> Sprite:
     return smooth_sprite(side, background, paint)
 
 
-FORBIDDEN_LEGEND = "forbidden: double three"
+FORBIDDEN_LEGEND_SAID = say("forbidden: double three")
+#: The legend in English.
+FORBIDDEN_LEGEND = Words()(FORBIDDEN_LEGEND_SAID)
 LEGEND_SIZE = 25
 
 
-def status_line(view: TicTacFiveView, players: Mapping[str, str] | None) -> str:
-    """What the card says under the board while the game runs."""
+def status_parts(view: TicTacFiveView) -> list[Message]:
+    """What the card says under the board while the game runs, part by part."""
     movers = view["to_move"]
-    mover = seat_name(movers[0], players) if movers else None
+    mover = Seat(movers[0]) if movers else None
     phase = view["phase"]
     last = view["last_move"]
-    tail = f" · last {last}" if last else ""
+    tail = [say("last {point}", point=Verbatim(last))] if last else []
+    colour: Message | Verbatim | None = COLOUR_WORDS.get(view["next_color"] or "")
     if phase == "opening":
         placed, stones = len(view["stones"]), view["opening_stones"]
-        colour = view["next_color"]
-        return f"Opening: {mover or 'the first player'} places stone {min(placed + 1, stones)} of {stones} ({colour}){tail}"
+        k = min(placed + 1, stones)
+        colour = colour or Verbatim(str(view["next_color"]))
+        if mover is None:
+            opening = say("Opening: the first player places stone {k} of {n} ({colour})", k=k, n=stones, colour=colour)
+        else:
+            opening = say(
+                "Opening: {seat} places stone {k} of {n} ({colour})", seat=mover, k=k, n=stones, colour=colour
+            )
+        return [opening, *tail]
     if phase == "choice":
-        return f"{mover or 'The second player'} chooses a colour: black or white{tail}"
+        if mover is None:
+            return [say("The second player chooses a colour: black or white"), *tail]
+        return [say("{seat} chooses a colour: black or white", seat=mover), *tail]
     if phase == "play" and mover:
-        colour = view["next_color"]
-        return f"{mover} to play{' ' + colour if colour else ''}{tail}"
-    return tail.lstrip(" ·")
+        if colour is None:
+            return [say("{seat} to play", seat=mover), *tail]
+        return [say("{seat} to play {colour}", seat=mover, colour=colour), *tail]
+    return tail
+
+
+def status_line(view: TicTacFiveView, words: Words | Mapping[str, str] | None = None) -> str:
+    """What the card says under the board while the game runs, said by ``words`` (English
+    :func:`card_words` of the names, given names)."""
+    if not isinstance(words, Words):
+        words = card_words(players=words)
+    said = dotted(status_parts(view))
+    return words(said) if said is not None else ""
 
 
 def render(
     view: TicTacFiveView,
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """The card of a Tic-Tac-Five view as a palette image."""
+    """The card of a Tic-Tac-Five view as a palette image, its words said by ``words``
+    (English without it, the seats named by ``players``)."""
+    words = words or card_words(players=players)
     size = view["size"]
     canvas = background(size).copy()
     draw = ImageDraw.Draw(canvas)
@@ -220,9 +227,8 @@ def render(
     colours = view["colors"]
 
     winning = [p for p in (view["winning_line"] or []) if p]
-    centres = _centres(size)
-    for colour in ("black", "white"):
-        stamp(canvas, stone_sprite(colour, radius), [centres[p] for p, c in stones.items() if c == colour])
+    centres = board(size).centres()
+    board(size).place_stones(canvas, stones, ("black", "white"), lambda colour: stone_sprite(colour, radius))
     if len(winning) >= 2:
         ends = sorted(winning, key=lambda p: (ord(p[0].upper()), int(p[1:])))
         a, b = point_xy(ends[0], size), point_xy(ends[-1], size)
@@ -240,32 +246,34 @@ def render(
     forbidden = [p for p in view.get("forbidden") or [] if p in centres and p not in stones]
     stamp(canvas, forbidden_sprite(radius), [centres[p] for p in forbidden])
 
-    def symbol(seat: str, row_background: str) -> Sprite | None:
-        colour = colours.get(seat)
-        return stone_sprite(colour, 16, row_background) if colour in ("black", "white") else None
+    def detail(seat: str) -> Message | None:
+        return COLOUR_WORDS.get(colours.get(seat) or "")  # the colour word, so the row reads without colour too
 
-    def detail(seat: str) -> str:
-        return colours.get(seat) or ""  # the colour word, so the row reads without colour too
-
-    rows = player_rows(view, players, clocks, symbol, detail)
-    move_number = view["move_number"]
-    head = title or "Tic-Tac-Five"
-    if move_number:
-        head = f"{head} · move {move_number}"
-    draw_header(canvas, head, rows)
-    status = status_line(view, players)
-    banner = outcome_line(Outcome.from_dict(view["outcome"]), players)
+    status = status_line(view, words)
+    banner = outcome_line(Outcome.from_dict(view["outcome"]), words)
     if forbidden and banner is None:
         # The status keeps to the left of the legend: 22 pixels in from the edge, 24 short of the mark.
-        status = fit_text(status, STATUS_SIZE, max(0, _draw_legend(canvas) - 24 - 22))
-    draw_footer(canvas, status, banner)
+        status = fit_text(status, STATUS_SIZE, max(0, _draw_legend(canvas, words(FORBIDDEN_LEGEND_SAID)) - 24 - 22))
+    board_card.draw_card(
+        canvas,
+        view,
+        words,
+        clocks,
+        title=title,
+        game=say("Tic-Tac-Five"),
+        symbol=board_card.seat_stones(colours, ("black", "white"), lambda colour, bg: stone_sprite(colour, 16, bg)),
+        detail=detail,
+        status=status,
+        banner=banner,
+    )
     return canvas
 
 
-def _draw_legend(canvas: Image.Image) -> int:
-    """The forbidden mark and what it means at the right end of the footer; the mark's left edge."""
+def _draw_legend(canvas: Image.Image, legend: str) -> int:
+    """The forbidden mark and what it means (``legend``) at the right end of the footer; the
+    mark's left edge."""
     mid = canvas.height - FOOTER_HEIGHT / 2
-    right = WIDTH - 22 - draw_text(canvas, (WIDTH - 22, mid), FORBIDDEN_LEGEND, LEGEND_SIZE, fg="muted", anchor="r")
+    right = WIDTH - 22 - draw_text(canvas, (WIDTH - 22, mid), legend, LEGEND_SIZE, fg="muted", anchor="r")
     mark = forbidden_sprite(16, "page")
     left = right - 10 - mark.size[0]
     paste_centred(canvas, mark, (left + mark.size[0] / 2, mid))

@@ -20,14 +20,18 @@ from geniusbot.render.grid import coordinate_bands
 from geniusbot.render.layout import (
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
+    card_words,
+    dotted,
     draw_footer,
     draw_header,
+    heading,
     outcome_line,
     player_rows,
-    seat_name,
+    title_of,
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite, stamp
+from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, Words, say, say_c
 
 WIDTH = 900
 MARGIN = 46  # the coordinate band on each side of the board
@@ -38,7 +42,14 @@ WIRE_WIDTH = 6
 SLACK_WIDTH = 4  # each of a slack line's two wires
 SLACK_SHIFT = 5  # from the middle of a slack line to the middle of each wire
 DOT_RADIUS = 9
-ITEM_WORDS = {"turn_order": "turn order", "extra_slack": "extra slack", "woven_revive": "woven revive"}
+#: The items as a player row and the draft's line name them.
+ITEM_WORDS = {
+    "turn_order": say_c("item", "turn order"),
+    "extra_slack": say_c("item", "extra slack"),
+    "woven_revive": say_c("item", "woven revive"),
+}
+#: The pieces' colours as a player row names them.
+COLOUR_WORDS = {"orange": say_c("colour", "orange"), "blue": say_c("colour", "blue")}
 
 
 def canvas_size(cols: int = 5, rows: int = 5) -> tuple[int, int]:
@@ -186,52 +197,81 @@ def _shortened(a: tuple[int, int], b: tuple[int, int], by: float) -> tuple[float
     return b[0] - dx / length * by, b[1] - dy / length * by
 
 
-def seat_detail(view: TightwireView, seat: str) -> str:
-    """The small text beside a player's name: colour, slack lines left, pieces to revive, items."""
+def _item(name: str) -> Argument:
+    return ITEM_WORDS.get(name) or Verbatim(name)
+
+
+def seat_detail(view: TightwireView, seat: str, words: Words | None = None) -> str:
+    """The small words beside a player's name (:func:`seat_detail_said`), in English without ``words``."""
+    said = seat_detail_said(view, seat)
+    return (words or Words())(said) if said is not None else ""
+
+
+def seat_detail_said(view: TightwireView, seat: str) -> Message | None:
+    """The small words beside a player's name: colour, slack lines left, pieces to revive, items."""
     colour = view["colors"].get(seat)
-    bits = [colour] if colour else []
+    bits: list[Argument] = [COLOUR_WORDS.get(colour) or Verbatim(colour)] if colour else []
     slack = view["slack_left"].get(seat, 0)
     items = view["items"].get(seat) or []
     if slack:
-        bits.append(f"{slack} slack")
+        bits.append(say("{n} slack", n=int(slack)))
     off = view["captured"].get(colour, 0) if colour else 0
     if off:
-        bits.append(f"{off} to revive")
-    bits.extend(ITEM_WORDS.get(item, item) for item in items)
-    return " · ".join(bits)
+        bits.append(say("{n} to revive", n=int(off)))
+    bits.extend(_item(item) for item in items)
+    return dotted(bits)
 
 
-def status_line(view: TightwireView, players: Mapping[str, str] | None) -> str:
-    """What the card says under the board while the game runs."""
+def status_line(view: TightwireView, words: Words | Mapping[str, str] | None = None) -> str:
+    """What the card says under the board while the game runs, said by ``words`` (English
+    :func:`card_words` of the names, given names)."""
+    if not isinstance(words, Words):
+        words = card_words(players=words)
+    said = _status(view)
+    return words(said) if said is not None else ""
+
+
+def _status(view: TightwireView) -> Message | None:
     movers = view["to_move"]
-    mover = seat_name(movers[0], players) if movers else None
+    mover = Seat(movers[0]) if movers else None
     phase = view["phase"]
     if phase == "draft":
         draft = view["draft"]
-        available = draft["available"] if draft else []
-        words = [ITEM_WORDS.get(item, item) for item in available]
-        listed = " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
-        return f"{mover or 'A player'} picks an item: {listed}"
+        available = [_item(item) for item in (draft["available"] if draft else [])]
+        if len(available) > 1:
+            items: Argument = say("{items} or {last}", items=Listing(tuple(available[:-1])), last=available[-1])
+        elif available:
+            items = available[0]
+        else:
+            items = Verbatim("")
+        if mover is None:
+            return say("A player picks an item: {items}", items=items)
+        return say("{seat} picks an item: {items}", seat=mover, items=items)
     if phase == "order":
-        return f"{mover or 'The Turn Order holder'} chooses to move first or second"
-    parts = []
+        if mover is None:
+            return say("The Turn Order holder chooses to move first or second")
+        return say("{seat} chooses to move first or second", seat=mover)
+    parts: list[Argument] = []
     if mover:
-        parts.append(f"{mover} to move")
+        parts.append(say("{seat} to move", seat=mover))
     if view["last_move"]:
-        parts.append(f"last {view['last_move']}")
+        parts.append(say("last {move}", move=Verbatim(view["last_move"])))
     if view["captured_last"]:
-        parts.append("captured " + ", ".join(view["captured_last"]))
-    return " · ".join(parts)
+        parts.append(say("captured {dots}", dots=Listing(tuple(Verbatim(dot) for dot in view["captured_last"]))))
+    return dotted(parts)
 
 
 def render(
     view: TightwireView,
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """The card of a Tightwire view as a palette image."""
+    """The card of a Tightwire view as a palette image, its words said by ``words``
+    (English without it, the seats named by ``players``)."""
+    words = words or card_words(players=players)
     cols, rows = view["cols"], view["rows"]
     canvas = background(cols, rows).copy()
     draw = ImageDraw.Draw(canvas)
@@ -286,16 +326,15 @@ def render(
         colour = colours.get(seat)
         return piece_sprite(colour, 16, row_background) if colour in ("orange", "blue") else None
 
-    def detail(seat: str) -> str:
-        return seat_detail(view, seat)
+    def detail(seat: str) -> Message | None:
+        return seat_detail_said(view, seat)
 
-    rows_ = player_rows(view, players, clocks, symbol, detail)
-    head = title or "Tightwire"
+    rows_ = player_rows(view, words, clocks, symbol, detail)
+    head = title_of(title, say("Tightwire"))
     variant = view["variant"]
     if variant and variant != "classic":
-        head = f"{head} ({variant})"
-    if view["move_number"]:
-        head = f"{head} · move {view['move_number']}"
-    draw_header(canvas, head, rows_)
-    draw_footer(canvas, status_line(view, players), outcome_line(Outcome.from_dict(view["outcome"]), players))
+        head = say("{title} ({variant})", title=head, variant=Verbatim(variant))
+    moves = [say("move {n}", n=view["move_number"])] if view["move_number"] else []
+    draw_header(canvas, heading(words, head, *moves), rows_)
+    draw_footer(canvas, status_line(view, words), outcome_line(Outcome.from_dict(view["outcome"]), words))
     return canvas

@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from geniusbot.games import Outcome
 from geniusbot.render import layout, palette, text
+from geniusbot.words import Argument, Message, Seat, Verbatim, Words, say, say_n
 
 WIDTH = 900
 TILE = 64
@@ -48,7 +49,7 @@ def _tile(canvas: Image.Image, box: tuple[int, int, int, int], colour: str, numb
     if number is not None:
         fg = "white_stone" if colour == "black" else "black_stone"
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        text.draw_text(canvas, centre, str(number), 36, fg=fg, bg=fill, bold=True, anchor="m")
+        text.draw_text(canvas, centre, str(number), 36, fg=fg, bg=fill, bold=True, anchor="m", notation=True)
 
 
 def _slot(canvas: Image.Image, box: tuple[int, int, int, int], sealed: bool) -> None:
@@ -56,26 +57,45 @@ def _slot(canvas: Image.Image, box: tuple[int, int, int, int], sealed: bool) -> 
     draw.rectangle(box, outline=palette.ink("muted" if sealed else "band"), width=3 if sealed else 2)
     if sealed:
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        text.draw_text(canvas, centre, "?", 34, fg="muted", bold=True, anchor="m")
+        text.draw_text(canvas, centre, "?", 34, fg="muted", bold=True, anchor="m", notation=True)
 
 
-def status_line(view: Mapping[str, Any], players: Mapping[str, str] | None) -> str:
+def _number(value: Any) -> Argument:
+    return value if isinstance(value, int) else Verbatim(str(value))
+
+
+def status_line(view: Mapping[str, Any], words: Words | Mapping[str, str] | None = None) -> str:
     """The footer while the game runs: the round, and whose tile is awaited."""
+    if not isinstance(words, Words):
+        words = layout.card_words(players=words)
     movers = list(view.get("to_move") or [])
-    names = " and ".join(layout.seat_name(seat, players) for seat in movers)
-    if not names:
+    if not movers:
         return ""
-    return f"Round {view.get('round')} of {view.get('rounds_total')}: {names} to play a tile, by DM"
+    seats: Argument = Seat(movers[0])
+    for seat in movers[1:]:
+        seats = say("{seats} and {seat}", seats=seats, seat=Seat(seat), domain="blackwhite")
+    return words(
+        say(
+            "Round {round} of {rounds}: {seats} to play a tile, by DM",
+            round=_number(view.get("round")),
+            rounds=_number(view.get("rounds_total")),
+            seats=seats,
+            domain="blackwhite",
+        )
+    )
 
 
 def render(
     view: Mapping[str, Any],
     *,
+    words: Words | None = None,
     players: Mapping[str, str] | None = None,
     clocks: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> Image.Image:
-    """The card of a Black and White view as a palette image."""
+    """The card of a Black and White view as a palette image, its words said by ``words``
+    (English without it, the seats named by ``players``)."""
+    words = words or layout.card_words(players=players)
     canvas = palette.new_canvas((WIDTH, HEIGHT))
     rounds: list[Mapping[str, Any]] = list(view.get("rounds") or [])
     total = int(view.get("rounds_total") or 9)
@@ -87,10 +107,10 @@ def render(
 
     for k in range(total):
         x = LEFT + k * (TILE + GAP) + TILE / 2
-        text.draw_text(canvas, (x, TOP + NUMBERS_HEIGHT / 2 - 4), str(k + 1), 24, fg="muted", anchor="m")
+        text.draw_text(canvas, (x, TOP + NUMBERS_HEIGHT / 2 - 4), str(k + 1), 24, fg="muted", anchor="m", notation=True)
     for seat in SEATS:
         y = tile_box(seat, 0)[1] + TILE / 2
-        label = text.fit_text(layout.seat_name(seat, players), 25, LEFT - 40)
+        label = text.fit_text(words(layout.named(seat)), 25, LEFT - 40)
         text.draw_text(canvas, (24, y), label, 25, fg="text")
         for k in range(total):
             box = tile_box(seat, k)
@@ -108,14 +128,14 @@ def render(
             else:
                 _slot(canvas, box, sealed=False)
 
-    def detail(seat: str) -> str:
+    def detail(seat: str) -> Message:
         points = scores.get(seat, 0)
-        return f"{points} point{'s' if points != 1 else ''}"
+        return say_n("{n} point", "{n} points", n=points, domain="blackwhite")
 
-    rows = layout.player_rows(view, players, clocks, lambda seat, background: None, detail)
-    head = title or "Black and White"
-    layout.draw_header(canvas, head, rows)
+    rows = layout.player_rows(view, words, clocks, lambda seat, background: None, detail)
+    head = layout.title_of(title, say("Black and White", domain="blackwhite"))
+    layout.draw_header(canvas, layout.heading(words, head), rows)
     layout.draw_footer(
-        canvas, status_line(view, players), layout.outcome_line(Outcome.from_dict(view.get("outcome")), players)
+        canvas, status_line(view, words), layout.outcome_line(Outcome.from_dict(view.get("outcome")), words)
     )
     return canvas
