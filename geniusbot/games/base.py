@@ -106,8 +106,9 @@ class Game(ABC):
             ``"90s+5m/10s"``, ``"30s+1m"``, ``"none"``); the key ``"*"`` covers every rule set not
             named. A game that names none plays with the host's default.
         picture: ``"module:function"`` of the function that draws a view (it may use Pillow, which
-            the rules never import): ``function(view, *, players, clocks, title)`` returns a Pillow
-            image. ``""``: the game has no picture and is shown by its text board.
+            the rules never import): ``function(view, *, words, players, clocks, title)`` returns a
+            Pillow image, every word on it a message said by ``words`` (the caller's language and
+            the players' names). ``""``: the game has no picture and is shown by its text board.
         choice_phases: the view phases in which the seats to move pick one of a few named options
             (a colour, an order, an item) rather than a point of the board; a host offers the
             legal moves as buttons then (see :meth:`choosing`).
