@@ -8,7 +8,6 @@ at the bottom, builds its rows with :func:`player_rows`, and ends with :func:`dr
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -16,6 +15,7 @@ from typing import Any, Protocol
 from PIL import Image, ImageDraw
 
 from geniusbot.words import ENGLISH, Argument, Message, Seat, Verbatim, Words, say, say_c
+from geniusbot.words.stored import with_spoken_names
 
 from .fonts import drawable_name
 from .palette import ink
@@ -46,14 +46,12 @@ def named(seat: str) -> Message:
     return say("{seat}", seat=Seat(seat))
 
 
-_SEAT_WORD = re.compile(r"\b(p1|p2)\b")
-
-
 def stored_english_with_names(text: str, words: Words) -> str:
     """``text``, an outcome's plain English as a match stored it before outcomes were messages,
-    with its seat ids replaced by the card's names. For stored strings only: every new sentence
-    names its seats with :class:`~geniusbot.words.Seat`."""
-    return _SEAT_WORD.sub(lambda m: words.names.get(m.group(1), m.group(1)), text)
+    with its seat ids replaced by the card's names, as the host's result line names them
+    (:func:`geniusbot.words.stored.with_spoken_names`). For stored strings only: every new
+    sentence names its seats with :class:`~geniusbot.words.Seat`."""
+    return with_spoken_names(text, words.names)
 
 
 class Banner(str):

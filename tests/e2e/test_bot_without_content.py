@@ -150,7 +150,9 @@ async def test_a_sealed_move_by_move_is_taken_privately_and_never_shown_in_the_r
         mark = fake.mark()
         assert await move(world, world.alice, "create 49 1") == "Match #1: your move create 49 1 is in."
         # The room learns that alice's creations are in, never what they are.
-        await fake.wait_until(lambda: bot.host.matches[1].game.sealed.sealed_by("p1") is not None, what="the sealed play")
+        await fake.wait_until(
+            lambda: bot.host.matches[1].game.sealed.sealed_by("p1") is not None, what="the sealed play"
+        )
         public = [m.content for m in posted_since(world, mark)]
         assert public and not any("49" in text for text in public), public
         # It went in as a private submission, as a DM would have.
