@@ -27,7 +27,7 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from geniusbot.host.transport import BACK_AFTER, Player, TextBoard, TransportError, text_digest
+from geniusbot.host.transport import Player, TextBoard, TransportError, text_digest
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ class DiscordTransport:
     #: Host commands are slash commands: the host's hints say "/resume".
     command_prefix = "/"
     #: A resumed match's first line after a restart: the bot was away.
-    back_after = BACK_AFTER
+    bot_returns = True
 
     @property
     def commands(self) -> frozenset[str]:

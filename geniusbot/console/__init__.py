@@ -46,7 +46,7 @@ from typing import IO, Any
 
 from geniusbot.console.lines import MAX_LINE, UNREADABLE, LineReader, quoted
 from geniusbot.console.transport import TIME_FILE_ENV, ConsoleTransport, FileTime, plain
-from geniusbot.host.hints import OVER_HELP, help_text, rules_of, rules_text
+from geniusbot.host.hints import OVER_HELP_SAID, help_said, rules_of, rules_text
 from geniusbot.words import ENGLISH, Message, Verbatim, Words, listed, say, say_n
 
 PAUSED_HINT = say("The match is paused: type resume to go on.")
@@ -179,7 +179,7 @@ async def run_console(
             )
         )
         return 2
-    transport = ConsoleTransport(out, boards_dir)
+    transport = ConsoleTransport(out, boards_dir, words)
     dispatcher = TimerDispatcher(
         store, lambda timer: host.on_timer(timer), time=time_source, retry_delay=1.0, max_sleep=1.0
     )
@@ -268,7 +268,7 @@ async def run_console(
             await host.recover(only=lambda _record: False)  # nothing to give back: it starts the heartbeat
         dispatcher.start()
         # A match not held any more ended as it resumed (its clock had run out).
-        tell(help_text(host.matches[match_id].game) if match_id in host.matches else OVER_HELP)
+        tell(help_said(host.matches[match_id].game) if match_id in host.matches else OVER_HELP_SAID)
         opponent = await practice.start(host, store, match_id, bot, tell)
 
         # Each line's submission key: this run, named as the transport names its messages (the
@@ -453,7 +453,7 @@ async def _handle(
         return False
     game = live.game if live is not None else None
     if words == ["help"]:
-        tell(OVER_HELP if over else help_text(game))
+        tell(OVER_HELP_SAID if over else help_said(game))
     elif words == ["rules"] and game is not None:
         tell(rules_text(game))
     elif len(words) == 2 and words[0] == "rules":
@@ -490,7 +490,7 @@ async def _handle(
             say(
                 "I did not understand {line}. {help}",
                 line=quoted(line),
-                help=Verbatim(OVER_HELP if over else help_text(game)),
+                help=OVER_HELP_SAID if over else help_said(game),
             )
         )
     return True

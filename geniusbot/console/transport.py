@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO
 
 from geniusbot.host.transport import Player, TextBoard
+from geniusbot.words import Message, Verbatim, Words, say
 
 TIME_FILE_ENV = "GENIUSBOT_TEST_TIME_FILE"
 
@@ -59,15 +60,17 @@ class ConsoleTransport:
     #: Every host command can be typed here.
     commands: frozenset[str] | None = None
 
-    #: A resumed match's first line: there is no bot that was away, only the match.
-    back_after = "Match #{match} is back after {away}"
+    #: A resumed match's first line names the match: there is no bot that was away.
+    bot_returns = False
 
     #: The last message id handed out in this process, by any console.
     _last = 0
 
-    def __init__(self, out: IO[str], boards_dir: Path | None) -> None:
+    def __init__(self, out: IO[str], boards_dir: Path | None, words: Words | None = None) -> None:
         self.out = out
         self.boards_dir = boards_dir
+        #: The console's own words (a private line's mark, a saved picture, a deletion), in its language.
+        self.words = words or Words()
         # Message ids outlive the process: the store keeps them (a board to delete when a window
         # closes, even in a later run). Each id is the microsecond it was made, or one more than
         # the last this process handed out (whichever console made it), so that no two runs of
@@ -88,11 +91,11 @@ class ConsoleTransport:
         self._heads[message_id] = text.strip().split("\n", 1)[0]
         return message_id
 
-    def _named(self, message_id: int) -> str:
+    def _named(self, message_id: int) -> Message:
         if message_id not in self._heads:
-            return "a message from an earlier run"
+            return say("a message from an earlier run")
         head = self._heads[message_id]
-        return f"the message {head!r}" if head else "a message"
+        return say("the message {head}", head=Verbatim(repr(head))) if head else say("a message")
 
     def _save(self, png: bytes, filename: str) -> Path | None:
         if self.boards_dir is None:
@@ -126,12 +129,12 @@ class ConsoleTransport:
     ) -> int:
         """Print the caption, then save the picture (if a folder is set) and print where it went:
         the caption reads first (a match's heading opens the terminal), the text board follows."""
-        mid = self._id(text or "the board picture", key)
+        mid = self._id(text or self.words(say("the board picture")), key)
         if text:
             self._print(text)
         path = self._save(png, filename)
         if path is not None:
-            self._print(f"(board saved to {path})")
+            self._print(self.words(say("(board saved to {path})", path=Verbatim(str(path)))))
         return mid
 
     async def find_posted(self, room: int | None, key: str) -> int | None:
@@ -142,12 +145,16 @@ class ConsoleTransport:
 
     async def delete(self, room: int | None, message_id: int) -> None:
         """Say that a message is gone, named by its first line (a terminal cannot take it back)."""
-        self._print(f"(deleted: {self._named(message_id)})")
+        self._print(self.words(say("(deleted: {message})", message=self._named(message_id))))
 
     async def send_private(self, player: Player, text: str) -> int:
         """Print a private message, marked with its addressee."""
-        self._print(f"[to {player.seat} only] {text}")
+        self._print(self._to(player, text))
         return self._id()
+
+    def _to(self, player: Player, text: str) -> str:
+        """A private line, marked with its addressee: ``[to p1 only] ...``."""
+        return self.words(say("[to {seat} only] {text}", seat=Verbatim(player.seat), text=Verbatim(text)))
 
     async def send_private_board(self, player: Player, board: TextBoard) -> int:
         """Print a private text board with the lines around it, marked with its addressee."""
@@ -157,8 +164,9 @@ class ConsoleTransport:
         """Save a private picture (if a folder is set) and print its caption, marked with its addressee."""
         mid = self._id()
         path = self._save(png, filename)
-        saved = f" (saved to {path})" if path is not None else ""
-        self._print(f"[to {player.seat} only] {text}{saved}".rstrip())
+        if path is not None:
+            text = self.words(say("{text} (saved to {path})", text=Verbatim(text), path=Verbatim(str(path)))).strip()
+        self._print(self._to(player, text).rstrip())
         return mid
 
 

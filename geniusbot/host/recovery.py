@@ -160,8 +160,12 @@ class Recovery:
                 await self.committer.commit(live, None, now)  # no ledger: the row must say it alone
             await self.arming.arm(live, now)
             over = False
-            # The transport's own first words (English until the transports' are words as data).
-            away = Verbatim(self.transport.back_after.format(match=live.id, away=format_duration(int(latest * 1000))))
+            length = Verbatim(format_duration(int(latest * 1000)))
+            away = (
+                say("The bot is back after {away}", away=length)
+                if self.transport.bot_returns
+                else say("Match #{match} is back after {away}", match=live.id, away=length)
+            )
             timed = not live.clock.control.untimed
             said = say("{back}; the clocks were stopped meanwhile.", back=away) if timed else say("{back}.", back=away)
             if window and vanishing:

@@ -52,10 +52,6 @@ class TextBoard:
         return "\n".join(t for t in (self.above, self.board, self.below) if t)
 
 
-#: What a resumed match's room reads first after the bot's restart (``{away}``: the outage's length).
-BACK_AFTER = "The bot is back after {away}"
-
-
 @runtime_checkable
 class Transport(Protocol):
     """What the host may do in the outside world. Message ids are integers (Discord snowflakes; the console's are unique across its runs).
@@ -69,9 +65,9 @@ class Transport(Protocol):
 
     #: How the transport's users write a host command, before its name ("/" on Discord).
     command_prefix: str
-    #: A resumed match's first line after a restart, before the outage's length (``{away}``) and
-    #: what the outage gave back: :data:`BACK_AFTER` where a bot was away; the console has no bot.
-    back_after: str
+    #: Whether the room hears of a restart as the bot's return ("The bot is back after 2:00"), or,
+    #: where there is no bot that was away (the console), as the match's ("Match #1 is back after 2:00").
+    bot_returns: bool
 
     @property
     def commands(self) -> frozenset[str] | None:
@@ -237,7 +233,7 @@ class RecordingTransport:
     fail_private: set[str] = field(default_factory=set)
     command_prefix: str = ""
     commands: frozenset[str] | None = None
-    back_after: str = BACK_AFTER
+    bot_returns: bool = True
     _next_id: int = 0
 
     def _id(self) -> int:
