@@ -117,8 +117,9 @@ class Admin(commands.Cog):
         """The game's summary, rule sets and options, only to the one who asks."""
         cls = get_game(game)
         words = self.bot.words()
-        # The game's title, summary and options' texts are the game's own words.
-        parts = [f"**{cls.title}**", cls.summary]
+        # The game's title and options' texts are the game's own words; its summary is a message.
+        summary = words(cls.summary) if isinstance(cls.summary, Message) else cls.summary
+        parts = [f"**{cls.title}**", summary]
         if len(cls.variants) > 1:
             variants = Listing(tuple(Verbatim(v) for v in cls.variants))
             parts.append(

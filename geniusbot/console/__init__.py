@@ -46,7 +46,7 @@ from typing import IO, Any
 
 from geniusbot.console.lines import MAX_LINE, UNREADABLE, LineReader, quoted
 from geniusbot.console.transport import TIME_FILE_ENV, ConsoleTransport, FileTime, plain
-from geniusbot.host.hints import OVER_HELP_SAID, help_said, rules_of, rules_text
+from geniusbot.host.hints import OVER_HELP_SAID, help_said, rules_of_said, rules_said
 from geniusbot.words import ENGLISH, Message, Verbatim, Words, listed, say, say_n
 
 PAUSED_HINT = say("The match is paused: type resume to go on.")
@@ -455,9 +455,9 @@ async def _handle(
     if words == ["help"]:
         tell(OVER_HELP_SAID if over else help_said(game))
     elif words == ["rules"] and game is not None:
-        tell(rules_text(game))
+        tell(rules_said(game))
     elif len(words) == 2 and words[0] == "rules":
-        tell(rules_of(words[1]))  # a task's own rules, or any game's
+        tell(rules_of_said(words[1]))  # a task's own rules, or any game's
     elif words == ["board"]:
         reply = await host.show_board(match_id)
         if not reply.ok:

@@ -23,7 +23,8 @@ _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 
 
 def plain(text: str) -> str:
-    """``text`` as a terminal prints it: inline code in quotes ('draw B5-C3')."""
+    """``text`` as a terminal prints it: inline code in quotes ('draw B5-C3'), bold plain."""
+    text = text.replace("**", "")
     return _INLINE_CODE.sub(r"'\1'", text) if "`" in text else text
 
 

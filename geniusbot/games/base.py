@@ -91,7 +91,10 @@ class Game(ABC):
         variants: rule-set names; the first is the default.
         options: option name -> one-line help; option names are lower-case record header names
             (``setup``, ``p1_color``, ``board``, ``dmo``...). ``seed`` and ``variant`` are always taken.
-        summary: the short rules text a ``/rules`` command shows, with the notation.
+        summary: the short rules text a ``/rules`` command shows, with the notation: a message of
+            the game's catalogue domain (``say(...)``), so it is read in the room's language; a
+            plain ``str`` is shown as it is, in English. Discord's Markdown (``**bold**``, ```code```)
+            may mark it; a terminal shows it plain.
         keywords: the words of the game's notation, lower case, as :func:`notation_words` reads
             them (``black``, ``pick``, ``use``, ``all-in``): every word of every legal move's
             text, and the other words its parser takes that show a move attempt without a
@@ -129,7 +132,7 @@ class Game(ABC):
     title: ClassVar[str]
     variants: ClassVar[tuple[str, ...]] = ("standard",)
     options: ClassVar[Mapping[str, str]] = {}
-    summary: ClassVar[str] = ""
+    summary: ClassVar[Message | str] = ""
     keywords: ClassVar[frozenset[str]] = frozenset()
     #: The seats, always ``("p1", "p2")``: the house hosts two-player matches (death matches and
     #: finals), and its host, clocks, records and pictures name these two. A game that names

@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from geniusbot.words import Listing, Message, Verbatim, Words, say
+from geniusbot.words import Argument, Listing, Message, Verbatim, Words, say
 
 COMMANDS = "status, board, rules, pause, resume, resign p1, abort, close window, export, help, quit"
 
@@ -201,9 +201,12 @@ def rules_text(game: Any) -> str:
     return Words()(rules_said(game))
 
 
-def _summary(title: str, summary: str) -> Message:
-    """A game's title and its rules summary (the game's own words, its Markdown bold taken out)."""
-    said = Verbatim(summary.replace("**", "")) if summary.replace("**", "") else NO_SUMMARY
+def _summary(title: str, summary: Message | str) -> Message:
+    """A game's title and its rules summary (the game's own words: a message, or plain English;
+    a terminal shows its Markdown plain)."""
+    said: Argument = summary if isinstance(summary, Message) else Verbatim(summary) if summary else NO_SUMMARY
+    if isinstance(summary, Message) and not summary.text:
+        said = NO_SUMMARY
     return say("{title}: {summary}", title=Verbatim(title), summary=said)
 
 

@@ -168,10 +168,11 @@ class $Class(Game):
     options: ClassVar[Mapping[str, str]] = {
         "pile": f"the stones in the pile at the start, {SMALLEST} to {LARGEST} (default {PILE})"
     }
-    summary: ClassVar[str] = (
+    summary: ClassVar[Message | str] = say(
         "A pile of stones lies between the players. In turn, p1 first, each takes one, two or three "
         "stones; whoever takes the last stone wins.\\n"
-        "**Notation**: take 2, typed in the game room."
+        "**Notation**: take 2, typed in the game room.",
+        domain=DOMAIN,
     )
     # Every word of every legal move's text: the bot tells a move attempt from table talk by them.
     keywords: ClassVar[frozenset[str]] = frozenset({"take"})

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from geniusbot.games import get_game
+from geniusbot.words import Words
 from tests.e2e.botworld import EPHEMERAL, PNG_MAGIC, World, ephemeral_answer
 from tests.fakediscord.model import ATTACH_FILES
 
@@ -76,7 +77,7 @@ async def test_rules_status_pause_resume_abort_and_bad_options(world: World) -> 
     async with world.running() as bot:
         interaction = await fake.slash(world.carol, world.guild, world.room, "rules", {"game": "armslength"})
         text = await ephemeral_answer(world, interaction)
-        assert text.startswith("**Arm's Length**\n" + get_game("armslength").summary)
+        assert text.startswith("**Arm's Length**\n" + Words()(get_game("armslength").summary))
         assert "dmo:" in text
         # One option a line: the options' own texts hold semicolons ('red C3 F6; blue F3 C6').
         options = text.split("Options for /start, written as name=value in its options:\n")[1].splitlines()

@@ -14,6 +14,7 @@ from geniusbot.adjudicate import adjudicate
 from geniusbot.games import get_game
 from geniusbot.host.clock import preset
 from geniusbot.record import parse_record
+from geniusbot.words import Words
 from tests.e2e.botworld import PNG_MAGIC, World
 from tests.fakediscord import FakeMessage, png_size
 from tests.host.tightwire_scripts import DRAFT, RESULT, script
@@ -145,7 +146,7 @@ async def test_rules_tell_a_new_user_the_three_rule_sets_their_clocks_and_the_no
         response = await fake.wait_for_response(interaction)
         assert response.data["flags"] & EPHEMERAL
         text = response.data["content"] if response.type == 4 else (await fake.wait_for_followup(interaction)).content
-        summary = get_game("tightwire").summary
+        summary = Words()(get_game("tightwire").summary)
         # Whole (Discord takes 2000 characters), the summary first, then the rule sets and options.
         assert text.startswith("**Tightwire**\n" + summary) and len(text) < 2000
         assert text.endswith("p1_color: colour of p1: orange or blue (default orange).")

@@ -21,6 +21,7 @@ from geniusbot.games.base import (
 from geniusbot.games.tightwire import ClassicTightwire, DeadlyInflux, ThreadsOfFate
 from geniusbot.games.tightwire.geometry import geometry
 from geniusbot.games.tightwire.rules import Tightwire, TightwireMove
+from geniusbot.words import Words
 
 
 def game(variant="classic", setup=None, **options):
@@ -921,7 +922,7 @@ def test_the_colour_of_each_captured_piece_is_kept_for_the_picture():
 def test_the_summary_teaches_only_notation_the_parser_reads():
     import re
 
-    snippets = re.findall(r"`([^`]+)`", Tightwire.summary)
+    snippets = re.findall(r"`([^`]+)`", Words()(Tightwire.summary))
     assert {"draw B5-C3", "slack B5-C3", "move B5-C3", "revive C3", "pick turn order", "woven revive C3"} <= set(
         snippets
     )

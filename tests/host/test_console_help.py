@@ -18,6 +18,7 @@ from geniusbot.conformance.texts import check_help
 from geniusbot.console import run_console
 from geniusbot.games import GameError, get_game, new_game, registry
 from geniusbot.host.hints import PICKED_FROM, example_move, help_text, loses_at_once
+from geniusbot.words import Words
 from tests.manualtime import ManualTime
 
 
@@ -154,7 +155,7 @@ async def test_help_at_the_console_after_call_red_offers_no_losing_move(tmp_path
 
 async def test_rules_names_a_task_inside_the_match_that_plays_it(tmp_path):
     out = await play(tmp_path, ["rules decks", "rules nothing", "quit"], "allhands")
-    first = get_game("decks").summary.replace("**", "").splitlines()[0]
+    first = Words()(get_game("decks").summary).replace("**", "").splitlines()[0]
     assert f"Dueling Decks: {first}" in out
     assert "There is no game 'nothing'; 'rules' alone gives this match's rules." in out
     assert "I did not understand" not in out

@@ -15,6 +15,7 @@ import pytest
 from geniusbot import cli
 from geniusbot.cli import main
 from geniusbot.console import run_console
+from geniusbot.words import Words
 from tests.manualtime import ManualTime
 
 
@@ -203,7 +204,7 @@ async def test_rules_prints_the_games_summary(tmp_path, game, named):
 
     _, out = await play(tmp_path, ["rules", "quit"], game, clock="none")
     cls = get_game(game)
-    first = cls.summary.replace("**", "").splitlines()[0]
+    first = Words()(cls.summary).replace("**", "").splitlines()[0]
     # The rule set is named only for a game that has several.
     assert f"{named}: {first}" in out
 

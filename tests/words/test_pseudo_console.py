@@ -45,7 +45,7 @@ async def test_a_whole_console_session_says_nothing_outside_the_catalogue(tmp_pa
     time = ManualTime(datetime(2027, 1, 1, tzinfo=UTC))
     db = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
     first = ["p1: H8", "p1: H9", "p1: I8", "p2: white", "p2 (dm): A1", "p2: A1", "board", "status", "help"]
-    second = ["status", "pause", "resume", "p1: gg", "what now", "p1: resign", "resign p1", "quit"]
+    second = ["status", "pause", "resume", "p1: gg", "what now", "rules", "p1: resign", "resign p1", "quit"]
     printed = []
     for lines in (first, second):
         out = io.StringIO()

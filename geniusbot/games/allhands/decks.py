@@ -347,7 +347,7 @@ class DuelingDecks(AllHandsTask):
             "(default: the winner of the task's most recent round won outright, else p2)"
         ),
     )
-    summary = (
+    summary = say(
         "Each player starts with 50 power. Seven prize cards (4 to 10) are shuffled and shown in order. "
         "Before each round both players secretly create cards by direct message, 'create 20 15' or "
         "'create none': each card's value comes out of your power, and a hand holds at most 2 cards. "

@@ -349,7 +349,7 @@ class AllHandsOnDeck(Game):
         "items": "the items the host gives, such as 'p1 all-in clock; p2 override' (all-in, clock, "
         "override; default none)",
     }
-    summary = (
+    summary = say(
         "Three tasks are played in turn, five times each: Tile Decklaration, Dueling Decks, Deck Swabbing, "
         "Tile Decklaration... The k-th play of a task is worth k points; the first to 23 points wins. "
         "Anomalies: none the 1st time; the 2nd time ban alternately from the five until one remains "

@@ -343,7 +343,7 @@ class DeckSwabbing(AllHandsTask):
         starter="p1 or p2: the seat that moves first (the loser of the previous task; default p1)",
         tiebreak="p1 or p2: the seat that wins a tie (default: the seat that last coloured tiles, else p2)",
     )
-    summary = (
+    summary = say(
         "A 7 x 7 grid (columns A-G, rows 1-7), all white. In turn, colour two side-by-side white tiles "
         "black: 'C3 C4'. After your move, every connected region of 5 or fewer white tiles takes your "
         "colour. When the player to move has no move, the task ends: most tiles of your colour wins. "

@@ -321,7 +321,7 @@ class TileDecklaration(AllHandsTask):
         tiebreak="p1 or p2: taken for the final match's sake; Tile Decklaration cannot end in a tie",
     )
     default_tiebreak = "p2"
-    summary = (
+    summary = say(
         "A 7 x 7 grid (columns A-G, rows 1-7, black centre D4) of 16 red, 16 blue and 16 green tiles is "
         "shown for 30 seconds, then hidden. The starter calls a colour for the opponent: 'call red'. "
         "Then, in turn, declare a tile of the colour called for you and call a colour for your opponent: "

@@ -369,7 +369,7 @@ class ArmsLength(Game):
         "p1_color": "red or blue: p1's colour when there is no DMO choice (default red); p1 moves first",
         "dmo": "p1 or p2: that seat chooses its colour and whether it moves first or second",
     }
-    summary = (
+    summary = say(
         "8 x 8 board, columns A-H, rows 1-8, some stones pre-placed. On your turn write one empty "
         "square (E4). The new stone pushes each of the (up to 8) stones around it one square straight "
         "away, if the square behind is empty; a stone pushed over the edge is knocked off. At the end "

@@ -237,7 +237,7 @@ class TicTacFive(Game):
     choice_phases = frozenset({"choice"})
     perfect_information = True
     keywords = frozenset(COLOURS)
-    summary = (
+    summary = say(
         "Make five (or more) of your stones in a row, across, up or diagonally, on a 15 x 15 board "
         "(columns A-O, rows 1-15). Opening: p1 places three stones, black, white, black; p2 then "
         "chooses a colour; whoever holds white places the fourth stone and play alternates. You may "

@@ -162,7 +162,7 @@ class Tightwire(Game):
         "p1_color": "colour of p1: orange or blue (default orange)",
     }
     # The clock words are TimeControl.describe() of each rule set's preset (a test holds them equal).
-    summary = (
+    summary = say(
         "4 pieces each on a grid of dots, A1 at the bottom left. On your turn do one thing: **draw** "
         "a line between two dots (it may not cross a line or pass over a dot), **move** one of your "
         "pieces along a line to the empty dot at its other end, or **revive** a captured piece onto "

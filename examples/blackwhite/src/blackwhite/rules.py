@@ -89,14 +89,15 @@ class BlackAndWhite(Game):
     # 30 s for each tile, then a reserve of 2 minutes for the whole match.
     clocks = {"*": "30s+2m"}
     keywords = frozenset({"play"})
-    summary = (
+    summary = say(
         "Each player holds nine tiles, 0 to 8: the even ones (0, 2, 4, 6, 8) are black, the odd "
         "ones (1, 3, 5, 7) white. Each round both players play one tile at the same time, sent to "
         "the bot privately (by DM: play 4). When both are in, the room is told the colour of each "
         "tile and who won the round: the higher tile wins a point, equal tiles score nobody. The "
         "numbers stay secret until the game ends. A played tile is gone. After nine rounds (or once "
         "one player leads by more than the rounds left) the most points wins; equal points draw. "
-        "A player whose time runs out plays their lowest tile."
+        "A player whose time runs out plays their lowest tile.",
+        domain=DOMAIN,
     )
 
     def __init__(self, *, seed: int = 0, variant: str | None = None) -> None:
