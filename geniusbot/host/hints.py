@@ -109,11 +109,6 @@ def _winner(outcome: Any) -> str | None:
     return outcome.get("winner") if isinstance(outcome, dict) else outcome.winner
 
 
-def help_text(game: Any | None) -> str:
-    """:func:`help_said` in English."""
-    return Words()(help_said(game))
-
-
 def _then(first: Message, *rest: Message) -> Message:
     """Whole sentences, one after another."""
     if not rest:
@@ -196,11 +191,6 @@ def offered_said(game: Any) -> list[Message]:
     ]
 
 
-def rules_text(game: Any) -> str:
-    """:func:`rules_said` in English."""
-    return Words()(rules_said(game))
-
-
 def _summary(title: str, summary: Message | str) -> Message:
     """A game's title and its rules summary (the game's own words: a message, or plain English;
     a terminal shows its Markdown plain)."""
@@ -215,11 +205,6 @@ def rules_said(game: Any) -> Message:
     from .naming import game_title
 
     return _summary(game_title(game), type(game).summary)
-
-
-def rules_of(name: str) -> str:
-    """:func:`rules_of_said` in English."""
-    return Words()(rules_of_said(name))
 
 
 def rules_of_said(name: str) -> Message:

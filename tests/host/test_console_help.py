@@ -17,7 +17,7 @@ from geniusbot.cli import main
 from geniusbot.conformance.texts import check_help
 from geniusbot.console import run_console
 from geniusbot.games import GameError, get_game, new_game, registry
-from geniusbot.host.hints import PICKED_FROM, example_move, help_text, loses_at_once
+from geniusbot.host.hints import PICKED_FROM, example_move, help_said, loses_at_once
 from geniusbot.words import Words
 from tests.manualtime import ManualTime
 
@@ -85,7 +85,7 @@ def test_help_knows_only_what_the_seat_knows_two_grids_with_one_view_get_one_hin
     assert len(grids) == len(games)  # the hidden states differ
     by_view: dict[str, set[str]] = {}
     for g in games:
-        by_view.setdefault(json.dumps(g.view(seat), sort_keys=True), set()).add(help_text(g))
+        by_view.setdefault(json.dumps(g.view(seat), sort_keys=True), set()).add(Words()(help_said(g)))
     assert any(len(g) > 0 for g in by_view.values()) and max(map(len, by_view.values())) == 1
     assert len(by_view) < len(games)  # some deals did share a view
 
@@ -107,7 +107,7 @@ def test_help_is_the_same_for_every_state_the_seat_cannot_tell_apart_in_random_m
                 continue
             seat = lead.to_move()[0]
             views = [json.dumps(g.view(seat), sort_keys=True) for g in games]
-            hints = [help_text(g) for g in games]
+            hints = [Words()(help_said(g)) for g in games]
             for i, j in itertools.combinations(range(len(games)), 2):
                 if views[i] == views[j]:
                     assert hints[i] == hints[j], (views[i], hints[i], hints[j])
