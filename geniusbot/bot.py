@@ -495,13 +495,13 @@ async def run_bot(
     except StandbyStopped:
         pass  # stopped by a signal while it waited for its shards: said below
     except StorageUnavailable as error:  # it says what failed and what to do
-        write(say("geniusbot: {error} Check {setting}.", error=Verbatim(str(error)), setting=Verbatim("DATABASE_URL")))
+        write(say("geniusbot: {error} Check {setting}.", error=error.said, setting=Verbatim("DATABASE_URL")))
         return 2
     except StorageError as error:
         write(
             say(
                 "geniusbot: the database cannot be used ({error}); check {setting}.",
-                error=Verbatim(str(error)),
+                error=error.said,
                 setting=Verbatim("DATABASE_URL"),
             )
         )

@@ -37,14 +37,17 @@ EXIT_PIPE_CLOSED = 141
 
 def language_of(args: argparse.Namespace) -> str:
     """The language a command speaks: its ``--language``, else the settings' GENIUSBOT_LANGUAGE
-    (the environment's, for a command that reads no settings), else English."""
+    (read by the launcher from the environment or .env, for a command that reads no settings),
+    else English."""
     given = getattr(args, "language", None)
     if given:
         return str(given)
     settings = getattr(args, "settings", None)
     if settings is not None:
         return str(getattr(settings, "geniusbot_language", None) or "en")
-    return os.environ.get("GENIUSBOT_LANGUAGE", "").strip() or "en"
+    # A command that reads no settings: the launcher read this one lightly (the environment, .env).
+    light = getattr(args, "language_setting", None)
+    return str(light or os.environ.get("GENIUSBOT_LANGUAGE", "").strip() or "en")
 
 
 def words_of(args: argparse.Namespace) -> Words:
