@@ -24,6 +24,7 @@ import functools
 import html
 import json
 import math
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -360,7 +361,9 @@ def page_of(match: PageMatch) -> str:
 
 
 def _language(args: argparse.Namespace) -> str:
-    return str(getattr(args, "language", None) or getattr(getattr(args, "settings", None), "geniusbot_language", "en"))
+    """``--language``, else the settings' GENIUSBOT_LANGUAGE (the environment's, run on its own), else English."""
+    given = getattr(args, "language", None) or getattr(getattr(args, "settings", None), "geniusbot_language", None)
+    return str(given or os.environ.get("GENIUSBOT_LANGUAGE", "").strip() or "en")
 
 
 def _say(args: argparse.Namespace, said: Message) -> None:
@@ -487,6 +490,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--html", required=True, metavar="OUT", help="the HTML file to write")
     parser.add_argument("--match", type=int, metavar="N", help="a stored match (ended) instead of a record file")
     parser.add_argument("--db", metavar="URL", help="the database of --match: a SQLite file or a database URL")
+    parser.add_argument(
+        "--language",
+        metavar="CODE",
+        help="the language of the page: en, a language with a catalogue, or qps, the pseudo-language "
+        "(default: GENIUSBOT_LANGUAGE, else en)",
+    )
     return parser
 
 
