@@ -301,7 +301,9 @@ class GeniusBot(commands.AutoShardedBot):
         except (LayoutConflict, AnotherSoleProcess, StandbyStopped):
             raise
         except Exception as error:
-            raise StorageError(f"the shard locks cannot be taken ({type(error).__name__}: {error})") from error
+            raise StorageError(
+                say("the shard locks cannot be taken ({error})", error=Verbatim(f"{type(error).__name__}: {error}"))
+            ) from error
 
     async def on_timer(self, timer: TimerRecord) -> bool:
         """A durable timer fell due: the host handles it (and tells its subscribers, the cogs among
