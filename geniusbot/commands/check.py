@@ -92,16 +92,6 @@ class GameNotFound(LookupError):
         self.said = said
 
 
-class BadOption(ValueError):
-    """An ``--option`` that is not ``name=value``: ``said`` says what to write."""
-
-    def __init__(self, said: Message) -> None:
-        from geniusbot.words import Words
-
-        super().__init__(Words()(said))
-        self.said = said
-
-
 def find_game(name: str) -> type[Game]:
     """The game ``name`` names: a registered game, or ``module:Class`` imported (and registered
     for the run). A :class:`GameNotFound` (a ``LookupError``) says why there is none."""
@@ -141,20 +131,6 @@ def find_game(name: str) -> type[Game]:
     ):
         raise GameNotFound(say("{name} is not a Game subclass with a name.", name=Verbatim(name)))
     return target
-
-
-def _options(pairs: list[str] | None) -> dict[str, str]:
-    from geniusbot.words import Verbatim, say
-
-    options: dict[str, str] = {}
-    for pair in pairs or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise BadOption(
-                say("--option {pair} needs the form name=value, such as p1_color=blue.", pair=Verbatim(repr(pair)))
-            )
-        options[key.strip().lower()] = value.strip()
-    return options
 
 
 def _line(result: Result, words: Words) -> str:
@@ -204,9 +180,11 @@ async def _command(args: argparse.Namespace) -> int:
 
     complain = complainer("check", args)
     words = words_of(args)
+    from .play import BadOption, parse_options
+
     try:
         cls = find_game(args.game)
-        options = _options(args.option)
+        options = parse_options(args.option)
     except (GameNotFound, BadOption) as error:
         complain(error.said)
         return EXIT_USAGE

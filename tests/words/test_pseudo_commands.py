@@ -132,3 +132,10 @@ def test_the_launchers_own_lines(capsys, monkeypatch):
     monkeypatch.setenv("HEALTH_LOG_SECONDS", "many")  # a setting pydantic refuses
     code, _, err = run(capsys, "db", "upgrade")
     assert code == EXIT_USAGE and err.startswith("⟦geniusbot: ⟦ţĥé śéţţíñĝś çáññóţ ƀé ŕéáđ")
+
+
+def test_play_says_its_own_refusals_before_the_match(capsys):
+    code, _, err = run(capsys, "play", "tictacfive", "--option", "blue")
+    assert code == EXIT_USAGE and err.startswith("⟦--óṕţíóñ 'blue' ñééđś ţĥé ƒóŕḿ")
+    code, _, err = run(capsys, "play", "tictacfive", "--language", "qps", "--db", "postgresql+nosuchdriver://x/y")
+    assert code == EXIT_USAGE and err.startswith("⟦--db ") and "⟦" in err
