@@ -307,7 +307,9 @@ class GeniusBot(commands.AutoShardedBot):
         except (LayoutConflict, AnotherSoleProcess, StandbyStopped):
             raise
         except Exception as error:
-            raise StorageError(f"the shard locks cannot be taken ({type(error).__name__}: {error})") from error
+            raise StorageError(
+                say("the shard locks cannot be taken ({error})", error=Verbatim(f"{type(error).__name__}: {error}"))
+            ) from error
 
     async def on_timer(self, timer: TimerRecord) -> bool:
         """A durable timer fell due: the host handles it (and tells its subscribers, the cogs among
@@ -501,13 +503,13 @@ async def run_bot(
     except StandbyStopped:
         pass  # stopped by a signal while it waited for its shards: said below
     except StorageUnavailable as error:  # it says what failed and what to do
-        write(say("geniusbot: {error} Check {setting}.", error=Verbatim(str(error)), setting=Verbatim("DATABASE_URL")))
+        write(say("geniusbot: {error} Check {setting}.", error=error.said, setting=Verbatim("DATABASE_URL")))
         return 2
     except StorageError as error:
         write(
             say(
                 "geniusbot: the database cannot be used ({error}); check {setting}.",
-                error=Verbatim(str(error)),
+                error=error.said,
                 setting=Verbatim("DATABASE_URL"),
             )
         )

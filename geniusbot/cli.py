@@ -47,6 +47,7 @@ from geniusbot.commands import (
 
 if TYPE_CHECKING:
     from geniusbot.config import Settings
+    from geniusbot.words import Message
 
 log = logging.getLogger("geniusbot")
 
@@ -140,15 +141,35 @@ def light_setting(name: str, env_file: str | os.PathLike[str] = ".env") -> str |
     return None
 
 
+def _language(args: argparse.Namespace) -> str:
+    """The language the launcher speaks for the command: its ``--language``, else the settings'
+    GENIUSBOT_LANGUAGE (read lightly where the settings are not, or could not be, read), else English."""
+    given = getattr(args, "language", None) or getattr(getattr(args, "settings", None), "geniusbot_language", None)
+    return str(given or light_setting("GENIUSBOT_LANGUAGE") or "en")
+
+
+def _complain(args: argparse.Namespace, said: Message, command: str = "geniusbot") -> None:
+    """``command: said`` on standard error, in the command's language."""
+    from geniusbot.words import Verbatim, Words, say
+
+    print(Words(_language(args))(say("{command}: {line}", command=Verbatim(command), line=said)), file=sys.stderr)
+
+
 def _settings(args: argparse.Namespace) -> tuple[object | None, str] | int:
     """The settings and the log level the command runs with, or the exit code of a bad setting."""
     if not getattr(args, "needs_settings", True):
         level = light_setting("LOG_LEVEL") or "INFO"
         if level.upper() not in LOG_LEVELS:
-            print(
-                f"geniusbot: the settings cannot be read (LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, "
-                f"not {level!r}); fix the environment or .env.",
-                file=sys.stderr,
+            from geniusbot.words import Listing, Verbatim, say
+
+            _complain(
+                args,
+                say(
+                    "the settings cannot be read (LOG_LEVEL must be one of {levels}, not {level}); fix the "
+                    "environment or .env.",
+                    levels=Listing(tuple(Verbatim(name) for name in LOG_LEVELS)),
+                    level=Verbatim(repr(level)),
+                ),
             )
             return EXIT_USAGE
         return None, level.upper()
@@ -158,8 +179,14 @@ def _settings(args: argparse.Namespace) -> tuple[object | None, str] | int:
     try:
         settings = _launcher_settings()()
     except ValidationError as error:
+        from geniusbot.words import Verbatim, say
+
+        # Each problem as pydantic and the settings' validators say it (English until they are messages).
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in error.errors())
-        print(f"geniusbot: the settings cannot be read ({problems}); fix the environment or .env.", file=sys.stderr)
+        _complain(
+            args,
+            say("the settings cannot be read ({problems}); fix the environment or .env.", problems=Verbatim(problems)),
+        )
         return EXIT_USAGE
     return settings, settings.log_level
 
@@ -206,10 +233,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings, level = read
         level = (args.log_level or level).upper()
         if level not in LOG_LEVELS:
-            print(f"geniusbot: --log-level must be one of {', '.join(LOG_LEVELS)}.", file=sys.stderr)
+            from geniusbot.words import Listing, Verbatim, say
+
+            levels = Listing(tuple(Verbatim(name) for name in LOG_LEVELS))
+            _complain(args, say("--log-level must be one of {levels}.", levels=levels))
             return EXIT_USAGE
         configure_logging(level)
         args.settings = settings
+        if settings is None:  # the language of a command that reads no settings
+            args.language_setting = light_setting("GENIUSBOT_LANGUAGE")
         font_path = getattr(settings, "font_path", None)
         if font_path is not None:
             # The pictures of every command (the bot's, `geniusbot play`'s) use it; checked by Settings.
@@ -229,7 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _reader_gone()
     except KeyboardInterrupt:
         # asyncio.run has cancelled the command's tasks (each closes what it holds) and re-raised.
-        print(f"geniusbot {_name(args)}: stopped (Ctrl-C).", file=sys.stderr)
+        from geniusbot.words import say
+
+        _complain(args, say("stopped (Ctrl-C)."), f"geniusbot {_name(args)}")
         return EXIT_INTERRUPTED
     except Exception as error:  # a bug: say it in one line; the traceback is for --log-level DEBUG
         log.debug("the command %r failed", args.command, exc_info=True)
@@ -237,12 +271,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if storage is not None and isinstance(error, storage.StorageUnavailable):
             # A database that cannot be used (unreachable, its disk full, its file read-only or
             # damaged) is not a bug; its sentence says what to do.
-            print(f"geniusbot {_name(args)}: {error}", file=sys.stderr)
+            _complain(args, error.said, f"geniusbot {_name(args)}")
             return EXIT_USAGE
-        print(
-            f"geniusbot {_name(args)}: an unexpected error stopped the command ({type(error).__name__}: {error}); "
-            "run it again with --log-level DEBUG to see where, and report it.",
-            file=sys.stderr,
+        from geniusbot.words import Verbatim, say
+
+        _complain(
+            args,
+            say(
+                "an unexpected error stopped the command ({error}); run it again with --log-level DEBUG to see "
+                "where, and report it.",
+                error=Verbatim(f"{type(error).__name__}: {error}"),  # the bug's own words, for its report
+            ),
+            f"geniusbot {_name(args)}",
         )
         return EXIT_ERROR
 

@@ -43,7 +43,7 @@ from geniusbot.render.palette import PALETTE, PALETTE_ENTRIES, ink, palette_imag
 from geniusbot.render.text import draw_text, fit_text
 from geniusbot.words import Listing, Verbatim, say
 
-from .steps import Shown, Steps
+from .steps import Refusal, Shown, Steps
 
 #: Discord's upload limit for a bot (10 MB), counted in decimal megabytes to stay clear of it.
 MAX_BYTES = 10_000_000
@@ -72,8 +72,8 @@ Size = tuple[int, int]
 Box = tuple[int, int, int, int]
 
 
-class NoPicture(Exception):
-    """The game has no board picture, so no GIF is drawn of it (``str()`` says so)."""
+class NoPicture(Refusal):
+    """The game has no board picture, so no GIF is drawn of it (``said`` says so)."""
 
 
 # --------------------------------------------------------------------------- frames
@@ -117,8 +117,13 @@ def check_picture(steps: Steps) -> None:
     """Raise :class:`NoPicture` for a game that has none."""
     if not has_renderer(steps.game):
         raise NoPicture(
-            f"{steps.title} has no board picture, so no GIF can be drawn of it; "
-            "'geniusbot adjudicate' or /replay show its text board step by step."
+            say(
+                "{title} has no board picture, so no GIF can be drawn of it; "
+                "{adjudicate} or {replay} show its text board step by step.",
+                title=Verbatim(steps.title),
+                adjudicate=Verbatim("'geniusbot adjudicate'"),
+                replay=Verbatim("/replay"),
+            )
         )
 
 

@@ -24,10 +24,13 @@ import functools
 import html
 import json
 import math
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from geniusbot.words import ENGLISH, Listing, Message, Verbatim, Words, say
 
 from .page_steps import PageMatch, PageRefused, PageStep, match_steps, record_steps
 
@@ -81,10 +84,24 @@ _SCRIPT = """
   var clocks = document.getElementById("clocks");
   var result = document.getElementById("result");
   var play = document.getElementById("play");
+  // The page's words, said in its language with {fields} the script fills in.
+  var said = {
+    status: status.getAttribute("data-said"),
+    alt: img.getAttribute("data-said"),
+    play: play.getAttribute("data-play"),
+    pause: play.getAttribute("data-pause")
+  };
   var last = steps.length - 1;
   var MIN_SCALE = parseFloat(document.body.getAttribute("data-min-scale")) || 0.6;
   var current = -1;
   var timer = null;
+
+  function fill(template, values) {
+    // One pass, so that a field's value (a move, a name) is never read as a field.
+    return template.replace(/\\{(\\w+)\\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
 
   function keepInView(li) {
     var top = li.offsetTop, bottom = top + li.offsetHeight;
@@ -102,7 +119,7 @@ _SCRIPT = """
         // had its text a few pixels high; the page scrolls instead.
         img.style.maxHeight = "max(80vh, " + Math.ceil(frame.h * MIN_SCALE) + "px)";
       }
-      img.alt = "The board at step " + n;
+      img.alt = fill(said.alt, {step: n});
       img.hidden = false; pre.hidden = true;
     } else {
       pre.textContent = frame.text;
@@ -115,7 +132,7 @@ _SCRIPT = """
     items[n].classList.add("current");
     items[n].firstElementChild.setAttribute("aria-current", "step");
     keepInView(items[n]);
-    status.textContent = "Step " + n + " of " + last + ": " + step.t;
+    status.textContent = fill(said.status, {step: n, last: last, what: step.t});
     clocks.textContent = step.c;
     clocks.hidden = !step.c;
     // The result only once the last step is reached: before, it would give the ending away.
@@ -128,7 +145,7 @@ _SCRIPT = """
 
   function stop() {
     if (timer !== null) { clearInterval(timer); timer = null; }
-    play.textContent = "Play";
+    play.textContent = said.play;
     play.setAttribute("aria-pressed", "false");
   }
 
@@ -136,7 +153,7 @@ _SCRIPT = """
     if (current === last) { go(0); }
     var interval = parseInt(document.body.getAttribute("data-interval"), 10) || 1000;
     timer = setInterval(function () { go(current + 1); }, interval);
-    play.textContent = "Pause";
+    play.textContent = said.pause;
     play.setAttribute("aria-pressed", "true");
   }
 
@@ -192,20 +209,20 @@ def seat_label(seat: str | None, names: Mapping[str, str]) -> str:
     return f"{name} ({seat})" if name and name != seat else seat
 
 
-def step_text(step: PageStep, names: Mapping[str, str]) -> str:
-    """What the move list and the status line say of a step (plain text, before escaping)."""
+def step_text(step: PageStep, names: Mapping[str, str]) -> Message:
+    """What the move list and the status line say of a step."""
     if step.seat is None:
-        return "the start"
-    who = seat_label(step.seat, names)
+        return say("the start")
+    who = Verbatim(seat_label(step.seat, names))
     if step.private:
-        return f"{who} sent a private submission"
-    return f"{who}: {step.text}"
+        return say("{who} sent a private submission", who=who)
+    return say("{who}: {move}", who=who, move=Verbatim(step.text))
 
 
-def clock_text(step: PageStep, names: Mapping[str, str]) -> str:
-    """The clocks of a step, ``Clocks: Hyunmin 0:52+5:00, Dongmin 1:00+5:00`` (``""`` without any)."""
-    shown = [f"{names.get(seat) or seat} {value}" for seat, value in step.clocks.items() if value]
-    return "Clocks: " + ", ".join(shown) if shown else ""
+def clock_text(step: PageStep, names: Mapping[str, str]) -> Message | None:
+    """The clocks of a step, ``Clocks: Hyunmin 0:52+5:00, Dongmin 1:00+5:00`` (``None`` without any)."""
+    shown = [Verbatim(f"{names.get(seat) or seat} {value}") for seat, value in step.clocks.items() if value]
+    return say("Clocks: {clocks}", clocks=Listing(tuple(shown))) if shown else None
 
 
 def png_uri(data: bytes) -> str:
@@ -235,9 +252,9 @@ def _frames(steps: Sequence[PageStep]) -> tuple[list[dict[str, Any]], list[int]]
     return frames, order
 
 
-def _move_item(step: PageStep, names: Mapping[str, str]) -> str:
+def _move_item(step: PageStep, names: Mapping[str, str], words: Words) -> str:
     n = step.index
-    body = html.escape(step_text(step, names))
+    body = html.escape(words(step_text(step, names)))
     if step.private:
         body = f'<span class="dm">{body}</span>'
     # The entry carries no id: an address's #step-N is the page's to go to, not the window's to scroll to.
@@ -252,17 +269,28 @@ def replay_page(
     names: Mapping[str, str] | None = None,
     interval_ms: int = PLAY_INTERVAL_MS,
     note: str = "",
+    language: str = ENGLISH,
 ) -> str:
     """The HTML text of the replay page of ``steps`` (the start first), headed ``title``, with the
     ``result`` line; ``names`` maps seats to the players' names for the move list; ``note``, when
-    given, is a line under the title (how the page shows a long match). Each distinct board is in
-    the page once."""
+    given, is a line under the title (how the page shows a long match). ``title``, ``result`` and
+    ``note`` are said already; the page's own words (its controls, the move list, the status line)
+    are said in ``language``. Each distinct board is in the page once."""
     if not steps:
         raise ValueError("a replay page needs at least the start")
     names = dict(names or {})
+    words = Words(language)
+
+    def said(message: Message) -> str:
+        return html.escape(words(message), quote=True)
+
+    def clocks(step: PageStep) -> str:
+        shown = clock_text(step, names)
+        return words(shown) if shown is not None else ""
+
     frames, order = _frames(steps)
     data: list[dict[str, Any]] = [
-        {"f": frame, "t": step_text(step, names), "c": clock_text(step, names)} for step, frame in zip(steps, order)
+        {"f": frame, "t": words(step_text(step, names)), "c": clocks(step)} for step, frame in zip(steps, order)
     ]
     data[-1]["r"] = result  # the result is the last step's: shown only there
     last = len(steps) - 1
@@ -270,11 +298,16 @@ def replay_page(
     img_src = html.escape(first.get("png", ""), quote=True)
     first_text = html.escape(first.get("text", ""))
     has_img = "png" in first
-    moves = "\n".join(_move_item(step, names) for step in steps)
+    moves = "\n".join(_move_item(step, names, words) for step in steps)
+    # The status line and the board's text, said with the fields the script fills in at each step.
+    status_said = say(
+        "Step {step} of {last}: {what}", step=Verbatim("{step}"), last=Verbatim("{last}"), what=Verbatim("{what}")
+    )
+    alt_said = say("The board at step {step}", step=Verbatim("{step}"))
     height = first.get("h")
     img_style = f' style="max-height:max(80vh, {math.ceil(int(height) * MIN_SCALE)}px)"' if height else ""
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{html.escape(language, quote=True)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -289,21 +322,21 @@ def replay_page(
 <p id="result"{"" if last == 0 else " hidden"}>{html.escape(result) if last == 0 else ""}</p>
 </header>
 <main>
-<section id="stage" aria-label="Board">
-<p id="status" aria-live="polite">Step 0 of {last}: {html.escape(step_text(steps[0], names))}</p>
-<p id="clocks"{"" if clock_text(steps[0], names) else " hidden"}>{html.escape(clock_text(steps[0], names))}</p>
+<section id="stage" aria-label="{said(say("Board"))}">
+<p id="status" aria-live="polite" data-said="{said(status_said)}">{said(say("Step {step} of {last}: {what}", step=0, last=last, what=step_text(steps[0], names)))}</p>
+<p id="clocks"{"" if clocks(steps[0]) else " hidden"}>{html.escape(clocks(steps[0]))}</p>
 <div id="controls">
-<button type="button" id="first" title="First (Home)" aria-label="First">&#xAB;<span class="word"> First</span></button>
-<button type="button" id="prev" title="Previous (Left arrow)" aria-label="Previous">&#x25C0;<span class="word"> Previous</span></button>
-<button type="button" id="play" aria-pressed="false">Play</button>
-<button type="button" id="next" title="Next (Right arrow)" aria-label="Next"><span class="word">Next </span>&#x25B6;</button>
-<button type="button" id="last" title="Last (End)" aria-label="Last"><span class="word">Last </span>&#xBB;</button>
+<button type="button" id="first" title="{said(say("First (Home)"))}" aria-label="{said(say("First"))}">&#xAB;<span class="word"> {said(say("First"))}</span></button>
+<button type="button" id="prev" title="{said(say("Previous (Left arrow)"))}" aria-label="{said(say("Previous"))}">&#x25C0;<span class="word"> {said(say("Previous"))}</span></button>
+<button type="button" id="play" aria-pressed="false" data-play="{said(say("Play"))}" data-pause="{said(say("Pause"))}">{said(say("Play"))}</button>
+<button type="button" id="next" title="{said(say("Next (Right arrow)"))}" aria-label="{said(say("Next"))}"><span class="word">{said(say("Next"))} </span>&#x25B6;</button>
+<button type="button" id="last" title="{said(say("Last (End)"))}" aria-label="{said(say("Last"))}"><span class="word">{said(say("Last"))} </span>&#xBB;</button>
 </div>
-<img id="board-img" src="{img_src}" alt="The board at step 0"{img_style}{"" if has_img else " hidden"}>
+<img id="board-img" src="{img_src}" alt="{said(say("The board at step {step}", step=0))}" data-said="{said(alt_said)}"{img_style}{"" if has_img else " hidden"}>
 <pre id="board-text"{" hidden" if has_img else ""}>{first_text}</pre>
 </section>
-<nav id="movelist" aria-label="Moves">
-<h2>Moves</h2>
+<nav id="movelist" aria-label="{said(say("Moves"))}">
+<h2>{said(say("Moves"))}</h2>
 <ol id="moves">
 {moves}
 </ol>
@@ -319,18 +352,30 @@ def replay_page(
 
 def page_of(match: PageMatch) -> str:
     """The replay page of a gathered match (:func:`record_steps`, :func:`match_steps`)."""
-    return replay_page(match.steps, title=match.title, result=match.result, names=match.names, note=match.note)
+    return replay_page(
+        match.steps, title=match.title, result=match.result, names=match.names, note=match.note, language=match.language
+    )
 
 
 # --------------------------------------------------------------------------- the command
 
 
-def _say(text: str) -> None:
-    print(f"geniusbot replay: {text}", file=sys.stderr)
-
-
 def _language(args: argparse.Namespace) -> str:
-    return str(getattr(args, "language", None) or getattr(getattr(args, "settings", None), "geniusbot_language", "en"))
+    """``--language``, else the settings' GENIUSBOT_LANGUAGE (the environment's, run on its own), else English."""
+    given = getattr(args, "language", None) or getattr(getattr(args, "settings", None), "geniusbot_language", None)
+    return str(given or os.environ.get("GENIUSBOT_LANGUAGE", "").strip() or "en")
+
+
+def _say(args: argparse.Namespace, said: Message) -> None:
+    line = say("{command}: {line}", command=Verbatim("geniusbot replay"), line=said)
+    print(Words(_language(args))(line), file=sys.stderr)
+
+
+def _said_of(error: BaseException) -> Message:
+    """What an error says: its message, or its text as it is (the record's, the settings' own
+    words: English until they are messages)."""
+    said = getattr(error, "said", None)
+    return said if isinstance(said, Message) else say("{text}", text=Verbatim(str(error)))
 
 
 async def _gathered(args: argparse.Namespace) -> PageMatch | int:
@@ -341,17 +386,20 @@ async def _gathered(args: argparse.Namespace) -> PageMatch | int:
     if getattr(args, "match", None) is not None:
         return await _stored(args)
     if not getattr(args, "file", None):
-        _say("give a record FILE, or --match N with --db URL for a stored match.")
+        _say(args, say("give a record FILE, or --match N with --db URL for a stored match."))
         return 2
     try:
         text, _ = read_record(args.file)  # '-' is standard input; at most the largest record is read
     except RecordUnreadable as error:
-        _say(str(error))
+        _say(args, _said_of(error))
         return 2
     try:
         return await asyncio.to_thread(functools.partial(record_steps, parse_record(text), language=_language(args)))
     except RecordError as error:
-        _say(f"{args.file}: {' '.join(str(error).split())}")
+        _say(
+            args,
+            say("{file}: {refusal}", file=Verbatim(str(args.file)), refusal=Verbatim(" ".join(str(error).split()))),
+        )
         return 2
 
 
@@ -360,33 +408,37 @@ async def _stored(args: argparse.Namespace) -> PageMatch | int:
     from geniusbot.storage.db import checked_url
 
     if not getattr(args, "db", None):
-        _say("--match needs --db URL, the database the match is in (a SQLite file or a database URL).")
+        _say(args, say("--match needs --db URL, the database the match is in (a SQLite file or a database URL)."))
         return 2
     try:
         url = checked_url(args.db, "--db")
     except ValueError as error:
-        _say(f"{error}.")
+        _say(args, say("{problem}.", problem=_said_of(error)))
         return 2
+    shown = Verbatim(repr(url))
     if url.startswith("sqlite") and "///" in url:
         where = url.split("///", 1)[1].split("?", 1)[0]
         if where and where != ":memory:" and not Path(where).exists():
-            _say(f"there is no database file {where!r}; check --db.")
+            _say(args, say("there is no database file {file}; check --db.", file=Verbatim(repr(where))))
             return 2
     try:
         store = await Store.open(url, migrate=False)
     except StorageUnavailable as error:
-        _say(f"{error} The database was {url!r}.")
+        _say(args, say("{error} The database was {url}.", error=error.said, url=shown))
         return 2
     except Exception as error:  # a bad URL, a schema it does not know
-        _say(f"the database {url!r} cannot be opened ({error}); check --db.")
+        _say(
+            args,
+            say("the database {url} cannot be opened ({error}); check --db.", url=shown, error=Verbatim(str(error))),
+        )
         return 2
     try:
         return await match_steps(store, args.match, language=_language(args))
     except MatchNotFound:
-        _say(f"there is no match #{args.match} in {url!r}.")
+        _say(args, say("there is no match #{id} in {url}.", id=args.match, url=shown))
         return 2
     except PageRefused as error:
-        _say(str(error))
+        _say(args, error.said)
         return 2
     finally:
         await store.close()
@@ -403,11 +455,28 @@ async def html_command(args: argparse.Namespace) -> int:
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as error:
-        _say(f"cannot write {str(out)!r}: {error.strerror or error}.")
+        _say(
+            args,
+            say(
+                "cannot write {file}: {why}.",
+                file=Verbatim(repr(str(out))),
+                why=Verbatim(str(error.strerror or error)),  # the system's own words
+            ),
+        )
         return 2
     frames = len({step.picture or step.board for step in gathered.steps})
-    boards = "distinct text boards (too many steps for a picture of each)" if gathered.note else "distinct boards"
-    print(f"Wrote {out} ({len(text.encode('utf-8')):,} bytes): {len(gathered.steps)} steps, {frames} {boards}.")
+    boards = (
+        say("distinct text boards (too many steps for a picture of each)") if gathered.note else say("distinct boards")
+    )
+    wrote = say(
+        "Wrote {out} ({size} bytes): {steps} steps, {frames} {boards}.",
+        out=Verbatim(str(out)),
+        size=Verbatim(f"{len(text.encode('utf-8')):,}"),
+        steps=len(gathered.steps),
+        frames=frames,
+        boards=boards,
+    )
+    print(Words(_language(args))(wrote))
     return 0
 
 
@@ -421,6 +490,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--html", required=True, metavar="OUT", help="the HTML file to write")
     parser.add_argument("--match", type=int, metavar="N", help="a stored match (ended) instead of a record file")
     parser.add_argument("--db", metavar="URL", help="the database of --match: a SQLite file or a database URL")
+    parser.add_argument(
+        "--language",
+        metavar="CODE",
+        help="the language of the page: en, a language with a catalogue, or qps, the pseudo-language "
+        "(default: GENIUSBOT_LANGUAGE, else en)",
+    )
     return parser
 
 

@@ -32,9 +32,10 @@ from typing import Any
 
 from geniusbot import pictures
 from geniusbot.adjudicate import take
-from geniusbot.archive.steps import clocks_of
+from geniusbot.archive.steps import Refusal, clocks_of
 from geniusbot.games import Game, Outcome, Termination, get_game
 from geniusbot.host import board
+from geniusbot.host.actions import versus
 from geniusbot.host.replay import log_pages, record_line, replay_actions
 from geniusbot.record import GAME_KINDS, Record, apply_action, game_from_record, write_host_line
 from geniusbot.render import png
@@ -52,8 +53,8 @@ PICTURE_STEPS = 1000
 PICTURE_LEVEL = 9
 
 
-class PageRefused(Exception):
-    """No page is made; ``str(refusal)`` says why and what to do."""
+class PageRefused(Refusal):
+    """No page is made; ``said`` says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ class PageStep:
 
 @dataclass(frozen=True)
 class PageMatch:
-    """What a page is made of: its title, the players' names by seat, the result line and the steps."""
+    """What a page is made of: its title, the players' names by seat, the result line and the
+    steps, the title, result and note said in ``language`` (the page's)."""
 
     title: str
     names: Mapping[str, str]
@@ -85,6 +87,8 @@ class PageMatch:
     steps: list[PageStep]
     #: What the page says under its title of how it shows the match ("" for nothing).
     note: str = ""
+    #: The language the page speaks (its controls, its move list).
+    language: str = ENGLISH
 
 
 def picture(view: Mapping[str, Any], names: Mapping[str, str], language: str = ENGLISH) -> bytes | None:
@@ -125,14 +129,15 @@ def draw_step(
     return PageStep(index, seat, "" if private else text, private, drawn, shown, dict(clocks or {}))
 
 
-def drawn_note(bound: int, game: Game) -> tuple[bool, str]:
+def drawn_note(bound: int, game: Game) -> tuple[bool, Message | None]:
     """Whether a match of at most ``bound`` steps gets a picture of each, and what the page says
     when it does not (a game without a picture says nothing: its text board is its board)."""
     if bound <= PICTURE_STEPS or not board.has_picture(game.name):
-        return True, ""
-    return False, (
-        f"This match is too long for a picture of every step (a page draws them for up to "
-        f"{PICTURE_STEPS:,} steps): each step shows its text board."
+        return True, None
+    return False, say(
+        "This match is too long for a picture of every step (a page draws them for up to "
+        "{most} steps): each step shows its text board.",
+        most=Verbatim(f"{PICTURE_STEPS:,}"),
     )
 
 
@@ -149,8 +154,8 @@ def result_line(
     return words(say("Result: {result}", result=said))
 
 
-def _players(names: Mapping[str, str]) -> str:
-    return " vs ".join(names.values())
+def _players(names: Mapping[str, str]) -> Message | Verbatim:
+    return versus([Verbatim(name) for name in names.values()])
 
 
 def record_steps(record: Record, *, language: str = ENGLISH) -> PageMatch:
@@ -183,10 +188,13 @@ def record_steps(record: Record, *, language: str = ENGLISH) -> PageMatch:
             )
         )
     outcome = game.outcome()
-    title = f"{game.title}: {_players(names)}"
+    words = Words(language)
+    title = say("{game}: {players}", game=Verbatim(game.title), players=_players(names))
     event = record.header("Event").strip()
+    if event:
+        title = say("{title} ({event})", title=title, event=Verbatim(event))
     result = result_line(outcome, names, language=language)
-    return PageMatch(f"{title} ({event})" if event else title, names, result, steps, note)
+    return PageMatch(words(title), names, result, steps, words(note) if note else "", language)
 
 
 async def match_steps(store: Store, match_id: int, *, language: str = ENGLISH) -> PageMatch:
@@ -198,13 +206,16 @@ async def match_steps(store: Store, match_id: int, *, language: str = ENGLISH) -
     record = await store.get_match(match_id)
     if record.status not in ENDED:
         raise PageRefused(
-            f"Match #{match_id} is still being played; its page can be made once it is over "
-            "(until then it may hide what its players may not yet see)."
+            say(
+                "Match #{id} is still being played; its page can be made once it is over "
+                "(until then it may hide what its players may not yet see).",
+                id=match_id,
+            )
         )
     names = {s.seat: s.display_name or s.seat for s in record.seats}
     game: Game | None = None
     steps: list[PageStep] = []
-    pictures, note = True, ""
+    pictures, note = True, None
     async for page in log_pages(store, match_id):
         accepted = [a for a in page if a.accepted]
         if game is None and accepted:
@@ -240,8 +251,9 @@ async def match_steps(store: Store, match_id: int, *, language: str = ENGLISH) -
     if ended is None and record.result is not None:
         ended = Outcome(record.result.winner, Termination.OTHER, record.result.reason.rstrip("."))
     result = result_line(ended, names, aborted=record.status == MatchStatus.ABORTED, language=language)
-    game_title = get_game(record.game).title
+    game_title: Message | Verbatim = Verbatim(get_game(record.game).title)
     if record.practice is not None:  # "<game>, practice (bot at normal)", as /replay says it
-        game_title = f"{game_title}, {record.practice.describe()}"
-    title = f"Match #{match_id}, {game_title}: {_players(names)}"
-    return PageMatch(title, names, result, steps, note)
+        game_title = say("{game}, {practice}", game=game_title, practice=record.practice.said())
+    title = say("Match #{id}, {game}: {players}", id=match_id, game=game_title, players=_players(names))
+    words = Words(language)
+    return PageMatch(words(title), names, result, steps, words(note) if note else "", language)

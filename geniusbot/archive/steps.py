@@ -35,8 +35,17 @@ from geniusbot.words import ENGLISH, Message, Verbatim, Words, say
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-class StepsRefused(Exception):
-    """A record or match whose steps are not made; ``str(refusal)`` says why and what to do."""
+class Refusal(Exception):
+    """What the archive will not make, and why: ``said`` (a message, said in the caller's
+    language), ``str(refusal)`` its English."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(Words()(said))
+        self.said = said
+
+
+class StepsRefused(Refusal):
+    """A record or match whose steps are not made; ``said`` says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -124,13 +133,23 @@ def from_record(data: bytes, what: str) -> Steps:
         prepared = prepare(decode_record(data, what))  # the accepted lines as the actions an import would log
     except ImportRefused as error:
         if error.line is None:
-            raise StepsRefused(str(error)) from None
+            # The importer's own words (English until its refusals are messages).
+            raise StepsRefused(say("{refusal}", refusal=Verbatim(str(error)))) from None
         raise StepsRefused(
-            f"Line {error.line} of {what} is refused ({error.quoted!r}): {error.reason} "
-            "A replay shows a record whose every line is accepted; correct or remove that line and try again."
+            say(
+                "Line {line} of {what} is refused ({quoted}): {reason} "
+                "A replay shows a record whose every line is accepted; correct or remove that line and try again.",
+                line=error.line,
+                what=Verbatim(what),
+                quoted=Verbatim(repr(error.quoted)),
+                reason=Verbatim(error.reason),  # the adjudicator's ruling, as it gives it
+            )
         ) from None
     except RecordError as error:
-        raise StepsRefused(f"{what}: {' '.join(str(error).split())}") from None
+        # The record's own words (English until its refusals are messages).
+        raise StepsRefused(
+            say("{what}: {refusal}", what=Verbatim(what), refusal=Verbatim(" ".join(str(error).split())))
+        ) from None
     start = prepared.start
     actions = [
         ActionRecord(0, seq, a.seat, a.kind, a.text, a.private, True, None, a.at or _EPOCH, a.clocks)

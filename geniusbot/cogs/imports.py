@@ -113,16 +113,14 @@ class Imports(commands.Cog):
                     "where it is imported; import it in a free game room."
                 )
             ) from None
-        resume = words(say("a host uses {resume} here", resume=Verbatim(f"/resume match:{done.match_id}")))
-        replay = words(
-            say(
-                "{replay} steps through it; {record} gives its record.",
-                replay=Verbatim(f"/replay match:{done.match_id}"),
-                record=Verbatim(f"/record match:{done.match_id}"),
-            )
+        resume = say("a host uses {resume} here", resume=Verbatim(f"/resume match:{done.match_id}"))
+        replay = say(
+            "{replay} steps through it; {record} gives its record.",
+            replay=Verbatim(f"/replay match:{done.match_id}"),
+            record=Verbatim(f"/record match:{done.match_id}"),
         )
-        # The summary is the host's (its words, in its language), the two phrases ours.
-        await reply(interaction, done.summary(resume, replay)[:MESSAGE_CHARS])
+        # The summary is the importer's message, the two phrases ours: all said in the bot's language.
+        await reply(interaction, words(done.said_summary(resume, replay))[:MESSAGE_CHARS])
 
     async def download(self, attachment: discord.Attachment) -> bytes:
         """The attachment's bytes, or :class:`TimeoutError` once :data:`DOWNLOAD_SECONDS` have

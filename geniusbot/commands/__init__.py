@@ -13,11 +13,16 @@ front ends, the host, the storage, the games, the settings); nothing below impor
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+
     from geniusbot.storage import Store
+    from geniusbot.words import Message, Words
 
 #: Exit code for a command that could not do its work because of its input (bad file, bad settings).
 EXIT_USAGE = 2
@@ -30,16 +35,66 @@ EXIT_INTERRUPTED = 130
 EXIT_PIPE_CLOSED = 141
 
 
-async def open_store(url: str, say: Callable[[str], None], *, after: str = "") -> Store | None:
-    """The store at ``url``, or ``None`` once ``say`` has told why it cannot be used and what to
-    check (``after``: what the command adds, such as "Nothing was imported.")."""
-    from geniusbot.storage import StorageUnavailable, Store
+def language_of(args: argparse.Namespace) -> str:
+    """The language a command speaks: its ``--language``, else the settings' GENIUSBOT_LANGUAGE
+    (read by the launcher from the environment or .env, for a command that reads no settings),
+    else English."""
+    given = getattr(args, "language", None)
+    if given:
+        return str(given)
+    settings = getattr(args, "settings", None)
+    if settings is not None:
+        return str(getattr(settings, "geniusbot_language", None) or "en")
+    # A command that reads no settings: the launcher read this one lightly (the environment, .env).
+    light = getattr(args, "language_setting", None)
+    return str(light or os.environ.get("GENIUSBOT_LANGUAGE", "").strip() or "en")
 
-    tail = f" {after}" if after else ""
+
+def words_of(args: argparse.Namespace) -> Words:
+    """The words of a command: :func:`language_of` its arguments."""
+    from geniusbot.words import Words
+
+    return Words(language_of(args))
+
+
+def said_of(error: BaseException) -> Message:
+    """What an error says: its ``said`` (a message) where it has one, else its text as it is
+    (an error from a part whose words are not yet data: the settings', the record's)."""
+    from geniusbot.words import Message, Verbatim, say
+
+    said = getattr(error, "said", None)
+    return said if isinstance(said, Message) else say("{text}", text=Verbatim(str(error)))
+
+
+def complainer(command: str, args: argparse.Namespace) -> Callable[[Message], None]:
+    """What says a command's complaint: ``geniusbot <command>: <the message>`` on standard
+    error, in the command's language."""
+    from geniusbot.words import Verbatim, say
+
+    words = words_of(args)
+
+    def complain(said: Message) -> None:
+        print(words(say("{command}: {line}", command=Verbatim(f"geniusbot {command}"), line=said)), file=sys.stderr)
+
+    return complain
+
+
+async def open_store(url: str, complain: Callable[[Message], None], *, after: Message | None = None) -> Store | None:
+    """The store at ``url``, or ``None`` once ``complain`` has told why it cannot be used and what
+    to check (``after``: what the command adds, such as "Nothing was imported.")."""
+    from geniusbot.storage import StorageUnavailable, Store
+    from geniusbot.words import Verbatim, say
+
+    said: Message
     try:
         return await Store.open(url)
     except StorageUnavailable as error:  # it says what failed and what to do; name the URL too
-        say(f"{error} The database was {url!r}.{tail}")
+        said = say("{error} The database was {url}.", error=error.said, url=Verbatim(repr(url)))
     except Exception as error:  # a bad URL, a schema it does not know
-        say(f"the database {url!r} cannot be opened ({error}); check DATABASE_URL or --db.{tail}")
+        said = say(
+            "the database {url} cannot be opened ({error}); check DATABASE_URL or --db.",
+            url=Verbatim(repr(url)),
+            error=Verbatim(str(error)),
+        )
+    complain(said if after is None else say("{line} {after}", line=said, after=after))
     return None

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from geniusbot.conformance.checks import Result
     from geniusbot.games import Game
+    from geniusbot.words import Message, Words
 
 log = logging.getLogger(__name__)
 
@@ -81,21 +82,32 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], fu
     parser.set_defaults(handler="geniusbot.commands.check:command", needs_settings=False)
 
 
-def _say(text: str) -> None:
-    print(f"geniusbot check: {text}", file=sys.stderr)
+class GameNotFound(LookupError):
+    """No game by that name: ``said`` says why and how to name one (``str(error)`` its English)."""
+
+    def __init__(self, said: Message) -> None:
+        from geniusbot.words import Words
+
+        super().__init__(Words()(said))
+        self.said = said
 
 
 def find_game(name: str) -> type[Game]:
     """The game ``name`` names: a registered game, or ``module:Class`` imported (and registered
-    for the run). A ``LookupError`` says why there is none."""
+    for the run). A :class:`GameNotFound` (a ``LookupError``) says why there is none."""
     from geniusbot.games import Game, GameError, get_game
+    from geniusbot.words import Verbatim, say
 
     if ":" not in name:
         try:
             return get_game(name)
         except GameError as error:
-            raise LookupError(
-                f"{error} A game not installed is named as module:Class (run from the folder it is in)."
+            refusal = error.said or say("{text}", text=Verbatim(str(error)))
+            raise GameNotFound(
+                say(
+                    "{refusal} A game not installed is named as module:Class (run from the folder it is in).",
+                    refusal=refusal,
+                )
             ) from None
     module_name, _, attribute = name.partition(":")
     try:
@@ -103,34 +115,45 @@ def find_game(name: str) -> type[Game]:
         for part in attribute.strip().split("."):
             target = getattr(target, part)
     except ImportError as error:
-        raise LookupError(f"{module_name!r} cannot be imported ({error}).") from None
+        raise GameNotFound(
+            say(
+                "{module} cannot be imported ({error}).",
+                module=Verbatim(repr(module_name)),
+                error=Verbatim(str(error)),  # Python's own words
+            )
+        ) from None
     except AttributeError:
-        raise LookupError(f"{module_name!r} has no {attribute!r}.") from None
+        raise GameNotFound(
+            say("{module} has no {name}.", module=Verbatim(repr(module_name)), name=Verbatim(repr(attribute)))
+        ) from None
     if not (isinstance(target, type) and issubclass(target, Game)) or not isinstance(
         getattr(target, "name", None), str
     ):
-        raise LookupError(f"{name} is not a Game subclass with a name.")
+        raise GameNotFound(say("{name} is not a Game subclass with a name.", name=Verbatim(name)))
     return target
 
 
-def _options(pairs: list[str] | None) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"--option {pair!r} needs the form name=value, such as p1_color=blue.")
-        options[key.strip().lower()] = value.strip()
-    return options
+def _line(result: Result, words: Words) -> str:
+    """A check's line of the report; a failure's own text (the conformance suite's diagnosis, for
+    the game's developer) is quoted as the suite gives it."""
+    from geniusbot.words import Verbatim, say, say_c
 
-
-def _line(result: Result) -> str:
     if result.failure is not None and result.failure.__cause__ is not None:
         log.debug("%s: the game's exception", result.check.name, exc_info=result.failure.__cause__)
-    mark = "ok  " if result.passed else "FAIL"
-    line = f"{mark}  {result.check.name:<14} {result.seconds:6.1f} s"
+    mark = words(say_c("a check's mark", "ok") if result.passed else say_c("a check's mark", "FAIL"))
+    line = words(
+        say(
+            "{mark}  {check} {seconds} s",
+            mark=Verbatim(mark.ljust(4)),  # said already; padded to the width of FAIL
+            check=Verbatim(f"{result.check.name:<14}"),
+            seconds=Verbatim(f"{result.seconds:6.1f}"),
+        )
+    )
     if result.failure is None:
         return line
-    said = f"{result.check.name} failed: {result.failure}"
+    said = words(
+        say("{check} failed: {failure}", check=Verbatim(result.check.name), failure=Verbatim(str(result.failure)))
+    )
     return line + "\n" + textwrap.fill(said, width=100, initial_indent="      ", subsequent_indent="      ")
 
 
@@ -151,56 +174,102 @@ async def command(args: argparse.Namespace) -> int:
 async def _command(args: argparse.Namespace) -> int:
     from geniusbot.conformance.checks import CHECK_NAMES, CHECKS, run_checks
     from geniusbot.games import GameError, register, registry, unregister
+    from geniusbot.words import Listing, Verbatim, say
+
+    from . import complainer, words_of
+
+    complain = complainer("check", args)
+    words = words_of(args)
+    from .play import BadOption, parse_options
 
     try:
         cls = find_game(args.game)
-        options = _options(args.option)
-    except (LookupError, ValueError) as error:
-        _say(str(error))
+        options = parse_options(args.option)
+    except (GameNotFound, BadOption) as error:
+        complain(error.said)
         return EXIT_USAGE
     names = [n.strip() for given in args.only or [] for n in given.split(",") if n.strip()] or None
     unknown = sorted(set(names or []) - set(CHECK_NAMES))
     if unknown:
-        _say(f"there is no check called {unknown[0]!r}; the checks are {', '.join(CHECK_NAMES)}.")
+        complain(
+            say(
+                "there is no check called {name}; the checks are {checks}.",
+                name=Verbatim(repr(unknown[0])),
+                checks=Listing(tuple(Verbatim(n) for n in CHECK_NAMES)),
+            )
+        )
         return EXIT_USAGE
     for variant in cls.variants:
         try:
             cls.new(seed=0, variant=variant, **dict(options))
         except GameError as error:
-            _say(f"--option: {error}")
+            complain(say("--option: {refusal}", refusal=error.said or say("{text}", text=Verbatim(str(error)))))
             return EXIT_USAGE
     known = registry().get(cls.name)
     if known is not None and known is not cls:
-        _say(f"{args.game} is called {cls.name!r}, the name of another installed game; rename one.")
+        complain(
+            say(
+                "{game} is called {name}, the name of another installed game; rename one.",
+                game=Verbatim(args.game),
+                name=Verbatim(repr(cls.name)),
+            )
+        )
         return EXIT_USAGE
     if known is None:
         register(cls)  # the host, the adjudicator and load() find a game by its name
-    rule_sets = ", ".join(cls.variants)
-    print(f"Checking {cls.title} ({cls.name}; rule sets: {rule_sets}) against the game contract.", flush=True)
+    heading = say(
+        "Checking {title} ({name}; rule sets: {rule_sets}) against the game contract.",
+        title=Verbatim(cls.title),
+        name=Verbatim(cls.name),
+        rule_sets=Listing(tuple(Verbatim(v) for v in cls.variants)),
+    )
+    print(words(heading), flush=True)
     quiet = logging.getLogger("geniusbot")
     level = quiet.level
     if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
         quiet.setLevel(logging.WARNING)  # the host's own INFO lines (a match started...) are not the report
     try:
         report = await run_checks(
-            cls, names, options=[options] if options else [], each=lambda result: print(_line(result), flush=True)
+            cls,
+            names,
+            options=[options] if options else [],
+            each=lambda result: print(_line(result, words), flush=True),
         )
     finally:
         quiet.setLevel(level)
         if known is None:
             unregister(cls.name)
     failed = report.failed
+    game = Verbatim(cls.name)
+    run = len(report.results)
     if not failed:
-        run = len(report.results)
         print(
-            f"{cls.name} passes every check ({run})."
-            if run == len(CHECKS)
-            else f"{cls.name} passes the {run} of {len(CHECKS)} checks run."
+            words(
+                say("{game} passes every check ({run}).", game=game, run=run)
+                if run == len(CHECKS)
+                else say("{game} passes the {run} of {n} checks run.", game=game, run=run, n=len(CHECKS))
+            )
         )
         return 0
-    names_failed = ", ".join(result.check.name for result in failed)
-    print(f"{cls.name} fails {len(failed)} of {len(report.results)} checks: {names_failed}.")
-    _say(
-        f"{cls.name} fails {len(failed)} of {len(report.results)} checks ({names_failed}); the report above says what to fix."
+    names_failed = Listing(tuple(Verbatim(result.check.name) for result in failed))
+    print(
+        words(
+            say(
+                "{game} fails {failed} of {n} checks: {names}.",
+                game=game,
+                failed=len(failed),
+                n=run,
+                names=names_failed,
+            )
+        )
+    )
+    complain(
+        say(
+            "{game} fails {failed} of {n} checks ({names}); the report above says what to fix.",
+            game=game,
+            failed=len(failed),
+            n=run,
+            names=names_failed,
+        )
     )
     return EXIT_FAILED

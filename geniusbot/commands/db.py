@@ -40,40 +40,70 @@ async def upgrade_command(args: Any) -> int:
     from geniusbot.storage.db import checked_url, current_revision, integrity_problem, safe_url, upgrade
     from geniusbot.storage.errors import StorageFault, StorageUnavailable
     from geniusbot.storage.retry import retry_transient
+    from geniusbot.words import Message, Verbatim, say
+
+    from . import said_of, words_of
+
+    words = words_of(args)
+
+    def complain(said: Message) -> None:
+        print(words(say("{command}: {line}", command=Verbatim("geniusbot"), line=said)), file=sys.stderr)
 
     given = getattr(args, "url", None)
     revision = getattr(args, "revision", None) or "head"
     try:
         url = checked_url(given or args.settings.database_url, "--url" if given else "DATABASE_URL")
     except ValueError as error:
-        print(f"geniusbot: {error}.", file=sys.stderr)
+        complain(say("{problem}.", problem=said_of(error)))
         return 2
+    where = Verbatim(safe_url(url))
     try:
         # Each step is retried as the store retries its writes: a running bot, or a second
         # upgrade starting at the same moment, may hold SQLite's lock (even a read can meet it,
         # while the other process switches a new file to WAL).
-        before = await retry_transient(lambda _state: current_revision(url), what="reading the schema's revision")
-        await retry_transient(lambda _state: upgrade(url, revision), what="upgrading the schema")
-        after = await retry_transient(lambda _state: current_revision(url), what="reading the schema's revision")
-        damage = await retry_transient(lambda _state: integrity_problem(url), what="checking the database")
+        reading = say("reading the schema's revision")
+        before = await retry_transient(lambda _state: current_revision(url), what=reading)
+        await retry_transient(lambda _state: upgrade(url, revision), what=say("upgrading the schema"))
+        after = await retry_transient(lambda _state: current_revision(url), what=reading)
+        damage = await retry_transient(lambda _state: integrity_problem(url), what=say("checking the database"))
         if damage is not None:
             raise StorageFault("damaged", damage)
     except StorageFault as fault:  # a full disk, a read-only or damaged file: it says what to do
-        print(f"geniusbot: {fault} The database was {safe_url(url)}.", file=sys.stderr)
+        complain(say("{fault} The database was {url}.", fault=fault.said, url=where))
         return 2
     except Exception as error:  # the message is for whoever runs the command
         # After the retries (each logged), name what kept failing rather than the retry's summary.
         shown: BaseException = error
         if isinstance(error, StorageUnavailable) and error.__cause__ is not None:
             shown = error.__cause__
-        print(
-            f"geniusbot: could not upgrade the database at {safe_url(url)} ({type(shown).__name__}: {shown}); "
-            "check DATABASE_URL and that the database server is running, then try again.",
-            file=sys.stderr,
+        complain(
+            say(
+                "could not upgrade the database at {url} ({error}); check DATABASE_URL and that the database "
+                "server is running, then try again.",
+                url=where,
+                error=Verbatim(f"{type(shown).__name__}: {shown}"),  # the driver's own words
+            )
         )
         return 2
     if before == after:
-        print(f"The database at {safe_url(url)} is up to date (revision {after}).")
+        print(
+            words(
+                say(
+                    "The database at {url} is up to date (revision {revision}).",
+                    url=where,
+                    revision=Verbatim(str(after)),
+                )
+            )
+        )
     else:
-        print(f"Upgraded the database at {safe_url(url)} from revision {before or 'empty'} to {after}.")
+        print(
+            words(
+                say(
+                    "Upgraded the database at {url} from revision {before} to {after}.",
+                    url=where,
+                    before=Verbatim(before) if before else say("empty"),
+                    after=Verbatim(str(after)),
+                )
+            )
+        )
     return 0

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 
@@ -26,10 +25,6 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--guild", type=int, metavar="ID", help="the Discord server (guild) id the match belongs to")
     parser.add_argument("--db", metavar="URL", help="a SQLite file or database URL instead of the default database")
     parser.set_defaults(handler="geniusbot.commands.imports:command")
-
-
-def _say(text: str) -> None:
-    print(f"geniusbot import: {text}", file=sys.stderr)
 
 
 def _database(args: argparse.Namespace) -> str:
@@ -56,28 +51,33 @@ async def command(args: argparse.Namespace) -> int:
     from geniusbot.host.imports import ImportRefused, decode_record, import_prepared, prepare
     from geniusbot.record import RecordError
     from geniusbot.record.file import RecordUnreadable, read_record_bytes
+    from geniusbot.words import Verbatim, say
 
-    from . import open_store
+    from . import complainer, open_store, said_of, words_of
 
+    complain = complainer("import", args)
     path = Path(args.file)
     try:
         data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
         prepared = prepare(decode_record(data, what))
-    except RecordUnreadable as error:
-        _say(str(error))
-        return 2
-    except ImportRefused as error:
-        _say(str(error))
+    except (RecordUnreadable, ImportRefused) as error:
+        complain(said_of(error))  # the record's own words (English until its refusals are messages)
         return 2
     except RecordError as error:
-        _say(f"{path}: {' '.join(str(error).split())} Nothing was imported.")
+        complain(
+            say(
+                "{path}: {refusal} Nothing was imported.",
+                path=Verbatim(str(path)),
+                refusal=Verbatim(" ".join(str(error).split())),  # the record's words, as above
+            )
+        )
         return 2
     try:
         url = _database(args)
     except ValueError as error:
-        _say(f"{error}. Nothing was imported.")
+        complain(say("{problem}. Nothing was imported.", problem=said_of(error)))
         return 2
-    store = await open_store(url, _say)
+    store = await open_store(url, complain)
     if store is None:
         return 2
     try:
@@ -85,8 +85,8 @@ async def command(args: argparse.Namespace) -> int:
     finally:
         await store.close()
     if args.guild is None:
-        resume = f"'geniusbot play {prepared.game.name}' resumes it"
+        resume = say("{command} resumes it", command=Verbatim(f"'geniusbot play {prepared.game.name}'"))
     else:
-        resume = f"a host types /resume match:{done.match_id} in a game room"
-    print(done.summary(resume))
+        resume = say("a host types {command} in a game room", command=Verbatim(f"/resume match:{done.match_id}"))
+    print(words_of(args)(done.said_summary(resume)))
     return 0

@@ -7,7 +7,6 @@ there already.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 #: ``new-game``'s line in ``geniusbot --help``.
@@ -38,26 +37,46 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def command(args: argparse.Namespace) -> int:
     """Write the skeleton; the exit code."""
     from geniusbot.newgame import class_name, refusal, write
+    from geniusbot.words import Message, Verbatim, say, say_n
 
-    problem = refusal(args.name)
+    from . import complainer, words_of
+
+    problem: Message | None = refusal(args.name)
     if problem is None and args.title is not None and not args.title.strip():
-        problem = "--title is empty; give the game's human name, or leave --title out."
+        problem = say("--title is empty; give the game's human name, or leave --title out.")
     folder = Path(args.dir or args.name)
     if problem is None and folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        problem = f"{folder} is there already; choose another --dir, or move it away."
+        problem = say("{folder} is there already; choose another --dir, or move it away.", folder=Verbatim(str(folder)))
+    complain = complainer("new-game", args)
     if problem is not None:
-        print(f"geniusbot new-game: {problem}", file=sys.stderr)
+        complain(problem)
         return EXIT_USAGE
     try:
         written = write(args.name, folder, args.title and args.title.strip())
     except OSError as error:
-        print(f"geniusbot new-game: {folder} cannot be written ({error.strerror or error}).", file=sys.stderr)
+        complain(
+            say(
+                "{folder} cannot be written ({why}).",
+                folder=Verbatim(str(folder)),
+                why=Verbatim(str(error.strerror or error)),  # the system's own words
+            )
+        )
         return EXIT_USAGE
-    print(f"Wrote {len(written)} files in {folder}:")
-    for path in written:
-        print(f"  {path}")
+    words = words_of(args)
     print(
-        f"Next: pip install -e {folder} && geniusbot check {args.name} "
-        f"(or, not installed: cd {folder / 'src'} && geniusbot check {args.name}:{class_name(args.name, args.title or args.name.capitalize())})."
+        words(
+            say_n(
+                "Wrote {n} file in {folder}:",
+                "Wrote {n} files in {folder}:",
+                n=len(written),
+                folder=Verbatim(str(folder)),
+            )
+        )
     )
+    for path in written:
+        print("  " + words(say("{path}", path=Verbatim(str(path)))))  # a path is said as it is
+    installed = Verbatim(f"pip install -e {folder} && geniusbot check {args.name}")
+    title = args.title or args.name.capitalize()
+    loose = Verbatim(f"cd {folder / 'src'} && geniusbot check {args.name}:{class_name(args.name, title)}")
+    print(words(say("Next: {installed} (or, not installed: {loose}).", installed=installed, loose=loose)))
     return 0

@@ -11,6 +11,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from geniusbot.words import Message
 
 #: ``play``'s line in ``geniusbot --help`` (its own parser says the same).
 HELP = "play a match in the terminal through the match host"
@@ -79,19 +83,22 @@ async def command(args: argparse.Namespace) -> int:
     """The ``play`` sub-command's handler: the options checked, then the console's match."""
     from geniusbot.console import check_options, run_console
 
+    from . import said_of, words_of
+
+    words = words_of(args)
     try:
         options = parse_options(args.option)
-    except ValueError as error:
-        print(str(error), file=sys.stderr)
+    except BadOption as error:
+        print(words(error.said), file=sys.stderr)
         return 2
     # Before the data directory or the database is touched.
     problem = check_options(args.game, variant=args.variant, options=options, clock=args.clock, seed=args.seed)
     if problem:
-        print(problem, file=sys.stderr)
+        print(problem, file=sys.stderr)  # the console's words (English until check_options gives messages)
         return 2
     boards = Path(args.boards).expanduser() if args.boards else None
-    if boards is not None and (problem := boards_problem(boards)):
-        print(problem, file=sys.stderr)
+    if boards is not None and (unwritable := boards_problem(boards)):
+        print(words(unwritable), file=sys.stderr)
         return 2
     data_dir = Path(getattr(getattr(args, "settings", None), "data_dir", "data"))
     db_url = None
@@ -101,7 +108,7 @@ async def command(args: argparse.Namespace) -> int:
         try:
             db_url = checked_url(args.db, "--db")
         except ValueError as error:
-            print(str(error), file=sys.stderr)
+            print(words(said_of(error)), file=sys.stderr)
             return 2
     if not db_url:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -140,18 +147,32 @@ def opponent_of(args: argparse.Namespace) -> tuple[str, str] | None:
     return (args.bot_seat or "p2", args.level or "normal")
 
 
+class BadOption(ValueError):
+    """An ``--option`` that is not ``name=value``: ``said`` says what to write (``str(error)`` its English)."""
+
+    def __init__(self, said: Message) -> None:
+        from geniusbot.words import Words
+
+        super().__init__(Words()(said))
+        self.said = said
+
+
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
-    """``["k=v", ...]`` as a dict; :class:`ValueError` with a sentence for a pair without ``=``."""
+    """``["k=v", ...]`` as a dict; :class:`BadOption` (a ``ValueError``) for a pair without ``=``."""
     options: dict[str, str] = {}
     for pair in pairs or ():
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"--option {pair!r} needs the form name=value, such as p1_color=blue.")
+            from geniusbot.words import Verbatim, say
+
+            raise BadOption(
+                say("--option {pair} needs the form name=value, such as p1_color=blue.", pair=Verbatim(repr(pair)))
+            )
         options[key.strip().lower()] = value.strip()
     return options
 
 
-def boards_problem(folder: Path) -> str | None:
+def boards_problem(folder: Path) -> Message | None:
     """Why the pictures cannot be saved in ``folder`` (``--boards``), or ``None``: it is made if
     missing and written to once, before the database is touched or a match starts."""
     try:
@@ -160,9 +181,12 @@ def boards_problem(folder: Path) -> str | None:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as error:
-        why = error.strerror or type(error).__name__
-        return (
-            f"--boards {str(folder)!r} cannot be written ({why}); choose a folder you can write to, "
-            "or leave --boards out (then no picture is saved)."
+        from geniusbot.words import Verbatim, say
+
+        return say(
+            "--boards {folder} cannot be written ({why}); choose a folder you can write to, "
+            "or leave --boards out (then no picture is saved).",
+            folder=Verbatim(repr(str(folder))),
+            why=Verbatim(error.strerror or type(error).__name__),  # the system's own words
         )
     return None

@@ -15,13 +15,13 @@ heavy at its top: the steps, the pictures and the database are loaded when the c
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from geniusbot.archive.gif import Part
     from geniusbot.archive.steps import Steps
+    from geniusbot.words import Message
 
 EXIT_USAGE = 2
 
@@ -75,11 +75,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def language_of(args: argparse.Namespace) -> str:
     """The language asked for: ``--language``, else the settings' GENIUSBOT_LANGUAGE, else English."""
-    return str(getattr(args, "language", None) or getattr(getattr(args, "settings", None), "geniusbot_language", "en"))
+    from . import language_of as asked
+
+    return asked(args)
 
 
-def _say(text: str) -> None:
-    print(f"geniusbot replay: {text}", file=sys.stderr)
+def _say(args: argparse.Namespace, said: Message) -> None:
+    from . import complainer
+
+    complainer("replay", args)(said)
 
 
 def _database(args: argparse.Namespace) -> str:
@@ -98,21 +102,29 @@ def _database(args: argparse.Namespace) -> str:
 async def _stored(args: argparse.Namespace) -> Steps | int:
     from geniusbot.archive.steps import from_store
     from geniusbot.storage import MatchNotFound
+    from geniusbot.words import Verbatim, say
 
-    from . import open_store
+    from . import complainer, open_store, said_of
 
     try:
         url = _database(args)
     except ValueError as error:
-        _say(f"{error}.")
+        _say(args, say("{problem}.", problem=said_of(error)))
         return EXIT_USAGE
-    store = await open_store(url, _say)
+    store = await open_store(url, complainer("replay", args))
     if store is None:
         return EXIT_USAGE
     try:
         return await from_store(store, args.match)
     except MatchNotFound:
-        _say(f"there is no match #{args.match} in the database {url!r}; check the number, or --db.")
+        _say(
+            args,
+            say(
+                "there is no match #{id} in the database {url}; check the number, or --db.",
+                id=args.match,
+                url=Verbatim(repr(url)),
+            ),
+        )
         return EXIT_USAGE
     finally:
         await store.close()
@@ -126,33 +138,71 @@ def part_names(out: Path, count: int) -> list[Path]:
     return [out.with_name(f"{out.stem if out.suffix else out.name}-{n}{suffix}") for n in range(1, count + 1)]
 
 
-def parts_said(parts: list[Part], names: list[str]) -> str:
+def parts_said(parts: list[Part], names: list[str]) -> Message:
     """How the parts of a GIF are told: which steps each holds."""
-    return ", ".join(f"{name} (steps {p.first} to {p.last})" for name, p in zip(names, parts, strict=True))
+    from geniusbot.words import Listing, Verbatim, say
+
+    return say(
+        "{parts}",
+        parts=Listing(
+            tuple(
+                say("{name} (steps {first} to {last})", name=Verbatim(name), first=p.first, last=p.last)
+                for name, p in zip(names, parts, strict=True)
+            )
+        ),
+    )
 
 
-def _write_gif(steps: Steps, out: Path) -> int:
+def _write_gif(args: argparse.Namespace, steps: Steps, out: Path) -> int:
     from geniusbot.archive.gif import MAX_BYTES, NoPicture, make_gif
+    from geniusbot.words import Verbatim, say
+
+    from . import words_of
 
     try:
         parts = make_gif(steps)
     except NoPicture as error:
-        _say(str(error))
+        _say(args, error.said)
         return EXIT_USAGE
     paths = part_names(out, len(parts))
     try:
         for path, part in zip(paths, parts, strict=True):
             path.write_bytes(part.data)
     except OSError as error:
-        _say(f"cannot write {str(error.filename or out)!r}: {error.strerror or error}; choose another OUT.")
+        _say(
+            args,
+            say(
+                "cannot write {file}: {why}; choose another OUT.",
+                file=Verbatim(repr(str(error.filename or out))),
+                why=Verbatim(str(error.strerror or error)),  # the system's own words
+            ),
+        )
         return EXIT_USAGE
     frames = sum(p.frames for p in parts)
+    words = words_of(args)
     if len(parts) == 1:
-        print(f"Wrote {out}: {frames} frames, one per step, {len(parts[0].data) / 1e6:.1f} MB.")
+        print(
+            words(
+                say(
+                    "Wrote {out}: {frames} frames, one per step, {size} MB.",
+                    out=Verbatim(str(out)),
+                    frames=frames,
+                    size=Verbatim(f"{len(parts[0].data) / 1e6:.1f}"),
+                )
+            )
+        )
     else:
         print(
-            f"The GIF of {frames} frames would pass Discord's {MAX_BYTES // 1_000_000} MB upload limit, "
-            f"so it is in {len(parts)} parts: {parts_said(parts, [str(p) for p in paths])}."
+            words(
+                say(
+                    "The GIF of {frames} frames would pass Discord's {limit} MB upload limit, "
+                    "so it is in {count} parts: {parts}.",
+                    frames=frames,
+                    limit=MAX_BYTES // 1_000_000,
+                    count=len(parts),
+                    parts=parts_said(parts, [str(p) for p in paths]),
+                )
+            )
         )
     return 0
 
@@ -160,9 +210,12 @@ def _write_gif(steps: Steps, out: Path) -> int:
 async def command(args: argparse.Namespace) -> int:
     """``geniusbot replay (FILE | --match N [--db URL]) (--gif OUT | --html OUT)``."""
     from geniusbot.archive.steps import StepsRefused, from_record
+    from geniusbot.words import say
+
+    from . import said_of
 
     if args.db and args.match is None:
-        _say("--db goes with --match (a record file needs no database); leave it out or give --match N.")
+        _say(args, say("--db goes with --match (a record file needs no database); leave it out or give --match N."))
         return EXIT_USAGE
     if args.html is not None:
         from geniusbot.archive.page import html_command
@@ -171,7 +224,7 @@ async def command(args: argparse.Namespace) -> int:
             try:
                 args.db = _database(args)  # the page reads --db; here it defaults to DATABASE_URL
             except ValueError as error:
-                _say(f"{error}.")
+                _say(args, say("{problem}.", problem=said_of(error)))
                 return EXIT_USAGE
         return await html_command(args)
     if args.match is not None:
@@ -185,13 +238,13 @@ async def command(args: argparse.Namespace) -> int:
         try:
             data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
         except RecordUnreadable as error:
-            _say(str(error))
+            _say(args, said_of(error))  # the record's own words (English until they are messages)
             return EXIT_USAGE
         try:
             steps = from_record(data, what)
             steps.language = language_of(args)
         except StepsRefused as error:
-            _say(f"{error} No file was written.")
+            _say(args, say("{refusal} No file was written.", refusal=error.said))
             return EXIT_USAGE
     # The output: the one format of the output group given (another format is one more branch).
-    return _write_gif(steps, Path(args.gif))
+    return _write_gif(args, steps, Path(args.gif))

@@ -168,7 +168,7 @@ async def run_console(
         store = await ConsoleStore.open(db_url, now=time_source.now)
         assert isinstance(store, ConsoleStore)
     except StorageUnavailable as error:  # it says what failed and what to do; name the URL too
-        tell(say("{error} The database was {url} (--db).", error=Verbatim(str(error)), url=Verbatim(repr(db_url))))
+        tell(say("{error} The database was {url} (--db).", error=error.said, url=Verbatim(repr(db_url))))
         return 2
     except Exception as error:  # a bad URL or a schema it does not know: say so, do not trace
         tell(

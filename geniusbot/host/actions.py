@@ -177,7 +177,7 @@ class Actions:
                 practice=practice,
             )
         except RoomBusy as error:
-            return Reply(ReplyStatus.ERROR, str(error))
+            return Reply(ReplyStatus.ERROR, self._text(error.said))
         except StorageError as error:
             log.warning("starting a match failed: %s", error)
             return Reply(
@@ -289,8 +289,7 @@ class Actions:
                 pending = self.committer.unconfirmed.get(match_id)
                 said: Message
                 if isinstance(error, StorageFault):  # a full disk, a read-only or damaged file: say so
-                    # The storage's own words for it (English until the storage's are words as data).
-                    said = say("{fault}", fault=Verbatim(error.for_player("that move was not taken")))
+                    said = error.told(say("That move was not taken"))
                 elif pending is not None and pending.key == given:
                     said = NOT_KNOWN_YET_SAID  # its resend: still not known
                 elif pending is not None:

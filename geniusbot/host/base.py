@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from geniusbot.storage.errors import StorageFault
+from geniusbot.words import Words
 
 from .live import Reply, ReplyStatus
 
@@ -49,7 +50,7 @@ def never_raises(
             # The database's disk is full, or its file read-only or damaged: no bug, and the same
             # for every input until someone mends it, so one line (no traceback) and the reason.
             log.error("host: %s: %s", method.__name__, fault)
-            return Reply(ReplyStatus.UNAVAILABLE, fault.for_player())
+            return Reply(ReplyStatus.UNAVAILABLE, Words(self.cache.language)(fault.told()))
         except Exception:
             log.exception("host: %s%r failed", method.__name__, args)
             return Reply(

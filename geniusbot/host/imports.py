@@ -39,7 +39,9 @@ from geniusbot.record.file import (
     record_text,
 )
 from geniusbot.storage import ActionKind, MatchStatus, NewAction, Result, SeatInfo, Store
+from geniusbot.words import Message, Verbatim, Words, say, say_n
 
+from .actions import versus
 from .clock import Clock, ClockSpecError, ClockTooLong, TimeControl, preset
 
 
@@ -83,29 +85,61 @@ class Imported:
     prepared: Prepared
 
     def summary(self, resume: str, replay: str = "") -> str:
-        """What the importer is told: ``resume`` says how a paused match is resumed, ``replay``
-        (optional) how the archived one is seen."""
+        """What the importer is told, in English: ``resume`` says how a paused match is resumed,
+        ``replay`` (optional) how the archived one is seen (both said already)."""
+        return Words()(
+            self.said_summary(
+                Message("{text}", {"text": Verbatim(resume)}),
+                Message("{text}", {"text": Verbatim(replay)}) if replay else None,
+            )
+        )
+
+    def said_summary(self, resume: Message, replay: Message | None = None) -> Message:
+        """What the importer is told, as a message: ``resume`` says how a paused match is resumed,
+        ``replay`` (optional) how the archived one is seen."""
         game = self.prepared.game
         outcome = game.outcome()
+        shown = [replay] if replay is not None and outcome is not None else []
         if not self.created:
-            said = f"This record was already imported as match #{self.match_id}; nothing was stored."
-            return " ".join(filter(None, [said, replay if outcome is not None else ""]))
+            said = say("This record was already imported as match #{id}; nothing was stored.", id=self.match_id)
+            return _sentences([said, *shown])
         names = self.prepared.names
-        players = " vs ".join(names[seat] for seat in game.seats)
-        moves = len(self.prepared.actions) - 1
-        head = f"Imported the record as match #{self.match_id} ({game.title}: {players}), {moves} line(s)"
+        head = say_n(
+            "Imported the record as match #{id} ({title}: {players}), {n} line(s)",
+            "Imported the record as match #{id} ({title}: {players}), {n} line(s)",
+            id=self.match_id,
+            title=Verbatim(game.title),
+            players=versus([Verbatim(names[seat]) for seat in game.seats]),
+            n=len(self.prepared.actions) - 1,
+        )
         if outcome is None:
-            text = f"{head}. The record stops before the end, so the match is paused; {resume} to play on."
+            text = say(
+                "{head}. The record stops before the end, so the match is paused; {resume} to play on.",
+                head=head,
+                resume=resume,
+            )
         elif outcome.winner is None:
-            text = f"{head}: a draw."
+            text = say("{head}: a draw.", head=head)
         else:
-            text = f"{head}: {names[outcome.winner]} ({outcome.winner}) wins."
-        return " ".join(filter(None, [text, replay if outcome is not None else "", *self.notes()]))
+            text = say(
+                "{head}: {name} ({seat}) wins.",
+                head=head,
+                name=Verbatim(names[outcome.winner]),
+                seat=Verbatim(outcome.winner),
+            )
+        return _sentences([text, *shown, *self.notes()])
 
-    def notes(self) -> list[str]:
+    def notes(self) -> list[Message]:
         """The notes on the record: a Result header the replay disagrees with, a TimeControl header
-        the clock cannot read."""
-        return [f"Note: {note}" for note in self.prepared.notes]
+        the clock cannot read (each quoted as the importer wrote it: English until they are messages)."""
+        return [say("Note: {note}", note=Verbatim(note)) for note in self.prepared.notes]
+
+
+def _sentences(said: list[Message]) -> Message:
+    """Sentences in a row, a space between two."""
+    if len(said) == 1:
+        return said[0]
+    return say("{first} {rest}", first=said[0], rest=_sentences(said[1:]))
 
 
 # --------------------------------------------------------------------------- reading

@@ -15,6 +15,10 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from geniusbot.words import Message
 
 # The skeleton and what writes it are imported only when they are used (json, importlib.util and
 # string cost some 10 ms to import).
@@ -56,25 +60,28 @@ def files(name: str, title: str | None = None) -> dict[str, str]:
     return {path: Template(text).substitute(values) for path, text in written.items()}
 
 
-def refusal(name: str) -> str | None:
-    """Why ``name`` cannot be a new game's (a sentence), or ``None``."""
+def refusal(name: str) -> Message | None:
+    """Why ``name`` cannot be a new game's (a message), or ``None``."""
     from geniusbot.games import GameError, get_game
+    from geniusbot.words import Verbatim, say
 
+    quoted = Verbatim(repr(name))
     if not re.fullmatch(NAME, name):
-        return (
-            f"{name!r} cannot be a game's name: write 2 to 31 lower-case letters and digits, a letter first "
-            "(it is the game's registry name, its entry point and its Python package), such as pebbles."
+        return say(
+            "{name} cannot be a game's name: write 2 to 31 lower-case letters and digits, a letter first "
+            "(it is the game's registry name, its entry point and its Python package), such as pebbles.",
+            name=quoted,
         )
     try:
         taken = get_game(name)
     except GameError:
         taken = None
     if taken is not None:
-        return f"{name!r} is a game already ({taken.title}); choose another name."
+        return say("{name} is a game already ({title}); choose another name.", name=quoted, title=Verbatim(taken.title))
     import importlib.util
 
     if name in sys.stdlib_module_names or importlib.util.find_spec(name) is not None:
-        return f"{name!r} is the name of a Python module already; choose another name."
+        return say("{name} is the name of a Python module already; choose another name.", name=quoted)
     return None
 
 

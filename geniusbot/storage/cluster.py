@@ -18,6 +18,8 @@ from sqlalchemy import ColumnElement, and_, false, func, literal_column, or_, se
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
+from geniusbot.words import say
+
 from . import models as m
 from .rows import aware, message_from_row
 from .store import Store
@@ -69,7 +71,7 @@ class ClusterStore(Store):
         def work(conn: Connection) -> list[MatchRecord]:
             return self._load_matches(conn, and_(m.Match.status.in_(statuses), owned_matches(shards)))
 
-        return await self._transaction(work, write=False, what="listing the shards' live matches")
+        return await self._transaction(work, write=False, what=say("listing the shards' live matches"))
 
     def timer_scope(self) -> ColumnElement[bool] | None:
         """The owned shards' timers (every timer without :attr:`shards`)."""
@@ -95,7 +97,7 @@ class ClusterStore(Store):
             query = select(m.Message.__table__).where(*conditions).order_by(m.Message.delete_at, m.Message.id)
             return [message_from_row(row) for row in (conn.execute(query)).all()]
 
-        return await self._transaction(work, write=False, what="reading the shards' messages to delete")
+        return await self._transaction(work, write=False, what=say("reading the shards' messages to delete"))
 
     async def add_inbox(
         self,
@@ -134,4 +136,6 @@ class ClusterStore(Store):
             found = conn.execute(select(m.InboxItem.id).where(m.InboxItem.key == key)).first()
             return True if found is not None else None
 
-        return await self._transaction(work, write=True, what="handing a message to its match's process", verify=verify)
+        return await self._transaction(
+            work, write=True, what=say("handing a message to its match's process"), verify=verify
+        )

@@ -26,6 +26,8 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from geniusbot.words import Message, Verbatim, Words, say
+
 from .errors import StorageFault, storage_fault
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
@@ -316,8 +318,24 @@ def checked_url(value: str, setting: str) -> str:
         parsed = normalize_url(url)
         parsed.get_dialect()  # the driver is installed and the URL's parts are what it takes
     except Exception as error:
-        raise ValueError(f"{setting} cannot be read as a database URL ({error}); write {URL_EXAMPLES}") from None
+        raise UnreadableURL(
+            say(
+                "{setting} cannot be read as a database URL ({error}); write {examples}",
+                setting=Verbatim(setting),
+                error=Verbatim(str(error)),
+                examples=Verbatim(URL_EXAMPLES),  # the settings' own words (English until they are messages)
+            )
+        ) from None
     return url
+
+
+class UnreadableURL(ValueError):
+    """A setting that SQLAlchemy cannot read as a database URL: ``said`` says which and what to
+    write (``str(error)`` its English)."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(Words()(said))
+        self.said = said
 
 
 async def integrity_problem(url: str | URL) -> str | None:

@@ -1,26 +1,42 @@
 """The store's errors: what a caller of :class:`~geniusbot.storage.store.Store` may catch.
 
-Standard library only (the database's own error is named for type checkers alone), so a caller
-can name these without loading SQLAlchemy.
+Each error is words as data (as a game's refusal is, :class:`geniusbot.games.GameError`): its
+``said`` is the message a person reads, which the caller says in its own language with its
+:class:`~geniusbot.words.Words`; ``str(error)`` is its English (what the log keeps).
+
+Standard library and the words only (the database's own error is named for type checkers
+alone), so a caller can name these without loading SQLAlchemy.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
+
+from geniusbot.words import Message, Verbatim, Words, say
 
 if TYPE_CHECKING:
     from sqlalchemy.exc import IntegrityError
 
+_ENGLISH = Words()
+
 
 class StorageError(Exception):
-    """Base of the store's errors."""
+    """Base of the store's errors: ``said`` is what it says (a message), ``str(error)`` its English.
+
+    Made of a plain string (a test's, or an error whose words are not yet data), ``said`` says
+    that string as it is.
+    """
+
+    def __init__(self, message: str | Message = "", *args: object) -> None:
+        self.said: Message = message if isinstance(message, Message) else Message("{text}", {"text": Verbatim(message)})
+        super().__init__(_ENGLISH(message) if isinstance(message, Message) else message, *args)
 
 
 class MatchNotFound(StorageError, LookupError):
     """No match has that id."""
 
     def __init__(self, match_id: int) -> None:
-        super().__init__(f"There is no match #{match_id}; check the match number and try again.")
+        super().__init__(say("There is no match #{id}; check the match number and try again.", id=match_id))
         self.match_id = match_id
 
 
@@ -32,8 +48,13 @@ class StaleVersion(StorageError):
 
     def __init__(self, match_id: int, expected: int, actual: int) -> None:
         super().__init__(
-            f"Match #{match_id} changed while this action was being decided "
-            f"(expected version {expected}, found {actual}); reload it and try again."
+            say(
+                "Match #{id} changed while this action was being decided "
+                "(expected version {expected}, found {actual}); reload it and try again.",
+                id=match_id,
+                expected=expected,
+                actual=actual,
+            )
         )
         self.match_id = match_id
         self.expected = expected
@@ -44,12 +65,35 @@ class RoomBusy(StorageError):
     """The game room already holds an unfinished (live or paused) match."""
 
     def __init__(self, channel_id: int) -> None:
-        super().__init__("A match is already running in this room; finish or abort it first, or use another game room.")
+        super().__init__(
+            say("A match is already running in this room; finish or abort it first, or use another game room.")
+        )
         self.channel_id = channel_id
 
 
 class StorageUnavailable(StorageError):
     """The database could not be reached (or stayed locked) after several tries."""
+
+
+def unavailable(what: Message, tries: int, error: BaseException | None, *, ambiguous: bool = False) -> Message:
+    """What :class:`StorageUnavailable` says: ``what`` failed ``tries`` times with ``error`` (the
+    driver's own words, as they are), and, when a try's commit broke unanswered (``ambiguous``),
+    that the last try may have been saved."""
+    if ambiguous:
+        return say(
+            "The database is unavailable ({what} failed {tries} times: {error}) (the last try may have been saved; "
+            "reload before retrying); check that it is running and not locked by another program, then try again.",
+            what=what,
+            tries=tries,
+            error=Verbatim(str(error)),
+        )
+    return say(
+        "The database is unavailable ({what} failed {tries} times: {error}); check that it is running and not "
+        "locked by another program, then try again.",
+        what=what,
+        tries=tries,
+        error=Verbatim(str(error)),
+    )
 
 
 class CommitUnknown(StorageUnavailable):
@@ -62,37 +106,58 @@ class StorageFault(StorageUnavailable):
     """The database refused the work for a cause retrying does not cure: its disk is full, its
     file is read-only, or its file is damaged. Nothing of the work was written.
 
-    ``str(fault)`` says the cause and what to do, for whoever runs the bot (the log, the command
-    line, the console); :meth:`for_player` says it to a player, who can only ask them.
-    ``cause`` is ``"full"``, ``"read-only"`` or ``"damaged"``.
+    ``said`` (and ``str(fault)``, its English) says the cause and what to do, for whoever runs the
+    bot (the log, the command line, the console); :meth:`told` says it to a player, who can only
+    ask them. ``cause`` is ``"full"``, ``"read-only"`` or ``"damaged"``.
     """
 
-    #: For whoever runs the bot: the cause and what to do, by cause.
-    SAID: ClassVar[dict[str, str]] = {
-        "full": "The disk that holds the bot's database is full, so nothing more can be saved; free some "
-        "space on it, then try again.",
-        "read-only": "The bot's database cannot be written: the database file, or its folder, is read-only "
-        "for the bot; let the bot's user write to both (or give a database it may write), then try again.",
-        "damaged": "The bot's database file is damaged; restore it from a backup (or move it aside to start "
-        "with an empty one), then try again.",
-    }
-    #: For a player: what is wrong, in their words.
-    TOLD: ClassVar[dict[str, str]] = {
-        "full": "the bot's disk is full",
-        "read-only": "the bot may not write its database",
-        "damaged": "the bot's database is damaged",
-    }
-
     def __init__(self, cause: str, detail: str = "") -> None:
-        said = self.SAID[cause]
-        super().__init__(f"{said} (The database said: {detail}.)" if detail else said)
+        said = fault_said(cause)
+        super().__init__(
+            say("{fault} (The database said: {detail}.)", fault=said, detail=Verbatim(detail)) if detail else said
+        )
         self.cause = cause
         self.detail = detail
 
-    def for_player(self, undone: str = "that was not done") -> str:
-        """What a player is told: ``undone`` ("that move was not taken") and why, and to ask the
-        bot's host (only they can free the disk or mend the file)."""
-        return f"{undone[:1].upper()}{undone[1:]}: {self.TOLD[self.cause]}. Ask whoever runs the bot to fix it, then try again."
+    def told(self, undone: Message | None = None) -> Message:
+        """What a player is told: ``undone`` ("That move was not taken"; "That was not done" by
+        default) and why, and to ask the bot's host (only they can free the disk or mend the file)."""
+        return say(
+            "{undone}: {why}. Ask whoever runs the bot to fix it, then try again.",
+            undone=undone or say("That was not done"),
+            why=fault_told(self.cause),
+        )
+
+
+def fault_said(cause: str) -> Message:
+    """For whoever runs the bot: the cause of a :class:`StorageFault` and what to do."""
+    if cause == "full":
+        return say(
+            "The disk that holds the bot's database is full, so nothing more can be saved; free some "
+            "space on it, then try again."
+        )
+    if cause == "read-only":
+        return say(
+            "The bot's database cannot be written: the database file, or its folder, is read-only "
+            "for the bot; let the bot's user write to both (or give a database it may write), then try again."
+        )
+    if cause == "damaged":
+        return say(
+            "The bot's database file is damaged; restore it from a backup (or move it aside to start "
+            "with an empty one), then try again."
+        )
+    raise KeyError(cause)
+
+
+def fault_told(cause: str) -> Message:
+    """For a player: what is wrong, in their words."""
+    if cause == "full":
+        return say("the bot's disk is full")
+    if cause == "read-only":
+        return say("the bot may not write its database")
+    if cause == "damaged":
+        return say("the bot's database is damaged")
+    raise KeyError(cause)
 
 
 #: SQLite's result codes (``sqlite3.Error.sqlite_errorname``) and PostgreSQL's SQLSTATEs of a
@@ -137,7 +202,13 @@ class DuplicateSubmission(StorageError):
     """The match's log holds a taken action of this submission key already; nothing was written."""
 
     def __init__(self, match_id: int, key: str, seq: int | None = None) -> None:
-        super().__init__(f"Match #{match_id} has taken submission {key!r} already; it is not taken twice.")
+        super().__init__(
+            say(
+                "Match #{id} has taken submission {key} already; it is not taken twice.",
+                id=match_id,
+                key=Verbatim(repr(key)),
+            )
+        )
         self.match_id = match_id
         self.key = key
         self.seq = seq

@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
+from geniusbot.words import say
+
 from . import models as m
 from .rows import UNSET
 from .transactions import Transactions
@@ -23,7 +25,7 @@ class GuildStore(Transactions):
         def work(conn: Connection) -> GuildConfig:
             return self._load_guild(conn, guild_id)
 
-        return await self._transaction(work, write=False, what="reading guild settings")
+        return await self._transaction(work, write=False, what=say("reading guild settings"))
 
     async def set_guild_settings(
         self,
@@ -56,7 +58,7 @@ class GuildStore(Transactions):
                     conn.execute(insert(m.GameRoom), [{"guild_id": guild_id, "channel_id": c} for c in rooms])
             return self._load_guild(conn, guild_id)
 
-        return await self._transaction(work, write=True, what="saving guild settings")
+        return await self._transaction(work, write=True, what=say("saving guild settings"))
 
     def _load_guild(self, conn: Connection, guild_id: int) -> GuildConfig:
         row = (

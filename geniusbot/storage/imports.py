@@ -18,6 +18,8 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from geniusbot.words import say
+
 from . import models as m
 from .errors import RoomBusy, is_room_taken
 from .rows import aware, check_action, check_length, db_text, json_or_none
@@ -49,7 +51,7 @@ class ImportStore(Transactions):
         def work(conn: Connection) -> int | None:
             return self._imported(conn, import_scope(guild_id), digest)
 
-        return await self._transaction(work, write=False, what="looking up an imported record")
+        return await self._transaction(work, write=False, what=say("looking up an imported record"))
 
     @staticmethod
     def _imported(conn: Connection, scope: int, digest: str) -> int | None:
@@ -140,7 +142,7 @@ class ImportStore(Transactions):
             return None if existing is None else ImportedMatch(existing, True)
 
         try:
-            return await self._transaction(work, write=True, what="importing a record", verify=verify)
+            return await self._transaction(work, write=True, what=say("importing a record"), verify=verify)
         except IntegrityError:
             # Another import of the same record committed first (the digest's key refused ours).
             existing = await self.imported_match(guild_id, digest)

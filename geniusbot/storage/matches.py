@@ -21,6 +21,8 @@ from sqlalchemy import ColumnElement, and_, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from geniusbot.words import say
+
 from . import models as m
 from .errors import DuplicateSubmission, MatchNotFound, RoomBusy, StaleVersion, is_duplicate_key, is_room_taken
 from .rows import (
@@ -133,7 +135,7 @@ class MatchStore(Transactions):
                 )
             ).scalar_one_or_none()
 
-        match_id = await self._transaction(work, write=True, what="starting a match", verify=verify)
+        match_id = await self._transaction(work, write=True, what=say("starting a match"), verify=verify)
         return await self.get_match(match_id)
 
     async def get_match(self, match_id: int) -> MatchRecord:
@@ -145,7 +147,7 @@ class MatchStore(Transactions):
                 raise MatchNotFound(match_id)
             return found[0]
 
-        return await self._transaction(work, write=False, what="reading a match")
+        return await self._transaction(work, write=False, what=say("reading a match"))
 
     async def live_matches(self, *, include_paused: bool = True) -> list[MatchRecord]:
         """Every unfinished match (live, and paused unless ``include_paused`` is false), oldest first."""
@@ -154,7 +156,7 @@ class MatchStore(Transactions):
         def work(conn: Connection) -> list[MatchRecord]:
             return self._load_matches(conn, m.Match.status.in_(statuses))
 
-        return await self._transaction(work, write=False, what="listing live matches")
+        return await self._transaction(work, write=False, what=say("listing live matches"))
 
     async def live_match_in_channel(self, channel_id: int) -> MatchRecord | None:
         """The live or paused match in the game room ``channel_id``, if any."""
@@ -165,7 +167,7 @@ class MatchStore(Transactions):
             )
             return found[0] if found else None
 
-        return await self._transaction(work, write=False, what="finding the match of a room")
+        return await self._transaction(work, write=False, what=say("finding the match of a room"))
 
     async def live_matches_of_user(self, user_id: int) -> list[MatchRecord]:
         """The live or paused matches in which ``user_id`` holds a seat, oldest first."""
@@ -179,7 +181,7 @@ class MatchStore(Transactions):
                 ),
             )
 
-        return await self._transaction(work, write=False, what="finding a player's matches")
+        return await self._transaction(work, write=False, what=say("finding a player's matches"))
 
     async def finished_matches(
         self,
@@ -211,7 +213,7 @@ class MatchStore(Transactions):
                 conn, and_(*conditions), order=(m.Match.finished_at.desc(), m.Match.id.desc()), limit=limit
             )
 
-        return await self._transaction(work, write=False, what="listing finished matches")
+        return await self._transaction(work, write=False, what=say("listing finished matches"))
 
     def _load_matches(
         self,
@@ -356,7 +358,7 @@ class MatchStore(Transactions):
                 return None
             return Committed(row.last_seq, row.version)
 
-        return await self._transaction(work, write=True, what="committing an action", verify=verify)
+        return await self._transaction(work, write=True, what=say("committing an action"), verify=verify)
 
     @staticmethod
     def _lock_match(conn: Connection, match_id: int) -> bool:
@@ -388,7 +390,7 @@ class MatchStore(Transactions):
             ).first()
             return None if row is None else action_from_row(row)
 
-        return await self._transaction(work, write=True, what="finding a submission")
+        return await self._transaction(work, write=True, what=say("finding a submission"))
 
     async def append_rejected(self, match_id: int, action: NewAction, error: str) -> int:
         """Log a refused submission with the reason the player was given; return its seq.
@@ -424,7 +426,7 @@ class MatchStore(Transactions):
                 return int(last.seq)
             return None
 
-        return await self._transaction(work, write=True, what="logging a refused submission", verify=verify)
+        return await self._transaction(work, write=True, what=say("logging a refused submission"), verify=verify)
 
     async def actions(
         self, match_id: int, *, after_seq: int = 0, accepted_only: bool = False, limit: int | None = None
@@ -449,4 +451,4 @@ class MatchStore(Transactions):
                 query = query.limit(limit)
             return [action_from_row(row) for row in (conn.execute(query)).all()]
 
-        return await self._transaction(work, write=False, what="reading a match log")
+        return await self._transaction(work, write=False, what=say("reading a match log"))

@@ -15,6 +15,8 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, insert, select, update
 from sqlalchemy.engine import Connection
 
+from geniusbot.words import say
+
 from . import models as m
 from .rows import aware, check_length, message_from_row
 from .statements import INSERT_TIMER
@@ -67,7 +69,7 @@ class MessageStore(Transactions):
                 row_id, match_id, channel_id, message_id, kind, delete_at, False, text_digest, intended_at
             )
 
-        return await self._transaction(work, write=True, what="remembering a posted message")
+        return await self._transaction(work, write=True, what=say("remembering a posted message"))
 
     async def fill_message(self, row_id: int, message_id: int, *, timer_kind: str | None = None) -> TimerRecord | None:
         """An intent's message is posted: fill in its id and, with ``timer_kind``, write the timer
@@ -91,7 +93,7 @@ class MessageStore(Transactions):
             timer_id = conn.execute(INSERT_TIMER, params).scalar_one()
             return TimerRecord(timer_id, row.match_id, timer_kind, aware(row.delete_at), payload, 0)
 
-        return await self._transaction(work, write=True, what="filling in a posted message")
+        return await self._transaction(work, write=True, what=say("filling in a posted message"))
 
     async def drop_message(self, row_id: int) -> bool:
         """Close an intent whose message was never posted (or is gone): it is marked deleted, so
@@ -104,7 +106,7 @@ class MessageStore(Transactions):
                 )
             ).rowcount > 0
 
-        return await self._transaction(work, write=True, what="dropping a message intent")
+        return await self._transaction(work, write=True, what=say("dropping a message intent"))
 
     async def mark_message_deleted(self, channel_id: int | None, message_id: int) -> bool:
         """Record that a posted message is gone; ``False`` if it was unknown or already marked."""
@@ -119,7 +121,7 @@ class MessageStore(Transactions):
                 )
             ).rowcount > 0
 
-        return await self._transaction(work, write=True, what="marking a message deleted")
+        return await self._transaction(work, write=True, what=say("marking a message deleted"))
 
     async def messages_to_delete(self, before: datetime | None = None) -> list[PostedMessage]:
         """Messages still to be deleted (only those due by ``before`` if given), earliest first;
@@ -134,7 +136,7 @@ class MessageStore(Transactions):
             ).all()
             return [message_from_row(row) for row in rows]
 
-        return await self._transaction(work, write=False, what="reading messages to delete")
+        return await self._transaction(work, write=False, what=say("reading messages to delete"))
 
     async def messages(self, match_id: int) -> list[PostedMessage]:
         """Every message posted for a match, in the order posted."""
@@ -145,4 +147,4 @@ class MessageStore(Transactions):
             ).all()
             return [message_from_row(row) for row in rows]
 
-        return await self._transaction(work, write=False, what="reading posted messages")
+        return await self._transaction(work, write=False, what=say("reading posted messages"))

@@ -21,7 +21,9 @@ from typing import TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from .errors import CommitUnknown, StorageError, StorageUnavailable
+from geniusbot.words import Message, Words
+
+from .errors import CommitUnknown, StorageError, StorageUnavailable, unavailable as unavailable_said
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +96,7 @@ class RetryState:
 async def retry_transient(
     attempt: Callable[[RetryState], Awaitable[T]],
     *,
-    what: str,
+    what: Message,
     retries: int = DEFAULT_RETRIES,
     backoff: float = DEFAULT_BACKOFF,
     max_backoff: float = DEFAULT_MAX_BACKOFF,
@@ -108,6 +110,7 @@ async def retry_transient(
     ``state.ambiguous`` and check whether it landed before redoing it. When none of them could
     check, the error is :class:`CommitUnknown` (a :class:`StorageUnavailable`).
     """
+    doing = Words()(what)  # the log's English
     delay = backoff
     last_error: BaseException | None = None
     state = RetryState()
@@ -120,7 +123,7 @@ async def retry_transient(
         except AmbiguousCommit as error:
             state.ambiguous = True
             last_error = error.__cause__
-            log.warning("storage: %s: the commit failed (%s); checking whether it landed", what, last_error)
+            log.warning("storage: %s: the commit failed (%s); checking whether it landed", doing, last_error)
         except StorageError:
             raise
         except Exception as error:
@@ -129,12 +132,8 @@ async def retry_transient(
             last_error = error
             if number < retries:  # after the last try, the error below says it
                 level = logging.DEBUG if is_unreachable(error) else logging.WARNING
-                log.log(level, "storage: %s failed on try %d (%s); retrying", what, number + 1, error)
+                log.log(level, "storage: %s failed on try %d (%s); retrying", doing, number + 1, error)
     # Said plainly when a try's commit broke and no later try could check it: it may have landed,
     # and the caller must find out (CommitUnknown) rather than assume either way.
-    landed = " (the last try may have been saved; reload before retrying)" if state.ambiguous else ""
     unavailable = CommitUnknown if state.ambiguous else StorageUnavailable
-    raise unavailable(
-        f"The database is unavailable ({what} failed {retries + 1} times: {last_error}){landed}; "
-        "check that it is running and not locked by another program, then try again."
-    ) from last_error
+    raise unavailable(unavailable_said(what, retries + 1, last_error, ambiguous=state.ambiguous)) from last_error

@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import URL, Connection
 
+from geniusbot.words import say
+
 from . import models as m
 from .db import create_engine, upgrade
 from .guilds import GuildStore
@@ -67,7 +69,7 @@ class Store(MatchStore, TimerStore, MessageStore, GuildStore, ImportStore):
                 # Retried like any write: another process may hold SQLite's write lock for
                 # longer than the busy timeout. A try whose COMMIT broke is simply redone, as
                 # Alembic applies only the revisions the database does not have yet.
-                await store._retrying(lambda _state: upgrade(engine), what="upgrading the schema")
+                await store._retrying(lambda _state: upgrade(engine), what=say("upgrading the schema"))
         except BaseException:
             await store.close()
             raise
@@ -82,4 +84,4 @@ class Store(MatchStore, TimerStore, MessageStore, GuildStore, ImportStore):
                 out[table.name] = (conn.execute(select(func.count()).select_from(table))).scalar_one()
             return out
 
-        return await self._transaction(work, write=False, what="counting rows")
+        return await self._transaction(work, write=False, what=say("counting rows"))

@@ -10,6 +10,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.engine import Connection
 
+from geniusbot.words import say
+
 from . import models as m
 from .rows import UNSET, aware, check_length, timer_from_row
 from .statements import DELETE_EXACT_TIMER, DELETE_TIMER, INSERT_TIMER, POSTPONE_TIMER, exact_params
@@ -50,7 +52,7 @@ class TimerStore(Transactions):
             timer_id = conn.execute(INSERT_TIMER, params).scalar_one()
             return TimerRecord(timer_id, match_id, kind, due_at, data, 0)
 
-        return await self._transaction(work, write=True, what="adding a timer")
+        return await self._transaction(work, write=True, what=say("adding a timer"))
 
     async def replace_timer(
         self,
@@ -78,7 +80,7 @@ class TimerStore(Transactions):
             gone = conn.execute(DELETE_EXACT_TIMER, delivered_params).rowcount > 0
             return TimerRecord(timer_id, match_id, kind, due_at, data, 0), gone
 
-        return await self._transaction(work, write=True, what="replacing a timer")
+        return await self._transaction(work, write=True, what=say("replacing a timer"))
 
     async def delete_timer(self, timer_id: int, *, kind: str | None = None, due_at: datetime | None = None) -> bool:
         """Remove one timer; ``False`` if it was already gone.
@@ -97,7 +99,7 @@ class TimerStore(Transactions):
         def work(conn: Connection) -> bool:
             return conn.execute(statement, params).rowcount > 0
 
-        return await self._transaction(work, write=True, what="deleting a timer")
+        return await self._transaction(work, write=True, what=say("deleting a timer"))
 
     async def postpone_timer(self, timer_id: int, due_at: datetime, *, delivered: TimerRecord | None = None) -> bool:
         """Move a timer to ``due_at`` and count one failed delivery; ``False`` if it is gone.
@@ -112,7 +114,7 @@ class TimerStore(Transactions):
         def work(conn: Connection) -> bool:
             return conn.execute(statement, params).rowcount > 0
 
-        return await self._transaction(work, write=True, what="postponing a timer")
+        return await self._transaction(work, write=True, what=say("postponing a timer"))
 
     async def next_timer(self) -> TimerRecord | None:
         """The earliest timer (ties: the oldest), or ``None``."""
@@ -121,7 +123,7 @@ class TimerStore(Transactions):
             row = (conn.execute(select(m.Timer.__table__).order_by(m.Timer.due_at, m.Timer.id).limit(1))).first()
             return None if row is None else timer_from_row(row)
 
-        return await self._transaction(work, write=False, what="reading the next timer")
+        return await self._transaction(work, write=False, what=say("reading the next timer"))
 
     async def due_timers(self, now: datetime, *, limit: int | None = None) -> list[TimerRecord]:
         """The timers due at or before ``now``, earliest first."""
@@ -133,7 +135,7 @@ class TimerStore(Transactions):
                 query = query.limit(limit)
             return [timer_from_row(row) for row in (conn.execute(query)).all()]
 
-        return await self._transaction(work, write=False, what="reading due timers")
+        return await self._transaction(work, write=False, what=say("reading due timers"))
 
     async def due_and_next(self, now: datetime, *, limit: int = 100) -> tuple[list[TimerRecord], TimerRecord | None]:
         """The timers due at or before ``now`` (at most ``limit``, earliest first) and the first
@@ -154,7 +156,7 @@ class TimerStore(Transactions):
             later = [t for t in rows if t.due_at > now]
             return due, (later[0] if later and len(due) < limit else None)
 
-        return await self._transaction(work, write=False, what="reading due timers")
+        return await self._transaction(work, write=False, what=say("reading due timers"))
 
     async def timers(self, match_id: int | None = UNSET) -> list[TimerRecord]:
         """Every timer this store serves (:meth:`timer_scope`), earliest first; with ``match_id``,
@@ -171,4 +173,4 @@ class TimerStore(Transactions):
         def work(conn: Connection) -> list[TimerRecord]:
             return [timer_from_row(row) for row in (conn.execute(query)).all()]
 
-        return await self._transaction(work, write=False, what="reading timers")
+        return await self._transaction(work, write=False, what=say("reading timers"))

@@ -22,6 +22,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 
+from geniusbot.words import Message
+
 from .db import WRITE_OPTION, sqlite_sync_engine
 from .queueing import PriorityQueue
 from .retry import (
@@ -119,7 +121,7 @@ class Transactions:
         work: Callable[[Connection], T],
         *,
         write: bool,
-        what: str,
+        what: Message,
         verify: Callable[[Connection], T | None] | None = None,
     ) -> T:
         """Run ``work`` in one transaction, retrying transient failures.
@@ -195,7 +197,7 @@ class Transactions:
             raise cancelled
         return future.result()
 
-    async def _retrying(self, attempt: Callable[[RetryState], Awaitable[T]], *, what: str) -> T:
+    async def _retrying(self, attempt: Callable[[RetryState], Awaitable[T]], *, what: Message) -> T:
         """:func:`retry_transient` with this store's retries, backoff and sleep."""
         return await retry_transient(
             attempt,

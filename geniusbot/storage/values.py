@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from geniusbot.record.actions import ActionKind as ActionKind  # the log's kinds are the record's
+from geniusbot.words import Message, Verbatim, Words, say
 
 if TYPE_CHECKING:
     from geniusbot.games.outcome import Outcome
@@ -59,8 +60,13 @@ class Practice:
     level: str | None = None
 
     def describe(self) -> str:
-        """``practice (bot at normal)``, or ``practice (bot)`` when the level is not known."""
-        return f"practice (bot at {self.level})" if self.level else "practice (bot)"
+        """``practice (bot at normal)``, or ``practice (bot)`` when the level is not known: the
+        record's header (English, as a record is written)."""
+        return Words()(self.said())
+
+    def said(self) -> Message:
+        """:meth:`describe` as a message, for a page or a reply in its own language."""
+        return say("practice (bot at {level})", level=Verbatim(self.level)) if self.level else say("practice (bot)")
 
 
 @dataclass(frozen=True)

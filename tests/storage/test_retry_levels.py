@@ -12,6 +12,7 @@ import pytest
 from geniusbot.storage import StorageUnavailable, Store
 from geniusbot.storage.db import create_engine
 from geniusbot.storage.retry import retry_transient
+from geniusbot.words import say
 
 
 class RecordingSleep:
@@ -53,7 +54,7 @@ async def test_a_dropped_connection_is_a_warning_a_retry_and_the_last_try_says_n
         raise ConnectionResetError("reset by peer")
 
     with pytest.raises(StorageUnavailable, match="failed 3 times"):
-        await retry_transient(attempt, what="reading", retries=2, sleep=RecordingSleep())
+        await retry_transient(attempt, what=say("reading"), retries=2, sleep=RecordingSleep())
     assert retry_lines(caplog) == [
         (logging.WARNING, "storage: reading failed on try 1 (reset by peer); retrying"),
         (logging.WARNING, "storage: reading failed on try 2 (reset by peer); retrying"),

@@ -1,6 +1,6 @@
 """The archive in the pseudo-language: a GIF's captions (each step's action, the clocks, the result)
 and a replay page's result line come from the catalogue, the players named. The pictures' own text
-(banners, player rows) and the page's controls are not yet words as data."""
+(banners, player rows) is the pictures' own; the rest of a page is test_pseudo_page.py's."""
 
 from __future__ import annotations
 
