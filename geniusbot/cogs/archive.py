@@ -328,7 +328,7 @@ class Archive(commands.Cog):
         try:
             check_picture(steps)  # the button shows only with a picture; a plug-in may have lost it
         except NoPicture as error:
-            raise Refusal(str(error)) from None
+            raise Refusal(error.said) from None
         done = [0]
         words = self.bot.words()
 
