@@ -243,6 +243,10 @@ class GeniusBot(commands.AutoShardedBot):
         self.host.subscribe(lambda match_id: self.dispatch("match_changed", match_id))
         for module in self.cog_modules:
             await self.load_extension(module)
+        # The commands' descriptions and choices in every language a catalogue has.
+        from geniusbot.discord_words import CatalogueTranslator
+
+        await self.tree.set_translator(CatalogueTranslator())
         if self.sync_commands:
             await self.tree.sync()
         if isinstance(self.locks, ShardLocks):

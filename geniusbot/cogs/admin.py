@@ -10,9 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import GeniusBot, Refusal, reply
+from geniusbot.discord_words import described
 from geniusbot.games import get_game
 from geniusbot.storage import GuildConfig
-from geniusbot.words import Listing, Message, Verbatim, say
+from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
 from .matches import rooms_of
 from .options import game_autocomplete
@@ -57,16 +58,21 @@ class Admin(commands.Cog):
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="setup", description="Choose who may host matches and which channels are game rooms")
+    @app_commands.command(
+        name="setup",
+        description=described(say_c("slash command", "Choose who may host matches and which channels are game rooms")),
+    )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
-        host_role="members with this role may start, pause, resume and abort matches",
-        add_room="make this channel a game room",
-        remove_room="this channel is no longer a game room",
-        any_room="let every text channel be a game room (forgets the list)",
-        clear_host_role="forget the host role (then only Manage Server may host)",
-        threads="run each match in a thread of its game room (true), or in the room itself (false)",
+        host_role=described(say_c("slash option", "members with this role may start, pause, resume and abort matches")),
+        add_room=described(say_c("slash option", "make this channel a game room")),
+        remove_room=described(say_c("slash option", "this channel is no longer a game room")),
+        any_room=described(say_c("slash option", "let every text channel be a game room (forgets the list)")),
+        clear_host_role=described(say_c("slash option", "forget the host role (then only Manage Server may host)")),
+        threads=described(
+            say_c("slash option", "run each match in a thread of its game room (true), or in the room itself (false)")
+        ),
     )
     async def setup_command(
         self,
@@ -110,8 +116,10 @@ class Admin(commands.Cog):
         settings = describe_config(config, interaction.guild)
         await reply(interaction, say("Saved. {settings}", settings=settings) if changes else settings)
 
-    @app_commands.command(name="rules", description="The rules of a game, with its notation")
-    @app_commands.describe(game="the game")
+    @app_commands.command(
+        name="rules", description=described(say_c("slash command", "The rules of a game, with its notation"))
+    )
+    @app_commands.describe(game=described(say_c("slash option", "the game")))
     @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The game's summary, rule sets and options, only to the one who asks."""

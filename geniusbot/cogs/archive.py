@@ -26,6 +26,7 @@ from discord.ext import commands
 from geniusbot.archive.gif import MAX_BYTES, NoPicture, check_picture, make_gif
 from geniusbot.archive.steps import from_store
 from geniusbot.bot import GeniusBot, Refusal, reply
+from geniusbot.discord_words import described
 from geniusbot.games import get_game
 from geniusbot.host import board
 from geniusbot.host.naming import legacy_name_seats
@@ -401,13 +402,16 @@ class Archive(commands.Cog):
             file = discord.File(io.BytesIO(part.data), filename=filename)
             await interaction.followup.send(text, file=file, ephemeral=True)
 
-    @app_commands.command(name="replay", description="List this server's finished matches, or step through one")
+    @app_commands.command(
+        name="replay",
+        description=described(say_c("slash command", "List this server's finished matches, or step through one")),
+    )
     @app_commands.describe(
-        match="the match to step through (leave out to list the finished matches)",
-        player="list only the matches of this player",
-        game="list only the matches of this game",
-        step="the step to show first (default: the start)",
-        public="show the replay to the whole channel (default: only to you)",
+        match=described(say_c("slash option", "the match to step through (leave out to list the finished matches)")),
+        player=described(say_c("slash option", "list only the matches of this player")),
+        game=described(say_c("slash option", "list only the matches of this game")),
+        step=described(say_c("slash option", "the step to show first (default: the start)")),
+        public=described(say_c("slash option", "show the replay to the whole channel (default: only to you)")),
     )
     @app_commands.autocomplete(game=game_autocomplete)
     async def replay(
@@ -469,10 +473,13 @@ class Archive(commands.Cog):
         replay = await self.replay_of(interaction, match)
         await send_page(interaction, *await self.page(replay, min(step, replay.last)), ephemeral=not public)
 
-    @app_commands.command(name="record", description="Get a finished match's record file (the adjudicate format)")
+    @app_commands.command(
+        name="record",
+        description=described(say_c("slash command", "Get a finished match's record file (the adjudicate format)")),
+    )
     @app_commands.describe(
-        match="the match number",
-        public="post the file for the whole channel (default: only to you)",
+        match=described(say_c("slash option", "the match number")),
+        public=described(say_c("slash option", "post the file for the whole channel (default: only to you)")),
     )
     async def record(self, interaction: discord.Interaction, match: int, public: bool = False) -> None:
         """The record text of an ended match, as a file: only to the one who asks, as ``/replay``

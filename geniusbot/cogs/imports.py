@@ -17,11 +17,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
+from geniusbot.discord_words import described
 from geniusbot.host.imports import ImportRefused, decode_record, import_prepared, prepare
 from geniusbot.record import RecordError
 from geniusbot.record.file import MAX_RECORD_BYTES
 from geniusbot.storage import RoomBusy
-from geniusbot.words import Verbatim, say
+from geniusbot.words import Verbatim, say, say_c
 
 from . import host_refusal
 from .matches import rooms_of
@@ -42,12 +43,21 @@ class Imports(commands.Cog):
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="import", description="Import a match record file as an archived match (host)")
+    @app_commands.command(
+        name="import",
+        description=described(say_c("slash command", "Import a match record file as an archived match (host)")),
+    )
     @app_commands.guild_only()
     @app_commands.describe(
-        record="the record file (the format /record gives and geniusbot adjudicate reads)",
-        first="the player in seat p1 (needed to play on a record that stops before the end)",
-        second="the player in seat p2 (needed to play on a record that stops before the end)",
+        record=described(
+            say_c("slash option", "the record file (the format /record gives and geniusbot adjudicate reads)")
+        ),
+        first=described(
+            say_c("slash option", "the player in seat p1 (needed to play on a record that stops before the end)")
+        ),
+        second=described(
+            say_c("slash option", "the player in seat p2 (needed to play on a record that stops before the end)")
+        ),
     )
     async def import_command(
         self,

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
+from geniusbot.discord_words import described
 from geniusbot.games import get_game
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
@@ -221,14 +222,21 @@ class Matches(commands.Cog):
 
     # ==================================================================== /start
 
-    @app_commands.command(name="start", description="Start a death match in a game room")
+    @app_commands.command(
+        name="start", description=described(say_c("slash command", "Start a death match in a game room"))
+    )
     @app_commands.guild_only()
     @app_commands.describe(
-        game="the game to play",
+        game=described(say_c("slash option", "the game to play")),
         # Not "moves first": a game's own rules (a DMO, an item) or an option may give the first
         # move to p2. Discord allows 100 characters here.
-        first="the player in seat p1: opens the game unless a DMO, Turn Order or an option decides (/rules)",
-        second="the player in seat p2",
+        first=described(
+            say_c(
+                "slash option",
+                "the player in seat p1: opens the game unless a DMO, Turn Order or an option decides (/rules)",
+            )
+        ),
+        second=described(say_c("slash option", "the player in seat p2")),
         dmo=describe_dmo(),
         variant=describe_variant(),
         seed=DESCRIBE_SEED,
@@ -443,9 +451,14 @@ class Matches(commands.Cog):
 
     # ==================================================================== host commands
 
-    @app_commands.command(name="status", description="Show the match in this channel (or all running ones)")
+    @app_commands.command(
+        name="status",
+        description=described(say_c("slash command", "Show the match in this channel (or all running ones)")),
+    )
     @app_commands.guild_only()
-    @app_commands.describe(match="the match number (default: the match in this channel)")
+    @app_commands.describe(
+        match=described(say_c("slash option", "the match number (default: the match in this channel)"))
+    )
     async def status(self, interaction: discord.Interaction, match: int | None = None) -> None:
         """A match's status line, or the list of this server's running matches."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -496,30 +509,42 @@ class Matches(commands.Cog):
         await self.refresh_choices(record.id)
         await reply(interaction, say("Match #{match}: {said}.", match=record.id, said=Verbatim(result.message)))
 
-    @app_commands.command(name="pause", description="Pause a match (host): the clocks stop")
+    @app_commands.command(
+        name="pause", description=described(say_c("slash command", "Pause a match (host): the clocks stop"))
+    )
     @app_commands.guild_only()
-    @app_commands.describe(match="the match number (default: the match in this channel)")
+    @app_commands.describe(
+        match=described(say_c("slash option", "the match number (default: the match in this channel)"))
+    )
     async def pause(self, interaction: discord.Interaction, match: int | None = None) -> None:
         """Pause a match; only hosts may."""
         await self._host_command(interaction, "pause", match)
 
-    @app_commands.command(name="resume", description="Resume a paused match (host)")
+    @app_commands.command(name="resume", description=described(say_c("slash command", "Resume a paused match (host)")))
     @app_commands.guild_only()
-    @app_commands.describe(match="the match number (default: the match in this channel)")
+    @app_commands.describe(
+        match=described(say_c("slash option", "the match number (default: the match in this channel)"))
+    )
     async def resume(self, interaction: discord.Interaction, match: int | None = None) -> None:
         """Resume a paused match; only hosts may."""
         await self._host_command(interaction, "resume", match)
 
-    @app_commands.command(name="abort", description="Abort a match (host): it ends with no result")
+    @app_commands.command(
+        name="abort", description=described(say_c("slash command", "Abort a match (host): it ends with no result"))
+    )
     @app_commands.guild_only()
-    @app_commands.describe(match="the match number (default: the match in this channel)")
+    @app_commands.describe(
+        match=described(say_c("slash option", "the match number (default: the match in this channel)"))
+    )
     async def abort(self, interaction: discord.Interaction, match: int | None = None) -> None:
         """Abort a match; only hosts may."""
         await self._host_command(interaction, "abort", match)
 
-    @app_commands.command(name="resign", description="Resign your match (a player)")
+    @app_commands.command(name="resign", description=described(say_c("slash command", "Resign your match (a player)")))
     @app_commands.guild_only()
-    @app_commands.describe(match="the match number (default: the match in this channel)")
+    @app_commands.describe(
+        match=described(say_c("slash option", "the match number (default: the match in this channel)"))
+    )
     async def resign(self, interaction: discord.Interaction, match: int | None = None) -> None:
         """The invoking player concedes."""
         await interaction.response.defer(ephemeral=True, thinking=True)

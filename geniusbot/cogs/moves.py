@@ -12,10 +12,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import GeniusBot, Refusal, reply
+from geniusbot.discord_words import described
 from geniusbot.games import Game
 from geniusbot.host.match import Host, LiveMatch
 from geniusbot.storage import UNFINISHED_STATUSES, MatchNotFound
-from geniusbot.words import Verbatim, say
+from geniusbot.words import Verbatim, say, say_c
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +64,14 @@ class Moves(commands.Cog):
             return None
         return live if live is not None and live.guild_id == interaction.guild_id else None
 
-    @app_commands.command(name="move", description="Make your move in a match (a sealed move stays private)")
+    @app_commands.command(
+        name="move",
+        description=described(say_c("slash command", "Make your move in a match (a sealed move stays private)")),
+    )
     @app_commands.guild_only()
     @app_commands.describe(
-        move="your move, as the board writes it (the list offers the legal ones)",
-        match="the match number (default: the match in this channel)",
+        move=described(say_c("slash option", "your move, as the board writes it (the list offers the legal ones)")),
+        match=described(say_c("slash option", "the match number (default: the match in this channel)")),
     )
     async def move(self, interaction: discord.Interaction, move: str, match: int | None = None) -> None:
         """Submit ``move`` for the sender's seat; only the sender sees the answer."""

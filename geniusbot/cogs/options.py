@@ -9,7 +9,9 @@ import contextlib
 import discord
 from discord import app_commands
 
+from geniusbot.discord_words import described
 from geniusbot.games import Game, GameError, get_game, registry
+from geniusbot.words import Verbatim, say_c
 
 #: Discord's limit on the choices an option offers at once (typing narrows them).
 MAX_CHOICES = 25
@@ -42,36 +44,38 @@ def variants_of(chosen: str | None) -> list[type[Game]]:
     return list(registry().values())
 
 
-#: Discord's limit on an option's description.
-DESCRIPTION_CHARS = 100
-
-
-def _fitted(text: str) -> str:
-    return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1].rstrip(" ,;:") + "…"
-
-
-def describe_dmo() -> str:
+def describe_dmo() -> app_commands.locale_str:
     """/start's ``dmo`` option, in the words of the games that take it (from the registry)."""
     takers = [cls for cls in registry().values() if "dmo" in cls.options]
     if not takers:
-        return "which player is the DMO (no installed game takes one)"
-    titles = ", ".join(cls.title for cls in takers)
-    return _fitted(f"{titles}: which player is the DMO and chooses colour and order")
+        return described(say_c("slash option", "which player is the DMO (no installed game takes one)"))
+    titles = Verbatim(", ".join(cls.title for cls in takers))
+    return described(
+        say_c("slash option", "{titles}: which player is the DMO and chooses colour and order", titles=titles)
+    )
 
 
-def describe_variant() -> str:
+def describe_variant() -> app_commands.locale_str:
     """/start's ``variant`` option: the rule sets of the games that have several (from the registry)."""
     several = [f"{cls.title}: {', '.join(cls.variants)}" for cls in registry().values() if len(cls.variants) > 1]
-    return _fitted(f"the rule set ({'; '.join(several)})" if several else "the rule set")
+    if not several:
+        return described(say_c("slash option", "the rule set"))
+    return described(say_c("slash option", "the rule set ({rule_sets})", rule_sets=Verbatim("; ".join(several))))
 
 
 #: What /start and /practice say of the options they share (Discord allows 100 characters each).
-DESCRIBE_SEED = "the match seed (default: random); the same seed gives the same pre-placed stones"
-DESCRIBE_CLOCK = "time control, such as 60s, 60s+5m, 90s+5m/10s, 5x60s or none (default: the game's)"
-DESCRIBE_ROOM = "the game room (default: this channel)"
-DESCRIBE_OPTIONS = "more game options as name=value, such as setup=red C3 F6; blue F3 C6"
+DESCRIBE_SEED = described(
+    say_c("slash option", "the match seed (default: random); the same seed gives the same pre-placed stones")
+)
+DESCRIBE_CLOCK = described(
+    say_c("slash option", "time control, such as 60s, 60s+5m, 90s+5m/10s, 5x60s or none (default: the game's)")
+)
+DESCRIBE_ROOM = described(say_c("slash option", "the game room (default: this channel)"))
+DESCRIBE_OPTIONS = described(
+    say_c("slash option", "more game options as name=value, such as setup=red C3 F6; blue F3 C6")
+)
 
 SEAT_CHOICES = [
-    app_commands.Choice(name="the first player", value="p1"),
-    app_commands.Choice(name="the second player", value="p2"),
+    app_commands.Choice(name=described(say_c("slash choice", "the first player")), value="p1"),
+    app_commands.Choice(name=described(say_c("slash choice", "the second player")), value="p2"),
 ]

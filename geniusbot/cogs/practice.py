@@ -21,12 +21,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import DISCORD_ERRORS, GeniusBot, Refusal, reply
+from geniusbot.discord_words import described
 from geniusbot.games import get_game
 from geniusbot.host.transport import Player
 from geniusbot.practice.engine import LEVELS, PracticeError
 from geniusbot.practice.seat import BotSeat
 from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus, Practice
-from geniusbot.words import Verbatim, joined, say
+from geniusbot.words import Verbatim, joined, say, say_c
 
 from . import parse_options, refusal_words
 from .matches import Matches, missing_permissions, rooms_of, thread_name, with_closed_dms
@@ -45,11 +46,15 @@ from .options import (
 
 log = logging.getLogger(__name__)
 
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "normal", "hard")]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=described(say_c("practice level", "easy")), value="easy"),
+    app_commands.Choice(name=described(say_c("practice level", "normal")), value="normal"),
+    app_commands.Choice(name=described(say_c("practice level", "hard")), value="hard"),
+]
 PLAYER_SEAT_CHOICES = [
-    app_commands.Choice(name="the first player (p1)", value="p1"),
-    app_commands.Choice(name="the second player (p2)", value="p2"),
-    app_commands.Choice(name="either, drawn at random", value="random"),
+    app_commands.Choice(name=described(say_c("slash choice", "the first player (p1)")), value="p1"),
+    app_commands.Choice(name=described(say_c("slash choice", "the second player (p2)")), value="p2"),
+    app_commands.Choice(name=described(say_c("slash choice", "either, drawn at random")), value="random"),
 ]
 #: The seats of a practice match: the member plays one, the bot the other.
 SEATS = ("p1", "p2")
@@ -179,12 +184,16 @@ class PracticeCog(commands.Cog, name="Practice"):
 
     # ==================================================================== /practice
 
-    @app_commands.command(name="practice", description="Play a game against the bot, for practice")
+    @app_commands.command(
+        name="practice", description=described(say_c("slash command", "Play a game against the bot, for practice"))
+    )
     @app_commands.guild_only()
     @app_commands.describe(
-        game="the game to play",
-        level="how hard the bot plays (default: normal)",
-        seat="the seat you play (default: the first player, p1); the bot plays the other",
+        game=described(say_c("slash option", "the game to play")),
+        level=described(say_c("slash option", "how hard the bot plays (default: normal)")),
+        seat=described(
+            say_c("slash option", "the seat you play (default: the first player, p1); the bot plays the other")
+        ),
         variant=describe_variant(),
         dmo=describe_dmo(),
         seed=DESCRIBE_SEED,

@@ -263,7 +263,15 @@ def test_starts_descriptions_name_the_installed_games_that_take_the_option() -> 
     """/start's dmo and variant options are described from the registry: a game installed with
     rule sets of its own joins the variant's description, and no description outgrows Discord's 100
     characters."""
-    from geniusbot.cogs.options import DESCRIPTION_CHARS, describe_dmo, describe_variant
+    from geniusbot.cogs import options
+    from geniusbot.discord_words import DESCRIPTION_CHARS
+
+    def describe_dmo() -> str:
+        return options.describe_dmo().message
+
+    def describe_variant() -> str:
+        return options.describe_variant().message
+
     from geniusbot.games import register, unregister
     from tests.host.sealedbid import SealedBid
 
