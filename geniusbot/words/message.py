@@ -20,6 +20,7 @@ This module is the standard library only: a game's rules build messages too.
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -173,9 +174,15 @@ def listed(items: Sequence[Argument]) -> Argument:
     return Message("{items} and {last}", {"items": Listing(tuple(items[:-1])), "last": items[-1]})
 
 
-def fields(template: str) -> set[str]:
-    """The names of the ``{name}`` fields of ``template``."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+def fields(template: str) -> frozenset[str]:
+    """The names of the ``{name}`` fields of ``template`` (read once a template: a message is made
+    on every board drawn)."""
+    return _fields(template)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fields(template: str) -> frozenset[str]:
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
 # The four ways to make a message, one a gettext keyword (the catalogue's template is extracted
