@@ -147,8 +147,12 @@ class Imported:
 
     def notes(self) -> list[Message]:
         """The notes on the record: a Result header the replay disagrees with, a TimeControl header
-        the clock cannot read (each quoted as the importer wrote it: English until they are messages)."""
-        return [say("Note: {note}", note=Verbatim(note)) for note in self.prepared.notes]
+        the clock cannot read (each a :class:`~geniusbot.adjudicate.Ruling`: its message; a plain
+        string as it is)."""
+        return [
+            say("Note: {note}", note=note.said if isinstance(note, Ruling) else Verbatim(note))
+            for note in self.prepared.notes
+        ]
 
 
 def _sentences(said: list[Message]) -> Message:
@@ -199,12 +203,26 @@ def _control(record: Record, game: Game, notes: list[str]) -> TimeControl:
     try:
         return TimeControl.parse(spec)
     except ClockTooLong as error:
-        notes.append(f"The TimeControl header is refused: {error} The match keeps the game's own, {default.spec()}.")
+        notes.append(
+            Ruling(
+                say(
+                    "The TimeControl header is refused: {error} The match keeps the game's own, {spec}.",
+                    error=error.said or Verbatim(str(error)),
+                    spec=Verbatim(default.spec()),
+                )
+            )
+        )
         return default
     except ClockSpecError:
         notes.append(
-            f"The TimeControl header {spec!r} is not a time control the bot reads (such as 60s+5m); "
-            f"the match keeps the game's own, {default.spec()}."
+            Ruling(
+                say(
+                    "The TimeControl header {header} is not a time control the bot reads (such as 60s+5m); "
+                    "the match keeps the game's own, {spec}.",
+                    header=Verbatim(repr(spec)),
+                    spec=Verbatim(default.spec()),
+                )
+            )
         )
         return default
 
