@@ -372,8 +372,8 @@ def _say(args: argparse.Namespace, said: Message) -> None:
 
 
 def _said_of(error: BaseException) -> Message:
-    """What an error says: its message, or its text as it is (the record's, the settings' own
-    words: English until they are messages)."""
+    """What an error says: its message, or its text as it is (the settings' own words, quoted
+    as they are)."""
     said = getattr(error, "said", None)
     return said if isinstance(said, Message) else say("{text}", text=Verbatim(str(error)))
 
@@ -391,15 +391,14 @@ async def _gathered(args: argparse.Namespace) -> PageMatch | int:
     try:
         text, _ = read_record(args.file)  # '-' is standard input; at most the largest record is read
     except RecordUnreadable as error:
-        _say(args, _said_of(error))
+        _say(args, error.said)
         return 2
     try:
         return await asyncio.to_thread(functools.partial(record_steps, parse_record(text), language=_language(args)))
     except RecordError as error:
-        _say(
-            args,
-            say("{file}: {refusal}", file=Verbatim(str(args.file)), refusal=Verbatim(" ".join(str(error).split()))),
-        )
+        words = Words(_language(args))
+        refusal = Verbatim(" ".join(words(error.said).split()))  # one line, whatever a game's message holds
+        _say(args, say("{file}: {refusal}", file=Verbatim(str(args.file)), refusal=refusal))
         return 2
 
 

@@ -28,6 +28,7 @@ from geniusbot.host.imports import ImportRefused, decode_record, prepare
 from geniusbot.host.naming import game_title
 from geniusbot.host.replay import read_log, start_game
 from geniusbot.record import GAME_KINDS, RecordError, apply_action
+from geniusbot.record.file import RecordName
 from geniusbot.storage import ActionKind, ActionRecord, MatchStatus, Store
 from geniusbot.words import ENGLISH, Message, Verbatim, Words, say
 
@@ -129,27 +130,24 @@ def _said(outcome: Outcome) -> Message:
 def from_record(data: bytes, what: str) -> Steps:
     """The steps of a record file's bytes; :class:`StepsRefused` for one that cannot be read (too
     large, not UTF-8, unknown game, bad header) or has a refused line (quoted, with its number)."""
+    name = RecordName.of(what)
     try:
-        prepared = prepare(decode_record(data, what))  # the accepted lines as the actions an import would log
+        prepared = prepare(decode_record(data, name))  # the accepted lines as the actions an import would log
     except ImportRefused as error:
         if error.line is None:
-            # The importer's own words (English until its refusals are messages).
-            raise StepsRefused(say("{refusal}", refusal=Verbatim(str(error)))) from None
+            raise StepsRefused(error.said) from None
         raise StepsRefused(
             say(
                 "Line {line} of {what} is refused ({quoted}): {reason} "
                 "A replay shows a record whose every line is accepted; correct or remove that line and try again.",
                 line=error.line,
-                what=Verbatim(what),
+                what=name.said,
                 quoted=Verbatim(repr(error.quoted)),
-                reason=Verbatim(error.reason),  # the adjudicator's ruling, as it gives it
+                reason=error.said_reason,  # the adjudicator's ruling
             )
         ) from None
     except RecordError as error:
-        # The record's own words (English until its refusals are messages).
-        raise StepsRefused(
-            say("{what}: {refusal}", what=Verbatim(what), refusal=Verbatim(" ".join(str(error).split())))
-        ) from None
+        raise StepsRefused(say("{what}: {refusal}", what=name.said, refusal=error.said)) from None
     start = prepared.start
     actions = [
         ActionRecord(0, seq, a.seat, a.kind, a.text, a.private, True, None, a.at or _EPOCH, a.clocks)

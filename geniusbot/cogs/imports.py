@@ -99,10 +99,10 @@ class Imports(commands.Cog):
         try:
             prepared = prepare(decode_record(data, record.filename))
         except ImportRefused as error:
-            raise Refusal(str(error)[:MESSAGE_CHARS]) from None
+            raise Refusal(words(error.said)[:MESSAGE_CHARS]) from None
         except RecordError as error:
-            # The record's own refusal (what its line says is wrong), as the record format says it.
-            reason = Verbatim(" ".join(str(error).split()))
+            # The record's own refusal (what its line says is wrong), on one line.
+            reason = Verbatim(" ".join(words(error.said).split()))
             said = words(say("{file} cannot be imported: {reason}", file=file, reason=reason))
             raise Refusal(said[:MESSAGE_CHARS]) from None
         users = {seat: member.id for seat, member in (("p1", first), ("p2", second)) if member is not None}

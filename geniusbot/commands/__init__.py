@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import argparse
 
     from geniusbot.storage import Store
-    from geniusbot.words import Message, Words
+    from geniusbot.words import Message, Verbatim, Words
 
 #: Exit code for a command that could not do its work because of its input (bad file, bad settings).
 EXIT_USAGE = 2
@@ -59,11 +59,19 @@ def words_of(args: argparse.Namespace) -> Words:
 
 def said_of(error: BaseException) -> Message:
     """What an error says: its ``said`` (a message) where it has one, else its text as it is
-    (an error from a part whose words are not yet data: the settings', the record's)."""
+    (an error from a part whose words are quoted as they are: the settings')."""
     from geniusbot.words import Message, Verbatim, say
 
     said = getattr(error, "said", None)
     return said if isinstance(said, Message) else say("{text}", text=Verbatim(str(error)))
+
+
+def one_line(said: Message, words: Words) -> Verbatim:
+    """``said`` in ``words``, on one line (a game's message inside a record's refusal may hold
+    line breaks): for a complaint that is one line."""
+    from geniusbot.words import Verbatim
+
+    return Verbatim(" ".join(words(said).split()))
 
 
 def complainer(command: str, args: argparse.Namespace) -> Callable[[Message], None]:

@@ -40,19 +40,23 @@ def command(args: argparse.Namespace) -> int:
     from geniusbot.adjudicate import adjudicate_text, json_lines, report_lines
     from geniusbot.record import RecordError
     from geniusbot.record.file import RecordUnreadable, read_record
+    from geniusbot.words import Verbatim, say
 
+    from . import complainer, one_line, words_of
+
+    # Said in the report's language (--language), as the report is.
+    complain = complainer("adjudicate", args)
     path = Path(args.file)
     try:
         # '-' is standard input, read as UTF-8 whatever the terminal's encoding.
         text, _ = read_record(args.file)
     except RecordUnreadable as error:
-        print(f"geniusbot adjudicate: {error}", file=sys.stderr)
+        complain(error.said)
         return 2
     try:
         result = adjudicate_text(text)
     except RecordError as error:
-        message = " ".join(str(error).split())  # one line, whatever a game's message holds
-        print(f"geniusbot adjudicate: {path}: {message}", file=sys.stderr)
+        complain(say("{path}: {refusal}", path=Verbatim(str(path)), refusal=one_line(error.said, words_of(args))))
         return 2
     if args.json:
         sys.stdout.writelines(json_lines(result))

@@ -53,7 +53,7 @@ async def command(args: argparse.Namespace) -> int:
     from geniusbot.record.file import RecordUnreadable, read_record_bytes
     from geniusbot.words import Verbatim, say
 
-    from . import complainer, open_store, said_of, words_of
+    from . import complainer, one_line, open_store, said_of, words_of
 
     complain = complainer("import", args)
     path = Path(args.file)
@@ -61,14 +61,14 @@ async def command(args: argparse.Namespace) -> int:
         data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
         prepared = prepare(decode_record(data, what))
     except (RecordUnreadable, ImportRefused) as error:
-        complain(said_of(error))  # the record's own words (English until its refusals are messages)
+        complain(error.said)
         return 2
     except RecordError as error:
         complain(
             say(
                 "{path}: {refusal} Nothing was imported.",
                 path=Verbatim(str(path)),
-                refusal=Verbatim(" ".join(str(error).split())),  # the record's words, as above
+                refusal=one_line(error.said, words_of(args)),  # one line, whatever a game's message holds
             )
         )
         return 2

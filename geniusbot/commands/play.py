@@ -94,7 +94,7 @@ async def command(args: argparse.Namespace) -> int:
     # Before the data directory or the database is touched.
     problem = check_options(args.game, variant=args.variant, options=options, clock=args.clock, seed=args.seed)
     if problem:
-        print(problem, file=sys.stderr)  # the console's words (English until check_options gives messages)
+        print(words(problem), file=sys.stderr)
         return 2
     boards = Path(args.boards).expanduser() if args.boards else None
     if boards is not None and (unwritable := boards_problem(boards)):

@@ -238,7 +238,7 @@ async def command(args: argparse.Namespace) -> int:
         try:
             data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
         except RecordUnreadable as error:
-            _say(args, said_of(error))  # the record's own words (English until they are messages)
+            _say(args, error.said)
             return EXIT_USAGE
         try:
             steps = from_record(data, what)

@@ -51,9 +51,6 @@ from geniusbot.words import ENGLISH, Message, Verbatim, Words, listed, say, say_
 
 PAUSED_HINT = say("The match is paused: type resume to go on.")
 
-#: The console's words before a language is chosen (an option refused before anything starts).
-ENGLISH_WORDS = Words()
-
 
 def clock_help(spec: str) -> Message:
     """What a ``--clock`` that is no time control is told."""
@@ -69,8 +66,8 @@ _SUBMISSION = re.compile(r"^\s*(p\d)\s*(\(\s*dm\s*\))?\s*:\s*(.*)$", re.IGNORECA
 
 def check_options(
     game: str, *, variant: str | None, options: dict[str, str] | None, clock: str | None, seed: int | None
-) -> str | None:
-    """Why these options cannot start a match (a sentence saying what to write), or ``None``.
+) -> Message | None:
+    """Why these options cannot start a match (a message saying what to write), or ``None``.
 
     It opens no database: a mistyped option is refused before anything is created or migrated.
     """
@@ -81,33 +78,34 @@ def check_options(
     if variant and implied and variant.strip().lower() != implied:
         # 'play <a rule set's own name> --variant <another>': which one was meant?
         name = get_game(game).name
-        return ENGLISH_WORDS(
-            say(
-                "{typed} is the rule set {implied} of {game}, but --variant asks for {variant}; write "
-                "'geniusbot play {game} --variant {asked}', or leave --variant out.",
-                typed=Verbatim(repr(game)),
-                implied=Verbatim(repr(implied)),
-                game=Verbatim(name),
-                variant=Verbatim(repr(variant)),
-                asked=Verbatim(variant),
-            )
+        return say(
+            "{typed} is the rule set {implied} of {game}, but --variant asks for {variant}; write "
+            "'geniusbot play {game} --variant {asked}', or leave --variant out.",
+            typed=Verbatim(repr(game)),
+            implied=Verbatim(repr(implied)),
+            game=Verbatim(name),
+            variant=Verbatim(repr(variant)),
+            asked=Verbatim(variant),
         )
     try:
         get_game(game).new(seed=seed or 0, variant=variant or default_variant(game), **dict(options or {}))
     except GameError as error:
-        return str(error)
-    except ValueError as error:
-        return ENGLISH_WORDS(
-            say("That option is not valid ({error}); check it and start again.", error=Verbatim(str(error)))
-        )
+        return error.said or _as_is(str(error))
+    except ValueError as error:  # Python's own words (a game's bug), quoted as they are
+        return say("That option is not valid ({error}); check it and start again.", error=Verbatim(str(error)))
     if clock:
         try:
             TimeControl.parse(clock)
         except ClockTooLong as error:  # it reads, but past the bound: say the bound
-            return ENGLISH_WORDS(say("--clock: {error}", error=Verbatim(str(error))))
+            return say("--clock: {error}", error=error.said or _as_is(str(error)))
         except ClockSpecError:
-            return ENGLISH_WORDS(clock_help(clock))
+            return clock_help(clock)
     return None
+
+
+def _as_is(text: str) -> Message:
+    """Words that are not a message (a plug-in's plain English), said as they are."""
+    return Message("{text}", {"text": Verbatim(text)})
 
 
 async def run_console(
@@ -152,7 +150,7 @@ async def run_console(
     try:
         name = get_game(game).name
     except GameError as error:
-        tell(str(error))
+        tell(error.said or str(error))
         return 2
     problem = check_options(game, variant=variant, options=options, clock=clock, seed=seed)
     if problem:

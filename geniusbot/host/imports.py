@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.adjudicate import Taken, result_notes, take
+from geniusbot.adjudicate import Ruling, Taken, result_notes, take
 from geniusbot.games import Game
 from geniusbot.record import (
     MOVE_KINDS,
@@ -35,6 +35,8 @@ from geniusbot.record import (
     write_host_line,
 )
 from geniusbot.record.file import (
+    THE_RECORD,
+    RecordName,
     RecordUnreadable,
     record_text,
 )
@@ -44,17 +46,31 @@ from geniusbot.words import Message, Verbatim, Words, say, say_n
 from .actions import versus
 from .clock import Clock, ClockSpecError, ClockTooLong, TimeControl, preset
 
+_ENGLISH = Words()
+
 
 class ImportRefused(Exception):
-    """A record that is not imported; ``str(refusal)`` says why and what to do. Nothing was stored.
+    """A record that is not imported; ``said`` says why and what to do (a message, which the
+    caller says in its language), ``str(refusal)`` its English. Nothing was stored.
 
-    For a refused line, ``line`` is its number, ``quoted`` the line as quoted and ``reason`` the
-    ruling (so that another caller, the replay of a record, may say it its own way).
+    For a refused line, ``line`` is its number, ``quoted`` the line as quoted, ``reason`` the
+    ruling's English and ``said_reason`` its message (so that another caller, the replay of a
+    record, may say it its own way).
     """
 
-    def __init__(self, message: str, *, line: int | None = None, quoted: str = "", reason: str = "") -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str | Message,
+        *,
+        line: int | None = None,
+        quoted: str = "",
+        reason: str = "",
+        said_reason: Message | None = None,
+    ) -> None:
+        self.said: Message = message if isinstance(message, Message) else Message("{text}", {"text": Verbatim(message)})
+        super().__init__(_ENGLISH(self.said))
         self.line, self.quoted, self.reason = line, quoted, reason
+        self.said_reason: Message = said_reason or Message("{reason}", {"reason": Verbatim(reason)})
 
 
 @dataclass
@@ -131,8 +147,12 @@ class Imported:
 
     def notes(self) -> list[Message]:
         """The notes on the record: a Result header the replay disagrees with, a TimeControl header
-        the clock cannot read (each quoted as the importer wrote it: English until they are messages)."""
-        return [say("Note: {note}", note=Verbatim(note)) for note in self.prepared.notes]
+        the clock cannot read (each a :class:`~geniusbot.adjudicate.Ruling`: its message; a plain
+        string as it is)."""
+        return [
+            say("Note: {note}", note=note.said if isinstance(note, Ruling) else Verbatim(note))
+            for note in self.prepared.notes
+        ]
 
 
 def _sentences(said: list[Message]) -> Message:
@@ -145,13 +165,14 @@ def _sentences(said: list[Message]) -> Message:
 # --------------------------------------------------------------------------- reading
 
 
-def decode_record(data: bytes, what: str = "The record") -> str:
+def decode_record(data: bytes, what: str = THE_RECORD) -> str:
     """The text of a record file's bytes, or :class:`ImportRefused` (over
-    :data:`~geniusbot.record.file.MAX_RECORD_BYTES`, not UTF-8)."""
+    :data:`~geniusbot.record.file.MAX_RECORD_BYTES`, not UTF-8); ``what`` names the file (a
+    :class:`~geniusbot.record.file.RecordName`, or a file's own name)."""
     try:
-        return record_text(data, what, again="import it again")
+        return record_text(data, RecordName.of(what), again=say("import it again"))
     except RecordUnreadable as error:
-        raise ImportRefused(str(error)) from None
+        raise ImportRefused(error.said) from None
 
 
 #: How much of a refused line the refusal quotes.
@@ -182,12 +203,26 @@ def _control(record: Record, game: Game, notes: list[str]) -> TimeControl:
     try:
         return TimeControl.parse(spec)
     except ClockTooLong as error:
-        notes.append(f"The TimeControl header is refused: {error} The match keeps the game's own, {default.spec()}.")
+        notes.append(
+            Ruling(
+                say(
+                    "The TimeControl header is refused: {error} The match keeps the game's own, {spec}.",
+                    error=error.said or Verbatim(str(error)),
+                    spec=Verbatim(default.spec()),
+                )
+            )
+        )
         return default
     except ClockSpecError:
         notes.append(
-            f"The TimeControl header {spec!r} is not a time control the bot reads (such as 60s+5m); "
-            f"the match keeps the game's own, {default.spec()}."
+            Ruling(
+                say(
+                    "The TimeControl header {header} is not a time control the bot reads (such as 60s+5m); "
+                    "the match keeps the game's own, {spec}.",
+                    header=Verbatim(repr(spec)),
+                    spec=Verbatim(default.spec()),
+                )
+            )
         )
         return default
 
@@ -237,12 +272,19 @@ def prepare(text: str) -> Prepared:
         ruled = take(game, line)
         if isinstance(ruled, str):
             quoted = _quote(line)
+            reason = ruled.said if isinstance(ruled, Ruling) else Message("{reason}", {"reason": Verbatim(ruled)})
             raise ImportRefused(
-                f"Line {line.line_no} is refused ({quoted!r}): {ruled} "
-                "Nothing was imported; correct or remove that line and import the record again.",
+                say(
+                    "Line {line} is refused ({quoted}): {reason} "
+                    "Nothing was imported; correct or remove that line and import the record again.",
+                    line=line.line_no,
+                    quoted=Verbatim(repr(quoted)),
+                    reason=reason,
+                ),
                 line=line.line_no,
                 quoted=quoted,
                 reason=ruled,
+                said_reason=reason,
             )
         taken.append((line, ruled))
     notes = result_notes(record, game)

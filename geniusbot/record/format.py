@@ -47,6 +47,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from geniusbot.games import Game, GameError, Outcome, default_variant, get_game, registry, typed
+from geniusbot.words import Listing, Message, Verbatim, Words, say
 
 #: The headers every record written by :func:`record_from_game` carries, in this order.
 STANDARD_HEADERS: tuple[str, ...] = ("Game", "Variant", "Seed", "Setup", "P1", "P2", "P1Color", "Result")
@@ -81,16 +82,31 @@ _BARE_VALUE = re.compile(r'[^\s"{}\\]*')
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
+_ENGLISH = Words()
+
+
 class RecordError(ValueError):
     """A record that cannot be read: a malformed header or annotation, or headers a game refuses.
 
     ``line_no`` is the 1-based line of the file, or ``None`` when no single line is to blame.
+    Words as data (as a game's refusal is): ``refusal`` is the message without the line, ``said``
+    the whole message (``line 3: ...``), which a caller says in its language; ``message`` and
+    ``str(error)`` are their English.
     """
 
-    def __init__(self, message: str, line_no: int | None = None) -> None:
-        self.message = message
+    def __init__(self, message: str | Message, line_no: int | None = None) -> None:
+        self.refusal: Message = message if isinstance(message, Message) else _as_is(message)
+        self.message = _ENGLISH(self.refusal)
         self.line_no = line_no
-        super().__init__(f"line {line_no}: {message}" if line_no is not None else message)
+        self.said: Message = (
+            self.refusal if line_no is None else say("line {line}: {refusal}", line=line_no, refusal=self.refusal)
+        )
+        super().__init__(_ENGLISH(self.said))
+
+
+def _as_is(text: str) -> Message:
+    """Words that are not (yet) a message of ours, said as they are."""
+    return Message("{text}", {"text": Verbatim(text)})
 
 
 @dataclass(slots=True)
@@ -157,12 +173,20 @@ def parse_record(text: str) -> Record:
             name, value = _parse_header(stripped, line_no)
             if record.lines:
                 raise RecordError(
-                    f"the header [{name}] comes after the moves; put every header line before the first move.",
+                    say(
+                        "the header [{name}] comes after the moves; put every header line before the first move.",
+                        name=Verbatim(name),
+                    ),
                     line_no,
                 )
             if (first := record.header_lines.get(lowered := name.lower())) is not None:
                 raise RecordError(
-                    f"the header [{name}] is given twice (first on line {first}); keep one of them.", line_no
+                    say(
+                        "the header [{name}] is given twice (first on line {first}); keep one of them.",
+                        name=Verbatim(name),
+                        first=first,
+                    ),
+                    line_no,
                 )
             record.headers[name] = value
             record.header_lines[lowered] = line_no
@@ -190,8 +214,10 @@ def _parse_header(line: str, line_no: int) -> tuple[str, str]:
         value_end = next((m for m in _HEADER_VALUE_END.finditer(line, opening.end()) if m.group() == '"'), None)
     if opening is None or value_end is None or not _HEADER_CLOSE.fullmatch(line, value_end.end()):
         raise RecordError(
-            'a header is written [Name "value"], such as [Event "Season 1"]; '
-            'inside the value write \\" for a quote and \\\\ for a backslash.',
+            say(
+                'a header is written [Name "value"], such as [Event "Season 1"]; '
+                'inside the value write \\" for a quote and \\\\ for a backslash.'
+            ),
             line_no,
         )
     return opening.group(1), _unescape(line[opening.end() : value_end.start()], opening.group(1), line_no)
@@ -207,8 +233,12 @@ def _unescape(raw: str, name: str, line_no: int) -> str:
         while at >= 0:
             if part[at + 1 : at + 2] != '"':
                 raise RecordError(
-                    f"the header [{name}] has an unknown escape \\{part[at + 1 : at + 2]}; "
-                    'write \\" for a quote and \\\\ for a backslash.',
+                    say(
+                        "the header [{name}] has an unknown escape {escape}; "
+                        'write \\" for a quote and \\\\ for a backslash.',
+                        name=Verbatim(name),
+                        escape=Verbatim("\\" + part[at + 1 : at + 2]),
+                    ),
                     line_no,
                 )
             at = part.find("\\", at + 2)
@@ -250,7 +280,10 @@ def _split_annotation(line: str, line_no: int) -> tuple[str, dict[str, str] | No
     tail = line[end:].strip()
     if tail and not tail.startswith("#"):
         raise RecordError(
-            f"{tail!r} follows the {{...}} annotation; the annotation must end the line (a '#' comment may follow).",
+            say(
+                "{tail} follows the {{...}} annotation; the annotation must end the line (a '#' comment may follow).",
+                tail=Verbatim(repr(tail)),
+            ),
             line_no,
         )
     return line[:brace_at], annotations
@@ -264,14 +297,16 @@ def _parse_annotation(line: str, pos: int, line_no: int) -> tuple[dict[str, str]
         while pos < n and line[pos].isspace():
             pos += 1
         if pos >= n:
-            raise RecordError("the {...} annotation is not closed; end it with '}'.", line_no)
+            raise RecordError(say("the {{...}} annotation is not closed; end it with '}}'."), line_no)
         if line[pos] == "}":
             return result, pos + 1
         key_match = _ANNOTATION_KEY.match(line, pos)
         if not key_match or key_match.end() >= n or line[key_match.end()] != "=":
             raise RecordError(
-                "an annotation is written {key=value key=value}, such as {at=2026-11-29T12:00:03Z}; "
-                'quote a value that has spaces: {note="a value"}.',
+                say(
+                    "an annotation is written {{key=value key=value}}, such as {{at=2026-11-29T12:00:03Z}}; "
+                    'quote a value that has spaces: {{note="a value"}}.'
+                ),
                 line_no,
             )
         key = key_match.group(0)
@@ -285,11 +320,15 @@ def _parse_annotation(line: str, pos: int, line_no: int) -> tuple[dict[str, str]
             value, pos = value_match.group(0), value_match.end()
             if pos < n and not line[pos].isspace() and line[pos] != "}":
                 raise RecordError(
-                    f"the annotation value of {key} has a {line[pos]!r}; put the value in double quotes.",
+                    say(
+                        "the annotation value of {key} has a {char}; put the value in double quotes.",
+                        key=Verbatim(key),
+                        char=Verbatim(repr(line[pos])),
+                    ),
                     line_no,
                 )
         if key in result:
-            raise RecordError(f"the annotation {key} is given twice; keep one.", line_no)
+            raise RecordError(say("the annotation {key} is given twice; keep one.", key=Verbatim(key)), line_no)
         result[key] = value
 
 
@@ -303,14 +342,14 @@ def _parse_quoted(line: str, pos: int, line_no: int) -> tuple[str, int]:
         if char == "\\":
             if pos + 1 >= n or line[pos + 1] not in '"\\':
                 raise RecordError(
-                    'in a quoted annotation value write \\" for a quote and \\\\ for a backslash.', line_no
+                    say('in a quoted annotation value write \\" for a quote and \\\\ for a backslash.'), line_no
                 )
             out.append(line[pos + 1])
             pos += 2
             continue
         out.append(char)
         pos += 1
-    raise RecordError("a quoted annotation value is not closed; end it with a double quote.", line_no)
+    raise RecordError(say("a quoted annotation value is not closed; end it with a double quote."), line_no)
 
 
 # --------------------------------------------------------------------------- formatting
@@ -331,9 +370,13 @@ def join_record(headers: Mapping[str, str], lines: Iterable[str]) -> str:
     out: list[str] = []
     for name, value in headers.items():
         if not _HEADER_NAME.match(name):
-            raise RecordError(f"{name!r} cannot be a header name; use letters, digits and underscores.")
+            raise RecordError(
+                say("{name} cannot be a header name; use letters, digits and underscores.", name=Verbatim(repr(name)))
+            )
         if "\n" in value or "\r" in value:
-            raise RecordError(f"the header [{name}] holds a line break, which a record cannot hold.")
+            raise RecordError(
+                say("the header [{name}] holds a line break, which a record cannot hold.", name=Verbatim(name))
+            )
         out.append(f'[{name} "{_escape(value)}"]')
     body = list(lines)
     if out and body:
@@ -356,7 +399,9 @@ def checked_line(line: RecordLine) -> str:
     if "\n" in written or "\r" in written:
         again = None
     if again != line:
-        raise RecordError(f"the line {written!r} cannot be written so that it reads back the same.")
+        raise RecordError(
+            say("the line {line} cannot be written so that it reads back the same.", line=Verbatim(repr(written)))
+        )
     return written
 
 
@@ -432,19 +477,22 @@ def game_options(record: Record) -> tuple[type[Game], dict[str, object]]:
     name = record.header("Game").strip()
     if not name:
         raise RecordError(
-            f'the record has no [Game "..."] header; add one, such as [Game "{_example_game()}"] '
-            f"(the games: {', '.join(registry())})."
+            say(
+                'the record has no [Game "..."] header; add one, such as [Game "{example}"] (the games: {games}).',
+                example=Verbatim(_example_game()),
+                games=Listing(tuple(Verbatim(game) for game in registry())),
+            )
         )
     try:
         cls = get_game(name)
     except GameError as error:
-        raise RecordError(str(error), record.header_line("Game")) from None
+        raise RecordError(error.said or str(error), record.header_line("Game")) from None
     seed_text = record.header("Seed").strip()
     try:
         seed = int(seed_text) if seed_text else 0
     except ValueError:
         raise RecordError(
-            f"the header [Seed] must be a whole number such as 12345, not {seed_text!r}.",
+            say("the header [Seed] must be a whole number such as 12345, not {seed}.", seed=Verbatim(repr(seed_text))),
             record.header_line("Seed"),
         ) from None
     kwargs: dict[str, object] = {"seed": seed, "variant": record.header("Variant").strip() or default_variant(name)}
@@ -458,9 +506,14 @@ def game_options(record: Record) -> tuple[type[Game], dict[str, object]]:
             continue
         if _is_metadata(header) or not value.strip():
             continue
-        takes = ", ".join(option_to_header(o) for o in cls.options) or "no options"
+        takes = Listing(tuple(Verbatim(option_to_header(o)) for o in cls.options)) if cls.options else say("no options")
         raise RecordError(
-            f"{cls.title} takes no header [{header}] (it takes: {takes}); remove it or leave it empty.",
+            say(
+                "{game} takes no header [{header}] (it takes: {takes}); remove it or leave it empty.",
+                game=Verbatim(cls.title),
+                header=Verbatim(header),
+                takes=takes,
+            ),
             record.header_line(header),
         )
     return cls, kwargs
@@ -483,7 +536,13 @@ def game_from_record(record: Record) -> Game:
     try:
         return cls.new(**kwargs)  # type: ignore[arg-type]
     except GameError as error:
-        raise RecordError(f"the headers describe no game that can start: {error}", _blame(record, kwargs)) from None
+        raise RecordError(
+            say(
+                "the headers describe no game that can start: {error}",
+                error=error.said or _as_is(str(error)),
+            ),
+            _blame(record, kwargs),
+        ) from None
 
 
 def _blame(record: Record, kwargs: Mapping[str, object]) -> int | None:

@@ -169,3 +169,29 @@ async def test_a_record_that_stops_before_the_end_is_resumed_by_a_host_and_playe
         assert match.status == "live"
         accepted = [a.text for a in await bot.store.actions(1) if a.accepted and a.kind == "move"]
         assert accepted[-2:] == ["J9", "F9"]
+
+
+@pytest.mark.slow
+async def test_refusals_of_a_record_are_said_in_the_bots_language(world: World) -> None:
+    """A refused line, a file that is not UTF-8 and records that cannot be read, said in the
+    pseudo-language: no letter outside the brackets (the file's name and what it holds are
+    said inside the message that quotes them)."""
+    import re
+
+    from geniusbot.config import Settings
+    from geniusbot.words import unsaid
+    from tests.e2e.botworld import TestBot
+
+    settings = Settings(_env_file=None, database_url=world.db_url, geniusbot_language="qps")  # type: ignore[call-arg]
+    async with world.running(TestBot(settings, time=world.time, guild_ready_timeout=0.01)) as bot:
+        for filename, data, start in (
+            ("bad.txt", (RECORDS / "tictacfive-refused.txt").read_bytes(), "⟦Ĺíñé 14 íś ŕéƒúśéđ ('p2: F9'): ⟦Íţ íś"),
+            ("latin.txt", "p1: H8 \u00e9".encode("latin-1"), "⟦⟦latin.txt⟧ íś ñóţ ÚŢƑ-8 ţéxţ;"),
+            ("u.txt", b'[Game "parcheesi"]\np1: e4\n', "⟦u.txt çáññóţ ƀé íḿṕóŕţéđ: ⟦ĺíñé 1: ⟦Ţĥéŕé íś ñó ĝáḿé"),
+            ("s.txt", b'[Game "tictacfive"]\np1: H8\n[Seed "1"]\n', "⟦s.txt çáññóţ ƀé íḿṕóŕţéđ: ⟦ĺíñé 3: ⟦ţĥé ĥéáđéŕ"),
+        ):
+            answer = await ephemeral_answer(world, await import_file(world, filename, data))
+            assert answer.startswith(start), answer
+            assert not re.search(r"[^\W\d_]", unsaid(answer)), answer
+        counts = await bot.store.counts()
+        assert counts["matches"] == 0

@@ -3,9 +3,9 @@ what ``import``, ``replay``, ``db upgrade``, ``check``, ``new-game`` and the lau
 to whoever runs them comes from the catalogue, run in-process on real SQLite files. A path, a URL,
 a game's title and a player's name are said as they are, inside the message that names them.
 
-Not here: an error whose words are another part's (a record that cannot be read, a refused line:
-the record's and the importer's refusals are English still) and a check's failure text, the
-conformance suite's diagnosis for the game's developer (docs/words.md)."""
+The record's and the importer's refusals (a record that cannot be read, a refused line) and
+``play``'s checks of a game's options are ``test_pseudo_record.py``'s. Not here: a check's failure
+text, the conformance suite's diagnosis for the game's developer (docs/words.md)."""
 
 from __future__ import annotations
 
