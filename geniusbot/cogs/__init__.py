@@ -17,6 +17,7 @@ from geniusbot.words import Message, Verbatim, Words, say, say_c
 
 if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
+    from geniusbot.storage import MatchRecord
 
 # "key=" starts a new option in /start's options text; values may hold spaces, commas, semicolons.
 _OPTION_START = re.compile(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)\s*=")
@@ -106,3 +107,10 @@ async def host_refusal(interaction: discord.Interaction, what: str) -> Message |
     role = interaction.guild.get_role(config.host_role_id)
     name = say("the {role} role", role=Verbatim(role.name)) if role else say("the host role")
     return say("Only members with {role} (or Manage Server) can {act} a match; ask one of them.", role=name, act=act)
+
+
+def players_of(record: MatchRecord) -> Verbatim | Message:
+    """The players of a recorded match: "alice vs bob" (their display names as they are)."""
+    from geniusbot.host.actions import versus
+
+    return versus([Verbatim(s.display_name) for s in record.seats]) if record.seats else Verbatim("")

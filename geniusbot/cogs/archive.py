@@ -34,8 +34,7 @@ from geniusbot.host.replay import Replay, ReplayCache, export_record, open_repla
 from geniusbot.storage import ActionKind, MatchNotFound, MatchRecord, MatchStatus
 from geniusbot.words import Argument, Listing, Message, Verbatim, say, say_c, say_n
 
-from . import bot_of
-from .matches import players_of
+from . import bot_of, players_of
 from .options import game_autocomplete
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,6 @@ game rooms; private submissions by DM; choices by buttons. Every decision is the
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -18,11 +17,11 @@ from geniusbot.discord_words import described
 from geniusbot.games import get_game
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
-from geniusbot.host.transport import Player, TransportError
-from geniusbot.storage import ENDED_STATUSES, MatchNotFound, MatchRecord, MatchStatus, StorageUnavailable
+from geniusbot.host.transport import Player
+from geniusbot.storage import ENDED_STATUSES, MatchNotFound, MatchRecord, MatchStatus
 from geniusbot.words import Argument, Listing, Message, Verbatim, joined, say, say_c
 
-from . import host_refusal, parse_options, refusal_words
+from . import host_refusal, parse_options, players_of, refusal_words
 from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sealed_answer_message
 from .options import (
     DESCRIBE_CLOCK,
@@ -36,14 +35,8 @@ from .options import (
     game_autocomplete,
     variants_of,
 )
-from .private import (
-    SEND_PRIVATELY,
-    PrivateButton,
-    TypeMoveButton,
-    close_entry,
-    private_entry_message,
-    private_entry_view,
-)
+from .private import PrivateButton, PrivateEntries, TypeMoveButton, check_dms, with_closed_dms
+from .threads import MatchThreads, thread_name
 
 log = logging.getLogger(__name__)
 
@@ -59,20 +52,6 @@ STATUS_WORDS: dict[str, Message] = {
 def status_words(status: str) -> Argument:
     """A match's status (``live``) as said in a sentence."""
     return STATUS_WORDS.get(status) or Verbatim(status)
-
-
-def versus(names: list[str]) -> Argument:
-    """The players of a match, "alice vs bob" (their display names as they are)."""
-    if len(names) == 1:
-        return Verbatim(names[0])
-    if not names:
-        return Verbatim("")
-    return say("{first} vs {rest}", first=Verbatim(names[0]), rest=versus(names[1:]))
-
-
-def players_of(record: MatchRecord) -> Argument:
-    """The players of a recorded match: "alice vs bob"."""
-    return versus([s.display_name for s in record.seats])
 
 
 def rooms_of(channel_ids: list[int] | tuple[int, ...]) -> Listing:
@@ -103,12 +82,6 @@ def missing_permissions(perms: discord.Permissions, *, threads: bool = False) ->
     return [said for name, said in needed.items() if not getattr(perms, name)]
 
 
-def thread_name(title: str, players: list[Player], match_id: int | None = None) -> str:
-    """A match's thread's name: "#12 Tic-Tac-Five: alice vs bob" (Discord allows 100 characters)."""
-    names = " vs ".join(p.name or p.seat for p in players)
-    return (f"#{match_id} " if match_id is not None else "") + f"{title}: {names}"[:100]
-
-
 def ended_here(record: MatchRecord, result: str) -> Message:
     """What /status says of the last match that ended in a room where none runs now (``result``:
     the host's result line of it, said already)."""
@@ -137,36 +110,6 @@ def addressed(content: str, bot_id: int | None) -> str:
     return text
 
 
-def waiting_privately(live: LiveMatch, closed: set[str]) -> list[str]:
-    """The seats the match waits on for a private move whose DMs could not be reached
-    (``closed``; the practice opponent's aside)."""
-    game = live.game
-    if not type(game).takes_private_moves():
-        return []
-    return [
-        seat
-        for seat in game.to_move()
-        if seat in closed
-        and seat != live.practice_seat
-        and live.players[seat].user_id is not None
-        and any(game.is_private(move) for move in itertools.islice(game.legal_moves(seat), 200))
-    ]
-
-
-def with_closed_dms(started: Message, closed: list[Player]) -> Message:
-    """What a member who started a match is told: ``started``, and who cannot be sent DMs and how
-    they play all the same."""
-    if not closed:
-        return started
-    return say(
-        "{started} I cannot send a direct message to {players}: they see their own view and send their "
-        "private moves with the Send privately button in the room, or with {move}.",
-        started=started,
-        players=joined([Verbatim(f"<@{p.user_id}>") for p in closed]),
-        move=Verbatim("/move"),
-    )
-
-
 class Matches(commands.Cog):
     """Starting and running matches through the host."""
 
@@ -176,13 +119,9 @@ class Matches(commands.Cog):
         # in its DM, and what they ask (phase, play, texts).
         self.offers: dict[int, Offer] = {}
         self.dm_offers: dict[tuple[int, str], Offer] = {}
-        # Match -> its "Send privately" message in the room, while a seat it waits on has closed DMs.
-        self.entries: dict[int, Offer] = {}
-        # Match -> the seats whose DMs were closed when it started (the host learns of others as
-        # its private messages fail: LiveMatch.unreachable).
-        self.closed_dms: dict[int, set[str]] = {}
-        # The matches whose thread has been archived (closed once).
-        self.threads_closed: set[int] = set()
+        # The room's "Send privately" offers; the threads matches run in.
+        self.entries = PrivateEntries(bot)
+        self.threads = MatchThreads(bot)
         self._offer_lock = asyncio.Lock()
 
     @property
@@ -300,11 +239,11 @@ class Matches(commands.Cog):
             game_options["dmo"] = dmo
         players = [Player("p1", first.id, first.display_name), Player("p2", second.id, second.display_name)]
         closed = (
-            await self.check_dms(interaction, game_class.title, channel, players)
+            await check_dms(self.bot, interaction, game_class.title, channel, players)
             if game_class.takes_private_moves()
             else []
         )
-        place = await self.open_thread(channel, thread_name(game_class.title, players)) if config.threads else channel
+        place = await self.threads.open(channel, thread_name(game_class.title, players)) if config.threads else channel
         result = await self.host.start_match(
             game_class.name,
             players=players,
@@ -316,81 +255,15 @@ class Matches(commands.Cog):
             guild_id=interaction.guild.id,
         )
         if not result.ok:
-            await self.drop_thread(place)
+            await self.threads.drop(place)
             raise Refusal(result.message or say("The match could not start; try again in a moment."))
         assert result.match_id is not None
-        await self.name_thread(place, thread_name(game_class.title, players, result.match_id))
+        await self.threads.name(place, thread_name(game_class.title, players, result.match_id))
         if closed:
-            self.closed_dms[result.match_id] = {p.seat for p in closed}
+            self.entries.closed_dms[result.match_id] = {p.seat for p in closed}
         await self.refresh_choices(result.match_id)
         started = say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(place.mention))
         await reply(interaction, with_closed_dms(started, closed))
-
-    # ==================================================================== threads
-
-    async def open_thread(self, room: discord.TextChannel, name: str) -> discord.Thread:
-        """A public thread of ``room`` for a match (``/setup threads``), or a refusal."""
-        try:
-            return await room.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
-            )
-        except DISCORD_ERRORS as error:
-            log.warning("could not open a thread in %s: %s", room.id, error)
-            raise Refusal(
-                say(
-                    "I could not open a thread in {room} for the match; try again in a moment.",
-                    room=Verbatim(room.mention),
-                )
-            ) from None
-
-    @staticmethod
-    async def drop_thread(place: discord.abc.Messageable) -> None:
-        """Delete the thread opened for a match that did not start."""
-        if isinstance(place, discord.Thread):
-            try:
-                await place.delete()
-            except DISCORD_ERRORS as error:
-                log.info("could not delete the unused thread %s: %s", place.id, error)
-
-    @staticmethod
-    async def name_thread(place: discord.abc.Messageable, name: str) -> None:
-        """Give a match's thread its number once the match has one."""
-        if isinstance(place, discord.Thread):
-            try:
-                await place.edit(name=name)
-            except DISCORD_ERRORS as error:
-                log.info("could not name the thread %s: %s", place.id, error)
-
-    async def close_thread(self, live: LiveMatch) -> None:
-        """A match that ran in a thread the bot opened has ended: the room reads its result with a
-        link, and the thread is archived and locked (once)."""
-        if live.id in self.threads_closed or live.channel_id is None or self.bot.user is None:
-            return
-        thread = self.bot.get_channel(live.channel_id)
-        if not isinstance(thread, discord.Thread) or thread.owner_id != self.bot.user.id or thread.parent_id is None:
-            return
-        self.threads_closed.add(live.id)
-        store = self.bot.store
-        assert store is not None
-        try:
-            record = await store.get_match(live.id)
-            said = say(
-                "Match #{match} ({title}: {players}) has ended in {thread}. {result}",
-                match=live.id,
-                title=Verbatim(get_game(record.game).title),
-                players=players_of(record),
-                thread=Verbatim(thread.mention),
-                result=Verbatim(self.host.result_line(record)),
-            )
-            await self.bot.get_partial_messageable(thread.parent_id).send(
-                self.bot.words()(said), allowed_mentions=discord.AllowedMentions.none()
-            )
-        except (MatchNotFound, StorageUnavailable, *DISCORD_ERRORS) as error:
-            log.warning("match %s: could not post the result in the room: %s", live.id, error)
-        try:
-            await thread.edit(archived=True, locked=True)
-        except DISCORD_ERRORS as error:
-            log.warning("match %s: could not archive its thread: %s", live.id, error)
 
     @start.autocomplete("variant")
     async def variant_autocomplete(
@@ -399,55 +272,6 @@ class Matches(commands.Cog):
         """The rule sets of the game chosen so far (of every game if none yet)."""
         names = sorted({v for cls in variants_of(interaction.namespace.game) for v in cls.variants})
         return [app_commands.Choice(name=v, value=v) for v in names if current.lower() in v][:MAX_CHOICES]
-
-    async def check_dms(
-        self,
-        interaction: discord.Interaction,
-        title: str,
-        channel: discord.TextChannel,
-        players: list[Player],
-        *,
-        against: str | None = None,
-    ) -> list[Player]:
-        """Open a DM with each player before a match that takes private moves, saying where they
-        go; returns the players whose DMs are closed (Discord has no way to ask whether a DM would
-        get through but to send one). They play all the same: the room offers them "Send
-        privately" (their own view and a form for the private move, to them alone) and ``/move``.
-        ``against``: a practice match's opponent, the bot's name (the member who starts one plays it)."""
-        words = self.bot.words()
-        closed: list[Player] = []
-        room = Verbatim(f"#{channel.name}")
-        for player in players:
-            hello: Message
-            if player.user_id == interaction.user.id:  # the one who starts it hears it as "you"
-                match = (
-                    say("a practice match of {title} against {bot}", title=Verbatim(title), bot=Verbatim(against))
-                    if against
-                    else say("a match of {title}", title=Verbatim(title))
-                )
-                hello = say(
-                    "You are starting {match} in {room}, playing {seat}.",
-                    match=match,
-                    room=room,
-                    seat=Verbatim(player.seat),
-                )
-            else:
-                hello = say(
-                    "{user} is starting a match of {title} in {room} with you as {seat}.",
-                    user=Verbatim(interaction.user.display_name),
-                    title=Verbatim(title),
-                    room=room,
-                    seat=Verbatim(player.seat),
-                )
-            try:
-                await self.bot.transport.send_private(
-                    player,
-                    words(say("{hello} Private moves of that match go here, in this direct message.", hello=hello)),
-                )
-            except TransportError as error:
-                log.info("DM check for %s failed: %s", player.label, error)
-                closed.append(player)
-        return closed
 
     # ==================================================================== host commands
 
@@ -612,11 +436,11 @@ class Matches(commands.Cog):
             if live is None or live.channel_id is None:
                 return
             if live.status in ENDED_STATUSES:
-                await self.close_thread(live)
+                await self.threads.close(live)
             # The action's own public view, built once as it was announced (a match over asks nothing).
             view = self.host.views(live).public if live.status == MatchStatus.LIVE else {}
             await self._refresh_private_choices(match_id, live, view)
-            await self._refresh_private_entry(match_id, live, view)
+            await self.entries.refresh(match_id, live, view)
             offer = choice_offer(live.game, view) if live.status == MatchStatus.LIVE else None
             if offer is not None and offer[0] == live.practice_seat:
                 offer = None  # the practice opponent answers its own choices; no buttons for it
@@ -641,34 +465,6 @@ class Matches(commands.Cog):
                 log.warning("match %s: could not post the choice buttons: %s", match_id, error)
                 return
             self.offers[match_id] = Offer(live.channel_id, sent.id, seat, tuple(texts))
-
-    async def _refresh_private_entry(self, match_id: int, live: LiveMatch, view: Mapping[str, Any]) -> None:
-        """Offer "Send privately" in the room while the match waits on a private move of a seat
-        whose DMs could not be reached; a fresh offer each question, the old one closed."""
-        closed = self.closed_dms.get(match_id, set()) | live.unreachable
-        waiting = waiting_privately(live, closed) if live.status == MatchStatus.LIVE else []
-        if live.status != MatchStatus.LIVE and live.status != MatchStatus.PAUSED:
-            self.closed_dms.pop(match_id, None)
-        asks = (*live.game.choice_key(view), tuple(waiting)) if waiting else ()
-        old = self.entries.get(match_id)
-        if old is not None and old.asks == asks:
-            return
-        if old is not None:
-            self.entries.pop(match_id, None)
-            await close_entry(self.bot, old.channel_id, old.message_id)
-        if not waiting or live.channel_id is None:
-            return
-        words = self.bot.words()
-        try:
-            sent = await self.bot.get_partial_messageable(live.channel_id).send(
-                words(private_entry_message([live.label(seat) for seat in waiting])),
-                view=private_entry_view(match_id, words(SEND_PRIVATELY)),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except DISCORD_ERRORS as error:
-            log.warning("match %s: could not post the Send privately button: %s", match_id, error)
-            return
-        self.entries[match_id] = Offer(live.channel_id, sent.id, waiting[0], (), asks)
 
     async def _refresh_private_choices(self, match_id: int, live: LiveMatch, view: Mapping[str, Any]) -> None:
         """DM sealed-answer buttons to each seat asked now; close those no longer asked. ``view``:

@@ -30,7 +30,7 @@ from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus, Practice
 from geniusbot.words import Verbatim, joined, say, say_c
 
 from . import parse_options, refusal_words
-from .matches import Matches, missing_permissions, rooms_of, thread_name, with_closed_dms
+from .matches import Matches, missing_permissions, rooms_of
 from .options import (
     DESCRIBE_CLOCK,
     DESCRIBE_OPTIONS,
@@ -43,6 +43,8 @@ from .options import (
     game_autocomplete,
     variants_of,
 )
+from .private import check_dms, with_closed_dms
+from .threads import thread_name
 
 log = logging.getLogger(__name__)
 
@@ -258,10 +260,10 @@ class PracticeCog(commands.Cog, name="Practice"):
         matches = self.bot.get_cog("Matches")
         closed = []
         if game_class.takes_private_moves() and isinstance(matches, Matches):
-            closed = await matches.check_dms(interaction, game_class.title, channel, [human], against=bot_name)
+            closed = await check_dms(self.bot, interaction, game_class.title, channel, [human], against=bot_name)
         assert isinstance(matches, Matches)  # added before this cog (COGS)
         title = game_class.title
-        place = await matches.open_thread(channel, thread_name(title, players)) if threads else channel
+        place = await matches.threads.open(channel, thread_name(title, players)) if threads else channel
         result = await self.bot.host.start_match(
             game_class.name,
             players=players,
@@ -274,12 +276,12 @@ class PracticeCog(commands.Cog, name="Practice"):
             practice=Practice(bots, level),
         )
         if not result.ok or result.match_id is None:
-            await matches.drop_thread(place)
+            await matches.threads.drop(place)
             raise Refusal(result.message or say("The match could not start; try again in a moment."))
-        await matches.name_thread(place, thread_name(title, players, result.match_id))
+        await matches.threads.name(place, thread_name(title, players, result.match_id))
         self.ensure_opponent(result.match_id)
         if closed:
-            matches.closed_dms[result.match_id] = {p.seat for p in closed}
+            matches.entries.closed_dms[result.match_id] = {p.seat for p in closed}
         await matches.refresh_choices(result.match_id)
         started = say(
             "Practice match #{match} has started in {room}: you play {seat}, the bot plays {bot} at level {level}.",

@@ -12,16 +12,25 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import logging
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from geniusbot.bot import DISCORD_ERRORS, Refusal, reply
-from geniusbot.words import Message, Verbatim, say
+from geniusbot.host.match import LiveMatch
+from geniusbot.host.transport import Player, TransportError
+from geniusbot.storage import MatchStatus
+from geniusbot.words import Message, Verbatim, joined, say
 
 from . import bot_of
+from .choices import Offer
+
+if TYPE_CHECKING:
+    from geniusbot.bot import GeniusBot
 
 log = logging.getLogger(__name__)
 
@@ -172,3 +181,122 @@ async def close_entry(bot: Any, channel_id: int, message_id: int) -> None:
         await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
     except DISCORD_ERRORS as error:
         log.info("could not close a Send privately button: %s", error)
+
+
+def waiting_privately(live: LiveMatch, closed: set[str]) -> list[str]:
+    """The seats the match waits on for a private move whose DMs could not be reached
+    (``closed``; the practice opponent's aside)."""
+    game = live.game
+    if not type(game).takes_private_moves():
+        return []
+    return [
+        seat
+        for seat in game.to_move()
+        if seat in closed
+        and seat != live.practice_seat
+        and live.players[seat].user_id is not None
+        and any(game.is_private(move) for move in itertools.islice(game.legal_moves(seat), 200))
+    ]
+
+
+class PrivateEntries:
+    """The room's "Send privately" offers: one a match while it waits on a private move of a seat
+    whose DMs could not be reached (``closed_dms``: the seats closed when the match started; the
+    host learns of others as its private messages fail, ``LiveMatch.unreachable``)."""
+
+    def __init__(self, bot: GeniusBot) -> None:
+        self.bot = bot
+        self.offers: dict[int, Offer] = {}
+        self.closed_dms: dict[int, set[str]] = {}
+
+    async def refresh(self, match_id: int, live: LiveMatch, view: Mapping[str, Any]) -> None:
+        """Offer "Send privately" while the match waits on such a seat; a fresh offer each
+        question, the old one closed."""
+        closed = self.closed_dms.get(match_id, set()) | live.unreachable
+        waiting = waiting_privately(live, closed) if live.status == MatchStatus.LIVE else []
+        if live.status not in (MatchStatus.LIVE, MatchStatus.PAUSED):
+            self.closed_dms.pop(match_id, None)
+        asks = (*live.game.choice_key(view), tuple(waiting)) if waiting else ()
+        old = self.offers.get(match_id)
+        if old is not None and old.asks == asks:
+            return
+        if old is not None:
+            self.offers.pop(match_id, None)
+            await close_entry(self.bot, old.channel_id, old.message_id)
+        if not waiting or live.channel_id is None:
+            return
+        words = self.bot.words()
+        try:
+            sent = await self.bot.get_partial_messageable(live.channel_id).send(
+                words(private_entry_message([live.label(seat) for seat in waiting])),
+                view=private_entry_view(match_id, words(SEND_PRIVATELY)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except DISCORD_ERRORS as error:
+            log.warning("match %s: could not post the Send privately button: %s", match_id, error)
+            return
+        self.offers[match_id] = Offer(live.channel_id, sent.id, waiting[0], (), asks)
+
+
+def with_closed_dms(started: Message, closed: list[Player]) -> Message:
+    """What a member who started a match is told: ``started``, and who cannot be sent DMs and how
+    they play all the same."""
+    if not closed:
+        return started
+    return say(
+        "{started} I cannot send a direct message to {players}: they see their own view and send their "
+        "private moves with the Send privately button in the room, or with {move}.",
+        started=started,
+        players=joined([Verbatim(f"<@{p.user_id}>") for p in closed]),
+        move=Verbatim("/move"),
+    )
+
+
+async def check_dms(
+    bot: GeniusBot,
+    interaction: discord.Interaction,
+    title: str,
+    channel: discord.TextChannel,
+    players: list[Player],
+    *,
+    against: str | None = None,
+) -> list[Player]:
+    """Open a DM with each player before a match that takes private moves, saying where they
+    go; returns the players whose DMs are closed (Discord has no way to ask whether a DM would
+    get through but to send one). They play all the same: the room offers them "Send
+    privately" (their own view and a form for the private move, to them alone) and ``/move``.
+    ``against``: a practice match's opponent, the bot's name (the member who starts one plays it)."""
+    words = bot.words()
+    closed: list[Player] = []
+    room = Verbatim(f"#{channel.name}")
+    for player in players:
+        hello: Message
+        if player.user_id == interaction.user.id:  # the one who starts it hears it as "you"
+            match = (
+                say("a practice match of {title} against {bot}", title=Verbatim(title), bot=Verbatim(against))
+                if against
+                else say("a match of {title}", title=Verbatim(title))
+            )
+            hello = say(
+                "You are starting {match} in {room}, playing {seat}.",
+                match=match,
+                room=room,
+                seat=Verbatim(player.seat),
+            )
+        else:
+            hello = say(
+                "{user} is starting a match of {title} in {room} with you as {seat}.",
+                user=Verbatim(interaction.user.display_name),
+                title=Verbatim(title),
+                room=room,
+                seat=Verbatim(player.seat),
+            )
+        try:
+            await bot.transport.send_private(
+                player,
+                words(say("{hello} Private moves of that match go here, in this direct message.", hello=hello)),
+            )
+        except TransportError as error:
+            log.info("DM check for %s failed: %s", player.label, error)
+            closed.append(player)
+    return closed
