@@ -82,6 +82,21 @@ def board_texts(board: TextBoard, limit: int = MESSAGE_LIMIT) -> list[str]:
     return parts
 
 
+#: Discord's limit on an attachment's description.
+ALT_LIMIT = 1024
+
+
+def alt_text(alt: str) -> str | None:
+    """A picture's description as Discord takes it: at most :data:`ALT_LIMIT` characters, cut at a
+    line with an ellipsis; ``None`` for none."""
+    if not alt:
+        return None
+    if len(alt) <= ALT_LIMIT:
+        return alt
+    cut = alt[: ALT_LIMIT - 1]
+    return (cut.rsplit("\n", 1)[0] if "\n" in cut else cut) + "…"
+
+
 def unfenced(content: str) -> str:
     """A message's text without the code block lines :func:`board_texts` put around a board: the
     text the host meant (:attr:`TextBoard.text`), whose digest finds it again."""
@@ -204,12 +219,13 @@ class DiscordTransport:
         return first
 
     async def post_picture(
-        self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "", key: str | None = None
     ) -> int:
         """Post the PNG as a file attachment, with ``text`` as its caption (a caption too long for
         one message goes first as text, the picture carries its last part); the picture's id.
         With ``key`` the file is named after it too (``match1-m12.png``), so that
-        :meth:`find_posted` finds the picture again after a crash."""
+        :meth:`find_posted` finds the picture again after a crash. ``alt`` is the attachment's
+        description (what a screen reader says of it; Discord keeps 1,024 characters)."""
         channel = self._room(room)
         *before, caption = captions(text)
         for part in before:
@@ -218,7 +234,7 @@ class DiscordTransport:
             filename = _keyed_filename(filename, key)
 
         def send() -> Awaitable[discord.Message]:
-            file = discord.File(io.BytesIO(png), filename=filename)
+            file = discord.File(io.BytesIO(png), filename=filename, description=alt_text(alt))
             return self._call("post a picture", channel.send(caption or None, file=file, allowed_mentions=NO_MENTIONS))
 
         message = await self._upload(send)

@@ -126,10 +126,11 @@ class ConsoleTransport:
         return await self.post(room, board.text, key=key)
 
     async def post_picture(
-        self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "", key: str | None = None
     ) -> int:
         """Print the caption, then save the picture (if a folder is set) and print where it went:
-        the caption reads first (a match's heading opens the terminal), the text board follows."""
+        the caption reads first (a match's heading opens the terminal), the text board follows
+        (so ``alt``, the picture in words, is said there already)."""
         mid = self._id(text or self.words(say("the board picture")), key)
         if text:
             self._print(text)

@@ -225,6 +225,14 @@ class Game(ABC):
         return None
 
     @classmethod
+    def describe(cls, view: Mapping[str, Any]) -> list[Message] | None:
+        """The position of ``view`` in sentences, for who cannot see the picture (a screen reader
+        reads it: Discord's alt text), such as "Black stones: H8, I9." It reads only the view, and
+        the host adds what each seat plays as, the last move and who is to move. ``None`` (the
+        default): the text board stands in."""
+        return None
+
+    @classmethod
     def legend(cls, view: Mapping[str, Any]) -> dict[str, Message]:
         """What each seat plays as in ``view`` (seat -> its colour as a phrase,
         ``{"p1": say_c("colour", "black")}``), a seat not yet settled left out: the text board's

@@ -136,3 +136,15 @@ def seat_list(seats: Iterable[Any] | None) -> str:
 def with_article(word: str) -> str:
     """``word`` after the indefinite article it takes: ``a red``, ``an orange``."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def stones_said(stones: Mapping[str, str], colour_words: Mapping[str, Message]) -> list[Message]:
+    """A stone board in words, a line a colour in ``colour_words``' order ("black stones: H8, I9",
+    "white stones: none"), each colour's points in reading order (row by row from the top, A to
+    the right): what a game's ``describe`` says of a board of stones."""
+    said = []
+    for colour, word in colour_words.items():
+        points = sorted((p for p, c in stones.items() if c == colour), key=lambda p: (-int(p[1:]), p[0]))
+        where = Verbatim(", ".join(points)) if points else say("none")
+        said.append(say("{colour} stones: {points}", colour=word, points=where))
+    return said

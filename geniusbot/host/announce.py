@@ -357,7 +357,8 @@ class Announcer:
         vanish_at = float(window["due"]) if window and self.vanishing(live, window) else None
         if png is not None:
             try:
-                await self._post_picture(live, png, caption, vanish_at)
+                alt = self.alt_text(live, view)
+                await self._post_picture(live, png, caption, vanish_at, alt)
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -394,15 +395,26 @@ class Announcer:
         ending = self.caption(live, now, timed_out=timed_out)
         return "\n".join(t for t in (*lead, self.text(live, BOARD_LOST_SAID), window_says, ending) if t)
 
-    async def _post_picture(self, live: LiveMatch, png: bytes, caption: str, delete_at: float | None) -> int | None:
-        """Post the board's picture in the room; with ``delete_at``, one to be deleted then."""
+    def alt_text(self, live: LiveMatch, view: Mapping[str, Any]) -> str:
+        """The board's picture in words, for who cannot see it: the match and its game, then the
+        position as the game describes it (``Game.describe``; its text board otherwise) with who
+        plays what, the last move and who is to move, from the same view (what it shows, no more),
+        in the host's language."""
+        heading = self.text(live, say("Match #{id}, {game}:", id=live.id, game=Verbatim(game_title(live.game))))
+        return f"{heading}\n{board.described(view, words=self.words(live))}"
+
+    async def _post_picture(
+        self, live: LiveMatch, png: bytes, caption: str, delete_at: float | None, alt: str = ""
+    ) -> int | None:
+        """Post the board's picture in the room (``alt``: in words); with ``delete_at``, one to be
+        deleted then (its words with it)."""
         filename = f"match{live.id}.png"
         if delete_at is None:
-            return await self.transport.post_picture(live.room, png, filename=filename, text=caption)
+            return await self.transport.post_picture(live.room, png, filename=filename, text=caption, alt=alt)
         return await self.posted.post_timed(
             live,
             delete_at,
-            lambda key: post_picture(self.transport, live.room, png, filename=filename, text=caption, key=key),
+            lambda key: post_picture(self.transport, live.room, png, filename=filename, text=caption, key=key, alt=alt),
         )
 
     async def _private_view(

@@ -106,6 +106,17 @@ def _body(game: type[Game] | None, view: Mapping[str, Any]) -> list[str | Messag
     return list(lines) if lines is not None else _generic_lines(view)
 
 
+def described(view: Mapping[str, Any], *, words: Words | None = None) -> str:
+    """The position of ``view`` in words, for who cannot see its picture (a board's alt text):
+    the game's sentences (``Game.describe``) with the text board's footer, or the text board."""
+    words = words or Words()
+    game = _game(view)
+    sentences = game.describe(view) if game is not None else None
+    if sentences is None:
+        return text_board(view, words=words)
+    return "\n".join([*(words(sentence) for sentence in sentences), *_footer(game, view, None, words)])
+
+
 def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = None, words: Words | None = None) -> str:
     """A plain-text board of a view (row 1 at the bottom; the last move in lower case), then a
     footer: what each seat plays as (``Game.legend``), last move, who is to move, and the clocks
@@ -114,6 +125,15 @@ def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = No
     words = words or Words()
     game = _game(view)
     lines = [line if isinstance(line, str) else words(line) for line in _body(game, view)]
+    lines += _footer(game, view, clocks, words)
+    return "\n".join(lines)
+
+
+def _footer(
+    game: type[Game] | None, view: Mapping[str, Any], clocks: Mapping[str, str] | None, words: Words
+) -> list[str]:
+    """The board's footer line (none when it has nothing to say): what each seat plays as, the
+    last move, who is to move, the clocks."""
     last = view.get("last_move")
     legend = game.legend(view) if game is not None else {}
     footer = []
@@ -127,6 +147,4 @@ def text_board(view: Mapping[str, Any], *, clocks: Mapping[str, str] | None = No
     shown = [say("{seat} {clock}", seat=Seat(s), clock=Verbatim(t)) for s, t in (clocks or {}).items() if t]
     if shown:  # an untimed match has no clocks to show
         footer.append(words(say("clocks: {clocks}", clocks=Listing(tuple(shown)))))
-    if footer:
-        lines.append(" | ".join(footer))
-    return "\n".join(lines)
+    return [" | ".join(footer)] if footer else []

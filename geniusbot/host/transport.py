@@ -82,8 +82,9 @@ class Transport(Protocol):
         """Post a text board (with the lines around it) in the room; return the first message's id."""
         ...
 
-    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
-        """Post a PNG picture (with an optional caption) in the room; return its id."""
+    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "") -> int:
+        """Post a PNG picture (with an optional caption) in the room; return its id. ``alt``: the
+        picture in words, for who cannot see it (a screen reader; Discord's attachment description)."""
         ...
 
     async def delete(self, room: int | None, message_id: int) -> None:
@@ -154,9 +155,9 @@ class KeyedTransport(Protocol):
         ...
 
     async def post_picture(
-        self, room: int | None, png: bytes, *, filename: str, text: str = "", key: str | None = None
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "", key: str | None = None
     ) -> int:
-        """Post a picture, named by ``key`` if given; return its id."""
+        """Post a picture (``alt``: in words), named by ``key`` if given; return its id."""
         ...
 
     async def find_posted(self, room: int | None, key: str) -> int | None:
@@ -200,12 +201,12 @@ async def send_private_text(transport: Transport, player: Player, text: str | Te
 
 
 async def post_picture(
-    transport: Transport, room: int | None, png: bytes, *, filename: str, text: str, key: str | None
+    transport: Transport, room: int | None, png: bytes, *, filename: str, text: str, key: str | None, alt: str = ""
 ) -> int:
-    """Post a picture, with ``key`` if the transport takes one."""
+    """Post a picture (``alt``: in words), with ``key`` if the transport takes one."""
     if key is not None and isinstance(transport, KeyedTransport):
-        return await transport.post_picture(room, png, filename=filename, text=text, key=key)
-    return await transport.post_picture(room, png, filename=filename, text=text)
+        return await transport.post_picture(room, png, filename=filename, text=text, alt=alt, key=key)
+    return await transport.post_picture(room, png, filename=filename, text=text, alt=alt)
 
 
 @dataclass
@@ -218,6 +219,7 @@ class Sent:
     message_id: int = 0
     to: str | None = None  # the seat, for private messages
     png: bytes | None = None
+    alt: str = ""  # a picture in words
 
 
 @dataclass
@@ -250,10 +252,10 @@ class RecordingTransport:
         """Record a text board as the one room post it is (through :meth:`post`)."""
         return await self.post(room, board.text)
 
-    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "") -> int:
+    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "") -> int:
         """Record a picture."""
         mid = self._id()
-        self.sent.append(Sent("picture", room, text, mid, png=png))
+        self.sent.append(Sent("picture", room, text, mid, png=png, alt=alt))
         return mid
 
     async def delete(self, room: int | None, message_id: int) -> None:

@@ -195,3 +195,15 @@ async def test_a_dropped_gateway_in_mid_match_is_survived(world: World) -> None:
         await fake.drop_gateway(invalidate=True)
         await fake.wait_for_gateway("identify")
         assert is_png_board(await world.say(world.alice, "I8"))
+
+
+async def test_a_boards_picture_carries_the_board_in_words_for_screen_readers(world: World) -> None:
+    """The picture's alt text (Discord's attachment description): the match and its game, the
+    stones of each colour, then who plays what, the last move and who is to move, by name."""
+    async with world.running():
+        await open_match(world)
+        await world.say(world.alice, "H8")
+        board = await world.say(world.alice, "H9")
+        assert board.attachments[0].description == (
+            "Match #1, Tic-Tac-Five:\nblack stones: H8\nwhite stones: H9\nlast move H9 | to move: alice"
+        )

@@ -54,6 +54,8 @@ from .model import (
 
 API = "/api/v10"
 MAX_CONTENT = 2000
+#: An attachment's description (its alt text) holds at most this many characters.
+MAX_DESCRIPTION = 1024
 MAX_EMBEDS = 10
 # Discord forgets an interaction not answered within 3 s; its token then lives 15 minutes.
 INTERACTION_ANSWER_SECONDS = 3.0
@@ -929,6 +931,13 @@ class FakeDiscord(Driver):
         result = [a for a in keep if a.id in described] if "attachments" in payload else list(keep)
         for index, filename, data in files:
             info = described.get(index, {})
+            if len(info.get("description") or "") > MAX_DESCRIPTION:
+                raise ApiError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    {"attachments": {str(index): {"description": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH"}]}}}},
+                )
             attachment_id = self.ids.next()
             name = info.get("filename") or filename
             result.append(

@@ -424,9 +424,9 @@ class SlowPictures(RecordingTransport):
         super().__init__()
         self.clock = clock
 
-    async def post_picture(self, room, png, *, filename, text=""):
+    async def post_picture(self, room, png, *, filename, text="", alt=""):
         self.clock.advance(5)
-        return await super().post_picture(room, png, filename=filename, text=text)
+        return await super().post_picture(room, png, filename=filename, text=text, alt=alt)
 
 
 async def test_a_board_that_took_long_to_post_still_goes_when_the_window_closes(store, clock):

@@ -29,7 +29,7 @@ from geniusbot.games.base import (
     Termination,
     other_seat,
 )
-from geniusbot.games.grid import LINE_DIRECTIONS, NEIGHBOURS, Point, grid_lines, on_board, parse_point
+from geniusbot.games.grid import LINE_DIRECTIONS, NEIGHBOURS, Point, grid_lines, on_board, parse_point, stones_said
 from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say_c
 
 #: The colours and the orders as a sentence says them (words as data).
@@ -400,6 +400,11 @@ class ArmsLength(Game):
         board = cast(ArmsLengthView, view)  # a host passes the views of this game
         last = board["last_move"]
         return list(grid_lines(board["size"], board["size"], board["stones"], [last] if last else []))
+
+    @classmethod
+    def describe(cls, view: Mapping[str, Any]) -> list[Message] | None:
+        """The stones of each colour, where they stand (the alt text of the board's picture)."""
+        return stones_said(cast(ArmsLengthView, view)["stones"], COLOUR_WORDS)
 
     @classmethod
     def legend(cls, view: Mapping[str, Any]) -> dict[str, Message]:

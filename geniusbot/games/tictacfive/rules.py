@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any, cast
 
 from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move, Termination
-from geniusbot.games.grid import Point, grid_lines, parse_point
+from geniusbot.games.grid import Point, grid_lines, parse_point, stones_said
 from geniusbot.games.tictacfive.view import TicTacFiveView
 from geniusbot.words import Message, Seat, Verbatim, listed, say, say_c
 
@@ -275,6 +275,11 @@ class TicTacFive(Game):
                 else say("{mark} the next stone may not play here: a double three", mark=mark)
             )
         return lines
+
+    @classmethod
+    def describe(cls, view: Mapping[str, Any]) -> list[Message] | None:
+        """The stones of each colour, where they stand (the alt text of the board's picture)."""
+        return stones_said(cast(TicTacFiveView, view)["stones"], COLOUR_WORDS)
 
     @classmethod
     def legend(cls, view: Mapping[str, Any]) -> dict[str, Message]:
