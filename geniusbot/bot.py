@@ -48,7 +48,8 @@ from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
 from geniusbot.storage.shards import Shards
-from geniusbot.words import ENGLISH, Message, Verbatim, Words, say
+from geniusbot.words import DOMAIN, ENGLISH, PSEUDO, Message, Verbatim, Words, say
+from geniusbot.words.render import catalogue, languages
 
 if TYPE_CHECKING:
     from geniusbot.host.live import Reply
@@ -412,10 +413,25 @@ def fence(why: str) -> None:
     os._exit(FENCED_EXIT)
 
 
+def member_words(interaction: discord.Interaction) -> Words:
+    """The words of an answer only the member who asked reads (ephemeral): in the member's own
+    Discord language where the bot speaks it (English, or a language with a catalogue), else in
+    the bot's; in the pseudo-language always when the bot speaks it (a test of the catalogue)."""
+    words = words_for(interaction.client)
+    locale = str(getattr(interaction.locale, "value", "") or "")
+    if not locale or words.language == PSEUDO:
+        return words
+    if languages(locale)[-1] == ENGLISH or catalogue(DOMAIN, locale) is not None:
+        return Words(locale)
+    return words
+
+
 async def reply(interaction: discord.Interaction, text: str | Message, *, ephemeral: bool = True, **extra: Any) -> None:
-    """Answer an interaction whether or not it was answered (or deferred) already, a message in
-    the bot's language (words said already, such as the host's, as they are)."""
-    text = said(interaction.client, text)
+    """Answer an interaction whether or not it was answered (or deferred) already: a message in
+    the member's language when only they read it (:func:`member_words`), else in the bot's
+    (words said already, such as the host's, as they are)."""
+    if isinstance(text, Message):
+        text = member_words(interaction)(text) if ephemeral else said(interaction.client, text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral, **extra)

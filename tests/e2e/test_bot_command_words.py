@@ -28,6 +28,9 @@ msgstr "p2 자리의 플레이어"
 msgctxt "slash choice"
 msgid "the first player"
 msgstr "첫 번째 플레이어"
+
+msgid "You do not play in match #{match}; only its players move."
+msgstr "#{match} 경기의 플레이어가 아닙니다. 그 경기의 플레이어만 둘 수 있습니다."
 """
 
 
@@ -80,3 +83,20 @@ async def test_a_catalogue_gives_discord_the_commands_in_its_language(world: Wor
         assert first["name_localizations"] == {"ko": "첫 번째 플레이어"}
         # A text the catalogue lacks is left to Discord's default, English.
         assert not options["first"].get("description_localizations")
+
+
+async def test_an_answer_only_its_member_reads_is_in_the_members_language(world: World, korean: None) -> None:
+    """An ephemeral answer is said in the member's Discord language where a catalogue has it, in
+    English for an English client, and in the bot's language otherwise."""
+    from tests.e2e.botworld import ephemeral_answer
+
+    async with world.running():
+        await world.start("tictacfive")
+        answers = {}
+        for locale in ("ko", "en-US", "fr"):
+            interaction = await world.fake.slash(
+                world.carol, world.guild, world.room, "move", {"move": "H8"}, locale=locale
+            )
+            answers[locale] = await ephemeral_answer(world, interaction)
+        assert answers["ko"] == "#1 경기의 플레이어가 아닙니다. 그 경기의 플레이어만 둘 수 있습니다."
+        assert answers["en-US"] == answers["fr"] == "You do not play in match #1; only its players move."
