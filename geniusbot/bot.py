@@ -46,7 +46,7 @@ from geniusbot.games import GameError
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
 from geniusbot.render.fonts import configure_font
-from geniusbot.storage import StorageError, StorageUnavailable, Store, TimerRecord
+from geniusbot.storage import GuildConfig, StorageError, StorageUnavailable, Store, TimerRecord
 from geniusbot.storage.shards import Shards
 from geniusbot.words import DOMAIN, ENGLISH, PSEUDO, Message, Verbatim, Words, say
 from geniusbot.words.render import catalogue, languages
@@ -159,7 +159,9 @@ class GeniusBot(commands.AutoShardedBot):
         self.store: Store | None = None
         self.host: Host | None = None
         # An upload tried again waits on the bot's time source, as its clocks do (tests inject it).
-        self.transport = DiscordTransport(self, sleep=self.sleep)
+        self.transport = DiscordTransport(self, sleep=self.sleep, pings=self.pings_on)
+        # Server -> whether its turn pings are on (/setup pings), read from the store once.
+        self._pings: dict[int, bool] = {}
         self.dispatcher: TimerDispatcher | None = None
         self.resumed: list[int] = []
         #: The shards this process owns when it is one of several on PostgreSQL (``SHARD_COUNT``
@@ -185,6 +187,22 @@ class GeniusBot(commands.AutoShardedBot):
     def words(self, names: Mapping[str, str] | None = None) -> Words:
         """The renderer of what the bot says, in its language (``names``: a match's seats' names)."""
         return Words(self.language, names)
+
+    async def pings_on(self, guild_id: int) -> bool:
+        """Whether the server pings the player to move (``/setup pings``; on by default). A store
+        that cannot be read pings nobody: a ping is never worth a failed board."""
+        if guild_id not in self._pings:
+            if self.store is None:
+                return False
+            try:
+                self._pings[guild_id] = (await self.store.get_guild_settings(guild_id)).pings
+            except StorageUnavailable:
+                return False
+        return self._pings[guild_id]
+
+    def settings_changed(self, config: GuildConfig) -> None:
+        """A server's settings were saved (``/setup``): what this process keeps of them follows."""
+        self._pings[config.guild_id] = config.pings
 
     def now(self) -> float:
         """The time of the host's clocks, as epoch seconds."""

@@ -161,11 +161,27 @@ class DiscordTransport:
         timeout: float = 30.0,
         retry_delays: Sequence[float] = UPLOAD_RETRY_DELAYS,
         sleep: Callable[[float], Awaitable[None]] | None = None,
+        pings: Callable[[int], Awaitable[bool]] | None = None,
     ) -> None:
         self.client = client
         self.timeout = timeout
         self.retry_delays = tuple(retry_delays)
         self.sleep: Callable[[float], Awaitable[None]] = sleep or asyncio.sleep
+        #: Whether a server (by id) has turn pings on (``/setup pings``); ``None``: never ping.
+        self.pings = pings
+
+    async def _mentions(self, room: int | None, ping: Sequence[Player]) -> tuple[str, discord.AllowedMentions]:
+        """The line that tells ``ping`` it is their turn, and the mentions allowed with it (those
+        users alone): nothing where the room's server has turn pings off."""
+        users = [p.user_id for p in ping if p.user_id is not None]
+        channel = self.client.get_channel(room) if room is not None and users else None
+        guild = getattr(channel, "guild", None)
+        if not users or guild is None or self.pings is None or not await self.pings(guild.id):
+            return "", NO_MENTIONS
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(id=u) for u in users]
+        )
+        return " ".join(f"<@{u}>" for u in users), allowed
 
     def _room(self, room: int | None) -> discord.PartialMessageable:
         if room is None:
@@ -206,20 +222,40 @@ class DiscordTransport:
 
     async def post_board(self, room: int | None, board: TextBoard, *, key: str | None = None) -> int:
         """Post a text board, its board in a code block (:func:`board_texts`); the first id. As a
-        text, it carries no ``key``: :meth:`find_posted_text` finds it by its words."""
-        return await self._post_parts(room, board_texts(board))
+        text, it carries no ``key``: :meth:`find_posted_text` finds it by its words. The players
+        of ``board.ping`` are mentioned on a line of their own above it (turn pings)."""
+        parts = board_texts(board)
+        mention, allowed = await self._mentions(room, board.ping)
+        if mention:
+            parts = (
+                [f"{mention}\n{parts[0]}", *parts[1:]]
+                if len(mention) + len(parts[0]) < MESSAGE_LIMIT
+                else [mention, *parts]
+            )
+        return await self._post_parts(room, parts, allowed)
 
-    async def _post_parts(self, room: int | None, parts: Sequence[str]) -> int:
+    async def _post_parts(
+        self, room: int | None, parts: Sequence[str], allowed: discord.AllowedMentions = NO_MENTIONS
+    ) -> int:
         channel = self._room(room)
         first: int | None = None
         for part in parts:
-            message = await self._call("post a message", channel.send(part, allowed_mentions=NO_MENTIONS))
+            message = await self._call("post a message", channel.send(part, allowed_mentions=allowed))
+            allowed = NO_MENTIONS  # one ping a turn: the first part carries it
             first = first or message.id
         assert first is not None
         return first
 
     async def post_picture(
-        self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "", key: str | None = None
+        self,
+        room: int | None,
+        png: bytes,
+        *,
+        filename: str,
+        text: str = "",
+        alt: str = "",
+        key: str | None = None,
+        ping: Sequence[Player] = (),
     ) -> int:
         """Post the PNG as a file attachment, with ``text`` as its caption (a caption too long for
         one message goes first as text, the picture carries its last part); the picture's id.
@@ -232,10 +268,16 @@ class DiscordTransport:
             await self._call("post a message", channel.send(part, allowed_mentions=NO_MENTIONS))
         if key is not None:
             filename = _keyed_filename(filename, key)
+        # Turn pings: the players to move now, mentioned on a line of their own under the caption.
+        mention, allowed = await self._mentions(room, ping)
+        if mention and len(caption) + len(mention) < MESSAGE_LIMIT:
+            caption = f"{caption}\n{mention}" if caption else mention
+        else:
+            allowed = NO_MENTIONS
 
         def send() -> Awaitable[discord.Message]:
             file = discord.File(io.BytesIO(png), filename=filename, description=alt_text(alt))
-            return self._call("post a picture", channel.send(caption or None, file=file, allowed_mentions=NO_MENTIONS))
+            return self._call("post a picture", channel.send(caption or None, file=file, allowed_mentions=allowed))
 
         message = await self._upload(send)
         return message.id

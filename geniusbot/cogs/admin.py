@@ -25,6 +25,7 @@ class GuildChanges(TypedDict, total=False):
     host_role_id: int | None
     game_room_ids: Iterable[int]
     threads: bool
+    pings: bool
 
 
 def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
@@ -49,7 +50,12 @@ def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
         if config.threads
         else say("Matches run in the game room itself.")
     )
-    return say("{hosts} {rooms} {where}", hosts=hosts, rooms=rooms, where=where)
+    pings = (
+        say("The player to move is pinged once a turn.")
+        if config.pings
+        else say("Nobody is pinged when it is their turn.")
+    )
+    return say("{hosts} {rooms} {where} {pings}", hosts=hosts, rooms=rooms, where=where, pings=pings)
 
 
 class Admin(commands.Cog):
@@ -73,6 +79,7 @@ class Admin(commands.Cog):
         threads=described(
             say_c("slash option", "run each match in a thread of its game room (true), or in the room itself (false)")
         ),
+        pings=described(say_c("slash option", "mention the player to move once a turn (true), or nobody (false)")),
     )
     async def setup_command(
         self,
@@ -83,6 +90,7 @@ class Admin(commands.Cog):
         any_room: bool = False,
         clear_host_role: bool = False,
         threads: bool | None = None,
+        pings: bool | None = None,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -111,8 +119,11 @@ class Admin(commands.Cog):
             changes["host_role_id"] = None
         if threads is not None and threads != config.threads:
             changes["threads"] = threads
+        if pings is not None and pings != config.pings:
+            changes["pings"] = pings
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
+            self.bot.settings_changed(config)
         settings = describe_config(config, interaction.guild)
         await reply(interaction, say("Saved. {settings}", settings=settings) if changes else settings)
 

@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import re
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
@@ -126,11 +127,20 @@ class ConsoleTransport:
         return await self.post(room, board.text, key=key)
 
     async def post_picture(
-        self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "", key: str | None = None
+        self,
+        room: int | None,
+        png: bytes,
+        *,
+        filename: str,
+        text: str = "",
+        alt: str = "",
+        key: str | None = None,
+        ping: Sequence[Player] = (),
     ) -> int:
         """Print the caption, then save the picture (if a folder is set) and print where it went:
         the caption reads first (a match's heading opens the terminal), the text board follows
-        (so ``alt``, the picture in words, is said there already)."""
+        (so ``alt``, the picture in words, is said there already). A terminal pings nobody: the
+        players sit at it."""
         mid = self._id(text or self.words(say("the board picture")), key)
         if text:
             self._print(text)

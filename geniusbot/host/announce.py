@@ -20,7 +20,7 @@ from . import board
 from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
 from .naming import game_title, legacy_name_seats
-from .transport import TextBoard, TransportError, post_picture, post_text, send_private_text
+from .transport import Player, TextBoard, TransportError, post_picture, post_text, send_private_text
 
 if TYPE_CHECKING:
     from .cache import MatchCache
@@ -355,10 +355,11 @@ class Announcer:
         # other window shows nothing hidden, and nothing else is ever deleted.
         window = live.host.get("window")
         vanish_at = float(window["due"]) if window and self.vanishing(live, window) else None
+        ping = self.turn_pings(live)
         if png is not None:
             try:
                 alt = self.alt_text(live, view)
-                await self._post_picture(live, png, caption, vanish_at, alt)
+                await self._post_picture(live, png, caption, vanish_at, alt, ping)
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -377,7 +378,7 @@ class Announcer:
             text = board.text_board(view, clocks=said_clocks, words=self.words(live))
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
             caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
-            await self.post(live, TextBoard(text, below=caption), delete_at=vanish_at)
+            await self.post(live, TextBoard(text, below=caption, ping=ping if png is None else ()), delete_at=vanish_at)
         if type(live.game).perfect_information:
             return  # every seat's view is the room's: there is no view of its own to send
         for seat in live.players:
@@ -395,6 +396,22 @@ class Announcer:
         ending = self.caption(live, now, timed_out=timed_out)
         return "\n".join(t for t in (*lead, self.text(live, BOARD_LOST_SAID), window_says, ending) if t)
 
+    @staticmethod
+    def turn_pings(live: LiveMatch) -> tuple[Player, ...]:
+        """The players the board about to be posted tells it is their turn: the seats to move now
+        that were not when the last board was posted (once a turn; a seat moving again, or one
+        still owing its sealed move, is not told twice), the practice opponent and seats with no
+        user aside. A transport tells them as it can (Discord mentions them, where the server has
+        pings on)."""
+        movers = tuple(live.game.to_move()) if live.status == MatchStatus.LIVE and not live.game.is_over else ()
+        told = [seat for seat in movers if seat not in live.pinged]
+        live.pinged = movers
+        return tuple(
+            live.players[seat]
+            for seat in told
+            if seat != live.practice_seat and seat in live.players and live.players[seat].user_id is not None
+        )
+
     def alt_text(self, live: LiveMatch, view: Mapping[str, Any]) -> str:
         """The board's picture in words, for who cannot see it: the match and its game, then the
         position as the game describes it (``Game.describe``; its text board otherwise) with who
@@ -404,13 +421,22 @@ class Announcer:
         return f"{heading}\n{board.described(view, words=self.words(live))}"
 
     async def _post_picture(
-        self, live: LiveMatch, png: bytes, caption: str, delete_at: float | None, alt: str = ""
+        self,
+        live: LiveMatch,
+        png: bytes,
+        caption: str,
+        delete_at: float | None,
+        alt: str = "",
+        ping: tuple[Player, ...] = (),
     ) -> int | None:
-        """Post the board's picture in the room (``alt``: in words); with ``delete_at``, one to be
-        deleted then (its words with it)."""
+        """Post the board's picture in the room (``alt``: in words; ``ping``: who it tells it is
+        their turn); with ``delete_at``, one to be deleted then (its words with it; a board of a
+        window, when nobody is to move)."""
         filename = f"match{live.id}.png"
         if delete_at is None:
-            return await self.transport.post_picture(live.room, png, filename=filename, text=caption, alt=alt)
+            return await self.transport.post_picture(
+                live.room, png, filename=filename, text=caption, alt=alt, ping=ping
+            )
         return await self.posted.post_timed(
             live,
             delete_at,

@@ -90,6 +90,9 @@ class LiveMatch:
     # The timer rows the host knows of: kind -> [(due, payload, row id)]; absent = not read yet.
     armed: dict[str, Any] = field(default_factory=dict)
     private_views: dict[str, Any] = field(default_factory=dict)
+    # The seats to move when the room's last board was posted: a seat is told it is its turn
+    # (pinged) once, when it joins them.
+    pinged: tuple[str, ...] = ()
     # The views of the state last announced (board.Views), built once an action and read by
     # all that shows it: the board, its picture, the private views, the choice offers.
     views: Any = None

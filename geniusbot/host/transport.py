@@ -13,6 +13,7 @@ announcement never undoes a committed action).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -45,6 +46,9 @@ class TextBoard:
     board: str
     above: str = ""
     below: str = ""
+    #: The players it tells it is their turn now (a transport that can notify them does: Discord
+    #: mentions them, where the server has turn pings on); once a turn, the host decides.
+    ping: tuple[Player, ...] = ()
 
     @property
     def text(self) -> str:
@@ -82,9 +86,12 @@ class Transport(Protocol):
         """Post a text board (with the lines around it) in the room; return the first message's id."""
         ...
 
-    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "") -> int:
+    async def post_picture(
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "", ping: Sequence[Player] = ()
+    ) -> int:
         """Post a PNG picture (with an optional caption) in the room; return its id. ``alt``: the
-        picture in words, for who cannot see it (a screen reader; Discord's attachment description)."""
+        picture in words, for who cannot see it (a screen reader; Discord's attachment description);
+        ``ping``: the players it tells it is their turn (see :attr:`TextBoard.ping`)."""
         ...
 
     async def delete(self, room: int | None, message_id: int) -> None:
@@ -220,6 +227,7 @@ class Sent:
     to: str | None = None  # the seat, for private messages
     png: bytes | None = None
     alt: str = ""  # a picture in words
+    ping: tuple[str, ...] = ()  # the seats told it is their turn
 
 
 @dataclass
@@ -250,12 +258,16 @@ class RecordingTransport:
 
     async def post_board(self, room: int | None, board: TextBoard) -> int:
         """Record a text board as the one room post it is (through :meth:`post`)."""
-        return await self.post(room, board.text)
+        mid = await self.post(room, board.text)
+        self.sent[-1].ping = tuple(p.seat for p in board.ping)
+        return mid
 
-    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "") -> int:
+    async def post_picture(
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "", ping: Sequence[Player] = ()
+    ) -> int:
         """Record a picture."""
         mid = self._id()
-        self.sent.append(Sent("picture", room, text, mid, png=png, alt=alt))
+        self.sent.append(Sent("picture", room, text, mid, png=png, alt=alt, ping=tuple(p.seat for p in ping)))
         return mid
 
     async def delete(self, room: int | None, message_id: int) -> None:

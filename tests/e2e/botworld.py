@@ -39,6 +39,10 @@ class World:
     host_role: FakeRole
     time: ManualTime
     db_url: str
+    #: Whether the server pings the player to move (``/setup pings``, on in a new server). Off here,
+    #: so that the tests of everything else read the boards' captions as they are;
+    #: tests/e2e/test_bot_pings.py turns it on.
+    pings: bool = False
 
     def bot(self) -> TestBot:
         """A new bot process's client on the same database and clock."""
@@ -48,6 +52,8 @@ class World:
     async def running(self, bot: TestBot | None = None) -> AsyncIterator[TestBot]:
         """The bot connected (and ready) for the length of the block."""
         async with running(self.fake, bot or self.bot(), timeout=15) as client:
+            if not self.pings and client.store is not None:
+                client.settings_changed(await client.store.set_guild_settings(self.guild.id, pings=False))
             yield client
 
     async def say(self, user: FakeUser, text: str, channel: FakeChannel | None = None) -> FakeMessage:

@@ -424,9 +424,9 @@ class SlowPictures(RecordingTransport):
         super().__init__()
         self.clock = clock
 
-    async def post_picture(self, room, png, *, filename, text="", alt=""):
+    async def post_picture(self, room, png, *, filename, text="", alt="", ping=()):
         self.clock.advance(5)
-        return await super().post_picture(room, png, filename=filename, text=text, alt=alt)
+        return await super().post_picture(room, png, filename=filename, text=text, alt=alt, ping=ping)
 
 
 async def test_a_board_that_took_long_to_post_still_goes_when_the_window_closes(store, clock):

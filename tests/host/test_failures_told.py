@@ -26,11 +26,13 @@ class SlowFailingUploads(RecordingTransport):
         self.failing = False
         self.takes = 25.0
 
-    async def post_picture(self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "") -> int:
+    async def post_picture(
+        self, room: int | None, png: bytes, *, filename: str, text: str = "", alt: str = "", ping=()
+    ) -> int:
         if self.failing:
             self.clock.advance(self.takes)
             raise TransportError("Discord failed to post a picture (HTTP 503).")
-        return await super().post_picture(room, png, filename=filename, text=text, alt=alt)
+        return await super().post_picture(room, png, filename=filename, text=text, alt=alt, ping=ping)
 
 
 async def start(host: Host, game: str, **kw: object) -> int:

@@ -126,7 +126,7 @@ async def test_a_move_whose_commit_fails_shows_no_board_and_changes_nothing(stor
 class NoUploads(RecordingTransport):
     """A transport whose picture uploads fail (Discord refused the file)."""
 
-    async def post_picture(self, room, png, *, filename, text="", alt=""):
+    async def post_picture(self, room, png, *, filename, text="", alt="", ping=()):
         raise TransportError("Discord refused the file.")
 
 
