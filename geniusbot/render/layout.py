@@ -41,6 +41,17 @@ def card_words(language: str = ENGLISH, players: Mapping[str, str] | None = None
     return Words(language, {seat: seat_name(seat, players) for seat in seats})
 
 
+def words_of(words: Words | Mapping[str, str] | None) -> Words:
+    """The words a picture's line is said with: ``words`` as given, or, given the players' names
+    (or nothing), the card's English words of them (:func:`card_words`)."""
+    return words if isinstance(words, Words) else card_words(players=words)
+
+
+def said_line(said: Message | None, words: Words | Mapping[str, str] | None) -> str:
+    """A picture's line (its status under the board) said by :func:`words_of` ``words``; "" for none."""
+    return words_of(words)(said) if said is not None else ""
+
+
 def named(seat: str) -> Message:
     """A seat's name alone, as a message (a player row's name; bracketed in the pseudo-language)."""
     return say("{seat}", seat=Seat(seat))

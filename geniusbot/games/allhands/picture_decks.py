@@ -36,6 +36,7 @@ from geniusbot.render.layout import (
     outcome_line,
     player_rows,
     title_of,
+    words_of,
 )
 from geniusbot.render.palette import ink, new_canvas
 from geniusbot.render.sprites import Sprite, paste, paste_centred
@@ -284,8 +285,7 @@ def _play_text(play: Mapping[str, Any] | None, counted: Sequence[Any] | None, to
 
 def last_round_lines(view: DuelingDecksView, words: Words | Mapping[str, str] | None = None) -> list[str]:
     """The last resolved round, as much of it as the view shows: who won it, then the plays."""
-    if not isinstance(words, Words):
-        words = card_words(players=words)
+    words = words_of(words)
     return [words(line) for line in _last_round(view)]
 
 
@@ -335,8 +335,7 @@ def last_round_text(view: DuelingDecksView, words: Words | Mapping[str, str] | N
 
 def status_line(view: DuelingDecksView, words: Words | Mapping[str, str] | None = None) -> str:
     """What the card says at the bottom while the task runs."""
-    if not isinstance(words, Words):
-        words = card_words(players=words)
+    words = words_of(words)
     phase = view["phase"]
     rnd = Verbatim(str(view["round"]))
     if phase == "create":

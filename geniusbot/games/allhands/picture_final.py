@@ -38,6 +38,7 @@ from geniusbot.render.layout import (
     heading,
     named,
     outcome_line,
+    said_line,
     title_of,
 )
 from geniusbot.render.palette import PALETTE, ink, new_canvas
@@ -332,10 +333,7 @@ def current_heading(current: Mapping[str, Any] | None, words: Words | None = Non
 def status_line(view: AllHandsView, words: Words | Mapping[str, str] | None = None) -> str:
     """What the card says at the bottom between tasks, said by ``words`` (English
     :func:`card_words` of the names, given names)."""
-    if not isinstance(words, Words):
-        words = card_words(players=words)
-    said = _status(view)
-    return words(said) if said is not None else ""
+    return said_line(_status(view), words)
 
 
 def _status(view: AllHandsView) -> Message | None:

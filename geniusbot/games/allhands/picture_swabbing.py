@@ -32,6 +32,7 @@ from geniusbot.render.layout import (
     heading,
     outcome_line,
     player_rows,
+    said_line,
     title_of,
 )
 from geniusbot.render.palette import PALETTE, ink, new_canvas, rgb
@@ -193,10 +194,7 @@ def _value_text(canvas: Image.Image, origin: tuple[int, int], value: int, fg: st
 def status_line(view: DeckSwabbingView, words: Words | Mapping[str, str] | None = None) -> str:
     """What the card says under the grid while the task runs, said by ``words`` (English
     :func:`card_words` of the names, given names)."""
-    if not isinstance(words, Words):
-        words = card_words(players=words)
-    said = _status(view)
-    return words(said) if said is not None else ""
+    return said_line(_status(view), words)
 
 
 def _status(view: DeckSwabbingView) -> Message | None:

@@ -37,6 +37,7 @@ from geniusbot.render.layout import (
     heading,
     outcome_line,
     player_rows,
+    said_line,
     title_of,
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
@@ -229,10 +230,7 @@ def status_line(
 ) -> str:
     """What the card says under the grid while the task runs, said by ``words`` (English
     :func:`card_words` of the names, given names)."""
-    if not isinstance(words, Words):
-        words = card_words(players=words)
-    said = _status(view)
-    return words(said) if said is not None else ""
+    return said_line(_status(view), words)
 
 
 def _status(view: TileDecklarationView) -> Message | None:

@@ -18,7 +18,7 @@ from geniusbot.games import Outcome
 from geniusbot.games.armslength.rules import COLOUR_WORDS, ORDER_WORDS
 from geniusbot.games.armslength.view import ArmsLengthView
 from geniusbot.render import stones as board_card
-from geniusbot.render.layout import HEADER_HEIGHT, card_words, dotted, outcome_line
+from geniusbot.render.layout import HEADER_HEIGHT, card_words, dotted, outcome_line, words_of
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, arrow, ghost_sprite, paste_centred, smooth_sprite
 from geniusbot.render.stones import WIDTH, Board
@@ -197,8 +197,7 @@ def _colour(name: str | None) -> Argument:
 def status_line(view: ArmsLengthView, words: Words | Mapping[str, str] | None = None) -> str:
     """What the card says under the board while the game runs, said by ``words`` (English
     :func:`card_words` of the names, given names)."""
-    if not isinstance(words, Words):
-        words = card_words(players=words)
+    words = words_of(words)
     movers = view["to_move"]
     phase = view["phase"]
     if phase == "choice":

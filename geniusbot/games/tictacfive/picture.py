@@ -18,7 +18,15 @@ from geniusbot.games import Outcome
 from geniusbot.games.tictacfive.rules import COLOUR_WORDS
 from geniusbot.games.tictacfive.view import TicTacFiveView
 from geniusbot.render import stones as board_card
-from geniusbot.render.layout import FOOTER_HEIGHT, HEADER_HEIGHT, STATUS_SIZE, card_words, dotted, outcome_line
+from geniusbot.render.layout import (
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    STATUS_SIZE,
+    card_words,
+    dotted,
+    outcome_line,
+    said_line,
+)
 from geniusbot.render.palette import ink, new_canvas, rgb
 from geniusbot.render.sprites import Sprite, paste_centred, smooth_sprite, stamp
 from geniusbot.render.stones import WIDTH, Board
@@ -202,10 +210,7 @@ def status_parts(view: TicTacFiveView) -> list[Message]:
 def status_line(view: TicTacFiveView, words: Words | Mapping[str, str] | None = None) -> str:
     """What the card says under the board while the game runs, said by ``words`` (English
     :func:`card_words` of the names, given names)."""
-    if not isinstance(words, Words):
-        words = card_words(players=words)
-    said = dotted(status_parts(view))
-    return words(said) if said is not None else ""
+    return said_line(dotted(status_parts(view)), words)
 
 
 def render(

@@ -27,6 +27,7 @@ from geniusbot.render.layout import (
     heading,
     outcome_line,
     player_rows,
+    said_line,
     title_of,
 )
 from geniusbot.render.palette import ink, new_canvas, rgb
@@ -225,10 +226,7 @@ def seat_detail_said(view: TightwireView, seat: str) -> Message | None:
 def status_line(view: TightwireView, words: Words | Mapping[str, str] | None = None) -> str:
     """What the card says under the board while the game runs, said by ``words`` (English
     :func:`card_words` of the names, given names)."""
-    if not isinstance(words, Words):
-        words = card_words(players=words)
-    said = _status(view)
-    return words(said) if said is not None else ""
+    return said_line(_status(view), words)
 
 
 def _status(view: TightwireView) -> Message | None:

@@ -66,8 +66,7 @@ def _number(value: Any) -> Argument:
 
 def status_line(view: Mapping[str, Any], words: Words | Mapping[str, str] | None = None) -> str:
     """The footer while the game runs: the round, and whose tile is awaited."""
-    if not isinstance(words, Words):
-        words = layout.card_words(players=words)
+    words = layout.words_of(words)
     movers = list(view.get("to_move") or [])
     if not movers:
         return ""
