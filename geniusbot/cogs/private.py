@@ -15,16 +15,16 @@ import io
 import itertools
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from geniusbot.bot import DISCORD_ERRORS, Refusal, reply
+from geniusbot.bot import DISCORD_ERRORS, Refusal, member_words, reply
 from geniusbot.host.match import LiveMatch
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.storage import MatchStatus
-from geniusbot.words import Message, Verbatim, joined, say
+from geniusbot.words import Message, Verbatim, Words, joined, say
 
 from . import bot_of
 from .choices import Offer
@@ -51,13 +51,24 @@ def private_entry_message(labels: list[str]) -> Message:
     )
 
 
+def _button(kind: str, match_id: int, label: str, style: discord.ButtonStyle) -> discord.ui.Button[discord.ui.View]:
+    """A button of match ``match_id`` whose custom_id is ``gb:<kind>:<match>``."""
+    return discord.ui.Button(label=label[:80], style=style, custom_id=f"gb:{kind}:{match_id}")
+
+
+async def _answered(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """Run a press's work; a refusal or a failure is answered as a slash command's is."""
+    try:
+        await work
+    except Exception as error:  # the tree's handler answers, as for a slash command
+        await bot_of(interaction).on_app_command_error(interaction, error)
+
+
 class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"gb:private:(?P<match>\d+)"):
     """The room's "Send privately": the presser's own view and the form, to the presser alone."""
 
     def __init__(self, match_id: int, label: str = "Send privately") -> None:
-        super().__init__(
-            discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary, custom_id=f"gb:private:{match_id}")
-        )
+        super().__init__(_button("private", match_id, label, discord.ButtonStyle.secondary))
         self.match_id = match_id
 
     @classmethod
@@ -67,20 +78,14 @@ class PrivateButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], 
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
-        try:
-            await show_own_view(interaction, self.match_id)
-        except Exception as error:  # the tree's handler answers, as for a slash command
-            await bot.on_app_command_error(interaction, error)
+        await _answered(interaction, show_own_view(interaction, self.match_id))
 
 
 class TypeMoveButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"gb:sealed:(?P<match>\d+)"):
     """Under a seat's own view: opens the form for its private move."""
 
     def __init__(self, match_id: int, label: str = "Type my private move") -> None:
-        super().__init__(
-            discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary, custom_id=f"gb:sealed:{match_id}")
-        )
+        super().__init__(_button("sealed", match_id, label, discord.ButtonStyle.primary))
         self.match_id = match_id
 
     @classmethod
@@ -90,18 +95,19 @@ class TypeMoveButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         return cls(int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
-        try:
-            seat = await seat_of(interaction, self.match_id)
-            await interaction.response.send_modal(PrivateMoveForm(self.match_id, seat, words=bot.words()))
-        except Exception as error:
-            await bot.on_app_command_error(interaction, error)
+        await _answered(interaction, open_form(interaction, self.match_id))
+
+
+async def open_form(interaction: discord.Interaction, match_id: int) -> None:
+    """Open the form of the presser's private move, in the presser's language."""
+    seat = await seat_of(interaction, match_id)
+    await interaction.response.send_modal(PrivateMoveForm(match_id, seat, words=member_words(interaction)))
 
 
 class PrivateMoveForm(discord.ui.Modal):
     """The form of a private move: one line, checked and taken exactly as a DM."""
 
-    def __init__(self, match_id: int, seat: str, *, words: Any) -> None:
+    def __init__(self, match_id: int, seat: str, *, words: Words) -> None:
         super().__init__(title=words(say("Match #{match}: your private move", match=match_id))[:45], timeout=None)
         self.match_id = match_id
         self.seat = seat
@@ -111,11 +117,7 @@ class PrivateMoveForm(discord.ui.Modal):
         self.add_item(self.move)
 
     async def on_submit(self, interaction: discord.Interaction, /) -> None:
-        bot = bot_of(interaction)
-        try:
-            await send_private_move(interaction, self.match_id, self.seat, self.move.value)
-        except Exception as error:
-            await bot.on_app_command_error(interaction, error)
+        await _answered(interaction, send_private_move(interaction, self.match_id, self.seat, self.move.value))
 
 
 def private_entry_view(match_id: int, label: str) -> discord.ui.View:
