@@ -258,10 +258,10 @@ class PracticeCog(commands.Cog, name="Practice"):
         # The bot's seat has no Discord user: nothing is ever sent to it (the host sends it nothing).
         players = sorted([human, Player(bots, None, bot_name)], key=lambda p: p.seat)
         matches = self.bot.get_cog("Matches")
-        closed = []
-        if game_class.takes_private_moves() and isinstance(matches, Matches):
-            closed = await check_dms(self.bot, interaction, game_class.title, channel, [human], against=bot_name)
         assert isinstance(matches, Matches)  # added before this cog (COGS)
+        closed = []
+        if game_class.takes_private_moves():
+            closed = await check_dms(self.bot, interaction, game_class.title, channel, [human], against=bot_name)
         title = game_class.title
         place = await matches.threads.open(channel, thread_name(title, players)) if threads else channel
         result = await self.bot.host.start_match(

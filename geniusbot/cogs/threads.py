@@ -15,6 +15,8 @@ from geniusbot.host.transport import Player
 from geniusbot.storage import MatchNotFound, StorageUnavailable
 from geniusbot.words import Verbatim, say
 
+from . import players_of
+
 if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
 
@@ -84,7 +86,7 @@ class MatchThreads:
                 "Match #{match} ({title}: {players}) has ended in {thread}. {result}",
                 match=live.id,
                 title=Verbatim(get_game(record.game).title),
-                players=Verbatim(" vs ".join(s.display_name for s in record.seats)),
+                players=players_of(record),
                 thread=Verbatim(thread.mention),
                 result=Verbatim(bot.host.result_line(record)),
             )
