@@ -194,9 +194,11 @@ def offered_said(game: Any) -> list[Message]:
 def _summary(title: str, summary: Message | str) -> Message:
     """A game's title and its rules summary (the game's own words: a message, or plain English;
     a terminal shows its Markdown plain)."""
-    said: Argument = summary if isinstance(summary, Message) else Verbatim(summary) if summary else NO_SUMMARY
-    if isinstance(summary, Message) and not summary.text:
-        said = NO_SUMMARY
+    said: Argument = NO_SUMMARY
+    if isinstance(summary, Message) and summary.text:
+        said = summary
+    elif isinstance(summary, str) and summary:
+        said = Verbatim(summary)
     return say("{title}: {summary}", title=Verbatim(title), summary=said)
 
 
