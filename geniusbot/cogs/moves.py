@@ -1,10 +1,10 @@
 """``/move``: a move sent as a slash command, for rooms where the bot does not read typed messages
 (no Message Content intent) and for sealed moves without a DM. Its autocomplete offers the moves
-legal now, worked out from the seat's own view; the answer is the sender's alone."""
+legal now, worked out from the seat's own view (:func:`geniusbot.host.offers.suggestions`); the
+answer is the sender's alone."""
 
 from __future__ import annotations
 
-import itertools
 import logging
 
 import discord
@@ -13,34 +13,12 @@ from discord.ext import commands
 
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
-from geniusbot.games import Game
 from geniusbot.host.match import Host, LiveMatch
+from geniusbot.host.offers import suggestions
 from geniusbot.storage import UNFINISHED_STATUSES, MatchNotFound
 from geniusbot.words import Verbatim, say, say_c
 
 log = logging.getLogger(__name__)
-
-#: Discord shows at most 25 choices; a longer list is cut, the typed text narrowing it.
-MAX_SUGGESTIONS = 25
-#: How many legal moves an autocomplete looks through at the most (it must answer within Discord's
-#: three seconds, and a game of sealed card plays has thousands).
-MAX_SCANNED = 5000
-
-
-def suggestions(game: Game, seat: str, typed: str, *, seed: int = 0) -> list[str]:
-    """The moves ``seat`` may make now whose text starts with what it typed (case aside), worked
-    out from the seat's own view: the game itself where every view shows all
-    (``perfect_information``), else a twin built from the seat's view alone (``Game.twin``); a game
-    with hidden information and no twin offers none, so nothing hidden reaches the list."""
-    if game.is_over or seat not in game.to_move():
-        return []
-    source = game if type(game).perfect_information else game.twin(seat, seed)
-    if source is None:
-        return []
-    wanted = typed.strip().casefold()
-    texts = (move.text() for move in itertools.islice(source.legal_moves(seat), MAX_SCANNED))
-    found = (text for text in dict.fromkeys(texts) if text.casefold().startswith(wanted))
-    return list(itertools.islice(found, MAX_SUGGESTIONS))
 
 
 class Moves(commands.Cog):

@@ -8,6 +8,7 @@ choice is a phase the game declares (``Game.choosing``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -76,3 +77,26 @@ def listing(texts: list[str] | tuple[str, ...]) -> str | None:
     enough to read at a glance, else ``None``."""
     joined = " / ".join(texts)
     return joined if len(texts) <= LISTED_OPTIONS and len(joined) <= LISTED_OPTIONS_CHARS else None
+
+
+#: A list of moves offered holds at most this many (Discord shows 25); the typed text narrows it.
+MAX_SUGGESTIONS = 25
+#: How many legal moves an autocomplete looks through at the most (it must answer within Discord's
+#: three seconds, and a game of sealed card plays has thousands).
+MAX_SCANNED = 5000
+
+
+def suggestions(game: Game, seat: str, typed: str, *, seed: int = 0) -> list[str]:
+    """The moves ``seat`` may make now whose text starts with what it typed (case aside), worked
+    out from the seat's own view: the game itself where every view shows all
+    (``perfect_information``), else a twin built from the seat's view alone (``Game.twin``); a game
+    with hidden information and no twin offers none, so nothing hidden reaches the list."""
+    if game.is_over or seat not in game.to_move():
+        return []
+    source = game if type(game).perfect_information else game.twin(seat, seed)
+    if source is None:
+        return []
+    wanted = typed.strip().casefold()
+    texts = (move.text() for move in itertools.islice(source.legal_moves(seat), MAX_SCANNED))
+    found = (text for text in dict.fromkeys(texts) if text.casefold().startswith(wanted))
+    return list(itertools.islice(found, MAX_SUGGESTIONS))
