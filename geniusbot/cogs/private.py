@@ -133,7 +133,13 @@ async def seat_of(interaction: discord.Interaction, match_id: int) -> str:
     assert host is not None
     live = await host.load(match_id)
     if live is None:
-        raise Refusal(say("Match #{match} is not running.", match=match_id))
+        raise Refusal(
+            say(
+                "Match #{match} is not running any more; {status} lists the running ones.",
+                match=match_id,
+                status=Verbatim("/status"),
+            )
+        )
     seat = next((s for s, p in live.players.items() if p.user_id == interaction.user.id), None)
     if seat is None:
         raise Refusal(say("You do not play in match #{match}; this button is for its players.", match=match_id))
