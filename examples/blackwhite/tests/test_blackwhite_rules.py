@@ -311,9 +311,9 @@ def test_its_korean_ships_with_it_and_names_every_message():
     game has its Korean, and a Korean room reads the game's words in Korean."""
     from pathlib import Path
 
+    import blackwhite
     from babel.messages.pofile import read_po
 
-    import blackwhite
     from geniusbot.words import Seat, Words, say
 
     locales = Path(blackwhite.__file__).parent / "locales"
