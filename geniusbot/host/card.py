@@ -77,7 +77,7 @@ def card_clocks(announcer: Announcer, live: LiveMatch, now: float) -> tuple[Card
         if deadline is None:
             clocks.append(CardClock(text))
             continue
-        line = words(say("{seat} {clock}, out of time {when}", seat=live.who(seat), clock=said, when=Verbatim(_MOMENT)))
+        line = words(say("To move: {seat}, out of time {when}.", seat=live.who(seat), when=Verbatim(_MOMENT)))
         before, _, after = line.partition(_MOMENT)
         clocks.append(CardClock(text, deadline, (before, after)))
     return tuple(clocks)
