@@ -6,9 +6,10 @@ of its own, deleted when its window closes, never edited into the lasting card."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from geniusbot.discord_card import timestamp
+from geniusbot.discord_card import described, timestamp
 from geniusbot.render.palette import COLOURS
 from tests.e2e.botworld import World, ephemeral_answer
 from tests.fakediscord import FakeMessage
@@ -64,6 +65,27 @@ async def play(world: World, user: Any, point: str) -> FakeMessage:
     )
 
 
+async def colour_chosen(world: World, since: int) -> FakeMessage:
+    """alice's three opening stones are down; bob takes white by button. The card after it."""
+    choice = await world.fake.wait_for_message(
+        world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None, since=since
+    )
+    mark = world.fake.mark()
+    pressed = await world.fake.click(world.bob, choice, "gb:choice:1:p2:white")
+    await world.fake.wait_for_response(pressed)
+    return await world.fake.wait_until(
+        lambda: next(
+            (
+                e.subject
+                for e in world.fake.log[mark:]
+                if e.kind in ("message_create", "message_update") and is_card(e.subject)
+            ),
+            None,
+        ),
+        what="the card after the colour choice",
+    )
+
+
 async def test_card_mode_posts_a_card_per_move(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
@@ -71,9 +93,102 @@ async def test_card_mode_posts_a_card_per_move(world: World) -> None:
         mark = fake.mark()
         await world.start("tictacfive", seed=7)
         first = await fake.wait_for_message(world.room, predicate=is_card, since=mark)
-        print(first.components)
-        print(words(first))
         live = bot.host.matches[1]
+        # No colours yet (the opening): the house accent, alice's clock running to its deadline.
+        assert accent(first) == rgb(COLOURS["accent"])
         deadline = live.clock.deadline("p1")
         assert deadline is not None
-        assert timestamp(deadline) in words(first)
+        said = words(first)
+        assert f"To move: alice (p1), out of time {timestamp(deadline)}." in said
+        assert "bob (p2) 1:00 +5:00" in said and "alice places the three opening stones" in said
+        # The picture is the card's attachment; its alt text the host's, on the media item and the file.
+        item = gallery(first)
+        [attachment] = first.attachments
+        assert item["media"]["url"] == f"attachment://{attachment.filename}"
+        alt = bot.host.announcer.alt_text(live, bot.host.views(live).public)
+        assert item["description"] == attachment.description == described(alt)
+        assert item["description"].startswith("Match #1, Tic-Tac-Five:\n") and len(item["description"]) <= 1024
+        assert not first.content and not first.embeds
+        cards = [first]
+        for point in ("H8", "H9", "I8"):
+            cards.append(await play(world, world.alice, point))
+        assert "Last move: I8." in words(cards[-1])
+        # bob takes white by button: he moves, the card is white; then alice's is black.
+        bobs = await colour_chosen(world, mark)
+        assert accent(bobs) == rgb(WHITE) and "To move: bob (p2), out of time <t:" in words(bobs)
+        alices = await play(world, world.bob, "A1")
+        assert accent(alices) == rgb(BLACK) and "Last move: A1." in words(alices)
+        # A card a move, each its own message; no picture board besides.
+        cards += [bobs, alices]
+        assert len({c.id for c in cards}) == len(cards) and all(c.edits == 0 for c in cards)
+        boards = [m for m in fake.messages(world.room) if m.attachments]
+        assert all(is_card(m) for m in boards)
+
+
+async def test_edited_mode_edits_one_card_a_match_even_after_a_restart(world: World) -> None:
+    fake = world.fake
+    async with world.running():
+        assert (await set_board(world, "edited")).endswith(
+            "Each match has one card, edited after every move, its latest moves logged in it."
+        )
+        mark = fake.mark()
+        await world.start("tictacfive", seed=7)
+        card = await fake.wait_for_message(world.room, predicate=is_card, since=mark)
+        for n, point in enumerate(("H8", "H9"), start=1):
+            assert await play(world, world.alice, point) is card
+            assert card.edits == n
+        said = words(card)
+        assert "Last move: H9." in said and "**Latest moves:**" in said
+        # The log keeps the moves in order, the match's opening line first.
+        log = said.split("**Latest moves:**\n", 1)[1].split("\n")
+        assert log[0].startswith("- Match #1: Tic-Tac-Five, alice (p1) vs bob (p2).")
+    # A new bot on the same database: the same card is edited.
+    async with world.running():
+        assert await play(world, world.alice, "I8") is card
+        assert card.edits == 3 and "Last move: I8." in words(card)
+        bobs = await colour_chosen(world, mark)
+        assert bobs is card and accent(card) == rgb(WHITE)
+        # One card in the room, edited; no picture board besides.
+        assert [m.id for m in fake.messages(world.room) if m.attachments] == [card.id]
+        # The match ends: the card shows the end, and the room reads the result as today.
+        mark = fake.mark()
+        interaction = await fake.slash(world.bob, world.guild, world.room, "resign", {})
+        assert await ephemeral_answer(world, interaction) == "You resigned match #1."
+        result = await fake.wait_for_message(world.room, predicate=lambda m: "Result:" in m.content, since=mark)
+        assert not is_card(result) and result.attachments
+        assert "Result: alice (p1) wins." in words(card) and accent(card) is None
+
+
+async def test_a_memory_grid_is_its_own_card_deleted_at_its_end_never_the_lasting_one(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        await set_board(world, "edited")
+        mark = fake.mark()
+        assert (await world.start("allhands", seed=4, clock="30s")).startswith("Match #1 has started")
+        # The grid's board is a card of its own; nobody moves while it is on show: no accent.
+        grid = await fake.wait_for_message(world.room, predicate=is_card, since=mark)
+        assert accent(grid) is None and words(grid) == "### Match #1: All Hands On Deck"
+        # Posted with its deletion's key (found again after a crash), after the line that says it all.
+        assert re.fullmatch(r"match1-m\d+\.png", grid.attachments[0].filename)
+        said = [m for m in fake.messages(world.room) if m.content.startswith("Memorize the grid")]
+        assert said and said[-1].id < grid.id
+        window = bot.host.matches[1].host["window"]
+        # The window closes at its 30 s: the grid's card goes; the lasting card is another message.
+        mark = fake.mark()
+        world.time.advance(30)
+        await bot.dispatcher.settle()
+        await fake.wait_for_delete(grid, since=mark)
+        await fake.wait_for_delete(said[-1], since=mark)
+        lasting = await fake.wait_for_message(world.room, predicate=is_card, since=mark)
+        assert lasting.id != grid.id and not lasting.deleted and float(window["due"]) <= world.time.now().timestamp()
+        # Nothing of the grid was ever edited into a card: every card update is the lasting card's.
+        updates = [e.subject for e in fake.log if e.kind == "message_update" and is_card(e.subject)]
+        assert all(m.id == lasting.id for m in updates) and "Memorize" not in words(lasting)
+        # All Hands takes private moves: the card offers Send privately, which answers its presser alone.
+        assert lasting.component("gb:private:1") is not None
+        pressed = await fake.click(world.alice, lasting, "gb:private:1")
+        response = await fake.wait_for_response(pressed)
+        assert response.data["flags"] & 64
+        # A bystander is told it is for the players.
+        pressed = await fake.click(world.carol, lasting, "gb:private:1")
+        assert "this button is for its players" in await ephemeral_answer(world, pressed)
