@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from geniusbot.discord_card import described, timestamp
 from geniusbot.render.palette import COLOURS
 from tests.e2e.botworld import World, ephemeral_answer
@@ -159,10 +161,11 @@ async def test_edited_mode_edits_one_card_a_match_even_after_a_restart(world: Wo
         assert "Result: alice (p1) wins." in words(card) and accent(card) is None
 
 
-async def test_a_memory_grid_is_its_own_card_deleted_at_its_end_never_the_lasting_one(world: World) -> None:
+@pytest.mark.parametrize("style", ["card", "edited"])
+async def test_a_memory_grid_is_its_own_card_deleted_at_its_end_never_the_lasting_one(world: World, style: str) -> None:
     fake = world.fake
     async with world.running() as bot:
-        await set_board(world, "edited")
+        await set_board(world, style)
         mark = fake.mark()
         assert (await world.start("allhands", seed=4, clock="30s")).startswith("Match #1 has started")
         # The grid's board is a card of its own; nobody moves while it is on show: no accent.
