@@ -12,6 +12,7 @@ from discord.ext import commands
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import get_game
+from geniusbot.host.transport import BOARD_STYLES
 from geniusbot.storage import GuildConfig
 from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
@@ -30,11 +31,7 @@ class GuildChanges(TypedDict, total=False):
 
 
 #: The board styles as /setup offers them (``board:``): their names, said as the option's choices.
-BOARD_CHOICES = [
-    app_commands.Choice(name="message", value="message"),
-    app_commands.Choice(name="card", value="card"),
-    app_commands.Choice(name="edited", value="edited"),
-]
+BOARD_CHOICES = [app_commands.Choice(name=style, value=style) for style in BOARD_STYLES]
 #: How /setup's summary says each board style.
 BOARD_SAID = {
     "message": say("Each move posts the board as a picture with its caption."),

@@ -13,6 +13,7 @@ import pytest
 
 from geniusbot.discord_card import described, timestamp
 from geniusbot.render.palette import COLOURS
+from geniusbot.words import say
 from tests.e2e.botworld import World, ephemeral_answer
 from tests.fakediscord import FakeMessage
 from tests.fakediscord.components import IS_COMPONENTS_V2, of_type, texts
@@ -190,8 +191,64 @@ async def test_a_memory_grid_is_its_own_card_deleted_at_its_end_never_the_lastin
         # All Hands takes private moves: the card offers Send privately, which answers its presser alone.
         assert lasting.component("gb:private:1") is not None
         pressed = await fake.click(world.alice, lasting, "gb:private:1")
-        response = await fake.wait_for_response(pressed)
-        assert response.data["flags"] & 64
+        assert (await ephemeral_answer(world, pressed)).startswith("Your view of match #1")
         # A bystander is told it is for the players.
         pressed = await fake.click(world.carol, lasting, "gb:private:1")
         assert "this button is for its players" in await ephemeral_answer(world, pressed)
+
+
+async def test_a_card_posted_with_a_key_is_found_by_it(world: World) -> None:
+    from geniusbot.host.transport import BoardCard
+
+    async with world.running() as bot:
+        room = world.room.id
+        card = BoardCard(match_id=1, title="Match #1", png=b"\x89PNG\r\n\x1a\ncard", filename="match1.png")
+        keyed = await bot.transport.post_card(room, card, key="m9")
+        await bot.transport.post_card(room, card)
+        assert await bot.transport.find_posted(room, "m9") == keyed
+        assert await bot.transport.find_posted(room, "m90") is None
+
+
+async def test_an_edited_card_whose_id_a_crash_left_unwritten_is_found_by_its_key(world: World) -> None:
+    """The bot dies after posting an edited room's card, before writing its id: the next bot
+    finds the card by its key and edits it, posting no second card."""
+    fake = world.fake
+    async with world.running() as bot:
+        await set_board(world, "edited")
+        mark = fake.mark()
+        await world.start("tictacfive", seed=7)
+        card = await fake.wait_for_message(world.room, predicate=is_card, since=mark)
+        assert bot.store is not None
+        # As if the id were never written: the row is an intent again, and this process forgets it.
+        [row] = [r for r in await bot.store.messages(1) if r.kind == "card"]
+        from sqlalchemy import update
+
+        from geniusbot.storage import models
+
+        def unwrite(conn: Any) -> None:
+            conn.execute(update(models.Message).where(models.Message.id == row.id).values(message_id=None))
+
+        await bot.store._transaction(unwrite, write=True, what=say("reading posted messages"))
+    async with world.running():
+        assert await play(world, world.alice, "H8") is card
+        assert [m.id for m in fake.messages(world.room) if is_card(m)] == [card.id]
+
+
+@pytest.mark.parametrize("style", ["card", "edited"])
+async def test_the_grid_card_posted_before_a_restart_is_deleted_by_the_next_bot(world: World, style: str) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        await set_board(world, style)
+        mark = fake.mark()
+        assert (await world.start("allhands", seed=4, clock="30s")).startswith("Match #1 has started")
+        grid = await fake.wait_for_message(world.room, predicate=is_card, since=mark)
+        world.time.advance(10)
+        await bot.dispatcher.settle()
+    world.time.advance(12)
+    async with world.running() as bot:
+        assert not grid.deleted
+        mark = fake.mark()
+        world.time.advance(8)
+        await bot.dispatcher.settle()
+        await fake.wait_for_delete(grid, since=mark)
+        assert grid not in fake.visible_to(world.carol, world.room)
