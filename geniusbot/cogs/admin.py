@@ -12,7 +12,6 @@ from discord.ext import commands
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import get_game
-from geniusbot.host.transport import BOARD_STYLES
 from geniusbot.storage import GuildConfig
 from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
@@ -30,8 +29,12 @@ class GuildChanges(TypedDict, total=False):
     board: str
 
 
-#: The board styles as /setup offers them (``board:``): their names, said as the option's choices.
-BOARD_CHOICES = [app_commands.Choice(name=style, value=style) for style in BOARD_STYLES]
+#: The board styles as /setup offers them (``board:``; ``geniusbot.host.transport.BOARD_STYLES``), each said.
+BOARD_CHOICES = [
+    app_commands.Choice(name=described(say_c("slash choice", "message: a picture a move")), value="message"),
+    app_commands.Choice(name=described(say_c("slash choice", "card: a card a move")), value="card"),
+    app_commands.Choice(name=described(say_c("slash choice", "edited: one card a match, edited")), value="edited"),
+]
 #: How /setup's summary says each board style.
 BOARD_SAID = {
     "message": say("Each move posts the board as a picture with its caption."),
