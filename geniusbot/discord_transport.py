@@ -173,6 +173,8 @@ class DiscordTransport:
         self.pings = pings
         #: How a server (by id) shows a match's board (``/setup board``); ``None``: as a picture.
         self.board_styles = board_style
+        #: Room -> the turn ping posted under its edited card last (deleted at the next one).
+        self._ping_lines: dict[int, int] = {}
 
     async def _mentions(self, room: int | None, ping: Sequence[Player]) -> tuple[str, discord.AllowedMentions]:
         """The line that tells ``ping`` it is their turn, and the mentions allowed with it (those
@@ -219,8 +221,10 @@ class DiscordTransport:
 
     async def edit_card(self, room: int | None, message_id: int, card: BoardCard) -> None:
         """Edit the card ``message_id`` into ``card``: its picture replaced, its words and
-        colour with it (nobody is mentioned by an edit: an edited card pings no one)."""
-        message = self._room(room).get_partial_message(message_id)
+        colour with it. An edit notifies nobody, so the players of ``card.ping`` are mentioned
+        in a line of their own under it, the room's previous such line deleted (one at a time)."""
+        channel = self._room(room)
+        message = channel.get_partial_message(message_id)
 
         def send() -> Awaitable[discord.Message]:
             view, file = card_view(card, card.filename, "")
@@ -228,6 +232,16 @@ class DiscordTransport:
             return self._call("edit a card", self._sent(view, edit))
 
         await self._upload(send)
+        mention, allowed = await self._mentions(room, card.ping)
+        if mention:
+            pinged = await self._call("post a turn ping", channel.send(mention, allowed_mentions=allowed))
+            old = self._ping_lines.pop(channel.id, None)
+            self._ping_lines[channel.id] = pinged.id
+            if old is not None:
+                try:
+                    await self.delete(room, old)
+                except TransportError as error:
+                    log.info("room %s: an old turn ping stays: %s", room, error)
 
     @staticmethod
     async def _sent(view: discord.ui.LayoutView, call: Awaitable[discord.Message]) -> discord.Message:

@@ -252,3 +252,34 @@ async def test_the_grid_card_posted_before_a_restart_is_deleted_by_the_next_bot(
         await bot.dispatcher.settle()
         await fake.wait_for_delete(grid, since=mark)
         assert grid not in fake.visible_to(world.carol, world.room)
+
+
+async def test_cards_ping_the_player_to_move_and_an_edited_one_keeps_one_ping_line(world: World) -> None:
+    world.pings = True
+    fake = world.fake
+    async with world.running():
+        await set_board(world, "edited")
+        mark = fake.mark()
+        await world.start("tictacfive", seed=7)
+        card = await fake.wait_for_message(world.room, predicate=is_card, since=mark)
+        # The first post pings alice, in a text of the card's own.
+        assert [u.username for u in card.mentions] == ["alice"] and f"<@{world.alice.id}>" in texts(card.components)
+        for point in ("H8", "H9"):
+            await play(world, world.alice, point)
+        # The third stone hands bob the choice: an edit notifies nobody, so a line under the card pings him.
+        mark = fake.mark()
+        await play(world, world.alice, "I8")
+        bobs = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.content == f"<@{world.bob.id}>", since=mark
+        )
+        assert [u.username for u in bobs.mentions] == ["bob"]
+        await colour_chosen(world, mark)
+        # bob moves; alice's turn: her line, and bob's goes (one ping line at a time).
+        mark = fake.mark()
+        await play(world, world.bob, "A1")
+        alices = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.content == f"<@{world.alice.id}>", since=mark
+        )
+        await fake.wait_for_delete(bobs, since=mark)
+        assert [u.username for u in alices.mentions] == ["alice"]
+        assert [m.id for m in fake.messages(world.room) if is_card(m)] == [card.id]
