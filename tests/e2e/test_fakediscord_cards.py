@@ -157,3 +157,33 @@ def test_a_plain_card_passes_the_check() -> None:
     attachment = FakeAttachment(id=1, filename="b.png", data=PNG, url="http://x/b.png")
     payload = {"components": card("b.png").to_components()}
     check_v2(payload, [attachment])
+
+
+def test_sections_files_and_nesting_are_checked_as_discord_does() -> None:
+    from tests.fakediscord.components import FormError
+    from tests.fakediscord.model import FakeAttachment
+
+    files = [FakeAttachment(id=1, filename="b.png", data=PNG, url="http://x/b.png")]
+    text = {"type": 10, "content": "hi"}
+    thumb = {"type": 11, "media": {"url": "attachment://b.png"}, "description": "a board"}
+    section = {"type": 9, "components": [text], "accessory": thumb}
+    check_v2({"components": [section, {"type": 13, "file": {"url": "attachment://b.png"}}]}, files)
+
+    def refusal(components: list[dict[str, Any]]) -> FormError:
+        with pytest.raises(FormError) as caught:
+            check_v2({"components": components}, files)
+        return caught.value
+
+    assert refusal([{"type": 9, "components": [text]}]).path == ("components", "0", "accessory")
+    assert refusal([{"type": 9, "components": [text] * 4, "accessory": thumb}]).code == "BASE_TYPE_BAD_LENGTH"
+    inner = {"type": 17, "components": [text]}
+    assert refusal([{"type": 17, "components": [inner]}]).path == ("components", "0", "components", "0", "type")
+    web = {"type": 13, "file": {"url": "https://example.com/b.png"}}
+    assert refusal([web]).code == "UNFURLED_MEDIA_ITEM_ATTACHMENT_ONLY"
+    assert refusal([]).code == "BASE_TYPE_REQUIRED"
+    # The error object nests the path as Discord's does.
+    assert refusal([{"type": 10, "content": ""}]).errors() == {
+        "components": {
+            "0": {"content": {"_errors": [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}]}}
+        }
+    }
