@@ -159,9 +159,11 @@ class GeniusBot(commands.AutoShardedBot):
         self.store: Store | None = None
         self.host: Host | None = None
         # An upload tried again waits on the bot's time source, as its clocks do (tests inject it).
-        self.transport = DiscordTransport(self, sleep=self.sleep, pings=self.pings_on)
+        self.transport = DiscordTransport(self, sleep=self.sleep, pings=self.pings_on, board_style=self.board_style)
         # Server -> whether its turn pings are on (/setup pings), read from the store once.
         self._pings: dict[int, bool] = {}
+        # Server -> how its rooms show a match's board (/setup board), read from the store once.
+        self._boards: dict[int, str] = {}
         self.dispatcher: TimerDispatcher | None = None
         self.resumed: list[int] = []
         #: The shards this process owns when it is one of several on PostgreSQL (``SHARD_COUNT``
@@ -200,9 +202,22 @@ class GeniusBot(commands.AutoShardedBot):
                 return False
         return self._pings[guild_id]
 
+    async def board_style(self, guild_id: int) -> str:
+        """How the server's rooms show a match's board (``/setup board``: ``message``, ``card`` or
+        ``edited``); a store that cannot be read shows today's picture (``message``)."""
+        if guild_id not in self._boards:
+            if self.store is None:
+                return "message"
+            try:
+                self._boards[guild_id] = (await self.store.get_guild_settings(guild_id)).board
+            except StorageUnavailable:
+                return "message"
+        return self._boards[guild_id]
+
     def settings_changed(self, config: GuildConfig) -> None:
         """A server's settings were saved (``/setup``): what this process keeps of them follows."""
         self._pings[config.guild_id] = config.pings
+        self._boards[config.guild_id] = config.board
 
     def now(self) -> float:
         """The time of the host's clocks, as epoch seconds."""

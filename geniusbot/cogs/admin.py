@@ -26,6 +26,21 @@ class GuildChanges(TypedDict, total=False):
     game_room_ids: Iterable[int]
     threads: bool
     pings: bool
+    board: str
+
+
+#: The board styles as /setup offers them (``board:``; ``geniusbot.host.transport.BOARD_STYLES``), each said.
+BOARD_CHOICES = [
+    app_commands.Choice(name=described(say_c("slash choice", "message: a picture a move")), value="message"),
+    app_commands.Choice(name=described(say_c("slash choice", "card: a card a move")), value="card"),
+    app_commands.Choice(name=described(say_c("slash choice", "edited: one card a match, edited")), value="edited"),
+]
+#: How /setup's summary says each board style.
+BOARD_SAID = {
+    "message": say("Each move posts the board as a picture with its caption."),
+    "card": say("Each move posts the board as a card."),
+    "edited": say("Each match has one card, edited after every move, its latest moves logged in it."),
+}
 
 
 def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
@@ -55,7 +70,10 @@ def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
         if config.pings
         else say("Nobody is pinged when it is their turn.")
     )
-    return say("{hosts} {rooms} {where} {pings}", hosts=hosts, rooms=rooms, where=where, pings=pings)
+    board = BOARD_SAID.get(config.board, BOARD_SAID["message"])
+    return say(
+        "{hosts} {rooms} {where} {pings} {board}", hosts=hosts, rooms=rooms, where=where, pings=pings, board=board
+    )
 
 
 class Admin(commands.Cog):
@@ -80,7 +98,11 @@ class Admin(commands.Cog):
             say_c("slash option", "run each match in a thread of its game room (true), or in the room itself (false)")
         ),
         pings=described(say_c("slash option", "mention the player to move once a turn (true), or nobody (false)")),
+        board=described(
+            say_c("slash option", "the board: a picture per move (message), a card per move (card), one card edited")
+        ),
     )
+    @app_commands.choices(board=BOARD_CHOICES)
     async def setup_command(
         self,
         interaction: discord.Interaction,
@@ -91,6 +113,7 @@ class Admin(commands.Cog):
         clear_host_role: bool = False,
         threads: bool | None = None,
         pings: bool | None = None,
+        board: app_commands.Choice[str] | None = None,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -121,6 +144,8 @@ class Admin(commands.Cog):
             changes["threads"] = threads
         if pings is not None and pings != config.pings:
             changes["pings"] = pings
+        if board is not None and board.value != config.board:
+            changes["board"] = board.value
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
             self.bot.settings_changed(config)

@@ -17,6 +17,7 @@ from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
 from geniusbot.words import ENGLISH, Argument, Listing, Message, Seat, Verbatim, Words, joined, say, say_c
 
 from . import board
+from .card import CardParts, Cards, board_style
 from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
 from .naming import game_title, legacy_name_seats
@@ -91,6 +92,7 @@ class Announcer:
         self.boards = boards
         self.text_boards = text_boards
         self.on_picture = on_picture
+        self.cards = Cards(posted.store, transport, posted, Words(language))
 
     async def post(
         self, live: LiveMatch, text: str | Message | TextBoard, *, delete_at: float | None = None
@@ -359,7 +361,8 @@ class Announcer:
         if png is not None:
             try:
                 alt = self.alt_text(live, view)
-                await self._post_picture(live, png, caption, vanish_at, alt, ping)
+                parts = CardParts(now, view, lead, window_says, ending)
+                await self._post_picture(live, png, caption, vanish_at, alt, ping, parts)
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -428,10 +431,14 @@ class Announcer:
         delete_at: float | None,
         alt: str = "",
         ping: tuple[Player, ...] = (),
+        parts: CardParts | None = None,
     ) -> int | None:
         """Post the board's picture in the room (``alt``: in words; ``ping``: who it tells it is
         their turn); with ``delete_at``, one to be deleted then (its words with it; a board of a
-        window, when nobody is to move)."""
+        window, when nobody is to move). A room that shows boards as cards gets one (``parts``)."""
+        style = await board_style(self.transport, live.room) if parts is not None else "message"
+        if style != "message" and parts is not None:
+            return await self.cards.post(self, live, png, parts, style, delete_at, caption=caption, alt=alt, ping=ping)
         filename = f"match{live.id}.png"
         if delete_at is None:
             return await self.transport.post_picture(

@@ -263,7 +263,7 @@ class Message(Base):
 
 class GuildSettings(Base):
     """What a server's admins set: the role that may host matches, whether each match runs in a
-    thread of its room, whether the player to move is pinged."""
+    thread of its room, whether the player to move is pinged, how a match's board is shown."""
 
     __tablename__ = "guild_settings"
 
@@ -271,6 +271,7 @@ class GuildSettings(Base):
     host_role_id: Mapped[int | None] = mapped_column(BigInteger)
     threads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    board: Mapped[str] = mapped_column(String(16), default="message", server_default="message")
 
 
 class GameRoom(Base):

@@ -202,11 +202,13 @@ class PostedMessage:
 @dataclass(frozen=True)
 class GuildConfig:
     """A guild's settings: the host role, the game rooms, whether each match runs in a thread of
-    its room (``threads``) and whether the player to move is pinged (``pings``); defaults when
-    never set."""
+    its room (``threads``), whether the player to move is pinged (``pings``) and how a match's
+    board is shown (``board``: ``message``, ``card`` or ``edited``); defaults when never set."""
 
     guild_id: int
     host_role_id: int | None = None
     game_room_ids: tuple[int, ...] = ()
     threads: bool = False
     pings: bool = True
+    #: How the room shows a match's board (``/setup board``; ``geniusbot.host.transport.BOARD_STYLES``).
+    board: str = "message"
