@@ -45,6 +45,7 @@ from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
+from geniusbot.languages import RoomLanguages
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import GuildConfig, StorageError, StorageUnavailable, Store, TimerRecord
 from geniusbot.storage.shards import Shards
@@ -162,6 +163,10 @@ class GeniusBot(commands.AutoShardedBot):
         self.transport = DiscordTransport(self, sleep=self.sleep, pings=self.pings_on)
         # Server -> whether its turn pings are on (/setup pings), read from the store once.
         self._pings: dict[int, bool] = {}
+        #: Each server's rooms' language (/setup language), read from the store once.
+        self.rooms = RoomLanguages(
+            lambda guild: self.store.get_guild_settings(guild) if self.store else None, lambda: self.language
+        )
         self.dispatcher: TimerDispatcher | None = None
         self.resumed: list[int] = []
         #: The shards this process owns when it is one of several on PostgreSQL (``SHARD_COUNT``
@@ -184,9 +189,9 @@ class GeniusBot(commands.AutoShardedBot):
         """The language the bot speaks (``GENIUSBOT_LANGUAGE``; English without settings)."""
         return self.settings.geniusbot_language if self.settings is not None else ENGLISH
 
-    def words(self, names: Mapping[str, str] | None = None) -> Words:
-        """The renderer of what the bot says, in its language (``names``: a match's seats' names)."""
-        return Words(self.language, names)
+    def words(self, names: Mapping[str, str] | None = None, language: str | None = None) -> Words:
+        """The renderer of what the bot says, in its language or ``language`` (``names``: a match's seats' names)."""
+        return Words(language or self.language, names)
 
     async def pings_on(self, guild_id: int) -> bool:
         """Whether the server pings the player to move (``/setup pings``; on by default). A store
@@ -203,6 +208,7 @@ class GeniusBot(commands.AutoShardedBot):
     def settings_changed(self, config: GuildConfig) -> None:
         """A server's settings were saved (``/setup``): what this process keeps of them follows."""
         self._pings[config.guild_id] = config.pings
+        self.rooms.changed(config)
 
     def now(self) -> float:
         """The time of the host's clocks, as epoch seconds."""
@@ -446,10 +452,12 @@ def member_words(interaction: discord.Interaction) -> Words:
 
 async def reply(interaction: discord.Interaction, text: str | Message, *, ephemeral: bool = True, **extra: Any) -> None:
     """Answer an interaction whether or not it was answered (or deferred) already: a message in
-    the member's language when only they read it (:func:`member_words`), else in the bot's
+    the member's language when only they read it (:func:`member_words`), else in the room's
     (words said already, such as the host's, as they are)."""
     if isinstance(text, Message):
-        text = member_words(interaction)(text) if ephemeral else said(interaction.client, text)
+        client = interaction.client
+        room = await client.rooms.of(interaction.guild) if isinstance(client, GeniusBot) else None
+        text = member_words(interaction)(text) if ephemeral else (Words(room) if room else words_for(client))(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral, **extra)

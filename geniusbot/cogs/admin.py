@@ -1,4 +1,5 @@
-"""Server set-up (``/setup``: the host role and the game rooms) and ``/rules``."""
+"""Server set-up (``/setup``: the host role, the game rooms, threads, pings, the rooms' language)
+and ``/rules``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from discord.ext import commands
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import get_game
+from geniusbot.languages import SERVER_DEFAULT, language_said, room_languages, rooms_speak
 from geniusbot.storage import GuildConfig
 from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
@@ -26,10 +28,22 @@ class GuildChanges(TypedDict, total=False):
     game_room_ids: Iterable[int]
     threads: bool
     pings: bool
+    language: str | None
 
 
-def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
-    """The guild's settings in a sentence or two."""
+def language_choices() -> list[app_commands.Choice[str | int | float]]:
+    """``/setup language``'s choices: the server's default, English, each language of a catalogue."""
+    default = app_commands.Choice[str | int | float](
+        name=described(say_c("slash choice", "the server's default")), value=SERVER_DEFAULT
+    )
+    return [
+        default,
+        *(app_commands.Choice[str | int | float](name=described(language_said(c)), value=c) for c in room_languages()),
+    ]
+
+
+def describe_config(config: GuildConfig, guild: discord.Guild, language: str) -> Message:
+    """The guild's settings in a sentence or two (``language``: the one its rooms speak now)."""
     role = guild.get_role(config.host_role_id) if config.host_role_id else None
     if role is not None:
         hosts = say("Members with the {role} role (or Manage Server) may host matches.", role=Verbatim(role.name))
@@ -55,7 +69,14 @@ def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
         if config.pings
         else say("Nobody is pinged when it is their turn.")
     )
-    return say("{hosts} {rooms} {where} {pings}", hosts=hosts, rooms=rooms, where=where, pings=pings)
+    return say(
+        "{hosts} {rooms} {where} {pings} {language}",
+        hosts=hosts,
+        rooms=rooms,
+        where=where,
+        pings=pings,
+        language=rooms_speak(config, language),
+    )
 
 
 class Admin(commands.Cog):
@@ -63,6 +84,8 @@ class Admin(commands.Cog):
 
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
+        # The languages are the catalogues found as the cog loads (a choice's list is fixed then).
+        self.setup_command._params["language"].choices = language_choices()
 
     @app_commands.command(
         name="setup",
@@ -80,6 +103,7 @@ class Admin(commands.Cog):
             say_c("slash option", "run each match in a thread of its game room (true), or in the room itself (false)")
         ),
         pings=described(say_c("slash option", "mention the player to move once a turn (true), or nobody (false)")),
+        language=described(say_c("slash option", "the language the rooms speak; a match keeps the one it started in")),
     )
     async def setup_command(
         self,
@@ -91,6 +115,7 @@ class Admin(commands.Cog):
         clear_host_role: bool = False,
         threads: bool | None = None,
         pings: bool | None = None,
+        language: str | None = None,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -99,6 +124,13 @@ class Admin(commands.Cog):
             raise Refusal(say("Only members with the Manage Server permission can change the bot's settings."))
         if host_role is not None and clear_host_role:
             raise Refusal(say("Either name a host role or clear it, not both."))
+        if language not in (None, SERVER_DEFAULT, *room_languages()):
+            raise Refusal(
+                say(
+                    "The bot does not speak {language}; choose one of the languages offered.",
+                    language=Verbatim(str(language)),
+                )
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.bot.store
         assert store is not None
@@ -121,10 +153,13 @@ class Admin(commands.Cog):
             changes["threads"] = threads
         if pings is not None and pings != config.pings:
             changes["pings"] = pings
+        chosen = None if language in (None, SERVER_DEFAULT) else language
+        if language is not None and chosen != config.language:
+            changes["language"] = chosen
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
             self.bot.settings_changed(config)
-        settings = describe_config(config, interaction.guild)
+        settings = describe_config(config, interaction.guild, await self.bot.rooms.of(interaction.guild))
         await reply(interaction, say("Saved. {settings}", settings=settings) if changes else settings)
 
     @app_commands.command(

@@ -161,12 +161,16 @@ class Announcer:
             said = replace(said, args={**said.args, "seat": Verbatim(live.label(labelled))})
         return self.words(live)(said)
 
+    def language_of(self, live: LiveMatch) -> str:
+        """The language ``live`` speaks: its own, fixed at its start; the host's for a match of none."""
+        return live.language or self.language
+
     def words(self, live: LiveMatch) -> Words:
-        """The renderer of ``live``'s words: the host's language, the players' names."""
-        return Words(self.language, {seat: player.name for seat, player in live.players.items()})
+        """The renderer of ``live``'s words: its language (:meth:`language_of`), the players' names."""
+        return Words(self.language_of(live), {seat: player.name for seat, player in live.players.items()})
 
     def text(self, live: LiveMatch, message: Message) -> str:
-        """``message`` as ``live``'s players read it: in the host's language, with their names."""
+        """``message`` as ``live``'s players read it: in its language, with their names."""
         return self.words(live)(message)
 
     async def announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
@@ -517,7 +521,7 @@ class Announcer:
         that ended with no result."""
         result = record.result
         if record.status == MatchStatus.ABORTED or result is None:
-            return Words(self.language)(ABORTED_SAID)
+            return Words(record.language or self.language)(ABORTED_SAID)
         live = self.cache.from_record(record)
         if live.game.outcome() is not None:
             return self.caption(live, self.now())

@@ -94,6 +94,8 @@ class MatchRecord:
     #: The seat the practice opponent plays and its level; ``None`` for a match between people.
     practice_seat: str | None = None
     practice_level: str | None = None
+    #: The language the match speaks, fixed at its start; ``None``: the host's own.
+    language: str | None = None
 
     @property
     def practice(self) -> Practice | None:
@@ -202,11 +204,13 @@ class PostedMessage:
 @dataclass(frozen=True)
 class GuildConfig:
     """A guild's settings: the host role, the game rooms, whether each match runs in a thread of
-    its room (``threads``) and whether the player to move is pinged (``pings``); defaults when
-    never set."""
+    its room (``threads``), whether the player to move is pinged (``pings``) and the rooms' language
+    (``language``); defaults when never set."""
 
     guild_id: int
     host_role_id: int | None = None
     game_room_ids: tuple[int, ...] = ()
     threads: bool = False
     pings: bool = True
+    #: The language its rooms speak (``/setup language``); ``None``: the server's own.
+    language: str | None = None
