@@ -21,6 +21,7 @@ from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
 from .naming import game_title, legacy_name_seats
 from .transport import Player, TextBoard, TransportError, post_picture, post_text, send_private_text
+from .turns import TurnMessages, turn_pings
 
 if TYPE_CHECKING:
     from .cache import MatchCache
@@ -91,6 +92,8 @@ class Announcer:
         self.boards = boards
         self.text_boards = text_boards
         self.on_picture = on_picture
+        #: "Your move" by private message, for long clocks (see :mod:`.turns`).
+        self.turns = TurnMessages(transport, now, self.words)
 
     async def post(
         self, live: LiveMatch, text: str | Message | TextBoard, *, delete_at: float | None = None
@@ -100,16 +103,21 @@ class Announcer:
         it is posted. A :class:`Message` is said in the host's language (:meth:`text`)."""
         if isinstance(text, Message):
             text = self.text(live, text)
+        posted: int | None
         try:
             if delete_at is None:
-                return await post_text(self.transport, live.room, text, None)
-            whole = text.text if isinstance(text, TextBoard) else text
-            return await self.posted.post_timed(
-                live, delete_at, lambda key: post_text(self.transport, live.room, text, key), text=whole
-            )
+                posted = await post_text(self.transport, live.room, text, None)
+            else:
+                whole = text.text if isinstance(text, TextBoard) else text
+                posted = await self.posted.post_timed(
+                    live, delete_at, lambda key: post_text(self.transport, live.room, text, key), text=whole
+                )
         except TransportError as error:
             log.warning("match %s: could not post: %s", live.id, error)
             return None
+        if isinstance(text, TextBoard) and text.ping:
+            await self.turns.tell(live, text.ping, posted)  # a text board that told seats it is their turn
+        return posted
 
     async def private(self, live: LiveMatch, seat: str, text: str | Message | TextBoard) -> bool:
         if isinstance(text, Message):
@@ -363,7 +371,7 @@ class Announcer:
         if png is not None:
             try:
                 alt = self.alt_text(live, view)
-                await self._post_picture(live, png, caption, vanish_at, alt, ping)
+                await self.turns.tell(live, ping, await self._post_picture(live, png, caption, vanish_at, alt, ping))
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -400,21 +408,8 @@ class Announcer:
         ending = self.caption(live, now, timed_out=timed_out)
         return "\n".join(t for t in (*lead, self.text(live, BOARD_LOST_SAID), window_says, ending) if t)
 
-    @staticmethod
-    def turn_pings(live: LiveMatch) -> tuple[Player, ...]:
-        """The players the board about to be posted tells it is their turn: the seats to move now
-        that were not when the last board was posted (once a turn; a seat moving again, or one
-        still owing its sealed move, is not told twice), the practice opponent and seats with no
-        user aside. A transport tells them as it can (Discord mentions them, where the server has
-        pings on)."""
-        movers = tuple(live.game.to_move()) if live.status == MatchStatus.LIVE and not live.game.is_over else ()
-        told = [seat for seat in movers if seat not in live.pinged]
-        live.pinged = movers
-        return tuple(
-            live.players[seat]
-            for seat in told
-            if seat != live.practice_seat and seat in live.players and live.players[seat].user_id is not None
-        )
+    #: The players the board about to be posted tells it is their turn (see :func:`.turns.turn_pings`).
+    turn_pings = staticmethod(turn_pings)
 
     def alt_text(self, live: LiveMatch, view: Mapping[str, Any]) -> str:
         """The board's picture in words, for who cannot see it: the match and its game, then the
