@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from geniusbot.storage import StorageUnavailable
-from geniusbot.words import DOMAIN, ENGLISH, Message, Verbatim, say, say_c
-from geniusbot.words.render import catalogue, languages, locales
+from geniusbot.words import DOMAIN, ENGLISH, Message, Verbatim, render, say, say_c
+from geniusbot.words.render import catalogue, languages
 
 if TYPE_CHECKING:
     from geniusbot.storage import GuildConfig
@@ -23,7 +23,7 @@ SERVER_DEFAULT = "default"
 def catalogue_languages(domain: str = DOMAIN) -> tuple[str, ...]:
     """The languages ``domain`` (geniusbot's own by default) has a catalogue of, as Discord writes
     a locale (``ko``, ``pt-BR``), in order."""
-    folder = locales(domain)
+    folder = render.locales(domain)
     if folder is None:
         return ()
     found = (path.name for path in folder.iterdir() if (path / "LC_MESSAGES" / f"{domain}.po").is_file())
