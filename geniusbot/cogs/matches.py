@@ -544,7 +544,8 @@ class Matches(commands.Cog):
                 del self.dm_offers[(match_id, seat)]
         elif (old := self.offers.get(match_id)) is not None and old.message_id == pressed:
             del self.offers[match_id]
-        answered = self.bot.words()(
+        live = self.host.held(match_id)
+        answered = (self.match_words(live) if live is not None else self.bot.words())(
             say("Match #{match}: you answered {answer}.", match=match_id, answer=Verbatim(text))
             if private
             else say("{seat} chose: {choice}.", seat=Verbatim(label), choice=Verbatim(text))

@@ -172,3 +172,24 @@ async def test_setup_offers_english_the_catalogues_and_the_server_default(world:
             ("한국어 (ko)", "ko"),
             ("the language qps", "qps"),
         ]
+
+
+async def test_a_choice_in_the_room_is_offered_and_closed_in_the_matchs_language(
+    world: World, catalogues: None
+) -> None:
+    fake = world.fake
+    async with world.running():
+        await setup(world, language="qps")
+        await world.start("tictacfive", clock="none")
+        for point in ("H8", "H9", "I8"):
+            await world.say(world.alice, point)
+        choice = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None
+        )
+        assert choice.content.startswith("⟦")
+        pressed = await fake.click(world.bob, choice, "gb:choice:1:p2:white")
+        await fake.wait_for_response(pressed)
+        closed = await fake.wait_for_edit(choice, predicate=lambda m: not m.components)
+        assert closed.content.startswith("⟦") and "white" in closed.content
+        await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments) and m.id > closed.id)
+        assert not only_catalogue_words(world, world.room)
