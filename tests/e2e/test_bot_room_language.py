@@ -193,3 +193,18 @@ async def test_a_choice_in_the_room_is_offered_and_closed_in_the_matchs_language
         assert closed.content.startswith("⟦") and "white" in closed.content
         await fake.wait_for_message(world.room, predicate=lambda m: bool(m.attachments) and m.id > closed.id)
         assert not only_catalogue_words(world, world.room)
+
+
+async def test_a_record_played_on_in_a_room_speaks_the_rooms_language(world: World, catalogues: None) -> None:
+    from tests.e2e.test_bot_import import RECORDS, import_file
+
+    fake = world.fake
+    async with world.running() as bot:
+        await setup(world, language="qps")
+        text = (RECORDS / "tictacfive-unfinished.txt").read_bytes()
+        await ephemeral_answer(world, await import_file(world, "u.txt", text, first=world.alice, second=world.bob))
+        assert bot.store is not None and (await bot.store.get_match(1)).language == "qps"
+        await ephemeral_answer(world, await fake.slash(world.owner, world.guild, world.room, "resume", {"match": 1}))
+        board = await world.say(world.alice, "J9")
+        assert board.content.startswith("⟦")
+        assert not only_catalogue_words(world, world.room)
