@@ -31,15 +31,19 @@ class GuildChanges(TypedDict, total=False):
     language: str | None
 
 
+#: The most choices Discord lets an option have.
+MAX_CHOICES = 25
+
+
 def language_choices() -> list[app_commands.Choice[str | int | float]]:
     """``/setup language``'s choices: the server's default, English, each language of a catalogue."""
     default = app_commands.Choice[str | int | float](
         name=described(say_c("slash choice", "the server's default")), value=SERVER_DEFAULT
     )
-    return [
-        default,
-        *(app_commands.Choice[str | int | float](name=described(language_said(c)), value=c) for c in room_languages()),
+    offered = [
+        app_commands.Choice[str | int | float](name=described(language_said(c)), value=c) for c in room_languages()
     ]
+    return [default, *offered][:MAX_CHOICES]  # Discord's limit
 
 
 def describe_config(config: GuildConfig, guild: discord.Guild, language: str) -> Message:

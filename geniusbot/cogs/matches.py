@@ -413,7 +413,7 @@ class Matches(commands.Cog):
             # A move sent here would be public anyway; the room is where the match is played.
             rooms = rooms_of([live.channel_id for live in mine if live.channel_id is not None])
             said = say("Your match takes no private moves; type your move in {rooms}.", rooms=rooms)
-            await self._answer_dm(message, self.bot.words()(said))
+            await self._answer_dm(message, self.match_words(mine[0])(said))  # a match's language
             return
         result = await self.host.private_message(message.author.id, text, key=f"discord:{message.id}")
         if result.ok and result.match_id is not None:
