@@ -100,7 +100,8 @@ class Announcer:
     ) -> int | None:
         """Post ``text`` (or a text board) in the room (``None`` if it could not be); with
         ``delete_at`` (epoch seconds), a message to be deleted then, whose deletion is kept before
-        it is posted. A :class:`Message` is said in the host's language (:meth:`text`)."""
+        it is posted. A :class:`Message` is said in the match's language (:meth:`text`); a text
+        board that tells seats it is their turn may tell them privately too (:mod:`.turns`)."""
         if isinstance(text, Message):
             text = self.text(live, text)
         posted: int | None
