@@ -456,8 +456,12 @@ async def reply(interaction: discord.Interaction, text: str | Message, *, epheme
     (words said already, such as the host's, as they are)."""
     if isinstance(text, Message):
         client = interaction.client
-        room = await client.rooms.of(interaction.guild) if isinstance(client, GeniusBot) else None
-        text = member_words(interaction)(text) if ephemeral else (Words(room) if room else words_for(client))(text)
+        if ephemeral:
+            text = member_words(interaction)(text)
+        elif isinstance(client, GeniusBot):
+            text = Words(await client.rooms.of(interaction.guild))(text)
+        else:
+            text = said(client, text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral, **extra)

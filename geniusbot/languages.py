@@ -6,12 +6,15 @@ locale (Discord's ``guild.preferred_locale``) where a catalogue has it, else the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from geniusbot.storage import StorageUnavailable
+from geniusbot.storage import StorageError
 from geniusbot.words import DOMAIN, ENGLISH, Message, Verbatim, render, say, say_c
 from geniusbot.words.render import catalogue, languages
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from geniusbot.storage import GuildConfig
@@ -88,7 +91,7 @@ class RoomLanguages:
     async def of(self, guild: Any) -> str:
         """The language ``guild``'s rooms speak (a discord.py guild: its ``id`` and
         ``preferred_locale``; ``None``, a DM: the bot's). A store that cannot be read now gives
-        the server's default, read again next time."""
+        the server's default (logged), read again next time."""
         if guild is None:
             return self.default()
         preferred = str(getattr(guild.preferred_locale, "value", guild.preferred_locale) or "")
@@ -98,7 +101,8 @@ class RoomLanguages:
                 return room_language(None, preferred, self.default())
             try:
                 self._chosen[guild.id] = (await reading).language
-            except StorageUnavailable:
+            except StorageError as error:  # never worth a failed answer or a match not started
+                log.warning("the language of server %s cannot be read now: %s", guild.id, error)
                 return room_language(None, preferred, self.default())
         return room_language(self._chosen[guild.id], preferred, self.default())
 
