@@ -48,11 +48,12 @@ from geniusbot.commands import (
 if TYPE_CHECKING:
     from geniusbot.config import Settings
     from geniusbot.words import Message
+    from geniusbot.words.parser import SaidCommands, SaidParser
 
 log = logging.getLogger("geniusbot")
 
 #: The sub-commands, in the order ``geniusbot --help`` lists them: each one's ``add_parser``.
-COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
+COMMANDS: list[Callable[[SaidCommands], None]] = [
     adjudicate.add_parser,
     play.add_parser,
     db.add_parser,
@@ -67,23 +68,38 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
 # --------------------------------------------------------------------------- the launcher
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> SaidParser:
     """The argument parser with every sub-command of :data:`COMMANDS`.
 
     Given the command line ``argv``, ``play``'s own parser (which loads every game) and ``check``'s
     (which lists the checks) are built only when their command is in it; without ``argv``, always.
     """
-    parser = argparse.ArgumentParser(
+    from geniusbot.words import Words, say
+    from geniusbot.words.parser import SaidParser
+
+    # Read lightly: the parser is built before the settings are (and --help reads none).
+    parser = SaidParser(
         prog="geniusbot",
-        description="geniusbot: a Discord game master for Genius-style death matches and final matches.",
+        words=Words(light_setting("GENIUSBOT_LANGUAGE") or "en"),
+        description=None,
     )
-    parser.add_argument("--version", action="version", version=f"geniusbot {__version__}")
+    parser.description = parser.said(
+        say("geniusbot: a Discord game master for Genius-style death matches and final matches.")
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"geniusbot {__version__}",
+        help=parser.said_help(say("show the version and exit")),
+    )
     parser.add_argument(
         "--log-level",
         metavar="LEVEL",
-        help="DEBUG, INFO, WARNING, ERROR or CRITICAL (default: the LOG_LEVEL setting, else INFO)",
+        help=parser.said_help(
+            say("DEBUG, INFO, WARNING, ERROR or CRITICAL (default: the LOG_LEVEL setting, else INFO)")
+        ),
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title=parser.said(say("commands")))
     for add in COMMANDS:
         if add is play.add_parser:
             play.add_parser(commands, full=argv is None or "play" in argv)

@@ -28,9 +28,12 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from geniusbot.words import ENGLISH, Listing, Message, Verbatim, Words, say
+
+if TYPE_CHECKING:
+    from geniusbot.words.parser import SaidParser
 
 from .page_steps import PageMatch, PageRefused, PageStep, match_steps, record_steps
 
@@ -479,21 +482,34 @@ async def html_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The standalone command's arguments (the same as ``geniusbot replay``'s for a page)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m geniusbot.archive.page",
-        description="Write the replay page of a match record, or of a stored match: one HTML file, no network.",
+def build_parser() -> SaidParser:
+    """The standalone command's arguments (the same as ``geniusbot replay``'s for a page), its help
+    in GENIUSBOT_LANGUAGE (the environment's; English without it)."""
+    from geniusbot.words.parser import SaidParser
+
+    parser = SaidParser(
+        prog="python -m geniusbot.archive.page", words=Words(os.environ.get("GENIUSBOT_LANGUAGE") or "en")
     )
-    parser.add_argument("file", nargs="?", help="the record file (leave out with --match)")
-    parser.add_argument("--html", required=True, metavar="OUT", help="the HTML file to write")
-    parser.add_argument("--match", type=int, metavar="N", help="a stored match (ended) instead of a record file")
-    parser.add_argument("--db", metavar="URL", help="the database of --match: a SQLite file or a database URL")
+    parser.description = parser.said(
+        say("Write the replay page of a match record, or of a stored match: one HTML file, no network.")
+    )
+    parser.add_argument("file", nargs="?", help=parser.said_help(say("the record file (leave out with --match)")))
+    parser.add_argument("--html", required=True, metavar="OUT", help=parser.said_help(say("the HTML file to write")))
+    parser.add_argument(
+        "--match", type=int, metavar="N", help=parser.said_help(say("a stored match (ended) instead of a record file"))
+    )
+    parser.add_argument(
+        "--db", metavar="URL", help=parser.said_help(say("the database of --match: a SQLite file or a database URL"))
+    )
     parser.add_argument(
         "--language",
         metavar="CODE",
-        help="the language of the page: en, a language with a catalogue, or qps, the pseudo-language "
-        "(default: GENIUSBOT_LANGUAGE, else en)",
+        help=parser.said_help(
+            say(
+                "the language of the page: en, a language with a catalogue, or qps, the pseudo-language "
+                "(default: GENIUSBOT_LANGUAGE, else en)"
+            )
+        ),
     )
     return parser
 

@@ -3,31 +3,49 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from geniusbot.words.parser import SaidCommands
+
 import argparse
 import sys
 from pathlib import Path
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: SaidCommands) -> None:
     """Add ``adjudicate`` and its arguments to the launcher's sub-commands."""
+    from geniusbot.words import say
+
     parser = commands.add_parser(
         "adjudicate",
-        help="replay a match record and rule on every line",
+        help=commands.said_help(say("replay a match record and rule on every line")),
         description=(
-            "Replay a match record the way a careful host rules a transcript: every line is "
-            "accepted or rejected with the reason a player would be given, and the result follows. "
-            "Exit 0 when the file was read, 2 when it could not be (unreadable file, unknown game, "
-            "malformed header)."
+            commands.said(
+                say(
+                    "Replay a match record the way a careful host rules a transcript: every line is "
+                    "accepted or rejected with the reason a player would be given, and the result follows. "
+                    "Exit 0 when the file was read, 2 when it could not be (unreadable file, unknown game, "
+                    "malformed header)."
+                )
+            )
         ),
     )
-    parser.add_argument("file", help="the record file (see README.md, 'The match record'); - reads standard input")
-    parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    parser.add_argument(
+        "file",
+        help=parser.said_help(say("the record file (see README.md, 'The match record'); - reads standard input")),
+    )
+    parser.add_argument("--json", action="store_true", help=parser.said_help(say("print the verdicts as JSON")))
     parser.add_argument(
         "--language",
         metavar="CODE",
         default="en",
-        help="the language of the report: en (default), a language with a catalogue, or qps, the pseudo-language "
-        "(the JSON's rulings are English whatever it says)",
+        help=parser.said_help(
+            say(
+                "the language of the report: en (default), a language with a catalogue, or qps, the "
+                "pseudo-language (the JSON's rulings are English whatever it says)"
+            )
+        ),
     )
     # It rules a text file: no pydantic settings, no database, no pictures (see bench/bench_startup.py).
     parser.set_defaults(handler="geniusbot.commands.adjudicate:command", needs_settings=False)

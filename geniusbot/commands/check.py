@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from geniusbot.conformance.checks import Result
     from geniusbot.games import Game
     from geniusbot.words import Message, Words
+    from geniusbot.words.parser import SaidCommands
 
 log = logging.getLogger(__name__)
 
@@ -29,55 +30,78 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
-#: ``check``'s line in ``geniusbot --help`` (its own parser says the same).
-HELP = "run every per-game conformance check on an installed game"
+def help_line() -> Message:
+    """``check``'s line in ``geniusbot --help`` (its own parser says the same)."""
+    from geniusbot.words import say
+
+    return say("run every per-game conformance check on an installed game")
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
+def add_parser(commands: SaidCommands, full: bool = True) -> None:
     """Add ``check`` and its arguments to the launcher's sub-commands.
 
     With ``full`` false (another command runs), a line in the command list is enough: the full
     parser lists the checks, which imports the conformance package."""
+    from geniusbot.words import Verbatim, say
+
     if not full:
-        commands.add_parser("check", help=HELP)
+        commands.add_parser("check", help=commands.said_help(help_line()))
         return
     from geniusbot.conformance.checks import CHECK_NAMES, CHECKS
 
     listing = "\n".join(
-        textwrap.fill(check.says, 96, initial_indent=f"  {check.name:<14} ", subsequent_indent=" " * 17)
+        textwrap.fill(commands.said(check.says), 96, initial_indent=f"  {check.name:<14} ", subsequent_indent=" " * 17)
         for check in CHECKS
     )
     parser = commands.add_parser(
         "check",
-        help=HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help=commands.said_help(help_line()),
+        raw_description=True,
         description=textwrap.fill(
-            "Hold a game, built in or installed as a plug-in, to the contract every game keeps "
-            "(docs/writing-a-game.md): the checks geniusbot's own test suite runs on its games. "
-            "Each check prints ok or FAIL; a failure says what was wrong, where it was met (rule set, "
-            "seed, action) and what to do. Exit 0 when every check passes, 1 when one fails, 2 for a "
-            "game that cannot be found or loaded.",
+            commands.said(
+                say(
+                    "Hold a game, built in or installed as a plug-in, to the contract every game keeps "
+                    "(docs/writing-a-game.md): the checks geniusbot's own test suite runs on its games. "
+                    "Each check prints ok or FAIL; a failure says what was wrong, where it was met (rule "
+                    "set, seed, action) and what to do. Exit 0 when every check passes, 1 when one fails, "
+                    "2 for a game that cannot be found or loaded."
+                )
+            ),
             96,
         )
-        + "\n\nThe checks, in the order they run:\n"
+        + "\n\n"
+        + commands.said(say("The checks, in the order they run:"))
+        + "\n"
         + listing,
     )
     parser.add_argument(
         "game",
         metavar="GAME",
-        help="an installed game's name, or module:Class of a game not installed yet (imported from the current folder)",
+        help=parser.said_help(
+            say(
+                "an installed game's name, or module:Class of a game not installed yet (imported from "
+                "the current folder)"
+            )
+        ),
     )
     parser.add_argument(
         "--only",
         action="append",
         metavar="CHECK",
-        help="run only this check (repeatable, or comma-separated): " + ", ".join(CHECK_NAMES),
+        help=parser.said_help(
+            say(
+                "run only this check (repeatable, or comma-separated): {checks}",
+                checks=Verbatim(", ".join(CHECK_NAMES)),
+            )
+        ),
     )
     parser.add_argument(
         "--option",
         action="append",
         metavar="K=V",
-        help="also play random games and keywords with this game option (repeatable: one set of options)",
+        help=parser.said_help(
+            say("also play random games and keywords with this game option (repeatable: one set of options)")
+        ),
     )
     parser.set_defaults(handler="geniusbot.commands.check:command", needs_settings=False)
 

@@ -6,27 +6,47 @@ command that runs them and says what it did.
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from geniusbot.words.parser import SaidCommands
+
 import sys
 from typing import Any
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: SaidCommands) -> None:
     """Add ``db`` and its ``upgrade`` to the launcher's sub-commands."""
-    db = commands.add_parser("db", help="manage the database", description="Manage the bot's database.")
-    db_commands = db.add_subparsers(dest="db_command", metavar="DB_COMMAND", title="database commands", required=True)
+    from geniusbot.words import say
+
+    db = commands.add_parser(
+        "db",
+        help=commands.said_help(say("manage the database")),
+        description=commands.said(say("Manage the bot's database.")),
+    )
+    db_commands = db.add_subparsers(
+        dest="db_command", metavar="DB_COMMAND", title=db.said(say("database commands")), required=True
+    )
     upgrade = db_commands.add_parser(
         "upgrade",
-        help="migrate the database to the newest schema",
+        help=db_commands.said_help(say("migrate the database to the newest schema")),
         description=(
-            "Run the database migrations on DATABASE_URL (default: a SQLite file in the data "
-            "directory). Safe to repeat: an up-to-date database is left as it is. Exit 0 when the "
-            "database is up to date, 2 when it could not be reached or migrated (the message says "
-            "why), 130 when stopped by Ctrl-C."
+            db_commands.said(
+                say(
+                    "Run the database migrations on DATABASE_URL (default: a SQLite file in the data "
+                    "directory). Safe to repeat: an up-to-date database is left as it is. Exit 0 when the "
+                    "database is up to date, 2 when it could not be reached or migrated (the message says "
+                    "why), 130 when stopped by Ctrl-C."
+                )
+            )
         ),
     )
-    upgrade.add_argument("--url", help="the database URL to migrate instead of the DATABASE_URL setting")
-    upgrade.add_argument("--revision", default="head", help="the revision to migrate to (default: head)")
+    upgrade.add_argument(
+        "--url", help=upgrade.said_help(say("the database URL to migrate instead of the DATABASE_URL setting"))
+    )
+    upgrade.add_argument(
+        "--revision", default="head", help=upgrade.said_help(say("the revision to migrate to (default: head)"))
+    )
     upgrade.set_defaults(handler="geniusbot.commands.db:upgrade_command")
 
 

@@ -3,27 +3,47 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from geniusbot.words.parser import SaidCommands
+
 import argparse
 from pathlib import Path
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: SaidCommands) -> None:
     """Add ``import`` and its arguments to the launcher's sub-commands."""
+    from geniusbot.words import say
+
     parser = commands.add_parser(
         "import",
-        help="store a match record as an archived match",
+        help=commands.said_help(say("store a match record as an archived match")),
         description=(
-            "Adjudicate a match record and, when every line is accepted, store it as a match: finished, "
-            "or paused when the record stops before the end. With --guild it goes to the bot's "
-            "database (DATABASE_URL) as a match of that server; without, to the console's, where "
-            "'geniusbot play GAME' resumes a paused one. The same record imported twice is recognised. "
-            "Exit 0 when stored (or stored already), 2 when not (unreadable, not UTF-8, too large, "
-            "unknown game, a refused line)."
+            commands.said(
+                say(
+                    "Adjudicate a match record and, when every line is accepted, store it as a match: "
+                    "finished, or paused when the record stops before the end. With --guild it goes to the "
+                    "bot's database (DATABASE_URL) as a match of that server; without, to the console's, "
+                    "where 'geniusbot play GAME' resumes a paused one. The same record imported twice is "
+                    "recognised. Exit 0 when stored (or stored already), 2 when not (unreadable, not "
+                    "UTF-8, too large, unknown game, a refused line)."
+                )
+            )
         ),
     )
-    parser.add_argument("file", help="the record file (see README.md, 'The match record')")
-    parser.add_argument("--guild", type=int, metavar="ID", help="the Discord server (guild) id the match belongs to")
-    parser.add_argument("--db", metavar="URL", help="a SQLite file or database URL instead of the default database")
+    parser.add_argument("file", help=parser.said_help(say("the record file (see README.md, 'The match record')")))
+    parser.add_argument(
+        "--guild",
+        type=int,
+        metavar="ID",
+        help=parser.said_help(say("the Discord server (guild) id the match belongs to")),
+    )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help=parser.said_help(say("a SQLite file or database URL instead of the default database")),
+    )
     parser.set_defaults(handler="geniusbot.commands.imports:command")
 
 

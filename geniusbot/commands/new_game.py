@@ -6,31 +6,47 @@ there already.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from geniusbot.words.parser import SaidCommands
+
 import argparse
 from pathlib import Path
-
-#: ``new-game``'s line in ``geniusbot --help``.
-HELP = "write a new game's package: entry point, a Game subclass, its tests"
 
 EXIT_USAGE = 2
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: SaidCommands) -> None:
     """Add ``new-game`` and its arguments to the launcher's sub-commands."""
+    from geniusbot.words import say
+
     parser = commands.add_parser(
         "new-game",
-        help=HELP,
+        help=commands.said_help(say("write a new game's package: entry point, a Game subclass, its tests")),
         description=(
-            "Write the package of a new game into NAME/ (or --dir): pyproject.toml with the geniusbot.games "
-            "entry point, a README, src/NAME/rules.py with a Game subclass (a whole small game to change into "
-            "yours) and tests/ with its scenarios and geniusbot check. It passes geniusbot check NAME once "
-            "installed (pip install -e NAME). Exit 0 when written, 2 for a name that cannot be a game's or a "
-            "folder that is there already."
+            commands.said(
+                say(
+                    "Write the package of a new game into NAME/ (or --dir): pyproject.toml with the "
+                    "geniusbot.games entry point, a README, src/NAME/rules.py with a Game subclass (a "
+                    "whole small game to change into yours) and tests/ with its scenarios and geniusbot "
+                    "check. It passes geniusbot check NAME once installed (pip install -e NAME). Exit 0 "
+                    "when written, 2 for a name that cannot be a game's or a folder that is there already."
+                )
+            )
         ),
     )
-    parser.add_argument("name", metavar="NAME", help="the game's name: lower-case letters and digits, such as pebbles")
-    parser.add_argument("--title", help="the game's human name (default: the name, capitalised)")
-    parser.add_argument("--dir", metavar="DIR", help="the folder to write (default: ./NAME); it must not exist yet")
+    parser.add_argument(
+        "name",
+        metavar="NAME",
+        help=parser.said_help(say("the game's name: lower-case letters and digits, such as pebbles")),
+    )
+    parser.add_argument("--title", help=parser.said_help(say("the game's human name (default: the name, capitalised)")))
+    parser.add_argument(
+        "--dir",
+        metavar="DIR",
+        help=parser.said_help(say("the folder to write (default: ./NAME); it must not exist yet")),
+    )
     parser.set_defaults(handler="geniusbot.commands.new_game:command", needs_settings=False)
 
 

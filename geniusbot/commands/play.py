@@ -15,26 +15,42 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from geniusbot.words import Message
-
-#: ``play``'s line in ``geniusbot --help`` (its own parser says the same).
-HELP = "play a match in the terminal through the match host"
+    from geniusbot.words.parser import SaidCommands, SaidParser
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], full: bool = True) -> None:
+def help_line() -> Message:
+    """``play``'s line in ``geniusbot --help`` (its own parser says the same)."""
+    from geniusbot.words import say
+
+    return say("play a match in the terminal through the match host")
+
+
+def add_parser(commands: SaidCommands, full: bool = True) -> None:
     """Add ``play`` to the launcher's sub-commands (its help lists every game of the registry).
 
     With ``full`` false (another command runs), a line in the command list is enough: the full
     parser lists every game of the registry, which loads them all."""
+    from geniusbot.words import Listing, Verbatim, say
+
     if not full:
-        commands.add_parser("play", help=HELP)
+        commands.add_parser("play", help=commands.said_help(help_line()))
         return
     from geniusbot.games import registry
     from geniusbot.host.hints import COMMANDS
 
     games = registry()
-    listing = ", ".join(
-        f"{name} ({cls.title}{'; rule sets ' + ', '.join(cls.variants) if len(cls.variants) > 1 else ''})"
-        for name, cls in games.items()
+    listing = Listing(
+        tuple(
+            say(
+                "{name} ({title}; rule sets {rule_sets})",
+                name=Verbatim(name),
+                title=Verbatim(cls.title),
+                rule_sets=Verbatim(", ".join(cls.variants)),
+            )
+            if len(cls.variants) > 1
+            else say("{name} ({title})", name=Verbatim(name), title=Verbatim(cls.title))
+            for name, cls in games.items()
+        )
     )
     rule_sets = "; ".join(f"{name}: {', '.join(cls.variants)}" for name, cls in games.items() if len(cls.variants) > 1)
     implied = ", ".join(
@@ -42,38 +58,70 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], fu
     )
     parser = commands.add_parser(
         "play",
-        help=HELP,
-        description=(
-            "Play a match in the terminal: both seats type at one keyboard ('p1: H8', "
-            f"'p2 (dm): ...' for a private submission). Commands: {COMMANDS}. Reads standard input "
-            "line by line, so a game can be piped in."
+        help=commands.said_help(help_line()),
+        description=commands.said(
+            say(
+                "Play a match in the terminal: both seats type at one keyboard ('p1: H8', 'p2 (dm): ...' "
+                "for a private submission). Commands: {commands}. Reads standard input line by line, so a "
+                "game can be piped in.",
+                commands=Verbatim(COMMANDS),
+            )
         ),
     )
-    parser.add_argument("game", help=f"the game: {listing}".replace("%", "%%"))
-    parser.add_argument("--seed", type=int, help="the match seed (default: random)")
+    parser.add_argument("game", help=parser.said_help(say("the game: {games}", games=listing)))
+    parser.add_argument("--seed", type=int, help=parser.said_help(say("the match seed (default: random)")))
     parser.add_argument(
         "--variant",
-        help=f"the rule set of a game that has several ({rule_sets}; default: the first, or the one "
-        f"a rule set's own name implies{': ' + implied if implied else ''})".replace("%", "%%"),
+        help=parser.said_help(
+            say(
+                "the rule set of a game that has several ({rule_sets}; default: the first, or the one a rule "
+                "set's own name implies: {implied})",
+                rule_sets=Verbatim(rule_sets),
+                implied=Verbatim(implied),
+            )
+            if implied
+            else say(
+                "the rule set of a game that has several ({rule_sets}; default: the first)",
+                rule_sets=Verbatim(rule_sets),
+            )
+        ),
     )
     parser.add_argument(
-        "--option", action="append", metavar="K=V", help="a game option, e.g. p1_color=blue (repeatable)"
+        "--option",
+        action="append",
+        metavar="K=V",
+        help=parser.said_help(say("a game option, e.g. p1_color=blue (repeatable)")),
     )
-    parser.add_argument("--clock", metavar="SPEC", help="time control: 60s, 60s+5m, 90s+5m/10s, 5x60s, none")
+    parser.add_argument(
+        "--clock", metavar="SPEC", help=parser.said_help(say("time control: 60s, 60s+5m, 90s+5m/10s, 5x60s, none"))
+    )
     parser.add_argument(
         "--db",
         metavar="FILE",
-        help="a SQLite file, or a database URL such as postgresql+asyncpg://... (default: <data dir>/console.sqlite3)",
+        help=parser.said_help(
+            say(
+                "a SQLite file, or a database URL such as postgresql+asyncpg://... (default: <data "
+                "dir>/console.sqlite3)"
+            )
+        ),
     )
     parser.add_argument(
-        "--boards", metavar="DIR", help="save every board picture as a PNG in DIR (default: no picture is kept)"
+        "--boards",
+        metavar="DIR",
+        help=parser.said_help(say("save every board picture as a PNG in DIR (default: no picture is kept)")),
     )
-    parser.add_argument("--new", action="store_true", help="start a new match even if one can be resumed")
+    parser.add_argument(
+        "--new", action="store_true", help=parser.said_help(say("start a new match even if one can be resumed"))
+    )
     parser.add_argument(
         "--language",
         metavar="CODE",
-        help="the language the match is said in: en, a language with a catalogue, or qps, the pseudo-language "
-        "(default: GENIUSBOT_LANGUAGE, else en)",
+        help=parser.said_help(
+            say(
+                "the language the match is said in: en, a language with a catalogue, or qps, the "
+                "pseudo-language (default: GENIUSBOT_LANGUAGE, else en)"
+            )
+        ),
     )
     add_arguments(parser)  # --vs bot, --level, --bot-seat
     parser.set_defaults(handler="geniusbot.commands.play:command")
@@ -130,14 +178,24 @@ async def command(args: argparse.Namespace) -> int:
     )
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: SaidParser) -> None:
     """``--vs bot``, ``--level`` and ``--bot-seat``."""
-    parser.add_argument("--vs", choices=["bot"], help="play against the practice opponent (see docs/practice.md)")
+    from geniusbot.words import say
+
+    parser.add_argument(
+        "--vs", choices=["bot"], help=parser.said_help(say("play against the practice opponent (see docs/practice.md)"))
+    )
     # No argparse defaults: a match resumed says which of these were given and left out.
     parser.add_argument(
-        "--level", choices=["easy", "normal", "hard"], help="the practice opponent's level (default normal)"
+        "--level",
+        choices=["easy", "normal", "hard"],
+        help=parser.said_help(say("the practice opponent's level (default normal)")),
     )
-    parser.add_argument("--bot-seat", choices=["p1", "p2"], help="the seat the practice opponent plays (default p2)")
+    parser.add_argument(
+        "--bot-seat",
+        choices=["p1", "p2"],
+        help=parser.said_help(say("the seat the practice opponent plays (default p2)")),
+    )
 
 
 def opponent_of(args: argparse.Namespace) -> tuple[str, str] | None:

@@ -22,24 +22,31 @@ if TYPE_CHECKING:
     from geniusbot.archive.gif import Part
     from geniusbot.archive.steps import Steps
     from geniusbot.words import Message
+    from geniusbot.words.parser import SaidCommands
 
 EXIT_USAGE = 2
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: SaidCommands) -> None:
     """Add ``replay`` and its arguments to the launcher's sub-commands."""
+    from geniusbot.words import say
+
     parser = commands.add_parser(
         "replay",
-        help="write a whole match as an animated GIF or a replay page",
+        help=commands.said_help(say("write a whole match as an animated GIF or a replay page")),
         description=(
-            "Write every step of a match as a file: an animated GIF with one frame per step (the start, "
-            "then one per accepted action), each the board as everyone saw it, with the action and the "
-            "clocks under it, or a replay page (one HTML file that loads nothing: the boards, the move "
-            "list, the arrow keys and a play button); private submissions show only once the rules "
-            "reveal them. The match comes "
-            "from a record file (every line must be accepted) or, with --match, from the bot's database. "
-            "A GIF that would pass Discord's 10 MB upload limit is written in parts, OUT-1.gif, OUT-2.gif... "
-            "Exit 0 when written, 2 for bad input (the message says what to fix)."
+            commands.said(
+                say(
+                    "Write every step of a match as a file: an animated GIF with one frame per step (the "
+                    "start, then one per accepted action), each the board as everyone saw it, with the "
+                    "action and the clocks under it, or a replay page (one HTML file that loads nothing: "
+                    "the boards, the move list, the arrow keys and a play button); private submissions "
+                    "show only once the rules reveal them. The match comes from a record file (every line "
+                    "must be accepted) or, with --match, from the bot's database. A GIF that would pass "
+                    "Discord's 10 MB upload limit is written in parts, OUT-1.gif, OUT-2.gif... Exit 0 when "
+                    "written, 2 for bad input (the message says what to fix)."
+                )
+            )
         ),
     )
     source = parser.add_mutually_exclusive_group(required=True)
@@ -47,28 +54,40 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "file",
         nargs="?",
         metavar="FILE",
-        help="the record file (see README.md, 'The match record'); - reads standard input",
+        help=parser.said_help(say("the record file (see README.md, 'The match record'); - reads standard input")),
     )
-    source.add_argument("--match", type=int, metavar="N", help="the stored match N instead of a record file")
+    source.add_argument(
+        "--match", type=int, metavar="N", help=parser.said_help(say("the stored match N instead of a record file"))
+    )
     parser.add_argument(
-        "--db", metavar="URL", help="with --match: a SQLite file or database URL instead of DATABASE_URL"
+        "--db",
+        metavar="URL",
+        help=parser.said_help(say("with --match: a SQLite file or database URL instead of DATABASE_URL")),
     )
     # The output formats: one of them, and only one. Another format is one more add_argument here
     # and one more branch in command().
     output = parser.add_mutually_exclusive_group(required=True)
     output.add_argument(
-        "--gif", metavar="OUT", help="write an animated GIF to OUT (OUT-1.gif, OUT-2.gif... when split)"
+        "--gif",
+        metavar="OUT",
+        help=parser.said_help(say("write an animated GIF to OUT (OUT-1.gif, OUT-2.gif... when split)")),
     )
     output.add_argument(
         "--html",
         metavar="OUT",
-        help="write the replay page to OUT: one HTML file (boards, move list, keys, play button), no network",
+        help=parser.said_help(
+            say("write the replay page to OUT: one HTML file (boards, move list, keys, play button), no network")
+        ),
     )
     parser.add_argument(
         "--language",
         metavar="CODE",
-        help="the language of the captions and the page: en, a language with a catalogue, or qps, the "
-        "pseudo-language (default: GENIUSBOT_LANGUAGE, else en)",
+        help=parser.said_help(
+            say(
+                "the language of the captions and the page: en, a language with a catalogue, or qps, "
+                "the pseudo-language (default: GENIUSBOT_LANGUAGE, else en)"
+            )
+        ),
     )
     parser.set_defaults(handler="geniusbot.commands.replay:command")
 

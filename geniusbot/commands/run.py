@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from geniusbot.words.parser import SaidCommands
+
 import os
 from typing import Any
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: SaidCommands) -> None:
     """Add ``run`` to the launcher's sub-commands."""
+    from geniusbot.words import say
+
     commands.add_parser(
         "run",
-        help="run the Discord bot",
+        help=commands.said_help(say("run the Discord bot")),
         description=(
-            "Connect to Discord and host matches: reads DISCORD_TOKEN, DATABASE_URL, the data "
-            "directory, LOG_LEVEL and the optional DISCORD_API_BASE_URL / DISCORD_GATEWAY_URL from "
-            "the environment or .env, upgrades the database, resumes every unfinished match (each "
-            "room is told) and runs until stopped. Exit 2 without a token (the message says how "
-            "to get one) or with a token Discord refuses."
+            commands.said(
+                say(
+                    "Connect to Discord and host matches: reads DISCORD_TOKEN, DATABASE_URL, the data "
+                    "directory, LOG_LEVEL and the optional DISCORD_API_BASE_URL / DISCORD_GATEWAY_URL from "
+                    "the environment or .env, upgrades the database, resumes every unfinished match (each "
+                    "room is told) and runs until stopped. Exit 2 without a token (the message says how to "
+                    "get one) or with a token Discord refuses."
+                )
+            )
         ),
     ).set_defaults(handler="geniusbot.commands.run:command")
 

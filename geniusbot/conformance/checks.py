@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Game
+from geniusbot.words import Message, say
 
 from . import hosted, purity, rules, texts
 from .failures import CheckFailed, where
@@ -67,7 +68,7 @@ class Check:
     """One check: its ``name`` (``--only NAME``), what it ``says`` (a line), how it runs."""
 
     name: str
-    says: str
+    says: Message
     run: Run
 
 
@@ -132,91 +133,109 @@ async def _views_once(cls: type[Game], context: Context) -> None:
 CHECKS: tuple[Check, ...] = (
     Check(
         "declaration",
-        "what the host reads of the class: a name the registry finds, a title, rule sets, options, "
-        "keywords, clocks that read and a picture that imports; a new game is the same for the same seed",
+        say(
+            "what the host reads of the class: a name the registry finds, a title, rule sets, options, "
+            "keywords, clocks that read and a picture that imports; a new game is the same for the same seed"
+        ),
         lambda cls, context: rules.check_declaration(cls),
     ),
     Check(
         "random-play",
-        "random games of every rule set (seeds 1-3) end within 1000 actions keeping every invariant after "
-        "every action (legal moves, to_dict() round trip, JSON views, garbled text refused without a "
-        "change); each game's record replays through the adjudicator to the same game",
+        say(
+            "random games of every rule set (seeds 1-3) end within 1000 actions keeping every invariant after "
+            "every action (legal moves, to_dict() round trip, JSON views, garbled text refused without a "
+            "change); each game's record replays through the adjudicator to the same game"
+        ),
         _random_play,
     ),
     Check(
         "event-kinds",
-        "every event's kind is a member of EventKind or of the game's own StrEnum, in random games "
-        "(timeouts and resignations too) and in the source",
+        say(
+            "every event's kind is a member of EventKind or of the game's own StrEnum, in random games "
+            "(timeouts and resignations too) and in the source"
+        ),
         _event_kinds,
     ),
     Check(
         "words",
-        "every event, ending and refusal of random games (timeouts and resignations too) is a message "
-        "(words as data, said in any language), whose English is the event's text",
+        say(
+            "every event, ending and refusal of random games (timeouts and resignations too) is a message "
+            "(words as data, said in any language), whose English is the event's text"
+        ),
         _per_variant(rules.check_words),
     ),
     Check(
         "timeouts",
-        "a timeout of either seat at the start ends the game or moves it on",
+        say("a timeout of either seat at the start ends the game or moves it on"),
         _per_variant(rules.check_timeouts),
     ),
     Check(
         "options",
-        "any text for any option makes a game that keeps the invariants, or an OptionError",
+        say("any text for any option makes a game that keeps the invariants, or an OptionError"),
         _per_variant(rules.check_option_texts),
     ),
     Check(
         "wrong-place",
-        "a legal move sent to the other place (a room move by DM, a private move in the room) is refused "
-        "with WrongPlaceError saying where it belongs",
+        say(
+            "a legal move sent to the other place (a room move by DM, a private move in the room) is refused "
+            "with WrongPlaceError saying where it belongs"
+        ),
         _per_variant(rules.check_wrong_place),
     ),
     Check(
         "stopped-clock",
-        "a record's timeout is taken for a seat whose clock runs and refused for any other",
+        say("a record's timeout is taken for a seat whose clock runs and refused for any other"),
         _per_variant(rules.check_running_clock),
     ),
     Check(
         "keywords",
-        "every word of every legal move met in random games is one of the game's keywords (or a mistyped "
-        "move is taken for table talk)",
+        say(
+            "every word of every legal move met in random games is one of the game's keywords (or a mistyped "
+            "move is taken for table talk)"
+        ),
         _keywords,
     ),
     Check(
         "commands",
-        "no command's name (resign, pause, help...) is ever taken as a move",
+        say("no command's name (resign, pause, help...) is ever taken as a move"),
         lambda cls, context: texts.check_command_names(cls),
     ),
     Check(
         "text-board",
-        "the text board of every view is drawing lines and messages (no word nor seat id outside them), never JSON",
+        say(
+            "the text board of every view is drawing lines and messages (no word nor seat id outside them), never JSON"
+        ),
         lambda cls, context: texts.check_text_boards(cls),
     ),
-    Check("help", "the console's help offers a legal move at the start", lambda cls, context: texts.check_help(cls)),
+    Check(
+        "help", say("the console's help offers a legal move at the start"), lambda cls, context: texts.check_help(cls)
+    ),
     Check(
         "picture",
-        "the picture draws every view the same twice, and every ending's result banner fits it uncut",
+        say("the picture draws every view the same twice, and every ending's result banner fits it uncut"),
         lambda cls, context: texts.check_picture(cls),
     ),
     Check(
         "purity",
-        "the rules import only the standard library and geniusbot.games; a picture also PIL and geniusbot.render",
+        say("the rules import only the standard library and geniusbot.games; a picture also PIL and geniusbot.render"),
         lambda cls, context: purity.check_purity(cls),
     ),
     Check(
         "hosted-play",
-        "random matches through the real host and a database, clocks running and windows closed by their "
-        "timers, export records that adjudicate to the same game",
+        say(
+            "random matches through the real host and a database, clocks running and windows closed by their "
+            "timers, export records that adjudicate to the same game"
+        ),
         _hosted(hosted.check_hosted_play),
     ),
     Check(
         "replay",
-        "a hosted match's replay gives the same steps from any snapshot as from the start",
+        say("a hosted match's replay gives the same steps from any snapshot as from the start"),
         _hosted(hosted.check_replay_steps),
     ),
     Check(
         "views-once",
-        "an accepted move builds the room's view once and each seat's at most once",
+        say("an accepted move builds the room's view once and each seat's at most once"),
         _views_once,
     ),
 )

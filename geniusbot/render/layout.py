@@ -8,16 +8,18 @@ at the bottom, builds its rows with :func:`player_rows`, and ends with :func:`dr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
-from geniusbot.words import ENGLISH, Argument, Message, Seat, Verbatim, Words, say, say_c
+from geniusbot.words import ENGLISH, PSEUDO, Argument, Message, Seat, Verbatim, Words, say, say_c
+from geniusbot.words.render import languages
 from geniusbot.words.stored import with_spoken_names
 
-from .fonts import drawable_name
+from .fonts import drawable_name, font_path, has_glyph
 from .palette import ink
 from .sprites import Sprite, paste_centred, triangle_right
 from .text import draw_text, fit_text, text_width
@@ -34,11 +36,28 @@ def seat_name(seat: str | None, players: Mapping[str, str] | None) -> str:
 
 
 def card_words(language: str = ENGLISH, players: Mapping[str, str] | None = None) -> Words:
-    """The words a card speaks with: ``language``, each seat named by :func:`seat_name` (its
-    player's name as the font can draw it, else "Player 1"), in the label form "Ann (p1)" where
-    names would be ambiguous (as :class:`~geniusbot.words.Words` does everywhere)."""
+    """The words a card speaks with: ``language`` where the font draws it (:func:`drawn_language`),
+    each seat named by :func:`seat_name` (its player's name as the font can draw it, else
+    "Player 1"), in the label form "Ann (p1)" where names would be ambiguous (as
+    :class:`~geniusbot.words.Words` does everywhere)."""
     seats = dict.fromkeys(("p1", "p2", *(players or {})))
-    return Words(language, {seat: seat_name(seat, players) for seat in seats})
+    return Words(drawn_language(language), {seat: seat_name(seat, players) for seat in seats})
+
+
+def drawn_language(language: str) -> str:
+    """``language``, or English where the boards' font cannot draw its letters (Korean needs a font
+    with Hangul, FONT_PATH): a picture never loses its words to missing glyphs. The pseudo-language
+    is drawn as it is (its accents dropped where the font lacks them)."""
+    if languages(language)[-1] in (ENGLISH, PSEUDO):
+        return language
+    return language if _draws(language, font_path()) else ENGLISH
+
+
+@functools.lru_cache(maxsize=32)
+def _draws(language: str, font: str | None) -> bool:
+    """Whether the font ``font`` (the boards' own) draws every letter of a sentence in ``language``."""
+    sample = Words(language)(say("{seat} wins", seat=Verbatim("")))
+    return all(has_glyph(char) for char in sample if not char.isspace())
 
 
 def words_of(words: Words | Mapping[str, str] | None) -> Words:

@@ -82,12 +82,13 @@ KEYWORDS = {"say": None, "say_n": (1, 2), "say_c": ((1, "c"), 2), "say_nc": ((1,
 TEMPLATE = ROOT / "geniusbot" / "locales" / "geniusbot.pot"
 
 
-def extracted() -> set[tuple[str | None, str]]:
-    """Every (context, English) of geniusbot's messages, as Babel extracts them from the source."""
+def extracted(folder: Path = ROOT / "geniusbot") -> set[tuple[str | None, str]]:
+    """Every (context, English) of the messages under ``folder`` (geniusbot's own by default), as
+    Babel extracts them from the source."""
     from babel.messages.extract import extract_from_dir
 
     found = set()
-    for _file, _line, message, _comments, context in extract_from_dir(ROOT / "geniusbot", keywords=KEYWORDS):
+    for _file, _line, message, _comments, context in extract_from_dir(folder, keywords=KEYWORDS):
         found.add((context, message[0] if isinstance(message, tuple) else message))
     return found
 
@@ -103,3 +104,12 @@ def test_the_committed_template_holds_every_message_of_the_code():
         f"geniusbot.pot is out of date: {len(missing)} messages missing, {len(stale)} gone "
         f"(e.g. {sorted(missing or stale, key=str)[:3]}); make it again as docs/words.md says"
     )
+
+
+def test_the_example_plug_ins_template_holds_every_message_of_its_code():
+    from babel.messages.pofile import read_po
+
+    package = ROOT / "examples" / "blackwhite" / "src" / "blackwhite"
+    with (package / "locales" / "blackwhite.pot").open("rb") as source:
+        template = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in read_po(source) if m.id}
+    assert template == extracted(package), "make the example's blackwhite.pot again (docs/writing-a-game.md)"

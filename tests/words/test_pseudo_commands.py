@@ -139,3 +139,51 @@ def test_play_says_its_own_refusals_before_the_match(capsys):
     assert code == EXIT_USAGE and err.startswith("⟦--óṕţíóñ 'blue' ñééđś ţĥé ƒóŕḿ")
     code, _, err = run(capsys, "play", "tictacfive", "--language", "qps", "--db", "postgresql+nosuchdriver://x/y")
     assert code == EXIT_USAGE and err.startswith("⟦--db ") and "⟦" in err
+
+
+def help_names() -> re.Pattern[str]:
+    """What a command's help shows as it is in every language: the program, the commands', the
+    positional arguments' and the checks' names (flags, metavars and choices go by their form)."""
+    from geniusbot.conformance.checks import CHECK_NAMES
+
+    names = ["adjudicate", "play", "db", "upgrade", "run", "import", "replay", "check", "new-game", "game", "file"]
+    names += sorted(CHECK_NAMES, key=len, reverse=True)
+    return re.compile(r"python -m geniusbot\.archive\.page|geniusbot|\b(" + "|".join(map(re.escape, names)) + r")\b")
+
+
+def help_said(text: str) -> None:
+    """``text``, a command's ``--help``, as long as every letter of it came from a message but
+    the names it shows as they are (flags, metavars, choices, the commands' names)."""
+    from geniusbot.words import unsaid
+
+    # argparse wraps a message across lines: the whole text is read at once.
+    rest = help_names().sub("", unsaid(text))
+    rest = re.sub(r"--?[\w-]+|\b[A-Z][A-Z_=]*\b|\{[^}]*\}", "", rest)
+    assert not re.sub(r"[^A-Za-z\n]", "", rest).strip(), f"not from the catalogue: {rest!r}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[], ["adjudicate"], ["play"], ["db"], ["db", "upgrade"], ["run"], ["import"], ["replay"], ["check"], ["new-game"]],
+)
+def test_every_commands_help_is_said_by_the_catalogue(command: list[str], capsys):
+    with pytest.raises(SystemExit) as exit:
+        main([*command, "--help"])
+    assert exit.value.code == 0
+    out = capsys.readouterr().out
+    assert "⟦" in out
+    help_said(out)
+
+
+def test_the_standalone_page_commands_help_and_argparses_error_line_are_said_too(capsys):
+    from geniusbot.archive import page
+
+    with pytest.raises(SystemExit):
+        page.main(["--help"])
+    help_said(capsys.readouterr().out)
+    with pytest.raises(SystemExit) as exit:
+        main(["play"])  # no game: argparse's own refusal, in the catalogue's frame
+    assert exit.value.code == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "⟦geniusbot play: ⟦" not in err and "⟦" in err
+    help_said(err.replace("the following arguments are required", ""))

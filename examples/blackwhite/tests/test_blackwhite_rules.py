@@ -304,3 +304,24 @@ def test_the_opening_says_how_to_send_a_tile_and_a_begun_game_opens_with_nothing
     assert opening.text == "Round 1 of 9: each player sends one tile, 0 to 8, to the bot privately, such as play 4."
     g.submit("play 1", "p1", private=True)
     assert g.opening_events() == []
+
+
+def test_its_korean_ships_with_it_and_names_every_message():
+    """The plug-in's own Korean catalogue, read from the installed package: every message of the
+    game has its Korean, and a Korean room reads the game's words in Korean."""
+    from pathlib import Path
+
+    import blackwhite
+    from babel.messages.pofile import read_po
+
+    from geniusbot.words import Seat, Words, say
+
+    locales = Path(blackwhite.__file__).parent / "locales"
+    with (locales / "blackwhite.pot").open("rb") as source:
+        english = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(source) if m.id}
+    with (locales / "ko" / "LC_MESSAGES" / "blackwhite.po").open("rb") as source:
+        korean = {m.id if isinstance(m.id, str) else m.id[0]: m for m in read_po(source, locale="ko") if m.id}
+    assert english == set(korean)
+    assert all(m.string and not m.fuzzy for m in korean.values())
+    said = Words("ko", {"p1": "민수"})(say("{seat} has played a tile.", seat=Seat("p1"), domain="blackwhite"))
+    assert said.startswith("민수") and said != "민수 has played a tile."
