@@ -189,7 +189,8 @@ class DiscordTransport:
         )
         return " ".join(f"<@{u}>" for u in users), allowed
 
-    def _guild_of(self, room: int | None) -> int | None:
+    def _guild_id(self, room: int | None) -> int | None:
+        """The server of ``room`` (a channel or thread the client knows), ``None`` if none."""
         channel = self.client.get_channel(room) if room is not None else None
         guild = getattr(channel, "guild", None)
         return guild.id if guild is not None else None
@@ -197,7 +198,7 @@ class DiscordTransport:
     async def board_style(self, room: int | None) -> str:
         """How the room's server shows a match's board (``/setup board``): ``message`` (a picture
         per move), ``card`` or ``edited``; a room of no known server shows pictures."""
-        guild = self._guild_of(room)
+        guild = self._guild_id(room)
         if guild is None or self.board_styles is None:
             return "message"
         return await self.board_styles(guild)
@@ -250,6 +251,17 @@ class DiscordTransport:
             return await call
         finally:
             view.stop()
+
+    async def tells_turns(self, room: int | None) -> bool:
+        """Whether the players of ``room`` are told privately that it is their move (long clocks):
+        where its server has turn pings on (``/setup pings``)."""
+        guild_id = self._guild_id(room)
+        return guild_id is not None and self.pings is not None and await self.pings(guild_id)
+
+    def link(self, room: int | None, message_id: int) -> str | None:
+        """The jump URL of the message ``message_id`` of ``room`` (``None``: a room of no known server)."""
+        guild_id = self._guild_id(room)
+        return None if guild_id is None else f"https://discord.com/channels/{guild_id}/{room}/{message_id}"
 
     def _room(self, room: int | None) -> discord.PartialMessageable:
         if room is None:

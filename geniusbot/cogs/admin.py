@@ -1,4 +1,5 @@
-"""Server set-up (``/setup``: the host role and the game rooms) and ``/rules``."""
+"""Server set-up (``/setup``: the host role, the game rooms, threads, pings, the rooms' language)
+and ``/rules``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from discord.ext import commands
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import get_game
+from geniusbot.languages import SERVER_DEFAULT, language_said, room_languages, rooms_speak
 from geniusbot.storage import GuildConfig
 from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
@@ -27,6 +29,7 @@ class GuildChanges(TypedDict, total=False):
     threads: bool
     pings: bool
     board: str
+    language: str | None
 
 
 #: The board styles as /setup offers them (``board:``; ``geniusbot.host.transport.BOARD_STYLES``), each said.
@@ -43,8 +46,23 @@ BOARD_SAID = {
 }
 
 
-def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
-    """The guild's settings in a sentence or two."""
+#: The most choices Discord lets an option have.
+MAX_CHOICES = 25
+
+
+def language_choices() -> list[app_commands.Choice[str | int | float]]:
+    """``/setup language``'s choices: the server's default, English, each language of a catalogue."""
+    default = app_commands.Choice[str | int | float](
+        name=described(say_c("slash choice", "the server's default")), value=SERVER_DEFAULT
+    )
+    offered = [
+        app_commands.Choice[str | int | float](name=described(language_said(c)), value=c) for c in room_languages()
+    ]
+    return [default, *offered][:MAX_CHOICES]  # Discord's limit
+
+
+def describe_config(config: GuildConfig, guild: discord.Guild, language: str) -> Message:
+    """The guild's settings in a sentence or two (``language``: the one its rooms speak now)."""
     role = guild.get_role(config.host_role_id) if config.host_role_id else None
     if role is not None:
         hosts = say("Members with the {role} role (or Manage Server) may host matches.", role=Verbatim(role.name))
@@ -72,7 +90,13 @@ def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
     )
     board = BOARD_SAID.get(config.board, BOARD_SAID["message"])
     return say(
-        "{hosts} {rooms} {where} {pings} {board}", hosts=hosts, rooms=rooms, where=where, pings=pings, board=board
+        "{hosts} {rooms} {where} {pings} {board} {language}",
+        hosts=hosts,
+        rooms=rooms,
+        where=where,
+        pings=pings,
+        board=board,
+        language=rooms_speak(config, language),
     )
 
 
@@ -81,6 +105,8 @@ class Admin(commands.Cog):
 
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
+        # The languages are the catalogues found as the cog loads (a choice's list is fixed then).
+        self.setup_command._params["language"].choices = language_choices()
 
     @app_commands.command(
         name="setup",
@@ -101,6 +127,7 @@ class Admin(commands.Cog):
         board=described(
             say_c("slash option", "the board: a picture per move (message), a card per move (card), one card edited")
         ),
+        language=described(say_c("slash option", "the language the rooms speak; a match keeps the one it started in")),
     )
     @app_commands.choices(board=BOARD_CHOICES)
     async def setup_command(
@@ -114,6 +141,7 @@ class Admin(commands.Cog):
         threads: bool | None = None,
         pings: bool | None = None,
         board: app_commands.Choice[str] | None = None,
+        language: str | None = None,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -122,6 +150,13 @@ class Admin(commands.Cog):
             raise Refusal(say("Only members with the Manage Server permission can change the bot's settings."))
         if host_role is not None and clear_host_role:
             raise Refusal(say("Either name a host role or clear it, not both."))
+        if language not in (None, SERVER_DEFAULT, *room_languages()):
+            raise Refusal(
+                say(
+                    "The bot does not speak {language}; choose one of the languages offered.",
+                    language=Verbatim(str(language)),
+                )
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.bot.store
         assert store is not None
@@ -146,10 +181,13 @@ class Admin(commands.Cog):
             changes["pings"] = pings
         if board is not None and board.value != config.board:
             changes["board"] = board.value
+        chosen = None if language in (None, SERVER_DEFAULT) else language
+        if language is not None and chosen != config.language:
+            changes["language"] = chosen
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
             self.bot.settings_changed(config)
-        settings = describe_config(config, interaction.guild)
+        settings = describe_config(config, interaction.guild, await self.bot.rooms.of(interaction.guild))
         await reply(interaction, say("Saved. {settings}", settings=settings) if changes else settings)
 
     @app_commands.command(

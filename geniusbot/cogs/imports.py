@@ -114,7 +114,12 @@ class Imports(commands.Cog):
             channel_id = await self.room_for_play(interaction, users)
         try:
             done = await import_prepared(
-                self.bot.store, prepared, guild_id=interaction.guild.id, channel_id=channel_id, users=users
+                self.bot.store,
+                prepared,
+                guild_id=interaction.guild.id,
+                channel_id=channel_id,
+                users=users,
+                language=await self.bot.rooms.of(interaction.guild),  # the room's, as a match started here
             )
         except RoomBusy:
             raise Refusal(

@@ -149,7 +149,11 @@ class Cards:
     """Posting a board as a card, and the one card of each match of an ``edited`` room."""
 
     def __init__(
-        self, store: Store, transport: Transport, posted: TimedMessages, words: Callable[[Message], str]
+        self,
+        store: Store,
+        transport: Transport,
+        posted: TimedMessages,
+        words: Callable[[LiveMatch, Message], str],
     ) -> None:
         self.words = words
         self.store = store
@@ -225,7 +229,7 @@ class Cards:
         if said:
             kept = [*kept, said][-LOG_LINES:]
             live.host[LOG_KEY] = kept
-        heading = self.words(LOG_HEADING) if kept else ""
+        heading = self.words(live, LOG_HEADING) if kept else ""
         return replace(card, lines=card.lines[len(lead) :], log=tuple(kept), log_heading=heading)
 
     async def card_id(self, live: LiveMatch) -> int | None:

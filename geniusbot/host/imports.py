@@ -308,11 +308,13 @@ async def import_prepared(
     guild_id: int | None = None,
     channel_id: int | None = None,
     users: Mapping[str, int] | None = None,
+    language: str | None = None,
 ) -> Imported:
     """Store an adjudicated record as a match (or find the match it became already).
 
     ``users`` maps seats to Discord user ids; ``channel_id`` is the room of a paused match (a
-    finished one is kept without a room). Raises :class:`~geniusbot.storage.RoomBusy`.
+    finished one is kept without a room); ``language``: the one it speaks (``None``: the host's).
+    Raises :class:`~geniusbot.storage.RoomBusy`.
     """
     game, start = prepared.game, prepared.start
     existing = await store.imported_match(guild_id, prepared.digest)
@@ -340,6 +342,7 @@ async def import_prepared(
         host={"imported": True, "saved_at": 0},
         guild_id=guild_id,
         channel_id=None if outcome is not None else channel_id,
+        language=language,
     )
     return Imported(done.match_id, done.created, prepared)
 

@@ -203,6 +203,22 @@ class Transport(Protocol):
         ...
 
 
+@runtime_checkable
+class TurnLinks(Protocol):
+    """A transport that tells a player privately that it is their move, with a link to the board
+    (Discord: a jump URL, where the server has turn pings on). A transport without it (the
+    console, the recording one) is sent no such message."""
+
+    async def tells_turns(self, room: int | None) -> bool:
+        """Whether the players of ``room`` are told privately that it is their move (Discord:
+        where the room's server has turn pings on)."""
+        ...
+
+    def link(self, room: int | None, message_id: int) -> str | None:
+        """A link that opens the message ``message_id`` of ``room`` where it stands (``None``: none)."""
+        ...
+
+
 class CommandNames:
     """The host's commands as a transport's users write them, as the transport declares
     (``command_prefix`` and ``commands``, read at each use: Discord's commands are its cogs')."""

@@ -36,8 +36,10 @@ class GuildStore(Transactions):
         threads: bool = UNSET,
         pings: bool = UNSET,
         board: str = UNSET,
+        language: str | None = UNSET,
     ) -> GuildConfig:
-        """Change a guild's settings (only the fields given) and return them as now stored."""
+        """Change a guild's settings (only the fields given) and return them as now stored
+        (``language``: ``None`` is the server's own)."""
         rooms = None if game_room_ids is UNSET else sorted(set(int(c) for c in game_room_ids))
         given = {
             name: value
@@ -46,6 +48,7 @@ class GuildStore(Transactions):
                 ("threads", threads),
                 ("pings", pings),
                 ("board", board),
+                ("language", language),
             )
             if value is not UNSET
         }
@@ -70,7 +73,11 @@ class GuildStore(Transactions):
         row = (
             conn.execute(
                 select(
-                    m.GuildSettings.host_role_id, m.GuildSettings.threads, m.GuildSettings.pings, m.GuildSettings.board
+                    m.GuildSettings.host_role_id,
+                    m.GuildSettings.threads,
+                    m.GuildSettings.pings,
+                    m.GuildSettings.board,
+                    m.GuildSettings.language,
                 ).where(m.GuildSettings.guild_id == guild_id)
             )
         ).first()
@@ -81,4 +88,6 @@ class GuildStore(Transactions):
         )
         if row is None:
             return GuildConfig(guild_id, None, rooms)
-        return GuildConfig(guild_id, row[0], rooms, threads=bool(row[1]), pings=bool(row[2]), board=str(row[3]))
+        return GuildConfig(
+            guild_id, row[0], rooms, threads=bool(row[1]), pings=bool(row[2]), board=str(row[3]), language=row[4]
+        )

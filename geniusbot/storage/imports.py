@@ -77,13 +77,16 @@ class ImportStore(Transactions):
         host: Mapping[str, Any] | None = None,
         guild_id: int | None = None,
         channel_id: int | None = None,
+        language: str | None = None,
     ) -> ImportedMatch:
         """Write a match whose every action was accepted, in one transaction, unless a record
         with ``digest`` was imported in this guild already (then nothing is written).
 
         ``state``, ``clock``, ``status`` and ``result`` are the snapshot after the last action.
-        Raises :class:`RoomBusy` if ``channel_id`` holds an unfinished match.
+        Raises :class:`RoomBusy` if ``channel_id`` holds an unfinished match. ``language``: the
+        one the match speaks (``None``: the host's).
         """
+        check_length("language", language, m.LANGUAGE_LENGTH)
         if status not in m.MATCH_STATUSES:
             raise ValueError(f"unknown match status {status!r}")
         check_length("game", game, 64)
@@ -122,6 +125,7 @@ class ImportStore(Transactions):
                         reason=None if result is None else db_text(result.reason),
                         termination=None if result is None else result.termination,
                         outcome=None if result is None or result.termination is None else dict(result.data),
+                        language=language,
                     )
                     .returning(m.Match.id)
                 ).scalar_one()

@@ -71,9 +71,10 @@ class MatchStore(Transactions):
         host: Mapping[str, Any] | None = None,
         status: str = m.MatchStatus.LIVE,
         practice: Practice | None = None,
+        language: str | None = None,
     ) -> MatchRecord:
         """Start a match (version 0, an empty log) and return it. ``practice``: the seat the
-        practice opponent plays, and its level.
+        practice opponent plays, and its level; ``language``: the one it speaks (``None``: the host's).
 
         Raises :class:`RoomBusy` if ``channel_id`` already holds a live or paused match.
         """
@@ -87,6 +88,8 @@ class MatchStore(Transactions):
             if practice.seat not in {seat.seat for seat in seats}:
                 raise ValueError(f"the practice opponent's seat {practice.seat!r} is not a seat of the match")
             check_length("practice level", practice.level, 16)
+        if language is not None:
+            check_length("language", language, m.LANGUAGE_LENGTH)
         now = self.now()
 
         def work(conn: Connection) -> int:
@@ -112,6 +115,7 @@ class MatchStore(Transactions):
                             finished_at=now if status in m.ENDED_STATUSES else None,
                             practice_seat=practice.seat if practice else None,
                             practice_level=practice.level if practice else None,
+                            language=language,
                         )
                         .returning(m.Match.id)
                     )

@@ -90,6 +90,8 @@ JSONValue = JSON(none_as_null=True)
 
 #: The longest termination a match keeps (a game's own are short words: ``line``, ``checkmate``).
 TERMINATION_LENGTH = 32
+#: The longest language code kept (a Discord locale such as ``zh-TW``, or ``qps``).
+LANGUAGE_LENGTH = 16
 
 # Stable constraint names make migrations reproducible on both databases.
 NAMING_CONVENTION = {
@@ -150,6 +152,8 @@ class Match(Base):
     # level; both NULL for a match between people.
     practice_seat: Mapped[str | None] = mapped_column(String(16))
     practice_level: Mapped[str | None] = mapped_column(String(16))
+    # The language the match speaks, fixed at its start (the room's then); NULL: the host's own.
+    language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH))
 
     __table_args__ = (
         CheckConstraint(f"status IN ({_status_list(MATCH_STATUSES)})", name="status"),
@@ -263,7 +267,8 @@ class Message(Base):
 
 class GuildSettings(Base):
     """What a server's admins set: the role that may host matches, whether each match runs in a
-    thread of its room, whether the player to move is pinged, how a match's board is shown."""
+    thread of its room, whether the player to move is pinged, how a match's board is shown, the
+    rooms' language."""
 
     __tablename__ = "guild_settings"
 
@@ -272,6 +277,8 @@ class GuildSettings(Base):
     threads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     board: Mapped[str] = mapped_column(String(16), default="message", server_default="message")
+    #: The language its rooms speak (``/setup language``); NULL: the server's own (see docs/bot.md).
+    language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH))
 
 
 class GameRoom(Base):

@@ -92,7 +92,10 @@ async def colour_chosen(world: World, since: int) -> FakeMessage:
 async def test_card_mode_posts_a_card_per_move(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
-        assert (await set_board(world, "card")).endswith("Each move posts the board as a card.")
+        assert (await set_board(world, "card")).endswith(
+            "Each move posts the board as a card. The rooms speak English (the server's default); "
+            "a match keeps the one it started in."
+        )
         mark = fake.mark()
         await world.start("tictacfive", seed=7)
         first = await fake.wait_for_message(world.room, predicate=is_card, since=mark)
@@ -132,7 +135,8 @@ async def test_edited_mode_edits_one_card_a_match_even_after_a_restart(world: Wo
     fake = world.fake
     async with world.running():
         assert (await set_board(world, "edited")).endswith(
-            "Each match has one card, edited after every move, its latest moves logged in it."
+            "Each match has one card, edited after every move, its latest moves logged in it. "
+            "The rooms speak English (the server's default); a match keeps the one it started in."
         )
         mark = fake.mark()
         await world.start("tictacfive", seed=7)

@@ -48,6 +48,7 @@ async def test_setup_needs_manage_server_and_limits_the_game_rooms(world: World)
         assert (await ephemeral_answer(world, interaction)).endswith(
             f"Game rooms: <#{world.room.id}>. Matches run in the game room itself. Nobody is pinged when it is their turn."
             " Each move posts the board as a picture with its caption."
+            " The rooms speak English (the server's default); a match keeps the one it started in."
         )
         interaction = await fake.slash(
             world.owner, world.guild, lobby, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob}
@@ -70,6 +71,7 @@ async def test_setup_needs_manage_server_and_limits_the_game_rooms(world: World)
         assert (await ephemeral_answer(world, interaction)).endswith(
             "Any text channel may be a game room. Matches run in the game room itself. Nobody is pinged when it is their turn."
             " Each move posts the board as a picture with its caption."
+            " The rooms speak English (the server's default); a match keeps the one it started in."
         )
 
 
