@@ -35,12 +35,18 @@ class GuildStore(Transactions):
         game_room_ids: Iterable[int] = UNSET,
         threads: bool = UNSET,
         pings: bool = UNSET,
+        rated: bool = UNSET,
     ) -> GuildConfig:
         """Change a guild's settings (only the fields given) and return them as now stored."""
         rooms = None if game_room_ids is UNSET else sorted(set(int(c) for c in game_room_ids))
         given = {
             name: value
-            for name, value in (("host_role_id", host_role_id), ("threads", threads), ("pings", pings))
+            for name, value in (
+                ("host_role_id", host_role_id),
+                ("threads", threads),
+                ("pings", pings),
+                ("rated", rated),
+            )
             if value is not UNSET
         }
 
@@ -63,9 +69,9 @@ class GuildStore(Transactions):
     def _load_guild(self, conn: Connection, guild_id: int) -> GuildConfig:
         row = (
             conn.execute(
-                select(m.GuildSettings.host_role_id, m.GuildSettings.threads, m.GuildSettings.pings).where(
-                    m.GuildSettings.guild_id == guild_id
-                )
+                select(
+                    m.GuildSettings.host_role_id, m.GuildSettings.threads, m.GuildSettings.pings, m.GuildSettings.rated
+                ).where(m.GuildSettings.guild_id == guild_id)
             )
         ).first()
         rooms = tuple(
@@ -75,4 +81,4 @@ class GuildStore(Transactions):
         )
         if row is None:
             return GuildConfig(guild_id, None, rooms)
-        return GuildConfig(guild_id, row[0], rooms, threads=bool(row[1]), pings=bool(row[2]))
+        return GuildConfig(guild_id, row[0], rooms, threads=bool(row[1]), pings=bool(row[2]), rated=bool(row[3]))

@@ -94,6 +94,8 @@ class MatchRecord:
     #: The seat the practice opponent plays and its level; ``None`` for a match between people.
     practice_seat: str | None = None
     practice_level: str | None = None
+    #: Whether the match's end moves its players' ratings (``docs/ratings.md``).
+    rated: bool = False
 
     @property
     def practice(self) -> Practice | None:
@@ -210,3 +212,5 @@ class GuildConfig:
     game_room_ids: tuple[int, ...] = ()
     threads: bool = False
     pings: bool = True
+    #: Whether ``/start`` rates a match when the host does not say.
+    rated: bool = True
