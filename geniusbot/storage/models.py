@@ -152,7 +152,7 @@ class Match(Base):
     practice_seat: Mapped[str | None] = mapped_column(String(16))
     practice_level: Mapped[str | None] = mapped_column(String(16))
     # Whether the match's end moves its players' ratings (``ratings``, ``rating_changes``).
-    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     __table_args__ = (
         CheckConstraint(f"status IN ({_status_list(MATCH_STATUSES)})", name="status"),
@@ -275,7 +275,7 @@ class GuildSettings(Base):
     threads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # Whether /start rates a match when the host does not say.
-    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=true())
 
 
 class GameRoom(Base):

@@ -21,10 +21,10 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('matches', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('rated', sa.Boolean(), server_default=sa.false(), nullable=False))
-    with op.batch_alter_table('guild_settings', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('rated', sa.Boolean(), server_default=sa.true(), nullable=False))
+    # A plain ADD COLUMN on both databases: a batch on SQLite would copy ``matches`` into a new table
+    # and drop the old one, and the drop cascades to every match's log.
+    op.add_column('matches', sa.Column('rated', sa.Boolean(), server_default=sa.false(), nullable=False))
+    op.add_column('guild_settings', sa.Column('rated', sa.Boolean(), server_default=sa.true(), nullable=False))
     op.create_table(
         'ratings',
         sa.Column('guild_id', sa.BigInteger(), autoincrement=False, nullable=False),
@@ -74,7 +74,5 @@ def downgrade() -> None:
     op.drop_table('rating_changes')
     op.drop_index('ix_ratings_guild_id_game_variant_rating', table_name='ratings')
     op.drop_table('ratings')
-    with op.batch_alter_table('guild_settings', schema=None) as batch_op:
-        batch_op.drop_column('rated')
-    with op.batch_alter_table('matches', schema=None) as batch_op:
-        batch_op.drop_column('rated')
+    op.drop_column('guild_settings', 'rated')
+    op.drop_column('matches', 'rated')
