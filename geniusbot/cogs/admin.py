@@ -26,6 +26,7 @@ class GuildChanges(TypedDict, total=False):
     game_room_ids: Iterable[int]
     threads: bool
     pings: bool
+    rated: bool
 
 
 def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
@@ -55,7 +56,14 @@ def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
         if config.pings
         else say("Nobody is pinged when it is their turn.")
     )
-    return say("{hosts} {rooms} {where} {pings}", hosts=hosts, rooms=rooms, where=where, pings=pings)
+    rated = (
+        say("{start} rates a match unless its host says otherwise.", start=Verbatim("/start"))
+        if config.rated
+        else say("{start} leaves a match unrated unless its host says otherwise.", start=Verbatim("/start"))
+    )
+    return say(
+        "{hosts} {rooms} {where} {pings} {rated}", hosts=hosts, rooms=rooms, where=where, pings=pings, rated=rated
+    )
 
 
 class Admin(commands.Cog):
@@ -80,6 +88,9 @@ class Admin(commands.Cog):
             say_c("slash option", "run each match in a thread of its game room (true), or in the room itself (false)")
         ),
         pings=described(say_c("slash option", "mention the player to move once a turn (true), or nobody (false)")),
+        rated=described(
+            say_c("slash option", "whether /start rates a match when its host does not say (default true)")
+        ),
     )
     async def setup_command(
         self,
@@ -91,6 +102,7 @@ class Admin(commands.Cog):
         clear_host_role: bool = False,
         threads: bool | None = None,
         pings: bool | None = None,
+        rated: bool | None = None,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -121,6 +133,8 @@ class Admin(commands.Cog):
             changes["threads"] = threads
         if pings is not None and pings != config.pings:
             changes["pings"] = pings
+        if rated is not None and rated != config.rated:
+            changes["rated"] = rated
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
             self.bot.settings_changed(config)

@@ -58,6 +58,7 @@ class Imports(commands.Cog):
         second=described(
             say_c("slash option", "the player in seat p2 (needed to play on a record that stops before the end)")
         ),
+        rated=described(say_c("slash option", "whether the match moves the players' ratings (default: no)")),
     )
     async def import_command(
         self,
@@ -65,6 +66,7 @@ class Imports(commands.Cog):
         record: discord.Attachment,
         first: discord.Member | None = None,
         second: discord.Member | None = None,
+        rated: bool = False,
     ) -> None:
         """Adjudicate the attached record and store it when every line is accepted."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -114,7 +116,12 @@ class Imports(commands.Cog):
             channel_id = await self.room_for_play(interaction, users)
         try:
             done = await import_prepared(
-                self.bot.store, prepared, guild_id=interaction.guild.id, channel_id=channel_id, users=users
+                self.bot.store,
+                prepared,
+                guild_id=interaction.guild.id,
+                channel_id=channel_id,
+                users=users,
+                rated=rated,
             )
         except RoomBusy:
             raise Refusal(

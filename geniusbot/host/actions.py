@@ -126,9 +126,11 @@ class Actions:
         channel_id: int | None = None,
         guild_id: int | None = None,
         practice: Practice | None = None,
+        rated: bool = False,
     ) -> Reply:
         """Start a match: validate everything, commit it, announce it. Never raises. ``practice``:
-        the seat the practice opponent plays (and its level); nothing private is sent to it."""
+        the seat the practice opponent plays (and its level); nothing private is sent to it.
+        ``rated``: the match's end moves its players' ratings (never a practice match's)."""
         try:
             cls = get_game(game)
             if seed is None:
@@ -175,6 +177,7 @@ class Actions:
                 clock=match_clock.to_dict(),
                 host=host_data,
                 practice=practice,
+                rated=rated and practice is None,
             )
         except RoomBusy as error:
             return Reply(ReplyStatus.ERROR, self._text(error.said))

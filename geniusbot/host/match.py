@@ -293,6 +293,7 @@ class Host:
         channel_id: int | None = None,
         guild_id: int | None = None,
         practice: Practice | None = None,
+        rated: bool = False,
     ) -> Reply:
         """Start a match: see :meth:`.actions.Actions.start_match`."""
         return await self.actions.start_match(
@@ -305,6 +306,7 @@ class Host:
             channel_id=channel_id,
             guild_id=guild_id,
             practice=practice,
+            rated=rated,
         )
 
     async def submit(
