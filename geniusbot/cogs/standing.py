@@ -155,7 +155,7 @@ class Standing(commands.Cog):
         if standings:
             files.append(attached(ratings_card(words, player=who.display_name, standings=standings, titles=names)))
             top = standings[0]
-            points = [p for p in history if (p.game, p.variant) == (top.game, top.variant)]
+            points = await store.rating_history(interaction.guild_id, who.id, game=(top.game, top.variant))
             graph = await asyncio.to_thread(
                 history_card,
                 words,

@@ -362,6 +362,10 @@ class RatingChange(Base):
     game: Mapped[str] = mapped_column(String(64))
     variant: Mapped[str] = mapped_column(String(64))
     seat: Mapped[str] = mapped_column(String(16))
+    # The player's rated matches in this game and rule set with this one (1 for the first): the
+    # order the ratings moved in, which the times need not be (two ends at once take their time
+    # before the one waits for the other's lock).
+    number: Mapped[int] = mapped_column(Integer)
     score: Mapped[float] = mapped_column(Float)
     rating_before: Mapped[float] = mapped_column(Float)
     rd_before: Mapped[float] = mapped_column(Float)

@@ -62,6 +62,8 @@ class RatingPoint:
     at: datetime
     game: str
     variant: str
+    #: The player's rated matches in the game and rule set with this one.
+    number: int
     before: float
     rating: float
     rd: float
@@ -125,7 +127,7 @@ def rate_ended(conn: Connection, match_id: int, now: datetime) -> bool:
             {**place, "user_id": s.user_id, "display_name": s.display_name, "updated_at": now}
             | {"rating": Rating().rating, "rd": Rating().rd, "volatility": Rating().volatility}
             | {"wins": 0, "losses": 0, "draws": 0}
-            for s in seats
+            for s in sorted(seats, key=lambda s: s.user_id)  # in the order of the locks below
         ],
     )
     # Locked in the order of user ids, so two matches ending at once never wait on each other in a circle.
@@ -169,6 +171,7 @@ def rate_ended(conn: Connection, match_id: int, now: datetime) -> bool:
                 match_id=match_id,
                 user_id=seat.user_id,
                 seat=seat.seat,
+                number=kept[seat.user_id].wins + kept[seat.user_id].losses + kept[seat.user_id].draws + 1,
                 score=points,
                 rating_before=old.rating,
                 rd_before=old.rd,
@@ -234,19 +237,24 @@ class RatingStore(Transactions):
 
         return await self._transaction(work, write=False, what=say("reading a player's ratings"))
 
-    async def rating_history(self, guild_id: int, user_id: int, *, limit: int = 500) -> list[RatingPoint]:
-        """A player's rating after each of their latest ``limit`` rated matches in a guild, oldest first."""
+    async def rating_history(
+        self, guild_id: int, user_id: int, *, game: tuple[str, str] | None = None, limit: int = 500
+    ) -> list[RatingPoint]:
+        """A player's rating after each of their latest ``limit`` rated matches in a guild (in one
+        ``game`` and rule set if given, in the order the rating moved), oldest first."""
 
         def work(conn: Connection) -> list[RatingPoint]:
             change = m.RatingChange
-            rows = conn.execute(
-                select(change.__table__)
-                .where(change.guild_id == guild_id, change.user_id == user_id)
-                .order_by(change.at.desc(), change.match_id.desc())
-                .limit(limit)
-            ).all()
-            points = [RatingPoint(r.match_id, r.at, r.game, r.variant, r.rating_before, r.rating, r.rd) for r in rows]
-            return points[::-1]
+            query = select(change.__table__).where(change.guild_id == guild_id, change.user_id == user_id)
+            if game is None:
+                query = query.order_by(change.at.desc(), change.number.desc())
+            else:
+                query = query.where(change.game == game[0], change.variant == game[1]).order_by(change.number.desc())
+            rows = conn.execute(query.limit(limit)).all()
+            return [
+                RatingPoint(r.match_id, r.at, r.game, r.variant, r.number, r.rating_before, r.rating, r.rd)
+                for r in reversed(rows)
+            ]
 
         return await self._transaction(work, write=False, what=say("reading a player's rating history"))
 

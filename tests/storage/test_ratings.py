@@ -3,6 +3,8 @@ transaction (a failure keeps neither); unrated, aborted and unseated matches mov
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import insert, update
 
@@ -147,3 +149,29 @@ async def test_the_leaderboard_pages_highest_first(store: Store):
     assert total == 10
     assert [s.display_name for s in page] == ["W3", "W4", "L0", "L1"]
     assert await store.leaderboard(1, "tictacfive", "other") == ([], 0)
+
+
+@pytest.mark.postgres
+async def test_two_ends_at_once_sharing_a_player_both_count_on_postgresql(postgres_db_url: str):
+    """Two processes end two rated matches of the same player at the same moment: the rating rows'
+    locks order them, so the second rates from the first's result and neither is lost."""
+    stores = [await Store.open(postgres_db_url, migrate=False) for _ in range(2)]
+    try:
+        seats = [(SeatInfo("p1", "Alice", 111), SeatInfo("p2", "Bob", 222))]
+        seats.append((SeatInfo("p1", "Carol", 333), SeatInfo("p2", "Alice", 111)))
+        matches = [await new_match(stores[0], rated=True, channel_id=20 + i, seats=s) for i, s in enumerate(seats)]
+        for _ in range(3):  # three rounds of racing ends, each on fresh matches but the first
+            await asyncio.gather(*(finish(store, match.id) for store, match in zip(stores, matches)))
+            matches = [
+                await new_match(stores[0], rated=True, channel_id=30 + i + 10 * _, seats=s) for i, s in enumerate(seats)
+            ]
+        (alice,) = [s for s in (await stores[0].leaderboard(1, "tictacfive", "standard"))[0] if s.user_id == 111]
+        assert (alice.wins, alice.losses) == (3, 3)
+        history = await stores[0].rating_history(1, 111, game=("tictacfive", "standard"))
+        assert [p.number for p in history] == [1, 2, 3, 4, 5, 6]
+        for earlier, later in zip(history, history[1:]):
+            assert later.before == pytest.approx(earlier.rating)  # each rated from the one before
+        assert history[-1].rating == pytest.approx(alice.rating)
+    finally:
+        for store in stores:
+            await store.close()

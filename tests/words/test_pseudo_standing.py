@@ -48,7 +48,7 @@ def test_the_standing_pictures_and_their_alt_text_are_said_in_the_pseudo_languag
                 words,
                 player="alice",
                 game=game_name(TITLES, "g", "v"),
-                history=[RatingPoint(1, AT, "g", "v", 1500.0, 1662.3, 290.0)],
+                history=[RatingPoint(1, AT, "g", "v", 1, 1500.0, 1662.3, 290.0)],
             ),
         ]
     assert heard
@@ -90,7 +90,7 @@ def test_a_recent_match_line_is_said_in_the_pseudo_language():
         seats=(SeatInfo("p1", "alice", 1), SeatInfo("p2", "bob", 2)),
         rated=True,
     )
-    change = RatingPoint(4, AT, "g", "v", 1500.0, 1337.7, 290.0)
+    change = RatingPoint(4, AT, "g", "v", 1, 1500.0, 1337.7, 290.0)
     line = Words(PSEUDO)(recent_line(record, 1, TITLES, change))
     assert not letters_unsaid(line), line
     assert Words()(recent_line(record, 1, TITLES, change)) == (

@@ -52,6 +52,7 @@ def upgrade() -> None:
         sa.Column('game', sa.String(length=64), nullable=False),
         sa.Column('variant', sa.String(length=64), nullable=False),
         sa.Column('seat', sa.String(length=16), nullable=False),
+        sa.Column('number', sa.Integer(), nullable=False),
         sa.Column('score', sa.Float(), nullable=False),
         sa.Column('rating_before', sa.Float(), nullable=False),
         sa.Column('rd_before', sa.Float(), nullable=False),
