@@ -62,7 +62,7 @@ def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
         else say("{start} leaves a match unrated unless its host says otherwise.", start=Verbatim("/start"))
     )
     return say(
-        "{hosts} {rooms} {where} {pings} {rated}", hosts=hosts, rooms=rooms, where=where, pings=pings, rated=rated
+        "{hosts} {rated} {rooms} {where} {pings}", hosts=hosts, rated=rated, rooms=rooms, where=where, pings=pings
     )
 
 
