@@ -26,7 +26,7 @@ from geniusbot.standing import (
     ratings_card,
     recent_line,
 )
-from geniusbot.words import Verbatim, Words, say, say_c
+from geniusbot.words import Verbatim, Words, say, say_c, say_n
 
 from .options import game_autocomplete, variants_of
 
@@ -101,7 +101,14 @@ class Standing(commands.Cog):
         if total == 0:
             raise Refusal(say("Nobody is rated in {game} in this server yet: a rated match ends first.", game=named))
         if not board:
-            raise Refusal(say("The leaderboard of {game} has {pages} pages.", game=named, pages=pages_of(total)))
+            raise Refusal(
+                say_n(
+                    "The leaderboard of {game} has {n} page.",
+                    "The leaderboard of {game} has {n} pages.",
+                    game=named,
+                    n=pages_of(total),
+                )
+            )
         first = await store.first_seat(interaction.guild_id, cls.name, rules)
         await self.shown(interaction, public)
         card = await asyncio.to_thread(

@@ -50,6 +50,11 @@ async def test_two_rated_matches_make_the_leaderboard_and_the_profiles(world: Wo
             at = drawn.index(name)
             assert drawn[at - 1 : at + 3] == [str(i), name, f"{round(r.rating)}?", "2"]
         assert "carol" not in drawn  # an unrated match rates nobody
+        interaction = await fake.slash(
+            world.carol, world.guild, world.room, "leaderboard", {"game": "tictacfive", "page": 2, "public": True}
+        )
+        said = await ephemeral_answer(world, interaction)  # a refusal goes to the asker alone
+        assert said == "The leaderboard of Tic-Tac-Five (standard) has 1 page."
 
         with listening() as heard:
             interaction = await fake.slash(world.carol, world.guild, world.room, "profile", {"member": world.alice})
