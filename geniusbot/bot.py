@@ -69,6 +69,7 @@ COGS: tuple[str, ...] = (
     "geniusbot.cogs.archive",
     "geniusbot.cogs.imports",
     "geniusbot.cogs.practice",
+    "geniusbot.cogs.standing",
 )
 
 #: The practice opponent's worker processes, shared by every practice match: a search holds a

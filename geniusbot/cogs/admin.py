@@ -30,6 +30,7 @@ class GuildChanges(TypedDict, total=False):
     pings: bool
     board: str
     language: str | None
+    rated: bool
 
 
 #: The board styles as /setup offers them (``board:``; ``geniusbot.host.transport.BOARD_STYLES``), each said.
@@ -89,9 +90,15 @@ def describe_config(config: GuildConfig, guild: discord.Guild, language: str) ->
         else say("Nobody is pinged when it is their turn.")
     )
     board = BOARD_SAID.get(config.board, BOARD_SAID["message"])
+    rated = (
+        say("{start} rates a match unless its host says otherwise.", start=Verbatim("/start"))
+        if config.rated
+        else say("{start} leaves a match unrated unless its host says otherwise.", start=Verbatim("/start"))
+    )
     return say(
-        "{hosts} {rooms} {where} {pings} {board} {language}",
+        "{hosts} {rated} {rooms} {where} {pings} {board} {language}",
         hosts=hosts,
+        rated=rated,
         rooms=rooms,
         where=where,
         pings=pings,
@@ -128,6 +135,9 @@ class Admin(commands.Cog):
             say_c("slash option", "the board: a picture per move (message), a card per move (card), one card edited")
         ),
         language=described(say_c("slash option", "the language the rooms speak; a match keeps the one it started in")),
+        rated=described(
+            say_c("slash option", "whether /start rates a match when its host does not say (default true)")
+        ),
     )
     @app_commands.choices(board=BOARD_CHOICES)
     async def setup_command(
@@ -142,6 +152,7 @@ class Admin(commands.Cog):
         pings: bool | None = None,
         board: app_commands.Choice[str] | None = None,
         language: str | None = None,
+        rated: bool | None = None,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -184,6 +195,8 @@ class Admin(commands.Cog):
         chosen = None if language in (None, SERVER_DEFAULT) else language
         if language is not None and chosen != config.language:
             changes["language"] = chosen
+        if rated is not None and rated != config.rated:
+            changes["rated"] = rated
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
             self.bot.settings_changed(config)

@@ -58,6 +58,7 @@ class Imports(commands.Cog):
         second=described(
             say_c("slash option", "the player in seat p2 (needed to play on a record that stops before the end)")
         ),
+        rated=described(say_c("slash option", "whether the match moves the players' ratings (default: no)")),
     )
     async def import_command(
         self,
@@ -65,6 +66,7 @@ class Imports(commands.Cog):
         record: discord.Attachment,
         first: discord.Member | None = None,
         second: discord.Member | None = None,
+        rated: bool = False,
     ) -> None:
         """Adjudicate the attached record and store it when every line is accepted."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -120,6 +122,7 @@ class Imports(commands.Cog):
                 channel_id=channel_id,
                 users=users,
                 language=await self.bot.rooms.of(interaction.guild),  # the room's, as a match started here
+                rated=rated,
             )
         except RoomBusy:
             raise Refusal(

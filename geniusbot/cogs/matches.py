@@ -186,6 +186,7 @@ class Matches(commands.Cog):
         clock=DESCRIBE_CLOCK,
         room=DESCRIBE_ROOM,
         options=DESCRIBE_OPTIONS,
+        rated=described(say_c("slash option", "whether the result moves the players' ratings (default: /setup's)")),
     )
     @app_commands.choices(dmo=SEAT_CHOICES)
     @app_commands.autocomplete(game=game_autocomplete)
@@ -201,6 +202,7 @@ class Matches(commands.Cog):
         clock: str | None = None,
         room: discord.TextChannel | None = None,
         options: str | None = None,
+        rated: bool | None = None,
     ) -> None:
         """Check who asks, where, and whom; check DMs if the game needs them; start the match."""
         # Database reads, DMs and the first board can take longer than Discord's 3 s.
@@ -258,6 +260,7 @@ class Matches(commands.Cog):
             channel_id=place.id,
             guild_id=interaction.guild.id,
             language=await self.bot.rooms.of(interaction.guild),
+            rated=config.rated if rated is None else rated,
         )
         if not result.ok:
             await self.threads.drop(place)

@@ -127,11 +127,13 @@ class Actions:
         guild_id: int | None = None,
         practice: Practice | None = None,
         language: str | None = None,
+        rated: bool = False,
     ) -> Reply:
         """Start a match: validate everything, commit it, announce it. Never raises. ``practice``:
         the seat the practice opponent plays (and its level); nothing private is sent to it.
         ``language``: the one the match speaks from its start to its end, its refusals here
-        included (kept with it; ``None``: the host's)."""
+        included (kept with it; ``None``: the host's). ``rated``: the match's end moves its
+        players' ratings (never a practice match's)."""
         said = functools.partial(self._text, language=language)
         try:
             cls = get_game(game)
@@ -180,6 +182,7 @@ class Actions:
                 host=host_data,
                 practice=practice,
                 language=language,
+                rated=rated and practice is None,
             )
         except RoomBusy as error:
             return Reply(ReplyStatus.ERROR, said(error.said))

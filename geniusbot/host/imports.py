@@ -309,12 +309,14 @@ async def import_prepared(
     channel_id: int | None = None,
     users: Mapping[str, int] | None = None,
     language: str | None = None,
+    rated: bool = False,
 ) -> Imported:
     """Store an adjudicated record as a match (or find the match it became already).
 
     ``users`` maps seats to Discord user ids; ``channel_id`` is the room of a paused match (a
     finished one is kept without a room); ``language``: the one it speaks (``None``: the host's).
-    Raises :class:`~geniusbot.storage.RoomBusy`.
+    ``rated`` (a host's choice; off by default): the match moves its players' ratings when it
+    ends. Raises :class:`~geniusbot.storage.RoomBusy`.
     """
     game, start = prepared.game, prepared.start
     existing = await store.imported_match(guild_id, prepared.digest)
@@ -343,6 +345,7 @@ async def import_prepared(
         guild_id=guild_id,
         channel_id=None if outcome is not None else channel_id,
         language=language,
+        rated=rated,
     )
     return Imported(done.match_id, done.created, prepared)
 
@@ -354,6 +357,9 @@ async def import_text(
     guild_id: int | None = None,
     channel_id: int | None = None,
     users: Mapping[str, int] | None = None,
+    rated: bool = False,
 ) -> Imported:
     """:func:`prepare` then :func:`import_prepared`."""
-    return await import_prepared(store, prepare(text), guild_id=guild_id, channel_id=channel_id, users=users)
+    return await import_prepared(
+        store, prepare(text), guild_id=guild_id, channel_id=channel_id, users=users, rated=rated
+    )

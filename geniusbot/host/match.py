@@ -294,6 +294,7 @@ class Host:
         guild_id: int | None = None,
         practice: Practice | None = None,
         language: str | None = None,
+        rated: bool = False,
     ) -> Reply:
         """Start a match (``language``: the one it speaks, else the host's): see
         :meth:`.actions.Actions.start_match`."""
@@ -308,6 +309,7 @@ class Host:
             guild_id=guild_id,
             practice=practice,
             language=language,
+            rated=rated,
         )
 
     async def submit(

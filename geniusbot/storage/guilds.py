@@ -37,6 +37,7 @@ class GuildStore(Transactions):
         pings: bool = UNSET,
         board: str = UNSET,
         language: str | None = UNSET,
+        rated: bool = UNSET,
     ) -> GuildConfig:
         """Change a guild's settings (only the fields given) and return them as now stored
         (``language``: ``None`` is the server's own)."""
@@ -49,6 +50,7 @@ class GuildStore(Transactions):
                 ("pings", pings),
                 ("board", board),
                 ("language", language),
+                ("rated", rated),
             )
             if value is not UNSET
         }
@@ -78,6 +80,7 @@ class GuildStore(Transactions):
                     m.GuildSettings.pings,
                     m.GuildSettings.board,
                     m.GuildSettings.language,
+                    m.GuildSettings.rated,
                 ).where(m.GuildSettings.guild_id == guild_id)
             )
         ).first()
@@ -89,5 +92,12 @@ class GuildStore(Transactions):
         if row is None:
             return GuildConfig(guild_id, None, rooms)
         return GuildConfig(
-            guild_id, row[0], rooms, threads=bool(row[1]), pings=bool(row[2]), board=str(row[3]), language=row[4]
+            guild_id,
+            row[0],
+            rooms,
+            threads=bool(row[1]),
+            pings=bool(row[2]),
+            board=str(row[3]),
+            language=row[4],
+            rated=bool(row[5]),
         )

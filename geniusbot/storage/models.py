@@ -20,6 +20,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -154,6 +155,8 @@ class Match(Base):
     practice_level: Mapped[str | None] = mapped_column(String(16))
     # The language the match speaks, fixed at its start (the room's then); NULL: the host's own.
     language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH))
+    # Whether the match's end moves its players' ratings (``ratings``, ``rating_changes``).
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     __table_args__ = (
         CheckConstraint(f"status IN ({_status_list(MATCH_STATUSES)})", name="status"),
@@ -279,6 +282,8 @@ class GuildSettings(Base):
     board: Mapped[str] = mapped_column(String(16), default="message", server_default="message")
     #: The language its rooms speak (``/setup language``); NULL: the server's own (see docs/bot.md).
     language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH))
+    # Whether /start rates a match when the host does not say.
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=true())
 
 
 class GameRoom(Base):
@@ -332,6 +337,54 @@ class InboxItem(Base):
     )
 
 
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one guild, game and rule set, and the rated matches behind it
+    (:mod:`geniusbot.ratings`). ``display_name`` is the name the player last played under."""
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_ratings_guild_id_game_variant_rating", "guild_id", "game", "variant", "rating"),)
+
+
+class RatingChange(Base):
+    """What one rated match did to one player's rating: before and after, and the score (1, 0.5, 0)."""
+
+    __tablename__ = "rating_changes"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(64))
+    variant: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[str] = mapped_column(String(16))
+    # The player's rated matches in this game and rule set with this one (1 for the first): the
+    # order the ratings moved in, which the times need not be (two ends at once take their time
+    # before the one waits for the other's lock).
+    number: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)
+    rating_before: Mapped[float] = mapped_column(Float)
+    rd_before: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_rating_changes_guild_id_user_id_at", "guild_id", "user_id", "at"),)
+
+
 __all__ = [
     "ENDED_STATUSES",
     "MATCH_STATUSES",
@@ -345,6 +398,8 @@ __all__ = [
     "Match",
     "MatchStatus",
     "Message",
+    "PlayerRating",
+    "RatingChange",
     "Seat",
     "Timer",
     "UTCDateTime",

@@ -96,6 +96,8 @@ class MatchRecord:
     practice_level: str | None = None
     #: The language the match speaks, fixed at its start; ``None``: the host's own.
     language: str | None = None
+    #: Whether the match's end moves its players' ratings (``docs/ratings.md``).
+    rated: bool = False
 
     @property
     def practice(self) -> Practice | None:
@@ -217,3 +219,5 @@ class GuildConfig:
     board: str = "message"
     #: The language its rooms speak (``/setup language``); ``None``: the server's own.
     language: str | None = None
+    #: Whether ``/start`` rates a match when the host does not say.
+    rated: bool = True
