@@ -35,6 +35,7 @@ from geniusbot.record import (
     GAME_KINDS,
     MOVE_KINDS,
     Record,
+    RecordError,
     RecordLine,
     apply_action,
     checked_line,
@@ -399,12 +400,34 @@ class RecordWriter:
     def add(self, actions: Iterable[ActionRecord]) -> None:
         """The next part of the log."""
         for action in actions:
-            if action.accepted and action.kind in GAME_KINDS:
+            if not action.accepted:
+                self.refused(action)
+                continue
+            if action.kind in GAME_KINDS:
                 apply_action(self.game, action)
                 if action.private and action.seat == self.withhold:
                     self.lines.append(f"# {action.seat} (dm): {WITHHELD}")
                     continue
                 self.lines.append(checked_line(record_line(action, _clock_of(action)[1])))
+
+    def refused(self, action: ActionRecord) -> None:
+        """A refused line where it happened. One the adjudicator refused (an imported record's,
+        which carries its line number) is written again as the line it was, so that the record
+        read again rules it the same, with its reason in a comment; one the live bot refused is a
+        comment (the rules may read its text otherwise out of the room's moment)."""
+        if action.private and action.seat == self.withhold:
+            self.lines.append(f"# {action.seat} (dm): {WITHHELD}")
+            return
+        reason = " ".join((action.error or "").split())
+        if action.line is not None:
+            line = RecordLine(0, action.seat, action.private, action.text, {"at": _iso(action.at)})
+            try:
+                self.lines.append(f"{checked_line(line)}  # refused: {reason}")
+                return
+            except RecordError:
+                pass
+        who = f"{action.seat}{' (dm)' if action.private else ''}: " if action.seat else ""
+        self.lines.append(" ".join(f"# refused: {who}{action.text} ({reason})".split()))
 
     def text(self) -> str:
         """The record text of the log so far (as :func:`format_record` writes it)."""
