@@ -23,20 +23,18 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table('actions', schema=None) as batch_op:
         batch_op.add_column(sa.Column('line', sa.Integer(), nullable=True))
+    op.create_index('ix_matches_guild_id_finished_at', 'matches', ['guild_id', 'finished_at'])
     op.create_index(
-        'ix_matches_guild_id_status_game_variant_finished_at',
-        'matches',
-        ['guild_id', 'status', 'game', 'variant', 'finished_at'],
+        'ix_matches_guild_id_game_variant_finished_at', 'matches', ['guild_id', 'game', 'variant', 'finished_at']
     )
-    op.create_index(
-        'ix_matches_guild_id_status_winner_finished_at', 'matches', ['guild_id', 'status', 'winner', 'finished_at']
-    )
+    op.create_index('ix_matches_guild_id_winner_finished_at', 'matches', ['guild_id', 'winner', 'finished_at'])
     op.create_index('ix_seats_display_name', 'seats', ['display_name'])
 
 
 def downgrade() -> None:
     op.drop_index('ix_seats_display_name', table_name='seats')
-    op.drop_index('ix_matches_guild_id_status_winner_finished_at', table_name='matches')
-    op.drop_index('ix_matches_guild_id_status_game_variant_finished_at', table_name='matches')
+    op.drop_index('ix_matches_guild_id_winner_finished_at', table_name='matches')
+    op.drop_index('ix_matches_guild_id_game_variant_finished_at', table_name='matches')
+    op.drop_index('ix_matches_guild_id_finished_at', table_name='matches')
     with op.batch_alter_table('actions', schema=None) as batch_op:
         batch_op.drop_column('line')
