@@ -1,5 +1,5 @@
 """A found match as a list shows it, and a page of them: ``/replay``'s list and
-``geniusbot archive list`` say the same ("#3 Tic-Tac-Five: alice vs bob, alice wins (2026-12-07)").
+``geniusbot archive list`` say the same ("#3 <the game's title>: alice vs bob, alice wins (2026-12-07)").
 The search itself is the store's (:mod:`geniusbot.storage.archive`)."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def players_of(record: MatchRecord) -> Verbatim | Message:
 
 def listed(record: MatchRecord) -> Message:
     """A found match: "#3 <the game's title>: alice vs bob, alice wins (2026-12-07)", the title
-    with its rule set for a game of several ("Tightwire (influx)")."""
+    with its rule set for a game of several ("<the game's title> (influx)")."""
     title = title_of(record)
     if len(get_game(record.game).variants) > 1:
         title = say("{title} ({variant})", title=title, variant=Verbatim(record.variant))

@@ -156,15 +156,9 @@ class Match(Base):
         Index("ix_matches_status", "status"),
         Index("ix_matches_guild_id_status_finished_at", "guild_id", "status", "finished_at"),
         # The archive's filters (geniusbot/storage/archive.py, since revision ``0014``).
-        Index(
-            "ix_matches_guild_id_status_game_variant_finished_at",
-            "guild_id",
-            "status",
-            "game",
-            "variant",
-            "finished_at",
-        ),
-        Index("ix_matches_guild_id_status_winner_finished_at", "guild_id", "status", "winner", "finished_at"),
+        Index("ix_matches_guild_id_finished_at", "guild_id", "finished_at"),
+        Index("ix_matches_guild_id_game_variant_finished_at", "guild_id", "game", "variant", "finished_at"),
+        Index("ix_matches_guild_id_winner_finished_at", "guild_id", "winner", "finished_at"),
         # A game room holds at most one unfinished match; the database settles two hosts racing
         # to start one in the same room.
         Index(
@@ -200,7 +194,8 @@ class Action(Base):
     clock ran out (a timeout, which the host did: since revision ``0009``), ``None`` for the
     host's other commands; nothing reads a seat back from ``text``.
     Refused submissions are logged too (``accepted`` false, ``error`` the reason the player was
-    given); they never changed the snapshot. ``key`` names the submission a taken action came
+    given; an imported record's refused lines as well, with their ``line``); they never changed
+    the snapshot. ``key`` names the submission a taken action came
     from (a Discord message or interaction, a console line), unique within the match: a commit
     whose answer was lost is found by it, and the same submission is never taken twice.
     """
