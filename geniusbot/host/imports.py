@@ -24,12 +24,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from geniusbot.adjudicate import Ruling, Taken, line_action, result_notes, take
+from geniusbot.adjudicate import Ruling, Taken, result_notes, take
 from geniusbot.games import Game
 from geniusbot.record import (
     MOVE_KINDS,
     RECORD_SEATS,
-    GameAction,
     Record,
     RecordLine,
     format_line,
@@ -291,16 +290,14 @@ def _refused_action(line: RecordLine) -> tuple[NewAction, list[Any]]:
     """The logged row of a refused line, and its normalised form: the seat (``p1``, ``p2``,
     ``host``; none for another word, whose text is then the line as written) and the text as
     typed, so that the record exported from the match writes the line again where it stood."""
-    asked = line_action(line)
     if line.seat in RECORD_SEATS:
         seat: str | None = line.seat
         text = line.text
     else:
         seat, text = None, format_line(RecordLine(line.line_no, line.seat, line.private, line.text))
-    if isinstance(asked, GameAction) and asked.kind not in MOVE_KINDS:
-        kind = asked.kind
-    else:
-        kind = ActionKind.PRIVATE if line.private and seat is not None else ActionKind.MOVE
+    # A submission's kind, as the live bot logs every refused one (a host's line too, ``host:
+    # timeout p2``, its seat ``host``): no reader of the log takes a refused row for an action.
+    kind = ActionKind.PRIVATE if line.private and seat is not None else ActionKind.MOVE
     clocks: dict[str, Any] = {"display": {k: v for k, v in line.annotations.items() if k in RECORD_SEATS}}
     private = line.private and seat is not None
     logged = NewAction(kind, text, seat, private, clocks, _parse_at(line.annotations.get("at")), line=line.line_no)

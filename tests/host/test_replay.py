@@ -68,9 +68,10 @@ async def test_import_stores_the_record_and_replays_the_same(store):
     text = await export_record(store, match_id)
     lines = text.splitlines(keepends=True)
     g9 = next(i for i, line in enumerate(lines) if line.startswith("p2: G9"))
-    # A record with a refused line is refused whole, the refusal quoted; nothing is stored.
+    # With strict, a record with a refused line is refused whole, the refusal quoted; nothing is stored.
     with pytest.raises(ImportRefused) as refused:
-        await import_text(store, "".join(lines[: g9 + 1] + ["p2: G9  # a refused line\n"] + lines[g9 + 1 :]))
+        refusing = "".join(lines[: g9 + 1] + ["p2: G9  # a refused line\n"] + lines[g9 + 1 :])
+        await import_text(store, refusing, strict=True)
     assert "('p2: G9')" in str(refused.value) and "not your turn" in str(refused.value).lower()
     assert (await store.counts())["matches"] == 1
     new_id = (await import_text(store, text)).match_id
