@@ -26,7 +26,7 @@ from discord.ext import commands
 
 from geniusbot.archive.gif import MAX_BYTES, NoPicture, check_picture, make_gif
 from geniusbot.archive.listing import listed, page_said, result_text, title_of
-from geniusbot.archive.steps import from_store
+from geniusbot.archive.steps import RefusedNote, from_store
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import get_game
@@ -287,6 +287,7 @@ class Archive(commands.Cog):
             else say("Step {step} of {last}: {what}.", step=index, last=last, what=what)
         )
         lines = [words(heading), words(at)]
+        lines += [words(RefusedNote.of_action(a, step.game).said(names)) for a in replay.refused.get(index, ())]
         if index == last and record.result is not None:
             lines.append(self.result_said(record, step.game, names))
         view_data = step.game.view(None)

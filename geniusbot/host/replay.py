@@ -186,16 +186,20 @@ class Replay:
         self._pieces: list[bytes] = []
         self._snapshots: dict[int, bytes] = {0: _pack(start.to_dict())}
         self._complete = False
+        #: The refused rows of the log (a refused submission, an imported record's refused line),
+        #: by the step they followed.
+        self.refused: dict[int, list[ActionRecord]] = {}
         self.add(actions)
         if complete:
             self.complete()
 
     def add(self, actions: Iterable[ActionRecord]) -> None:
-        """The next part of the log (refused submissions and commands among them are passed over)."""
+        """The next part of the log (refused rows make no step: :attr:`refused`; commands are passed over)."""
         if self._complete:
             raise RuntimeError("this replay has its whole log already")
         for action in actions:
-            if not action.accepted:
+            if not action.accepted:  # no step: kept as a note of the step it followed
+                self.refused.setdefault(self.last, []).append(action)
                 continue
             if self._start is None:
                 self._start = _start_clock(self.record, [action], self._seats)

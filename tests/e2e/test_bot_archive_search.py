@@ -1,6 +1,6 @@
 """The archive on the fake Discord (issue 29, parts 4 and 5): /import keeps a record's refused
 lines (its strict option refuses the record), /record gives them back where they stood, the
-replay's GIF shows them; /replay's list filters by player, name, game, rule set, dates, result and
+step-through replay shows them under the step they followed; /replay's list filters by player, name, game, rule set, dates, result and
 tournament, a page at a time, and says so in the bot's language."""
 
 from __future__ import annotations
@@ -46,6 +46,12 @@ async def test_import_keeps_refused_lines_and_replay_lists_filter_and_page(world
             "choose another point."
         )
         assert record.count("# refused: ") == 4
+        # The step-through message says it under the step it followed: here the last, after the end.
+        interaction = await replay(world, match=number, step=99)
+        await fake.wait_for_response(interaction)
+        last = (await fake.wait_for_followup(interaction)).content.splitlines()
+        assert last[1].startswith("Step 18 of 18: Hyunmin (p1): L8.")
+        assert last[2] == "Then refused, line 37: Dongmin (p2): M8 (The game is over; no more moves are taken.)"
 
         # The list: everything, newest first, 15 a page; filters; pages.
         listing = (await ephemeral_answer(world, await replay(world))).splitlines()
