@@ -188,26 +188,15 @@ def _said(outcome: Outcome) -> Message:
     return outcome.said or Message("{result}", {"result": Verbatim(outcome.reason)})
 
 
-def from_record(data: bytes, what: str, *, strict: bool = False) -> Steps:
+def from_record(data: bytes, what: str) -> Steps:
     """The steps of a record file's bytes, its refused lines noted where they happened;
     :class:`StepsRefused` for one that cannot be read (too large, not UTF-8, unknown game, bad
-    header) or, when ``strict``, has a refused line (quoted, with its number)."""
+    header)."""
     name = RecordName.of(what)
     try:
-        prepared = prepare(decode_record(data, name), strict=strict)  # the lines as an import would log them
-    except ImportRefused as error:
-        if error.line is None:
-            raise StepsRefused(error.said) from None
-        raise StepsRefused(
-            say(
-                "Line {line} of {what} is refused ({quoted}): {reason} "
-                "A replay shows a record whose every line is accepted; correct or remove that line and try again.",
-                line=error.line,
-                what=name.said,
-                quoted=Verbatim(repr(error.quoted)),
-                reason=error.said_reason,  # the adjudicator's ruling
-            )
-        ) from None
+        prepared = prepare(decode_record(data, name))  # the lines as an import would log them
+    except ImportRefused as error:  # the file's bytes (a refused line is kept, never refused)
+        raise StepsRefused(error.said) from None
     except RecordError as error:
         raise StepsRefused(say("{what}: {refusal}", what=name.said, refusal=error.said)) from None
     start = prepared.start
