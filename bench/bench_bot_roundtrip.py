@@ -7,7 +7,8 @@ Round trip: from just before the player's MESSAGE_CREATE is written to the bot's
 to the moment the bot's message with the board picture has landed on the fake. The geniusbot
 side is the whole product path: on_message, the chatter test, the host (parse, play, commit to
 SQLite while a worker thread renders the board, re-arm the clock's timer), and one upload: the
-board with the move's announcement and the clock line as its caption. The moves are random legal Tic-Tac-Five moves of the seat to move
+board with the move's announcement and the clock line as its caption (``--boards card,edited``:
+also a room whose board is a Components V2 card per move, or one card edited per move). The moves are random legal Tic-Tac-Five moves of the seat to move
 (chosen before the clock starts); a match that ends is replaced by a new one, untimed. The bare
 bot answers each message with one PNG of the geniusbot board's byte size (a rendered
 Tic-Tac-Five board of 40 stones). The two bots alternate in rounds so that load from other
@@ -155,12 +156,14 @@ def floor_scenarios(png: bytes) -> list:
 
 
 async def geniusbot_bot(
-    iterations: int, warmup: int, seed: int = 1, *, postgres: bool = False
+    iterations: int, warmup: int, seed: int = 1, *, postgres: bool = False, style: str = "message"
 ) -> tuple[list[float], int] | str:
     """Round trips of random legal moves through the real bot; also the board's byte size seen.
 
     ``postgres``: the store is a new database on the test server (dropped afterwards), else a
     SQLite file in a temporary folder. Returns the reason instead when there is no server.
+    ``style``: the room's board (``/setup board``): ``message`` (a picture per move), ``card`` (a
+    Components V2 card per move) or ``edited`` (one card edited after every move).
     """
     if postgres:
         made = await postgres_database("bot")
@@ -168,16 +171,18 @@ async def geniusbot_bot(
             return made
         url, name = made
         try:
-            return await _geniusbot_bot(url, iterations, warmup, seed)
+            return await _geniusbot_bot(url, iterations, warmup, seed, style)
         finally:
             await drop_postgres(name)
     with tempfile.TemporaryDirectory() as tmp:
         return await _geniusbot_bot(
-            f"sqlite+aiosqlite:///{Path(tmp, 'bench.sqlite3').as_posix()}", iterations, warmup, seed
+            f"sqlite+aiosqlite:///{Path(tmp, 'bench.sqlite3').as_posix()}", iterations, warmup, seed, style
         )
 
 
-async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> tuple[list[float], int]:
+async def _geniusbot_bot(
+    url: str, iterations: int, warmup: int, seed: int, style: str = "message"
+) -> tuple[list[float], int]:
     rng = random.Random(seed)
     async with FakeDiscord() as fake:
         guild = fake.create_guild("Bench")
@@ -190,7 +195,8 @@ async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> t
         bot = GeniusBot(database_url=url, time=ManualTime(), guild_ready_timeout=0.01)
         sizes: list[int] = []
         async with running(fake, bot, timeout=30):
-            assert bot.host is not None
+            assert bot.host is not None and bot.store is not None
+            bot.settings_changed(await bot.store.set_guild_settings(guild.id, board=style))
             match_id = 0
 
             async def new_match() -> int:
@@ -213,10 +219,17 @@ async def _geniusbot_bot(url: str, iterations: int, warmup: int, seed: int) -> t
                 game = live.game
                 seat = game.to_move()[0]
                 text = rng.choice(list(game.legal_moves(seat))).text()
+                mark = fake.mark()
                 start = time.perf_counter()
                 REQUESTS.on = i >= warmup
                 await fake.user_says(room, users[seat], text)
-                answer = await fake.wait_for_message(room, predicate=lambda m: bool(m.attachments), timeout=30)
+                # The board posted (a picture, a card) or, in an edited room, the card edited.
+                answer = await fake.wait_for(
+                    ("message_create", "message_update"),
+                    lambda m: bool(m.attachments) and m.author.id == fake.bot_user.id,
+                    since=mark,
+                    timeout=30,
+                )
                 elapsed = time.perf_counter() - start
                 REQUESTS.on = False
                 if i >= warmup:
@@ -308,6 +321,8 @@ def time_stages() -> None:
     timed(board, "picture", "render (board.picture, in a thread)")
     timed(DiscordTransport, "post", "post a text message (start, answers; no longer each move)")
     timed(DiscordTransport, "post_picture", "post the board (multipart)")
+    timed(DiscordTransport, "post_card", "post the board as a card (multipart)")
+    timed(DiscordTransport, "edit_card", "edit the board's card (multipart)")
     REQUESTS.install()
 
 
@@ -320,6 +335,11 @@ def main() -> None:
     parser.add_argument(
         "--floors", action="store_true", help="also run bare bots that add only a render, only a durable save, or both"
     )
+    parser.add_argument(
+        "--boards",
+        default="message",
+        help="the board styles to run geniusbot with, comma-separated: message, card, edited (beyond message: SQLite only)",
+    )
     args = parser.parse_args()
     if args.stages:
         time_stages()
@@ -331,6 +351,8 @@ def main() -> None:
     print(f"{'bot':<34} {'png bytes':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
     bare_all: list[float] = []
     ours: dict[str, list[float]] = {"SQLite": [], "PostgreSQL": []}
+    styles = [s.strip() for s in args.boards.split(",") if s.strip() and s.strip() != "message"]
+    ours.update({f"SQLite, {style}": [] for style in styles})
     sizes: dict[str, int] = {}
     skipped: dict[str, str] = {}
     floors = {scenario.name: scenario for scenario in floor_scenarios(png)} if args.floors else {}
@@ -343,7 +365,10 @@ def main() -> None:
         for backend in ours:
             if backend in skipped:
                 continue
-            result = asyncio.run(geniusbot_bot(args.iterations, args.warmup, postgres=backend == "PostgreSQL"))
+            style = backend.partition(", ")[2] or "message"
+            result = asyncio.run(
+                geniusbot_bot(args.iterations, args.warmup, postgres=backend == "PostgreSQL", style=style)
+            )
             if isinstance(result, str):
                 skipped[backend] = result
                 continue

@@ -45,6 +45,7 @@ from geniusbot.discord_transport import DiscordTransport
 from geniusbot.games import GameError
 from geniusbot.host.match import Host
 from geniusbot.host.timers import SystemTime, TimerDispatcher, TimeSource
+from geniusbot.languages import RoomLanguages
 from geniusbot.render.fonts import configure_font
 from geniusbot.storage import GuildConfig, StorageError, StorageUnavailable, Store, TimerRecord
 from geniusbot.storage.shards import Shards
@@ -68,6 +69,7 @@ COGS: tuple[str, ...] = (
     "geniusbot.cogs.archive",
     "geniusbot.cogs.imports",
     "geniusbot.cogs.practice",
+    "geniusbot.cogs.standing",
 )
 
 #: The practice opponent's worker processes, shared by every practice match: a search holds a
@@ -159,9 +161,12 @@ class GeniusBot(commands.AutoShardedBot):
         self.store: Store | None = None
         self.host: Host | None = None
         # An upload tried again waits on the bot's time source, as its clocks do (tests inject it).
-        self.transport = DiscordTransport(self, sleep=self.sleep, pings=self.pings_on)
-        # Server -> whether its turn pings are on (/setup pings), read from the store once.
-        self._pings: dict[int, bool] = {}
+        self.transport = DiscordTransport(self, sleep=self.sleep, pings=self.pings_on, board_style=self.board_style)
+        self._guilds: dict[int, GuildConfig] = {}  # server -> its settings (/setup), read from the store once
+        #: Each server's rooms' language (/setup language), read from the store once.
+        self.rooms = RoomLanguages(
+            lambda guild: self.store.get_guild_settings(guild) if self.store else None, lambda: self.language
+        )
         self.dispatcher: TimerDispatcher | None = None
         self.resumed: list[int] = []
         #: The shards this process owns when it is one of several on PostgreSQL (``SHARD_COUNT``
@@ -184,25 +189,36 @@ class GeniusBot(commands.AutoShardedBot):
         """The language the bot speaks (``GENIUSBOT_LANGUAGE``; English without settings)."""
         return self.settings.geniusbot_language if self.settings is not None else ENGLISH
 
-    def words(self, names: Mapping[str, str] | None = None) -> Words:
-        """The renderer of what the bot says, in its language (``names``: a match's seats' names)."""
-        return Words(self.language, names)
+    def words(self, names: Mapping[str, str] | None = None, language: str | None = None) -> Words:
+        """The renderer of what the bot says, in its language or ``language`` (``names``: a match's seats' names)."""
+        return Words(language or self.language, names)
+
+    async def _guild(self, guild_id: int) -> GuildConfig | None:
+        """The server's settings as this process keeps them; ``None`` while the store cannot be read."""
+        if guild_id not in self._guilds:
+            if self.store is None:
+                return None
+            try:
+                self._guilds[guild_id] = await self.store.get_guild_settings(guild_id)
+            except StorageUnavailable:
+                return None
+        return self._guilds[guild_id]
 
     async def pings_on(self, guild_id: int) -> bool:
         """Whether the server pings the player to move (``/setup pings``; on by default). A store
         that cannot be read pings nobody: a ping is never worth a failed board."""
-        if guild_id not in self._pings:
-            if self.store is None:
-                return False
-            try:
-                self._pings[guild_id] = (await self.store.get_guild_settings(guild_id)).pings
-            except StorageUnavailable:
-                return False
-        return self._pings[guild_id]
+        config = await self._guild(guild_id)
+        return config is not None and config.pings
+
+    async def board_style(self, guild_id: int) -> str:
+        """How the server's rooms show a board (``/setup board``); ``message`` while the store cannot be read."""
+        config = await self._guild(guild_id)
+        return config.board if config is not None else "message"
 
     def settings_changed(self, config: GuildConfig) -> None:
         """A server's settings were saved (``/setup``): what this process keeps of them follows."""
-        self._pings[config.guild_id] = config.pings
+        self._guilds[config.guild_id] = config
+        self.rooms.changed(config)
 
     def now(self) -> float:
         """The time of the host's clocks, as epoch seconds."""
@@ -446,10 +462,16 @@ def member_words(interaction: discord.Interaction) -> Words:
 
 async def reply(interaction: discord.Interaction, text: str | Message, *, ephemeral: bool = True, **extra: Any) -> None:
     """Answer an interaction whether or not it was answered (or deferred) already: a message in
-    the member's language when only they read it (:func:`member_words`), else in the bot's
+    the member's language when only they read it (:func:`member_words`), else in the room's
     (words said already, such as the host's, as they are)."""
     if isinstance(text, Message):
-        text = member_words(interaction)(text) if ephemeral else said(interaction.client, text)
+        client = interaction.client
+        if ephemeral:
+            text = member_words(interaction)(text)
+        elif isinstance(client, GeniusBot):
+            text = Words(await client.rooms.of(interaction.guild))(text)
+        else:
+            text = said(client, text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral, **extra)

@@ -27,7 +27,8 @@ from typing import TypeVar
 import aiohttp
 import discord
 
-from geniusbot.host.transport import Player, TextBoard, TransportError, text_digest
+from geniusbot.discord_card import card_view
+from geniusbot.host.transport import BoardCard, Player, TextBoard, TransportError, text_digest
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +163,7 @@ class DiscordTransport:
         retry_delays: Sequence[float] = UPLOAD_RETRY_DELAYS,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         pings: Callable[[int], Awaitable[bool]] | None = None,
+        board_style: Callable[[int], Awaitable[str]] | None = None,
     ) -> None:
         self.client = client
         self.timeout = timeout
@@ -169,6 +171,10 @@ class DiscordTransport:
         self.sleep: Callable[[float], Awaitable[None]] = sleep or asyncio.sleep
         #: Whether a server (by id) has turn pings on (``/setup pings``); ``None``: never ping.
         self.pings = pings
+        #: How a server (by id) shows a match's board (``/setup board``); ``None``: as a picture.
+        self.board_styles = board_style
+        #: Room -> the turn ping posted under its edited card last (deleted at the next one).
+        self._ping_lines: dict[int, int] = {}
 
     async def _mentions(self, room: int | None, ping: Sequence[Player]) -> tuple[str, discord.AllowedMentions]:
         """The line that tells ``ping`` it is their turn, and the mentions allowed with it (those
@@ -182,6 +188,80 @@ class DiscordTransport:
             everyone=False, roles=False, replied_user=False, users=[discord.Object(id=u) for u in users]
         )
         return " ".join(f"<@{u}>" for u in users), allowed
+
+    def _guild_id(self, room: int | None) -> int | None:
+        """The server of ``room`` (a channel or thread the client knows), ``None`` if none."""
+        channel = self.client.get_channel(room) if room is not None else None
+        guild = getattr(channel, "guild", None)
+        return guild.id if guild is not None else None
+
+    async def board_style(self, room: int | None) -> str:
+        """How the room's server shows a match's board (``/setup board``): ``message`` (a picture
+        per move), ``card`` or ``edited``; a room of no known server shows pictures."""
+        guild = self._guild_id(room)
+        if guild is None or self.board_styles is None:
+            return "message"
+        return await self.board_styles(guild)
+
+    async def post_card(self, room: int | None, card: BoardCard, *, key: str | None = None) -> int:
+        """Post a board as a Components V2 card (:func:`~geniusbot.discord_card.card_view`), its
+        picture an attachment (named after ``key`` if given, as :meth:`post_picture` names it, so
+        :meth:`find_posted` finds the card too); the players of ``card.ping`` are mentioned in it."""
+        channel = self._room(room)
+        filename = _keyed_filename(card.filename, key) if key is not None else card.filename
+        mention, allowed = await self._mentions(room, card.ping)
+
+        def send() -> Awaitable[discord.Message]:
+            view, file = card_view(card, filename, mention)
+            return self._call(
+                "post a card", self._sent(view, channel.send(view=view, file=file, allowed_mentions=allowed))
+            )
+
+        message = await self._upload(send)
+        return message.id
+
+    async def edit_card(self, room: int | None, message_id: int, card: BoardCard) -> None:
+        """Edit the card ``message_id`` into ``card``: its picture replaced, its words and
+        colour with it. An edit notifies nobody, so the players of ``card.ping`` are mentioned
+        in a line of their own under it, the room's previous such line deleted (one at a time)."""
+        channel = self._room(room)
+        message = channel.get_partial_message(message_id)
+
+        def send() -> Awaitable[discord.Message]:
+            view, file = card_view(card, card.filename, "")
+            edit = message.edit(view=view, attachments=[file], allowed_mentions=NO_MENTIONS)
+            return self._call("edit a card", self._sent(view, edit))
+
+        await self._upload(send)
+        mention, allowed = await self._mentions(room, card.ping)
+        if mention:
+            pinged = await self._call("post a turn ping", channel.send(mention, allowed_mentions=allowed))
+            old = self._ping_lines.pop(channel.id, None)
+            self._ping_lines[channel.id] = pinged.id
+            if old is not None:
+                try:
+                    await self.delete(room, old)
+                except TransportError as error:
+                    log.info("room %s: an old turn ping stays: %s", room, error)
+
+    @staticmethod
+    async def _sent(view: discord.ui.LayoutView, call: Awaitable[discord.Message]) -> discord.Message:
+        """A card's message once sent; its view let go of (its buttons are the bot's dynamic items)."""
+        try:
+            return await call
+        finally:
+            view.stop()
+
+    async def tells_turns(self, room: int | None) -> bool:
+        """Whether the players of ``room`` are told privately that it is their move (long clocks):
+        where its server has turn pings on (``/setup pings``)."""
+        guild_id = self._guild_id(room)
+        return guild_id is not None and self.pings is not None and await self.pings(guild_id)
+
+    def link(self, room: int | None, message_id: int) -> str | None:
+        """The jump URL of the message ``message_id`` of ``room`` (``None``: a room of no known server)."""
+        guild_id = self._guild_id(room)
+        return None if guild_id is None else f"https://discord.com/channels/{guild_id}/{room}/{message_id}"
 
     def _room(self, room: int | None) -> discord.PartialMessageable:
         if room is None:

@@ -28,6 +28,8 @@ PACKAGE = Path(geniusbot.__file__).parent
 #: What each floor may not import (directly; the cycle check catches the roundabout ways).
 FORBIDDEN = {
     "config": {"*"},
+    # The rating arithmetic is a floor of its own: Glicko-2 and nothing of the bot.
+    "ratings": {"*"},
     # The words are the floor below every other: a game's rules make messages.
     "words": {"*"},
     # The drawing toolkit reads no game: a game's pictures draw with it.

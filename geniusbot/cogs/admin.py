@@ -1,4 +1,5 @@
-"""Server set-up (``/setup``: the host role and the game rooms) and ``/rules``."""
+"""Server set-up (``/setup``: the host role, the game rooms, threads, pings, the rooms' language)
+and ``/rules``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from discord.ext import commands
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import get_game
+from geniusbot.languages import SERVER_DEFAULT, language_said, room_languages, rooms_speak
 from geniusbot.storage import GuildConfig
 from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
@@ -26,10 +28,42 @@ class GuildChanges(TypedDict, total=False):
     game_room_ids: Iterable[int]
     threads: bool
     pings: bool
+    board: str
+    language: str | None
+    rated: bool
 
 
-def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
-    """The guild's settings in a sentence or two."""
+#: The board styles as /setup offers them (``board:``; ``geniusbot.host.transport.BOARD_STYLES``), each said.
+BOARD_CHOICES = [
+    app_commands.Choice(name=described(say_c("slash choice", "message: a picture a move")), value="message"),
+    app_commands.Choice(name=described(say_c("slash choice", "card: a card a move")), value="card"),
+    app_commands.Choice(name=described(say_c("slash choice", "edited: one card a match, edited")), value="edited"),
+]
+#: How /setup's summary says each board style.
+BOARD_SAID = {
+    "message": say("Each move posts the board as a picture with its caption."),
+    "card": say("Each move posts the board as a card."),
+    "edited": say("Each match has one card, edited after every move, its latest moves logged in it."),
+}
+
+
+#: The most choices Discord lets an option have.
+MAX_CHOICES = 25
+
+
+def language_choices() -> list[app_commands.Choice[str | int | float]]:
+    """``/setup language``'s choices: the server's default, English, each language of a catalogue."""
+    default = app_commands.Choice[str | int | float](
+        name=described(say_c("slash choice", "the server's default")), value=SERVER_DEFAULT
+    )
+    offered = [
+        app_commands.Choice[str | int | float](name=described(language_said(c)), value=c) for c in room_languages()
+    ]
+    return [default, *offered][:MAX_CHOICES]  # Discord's limit
+
+
+def describe_config(config: GuildConfig, guild: discord.Guild, language: str) -> Message:
+    """The guild's settings in a sentence or two (``language``: the one its rooms speak now)."""
     role = guild.get_role(config.host_role_id) if config.host_role_id else None
     if role is not None:
         hosts = say("Members with the {role} role (or Manage Server) may host matches.", role=Verbatim(role.name))
@@ -55,7 +89,22 @@ def describe_config(config: GuildConfig, guild: discord.Guild) -> Message:
         if config.pings
         else say("Nobody is pinged when it is their turn.")
     )
-    return say("{hosts} {rooms} {where} {pings}", hosts=hosts, rooms=rooms, where=where, pings=pings)
+    board = BOARD_SAID.get(config.board, BOARD_SAID["message"])
+    rated = (
+        say("{start} rates a match unless its host says otherwise.", start=Verbatim("/start"))
+        if config.rated
+        else say("{start} leaves a match unrated unless its host says otherwise.", start=Verbatim("/start"))
+    )
+    return say(
+        "{hosts} {rated} {rooms} {where} {pings} {board} {language}",
+        hosts=hosts,
+        rated=rated,
+        rooms=rooms,
+        where=where,
+        pings=pings,
+        board=board,
+        language=rooms_speak(config, language),
+    )
 
 
 class Admin(commands.Cog):
@@ -63,6 +112,8 @@ class Admin(commands.Cog):
 
     def __init__(self, bot: GeniusBot) -> None:
         self.bot = bot
+        # The languages are the catalogues found as the cog loads (a choice's list is fixed then).
+        self.setup_command._params["language"].choices = language_choices()
 
     @app_commands.command(
         name="setup",
@@ -80,7 +131,15 @@ class Admin(commands.Cog):
             say_c("slash option", "run each match in a thread of its game room (true), or in the room itself (false)")
         ),
         pings=described(say_c("slash option", "mention the player to move once a turn (true), or nobody (false)")),
+        board=described(
+            say_c("slash option", "the board: a picture per move (message), a card per move (card), one card edited")
+        ),
+        language=described(say_c("slash option", "the language the rooms speak; a match keeps the one it started in")),
+        rated=described(
+            say_c("slash option", "whether /start rates a match when its host does not say (default true)")
+        ),
     )
+    @app_commands.choices(board=BOARD_CHOICES)
     async def setup_command(
         self,
         interaction: discord.Interaction,
@@ -91,6 +150,9 @@ class Admin(commands.Cog):
         clear_host_role: bool = False,
         threads: bool | None = None,
         pings: bool | None = None,
+        board: app_commands.Choice[str] | None = None,
+        language: str | None = None,
+        rated: bool | None = None,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -99,6 +161,13 @@ class Admin(commands.Cog):
             raise Refusal(say("Only members with the Manage Server permission can change the bot's settings."))
         if host_role is not None and clear_host_role:
             raise Refusal(say("Either name a host role or clear it, not both."))
+        if language not in (None, SERVER_DEFAULT, *room_languages()):
+            raise Refusal(
+                say(
+                    "The bot does not speak {language}; choose one of the languages offered.",
+                    language=Verbatim(str(language)),
+                )
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.bot.store
         assert store is not None
@@ -121,10 +190,17 @@ class Admin(commands.Cog):
             changes["threads"] = threads
         if pings is not None and pings != config.pings:
             changes["pings"] = pings
+        if board is not None and board.value != config.board:
+            changes["board"] = board.value
+        chosen = None if language in (None, SERVER_DEFAULT) else language
+        if language is not None and chosen != config.language:
+            changes["language"] = chosen
+        if rated is not None and rated != config.rated:
+            changes["rated"] = rated
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
             self.bot.settings_changed(config)
-        settings = describe_config(config, interaction.guild)
+        settings = describe_config(config, interaction.guild, await self.bot.rooms.of(interaction.guild))
         await reply(interaction, say("Saved. {settings}", settings=settings) if changes else settings)
 
     @app_commands.command(

@@ -60,6 +60,7 @@ class Imports(commands.Cog):
             say_c("slash option", "the player in seat p2 (needed to play on a record that stops before the end)")
         ),
         strict=described(say_c("slash option", "refuse a record with a refused line instead of keeping it as refused")),
+        rated=described(say_c("slash option", "whether the match moves the players' ratings (default: no)")),
     )
     async def import_command(
         self,
@@ -68,6 +69,7 @@ class Imports(commands.Cog):
         first: discord.Member | None = None,
         second: discord.Member | None = None,
         strict: bool = False,
+        rated: bool = False,
     ) -> None:
         """Adjudicate the attached record and store it, its refused lines kept as refused
         (``strict``: only when every line is accepted)."""
@@ -118,7 +120,13 @@ class Imports(commands.Cog):
             channel_id = await self.room_for_play(interaction, users)
         try:
             done = await import_prepared(
-                self.bot.store, prepared, guild_id=interaction.guild.id, channel_id=channel_id, users=users
+                self.bot.store,
+                prepared,
+                guild_id=interaction.guild.id,
+                channel_id=channel_id,
+                users=users,
+                language=await self.bot.rooms.of(interaction.guild),  # the room's, as a match started here
+                rated=rated,
             )
         except RoomBusy:
             raise Refusal(

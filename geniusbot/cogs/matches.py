@@ -19,7 +19,7 @@ from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player
 from geniusbot.storage import ENDED_STATUSES, MatchNotFound, MatchRecord, MatchStatus
-from geniusbot.words import Argument, Listing, Message, Verbatim, joined, say, say_c
+from geniusbot.words import Argument, Listing, Message, Verbatim, Words, joined, say, say_c
 
 from . import host_refusal, parse_options, players_of, refusal_words
 from .choices import ChoiceButton, Offer, choice_message, choice_view, fits, sealed_answer_message
@@ -131,6 +131,10 @@ class Matches(commands.Cog):
 
     # ==================================================================== finding a match
 
+    def match_words(self, live: LiveMatch) -> Words:
+        """The words of ``live``'s room and DMs: the language it speaks (fixed at its start)."""
+        return self.host.announcer.words(live)
+
     async def match_for(self, interaction: discord.Interaction, match_id: int | None) -> MatchRecord:
         """The match a command names (``match`` option) or the unfinished one in this channel."""
         store = self.bot.store
@@ -182,6 +186,7 @@ class Matches(commands.Cog):
         clock=DESCRIBE_CLOCK,
         room=DESCRIBE_ROOM,
         options=DESCRIBE_OPTIONS,
+        rated=described(say_c("slash option", "whether the result moves the players' ratings (default: /setup's)")),
     )
     @app_commands.choices(dmo=SEAT_CHOICES)
     @app_commands.autocomplete(game=game_autocomplete)
@@ -197,6 +202,7 @@ class Matches(commands.Cog):
         clock: str | None = None,
         room: discord.TextChannel | None = None,
         options: str | None = None,
+        rated: bool | None = None,
     ) -> None:
         """Check who asks, where, and whom; check DMs if the game needs them; start the match."""
         # Database reads, DMs and the first board can take longer than Discord's 3 s.
@@ -253,6 +259,8 @@ class Matches(commands.Cog):
             clock=clock,
             channel_id=place.id,
             guild_id=interaction.guild.id,
+            language=await self.bot.rooms.of(interaction.guild),
+            rated=config.rated if rated is None else rated,
         )
         if not result.ok:
             await self.threads.drop(place)
@@ -408,7 +416,7 @@ class Matches(commands.Cog):
             # A move sent here would be public anyway; the room is where the match is played.
             rooms = rooms_of([live.channel_id for live in mine if live.channel_id is not None])
             said = say("Your match takes no private moves; type your move in {rooms}.", rooms=rooms)
-            await self._answer_dm(message, self.bot.words()(said))
+            await self._answer_dm(message, self.match_words(mine[0])(said))  # a match's language
             return
         result = await self.host.private_message(message.author.id, text, key=f"discord:{message.id}")
         if result.ok and result.match_id is not None:
@@ -451,12 +459,12 @@ class Matches(commands.Cog):
                 self.offers.pop(match_id, None)
                 # Without its buttons the question would still read as open (answered by typing, by
                 # the clock, or the match paused or over): say it is closed; the board says the rest.
-                closed = choice_message(live.label(old.seat), old.texts, closed=True, words=self.bot.words())
+                closed = choice_message(live.label(old.seat), old.texts, closed=True, words=self.match_words(live))
                 await self._close(match_id, old, closed, "old choice buttons")
             if offer is None or not fits(match_id, *offer):
                 return
             seat, texts = offer
-            text = choice_message(live.label(seat), texts, words=self.bot.words())
+            text = choice_message(live.label(seat), texts, words=self.match_words(live))
             try:
                 sent = await self.bot.get_partial_messageable(live.channel_id).send(
                     text, view=choice_view(match_id, seat, texts), allowed_mentions=discord.AllowedMentions.none()
@@ -484,7 +492,7 @@ class Matches(commands.Cog):
             try:
                 user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
                 sent = await user.send(
-                    sealed_answer_message(match_id, texts, words=self.bot.words()),
+                    sealed_answer_message(match_id, texts, words=self.match_words(live)),
                     view=choice_view(match_id, seat, texts, private=True),
                 )
             except DISCORD_ERRORS as error:
@@ -539,7 +547,8 @@ class Matches(commands.Cog):
                 del self.dm_offers[(match_id, seat)]
         elif (old := self.offers.get(match_id)) is not None and old.message_id == pressed:
             del self.offers[match_id]
-        answered = self.bot.words()(
+        live = self.host.held(match_id)
+        answered = (self.match_words(live) if live is not None else self.bot.words())(
             say("Match #{match}: you answered {answer}.", match=match_id, answer=Verbatim(text))
             if private
             else say("{seat} chose: {choice}.", seat=Verbatim(label), choice=Verbatim(text))

@@ -116,7 +116,7 @@ class DiscordOpponent(BotSeat):
                 abort=Verbatim("/abort"),
             )
             await self.cog.bot.get_partial_messageable(live.channel_id).send(
-                self.cog.bot.words()(said), allowed_mentions=discord.AllowedMentions.none()
+                self.host.announcer.words(live)(said), allowed_mentions=discord.AllowedMentions.none()
             )
         except DISCORD_ERRORS as failure:
             log.info("match %s: could not say the opponent is stuck: %s", self.match_id, failure)
@@ -273,6 +273,7 @@ class PracticeCog(commands.Cog, name="Practice"):
             clock=clock,
             channel_id=place.id,
             guild_id=interaction.guild.id,
+            language=await self.bot.rooms.of(interaction.guild),
             practice=Practice(bots, level),
         )
         if not result.ok or result.match_id is None:

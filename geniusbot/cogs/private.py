@@ -233,7 +233,8 @@ class PrivateEntries:
             await close_entry(self.bot, old.channel_id, old.message_id)
         if not waiting or live.channel_id is None:
             return
-        words = self.bot.words()
+        assert self.bot.host is not None
+        words = self.bot.host.announcer.words(live)  # the match's language
         try:
             sent = await self.bot.get_partial_messageable(live.channel_id).send(
                 words(private_entry_message([live.label(seat) for seat in waiting])),
@@ -274,7 +275,7 @@ async def check_dms(
     get through but to send one). They play all the same: the room offers them "Send
     privately" (their own view and a form for the private move, to them alone) and ``/move``.
     ``against``: a practice match's opponent, the bot's name (the member who starts one plays it)."""
-    words = bot.words()
+    words = bot.words(language=await bot.rooms.of(interaction.guild))  # the language the match will speak
     closed: list[Player] = []
     room = Verbatim(f"#{channel.name}")
     for player in players:

@@ -91,7 +91,7 @@ class MatchThreads:
                 result=Verbatim(bot.host.result_line(record)),
             )
             await bot.get_partial_messageable(thread.parent_id).send(
-                bot.words()(said), allowed_mentions=discord.AllowedMentions.none()
+                bot.host.announcer.words(live)(said), allowed_mentions=discord.AllowedMentions.none()
             )
         except (MatchNotFound, StorageUnavailable, *DISCORD_ERRORS) as error:
             log.warning("match %s: could not post the result in the room: %s", live.id, error)

@@ -126,9 +126,15 @@ class Actions:
         channel_id: int | None = None,
         guild_id: int | None = None,
         practice: Practice | None = None,
+        language: str | None = None,
+        rated: bool = False,
     ) -> Reply:
         """Start a match: validate everything, commit it, announce it. Never raises. ``practice``:
-        the seat the practice opponent plays (and its level); nothing private is sent to it."""
+        the seat the practice opponent plays (and its level); nothing private is sent to it.
+        ``language``: the one the match speaks from its start to its end, its refusals here
+        included (kept with it; ``None``: the host's). ``rated``: the match's end moves its
+        players' ratings (never a practice match's)."""
+        said = functools.partial(self._text, language=language)
         try:
             cls = get_game(game)
             if seed is None:
@@ -142,15 +148,15 @@ class Actions:
                 control = preset(instance.name, instance.variant)
         except (GameError, ClockSpecError) as error:
             # A refusal of the game's or of the clock's: its message where it is words as data.
-            return Reply(ReplyStatus.ERROR, self._text(error.said) if error.said is not None else str(error))
+            return Reply(ReplyStatus.ERROR, said(error.said) if error.said is not None else str(error))
         except ValueError as error:
             refused = say("That option is not valid ({error}); check it and start again.", error=Verbatim(str(error)))
-            return Reply(ReplyStatus.ERROR, self._text(refused))
+            return Reply(ReplyStatus.ERROR, said(refused))
         seats = {p.seat: p for p in players}
         missing = [s for s in instance.seats if s not in seats]
         if missing:
             named = Listing(tuple(Verbatim(s) for s in missing))
-            return Reply(ReplyStatus.ERROR, self._text(say("Name a player for {seats} and start again.", seats=named)))
+            return Reply(ReplyStatus.ERROR, said(say("Name a player for {seats} and start again.", seats=named)))
         now = self.now()
         match_clock = Clock.new(control, instance.seats)
         # A preset clock follows a final match from task to task; a host's own clock stays.
@@ -175,14 +181,16 @@ class Actions:
                 clock=match_clock.to_dict(),
                 host=host_data,
                 practice=practice,
+                language=language,
+                rated=rated and practice is None,
             )
         except RoomBusy as error:
-            return Reply(ReplyStatus.ERROR, self._text(error.said))
+            return Reply(ReplyStatus.ERROR, said(error.said))
         except StorageError as error:
             log.warning("starting a match failed: %s", error)
             return Reply(
                 ReplyStatus.UNAVAILABLE,
-                self._text(say("The match could not be saved, so it has not started; try again in a moment.")),
+                said(say("The match could not be saved, so it has not started; try again in a moment.")),
             )
         live = LiveMatch(
             record.id,
@@ -195,6 +203,7 @@ class Actions:
             MatchStatus.LIVE,
             host_data,
             practice=practice,
+            language=language,
         )
         live.snapshot()
         live.armed = {CLOCK_TIMER: [], WINDOW_TIMER: []}
@@ -207,7 +216,7 @@ class Actions:
                 # The match row exists; its start action did not land. Recovery will pick it up.
                 return Reply(
                     ReplyStatus.UNAVAILABLE,
-                    self._text(say("The match was created but could not be started; try again in a moment.")),
+                    said(say("The match was created but could not be started; try again in a moment.")),
                     live.id,
                 )
             await self.arming.arm(live, now)
@@ -227,9 +236,9 @@ class Actions:
             await self.announcer.report(live, now, opening, lead=[heading])
         return Reply(ReplyStatus.ACCEPTED, "", live.id)
 
-    def _text(self, message: Message) -> str:
-        """``message`` in the host's language, for a reply that no match's players read yet."""
-        return Words(self.announcer.language)(message)
+    def _text(self, message: Message, language: str | None = None) -> str:
+        """``message`` in ``language`` (the host's by default), for a reply that no match's players read yet."""
+        return Words(language or self.announcer.language)(message)
 
     async def _refuse(
         self, live: LiveMatch, seat: str, private: bool, said: Message, status: ReplyStatus = ReplyStatus.UNAVAILABLE

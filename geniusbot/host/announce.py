@@ -17,10 +17,12 @@ from geniusbot.storage import ENDED_STATUSES, MatchRecord, MatchStatus
 from geniusbot.words import ENGLISH, Argument, Listing, Message, Seat, Verbatim, Words, joined, say, say_c
 
 from . import board
+from .card import CardParts, Cards, board_style
 from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
 from .naming import game_title, legacy_name_seats
 from .transport import Player, TextBoard, TransportError, post_picture, post_text, send_private_text
+from .turns import TurnMessages, turn_pings
 
 if TYPE_CHECKING:
     from .cache import MatchCache
@@ -91,25 +93,34 @@ class Announcer:
         self.boards = boards
         self.text_boards = text_boards
         self.on_picture = on_picture
+        self.cards = Cards(posted.store, transport, posted, self.text)  # a match's words: its own language
+        #: "Your move" by private message, for long clocks (see :mod:`.turns`).
+        self.turns = TurnMessages(transport, now, self.words)
 
     async def post(
         self, live: LiveMatch, text: str | Message | TextBoard, *, delete_at: float | None = None
     ) -> int | None:
         """Post ``text`` (or a text board) in the room (``None`` if it could not be); with
         ``delete_at`` (epoch seconds), a message to be deleted then, whose deletion is kept before
-        it is posted. A :class:`Message` is said in the host's language (:meth:`text`)."""
+        it is posted. A :class:`Message` is said in the match's language (:meth:`text`); a text
+        board that tells seats it is their turn may tell them privately too (:mod:`.turns`)."""
         if isinstance(text, Message):
             text = self.text(live, text)
+        posted: int | None
         try:
             if delete_at is None:
-                return await post_text(self.transport, live.room, text, None)
-            whole = text.text if isinstance(text, TextBoard) else text
-            return await self.posted.post_timed(
-                live, delete_at, lambda key: post_text(self.transport, live.room, text, key), text=whole
-            )
+                posted = await post_text(self.transport, live.room, text, None)
+            else:
+                whole = text.text if isinstance(text, TextBoard) else text
+                posted = await self.posted.post_timed(
+                    live, delete_at, lambda key: post_text(self.transport, live.room, text, key), text=whole
+                )
         except TransportError as error:
             log.warning("match %s: could not post: %s", live.id, error)
             return None
+        if isinstance(text, TextBoard) and text.ping:
+            await self.turns.tell(live, text.ping, posted)  # a text board that told seats it is their turn
+        return posted
 
     async def private(self, live: LiveMatch, seat: str, text: str | Message | TextBoard) -> bool:
         if isinstance(text, Message):
@@ -161,12 +172,16 @@ class Announcer:
             said = replace(said, args={**said.args, "seat": Verbatim(live.label(labelled))})
         return self.words(live)(said)
 
+    def language_of(self, live: LiveMatch) -> str:
+        """The language ``live`` speaks: its own, fixed at its start; the host's for a match of none."""
+        return live.language or self.language
+
     def words(self, live: LiveMatch) -> Words:
-        """The renderer of ``live``'s words: the host's language, the players' names."""
-        return Words(self.language, {seat: player.name for seat, player in live.players.items()})
+        """The renderer of ``live``'s words: its language (:meth:`language_of`), the players' names."""
+        return Words(self.language_of(live), {seat: player.name for seat, player in live.players.items()})
 
     def text(self, live: LiveMatch, message: Message) -> str:
-        """``message`` as ``live``'s players read it: in the host's language, with their names."""
+        """``message`` as ``live``'s players read it: in its language, with their names."""
         return self.words(live)(message)
 
     async def announce(self, live: LiveMatch, events: Iterable[Event]) -> None:
@@ -359,7 +374,10 @@ class Announcer:
         if png is not None:
             try:
                 alt = self.alt_text(live, view)
-                await self._post_picture(live, png, caption, vanish_at, alt, ping)
+                parts = CardParts(now, view, lead, window_says, ending)
+                await self.turns.tell(
+                    live, ping, await self._post_picture(live, png, caption, vanish_at, alt, ping, parts)
+                )
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -396,21 +414,8 @@ class Announcer:
         ending = self.caption(live, now, timed_out=timed_out)
         return "\n".join(t for t in (*lead, self.text(live, BOARD_LOST_SAID), window_says, ending) if t)
 
-    @staticmethod
-    def turn_pings(live: LiveMatch) -> tuple[Player, ...]:
-        """The players the board about to be posted tells it is their turn: the seats to move now
-        that were not when the last board was posted (once a turn; a seat moving again, or one
-        still owing its sealed move, is not told twice), the practice opponent and seats with no
-        user aside. A transport tells them as it can (Discord mentions them, where the server has
-        pings on)."""
-        movers = tuple(live.game.to_move()) if live.status == MatchStatus.LIVE and not live.game.is_over else ()
-        told = [seat for seat in movers if seat not in live.pinged]
-        live.pinged = movers
-        return tuple(
-            live.players[seat]
-            for seat in told
-            if seat != live.practice_seat and seat in live.players and live.players[seat].user_id is not None
-        )
+    #: The players the board about to be posted tells it is their turn (see :func:`.turns.turn_pings`).
+    turn_pings = staticmethod(turn_pings)
 
     def alt_text(self, live: LiveMatch, view: Mapping[str, Any]) -> str:
         """The board's picture in words, for who cannot see it: the match and its game, then the
@@ -428,10 +433,14 @@ class Announcer:
         delete_at: float | None,
         alt: str = "",
         ping: tuple[Player, ...] = (),
+        parts: CardParts | None = None,
     ) -> int | None:
         """Post the board's picture in the room (``alt``: in words; ``ping``: who it tells it is
         their turn); with ``delete_at``, one to be deleted then (its words with it; a board of a
-        window, when nobody is to move)."""
+        window, when nobody is to move). A room that shows boards as cards gets one (``parts``)."""
+        style = await board_style(self.transport, live.room) if parts is not None else "message"
+        if style != "message" and parts is not None:
+            return await self.cards.post(self, live, png, parts, style, delete_at, caption=caption, alt=alt, ping=ping)
         filename = f"match{live.id}.png"
         if delete_at is None:
             return await self.transport.post_picture(
@@ -517,7 +526,7 @@ class Announcer:
         that ended with no result."""
         result = record.result
         if record.status == MatchStatus.ABORTED or result is None:
-            return Words(self.language)(ABORTED_SAID)
+            return Words(record.language or self.language)(ABORTED_SAID)
         live = self.cache.from_record(record)
         if live.game.outcome() is not None:
             return self.caption(live, self.now())

@@ -178,6 +178,7 @@ class MatchCache:
             MatchStatus(record.status),
             dict(record.host or {}),
             practice=record.practice,
+            language=record.language,
         )
         live.snapshot()
         return live

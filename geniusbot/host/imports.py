@@ -373,11 +373,15 @@ async def import_prepared(
     guild_id: int | None = None,
     channel_id: int | None = None,
     users: Mapping[str, int] | None = None,
+    language: str | None = None,
+    rated: bool = False,
 ) -> Imported:
     """Store an adjudicated record as a match (or find the match it became already).
 
     ``users`` maps seats to Discord user ids; ``channel_id`` is the room of a paused match (a
-    finished one is kept without a room). Raises :class:`~geniusbot.storage.RoomBusy`.
+    finished one is kept without a room); ``language``: the one it speaks (``None``: the host's).
+    ``rated`` (a host's choice; off by default): the match moves its players' ratings when it
+    ends. Raises :class:`~geniusbot.storage.RoomBusy`.
     """
     game, start = prepared.game, prepared.start
     existing = await store.imported_match(guild_id, prepared.digest)
@@ -406,6 +410,8 @@ async def import_prepared(
         guild_id=guild_id,
         channel_id=None if outcome is not None else channel_id,
         refused={index: refused.reason for index, refused in prepared.refused.items()},
+        language=language,
+        rated=rated,
     )
     return Imported(done.match_id, done.created, prepared)
 
@@ -427,8 +433,9 @@ async def import_text(
     guild_id: int | None = None,
     channel_id: int | None = None,
     users: Mapping[str, int] | None = None,
+    rated: bool = False,
     strict: bool = False,
 ) -> Imported:
     """:func:`prepare` then :func:`import_prepared`."""
     prepared = prepare(text, strict=strict)
-    return await import_prepared(store, prepared, guild_id=guild_id, channel_id=channel_id, users=users)
+    return await import_prepared(store, prepared, guild_id=guild_id, channel_id=channel_id, users=users, rated=rated)

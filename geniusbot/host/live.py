@@ -106,6 +106,10 @@ class LiveMatch:
     # The practice opponent's seat and level (``None``: people play every seat). Nothing private
     # is sent to its seat: the opponent reads what the seat has seen from the match's log.
     practice: Practice | None = None
+    # The language the match speaks, fixed at its start and kept with it (``None``: the host's).
+    language: str | None = None
+    # The seats whose "your move" DMs (long clocks) failed in this process: told no more this match.
+    unreachable_turns: set[str] = field(default_factory=set)
 
     @property
     def practice_seat(self) -> str | None:

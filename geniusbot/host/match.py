@@ -293,8 +293,11 @@ class Host:
         channel_id: int | None = None,
         guild_id: int | None = None,
         practice: Practice | None = None,
+        language: str | None = None,
+        rated: bool = False,
     ) -> Reply:
-        """Start a match: see :meth:`.actions.Actions.start_match`."""
+        """Start a match (``language``: the one it speaks, else the host's): see
+        :meth:`.actions.Actions.start_match`."""
         return await self.actions.start_match(
             game,
             players=players,
@@ -305,6 +308,8 @@ class Host:
             channel_id=channel_id,
             guild_id=guild_id,
             practice=practice,
+            language=language,
+            rated=rated,
         )
 
     async def submit(

@@ -56,6 +56,98 @@ class TextBoard:
         return "\n".join(t for t in (self.above, self.board, self.below) if t)
 
 
+#: How a room shows a match's board (``/setup board``): a picture with its caption per move
+#: (``message``, the default), a card per move (``card``), or one card per match edited in place
+#: after every move, its latest moves logged in it (``edited``). See :class:`CardTransport`.
+BOARD_STYLES = ("message", "card", "edited")
+
+
+@dataclass(frozen=True)
+class CardClock:
+    """A seat's clock on a card: ``text`` as the host says it now ("alice (p1) 0:52 +5:00"); while
+    it runs, ``deadline`` (epoch seconds) is when it runs out and ``running`` the words of its line
+    before and after that moment, which a transport writes as a countdown that stays live
+    (Discord: ``<t:...:R>``, :meth:`line`)."""
+
+    text: str
+    deadline: float | None = None
+    running: tuple[str, str] = ("", "")
+
+    def line(self, moment: str) -> str:
+        """The clock's line with ``moment`` (the deadline as the transport writes it) in its
+        place; the stopped clock's ``text`` when it does not run."""
+        if self.deadline is None:
+            return self.text
+        return f"{self.running[0]}{moment}{self.running[1]}"
+
+
+@dataclass(frozen=True)
+class CardButton:
+    """A button a card carries: its ``kind`` (``private``: "Send privately", custom id
+    ``gb:private:<match>``), the match it acts on and its label, said already."""
+
+    kind: str
+    match_id: int
+    label: str
+
+
+@dataclass(frozen=True)
+class BoardCard:
+    """A board as a card (:class:`CardTransport`): the facts a transport lays out, every word
+    said already in the host's language.
+
+    ``colour``: the colour of the seat to move (``0xRRGGBB``; ``None`` when nobody is to move);
+    ``png``/``filename``/``alt``: the board's picture and its words; ``last_move``: the line of
+    the last move ("" for none); ``clocks``: each seat's clock; ``lines``: the caption's lines
+    (the action's announcement, the window's line, the result or an untimed match's "To move"
+    line); ``log``: the latest moves, oldest first, under ``log_heading`` (an edited card's);
+    ``buttons`` and ``ping`` (the players told it is their turn, see :attr:`TextBoard.ping`).
+    """
+
+    match_id: int
+    title: str
+    png: bytes
+    filename: str
+    alt: str = ""
+    colour: int | None = None
+    last_move: str = ""
+    clocks: tuple[CardClock, ...] = ()
+    lines: tuple[str, ...] = ()
+    log: tuple[str, ...] = ()
+    log_heading: str = ""
+    buttons: tuple[CardButton, ...] = ()
+    ping: tuple[Player, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The card's words as one text (a terminal, a recording), each clock as it was said when
+        the card was made."""
+        log = [self.log_heading, *self.log] if self.log else []
+        parts = [self.title, *self.lines, self.last_move, *(c.text for c in self.clocks), *log]
+        return "\n".join(p for p in parts if p)
+
+
+@runtime_checkable
+class CardTransport(Protocol):
+    """A transport that can show a board as a card (Discord's Components V2 message), as each
+    room chooses (:meth:`board_style`, one of :data:`BOARD_STYLES`). ``post_card`` posts one (named
+    by ``key`` if given: its picture's file carries it, so :meth:`KeyedTransport.find_posted`
+    finds it after a crash); ``edit_card`` edits a card posted before into ``card`` (picture and
+    all)."""
+
+    async def board_style(self, room: int | None) -> str:
+        """How ``room`` shows a match's board: ``message``, ``card`` or ``edited``."""
+        ...
+
+    async def post_card(self, room: int | None, card: BoardCard, *, key: str | None = None) -> int:
+        """Post ``card`` in the room; return its message's id."""
+        ...
+
+    async def edit_card(self, room: int | None, message_id: int, card: BoardCard) -> None:
+        """Edit the card ``message_id`` into ``card``."""
+        ...
+
+
 @runtime_checkable
 class Transport(Protocol):
     """What the host may do in the outside world. Message ids are integers (Discord snowflakes; the console's are unique across its runs).
@@ -108,6 +200,22 @@ class Transport(Protocol):
 
     async def send_private_picture(self, player: Player, png: bytes, *, filename: str, text: str = "") -> int | None:
         """Send a PNG picture (with an optional caption) to one player only; its id if any."""
+        ...
+
+
+@runtime_checkable
+class TurnLinks(Protocol):
+    """A transport that tells a player privately that it is their move, with a link to the board
+    (Discord: a jump URL, where the server has turn pings on). A transport without it (the
+    console, the recording one) is sent no such message."""
+
+    async def tells_turns(self, room: int | None) -> bool:
+        """Whether the players of ``room`` are told privately that it is their move (Discord:
+        where the room's server has turn pings on)."""
+        ...
+
+    def link(self, room: int | None, message_id: int) -> str | None:
+        """A link that opens the message ``message_id`` of ``room`` where it stands (``None``: none)."""
         ...
 
 
@@ -220,7 +328,7 @@ async def post_picture(
 class Sent:
     """One thing a :class:`RecordingTransport` was asked to do."""
 
-    op: str  # "post" | "picture" | "delete" | "private" | "private picture"
+    op: str  # "post" | "picture" | "card" | "edit card" | "delete" | "private" | "private picture"
     room: int | None
     text: str = ""
     message_id: int = 0
@@ -228,6 +336,7 @@ class Sent:
     png: bytes | None = None
     alt: str = ""  # a picture in words
     ping: tuple[str, ...] = ()  # the seats told it is their turn
+    card: BoardCard | None = None  # a card posted or edited
 
 
 @dataclass
@@ -244,6 +353,8 @@ class RecordingTransport:
     command_prefix: str = ""
     commands: frozenset[str] | None = None
     bot_returns: bool = True
+    #: How its rooms show a board (:class:`CardTransport`): ``message`` unless a test says.
+    style: str = "message"
     _next_id: int = 0
 
     def _id(self) -> int:
@@ -269,6 +380,31 @@ class RecordingTransport:
         mid = self._id()
         self.sent.append(Sent("picture", room, text, mid, png=png, alt=alt, ping=tuple(p.seat for p in ping)))
         return mid
+
+    async def board_style(self, room: int | None) -> str:
+        """The board style the test chose (:attr:`style`)."""
+        return self.style
+
+    async def post_card(self, room: int | None, card: BoardCard, *, key: str | None = None) -> int:
+        """Record a card (its words as one text, :attr:`BoardCard.text`)."""
+        mid = self._id()
+        self.sent.append(
+            Sent(
+                "card",
+                room,
+                card.text,
+                mid,
+                png=card.png,
+                alt=card.alt,
+                ping=tuple(p.seat for p in card.ping),
+                card=card,
+            )
+        )
+        return mid
+
+    async def edit_card(self, room: int | None, message_id: int, card: BoardCard) -> None:
+        """Record a card's edit."""
+        self.sent.append(Sent("edit card", room, card.text, message_id, png=card.png, alt=card.alt, card=card))
 
     async def delete(self, room: int | None, message_id: int) -> None:
         """Record a deletion."""
@@ -298,7 +434,7 @@ class RecordingTransport:
 
     def room_texts(self) -> list[str]:
         """Every text posted in a room (posts and picture captions), in order."""
-        return [s.text for s in self.sent if s.op in ("post", "picture")]
+        return [s.text for s in self.sent if s.op in ("post", "picture", "card")]
 
     def private_texts(self, seat: str) -> list[str]:
         """Every private text sent to ``seat`` (messages and picture captions)."""

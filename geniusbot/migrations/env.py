@@ -13,7 +13,7 @@ import os
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from geniusbot.storage.db import create_engine
+from geniusbot.storage.db import check_foreign_keys, create_engine, sqlite_foreign_keys
 from geniusbot.storage.models import Base
 
 config = context.config
@@ -43,11 +43,28 @@ def _run_on(connection: Connection) -> None:
         context.run_migrations()
 
 
+def _run_alone(connection: Connection) -> None:
+    """The ``alembic`` command's run: SQLite's foreign keys off while it runs, as
+    :func:`geniusbot.storage.db.upgrade` has them (a rebuilt table's drop must not cascade)."""
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        sqlite_foreign_keys(connection, on=False)
+    try:
+        _run_on(connection)
+        if sqlite:
+            check_foreign_keys(connection)
+        connection.commit()
+    finally:
+        if sqlite:
+            connection.rollback()  # nothing left to undo after a commit; a failed revision's rest
+            sqlite_foreign_keys(connection, on=True)
+
+
 async def _run_online() -> None:
     engine = create_engine(_url())
     try:
         async with engine.connect() as connection:
-            await connection.run_sync(_run_on)
+            await connection.run_sync(_run_alone)
             await connection.commit()
     finally:
         await engine.dispose()

@@ -3,7 +3,8 @@
 By module:
 
 * :mod:`.store` -- :class:`Store`, the async API the host keeps everything through;
-* :mod:`.matches`, :mod:`.timers`, :mod:`.messages`, :mod:`.guilds` -- its methods, by group of tables;
+* :mod:`.matches`, :mod:`.timers`, :mod:`.messages`, :mod:`.guilds`, :mod:`.ratings` -- its methods,
+  by group of tables;
 * :mod:`.transactions` -- the engines and one retried transaction per call, under them all;
 * :mod:`.queueing` -- the order queued transactions are let in (a due timer's first);
 * :mod:`.values` -- the frozen dataclasses the store takes and returns;
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from .imports import ImportedMatch
     from .models import ENDED_STATUSES, UNFINISHED_STATUSES, MatchStatus
     from .queueing import Priority, at_priority, priority
+    from .ratings import FirstSeat, RatingPoint, Standing
     from .retry import RetryState, is_transient, retry_transient
     from .store import Store
     from .values import (
@@ -84,6 +86,9 @@ _MODULE_OF = {
     "is_transient": "retry",
     "retry_transient": "retry",
     "Store": "store",
+    "FirstSeat": "ratings",
+    "RatingPoint": "ratings",
+    "Standing": "ratings",
 }
 """Where each public name is defined."""
 
@@ -111,6 +116,7 @@ __all__ = [
     "CommitUnknown",
     "Committed",
     "DuplicateSubmission",
+    "FirstSeat",
     "GuildConfig",
     "ImportedMatch",
     "MatchNotFound",
@@ -120,11 +126,13 @@ __all__ = [
     "PostedMessage",
     "Practice",
     "Priority",
+    "RatingPoint",
     "Result",
     "RetryState",
     "RoomBusy",
     "SeatInfo",
     "StaleVersion",
+    "Standing",
     "StorageError",
     "StorageUnavailable",
     "Store",

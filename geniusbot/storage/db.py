@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from geniusbot.words import Message, Verbatim, Words, say
 
-from .errors import StorageFault, storage_fault
+from .errors import StorageError, StorageFault, storage_fault
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 """Where the Alembic environment and revisions live (inside the package, so an install can upgrade)."""
@@ -284,6 +284,7 @@ async def _upgrade_on(engine: AsyncEngine, revision: str) -> None:
         if connection.dialect.name == "postgresql":
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
         else:
+            sqlite_foreign_keys(connection, on=False)
             # Begin the transaction (and take the write lock) before Alembic looks: it counts
             # SQLite's DDL as not transactional, so in a transaction of its own making it would
             # commit after each revision and let a second process in between two of them (which
@@ -291,11 +292,43 @@ async def _upgrade_on(engine: AsyncEngine, revision: str) -> None:
             connection.exec_driver_sql("SELECT 1")
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+        if connection.dialect.name == "sqlite":
+            check_foreign_keys(connection)
 
     async with engine.connect() as connection:
         connection = await connection.execution_options(**{WRITE_OPTION: True})
-        await connection.run_sync(_run)
-        await connection.commit()
+        try:
+            await connection.run_sync(_run)
+            await connection.commit()
+        finally:
+            if engine.dialect.name == "sqlite":
+                await connection.run_sync(sqlite_foreign_keys, on=True)
+
+
+def sqlite_foreign_keys(connection: Connection, *, on: bool) -> None:
+    """Switch SQLite's foreign keys on or off for ``connection``, before its transaction begins (a
+    transaction ignores the pragma). Off while the migrations run: a revision that rebuilds a table
+    (Alembic's batch mode on SQLite: copy, drop the old table, rename) must not have the drop
+    cascade to the rows that refer to it (``game_rooms`` of ``guild_settings``, a match's log)."""
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
+    finally:
+        cursor.close()
+
+
+def check_foreign_keys(connection: Connection) -> None:
+    """Refuse a migration that left a row referring to nothing (SQLite checks none while they run)."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise StorageError(
+            say(
+                "The migration would leave {count} rows referring to nothing (the first: {row}); the "
+                "database was left as it was.",
+                count=len(broken),
+                row=Verbatim(str(tuple(broken[0]))),
+            )
+        )
 
 
 def safe_url(url: str | URL) -> str:

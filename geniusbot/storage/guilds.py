@@ -35,12 +35,23 @@ class GuildStore(Transactions):
         game_room_ids: Iterable[int] = UNSET,
         threads: bool = UNSET,
         pings: bool = UNSET,
+        board: str = UNSET,
+        language: str | None = UNSET,
+        rated: bool = UNSET,
     ) -> GuildConfig:
-        """Change a guild's settings (only the fields given) and return them as now stored."""
+        """Change a guild's settings (only the fields given) and return them as now stored
+        (``language``: ``None`` is the server's own)."""
         rooms = None if game_room_ids is UNSET else sorted(set(int(c) for c in game_room_ids))
         given = {
             name: value
-            for name, value in (("host_role_id", host_role_id), ("threads", threads), ("pings", pings))
+            for name, value in (
+                ("host_role_id", host_role_id),
+                ("threads", threads),
+                ("pings", pings),
+                ("board", board),
+                ("language", language),
+                ("rated", rated),
+            )
             if value is not UNSET
         }
 
@@ -63,9 +74,14 @@ class GuildStore(Transactions):
     def _load_guild(self, conn: Connection, guild_id: int) -> GuildConfig:
         row = (
             conn.execute(
-                select(m.GuildSettings.host_role_id, m.GuildSettings.threads, m.GuildSettings.pings).where(
-                    m.GuildSettings.guild_id == guild_id
-                )
+                select(
+                    m.GuildSettings.host_role_id,
+                    m.GuildSettings.threads,
+                    m.GuildSettings.pings,
+                    m.GuildSettings.board,
+                    m.GuildSettings.language,
+                    m.GuildSettings.rated,
+                ).where(m.GuildSettings.guild_id == guild_id)
             )
         ).first()
         rooms = tuple(
@@ -75,4 +91,13 @@ class GuildStore(Transactions):
         )
         if row is None:
             return GuildConfig(guild_id, None, rooms)
-        return GuildConfig(guild_id, row[0], rooms, threads=bool(row[1]), pings=bool(row[2]))
+        return GuildConfig(
+            guild_id,
+            row[0],
+            rooms,
+            threads=bool(row[1]),
+            pings=bool(row[2]),
+            board=str(row[3]),
+            language=row[4],
+            rated=bool(row[5]),
+        )

@@ -22,6 +22,7 @@ from geniusbot.words import say
 
 from . import models as m
 from .errors import RoomBusy, is_room_taken
+from .ratings import rate_ended
 from .rows import aware, check_action, check_length, db_text, json_or_none
 from .statements import INSERT_ACTION, action_params, insert_seats
 from .transactions import Transactions
@@ -78,6 +79,8 @@ class ImportStore(Transactions):
         guild_id: int | None = None,
         channel_id: int | None = None,
         refused: Mapping[int, str] | None = None,
+        language: str | None = None,
+        rated: bool = False,
     ) -> ImportedMatch:
         """Write a match in one transaction, unless a record with ``digest`` was imported in
         this guild already (then nothing is written).
@@ -86,9 +89,12 @@ class ImportStore(Transactions):
         logged as the live bot logs a refused submission (``accepted`` false, ``error`` the
         reason), where it happened; every other action was accepted. ``state``, ``clock``,
         ``status`` and ``result`` are the snapshot after the last action.
-        Raises :class:`RoomBusy` if ``channel_id`` holds an unfinished match.
+        Raises :class:`RoomBusy` if ``channel_id`` holds an unfinished match. ``language``: the
+        one the match speaks (``None``: the host's). ``rated`` (off unless a host says so): a
+        finished match moves its players' ratings, in this transaction.
         """
         refusals = dict(refused or {})
+        check_length("language", language, m.LANGUAGE_LENGTH)
         if status not in m.MATCH_STATUSES:
             raise ValueError(f"unknown match status {status!r}")
         check_length("game", game, 64)
@@ -127,6 +133,8 @@ class ImportStore(Transactions):
                         reason=None if result is None else db_text(result.reason),
                         termination=None if result is None else result.termination,
                         outcome=None if result is None or result.termination is None else dict(result.data),
+                        language=language,
+                        rated=rated,
                     )
                     .returning(m.Match.id)
                 ).scalar_one()
@@ -141,6 +149,7 @@ class ImportStore(Transactions):
                 params = action_params(match_id, seq, action, at, accepted=reason is None, error=reason)
                 conn.execute(INSERT_ACTION, params)
             conn.execute(insert(m.ImportedRecord).values(scope=scope, digest=digest, match_id=match_id))
+            rate_ended(conn, match_id, now)
             return ImportedMatch(match_id, True)
 
         def verify(conn: Connection) -> ImportedMatch | None:

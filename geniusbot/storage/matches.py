@@ -25,6 +25,7 @@ from geniusbot.words import say
 
 from . import models as m
 from .errors import DuplicateSubmission, MatchNotFound, RoomBusy, StaleVersion, is_duplicate_key, is_room_taken
+from .ratings import rate_ended
 from .rows import (
     UNSET,
     action_from_row,
@@ -71,9 +72,12 @@ class MatchStore(Transactions):
         host: Mapping[str, Any] | None = None,
         status: str = m.MatchStatus.LIVE,
         practice: Practice | None = None,
+        language: str | None = None,
+        rated: bool = False,
     ) -> MatchRecord:
         """Start a match (version 0, an empty log) and return it. ``practice``: the seat the
-        practice opponent plays, and its level.
+        practice opponent plays, and its level; ``language``: the one it speaks (``None``: the host's).
+        ``rated``: its end moves its players' ratings.
 
         Raises :class:`RoomBusy` if ``channel_id`` already holds a live or paused match.
         """
@@ -87,6 +91,8 @@ class MatchStore(Transactions):
             if practice.seat not in {seat.seat for seat in seats}:
                 raise ValueError(f"the practice opponent's seat {practice.seat!r} is not a seat of the match")
             check_length("practice level", practice.level, 16)
+        if language is not None:
+            check_length("language", language, m.LANGUAGE_LENGTH)
         now = self.now()
 
         def work(conn: Connection) -> int:
@@ -112,6 +118,8 @@ class MatchStore(Transactions):
                             finished_at=now if status in m.ENDED_STATUSES else None,
                             practice_seat=practice.seat if practice else None,
                             practice_level=practice.level if practice else None,
+                            language=language,
+                            rated=rated,
                         )
                         .returning(m.Match.id)
                     )
@@ -320,6 +328,8 @@ class MatchStore(Transactions):
                 raise StaleVersion(match_id, expected_version, actual)
             if timer_params is not None:
                 conn.execute(DELETE_EXACT_TIMER, timer_params)
+            if status == m.MatchStatus.FINISHED:
+                rate_ended(conn, match_id, now)  # a rated match's ratings land with its end
             if action is None or logged:
                 return Committed(row.last_seq if logged else None, row.version)
             try:

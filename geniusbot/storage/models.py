@@ -20,6 +20,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -90,6 +91,8 @@ JSONValue = JSON(none_as_null=True)
 
 #: The longest termination a match keeps (a game's own are short words: ``line``, ``checkmate``).
 TERMINATION_LENGTH = 32
+#: The longest language code kept (a Discord locale such as ``zh-TW``, or ``qps``).
+LANGUAGE_LENGTH = 16
 
 # Stable constraint names make migrations reproducible on both databases.
 NAMING_CONVENTION = {
@@ -150,6 +153,10 @@ class Match(Base):
     # level; both NULL for a match between people.
     practice_seat: Mapped[str | None] = mapped_column(String(16))
     practice_level: Mapped[str | None] = mapped_column(String(16))
+    # The language the match speaks, fixed at its start (the room's then); NULL: the host's own.
+    language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH))
+    # Whether the match's end moves its players' ratings (``ratings``, ``rating_changes``).
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     __table_args__ = (
         CheckConstraint(f"status IN ({_status_list(MATCH_STATUSES)})", name="status"),
@@ -274,7 +281,8 @@ class Message(Base):
 
 class GuildSettings(Base):
     """What a server's admins set: the role that may host matches, whether each match runs in a
-    thread of its room, whether the player to move is pinged."""
+    thread of its room, whether the player to move is pinged, how a match's board is shown, the
+    rooms' language."""
 
     __tablename__ = "guild_settings"
 
@@ -282,6 +290,11 @@ class GuildSettings(Base):
     host_role_id: Mapped[int | None] = mapped_column(BigInteger)
     threads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     pings: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    board: Mapped[str] = mapped_column(String(16), default="message", server_default="message")
+    #: The language its rooms speak (``/setup language``); NULL: the server's own (see docs/bot.md).
+    language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH))
+    # Whether /start rates a match when the host does not say.
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=true())
 
 
 class GameRoom(Base):
@@ -335,6 +348,54 @@ class InboxItem(Base):
     )
 
 
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one guild, game and rule set, and the rated matches behind it
+    (:mod:`geniusbot.ratings`). ``display_name`` is the name the player last played under."""
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_ratings_guild_id_game_variant_rating", "guild_id", "game", "variant", "rating"),)
+
+
+class RatingChange(Base):
+    """What one rated match did to one player's rating: before and after, and the score (1, 0.5, 0)."""
+
+    __tablename__ = "rating_changes"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(64))
+    variant: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[str] = mapped_column(String(16))
+    # The player's rated matches in this game and rule set with this one (1 for the first): the
+    # order the ratings moved in, which the times need not be (two ends at once take their time
+    # before the one waits for the other's lock).
+    number: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)
+    rating_before: Mapped[float] = mapped_column(Float)
+    rd_before: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_rating_changes_guild_id_user_id_at", "guild_id", "user_id", "at"),)
+
+
 __all__ = [
     "ENDED_STATUSES",
     "MATCH_STATUSES",
@@ -348,6 +409,8 @@ __all__ = [
     "Match",
     "MatchStatus",
     "Message",
+    "PlayerRating",
+    "RatingChange",
     "Seat",
     "Timer",
     "UTCDateTime",

@@ -86,6 +86,8 @@ def match_from_row(row: Any, seats: Iterable[Any]) -> MatchRecord:
         result=result,
         practice_seat=row.practice_seat,
         practice_level=row.practice_level,
+        language=row.language,
+        rated=bool(row.rated),
         seats=tuple(
             SeatInfo(seat=s.seat, display_name=s.display_name, user_id=s.user_id)
             for s in sorted(seats, key=lambda s: s.seat)

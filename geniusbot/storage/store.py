@@ -23,10 +23,11 @@ from .guilds import GuildStore
 from .imports import ImportStore
 from .matches import MatchStore
 from .messages import MessageStore
+from .ratings import RatingStore
 from .timers import TimerStore
 
 
-class Store(MatchStore, TimerStore, MessageStore, GuildStore, ImportStore):
+class Store(MatchStore, TimerStore, MessageStore, GuildStore, ImportStore, RatingStore):
     """The repository of matches, actions, timers, posted messages and guild settings.
 
     Build one with :meth:`open` (from a URL; it upgrades the schema by default) or from an

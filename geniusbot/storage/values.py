@@ -94,6 +94,10 @@ class MatchRecord:
     #: The seat the practice opponent plays and its level; ``None`` for a match between people.
     practice_seat: str | None = None
     practice_level: str | None = None
+    #: The language the match speaks, fixed at its start; ``None``: the host's own.
+    language: str | None = None
+    #: Whether the match's end moves its players' ratings (``docs/ratings.md``).
+    rated: bool = False
 
     @property
     def practice(self) -> Practice | None:
@@ -206,11 +210,18 @@ class PostedMessage:
 @dataclass(frozen=True)
 class GuildConfig:
     """A guild's settings: the host role, the game rooms, whether each match runs in a thread of
-    its room (``threads``) and whether the player to move is pinged (``pings``); defaults when
-    never set."""
+    its room (``threads``), whether the player to move is pinged (``pings``), how a match's board
+    is shown (``board``: ``message``, ``card`` or ``edited``) and the rooms' language
+    (``language``); defaults when never set."""
 
     guild_id: int
     host_role_id: int | None = None
     game_room_ids: tuple[int, ...] = ()
     threads: bool = False
     pings: bool = True
+    #: How the room shows a match's board (``/setup board``; ``geniusbot.host.transport.BOARD_STYLES``).
+    board: str = "message"
+    #: The language its rooms speak (``/setup language``); ``None``: the server's own.
+    language: str | None = None
+    #: Whether ``/start`` rates a match when the host does not say.
+    rated: bool = True

@@ -47,6 +47,8 @@ async def test_setup_needs_manage_server_and_limits_the_game_rooms(world: World)
         interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"add_room": world.room})
         assert (await ephemeral_answer(world, interaction)).endswith(
             f"Game rooms: <#{world.room.id}>. Matches run in the game room itself. Nobody is pinged when it is their turn."
+            " Each move posts the board as a picture with its caption."
+            " The rooms speak English (the server's default); a match keeps the one it started in."
         )
         interaction = await fake.slash(
             world.owner, world.guild, lobby, "start", {"game": "tictacfive", "first": world.alice, "second": world.bob}
@@ -68,6 +70,8 @@ async def test_setup_needs_manage_server_and_limits_the_game_rooms(world: World)
         interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"any_room": True})
         assert (await ephemeral_answer(world, interaction)).endswith(
             "Any text channel may be a game room. Matches run in the game room itself. Nobody is pinged when it is their turn."
+            " Each move posts the board as a picture with its caption."
+            " The rooms speak English (the server's default); a match keeps the one it started in."
         )
 
 

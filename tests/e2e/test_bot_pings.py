@@ -29,7 +29,10 @@ async def test_the_player_to_move_is_pinged_once_a_turn(world: World) -> None:
         assert pinged(world, boards[2]) == ["bob"] and f"<@{world.alice.id}>" not in boards[2].content
         # /setup pings:false: nobody is pinged any more.
         interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"pings": False})
-        assert (await ephemeral_answer(world, interaction)).endswith("Nobody is pinged when it is their turn.")
+        assert (await ephemeral_answer(world, interaction)).endswith(
+            "Nobody is pinged when it is their turn. Each move posts the board as a picture with its caption."
+            " The rooms speak English (the server's default); a match keeps the one it started in."
+        )
         choice = await fake.wait_for_message(
             world.room, predicate=lambda m: m.component("gb:choice:1:p2:white") is not None
         )

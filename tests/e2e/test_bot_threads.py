@@ -27,6 +27,8 @@ async def test_a_match_runs_in_a_thread_of_its_room_which_closes_when_it_ends(wo
         assert (await threads_on(world)).endswith(
             "Each match runs in a thread of its game room; the room reads its result. "
             "Nobody is pinged when it is their turn."
+            " Each move posts the board as a picture with its caption."
+            " The rooms speak English (the server's default); a match keeps the one it started in."
         )
         answer = await world.start("tictacfive")
         thread = thread_of(world, "#1 ")
@@ -66,6 +68,8 @@ async def test_threads_need_the_thread_permissions_and_can_be_turned_off(world: 
         interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"threads": False})
         assert (await ephemeral_answer(world, interaction)).endswith(
             "Matches run in the game room itself. Nobody is pinged when it is their turn."
+            " Each move posts the board as a picture with its caption."
+            " The rooms speak English (the server's default); a match keeps the one it started in."
         )
         assert await world.start("tictacfive", room=plain) == f"Match #1 has started in <#{plain.id}>."
 

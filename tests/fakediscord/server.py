@@ -24,7 +24,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_urldispatcher import MatchInfoError
 
-from . import model
+from . import components as components_v2, model
 from .driver import Driver
 from .gateway import (
     DIRECT_MESSAGE_REACTIONS,
@@ -984,7 +984,20 @@ class FakeDiscord(Driver):
             **extra,
         )
         message.attachments = self._attachments_from(channel.id, payload, files, [])
+        if message.flags & components_v2.IS_COMPONENTS_V2:
+            self._check_v2(payload, message.attachments)
+            # A card's text is its text displays': who they mention is mentioned.
+            said = "\n".join(components_v2.texts(message.components))
+            message.mentions = self._mentions_in(said, guild, payload.get("allowed_mentions"))
         return message
+
+    @staticmethod
+    def _check_v2(payload: dict[str, Any], attachments: list[FakeAttachment]) -> None:
+        """Refuse a Components V2 message as Discord does (400 50035, the faulty field's path)."""
+        try:
+            components_v2.check_v2(payload, attachments)
+        except components_v2.FormError as error:
+            raise ApiError(400, 50035, "Invalid Form Body", error.errors()) from None
 
     def _store_message(self, channel: FakeChannel, message: FakeMessage) -> None:
         self.message_store[message.id] = message
@@ -1094,8 +1107,17 @@ class FakeDiscord(Driver):
             attachments = self._attachments_from(message.channel_id, payload, files, message.attachments)
         if not (content or embeds or attachments or components):
             raise ApiError(400, 50006, "Cannot send an empty message")
-        if "content" in payload:
-            guild = self.guilds.get(message.guild_id) if message.guild_id else None
+        # IS_COMPONENTS_V2 may be set by an edit, never taken off; the edited whole is checked.
+        v2 = bool((message.flags | int(payload.get("flags") or 0)) & components_v2.IS_COMPONENTS_V2)
+        if v2:
+            whole = {"content": content, "embeds": embeds, "components": components}
+            whole.update({k: payload[k] for k in ("poll", "sticker_ids") if k in payload})
+            self._check_v2(whole, attachments)
+        guild = self.guilds.get(message.guild_id) if message.guild_id else None
+        if v2 and "components" in payload:
+            said = "\n".join(components_v2.texts(components))
+            message.mentions = self._mentions_in(said, guild, payload.get("allowed_mentions"))
+        elif "content" in payload:
             message.mentions = self._mentions_in(content, guild, payload.get("allowed_mentions"))
         message.content, message.embeds, message.components, message.attachments = (
             content,
@@ -1107,6 +1129,8 @@ class FakeDiscord(Driver):
             # Only SUPPRESS_EMBEDS may change on edit; ephemeral and loading are the server's.
             suppress = 1 << 2
             message.flags = (message.flags & ~suppress) | (int(payload["flags"]) & suppress)
+        if v2:
+            message.flags |= components_v2.IS_COMPONENTS_V2
         was_loading = bool(message.flags & LOADING)
         message.flags &= ~LOADING
         message.edited_timestamp = model.iso_now()

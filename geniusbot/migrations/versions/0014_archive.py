@@ -3,7 +3,7 @@ and the indexes the archive's filters use (game and rule set, result, a player's
 a server with 100,000 archived matches lists a page of them in milliseconds.
 
 Revision ID: 0014
-Revises: 0010
+Revises: 0013
 Create Date: 2026-12-07 21:00:00
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0014'
-down_revision: str | None = '0010'
+down_revision: str | None = '0013'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
