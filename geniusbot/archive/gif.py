@@ -89,6 +89,7 @@ def caption(shown: Shown, steps: Steps) -> list[str]:
         lines.append(words(say("Clocks: {clocks}", clocks=Listing(tuple(clocks)))))
     elif shown.index and any(steps.start_clocks.values()):
         lines.append(words(say("Clocks: not in the record at this step")))  # a record line without {p1=... p2=...}
+    lines.extend(words(note.said(names)) for note in shown.refused)  # where they happened: after this step
     if shown.index == total - 1 and result:
         lines.append(words(result))
     return lines
@@ -101,11 +102,14 @@ def frame_image(shown: Shown, steps: Steps, title: str | None = None) -> Image.I
     if not palette or palette != PALETTE[: len(palette)]:  # a plug-in's picture on a palette of its own
         picture = picture.convert("RGB").quantize(palette=palette_image(), dither=Image.Dither.NONE)
     width, height = picture.size
-    frame = Image.new("P", (width, height + CAPTION_HEIGHT), ink("page"))
+    lines = caption(shown, steps)
+    # Three lines fit the strip; a step with refused lines after it gets a taller one.
+    strip = max(CAPTION_HEIGHT, CAPTION_HEIGHT * (len(lines) + 1) // 4)
+    frame = Image.new("P", (width, height + strip), ink("page"))
     frame.putpalette(PALETTE)
     frame.paste(picture, (0, 0))
     room = width - 2 * CAPTION_MARGIN
-    for row, line in enumerate(caption(shown, steps)):
+    for row, line in enumerate(lines):
         y = height + CAPTION_HEIGHT * (row + 1) / 4
         draw_text(
             frame, (CAPTION_MARGIN, y), fit_text(line, CAPTION_SIZE, room, bold=row == 0), CAPTION_SIZE, bold=row == 0

@@ -68,6 +68,8 @@ main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #moves a{display:block;padding:5px 8px;color:inherit;text-decoration:none;overflow-wrap:anywhere;border-bottom:1px solid #eee}
 #moves .n{display:inline-block;min-width:2.5em;color:#777;font-variant-numeric:tabular-nums}
 #moves .dm{font-style:italic;color:#555}
+#moves .refused,#refused{margin:0;padding:3px 8px 5px 3.3em;color:#8a1c1c;white-space:pre-line;overflow-wrap:anywhere}
+#refused{padding:0}
 #moves li.current a{background:#2a5db0;color:#fff}
 #moves li.current .n,#moves li.current .dm{color:#dde}
 @media (max-width:700px){#moves{max-height:45vh}}
@@ -85,6 +87,7 @@ _SCRIPT = """
   var items = list.querySelectorAll("li");
   var status = document.getElementById("status");
   var clocks = document.getElementById("clocks");
+  var refused = document.getElementById("refused");
   var result = document.getElementById("result");
   var play = document.getElementById("play");
   // The page's words, said in its language with {fields} the script fills in.
@@ -138,6 +141,8 @@ _SCRIPT = """
     status.textContent = fill(said.status, {step: n, last: last, what: step.t});
     clocks.textContent = step.c;
     clocks.hidden = !step.c;
+    refused.textContent = step.x;
+    refused.hidden = !step.x;
     // The result only once the last step is reached: before, it would give the ending away.
     result.textContent = n === last ? steps[last].r : "";
     result.hidden = n !== last;
@@ -255,13 +260,22 @@ def _frames(steps: Sequence[PageStep]) -> tuple[list[dict[str, Any]], list[int]]
     return frames, order
 
 
+def refused_text(step: PageStep, names: Mapping[str, str], words: Words) -> str:
+    """The lines refused after a step, one a line ("" for none): a refused line is no move."""
+    return "\n".join(words(note.said(names)) for note in step.refused)
+
+
 def _move_item(step: PageStep, names: Mapping[str, str], words: Words) -> str:
     n = step.index
     body = html.escape(words(step_text(step, names)))
     if step.private:
         body = f'<span class="dm">{body}</span>'
+    # Refused lines sit under the step they followed, inside its entry (no step of their own).
+    refused = "".join(f'<p class="refused">{html.escape(words(note.said(names)))}</p>' for note in step.refused)
     # The entry carries no id: an address's #step-N is the page's to go to, not the window's to scroll to.
-    return f'<li data-step="{n}"><a href="#step-{n}" data-step="{n}"><span class="n">{n}.</span> {body}</a></li>'
+    return (
+        f'<li data-step="{n}"><a href="#step-{n}" data-step="{n}"><span class="n">{n}.</span> {body}</a>{refused}</li>'
+    )
 
 
 def replay_page(
@@ -293,7 +307,8 @@ def replay_page(
 
     frames, order = _frames(steps)
     data: list[dict[str, Any]] = [
-        {"f": frame, "t": words(step_text(step, names)), "c": clocks(step)} for step, frame in zip(steps, order)
+        {"f": frame, "t": words(step_text(step, names)), "c": clocks(step), "x": refused_text(step, names, words)}
+        for step, frame in zip(steps, order)
     ]
     data[-1]["r"] = result  # the result is the last step's: shown only there
     last = len(steps) - 1
@@ -328,6 +343,7 @@ def replay_page(
 <section id="stage" aria-label="{said(say("Board"))}">
 <p id="status" aria-live="polite" data-said="{said(status_said)}">{said(say("Step {step} of {last}: {what}", step=0, last=last, what=step_text(steps[0], names)))}</p>
 <p id="clocks"{"" if clocks(steps[0]) else " hidden"}>{html.escape(clocks(steps[0]))}</p>
+<p id="refused"{"" if steps[0].refused else " hidden"}>{html.escape(refused_text(steps[0], names, words))}</p>
 <div id="controls">
 <button type="button" id="first" title="{said(say("First (Home)"))}" aria-label="{said(say("First"))}">&#xAB;<span class="word"> {said(say("First"))}</span></button>
 <button type="button" id="prev" title="{said(say("Previous (Left arrow)"))}" aria-label="{said(say("Previous"))}">&#x25C0;<span class="word"> {said(say("Previous"))}</span></button>

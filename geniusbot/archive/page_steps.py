@@ -7,7 +7,8 @@ whom, and the clocks. A private submission is listed as sent, never with its tex
 passed around, and the record (``/record``) is where the private moves are.
 
 * :func:`record_steps` rules a record's lines as ``geniusbot adjudicate`` does; every accepted
-  line is a step (a refused one changes nothing, so it makes none). The clocks are the lines'
+  line is a step (a refused one changes nothing, so it makes none: it is noted on the step it
+  followed, as a refused submission of a stored match is). The clocks are the lines'
   annotations (``{p1=0:52+5:00}``).
 * :func:`match_steps` reads an ended stored match's log a page at a time and plays it through
   once; a match still being played is refused (it may hide what its players may not yet see).
@@ -27,12 +28,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from geniusbot import pictures
 from geniusbot.adjudicate import take
-from geniusbot.archive.steps import Refusal, clocks_of
+from geniusbot.archive.steps import Refusal, RefusedNote, clocks_of
 from geniusbot.games import Game, Outcome, Termination, get_game
 from geniusbot.host import board
 from geniusbot.host.actions import versus
@@ -74,6 +75,8 @@ class PageStep:
     picture: bytes | None
     board: str
     clocks: Mapping[str, str] = field(default_factory=dict)
+    #: The lines refused after this step, before the next (a private one is shown only as sent).
+    refused: tuple[RefusedNote, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,11 @@ def result_line(
     return words(say("Result: {result}", result=said))
 
 
+def _noted(step: PageStep, note: RefusedNote) -> PageStep:
+    """``step`` with one more line refused after it."""
+    return replace(step, refused=(*step.refused, note))
+
+
 def _players(names: Mapping[str, str]) -> Message | Verbatim:
     return versus([Verbatim(name) for name in names.values()])
 
@@ -170,8 +178,9 @@ def record_steps(record: Record, *, language: str = ENGLISH) -> PageMatch:
     for line in record.lines:
         clocks = {k: v for k, v in line.annotations.items() if k in game.seats}
         taken = take(game, line)
-        if isinstance(taken, str):
-            continue  # refused (the adjudicator's ruling): it changes nothing
+        if isinstance(taken, str):  # refused (the adjudicator's ruling): it changes nothing
+            steps[-1] = _noted(steps[-1], RefusedNote.of_line(line, taken, game))
+            continue
         action, move = taken
         text = move.text() if move is not None else write_host_line(action.kind, action.seat)
         steps.append(
@@ -224,10 +233,16 @@ async def match_steps(store: Store, match_id: int, *, language: str = ENGLISH) -
             game = start.game
             pictures, note = drawn_note(record.last_seq + 1, game)  # a logged action makes a step at most
             steps.append(draw_step(0, game, names, clocks=start.clocks, pictures=pictures, language=language))
-        assert game is not None
-        for action in accepted:
+        assert game is not None or not accepted
+        for action in page:
+            if not action.accepted:  # noted on the step it followed (the start is logged first)
+                if steps:
+                    assert game is not None
+                    steps[-1] = _noted(steps[-1], RefusedNote.of_action(action, game))
+                continue
             if action.kind not in GAME_KINDS:
                 continue
+            assert game is not None
             apply_action(game, action)
             line = record_line(action, {})  # the action as a record writes it ("host: timeout p1")
             step = draw_step(

@@ -11,14 +11,16 @@ several times this one for every step in order). The actions are applied by
 :func:`geniusbot.record.apply_action`, as a replay applies them, so a step here is the step
 ``/replay`` shows.
 
-A record file is adjudicated first, as ``geniusbot import`` does: one refused line and no step
-is made (:class:`StepsRefused` quotes the first refusal with its line number).
+A record file is adjudicated first, as ``geniusbot import`` does. A refused line (a record's,
+or a submission the live bot refused) makes no step: it is a :class:`RefusedNote` of the step it
+followed, which the GIF's caption and the page's move list show there (a private one without its
+text or reason, which may be hidden).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,7 +29,7 @@ from geniusbot.host.clock import Clock
 from geniusbot.host.imports import ImportRefused, decode_record, prepare
 from geniusbot.host.naming import game_title
 from geniusbot.host.replay import read_log, start_game
-from geniusbot.record import GAME_KINDS, RecordError, apply_action
+from geniusbot.record import GAME_KINDS, RECORD_SEATS, RecordError, RecordLine, apply_action, format_line
 from geniusbot.record.file import RecordName
 from geniusbot.storage import ActionKind, ActionRecord, MatchStatus, Store
 from geniusbot.words import ENGLISH, Message, Verbatim, Words, say
@@ -50,13 +52,68 @@ class StepsRefused(Refusal):
 
 
 @dataclass(frozen=True)
+class RefusedNote:
+    """A refused line, shown where it happened (after a step): its seat (``None`` for a line
+    with no seat of the record's, whose ``text`` is then the whole line), its text, whether it
+    was private, the reason and, for a record's line, its line number. ``shown``: whether its
+    text and reason may be shown to everyone: a public line of a game without hidden
+    information (elsewhere a line typed in the room may hold a secret sent to the wrong place,
+    and a reason may tell what a player holds; the record, ``/record``, keeps them)."""
+
+    seat: str | None
+    text: str
+    private: bool
+    reason: Message
+    line: int | None = None
+    shown: bool = False
+
+    @classmethod
+    def of_line(cls, line: RecordLine, ruling: str, game: Game) -> RefusedNote:
+        """A record's line the adjudicator refused with ``ruling`` (its message, when it has one)."""
+        said = getattr(ruling, "said", None)
+        reason = said if isinstance(said, Message) else Message("{reason}", {"reason": Verbatim(ruling)})
+        shown = game.perfect_information and not line.private
+        if line.seat in RECORD_SEATS:
+            return cls(line.seat, line.text, line.private, reason, line.line_no, shown)
+        written = format_line(RecordLine(0, line.seat, line.private, line.text))
+        return cls(None, written, False, reason, line.line_no, shown)
+
+    @classmethod
+    def of_action(cls, action: ActionRecord, game: Game) -> RefusedNote:
+        """A refused row of a match's log (an imported record's line, or a refused submission)."""
+        reason = Message("{reason}", {"reason": Verbatim(action.error or "")})
+        shown = game.perfect_information and not action.private
+        return cls(action.seat, action.text, action.private, reason, action.line, shown)
+
+    def said(self, names: Mapping[str, str]) -> Message:
+        """The refusal as everyone may read it (see :attr:`shown`)."""
+        who = _who(self.seat, names)
+        if not self.shown:
+            if self.seat is None and self.line is not None:  # only an imported record has such lines
+                return say("Then refused, line {line}: a line with no seat (its text is in the record)", line=self.line)
+            if self.line is None:
+                return say("Then refused: a submission from {who} (its text is in the record)", who=who)
+            return say(
+                "Then refused, line {line}: a submission from {who} (its text is in the record)",
+                line=self.line,
+                who=who,
+            )
+        what = Verbatim(self.text) if self.seat is None else say("{who}: {move}", who=who, move=Verbatim(self.text))
+        if self.line is None:
+            return say("Then refused: {what} ({reason})", what=what, reason=self.reason)
+        return say("Then refused, line {line}: {what} ({reason})", line=self.line, what=what, reason=self.reason)
+
+
+@dataclass(frozen=True)
 class Shown:
-    """One step as everyone may see it: ``action`` is ``None`` at the start."""
+    """One step as everyone may see it: ``action`` is ``None`` at the start; ``refused`` the
+    lines refused after it, before the next step."""
 
     index: int
     view: Mapping[str, Any]
     action: Message | None
     clocks: Mapping[str, str]
+    refused: tuple[RefusedNote, ...] = ()
 
 
 @dataclass
@@ -73,6 +130,8 @@ class Steps:
     result: Message | None = None
     #: The language the steps are said in (:mod:`geniusbot.words`).
     language: str = ENGLISH
+    #: The lines refused after each step (by its index), before the next.
+    refused: dict[int, list[RefusedNote]] = field(default_factory=dict)
 
     @property
     def words(self) -> Words:
@@ -86,10 +145,12 @@ class Steps:
     def __iter__(self) -> Iterator[Shown]:
         """Every step in order, the game played through once."""
         game = self.start.copy()
-        yield Shown(0, game.view(None), None, dict(self.start_clocks))
+        refused = self.refused
+        yield Shown(0, game.view(None), None, dict(self.start_clocks), tuple(refused.get(0, ())))
         for index, action in enumerate(self.actions, 1):
             apply_action(game, action)
-            yield Shown(index, game.view(None), action_said(action, self.names), clocks_of(action, game.seats))
+            said, clocks = action_said(action, self.names), clocks_of(action, game.seats)
+            yield Shown(index, game.view(None), said, clocks, tuple(refused.get(index, ())))
 
 
 def _who(seat: str | None, names: Mapping[str, str]) -> Verbatim:
@@ -128,31 +189,26 @@ def _said(outcome: Outcome) -> Message:
 
 
 def from_record(data: bytes, what: str) -> Steps:
-    """The steps of a record file's bytes; :class:`StepsRefused` for one that cannot be read (too
-    large, not UTF-8, unknown game, bad header) or has a refused line (quoted, with its number)."""
+    """The steps of a record file's bytes, its refused lines noted where they happened;
+    :class:`StepsRefused` for one that cannot be read (too large, not UTF-8, unknown game, bad
+    header)."""
     name = RecordName.of(what)
     try:
-        prepared = prepare(decode_record(data, name))  # the accepted lines as the actions an import would log
-    except ImportRefused as error:
-        if error.line is None:
-            raise StepsRefused(error.said) from None
-        raise StepsRefused(
-            say(
-                "Line {line} of {what} is refused ({quoted}): {reason} "
-                "A replay shows a record whose every line is accepted; correct or remove that line and try again.",
-                line=error.line,
-                what=name.said,
-                quoted=Verbatim(repr(error.quoted)),
-                reason=error.said_reason,  # the adjudicator's ruling
-            )
-        ) from None
+        prepared = prepare(decode_record(data, name))  # the lines as an import would log them
+    except ImportRefused as error:  # the file's bytes (a refused line is kept, never refused)
+        raise StepsRefused(error.said) from None
     except RecordError as error:
         raise StepsRefused(say("{what}: {refusal}", what=name.said, refusal=error.said)) from None
     start = prepared.start
-    actions = [
-        ActionRecord(0, seq, a.seat, a.kind, a.text, a.private, True, None, a.at or _EPOCH, a.clocks)
-        for seq, a in enumerate(prepared.actions[1:], 2)
-    ]
+    actions: list[ActionRecord] = []
+    refused: dict[int, list[RefusedNote]] = {}
+    for seq, a in enumerate(prepared.actions[1:], 2):
+        if (ruled := prepared.refused.get(seq - 1)) is not None:
+            shown = start.perfect_information and not a.private
+            note = RefusedNote(a.seat, a.text, a.private, ruled.said_reason, ruled.line, shown)
+            refused.setdefault(len(actions), []).append(note)
+            continue
+        actions.append(ActionRecord(0, seq, a.seat, a.kind, a.text, a.private, True, None, a.at or _EPOCH, a.clocks))
     fresh = Clock.new(prepared.control, start.seats)
     outcome = prepared.game.outcome()
     return Steps(
@@ -164,6 +220,7 @@ def from_record(data: bytes, what: str) -> Steps:
         actions=actions,
         label=what,
         result=None if outcome is None else _said(outcome),
+        refused=refused,
     )
 
 
@@ -171,8 +228,16 @@ async def from_store(store: Store, match_id: int) -> Steps:
     """The steps of a stored match (any status: each step shows only the public view); raises
     :class:`~geniusbot.storage.MatchNotFound`. The log is read a page at a time."""
     record = await store.get_match(match_id)
-    log = [a for a in await read_log(store, match_id) if a.accepted]
     start = start_game(record)
+    log: list[ActionRecord] = []
+    refused: dict[int, list[RefusedNote]] = {}
+    made = 0  # the steps made so far, after the start
+    for action in await read_log(store, match_id):
+        if action.accepted:
+            log.append(action)
+            made += action.kind in GAME_KINDS
+        else:  # noted after the step it followed
+            refused.setdefault(made, []).append(RefusedNote.of_action(action, start))
     start_clocks: dict[str, str] = {}
     if log and log[0].kind == ActionKind.START:
         start_clocks = clocks_of(log[0], start.seats)
@@ -197,4 +262,5 @@ async def from_store(store: Store, match_id: int) -> Steps:
         actions=[a for a in log if a.kind in GAME_KINDS],
         label=f"match #{match_id}",
         result=result,
+        refused=refused,
     )

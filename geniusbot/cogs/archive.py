@@ -17,6 +17,7 @@ import asyncio
 import io
 import logging
 import re
+from datetime import date
 from typing import Any
 
 import discord
@@ -24,7 +25,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.archive.gif import MAX_BYTES, NoPicture, check_picture, make_gif
-from geniusbot.archive.steps import from_store
+from geniusbot.archive.listing import listed, page_said, result_text, title_of
+from geniusbot.archive.steps import RefusedNote, from_store
 from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import get_game
@@ -32,12 +34,39 @@ from geniusbot.host import board
 from geniusbot.host.naming import legacy_name_seats
 from geniusbot.host.replay import Replay, ReplayCache, export_record, open_replay
 from geniusbot.storage import ActionKind, MatchNotFound, MatchRecord, MatchStatus
-from geniusbot.words import Argument, Listing, Message, Verbatim, say, say_c, say_n
+from geniusbot.storage.archive import ArchiveQuery, find_matches
+from geniusbot.words import Listing, Message, Verbatim, say, say_c, say_n
 
 from . import bot_of, players_of
 from .options import game_autocomplete
 
 log = logging.getLogger(__name__)
+
+#: How many matches a page of /replay's list holds (a select menu takes at most 25).
+LIST_SIZE = 15
+RESULT_CHOICES = [
+    app_commands.Choice(name=described(say_c("slash choice", "the first player won")), value="p1"),
+    app_commands.Choice(name=described(say_c("slash choice", "the second player won")), value="p2"),
+    app_commands.Choice(name=described(say_c("slash choice", "a draw")), value="draw"),
+    app_commands.Choice(name=described(say_c("slash choice", "aborted")), value="aborted"),
+]
+
+
+def day_of(text: str | None, option: str) -> date | None:
+    """A day typed as YYYY-MM-DD, or a refusal naming the option."""
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise Refusal(
+            say(
+                "{option} is a day written YYYY-MM-DD, such as 2026-12-07, not {text}.",
+                option=Verbatim(option),
+                text=Verbatim(repr(text)),
+            )
+        ) from None
+
 
 ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 #: The replays kept, in bytes (their own count): about 100 replays of 5,000-move matches.
@@ -57,27 +86,6 @@ NAVIGATION: tuple[tuple[str, Message], ...] = (
 def target_step(tag: str, current: int, last: int) -> int:
     """The step a navigation button leads to from ``current`` (0..``last``)."""
     return {"first": 0, "prev": max(0, current - 1), "next": min(last, current + 1), "last": last}[tag]
-
-
-def result_text(record: MatchRecord) -> Message:
-    """ "alice wins", "a draw" or "aborted"."""
-    if record.status == MatchStatus.ABORTED:
-        return say_c("a match's result", "aborted")
-    if record.result is None or record.result.winner is None:
-        return say_c("a match's result", "a draw")
-    names = {s.seat: s.display_name for s in record.seats}
-    return say("{player} wins", player=Verbatim(names.get(record.result.winner, record.result.winner)))
-
-
-def title_of(record: MatchRecord) -> Argument:
-    """The game's title, and for a practice match that it was one ("..., practice (bot at easy)")."""
-    title = Verbatim(get_game(record.game).title)
-    practice = record.practice
-    if practice is None:
-        return title
-    if practice.level:
-        return say("{title}, practice (bot at {level})", title=title, level=Verbatim(practice.level))
-    return say("{title}, practice (bot)", title=title)
 
 
 def archive_of(bot: GeniusBot) -> Archive:
@@ -279,6 +287,7 @@ class Archive(commands.Cog):
             else say("Step {step} of {last}: {what}.", step=index, last=last, what=what)
         )
         lines = [words(heading), words(at)]
+        lines += [words(RefusedNote.of_action(a, step.game).said(names)) for a in replay.refused.get(index, ())]
         if index == last and record.result is not None:
             lines.append(self.result_said(record, step.game, names))
         view_data = step.game.view(None)
@@ -408,21 +417,38 @@ class Archive(commands.Cog):
     @app_commands.describe(
         match=described(say_c("slash option", "the match to step through (leave out to list the finished matches)")),
         player=described(say_c("slash option", "list only the matches of this player")),
+        name=described(
+            say_c("slash option", "list only the matches of the player of this name (as a record gives it)")
+        ),
         game=described(say_c("slash option", "list only the matches of this game")),
+        rule_set=described(say_c("slash option", "list only the matches of this rule set")),
+        since=described(say_c("slash option", "list only the matches that ended on or after this day (YYYY-MM-DD)")),
+        until=described(say_c("slash option", "list only the matches that ended on or before this day (YYYY-MM-DD)")),
+        result=described(say_c("slash option", "list only the matches with this result")),
+        tournament=described(say_c("slash option", "list only the matches of this tournament (a record's Event)")),
+        page=described(say_c("slash option", "the page of the list to show (default: the first, the newest)")),
         step=described(say_c("slash option", "the step to show first (default: the start)")),
         public=described(say_c("slash option", "show the replay to the whole channel (default: only to you)")),
     )
+    @app_commands.choices(result=RESULT_CHOICES)
     @app_commands.autocomplete(game=game_autocomplete)
     async def replay(
         self,
         interaction: discord.Interaction,
         match: int | None = None,
         player: discord.User | None = None,
+        name: str | None = None,
         game: str | None = None,
+        rule_set: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        result: str | None = None,
+        tournament: str | None = None,
+        page: app_commands.Range[int, 1] = 1,
         step: app_commands.Range[int, 0] = 0,
         public: bool = False,
     ) -> None:
-        """A list of ended matches, or a step-through message of one."""
+        """A list of ended matches (filtered, a page at a time), or a step-through message of one."""
         # As /record: a public answer is deferred only once it is known to be one to post (a
         # deferral's follow-up shows as the deferral did), so a refusal goes to the asker alone.
         if not public:
@@ -436,34 +462,46 @@ class Archive(commands.Cog):
                         replay=Verbatim("/replay"),
                     )
                 )
-            # A name typed past the offered choices ("Tic Tac Five") is the game it names.
-            game = get_game(game).name if game else None
-            records = await self.bot.store.finished_matches(
-                interaction.guild_id, player=player.id if player else None, game=game, limit=15, include_aborted=True
+            query = ArchiveQuery(
+                interaction.guild_id,
+                player=player.id if player else (name.strip() if name else None),
+                # A name typed past the offered choices ("Tic Tac Five") is the game it names.
+                game=get_game(game).name if game else None,
+                variant=rule_set.strip().lower() if rule_set else None,
+                since=day_of(since, "since"),
+                until=day_of(until, "until"),
+                result=result,
+                tournament=tournament.strip() if tournament else None,
+                page=page,
+                size=LIST_SIZE,
             )
-            if not records:
+            found = await find_matches(self.bot.store, query)
+            if not found.matches:
+                if found.total:
+                    raise Refusal(
+                        say("There is no page {page}: the matches found fill {pages}.", page=page, pages=found.pages)
+                    )
                 raise Refusal(say("No finished match matches that; play one first, or change the filters."))
             if public:
                 await interaction.response.defer(thinking=True)
             words = self.bot.words()
-            lines = [words(listed(r)) for r in records]
+            lines = [words(listed(r)) for r in found.matches]
             options = [
-                discord.SelectOption(label=line[:100], value=str(r.id)) for r, line in zip(records, lines, strict=True)
+                discord.SelectOption(label=line[:100], value=str(r.id))
+                for r, line in zip(found.matches, lines, strict=True)
             ]
             view = discord.ui.View(timeout=None)
             view.add_item(ReplayPick(options, words(say("Replay a match"))))
-            text = (
-                words(say("Finished matches:"))
-                + "\n"
-                + "\n".join(lines)
-                + "\n"
-                + words(
-                    say(
-                        "Pick one below, or step through one with {replay}.",
-                        replay=Verbatim("/replay match:<number>"),
-                    )
+            more = (
+                say("Pick one below, or step through one with {replay}.", replay=Verbatim("/replay match:<number>"))
+                if found.pages == 1
+                else say(
+                    "Pick one below, or step through one with {replay}; {page} shows another page.",
+                    replay=Verbatim("/replay match:<number>"),
+                    page=Verbatim("page:<number>"),
                 )
             )
+            text = "\n".join([words(say("Finished matches:")), *lines, words(page_said(found)), words(more)])
             await reply(interaction, text, ephemeral=not public, view=view)
             return
         if public:
@@ -496,18 +534,6 @@ class Archive(commands.Cog):
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"geniusbot-match-{record.id}.txt")
         said = self.bot.words()(say("The record of match #{match} ({title}).", match=record.id, title=title_of(record)))
         await interaction.followup.send(said, file=file, ephemeral=not public)
-
-
-def listed(record: MatchRecord) -> Message:
-    """A finished match as /replay lists it: "#3 <the game's title>: alice vs bob, alice wins (2026-12-07)"."""
-    return say(
-        "#{match} {title}: {players}, {result} ({date})",
-        match=record.id,
-        title=title_of(record),
-        players=players_of(record),
-        result=result_text(record),
-        date=Verbatim(f"{(record.finished_at or record.updated_at):%Y-%m-%d}"),
-    )
 
 
 async def setup(bot: GeniusBot) -> None:

@@ -1,8 +1,9 @@
 """``/import``: a host attaches a match record file, and it becomes an archived match of the server.
 
 The record is adjudicated as ``geniusbot adjudicate`` rules it (:mod:`geniusbot.host.imports`);
-only a record whose every line is accepted is stored, and a refusal quotes the first refused
-line. A finished match is kept without a room (``/replay`` and ``/record`` show it); a record
+its accepted lines make the match and its refused lines are kept, where they happened, as the
+live bot keeps a refused submission (with ``strict``, a record with a refused line is not stored
+and the answer quotes the first). A finished match is kept without a room (``/replay`` and ``/record`` show it); a record
 that stops before the end becomes a paused match in this channel, which must be a free game
 room, with the players named here in its seats, so that a host may ``/resume`` it and they play on.
 """
@@ -58,6 +59,7 @@ class Imports(commands.Cog):
         second=described(
             say_c("slash option", "the player in seat p2 (needed to play on a record that stops before the end)")
         ),
+        strict=described(say_c("slash option", "refuse a record with a refused line instead of keeping it as refused")),
         rated=described(say_c("slash option", "whether the match moves the players' ratings (default: no)")),
     )
     async def import_command(
@@ -66,9 +68,11 @@ class Imports(commands.Cog):
         record: discord.Attachment,
         first: discord.Member | None = None,
         second: discord.Member | None = None,
+        strict: bool = False,
         rated: bool = False,
     ) -> None:
-        """Adjudicate the attached record and store it when every line is accepted."""
+        """Adjudicate the attached record and store it, its refused lines kept as refused
+        (``strict``: only when every line is accepted)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         if why := await host_refusal(interaction, "import"):
             raise Refusal(why)
@@ -99,7 +103,7 @@ class Imports(commands.Cog):
                 )
             ) from None
         try:
-            prepared = prepare(decode_record(data, record.filename))
+            prepared = prepare(decode_record(data, record.filename), strict=strict)
         except ImportRefused as error:
             raise Refusal(words(error.said)[:MESSAGE_CHARS]) from None
         except RecordError as error:

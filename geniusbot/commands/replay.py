@@ -2,9 +2,9 @@
 
 ``geniusbot replay FILE --gif OUT`` (``-`` reads the record from standard input) or
 ``geniusbot replay --match N [--db URL] --gif OUT``, and ``--html OUT`` in place of ``--gif`` for
-the replay page (:mod:`geniusbot.archive.page`). The output options are one group, one of them required. Exit 0 when written; 2 for bad input (an
-unreadable file, a record that cannot be read or has a refused line, quoted with its number, no
-such match, a database that cannot be used, a game without a picture, an output that cannot be
+the replay page (:mod:`geniusbot.archive.page`). The output options are one group, one of them required.
+A record's refused lines make no step; each is shown after the step it followed. Exit 0 when
+written; 2 for bad input (an unreadable file, a record that cannot be read, no such match, a database that cannot be used, a game without a picture, an output that cannot be
 written).
 
 The archive makes the files (:mod:`geniusbot.archive`); this is the command that reads its
@@ -41,8 +41,9 @@ def add_parser(commands: SaidCommands) -> None:
                     "start, then one per accepted action), each the board as everyone saw it, with the "
                     "action and the clocks under it, or a replay page (one HTML file that loads nothing: "
                     "the boards, the move list, the arrow keys and a play button); private submissions "
-                    "show only once the rules reveal them. The match comes from a record file (every line "
-                    "must be accepted) or, with --match, from the bot's database. A GIF that would pass "
+                    "show only once the rules reveal them. The match comes from a record file (a refused line "
+                    "makes no step; the caption of the step it followed shows it) or, with --match, from "
+                    "the bot's database. A GIF that would pass "
                     "Discord's 10 MB upload limit is written in parts, OUT-1.gif, OUT-2.gif... Exit 0 when "
                     "written, 2 for bad input (the message says what to fix)."
                 )

@@ -1,9 +1,10 @@
 """Imports: a match record (:mod:`geniusbot.record`) becomes an archived match.
 
 The record is adjudicated first, line by line, exactly as ``geniusbot adjudicate`` rules it
-(:func:`geniusbot.adjudicate.take`), each accepted line read once into the action it logs. Only a
-record whose every line is accepted is stored; one refused line and nothing is, and the answer
-quotes the first refusal with its line number. The match is
+(:func:`geniusbot.adjudicate.take`), each accepted line read once into the action it logs. A
+refused line is kept as the live bot keeps a refused submission: logged where it happened,
+``accepted`` false, with its reason and its line number (``strict``: one refused line and nothing
+is stored, the answer quoting the first refusal with its line number, as before). The match is
 ``finished`` when the game ended, ``paused`` when the record stops before the end (a host may
 resume it and play on, with fresh clocks). Its seats carry the names of the ``P1`` and ``P2``
 headers. The whole match is written in one transaction, with the digest of the normalised
@@ -27,6 +28,7 @@ from geniusbot.adjudicate import Ruling, Taken, result_notes, take
 from geniusbot.games import Game
 from geniusbot.record import (
     MOVE_KINDS,
+    RECORD_SEATS,
     Record,
     RecordLine,
     format_line,
@@ -73,9 +75,21 @@ class ImportRefused(Exception):
         self.said_reason: Message = said_reason or Message("{reason}", {"reason": Verbatim(reason)})
 
 
+@dataclass(frozen=True)
+class RefusedLine:
+    """A line of a record the adjudicator refused: its number in the file, as quoted, and the
+    ruling (its English, which the log keeps, and its message)."""
+
+    line: int
+    quoted: str
+    reason: str
+    said_reason: Message
+
+
 @dataclass
 class Prepared:
-    """An adjudicated record, ready to store: every line accepted."""
+    """An adjudicated record, ready to store: ``actions`` holds every line in order, the start
+    first; ``refused`` maps the index in ``actions`` of each refused line to its ruling."""
 
     record: Record
     start: Game
@@ -85,6 +99,7 @@ class Prepared:
     names: dict[str, str]
     digest: str
     notes: list[str] = field(default_factory=list)
+    refused: dict[int, RefusedLine] = field(default_factory=dict)
 
     @property
     def status(self) -> MatchStatus:
@@ -126,7 +141,7 @@ class Imported:
             id=self.match_id,
             title=Verbatim(game.title),
             players=versus([Verbatim(names[seat]) for seat in game.seats]),
-            n=len(self.prepared.actions) - 1,
+            n=len(self.prepared.actions) - 1 - len(self.prepared.refused),
         )
         if outcome is None:
             text = say(
@@ -143,7 +158,20 @@ class Imported:
                 name=Verbatim(names[outcome.winner]),
                 seat=Verbatim(outcome.winner),
             )
-        return _sentences([text, *shown, *self.notes()])
+        kept = self.prepared.refused
+        refused = (
+            [
+                say_n(
+                    "{n} refused line is kept where it happened, as refused (line {lines}).",
+                    "{n} refused lines are kept where they happened, as refused (lines {lines}).",
+                    n=len(kept),
+                    lines=Verbatim(", ".join(str(r.line) for r in kept.values())),
+                )
+            ]
+            if kept
+            else []
+        )
+        return _sentences([text, *refused, *shown, *self.notes()])
 
     def notes(self) -> list[Message]:
         """The notes on the record: a Result header the replay disagrees with, a TimeControl header
@@ -234,7 +262,7 @@ def _action(line: RecordLine, taken: Taken, seats: tuple[str, ...]) -> tuple[New
     clocks: dict[str, Any] = {"display": {k: v for k, v in line.annotations.items() if k in seats}}
     at = _parse_at(line.annotations.get("at"))
     text = move.text() if move is not None else action.text
-    logged = NewAction(action.kind, text, action.seat, action.private, clocks, at)
+    logged = NewAction(action.kind, text, action.seat, action.private, clocks, at, line=line.line_no)
     if action.kind in MOVE_KINDS:
         assert action.seat is not None
         return logged, (action.seat, action.private, text)
@@ -258,47 +286,84 @@ def record_digest(start: Game, names: Mapping[str, str], control: TimeControl, l
     return hashlib.sha256(json.dumps(canonical, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
 
 
-def prepare(text: str) -> Prepared:
-    """Adjudicate the record ``text`` for import.
+def _refused_action(line: RecordLine) -> tuple[NewAction, list[Any]]:
+    """The logged row of a refused line, and its normalised form: the seat (``p1``, ``p2``,
+    ``host``; none for another word, whose text is then the line as written) and the text as
+    typed, so that the record exported from the match writes the line again where it stood."""
+    if line.seat in RECORD_SEATS:
+        seat: str | None = line.seat
+        text = line.text
+    else:
+        seat, text = None, format_line(RecordLine(line.line_no, line.seat, line.private, line.text))
+    # A submission's kind, as the live bot logs every refused one (a host's line too, ``host:
+    # timeout p2``, its seat ``host``): no reader of the log takes a refused row for an action.
+    kind = ActionKind.PRIVATE if line.private and seat is not None else ActionKind.MOVE
+    clocks: dict[str, Any] = {"display": {k: v for k, v in line.annotations.items() if k in RECORD_SEATS}}
+    private = line.private and seat is not None
+    logged = NewAction(kind, text, seat, private, clocks, _parse_at(line.annotations.get("at")), line=line.line_no)
+    return logged, ["refused", seat or "", private, text]
 
-    Raises :class:`RecordError` for a record that cannot be read (unknown game, bad header) and
-    :class:`ImportRefused` quoting the first refused line.
+
+def _refusal(line: RecordLine, ruled: str) -> RefusedLine:
+    reason = ruled.said if isinstance(ruled, Ruling) else Message("{reason}", {"reason": Verbatim(ruled)})
+    return RefusedLine(line.line_no, _quote(line), str(ruled), reason)
+
+
+def strict_refusal(refused: RefusedLine) -> ImportRefused:
+    """What ``--strict`` answers a record with a refused line (the first): nothing is imported."""
+    return ImportRefused(
+        say(
+            "Line {line} is refused ({quoted}): {reason} "
+            "Nothing was imported; correct or remove that line and import the record again.",
+            line=refused.line,
+            quoted=Verbatim(repr(refused.quoted)),
+            reason=refused.said_reason,
+        ),
+        line=refused.line,
+        quoted=refused.quoted,
+        reason=refused.reason,
+        said_reason=refused.said_reason,
+    )
+
+
+def prepare(text: str, *, strict: bool = False) -> Prepared:
+    """Adjudicate the record ``text`` for import: every line, a refused one kept as refused.
+
+    Raises :class:`RecordError` for a record that cannot be read (unknown game, bad header) and,
+    when ``strict``, :class:`ImportRefused` quoting the first refused line.
     """
     record = parse_record(text)
     start = game_from_record(record)
     game = start.copy()
-    taken: list[tuple[RecordLine, Taken]] = []
-    for line in record.lines:  # ruled as the adjudicator rules it: the first refusal refuses all
-        ruled = take(game, line)
-        if isinstance(ruled, str):
-            quoted = _quote(line)
-            reason = ruled.said if isinstance(ruled, Ruling) else Message("{reason}", {"reason": Verbatim(ruled)})
-            raise ImportRefused(
-                say(
-                    "Line {line} is refused ({quoted}): {reason} "
-                    "Nothing was imported; correct or remove that line and import the record again.",
-                    line=line.line_no,
-                    quoted=Verbatim(repr(quoted)),
-                    reason=reason,
-                ),
-                line=line.line_no,
-                quoted=quoted,
-                reason=ruled,
-                said_reason=reason,
-            )
-        taken.append((line, ruled))
+    taken: list[tuple[RecordLine, Taken | RefusedLine]] = []
+    for line in record.lines:  # ruled as the adjudicator rules it
+        outcome = take(game, line)
+        if isinstance(outcome, str):
+            refused = _refusal(line, outcome)
+            if strict:
+                raise strict_refusal(refused)
+            taken.append((line, refused))
+            continue
+        taken.append((line, outcome))
     notes = result_notes(record, game)
     control = _control(record, game, notes)
     clock = Clock.new(control, game.seats)
     actions = [NewAction(ActionKind.START, f"start {control.spec()}", None, clocks=clock.to_dict())]
     normalised: list[Any] = []
-    for line, ruled in taken:
-        action, form = _action(line, ruled, game.seats)
+    kept: dict[int, RefusedLine] = {}
+    for line, ruling in taken:
+        if isinstance(ruling, RefusedLine):
+            kept[len(actions)] = ruling
+            action, form = _refused_action(line)
+            actions.append(action)
+            normalised.append(form)
+            continue
+        action, accepted = _action(line, ruling, game.seats)
         actions.append(action)
-        normalised.append(list(form))
+        normalised.append(list(accepted))
     names = {seat: record.header(seat.upper()).strip() or seat for seat in game.seats}
     digest = record_digest(start, names, control, normalised)
-    return Prepared(record, start, game, control, actions, names, digest, notes)
+    return Prepared(record, start, game, control, actions, names, digest, notes, kept)
 
 
 async def import_prepared(
@@ -341,13 +406,24 @@ async def import_prepared(
         actions=prepared.actions,
         result=None if outcome is None else Result.of(outcome),
         clock=clock.to_dict(),
-        host={"imported": True, "saved_at": 0},
+        host=_host(prepared.record),
         guild_id=guild_id,
         channel_id=None if outcome is not None else channel_id,
+        refused={index: refused.reason for index, refused in prepared.refused.items()},
         language=language,
         rated=rated,
     )
     return Imported(done.match_id, done.created, prepared)
+
+
+def _host(record: Record) -> dict[str, Any]:
+    """The host data of an imported match: that it was imported, and the record's ``Event``
+    header (``event``), which the archive's tournament filter reads."""
+    host: dict[str, Any] = {"imported": True, "saved_at": 0}
+    event = record.header("Event").strip()
+    if event:
+        host["event"] = event
+    return host
 
 
 async def import_text(
@@ -358,8 +434,8 @@ async def import_text(
     channel_id: int | None = None,
     users: Mapping[str, int] | None = None,
     rated: bool = False,
+    strict: bool = False,
 ) -> Imported:
     """:func:`prepare` then :func:`import_prepared`."""
-    return await import_prepared(
-        store, prepare(text), guild_id=guild_id, channel_id=channel_id, users=users, rated=rated
-    )
+    prepared = prepare(text, strict=strict)
+    return await import_prepared(store, prepared, guild_id=guild_id, channel_id=channel_id, users=users, rated=rated)

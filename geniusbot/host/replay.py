@@ -35,6 +35,7 @@ from geniusbot.record import (
     GAME_KINDS,
     MOVE_KINDS,
     Record,
+    RecordError,
     RecordLine,
     apply_action,
     checked_line,
@@ -185,16 +186,20 @@ class Replay:
         self._pieces: list[bytes] = []
         self._snapshots: dict[int, bytes] = {0: _pack(start.to_dict())}
         self._complete = False
+        #: The refused rows of the log (a refused submission, an imported record's refused line),
+        #: by the step they followed.
+        self.refused: dict[int, list[ActionRecord]] = {}
         self.add(actions)
         if complete:
             self.complete()
 
     def add(self, actions: Iterable[ActionRecord]) -> None:
-        """The next part of the log (refused submissions and commands among them are passed over)."""
+        """The next part of the log (refused rows make no step: :attr:`refused`; commands are passed over)."""
         if self._complete:
             raise RuntimeError("this replay has its whole log already")
         for action in actions:
-            if not action.accepted:
+            if not action.accepted:  # no step: kept as a note of the step it followed
+                self.refused.setdefault(self.last, []).append(action)
                 continue
             if self._start is None:
                 self._start = _start_clock(self.record, [action], self._seats)
@@ -399,12 +404,34 @@ class RecordWriter:
     def add(self, actions: Iterable[ActionRecord]) -> None:
         """The next part of the log."""
         for action in actions:
-            if action.accepted and action.kind in GAME_KINDS:
+            if not action.accepted:
+                self.refused(action)
+                continue
+            if action.kind in GAME_KINDS:
                 apply_action(self.game, action)
                 if action.private and action.seat == self.withhold:
                     self.lines.append(f"# {action.seat} (dm): {WITHHELD}")
                     continue
                 self.lines.append(checked_line(record_line(action, _clock_of(action)[1])))
+
+    def refused(self, action: ActionRecord) -> None:
+        """A refused line where it happened. One the adjudicator refused (an imported record's,
+        which carries its line number) is written again as the line it was, so that the record
+        read again rules it the same, with its reason in a comment; one the live bot refused is a
+        comment (the rules may read its text otherwise out of the room's moment)."""
+        if action.private and action.seat == self.withhold:
+            self.lines.append(f"# {action.seat} (dm): {WITHHELD}")
+            return
+        reason = " ".join((action.error or "").split())
+        if action.line is not None:
+            line = RecordLine(0, action.seat, action.private, action.text, {"at": _iso(action.at)})
+            try:
+                self.lines.append(f"{checked_line(line)}  # refused: {reason}")
+                return
+            except RecordError:
+                pass
+        who = f"{action.seat}{' (dm)' if action.private else ''}: " if action.seat else ""
+        self.lines.append(" ".join(f"# refused: {who}{action.text} ({reason})".split()))
 
     def text(self) -> str:
         """The record text of the log so far (as :func:`format_record` writes it)."""

@@ -78,17 +78,22 @@ class ImportStore(Transactions):
         host: Mapping[str, Any] | None = None,
         guild_id: int | None = None,
         channel_id: int | None = None,
+        refused: Mapping[int, str] | None = None,
         language: str | None = None,
         rated: bool = False,
     ) -> ImportedMatch:
-        """Write a match whose every action was accepted, in one transaction, unless a record
-        with ``digest`` was imported in this guild already (then nothing is written).
+        """Write a match in one transaction, unless a record with ``digest`` was imported in
+        this guild already (then nothing is written).
 
-        ``state``, ``clock``, ``status`` and ``result`` are the snapshot after the last action.
+        ``refused`` maps the index in ``actions`` of each refused line to its reason: it is
+        logged as the live bot logs a refused submission (``accepted`` false, ``error`` the
+        reason), where it happened; every other action was accepted. ``state``, ``clock``,
+        ``status`` and ``result`` are the snapshot after the last action.
         Raises :class:`RoomBusy` if ``channel_id`` holds an unfinished match. ``language``: the
         one the match speaks (``None``: the host's). ``rated`` (off unless a host says so): a
         finished match moves its players' ratings, in this transaction.
         """
+        refusals = dict(refused or {})
         check_length("language", language, m.LANGUAGE_LENGTH)
         if status not in m.MATCH_STATUSES:
             raise ValueError(f"unknown match status {status!r}")
@@ -119,7 +124,7 @@ class ImportStore(Transactions):
                         state=dict(state),
                         clock=json_or_none(clock),
                         host=json_or_none(host),
-                        version=len(actions),
+                        version=len(actions) - len(refusals),
                         last_seq=len(actions),
                         created_at=now,
                         updated_at=now,
@@ -140,7 +145,9 @@ class ImportStore(Transactions):
             insert_seats(conn, match_id, seats)
             for seq, action in enumerate(actions, start=1):
                 at = aware(action.at) if action.at is not None else now
-                conn.execute(INSERT_ACTION, action_params(match_id, seq, action, at, accepted=True))
+                reason = refusals.get(seq - 1)
+                params = action_params(match_id, seq, action, at, accepted=reason is None, error=reason)
+                conn.execute(INSERT_ACTION, params)
             conn.execute(insert(m.ImportedRecord).values(scope=scope, digest=digest, match_id=match_id))
             rate_ended(conn, match_id, now)
             return ImportedMatch(match_id, True)

@@ -162,6 +162,10 @@ class Match(Base):
         CheckConstraint(f"status IN ({_status_list(MATCH_STATUSES)})", name="status"),
         Index("ix_matches_status", "status"),
         Index("ix_matches_guild_id_status_finished_at", "guild_id", "status", "finished_at"),
+        # The archive's filters (geniusbot/storage/archive.py, since revision ``0014``).
+        Index("ix_matches_guild_id_finished_at", "guild_id", "finished_at"),
+        Index("ix_matches_guild_id_game_variant_finished_at", "guild_id", "game", "variant", "finished_at"),
+        Index("ix_matches_guild_id_winner_finished_at", "guild_id", "winner", "finished_at"),
         # A game room holds at most one unfinished match; the database settles two hosts racing
         # to start one in the same room.
         Index(
@@ -184,7 +188,10 @@ class Seat(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger)
     display_name: Mapped[str] = mapped_column(String(100))
 
-    __table_args__ = (Index("ix_seats_user_id", "user_id"),)
+    __table_args__ = (
+        Index("ix_seats_user_id", "user_id"),
+        Index("ix_seats_display_name", "display_name"),  # the archive's player filter (revision 0014)
+    )
 
 
 class Action(Base):
@@ -194,7 +201,8 @@ class Action(Base):
     clock ran out (a timeout, which the host did: since revision ``0009``), ``None`` for the
     host's other commands; nothing reads a seat back from ``text``.
     Refused submissions are logged too (``accepted`` false, ``error`` the reason the player was
-    given); they never changed the snapshot. ``key`` names the submission a taken action came
+    given; an imported record's refused lines as well, with their ``line``); they never changed
+    the snapshot. ``key`` names the submission a taken action came
     from (a Discord message or interaction, a console line), unique within the match: a commit
     whose answer was lost is found by it, and the same submission is never taken twice.
     """
@@ -212,6 +220,9 @@ class Action(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime())
     clocks: Mapped[dict[str, Any] | None] = mapped_column(JSONValue)
     key: Mapped[str | None] = mapped_column(String(SUBMISSION_KEY_LENGTH))
+    # An imported record's line: its 1-based line number in the file (since revision ``0014``);
+    # NULL for an action the live bot logged.
+    line: Mapped[int | None] = mapped_column(Integer)
 
     # NULLs are distinct in a unique index on both databases: actions without a key never collide.
     __table_args__ = (Index("uq_actions_match_id_key", "match_id", "key", unique=True),)

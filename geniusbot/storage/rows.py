@@ -109,6 +109,7 @@ def action_from_row(row: Any) -> ActionRecord:
         at=row.at,
         clocks=row.clocks,
         key=row.key,
+        line=row.line,
     )
 
 

@@ -144,6 +144,7 @@ def action_params(
         "p_at": at,
         "p_clocks": json_or_none(action.clocks),
         "p_key": action.key if accepted else None,
+        "p_line": action.line,
     }
 
 

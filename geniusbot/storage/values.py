@@ -136,6 +136,8 @@ class NewAction:
     clocks: Mapping[str, Any] | None = None
     at: datetime | None = None
     key: str | None = None
+    #: An imported record's line number (``None`` for the live bot's actions).
+    line: int | None = None
 
     @classmethod
     def of(cls, action: GameAction, *, key: str | None = None) -> NewAction:
@@ -158,6 +160,8 @@ class ActionRecord:
     at: datetime
     clocks: Mapping[str, Any] | None
     key: str | None = None
+    #: An imported record's line number (``None`` for the live bot's actions).
+    line: int | None = None
 
 
 @dataclass(frozen=True)

@@ -68,26 +68,42 @@ def test_every_record_gives_one_gif_under_10_mb_with_a_frame_per_step(path, tmp_
     assert said.startswith(f"Wrote {out}: {lines + 1} frames, one per step, ")
 
 
-def test_every_example_has_a_whole_copy_and_its_refused_line_is_quoted(tmp_path, capsys):
+def test_every_example_refused_lines_and_all_writes_its_gif_with_each_refusal_where_it_happened(tmp_path, capsys):
     for example in sorted(EXAMPLES.glob("*.txt")):
         assert (RECORDS / example.name).exists()
-        refused = next((a for a in adjudicate_text(example.read_text("utf-8")).actions if not a.accepted), None)
-        code = main(["replay", str(example), "--gif", str(tmp_path / "x.gif")])
-        err = capsys.readouterr().err
-        if refused is None:
-            assert code == 0
-            continue
-        assert code == EXIT_USAGE
-        assert err.startswith(f"geniusbot replay: Line {refused.line} of the file {str(example)!r} is refused (")
-        assert refused.error in err and err.rstrip().endswith("No file was written.")
-    assert not (tmp_path / "x.gif").exists()
+        ruled = adjudicate_text(example.read_text("utf-8")).actions
+        assert any(not a.accepted for a in ruled), example  # every example shows refusals on purpose
+        out = tmp_path / f"{example.stem}.gif"
+        assert main(["replay", str(example), "--gif", str(out)]) == 0, capsys.readouterr().err
+        assert Image.open(out).n_frames == sum(a.accepted for a in ruled) + 1  # a refused line is no step
+        steps = from_record(example.read_bytes(), example.name)
+        captions = {shown.index: "\n".join(gif.caption(shown, steps)) for shown in steps}
+        accepted = 0
+        for action in ruled:
+            if action.accepted:
+                accepted += 1
+                continue
+            assert f"Then refused, line {action.line}: " in captions[accepted], (example, action)
 
 
-def test_a_refused_line_an_unreadable_file_and_a_bad_record_exit_2(tmp_path, capsys):
+def test_a_refused_line_is_shown_after_the_step_it_followed_and_bad_files_exit_2(tmp_path, capsys):
     out = tmp_path / "x.gif"
-    assert main(["replay", str(RECORDS / "tictacfive-refused.txt"), "--gif", str(out)]) == EXIT_USAGE
-    err = capsys.readouterr().err
-    assert "Line 14 of the file" in err and "is refused ('p2: F9'): It is not your turn; waiting for p1." in err
+    assert main(["replay", str(RECORDS / "tictacfive-refused.txt"), "--gif", str(out)]) == 0
+    assert Image.open(out).n_frames == 9  # the start and the eight accepted lines
+    steps = from_record((RECORDS / "tictacfive-refused.txt").read_bytes(), "tictacfive-refused.txt")
+    captions = [gif.caption(shown, steps) for shown in steps]
+    refused = "Then refused, line 14: Hana (p2): F9 (It is not your turn; waiting for Minji.)"
+    assert [n for n, lines in enumerate(captions) if refused in lines] == [7]  # after white's G9, before J9
+    # Three lines fill the usual strip; a fourth (a refusal after the last move, then the result)
+    # makes it taller, so no line is cut off.
+    shown = list(steps)
+    assert gif.frame_image(shown[6], steps).size == gif.frame_image(shown[7], steps).size
+    ended = from_record((EXAMPLES / "tictacfive.txt").read_bytes(), "tictacfive.txt")
+    *_, before, last = list(ended)
+    assert len(gif.caption(last, ended)) == 4 and gif.caption(last, ended)[2].startswith("Then refused, line 37:")
+    plain, noted = gif.frame_image(before, ended).size, gif.frame_image(last, ended).size
+    assert noted == (plain[0], plain[1] + gif.CAPTION_HEIGHT // 4)
+    out.unlink()
     assert main(["replay", str(tmp_path / "missing.txt"), "--gif", str(out)]) == EXIT_USAGE
     assert "cannot read" in capsys.readouterr().err
     bad = tmp_path / "bad.txt"

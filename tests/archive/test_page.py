@@ -43,14 +43,17 @@ async def imported(store: Store, name: str, *refused: tuple[str, str]) -> int:
 
 
 class Page(HTMLParser):
-    """What a test reads of a page: the move list's entries, every src/href, the JSON data."""
+    """What a test reads of a page: the move list's entries (each its link's text), the refused
+    lines under them (by step), every src/href, the JSON data."""
 
     def __init__(self, text: str) -> None:
         super().__init__(convert_charrefs=True)
         self.entries: list[str] = []
         self.links: list[str] = []
         self.scripts: dict[str, str] = {}
+        self.refused: dict[int, list[str]] = {}
         self._entry: list[str] | None = None
+        self._refused: list[str] | None = None
         self._script: str | None = None
         self.feed(text)
 
@@ -59,22 +62,29 @@ class Page(HTMLParser):
         for name in ("src", "href", "action", "data", "poster"):
             if found.get(name) is not None:
                 self.links.append(str(found[name]))
-        if tag == "li":
+        if tag == "a" and found.get("data-step") is not None:
             self._entry = []
+        if tag == "p" and found.get("class") == "refused":
+            self._refused = []
         if tag == "script":
             self._script = found.get("id") or ""
             self.scripts[self._script] = ""
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "li" and self._entry is not None:
+        if tag == "a" and self._entry is not None:
             self.entries.append("".join(self._entry).strip())
             self._entry = None
+        if tag == "p" and self._refused is not None:
+            self.refused.setdefault(len(self.entries) - 1, []).append("".join(self._refused))
+            self._refused = None
         if tag == "script":
             self._script = None
 
     def handle_data(self, data: str) -> None:
         if self._entry is not None:
             self._entry.append(data)
+        if self._refused is not None:
+            self._refused.append(data)
         if self._script is not None:
             self.scripts[self._script] += data
 

@@ -107,7 +107,7 @@ def shows(browser: Any, match: PageMatch, n: int, entry: str | None = None) -> N
     status = browser.find_element("id", "status").text
     assert status.startswith(f"Step {n} of {len(match.steps) - 1}: ")
     if entry is not None:
-        assert current[0].text == entry
+        assert current[0].find_element("tag name", "a").text == entry
         assert status.endswith(entry.split(". ", 1)[1])
 
 

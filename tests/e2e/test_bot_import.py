@@ -98,7 +98,7 @@ async def test_twice_refused_bad_files_and_who_may_import(world: World) -> None:
             "/replay match:1 steps through it; /record match:1 gives its record."
         )
         refused = await ephemeral_answer(
-            world, await import_file(world, "bad.txt", (RECORDS / "tictacfive-refused.txt").read_bytes())
+            world, await import_file(world, "bad.txt", (RECORDS / "tictacfive-refused.txt").read_bytes(), strict=True)
         )
         assert refused == (
             "Line 14 is refused ('p2: F9'): It is not your turn; waiting for p1. "
@@ -190,7 +190,7 @@ async def test_refusals_of_a_record_are_said_in_the_bots_language(world: World) 
             ("u.txt", b'[Game "parcheesi"]\np1: e4\n', "⟦u.txt çáññóţ ƀé íḿṕóŕţéđ: ⟦ĺíñé 1: ⟦Ţĥéŕé íś ñó ĝáḿé"),
             ("s.txt", b'[Game "tictacfive"]\np1: H8\n[Seed "1"]\n', "⟦s.txt çáññóţ ƀé íḿṕóŕţéđ: ⟦ĺíñé 3: ⟦ţĥé ĥéáđéŕ"),
         ):
-            answer = await ephemeral_answer(world, await import_file(world, filename, data))
+            answer = await ephemeral_answer(world, await import_file(world, filename, data, strict=True))
             assert answer.startswith(start), answer
             assert not re.search(r"[^\W\d_]", unsaid(answer)), answer
         counts = await bot.store.counts()

@@ -71,10 +71,10 @@ async def test_the_same_record_twice_is_recognised_and_stored_once(store):
     assert elsewhere.created and elsewhere.match_id != first.match_id
 
 
-async def test_a_record_with_a_refused_line_is_not_stored_and_the_first_refusal_is_quoted(store):
+async def test_strict_a_record_with_a_refused_line_is_not_stored_and_the_first_refusal_is_quoted(store):
     text = (RECORDS / "tictacfive-refused.txt").read_text(encoding="utf-8")
     with pytest.raises(ImportRefused) as refused:
-        await import_text(store, text, guild_id=7)
+        await import_text(store, text, guild_id=7, strict=True)
     assert str(refused.value) == (
         "Line 14 is refused ('p2: F9'): It is not your turn; waiting for p1. "
         "Nothing was imported; correct or remove that line and import the record again."
@@ -82,8 +82,31 @@ async def test_a_record_with_a_refused_line_is_not_stored_and_the_first_refusal_
     # The shipped examples show refusals: the first one is quoted.
     example = (Path(__file__).resolve().parents[2] / "geniusbot" / "examples" / "tictacfive.txt").read_text()
     with pytest.raises(ImportRefused, match=r"^Line 27 is refused \('p1: J8'\)"):
-        prepare(example)
+        prepare(example, strict=True)
     assert (await store.counts())["matches"] == 0
+
+
+async def test_a_refused_line_is_kept_where_it_happened_as_the_bot_keeps_a_refused_submission(store):
+    text = (RECORDS / "tictacfive-refused.txt").read_text(encoding="utf-8")
+    done = await import_text(store, text, guild_id=7)
+    assert done.created and done.summary("/resume").endswith(
+        "1 refused line is kept where it happened, as refused (line 14)."
+    )
+    log = await store.actions(done.match_id)
+    refused = [a for a in log if not a.accepted]
+    assert [(a.seq, a.line, a.seat, a.text, a.error) for a in refused] == [
+        (9, 14, "p2", "F9", "It is not your turn; waiting for p1.")
+    ]
+    # Where it happened: after the seventh move (the start is seq 1), before the eighth.
+    assert [a.text for a in log[7:10]] == ["G9", "F9", "J9"] and log[7].accepted and log[9].accepted
+    match = await store.get_match(done.match_id)
+    assert match.version == len(log) - 1 and match.last_seq == len(log)
+    assert (await store.actions(done.match_id, accepted_only=True))[-1].text == "J9"
+    # The export writes it where it stood, with its reason; read again, it is the same match.
+    exported = await export_record(store, done.match_id)
+    assert "p2: F9 {at=" in exported and "}  # refused: It is not your turn; waiting for p1.\n" in exported
+    assert moves(exported) == moves(text)
+    assert (await import_text(store, exported, guild_id=7)).match_id == done.match_id
 
 
 async def test_a_record_that_stops_before_the_end_is_paused_and_a_host_resumes_it(store):
@@ -126,7 +149,7 @@ async def test_two_imports_of_one_record_at_once_store_one_match(store):
 def test_a_long_refused_line_is_quoted_cut_short():
     text = (RECORDS / "tictacfive-refused.txt").read_text(encoding="utf-8")
     with pytest.raises(ImportRefused) as refused:
-        prepare(text.replace("p2: F9", "p2: " + "F9" * 500))
+        prepare(text.replace("p2: F9", "p2: " + "F9" * 500), strict=True)
     quoted = str(refused.value).split("'")[1]
     assert len(quoted) == 120 and quoted.startswith("p2: F9F9") and quoted.endswith("\u2026")
 

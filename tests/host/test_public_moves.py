@@ -11,6 +11,7 @@ from geniusbot.adjudicate import adjudicate_text
 from geniusbot.games import IN_THE_ROOM, load
 from geniusbot.host.imports import ImportRefused, import_text
 from geniusbot.host.match import Host
+from geniusbot.host.replay import export_record
 from geniusbot.host.transport import Player, RecordingTransport
 from geniusbot.storage import Store
 from tests.host.support import FakeTime
@@ -49,9 +50,18 @@ async def test_an_imported_timeout_of_a_seat_whose_clock_is_not_running_is_refus
     text = '[Game "tictacfive"]\nhost: timeout p2\np1: H8\n'
     why = "p2's clock is not running (waiting for p1), so p2 cannot run out of time now."
     with pytest.raises(ImportRefused) as refused:
-        await import_text(store, text)
+        await import_text(store, text, strict=True)
     assert str(refused.value).startswith(f"Line 2 is refused ('host: timeout p2'): {why} Nothing was imported")
     assert (await store.counts())["matches"] == 0
+    # Kept as refused (not strict): logged as the bot logs a refused submission; p2 has not lost.
+    kept = await import_text(store, text)
+    log = await store.actions(kept.match_id)
+    assert [(a.seat, a.kind, a.text, a.accepted, a.error, a.line) for a in log[1:]] == [
+        ("host", "move", "timeout p2", False, why, 2),
+        ("p1", "move", "H8", True, None, 3),
+    ]
+    assert (await store.get_match(kept.match_id)).status == "paused"
+    assert "host: timeout p2 {at=" in await export_record(store, kept.match_id)
     # As the import rules it: the timeout refused, p2 has not lost and H8 is taken after it.
     ruling = adjudicate_text(text)
     assert [(a.text, a.error) for a in ruling.actions if not a.accepted] == [("timeout p2", why)]

@@ -68,9 +68,10 @@ async def test_import_stores_the_record_and_replays_the_same(store):
     text = await export_record(store, match_id)
     lines = text.splitlines(keepends=True)
     g9 = next(i for i, line in enumerate(lines) if line.startswith("p2: G9"))
-    # A record with a refused line is refused whole, the refusal quoted; nothing is stored.
+    # With strict, a record with a refused line is refused whole, the refusal quoted; nothing is stored.
     with pytest.raises(ImportRefused) as refused:
-        await import_text(store, "".join(lines[: g9 + 1] + ["p2: G9  # a refused line\n"] + lines[g9 + 1 :]))
+        refusing = "".join(lines[: g9 + 1] + ["p2: G9  # a refused line\n"] + lines[g9 + 1 :])
+        await import_text(store, refusing, strict=True)
     assert "('p2: G9')" in str(refused.value) and "not your turn" in str(refused.value).lower()
     assert (await store.counts())["matches"] == 1
     new_id = (await import_text(store, text)).match_id
@@ -113,3 +114,26 @@ async def test_private_submissions_export_as_dm_lines(store):
         ]
         steps = await replay_match(store, match_id)
         assert steps[-1].game.view()["scores"] == {"p1": 1, "p2": 0}
+
+
+async def test_a_submission_the_bot_refused_is_a_comment_of_the_export_and_a_note_of_the_replay(store):
+    from geniusbot.archive.steps import from_store
+
+    clock = FakeTime()
+    host, match_id = await played(store, clock, moves=OPENING[:2])
+    refusal = await host.submit(match_id, "p2", "H8")  # not p2's turn: refused, logged
+    assert not refusal.ok
+    clock.advance(7)
+    assert (await host.submit(match_id, "p1", "H10")).ok
+    await host.command(match_id, "resign", seat="p2")
+    text = await export_record(store, match_id)
+    lines = [line for line in text.splitlines() if line and not line.startswith("[")]
+    # Where it happened, after H9 and before H10; a comment, since the live rules read it in the room's moment.
+    assert lines[2].startswith("# refused: p2: H8 (") and lines[3].startswith("p1: H10 ")
+    game = game_from_record(parse_record(text))
+    for line in parse_record(text).lines:
+        assert rule_on(game, line) is None, line
+    steps = await from_store(store, match_id)
+    assert [(index, [note.text for note in notes]) for index, notes in steps.refused.items()] == [(2, ["H8"])]
+    note = steps.refused[2][0]
+    assert note.line is None and note.seat == "p2" and note.shown  # a public move of a game that hides nothing

@@ -146,7 +146,8 @@ def help_names() -> re.Pattern[str]:
     positional arguments' and the checks' names (flags, metavars and choices go by their form)."""
     from geniusbot.conformance.checks import CHECK_NAMES
 
-    names = ["adjudicate", "play", "db", "upgrade", "run", "import", "replay", "check", "new-game", "game", "file"]
+    names = ["adjudicate", "play", "db", "upgrade", "run", "import", "replay", "archive", "list", "check", "new-game"]
+    names += ["game", "file"]
     names += sorted(CHECK_NAMES, key=len, reverse=True)
     return re.compile(r"python -m geniusbot\.archive\.page|geniusbot|\b(" + "|".join(map(re.escape, names)) + r")\b")
 

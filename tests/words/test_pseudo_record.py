@@ -127,23 +127,48 @@ def test_standard_input_that_cannot_be_read_is_said(capsys, monkeypatch):
     assert "⟦çáññóţ ŕéáđ śţáñđáŕđ íñṕúţ: Input/output error.⟧" in err
 
 
-def test_a_refused_line_is_said_by_import_and_replay(tmp_path: Path, capsys):
+def test_a_refused_line_is_said_by_import_replay_and_the_page(tmp_path: Path, capsys):
     refusal = "⟦Íţ íś ñóţ ýóúŕ ţúŕñ; ŵáíţíñĝ ƒóŕ p1.⟧"
     file = str(RECORDS / "tictacfive-refused.txt")
-    err = refused(capsys, "import", file, "--db", str(tmp_path / "archive.sqlite3"))
+    db = str(tmp_path / "archive.sqlite3")
+    err = refused(capsys, "import", file, "--db", db, "--strict")
     assert err.startswith("⟦geniusbot import: ⟦Ĺíñé 14 íś ŕéƒúśéđ ('p2: F9'): " + refusal)
-    err = refused(capsys, "replay", file, "--gif", str(tmp_path / "match.gif"))
-    assert "⟦Ĺíñé 14 óƒ ⟦ţĥé ƒíĺé " in err and refusal in err
+    # Without --strict it is kept, and said so; a folder's outcome lines and count too.
+    assert main(["import", file, "--db", db]) == 0
+    out = said(capsys.readouterr().out)
+    assert "⟦1 ŕéƒúśéđ ĺíñé íś ķéṕţ ŵĥéŕé íţ ĥáṕṕéñéđ, áś ŕéƒúśéđ (ĺíñé 14).⟧" in out
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "a.txt").write_bytes((RECORDS / "tictacfive.txt").read_bytes())
+    (folder / "b.txt").write_bytes(b'[Game "parcheesi"]\n')
+    assert main(["import", str(folder), "--db", db]) == EXIT_USAGE
+    lines = said(capsys.readouterr().out).splitlines()
+    assert len(lines) == 3 and lines[-1] == "⟦1 óƒ 2 ŕéçóŕđś śţóŕéđ.⟧"
+    # The replay's caption and the page say it where it happened.
+    from geniusbot.archive import gif
+    from geniusbot.archive.page import page_of
+    from geniusbot.archive.page_steps import record_steps
+    from geniusbot.archive.steps import from_record
+    from geniusbot.record import parse_record
+
+    steps = from_record((RECORDS / "tictacfive-refused.txt").read_bytes(), "x.txt")
+    steps.language = PSEUDO
+    caption = said("\n".join(gif.caption(list(steps)[7], steps)))
+    assert "⟦Ţĥéñ ŕéƒúśéđ, ĺíñé 14: " in caption
+    page = page_of(record_steps(parse_record(Path(file).read_text(encoding="utf-8")), language=PSEUDO))
+    assert "⟦Ţĥéñ ŕéƒúśéđ, ĺíñé 14: " in page
 
 
 def test_the_importers_refusal_keeps_its_line_and_ruling_as_data():
     text = (RECORDS / "tictacfive-refused.txt").read_text(encoding="utf-8")
     with pytest.raises(ImportRefused) as caught:
-        prepare(text)
+        prepare(text, strict=True)
     error = caught.value
     assert (error.line, error.quoted, error.reason) == (14, "p2: F9", "It is not your turn; waiting for p1.")
     assert Words(PSEUDO)(error.said_reason) == "⟦Íţ íś ñóţ ýóúŕ ţúŕñ; ŵáíţíñĝ ƒóŕ p1.⟧"
     assert str(error) == Words()(error.said)
+    kept = prepare(text).refused
+    assert [(r.line, r.quoted, r.reason) for r in kept.values()] == [(14, "p2: F9", error.reason)]
 
 
 def test_what_a_record_cannot_be_written_with_is_said():

@@ -63,6 +63,8 @@ TYPED = {
     ("geniusbot/commands/new_game.py", "cd  && geniusbot check :"),
     ("geniusbot/commands/imports.py", "'geniusbot play '"),
     ("geniusbot/commands/db.py", "geniusbot"),
+    # a slash command's option, as typed
+    ("geniusbot/cogs/archive.py", "page:<number>"),
 }
 
 
