@@ -1,0 +1,113 @@
+"""A Swiss of Tic-Tac-Five on the loopback Discord: four players sign up with the button, the host
+starts it and does nothing more; the bot starts each round's matches in threads of the room, reads
+each result as its match ends, opens the next round when the last match of one ends and posts the
+standings, to the final ones. A restart in the middle of a round starts no match twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.botworld import TestBot, World, ephemeral_answer
+from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
+
+
+async def sign_up(world: World, players: list[FakeUser]) -> None:
+    interaction = await world.fake.slash(
+        world.owner,
+        world.guild,
+        world.room,
+        "tournament create",
+        {"game": "tictacfive", "format": "swiss", "rounds": 2},
+    )
+    assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
+    [post] = [m for m in world.fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
+    assert post.content == (
+        "Tournament #1: Tic-Tac-Five (standard), Swiss. Press the button to sign up; a host starts it with "
+        "/tournament start number:1."
+    )
+    for player in players:
+        pressed = await world.fake.click(player, post, "gb:join:1")
+        assert await ephemeral_answer(world, pressed) == "You are signed up for tournament #1."
+    pressed = await world.fake.click(players[0], post, "gb:join:1")
+    assert await ephemeral_answer(world, pressed) == "You are signed up for tournament #1 already."
+
+
+async def settled(bot: TestBot) -> None:
+    """Wait for the runner to be done with the tournament for now."""
+    cog = bot.get_cog("Tournaments")  # the extension's own class (loaded apart from this module's import)
+    assert cog is not None
+    async with cog.runner.locks[1]:  # type: ignore[attr-defined]
+        pass
+
+
+def running_threads(world: World) -> list[FakeChannel]:
+    return [c for c in world.guild.channels.values() if c.is_thread and not c.archived and (c.name or "")[:1] == "#"]
+
+
+async def round_posted(world: World, number: int) -> FakeMessage:
+    return await world.fake.wait_for_message(
+        world.room, predicate=lambda m: m.content.startswith(f"Tournament #1, round {number}:"), since=0, timeout=15
+    )
+
+
+async def second_players_resign(world: World, users: dict[str, FakeUser], threads: list[FakeChannel]) -> None:
+    """In each thread the second player (p2; "#5 Tic-Tac-Five: alice vs bob") resigns."""
+    for thread in threads:
+        second = (thread.name or "").rsplit(" vs ", 1)[1]
+        match = int((thread.name or "")[1:].split(" ", 1)[0])
+        interaction = await world.fake.slash(users[second], world.guild, thread, "resign", {})
+        assert await ephemeral_answer(world, interaction) == f"You resigned match #{match}."
+
+
+@pytest.mark.slow
+async def test_a_swiss_of_four_runs_from_the_start_to_the_final_standings_and_survives_a_restart(
+    world: World,
+) -> None:
+    fake = world.fake
+    dave = fake.create_user("dave")
+    fake.add_member(world.guild, dave)
+    players = [world.alice, world.bob, world.carol, dave]
+    users = {u.username: u for u in players}
+    async with world.running() as bot:
+        await sign_up(world, players)
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        first = await round_posted(world, 1)
+        await fake.wait_until(lambda: len(running_threads(world)) == 2, what="round 1's two matches")
+        await settled(bot)
+        assert bot.store is not None
+        started = sorted(p.match_id or 0 for p in await bot.store.pairings(1))
+        assert started == [1, 2]
+    # A restart in the middle of round 1: the same two matches run on, none is started again.
+    async with world.running() as bot:
+        await fake.wait_until(lambda: len(running_threads(world)) == 2, what="the matches to resume")
+        await settled(bot)
+        assert bot.store is not None
+        assert sorted(p.match_id or 0 for p in await bot.store.pairings(1)) == [1, 2]
+        # Every seeded player is in round 1 once (all rated 1500: seeded in sign-up order).
+        lines = first.content.split("\n")[1:]
+        assert sorted(n for line in lines for n in line.split(" in ")[0].split(" against ")) == sorted(users)
+        await second_players_resign(world, users, running_threads(world))
+        after_one = await fake.wait_for_message(
+            world.room, predicate=lambda m: "standings after round 1 of 2" in m.content, since=0, timeout=15
+        )
+        assert [line.split(": ", 1)[1].split(" (")[0] for line in after_one.content.split("\n")[1:]] == [
+            "1",
+            "1",
+            "0",
+            "0",
+        ]
+        await round_posted(world, 2)
+        await fake.wait_until(lambda: len(running_threads(world)) == 2, what="round 2's two matches")
+        await second_players_resign(world, users, running_threads(world))
+        final = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
+        )
+        rows = final.content.split("\n")[1:]
+        assert [row.split(": ", 1)[1].split(" (")[0] for row in rows] == ["2", "1", "1", "0"]
+        assert rows[0].startswith("1. ")
+        pairings = await bot.store.pairings(1)
+        assert sorted(p.match_id or 0 for p in pairings) == [1, 2, 3, 4]  # four matches, each once
+        assert all(p.score == 1.0 for p in pairings)  # the first player won each
+        interaction = await fake.slash(world.carol, world.guild, world.room, "tournament status", {"number": 1})
+        assert (await ephemeral_answer(world, interaction)) == final.content
