@@ -145,10 +145,13 @@ class Runner:
     async def _advance(self, tournament_id: int) -> None:
         store = self.bot.store
         assert store is not None
+        opened = 0  # the round this call opened, posted once its matches have started
         while True:
             tournament = await store.get_tournament(tournament_id)
             if tournament is None or tournament.status != RUNNING or tournament.rounds is None:
                 return
+            if self.bot.get_guild(tournament.guild_id) is None:
+                return  # another process's guild (a cluster's other shard), or one the bot left
             entries = await store.entries(tournament_id)
             pairings = await store.pairings(tournament_id)
             current = [p for p in pairings if p.round == tournament.current_round]
@@ -158,6 +161,9 @@ class Runner:
                         await self.play(tournament, pairing, entries)
                 # A match that ended before it was watched has its score by now (the store's).
                 again = [p for p in await store.pairings(tournament_id) if p.round == tournament.current_round]
+                if opened == tournament.current_round:  # a round just opened: its games and their threads
+                    await self.post(tournament, round_text(tournament, entries, again, await self.words(tournament)))
+                    opened = 0
                 if any(p.score is None for p in again):
                     return
                 continue
@@ -174,8 +180,8 @@ class Runner:
                 assert finished is not None
                 await self.post(finished, standings_text(finished, entries, pairings, await self.words(finished)))
                 return
-            opened = await store.open_round(tournament_id, number, playing)
-            await self.post(tournament, round_text(tournament, entries, opened, await self.words(tournament)))
+            await store.open_round(tournament_id, number, playing)
+            opened = number
 
     async def words(self, tournament: TournamentRecord) -> Words:
         guild = self.bot.get_guild(tournament.guild_id)

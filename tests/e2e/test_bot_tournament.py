@@ -111,3 +111,65 @@ async def test_a_swiss_of_four_runs_from_the_start_to_the_final_standings_and_su
         assert all(p.score == 1.0 for p in pairings)  # the first player won each
         interaction = await fake.slash(world.carol, world.guild, world.room, "tournament status", {"number": 1})
         assert (await ephemeral_answer(world, interaction)) == final.content
+
+
+@pytest.mark.slow
+async def test_an_elimination_with_a_withdrawal_a_bye_an_aborted_match_and_a_replaced_result(world: World) -> None:
+    fake = world.fake
+    dave = fake.create_user("dave")
+    fake.add_member(world.guild, dave)
+    players = [world.alice, world.bob, world.carol, dave]
+    users = {u.username: u for u in players}
+    async with world.running() as bot:
+        given = {"game": "tictacfive", "format": "single_elimination", "signup_minutes": 10}
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament create", given)
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
+        [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
+        for player in players:
+            await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
+        interaction = await fake.slash(dave, world.guild, world.room, "tournament withdraw", {"number": 1})
+        assert (await ephemeral_answer(world, interaction)).startswith("dave is withdrawn from tournament #1")
+        interaction = await fake.slash(world.bob, world.guild, world.room, "tournament start", {"number": 1})
+        assert "Manage Server" in await ephemeral_answer(world, interaction)  # a player starts nothing
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        world.time.advance(11 * 60)
+        late = fake.create_user("erin")
+        fake.add_member(world.guild, late)
+        assert await ephemeral_answer(world, await fake.click(late, post, "gb:join:1")) == (
+            "Tournament #1 takes no more sign-ups."
+        )
+        # Seeds by sign-up (all at 1500): alice 1, bob 2, carol 3, dave 4; 1 meets 4, who withdrew.
+        first = await round_posted(world, 1)
+        await fake.wait_until(lambda: len(running_threads(world)) == 1, what="round 1's one match")
+        await settled(bot)
+        [thread] = running_threads(world)
+        assert (
+            first.content == f"Tournament #1, round 1:\nalice has a bye (a point).\nbob against carol in <#{thread.id}>"
+        )
+        # The host aborts the match: the game waits for a result, which the host gives with a reason.
+        interaction = await fake.slash(world.owner, world.guild, thread, "abort", {})
+        assert await ephemeral_answer(world, interaction) == "Match #1: aborted."
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament status", {"number": 1})
+        assert "bob against carol" in await ephemeral_answer(world, interaction)  # still open
+        given = {"number": 1, "round": 1, "board": 2, "result": "p2", "reason": "bob left the server"}
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament result", given)
+        assert await ephemeral_answer(world, interaction) == "The result is replaced; the reason is kept with it."
+        await round_posted(world, 2)
+        await fake.wait_until(lambda: len(running_threads(world)) == 1, what="the final")
+        await settled(bot)
+        [final_thread] = running_threads(world)
+        assert (final_thread.name or "").endswith("alice vs carol")
+        await second_players_resign(world, users, [final_thread])
+        final = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
+        )
+        assert final.content.split("\n")[1:] == [
+            "1. alice: 2",
+            "2. carol: 1",
+            "3. bob: 0",
+            "4. dave: 0",
+        ]  # dave withdrew unplayed
+        assert bot.store is not None
+        notes = [p.note for p in await bot.store.pairings(1)]
+        assert notes == [None, "bob left the server", None]
