@@ -5,6 +5,8 @@ standings, to the final ones. A restart in the middle of a round starts no match
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from tests.e2e.botworld import TestBot, World, ephemeral_answer
@@ -78,12 +80,16 @@ async def test_a_swiss_of_four_runs_from_the_start_to_the_final_standings_and_su
         assert bot.store is not None
         started = sorted(p.match_id or 0 for p in await bot.store.pairings(1))
         assert started == [1, 2]
+    # A crash between a match's start and its pairing's record of it: the pairing knows its thread only.
+    with sqlite3.connect(world.db_url.split("///", 1)[1]) as db:
+        db.execute("UPDATE tournament_pairings SET match_id = NULL WHERE board = 1")
     # A restart in the middle of round 1: the same two matches run on, none is started again.
     async with world.running() as bot:
         await fake.wait_until(lambda: len(running_threads(world)) == 2, what="the matches to resume")
         await settled(bot)
         assert bot.store is not None
-        assert sorted(p.match_id or 0 for p in await bot.store.pairings(1)) == [1, 2]
+        assert sorted(p.match_id or 0 for p in await bot.store.pairings(1)) == [1, 2]  # found in its thread
+        assert sorted(m.id for m in await bot.store.live_matches()) == [1, 2]  # and no third match started
         # Every seeded player is in round 1 once (all rated 1500: seeded in sign-up order).
         lines = first.content.split("\n")[1:]
         assert sorted(n for line in lines for n in line.split(" in ")[0].split(" against ")) == sorted(users)
