@@ -21,7 +21,7 @@ from geniusbot.games import get_game
 from geniusbot.host.transport import Player
 from geniusbot.storage import StorageError
 from geniusbot.storage.tournaments import FINISHED, RUNNING, Entry, Pairing, TournamentRecord
-from geniusbot.tournaments import SINGLE_ELIMINATION, Game, Row, pair, standings
+from geniusbot.tournaments import DOUBLE_ELIMINATION, SINGLE_ELIMINATION, Game, Row, pair, standings
 from geniusbot.words import Verbatim, Words, say
 
 from .threads import MatchThreads, thread_name
@@ -40,7 +40,8 @@ def games_of(pairings: Sequence[Pairing]) -> list[Game]:
 def table(tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing]) -> list[Row]:
     """The standings of a tournament now."""
     seeds = [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
-    return standings(tournament.format, seeds, games_of(pairings))
+    withdrawn = {e.user_id for e in entries if e.withdrawn}
+    return standings(tournament.format, seeds, games_of(pairings), withdrawn)
 
 
 def standings_text(
@@ -62,7 +63,7 @@ def standings_text(
     lines = [words(head)]
     for row in table(tournament, entries, pairings):
         name = Verbatim(names.get(row.player, str(row.player)))
-        if tournament.format == SINGLE_ELIMINATION:
+        if tournament.format in (SINGLE_ELIMINATION, DOUBLE_ELIMINATION):
             line = say(
                 "{place}. {player}: {points}", place=row.place, player=name, points=Verbatim(_number(row.points))
             )

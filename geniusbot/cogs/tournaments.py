@@ -16,7 +16,7 @@ from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import GameError, default_variant, get_game
 from geniusbot.storage.tournaments import PAUSED, RUNNING, SIGNUP, TournamentRecord
-from geniusbot.tournaments import DRAW, LOSS, ROUND_ROBIN, SINGLE_ELIMINATION, SWISS, WIN, rounds_of
+from geniusbot.tournaments import DOUBLE_ELIMINATION, DRAW, LOSS, ROUND_ROBIN, SINGLE_ELIMINATION, SWISS, WIN, rounds_of
 from geniusbot.words import Verbatim, say, say_c
 
 from . import bot_of, host_refusal
@@ -27,6 +27,7 @@ FORMAT_CHOICES = [
     app_commands.Choice(name=described(say_c("tournament format", "Swiss")), value=SWISS),
     app_commands.Choice(name=described(say_c("tournament format", "round robin")), value=ROUND_ROBIN),
     app_commands.Choice(name=described(say_c("tournament format", "single elimination")), value=SINGLE_ELIMINATION),
+    app_commands.Choice(name=described(say_c("tournament format", "double elimination")), value=DOUBLE_ELIMINATION),
 ]
 RESULT_CHOICES = [
     app_commands.Choice(name=described(say_c("tournament result", "the first player (p1) wins")), value="p1"),
@@ -312,6 +313,7 @@ def _format_name(form: str) -> Any:
         SWISS: say_c("tournament format", "Swiss"),
         ROUND_ROBIN: say_c("tournament format", "round robin"),
         SINGLE_ELIMINATION: say_c("tournament format", "single elimination"),
+        DOUBLE_ELIMINATION: say_c("tournament format", "double elimination"),
     }
     return names[form]
 

@@ -9,6 +9,11 @@ player is the one the pairing gives white: seat ``p1``. Rules of each format (do
   still to be paired (round robin) is won by the opponent (a forfeit, stored as a bye's score);
 * single elimination: a bracket the size of the next power of two, the top seeds given the byes;
   the winner goes on, and a drawn game sends the better seed on;
+* double elimination: a player is out after a second loss (a draw is a loss for the worse seed);
+  each round the unbeaten meet the unbeaten and the once-beaten meet the once-beaten (the best
+  seed against the worst it has not met), until one unbeaten and one once-beaten are left: they
+  meet in the final, played again if the unbeaten loses it; the lowest seed without a bye has
+  the bye of an odd group;
 * standings: points, then (Swiss, round robin) Buchholz (the opponents' points), then
   Sonneborn-Berger (the points of the opponents beaten, half those drawn with), then seed.
 """
@@ -16,7 +21,7 @@ player is the one the pairing gives white: seat ``p1``. Rules of each format (do
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 # The package ships no py.typed; said here, not in pyproject.toml (as geniusbot.ratings says of glicko2).
@@ -25,7 +30,8 @@ from caissify_pairings import generate_pairings  # type: ignore[import-untyped]
 SWISS = "swiss"
 ROUND_ROBIN = "round_robin"
 SINGLE_ELIMINATION = "single_elimination"
-FORMATS = (SWISS, ROUND_ROBIN, SINGLE_ELIMINATION)
+DOUBLE_ELIMINATION = "double_elimination"
+FORMATS = (SWISS, ROUND_ROBIN, SINGLE_ELIMINATION, DOUBLE_ELIMINATION)
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
@@ -82,6 +88,8 @@ def rounds_of(form: str, players: int, swiss_rounds: int | None = None) -> int:
         return max(1, min(swiss_rounds or math.ceil(math.log2(max(players, 2))), max(players - 1, 1)))
     if form == ROUND_ROBIN:
         return players - 1 if players % 2 == 0 else players
+    if form == DOUBLE_ELIMINATION:  # at most: it ends when one player is left
+        return 2 * math.ceil(math.log2(max(players, 2))) + 2
     return max(1, math.ceil(math.log2(max(players, 2))))
 
 
@@ -207,15 +215,64 @@ def _slot(game: Game, games: Sequence[Game]) -> int:
     return [g for g in games if g.round == game.round].index(game)
 
 
+def losses(seeds: Sequence[int], games: Iterable[Game]) -> dict[int, int]:
+    """Each player's lost games in an elimination (a bye is no game; a draw: the worse seed's loss)."""
+    lost = dict.fromkeys(seeds, 0)
+    for game in games:
+        winner = game.winner(seeds)
+        if winner is not None and game.second is not None:
+            loser = game.second if winner == game.first else game.first
+            lost[loser] = lost.get(loser, 0) + 1
+    return lost
+
+
+def _pair_group(group: list[int], seeds: Sequence[int], games: Sequence[Game]) -> list[tuple[int, int | None]]:
+    """The best seed against the worst it has not met, down the group; an odd group's bye (last)
+    to its lowest seed without one."""
+    group = sorted(group, key=seeds.index)
+    bye: list[tuple[int, int | None]] = []
+    if len(group) % 2:
+        had = {g.first for g in games if g.bye}
+        lone = next((p for p in reversed(group) if p not in had), group[-1])
+        group.remove(lone)
+        bye.append((lone, None))
+    met = {frozenset((g.first, g.second)) for g in games if g.second is not None}
+    out: list[tuple[int, int | None]] = []
+    while group:
+        best = group.pop(0)
+        other = next((p for p in reversed(group) if frozenset((best, p)) not in met), group[-1])
+        group.remove(other)
+        out.append((best, other))
+    return out + bye
+
+
+def pair_double(
+    seeds: Sequence[int], active: Sequence[int], games: Sequence[Game], number: int
+) -> list[tuple[int, int | None]]:
+    """Round ``number``'s games of a double elimination (see the module's rules)."""
+    lost = losses(seeds, games)
+    alive = [p for p in seeds if p in set(active) and lost.get(p, 0) < 2]
+    unbeaten = [p for p in alive if lost.get(p, 0) == 0]
+    beaten = [p for p in alive if lost.get(p, 0) == 1]
+    if len(alive) < 2:
+        return []
+    if len(unbeaten) <= 1 and len(beaten) <= 1:
+        return [(alive[0], alive[1])]  # the final (again, if the unbeaten lost it)
+    pairs = _pair_group(unbeaten, seeds, games) + _pair_group(beaten, seeds, games)
+    return [p for p in pairs if p[1] is not None] + [p for p in pairs if p[1] is None]
+
+
 def champion(seeds: Sequence[int], games: Sequence[Game], rounds: int) -> int | None:
     """The winner of a single elimination once its last round is scored."""
     final = [g for g in games if g.round == rounds]
     return final[0].winner(seeds) if len(final) == 1 else None
 
 
-def standings(form: str, seeds: Sequence[int], games: Sequence[Game]) -> list[Row]:
-    """The standings, best first (see the module's rules)."""
+def standings(form: str, seeds: Sequence[int], games: Sequence[Game], withdrawn: Collection[int] = ()) -> list[Row]:
+    """The standings, best first (see the module's rules; in a double elimination a ``withdrawn``
+    player counts as out)."""
     total = points(games)
+    lost = losses(seeds, games)
     buchholz: dict[int, float] = dict.fromkeys(seeds, 0.0)
     sonneborn: dict[int, float] = dict.fromkeys(seeds, 0.0)
     played: dict[int, int] = dict.fromkeys(seeds, 0)
@@ -236,6 +293,13 @@ def standings(form: str, seeds: Sequence[int], games: Sequence[Game]) -> list[Ro
     def key(player: int) -> tuple[float, ...]:
         if form == SINGLE_ELIMINATION:
             return (-reached[player], -total.get(player, 0.0), seeds.index(player))
+        if form == DOUBLE_ELIMINATION:
+            return (
+                2 if player in withdrawn else lost[player],
+                -reached[player],
+                -total.get(player, 0.0),
+                seeds.index(player),
+            )
         return (-total.get(player, 0.0), -buchholz[player], -sonneborn[player], seeds.index(player))
 
     ranked = sorted(seeds, key=key)
@@ -255,4 +319,6 @@ def pair(
         return pair_swiss(seeds, active, games, number, rounds)
     if form == ROUND_ROBIN:
         return pair_round_robin(seeds, active, number)
+    if form == DOUBLE_ELIMINATION:
+        return pair_double(seeds, active, games, number)
     return pair_elimination(seeds, active, games, number)

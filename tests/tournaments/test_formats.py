@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from geniusbot.tournaments import (
+    DOUBLE_ELIMINATION,
     DRAW,
     LOSS,
     ROUND_ROBIN,
@@ -14,6 +15,7 @@ from geniusbot.tournaments import (
     Game,
     bracket,
     champion,
+    losses,
     pair,
     rounds_of,
     standings,
@@ -121,3 +123,63 @@ def test_a_single_elimination_of_six_gives_the_top_two_seeds_byes_and_the_top_se
 
 def test_a_drawn_elimination_game_sends_the_better_seed_on() -> None:
     assert Game(1, 5, 4, DRAW).winner([1, 2, 3, 4, 5]) == 4
+
+
+def play_double(
+    seeds: list[int], active: list[int], rounds: int, upset: set[frozenset[int]] = frozenset()
+) -> list[Game]:
+    """A double elimination played out: the better seed wins but in the ``upset`` pairs."""
+    games: list[Game] = []
+    for number in range(1, rounds + 1):
+        pairs = pair(DOUBLE_ELIMINATION, seeds, active, games, number, rounds)
+        if not pairs:
+            break
+        for first, second in pairs:
+            better = second is None or seeds.index(first) < seeds.index(second)
+            if second is not None and frozenset((first, second)) in upset:
+                better = not better
+            games.append(Game(number, first, second, WIN if better else LOSS))
+    return games
+
+
+def test_a_double_elimination_of_six_puts_out_each_player_at_a_second_loss() -> None:
+    seeds = list(range(1, 7))
+    games = play_double(seeds, seeds, rounds_of(DOUBLE_ELIMINATION, 6))
+    lost = losses(seeds, games)
+    assert sorted(lost.values()) == [0, 2, 2, 2, 2, 2]  # one champion, never beaten
+    assert [(g.first, g.second) for g in games if g.round == 1] == [(1, 6), (2, 5), (3, 4)]
+    rows = standings(DOUBLE_ELIMINATION, seeds, games)
+    assert rows[0].player == 1
+    for player in seeds:  # nobody plays on after a second loss
+        second_loss = [
+            g.round for g in games if player in (g.first, g.second) and g.winner(seeds) not in (player, None)
+        ]
+        if len(second_loss) == 2:
+            assert max(g.round for g in games if player in (g.first, g.second)) == second_loss[1]
+
+
+def test_an_odd_group_gives_its_lowest_seed_the_bye_and_the_unbeaten_meet_only_the_unbeaten() -> None:
+    seeds = list(range(1, 7))
+    round_one = [Game(1, 1, 6, WIN), Game(1, 2, 5, WIN), Game(1, 3, 4, WIN)]
+    pairs = pair(DOUBLE_ELIMINATION, seeds, seeds, round_one, 2, 8)
+    # Unbeaten 1, 2, 3: 3 (the lowest) waits; once-beaten 4, 5, 6: 6 waits. The byes are listed last.
+    assert pairs == [(1, 2), (4, 5), (3, None), (6, None)]
+    round_two = [Game(2, *p, WIN) for p in pairs]
+    # 2 lost to 1 and 5 is out (a second loss): 1 meets 3; of 2, 4, 6 the lowest without a bye (4) waits.
+    assert pair(DOUBLE_ELIMINATION, seeds, seeds, round_one + round_two, 3, 8) == [(1, 3), (2, 6), (4, None)]
+
+
+def test_a_withdrawn_player_is_paired_no_more_and_stands_behind_the_ones_still_in() -> None:
+    seeds = list(range(1, 7))
+    games = play_double(seeds, [1, 2, 3, 4, 5], rounds_of(DOUBLE_ELIMINATION, 6))
+    assert 6 not in {p for g in games for p in (g.first, g.second)}
+    assert standings(DOUBLE_ELIMINATION, seeds, games, withdrawn={6})[-1].player == 6
+
+
+def test_the_final_is_played_again_when_the_unbeaten_loses_it() -> None:
+    seeds = [1, 2]
+    games = [Game(1, 1, 2, LOSS)]  # 1 loses once: both have a loss, the final is played again
+    assert pair(DOUBLE_ELIMINATION, seeds, seeds, games, 2, 4) == [(1, 2)]
+    games.append(Game(2, 1, 2, LOSS))
+    assert pair(DOUBLE_ELIMINATION, seeds, seeds, games, 3, 4) == []
+    assert standings(DOUBLE_ELIMINATION, seeds, games)[0].player == 2
