@@ -179,3 +179,33 @@ async def test_an_elimination_with_a_withdrawal_a_bye_an_aborted_match_and_a_rep
         assert bot.store is not None
         notes = [p.note for p in await bot.store.pairings(1)]
         assert notes == [None, "bob left the server", None]
+
+
+@pytest.mark.slow
+async def test_a_no_show_loses_on_time_and_the_tournament_goes_on_by_itself(world: World) -> None:
+    fake = world.fake
+    async with world.running() as bot:
+        given = {"game": "tictacfive", "format": "swiss", "clock": "30s"}
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament create", given)
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
+        [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
+        for player in (world.alice, world.bob):
+            await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        await round_posted(world, 1)
+        await fake.wait_until(lambda: len(running_threads(world)) == 1, what="the one match")
+        await settled(bot)
+        [thread] = running_threads(world)
+        second = (thread.name or "").rsplit(" vs ", 1)[1]
+        # Nobody moves: the first player's 30 s run out.
+        world.time.advance(31)
+        assert bot.dispatcher is not None
+        await bot.dispatcher.settle()
+        final = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
+        )
+        assert final.content.split("\n")[1].startswith(f"1. {second}: 1 ")
+        assert bot.store is not None
+        ended = await bot.store.get_match(1)
+        assert ended.result is not None and (ended.result.winner, ended.result.termination) == ("p2", "time")
