@@ -209,3 +209,41 @@ async def test_a_no_show_loses_on_time_and_the_tournament_goes_on_by_itself(worl
         assert bot.store is not None
         ended = await bot.store.get_match(1)
         assert ended.result is not None and (ended.result.winner, ended.result.termination) == ("p2", "time")
+
+
+@pytest.mark.slow
+async def test_a_swiss_of_eight_is_played_to_the_end_with_the_host_doing_nothing_after_the_start(world: World) -> None:
+    fake = world.fake
+    extra = [fake.create_user(name) for name in ("dave", "erin", "frank", "grace", "heidi")]
+    for user in extra:
+        fake.add_member(world.guild, user)
+    players = [world.alice, world.bob, world.carol, *extra]
+    users = {u.username: u for u in players}
+    async with world.running() as bot:
+        interaction = await fake.slash(
+            world.owner, world.guild, world.room, "tournament create", {"game": "tictacfive", "format": "swiss"}
+        )
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
+        [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
+        for player in players:
+            await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        for number in (1, 2, 3):  # three rounds: log2 of eight
+            await round_posted(world, number)
+            await fake.wait_until(lambda: len(running_threads(world)) == 4, what=f"round {number}'s matches")
+            await settled(bot)
+            await second_players_resign(world, users, running_threads(world))
+            await fake.wait_until(lambda: not running_threads(world), what=f"round {number}'s ends", timeout=15)
+        final = await fake.wait_for_message(
+            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
+        )
+        rows = final.content.split("\n")[1:]
+        assert len(rows) == 8 and sum(float(r.split(": ", 1)[1].split(" (")[0]) for r in rows) == 12  # a point a game
+        assert bot.store is not None
+        pairings = await bot.store.pairings(1)
+        met = {frozenset((p.first_id, p.second_id)) for p in pairings}
+        assert len(pairings) == len(met) == 12  # nobody met twice
+        assert sorted(p.match_id or 0 for p in pairings) == list(range(1, 13))
+        for match in range(1, 13):  # every match is in the archive, to replay
+            assert (await bot.store.get_match(match)).status == "finished"
