@@ -174,7 +174,8 @@ class Runner:
             seeds = [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
             active = [e.user_id for e in entries if not e.withdrawn]
             games = games_of(pairings)
-            playing = pair(tournament.format, seeds, active, games, number, tournament.rounds)
+            # Off the event loop: the Dutch system takes seconds for a large field (bench/README.md).
+            playing = await asyncio.to_thread(pair, tournament.format, seeds, active, games, number, tournament.rounds)
             if number > tournament.rounds or not any(second is not None for _, second in playing):
                 await store.update_tournament(tournament_id, status=FINISHED)
                 finished = await store.get_tournament(tournament_id)
