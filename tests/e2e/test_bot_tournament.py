@@ -135,13 +135,16 @@ async def test_an_elimination_with_a_withdrawal_a_bye_an_aborted_match_and_a_rep
             await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
         interaction = await fake.slash(dave, world.guild, world.room, "tournament withdraw", {"number": 1})
         assert (await ephemeral_answer(world, interaction)).startswith("dave is withdrawn from tournament #1")
+        world.time.advance(11 * 60)  # past the sign-up's 10 minutes
+        late = fake.create_user("erin")
+        fake.add_member(world.guild, late)
+        assert await ephemeral_answer(world, await fake.click(late, post, "gb:join:1")) == (
+            "Sign-up for tournament #1 has closed."
+        )
         interaction = await fake.slash(world.bob, world.guild, world.room, "tournament start", {"number": 1})
         assert "Manage Server" in await ephemeral_answer(world, interaction)  # a player starts nothing
         interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
         assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
-        world.time.advance(11 * 60)
-        late = fake.create_user("erin")
-        fake.add_member(world.guild, late)
         assert await ephemeral_answer(world, await fake.click(late, post, "gb:join:1")) == (
             "Tournament #1 takes no more sign-ups."
         )
