@@ -5,6 +5,7 @@ standings, to the final ones. A restart in the middle of a round starts no match
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -38,6 +39,7 @@ async def settled(bot: TestBot) -> None:
     """Wait for the runner to be done with the tournament for now."""
     cog = bot.get_cog("Tournaments")  # the extension's own class (loaded apart from this module's import)
     assert cog is not None
+    await asyncio.gather(*cog.runner.tasks)  # type: ignore[attr-defined]  # a match's end moving it on
     async with cog.runner.locks[1]:  # type: ignore[attr-defined]
         pass
 
@@ -201,10 +203,20 @@ async def test_a_no_show_loses_on_time_and_the_tournament_goes_on_by_itself(worl
         await settled(bot)
         [thread] = running_threads(world)
         second = (thread.name or "").rsplit(" vs ", 1)[1]
-        # Nobody moves: the first player's 30 s run out.
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament pause", {"number": 1})
+        assert await ephemeral_answer(world, interaction) == (
+            "Tournament #1 is paused: no round opens until it resumes."
+        )
+        # Nobody moves: the first player's 30 s run out (a pause of the tournament stops no clock).
         world.time.advance(31)
         assert bot.dispatcher is not None
         await bot.dispatcher.settle()
+        assert bot.store is not None and (await bot.store.get_match(1)).status == "finished"
+        await settled(bot)
+        assert not [m for m in fake.messages(world.room) if "standings" in m.content]  # paused: nothing moves on
+        given = {"number": 1, "paused": False}
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament pause", given)
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 runs again."
         final = await fake.wait_for_message(
             world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
         )
