@@ -2,7 +2,7 @@
 opened (``tournament_rounds``) and each round's pairings (``tournament_pairings``).
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 Create Date: 2026-12-07 22:00:00
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0015'
-down_revision: str | None = '0013'
+down_revision: str | None = '0014'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
