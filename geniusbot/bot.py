@@ -69,7 +69,7 @@ COGS: tuple[str, ...] = (
     "geniusbot.cogs.archive",
     "geniusbot.cogs.imports",
     "geniusbot.cogs.practice",
-    "geniusbot.cogs.standing",
+    *("geniusbot.cogs.standing", "geniusbot.cogs.tournaments"),  # ratings, then tournaments seeded by them
 )
 
 #: The practice opponent's worker processes, shared by every practice match: a search holds a

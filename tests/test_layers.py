@@ -30,6 +30,8 @@ FORBIDDEN = {
     "config": {"*"},
     # The rating arithmetic is a floor of its own: Glicko-2 and nothing of the bot.
     "ratings": {"*"},
+    # The tournament formats are a floor of their own: the pairing library and nothing of the bot.
+    "tournaments": {"*"},
     # The words are the floor below every other: a game's rules make messages.
     "words": {"*"},
     # The drawing toolkit reads no game: a game's pictures draw with it.

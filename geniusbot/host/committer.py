@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from geniusbot.games import Event, EventKind, load
 from geniusbot.storage import (
+    ENDED_STATUSES,
     ActionKind,
     CommitUnknown,
     MatchStatus,
@@ -59,6 +60,7 @@ class Committer:
         *,
         sleep: Callable[[float], Awaitable[None]],
         changed: Callable[[int], None],
+        ended: Callable[[int], None] = lambda match_id: None,
     ) -> None:
         self.store = store
         self.now = now
@@ -68,6 +70,8 @@ class Committer:
         self.names = names
         self.sleep = sleep
         self.changed = changed
+        #: Told of each match whose end was just committed (see :meth:`~.match.Host.on_end`).
+        self.ended = ended
         #: Per match, the submission or command whose commit may have landed.
         self.unconfirmed: dict[int, Unconfirmed] = {}
         # Per match, the task finding that out.
@@ -306,3 +310,5 @@ class Committer:
         if done is not None:
             live.delivered = None
         live.snapshot(state, clock)
+        if live.status in ENDED_STATUSES:
+            self.ended(live.id)

@@ -141,6 +141,7 @@ class Host:
         self.transport = transport
         self.now = now
         self._listeners: list[Callable[[int], object]] = []
+        self._end_listeners: list[Callable[[int], object]] = []
         # The parts, each given what it uses (nothing is set on them afterwards).
         #: The live-match cache: the matches held in memory (see :mod:`.cache`).
         self.cache = MatchCache(store, shards, language=language)
@@ -167,7 +168,15 @@ class Host:
         #: Every change committed before it is said, and a commit whose answer was lost found out
         #: (see :mod:`.committer`).
         self.committer = Committer(
-            store, now, self.cache, self.arming, self.announcer, self.names, sleep=sleep, changed=self.changed
+            store,
+            now,
+            self.cache,
+            self.arming,
+            self.announcer,
+            self.names,
+            sleep=sleep,
+            changed=self.changed,
+            ended=self.ended,
         )
         #: Timer rows delivered: clock notices, timeouts, windows, deletions (see :mod:`.deadlines`).
         self.deadlines = Deadlines(
@@ -245,6 +254,20 @@ class Host:
                 listener(match_id)
             except Exception:
                 log.exception("match %s: a match-changed listener failed", match_id)
+
+    def on_end(self, listener: Callable[[int], object]) -> Callable[[], None]:
+        """Call ``listener(match_id)`` as soon as a match's end is committed (finished or
+        aborted; a tournament opens its next round). Returns what unsubscribes it."""
+        self._end_listeners.append(listener)
+        return lambda: self._end_listeners.remove(listener)
+
+    def ended(self, match_id: int) -> None:
+        """Tell the :meth:`on_end` listeners that ``match_id`` ended (a failing one is logged)."""
+        for listener in list(self._end_listeners):
+            try:
+                listener(match_id)
+            except Exception:
+                log.exception("match %s: a match-end listener failed", match_id)
 
     async def load(self, match_id: int) -> LiveMatch | None:
         """See :meth:`.cache.MatchCache.load`."""

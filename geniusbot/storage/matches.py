@@ -50,6 +50,7 @@ from .statements import (
     insert_seats,
     logged_commit,
 )
+from .tournaments import score_ended
 from .transactions import Transactions
 from .values import ActionRecord, Committed, MatchRecord, NewAction, Practice, Result, SeatInfo, TimerRecord
 
@@ -330,6 +331,7 @@ class MatchStore(Transactions):
                 conn.execute(DELETE_EXACT_TIMER, timer_params)
             if status == m.MatchStatus.FINISHED:
                 rate_ended(conn, match_id, now)  # a rated match's ratings land with its end
+                score_ended(conn, match_id)  # and a tournament match's result in its pairing
             if action is None or logged:
                 return Committed(row.last_seq if logged else None, row.version)
             try:

@@ -25,9 +25,10 @@ from .matches import MatchStore
 from .messages import MessageStore
 from .ratings import RatingStore
 from .timers import TimerStore
+from .tournaments import TournamentStore
 
 
-class Store(MatchStore, TimerStore, MessageStore, GuildStore, ImportStore, RatingStore):
+class Store(MatchStore, TimerStore, MessageStore, GuildStore, ImportStore, RatingStore, TournamentStore):
     """The repository of matches, actions, timers, posted messages and guild settings.
 
     Build one with :meth:`open` (from a URL; it upgrades the schema by default) or from an
