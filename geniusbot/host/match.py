@@ -55,6 +55,7 @@ from .live import LiveMatch, Reply, ReplyStatus, epoch, result_detail, timed_out
 from .posted import TimedMessages
 from .recovery import Recovery
 from .routing import CHAT_PREFIXES, Routing
+from .spectators import SpectatingAnnouncer
 from .transport import CommandNames, Player
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ class Host:
         #: Messages posted to be deleted at a set time, and their deletions (see :mod:`.posted`).
         self.posted = TimedMessages(store, transport, now, self.arming)
         #: What the room and the seats read (see :mod:`.announce`).
-        self.announcer = Announcer(
+        self.announcer: Announcer = SpectatingAnnouncer(
             transport,
             now,
             self.cache,
@@ -295,6 +296,7 @@ class Host:
         practice: Practice | None = None,
         language: str | None = None,
         rated: bool = False,
+        spectators: Mapping[str, int] | None = None,
     ) -> Reply:
         """Start a match (``language``: the one it speaks, else the host's): see
         :meth:`.actions.Actions.start_match`."""
@@ -310,6 +312,7 @@ class Host:
             practice=practice,
             language=language,
             rated=rated,
+            spectators=spectators,
         )
 
     async def submit(
