@@ -97,21 +97,23 @@ def describe_config(config: GuildConfig, guild: discord.Guild, language: str) ->
         if config.rated
         else say("{start} leaves a match unrated unless its host says otherwise.", start=Verbatim("/start"))
     )
-    spectators = (
-        say("Every secret is posted in {room} as it happens.", room=Verbatim(f"<#{config.spectators_channel_id}>"))
-        if config.spectators_channel_id
-        else say("No spectators' room is set.")
-    )
-    return say(
-        "{hosts} {rated} {rooms} {where} {pings} {board} {spectators} {language}",
+    settings = say(
+        "{hosts} {rated} {rooms} {where} {pings} {board} {language}",
         hosts=hosts,
         rated=rated,
         rooms=rooms,
         where=where,
         pings=pings,
         board=board,
-        spectators=spectators,
         language=rooms_speak(config, language),
+    )
+    if not config.spectators_channel_id:
+        return settings
+    room = Verbatim(f"<#{config.spectators_channel_id}>")
+    return say(
+        "{settings} {spectators}",
+        settings=settings,
+        spectators=say("Every secret is posted in {room} as it happens.", room=room),
     )
 
 
