@@ -1,0 +1,214 @@
+"""The spectators' room (``/setup spectators``, ``/start spectators:``): every secret of a match is
+posted there as it happens (each seat's private messages and views, the memory grid for as long as
+the players see it), while nothing a seated player can read (the room, their DMs, the answers only
+they see) shows them the other seat's; a room a seated player can read is refused, before the
+match and when its permissions change."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from tests.e2e.botworld import PNG_MAGIC, TestBot, World, ephemeral_answer
+from tests.e2e.test_bot_korean_rooms import examples, move
+from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
+from tests.fakediscord.model import ATTACH_FILES, DM, READ_MESSAGE_HISTORY, SEND_MESSAGES, VIEW_CHANNEL
+
+READ = VIEW_CHANNEL | READ_MESSAGE_HISTORY
+
+
+def hidden_room(world: World, name: str = "spectators") -> FakeChannel:
+    """A channel @everyone cannot see; the bot can see, post and upload there."""
+    fake = world.fake
+    return fake.create_channel(
+        world.guild,
+        name,
+        overwrites={
+            world.guild.everyone: (0, VIEW_CHANNEL),
+            fake.bot_role(world.guild): (READ | SEND_MESSAGES | ATTACH_FILES, 0),
+        },
+    )
+
+
+def bot_posts(world: World, channel: FakeChannel) -> list[FakeMessage]:
+    """The bot's messages in ``channel``, the deleted ones included."""
+    bot = world.fake.bot_user.id
+    return [m for m in world.fake.messages(channel, include_deleted=True) if m.author.id == bot]
+
+
+def readable(world: World, user: FakeUser, since: int = 0, until: int | None = None) -> list[FakeMessage]:
+    """Every message of the bot that ``user`` could read (deleted since or not) posted between two
+    marks of the fake's log: in a channel they can view, in their DMs, the answers only they see."""
+    fake, found = world.fake, []
+    for entry in fake.log[since:until]:
+        if entry.kind != "message_create" or entry.subject.author.id != fake.bot_user.id:
+            continue
+        message: FakeMessage = entry.subject
+        channel = fake.channels[message.channel_id]
+        if channel.type == DM:
+            seen = channel.recipient is not None and channel.recipient.id == user.id
+        else:
+            seen = bool(world.guild.permissions_in(channel, user.id) & VIEW_CHANNEL)
+        if message.ephemeral:
+            metadata = message.interaction_metadata or {}
+            seen = seen and str((metadata.get("user") or {}).get("id")) == str(user.id)
+        if seen:
+            found.append(message)
+    return found
+
+
+async def play(
+    world: World, bot: TestBot, users: dict[str, FakeUser], seed: str
+) -> list[tuple[int, str, str, bool, tuple[str, ...]]]:
+    """Play match #1 to its end by ``/move``, random moves; (the log's mark, seat, move, private,
+    the seats owed before it) for each move."""
+    fake, rng = world.fake, random.Random(seed)
+    assert bot.host is not None and bot.dispatcher is not None
+    live = bot.host.matches[1]
+    played = []
+    for _ in range(600):
+        if live.game.is_over:
+            break
+        if not live.game.to_move():  # a window open (a grid to memorise): its time runs out
+            world.time.advance(5)
+            await bot.dispatcher.settle()
+            continue
+        seat = rng.choice(live.game.to_move())
+        chosen = live.game.rollout_move(seat, rng)
+        if chosen is None:
+            chosen = rng.choice(list(itertools.islice(live.game.legal_moves(seat), 500)))
+        version = live.version
+        played.append((fake.mark(), seat, chosen.text(), live.game.is_private(chosen), live.game.to_move()))
+        await move(world, world.room, users[seat], chosen.text())
+        await fake.wait_until(lambda: live.version > version, what="the move to be committed")
+    assert live.game.is_over
+    return played
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "options", "per_match"), [("tiles", "anomalies=landmine", False), ("decks", None, True)]
+)
+async def test_the_spectators_room_shows_every_secret_and_no_player_learns_one(
+    world: World, game: str, options: str | None, per_match: bool
+) -> None:
+    fake = world.fake
+    spectators = hidden_room(world)
+    users = {"p1": world.alice, "p2": world.bob}
+    async with world.running() as bot:
+        given: dict[str, object] = {"seed": 7}
+        if options:
+            given["options"] = options
+        if per_match:
+            given["spectators"] = spectators
+        else:
+            interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"spectators": spectators})
+            said = await ephemeral_answer(world, interaction)
+            assert said.endswith(f"Every secret is posted in <#{spectators.id}> as it happens.")
+        start = fake.mark()
+        answer = await world.start(game, **given)
+        assert answer.startswith("Match #1 has started"), answer
+        played = await play(world, bot, users, f"spectators:{game}")
+        ended = fake.mark()
+    shown = bot_posts(world, spectators)
+    assert shown
+    # Nobody seated can read the spectators' room; only the bot posted there.
+    assert not fake.visible_to(world.alice, spectators) and not fake.visible_to(world.bob, spectators)
+    texts = [m.content for m in shown]
+    pictures = {data for m in shown for data in fake.attachments(m)}
+    labels = {"p1": "Match #1, sent to alice (p1):", "p2": "Match #1, sent to bob (p2):"}
+    for seat, user in users.items():
+        dms = bot_posts(world, fake.dm_channel(user))
+        assert dms
+        for dm in dms:
+            # Each private message is posted there, labelled with its seat; each view picture too.
+            if "Private moves of that match go here" in dm.content:
+                continue  # the greeting of /start's check of the DMs, before the match is
+            if dm.content and not dm.attachments:
+                assert any(t.startswith(labels[seat]) and dm.content in t for t in texts), dm.content
+            for data in fake.attachments(dm):
+                assert data.startswith(PNG_MAGIC) and data in pictures
+        assert any(t.startswith(f"Match #1: the view of {'alice' if seat == 'p1' else 'bob'} ({seat}).") for t in texts)
+    # A vanishing window's boards (the memory grid) were there as long as in the room: gone with them.
+    vanished = [m for m in bot_posts(world, world.room) if m.deleted and m.attachments]
+    if game == "tiles":
+        assert vanished
+    for board in vanished:
+        [twin] = [m for m in shown if fake.attachments(m) == fake.attachments(board)]
+        assert twin.deleted and twin.content.startswith("Match #1: what the players see until the window closes.")
+    # The scan: each seat's view pictures never reach the other seat; a sealed move is read by
+    # nobody but its seat (and the spectators) while it is sealed: from its sending until the move
+    # that ends its round, but for the rules' own examples of a move.
+    for seat, user in users.items():
+        other = users["p2" if seat == "p1" else "p1"]
+        own = {d for m in bot_posts(world, fake.dm_channel(user)) for d in fake.attachments(m)}
+        theirs = {d for m in readable(world, other, start) for d in fake.attachments(m)}
+        assert not own & theirs
+    said, scanned = examples(), 0
+    for k, (mark, seat, text, private, owed) in enumerate(played):
+        if not private or text in said or owed == (seat,):
+            continue
+        until = next((m for m, o, _, _, due in played[k + 1 :] if due == (o,) or o == seat), ended)
+        other = users["p2" if seat == "p1" else "p1"]
+        for message in readable(world, other, mark, until):
+            assert text not in message.content, (seat, text, message.content)
+            scanned += 1
+    assert scanned
+
+
+@pytest.mark.parametrize("how", ["everyone", "role", "member"])
+async def test_a_spectators_room_a_player_can_read_is_refused(world: World, how: str) -> None:
+    fake = world.fake
+    if how == "everyone":
+        room, through = fake.create_channel(world.guild, "open-spectators"), "@everyone"
+    elif how == "role":
+        fake.set_roles(world.guild, world.bob, [world.host_role])
+        room = hidden_room(world)
+        fake.set_overwrite(room, world.host_role, READ, 0)
+        through = "the role Dealer"
+    else:
+        room = hidden_room(world)
+        fake.set_overwrite(room, world.alice, READ, 0)
+        through = "a permission overwrite of their own"
+    who = "bob" if how == "role" else "alice"
+    async with world.running() as bot:
+        answer = await world.start("decks", seed=7, spectators=room)
+        why = f"{who} can read <#{room.id}>, through {through}."
+        assert answer.startswith("Match #1 has started") and answer.endswith(
+            f"No secret of this match is posted in the spectators' room: {why}"
+        ), answer
+        await move(world, world.room, world.alice, next(iter(bot.host.matches[1].game.legal_moves("p1"))).text())
+    # The room read why, and nothing else.
+    [refusal] = bot_posts(world, room)
+    assert refusal.content == f"No secret of this match is posted in the spectators' room: {why}"
+    assert "spectators" not in bot.host.matches[1].host
+
+
+async def test_a_permission_change_mid_match_stops_the_secrets(world: World) -> None:
+    fake = world.fake
+    spectators = hidden_room(world)
+    async with world.running() as bot:
+        answer = await world.start("decks", seed=7, spectators=spectators)
+        assert answer == f"Match #1 has started in <#{world.room.id}>."
+        live = bot.host.matches[1]
+        before = len(bot_posts(world, spectators))
+        played = next(iter(live.game.legal_moves("p1"))).text()
+        await move(world, world.room, world.alice, played)
+        await fake.wait_until(lambda: len(bot_posts(world, spectators)) > before, what="the sealed play shown")
+        fake.set_overwrite(spectators, world.bob, READ, 0)
+        why = f"Match #1: no secret is posted here: bob can read <#{spectators.id}>, through a permission overwrite of their own."
+        await fake.wait_until(lambda: bot_posts(world, spectators)[-1].content == why, what="the refusal")
+        # The host hears it privately.
+        await fake.wait_until(
+            lambda: any(m.content == why for m in bot_posts(world, fake.dm_channel(world.owner))), what="the host told"
+        )
+        shown = len(bot_posts(world, spectators))
+        mark = fake.mark()
+        version = live.version
+        await move(world, world.room, world.bob, next(iter(live.game.legal_moves("p2"))).text())
+        await fake.wait_until(lambda: live.version > version, what="bob's play")
+        # Bob's DMs got his view and play; the room he can read now got nothing more.
+        assert any(m.channel_id == fake.dm_channel(world.bob).id for m in readable(world, world.bob, mark))
+        assert len(bot_posts(world, spectators)) == shown
