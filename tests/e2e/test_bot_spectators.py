@@ -11,8 +11,10 @@ import random
 
 import pytest
 
+from geniusbot.config import Settings
 from tests.e2e.botworld import PNG_MAGIC, TestBot, World, ephemeral_answer
 from tests.e2e.test_bot_korean_rooms import examples, move
+from tests.e2e.test_bot_pseudo import said_by_messages
 from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.fakediscord.model import ATTACH_FILES, DM, READ_MESSAGE_HISTORY, SEND_MESSAGES, VIEW_CHANNEL
 
@@ -212,3 +214,30 @@ async def test_a_permission_change_mid_match_stops_the_secrets(world: World) -> 
         # Bob's DMs got his view and play; the room he can read now got nothing more.
         assert any(m.channel_id == fake.dm_channel(world.bob).id for m in readable(world, world.bob, mark))
         assert len(bot_posts(world, spectators)) == shown
+
+
+async def test_the_spectators_room_speaks_in_messages(world: World) -> None:
+    """In the pseudo-language, everything the spectators' room, /setup and /start's refusal say
+    is bracketed whole: every word a catalogue message."""
+    fake = world.fake
+    settings = Settings(_env_file=None, database_url=world.db_url, geniusbot_language="qps")  # type: ignore[call-arg]
+    spectators, lobby, opened = (
+        hidden_room(world),
+        fake.create_channel(world.guild, "lobby"),
+        fake.create_channel(world.guild, "open"),
+    )
+    async with world.running(TestBot(settings, time=world.time, guild_ready_timeout=0.01)) as bot:
+        interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"spectators": spectators})
+        said_by_messages(await ephemeral_answer(world, interaction))
+        said_by_messages(await world.start("decks", seed=7))
+        live = bot.host.matches[1]
+        await move(world, world.room, world.alice, next(iter(live.game.legal_moves("p1"))).text())
+        await fake.wait_until(lambda: len(bot_posts(world, spectators)) >= 2, what="the secrets")
+        fake.set_overwrite(spectators, world.bob, READ, 0)
+        await fake.wait_until(lambda: bot.host.announcer.spectators.refused, what="the refusal")  # type: ignore[attr-defined]
+        refused = await world.start("decks", world.carol, world.owner, seed=7, room=lobby, spectators=opened)
+        said_by_messages(refused)
+    posts = bot_posts(world, spectators) + bot_posts(world, opened) + bot_posts(world, fake.dm_channel(world.owner))
+    assert len(posts) >= 4
+    for post in posts:
+        said_by_messages(post.content)
