@@ -14,12 +14,12 @@ from geniusbot.bot import GeniusBot, Refusal, reply
 from geniusbot.discord_words import described
 from geniusbot.games import get_game
 from geniusbot.languages import SERVER_DEFAULT, language_said, room_languages, rooms_speak
-from geniusbot.spectating import Spectating
 from geniusbot.storage import GuildConfig
 from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
 from .matches import rooms_of
 from .options import game_autocomplete
+from .spectators import Spectating
 
 
 class GuildChanges(TypedDict, total=False):

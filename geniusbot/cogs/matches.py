@@ -18,7 +18,6 @@ from geniusbot.games import get_game
 from geniusbot.host.match import Host, LiveMatch, Reply
 from geniusbot.host.offers import choice_offer, private_choice_offers
 from geniusbot.host.transport import Player
-from geniusbot.spectating import spectators_at_start
 from geniusbot.storage import ENDED_STATUSES, MatchNotFound, MatchRecord, MatchStatus
 from geniusbot.words import Argument, Listing, Message, Verbatim, Words, joined, say, say_c
 
@@ -37,6 +36,7 @@ from .options import (
     variants_of,
 )
 from .private import PrivateButton, PrivateEntries, TypeMoveButton, check_dms, with_closed_dms
+from .spectators import spectators_at_start
 from .threads import MatchThreads, thread_name
 
 log = logging.getLogger(__name__)
