@@ -19,7 +19,6 @@ from geniusbot.words import Message, Verbatim, say
 log = logging.getLogger(__name__)
 
 
-
 def reads(permissions: discord.Permissions) -> bool:
     """Whether ``permissions`` let one see the channel and read what was posted in it."""
     return permissions.view_channel and permissions.read_message_history
