@@ -13,10 +13,11 @@ import pytest
 
 from geniusbot.config import Settings
 from tests.e2e.botworld import PNG_MAGIC, TestBot, World, ephemeral_answer
+from tests.e2e.secrecy import readable, scan_sealed
 from tests.e2e.test_bot_korean_rooms import examples, move
 from tests.e2e.test_bot_pseudo import said_by_messages
 from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
-from tests.fakediscord.model import ATTACH_FILES, DM, READ_MESSAGE_HISTORY, SEND_MESSAGES, VIEW_CHANNEL
+from tests.fakediscord.model import ATTACH_FILES, READ_MESSAGE_HISTORY, SEND_MESSAGES, VIEW_CHANNEL
 
 READ = VIEW_CHANNEL | READ_MESSAGE_HISTORY
 
@@ -38,27 +39,6 @@ def bot_posts(world: World, channel: FakeChannel) -> list[FakeMessage]:
     """The bot's messages in ``channel``, the deleted ones included."""
     bot = world.fake.bot_user.id
     return [m for m in world.fake.messages(channel, include_deleted=True) if m.author.id == bot]
-
-
-def readable(world: World, user: FakeUser, since: int = 0, until: int | None = None) -> list[FakeMessage]:
-    """Every message of the bot that ``user`` could read (deleted since or not) posted between two
-    marks of the fake's log: in a channel they can view, in their DMs, the answers only they see."""
-    fake, found = world.fake, []
-    for entry in fake.log[since:until]:
-        if entry.kind != "message_create" or entry.subject.author.id != fake.bot_user.id:
-            continue
-        message: FakeMessage = entry.subject
-        channel = fake.channels[message.channel_id]
-        if channel.type == DM:
-            seen = channel.recipient is not None and channel.recipient.id == user.id
-        else:
-            seen = bool(world.guild.permissions_in(channel, user.id) & VIEW_CHANNEL)
-        if message.ephemeral:
-            metadata = message.interaction_metadata or {}
-            seen = seen and str((metadata.get("user") or {}).get("id")) == str(user.id)
-        if seen:
-            found.append(message)
-    return found
 
 
 async def play(
@@ -148,15 +128,7 @@ async def test_the_spectators_room_shows_every_secret_and_no_player_learns_one(
         own = {d for m in bot_posts(world, fake.dm_channel(user)) for d in fake.attachments(m)}
         theirs = {d for m in readable(world, other, start) for d in fake.attachments(m)}
         assert not own & theirs
-    said, scanned = examples(), 0
-    for k, (mark, seat, text, private, owed) in enumerate(played):
-        if not private or text in said or owed == (seat,):
-            continue
-        until = next((m for m, o, _, _, due in played[k + 1 :] if due == (o,) or o == seat), ended)
-        other = users["p2" if seat == "p1" else "p1"]
-        for message in readable(world, other, mark, until):
-            assert text not in message.content, (seat, text, message.content)
-            scanned += 1
+    scanned = scan_sealed(world, played, users, ended, examples())
     assert scanned
 
 
