@@ -213,3 +213,28 @@ async def test_the_spectators_room_speaks_in_messages(world: World) -> None:
     assert len(posts) >= 4
     for post in posts:
         said_by_messages(post.content)
+
+
+async def test_setup_names_and_clears_the_spectators_room(world: World) -> None:
+    fake = world.fake
+    spectators = hidden_room(world)
+
+    async def setup(options: dict[str, object]) -> str:
+        interaction = await fake.slash(world.owner, world.guild, world.room, "setup", options)
+        return await ephemeral_answer(world, interaction)
+
+    async with world.running() as bot:
+        assert bot.store is not None
+        assert (await setup({"spectators": spectators})).endswith(
+            f"Every secret is posted in <#{spectators.id}> as it happens."
+        )
+        assert (await bot.store.get_guild_settings(world.guild.id)).spectators_channel_id == spectators.id
+        assert (await setup({"spectators": spectators, "clear_spectators": True})) == (
+            "Either name a spectators' room or clear it, not both."
+        )
+        assert "Every secret" not in await setup({"clear_spectators": True})
+        assert (await bot.store.get_guild_settings(world.guild.id)).spectators_channel_id is None
+        # A match started now has no spectators' room.
+        assert (await world.start("decks", seed=7)).startswith("Match #1 has started")
+        assert "spectators" not in bot.host.matches[1].host
+    assert not bot_posts(world, spectators)
