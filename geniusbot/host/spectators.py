@@ -74,15 +74,14 @@ class Spectators:
             why = say("this transport cannot tell who reads a room.")
         if why is None:
             return room
+        if live.id in self.refused:
+            return None  # refused while this check ran: said once
         self.refused.add(live.id)
         said = self.announcer.text(live, say("Match #{id}: no secret is posted here: {why}", id=live.id, why=why))
         log.warning("match %s: spectators' room %s refused: %s", live.id, room, said)
-        try:
-            await transport.post(room, said)
-            if host is not None:
-                await transport.send_private(Player("host", host), said)
-        except TransportError as error:
-            log.info("match %s: the refusal could not be said: %s", live.id, error)
+        await self._send(live, lambda: transport.post(room, said))
+        if host is not None:
+            await self._send(live, lambda: transport.send_private(Player("host", host), said))
         return None
 
     async def private(self, live: LiveMatch, seat: str, text: str | Message | TextBoard) -> None:
