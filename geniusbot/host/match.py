@@ -55,7 +55,6 @@ from .live import LiveMatch, Reply, ReplyStatus, epoch, result_detail, timed_out
 from .posted import TimedMessages
 from .recovery import Recovery
 from .routing import CHAT_PREFIXES, Routing
-from .spectators import SpectatingAnnouncer
 from .transport import CommandNames, Player
 
 if TYPE_CHECKING:
@@ -154,7 +153,7 @@ class Host:
         #: Messages posted to be deleted at a set time, and their deletions (see :mod:`.posted`).
         self.posted = TimedMessages(store, transport, now, self.arming)
         #: What the room and the seats read (see :mod:`.announce`).
-        self.announcer: Announcer = SpectatingAnnouncer(
+        self.announcer = Announcer(
             transport,
             now,
             self.cache,

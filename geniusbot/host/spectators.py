@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from geniusbot.words import Message, say
 
 from . import board
-from .announce import Announcer
 from .transport import Player, TextBoard, TransportError, post_picture, post_text
 
 if TYPE_CHECKING:
+    from .announce import Announcer
     from .live import LiveMatch
 
 log = logging.getLogger(__name__)
@@ -115,11 +115,11 @@ class Spectators:
             await self._send(live, lambda: transport.post_picture(room, png, filename=name, text=label))
 
     async def vanishing(
-        self, live: LiveMatch, delete_at: float, png: bytes | None, text: str | TextBoard | None
+        self, live: LiveMatch, delete_at: float | None, png: bytes | None, text: str | TextBoard | None
     ) -> None:
         """Post a board of a vanishing window (the memory grid) as the room got it, to be deleted
-        when the window closes, as the room's is."""
-        if (room := await self.room(live)) is None:
+        when the window closes (``delete_at``), as the room's is; nothing when it is not deleted."""
+        if delete_at is None or (room := await self.room(live)) is None:
             return
         label = self.announcer.text(live, say("Match #{id}: what the players see until the window closes.", id=live.id))
         transport = self.announcer.transport
@@ -149,49 +149,3 @@ class Spectators:
             await send()
         except TransportError as error:
             log.warning("match %s: could not post in the spectators' room: %s", live.id, error)
-
-
-class SpectatingAnnouncer(Announcer):
-    """The host's announcer, which also posts each secret in a match's spectators' room."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.spectators = Spectators(self)
-
-    async def post(
-        self, live: LiveMatch, text: str | Message | TextBoard, *, delete_at: float | None = None
-    ) -> int | None:
-        """The room's post; one to be deleted later (a vanishing window's) shown to the spectators too."""
-        posted = await super().post(live, text, delete_at=delete_at)
-        if delete_at is not None:
-            said = self.text(live, text) if isinstance(text, Message) else text
-            await self.spectators.vanishing(live, delete_at, None, said)
-        return posted
-
-    async def private(self, live: LiveMatch, seat: str, text: str | Message | TextBoard) -> bool:
-        """The seat's private message, posted in the spectators' room too."""
-        await self.spectators.private(live, seat, text)
-        return await super().private(live, seat, text)
-
-    async def _private_view(
-        self, live: LiveMatch, seat: str, view: Mapping[str, Any], clocks: Mapping[str, str]
-    ) -> bool:
-        """The seat's private view, posted in the spectators' room too."""
-        await self.spectators.view(live, seat, view, clocks)
-        return await super()._private_view(live, seat, view, clocks)
-
-    async def _post_picture(
-        self,
-        live: LiveMatch,
-        png: bytes,
-        caption: str,
-        delete_at: float | None,
-        alt: str = "",
-        ping: tuple[Player, ...] = (),
-        parts: Any = None,
-    ) -> int | None:
-        """The room's board; one of a vanishing window shown to the spectators too, for as long."""
-        posted = await super()._post_picture(live, png, caption, delete_at, alt, ping, parts)
-        if delete_at is not None:
-            await self.spectators.vanishing(live, delete_at, png, caption)
-        return posted

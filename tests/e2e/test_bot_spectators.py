@@ -206,7 +206,7 @@ async def test_the_spectators_room_speaks_in_messages(world: World) -> None:
         await move(world, world.room, world.alice, next(iter(live.game.legal_moves("p1"))).text())
         await fake.wait_until(lambda: len(bot_posts(world, spectators)) >= 2, what="the secrets")
         fake.set_overwrite(spectators, world.bob, READ, 0)
-        await fake.wait_until(lambda: bot.host.announcer.spectators.refused, what="the refusal")  # type: ignore[attr-defined]
+        await fake.wait_until(lambda: bot.host.announcer.spectators.refused, what="the refusal")
         refused = await world.start("decks", world.carol, world.owner, seed=7, room=lobby, spectators=opened)
         said_by_messages(refused)
     posts = bot_posts(world, spectators) + bot_posts(world, opened) + bot_posts(world, fake.dm_channel(world.owner))
