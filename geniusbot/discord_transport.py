@@ -29,6 +29,8 @@ import discord
 
 from geniusbot.discord_card import card_view
 from geniusbot.host.transport import BoardCard, Player, TextBoard, TransportError, text_digest
+from geniusbot.spectating import Readers
+from geniusbot.words import Message
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +177,12 @@ class DiscordTransport:
         self.board_styles = board_style
         #: Room -> the turn ping posted under its edited card last (deleted at the next one).
         self._ping_lines: dict[int, int] = {}
+        #: Who can read a spectators' room (see :mod:`geniusbot.spectating`).
+        self.readers = Readers(client)
+
+    async def readable_by(self, room: int, players: Sequence[Player], *, fresh: bool = False) -> Message | None:
+        """Why one of ``players`` can read ``room``; ``None`` when none can (:class:`Readers`)."""
+        return await self.readers.readable_by(room, players, fresh=fresh)
 
     async def _mentions(self, room: int | None, ping: Sequence[Player]) -> tuple[str, discord.AllowedMentions]:
         """The line that tells ``ping`` it is their turn, and the mentions allowed with it (those

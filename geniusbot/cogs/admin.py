@@ -19,6 +19,7 @@ from geniusbot.words import Listing, Message, Verbatim, say, say_c
 
 from .matches import rooms_of
 from .options import game_autocomplete
+from .spectators import Spectating
 
 
 class GuildChanges(TypedDict, total=False):
@@ -31,6 +32,7 @@ class GuildChanges(TypedDict, total=False):
     board: str
     language: str | None
     rated: bool
+    spectators_channel_id: int | None
 
 
 #: The board styles as /setup offers them (``board:``; ``geniusbot.host.transport.BOARD_STYLES``), each said.
@@ -95,7 +97,7 @@ def describe_config(config: GuildConfig, guild: discord.Guild, language: str) ->
         if config.rated
         else say("{start} leaves a match unrated unless its host says otherwise.", start=Verbatim("/start"))
     )
-    return say(
+    settings = say(
         "{hosts} {rated} {rooms} {where} {pings} {board} {language}",
         hosts=hosts,
         rated=rated,
@@ -104,6 +106,14 @@ def describe_config(config: GuildConfig, guild: discord.Guild, language: str) ->
         pings=pings,
         board=board,
         language=rooms_speak(config, language),
+    )
+    if not config.spectators_channel_id:
+        return settings
+    room = Verbatim(f"<#{config.spectators_channel_id}>")
+    return say(
+        "{settings} {spectators}",
+        settings=settings,
+        spectators=say("Every secret is posted in {room} as it happens.", room=room),
     )
 
 
@@ -138,6 +148,8 @@ class Admin(commands.Cog):
         rated=described(
             say_c("slash option", "whether /start rates a match when its host does not say (default true)")
         ),
+        spectators=described(say_c("slash option", "the room where every secret is posted as it happens")),
+        clear_spectators=described(say_c("slash option", "forget the spectators' room")),
     )
     @app_commands.choices(board=BOARD_CHOICES)
     async def setup_command(
@@ -153,6 +165,8 @@ class Admin(commands.Cog):
         board: app_commands.Choice[str] | None = None,
         language: str | None = None,
         rated: bool | None = None,
+        spectators: discord.TextChannel | None = None,
+        clear_spectators: bool = False,
     ) -> None:
         """Change the settings given (Manage Server only) and show them all."""
         if interaction.guild is None:
@@ -161,6 +175,8 @@ class Admin(commands.Cog):
             raise Refusal(say("Only members with the Manage Server permission can change the bot's settings."))
         if host_role is not None and clear_host_role:
             raise Refusal(say("Either name a host role or clear it, not both."))
+        if spectators is not None and clear_spectators:
+            raise Refusal(say("Either name a spectators' room or clear it, not both."))
         if language not in (None, SERVER_DEFAULT, *room_languages()):
             raise Refusal(
                 say(
@@ -197,6 +213,8 @@ class Admin(commands.Cog):
             changes["language"] = chosen
         if rated is not None and rated != config.rated:
             changes["rated"] = rated
+        if spectators is not None or clear_spectators:
+            changes["spectators_channel_id"] = spectators.id if spectators is not None else None
         if changes:
             config = await store.set_guild_settings(interaction.guild.id, **changes)
             self.bot.settings_changed(config)
@@ -239,5 +257,6 @@ class Admin(commands.Cog):
 
 
 async def setup(bot: GeniusBot) -> None:
-    """Add the cog."""
+    """Add the cog, and the checks of the spectators' rooms (:mod:`geniusbot.spectating`)."""
     await bot.add_cog(Admin(bot))
+    await bot.add_cog(Spectating(bot))

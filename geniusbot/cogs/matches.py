@@ -36,6 +36,7 @@ from .options import (
     variants_of,
 )
 from .private import PrivateButton, PrivateEntries, TypeMoveButton, check_dms, with_closed_dms
+from .spectators import spectators_at_start
 from .threads import MatchThreads, thread_name
 
 log = logging.getLogger(__name__)
@@ -187,6 +188,7 @@ class Matches(commands.Cog):
         room=DESCRIBE_ROOM,
         options=DESCRIBE_OPTIONS,
         rated=described(say_c("slash option", "whether the result moves the players' ratings (default: /setup's)")),
+        spectators=described(say_c("slash option", "the room shown every secret as it happens (default: /setup's)")),
     )
     @app_commands.choices(dmo=SEAT_CHOICES)
     @app_commands.autocomplete(game=game_autocomplete)
@@ -203,6 +205,7 @@ class Matches(commands.Cog):
         room: discord.TextChannel | None = None,
         options: str | None = None,
         rated: bool | None = None,
+        spectators: discord.TextChannel | None = None,
     ) -> None:
         """Check who asks, where, and whom; check DMs if the game needs them; start the match."""
         # Database reads, DMs and the first board can take longer than Discord's 3 s.
@@ -249,6 +252,9 @@ class Matches(commands.Cog):
             if game_class.takes_private_moves()
             else []
         )
+        watched = spectators.id if spectators is not None else config.spectators_channel_id
+        language = await self.bot.rooms.of(interaction.guild)
+        watch, unwatched = await spectators_at_start(self.bot, watched, players, interaction.user.id, language)
         place = await self.threads.open(channel, thread_name(game_class.title, players)) if config.threads else channel
         result = await self.host.start_match(
             game_class.name,
@@ -259,8 +265,9 @@ class Matches(commands.Cog):
             clock=clock,
             channel_id=place.id,
             guild_id=interaction.guild.id,
-            language=await self.bot.rooms.of(interaction.guild),
+            language=language,
             rated=config.rated if rated is None else rated,
+            spectators=watch,
         )
         if not result.ok:
             await self.threads.drop(place)
@@ -271,6 +278,7 @@ class Matches(commands.Cog):
             self.entries.closed_dms[result.match_id] = {p.seat for p in closed}
         await self.refresh_choices(result.match_id)
         started = say("Match #{match} has started in {room}.", match=result.match_id, room=Verbatim(place.mention))
+        started = say("{started} {refused}", started=started, refused=unwatched) if unwatched else started
         await reply(interaction, with_closed_dms(started, closed))
 
     @start.autocomplete("variant")

@@ -128,12 +128,14 @@ class Actions:
         practice: Practice | None = None,
         language: str | None = None,
         rated: bool = False,
+        spectators: Mapping[str, int] | None = None,
     ) -> Reply:
         """Start a match: validate everything, commit it, announce it. Never raises. ``practice``:
         the seat the practice opponent plays (and its level); nothing private is sent to it.
         ``language``: the one the match speaks from its start to its end, its refusals here
         included (kept with it; ``None``: the host's). ``rated``: the match's end moves its
-        players' ratings (never a practice match's)."""
+        players' ratings (never a practice match's). ``spectators``: its spectators' room
+        (``room``) and who started it (``host``), see :mod:`.spectators`."""
         said = functools.partial(self._text, language=language)
         try:
             cls = get_game(game)
@@ -161,6 +163,8 @@ class Actions:
         match_clock = Clock.new(control, instance.seats)
         # A preset clock follows a final match from task to task; a host's own clock stays.
         host_data: dict[str, Any] = {"saved_at": now, "window": None, "preset_clock": not clock}
+        if spectators:
+            host_data["spectators"] = dict(spectators)
         # Some games open with an announcement of their own (a timed window, a card draw, the
         # items of a final match); its events set the clocks too (a bout, an item that gives extra time).
         opening: list[Event] = instance.opening_events()

@@ -21,6 +21,7 @@ from .card import CardParts, Cards, board_style
 from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
 from .naming import game_title, legacy_name_seats
+from .spectators import Spectators
 from .transport import Player, TextBoard, TransportError, post_picture, post_text, send_private_text
 from .turns import TurnMessages, turn_pings
 
@@ -67,9 +68,8 @@ async def caller_answers(yes: bool = True) -> AsyncIterator[None]:
 
 
 class Announcer:
-    """What the room and the seats read: events, boards, captions, clock lines, status (an object
-    of the host's own; see :class:`~geniusbot.host.match.Host` for ``pictures``, ``boards``,
-    ``text_boards`` and ``on_picture``)."""
+    """What the room and the seats read: events, boards, captions, clock lines, status (an object of the host's own;
+    see :class:`~geniusbot.host.match.Host` for ``pictures``, ``boards``, ``text_boards`` and ``on_picture``)."""
 
     def __init__(
         self,
@@ -96,6 +96,7 @@ class Announcer:
         self.cards = Cards(posted.store, transport, posted, self.text)  # a match's words: its own language
         #: "Your move" by private message, for long clocks (see :mod:`.turns`).
         self.turns = TurnMessages(transport, now, self.words)
+        self.spectators = Spectators(self)  # each secret in a match's spectators' room, too
 
     async def post(
         self, live: LiveMatch, text: str | Message | TextBoard, *, delete_at: float | None = None
@@ -118,6 +119,7 @@ class Announcer:
         except TransportError as error:
             log.warning("match %s: could not post: %s", live.id, error)
             return None
+        await self.spectators.vanishing(live, delete_at, None, text)  # a vanishing window's, for as long
         if isinstance(text, TextBoard) and text.ping:
             await self.turns.tell(live, text.ping, posted)  # a text board that told seats it is their turn
         return posted
@@ -128,6 +130,7 @@ class Announcer:
         player = live.players.get(seat)
         if player is None:
             return False
+        await self.spectators.private(live, seat, text)
         if seat == live.practice_seat:
             return True  # the practice opponent reads its seat's views from the log, never a message
         try:
@@ -160,11 +163,10 @@ class Announcer:
             await self.post(live, say("{seat}: {line}", seat=live.who(seat), line=line))
 
     def say(self, live: LiveMatch, event: Event, *, labelled: str | None = None) -> str:
-        """An event as the players read it: its message (:attr:`Event.said`) in the host's
-        language with the players' names. ``labelled``: the seat of a timeout, said where the
-        message names it as ``{seat}`` in the label form the room knows it by ("alice (p1)"). An
-        event of plain English (a game not made of words as data, which ``geniusbot check``
-        refuses) is said as it is: its text is never read for seats."""
+        """An event as the players read it: its message (:attr:`Event.said`) in the host's language with the players'
+        names. ``labelled``: the seat of a timeout, said where the message names it as ``{seat}`` in the label form
+        the room knows it by ("alice (p1)"). An event of plain English (a game not made of words as data, which
+        ``geniusbot check`` refuses) is said as it is: its text is never read for seats."""
         if event.said is None:
             return event.text
         said = event.said
@@ -261,9 +263,8 @@ class Announcer:
     def draw_board(
         self, live: LiveMatch, now: float, views: board.Views | None = None
     ) -> asyncio.Future[bytes | None] | None:
-        """Start drawing the public board of the current state in a worker thread (or ``None``).
-        Without ``views`` the state has just changed: its views are made anew here, once, for the
-        whole action."""
+        """Start drawing the public board of the current state in a worker thread (or ``None``). Without ``views``
+        the state has just changed: its views are made anew here, once, for the whole action."""
         views = views or self.views(live, fresh=True)
         if not self._pictured(live):
             return None
@@ -294,12 +295,11 @@ class Announcer:
     ) -> None:
         """Announce a committed action: private events to their seats, the public ones with the board.
 
-        When the board is a picture, the action's public texts (``lead``, then the events') ride
-        in its caption above the clock line, so one action is one message in the room. They are
-        posted on their own when the board is text, or when the board will vanish with a
-        vanishing window (the announcement must stay), or when an event deletes itself later.
-        The events' messages go out with the players' names (:meth:`say`); ``lead`` is
-        the host's own lines, said as they stand; ``timed_out``, the seats whose timeout they say.
+        When the board is a picture, the action's public texts (``lead``, then the events') ride in its caption above
+        the clock line, so one action is one message in the room. They are posted on their own when the board is text,
+        or when the board will vanish with a vanishing window (the announcement must stay), or when an event deletes
+        itself later. The events' messages go out with the players' names (:meth:`say`); ``lead`` is the host's own
+        lines, said as they stand; ``timed_out``, the seats whose timeout they say.
         """
         if drawing is None:  # else _draw_board made this state's views as the action began
             self.views(live, fresh=True)
@@ -378,6 +378,7 @@ class Announcer:
                 await self.turns.tell(
                     live, ping, await self._post_picture(live, png, caption, vanish_at, alt, ping, parts)
                 )
+                await self.spectators.vanishing(live, vanish_at, png, caption)
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -418,10 +419,9 @@ class Announcer:
     turn_pings = staticmethod(turn_pings)
 
     def alt_text(self, live: LiveMatch, view: Mapping[str, Any]) -> str:
-        """The board's picture in words, for who cannot see it: the match and its game, then the
-        position as the game describes it (``Game.describe``; its text board otherwise) with who
-        plays what, the last move and who is to move, from the same view (what it shows, no more),
-        in the host's language."""
+        """The board's picture in words, for who cannot see it: the match and its game, then the position as the game
+        describes it (``Game.describe``; its text board otherwise) with who plays what, the last move and who is to
+        move, from the same view (what it shows, no more), in the host's language."""
         heading = self.text(live, say("Match #{id}, {game}:", id=live.id, game=Verbatim(game_title(live.game))))
         return f"{heading}\n{board.described(view, words=self.words(live))}"
 
@@ -458,6 +458,7 @@ class Announcer:
         """Send a seat its own view: a picture with a one-line caption when a renderer draws the
         game, a readable text otherwise (never a JSON dump)."""
         player = live.players.get(seat)
+        await self.spectators.view(live, seat, view, clocks)
         if seat == live.practice_seat:
             return True  # see _private: nothing private goes to the practice opponent's seat
         send_picture = self.transport.send_private_picture

@@ -318,6 +318,7 @@ class Host:
         practice: Practice | None = None,
         language: str | None = None,
         rated: bool = False,
+        spectators: Mapping[str, int] | None = None,
     ) -> Reply:
         """Start a match (``language``: the one it speaks, else the host's): see
         :meth:`.actions.Actions.start_match`."""
@@ -333,6 +334,7 @@ class Host:
             practice=practice,
             language=language,
             rated=rated,
+            spectators=spectators,
         )
 
     async def submit(

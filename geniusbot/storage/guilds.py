@@ -38,6 +38,7 @@ class GuildStore(Transactions):
         board: str = UNSET,
         language: str | None = UNSET,
         rated: bool = UNSET,
+        spectators_channel_id: int | None = UNSET,
     ) -> GuildConfig:
         """Change a guild's settings (only the fields given) and return them as now stored
         (``language``: ``None`` is the server's own)."""
@@ -51,6 +52,7 @@ class GuildStore(Transactions):
                 ("board", board),
                 ("language", language),
                 ("rated", rated),
+                ("spectators_channel_id", spectators_channel_id),
             )
             if value is not UNSET
         }
@@ -81,6 +83,7 @@ class GuildStore(Transactions):
                     m.GuildSettings.board,
                     m.GuildSettings.language,
                     m.GuildSettings.rated,
+                    m.GuildSettings.spectators_channel_id,
                 ).where(m.GuildSettings.guild_id == guild_id)
             )
         ).first()
@@ -100,4 +103,5 @@ class GuildStore(Transactions):
             board=str(row[3]),
             language=row[4],
             rated=bool(row[5]),
+            spectators_channel_id=row[6],
         )

@@ -295,6 +295,8 @@ class GuildSettings(Base):
     language: Mapped[str | None] = mapped_column(String(LANGUAGE_LENGTH))
     # Whether /start rates a match when the host does not say.
     rated: Mapped[bool] = mapped_column(Boolean, server_default=true())
+    #: The spectators' room (``/setup spectators``): where every secret is posted as it happens; NULL: none.
+    spectators_channel_id: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class GameRoom(Base):

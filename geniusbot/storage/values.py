@@ -225,3 +225,5 @@ class GuildConfig:
     language: str | None = None
     #: Whether ``/start`` rates a match when the host does not say.
     rated: bool = True
+    #: The spectators' room (``/setup spectators``), where the secrets are posted; ``None``: none.
+    spectators_channel_id: int | None = None

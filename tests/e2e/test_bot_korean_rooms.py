@@ -15,6 +15,7 @@ import pytest
 
 from geniusbot.games import get_game
 from tests.e2e.botworld import EPHEMERAL, World, ephemeral_answer
+from tests.e2e.secrecy import scan_sealed
 from tests.e2e.test_bot_room_language import texts_of
 from tests.e2e.test_bot_without_content import RULE_SETS, without_content
 from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
@@ -111,5 +112,7 @@ async def test_every_game_plays_in_a_korean_thread_without_the_intent_or_dms(
         for post in public_posts(world, [world.room, thread], mark, until):
             assert not [t for t in texts_of(post) if text in t], (text, texts_of(post))
             scanned += 1
+    # Nor anywhere the other seat reads while it is sealed: the rooms, the answers only they see.
+    scan_sealed(world, played, users, ended, said)
     # Each game with sealed rounds had posts made while a move was sealed, and they were read.
     assert scanned or not [k for k, (_, seat, _, private, owed) in enumerate(played) if private and owed != (seat,)]

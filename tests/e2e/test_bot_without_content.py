@@ -13,6 +13,7 @@ import pytest
 from geniusbot.bot import intents
 from geniusbot.games import Game, GameError, get_game, registry
 from tests.e2e.botworld import EPHEMERAL, TestBot, World, ephemeral_answer
+from tests.e2e.secrecy import readable
 from tests.fakediscord import FakeMessage, FakeUser
 from tests.fakediscord.gateway import MESSAGE_CONTENT
 
@@ -155,6 +156,9 @@ async def test_a_sealed_move_by_move_is_taken_privately_and_never_shown_in_the_r
         )
         public = [m.content for m in posted_since(world, mark)]
         assert public and not any("49" in text for text in public), public
+        # Nor does bob, anywhere he reads (the room, his DMs, the answers only he sees).
+        seen = [m.content for m in readable(world, world.bob, mark)]
+        assert seen and not any("49" in text for text in seen), seen
         # It went in as a private submission, as a DM would have.
         [logged] = [line for line in await bot.store.actions(1) if line.seat == "p1" and line.text == "create 49 1"]
         assert logged.private

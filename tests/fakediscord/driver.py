@@ -370,6 +370,19 @@ class Driver:
                 rows.append({"id": str(user.id), "type": 1, "allow": str(allow), "deny": str(deny)})
         return self._add_channel(guild, name, topic=topic, overwrites=rows)
 
+    def set_overwrite(
+        self, channel: FakeChannel, target: FakeRole | FakeUser | FakeMember, allow: int, deny: int
+    ) -> None:
+        """Set (replace) ``channel``'s overwrite for a role or user, as a server admin would (CHANNEL_UPDATE)."""
+        if isinstance(target, FakeRole):
+            row = {"id": str(target.id), "type": 0, "allow": str(allow), "deny": str(deny)}
+        else:
+            user = target.user if isinstance(target, FakeMember) else target
+            row = {"id": str(user.id), "type": 1, "allow": str(allow), "deny": str(deny)}
+        channel.overwrites = [o for o in channel.overwrites if o["id"] != row["id"]] + [row]
+        self.gateway.dispatch("CHANNEL_UPDATE", channel.payload())
+        self._record("channel_update", channel)
+
     def _add_channel(
         self,
         guild: FakeGuild,
