@@ -189,6 +189,10 @@ async def close_entry(bot: Any, channel_id: int, message_id: int) -> None:
         await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
     except DISCORD_ERRORS as error:
         log.info("could not close a Send privately button: %s", error)
+    except RuntimeError as error:  # discord.py's "Session is closed": the bot stopped meanwhile
+        if not bot.is_closed():
+            raise
+        log.info("the bot stopped before a Send privately button was taken off: %s", error)
 
 
 def waiting_privately(live: LiveMatch, closed: set[str]) -> list[str]:
