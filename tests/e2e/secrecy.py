@@ -3,10 +3,12 @@ view, their DMs, the answers only they see), and that a sealed move never shows 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+import random
+from collections.abc import Iterator, Mapping, Sequence
 
-from tests.e2e.botworld import World
-from tests.fakediscord import FakeMessage, FakeUser
+from tests.e2e.botworld import TestBot, World, ephemeral_answer
+from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
 from tests.fakediscord.model import DM, VIEW_CHANNEL
 
 #: A move as played: (the log's mark before it, its seat, its text, sent privately, the seats owed before it).
@@ -34,6 +36,52 @@ def readable(world: World, user: FakeUser, since: int = 0, until: int | None = N
     return found
 
 
+async def move(world: World, channel: FakeChannel, user: FakeUser, text: str) -> str:
+    """``user`` sends ``/move text`` in ``channel``; the answer, checked to be theirs alone."""
+    interaction = await world.fake.slash(user, world.guild, channel, "move", {"move": text})
+    return await ephemeral_answer(world, interaction)
+
+
+async def play_by_move(
+    world: World, bot: TestBot, users: Mapping[str, FakeUser], seed: str, channel: FakeChannel
+) -> list[Played]:
+    """Play match #1 to its end by ``/move`` in ``channel``, random moves (a window's time run out
+    on the injected clock); each move as :data:`Played`."""
+    fake, rng = world.fake, random.Random(seed)
+    assert bot.host is not None and bot.dispatcher is not None
+    live = bot.host.matches[1]
+    played: list[Played] = []
+    for _ in range(600):
+        if live.game.is_over:
+            break
+        if not live.game.to_move():  # a window open (a grid to memorise): its time runs out
+            world.time.advance(5)
+            await bot.dispatcher.settle()
+            continue
+        seat = rng.choice(live.game.to_move())
+        chosen = live.game.rollout_move(seat, rng)
+        if chosen is None:
+            chosen = rng.choice(list(itertools.islice(live.game.legal_moves(seat), 500)))
+        version = live.version
+        played.append((fake.mark(), seat, chosen.text(), live.game.is_private(chosen), live.game.to_move()))
+        await move(world, channel, users[seat], chosen.text())
+        await fake.wait_until(lambda: live.version > version, what="the move to be committed")
+    assert live.game.is_over, f"match #1 ({live.game.name}) did not end in 600 moves"
+    return played
+
+
+def sealed_windows(played: Sequence[Played], ended: int, examples: str) -> Iterator[tuple[int, str, str, int]]:
+    """(its index, seat, text, the mark its round ends at) of each move while it is sealed: from
+    its sending until the move that ends its round (the last one owed, or its seat's next); moves
+    not sent privately, the rules' own examples of a move (``examples``) and a round's last move
+    (which ends it) aside."""
+    for k, (_, seat, text, private, owed) in enumerate(played):
+        if not private or text in examples or owed == (seat,):
+            continue
+        until = next((m for m, o, _, _, due in played[k + 1 :] if due == (o,) or o == seat), ended)
+        yield k, seat, text, until
+
+
 def scan_sealed(
     world: World, played: Sequence[Played], users: Mapping[str, FakeUser], ended: int, examples: str
 ) -> int:
@@ -42,10 +90,8 @@ def scan_sealed(
     read; but for the rules' own examples of a move (``examples``), and a move the other seat
     sealed the same (their own answer says it). Returns how many messages were scanned."""
     scanned = 0
-    for k, (mark, seat, text, private, owed) in enumerate(played):
-        if not private or text in examples or owed == (seat,):
-            continue  # not sealed, an example, or the last move of its round (which it ends)
-        until = next((m for m, o, _, _, due in played[k + 1 :] if due == (o,) or o == seat), ended)
+    for k, seat, text, until in sealed_windows(played, ended, examples):
+        mark = played[k][0]
         others = [(s, user) for s, user in users.items() if s != seat]
         for other, user in others:
             if any(o == other and t == text and m < until for m, o, t, _, _ in played[k:]):

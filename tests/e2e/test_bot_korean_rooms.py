@@ -6,19 +6,16 @@ sealed move is ever shown there before the match ends."""
 
 from __future__ import annotations
 
-import itertools
-import random
 import re
 from pathlib import Path
 
 import pytest
 
-from geniusbot.games import get_game
 from tests.e2e.botworld import EPHEMERAL, World, ephemeral_answer
-from tests.e2e.secrecy import scan_sealed
+from tests.e2e.secrecy import play_by_move, scan_sealed, sealed_windows
 from tests.e2e.test_bot_room_language import texts_of
 from tests.e2e.test_bot_without_content import RULE_SETS, without_content
-from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
+from tests.fakediscord import FakeChannel, FakeMessage
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,11 +46,6 @@ def public_posts(
     ]
 
 
-async def move(world: World, thread: FakeChannel, user: FakeUser, text: str) -> str:
-    interaction = await world.fake.slash(user, world.guild, thread, "move", {"move": text})
-    return await ephemeral_answer(world, interaction)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("game", "variant"), RULE_SETS)
 async def test_every_game_plays_in_a_korean_thread_without_the_intent_or_dms(
@@ -62,7 +54,6 @@ async def test_every_game_plays_in_a_korean_thread_without_the_intent_or_dms(
     fake = world.fake
     users = {"p1": world.alice, "p2": world.bob}
     world.alice.dms_open = world.bob.dms_open = False
-    rng = random.Random(f"ko:{game}:{variant}")
     async with world.running(without_content(world)) as bot:
         interaction = await fake.slash(
             world.owner, world.guild, world.room, "setup", {"threads": True, "language": "ko"}
@@ -73,24 +64,7 @@ async def test_every_game_plays_in_a_korean_thread_without_the_intent_or_dms(
         [thread] = [c for c in world.guild.channels.values() if c.is_thread]
         live = bot.host.matches[1]
         assert live.language == "ko"
-        # (the log's mark before the move, seat, move, sent privately, the seats to move before it)
-        played: list[tuple[int, str, str, bool, tuple[str, ...]]] = []
-        for _ in range(600):
-            if live.game.is_over:
-                break
-            if not live.game.to_move():  # a window open (a grid to memorise): its time runs out
-                world.time.advance(5)
-                await bot.dispatcher.settle()
-                continue
-            seat = rng.choice(live.game.to_move())
-            chosen = live.game.rollout_move(seat, rng)
-            if chosen is None:
-                chosen = rng.choice(list(itertools.islice(live.game.legal_moves(seat), 500)))
-            version = live.version
-            played.append((fake.mark(), seat, chosen.text(), live.game.is_private(chosen), live.game.to_move()))
-            await move(world, thread, users[seat], chosen.text())
-            await fake.wait_until(lambda: live.version > version, what="the move to be committed")
-        assert live.game.is_over, f"{get_game(game).title} ({variant}) did not end in 600 moves"
+        played = await play_by_move(world, bot, users, f"ko:{game}:{variant}", thread)
         await fake.wait_until(lambda: thread.archived, what="the thread to close")
         ended = fake.mark()
         await fake.wait_until(
@@ -105,11 +79,8 @@ async def test_every_game_plays_in_a_korean_thread_without_the_intent_or_dms(
     # its sending until the move that ends its round (the last one owed, or its seat's next), but
     # for the rules' own examples of a move, which the templates write.
     said, scanned = examples(), 0
-    for k, (mark, seat, text, private, owed) in enumerate(played):
-        if not private or text in said or owed == (seat,):
-            continue  # not sealed, an example, or the last move of its round (which it ends)
-        until = next((m for m, other, _, _, due in played[k + 1 :] if due == (other,) or other == seat), ended)
-        for post in public_posts(world, [world.room, thread], mark, until):
+    for k, _seat, text, until in sealed_windows(played, ended, said):
+        for post in public_posts(world, [world.room, thread], played[k][0], until):
             assert not [t for t in texts_of(post) if text in t], (text, texts_of(post))
             scanned += 1
     # Nor anywhere the other seat reads while it is sealed: the rooms, the answers only they see.

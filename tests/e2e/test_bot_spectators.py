@@ -6,17 +6,14 @@ match and when its permissions change."""
 
 from __future__ import annotations
 
-import itertools
-import random
-
 import pytest
 
 from geniusbot.config import Settings
 from tests.e2e.botworld import PNG_MAGIC, TestBot, World, ephemeral_answer
-from tests.e2e.secrecy import readable, scan_sealed
-from tests.e2e.test_bot_korean_rooms import examples, move
+from tests.e2e.secrecy import move, play_by_move, readable, scan_sealed
+from tests.e2e.test_bot_korean_rooms import examples
 from tests.e2e.test_bot_pseudo import said_by_messages
-from tests.fakediscord import FakeChannel, FakeMessage, FakeUser
+from tests.fakediscord import FakeChannel, FakeMessage
 from tests.fakediscord.model import ATTACH_FILES, READ_MESSAGE_HISTORY, SEND_MESSAGES, VIEW_CHANNEL
 
 READ = VIEW_CHANNEL | READ_MESSAGE_HISTORY
@@ -39,34 +36,6 @@ def bot_posts(world: World, channel: FakeChannel) -> list[FakeMessage]:
     """The bot's messages in ``channel``, the deleted ones included."""
     bot = world.fake.bot_user.id
     return [m for m in world.fake.messages(channel, include_deleted=True) if m.author.id == bot]
-
-
-async def play(
-    world: World, bot: TestBot, users: dict[str, FakeUser], seed: str
-) -> list[tuple[int, str, str, bool, tuple[str, ...]]]:
-    """Play match #1 to its end by ``/move``, random moves; (the log's mark, seat, move, private,
-    the seats owed before it) for each move."""
-    fake, rng = world.fake, random.Random(seed)
-    assert bot.host is not None and bot.dispatcher is not None
-    live = bot.host.matches[1]
-    played = []
-    for _ in range(600):
-        if live.game.is_over:
-            break
-        if not live.game.to_move():  # a window open (a grid to memorise): its time runs out
-            world.time.advance(5)
-            await bot.dispatcher.settle()
-            continue
-        seat = rng.choice(live.game.to_move())
-        chosen = live.game.rollout_move(seat, rng)
-        if chosen is None:
-            chosen = rng.choice(list(itertools.islice(live.game.legal_moves(seat), 500)))
-        version = live.version
-        played.append((fake.mark(), seat, chosen.text(), live.game.is_private(chosen), live.game.to_move()))
-        await move(world, world.room, users[seat], chosen.text())
-        await fake.wait_until(lambda: live.version > version, what="the move to be committed")
-    assert live.game.is_over
-    return played
 
 
 @pytest.mark.slow
@@ -92,7 +61,7 @@ async def test_the_spectators_room_shows_every_secret_and_no_player_learns_one(
         start = fake.mark()
         answer = await world.start(game, **given)
         assert answer.startswith("Match #1 has started"), answer
-        played = await play(world, bot, users, f"spectators:{game}")
+        played = await play_by_move(world, bot, users, f"spectators:{game}", world.room)
         ended = fake.mark()
     shown = bot_posts(world, spectators)
     assert shown
