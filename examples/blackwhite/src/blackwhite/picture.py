@@ -1,10 +1,9 @@
 """The picture of a Black and White view, drawn with geniusbot's toolkit (``geniusbot.render``).
 
-A card: the two player rows (name, points, clock), then a row of nine tiles per seat, one
-column per round. A played tile is a black or a white square; its number is written on it only
-where the view knows it (a seat's own tiles in its own view, every tile once the game is over).
-A tile sealed this round and not yet shown is a dashed slot with a question mark; the winning
-tile of a round is framed in gold. The footer says whose tile is awaited, or the result.
+A card: the two player rows (name, points, clock), then a row of nine tiles per seat, a column a
+round. A played tile is a black or a white square, its number written on it where the view knows
+it; a tile sealed this round and not yet shown is a dashed slot with a question mark; a round's
+winning tile is framed in gold. The footer says whose tile is awaited, or the result.
 """
 
 from __future__ import annotations
@@ -16,69 +15,54 @@ from PIL import Image, ImageDraw
 
 from geniusbot.games import Outcome
 from geniusbot.render import layout, palette, text
-from geniusbot.words import Argument, Message, Seat, Verbatim, Words, say, say_n
+from geniusbot.words import Message, Seat, Words, joined, say, say_n
 
-WIDTH = 900
-TILE = 64
-GAP = 14
+WIDTH, TILE, GAP = 900, 64, 14
 LEFT = 160  # the seat labels sit left of the tiles
 TOP = layout.HEADER_HEIGHT + 24
 NUMBERS_HEIGHT = 40  # the round numbers above the tiles
 ROW = TILE + 26
-BOARD_HEIGHT = NUMBERS_HEIGHT + 2 * ROW + 20
-HEIGHT = TOP + BOARD_HEIGHT + layout.FOOTER_HEIGHT
+HEIGHT = TOP + NUMBERS_HEIGHT + 2 * ROW + 20 + layout.FOOTER_HEIGHT
 SEATS = ("p1", "p2")
 
 
 def tile_box(seat: str, k: int) -> tuple[int, int, int, int]:
     """The square of round ``k`` (from 0) in ``seat``'s row."""
-    x = LEFT + k * (TILE + GAP)
-    y = TOP + NUMBERS_HEIGHT + SEATS.index(seat) * ROW
+    x, y = LEFT + k * (TILE + GAP), TOP + NUMBERS_HEIGHT + SEATS.index(seat) * ROW
     return x, y, x + TILE, y + TILE
 
 
 def _tile(canvas: Image.Image, box: tuple[int, int, int, int], colour: str, number: int | None, won: bool) -> None:
     draw = ImageDraw.Draw(canvas)
-    fill = "black_stone" if colour == "black" else "white_stone"
+    fill, fg = ("black_stone", "white_stone") if colour == "black" else ("white_stone", "black_stone")
+    x0, y0, x1, y1 = box
     if won:
-        x0, y0, x1, y1 = box
         draw.rectangle([x0 - 6, y0 - 6, x1 + 6, y1 + 6], fill=palette.ink("accent"))
         draw.rectangle([x0 - 2, y0 - 2, x1 + 2, y1 + 2], fill=palette.ink("page"))
     # A black tile on the dark card gets a light edge, so it reads as a tile and not a hole.
     draw.rectangle(box, fill=palette.ink(fill), outline=palette.ink("muted") if colour == "black" else None, width=2)
     if number is not None:
-        fg = "white_stone" if colour == "black" else "black_stone"
-        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
         text.draw_text(canvas, centre, str(number), 36, fg=fg, bg=fill, bold=True, anchor="m", notation=True)
 
 
 def _slot(canvas: Image.Image, box: tuple[int, int, int, int], sealed: bool) -> None:
-    draw = ImageDraw.Draw(canvas)
-    draw.rectangle(box, outline=palette.ink("muted" if sealed else "band"), width=3 if sealed else 2)
+    ImageDraw.Draw(canvas).rectangle(box, outline=palette.ink("muted" if sealed else "band"), width=2 + sealed)
     if sealed:
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         text.draw_text(canvas, centre, "?", 34, fg="muted", bold=True, anchor="m", notation=True)
 
 
-def _number(value: Any) -> Argument:
-    return value if isinstance(value, int) else Verbatim(str(value))
-
-
 def status_line(view: Mapping[str, Any], words: Words | Mapping[str, str] | None = None) -> str:
     """The footer while the game runs: the round, and whose tile is awaited."""
-    words = layout.words_of(words)
-    movers = list(view.get("to_move") or [])
-    if not movers:
+    if not view.get("to_move"):
         return ""
-    seats: Argument = Seat(movers[0])
-    for seat in movers[1:]:
-        seats = say("{seats} and {seat}", seats=seats, seat=Seat(seat), domain="blackwhite")
-    return words(
+    return layout.words_of(words)(
         say(
             "Round {round} of {rounds}: {seats} to play a tile, by DM",
-            round=_number(view.get("round")),
-            rounds=_number(view.get("rounds_total")),
-            seats=seats,
+            round=view["round"],
+            rounds=view["rounds_total"],
+            seats=joined([Seat(seat) for seat in view["to_move"]]),
             domain="blackwhite",
         )
     )
@@ -96,45 +80,31 @@ def render(
     (English without it, the seats named by ``players``)."""
     words = words or layout.card_words(players=players)
     canvas = palette.new_canvas((WIDTH, HEIGHT))
-    rounds: list[Mapping[str, Any]] = list(view.get("rounds") or [])
-    total = int(view.get("rounds_total") or 9)
-    tiles: Mapping[str, list[int]] = view.get("tiles") or {}
-    played: Mapping[str, bool] = view.get("played") or {}
-    own = view.get("seat")  # a seat's own view says whose it is, and carries its tiles
-    mine: list[int] = list(view.get("mine") or [])
-    scores: Mapping[str, int] = view.get("scores") or {}
-
-    for k in range(total):
+    rounds: list[Mapping[str, Any]] = view["rounds"]
+    own, sealed = view.get("seat"), view.get("sealed")  # a seat's own view carries its tiles
+    tiles: Mapping[str, list[int]] = view.get("tiles") or ({own: view["mine"]} if own else {})
+    for k in range(view["rounds_total"]):
         x = LEFT + k * (TILE + GAP) + TILE / 2
         text.draw_text(canvas, (x, TOP + NUMBERS_HEIGHT / 2 - 4), str(k + 1), 24, fg="muted", anchor="m", notation=True)
     for seat in SEATS:
-        y = tile_box(seat, 0)[1] + TILE / 2
         label = text.fit_text(words(layout.named(seat)), 25, LEFT - 40)
-        text.draw_text(canvas, (24, y), label, 25, fg="text")
-        for k in range(total):
+        text.draw_text(canvas, (24, tile_box(seat, 0)[1] + TILE / 2), label, 25, fg="text")
+        for k in range(view["rounds_total"]):
             box = tile_box(seat, k)
             if k < len(rounds):
-                number = tiles[seat][k] if tiles else None
-                if number is None and seat == own:
-                    number = mine[k]
-                _tile(canvas, box, str(rounds[k][seat]), number, rounds[k].get("winner") == seat)
-            elif k == len(rounds) and played.get(seat):
-                sealed = view.get("sealed")
-                if sealed is not None and seat == own:
-                    _tile(canvas, box, "black" if int(sealed) % 2 == 0 else "white", int(sealed), False)
-                else:
-                    _slot(canvas, box, sealed=True)
+                number = tiles[seat][k] if seat in tiles else None
+                _tile(canvas, box, rounds[k][seat], number, rounds[k]["winner"] == seat)
+            elif k == len(rounds) and view["played"].get(seat) and seat == own and sealed is not None:
+                _tile(canvas, box, "black" if sealed % 2 == 0 else "white", sealed, False)
             else:
-                _slot(canvas, box, sealed=False)
+                _slot(canvas, box, sealed=k == len(rounds) and view["played"].get(seat, False))
 
-    def detail(seat: str) -> Message:
-        points = scores.get(seat, 0)
-        return say_n("{n} point", "{n} points", n=points, domain="blackwhite")
+    def points(seat: str) -> Message:
+        return say_n("{n} point", "{n} points", n=view["scores"].get(seat, 0), domain="blackwhite")
 
-    rows = layout.player_rows(view, words, clocks, lambda seat, background: None, detail)
+    rows = layout.player_rows(view, words, clocks, lambda seat, background: None, points)
     head = layout.title_of(title, say("Black and White", domain="blackwhite"))
     layout.draw_header(canvas, layout.heading(words, head), rows)
-    layout.draw_footer(
-        canvas, status_line(view, words), layout.outcome_line(Outcome.from_dict(view.get("outcome")), words)
-    )
+    ending = layout.outcome_line(Outcome.from_dict(view.get("outcome")), words)
+    layout.draw_footer(canvas, status_line(view, words), ending)
     return canvas

@@ -1,14 +1,9 @@
 """Black and White: nine sealed tiles each, played at the same time; only colours are shown.
 
-Standard library, geniusbot's rules API and its words only: no Pillow, no discord, no asyncio. The rules as
-the bot reads them, with the rulings, are in this package's README.
-
-State: the tiles each seat has played in the rounds resolved so far (in round order), the tile
-each seat has sealed in the round running now (``None``: not in yet), and who won each round.
-Everything else (the hands, the scores, the colours) is derived from that.
-
-Everything it says is words as data (``docs/words.md``): messages of its own catalogue domain,
-``blackwhite`` (a translation goes in ``blackwhite/locales/<language>/LC_MESSAGES/blackwhite.po``).
+Standard library, geniusbot's rules API and its words only (no Pillow, discord or asyncio); the
+rules and rulings are in this package's README. The state is the tiles each seat has played, round
+by round, the round being sealed now, and who won each round; the rest is derived. Every word is a
+message of this package's catalogue domain, ``blackwhite`` (``docs/words.md``).
 """
 
 from __future__ import annotations
@@ -31,16 +26,13 @@ from geniusbot.games import (
     other_seat,
 )
 from geniusbot.games.sealed import SealedRound, require_private, sealed_event
-from geniusbot.words import Argument, Listing, Message, Seat, Verbatim, say, say_c, say_n
+from geniusbot.words import Listing, Message, Seat, Verbatim, say, say_c, say_n
 
 #: The catalogue domain of this game's words: its own package.
 DOMAIN = "blackwhite"
-
-#: The tiles each player holds at the start: 0 to 8.
+#: The tiles each player holds at the start, 0 to 8; one round per tile.
 TILES: tuple[int, ...] = tuple(range(9))
-#: One round per tile.
 ROUNDS = len(TILES)
-
 _PLAY = re.compile(r"^\s*(?:play\s+)?(\d+)\s*[.!]?\s*$", re.IGNORECASE)
 
 
@@ -50,10 +42,7 @@ def colour(tile: int) -> str:
 
 
 #: The colours, as phrases of a message.
-COLOUR_WORDS: dict[str, Message] = {
-    "black": say_c("colour", "black", domain=DOMAIN),
-    "white": say_c("colour", "white", domain=DOMAIN),
-}
+COLOUR_WORDS = {"black": say_c("colour", "black", domain=DOMAIN), "white": say_c("colour", "white", domain=DOMAIN)}
 
 
 class BlackAndWhiteEvent(StrEnum):
@@ -86,8 +75,7 @@ class BlackAndWhite(Game):
     title = "Black and White"
     aliases = ("black and white", "blackandwhite")
     picture = "blackwhite.picture:render"
-    # 30 s for each tile, then a reserve of 2 minutes for the whole match.
-    clocks = {"*": "30s+2m"}
+    clocks = {"*": "30s+2m"}  # 30 s for each tile, then a reserve of 2 minutes for the whole match
     keywords = frozenset({"play"})
     summary = say(
         "Each player holds nine tiles, 0 to 8: the even ones (0, 2, 4, 6, 8) are black, the odd "
@@ -106,28 +94,16 @@ class BlackAndWhite(Game):
         self.sealed: SealedRound[int] = SealedRound(self.seats)
         self.winners: list[str | None] = []
 
-    # ---- construction ----------------------------------------------------------------------
-
-    def setup(self, **options: str) -> None:
-        """Nothing to lay out or draw: both players hold every tile, and the game takes no options."""
-
     def opening_events(self) -> list[Event]:
         """How a tile is sent, before the first round (nothing once the game has begun)."""
         if self.is_over or self.winners or self.sealed.any_in:
             return []
-        return [
-            Event.of(
-                say(
-                    "Round 1 of {rounds}: each player sends one tile, 0 to 8, to the bot privately, such as play 4.",
-                    domain=DOMAIN,
-                    rounds=ROUNDS,
-                ),
-                kind=BlackAndWhiteEvent.OPENING,
-                data={"round": 1},
-            )
-        ]
-
-    # ---- derived state -----------------------------------------------------------------------
+        how = say(
+            "Round 1 of {rounds}: each player sends one tile, 0 to 8, to the bot privately, such as play 4.",
+            domain=DOMAIN,
+            rounds=ROUNDS,
+        )
+        return [Event.of(how, kind=BlackAndWhiteEvent.OPENING, data={"round": 1})]
 
     @property
     def round(self) -> int:
@@ -136,13 +112,10 @@ class BlackAndWhite(Game):
 
     def hand(self, seat: str) -> list[int]:
         """The tiles ``seat`` may still play, lowest first."""
-        sealed = self.sealed.sealed_by(seat)
-        return [t for t in TILES if t not in self.played[seat] and t != sealed]
+        return [t for t in TILES if t not in self.played[seat] and t != self.sealed.sealed_by(seat)]
 
     def scores(self) -> dict[str, int]:
         return {seat: self.winners.count(seat) for seat in self.seats}
-
-    # ---- whose turn, what is legal -----------------------------------------------------------
 
     def to_move(self) -> tuple[str, ...]:
         """Both seats, simultaneously, until each has sealed its tile for the round."""
@@ -153,20 +126,16 @@ class BlackAndWhite(Game):
         return True
 
     def parse_move(self, text: str, seat: str, *, private: bool = False) -> Move:
-        self.require_seat(seat)
-        if self.is_over:
-            raise NotYourTurnError(say("The game is over; no more moves are taken.", domain=DOMAIN))
-        if self.sealed.has_sealed(seat):
-            raise NotYourTurnError(
-                say(
-                    "You have played your tile for round {round}; the first one stands. Wait for {seat}.",
-                    domain=DOMAIN,
-                    round=self.round,
-                    seat=Seat(other_seat(seat)),
-                )
+        if not self.is_over and self.sealed.has_sealed(seat):
+            first = say(
+                "You have played your tile for round {round}; the first one stands. Wait for {seat}.",
+                domain=DOMAIN,
+                round=self.round,
+                seat=Seat(other_seat(seat)),
             )
+            raise NotYourTurnError(first)
         self.require_turn(seat)
-        match = _PLAY.match(text) if isinstance(text, str) else None
+        match = _PLAY.match(text)
         if not match:
             raise MalformedMoveError(say("Write play and one of your tiles, 0 to 8, such as play 4.", domain=DOMAIN))
         require_private(
@@ -181,27 +150,22 @@ class BlackAndWhite(Game):
             raise IllegalMoveError(
                 say("There is no tile {number}; the tiles are 0 to 8.", domain=DOMAIN, number=Verbatim(number))
             )
-        tile = int(number)
-        if tile not in self.hand(seat):
-            left = Listing(tuple(say("{tile}", domain=DOMAIN, tile=t) for t in self.hand(seat)))
+        tile, hand = int(number), self.hand(seat)
+        if tile not in hand:
             raise IllegalMoveError(
                 say(
                     "You have played your {tile} already; play one of your tiles left: {left}.",
                     domain=DOMAIN,
                     tile=tile,
-                    left=left,
+                    left=Listing(tuple(hand)),
                 )
             )
         return Tile(seat, tile)
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
         movers = self.to_move()
-        for mover in movers if seat is None else (seat,):
-            if mover in movers:
-                for tile in self.hand(mover):
-                    yield Tile(mover, tile)
-
-    # ---- playing -------------------------------------------------------------------------------
+        for mover in [s for s in movers if seat in (None, s)]:
+            yield from (Tile(mover, tile) for tile in self.hand(mover))
 
     def play(self, move: Move) -> list[Event]:
         """Seal a tile; once both are in, reveal the round's colours and score it."""
@@ -209,51 +173,37 @@ class BlackAndWhite(Game):
             raise IllegalMoveError(
                 say("That is not a tile you can play now; send play and a tile, such as play 4.", domain=DOMAIN)
             )
-        return self._seal(move.seat, move.tile)
+        said = say("Sealed: {move}.", domain=DOMAIN, move=Verbatim(move.text()))
+        return [sealed_event(move.seat, said, move=move.text()), *self._seal(move.seat, move.tile)]
 
     def timeout(self, seat: str) -> list[Event]:
         """A seat whose time runs out plays its lowest tile left (the ruling: time never loses here)."""
         self.require_seat(seat)
         if self.is_over or seat not in self.to_move():
             return []
-        tile = self.hand(seat)[0]
-        said = Event.of(
-            say("{seat} ran out of time; their lowest tile is played for them.", domain=DOMAIN, seat=Seat(seat)),
-            kind=EventKind.TIMEOUT,
-            data={"seat": seat, "timeout": True},
-        )
-        return [said, *self._seal(seat, tile, confirm=False)]
+        said = say("{seat} ran out of time; their lowest tile is played for them.", domain=DOMAIN, seat=Seat(seat))
+        return [Event.of(said, kind=EventKind.TIMEOUT, data={"seat": seat, "timeout": True}), *self._seal(seat)]
 
-    def _seal(self, seat: str, tile: int, *, confirm: bool = True) -> list[Event]:
-        self.sealed.seal(seat, tile)
-        move = Tile(seat, tile).text()
-        said = say("Sealed: {move}.", domain=DOMAIN, move=Verbatim(move))
-        events = [sealed_event(seat, said, move=move)] if confirm else []
+    def _seal(self, seat: str, tile: int | None = None) -> list[Event]:
+        """Seal ``seat``'s tile (its lowest, on a timeout); resolve the round once both are in."""
+        self.sealed.seal(seat, self.hand(seat)[0] if tile is None else tile)
         if self.sealed.all_in:
-            return events + self._resolve()
+            return self._resolve()
         played = say("{seat} has played a tile.", domain=DOMAIN, seat=Seat(seat))
-        return [*events, Event.of(played, kind=BlackAndWhiteEvent.PLAYED, data={"seat": seat})]
+        return [Event.of(played, kind=BlackAndWhiteEvent.PLAYED, data={"seat": seat})]
 
     def _resolve(self) -> list[Event]:
         """Both tiles are in: score the round, say the colours, and end the game if it is decided."""
         tiles = self.sealed.reveal()
         self.sealed.clear()
-        p1, p2 = tiles["p1"], tiles["p2"]
-        winner = None if p1 == p2 else ("p1" if p1 > p2 else "p2")
+        winner = None if tiles["p1"] == tiles["p2"] else max(self.seats, key=tiles.__getitem__)
         for seat in self.seats:
             self.played[seat].append(tiles[seat])
         self.winners.append(winner)
-        number = len(self.winners)
-        scores = self.scores()
-        shown: dict[str, Argument] = {
-            "round": number,
-            "p1": Seat("p1"),
-            "p1_colour": COLOUR_WORDS[colour(p1)],
-            "p2": Seat("p2"),
-            "p2_colour": COLOUR_WORDS[colour(p2)],
-            "p1_score": scores["p1"],
-            "p2_score": scores["p2"],
-        }
+        number, scores = len(self.winners), self.scores()
+        shown: dict[str, Any] = {"round": number, **{s: Seat(s) for s in self.seats}}
+        for s in self.seats:
+            shown |= {f"{s}_colour": COLOUR_WORDS[colour(tiles[s])], f"{s}_score": scores[s]}
         if winner:
             said = say(
                 "Round {round}: {p1} played {p1_colour}, {p2} played {p2_colour}; {seat} wins the round. "
@@ -269,39 +219,22 @@ class BlackAndWhite(Game):
                 domain=DOMAIN,
                 **shown,
             )
-        events = [
-            Event.of(
-                said,
-                kind=BlackAndWhiteEvent.ROUND,
-                data={
-                    "round": number,
-                    "colors": {seat: colour(tiles[seat]) for seat in self.seats},
-                    "winner": winner,
-                    "scores": scores,
-                },
-            )
-        ]
-        left = ROUNDS - number
-        lead = abs(scores["p1"] - scores["p2"])
-        if left and lead <= left:
-            return events
-        return events + self._finish(scores, left)
+        colors = {seat: colour(tiles[seat]) for seat in self.seats}
+        data = {"round": number, "colors": colors, "winner": winner, "scores": scores}
+        events = [Event.of(said, kind=BlackAndWhiteEvent.ROUND, data=data)]
+        left, lead = ROUNDS - number, abs(scores["p1"] - scores["p2"])
+        return events + (self._finish(scores, left) if not left or lead > left else [])
 
     def _finish(self, scores: dict[str, int], left: int) -> list[Event]:
-        a, b = scores["p1"], scores["p2"]
-        winner = None if a == b else ("p1" if a > b else "p2")
-        reveal = Event.of(
-            say(
-                "The tiles, round by round: {p1} {p1_tiles}; {p2} {p2_tiles}.",
-                domain=DOMAIN,
-                p1=Seat("p1"),
-                p1_tiles=Verbatim(" ".join(map(str, self.played["p1"]))),
-                p2=Seat("p2"),
-                p2_tiles=Verbatim(" ".join(map(str, self.played["p2"]))),
-            ),
-            kind=BlackAndWhiteEvent.REVEAL,
-            data={"tiles": {seat: list(self.played[seat]) for seat in self.seats}},
+        most, least = max(scores.values()), min(scores.values())
+        winner = None if most == least else max(self.seats, key=scores.__getitem__)
+        reveal = say(
+            "The tiles, round by round: {p1} {p1_tiles}; {p2} {p2_tiles}.",
+            domain=DOMAIN,
+            **{s: Seat(s) for s in self.seats},
+            **{f"{s}_tiles": Verbatim(" ".join(map(str, self.played[s]))) for s in self.seats},
         )
+        tiles = {seat: list(self.played[seat]) for seat in self.seats}
         if winner is None:
             how = say_n(
                 "{p1} and {p2} won {n} round each",
@@ -309,15 +242,15 @@ class BlackAndWhite(Game):
                 domain=DOMAIN,
                 p1=Seat("p1"),
                 p2=Seat("p2"),
-                n=a,
+                n=most,
             )
         elif left:
             how = say(
                 "{seat} leads {most} rounds to {least} with {left} left to play, more than {other} can make up",
                 domain=DOMAIN,
                 seat=Seat(winner),
-                most=max(a, b),
-                least=min(a, b),
+                most=most,
+                least=least,
                 left=left,
                 other=Seat(other_seat(winner)),
             )
@@ -327,47 +260,39 @@ class BlackAndWhite(Game):
                 "{seat} won {n} rounds to {least}",
                 domain=DOMAIN,
                 seat=Seat(winner),
-                n=max(a, b),
-                least=min(a, b),
+                n=most,
+                least=least,
             )
-        return [reveal, *self.end(winner, Termination.POINTS, how, scores=scores, rounds=len(self.winners))]
-
-    # ---- what a seat sees ----------------------------------------------------------------------
+        ending = self.end(winner, Termination.POINTS, how, scores=scores, rounds=len(self.winners))
+        return [Event.of(reveal, kind=BlackAndWhiteEvent.REVEAL, data={"tiles": tiles}), *ending]
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
-        """The room sees the colours, the winners and who has played this round; a seat sees its
-        own tiles too; once the game is over everyone sees every tile."""
-        rounds = [
-            {"p1": colour(self.played["p1"][k]), "p2": colour(self.played["p2"][k]), "winner": winner}
-            for k, winner in enumerate(self.winners)
-        ]
-        # The tiles not yet shown by colour: the room can count them from the rounds it saw.
-        left = {
-            s: {c: sum(1 for t in TILES if t not in self.played[s] and colour(t) == c) for c in ("black", "white")}
-            for s in self.seats
-        }
+        """The room sees the colours, the winners and who has played this round, and how many tiles
+        of each colour each seat holds; a seat sees its own tiles too; once the game is over
+        everyone sees every tile."""
+        played = self.played
         view: dict[str, Any] = {
             **self.base_view(),
-            "phase": "over" if self.is_over else "play",
             "round": self.round,
             "rounds_total": ROUNDS,
-            "rounds": rounds,
+            "rounds": [
+                {"p1": colour(played["p1"][k]), "p2": colour(played["p2"][k]), "winner": won}
+                for k, won in enumerate(self.winners)
+            ],
             "scores": self.scores(),
             "played": self.sealed.submitted(),
-            "left": left,
-            "last_move": None,
+            "left": {
+                s: {c: sum(1 for t in TILES if t not in played[s] and colour(t) == c) for c in ("black", "white")}
+                for s in self.seats
+            },
         }
         if seat in self.seats:
-            view["seat"] = seat
-            view["hand"] = self.hand(seat)
-            view["mine"] = list(self.played[seat])
-            view["sealed"] = sealed = self.sealed.sealed_by(seat)
-            if sealed is not None:
-                view["last_move"] = f"play {sealed}"
-            elif self.played[seat]:
-                view["last_move"] = f"play {self.played[seat][-1]}"
+            sealed = self.sealed.sealed_by(seat)
+            view.update(seat=seat, hand=self.hand(seat), mine=list(played[seat]), sealed=sealed)
+            last = sealed if sealed is not None else (played[seat][-1] if played[seat] else None)
+            view["last_move"] = None if last is None else f"play {last}"
         if self.is_over:
-            view["tiles"] = {s: list(self.played[s]) for s in self.seats}
+            view["tiles"] = {s: list(played[s]) for s in self.seats}
         return view
 
     @classmethod
@@ -376,14 +301,9 @@ class BlackAndWhite(Game):
 
         return board_lines(view)
 
-    # ---- serialisation -------------------------------------------------------------------------
-
     def state_dict(self) -> dict[str, Any]:
-        return {
-            "played": {s: list(v) for s, v in self.played.items()},
-            "sealed": self.sealed.to_dict(),
-            "winners": list(self.winners),
-        }
+        played = {s: list(v) for s, v in self.played.items()}
+        return {"played": played, "sealed": self.sealed.to_dict(), "winners": list(self.winners)}
 
     def load_state(self, data: Mapping[str, Any]) -> None:
         self.played = {s: [int(t) for t in data["played"][s]] for s in self.seats}
