@@ -40,8 +40,17 @@ def card_words(language: str = ENGLISH, players: Mapping[str, str] | None = None
     each seat named by :func:`seat_name` (its player's name as the font can draw it, else
     "Player 1"), in the label form "Ann (p1)" where names would be ambiguous (as
     :class:`~geniusbot.words.Words` does everywhere)."""
-    seats = dict.fromkeys(("p1", "p2", *(players or {})))
-    return Words(drawn_language(language), {seat: seat_name(seat, players) for seat in seats})
+    return _card_words(language, tuple((players or {}).items()), font_path())
+
+
+@functools.lru_cache(maxsize=256)
+def _card_words(language: str, players: tuple[tuple[str, str], ...], font: str | None) -> Words:
+    """:func:`card_words`, made once for a language, the players' names and the boards' font
+    (which decides what can be drawn): a match draws its card on every move with the same names,
+    and a :class:`Words` is never changed once made."""
+    named = dict(players)
+    seats = dict.fromkeys(("p1", "p2", *named))
+    return Words(drawn_language(language), {seat: seat_name(seat, named) for seat in seats})
 
 
 def drawn_language(language: str) -> str:

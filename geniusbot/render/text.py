@@ -26,8 +26,10 @@ def advance(char: str, size: int) -> float:
     return font(size).getlength(shown) if shown else 0.0
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """The advance width of ``text`` in pixels, as :func:`draw_text` lays it out."""
+    """The advance width of ``text`` in pixels, as :func:`draw_text` lays it out (each text
+    measured once: a picture measures its labels on every move)."""
     return int(round(sum(advance(ch, size) for ch in text))) + (2 if bold else 0)
 
 
@@ -129,10 +131,16 @@ def draw_text(
     sprite = text_sprite(text, size, fg, bg, bold)
     width = sprite.size[0] - 2 * GLYPH_PAD
     x = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor]
-    # Centre on the cap height, not on the full line box, so digits and capitals look centred.
-    top = xy[1] - font(size).getmetrics()[0] * 0.62
+    top = xy[1] - _cap_offset(size)
     paste(canvas, sprite, (int(round(x)) - GLYPH_PAD, int(round(top))))
     return width
+
+
+@lru_cache(maxsize=64)
+def _cap_offset(size: int) -> float:
+    """How far above a line's middle its box starts: text is centred on the cap height, not on
+    the full line box, so that digits and capitals look centred."""
+    return float(font(size).getmetrics()[0] * 0.62)
 
 
 def _draw_masked(
@@ -140,7 +148,7 @@ def _draw_masked(
 ) -> int:
     width = text_width(text, size, bold)
     pen = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor] + (1 if bold else 0)
-    top = int(round(xy[1] - font(size).getmetrics()[0] * 0.62))
+    top = int(round(xy[1] - _cap_offset(size)))
     for char in text:
         if char != " ":
             paste(canvas, glyph_sprite(char, size, fg, bg, bold), (int(round(pen)) - GLYPH_PAD, top))

@@ -55,7 +55,7 @@ class Listing:
 Argument: TypeAlias = "Seat | Verbatim | int | Message | Listing"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Message:
     """What to say: ``text`` (the English template and the catalogue's id), ``plural`` (the
     plural template; the form is picked by the ``n`` argument), ``context`` (gettext's
@@ -68,25 +68,42 @@ class Message:
     context: str | None = None
     domain: str = DOMAIN
 
-    def __post_init__(self) -> None:
-        for name, value in self.args.items():
-            if isinstance(value, bool) or not isinstance(value, Seat | Verbatim | int | Message | Listing):
+    def __init__(
+        self,
+        text: str,
+        args: Mapping[str, Argument] | None = None,
+        plural: str | None = None,
+        context: str | None = None,
+        domain: str = DOMAIN,
+    ) -> None:
+        # Checked on every message made (a picture makes some thirty), so the common case is
+        # quick: the exact types first, a template's fields read once for its argument names.
+        args = args or {}
+        for name, value in args.items():
+            if value.__class__ not in _ARGUMENT_CLASSES and (
+                isinstance(value, bool) or not isinstance(value, Seat | Verbatim | int | Message | Listing)
+            ):
                 raise TypeError(
-                    f"argument {name!r} of {self.text!r} is a {type(value).__name__}; an argument is a "
+                    f"argument {name!r} of {text!r} is a {type(value).__name__}; an argument is a "
                     "Seat, a Verbatim, an int, a Message or a Listing (words come from the catalogue, not from arguments)"
                 )
-        wanted = fields(self.text) | (fields(self.plural) if self.plural is not None else set())
-        missing = wanted - set(self.args)
+        missing = _missing(text, plural, tuple(args))
         if missing:
-            raise TypeError(f"{self.text!r} needs {', '.join(sorted(missing))}")
-        if self.plural is not None and (
-            isinstance(self.args.get("n"), bool) or not isinstance(self.args.get("n"), int)
-        ):
-            raise TypeError(f"{self.text!r} has a plural form: its int argument n picks it")
-        object.__setattr__(self, "args", MappingProxyType(dict(self.args)))
+            raise TypeError(f"{text!r} needs {', '.join(missing)}")
+        if plural is not None and (isinstance(args.get("n"), bool) or not isinstance(args.get("n"), int)):
+            raise TypeError(f"{text!r} has a plural form: its int argument n picks it")
+        # Frozen: the fields are set once, here, past the frozen class's __setattr__.
+        self.__dict__.update(
+            text=text, args=MappingProxyType(dict(args)), plural=plural, context=context, domain=domain
+        )
 
     def __hash__(self) -> int:
-        return hash((self.text, self.plural, self.context, self.domain, tuple(sorted(self.args.items()))))
+        # Kept once reckoned (a message never changes): a message is a key where it is made again.
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.text, self.plural, self.context, self.domain, tuple(sorted(self.args.items()))))
+            self.__dict__["_hash"] = found
+        return found
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A game's state is copied and pickled with its outcome's messages; a mapping proxy is not.
@@ -174,6 +191,18 @@ def listed(items: Sequence[Argument]) -> Argument:
     return Message("{items} and {last}", {"items": Listing(tuple(items[:-1])), "last": items[-1]})
 
 
+#: The classes of an argument as they are (a subclass, or a bool, is checked the long way).
+_ARGUMENT_CLASSES = frozenset({Seat, Verbatim, int, Message, Listing})
+
+
+@functools.lru_cache(maxsize=4096)
+def _missing(text: str, plural: str | None, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The fields of ``text`` and ``plural`` not among ``names``, sorted (one answer a call site:
+    a template is made with the same argument names each time)."""
+    wanted = fields(text) | (fields(plural) if plural is not None else frozenset())
+    return tuple(sorted(wanted - set(names)))
+
+
 def fields(template: str) -> frozenset[str]:
     """The names of the ``{name}`` fields of ``template`` (read once a template: a message is made
     on every board drawn)."""
@@ -191,20 +220,42 @@ def _fields(template: str) -> frozenset[str]:
 
 def say(text: str, /, *, domain: str = DOMAIN, **args: Argument) -> Message:
     """A message: ``say("{seat} ran out of time", seat=Seat("p2"))``."""
-    return Message(text, args, domain=domain)
+    return _made(text, None, None, domain, args)
 
 
 def say_n(singular: str, plural: str, /, *, domain: str = DOMAIN, **args: Argument) -> Message:
     """A message whose form the number ``n`` picks, by the language's plural rules:
     ``say_n("{n} anomaly", "{n} anomalies", n=3)``."""
-    return Message(singular, args, plural=plural, domain=domain)
+    return _made(singular, plural, None, domain, args)
 
 
 def say_c(context: str, text: str, /, *, domain: str = DOMAIN, **args: Argument) -> Message:
     """A message whose English is not enough to translate it: ``say_c("colour", "red")``."""
-    return Message(text, args, context=context, domain=domain)
+    return _made(text, None, context, domain, args)
 
 
 def say_nc(context: str, singular: str, plural: str, /, *, domain: str = DOMAIN, **args: Argument) -> Message:
     """:func:`say_n` with a context."""
-    return Message(singular, args, plural=plural, context=context, domain=domain)
+    return _made(singular, plural, context, domain, args)
+
+
+def _made(text: str, plural: str | None, context: str | None, domain: str, args: dict[str, Argument]) -> Message:
+    """The message of these parts, the same object each time it is made again while it is among
+    the last few thousand made (a picture says the same labels on every move; a message never
+    changes, and :class:`~geniusbot.words.Words` remembers what it said of each). Arguments of
+    another class (a bool, a float, a subclass) go to :class:`Message` as they are, to be checked
+    there: ``True`` and ``1`` are equal keys, never the same argument."""
+    for value in args.values():
+        if value.__class__ not in _ARGUMENT_CLASSES:
+            return Message(text, args, plural=plural, context=context, domain=domain)
+    try:
+        return _interned(text, plural, context, domain, tuple(args.items()))
+    except TypeError:  # an argument that cannot be a key (a Listing of a list): made, not kept
+        return Message(text, args, plural=plural, context=context, domain=domain)
+
+
+@functools.lru_cache(maxsize=8192)
+def _interned(
+    text: str, plural: str | None, context: str | None, domain: str, items: tuple[tuple[str, Argument], ...]
+) -> Message:
+    return Message(text, dict(items), plural=plural, context=context, domain=domain)

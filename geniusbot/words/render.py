@@ -37,6 +37,10 @@ _FIELD = re.compile(r"(\{[^{}]*\})")
 _SEPARATOR = say_c("list separator", ", ")
 
 
+#: How many messages a :class:`Words` remembers having said (then it starts again).
+_REMEMBERED = 2048
+
+
 class Words:
     """Makes messages into text in ``language`` (``"en"``, ``"ko"``, a Discord locale such as
     ``"en-US"``, or :data:`PSEUDO`), naming the seats by ``names`` (seat -> display name)."""
@@ -44,9 +48,27 @@ class Words:
     def __init__(self, language: str = ENGLISH, names: Mapping[str, str] | None = None) -> None:
         self.language = language
         self.names = spoken_names(names or {})
+        # English is the templates themselves: no catalogue to look in (a picture says some
+        # thirty messages, so the look-up is skipped rather than cached).
+        self._source = languages(language)[-1] == ENGLISH
+        # What was said of each message lately, by identity (``say`` hands out the same message
+        # for the same parts): a picture says the same labels on every move.
+        self._said: dict[int, tuple[Message, str]] = {}
 
     def __call__(self, message: Message) -> str:
+        known = self._said.get(id(message))
+        if known is not None and known[0] is message:
+            return known[1]
+        said = self._say(message)
+        if len(self._said) >= _REMEMBERED:
+            self._said.clear()
+        self._said[id(message)] = (message, said)
+        return said
+
+    def _say(self, message: Message) -> str:
         template = self._template(message)
+        if not message.args and "{" not in template:
+            return template  # nothing to fill in (and no brace to unescape)
         values = {name: self._argument(value) for name, value in message.args.items()}
         try:
             return template.format_map(values)
@@ -75,6 +97,8 @@ class Words:
     def _template(self, message: Message) -> str:
         if not message.text:
             return ""  # gettext's "" is the catalogue's header, never a message
+        if self._source:
+            return message.plural if message.plural is not None and message.count != 1 else message.text
         if self.language == PSEUDO:
             return pseudo(self._english(message))
         translations = catalogue(message.domain, self.language)

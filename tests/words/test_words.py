@@ -17,6 +17,7 @@ import pytest
 
 from geniusbot.words import (
     PSEUDO,
+    Listing,
     Message,
     Seat,
     Verbatim,
@@ -60,6 +61,30 @@ def test_english_cannot_come_in_through_an_argument():
         say("{seat} ran out of time")
     with pytest.raises(TypeError, match="its int argument n"):
         say_n("{seat} point", "{seat} points", seat=Seat("p1"))
+
+
+def test_a_message_made_again_is_checked_as_the_first_was():
+    # A message made again with the same parts is the one made before (pictures say the same
+    # labels on every move); an argument equal to a kept one but of another class is not.
+    assert say("{n} points", n=1) is say("{n} points", n=1)
+    with pytest.raises(TypeError, match="a Seat, a Verbatim"):
+        say("{n} points", n=True)
+    with pytest.raises(TypeError, match="a Seat, a Verbatim"):
+        say("{n} points", n=1.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a Seat, a Verbatim"):
+        say_n("{n} point", "{n} points", n=True)
+    listed = say("{cards}", cards=Listing([1, 2]))  # type: ignore[arg-type]  # a list cannot be a key
+    assert Words()(listed) == "1, 2" and Words()(listed) == "1, 2"
+
+
+def test_words_say_a_message_again_as_they_said_it_first():
+    words = Words(names={"p1": "alice", "p2": "bob"})
+    for _ in range(2):
+        assert words(say("{seat} ran out of time", seat=Seat("p1"))) == "alice ran out of time"
+        assert words(say("{seat} ran out of time", seat=Seat("p2"))) == "bob ran out of time"
+        assert words(say_n("{n} point", "{n} points", n=1)) == "1 point"
+        assert words(say_n("{n} point", "{n} points", n=2)) == "2 points"
+    assert Words(PSEUDO)(say("{n} points", n=1)) == "⟦{n} ṕóíñţś⟧".replace("{n}", "1")
 
 
 def test_a_message_is_a_value():

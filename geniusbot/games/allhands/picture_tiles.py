@@ -77,6 +77,7 @@ def _board_box() -> tuple[int, int, int, int]:
     return left, top, left + side, top + side
 
 
+@lru_cache(maxsize=128)
 def square_xy(square: str) -> tuple[int, int]:
     """The pixel centre of ``square`` ("D5"): column A on the left, row 1 at the bottom."""
     col = ord(square[0].upper()) - ord("A")
