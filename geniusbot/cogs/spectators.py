@@ -1,7 +1,7 @@
 """The spectators' rooms' checks on Discord: before a match (``/start``), and again whenever a
 channel's overwrites, a role or a member's roles change (a member's roles only reach a bot with the
-members intent; without it, each match's start and each channel or role change reads its players
-anew). See :mod:`geniusbot.spectating` and :mod:`geniusbot.host.spectators`."""
+members intent; without it, the host reads its players anew once a move, before the move's first
+secret). See :mod:`geniusbot.spectating` and :mod:`geniusbot.host.spectators`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from discord.ext import commands
 from geniusbot.bot import GeniusBot
 from geniusbot.host.spectators import spectators_of
 from geniusbot.host.transport import Player
-from geniusbot.spectating import Readers
 from geniusbot.words import Message, say
 
 log = logging.getLogger(__name__)
@@ -30,19 +29,15 @@ class Spectating(commands.Cog):
         """Check the spectators' room of every match held in ``guild_id`` (of ``user_id``'s, if
         given); one that a seated player can read now gets no more secrets."""
         host = self.bot.host
-        readers = getattr(self.bot.transport, "readers", None)
-        if host is None or not isinstance(readers, Readers):
+        if host is None:
             return
-        readers.forget(guild_id, user_id)
+        self.bot.transport.readers.forget(guild_id, user_id)
         for live in list(host.cache.unfinished()):
             if live.guild_id != guild_id or spectators_of(live) is None:
                 continue
             if user_id is not None and user_id not in {p.user_id for p in live.players.values()}:
                 continue
-            announcer = host.announcer
-            spectators = getattr(announcer, "spectators", None)
-            if spectators is not None:
-                await spectators.room(live, fresh=True)
+            await host.announcer.spectators.room(live, fresh=True)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
@@ -69,10 +64,9 @@ async def spectators_at_start(
     """A new match's spectators' room (``room``: the one ``/start`` names, else the server's),
     checked: what the match keeps of it (``None``: none), and why it is refused (said in that room
     too, never a secret; ``None``: it is not)."""
-    readers = getattr(bot.transport, "readers", None)
-    if room is None or not isinstance(readers, Readers):
+    if room is None:
         return None, None
-    why = await readers.readable_by(room, players, fresh=True)
+    why = await bot.transport.readers.readable_by(room, players, fresh=True)
     if why is None:
         return {"room": room, "host": host}, None
     refused = say("No secret of this match is posted in the spectators' room: {why}", why=why)

@@ -193,6 +193,7 @@ class Game(ABC):
     def setup(self, *args: Any, **options: Any) -> None:
         """Lay out the start position from ``self.seed`` and the options; validate them. Default:
         nothing (a game whose start ``__init__`` makes, with no options and nothing to draw)."""
+        return None
 
     def opening_events(self) -> list[Event]:
         """What a host announces when a match starts, before the first move: the game's opening

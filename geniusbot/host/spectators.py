@@ -59,6 +59,10 @@ class Spectators:
         self.announcer = announcer
         #: The matches whose spectators' room failed a check: nothing more is posted there.
         self.refused: set[int] = set()
+        #: Match -> the version whose players were last read afresh. A member's roles reach the
+        #: bot only with the members intent, which it does not ask for: so the players are read
+        #: anew once a move, before that move's first secret, and a role given in between is seen.
+        self._read_at: dict[int, int] = {}
 
     async def room(self, live: LiveMatch, *, fresh: bool = False) -> int | None:
         """The room to post ``live``'s next secret in, checked now; ``None``: post none."""
@@ -68,6 +72,8 @@ class Spectators:
         room, host = found
         transport = self.announcer.transport
         seated = [p for s, p in live.players.items() if s != live.practice_seat]
+        fresh = fresh or self._read_at.get(live.id) != live.version
+        self._read_at[live.id] = live.version
         if isinstance(transport, SpectatorGuard):
             why = await transport.readable_by(room, seated, fresh=fresh)
         else:

@@ -157,6 +157,30 @@ async def test_a_permission_change_mid_match_stops_the_secrets(world: World) -> 
         assert len(bot_posts(world, spectators)) == shown
 
 
+async def test_a_role_given_mid_match_stops_the_secrets_without_the_members_intent(world: World) -> None:
+    # The bot asks for no members intent, so Discord never tells it that bob got a role: the
+    # host reads its players anew once a move, before the move's first secret.
+    fake = world.fake
+    spectators = hidden_room(world)
+    fake.set_overwrite(spectators, world.host_role, READ, 0)  # the Dealers may read it; bob is none yet
+    async with world.running() as bot:
+        answer = await world.start("decks", seed=7, spectators=spectators)
+        assert answer == f"Match #1 has started in <#{world.room.id}>."
+        live = bot.host.matches[1]
+        before = len(bot_posts(world, spectators))
+        await move(world, world.room, world.alice, next(iter(live.game.legal_moves("p1"))).text())
+        await fake.wait_until(lambda: len(bot_posts(world, spectators)) > before, what="the sealed play shown")
+        fake.set_roles(world.guild, world.bob, [world.host_role])  # no event reaches the bot
+        shown = len(bot_posts(world, spectators))
+        version = live.version
+        await move(world, world.room, world.bob, next(iter(live.game.legal_moves("p2"))).text())
+        await fake.wait_until(lambda: live.version > version, what="bob's play")
+        why = f"Match #1: no secret is posted here: bob can read <#{spectators.id}>, through the role Dealer."
+        await fake.wait_until(lambda: bot_posts(world, spectators)[-1].content == why, what="the refusal")
+        # Nothing of bob's move but the refusal reached the room he can read now.
+        assert len(bot_posts(world, spectators)) == shown + 1
+
+
 async def test_the_spectators_room_speaks_in_messages(world: World) -> None:
     """In the pseudo-language, everything the spectators' room, /setup and /start's refusal say
     is bracketed whole: every word a catalogue message."""
