@@ -22,11 +22,20 @@ from geniusbot.discord_transport import alt_text
 from geniusbot.games import get_game
 from geniusbot.host.transport import Player, TransportError
 from geniusbot.standing import Card
-from geniusbot.standing.tournament import bracket_card, standings_card
+from geniusbot.standing.tournament import (
+    bracket_card,
+    games_of,
+    names_of,
+    number,
+    seeds_of,
+    standings_card,
+    table,
+    title_of,
+)
 from geniusbot.storage import StorageError
 from geniusbot.storage.tournaments import FINISHED, RUNNING, Entry, Pairing, TournamentRecord
-from geniusbot.tournaments import DOUBLE_ELIMINATION, SINGLE_ELIMINATION, Game, Row, pair, standings
-from geniusbot.words import Message, Verbatim, Words, say
+from geniusbot.tournaments import DOUBLE_ELIMINATION, SINGLE_ELIMINATION, pair
+from geniusbot.words import Verbatim, Words, say
 
 from .threads import MatchThreads, thread_name
 
@@ -34,33 +43,6 @@ if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
 
 log = logging.getLogger(__name__)
-
-
-def games_of(pairings: Sequence[Pairing]) -> list[Game]:
-    """The pairings as the formats read them."""
-    return [Game(p.round, p.first_id, p.second_id, p.score) for p in pairings]
-
-
-def seeds_of(entries: Sequence[Entry]) -> list[int]:
-    """The players, the first seed first."""
-    return [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
-
-
-def names_of(entries: Sequence[Entry]) -> dict[int, str]:
-    return {e.user_id: e.display_name for e in entries}
-
-
-def title_of(tournament: TournamentRecord, pairings: Sequence[Pairing]) -> Message:
-    """The standings' heading: after which round, or final."""
-    if tournament.status == FINISHED:
-        return say("Tournament #{number}: final standings.", number=tournament.id)
-    done = max((p.round for p in pairings if p.score is not None), default=0)
-    return say(
-        "Tournament #{number}: standings after round {round} of {rounds}.",
-        number=tournament.id,
-        round=done,
-        rounds=tournament.rounds or 0,
-    )
 
 
 def cards(
@@ -89,13 +71,6 @@ def cards(
     return made
 
 
-def table(tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing]) -> list[Row]:
-    """The standings of a tournament now."""
-    seeds = [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
-    withdrawn = {e.user_id for e in entries if e.withdrawn}
-    return standings(tournament.format, seeds, games_of(pairings), withdrawn)
-
-
 def standings_text(
     tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing], words: Words
 ) -> str:
@@ -105,25 +80,19 @@ def standings_text(
     for row in table(tournament, entries, pairings):
         name = Verbatim(names.get(row.player, str(row.player)))
         if tournament.format in (SINGLE_ELIMINATION, DOUBLE_ELIMINATION):
-            line = say(
-                "{place}. {player}: {points}", place=row.place, player=name, points=Verbatim(_number(row.points))
-            )
+            line = say("{place}. {player}: {points}", place=row.place, player=name, points=Verbatim(number(row.points)))
             lines.append(words(line))
             continue
         line = say(
             "{place}. {player}: {points} (Buchholz {buchholz}, Sonneborn-Berger {sonneborn})",
             place=row.place,
             player=name,
-            points=Verbatim(_number(row.points)),
-            buchholz=Verbatim(_number(row.buchholz)),
-            sonneborn=Verbatim(_number(row.sonneborn)),
+            points=Verbatim(number(row.points)),
+            buchholz=Verbatim(number(row.buchholz)),
+            sonneborn=Verbatim(number(row.sonneborn)),
         )
         lines.append(words(line))
     return "\n".join(lines)
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if value == int(value) else f"{value:g}"
 
 
 def round_text(

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from geniusbot.tournaments import DOUBLE_ELIMINATION, SINGLE_ELIMINATION, Game, Row
+from geniusbot.storage.tournaments import FINISHED, Entry, Pairing, TournamentRecord
+from geniusbot.tournaments import DOUBLE_ELIMINATION, SINGLE_ELIMINATION, Game, Row, standings
 from geniusbot.words import Message, Verbatim, Words, say, say_c
 
 from . import Card
@@ -121,3 +122,37 @@ def bracket_card(
     heads = [words(say("Round {round}", round=n)) for n in numbers]
     png = bracket_picture(said, heads, rounds, tree=form == SINGLE_ELIMINATION)
     return Card(png, "\n".join(lines), f"bracket-{key}.png" if key else "bracket.png")
+
+
+def games_of(pairings: Sequence[Pairing]) -> list[Game]:
+    """The pairings as the formats read them."""
+    return [Game(p.round, p.first_id, p.second_id, p.score) for p in pairings]
+
+
+def seeds_of(entries: Sequence[Entry]) -> list[int]:
+    """The players, the first seed first."""
+    return [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
+
+
+def names_of(entries: Sequence[Entry]) -> dict[int, str]:
+    return {e.user_id: e.display_name for e in entries}
+
+
+def title_of(tournament: TournamentRecord, pairings: Sequence[Pairing]) -> Message:
+    """The standings' heading: after which round, or final."""
+    if tournament.status == FINISHED:
+        return say("Tournament #{number}: final standings.", number=tournament.id)
+    done = max((p.round for p in pairings if p.score is not None), default=0)
+    return say(
+        "Tournament #{number}: standings after round {round} of {rounds}.",
+        number=tournament.id,
+        round=done,
+        rounds=tournament.rounds or 0,
+    )
+
+
+def table(tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing]) -> list[Row]:
+    """The standings of a tournament now."""
+    seeds = [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
+    withdrawn = {e.user_id for e in entries if e.withdrawn}
+    return standings(tournament.format, seeds, games_of(pairings), withdrawn)
