@@ -25,6 +25,7 @@ from geniusbot.standing import (
     pages_of,
     ratings_card,
     recent_line,
+    rule_sets_refusal,
 )
 from geniusbot.words import Verbatim, Words, say, say_c, say_n
 
@@ -91,8 +92,7 @@ class Standing(commands.Cog):
             raise Refusal(error.said if error.said is not None else str(error)) from None
         rules = variant or default_variant(game) or cls.variants[0]
         if rules not in cls.variants:
-            listed = Verbatim(", ".join(cls.variants))
-            raise Refusal(say("{game} has the rule sets {variants}.", game=Verbatim(cls.title), variants=listed))
+            raise Refusal(rule_sets_refusal(cls.title, cls.variants, default_variant(game) or cls.variants[0]))
         assert interaction.guild_id is not None and self.bot.store is not None
         words = await self.begin(interaction, public)
         store = self.bot.store
