@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 
+import pytest
+
 from tests.e2e.botworld import World
 from tests.fakediscord import FakeMessage
 
@@ -30,6 +32,7 @@ def buttons(message: FakeMessage) -> list[tuple[str, bool]]:
     ]
 
 
+@pytest.mark.slow
 async def test_next_and_previous_turn_the_leaderboard_page_in_place(world: World) -> None:
     fake = world.fake
     async with world.running():

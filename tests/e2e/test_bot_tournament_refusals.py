@@ -4,10 +4,13 @@ server's list of tournaments, and more time for sign-up."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.botworld import World, ephemeral_answer
 from tests.fakediscord import FakeUser
 
 
+@pytest.mark.slow
 async def test_each_refusal_gives_the_next_step_and_changes_nothing(world: World) -> None:
     fake = world.fake
 

@@ -48,6 +48,7 @@ async def a_finished_swiss(url: str) -> int:
         await store.close()
 
 
+@pytest.mark.slow
 def test_export_writes_the_page_the_replays_it_links_and_the_standings_csv(tmp_path, capsys):
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     match = asyncio.run(a_finished_swiss(url))
@@ -66,6 +67,7 @@ def test_export_writes_the_page_the_replays_it_links_and_the_standings_csv(tmp_p
     assert capsys.readouterr().out.startswith("Wrote ")
 
 
+@pytest.mark.slow
 def test_export_refuses_what_it_cannot_write_and_says_what_to_do(tmp_path, capsys):
     url = f"sqlite:///{tmp_path / 'bot.db'}"
     asyncio.run(a_finished_swiss(url))
