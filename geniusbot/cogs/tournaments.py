@@ -4,6 +4,8 @@ bot plays it (:mod:`.tournament_run`) and anyone reads ``/tournament status``.""
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from datetime import timedelta
 from typing import Any
@@ -13,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from geniusbot.bot import GeniusBot, Refusal, member_words, reply
+from geniusbot.discord_transport import alt_text
 from geniusbot.discord_words import described
 from geniusbot.games import GameError, default_variant, get_game
 from geniusbot.standing import rule_sets_refusal
@@ -22,7 +25,7 @@ from geniusbot.words import Verbatim, say, say_c, say_n
 
 from . import bot_of, host_refusal
 from .options import game_autocomplete
-from .tournament_run import Runner, round_text, standings_text
+from .tournament_run import Runner, cards, round_text, standings_text
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=described(say_c("tournament format", "Swiss")), value=SWISS),
@@ -250,7 +253,9 @@ class Tournaments(commands.Cog):
             parts.append(round_text(tournament, entries, current, words))
         if tournament.status == PAUSED:
             parts.append(words(say("The tournament is paused.")))
-        await reply(interaction, "\n\n".join(parts)[:2000])
+        pictures = await asyncio.to_thread(cards, tournament, entries, pairings, words, "")
+        files = [discord.File(io.BytesIO(c.png), filename=c.filename, description=alt_text(c.alt)) for c in pictures]
+        await reply(interaction, "\n\n".join(parts)[:2000], files=files)
 
     async def listing(self, interaction: discord.Interaction) -> str:
         """This server's tournaments, a line each, the newest first."""

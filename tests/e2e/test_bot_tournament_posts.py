@@ -67,3 +67,9 @@ async def test_pictures_follow_every_round_and_a_lost_pairings_post_is_posted_on
         assert [a.filename for a in final.attachments] == ["standings-t1f.png", "bracket-t1f.png"]
         assert len(posts(world, "Tournament #1, round 1:")) == 1
         assert len(posts(world, "Tournament #1: standings after round 1 of 2.")) == 1
+        interaction = await fake.slash(world.carol, world.guild, world.room, "tournament status", {"number": 1})
+        await fake.wait_for_response(interaction)
+        status = await fake.wait_for_followup(interaction)
+        assert status.content == final.content  # the text, and the pictures with it
+        assert [a.filename for a in status.attachments] == ["standings.png", "bracket.png"]
+        assert status.attachments[0].description == final.attachments[0].description
