@@ -44,6 +44,7 @@ from geniusbot.commands import (
     play,
     replay,
     run,
+    tournament,
 )
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ COMMANDS: list[Callable[[SaidCommands], None]] = [
     imports.add_parser,
     replay.add_parser,
     archive.add_parser,
+    tournament.add_parser,
     check.add_parser,
     new_game.add_parser,
 ]

@@ -425,7 +425,9 @@ class Archive(commands.Cog):
         since=described(say_c("slash option", "list only the matches that ended on or after this day (YYYY-MM-DD)")),
         until=described(say_c("slash option", "list only the matches that ended on or before this day (YYYY-MM-DD)")),
         result=described(say_c("slash option", "list only the matches with this result")),
-        tournament=described(say_c("slash option", "list only the matches of this tournament (a record's Event)")),
+        tournament=described(
+            say_c("slash option", "list only the matches of this tournament: its number (#3) or a record's Event")
+        ),
         page=described(say_c("slash option", "the page of the list to show (default: the first, the newest)")),
         step=described(say_c("slash option", "the step to show first (default: the start)")),
         public=described(say_c("slash option", "show the replay to the whole channel (default: only to you)")),

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,9 +27,11 @@ from geniusbot.standing import (
     pages_of,
     ratings_card,
     recent_line,
+    rule_sets_refusal,
 )
 from geniusbot.words import Verbatim, Words, say, say_c, say_n
 
+from . import bot_of
 from .options import game_autocomplete, variants_of
 
 #: Recent matches a profile lists.
@@ -42,6 +46,65 @@ def attached(card: Card) -> discord.File:
 def titles() -> dict[str, str]:
     """Every installed game's title by its name."""
     return {name: cls.title for name, cls in registry().items()}
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"gb:lb:(?P<game>[^:]+):(?P<variant>[^:]+):(?P<page>\d+):(?P<tag>prev|next)",
+):
+    """Previous / next page of a leaderboard; the custom_id holds the game, rule set and the page
+    it opens, so anyone can press it, also after a restart. The message shows the new page."""
+
+    def __init__(self, game: str, variant: str, page: int, tag: str, label: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"gb:lb:{game}:{variant}:{page}:{tag}"[:100],
+                disabled=disabled,
+            )
+        )
+        self.game, self.variant, self.page = game, variant, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(match["game"], match["variant"], int(match["page"]), match["tag"], label or match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        try:
+            cog = bot.get_cog("Standing")
+            assert isinstance(cog, Standing) and interaction.guild_id is not None
+            shown_to_one = interaction.message is not None and interaction.message.flags.ephemeral
+            words = member_words(interaction) if shown_to_one else bot.words()
+            page = self.page
+            try:
+                card, pages = await cog.board(interaction.guild_id, self.game, self.variant, page, words)
+            except Refusal:  # the board has fewer pages now: its last (or the refusal, if none is rated)
+                assert bot.store is not None
+                _, total = await bot.store.leaderboard(interaction.guild_id, self.game, self.variant, limit=1)
+                page = pages_of(total)
+                card, pages = await cog.board(interaction.guild_id, self.game, self.variant, page, words)
+            await interaction.response.defer()
+            view = pager(self.game, self.variant, page, pages, words)
+            await interaction.edit_original_response(attachments=[attached(card)], view=view)
+        except Exception as error:  # the tree's handler answers, as for a slash command
+            await bot.on_app_command_error(interaction, error)
+
+
+def pager(game: str, variant: str, page: int, pages: int, words: Words) -> discord.ui.View:
+    """The previous and next buttons under a leaderboard page (none for a board of one page)."""
+    view = discord.ui.View(timeout=None)
+    if pages <= 1:
+        return view
+    previous = words(say_c("leaderboard button", "Previous"))
+    following = words(say_c("leaderboard button", "Next"))
+    view.add_item(PageButton(game, variant, max(page - 1, 1), "prev", previous, disabled=page <= 1))
+    view.add_item(PageButton(game, variant, min(page + 1, pages), "next", following, disabled=page >= pages))
+    return view
 
 
 class Standing(commands.Cog):
@@ -91,13 +154,21 @@ class Standing(commands.Cog):
             raise Refusal(error.said if error.said is not None else str(error)) from None
         rules = variant or default_variant(game) or cls.variants[0]
         if rules not in cls.variants:
-            listed = Verbatim(", ".join(cls.variants))
-            raise Refusal(say("{game} has the rule sets {variants}.", game=Verbatim(cls.title), variants=listed))
+            raise Refusal(rule_sets_refusal(cls.title, cls.variants, default_variant(game) or cls.variants[0]))
         assert interaction.guild_id is not None and self.bot.store is not None
         words = await self.begin(interaction, public)
+        card, pages = await self.board(interaction.guild_id, cls.name, rules, page, words)
+        await self.shown(interaction, public)
+        view = pager(cls.name, rules, page, pages, words)
+        await reply(interaction, "", ephemeral=not public, file=attached(card), view=view)
+
+    async def board(self, guild_id: int, game: str, rules: str, page: int, words: Words) -> tuple[Card, int]:
+        """Page ``page`` of a game's leaderboard as a picture, and how many pages it has; a
+        :class:`Refusal` when nobody is rated or the page is past the last."""
+        assert self.bot.store is not None
         store = self.bot.store
-        named = game_name(titles(), cls.name, rules)
-        board, total = await store.leaderboard(interaction.guild_id, cls.name, rules, offset=(page - 1) * PAGE_SIZE)
+        named = game_name(titles(), game, rules)
+        board, total = await store.leaderboard(guild_id, game, rules, offset=(page - 1) * PAGE_SIZE)
         if total == 0:
             raise Refusal(say("Nobody is rated in {game} in this server yet: a rated match ends first.", game=named))
         if not board:
@@ -109,8 +180,7 @@ class Standing(commands.Cog):
                     n=pages_of(total),
                 )
             )
-        first = await store.first_seat(interaction.guild_id, cls.name, rules)
-        await self.shown(interaction, public)
+        first = await store.first_seat(guild_id, game, rules)
         card = await asyncio.to_thread(
             leaderboard_card,
             words,
@@ -120,7 +190,7 @@ class Standing(commands.Cog):
             total=total,
             first=first,
         )
-        await reply(interaction, "", ephemeral=not public, file=attached(card))
+        return card, pages_of(total)
 
     @leaderboard.autocomplete("variant")
     async def variant_autocomplete(
@@ -178,4 +248,5 @@ class Standing(commands.Cog):
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog."""
+    bot.add_dynamic_items(PageButton)
     await bot.add_cog(Standing(bot))

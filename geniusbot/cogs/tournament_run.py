@@ -11,17 +11,30 @@ pairing's, so a restart starts no match twice.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
+from geniusbot.discord_transport import alt_text
 from geniusbot.games import get_game
-from geniusbot.host.transport import Player
+from geniusbot.host.transport import Player, TransportError
+from geniusbot.standing import Card
+from geniusbot.standing.tournament import (
+    bracket_card,
+    games_of,
+    names_of,
+    number,
+    seeds_of,
+    standings_card,
+    table,
+    title_of,
+)
 from geniusbot.storage import StorageError
 from geniusbot.storage.tournaments import FINISHED, RUNNING, Entry, Pairing, TournamentRecord
-from geniusbot.tournaments import DOUBLE_ELIMINATION, SINGLE_ELIMINATION, Game, Row, pair, standings
+from geniusbot.tournaments import DOUBLE_ELIMINATION, SINGLE_ELIMINATION, pair
 from geniusbot.words import Verbatim, Words, say
 
 from .threads import MatchThreads, thread_name
@@ -32,16 +45,30 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def games_of(pairings: Sequence[Pairing]) -> list[Game]:
-    """The pairings as the formats read them."""
-    return [Game(p.round, p.first_id, p.second_id, p.score) for p in pairings]
-
-
-def table(tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing]) -> list[Row]:
-    """The standings of a tournament now."""
-    seeds = [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
-    withdrawn = {e.user_id for e in entries if e.withdrawn}
-    return standings(tournament.format, seeds, games_of(pairings), withdrawn)
+def cards(
+    tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing], words: Words, key: str
+) -> list[Card]:
+    """The standings as a picture, and an elimination's bracket."""
+    names = names_of(entries)
+    title = title_of(tournament, pairings)
+    made = [
+        standings_card(
+            words, title=title, form=tournament.format, rows=table(tournament, entries, pairings), names=names, key=key
+        )
+    ]
+    if tournament.format in (SINGLE_ELIMINATION, DOUBLE_ELIMINATION) and pairings:
+        made.append(
+            bracket_card(
+                words,
+                title=say("Tournament #{number}: the bracket", number=tournament.id),
+                form=tournament.format,
+                seeds=seeds_of(entries),
+                games=games_of(pairings),
+                names=names,
+                key=key,
+            )
+        )
+    return made
 
 
 def standings_text(
@@ -49,40 +76,23 @@ def standings_text(
 ) -> str:
     """The standings as the room reads them, a line a player."""
     names = {e.user_id: e.display_name for e in entries}
-    done = max((p.round for p in pairings if p.score is not None), default=0)
-    head = (
-        say("Tournament #{number}: final standings.", number=tournament.id)
-        if tournament.status == FINISHED
-        else say(
-            "Tournament #{number}: standings after round {round} of {rounds}.",
-            number=tournament.id,
-            round=done,
-            rounds=tournament.rounds or 0,
-        )
-    )
-    lines = [words(head)]
+    lines = [words(title_of(tournament, pairings))]
     for row in table(tournament, entries, pairings):
         name = Verbatim(names.get(row.player, str(row.player)))
         if tournament.format in (SINGLE_ELIMINATION, DOUBLE_ELIMINATION):
-            line = say(
-                "{place}. {player}: {points}", place=row.place, player=name, points=Verbatim(_number(row.points))
-            )
+            line = say("{place}. {player}: {points}", place=row.place, player=name, points=Verbatim(number(row.points)))
             lines.append(words(line))
             continue
         line = say(
             "{place}. {player}: {points} (Buchholz {buchholz}, Sonneborn-Berger {sonneborn})",
             place=row.place,
             player=name,
-            points=Verbatim(_number(row.points)),
-            buchholz=Verbatim(_number(row.buchholz)),
-            sonneborn=Verbatim(_number(row.sonneborn)),
+            points=Verbatim(number(row.points)),
+            buchholz=Verbatim(number(row.buchholz)),
+            sonneborn=Verbatim(number(row.sonneborn)),
         )
         lines.append(words(line))
     return "\n".join(lines)
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if value == int(value) else f"{value:g}"
 
 
 def round_text(
@@ -132,18 +142,18 @@ class Runner:
         """Bring every running tournament up to date (after a start or restart)."""
         assert self.bot.store is not None
         for tournament in await self.bot.store.tournaments(statuses=(RUNNING,)):
-            await self.advance(tournament.id)
+            await self.advance(tournament.id, recover=True)
 
-    async def advance(self, tournament_id: int) -> None:
+    async def advance(self, tournament_id: int, recover: bool = False) -> None:
         """Start the current round's missing matches, or open the next round, or end the tournament."""
         lock = self.locks.setdefault(tournament_id, asyncio.Lock())
         async with lock:
             try:
-                await self._advance(tournament_id)
+                await self._advance(tournament_id, recover)
             except (StorageError, discord.HTTPException) as error:
                 log.warning("tournament %s: could not move on now: %s", tournament_id, error)
 
-    async def _advance(self, tournament_id: int) -> None:
+    async def _advance(self, tournament_id: int, recover: bool = False) -> None:
         store = self.bot.store
         assert store is not None
         opened = 0  # the round this call opened, posted once its matches have started
@@ -151,8 +161,8 @@ class Runner:
             tournament = await store.get_tournament(tournament_id)
             if tournament is None or tournament.status != RUNNING or tournament.rounds is None:
                 return
-            if self.bot.get_guild(tournament.guild_id) is None:
-                return  # another process's guild (a cluster's other shard), or one the bot left
+            if not self.owns(tournament):
+                return  # another process's shard (a cluster's), or a guild the bot left
             entries = await store.entries(tournament_id)
             pairings = await store.pairings(tournament_id)
             current = [p for p in pairings if p.round == tournament.current_round]
@@ -161,15 +171,16 @@ class Runner:
                     if pairing.score is None:
                         await self.play(tournament, pairing, entries)
                 # A match that ended before it was watched has its score by now (the store's).
-                again = [p for p in await store.pairings(tournament_id) if p.round == tournament.current_round]
-                if opened == tournament.current_round:  # a round just opened: its games and their threads
-                    await self.post(tournament, round_text(tournament, entries, again, await self.words(tournament)))
+                again = await store.pairings(tournament_id)
+                if opened == tournament.current_round or recover:
+                    # A round just opened, or one a crash may have left unposted: its games and threads.
+                    await self.post_round(tournament, entries, again, look=recover)
                     opened = 0
-                if any(p.score is None for p in again):
+                if any(p.score is None for p in again if p.round == tournament.current_round):
                     return
                 continue
             if tournament.current_round:
-                await self.post(tournament, standings_text(tournament, entries, pairings, await self.words(tournament)))
+                await self.post_standings(tournament, entries, pairings, look=True)
             number = tournament.current_round + 1
             seeds = [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
             active = [e.user_id for e in entries if not e.withdrawn]
@@ -180,19 +191,76 @@ class Runner:
                 await store.update_tournament(tournament_id, status=FINISHED)
                 finished = await store.get_tournament(tournament_id)
                 assert finished is not None
-                await self.post(finished, standings_text(finished, entries, pairings, await self.words(finished)))
+                await self.post_standings(finished, entries, pairings, look=True)
                 return
             await store.open_round(tournament_id, number, playing)
             opened = number
+
+    def owns(self, tournament: TournamentRecord) -> bool:
+        """Whether this process runs the tournament: the one that owns its server's shard (in a
+        cluster, by the shard's PostgreSQL advisory lock, as its matches are), in a server it is in."""
+        shards = self.bot.owned_shards
+        if shards is not None and not shards.owns(tournament.guild_id):
+            return False
+        return self.bot.get_guild(tournament.guild_id) is not None
+
+    async def post_round(
+        self, tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing], *, look: bool
+    ) -> None:
+        """Post the current round's pairings (text, and the round's or the bracket's picture), keyed
+        by tournament and round: with ``look``, not if the room has it already (after a crash)."""
+        number = tournament.current_round
+        key = f"t{tournament.id}r{number}"
+        if look and await self.posted(tournament, key):
+            return
+        words = await self.words(tournament)
+        current = [p for p in pairings if p.round == number]
+        elimination = tournament.format in (SINGLE_ELIMINATION, DOUBLE_ELIMINATION)
+        shown = pairings if elimination else current
+        title = say("Tournament #{number}, round {round}", number=tournament.id, round=number)
+        card = bracket_card(
+            words,
+            title=title,
+            form=tournament.format,
+            seeds=seeds_of(entries),
+            games=games_of(shown),
+            names=names_of(entries),
+            key=key,
+        )
+        await self.post(tournament, round_text(tournament, entries, current, words), [card])
+
+    async def post_standings(
+        self, tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing], *, look: bool
+    ) -> None:
+        """Post the standings after the current round (or the final ones): text, the standings'
+        picture and an elimination's bracket, keyed so that a restart posts them once."""
+        final = tournament.status == FINISHED
+        key = f"t{tournament.id}f" if final else f"t{tournament.id}s{tournament.current_round}"
+        if look and await self.posted(tournament, key):
+            return
+        words = await self.words(tournament)
+        text = standings_text(tournament, entries, pairings, words)
+        await self.post(tournament, text, cards(tournament, entries, pairings, words, key))
+
+    async def posted(self, tournament: TournamentRecord, key: str) -> bool:
+        """Whether the room has the bot's post of ``key`` among its latest messages."""
+        try:
+            return await self.bot.transport.find_posted(tournament.channel_id, key) is not None
+        except TransportError as error:
+            log.info("tournament %s: could not look for post %s: %s", tournament.id, key, error)
+            return False
 
     async def words(self, tournament: TournamentRecord) -> Words:
         guild = self.bot.get_guild(tournament.guild_id)
         return self.bot.words(language=await self.bot.rooms.of(guild) if guild is not None else None)
 
-    async def post(self, tournament: TournamentRecord, text: str) -> None:
+    async def post(self, tournament: TournamentRecord, text: str, pictures: Sequence[Card] = ()) -> None:
         channel = self.bot.get_channel(tournament.channel_id)
         if isinstance(channel, discord.TextChannel):
-            await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            files = [
+                discord.File(io.BytesIO(c.png), filename=c.filename, description=alt_text(c.alt)) for c in pictures
+            ]
+            await channel.send(text[:2000], files=files, allowed_mentions=discord.AllowedMentions.none())
 
     async def play(self, tournament: TournamentRecord, pairing: Pairing, entries: Sequence[Entry]) -> None:
         """Have a pairing's match running (or ended): found in its claimed thread, or started there."""

@@ -4,6 +4,8 @@ bot plays it (:mod:`.tournament_run`) and anyone reads ``/tournament status``.""
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from datetime import timedelta
 from typing import Any
@@ -12,16 +14,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from geniusbot.bot import GeniusBot, Refusal, reply
+from geniusbot.bot import GeniusBot, Refusal, member_words, reply
+from geniusbot.discord_transport import alt_text
 from geniusbot.discord_words import described
 from geniusbot.games import GameError, default_variant, get_game
-from geniusbot.storage.tournaments import PAUSED, RUNNING, SIGNUP, TournamentRecord
+from geniusbot.standing import rule_sets_refusal
+from geniusbot.storage.tournaments import FINISHED, PAUSED, RUNNING, SIGNUP, TournamentRecord
 from geniusbot.tournaments import DOUBLE_ELIMINATION, DRAW, LOSS, ROUND_ROBIN, SINGLE_ELIMINATION, SWISS, WIN, rounds_of
-from geniusbot.words import Verbatim, say, say_c
+from geniusbot.words import Verbatim, say, say_c, say_n
 
 from . import bot_of, host_refusal
 from .options import game_autocomplete
-from .tournament_run import Runner, round_text, standings_text
+from .tournament_run import Runner, cards, round_text, standings_text
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=described(say_c("tournament format", "Swiss")), value=SWISS),
@@ -116,7 +120,13 @@ class Tournaments(commands.Cog):
         assert self.bot.store is not None
         tournament = await self.bot.store.get_tournament(number)
         if tournament is None or tournament.guild_id != interaction.guild_id:
-            raise Refusal(say("There is no tournament #{number} in this server.", number=number))
+            raise Refusal(
+                say(
+                    "There is no tournament #{number} in this server; {status} lists the ones it has.",
+                    number=number,
+                    status=Verbatim("/tournament status"),
+                )
+            )
         return tournament
 
     @tournament.command(
@@ -152,11 +162,16 @@ class Tournaments(commands.Cog):
         try:
             cls = get_game(game)
         except GameError as error:
-            raise Refusal(say("There is no game {game}.", game=Verbatim(game))) from error
+            raise Refusal(
+                say(
+                    "There is no game {game}; pick one from the game option's list, or see what each is with {rules}.",
+                    game=Verbatim(game),
+                    rules=Verbatim("/rules"),
+                )
+            ) from error
         rules = variant or default_variant(cls.name) or cls.variants[0]
         if rules not in cls.variants:
-            listed = Verbatim(", ".join(cls.variants))
-            raise Refusal(say("{game} has the rule sets {variants}.", game=Verbatim(cls.title), variants=listed))
+            raise Refusal(rule_sets_refusal(cls.title, cls.variants, default_variant(cls.name) or cls.variants[0]))
         deadline = self.bot.time.now() + timedelta(minutes=signup_minutes) if signup_minutes else None
         made = await self.bot.store.create_tournament(
             guild_id=interaction.guild.id,
@@ -198,7 +213,14 @@ class Tournaments(commands.Cog):
         if tournament.status != SIGNUP:
             raise Refusal(say("Tournament #{number} has started already.", number=number))
         if len(entries) < 2:
-            raise Refusal(say("Tournament #{number} needs two players at least.", number=number))
+            raise Refusal(
+                say(
+                    "Tournament #{number} needs two players at least: wait for more to sign up with its button, "
+                    "or give them more time with {extend}.",
+                    number=number,
+                    extend=Verbatim(f"/tournament extend number:{number} minutes:"),
+                )
+            )
         seeds = [e.user_id for e in sorted(entries, key=lambda e: -e.rating)]  # stable: sign-up order on a tie
         if not await store.start_tournament(number, seeds, rounds_of(tournament.format, len(seeds), tournament.rounds)):
             raise Refusal(say("Tournament #{number} has started already.", number=number))
@@ -206,12 +228,17 @@ class Tournaments(commands.Cog):
         await self.runner.advance(number)
 
     @tournament.command(name="status", description=described(say_c("slash command", "Show a tournament's standings")))
-    @app_commands.describe(number=DESCRIBE_NUMBER)
-    async def status(self, interaction: discord.Interaction, number: int) -> None:
+    @app_commands.describe(
+        number=described(say_c("slash option", "the tournament's number (default: list this server's tournaments)"))
+    )
+    async def status(self, interaction: discord.Interaction, number: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        tournament = await self.found(interaction, number)
         store = self.bot.store
         assert store is not None
+        if number is None:
+            await reply(interaction, await self.listing(interaction))
+            return
+        tournament = await self.found(interaction, number)
         entries, pairings = await store.entries(number), await store.pairings(number)
         words = self.bot.words(language=await self.bot.rooms.of(interaction.guild))
         if tournament.status == SIGNUP:
@@ -226,7 +253,62 @@ class Tournaments(commands.Cog):
             parts.append(round_text(tournament, entries, current, words))
         if tournament.status == PAUSED:
             parts.append(words(say("The tournament is paused.")))
-        await reply(interaction, "\n\n".join(parts)[:2000])
+        pictures = await asyncio.to_thread(cards, tournament, entries, pairings, words, "")
+        files = [discord.File(io.BytesIO(c.png), filename=c.filename, description=alt_text(c.alt)) for c in pictures]
+        await reply(interaction, "\n\n".join(parts)[:2000], files=files)
+
+    async def listing(self, interaction: discord.Interaction) -> str:
+        """This server's tournaments, a line each, the newest first."""
+        assert self.bot.store is not None and interaction.guild_id is not None
+        every = await self.bot.store.tournaments(statuses=STATUSES, guild_id=interaction.guild_id)
+        words = member_words(interaction)
+        if not every:
+            return words(
+                say(
+                    "This server has no tournament yet; a host creates one with {create}.",
+                    create=Verbatim("/tournament create"),
+                )
+            )
+        lines = [words(say("This server's tournaments (the newest first):"))]
+        for made in reversed(every[-20:]):
+            lines.append(
+                words(
+                    say(
+                        "#{number}: {game} ({variant}), {format}, {state}",
+                        number=made.id,
+                        game=Verbatim(_title(made.game)),
+                        variant=Verbatim(made.variant),
+                        format=_format_name(made.format),
+                        state=_status_name(made.status),
+                    )
+                )
+            )
+        return "\n".join(lines)[:2000]
+
+    @tournament.command(
+        name="extend", description=described(say_c("slash command", "Give a tournament's sign-up more time"))
+    )
+    @app_commands.describe(
+        number=DESCRIBE_NUMBER, minutes=described(say_c("slash option", "minutes from now until sign-up closes"))
+    )
+    async def extend(
+        self, interaction: discord.Interaction, number: int, minutes: app_commands.Range[int, 1, 10080]
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        tournament = await self.hosted(interaction, number)
+        if tournament.status != SIGNUP:
+            raise Refusal(say("Tournament #{number} has started already.", number=number))
+        assert self.bot.store is not None
+        await self.bot.store.update_tournament(number, signup_deadline=self.bot.time.now() + timedelta(minutes=minutes))
+        await reply(
+            interaction,
+            say_n(
+                "Sign-up for tournament #{number} is open for {n} more minute.",
+                "Sign-up for tournament #{number} is open for {n} more minutes.",
+                number=number,
+                n=minutes,
+            ),
+        )
 
     @tournament.command(
         name="withdraw", description=described(say_c("slash command", "Leave a tournament (a host: remove a player)"))
@@ -306,6 +388,27 @@ class Tournaments(commands.Cog):
             )
         await reply(interaction, say("The result is replaced; the reason is kept with it."))
         await self.runner.advance(number)
+
+
+#: Every status a tournament has, for the server's list.
+STATUSES = (SIGNUP, RUNNING, PAUSED, FINISHED)
+
+
+def _title(game: str) -> str:
+    try:
+        return get_game(game).title
+    except GameError:
+        return game  # a game no longer installed: its name
+
+
+def _status_name(status: str) -> Any:
+    names = {
+        SIGNUP: say_c("tournament status", "open for sign-up"),
+        RUNNING: say_c("tournament status", "running"),
+        PAUSED: say_c("tournament status", "paused"),
+        FINISHED: say_c("tournament status", "finished"),
+    }
+    return names[status]
 
 
 def _format_name(form: str) -> Any:

@@ -78,7 +78,9 @@ def add_parser(commands: SaidCommands) -> None:
     listing.add_argument(
         "--tournament",
         metavar="EVENT",
-        help=listing.said_help(say("only the matches of this tournament: an imported record's Event header")),
+        help=listing.said_help(
+            say("only the matches of this tournament: its number (#3), or an imported record's Event header")
+        ),
     )
     listing.add_argument(
         "--page", type=int, default=1, metavar="N", help=listing.said_help(say("the page to list (default: 1)"))

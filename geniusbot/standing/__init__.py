@@ -195,3 +195,13 @@ def recent_line(record: MatchRecord, user_id: int, titles: Mapping[str, str], ch
     if record.channel_id is not None:
         return say("{line} (in {room}; {replay})", line=line, room=Verbatim(f"<#{record.channel_id}>"), replay=place)
     return say("{line} ({replay})", line=line, replay=place)
+
+
+def rule_sets_refusal(title: str, variants: Sequence[str], default: str) -> Message:
+    """A rule set the game lacks: its rule sets, which to give, and what leaving it out plays."""
+    return say(
+        "{game} has the rule sets {variants}: give one of them as the variant option, or leave it out for {default}.",
+        game=Verbatim(title),
+        variants=Verbatim(", ".join(variants)),
+        default=Verbatim(default),
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from geniusbot.render.palette import ink, new_canvas
 from geniusbot.render.png import encode_png
@@ -110,3 +110,66 @@ def graph_picture(title: str, points: Sequence[float], axis: str) -> bytes:
     draw_text(canvas, (right, bottom + 20), str(len(points) - 1), SMALL_SIZE, fg="muted", anchor="m", notation=True)
     draw_text(canvas, ((left + right) / 2, bottom + 20), axis, SMALL_SIZE, fg="muted", anchor="m")
     return encode_png(canvas)
+
+
+@dataclass(frozen=True)
+class BracketGame:
+    """A game of a bracket: its two lines (a player and their score each; ``second`` ``None``: a
+    bye), the winner's line marked."""
+
+    first: tuple[str, str]
+    second: tuple[str, str] | None
+    winner: int | None  # 0: the first line, 1: the second, None: not played yet
+
+
+COLUMN = 190
+BOX = 46
+GAP = 14
+
+
+def bracket_picture(title: str, heads: Sequence[str], rounds: Sequence[Sequence[BracketGame]], tree: bool) -> bytes:
+    """The rounds side by side, ``heads`` over them, each game a box of two lines. ``tree``: a
+    single elimination's bracket, each game of a round centred between the two it follows."""
+    first = max((len(r) for r in rounds), default=1)  # a tree's first round is its tallest
+    slot = BOX + GAP
+    height = MARGIN + 36 + 28 + slot * max(first, 1) + MARGIN
+    width = max(WIDTH, 2 * MARGIN + COLUMN * max(len(rounds), 1))
+    canvas = new_canvas((width, height))
+    draw = ImageDraw.Draw(canvas)
+    draw_text(
+        canvas, (MARGIN, MARGIN + 10), fit_text(title, TITLE_SIZE, width - 2 * MARGIN, True), TITLE_SIZE, bold=True
+    )
+    top = MARGIN + 36 + 28
+    centres: list[list[float]] = []
+    for r, games in enumerate(rounds):
+        x = MARGIN + r * COLUMN
+        draw_text(canvas, (x, MARGIN + 36 + 10), fit_text(heads[r], SMALL_SIZE, COLUMN - 20), SMALL_SIZE, fg="muted")
+        mine: list[float] = []
+        for i, game in enumerate(games):
+            if tree and r and len(centres[r - 1]) >= 2 * i + 2:
+                y = (centres[r - 1][2 * i] + centres[r - 1][2 * i + 1]) / 2
+            elif tree and r:
+                y = top + slot * (2**r) * (i + 0.5)
+            else:
+                y = top + slot * i + BOX / 2
+            mine.append(y)
+            _game_box(canvas, draw, x, y, game)
+            if tree and r and len(centres[r - 1]) >= 2 * i + 2:
+                for before in centres[r - 1][2 * i : 2 * i + 2]:
+                    draw.line((x - 20, before, x - 10, before, x - 10, y, x, y), fill=ink("muted"), width=1)
+        centres.append(mine)
+    return encode_png(canvas)
+
+
+def _game_box(canvas: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, game: BracketGame) -> None:
+    inner = COLUMN - 20
+    draw.rectangle((x, y - BOX / 2, x + inner, y + BOX / 2), fill=ink("band"))
+    lines = [game.first] if game.second is None else [game.first, game.second]
+    for i, (name, score) in enumerate(lines):
+        at = y - BOX / 4 + i * BOX / 2 if len(lines) == 2 else y
+        won = game.winner == i
+        fg = "accent" if won else "text"
+        room = inner - 40
+        draw_text(canvas, (x + 6, at), fit_text(name, SMALL_SIZE, room, won), SMALL_SIZE, fg=fg, bg="band", bold=won)
+        if score:
+            draw_text(canvas, (x + inner - 6, at), score, SMALL_SIZE, fg=fg, bg="band", anchor="r", notation=True)

@@ -8,10 +8,10 @@ by user id or name (``ix_seats_user_id``, ``ix_seats_display_name``). A page is 
 ids (``LIMIT``/``OFFSET``) and one for their rows; the count of all that match is one more.
 ``bench/bench_archive_list.py`` times them on 100,000 matches.
 
-The tournament is a hook without a column of its own: matches have no tournament yet, so the
-filter reads the ``event`` of the match's host data, which an import keeps from the record's
-``Event`` header. It is applied after the other filters (no index); a tournament feature with
-its own column replaces :func:`_tournament` alone.
+The tournament filter (:func:`_tournament`) finds the matches played for a tournament the bot ran
+(``3`` or ``#3``: tournament 3's pairings, ``tournament_pairings``, by their primary key) and the
+matches whose host data's ``event`` is the name given (an import keeps it from the record's
+``Event`` header), this last applied after the other filters (no index).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, and_, func, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.engine import Connection
 
 from geniusbot.words import say
 
-from . import models as m
+from . import models as m, tournament_models as t
 
 if TYPE_CHECKING:
     from .store import Store
@@ -84,9 +84,15 @@ def _day(day: date) -> datetime:
 
 
 def _tournament(name: str) -> ColumnElement[bool]:
-    """The tournament hook: the match's host data's ``event`` (an imported record's ``Event``)."""
+    """The matches of a tournament: the bot's tournament of that number (``3``, ``#3``), or an
+    imported record's ``Event`` of that name."""
     event: ColumnElement[bool] = m.Match.host["event"].as_string() == name
-    return event
+    number = name.removeprefix("#").strip()
+    if not number.isdigit() or len(number) > 9:
+        return event
+    p = t.TournamentPairing
+    played = select(p.match_id).where(p.tournament_id == int(number), p.match_id.is_not(None))
+    return or_(m.Match.id.in_(played), event)
 
 
 def conditions(query: ArchiveQuery) -> list[ColumnElement[bool]]:

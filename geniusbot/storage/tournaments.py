@@ -161,8 +161,8 @@ class TournamentStore(Transactions):
         return await self._transaction(work, write=False, what=say("reading the tournaments"))
 
     async def update_tournament(self, tournament_id: int, **values: object) -> None:
-        """Set a tournament's ``status``, ``message_id``, ``rounds`` (no other column)."""
-        assert set(values) <= {"status", "message_id", "rounds"}
+        """Set a tournament's ``status``, ``message_id``, ``rounds``, ``signup_deadline`` (no other column)."""
+        assert set(values) <= {"status", "message_id", "rounds", "signup_deadline"}
 
         def work(conn: Connection) -> None:
             conn.execute(update(t.Tournament).where(t.Tournament.id == tournament_id).values(**values))

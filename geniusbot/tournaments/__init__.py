@@ -1,11 +1,14 @@
 """Tournament formats: who plays whom in each round, byes, and the standings with their tie-breaks.
 Pure functions of the players (by seed) and the games played; no database, no Discord.
 
-Swiss rounds are paired by the FIDE Dutch system and round robins by the FIDE Berger tables of
-``caissify-pairings`` (A.7-conformant against bbpPairings, pure Python, typed). A game's first
-player is the one the pairing gives white: seat ``p1``. Rules of each format (docs/tournaments.md):
+Swiss rounds are paired by the FIDE Dutch system of ``py4swiss`` (bbpPairings' rules and its
+matching, compiled; its pairings equal bbpPairings' own, checked by us too: bench/README.md), and
+round robins by the FIDE Berger tables of ``caissify-pairings``. A game's first player is the one
+the pairing gives white: seat ``p1``. Rules of each format (docs/tournaments.md):
 
-* a bye scores a win (1); a withdrawn player is paired no more, and a game against one that is
+* a bye scores a win (1); a Swiss round that cannot be paired without a rematch is not paired
+  (the tournament ends there);
+* a withdrawn player is paired no more, and a game against one that is
   still to be paired (round robin) is won by the opponent (a forfeit, stored as a bye's score);
 * single elimination: a bracket the size of the next power of two, the top seeds given the byes;
   the winner goes on, and a drawn game sends the better seed on;
@@ -24,8 +27,14 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-# The package ships no py.typed; said here, not in pyproject.toml (as geniusbot.ratings says of glicko2).
+# The packages ship no py.typed; said here, not in pyproject.toml (as geniusbot.ratings says of glicko2).
 from caissify_pairings import generate_pairings  # type: ignore[import-untyped]
+from py4swiss.engines import DutchEngine  # type: ignore[import-untyped]
+from py4swiss.engines.common.exceptions import PairingError  # type: ignore[import-untyped]
+from py4swiss.trf import ParsedTrf  # type: ignore[import-untyped]
+from py4swiss.trf.codes import PlayerCode  # type: ignore[import-untyped]
+from py4swiss.trf.results import RoundResult  # type: ignore[import-untyped]
+from py4swiss.trf.sections import PlayerSection, XSection  # type: ignore[import-untyped]
 
 SWISS = "swiss"
 ROUND_ROBIN = "round_robin"
@@ -144,16 +153,61 @@ def _pairs(result: list[dict[str, object]]) -> list[tuple[int, int | None]]:
     return out
 
 
+#: A round's result as a TRF writes it: a win, a draw, a loss (the opponent's number and the
+#: side before it), the pairing-allocated bye (a point), a zero-point bye (no game: withdrawn).
+_RESULTS = {WIN: "1", DRAW: "=", LOSS: "0"}
+_BYE, _ABSENT = "0000 - U", "0000 - Z"
+
+
+def _trf(seeds: Sequence[int], active: Sequence[int], games: Sequence[Game], number: int, rounds: int) -> ParsedTrf:
+    """The tournament so far as the pairing engine reads it (a TRF's players and rounds): the
+    starting number is the seed; a bye is the pairing-allocated bye (a point), a round a player
+    has no game in (withdrawn) a zero-point bye; the withdrawn are left out of the next round."""
+    start = {player: seed for seed, player in enumerate(seeds, 1)}
+    total = points(games)
+    played: dict[tuple[int, int], Game] = {}
+    for each in games:
+        for player in (each.first, each.second):
+            if player is not None:
+                played[(each.round, player)] = each
+    players = []
+    for player in seeds:
+        results = []
+        for number_ in range(1, number):
+            game = played.get((number_, player))
+            other = None if game is None else game.opponent(player)
+            score = None if game is None else game.score_of(player)
+            if game is None or other is None or score is None:
+                results.append(RoundResult.from_string(_ABSENT if game is None else _BYE))
+                continue
+            side = "w" if game.first == player else "b"
+            results.append(RoundResult.from_string(f"{start[other]:>4} {side} {_RESULTS[score]}"))
+        players.append(
+            PlayerSection(
+                code=PlayerCode.PLAYER,
+                starting_number=start[player],
+                fide_rating=3000 - start[player],
+                points_times_ten=round(10 * total.get(player, 0.0)),
+                rank=start[player],
+                results=results,
+            )
+        )
+    keep = set(active)
+    left = {start[p] for p in seeds if p not in keep}
+    return ParsedTrf(player_sections=players, x_section=XSection(number_of_rounds=max(rounds, number), zeroed_ids=left))
+
+
 def pair_swiss(
     seeds: Sequence[int], active: Sequence[int], games: Sequence[Game], number: int, rounds: int
 ) -> list[tuple[int, int | None]]:
-    """Round ``number``'s pairings of the ``active`` players (the bye last): the Dutch system."""
-    players = [p for p in _engine_players(seeds, games) if p["id"] in set(active)]
-    met = {(g.first, g.second) for g in games if g.second is not None}
-    result = generate_pairings(
-        system="dutch", players=players, previous_pairings=met, round_number=number, total_rounds=rounds
-    )
-    return _pairs(result)
+    """Round ``number``'s pairings of the ``active`` players (the bye last): the Dutch system;
+    none when the round cannot be paired (every pairing left would be a rematch)."""
+    try:
+        found = DutchEngine.generate_pairings(_trf(seeds, active, games, number, rounds))
+    except PairingError:
+        return []
+    pairs: list[tuple[int, int | None]] = [(seeds[p.white - 1], seeds[p.black - 1]) for p in found if p.black]
+    return pairs + [(seeds[p.white - 1], None) for p in found if not p.black]
 
 
 def pair_round_robin(seeds: Sequence[int], active: Sequence[int], number: int) -> list[tuple[int, int | None]]:
