@@ -582,6 +582,13 @@ class Matches(commands.Cog):
         (after a restart the old buttons still work; a fresh set is offered)."""
         await self.refresh_choices(match_id)
 
+    @commands.Cog.listener()
+    async def on_dms_closed(self, match_id: int, seats: frozenset[str]) -> None:
+        """A match started by the bot itself (a tournament's game) found these seats' DMs closed:
+        the room offers them Send privately from the start, as after /start."""
+        self.entries.closed_dms[match_id] = set(seats)
+        await self.refresh_choices(match_id)
+
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog and its persistent buttons."""

@@ -15,7 +15,7 @@ import io
 import itertools
 import logging
 import re
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -263,6 +263,20 @@ def with_closed_dms(started: Message, closed: list[Player]) -> Message:
         players=joined([Verbatim(f"<@{p.user_id}>") for p in closed]),
         move=Verbatim("/move"),
     )
+
+
+async def greet_privately(bot: GeniusBot, players: Sequence[Player], hello: Message, language: str) -> list[Player]:
+    """Send each of ``players`` ``hello`` by DM before a match that nobody started by hand (a
+    tournament's game); returns those whose DMs are closed, as :func:`check_dms` does."""
+    words = bot.words(language=language)
+    closed: list[Player] = []
+    for player in players:
+        try:
+            await bot.transport.send_private(player, words(hello))
+        except TransportError as error:
+            log.info("DM check for %s failed: %s", player.label, error)
+            closed.append(player)
+    return closed
 
 
 async def check_dms(

@@ -37,6 +37,8 @@ from geniusbot.storage.tournaments import FINISHED, RUNNING, Entry, Pairing, Tou
 from geniusbot.tournaments import DOUBLE_ELIMINATION, SINGLE_ELIMINATION, pair
 from geniusbot.words import Verbatim, Words, say
 
+from .private import greet_privately
+from .spectators import spectators_at_start
 from .threads import MatchThreads, thread_name
 
 if TYPE_CHECKING:
@@ -286,6 +288,13 @@ class Runner:
                 await self.threads.drop(thread)  # another opening claimed the pairing first
         found = await store.match_in_room(room_id)
         if found is None:
+            config = await store.get_guild_settings(tournament.guild_id)
+            language = await self.words_language(tournament)
+            # The server's spectators' room sees a tournament game's secrets as it sees /start's,
+            # checked the same way (a refusal is said there and to the tournament's host).
+            watched = config.spectators_channel_id
+            spoken = language or self.bot.rooms.default()
+            watch, _ = await spectators_at_start(self.bot, watched, players, tournament.host_id, spoken)
             result = await host.start_match(
                 cls.name,
                 players=players,
@@ -293,8 +302,9 @@ class Runner:
                 clock=tournament.clock,
                 channel_id=room_id,
                 guild_id=tournament.guild_id,
-                language=await self.words_language(tournament),
-                rated=(await store.get_guild_settings(tournament.guild_id)).rated,
+                language=language,
+                rated=config.rated,
+                spectators=watch,
             )
             if not result.ok or result.match_id is None:
                 log.warning("tournament %s: a match did not start: %s", tournament.id, result.message)
@@ -303,9 +313,28 @@ class Runner:
             thread_now = self.bot.get_channel(room_id)
             if isinstance(thread_now, discord.Thread):
                 await self.threads.name(thread_now, thread_name(cls.title, players, found))
+            if cls.takes_private_moves():
+                await self.greet(tournament, found, room_id, cls.title, players, spoken)
         self.watch(found, tournament.id)
         await store.set_pairing_match(tournament.id, pairing.round, pairing.board, found)
         self.bot.dispatch("match_changed", found)  # its buttons, as after /start
+
+    async def greet(
+        self, tournament: TournamentRecord, match_id: int, room_id: int, title: str, players: list[Player], language: str
+    ) -> None:
+        """Tell each player of a game that takes private moves where they go; a player whose DMs
+        are closed is offered the room's Send privately from the start, as after /start."""
+        hello = say(
+            "Your game of {title} in tournament #{number} has started in {room}, match #{match}. Its private "
+            "moves go here, in this direct message.",
+            title=Verbatim(title),
+            number=tournament.id,
+            room=Verbatim(f"<#{room_id}>"),
+            match=match_id,
+        )
+        closed = await greet_privately(self.bot, players, hello, language)
+        if closed:
+            self.bot.dispatch("dms_closed", match_id, frozenset(p.seat for p in closed))
 
     def watch(self, match_id: int, tournament_id: int) -> None:
         """Move the tournament on when the match ends."""

@@ -80,3 +80,24 @@ async def test_a_practice_match_starts_for_a_member_with_closed_dms(world: World
         offer = await world.fake.wait_for_message(world.room, predicate=entry)
         assert offer.content.startswith("bob (p1): I cannot send you direct messages.")
         assert [r.id for r in await bot.store.live_matches()] == [1]
+
+
+async def test_a_tournament_game_offers_send_privately_to_a_player_with_closed_dms(world: World) -> None:
+    # A tournament starts its games itself, with nobody to tell: the first private message that
+    # fails shows the seat cannot be reached, and the game's thread offers the button.
+    fake = world.fake
+    world.bob.dms_open = False
+    async with world.running() as bot:
+        given = {"game": "decks", "format": "round_robin"}
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament create", given)
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
+        [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
+        for player in (world.alice, world.bob):
+            await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        await fake.wait_until(lambda: 1 in bot.host.matches, what="the tournament's game")
+        thread = fake.channels[bot.host.matches[1].channel_id]
+        offer = await fake.wait_for_message(thread, predicate=entry, timeout=15)
+        seat = next(s for s, p in bot.host.matches[1].players.items() if p.user_id == world.bob.id)
+        assert offer.content.startswith(f"bob ({seat}): I cannot send you direct messages.")

@@ -231,3 +231,28 @@ async def test_setup_names_and_clears_the_spectators_room(world: World) -> None:
         assert (await world.start("decks", seed=7)).startswith("Match #1 has started")
         assert "spectators" not in bot.host.matches[1].host
     assert not bot_posts(world, spectators)
+
+
+async def test_a_tournament_game_shows_its_secrets_in_the_servers_spectators_room(world: World) -> None:
+    # A tournament starts its games itself: the server's spectators' room sees them as /start's.
+    fake = world.fake
+    spectators = hidden_room(world)
+    async with world.running() as bot:
+        interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"spectators": spectators})
+        await ephemeral_answer(world, interaction)
+        given = {"game": "decks", "format": "round_robin"}
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament create", given)
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
+        [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
+        for player in (world.alice, world.bob):
+            await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
+        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
+        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        await fake.wait_until(lambda: 1 in bot.host.matches, what="the tournament's game")
+        live = bot.host.matches[1]
+        assert live.host.get("spectators") == {"room": spectators.id, "host": world.owner.id}
+        seat = next(s for s, p in live.players.items() if p.user_id == world.alice.id)
+        before = len(bot_posts(world, spectators))
+        await move(world, fake.channels[live.channel_id], world.alice, next(iter(live.game.legal_moves(seat))).text())
+        await fake.wait_until(lambda: len(bot_posts(world, spectators)) > before, what="alice's sealed play shown")
+        assert any("sent to alice" in m.content for m in bot_posts(world, spectators))
