@@ -320,7 +320,13 @@ class Runner:
         self.bot.dispatch("match_changed", found)  # its buttons, as after /start
 
     async def greet(
-        self, tournament: TournamentRecord, match_id: int, room_id: int, title: str, players: list[Player], language: str
+        self,
+        tournament: TournamentRecord,
+        match_id: int,
+        room_id: int,
+        title: str,
+        players: list[Player],
+        language: str,
     ) -> None:
         """Tell each player of a game that takes private moves where they go; a player whose DMs
         are closed is offered the room's Send privately from the start, as after /start."""
