@@ -37,8 +37,13 @@ _FIELD = re.compile(r"(\{[^{}]*\})")
 _SEPARATOR = say_c("list separator", ", ")
 
 
-#: How many messages a :class:`Words` remembers having said (then it starts again).
-_REMEMBERED = 2048
+#: What each :class:`Words` said of each message lately, by identity (``say`` hands out the same
+#: message for the same parts, and a picture says the same labels on every move): the words and
+#: the message are kept with the text, so an id is never taken for another's. One table for every
+#: ``Words``, of at most ``_REMEMBERED`` entries (then it starts again), so memory stays bounded
+#: however many matches speak at once.
+_SAID: dict[tuple[int, int], tuple[Words, Message, str]] = {}
+_REMEMBERED = 8192
 
 
 class Words:
@@ -51,18 +56,16 @@ class Words:
         # English is the templates themselves: no catalogue to look in (a picture says some
         # thirty messages, so the look-up is skipped rather than cached).
         self._source = languages(language)[-1] == ENGLISH
-        # What was said of each message lately, by identity (``say`` hands out the same message
-        # for the same parts): a picture says the same labels on every move.
-        self._said: dict[int, tuple[Message, str]] = {}
 
     def __call__(self, message: Message) -> str:
-        known = self._said.get(id(message))
-        if known is not None and known[0] is message:
-            return known[1]
+        key = (id(self), id(message))
+        known = _SAID.get(key)
+        if known is not None and known[0] is self and known[1] is message:
+            return known[2]
         said = self._say(message)
-        if len(self._said) >= _REMEMBERED:
-            self._said.clear()
-        self._said[id(message)] = (message, said)
+        if len(_SAID) >= _REMEMBERED:
+            _SAID.clear()
+        _SAID[key] = (self, message, said)
         return said
 
     def _say(self, message: Message) -> str:
