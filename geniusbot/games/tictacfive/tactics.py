@@ -14,9 +14,9 @@ VCF, ``fours`` deep    The attacker plays a four (a stone after which one more m
                        exact within its depth.
 VCT, ``threats`` deep  The attacker may also play a three, a stone after which, were the
                        defender to pass, a VCF wins. The defender's answers tried: every point
-                       of that VCF, every point within four of the three's stone along its lines,
-                       and every four of the defender. Sound as far as those answers are all
-                       the answers that matter (the usual threat-space assumption).
+                       of that VCF (its fours and their blocks) and every four of the defender.
+                       Sound as far as those answers are all the answers that matter (the usual
+                       threat-space assumption).
 =====================  =========================================================================
 
 The search works on the game's flat board with the rules' own line reading (``_line_shape``) and
@@ -56,6 +56,7 @@ class Search:
                 self.stones[code].append(at)
                 self.hash ^= _ZOBRIST[(at, code)]
         self.refuted: dict[tuple[int, str], int] = {}
+        self._fives: dict[tuple[int, int], list[int]] = {}
         self.nodes = nodes
         self.exhausted = False
 
@@ -94,8 +95,12 @@ class Search:
         return best
 
     def fives(self, code: int) -> list[int]:
-        """The points where a stone of ``code`` makes five."""
-        return [at for at in self._near(code) if self.shape(at, code) == _FIVE]
+        """The points where a stone of ``code`` makes five (remembered by position)."""
+        key = (self.hash, code)
+        found = self._fives.get(key)
+        if found is None:
+            found = self._fives[key] = [at for at in self._near(code) if self.shape(at, code) == _FIVE]
+        return found
 
     def fives_through(self, at: int, code: int) -> list[int]:
         """The points where a stone of ``code`` makes five along a line through ``at`` (its own stone)."""
@@ -213,13 +218,8 @@ class Search:
         if threat is None:
             return None
         tried = {p for p in threat if p >= 0}
-        board = self.board
-        for step in _STEPS:
-            for k in (-4, -3, -2, -1, 1, 2, 3, 4):
-                i = at + k * step
-                if 0 <= i < len(board) and board[i] == _EMPTY:
-                    tried.add(i)
         tried.update(self.fours(dfn))
+        board = self.board
         shown: list[int] | None = None
         for answer in sorted(tried):
             if board[answer] != _EMPTY or not _allowed(board, answer, dfn):
