@@ -40,7 +40,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from geniusbot.words import Message, Seat, Verbatim, joined, say
 
@@ -70,7 +70,9 @@ from .outcome import (  # how a game ends, named here too
     said_verdict as said_verdict,
 )
 from .reading import notation_words as notation_words, typed as typed  # how the rules read typed text
-from .tactics import ForcedWin as ForcedWin  # what a game's tactics search finds
+
+if TYPE_CHECKING:
+    from .tactics import ForcedWin  # what a game's tactics search finds (loaded only by a game that has one)
 
 SEATS: tuple[str, str] = ("p1", "p2")
 

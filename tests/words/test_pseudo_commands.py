@@ -146,7 +146,20 @@ def help_names() -> re.Pattern[str]:
     positional arguments' and the checks' names (flags, metavars and choices go by their form)."""
     from geniusbot.conformance.checks import CHECK_NAMES
 
-    names = ["adjudicate", "play", "db", "upgrade", "run", "import", "replay", "archive", "list", "check", "new-game"]
+    names = [
+        "adjudicate",
+        "play",
+        "db",
+        "upgrade",
+        "run",
+        "import",
+        "replay",
+        "archive",
+        "list",
+        "analyse",
+        "check",
+        "new-game",
+    ]
     names += ["game", "file"]
     names += sorted(CHECK_NAMES, key=len, reverse=True)
     return re.compile(r"python -m geniusbot\.archive\.page|geniusbot|\b(" + "|".join(map(re.escape, names)) + r")\b")
@@ -165,7 +178,19 @@ def help_said(text: str) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [[], ["adjudicate"], ["play"], ["db"], ["db", "upgrade"], ["run"], ["import"], ["replay"], ["check"], ["new-game"]],
+    [
+        [],
+        ["adjudicate"],
+        ["play"],
+        ["db"],
+        ["db", "upgrade"],
+        ["run"],
+        ["import"],
+        ["replay"],
+        ["analyse"],
+        ["check"],
+        ["new-game"],
+    ],
 )
 def test_every_commands_help_is_said_by_the_catalogue(command: list[str], capsys):
     with pytest.raises(SystemExit) as exit:

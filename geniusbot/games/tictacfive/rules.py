@@ -21,11 +21,10 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from geniusbot.games.base import (
     Event,
-    ForcedWin,
     Game,
     GameError,
     IllegalMoveError,
@@ -36,6 +35,9 @@ from geniusbot.games.base import (
 from geniusbot.games.grid import Point, grid_lines, parse_point, stones_said
 from geniusbot.games.tictacfive.view import TicTacFiveView
 from geniusbot.words import Message, Seat, Verbatim, listed, say, say_c
+
+if TYPE_CHECKING:
+    from geniusbot.games.tactics import ForcedWin
 
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
@@ -690,7 +692,9 @@ class TicTacFive(Game):
         found within the depth."""
         if self.is_over or self._phase != "play" or self._next_colour is None:
             return None
-        from .tactics import forced_win
+        from geniusbot.games.tactics import ForcedWin
+
+        from .tactics import forced_win  # loaded by a review, never by a match
 
         fours, threes = self.tactics_depth
         found = forced_win(
