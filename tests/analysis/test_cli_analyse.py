@@ -42,6 +42,11 @@ def test_a_stored_match_is_reviewed_once_over(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("Engine review of 23 moves")
     assert main(["analyse", "--match", "7", "--db", str(db)]) == EXIT_USAGE
     assert "there is no match #7 in the database" in capsys.readouterr().err
+    # A match with no result yet keeps its secrets: no review.
+    assert main(["import", str(RECORDS / "tictacfive-unfinished.txt"), "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["analyse", "--match", "2", "--db", str(db)]) == EXIT_USAGE
+    assert "match #2 is still being played; review it once it is over." in capsys.readouterr().err
 
 
 def test_bad_input_is_refused_with_what_to_do(tmp_path, capsys):
@@ -55,3 +60,16 @@ def test_bad_input_is_refused_with_what_to_do(tmp_path, capsys):
     bad.write_text('[Game "nosuchgame"]\n', encoding="utf-8")
     assert main(["analyse", str(bad)]) == EXIT_USAGE
     assert "Nothing was reviewed." in capsys.readouterr().err
+
+
+EVERY_GAME = sorted(EXAMPLES.glob("*.txt")) + [REPO / "examples" / "blackwhite" / "records" / "blackwhite.txt"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", EVERY_GAME, ids=lambda p: p.stem)
+def test_analyse_reviews_a_record_of_every_game(path, tmp_path, capsys):
+    graph = tmp_path / "graph.png"
+    assert main(["analyse", str(path), "--playouts", "1", "--candidates", "1", "--graph", str(graph)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Engine review of ") and "Each value is the mover's chance of winning" in out
+    assert Image.open(graph).size == (640, 240)
