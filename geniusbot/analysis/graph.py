@@ -21,20 +21,22 @@ WIDTH, HEIGHT = 640, 240
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 28, 28
 
 
-def _point(review: Review, step: int, value: float) -> tuple[float, float]:
+def _point(review: Review, step: int, value: float, width: int = WIDTH) -> tuple[float, float]:
     steps = max(len(review.graph) - 1, 1)
-    x = LEFT + (WIDTH - LEFT - RIGHT) * step / steps
+    x = LEFT + (width - LEFT - RIGHT) * step / steps
     y = TOP + (HEIGHT - TOP - BOTTOM) * (1 - value) / 2
     return x, y
 
 
-def draw_graph(review: Review, language: str = ENGLISH, names: Mapping[str, str] | None = None) -> Image.Image:
-    """The graph of ``review`` as a palette image."""
+def draw_graph(
+    review: Review, language: str = ENGLISH, names: Mapping[str, str] | None = None, width: int = WIDTH
+) -> Image.Image:
+    """The graph of ``review`` as a palette image ``width`` wide (a GIF's frame: the boards' width)."""
     words = card_words(language, names)
-    canvas = new_canvas((WIDTH, HEIGHT))
+    canvas = new_canvas((width, HEIGHT))
     draw = ImageDraw.Draw(canvas)
     top, middle, bottom = _point(review, 0, 1)[1], _point(review, 0, 0)[1], _point(review, 0, -1)[1]
-    right = WIDTH - RIGHT
+    right = width - RIGHT
     draw.rectangle((LEFT, top, right, bottom), fill=ink("slate"))
     draw.line((LEFT, middle, right, middle), fill=ink("muted"), width=1)
     draw_text(canvas, (LEFT - 6, top + 6), words(say("{seat}", seat=Seat(review.seats[0]))), 12, fg="text", anchor="r")
@@ -42,7 +44,7 @@ def draw_graph(review: Review, language: str = ENGLISH, names: Mapping[str, str]
         canvas, (LEFT - 6, bottom - 6), words(say("{seat}", seat=Seat(review.seats[1]))), 12, fg="text", anchor="r"
     )
     draw_text(canvas, (LEFT, 12), words(say("Who was ahead after each move")), 13, fg="text")
-    points = [_point(review, step, value) for step, value in enumerate(review.graph)]
+    points = [_point(review, step, value, width) for step, value in enumerate(review.graph)]
     if len(points) > 1:
         draw.line(points, fill=ink("accent"), width=2)
     for index in review.marked:

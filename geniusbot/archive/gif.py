@@ -360,13 +360,10 @@ def make_gif(
 
 
 def _graph_frame(steps: Steps, review: Review) -> Image.Image:
-    """The review's graph, on a frame as wide as the first board's."""
+    """The review's graph, as wide as the first board's frame, centred on a frame of its size."""
     first = frame_image(next(iter(steps)), steps)
-    graph = draw_graph(review, steps.language, steps.names)
+    graph = draw_graph(review, steps.language, steps.names, width=first.size[0])
     frame = Image.new("P", first.size, ink("page"))
     frame.putpalette(PALETTE)
-    width = min(graph.size[0], first.size[0])
-    if width < graph.size[0]:
-        graph = graph.resize((width, graph.size[1] * width // graph.size[0]))
-    frame.paste(graph, ((first.size[0] - graph.size[0]) // 2, (first.size[1] - graph.size[1]) // 2))
+    frame.paste(graph, (0, (frame.size[1] - graph.size[1]) // 2))
     return frame

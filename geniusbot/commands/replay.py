@@ -207,7 +207,18 @@ def _write_gif(args: argparse.Namespace, steps: Steps, out: Path) -> int:
         return EXIT_USAGE
     frames = sum(p.frames for p in parts)
     words = words_of(args)
-    if len(parts) == 1:
+    if len(parts) == 1 and steps.review is not None:  # the graph's frame first, then one a step
+        print(
+            words(
+                say(
+                    "Wrote {out}: the review's graph, then {frames} frames, one per step, {size} MB.",
+                    out=Verbatim(str(out)),
+                    frames=frames - 1,
+                    size=Verbatim(f"{len(parts[0].data) / 1e6:.1f}"),
+                )
+            )
+        )
+    elif len(parts) == 1:
         print(
             words(
                 say(

@@ -9,7 +9,6 @@ import pytest
 from PIL import Image
 
 from geniusbot.analysis import Effort, review
-from geniusbot.analysis.graph import WIDTH
 from geniusbot.archive.gif import make_gif
 from geniusbot.archive.page import page_of
 from geniusbot.archive.page_steps import record_steps
@@ -60,7 +59,7 @@ def test_the_gif_opens_with_the_graph_and_captions_the_marks(reviewed):
     plain = from_record(EXAMPLE.read_bytes(), EXAMPLE.name)
     (without,) = make_gif(plain)
     assert Image.open(io.BytesIO(without.data)).n_frames == len(plain)
-    assert gif.size[0] >= WIDTH
+    assert gif.size == Image.open(io.BytesIO(without.data)).size
 
 
 @pytest.mark.slow
@@ -71,5 +70,8 @@ def test_replay_review_writes_both(tmp_path, capsys):
     record.write_text("\n".join(lines[:22]) + "\n", encoding="utf-8")
     assert main(["replay", str(record), "--html", str(tmp_path / "r.html"), "--review"]) == 0
     assert '<section id="review"' in (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert main(["replay", str(record), "--gif", str(tmp_path / "r.gif"), "--review"]) == 0
     capsys.readouterr()
+    assert main(["replay", str(record), "--gif", str(tmp_path / "r.gif"), "--review"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Wrote {tmp_path / 'r.gif'}: the review's graph, then ")
+    assert Image.open(tmp_path / "r.gif").n_frames == int(out.split("then ")[1].split()[0]) + 1
