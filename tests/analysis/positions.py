@@ -1,4 +1,4 @@
-"""Tic-Tac-Five positions for the tactics tests: a few built by hand, many from play-outs."""
+"""Tic-Tac-Five positions for the tactics tests: built from stones, or played by the rules' play-out policy."""
 
 from __future__ import annotations
 
@@ -33,16 +33,3 @@ def played(seed: int, stones: int) -> Game | None:
         assert move is not None
         game.play(move)
     return None if game.is_over else game
-
-
-#: Hand-made positions: (black, white, to move, the fewest fours of a VCF, or None).
-PUZZLES: list[tuple[str, str, str, int | None]] = [
-    # An open four at once.
-    ("H8 I8 J8", "H9 I9", "black", 1),
-    # A split four then the gap: H8 I8 K8 (four at J8? no: G8 or L8 would be fours too).
-    ("H8 I8 K8 H10 H11", "G8 H9 A1 A2", "black", 1),
-    # Two fours in a row: a four on the column, its block makes no five, then an open four.
-    ("E5 F6 G7 E9 E10 E11", "D4 A1 A3 O15 N15", "black", None),
-    # Nothing: scattered stones.
-    ("A1 C3 M12", "O15 B14 H8", "black", None),
-]
