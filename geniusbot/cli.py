@@ -1,7 +1,7 @@
 """The ``geniusbot`` launcher: settings, logging, and the sub-commands.
 
 Each sub-command is a module of :mod:`geniusbot.commands` (``adjudicate``, ``play``, ``db``,
-``run``, ``import``, ``replay``, ``archive``, ``check``, ``new-game``). Adding one is a module there with an
+``run``, ``import``, ``replay``, ``archive``, ``analyse``, ``check``, ``new-game``). Adding one is a module there with an
 ``add_parser(commands)`` that adds its parser and sets ``handler`` to ``"module:function"``
 (imported only when the command runs, so ``geniusbot adjudicate`` never loads discord.py or
 SQLAlchemy), listed in :data:`COMMANDS`. A handler takes the parsed ``argparse.Namespace`` (with
@@ -36,6 +36,7 @@ from geniusbot.commands import (
     EXIT_PIPE_CLOSED,
     EXIT_USAGE,
     adjudicate,
+    analyse,
     archive,
     check,
     db,
@@ -64,6 +65,7 @@ COMMANDS: list[Callable[[SaidCommands], None]] = [
     replay.add_parser,
     archive.add_parser,
     tournament.add_parser,
+    analyse.add_parser,
     check.add_parser,
     new_game.add_parser,
 ]

@@ -38,6 +38,9 @@ from dataclasses import dataclass, field
 
 from PIL import GifImagePlugin, Image, ImageChops
 
+from geniusbot.analysis import Review
+from geniusbot.analysis.graph import draw_graph
+from geniusbot.analysis.said import mark_said
 from geniusbot.pictures import has_renderer, render_image
 from geniusbot.render.palette import PALETTE, PALETTE_ENTRIES, ink, palette_image
 from geniusbot.render.text import draw_text, fit_text
@@ -90,6 +93,9 @@ def caption(shown: Shown, steps: Steps) -> list[str]:
     elif shown.index and any(steps.start_clocks.values()):
         lines.append(words(say("Clocks: not in the record at this step")))  # a record line without {p1=... p2=...}
     lines.extend(words(note.said(names)) for note in shown.refused)  # where they happened: after this step
+    mark = steps.review.mark_of(shown.index) if steps.review is not None else None
+    if mark is not None:
+        lines.append(words(mark_said(mark)))
     if shown.index == total - 1 and result:
         lines.append(words(result))
     return lines
@@ -343,8 +349,21 @@ def make_gif(
     """
     writer = writer or GifWriter()
     total = len(steps)
+    if steps.review is not None:  # the graph first, as wide as the boards
+        check_picture(steps)
+        writer.add(_graph_frame(steps, steps.review))
     for done, image in enumerate(frames(steps, title), 1):
         writer.add(image)
         if progress is not None:
             progress(done, total)
     return writer.finish()
+
+
+def _graph_frame(steps: Steps, review: Review) -> Image.Image:
+    """The review's graph, as wide as the first board's frame, centred on a frame of its size."""
+    first = frame_image(next(iter(steps)), steps)
+    graph = draw_graph(review, steps.language, steps.names, width=first.size[0])
+    frame = Image.new("P", first.size, ink("page"))
+    frame.putpalette(PALETTE)
+    frame.paste(graph, (0, (frame.size[1] - graph.size[1]) // 2))
+    return frame

@@ -68,6 +68,7 @@ main{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 #moves a{display:block;padding:5px 8px;color:inherit;text-decoration:none;overflow-wrap:anywhere;border-bottom:1px solid #eee}
 #moves .n{display:inline-block;min-width:2.5em;color:#777;font-variant-numeric:tabular-nums}
 #moves .dm{font-style:italic;color:#555}
+#moves .mark,#review li{color:#9a5b00}#review img{max-width:100%}
 #moves .refused,#refused{margin:0;padding:3px 8px 5px 3.3em;color:#8a1c1c;white-space:pre-line;overflow-wrap:anywhere}
 #refused{padding:0}
 #moves li.current a{background:#2a5db0;color:#fff}
@@ -265,13 +266,15 @@ def refused_text(step: PageStep, names: Mapping[str, str], words: Words) -> str:
     return "\n".join(words(note.said(names)) for note in step.refused)
 
 
-def _move_item(step: PageStep, names: Mapping[str, str], words: Words) -> str:
+def _move_item(step: PageStep, names: Mapping[str, str], words: Words, marks: Mapping[int, str]) -> str:
     n = step.index
     body = html.escape(words(step_text(step, names)))
     if step.private:
         body = f'<span class="dm">{body}</span>'
     # Refused lines sit under the step they followed, inside its entry (no step of their own).
     refused = "".join(f'<p class="refused">{html.escape(words(note.said(names)))}</p>' for note in step.refused)
+    if n in marks:  # the engine review's mark: what the move threw away, the better move
+        refused = f'<p class="mark">{html.escape(marks[n])}</p>{refused}'
     # The entry carries no id: an address's #step-N is the page's to go to, not the window's to scroll to.
     return (
         f'<li data-step="{n}"><a href="#step-{n}" data-step="{n}"><span class="n">{n}.</span> {body}</a>{refused}</li>'
@@ -287,12 +290,15 @@ def replay_page(
     interval_ms: int = PLAY_INTERVAL_MS,
     note: str = "",
     language: str = ENGLISH,
+    review: str = "",
+    marks: Mapping[int, str] | None = None,
 ) -> str:
     """The HTML text of the replay page of ``steps`` (the start first), headed ``title``, with the
     ``result`` line; ``names`` maps seats to the players' names for the move list; ``note``, when
     given, is a line under the title (how the page shows a long match). ``title``, ``result`` and
     ``note`` are said already; the page's own words (its controls, the move list, the status line)
-    are said in ``language``. Each distinct board is in the page once."""
+    are said in ``language``. Each distinct board is in the page once. ``review``: the engine
+    review's section (HTML, :mod:`.review_page`), ``marks`` its marked moves' lines by step."""
     if not steps:
         raise ValueError("a replay page needs at least the start")
     names = dict(names or {})
@@ -316,7 +322,7 @@ def replay_page(
     img_src = html.escape(first.get("png", ""), quote=True)
     first_text = html.escape(first.get("text", ""))
     has_img = "png" in first
-    moves = "\n".join(_move_item(step, names, words) for step in steps)
+    moves = "\n".join(_move_item(step, names, words, marks or {}) for step in steps)
     # The status line and the board's text, said with the fields the script fills in at each step.
     status_said = say(
         "Step {step} of {last}: {what}", step=Verbatim("{step}"), last=Verbatim("{last}"), what=Verbatim("{what}")
@@ -339,7 +345,7 @@ def replay_page(
 {f'<p id="note">{html.escape(note)}</p>' if note else ""}
 <p id="result"{"" if last == 0 else " hidden"}>{html.escape(result) if last == 0 else ""}</p>
 </header>
-<main>
+{review}<main>
 <section id="stage" aria-label="{said(say("Board"))}">
 <p id="status" aria-live="polite" data-said="{said(status_said)}">{said(say("Step {step} of {last}: {what}", step=0, last=last, what=step_text(steps[0], names)))}</p>
 <p id="clocks"{"" if clocks(steps[0]) else " hidden"}>{html.escape(clocks(steps[0]))}</p>
@@ -369,10 +375,19 @@ def replay_page(
 """
 
 
-def page_of(match: PageMatch) -> str:
-    """The replay page of a gathered match (:func:`record_steps`, :func:`match_steps`)."""
+def page_of(match: PageMatch, review: tuple[str, Mapping[int, str]] | None = None) -> str:
+    """The replay page of a gathered match (:func:`record_steps`, :func:`match_steps`); ``review``:
+    the engine review's section and marks (:func:`.review_page.review_parts`)."""
+    section, marks = review or ("", {})
     return replay_page(
-        match.steps, title=match.title, result=match.result, names=match.names, note=match.note, language=match.language
+        match.steps,
+        title=match.title,
+        result=match.result,
+        names=match.names,
+        note=match.note,
+        language=match.language,
+        review=section,
+        marks=marks,
     )
 
 
@@ -462,13 +477,14 @@ async def _stored(args: argparse.Namespace) -> PageMatch | int:
         await store.close()
 
 
-async def html_command(args: argparse.Namespace) -> int:
+async def html_command(args: argparse.Namespace, review: tuple[str, Mapping[int, str]] | None = None) -> int:
     """``--html OUT``: write the replay page of ``args.file`` (a record) or of ``args.match`` in
-    ``args.db``; exit 0 when written, 2 when nothing could be (and nothing is)."""
+    ``args.db`` (with the engine review's ``review`` parts, when given); exit 0 when written, 2
+    when nothing could be (and nothing is)."""
     gathered = await _gathered(args)
     if isinstance(gathered, int):
         return gathered
-    text = page_of(gathered)
+    text = page_of(gathered, review)
     out = Path(args.html)
     try:
         out.write_text(text, encoding="utf-8")

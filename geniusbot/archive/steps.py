@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from geniusbot.analysis import Review
 from geniusbot.games import Game, Outcome, load
 from geniusbot.host.clock import Clock
 from geniusbot.host.imports import ImportRefused, decode_record, prepare
@@ -132,6 +133,9 @@ class Steps:
     language: str = ENGLISH
     #: The lines refused after each step (by its index), before the next.
     refused: dict[int, list[RefusedNote]] = field(default_factory=dict)
+    #: The engine review to carry (:mod:`geniusbot.analysis`): the GIF opens with its graph and
+    #: a marked move's caption says what it threw away.
+    review: Review | None = None
 
     @property
     def words(self) -> Words:

@@ -38,6 +38,7 @@ from geniusbot.storage.archive import ArchiveQuery, find_matches
 from geniusbot.words import Listing, Message, Verbatim, say, say_c, say_n
 
 from . import bot_of, players_of
+from .analysis import AnalyseButton
 from .options import game_autocomplete
 
 log = logging.getLogger(__name__)
@@ -312,6 +313,7 @@ class Archive(commands.Cog):
             view.add_item(ReplayButton(record.id, index, tag, words(label), disabled=goes_to == index))
         if board.has_picture(record.game):
             view.add_item(GifButton(record.id, words(say_c("replay button", "GIF"))))
+        view.add_item(AnalyseButton(record.id, words(say_c("replay button", "Analyse"))))
         return content[:2000], file, view
 
     def result_said(self, record: MatchRecord, game: Any, names: dict[str, str]) -> str:
@@ -540,5 +542,5 @@ class Archive(commands.Cog):
 
 async def setup(bot: GeniusBot) -> None:
     """Add the cog and its persistent buttons."""
-    bot.add_dynamic_items(ReplayButton, ReplayPick, GifButton)
+    bot.add_dynamic_items(ReplayButton, ReplayPick, GifButton, AnalyseButton)
     await bot.add_cog(Archive(bot))

@@ -81,6 +81,13 @@ def add_parser(commands: SaidCommands) -> None:
         ),
     )
     parser.add_argument(
+        "--review",
+        action="store_true",
+        help=parser.said_help(
+            say("carry the engine review: its graph and its marked moves (docs/analysis.md; it takes a while)")
+        ),
+    )
+    parser.add_argument(
         "--language",
         metavar="CODE",
         help=parser.said_help(
@@ -200,7 +207,18 @@ def _write_gif(args: argparse.Namespace, steps: Steps, out: Path) -> int:
         return EXIT_USAGE
     frames = sum(p.frames for p in parts)
     words = words_of(args)
-    if len(parts) == 1:
+    if len(parts) == 1 and steps.review is not None:  # the graph's frame first, then one a step
+        print(
+            words(
+                say(
+                    "Wrote {out}: the review's graph, then {frames} frames, one per step, {size} MB.",
+                    out=Verbatim(str(out)),
+                    frames=frames - 1,
+                    size=Verbatim(f"{len(parts[0].data) / 1e6:.1f}"),
+                )
+            )
+        )
+    elif len(parts) == 1:
         print(
             words(
                 say(
@@ -240,13 +258,20 @@ async def command(args: argparse.Namespace) -> int:
     if args.html is not None:
         from geniusbot.archive.page import html_command
 
+        parts = None
+        if args.review:
+            reviewed = await _reviewed(args)
+            if isinstance(reviewed, int):
+                return reviewed
+            parts = reviewed
+
         if args.match is not None and not args.db:
             try:
                 args.db = _database(args)  # the page reads --db; here it defaults to DATABASE_URL
             except ValueError as error:
                 _say(args, say("{problem}.", problem=said_of(error)))
                 return EXIT_USAGE
-        return await html_command(args)
+        return await html_command(args, parts)
     if args.match is not None:
         steps = await _stored(args)
         if isinstance(steps, int):
@@ -266,5 +291,48 @@ async def command(args: argparse.Namespace) -> int:
         except StepsRefused as error:
             _say(args, say("{refusal} No file was written.", refusal=error.said))
             return EXIT_USAGE
+    if args.review:
+        from geniusbot.analysis import review
+
+        if _unfinished(args, steps):
+            return EXIT_USAGE
+        steps.review = review(steps.start, steps.actions)
     # The output: the one format of the output group given (another format is one more branch).
     return _write_gif(args, steps, Path(args.gif))
+
+
+async def _reviewed(args: argparse.Namespace) -> tuple[str, dict[int, str]] | int:
+    """The engine review's parts of the replay page (``--html --review``), or exit 2 said."""
+    from geniusbot.analysis import review
+    from geniusbot.archive.review_page import review_parts
+    from geniusbot.archive.steps import StepsRefused, from_record
+    from geniusbot.record.file import RecordUnreadable, read_record_bytes
+    from geniusbot.words import Words, say
+
+    if args.match is not None:
+        steps = await _stored(args)
+        if isinstance(steps, int):
+            return steps
+    else:
+        try:
+            data, what = read_record_bytes(args.file)
+            steps = from_record(data, what)
+        except RecordUnreadable as error:
+            _say(args, error.said)
+            return EXIT_USAGE
+        except StepsRefused as error:
+            _say(args, say("{refusal} No file was written.", refusal=error.said))
+            return EXIT_USAGE
+    if _unfinished(args, steps):
+        return EXIT_USAGE
+    return review_parts(review(steps.start, steps.actions), Words(language_of(args), steps.names))
+
+
+def _unfinished(args: argparse.Namespace, steps: Steps) -> bool:
+    """Whether a stored match is still being played (said): its review, which knows every secret, waits."""
+    from geniusbot.words import say
+
+    if args.match is None or steps.result is not None:
+        return False
+    _say(args, say("match #{id} is still being played; review it once it is over.", id=args.match))
+    return True

@@ -40,7 +40,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from geniusbot.words import Message, Seat, Verbatim, joined, say
 
@@ -70,6 +70,9 @@ from .outcome import (  # how a game ends, named here too
     said_verdict as said_verdict,
 )
 from .reading import notation_words as notation_words, typed as typed  # how the rules read typed text
+
+if TYPE_CHECKING:
+    from .tactics import ForcedWin  # what a game's tactics search finds (loaded only by a game that has one)
 
 SEATS: tuple[str, str] = ("p1", "p2")
 
@@ -541,4 +544,16 @@ class Game(ABC):
 
     def evaluate(self, seat: str) -> float | None:
         """How good the unfinished position is for ``seat``, 0 (lost) to 1 (won); ``None``: even."""
+        return None
+
+    # ---- the engine review's hook (geniusbot.analysis); optional ----------------------------
+
+    #: How deep :meth:`forced_win` looks by default: forcing moves that leave one answer (a
+    #: line game's fours), and threats that leave a few (its threes). ``None``: no tactics search.
+    tactics_depth: ClassVar[tuple[int, int] | None] = None
+
+    def forced_win(self, forcing: int | None = None, threats: int | None = None) -> ForcedWin | None:
+        """A win the seat to move can force within ``forcing`` forcing moves and ``threats``
+        threats (default :attr:`tactics_depth`), found by the game's own search, or ``None``:
+        none within that depth, or the game has no such search (the default)."""
         return None

@@ -92,7 +92,14 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         assert page.ephemeral
         assert page.content.splitlines()[0] == "Replay of match #1, Tic-Tac-Five: alice vs bob (alice wins)."
         assert page.content.splitlines()[1] == "Step 0 of 10: the start. Clocks: alice 1:00, bob 1:00."
-        assert buttons(page) == {"first": False, "prev": False, "next": True, "last": True, "gif": True}
+        assert buttons(page) == {
+            "first": False,
+            "prev": False,
+            "next": True,
+            "last": True,
+            "gif": True,
+            "analyse": True,
+        }
         pictures = [fake.attachments(page)[0]]
         assert pictures[0].startswith(PNG_MAGIC)
 
@@ -115,7 +122,14 @@ async def test_a_finished_match_is_replayed_step_by_step(world: World) -> None:
         assert page.content.splitlines()[2] == "Result: alice (black) makes five in a row, G8 to K8, and wins."
         stored = await bot.store.get_match(1)
         assert stored.result.reason == "p1 (black) makes five in a row, G8 to K8, and wins."
-        assert buttons(page) == {"first": True, "prev": True, "next": False, "last": False, "gif": True}
+        assert buttons(page) == {
+            "first": True,
+            "prev": True,
+            "next": False,
+            "last": False,
+            "gif": True,
+            "analyse": True,
+        }
         pictures.append(fake.attachments(page)[0])
         await press("prev")
         assert page.content.splitlines()[1].startswith("Step 9 of 10: bob (p2): A3.")

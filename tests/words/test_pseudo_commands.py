@@ -147,7 +147,7 @@ def help_names() -> re.Pattern[str]:
     from geniusbot.conformance.checks import CHECK_NAMES
 
     names = ["adjudicate", "play", "db", "upgrade", "run", "import", "replay", "archive", "list", "tournament"]
-    names += ["export", "check", "new-game"]
+    names += ["export", "analyse", "check", "new-game"]
     names += ["game", "file"]
     names += sorted(CHECK_NAMES, key=len, reverse=True)
     return re.compile(r"python -m geniusbot\.archive\.page|geniusbot|\b(" + "|".join(map(re.escape, names)) + r")\b")
@@ -178,6 +178,7 @@ def help_said(text: str) -> None:
         ["archive", "list"],
         ["tournament"],
         ["tournament", "export"],
+        ["analyse"],
         ["check"],
         ["new-game"],
     ],

@@ -21,12 +21,23 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from geniusbot.games.base import Event, Game, GameError, IllegalMoveError, MalformedMoveError, Move, Termination
+from geniusbot.games.base import (
+    Event,
+    Game,
+    GameError,
+    IllegalMoveError,
+    MalformedMoveError,
+    Move,
+    Termination,
+)
 from geniusbot.games.grid import Point, grid_lines, parse_point, stones_said
 from geniusbot.games.tictacfive.view import TicTacFiveView
 from geniusbot.words import Message, Seat, Verbatim, listed, say, say_c
+
+if TYPE_CHECKING:
+    from geniusbot.games.tactics import ForcedWin
 
 SIZE = 15
 COLOURS: tuple[str, str] = ("black", "white")
@@ -669,3 +680,36 @@ class TicTacFive(Game):
                 return Place(seat, _POINT_AT[at])
             fallback = fallback or Place(seat, _POINT_AT[at])
         return fallback
+
+    # ---- the engine review's hook (see geniusbot.analysis and tactics.py) ----------------
+
+    #: The tactics search's depth: 10 fours (VCF), or 2 threes each followed by a VCF (VCT).
+    tactics_depth = (10, 2)
+
+    def forced_win(self, forcing: int | None = None, threats: int | None = None) -> ForcedWin | None:
+        """A win by continuous fours (exact), else by threes and fours, of the colour to move
+        (``tactics.py`` says what each proves); ``None`` outside the play phase or when none is
+        found within the depth."""
+        if self.is_over or self._phase != "play" or self._next_colour is None:
+            return None
+        from geniusbot.games.tactics import ForcedWin
+
+        from .tactics import forced_win  # loaded by a review, never by a match
+
+        fours, threes = self.tactics_depth
+        found = forced_win(
+            self._board,
+            _CODE[self._next_colour],
+            fours if forcing is None else forcing,
+            threes if threats is None else threats,
+        )
+        if found is None:
+            return None
+        line, by_fours = found
+        return ForcedWin(
+            self.to_move()[0],
+            tuple(line),
+            (len(line) - 1) // 2,
+            say("continuous fours") if by_fours else say("threes and fours"),
+            exact=by_fours,
+        )
