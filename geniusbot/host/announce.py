@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: How many renderers of the matches' words (:meth:`Announcer.words`) are kept before they are made afresh.
+_WORDS_KEPT = 1024
+
 #: The result line of a match the host aborted (it has no result).
 ABORTED_SAID = say("Result: none; the host aborted it.")
 ABORTED_RESULT = ABORTED_SAID.text  # its English
@@ -85,6 +88,7 @@ class Announcer:
         language: str = ENGLISH,
     ) -> None:
         self.language = language
+        self._words: dict[tuple[str, tuple[tuple[str, str], ...]], Words] = {}
         self.transport = transport
         self.now = now
         self.cache = cache
@@ -179,8 +183,16 @@ class Announcer:
         return live.language or self.language
 
     def words(self, live: LiveMatch) -> Words:
-        """The renderer of ``live``'s words: its language (:meth:`language_of`), the players' names."""
-        return Words(self.language_of(live), {seat: player.name for seat, player in live.players.items()})
+        """The renderer of ``live``'s words: its language (:meth:`language_of`), the players' names.
+        One renderer a language and set of names, made once (it is never changed once made): an
+        action says a dozen lines, and each renderer works out how to name the seats anew."""
+        key = (self.language_of(live), tuple((seat, player.name) for seat, player in live.players.items()))
+        words = self._words.get(key)
+        if words is None:
+            if len(self._words) >= _WORDS_KEPT:
+                self._words.clear()
+            words = self._words[key] = Words(key[0], dict(key[1]))
+        return words
 
     def text(self, live: LiveMatch, message: Message) -> str:
         """``message`` as ``live``'s players read it: in its language, with their names."""
