@@ -21,7 +21,7 @@ from . import board
 from .card import CardParts, Cards, board_style
 from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
-from .naming import game_title, legacy_name_seats
+from .naming import game_title, legacy_name_seats, match_words
 from .spectators import Spectators
 from .transport import Player, TextBoard, TransportError, post_picture, post_text, send_private_text
 from .turns import TurnMessages, turn_pings
@@ -32,9 +32,6 @@ if TYPE_CHECKING:
     from .transport import Transport
 
 log = logging.getLogger(__name__)
-
-#: How many renderers of the matches' words (:meth:`Announcer.words`) are kept before they are made afresh.
-_WORDS_KEPT = 1024
 
 #: The result line of a match the host aborted (it has no result).
 ABORTED_SAID = say("Result: none; the host aborted it.")
@@ -89,7 +86,6 @@ class Announcer:
         language: str = ENGLISH,
     ) -> None:
         self.language = language
-        self._words: dict[tuple[str, tuple[tuple[str, str], ...]], Words] = {}
         self.transport = transport
         self.now = now
         self.cache = cache
@@ -184,16 +180,8 @@ class Announcer:
         return live.language or self.language
 
     def words(self, live: LiveMatch) -> Words:
-        """The renderer of ``live``'s words: its language (:meth:`language_of`), the players' names.
-        One renderer a language and set of names, made once (it is never changed once made): an
-        action says a dozen lines, and each renderer works out how to name the seats anew."""
-        key = (self.language_of(live), tuple((seat, player.name) for seat, player in live.players.items()))
-        words = self._words.get(key)
-        if words is None:
-            if len(self._words) >= _WORDS_KEPT:
-                self._words.clear()
-            words = self._words[key] = Words(key[0], dict(key[1]))
-        return words
+        """The renderer of ``live``'s words: its language (:meth:`language_of`), the players' names."""
+        return match_words(self.language_of(live), tuple((seat, player.name) for seat, player in live.players.items()))
 
     def text(self, live: LiveMatch, message: Message) -> str:
         """``message`` as ``live``'s players read it: in its language, with their names."""
@@ -375,8 +363,7 @@ class Announcer:
             png = await drawing if drawing is not None else None
         lead = [t for t in lead if t]
         window_says = "" if window_said else self.window_line(live, now)
-        # The result or the clock line, and the caption it ends, each said once and only where
-        # shown: a card whose clocks run says them itself.
+        # Said once, where shown: a card whose clocks run says neither the clock line nor the caption.
         ending = functools.cache(lambda: self.caption(live, now, timed_out=timed_out))
         caption = functools.cache(lambda: "\n".join(t for t in (*lead, window_says, ending()) if t))
         # A vanishing window shows what the rules hide once it closes: a board posted during it
@@ -414,12 +401,11 @@ class Announcer:
             await self.post(live, TextBoard(text, below=below, ping=ping if png is None else ()), delete_at=vanish_at)
         if type(live.game).perfect_information:
             return  # every seat's view is the room's: there is no view of its own to send
-        clocks = self.clocks(live, now)
         for seat in live.players:
             own = views.of(seat)
             if own != view and live.private_views.get(seat) != own:
                 live.private_views[seat] = own
-                await self._private_view(live, seat, own, clocks)
+                await self._private_view(live, seat, own, self.clocks(live, now))
 
     def _board_lost(self, live: LiveMatch, lead: Sequence[str], window_said: bool, timed_out: frozenset[str]) -> str:
         """What the room reads when the board's picture could not be posted: the announcement
@@ -450,10 +436,9 @@ class Announcer:
         ping: tuple[Player, ...] = (),
         parts: CardParts | None = None,
     ) -> int | None:
-        """Post the board's picture in the room (``caption()``: its words; ``alt``: the picture in
-        words; ``ping``: who it tells it is their turn); with ``delete_at``, one to be deleted then
-        (its words with it; a board of a window, when nobody is to move). A room that shows boards
-        as cards gets one (``parts``)."""
+        """Post the board's picture in the room (``caption()``: its words; ``alt``: in words; ``ping``: who it tells it
+        is their turn); with ``delete_at``, one to be deleted then (its words with it; a board of a window, when nobody
+        is to move). A room that shows boards as cards gets one (``parts``)."""
         style = await board_style(self.transport, live.room) if parts is not None else "message"
         if style != "message" and parts is not None:
             return await self.cards.post(self, live, png, parts, style, delete_at, caption=caption, alt=alt, ping=ping)
