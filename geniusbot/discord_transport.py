@@ -278,7 +278,9 @@ class DiscordTransport:
 
     async def _call(self, what: str, call: Awaitable[T]) -> T:
         try:
-            return await asyncio.wait_for(call, self.timeout)
+            # In this task, not one of its own (``wait_for``'s): no task and no extra turn of the loop a request.
+            async with asyncio.timeout(self.timeout):
+                return await call
         except TimeoutError:
             raise TransportError(f"Discord did not answer within {self.timeout:.0f} s ({what}).") from None
         except discord.Forbidden as error:

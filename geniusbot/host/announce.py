@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
@@ -20,7 +21,7 @@ from . import board
 from .card import CardParts, Cards, board_style
 from .clock import format_duration
 from .live import LiveMatch, result_detail, timed_out as timed_out_of
-from .naming import game_title, legacy_name_seats
+from .naming import game_title, legacy_name_seats, match_words
 from .spectators import Spectators
 from .transport import Player, TextBoard, TransportError, post_picture, post_text, send_private_text
 from .turns import TurnMessages, turn_pings
@@ -180,7 +181,7 @@ class Announcer:
 
     def words(self, live: LiveMatch) -> Words:
         """The renderer of ``live``'s words: its language (:meth:`language_of`), the players' names."""
-        return Words(self.language_of(live), {seat: player.name for seat, player in live.players.items()})
+        return match_words(self.language_of(live), tuple((seat, player.name) for seat, player in live.players.items()))
 
     def text(self, live: LiveMatch, message: Message) -> str:
         """``message`` as ``live``'s players read it: in its language, with their names."""
@@ -354,17 +355,17 @@ class Announcer:
             return
         views = self.views(live)
         view = views.public
-        clocks = self.clocks(live, now)
         png = None
         if drawing is not None:
             png = await drawing
         elif self._pictured(live):
             drawing = self.draw_board(live, now, views)
             png = await drawing if drawing is not None else None
-        ending = self.caption(live, now, timed_out=timed_out)
         lead = [t for t in lead if t]
         window_says = "" if window_said else self.window_line(live, now)
-        caption = "\n".join(t for t in (*lead, window_says, ending) if t)
+        # Said once, where shown: a card whose clocks run says neither the clock line nor the caption.
+        ending = functools.cache(lambda: self.caption(live, now, timed_out=timed_out))
+        caption = functools.cache(lambda: "\n".join(t for t in (*lead, window_says, ending()) if t))
         # A vanishing window shows what the rules hide once it closes: a board posted during it
         # goes when it closes (its intent kept before it is posted), even across a restart. Any
         # other window shows nothing hidden, and nothing else is ever deleted.
@@ -378,7 +379,7 @@ class Announcer:
                 await self.turns.tell(
                     live, ping, await self._post_picture(live, png, caption, vanish_at, alt, ping, parts)
                 )
-                await self.spectators.vanishing(live, vanish_at, png, caption)
+                await self.spectators.vanishing(live, vanish_at, png, caption() if vanish_at is not None else None)
                 if self.on_picture is not None:
                     result = self.on_picture(live.id, png)
                     if asyncio.iscoroutine(result):
@@ -393,18 +394,18 @@ class Announcer:
                 await self.post(live, text)
         if png is None or self.text_boards:
             # Said in the host's language, the seats named by the renderer; the clocks as the host says them.
-            said_clocks = {seat: self._clock_text(live, seat, now) for seat in clocks}
+            said_clocks = {seat: self._clock_text(live, seat, now) for seat in live.clock.seats}
             text = board.text_board(view, clocks=said_clocks, words=self.words(live))
             # Under a text board alone its caption; after a picture (the console) the picture's said it.
-            caption = "\n".join(t for t in (window_says, ending) if t) if png is None else ""
-            await self.post(live, TextBoard(text, below=caption, ping=ping if png is None else ()), delete_at=vanish_at)
+            below = "\n".join(t for t in (window_says, ending()) if t) if png is None else ""
+            await self.post(live, TextBoard(text, below=below, ping=ping if png is None else ()), delete_at=vanish_at)
         if type(live.game).perfect_information:
             return  # every seat's view is the room's: there is no view of its own to send
         for seat in live.players:
             own = views.of(seat)
             if own != view and live.private_views.get(seat) != own:
                 live.private_views[seat] = own
-                await self._private_view(live, seat, own, clocks)
+                await self._private_view(live, seat, own, self.clocks(live, now))
 
     def _board_lost(self, live: LiveMatch, lead: Sequence[str], window_said: bool, timed_out: frozenset[str]) -> str:
         """What the room reads when the board's picture could not be posted: the announcement
@@ -429,27 +430,26 @@ class Announcer:
         self,
         live: LiveMatch,
         png: bytes,
-        caption: str,
+        caption: Callable[[], str],
         delete_at: float | None,
         alt: str = "",
         ping: tuple[Player, ...] = (),
         parts: CardParts | None = None,
     ) -> int | None:
-        """Post the board's picture in the room (``alt``: in words; ``ping``: who it tells it is
-        their turn); with ``delete_at``, one to be deleted then (its words with it; a board of a
-        window, when nobody is to move). A room that shows boards as cards gets one (``parts``)."""
+        """Post the board's picture in the room (``caption()``: its words; ``alt``: in words; ``ping``: who it tells it
+        is their turn); with ``delete_at``, one to be deleted then (its words with it; a board of a window, when nobody
+        is to move). A room that shows boards as cards gets one (``parts``)."""
         style = await board_style(self.transport, live.room) if parts is not None else "message"
         if style != "message" and parts is not None:
             return await self.cards.post(self, live, png, parts, style, delete_at, caption=caption, alt=alt, ping=ping)
         filename = f"match{live.id}.png"
+        text = caption()
         if delete_at is None:
-            return await self.transport.post_picture(
-                live.room, png, filename=filename, text=caption, alt=alt, ping=ping
-            )
+            return await self.transport.post_picture(live.room, png, filename=filename, text=text, alt=alt, ping=ping)
         return await self.posted.post_timed(
             live,
             delete_at,
-            lambda key: post_picture(self.transport, live.room, png, filename=filename, text=caption, key=key, alt=alt),
+            lambda key: post_picture(self.transport, live.room, png, filename=filename, text=text, key=key, alt=alt),
         )
 
     async def _private_view(

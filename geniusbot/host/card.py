@@ -92,15 +92,15 @@ def build(
     *,
     lead: Sequence[str],
     window: str,
-    ending: str,
+    ending: Callable[[], str],
     alt: str,
     ping: tuple[Player, ...],
 ) -> BoardCard:
     """The card of the board now: its lines are ``lead`` (the action's announcement), ``window``
-    (the running window's line) and ``ending`` (the result, or the clock line, which the card's
-    clocks say instead while they run)."""
+    (the running window's line) and ``ending()`` (the result, or the clock line, which the card's
+    clocks say instead while they run: then it is not said at all)."""
     clocks = card_clocks(announcer, live, now)
-    shown = [*(t for t in lead if t), *(t for t in (window, "" if clocks else ending) if t)]
+    shown = [*(t for t in lead if t), *(t for t in (window, "" if clocks else ending()) if t)]
     last = view.get("last_move")
     last_move = announcer.text(live, say("Last move: {move}.", move=Verbatim(str(last)))) if last else ""
     movers = tuple(live.game.to_move()) if not live.game.is_over else ()
@@ -136,13 +136,14 @@ async def board_style(transport: Any, room: int | None) -> str:
 
 class CardParts(NamedTuple):
     """What a card is made of besides the picture: the time its clocks are said at, the public
-    view, and the caption's parts (the announcement, the window's line, the result or clock line)."""
+    view, and the caption's parts (the announcement, the window's line, and the result or clock
+    line, said when called)."""
 
     now: float
     view: Mapping[str, Any]
     lead: Sequence[str]
     window: str
-    ending: str
+    ending: Callable[[], str]
 
 
 class Cards:
@@ -171,12 +172,13 @@ class Cards:
         style: str,
         delete_at: float | None,
         *,
-        caption: str,
+        caption: Callable[[], str],
         alt: str,
         ping: tuple[Player, ...],
     ) -> int | None:
         """Show the board as a card (``style``: ``card`` or ``edited``). An edited card's match
-        that has ended reads its result in the room as today, under a picture of its last board."""
+        that has ended reads its result in the room as today, under a picture of its last board
+        (``caption()``: its words)."""
         made = build(
             announcer,
             live,
@@ -192,7 +194,7 @@ class Cards:
         shown = await self.show(live, made, style, delete_at, parts.lead)
         if style == "edited" and delete_at is None and live.game.is_over:
             self.forget(live.id)
-            return await self.transport.post_picture(live.room, png, filename=made.filename, text=caption, alt=alt)
+            return await self.transport.post_picture(live.room, png, filename=made.filename, text=caption(), alt=alt)
         return shown
 
     async def show(

@@ -130,6 +130,8 @@ def is_chatter(game: Game, seat: str, text: str) -> bool:
     Everything that is not chatter goes to the host, which takes it or answers why not.
     """
     text = typed(text)
+    if _COORDINATE.search(text) or command_word(text) is not None:
+        return False  # notation, whatever the parser says of it: the host parses it once, as it takes it
     try:
         game.parse_move(text, seat)
     except (MalformedMoveError, NotYourTurnError):

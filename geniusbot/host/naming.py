@@ -11,11 +11,21 @@ Nothing new goes through it.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from ..words import Words
 from ..words.stored import stored_english_named as legacy_name_seats
 
-__all__ = ["game_title", "legacy_name_seats"]
+__all__ = ["game_title", "legacy_name_seats", "match_words"]
+
+
+@functools.lru_cache(maxsize=1024)
+def match_words(language: str, names: tuple[tuple[str, str], ...]) -> Words:
+    """The renderer of a match's words in ``language``, naming the seats by ``names`` ((seat,
+    name) pairs): one a language and set of names, made once and never changed, since an action
+    says a dozen lines and each renderer works out anew how to name the seats."""
+    return Words(language, dict(names))
 
 
 def game_title(game: Any) -> str:

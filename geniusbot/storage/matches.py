@@ -49,6 +49,7 @@ from .statements import (
     exact_params,
     insert_seats,
     logged_commit,
+    on_sqlite,
 )
 from .tournaments import score_ended
 from .transactions import Transactions
@@ -313,9 +314,16 @@ class MatchStore(Transactions):
             values.update(action_params(match_id, 0, action, at, accepted=True))
             del values["p_seq"]  # the update's last_seq
 
+        # SQLite: the update and the log row run on the driver's cursor (see :class:`OnSQLite`).
+        sqlite = self.dialect == "sqlite"
+
         def work(conn: Connection) -> Committed:
+            row: Any
             try:
-                row = conn.execute(statement, values).first()
+                if sqlite:
+                    row = on_sqlite(statement, conn.dialect).run(conn, values)
+                else:
+                    row = conn.execute(statement, values).first()
             except IntegrityError as error:
                 if logged and key is not None and is_duplicate_key(error):
                     raise DuplicateSubmission(match_id, key) from error  # the snapshot is not replaced either
@@ -332,15 +340,20 @@ class MatchStore(Transactions):
             if status == m.MatchStatus.FINISHED:
                 rate_ended(conn, match_id, now)  # a rated match's ratings land with its end
                 score_ended(conn, match_id)  # and a tournament match's result in its pairing
+            version, last_seq = row[0], row[1]  # the update returns (version, last_seq)
             if action is None or logged:
-                return Committed(row.last_seq if logged else None, row.version)
+                return Committed(last_seq if logged else None, version)
+            logged_row = action_params(match_id, last_seq, action, at, accepted=True)
             try:
-                conn.execute(INSERT_ACTION, action_params(match_id, row.last_seq, action, at, accepted=True))
+                if sqlite:
+                    on_sqlite(INSERT_ACTION, conn.dialect).run(conn, logged_row)
+                else:
+                    conn.execute(INSERT_ACTION, logged_row)
             except IntegrityError as error:
                 if key is not None and is_duplicate_key(error):
                     raise DuplicateSubmission(match_id, key) from error  # rolled back, the snapshot too
                 raise
-            return Committed(row.last_seq, row.version)
+            return Committed(last_seq, version)
 
         def verify(conn: Connection) -> Committed | None:
             # Did the try whose COMMIT broke land after all? With a key, its row says so; the

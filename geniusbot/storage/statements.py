@@ -9,14 +9,17 @@ UTC-time columns keep their conversions), and executed with a dict of values.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, text, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.exc import DBAPIError
 
 from . import models as m
+from .errors import storage_fault
 from .rows import aware, db_text, json_or_none, kept_name
 from .values import NewAction, SeatInfo, TimerRecord
 
@@ -200,3 +203,56 @@ def insert_seats(conn: Connection, match_id: int, seats: Sequence[SeatInfo]) -> 
                 for s in seats
             ],
         )
+
+
+class OnSQLite:
+    """A prebuilt statement compiled once for SQLite and run on the driver's own cursor, in the
+    transaction of a :class:`Connection`: a move's commit, where SQLAlchemy's work for each
+    statement (an execution context, its parameters typed anew, a result object) costs more than
+    SQLite's own. The parameters are converted as SQLAlchemy converts them (the JSON and UTC-time
+    columns); an error is raised as SQLAlchemy raises it (a full disk, a read-only or damaged file
+    as the :class:`StorageFault` it is; any other as SQLAlchemy's :class:`DBAPIError` of its kind),
+    so retries and duplicate keys are told apart as for any statement. No SQLAlchemy event sees it."""
+
+    def __init__(self, statement: Any, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        names = compiled.positiontup or []
+        # (name, fixed value, conversion) in the statement's order: a value the statement holds
+        # itself (the 1 of ``version + 1``) is fixed, the others come from the values given.
+        self.params: list[tuple[str, Any, Callable[[Any], Any] | None]] = [
+            (name, compiled.binds[name].value, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+            for name in names
+        ]
+        self.given = frozenset(name for name in names if name.startswith("p_"))
+
+    def run(self, conn: Connection, values: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        """Execute with ``values`` in ``conn``'s transaction; the first row it returns, if any."""
+        params = tuple(
+            (convert(value) if convert is not None else value)
+            for name, fixed, convert in self.params
+            for value in ((values[name] if name in self.given else fixed),)
+        )
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(self.sql, params)
+            row: tuple[Any, ...] | None = cursor.fetchone()
+        except sqlite3.Error as error:
+            fault = storage_fault(error)
+            if fault is not None:
+                raise fault from error
+            raise DBAPIError.instance(self.sql, params, error, sqlite3.Error) from error
+        finally:
+            cursor.close()
+        return row
+
+
+_ON_SQLITE: dict[int, OnSQLite] = {}
+
+
+def on_sqlite(statement: Any, dialect: Dialect) -> OnSQLite:
+    """:class:`OnSQLite` of one of this module's prebuilt statements, compiled once."""
+    found = _ON_SQLITE.get(id(statement))
+    if found is None:
+        found = _ON_SQLITE[id(statement)] = OnSQLite(statement, dialect)
+    return found
