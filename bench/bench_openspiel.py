@@ -27,6 +27,7 @@ Run: pip install -e ".[bench]"; python bench/bench_openspiel.py [--games 4] [--s
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import sys
@@ -119,7 +120,7 @@ def _side(spec: str, number: int) -> OpenSpielSide | Budget:
     if spec.startswith("mcts-"):
         simulations = int(spec.removeprefix("mcts-"))
         return OpenSpielSide(simulations, seed=number * 7919 + simulations)
-    return Budget(LEVELS[spec].iterations, modelled=LEVELS[spec].modelled)
+    return dataclasses.replace(LEVELS[spec], seconds=None)  # iterations alone, as bench_practice.py plays
 
 
 def play(first: str, second: str, number: int) -> Tally:

@@ -1,9 +1,12 @@
-"""The practice opponent's tactics, in positions of random games: it never misses a move that
-wins at once (Tic-Tac-Five's five, Arm's Length's four, Tightwire's winning capture), and in
-Tic-Tac-Five it stops the opponent's five."""
+"""The practice opponent's tactics: in positions of random games it never misses a move that
+wins at once (Tic-Tac-Five's five, Arm's Length's four, Tightwire's winning capture), in
+Tic-Tac-Five it stops the opponent's five, and at ``hard`` in Arm's Length it never leaves the
+other seat a move that wins at once when it need not; at ``hard`` it answers every threat of a
+set of Tic-Tac-Five positions (below)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -15,6 +18,9 @@ from .positions import Match
 
 # Every legal move of many random positions is tried on a copy.
 pytestmark = pytest.mark.slow
+
+#: The level ``hard`` as it plays, less its clock: its iterations alone.
+HARD = dataclasses.replace(LEVELS["hard"], seconds=None)
 
 
 def _wins(match: Match, text: str, seat: str) -> bool:
@@ -45,6 +51,37 @@ def test_it_takes_a_move_that_wins_at_once(name, variant):
                 choice = choose(match.knowledge(seat), Budget(5), seed=seed)
                 assert _wins(match, choice.text, seat), (choice.text, winning)
     assert found >= 3
+
+
+def _loses_at_once(match: Match, text: str, seat: str) -> bool:
+    """Whether the other seat, after ``seat`` plays ``text``, has a move that wins at once."""
+    after = match.game.copy()
+    after.submit(text, seat)
+    if after.is_over or after.to_move() != (other_seat(seat),):
+        return False
+    for reply in after.legal_moves(other_seat(seat)):
+        trial = after.copy()
+        trial.play(reply)
+        outcome = trial.outcome()
+        if outcome is not None and outcome.winner == reply.seat:
+            return True
+    return False
+
+
+def test_armslength_hard_leaves_no_win_at_once_when_it_need_not():
+    found = 0
+    for seed in range(3):
+        match, rng = Match("armslength", None, {}, seed), random.Random(seed)
+        for number, seat in enumerate(match.positions(rng, limit=120)):
+            moves = [m.text() for m in match.game.legal_moves(seat)] if number % 3 == 0 else []
+            if not moves or len(moves) > 54 or any(_wins(match, text, seat) for text in moves):
+                continue
+            losing = {text for text in moves if _loses_at_once(match, text, seat)}
+            if losing and len(losing) < len(moves):
+                found += 1
+                choice = choose(match.knowledge(seat), HARD, seed=seed)
+                assert choice.text not in losing, (seed, number, choice.text)
+    assert found >= 5
 
 
 def test_tictacfive_it_stops_the_opponents_five():
@@ -161,7 +198,7 @@ def test_tictacfive_hard_answers_every_threat(name, colour, seat):
     own, other, answers = TACTICS[name]
     match = _tactic_match(own, other, colour, seat, seed=0)
     for seed in range(3):
-        choice = choose(match.knowledge(seat), Budget(LEVELS["hard"].iterations), seed=seed)
+        choice = choose(match.knowledge(seat), HARD, seed=seed)
         assert choice.text in answers, (name, colour, seat, seed, choice.text)
 
 
@@ -176,7 +213,7 @@ def test_tictacfive_hard_stops_a_new_players_line_on_the_edge():
         while not match.game.is_over:
             seat = match.game.to_move()[0]
             if seat == "p2":
-                choice = choose(match.knowledge(seat), Budget(LEVELS["hard"].iterations), seed=seed)
+                choice = choose(match.knowledge(seat), HARD, seed=seed)
                 match.play(choice.text, seat, False)
                 continue
             free = [p for p in plan if p not in match.game.view(None)["stones"]]
