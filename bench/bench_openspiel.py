@@ -155,7 +155,9 @@ Task = tuple[str, str, int]
 
 
 def _play(task: Task) -> tuple[Task, Tally]:
-    return task, play(*task)
+    tally = play(*task)
+    print(f"{task[0]} against {task[1]}, game {task[2]}: {tally.reward:g}", file=sys.stderr, flush=True)
+    return task, tally
 
 
 def run(tasks: list[Task], jobs: int) -> list[tuple[Task, Tally]]:
