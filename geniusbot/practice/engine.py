@@ -53,7 +53,7 @@ TIME_MARGIN = 0.06
 #: The exploration constant of UCB1.
 EXPLORATION = 1.0
 #: At most this many trial moves for ``hard``'s look for replies that win at once (beyond it the
-#: look is left out: a game with that many moves narrows them itself, as Tic-Tac-Five does).
+#: look is left out: a game with that many moves narrows them itself through its search_moves hook).
 CAREFUL_TRIALS = 3000
 
 
