@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from geniusbot.games import Game, get_game
 from geniusbot.practice import LEVELS, MEMORY, Knowledge, choose
+from geniusbot.record import ActionKind, GameAction, host_action
 
 CASES: list[tuple[str, str | None, dict[str, str]]] = [
     ("tictacfive", None, {}),
@@ -81,7 +82,7 @@ def play(case: Case, seed: int, levels: dict[str, str | None], positions: list[K
     name, variant, options = case
     game = get_game(name).new(seed=seed, variant=variant, **options)
     views: dict[str, list[Any]] = {s: [] for s in game.seats}
-    actions: list[tuple[str, str | None, str, bool]] = []
+    actions: list[GameAction] = []
     rng = random.Random(seed)
     for _ in range(400):
         for s, seen in views.items():
@@ -92,7 +93,7 @@ def play(case: Case, seed: int, levels: dict[str, str | None], positions: list[K
             break
         if not game.to_move():
             game.close_window()
-            actions.append(("window", None, "", False))
+            actions.append(host_action(ActionKind.WINDOW))
             continue
         seat = game.to_move()[0]
         level = levels[seat]
@@ -115,7 +116,7 @@ def play(case: Case, seed: int, levels: dict[str, str | None], positions: list[K
             )
             text, private = choice.text, choice.private
         game.submit(text, seat, private=private)
-        actions.append(("move", seat, text, private))
+        actions.append(GameAction(ActionKind.MOVE, seat, text, private))
     outcome = game.outcome()
     first = next(iter(levels))
     if outcome is None or outcome.winner is None:

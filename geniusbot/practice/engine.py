@@ -52,6 +52,9 @@ FIRST_DRAWS = 200
 TIME_MARGIN = 0.06
 #: The exploration constant of UCB1.
 EXPLORATION = 1.0
+#: At most this many trial moves for ``hard``'s look for replies that win at once (beyond it the
+#: look is left out: a game with that many moves narrows them itself through its search_moves hook).
+CAREFUL_TRIALS = 3000
 
 
 class PracticeError(GameError):
@@ -65,11 +68,14 @@ class Budget:
 
     ``modelled``: in a game that declares ``answers_by_policy``, the other seat's sealed answers
     are drawn from the game's play-out policy (a model of a typical player) rather than searched.
+    ``careful``: in a game of perfect information, the moves after which the other seat wins at
+    once are left out of the search when some others are not.
     """
 
     iterations: int
     seconds: float | None = None
     modelled: bool = False
+    careful: bool = False
 
 
 #: The levels a player picks: the same search, with more iterations (hard: 8 x normal). A level
@@ -79,7 +85,7 @@ class Budget:
 LEVELS: Mapping[str, Budget] = {
     "easy": Budget(8, 2.0, modelled=True),
     "normal": Budget(32, 2.0, modelled=True),
-    "hard": Budget(256, 2.0),
+    "hard": Budget(256, 2.0, careful=True),
 }
 
 #: How much of a vanishing picture (shown for a while, then hidden) each level keeps, 0 to 1: in a
@@ -300,6 +306,34 @@ def _wins_at_once(game: Game, move: Move) -> bool:
     return outcome is not None and outcome.winner == move.seat
 
 
+def _careful(game: Game, seat: str, moves: list[Move], late: Callable[[], bool]) -> list[Move]:
+    """The moves of ``moves`` after which the other seat, moving next, has no move that wins at
+    once; all of them when every one loses so, or when the look would take more than
+    :data:`CAREFUL_TRIALS` trial moves (taking the replies to be about as many as the moves, or
+    counting them) or the time runs out."""
+    if len(moves) ** 2 > CAREFUL_TRIALS:  # about as many replies as moves: too many to try
+        return moves
+    safe, trials = [], 0
+    for move in moves:
+        after = game.copy()
+        after.play(move)
+        movers = after.to_move()
+        if after.is_over or len(movers) != 1 or movers[0] == seat:
+            safe.append(move)
+            continue
+        lost = False
+        for reply in after.legal_moves(movers[0]):
+            trials += 1
+            if trials > CAREFUL_TRIALS or late():
+                return moves
+            if _wins_at_once(after, reply):
+                lost = True
+                break
+        if not lost:
+            safe.append(move)
+    return safe or moves
+
+
 def choose(
     knowledge: Knowledge,
     budget: Budget,
@@ -335,6 +369,11 @@ def choose(
                 break
             if _wins_at_once(first, move):
                 return Choice(move.text(), first.is_private(move))
+        if budget.careful:
+            moves = root.listed = _careful(first, seat, moves, late)
+            root.texts = [m.text() for m in moves]
+            if len(moves) == 1:
+                return Choice(moves[0].text(), first.is_private(moves[0]))
     done = 0
     for done in range(1, budget.iterations + 1):
         if done > 1 and late():  # one iteration at least, however late

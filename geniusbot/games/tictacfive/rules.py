@@ -623,26 +623,21 @@ class TicTacFive(Game):
                         seen.add(at)
         return sorted(seen)
 
-    def _fives(self, points: list[int], code: int) -> list[int]:
-        """The points of ``points`` on which a stone of ``code`` makes five."""
-        return [
-            at for at in points if any(_line_shape(self._board, at, step, code) == _FIVE for step, _ in _DIRECTIONS)
-        ]
-
     def search_moves(self, seat: str) -> list[Move] | None:
-        """The points within two of a stone; only the five when there is one, and only the
-        points that stop the opponent's five when it threatens one."""
+        """The points within two of a stone, narrowed in play by the threats on the board
+        (:func:`geniusbot.games.tictacfive.threats.focus`): only the five when there is one, only
+        the points that stop the opponent's five, a win by an open four, or only the answers to
+        the opponent's open three, split three or four-three to come."""
         if self.is_over or self._phase == "choice" or seat not in self.to_move():
             return None
         own = _CODE[self._next_colour or "black"]
         near = [at for at in self._near(2) if _allowed(self._board, at, own)]
         if self._phase == "play":
-            wins = self._fives(near, own)
-            if wins:
-                return [Place(seat, _POINT_AT[wins[0]])]
-            blocks = self._fives(near, _BLACK + _WHITE - own)
-            if blocks:
-                return [Place(seat, _POINT_AT[at]) for at in blocks]
+            from geniusbot.games.tictacfive.threats import focus  # it reads this module's board helpers
+
+            narrowed = focus(self._board, own, near)
+            if narrowed:
+                return [Place(seat, _POINT_AT[at]) for at in narrowed]
         return [Place(seat, _POINT_AT[at]) for at in near] or None
 
     def rollout_move(self, seat: str, rng: random.Random) -> Move | None:
