@@ -50,7 +50,7 @@ def _card_words(language: str, players: tuple[tuple[str, str], ...], font: str |
     and a :class:`Words` is never changed once made."""
     named = dict(players)
     seats = dict.fromkeys(("p1", "p2", *named))
-    return Words(drawn_language(language), {seat: seat_name(seat, named) for seat in seats})
+    return Words(drawn_language(language), {seat: seat_name(seat, named) for seat in seats}, remember=True)
 
 
 def drawn_language(language: str) -> str:

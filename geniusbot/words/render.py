@@ -37,11 +37,12 @@ _FIELD = re.compile(r"(\{[^{}]*\})")
 _SEPARATOR = say_c("list separator", ", ")
 
 
-#: What each :class:`Words` said of each message lately, by identity (``say`` hands out the same
-#: message for the same parts, and a picture says the same labels on every move): the words and
-#: the message are kept with the text, so an id is never taken for another's. One table for every
-#: ``Words``, of at most ``_REMEMBERED`` entries (then it starts again), so memory stays bounded
-#: however many matches speak at once.
+#: What each remembering :class:`Words` (a card's: ``remember=True``) said of each message lately,
+#: by identity (``say`` hands out the same message for the same parts, and a picture says the same
+#: labels on every move): the words and the message are kept with the text, so an id is never taken
+#: for another's. One table for every such ``Words``, of at most ``_REMEMBERED`` entries (then it
+#: starts again), so memory stays bounded however many matches are drawn at once; the ``Words``
+#: made for one sentence remember nothing, so what they say is not held after them.
 _SAID: dict[tuple[int, int], tuple[Words, Message, str]] = {}
 _REMEMBERED = 8192
 
@@ -50,14 +51,19 @@ class Words:
     """Makes messages into text in ``language`` (``"en"``, ``"ko"``, a Discord locale such as
     ``"en-US"``, or :data:`PSEUDO`), naming the seats by ``names`` (seat -> display name)."""
 
-    def __init__(self, language: str = ENGLISH, names: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, language: str = ENGLISH, names: Mapping[str, str] | None = None, *, remember: bool = False
+    ) -> None:
         self.language = language
         self.names = spoken_names(names or {})
         # English is the templates themselves: no catalogue to look in (a picture says some
         # thirty messages, so the look-up is skipped rather than cached).
         self._source = languages(language)[-1] == ENGLISH
+        self._remember = remember
 
     def __call__(self, message: Message) -> str:
+        if not self._remember:
+            return self._say(message)
         key = (id(self), id(message))
         known = _SAID.get(key)
         if known is not None and known[0] is self and known[1] is message:

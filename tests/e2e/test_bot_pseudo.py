@@ -88,7 +88,7 @@ async def test_the_front_end_speaks_the_pseudo_language(world: World) -> None:
             said_by_messages(line)
         page_message = await fake.wait_for_followup(replay)
         labels = [c["label"] for row in page_message.components for c in row.get("components", [])]
-        assert len(labels) == 5
+        assert len(labels) == 6  # first, previous, next, last, GIF, Analyse
         for label in labels:
             said_by_messages(label)
         record = await fake.slash(world.carol, world.guild, world.room, "record", {"match": 1})

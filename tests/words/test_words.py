@@ -77,8 +77,10 @@ def test_a_message_made_again_is_checked_as_the_first_was():
     assert Words()(listed) == "1, 2" and Words()(listed) == "1, 2"
 
 
-def test_words_say_a_message_again_as_they_said_it_first():
-    words = Words(names={"p1": "alice", "p2": "bob"})
+@pytest.mark.parametrize("remember", [False, True])
+def test_words_say_a_message_again_as_they_said_it_first(remember: bool):
+    # A card's words remember what they said (remember=True); either way the words are the same.
+    words = Words(names={"p1": "alice", "p2": "bob"}, remember=remember)
     for _ in range(2):
         assert words(say("{seat} ran out of time", seat=Seat("p1"))) == "alice ran out of time"
         assert words(say("{seat} ran out of time", seat=Seat("p2"))) == "bob ran out of time"
