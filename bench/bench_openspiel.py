@@ -13,7 +13,10 @@ choice it searches the position with white to place the fourth stone and takes w
 best move's mean value is positive for white, else black.
 
 The practice levels play by their iteration budgets alone (no clock), as bench_practice.py
-measures them; both sides' seconds per move are timed. Each pairing plays ``--games`` games,
+measures them. ``review`` is the engine review as a player (:func:`geniusbot.analysis.best_move`):
+the first move of a forced win when Tic-Tac-Five's VCF/VCT search finds one, else the best of
+``--review`` candidates by play-outs (as ``geniusbot analyse --candidates --playouts`` values
+them); seeded per game and move. Both sides' seconds per move are timed. Each pairing plays ``--games`` games,
 seats alternating; a draw counts half. Then ``hard`` plays OpenSpiel's bot at the count of
 simulations that spends ``hard``'s mean time per move (measured in the same run, from the
 largest count's seconds per simulation), and a Bradley-Terry model fitted to every game by
@@ -21,7 +24,7 @@ maximum likelihood (draws as half a win, one virtual draw in each pairing that p
 clean sweep stays finite) gives the rating ladder on the Elo scale, the smallest count at 0.
 
 Run: pip install -e ".[bench]"; python bench/bench_openspiel.py [--games 4] [--sims 100,400,1600]
-[--levels easy,normal,hard] [--jobs 1]
+[--levels easy,normal,hard,review] [--review 8,16] [--jobs 1]
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from typing import Any
 # Run from a checkout without installing: the package sits next to bench/.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from geniusbot.analysis import Effort, best_move
 from geniusbot.games import Game, GameError, get_game
 from geniusbot.games.grid import Point, parse_point
 from geniusbot.practice import LEVELS, Budget, Knowledge, choose
@@ -55,6 +59,8 @@ GAME = "tictacfive"
 SIZE = 15
 UCT_C = 2.0
 MEMORY_MB = 500
+#: The review engine as a player (``review`` in ``--levels``): its candidates and play-outs a move.
+REVIEW = Effort(candidates=8, playouts=16)
 
 
 def _action(point: str) -> int:
@@ -115,8 +121,11 @@ class OpenSpielSide:
         return next(referee.legal_moves(seat)).text()
 
 
-def _side(spec: str, number: int) -> OpenSpielSide | Budget:
-    """A player: ``mcts-N`` (OpenSpiel's bot at N simulations) or a practice level's budget."""
+def _side(spec: str, number: int) -> OpenSpielSide | Budget | Effort:
+    """A player: ``mcts-N`` (OpenSpiel's bot at N simulations), ``review`` (the review engine's
+    best move, :func:`geniusbot.analysis.best_move`) or a practice level's budget."""
+    if spec == "review":
+        return REVIEW
     if spec.startswith("mcts-"):
         simulations = int(spec.removeprefix("mcts-"))
         return OpenSpielSide(simulations, seed=number * 7919 + simulations)
@@ -139,6 +148,8 @@ def play(first: str, second: str, number: int) -> Tally:
         if isinstance(side, Budget):
             knowledge = Knowledge(GAME, referee.variant, {}, seat, [referee.view(seat)], referee.seed, list(actions))
             text = choose(knowledge, side, seed=number * 1000 + len(actions)).text
+        elif isinstance(side, Effort):
+            text = best_move(referee, seat, dataclasses.replace(side, seed=number * 1000 + len(actions))).text()
         else:
             text = side.move(referee, seat)
         seconds[mine] += time.perf_counter() - start
@@ -197,10 +208,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=4, help="games of each pairing, seats alternating")
     parser.add_argument("--sims", default="100,400,1600", help="OpenSpiel MCTS simulation counts, comma-separated")
-    parser.add_argument("--levels", default="easy,normal,hard", help="practice levels, comma-separated")
+    parser.add_argument(
+        "--levels", default="easy,normal,hard,review", help="practice levels and review, comma-separated"
+    )
+    parser.add_argument(
+        "--review", default="8,16", help="the review player's candidates and play-outs a move (CANDIDATES,PLAYOUTS)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once")
     args = parser.parse_args()
     counts = [int(n) for n in args.sims.split(",")]
+    candidates, playouts = (int(n) for n in args.review.split(","))
+    global REVIEW
+    REVIEW = Effort(candidates=candidates, playouts=playouts)
     levels = args.levels.split(",")
     print(f"load average at the start: {os.getloadavg()[0]:.2f}", flush=True)
     started = time.monotonic()
@@ -246,7 +265,8 @@ def main() -> None:
             rewards = results.get((level, f"mcts-{n}"), [])
             cells.append(f"{sum(rewards) / len(rewards):.0%} of {len(rewards)}" if rewards else "")
         seconds = clock[level][0] / clock[level][1]
-        print(f"| {level} ({LEVELS[level].iterations}) | " + " | ".join(cells) + f" | {seconds:.3f} |")
+        effort = f"{REVIEW.candidates} x {REVIEW.playouts}" if level == "review" else LEVELS[level].iterations
+        print(f"| {level} ({effort}) | " + " | ".join(cells) + f" | {seconds:.3f} |")
     timing = ", ".join(f"{n}: {clock[f'mcts-{n}'][0] / clock[f'mcts-{n}'][1]:.3f} s" for n in columns)
     print(f"\nOpenSpiel MCTS, s a move: {timing}; equal time to hard: {equal} simulations")
     rungs = [(a, b) for a, b in results if not (a in levels and b.startswith("mcts-"))]

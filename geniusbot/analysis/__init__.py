@@ -4,7 +4,8 @@
 module        what it holds
 ============  ==================================================================================
 :mod:`.review`  the review itself, pure: :func:`positions`, :func:`judge` (one move, for a worker
-              process), :func:`assemble`, :func:`review`; :class:`Effort`, :class:`Review`
+              process), :func:`assemble`, :func:`review`,
+              :func:`best_move` (a bench's player); :class:`Effort`, :class:`Review`
 :mod:`.said`    the review in words (catalogue messages): :func:`lines`, :func:`graph_said`
 :mod:`.graph`   the graph as a picture (Pillow, the house palette): :func:`graph_png`
 ============  ==================================================================================
@@ -24,6 +25,7 @@ from .review import (
     Position,
     Review,
     assemble,
+    best_move,
     judge,
     positions,
     review,
@@ -38,6 +40,7 @@ __all__ = [
     "Position",
     "Review",
     "assemble",
+    "best_move",
     "judge",
     "positions",
     "review",

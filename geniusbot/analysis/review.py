@@ -226,6 +226,45 @@ def judge(position: Position, effort: Effort = DEFAULT_EFFORT) -> MoveReview:
     )
 
 
+def _other(game: Game, seat: str) -> bool:
+    """Whether the other seat alone is to move (its forced win is then worth searching)."""
+    movers = game.to_move()
+    return len(movers) == 1 and movers[0] != seat
+
+
+def best_move(game: Game, seat: str, effort: Effort = DEFAULT_EFFORT) -> Move:
+    """The move the review values best for ``seat`` (to move) in ``game``: the first move of a
+    forced win the game's tactics search finds, else the best of the moves :func:`judge` would
+    try (each valued as there, the same dice for all; ties go to the first tried). Pure: the same
+    game and effort (its ``seed`` too) give the same move. A bench's player, not the review's."""
+    if seat not in game.to_move():
+        raise ValueError(seat)
+    solved = _solved(game, effort)
+    if solved and game.to_move() == (seat,):
+        win = game.forced_win()
+        if win is not None:
+            return game.parse_move(win.first, seat)
+    dice = f"best:{effort.seed}"
+    best: tuple[float, Move] | None = None
+    for move in _candidates(game, seat, effort, random.Random(dice)):
+        trial = game.copy()
+        try:
+            trial.play(move)
+        except GameError:
+            continue
+        if trial.is_over:
+            worth = rewards(trial).get(seat, 0.5)
+        elif solved and _other(trial, seat) and trial.forced_win(threats=0) is not None:
+            worth = 0.0
+        else:
+            worth = _chance(trial, seat, effort.playouts, dice)
+        if best is None or worth > best[0]:
+            best = (worth, move)
+    if best is None:
+        return next(iter(game.legal_moves(seat)))
+    return best[1]
+
+
 def assemble(start: Game, judged: Sequence[MoveReview], end: Game, effort: Effort) -> Review:
     """The review of the moves judged: the graph, the marks."""
     final = None
