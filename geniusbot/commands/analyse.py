@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from geniusbot.archive.steps import Steps
     from geniusbot.words import Message
     from geniusbot.words.parser import SaidCommands
 
@@ -42,21 +41,9 @@ def add_parser(commands: SaidCommands) -> None:
             )
         ),
     )
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "file",
-        nargs="?",
-        metavar="FILE",
-        help=parser.said_help(say("the record file (see README.md, 'The match record'); - reads standard input")),
-    )
-    source.add_argument(
-        "--match", type=int, metavar="N", help=parser.said_help(say("the stored match N instead of a record file"))
-    )
-    parser.add_argument(
-        "--db",
-        metavar="URL",
-        help=parser.said_help(say("with --match: a SQLite file or database URL instead of DATABASE_URL")),
-    )
+    from .replay import add_source
+
+    add_source(parser)
     parser.add_argument(
         "--graph", metavar="OUT", help=parser.said_help(say("write the graph of who was ahead to OUT as a PNG"))
     )
@@ -86,57 +73,10 @@ def _say(args: argparse.Namespace, said: Message) -> None:
     complainer("analyse", args)(said)
 
 
-async def _stored(args: argparse.Namespace) -> Steps | int:
-    from geniusbot.archive.steps import from_store
-    from geniusbot.storage import MatchNotFound
-    from geniusbot.words import Verbatim, say
-
-    from . import complainer, open_store, said_of
-    from .replay import _database
-
-    try:
-        url = _database(args)
-    except ValueError as error:
-        _say(args, say("{problem}.", problem=said_of(error)))
-        return EXIT_USAGE
-    store = await open_store(url, complainer("analyse", args))
-    if store is None:
-        return EXIT_USAGE
-    try:
-        steps = await from_store(store, args.match)
-    except MatchNotFound:
-        _say(
-            args,
-            say(
-                "there is no match #{id} in the database {url}; check the number, or --db.",
-                id=args.match,
-                url=Verbatim(repr(url)),
-            ),
-        )
-        return EXIT_USAGE
-    finally:
-        await store.close()
-    if steps.result is None:  # its secrets are still secret: a review waits for the end
-        _say(args, say("match #{id} is still being played; review it once it is over.", id=args.match))
-        return EXIT_USAGE
-    return steps
-
-
-def _from_file(args: argparse.Namespace) -> Steps | int:
-    from geniusbot.archive.steps import StepsRefused, from_record
-    from geniusbot.record.file import RecordUnreadable, read_record_bytes
+def _nothing_reviewed(refusal: Message) -> Message:
     from geniusbot.words import say
 
-    try:
-        data, what = read_record_bytes(args.file)
-    except RecordUnreadable as error:
-        _say(args, error.said)
-        return EXIT_USAGE
-    try:
-        return from_record(data, what)
-    except StepsRefused as error:
-        _say(args, say("{refusal} Nothing was reviewed.", refusal=error.said))
-        return EXIT_USAGE
+    return say("{refusal} Nothing was reviewed.", refusal=refusal)
 
 
 async def command(args: argparse.Namespace) -> int:
@@ -146,17 +86,19 @@ async def command(args: argparse.Namespace) -> int:
     from geniusbot.words import Verbatim, Words, say
 
     from . import language_of
+    from .replay import db_without_match, load_steps, unfinished
 
-    if args.db and args.match is None:
-        _say(args, say("--db goes with --match (a record file needs no database); leave it out or give --match N."))
+    if db_without_match(args, "analyse"):
         return EXIT_USAGE
     for given in (args.playouts, args.candidates):
         if given is not None and not 1 <= given <= 1000:
             _say(args, say("--playouts and --candidates take a number from 1 to 1000."))
             return EXIT_USAGE
-    steps = await _stored(args) if args.match is not None else _from_file(args)
+    steps = await load_steps(args, "analyse", _nothing_reviewed)
     if isinstance(steps, int):
         return steps
+    if unfinished(args, steps, "analyse"):  # its secrets are still secret: a review waits for the end
+        return EXIT_USAGE
     words = Words(language_of(args), steps.names)
     effort = Effort(
         candidates=args.candidates or DEFAULT_EFFORT.candidates, playouts=args.playouts or DEFAULT_EFFORT.playouts

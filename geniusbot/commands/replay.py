@@ -15,6 +15,7 @@ heavy at its top: the steps, the pictures and the database are loaded when the c
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from geniusbot.archive.gif import Part
     from geniusbot.archive.steps import Steps
     from geniusbot.words import Message
-    from geniusbot.words.parser import SaidCommands
+    from geniusbot.words.parser import SaidCommands, SaidParser
 
 EXIT_USAGE = 2
 
@@ -50,21 +51,7 @@ def add_parser(commands: SaidCommands) -> None:
             )
         ),
     )
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "file",
-        nargs="?",
-        metavar="FILE",
-        help=parser.said_help(say("the record file (see README.md, 'The match record'); - reads standard input")),
-    )
-    source.add_argument(
-        "--match", type=int, metavar="N", help=parser.said_help(say("the stored match N instead of a record file"))
-    )
-    parser.add_argument(
-        "--db",
-        metavar="URL",
-        help=parser.said_help(say("with --match: a SQLite file or database URL instead of DATABASE_URL")),
-    )
+    add_source(parser)
     # The output formats: one of them, and only one. Another format is one more add_argument here
     # and one more branch in command().
     output = parser.add_mutually_exclusive_group(required=True)
@@ -100,6 +87,84 @@ def add_parser(commands: SaidCommands) -> None:
     parser.set_defaults(handler="geniusbot.commands.replay:command")
 
 
+def add_source(parser: SaidParser) -> None:
+    """The match a command reads (``replay``, ``analyse``): a record ``FILE`` (``-``: standard
+    input) or ``--match N`` from the database, ``--db URL`` instead of DATABASE_URL."""
+    from geniusbot.words import say
+
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help=parser.said_help(say("the record file (see README.md, 'The match record'); - reads standard input")),
+    )
+    source.add_argument(
+        "--match", type=int, metavar="N", help=parser.said_help(say("the stored match N instead of a record file"))
+    )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help=parser.said_help(say("with --match: a SQLite file or database URL instead of DATABASE_URL")),
+    )
+
+
+def db_without_match(args: argparse.Namespace, command: str) -> bool:
+    """Whether ``--db`` came without ``--match`` (said as ``command``'s): a record needs no database."""
+    from geniusbot.words import say
+
+    from . import complainer
+
+    if args.db and args.match is None:
+        complainer(command, args)(
+            say("--db goes with --match (a record file needs no database); leave it out or give --match N.")
+        )
+        return True
+    return False
+
+
+async def load_steps(args: argparse.Namespace, command: str, refused: Callable[[Message], Message]) -> Steps | int:
+    """The steps of the match :func:`add_source` names, or exit 2 said as ``command``'s: an
+    unreadable file, a record refused (``refused`` says what was not done), no such match, a
+    database that cannot be used."""
+    from geniusbot.archive.steps import StepsRefused, from_record
+    from geniusbot.record.file import RecordUnreadable, read_record_bytes
+
+    from . import complainer
+
+    if args.match is not None:
+        return await _stored(args, command)
+    try:
+        data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
+    except RecordUnreadable as error:
+        complainer(command, args)(error.said)
+        return EXIT_USAGE
+    try:
+        return from_record(data, what)
+    except StepsRefused as error:
+        complainer(command, args)(refused(error.said))
+        return EXIT_USAGE
+
+
+def unfinished(args: argparse.Namespace, steps: Steps, command: str) -> bool:
+    """Whether a stored match is still being played (said as ``command``'s): its review, which
+    knows every secret, waits for its end."""
+    from geniusbot.words import say
+
+    from . import complainer
+
+    if args.match is None or steps.result is not None:
+        return False
+    complainer(command, args)(say("match #{id} is still being played; review it once it is over.", id=args.match))
+    return True
+
+
+def _no_file(refusal: Message) -> Message:
+    from geniusbot.words import say
+
+    return say("{refusal} No file was written.", refusal=refusal)
+
+
 def language_of(args: argparse.Namespace) -> str:
     """The language asked for: ``--language``, else the settings' GENIUSBOT_LANGUAGE, else English."""
     from . import language_of as asked
@@ -126,31 +191,31 @@ def _database(args: argparse.Namespace) -> str:
     return url
 
 
-async def _stored(args: argparse.Namespace) -> Steps | int:
+async def _stored(args: argparse.Namespace, command: str) -> Steps | int:
     from geniusbot.archive.steps import from_store
     from geniusbot.storage import MatchNotFound
     from geniusbot.words import Verbatim, say
 
     from . import complainer, open_store, said_of
 
+    complain = complainer(command, args)
     try:
         url = _database(args)
     except ValueError as error:
-        _say(args, say("{problem}.", problem=said_of(error)))
+        complain(say("{problem}.", problem=said_of(error)))
         return EXIT_USAGE
-    store = await open_store(url, complainer("replay", args))
+    store = await open_store(url, complain)
     if store is None:
         return EXIT_USAGE
     try:
         return await from_store(store, args.match)
     except MatchNotFound:
-        _say(
-            args,
+        complain(
             say(
                 "there is no match #{id} in the database {url}; check the number, or --db.",
                 id=args.match,
                 url=Verbatim(repr(url)),
-            ),
+            )
         )
         return EXIT_USAGE
     finally:
@@ -247,13 +312,11 @@ def _write_gif(args: argparse.Namespace, steps: Steps, out: Path) -> int:
 
 async def command(args: argparse.Namespace) -> int:
     """``geniusbot replay (FILE | --match N [--db URL]) (--gif OUT | --html OUT)``."""
-    from geniusbot.archive.steps import StepsRefused, from_record
     from geniusbot.words import say
 
     from . import said_of
 
-    if args.db and args.match is None:
-        _say(args, say("--db goes with --match (a record file needs no database); leave it out or give --match N."))
+    if db_without_match(args, "replay"):
         return EXIT_USAGE
     if args.html is not None:
         from geniusbot.archive.page import html_command
@@ -272,29 +335,14 @@ async def command(args: argparse.Namespace) -> int:
                 _say(args, say("{problem}.", problem=said_of(error)))
                 return EXIT_USAGE
         return await html_command(args, parts)
-    if args.match is not None:
-        steps = await _stored(args)
-        if isinstance(steps, int):
-            return steps
-        steps.language = language_of(args)
-    else:
-        from geniusbot.record.file import RecordUnreadable, read_record_bytes
-
-        try:
-            data, what = read_record_bytes(args.file)  # at most the largest record and one byte more
-        except RecordUnreadable as error:
-            _say(args, error.said)
-            return EXIT_USAGE
-        try:
-            steps = from_record(data, what)
-            steps.language = language_of(args)
-        except StepsRefused as error:
-            _say(args, say("{refusal} No file was written.", refusal=error.said))
-            return EXIT_USAGE
+    steps = await load_steps(args, "replay", _no_file)
+    if isinstance(steps, int):
+        return steps
+    steps.language = language_of(args)
     if args.review:
         from geniusbot.analysis import review
 
-        if _unfinished(args, steps):
+        if unfinished(args, steps, "replay"):
             return EXIT_USAGE
         steps.review = review(steps.start, steps.actions)
     # The output: the one format of the output group given (another format is one more branch).
@@ -305,34 +353,11 @@ async def _reviewed(args: argparse.Namespace) -> tuple[str, dict[int, str]] | in
     """The engine review's parts of the replay page (``--html --review``), or exit 2 said."""
     from geniusbot.analysis import review
     from geniusbot.archive.review_page import review_parts
-    from geniusbot.archive.steps import StepsRefused, from_record
-    from geniusbot.record.file import RecordUnreadable, read_record_bytes
-    from geniusbot.words import Words, say
+    from geniusbot.words import Words
 
-    if args.match is not None:
-        steps = await _stored(args)
-        if isinstance(steps, int):
-            return steps
-    else:
-        try:
-            data, what = read_record_bytes(args.file)
-            steps = from_record(data, what)
-        except RecordUnreadable as error:
-            _say(args, error.said)
-            return EXIT_USAGE
-        except StepsRefused as error:
-            _say(args, say("{refusal} No file was written.", refusal=error.said))
-            return EXIT_USAGE
-    if _unfinished(args, steps):
+    steps = await load_steps(args, "replay", _no_file)
+    if isinstance(steps, int):
+        return steps
+    if unfinished(args, steps, "replay"):
         return EXIT_USAGE
     return review_parts(review(steps.start, steps.actions), Words(language_of(args), steps.names))
-
-
-def _unfinished(args: argparse.Namespace, steps: Steps) -> bool:
-    """Whether a stored match is still being played (said): its review, which knows every secret, waits."""
-    from geniusbot.words import say
-
-    if args.match is None or steps.result is not None:
-        return False
-    _say(args, say("match #{id} is still being played; review it once it is over.", id=args.match))
-    return True

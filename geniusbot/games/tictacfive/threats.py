@@ -4,8 +4,8 @@ A *five-point* of a colour is an empty point where its stone makes five or more 
 overline wins too). A *winning threat* is a move after which its colour wins whatever the other
 does, unless the other has fours of its own to play first:
 
-* a move that leaves two five-points or more (an open four ``.XXXX.``, or a double four), made
-  from an open three (``.XXX.``, ``.X.XX.``) or from two broken lines;
+* a move that leaves two five-points or more: an open four ``.XXXX.`` (grown from an open three,
+  ``.XXX.`` or ``.X.XX.``) or a double four (grown from two broken lines);
 * a four-three: one five-point and an open three in another line (allowed: only a double three
   is forbidden, ruling 1).
 
