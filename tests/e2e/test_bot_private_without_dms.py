@@ -6,6 +6,7 @@ and the form's move is checked and taken exactly as a DM."""
 from __future__ import annotations
 
 from tests.e2e.botworld import World, ephemeral_answer
+from tests.e2e.test_bot_tournament import started
 from tests.fakediscord import FakeMessage
 
 
@@ -88,14 +89,7 @@ async def test_a_tournament_game_offers_send_privately_to_a_player_with_closed_d
     fake = world.fake
     world.bob.dms_open = False
     async with world.running() as bot:
-        given = {"game": "decks", "format": "round_robin"}
-        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament create", given)
-        assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
-        [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
-        for player in (world.alice, world.bob):
-            await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
-        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
-        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        await started(world, {"game": "decks", "format": "round_robin"}, [world.alice, world.bob])
         await fake.wait_until(lambda: 1 in bot.host.matches, what="the tournament's game")
         thread = fake.channels[bot.host.matches[1].channel_id]
         offer = await fake.wait_for_message(thread, predicate=entry, timeout=15)

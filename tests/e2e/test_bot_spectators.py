@@ -13,6 +13,7 @@ from tests.e2e.botworld import PNG_MAGIC, TestBot, World, ephemeral_answer
 from tests.e2e.secrecy import move, play_by_move, readable, scan_sealed
 from tests.e2e.test_bot_korean_rooms import examples
 from tests.e2e.test_bot_pseudo import said_by_messages
+from tests.e2e.test_bot_tournament import started
 from tests.fakediscord import FakeChannel, FakeMessage
 from tests.fakediscord.model import ATTACH_FILES, READ_MESSAGE_HISTORY, SEND_MESSAGES, VIEW_CHANNEL
 
@@ -240,14 +241,7 @@ async def test_a_tournament_game_shows_its_secrets_in_the_servers_spectators_roo
     async with world.running() as bot:
         interaction = await fake.slash(world.owner, world.guild, world.room, "setup", {"spectators": spectators})
         await ephemeral_answer(world, interaction)
-        given = {"game": "decks", "format": "round_robin"}
-        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament create", given)
-        assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
-        [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
-        for player in (world.alice, world.bob):
-            await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
-        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
-        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        await started(world, {"game": "decks", "format": "round_robin"}, [world.alice, world.bob])
         await fake.wait_until(lambda: 1 in bot.host.matches, what="the tournament's game")
         live = bot.host.matches[1]
         assert live.host.get("spectators") == {"room": spectators.id, "host": world.owner.id}

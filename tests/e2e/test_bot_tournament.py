@@ -35,6 +35,18 @@ async def sign_up(world: World, players: list[FakeUser]) -> None:
     assert await ephemeral_answer(world, pressed) == "You are signed up for tournament #1 already."
 
 
+async def started(world: World, given: dict[str, object], players: list[FakeUser]) -> None:
+    """Tournament #1 made with ``given``, ``players`` signed up with its button, and started."""
+    fake = world.fake
+    interaction = await fake.slash(world.owner, world.guild, world.room, "tournament create", given)
+    assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
+    [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
+    for player in players:
+        await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
+    interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
+    assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+
+
 async def settled(bot: TestBot) -> None:
     """Wait for the runner to be done with the tournament for now."""
     cog = bot.get_cog("Tournaments")  # the extension's own class (loaded apart from this module's import)
@@ -190,14 +202,7 @@ async def test_an_elimination_with_a_withdrawal_a_bye_an_aborted_match_and_a_rep
 async def test_a_no_show_loses_on_time_and_the_tournament_goes_on_by_itself(world: World) -> None:
     fake = world.fake
     async with world.running() as bot:
-        given = {"game": "tictacfive", "format": "swiss", "clock": "30s"}
-        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament create", given)
-        assert await ephemeral_answer(world, interaction) == "Tournament #1 is open for sign-up."
-        [post] = [m for m in fake.messages(world.room) if m.content.startswith("Tournament #1: ")]
-        for player in (world.alice, world.bob):
-            await ephemeral_answer(world, await fake.click(player, post, "gb:join:1"))
-        interaction = await fake.slash(world.owner, world.guild, world.room, "tournament start", {"number": 1})
-        assert await ephemeral_answer(world, interaction) == "Tournament #1 has started."
+        await started(world, {"game": "tictacfive", "format": "swiss", "clock": "30s"}, [world.alice, world.bob])
         await round_posted(world, 1)
         await fake.wait_until(lambda: len(running_threads(world)) == 1, what="the one match")
         await settled(bot)
