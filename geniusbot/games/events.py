@@ -70,7 +70,6 @@ class EventKind(StrEnum):
     TIMEOUT = "timeout"
 
 
-@dataclass(frozen=True)
 class Event:
     """Something a host announces after a move, a timeout or a closed window.
 
@@ -80,16 +79,36 @@ class Event:
     ``data`` carries plain values for it. An event whose ``text`` is empty is data only: a host
     says nothing for it. ``delete_after``: what the rules show for a while only (a memory grid),
     a public event whose message the host deletes this many seconds after it posts it.
+    ``said``: what it says as words-as-data (:mod:`geniusbot.words`); a host says it in the
+    room's language with the players' names, and ``text`` is its English with the seat ids, made
+    when first read (a record ruled on a few hundred moves reads none of it).
+
+    Frozen, compared as a dataclass of ``text``, ``seats``, ``kind``, ``data`` and
+    ``delete_after`` is (``said`` is not compared), and pickled with its fields.
     """
 
-    text: str
-    seats: frozenset[str] | None = None
-    kind: StrEnum = EventKind.INFO
-    data: Mapping[str, Any] = field(default_factory=dict)
-    delete_after: float | None = None
-    #: What it says as words-as-data (:mod:`geniusbot.words`): a host says it in the room's
-    #: language with the players' names; ``text`` is its English with the seat ids.
-    said: Message | None = field(default=None, compare=False)
+    __slots__ = ("_text", "data", "delete_after", "kind", "said", "seats")
+    seats: frozenset[str] | None
+    kind: StrEnum
+    data: Mapping[str, Any]
+    delete_after: float | None
+    said: Message | None
+
+    def __init__(
+        self,
+        text: str,
+        seats: frozenset[str] | None = None,
+        kind: StrEnum = EventKind.INFO,
+        data: Mapping[str, Any] | None = None,
+        delete_after: float | None = None,
+        said: Message | None = None,
+    ) -> None:
+        _set(self, "_text", text)
+        _set(self, "seats", seats)
+        _set(self, "kind", kind)
+        _set(self, "data", {} if data is None else data)
+        _set(self, "delete_after", delete_after)
+        _set(self, "said", said)
 
     @classmethod
     def of(
@@ -101,11 +120,70 @@ class Event:
         delete_after: float | None = None,
     ) -> Event:
         """An event that says ``said``: ``Event.of(say("{seat} passes.", seat=Seat("p1")), kind=...)``."""
-        return cls(ENGLISH_WORDS(said), seats, kind, dict(data or {}), delete_after, said)
+        event = cls.__new__(cls)
+        _set(event, "_text", None)
+        _set(event, "seats", seats)
+        _set(event, "kind", kind)
+        _set(event, "data", {} if data is None else dict(data))
+        _set(event, "delete_after", delete_after)
+        _set(event, "said", said)
+        return event
+
+    @property
+    def text(self) -> str:
+        """The event's English with the seat ids (what a record keeps); ``""``: data only."""
+        text: str | None = self._text
+        if text is None:
+            assert self.said is not None
+            text = ENGLISH_WORDS(self.said)
+            _set(self, "_text", text)
+        return text
 
     @property
     def public(self) -> bool:
         return self.seats is None
+
+    def replace(self, **changes: Any) -> Event:
+        """A copy with ``changes`` (as :func:`dataclasses.replace`): ``event.replace(kind=EventKind.TIMEOUT)``."""
+        event = Event.__new__(Event)
+        for name in self.__slots__:
+            _set(event, name, getattr(self, name))
+        for name, value in changes.items():
+            if name not in ("text", "seats", "kind", "data", "delete_after", "said"):
+                raise TypeError(f"an Event has no field {name!r}")
+            _set(event, "_text" if name == "text" else name, value)
+        return event
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.text, self.seats, self.kind, self.data, self.delete_after)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Event)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Event is frozen: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Event is frozen: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.text, self.seats, self.kind, dict(self.data), self.delete_after, self.said))
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(text={self.text!r}, seats={self.seats!r}, kind={self.kind!r}, data={self.data!r}, "
+            f"delete_after={self.delete_after!r}, said={self.said!r})"
+        )
+
+
+#: Sets a field of a frozen :class:`Event` where it is made.
+_set = object.__setattr__
 
 
 @dataclass(frozen=True)

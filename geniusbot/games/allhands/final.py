@@ -71,7 +71,7 @@ import math
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
@@ -1060,15 +1060,15 @@ class AllHandsOnDeck(Game):
         for e in events:
             data = {**e.data, "task": self.current_task, "play": self.play_no}
             if e.kind != EventKind.END:
-                wrapped.append(replace(e, data=data))
+                wrapped.append(e.replace(data=data))
                 continue
             ending = Outcome.from_dict(e.data)
             if ending is not None and ending.termination is Termination.TIME and "seat" in ending.data:
                 seat = ending.data["seat"]
-                wrapped.append(replace(e, kind=EventKind.TIMEOUT, data={**data, "seat": seat}))
+                wrapped.append(e.replace(kind=EventKind.TIMEOUT, data={**data, "seat": seat}))
                 wrapped.append(Event("", seats=e.seats, kind=AllHandsOnDeckEvent.TASK_END, data=data))
             else:
-                wrapped.append(replace(e, kind=AllHandsOnDeckEvent.TASK_END, data=data))
+                wrapped.append(e.replace(kind=AllHandsOnDeckEvent.TASK_END, data=data))
         return wrapped
 
     def _after_task_step(self) -> list[Event]:
