@@ -140,6 +140,21 @@ def take(game: Game, line: RecordLine) -> Taken | str:
 
     A rejected line leaves ``game`` unchanged.
     """
+    taken = _apply_line(game, line)
+    return taken if isinstance(taken, str) else Taken(*taken)
+
+
+def rule_on(game: Game, line: RecordLine) -> str | None:
+    """Apply one line to ``game``: ``None`` when accepted, else the reason it was rejected.
+
+    A rejected line leaves ``game`` unchanged.
+    """
+    taken = _apply_line(game, line)
+    return taken if isinstance(taken, str) else None
+
+
+def _apply_line(game: Game, line: RecordLine) -> tuple[GameAction, Move | None] | str:
+    # take and rule_on in one: a plain pair, as a record of hundreds of lines is ruled on line by line.
     if game.is_over:
         return GAME_OVER
     action = line_action(line)
@@ -157,16 +172,7 @@ def take(game: Game, line: RecordLine) -> Taken | str:
                 )
             )
         return Ruling.of(error)
-    return Taken(action, move)
-
-
-def rule_on(game: Game, line: RecordLine) -> str | None:
-    """Apply one line to ``game``: ``None`` when accepted, else the reason it was rejected.
-
-    A rejected line leaves ``game`` unchanged.
-    """
-    taken = take(game, line)
-    return taken if isinstance(taken, str) else None
+    return action, move
 
 
 def line_action(line: RecordLine) -> GameAction | str:

@@ -87,7 +87,6 @@ class Event:
     ``delete_after`` is (``said`` is not compared), and pickled with its fields.
     """
 
-    __slots__ = ("_text", "data", "delete_after", "kind", "said", "seats")
     seats: frozenset[str] | None
     kind: StrEnum
     data: Mapping[str, Any]
@@ -103,12 +102,15 @@ class Event:
         delete_after: float | None = None,
         said: Message | None = None,
     ) -> None:
-        _set(self, "_text", text)
-        _set(self, "seats", seats)
-        _set(self, "kind", kind)
-        _set(self, "data", {} if data is None else data)
-        _set(self, "delete_after", delete_after)
-        _set(self, "said", said)
+        # Frozen: the fields are written once, here, past the class's __setattr__ (a move makes
+        # an event or two, and a record ruled on replays hundreds of moves).
+        fields = self.__dict__
+        fields["_text"] = text
+        fields["seats"] = seats
+        fields["kind"] = kind
+        fields["data"] = {} if data is None else data
+        fields["delete_after"] = delete_after
+        fields["said"] = said
 
     @classmethod
     def of(
@@ -121,22 +123,22 @@ class Event:
     ) -> Event:
         """An event that says ``said``: ``Event.of(say("{seat} passes.", seat=Seat("p1")), kind=...)``."""
         event = cls.__new__(cls)
-        _set(event, "_text", None)
-        _set(event, "seats", seats)
-        _set(event, "kind", kind)
-        _set(event, "data", {} if data is None else dict(data))
-        _set(event, "delete_after", delete_after)
-        _set(event, "said", said)
+        fields = event.__dict__
+        fields["_text"] = None
+        fields["seats"] = seats
+        fields["kind"] = kind
+        fields["data"] = {} if data is None else dict(data)
+        fields["delete_after"] = delete_after
+        fields["said"] = said
         return event
 
     @property
     def text(self) -> str:
         """The event's English with the seat ids (what a record keeps); ``""``: data only."""
-        text: str | None = self._text
+        text: str | None = self.__dict__["_text"]
         if text is None:
             assert self.said is not None
-            text = ENGLISH_WORDS(self.said)
-            _set(self, "_text", text)
+            text = self.__dict__["_text"] = ENGLISH_WORDS(self.said)
         return text
 
     @property
@@ -146,12 +148,11 @@ class Event:
     def replace(self, **changes: Any) -> Event:
         """A copy with ``changes`` (as :func:`dataclasses.replace`): ``event.replace(kind=EventKind.TIMEOUT)``."""
         event = Event.__new__(Event)
-        for name in self.__slots__:
-            _set(event, name, getattr(self, name))
+        event.__dict__.update(self.__dict__)
         for name, value in changes.items():
             if name not in ("text", "seats", "kind", "data", "delete_after", "said"):
                 raise TypeError(f"an Event has no field {name!r}")
-            _set(event, "_text" if name == "text" else name, value)
+            event.__dict__["_text" if name == "text" else name] = value
         return event
 
     def _fields(self) -> tuple[Any, ...]:
@@ -180,10 +181,6 @@ class Event:
             f"Event(text={self.text!r}, seats={self.seats!r}, kind={self.kind!r}, data={self.data!r}, "
             f"delete_after={self.delete_after!r}, said={self.said!r})"
         )
-
-
-#: Sets a field of a frozen :class:`Event` where it is made.
-_set = object.__setattr__
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ def typed(text: str) -> str:
     ASCII ones (``H8``, ``black``). The one reading of a typed move: the host passes every
     submission through it, the record reader every move line, so a game's parser never sees
     the full-width forms."""
+    if text.isascii():
+        return text  # ASCII is its own NFKC form (and nearly every move is ASCII)
     return unicodedata.normalize("NFKC", text)
 
 

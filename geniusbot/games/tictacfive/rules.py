@@ -17,6 +17,7 @@ the double-three check need no bounds tests: every walk stops at a wall.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -209,6 +210,15 @@ _NUMBERS = {
 
 
 # --------------------------------------------------------------------------- moves
+
+
+@functools.cache
+def _placed(seat: str, colour: str, point: Point) -> Message:
+    """What a placement says, made once for each seat, colour and point (at most 900): a record
+    ruled on says a few hundred."""
+    return say(
+        "{seat} places {colour} on {point}.", seat=Seat(seat), colour=COLOUR_WORDS[colour], point=Verbatim(str(point))
+    )
 
 
 @dataclass(frozen=True)
@@ -474,12 +484,7 @@ class TicTacFive(Game):
         self._stones.append((point, colour))
         events = [
             Event.of(
-                say(
-                    "{seat} places {colour} on {point}.",
-                    seat=Seat(seat),
-                    colour=COLOUR_WORDS[colour],
-                    point=Verbatim(str(point)),
-                ),
+                _placed(seat, colour, point),
                 kind=TicTacFiveEvent.MOVE,
                 data={"seat": seat, "point": str(point), "color": colour},
             )
