@@ -507,6 +507,24 @@ def test_play_refuses_an_illegal_move_the_same_way_and_changes_nothing():
         assert game.to_dict() == before
 
 
+def test_a_move_read_before_the_position_changed_is_ruled_on_the_position_it_is_played_in():
+    # The rules check a point once when they read it; a move played after the game was loaded
+    # into another position is checked again there.
+    game = new_game("tictacfive", seed=7)
+    later = new_game("tictacfive", seed=7)
+    later.submit("H8", "p1")
+    later.submit("H9", "p1")
+    later.submit("J8", "p1")
+    later.submit("black", "p2")
+    later.submit("H7", "p1")  # white takes H7; p2 (black) to move
+    later.submit("A1", "p2")
+    move = game.parse_move("H7", "p1")  # H7 is free on the empty board
+    game.load_state(later.state_dict())
+    with pytest.raises(IllegalMoveError, match="H7 is taken"):
+        game.play(move)
+    assert game.to_dict() == later.to_dict()
+
+
 # --------------------------------------------------------------------------- legal moves, view, timeout
 
 

@@ -277,6 +277,9 @@ class TicTacFive(Game):
         self._winning_line: list[str] | None = None
         # The forbidden points of the position they were computed for (see forbidden()).
         self._forbidden_memo: tuple[tuple[int, str, str | None], list[str]] | None = None
+        # The placement parse_move just checked, and the line of five it makes (a step along
+        # _DIRECTIONS, or None): play() of that very move checks nothing again.
+        self._checked: tuple[Place, int | None] | None = None
 
     @classmethod
     def text_board(cls, view: Mapping[str, Any]) -> list[str | Message] | None:
@@ -373,15 +376,26 @@ class TicTacFive(Game):
                 )
             )
         point = parse_point(text, SIZE, SIZE)
-        self._check_place(point)
-        return Place(seat, point)
+        move = Place(seat, point)
+        self._checked = (move, self._check_place(point))
+        return move
 
-    def _check_place(self, point: Point) -> None:
+    def _check_place(self, point: Point) -> int | None:
+        """Refuse a stone on ``point`` that the rules refuse; else the step along
+        :data:`_DIRECTIONS` of the line of five it makes (the first), or ``None``."""
         at = _index(point)
-        if self._board[at] != _EMPTY:
+        board = self._board
+        if board[at] != _EMPTY:
             raise IllegalMoveError(say("{point} is taken; choose an empty point.", point=Verbatim(str(point))))
-        threes = _open_threes(self._board, at, _CODE[self._next_colour or "black"])
-        if threes is not None and len(threes) >= 2:
+        own = _CODE[self._next_colour or "black"]
+        threes: list[str] = []
+        for step, direction in _DIRECTIONS:
+            shape = _line_shape(board, at, step, own)
+            if shape == _FIVE:
+                return step  # a five is never forbidden
+            if shape == _THREE:
+                threes.append(direction)
+        if len(threes) >= 2:
             raise IllegalMoveError(
                 say(
                     "{point} would make {count} open threes at once ({point}: {threes}), a forbidden double three; "
@@ -391,6 +405,7 @@ class TicTacFive(Game):
                     threes=listed([Verbatim(three) for three in threes]),
                 )
             )
+        return None
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
         """Every legal move of ``seat`` (default: the seat to move), points in row order from A1."""
@@ -425,6 +440,7 @@ class TicTacFive(Game):
     def play(self, move: Move) -> list[Event]:
         """Place a stone or take a colour; a move that :meth:`parse_move` would refuse is refused the same way."""
         self.require_turn(move.seat)
+        checked, self._checked = self._checked, None
         if isinstance(move, ChooseColour):
             if self._phase != "choice":
                 raise IllegalMoveError(say("No colour is chosen now; place a stone: type a point such as H8."))
@@ -436,8 +452,8 @@ class TicTacFive(Game):
         if isinstance(move, Place):
             if self._phase == "choice":
                 raise IllegalMoveError(say("Choose a colour first: type black or white."))
-            self._check_place(move.point)
-            return self._place(move.seat, move.point)
+            five_step = checked[1] if checked is not None and checked[0] is move else self._check_place(move.point)
+            return self._place(move.seat, move.point, five_step)
         raise MalformedMoveError(
             say("{text} is not a Tic-Tac-Five move; type a point such as H8.", text=Verbatim(repr(move.text())))
         )
@@ -475,11 +491,10 @@ class TicTacFive(Game):
         ]
         return events + self._hand_over()
 
-    def _place(self, seat: str, point: Point) -> list[Event]:
+    def _place(self, seat: str, point: Point, five_step: int | None) -> list[Event]:
         colour = self._next_colour or "black"
         own = _CODE[colour]
         at = _index(point)
-        five_step = next((step for step, _ in _DIRECTIONS if _line_shape(self._board, at, step, own) == _FIVE), None)
         self._board[at] = own
         self._stones.append((point, colour))
         events = [
@@ -611,6 +626,7 @@ class TicTacFive(Game):
         self._colours, self._next_colour = colours, next_colour
         self._winning_line = list(line) if line else None
         self._forbidden_memo = None
+        self._checked = None
 
     # ---- the practice opponent's hooks (see geniusbot.practice) --------------------------
 
