@@ -56,7 +56,9 @@ class Ruling(str):
         return cls(error.said or Message("{refusal}", {"refusal": Verbatim(str(error))}))
 
 
-_ENGLISH = Words()
+#: Remembers what it said of each message: a long record is refused the same way line after line
+#: (``say`` hands out the same message for the same parts).
+_ENGLISH = Words(remember=True)
 GAME_OVER = Ruling(say("The game is over; no more moves are taken."))
 #: The ruling on a ``host:`` line that is none of the host's.
 HOST_LINES = Ruling(say("A host line is 'host: timeout p1', 'host: resign p1' or 'host: close window'."))

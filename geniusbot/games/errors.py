@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from geniusbot.words import Message, Words, say
 
-_ENGLISH = Words()
+#: Remembers what it said of each message: the rules refuse the same way many times over.
+_ENGLISH = Words(remember=True)
 
 
 class GameError(ValueError):
@@ -20,7 +21,17 @@ class GameError(ValueError):
 
     def __init__(self, message: str | Message = "", *args: object) -> None:
         self.said: Message | None = message if isinstance(message, Message) else None
-        super().__init__(_ENGLISH(message) if isinstance(message, Message) else message, *args)
+        # The English is made when first read: a host says the message in its own language, and
+        # the rules try many a move they refuse (every empty point for a legal move list).
+        super().__init__(message, *args)
+        self._english: str | None = None
+
+    def __str__(self) -> str:
+        if self.said is None or len(self.args) != 1:
+            return super().__str__()
+        if self._english is None:
+            self._english = _ENGLISH(self.said)
+        return self._english
 
 
 class MalformedMoveError(GameError):
