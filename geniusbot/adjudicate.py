@@ -52,8 +52,26 @@ class Ruling(str):
 
     @classmethod
     def of(cls, error: GameError) -> Ruling:
-        """A game's refusal as a ruling (its plain English kept as it is, where it has no message)."""
-        return cls(error.said or Message("{refusal}", {"refusal": Verbatim(str(error))}))
+        """A game's refusal as a ruling (its plain English kept as it is, where it has no message).
+        The same message (``say`` hands out one for the same parts) is the same ruling: a long
+        record is refused the same way line after line."""
+        said = error.said
+        if said is None:
+            return cls(Message("{refusal}", {"refusal": Verbatim(str(error))}))
+        known = _RULINGS.get(id(said))
+        if known is not None and known[0] is said:
+            return known[1]
+        ruling = cls(said)
+        if len(_RULINGS) >= _REMEMBERED:
+            _RULINGS.clear()
+        _RULINGS[id(said)] = (said, ruling)
+        return ruling
+
+
+#: The rulings made lately, by their message's identity (the message kept, so an id is never
+#: taken for another's); at most ``_REMEMBERED``, then it starts again.
+_RULINGS: dict[int, tuple[Message, Ruling]] = {}
+_REMEMBERED = 4096
 
 
 #: Remembers what it said of each message: a long record is refused the same way line after line

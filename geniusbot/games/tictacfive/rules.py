@@ -221,6 +221,13 @@ def _placed(seat: str, colour: str, point: Point) -> Message:
     )
 
 
+@functools.cache
+def _taken(point: Point) -> Message:
+    """The refusal of a stone on a taken point, made once for each point (a typed transcript
+    repeats one often)."""
+    return say("{point} is taken; choose an empty point.", point=Verbatim(str(point)))
+
+
 @dataclass(frozen=True)
 class Place(Move):
     """Put the stone of the colour to move on an empty point."""
@@ -386,7 +393,7 @@ class TicTacFive(Game):
         at = _index(point)
         board = self._board
         if board[at] != _EMPTY:
-            raise IllegalMoveError(say("{point} is taken; choose an empty point.", point=Verbatim(str(point))))
+            raise IllegalMoveError(_taken(point))
         own = _CODE[self._next_colour or "black"]
         threes: list[str] = []
         for step, direction in _DIRECTIONS:
