@@ -228,6 +228,19 @@ def _taken(point: Point) -> Message:
     return say("{point} is taken; choose an empty point.", point=Verbatim(str(point)))
 
 
+@functools.cache
+def _double_three(point: Point, threes: tuple[str, ...]) -> Message:
+    """The refusal of a double three on ``point`` (the lines it makes open threes along), made
+    once for each point and lines (a practice opponent and a typed transcript try many)."""
+    return say(
+        "{point} would make {count} open threes at once ({point}: {threes}), a forbidden double three; "
+        "choose another point.",
+        point=Verbatim(str(point)),
+        count=_NUMBERS.get(len(threes), len(threes)),
+        threes=listed([Verbatim(three) for three in threes]),
+    )
+
+
 @dataclass(frozen=True)
 class Place(Move):
     """Put the stone of the colour to move on an empty point."""
@@ -403,15 +416,7 @@ class TicTacFive(Game):
             if shape == _THREE:
                 threes.append(direction)
         if len(threes) >= 2:
-            raise IllegalMoveError(
-                say(
-                    "{point} would make {count} open threes at once ({point}: {threes}), a forbidden double three; "
-                    "choose another point.",
-                    point=Verbatim(str(point)),
-                    count=_NUMBERS.get(len(threes), len(threes)),
-                    threes=listed([Verbatim(three) for three in threes]),
-                )
-            )
+            raise IllegalMoveError(_double_three(point, tuple(threes)))
         return None
 
     def legal_moves(self, seat: str | None = None) -> Iterator[Move]:
