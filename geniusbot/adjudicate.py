@@ -135,9 +135,8 @@ def adjudicate(record: Record) -> Adjudication:
     result = Adjudication(game_from_record(record))
     said: dict[str, str] = {}  # a long record repeats its rulings: each sentence is held once
     for line in record.lines:
-        error = rule_on(result.game, line)
-        if error is not None:
-            error = said.setdefault(error, error)
+        taken = _apply_line(result.game, line)
+        error = said.setdefault(taken, taken) if isinstance(taken, str) else None
         result.actions.append(Action(line.line_no, line.seat or "", line.text, error is None, error, line.private))
     result.notes.extend(result_notes(record, result.game))
     return result

@@ -19,12 +19,13 @@ class GameError(ValueError):
     players' names, and ``str(error)`` its English with the seat ids (what the log keeps).
     """
 
+    #: The English of :attr:`said`, made when first read (:meth:`__str__`): a host says the
+    #: message in its own language, and the rules try many a move they refuse.
+    _english: str | None = None
+
     def __init__(self, message: str | Message = "", *args: object) -> None:
         self.said: Message | None = message if isinstance(message, Message) else None
-        # The English is made when first read: a host says the message in its own language, and
-        # the rules try many a move they refuse (every empty point for a legal move list).
         super().__init__(message, *args)
-        self._english: str | None = None
 
     def __str__(self) -> str:
         if self.said is None or len(self.args) != 1:
