@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from geniusbot.words import Message, Verbatim, Words, say
 
@@ -103,6 +103,12 @@ def _too_large(what: RecordName, size: int | None) -> RecordUnreadable:
     )
 
 
+#: The standard input read last and what it held: a stream is read once, so a command that reads
+#: its record from ``-`` twice (``replay - --html OUT --review``: the review, then the page) is
+#: given the same bytes the second time.
+_READ_IN: list[Any] = [None, b""]
+
+
 def read_record_bytes(file: str, *, stdin: BinaryIO | None = None) -> tuple[bytes, RecordName]:
     """The bytes of the record file ``file`` (``-``: standard input, or ``stdin``) and how a
     sentence names it ("the file 'x.txt'", "standard input"). At most :data:`MAX_RECORD_BYTES`
@@ -111,15 +117,20 @@ def read_record_bytes(file: str, *, stdin: BinaryIO | None = None) -> tuple[byte
     if file == "-":
         what = STANDARD_INPUT
         stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
-        try:
-            if stream is None:  # a text stream with no bytes under it (a test's): its characters as UTF-8
-                data = sys.stdin.read(MAX_RECORD_BYTES + 1).encode("utf-8", "surrogateescape")
-            else:
-                data = stream.read(MAX_RECORD_BYTES + 1)
-        except OSError as error:
-            raise RecordUnreadable(
-                say("cannot read standard input: {error}.", error=Verbatim(error.strerror or str(error)))
-            ) from None
+        source = stream if stream is not None else sys.stdin
+        if _READ_IN[0] is source:
+            data = _READ_IN[1]  # read already: a command that reads its record twice reads the same
+        else:
+            try:
+                if stream is None:  # a text stream with no bytes under it (a test's): its characters as UTF-8
+                    data = sys.stdin.read(MAX_RECORD_BYTES + 1).encode("utf-8", "surrogateescape")
+                else:
+                    data = stream.read(MAX_RECORD_BYTES + 1)
+            except OSError as error:
+                raise RecordUnreadable(
+                    say("cannot read standard input: {error}.", error=Verbatim(error.strerror or str(error)))
+                ) from None
+            _READ_IN[:] = [source, data]
         if len(data) > MAX_RECORD_BYTES:
             raise _too_large(what, None)
         return data, what

@@ -75,3 +75,14 @@ def test_replay_review_writes_both(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"Wrote {tmp_path / 'r.gif'}: the review's graph, then ")
     assert Image.open(tmp_path / "r.gif").n_frames == int(out.split("then ")[1].split()[0]) + 1
+
+
+@pytest.mark.slow
+def test_replay_review_reads_a_record_from_standard_input_once(tmp_path, monkeypatch):
+    # The review and the page read the one record standard input holds (it can be read once).
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    stdin = io.BytesIO(("\n".join(lines[:22]) + "\n").encode("utf-8"))
+    monkeypatch.setattr("sys.stdin", type("Stdin", (), {"buffer": stdin})())
+    assert main(["replay", "-", "--html", str(tmp_path / "r.html"), "--review"]) == 0
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert '<section id="review"' in page and 'data-step="5"' in page
