@@ -98,7 +98,27 @@ async def export_command(args: argparse.Namespace) -> int:
             )
             return 2
         if tournament.status == SIGNUP:
-            complain(say("tournament #{number} has not started: there is nothing to export yet.", number=args.number))
+            # Nothing is played before round 1: say when that comes, and who brings it on.
+            when = (
+                say(
+                    "its sign-up closes at {time} UTC, or sooner when its host runs {start} on Discord",
+                    time=Verbatim(tournament.signup_deadline.strftime("%Y-%m-%d %H:%M")),
+                    start=Verbatim(f"/tournament start number:{args.number}"),
+                )
+                if tournament.signup_deadline is not None
+                else say(
+                    "its host starts it with {start} on Discord",
+                    start=Verbatim(f"/tournament start number:{args.number}"),
+                )
+            )
+            complain(
+                say(
+                    "tournament #{number} is still taking sign-ups, so there is nothing to export yet; {when}. "
+                    "Export it once its first round has begun.",
+                    number=args.number,
+                    when=when,
+                )
+            )
             return 2
         entries, pairings = await store.entries(tournament.id), await store.pairings(tournament.id)
         files: dict[Path, str] = {}

@@ -4,6 +4,7 @@ each match's replay page written beside it) and its standings as CSV, through th
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -75,4 +76,47 @@ def test_export_refuses_what_it_cannot_write_and_says_what_to_do(tmp_path, capsy
     assert "give --html OUT for the tournament's page, --csv OUT for its standings, or both." in capsys.readouterr().err
     assert main(["tournament", "export", "9", "--db", url, "--csv", "x.csv"]) == 2
     assert "there is no tournament #9 in" in capsys.readouterr().err
+    assert not (tmp_path / "x.csv").exists()
+
+
+async def a_tournament_taking_sign_ups(url: str, deadline: datetime | None) -> None:
+    store = await Store.open(url)
+    try:
+        made = await store.create_tournament(
+            guild_id=5,
+            channel_id=6,
+            host_id=7,
+            game="tictacfive",
+            variant="standard",
+            clock=None,
+            form="swiss",
+            rounds=1,
+            deadline=deadline,
+        )
+        await store.join_tournament(made.id, 1, "alice", 1500.0)
+    finally:
+        await store.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("deadline", "said"),
+    [
+        (
+            datetime(2026, 12, 9, 18, 30, tzinfo=UTC),
+            "its sign-up closes at 2026-12-09 18:30 UTC, or sooner when its host runs "
+            "/tournament start number:1 on Discord. Export it once its first round has begun.",
+        ),
+        (
+            None,
+            "its host starts it with /tournament start number:1 on Discord. Export it once its first round has begun.",
+        ),
+    ],
+)
+def test_export_of_a_tournament_taking_sign_ups_says_when_it_can_be_exported(tmp_path, capsys, deadline, said):
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    asyncio.run(a_tournament_taking_sign_ups(url, deadline))
+    assert main(["tournament", "export", "1", "--db", url, "--csv", "x.csv"]) == 2
+    err = capsys.readouterr().err
+    assert "tournament #1 is still taking sign-ups, so there is nothing to export yet; " + said in err
     assert not (tmp_path / "x.csv").exists()
