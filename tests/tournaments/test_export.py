@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,22 +23,27 @@ def clean(monkeypatch, tmp_path):
     yield from clean_cli(monkeypatch, tmp_path)
 
 
+async def a_swiss(store: Store, deadline: datetime | None = None) -> Any:
+    """A one-round Swiss of Tic-Tac-Five in server 5, taking sign-ups until ``deadline``."""
+    return await store.create_tournament(
+        guild_id=5,
+        channel_id=6,
+        host_id=7,
+        game="tictacfive",
+        variant="standard",
+        clock=None,
+        form="swiss",
+        rounds=1,
+        deadline=deadline,
+    )
+
+
 async def a_finished_swiss(url: str) -> int:
     """Three players, one round: alice against bob (the example's match), carol's bye."""
     match = await store_record(url, EXAMPLE.read_text(encoding="utf-8"), guild_id=5)
     store = await Store.open(url)
     try:
-        made = await store.create_tournament(
-            guild_id=5,
-            channel_id=6,
-            host_id=7,
-            game="tictacfive",
-            variant="standard",
-            clock=None,
-            form="swiss",
-            rounds=1,
-            deadline=None,
-        )
+        made = await a_swiss(store)
         for user, name in ((1, "alice"), (2, "bob"), (3, "carol <b>")):
             await store.join_tournament(made.id, user, name, 1500.0)
         await store.start_tournament(made.id, [1, 2, 3], 1)
@@ -82,17 +88,7 @@ def test_export_refuses_what_it_cannot_write_and_says_what_to_do(tmp_path, capsy
 async def a_tournament_taking_sign_ups(url: str, deadline: datetime | None) -> None:
     store = await Store.open(url)
     try:
-        made = await store.create_tournament(
-            guild_id=5,
-            channel_id=6,
-            host_id=7,
-            game="tictacfive",
-            variant="standard",
-            clock=None,
-            form="swiss",
-            rounds=1,
-            deadline=deadline,
-        )
+        made = await a_swiss(store, deadline)
         await store.join_tournament(made.id, 1, "alice", 1500.0)
     finally:
         await store.close()
