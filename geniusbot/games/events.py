@@ -147,7 +147,7 @@ class Event:
 
     def replace(self, **changes: Any) -> Event:
         """A copy with ``changes`` (as :func:`dataclasses.replace`): ``event.replace(kind=EventKind.TIMEOUT)``."""
-        event = Event.__new__(Event)
+        event = self.__class__.__new__(self.__class__)
         event.__dict__.update(self.__dict__)
         for name, value in changes.items():
             if name not in ("text", "seats", "kind", "data", "delete_after", "said"):
@@ -174,7 +174,7 @@ class Event:
         raise AttributeError(f"an Event is frozen: cannot delete {name!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Event, (self.text, self.seats, self.kind, dict(self.data), self.delete_after, self.said))
+        return (self.__class__, (self.text, self.seats, self.kind, dict(self.data), self.delete_after, self.said))
 
     def __repr__(self) -> str:
         return (
