@@ -4,10 +4,10 @@ A *five-point* of a colour is an empty point where its stone makes five or more 
 overline wins too). A *winning threat* is a move after which its colour wins whatever the other
 does, unless the other has fours of its own to play first:
 
-* a move that leaves two five-points or more: an open four ``.XXXX.`` (grown from an open three,
-  ``.XXX.`` or ``.X.XX.``) or a double four (grown from two broken lines);
-* a four-three: one five-point and an open three in another line (allowed: only a double three
-  is forbidden, ruling 1).
+* A move that leaves two five-points or more. That is an open four ``.XXXX.``, grown from an
+  open three (``.XXX.`` or ``.X.XX.``), or a double four, grown from two broken lines.
+* A four-three: one five-point and an open three in another line. It is allowed, since only a
+  double three is forbidden (ruling 1).
 
 The other side must answer such a threat one move before it is made: a stone on the open three
 (an end, the gap of a split three), or on the four's line. :func:`focus` lists, for the colour to
