@@ -24,11 +24,11 @@ from geniusbot.host.transport import Player, TransportError
 from geniusbot.standing import Card
 from geniusbot.standing.tournament import (
     bracket_card,
+    cards,
     games_of,
     names_of,
     number,
     seeds_of,
-    standings_card,
     table,
     title_of,
 )
@@ -45,32 +45,6 @@ if TYPE_CHECKING:
     from geniusbot.bot import GeniusBot
 
 log = logging.getLogger(__name__)
-
-
-def cards(
-    tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing], words: Words, key: str
-) -> list[Card]:
-    """The standings as a picture, and an elimination's bracket."""
-    names = names_of(entries)
-    title = title_of(tournament, pairings)
-    made = [
-        standings_card(
-            words, title=title, form=tournament.format, rows=table(tournament, entries, pairings), names=names, key=key
-        )
-    ]
-    if tournament.format in (SINGLE_ELIMINATION, DOUBLE_ELIMINATION) and pairings:
-        made.append(
-            bracket_card(
-                words,
-                title=say("Tournament #{number}: the bracket", number=tournament.id),
-                form=tournament.format,
-                seeds=seeds_of(entries),
-                games=games_of(pairings),
-                names=names,
-                key=key,
-            )
-        )
-    return made
 
 
 def standings_text(

@@ -19,13 +19,14 @@ from geniusbot.discord_transport import alt_text
 from geniusbot.discord_words import described
 from geniusbot.games import GameError, default_variant, get_game
 from geniusbot.standing import rule_sets_refusal
+from geniusbot.standing.tournament import cards
 from geniusbot.storage.tournaments import FINISHED, PAUSED, RUNNING, SIGNUP, TournamentRecord
 from geniusbot.tournaments import DOUBLE_ELIMINATION, DRAW, LOSS, ROUND_ROBIN, SINGLE_ELIMINATION, SWISS, WIN, rounds_of
 from geniusbot.words import Verbatim, say, say_c, say_n
 
 from . import bot_of, host_refusal
 from .options import game_autocomplete
-from .tournament_run import Runner, cards, round_text, standings_text
+from .tournament_run import Runner, round_text, standings_text
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=described(say_c("tournament format", "Swiss")), value=SWISS),

@@ -19,12 +19,9 @@ from geniusbot.words import Message, Verbatim, Words, say, say_c
 
 from .tournament import (
     ELIMINATIONS,
-    bracket_card,
-    games_of,
+    cards,
     names_of,
     number,
-    seeds_of,
-    standings_card,
     table,
     title_of,
 )
@@ -117,9 +114,6 @@ def tournament_page(
 
     names = names_of(entries)
     heading = title_of(tournament, pairings)
-    standing = standings_card(
-        words, title=heading, form=tournament.format, rows=table(tournament, entries, pairings), names=names
-    )
     head_row = "".join(
         f'<th scope="col"{"" if i == 1 else " class=n"}>{html.escape(h)}</th>'
         for i, h in enumerate(_heads(tournament.format, words))
@@ -130,17 +124,10 @@ def tournament_page(
         + "</tr>"
         for cells in _cells(tournament.format, entries, tournament, pairings)
     )
-    pictures = [f'<img src="{_uri(standing.png)}" alt="{html.escape(standing.alt, quote=True)}">']
-    if tournament.format in ELIMINATIONS and pairings:
-        bracket = bracket_card(
-            words,
-            title=say("Tournament #{number}: the bracket", number=tournament.id),
-            form=tournament.format,
-            seeds=seeds_of(entries),
-            games=games_of(pairings),
-            names=names,
-        )
-        pictures.append(f'<img src="{_uri(bracket.png)}" alt="{html.escape(bracket.alt, quote=True)}">')
+    pictures = [
+        f'<img src="{_uri(card.png)}" alt="{html.escape(card.alt, quote=True)}">'
+        for card in cards(tournament, entries, pairings, words)
+    ]
     rounds = []
     for round_number in sorted({p.round for p in pairings}):
         items = []

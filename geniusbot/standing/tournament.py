@@ -156,3 +156,34 @@ def table(tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequ
     seeds = [e.user_id for e in sorted(entries, key=lambda e: e.seed or 0)]
     withdrawn = {e.user_id for e in entries if e.withdrawn}
     return standings(tournament.format, seeds, games_of(pairings), withdrawn)
+
+
+def cards(
+    tournament: TournamentRecord, entries: Sequence[Entry], pairings: Sequence[Pairing], words: Words, key: str = ""
+) -> list[Card]:
+    """The tournament's pictures now: the standings, and an elimination's bracket once it has games
+    (``key``: what the cards' file names carry)."""
+    names = names_of(entries)
+    made = [
+        standings_card(
+            words,
+            title=title_of(tournament, pairings),
+            form=tournament.format,
+            rows=table(tournament, entries, pairings),
+            names=names,
+            key=key,
+        )
+    ]
+    if tournament.format in ELIMINATIONS and pairings:
+        made.append(
+            bracket_card(
+                words,
+                title=say("Tournament #{number}: the bracket", number=tournament.id),
+                form=tournament.format,
+                seeds=seeds_of(entries),
+                games=games_of(pairings),
+                names=names,
+                key=key,
+            )
+        )
+    return made
