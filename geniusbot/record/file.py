@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from geniusbot.words import Message, Verbatim, Words, say
 
@@ -106,7 +106,7 @@ def _too_large(what: RecordName, size: int | None) -> RecordUnreadable:
 #: The standard input read last and what it held: a stream is read once, so a command that reads
 #: its record from ``-`` twice (``replay - --html OUT --review``: the review, then the page) is
 #: given the same bytes the second time.
-_READ_IN: list[Any] = [None, b""]
+_read_in: tuple[object, bytes] | None = None
 
 
 def read_record_bytes(file: str, *, stdin: BinaryIO | None = None) -> tuple[bytes, RecordName]:
@@ -118,8 +118,9 @@ def read_record_bytes(file: str, *, stdin: BinaryIO | None = None) -> tuple[byte
         what = STANDARD_INPUT
         stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
         source = stream if stream is not None else sys.stdin
-        if _READ_IN[0] is source:
-            data = _READ_IN[1]  # read already: a command that reads its record twice reads the same
+        global _read_in
+        if _read_in is not None and _read_in[0] is source:
+            data = _read_in[1]  # read already: a command that reads its record twice reads the same
         else:
             try:
                 if stream is None:  # a text stream with no bytes under it (a test's): its characters as UTF-8
@@ -130,7 +131,7 @@ def read_record_bytes(file: str, *, stdin: BinaryIO | None = None) -> tuple[byte
                 raise RecordUnreadable(
                     say("cannot read standard input: {error}.", error=Verbatim(error.strerror or str(error)))
                 ) from None
-            _READ_IN[:] = [source, data]
+            _read_in = (source, data)
         if len(data) > MAX_RECORD_BYTES:
             raise _too_large(what, None)
         return data, what
