@@ -24,6 +24,7 @@ from geniusbot.bot import GeniusBot
 from geniusbot.words import say, say_n
 
 from . import bot_of
+from .ended import ended_match
 
 #: How hard the bot's review looks (a test sets a smaller one on the cog's module).
 EFFORT: Effort = DEFAULT_EFFORT
@@ -61,8 +62,7 @@ class AnalyseButton(
 async def send_review(bot: GeniusBot, interaction: discord.Interaction, match_id: int) -> None:
     """Review an ended match this interaction may see, telling the progress as it goes, then send
     the graph and the marks (ephemeral)."""
-    archive: Any = bot.get_cog("Archive")
-    record = await archive.ended_match(interaction, match_id)  # refuses a match still being played
+    record = await ended_match(bot, interaction, match_id)  # refuses a match still being played
     assert bot.store is not None
     steps = await from_store(bot.store, record.id)
     found, end = positions(steps.start, steps.actions)

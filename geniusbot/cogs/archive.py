@@ -33,12 +33,13 @@ from geniusbot.games import get_game
 from geniusbot.host import board
 from geniusbot.host.naming import legacy_name_seats
 from geniusbot.host.replay import Replay, ReplayCache, export_record, open_replay
-from geniusbot.storage import ActionKind, MatchNotFound, MatchRecord, MatchStatus
+from geniusbot.storage import ActionKind, MatchRecord
 from geniusbot.storage.archive import ArchiveQuery, find_matches
 from geniusbot.words import Listing, Message, Verbatim, say, say_c, say_n
 
 from . import bot_of, players_of
 from .analysis import AnalyseButton
+from .ended import ended_match
 from .options import game_autocomplete
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,6 @@ def day_of(text: str | None, option: str) -> date | None:
         ) from None
 
 
-ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 #: The replays kept, in bytes (their own count): about 100 replays of 5,000-move matches.
 CACHE_BYTES = 16 * 2**20
 #: A GIF still being drawn after this many seconds gets a progress message, edited every
@@ -216,38 +216,9 @@ class Archive(commands.Cog):
         self.gif_progress_every = GIF_PROGRESS_EVERY
         self._gif_turn = asyncio.Lock()
 
-    async def ended_match(self, interaction: discord.Interaction, match_id: int) -> MatchRecord:
-        """The ended match ``match_id`` of this server (or of this DM's player), or a refusal."""
-        assert self.bot.store is not None
-        try:
-            record = await self.bot.store.get_match(match_id)
-        except MatchNotFound:
-            record = None
-        if (
-            record is None
-            or (interaction.guild_id is not None and record.guild_id != interaction.guild_id)
-            or (interaction.guild_id is None and record.seat_of(interaction.user.id) is None)
-        ):
-            raise Refusal(
-                say(
-                    "There is no match #{match} here; {replay} without a match lists the finished ones.",
-                    match=match_id,
-                    replay=Verbatim("/replay"),
-                )
-            )
-        if record.status not in ENDED:
-            raise Refusal(
-                say(
-                    "Match #{match} is still being played; it can be replayed once it is over "
-                    "(until then it may hide what its players may not yet see).",
-                    match=match_id,
-                )
-            )
-        return record
-
     async def replay_of(self, interaction: discord.Interaction, match_id: int) -> Replay:
         """The replay of an ended match this interaction may see, from the cache or its log."""
-        await self.ended_match(interaction, match_id)
+        await ended_match(self.bot, interaction, match_id)
         replay = self._cache.get(match_id)
         if replay is None:
             assert self.bot.store is not None
@@ -332,7 +303,7 @@ class Archive(commands.Cog):
     async def send_gif(self, interaction: discord.Interaction, match_id: int) -> None:
         """Draw the GIF of an ended match in a worker thread and send it (in parts if it must be),
         telling its progress in a message edited as it goes when it takes a while."""
-        record = await self.ended_match(interaction, match_id)
+        record = await ended_match(self.bot, interaction, match_id)
         assert self.bot.store is not None
         steps = await from_store(self.bot.store, record.id)
         steps.language = self.bot.language  # the captions in the bot's language
@@ -509,7 +480,7 @@ class Archive(commands.Cog):
             await reply(interaction, text, ephemeral=not public, view=view)
             return
         if public:
-            await self.ended_match(interaction, match)
+            await ended_match(self.bot, interaction, match)
             await interaction.response.defer(thinking=True)
         replay = await self.replay_of(interaction, match)
         await send_page(interaction, *await self.page(replay, min(step, replay.last)), ephemeral=not public)
@@ -530,7 +501,7 @@ class Archive(commands.Cog):
         # then goes, unanswered yet, to the asker alone.
         if not public:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        record = await self.ended_match(interaction, match)
+        record = await ended_match(self.bot, interaction, match)
         if public:
             await interaction.response.defer(thinking=True)
         assert self.bot.store is not None
