@@ -66,6 +66,13 @@ async def round_posted(world: World, number: int) -> FakeMessage:
     )
 
 
+async def final_standings(world: World) -> FakeMessage:
+    """Tournament #1's final standings, once the room has them."""
+    return await world.fake.wait_for_message(
+        world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
+    )
+
+
 async def second_players_resign(world: World, users: dict[str, FakeUser], threads: list[FakeChannel]) -> None:
     """In each thread the second player (p2; "#5 Tic-Tac-Five: alice vs bob") resigns."""
     for thread in threads:
@@ -120,9 +127,7 @@ async def test_a_swiss_of_four_runs_from_the_start_to_the_final_standings_and_su
         await round_posted(world, 2)
         await fake.wait_until(lambda: len(running_threads(world)) == 2, what="round 2's two matches")
         await second_players_resign(world, users, running_threads(world))
-        final = await fake.wait_for_message(
-            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
-        )
+        final = await final_standings(world)
         rows = final.content.split("\n")[1:]
         assert [row.split(": ", 1)[1].split(" (")[0] for row in rows] == ["2", "1", "1", "0"]
         assert rows[0].startswith("1. ")
@@ -184,9 +189,7 @@ async def test_an_elimination_with_a_withdrawal_a_bye_an_aborted_match_and_a_rep
         [final_thread] = running_threads(world)
         assert (final_thread.name or "").endswith("alice vs carol")
         await second_players_resign(world, users, [final_thread])
-        final = await fake.wait_for_message(
-            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
-        )
+        final = await final_standings(world)
         assert final.content.split("\n")[1:] == [
             "1. alice: 2",
             "2. carol: 1",
@@ -222,9 +225,7 @@ async def test_a_no_show_loses_on_time_and_the_tournament_goes_on_by_itself(worl
         given = {"number": 1, "paused": False}
         interaction = await fake.slash(world.owner, world.guild, world.room, "tournament pause", given)
         assert await ephemeral_answer(world, interaction) == "Tournament #1 runs again."
-        final = await fake.wait_for_message(
-            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
-        )
+        final = await final_standings(world)
         assert final.content.split("\n")[1].startswith(f"1. {second}: 1 ")
         assert bot.store is not None
         ended = await bot.store.get_match(1)
@@ -255,9 +256,7 @@ async def test_a_swiss_of_eight_is_played_to_the_end_with_the_host_doing_nothing
             await settled(bot)
             await second_players_resign(world, users, running_threads(world))
             await fake.wait_until(lambda: not running_threads(world), what=f"round {number}'s ends", timeout=15)
-        final = await fake.wait_for_message(
-            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
-        )
+        final = await final_standings(world)
         rows = final.content.split("\n")[1:]
         assert len(rows) == 8 and sum(float(r.split(": ", 1)[1].split(" (")[0]) for r in rows) == 12  # a point a game
         assert bot.store is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.botworld import World, ephemeral_answer
-from tests.e2e.test_bot_tournament import round_posted, running_threads, second_players_resign, settled
+from tests.e2e.test_bot_tournament import final_standings, round_posted, running_threads, second_players_resign, settled
 
 
 @pytest.mark.slow
@@ -58,9 +58,7 @@ async def test_a_double_elimination_of_six_with_a_withdrawal_and_byes_runs_to_th
             await settled(bot)
             await second_players_resign(world, users, running_threads(world))
             await fake.wait_until(lambda: not running_threads(world), what=f"round {number}'s ends", timeout=15)
-        final = await fake.wait_for_message(
-            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
-        )
+        final = await final_standings(world)
         assert final.content.split("\n")[1:] == [
             "1. alice: 5",
             "2. bob: 3",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.botworld import PNG_MAGIC, World, ephemeral_answer
-from tests.e2e.test_bot_tournament import round_posted, running_threads, second_players_resign, settled
+from tests.e2e.test_bot_tournament import final_standings, round_posted, running_threads, second_players_resign, settled
 from tests.fakediscord import FakeMessage
 
 
@@ -61,9 +61,7 @@ async def test_pictures_follow_every_round_and_a_lost_pairings_post_is_posted_on
         await fake.wait_until(lambda: len(running_threads(world)) == 1, what="the final")
         await settled(bot)
         await second_players_resign(world, users, running_threads(world))
-        final = await fake.wait_for_message(
-            world.room, predicate=lambda m: m.content.startswith("Tournament #1: final standings."), since=0, timeout=15
-        )
+        final = await final_standings(world)
         assert [a.filename for a in final.attachments] == ["standings-t1f.png", "bracket-t1f.png"]
         assert len(posts(world, "Tournament #1, round 1:")) == 1
         assert len(posts(world, "Tournament #1: standings after round 1 of 2.")) == 1
