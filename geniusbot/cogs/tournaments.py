@@ -22,11 +22,21 @@ from geniusbot.standing import rule_sets_refusal
 from geniusbot.standing.tournament import cards
 from geniusbot.storage.tournaments import FINISHED, PAUSED, RUNNING, SIGNUP, TournamentRecord
 from geniusbot.tournaments import DOUBLE_ELIMINATION, DRAW, LOSS, ROUND_ROBIN, SINGLE_ELIMINATION, SWISS, WIN, rounds_of
-from geniusbot.words import Verbatim, say, say_c, say_n
+from geniusbot.words import Message, Verbatim, say, say_c, say_n
 
 from . import bot_of, host_refusal
 from .options import game_autocomplete
 from .tournament_run import Runner, round_text, standings_text
+
+
+def started_already(number: int) -> Message:
+    """The refusal of what only a tournament taking sign-ups allows, with where to see it now."""
+    return say(
+        "Tournament #{number} has started already; {status} shows its rounds and standings.",
+        number=number,
+        status=Verbatim(f"/tournament status number:{number}"),
+    )
+
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=described(say_c("tournament format", "Swiss")), value=SWISS),
@@ -212,7 +222,7 @@ class Tournaments(commands.Cog):
         assert store is not None
         entries = await store.entries(number)
         if tournament.status != SIGNUP:
-            raise Refusal(say("Tournament #{number} has started already.", number=number))
+            raise Refusal(started_already(number))
         if len(entries) < 2:
             raise Refusal(
                 say(
@@ -224,7 +234,7 @@ class Tournaments(commands.Cog):
             )
         seeds = [e.user_id for e in sorted(entries, key=lambda e: -e.rating)]  # stable: sign-up order on a tie
         if not await store.start_tournament(number, seeds, rounds_of(tournament.format, len(seeds), tournament.rounds)):
-            raise Refusal(say("Tournament #{number} has started already.", number=number))
+            raise Refusal(started_already(number))
         await reply(interaction, say("Tournament #{number} has started.", number=number))
         await self.runner.advance(number)
 
@@ -298,7 +308,7 @@ class Tournaments(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         tournament = await self.hosted(interaction, number)
         if tournament.status != SIGNUP:
-            raise Refusal(say("Tournament #{number} has started already.", number=number))
+            raise Refusal(started_already(number))
         assert self.bot.store is not None
         await self.bot.store.update_tournament(number, signup_deadline=self.bot.time.now() + timedelta(minutes=minutes))
         await reply(

@@ -1,6 +1,6 @@
 """/tournament's refusals each say what to do next and change nothing: an unknown game, a rule set
 the game lacks, a tournament the server does not have, a start with fewer than two players; the
-server's list of tournaments, and more time for sign-up."""
+server's list of tournaments, and more time for sign-up; a start or more time once it has started."""
 
 from __future__ import annotations
 
@@ -55,3 +55,9 @@ async def test_each_refusal_gives_the_next_step_and_changes_nothing(world: World
         assert await ask("tournament status", {}, world.carol) == (
             "This server's tournaments (the newest first):\n#1: Tic-Tac-Five (standard), round robin, open for sign-up"
         )
+        assert await ask("tournament start", {"number": 1}) == "Tournament #1 has started."
+        started_already = (
+            "Tournament #1 has started already; /tournament status number:1 shows its rounds and standings."
+        )
+        assert await ask("tournament start", {"number": 1}) == started_already
+        assert await ask("tournament extend", {"number": 1, "minutes": 10}) == started_already
